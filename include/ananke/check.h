@@ -1,0 +1,49 @@
+/*
+ * The assertion engine: pure functions from (assert block, scope) to findings.
+ *
+ * No I/O, no clock, no protocol: everything a check needs is in the scope
+ * (include/ananke/transcript.h). Seed 000's semantics, and the choices made
+ * where it is ambiguous, are written down in docs/assertions.md.
+ *
+ * Inheritance (target -> test -> turn) is decided by an_assert_for_turn()
+ * and an_assert_for_test():
+ *   - a turn is judged on: its own require / must_match; every forbid,
+ *     forbid_calls and must_not_match of the target, the test and the turn
+ *     (they accumulate); timing limits merged target -> test -> turn, the
+ *     nearest level that sets a limit (or disables it with `false`) wins;
+ *   - the test is judged, on its aggregated data, on: the target's and the
+ *     test's require / must_match / forbid / forbid_calls / must_not_match,
+ *     and timing merged target -> test.
+ * Merged blocks share their elements with their sources (borrowed); only
+ * the arrays are new. Free them with an_assert_release().
+ */
+#ifndef ANANKE_CHECK_H
+#define ANANKE_CHECK_H
+
+#include <stddef.h>
+
+#include "ananke/model.h"
+#include "ananke/result.h"
+#include "ananke/transcript.h"
+
+void an_assert_for_turn(struct an_assert *out, const struct an_assert *target,
+                        const struct an_assert *test, const struct an_assert *turn);
+void an_assert_for_test(struct an_assert *out, const struct an_assert *target,
+                        const struct an_assert *test);
+/* Frees the arrays of a merged block (not the rules they point at). */
+void an_assert_release(struct an_assert *blk);
+
+/* Append one finding per violated assertion to *out (turn index taken from
+ * scope->turn); returns how many were appended (0 = all passed). */
+size_t an_check(const struct an_assert *blk, const struct an_scope *scope,
+                struct an_findings *out);
+
+/* Value at a dot path ("user.address.city"; array elements by index:
+ * "items.0.sku"); NULL when absent. Borrowed from `root`. */
+json_t *an_json_dot_path(json_t *root, const char *path);
+
+/* Text a regex is matched against: strings as they are, anything else as
+ * compact JSON with keys in document order. Caller frees. */
+char *an_json_match_text(const json_t *v);
+
+#endif

@@ -1,0 +1,186 @@
+/*
+ * The loaded model: project config, tests, turns, hooks and assert blocks.
+ *
+ * Every format (YAML today; JSONL, .jsont and cases.json later) loads into
+ * these structs. Every node carries the location it was written at.
+ * Ownership: a `struct an_suite` owns everything reachable from it through
+ * one arena (strings, arrays, compiled regexes, JSON values); nothing here
+ * is freed on its own. an_suite_free() releases it all.
+ */
+#ifndef ANANKE_MODEL_H
+#define ANANKE_MODEL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ananke/err.h"
+#include "ananke/regex.h"
+
+/* Where an assertion was declared; decides how it is inherited. */
+enum an_level { AN_LEVEL_TARGET, AN_LEVEL_TEST, AN_LEVEL_TURN };
+
+/* A string that may hold ${VAR} / ${ENV.NAME}; interpolated at run time. */
+struct an_tmpl {
+    const char *src;
+    struct an_loc loc;
+};
+
+/* A JSON value from the config (forwardedProps, state) whose string leaves
+ * are templates. `loc` is where the value starts. */
+struct an_json_tmpl {
+    json_t *value; /* owned by the suite; NULL = absent */
+    struct an_loc loc;
+};
+
+/* A numeric limit that can be inherited, overridden, or disabled by `false`. */
+enum an_limit_state { AN_LIMIT_UNSET = 0, AN_LIMIT_SET, AN_LIMIT_DISABLED };
+struct an_limit {
+    enum an_limit_state state;
+    int64_t value;
+    struct an_loc loc;
+    enum an_level level;
+};
+
+struct an_count {
+    bool has_exact, has_min, has_max;
+    int64_t exact, min, max;
+    struct an_loc loc;
+};
+
+/* One `args_match` entry: a dot path into the arguments and a regex. */
+struct an_arg_match {
+    const char *path;
+    struct an_regex *re;
+    struct an_loc loc;
+};
+
+/* An entry of `tools.require` or `tools.forbid_calls`. */
+struct an_tool_rule {
+    const char *name;
+    struct an_loc loc;
+    enum an_level level;
+    bool has_count; /* require: default {min: 1} when absent */
+    struct an_count count;
+    struct an_arg_match *args;
+    size_t nargs;
+    struct an_regex *result_match;     /* NULL = none */
+    struct an_regex *result_not_match; /* NULL = none */
+    const char *after;                 /* NULL = none */
+    struct an_loc after_loc;
+};
+
+/* A tool name (tools.forbid). */
+struct an_name {
+    const char *name;
+    struct an_loc loc;
+    enum an_level level;
+};
+
+/* A regex with the level it came from (text.must_match / must_not_match). */
+struct an_pattern {
+    struct an_regex *re;
+    enum an_level level;
+};
+
+/* An AssertBlock (seed 000 "AssertBlock"), as written at one level, or the
+ * result of merging levels (an_assert_merge). Arrays accumulate across
+ * levels; limits override; `extends` is resolved at load time, so a loaded
+ * block already contains what it extends. */
+struct an_assert {
+    struct an_loc loc; /* the `assert:` key; file NULL for an empty block */
+    struct an_name *forbid;
+    size_t nforbid;
+    struct an_tool_rule *require;
+    size_t nrequire;
+    struct an_tool_rule *forbid_calls;
+    size_t nforbid_calls;
+    struct an_pattern *must_match;
+    size_t nmust_match;
+    struct an_pattern *must_not_match;
+    size_t nmust_not_match;
+    struct an_limit max_duration_ms;
+    struct an_limit max_idle_ms;
+    struct an_limit max_gap_ms;
+};
+
+struct an_header {
+    const char *name;
+    struct an_tmpl value;
+};
+
+enum an_target_type { AN_TARGET_AGUI = 0 };
+
+struct an_target {
+    enum an_target_type type;
+    struct an_loc loc;
+    struct an_header *headers;
+    size_t nheaders;
+    int64_t timeout_ms; /* whole turn; default 30000 */
+    struct an_assert assert; /* level AN_LEVEL_TARGET */
+    /* agui */
+    struct an_tmpl endpoint;
+    struct an_tmpl agent_id;
+    struct an_tmpl thread_id; /* src NULL = generate one per test */
+    struct an_json_tmpl forwarded_props;
+    struct an_json_tmpl state;
+};
+
+struct an_named_assert {
+    const char *name;
+    struct an_assert block;
+};
+
+struct an_config {
+    const char *path; /* as given or found */
+    const char *dir;  /* the project root: hooks run here */
+    const char *version;
+    struct an_target target;
+    struct an_named_assert *assertions; /* `assertions:` reusable blocks */
+    size_t nassertions;
+};
+
+struct an_hook {
+    struct an_tmpl *argv; /* each element a template; executed without a shell */
+    size_t argc;
+    int64_t timeout_ms; /* default 30000 */
+    struct an_loc loc;
+};
+
+enum an_turn_type { AN_TURN_USER = 0, AN_TURN_AGUI_CONNECT };
+
+struct an_turn {
+    enum an_turn_type type;
+    struct an_loc loc;
+    struct an_tmpl user; /* AN_TURN_USER */
+    struct an_assert assert; /* level AN_LEVEL_TURN */
+};
+
+struct an_test {
+    const char *file; /* path of the test file, as loaded */
+    const char *version;
+    const char *name;
+    struct an_loc loc;
+    struct an_hook *hooks;
+    size_t nhooks;
+    struct an_turn *turns;
+    size_t nturns;
+    struct an_assert assert; /* level AN_LEVEL_TEST */
+};
+
+struct an_suite_arena; /* private */
+
+struct an_suite {
+    struct an_config config;
+    struct an_test *tests;
+    size_t ntests;
+    struct an_suite_arena *mem;
+};
+
+void an_suite_free(struct an_suite *s); /* NULL-safe; frees s too */
+
+/* Human name of an assertion level ("target", "test", "turn"). */
+const char *an_level_name(enum an_level level);
+
+#endif

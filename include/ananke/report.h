@@ -1,0 +1,34 @@
+/*
+ * Reporters: each one a function from a run result to one output format.
+ *
+ * Reporters read results only (include/ananke/result.h); they never talk to
+ * an agent or the scheduler. `path` NULL or "-" means standard output.
+ */
+#ifndef ANANKE_REPORT_H
+#define ANANKE_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ananke/err.h"
+#include "ananke/result.h"
+
+struct an_console_opts {
+    bool color;    /* ANSI colour: the CLI decides (a terminal, NO_COLOR unset) */
+    int verbose;   /* -v: each turn's message, tool calls with args/results, timings */
+    size_t cut;    /* cut long texts to this many bytes (0: 300) */
+};
+#define AN_CONSOLE_OPTS_INIT {.color = false, .verbose = 0, .cut = 300}
+
+/* Streaming console output: one line per test as it finishes, then the summary. */
+void an_console_test(FILE *out, const struct an_test_result *t, const struct an_console_opts *o);
+void an_console_summary(FILE *out, const struct an_run_result *r, const struct an_console_opts *o);
+
+/* Whole-run reporters. Return AN_OK or AN_EIO with err filled. */
+int an_report_junit(const struct an_run_result *r, const char *path, struct an_err *err);
+int an_report_json(const struct an_run_result *r, const char *path, struct an_err *err);
+
+/* The result model as JSON (what the json reporter writes). New reference. */
+json_t *an_run_result_to_json(const struct an_run_result *r);
+
+#endif

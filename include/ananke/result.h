@@ -1,0 +1,80 @@
+/*
+ * Results: plain data between the runner and every reporter.
+ *
+ * A failed assertion (a finding) and a broken run (an error: agent down,
+ * stream cut, hook crashed) stay apart: a test with findings is FAIL, a test
+ * with an error is ERROR, and reporters keep the two apart (JUnit
+ * <failure> vs <error>).
+ *
+ * Ownership: results own copies of every string they hold, so they outlive
+ * the suite they came from (reports may be written after it is freed, and
+ * `ananke merge` builds results from JSON with no suite at all).
+ * an_run_result_release() frees everything.
+ */
+#ifndef ANANKE_RESULT_H
+#define ANANKE_RESULT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ananke/transcript.h"
+
+struct an_finding {
+    const char *kind; /* static: "tools.forbid", "tools.require", "tools.require.after",
+                         "tools.forbid_calls", "text.must_match", "text.must_not_match",
+                         "timing.max_duration_ms", "timing.max_idle_ms", "timing.max_gap_ms" */
+    char *assertion;  /* human label: Tool "charge_card" must be called */
+    char *expected;   /* "exactly 1 call" */
+    char *actual;     /* "2 calls" */
+    char *detail;     /* optional context (NULL) */
+    int turn;         /* 0-based turn, or -1 for test level */
+    char *file;       /* where the assertion was declared (copy; may be NULL) */
+    unsigned line, col;
+};
+
+struct an_findings {
+    struct an_finding *v;
+    size_t n, cap;
+};
+
+/* Append a finding; strings are copied (NULL allowed for detail/file). */
+struct an_finding *an_findings_add(struct an_findings *f, const char *kind, int turn,
+                                   const char *file, unsigned line, unsigned col,
+                                   const char *assertion, const char *expected,
+                                   const char *actual, const char *detail);
+void an_findings_release(struct an_findings *f);
+
+enum an_status { AN_STATUS_PASS = 0, AN_STATUS_FAIL, AN_STATUS_ERROR };
+const char *an_status_name(enum an_status s); /* "pass", "fail", "error" */
+
+struct an_test_result {
+    char *name;
+    char *file;
+    enum an_status status;
+    int64_t start_ms, end_ms;   /* Unix ms, test start (before hooks) and end */
+    struct an_findings findings;
+    char *error;                /* ERROR: what broke, with where */
+    int error_code;             /* enum an_code */
+    int error_turn;             /* 0-based turn of the error, -1 = not in a turn */
+    char **var_names;           /* hook variables (names only: values may be secret) */
+    size_t nvar_names;
+    struct an_transcript transcript;
+};
+
+struct an_run_result {
+    struct an_test_result *tests;
+    size_t ntests, cap;
+    int64_t start_ms, end_ms;
+    char *config_path;
+};
+
+struct an_test_result *an_run_result_add(struct an_run_result *r);
+void an_test_result_release(struct an_test_result *t);
+void an_run_result_release(struct an_run_result *r);
+/* Counts by status. */
+void an_run_result_counts(const struct an_run_result *r, size_t *pass, size_t *fail,
+                          size_t *error);
+
+#endif

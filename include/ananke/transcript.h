@@ -1,0 +1,109 @@
+/*
+ * Transcript: what an agent did during a test, in one protocol-neutral shape.
+ *
+ * Adapters (proto/) fill it; checks (check/) and reports read it. A test's
+ * transcript holds every tool call of every turn in arrival order, and one
+ * record per turn with its slice of those calls, its assistant text, its
+ * timing and its raw frames.
+ *
+ * Times are Unix milliseconds derived from a monotonic clock
+ * (an_clock_unix_ms), so differences never go backwards.
+ *
+ * Ownership: the transcript owns every string, JSON value and array in it
+ * (malloc / jansson references). an_transcript_free() releases all of it.
+ */
+#ifndef ANANKE_TRANSCRIPT_H
+#define ANANKE_TRANSCRIPT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct an_tool_call {
+    char *id;
+    char *name;
+    char *args_text;  /* the concatenated argument text as streamed */
+    json_t *args;     /* parsed args_text; NULL when it is not valid JSON */
+    char *args_error; /* why args_text did not parse; NULL when it did */
+    bool args_done;   /* TOOL_CALL_END seen */
+    json_t *result;   /* NULL until a result arrives (frontend tools have none) */
+    unsigned turn;    /* 0-based turn index */
+    int64_t start_ms;  /* first event of the call */
+    int64_t end_ms;    /* args complete (TOOL_CALL_END), or last args event */
+    int64_t result_ms; /* result arrival; 0 = none */
+    int64_t ts_ms;     /* "completed": result_ms if any, else end_ms */
+};
+
+/* A raw protocol frame, kept for evidence and `-v`. */
+struct an_frame {
+    int64_t t_ms;
+    char *data; /* one SSE event's data, one JSON-RPC line ... */
+};
+
+enum an_turn_status {
+    AN_TURN_OK = 0,
+    AN_TURN_ERROR,   /* transport or protocol failure: the run is broken */
+    AN_TURN_NOT_RUN, /* an earlier turn stopped the test */
+};
+
+struct an_turn_rec {
+    unsigned index;
+    const char *kind; /* "user", "agui:connect"; static string */
+    char *input;      /* the interpolated user message; NULL for connect */
+    char *run_id;
+    int64_t start_ms; /* request sent */
+    int64_t end_ms;   /* stream finished */
+    char *text;       /* assistant text of the turn, deltas concatenated */
+    size_t first_call, ncalls; /* slice of an_transcript.calls */
+    json_t *state;    /* state after the turn (snapshots/deltas applied); may be NULL */
+    enum an_turn_status status;
+    int error_code;   /* enum an_code when status == AN_TURN_ERROR */
+    char *error;      /* message when status == AN_TURN_ERROR */
+    int http_status;
+    struct an_frame *frames;
+    size_t nframes, cap_frames;
+    char **warnings;  /* non-fatal oddities (unknown events, bad args JSON ...) */
+    size_t nwarnings, cap_warnings;
+};
+
+struct an_transcript {
+    struct an_tool_call *calls;
+    size_t ncalls, cap_calls;
+    struct an_turn_rec *turns;
+    size_t nturns, cap_turns;
+    int64_t start_ms, end_ms;
+};
+
+/* A read-only window over part of a transcript: one turn, or the whole test.
+ * This is what checks are evaluated on. Borrowed from the transcript. */
+struct an_scope {
+    const struct an_tool_call *calls;
+    size_t ncalls;
+    const char *text;  /* for a test: turn texts joined with "\n" */
+    int64_t start_ms, end_ms;
+    int turn;          /* 0-based turn index, or -1 for the whole test */
+};
+
+void an_transcript_init(struct an_transcript *t);
+void an_transcript_release(struct an_transcript *t);
+
+/* Append a turn record (zeroed except index/kind) and return it. */
+struct an_turn_rec *an_transcript_add_turn(struct an_transcript *t, const char *kind);
+/* Append a tool call (zeroed except turn) and return it. Pointers into
+ * calls[] are invalidated by the next add; keep indexes, not pointers. */
+struct an_tool_call *an_transcript_add_call(struct an_transcript *t, unsigned turn);
+void an_turn_add_frame(struct an_turn_rec *r, int64_t t_ms, const char *data, size_t len);
+void an_turn_warn(struct an_turn_rec *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void an_turn_fail(struct an_turn_rec *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Scopes. The test scope's text is built into *joined (caller frees). */
+struct an_scope an_scope_turn(const struct an_transcript *t, size_t turn);
+struct an_scope an_scope_test(const struct an_transcript *t, char **joined);
+
+/* Transcript as JSON (for the json reporter and recordings). New reference. */
+json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * Growable byte buffer (git's strbuf, curl's dynbuf), always NUL-terminated.
+ *
+ * `cap_max` (0 = unlimited) bounds growth: appending past it fails with
+ * AN_ELIMIT instead of growing, so every buffer filled from outside input
+ * (HTTP bodies, SSE events, subprocess output) has a cap.
+ * an_buf_release() frees the contents; an_buf_detach() hands them over.
+ */
+#ifndef ANANKE_CORE_BUF_H
+#define ANANKE_CORE_BUF_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct an_buf {
+    char *data; /* NULL until the first append; an_buf_cstr() never is */
+    size_t len, cap;
+    size_t cap_max;
+};
+#define AN_BUF_INIT {0}
+
+void an_buf_init(struct an_buf *b, size_t cap_max);
+void an_buf_release(struct an_buf *b);
+/* Caller owns the returned string (malloc); the buffer is left empty. */
+char *an_buf_detach(struct an_buf *b, size_t *len);
+void an_buf_reset(struct an_buf *b);
+
+/* 0 on success, AN_ELIMIT when cap_max would be crossed (nothing appended). */
+int an_buf_append(struct an_buf *b, const void *p, size_t n);
+int an_buf_puts(struct an_buf *b, const char *s);
+int an_buf_putc(struct an_buf *b, char c);
+int an_buf_printf(struct an_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int an_buf_vprintf(struct an_buf *b, const char *fmt, va_list ap);
+/* Drop the first n bytes. */
+void an_buf_consume(struct an_buf *b, size_t n);
+const char *an_buf_cstr(const struct an_buf *b);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * JSON helpers over jansson.
+ *
+ * Outside input may hold invalid UTF-8 or NUL bytes; jansson refuses those
+ * in strings, so text that came from an agent is turned into a JSON string
+ * with an_json_lossy(), which replaces each invalid byte with U+FFFD.
+ */
+#ifndef ANANKE_CORE_JSON_H
+#define ANANKE_CORE_JSON_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* New reference to a JSON string of s[0..n), invalid UTF-8 replaced. */
+json_t *an_json_lossy(const char *s, size_t n);
+/* Same, into a malloc'd C string (caller frees). NULs become U+FFFD too. */
+char *an_utf8_lossy(const char *s, size_t n);
+/* Compact JSON text, keys in insertion order; caller frees. Never NULL. */
+char *an_json_compact(const json_t *v);
+/* A string member, or NULL when absent or not a string. Borrowed. */
+const char *an_json_str(const json_t *obj, const char *key);
+/* Parse JSON text with a nesting limit; NULL + message in `why` on failure. */
+json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap);
+
+#endif

@@ -1,0 +1,87 @@
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "ananke/regex.h"
+
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool split_slash_form(const char *src, size_t *body_off, size_t *body_len,
+                             const char **flags)
+{
+    size_t n = strlen(src);
+    if (n < 3 || src[0] != '/')
+        return false;
+    const char *last = strrchr(src, '/');
+    if (last == src || last == src + 1)
+        return false;
+    for (const char *f = last + 1; *f; f++)
+        if (!strchr("gimsuy", *f))
+            return false;
+    *body_off = 1;
+    *body_len = (size_t)(last - src) - 1;
+    *flags = last + 1;
+    return true;
+}
+
+int an_regex_compile(struct an_regex **out, const char *src, const struct an_loc *loc,
+                     struct an_err *err)
+{
+    size_t off = 0, len = strlen(src);
+    const char *flags = "";
+    uint32_t opts = 0;
+    *out = NULL;
+    if (split_slash_form(src, &off, &len, &flags)) {
+        for (const char *f = flags; *f; f++) {
+            if (*f == 'i')
+                opts |= PCRE2_CASELESS;
+            else if (*f == 'm')
+                opts |= PCRE2_MULTILINE;
+            else if (*f == 's')
+                opts |= PCRE2_DOTALL;
+            else if (*f == 'u')
+                opts |= PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
+        }
+    }
+    int ec;
+    PCRE2_SIZE eoff;
+    pcre2_code *code = pcre2_compile((PCRE2_SPTR)src + off, len, opts, &ec, &eoff, NULL);
+    if (!code) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(ec, msg, sizeof msg);
+        return an_fail(err, AN_EREGEX, loc, "invalid regex '%s': %s at offset %zu", src,
+                       (const char *)msg, (size_t)eoff);
+    }
+    (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
+    struct an_regex *re = an_xcalloc(1, sizeof *re);
+    re->src = an_xstrdup(src);
+    re->pattern = an_xstrndup(src + off, len);
+    snprintf(re->flags, sizeof re->flags, "%.7s", flags);
+    if (loc)
+        re->loc = *loc;
+    re->code = code;
+    *out = re;
+    return AN_OK;
+}
+
+void an_regex_free(struct an_regex *re)
+{
+    if (!re)
+        return;
+    pcre2_code_free(re->code);
+    free((char *)re->src);
+    free((char *)re->pattern);
+    free(re);
+}
+
+bool an_regex_search(const struct an_regex *re, const char *subject, size_t len)
+{
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(re->code, NULL);
+    if (!md)
+        an_oom();
+    int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, 0, md, NULL);
+    if (rc == PCRE2_ERROR_BADUTFOFFSET || (rc <= PCRE2_ERROR_UTF8_ERR1 && rc >= PCRE2_ERROR_UTF8_ERR21))
+        rc = PCRE2_ERROR_NOMATCH;
+    pcre2_match_data_free(md);
+    return rc >= 0;
+}

@@ -1,0 +1,210 @@
+#include "ananke/transcript.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/err.h"
+#include "core/buf.h"
+#include "core/json.h"
+
+#define GROW(arr, n, cap)                                                    \
+    do {                                                                     \
+        if ((n) == (cap)) {                                                  \
+            (cap) = (cap) ? (cap) * 2 : 8;                                   \
+            (arr) = an_xrealloc((arr), (cap) * sizeof *(arr));               \
+        }                                                                    \
+    } while (0)
+
+void an_transcript_init(struct an_transcript *t)
+{
+    memset(t, 0, sizeof *t);
+}
+
+static void turn_release(struct an_turn_rec *r)
+{
+    free(r->input);
+    free(r->run_id);
+    free(r->text);
+    free(r->error);
+    json_decref(r->state);
+    for (size_t i = 0; i < r->nframes; i++)
+        free(r->frames[i].data);
+    free(r->frames);
+    for (size_t i = 0; i < r->nwarnings; i++)
+        free(r->warnings[i]);
+    free(r->warnings);
+}
+
+void an_transcript_release(struct an_transcript *t)
+{
+    for (size_t i = 0; i < t->ncalls; i++) {
+        struct an_tool_call *c = &t->calls[i];
+        free(c->id);
+        free(c->name);
+        free(c->args_text);
+        free(c->args_error);
+        json_decref(c->args);
+        json_decref(c->result);
+    }
+    free(t->calls);
+    for (size_t i = 0; i < t->nturns; i++)
+        turn_release(&t->turns[i]);
+    free(t->turns);
+    memset(t, 0, sizeof *t);
+}
+
+struct an_turn_rec *an_transcript_add_turn(struct an_transcript *t, const char *kind)
+{
+    GROW(t->turns, t->nturns, t->cap_turns);
+    struct an_turn_rec *r = &t->turns[t->nturns];
+    memset(r, 0, sizeof *r);
+    r->index = (unsigned)t->nturns;
+    r->kind = kind;
+    r->first_call = t->ncalls;
+    t->nturns++;
+    return r;
+}
+
+struct an_tool_call *an_transcript_add_call(struct an_transcript *t, unsigned turn)
+{
+    GROW(t->calls, t->ncalls, t->cap_calls);
+    struct an_tool_call *c = &t->calls[t->ncalls++];
+    memset(c, 0, sizeof *c);
+    c->turn = turn;
+    return c;
+}
+
+void an_turn_add_frame(struct an_turn_rec *r, int64_t t_ms, const char *data, size_t len)
+{
+    GROW(r->frames, r->nframes, r->cap_frames);
+    r->frames[r->nframes].t_ms = t_ms;
+    r->frames[r->nframes].data = an_xstrndup(data, len);
+    r->nframes++;
+}
+
+void an_turn_warn(struct an_turn_rec *r, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    GROW(r->warnings, r->nwarnings, r->cap_warnings);
+    r->warnings[r->nwarnings++] = an_xstrdup(msg);
+}
+
+void an_turn_fail(struct an_turn_rec *r, int code, const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    if (r->status == AN_TURN_ERROR)
+        return; /* the first cause wins */
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    r->status = AN_TURN_ERROR;
+    r->error_code = code;
+    free(r->error);
+    r->error = an_xstrdup(msg);
+}
+
+struct an_scope an_scope_turn(const struct an_transcript *t, size_t turn)
+{
+    const struct an_turn_rec *r = &t->turns[turn];
+    struct an_scope s = {
+        .calls = t->calls + r->first_call,
+        .ncalls = r->ncalls,
+        .text = r->text ? r->text : "",
+        .start_ms = r->start_ms,
+        .end_ms = r->end_ms,
+        .turn = (int)turn,
+    };
+    return s;
+}
+
+struct an_scope an_scope_test(const struct an_transcript *t, char **joined)
+{
+    struct an_buf b = AN_BUF_INIT;
+    for (size_t i = 0; i < t->nturns; i++) {
+        if (t->turns[i].status == AN_TURN_NOT_RUN)
+            continue;
+        if (b.len || i)
+            an_buf_putc(&b, '\n');
+        an_buf_puts(&b, t->turns[i].text ? t->turns[i].text : "");
+    }
+    *joined = an_buf_detach(&b, NULL);
+    struct an_scope s = {
+        .calls = t->calls,
+        .ncalls = t->ncalls,
+        .text = *joined,
+        .start_ms = t->start_ms,
+        .end_ms = t->end_ms,
+        .turn = -1,
+    };
+    return s;
+}
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? an_json_lossy(s, strlen(s)) : json_null();
+}
+
+json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
+{
+    json_t *calls = json_array();
+    for (size_t i = 0; i < t->ncalls; i++) {
+        const struct an_tool_call *c = &t->calls[i];
+        json_t *o = json_pack("{s:o,s:o,s:I,s:I,s:I}", "id", str_or_null(c->id), "name",
+                              str_or_null(c->name), "turn", (json_int_t)c->turn, "start_ms",
+                              (json_int_t)c->start_ms, "timestamp", (json_int_t)c->ts_ms);
+        json_object_set_new(o, "args", c->args ? json_incref(c->args) : json_null());
+        json_object_set_new(o, "args_text", str_or_null(c->args_text));
+        if (c->args_error)
+            json_object_set_new(o, "args_error", json_string(c->args_error));
+        if (c->result)
+            json_object_set_new(o, "result", json_incref(c->result));
+        if (c->result_ms)
+            json_object_set_new(o, "result_ms", json_integer(c->result_ms));
+        json_array_append_new(calls, o);
+    }
+    json_t *turns = json_array();
+    for (size_t i = 0; i < t->nturns; i++) {
+        const struct an_turn_rec *r = &t->turns[i];
+        static const char *st[] = {"ok", "error", "not_run"};
+        json_t *o = json_pack("{s:I,s:s,s:s,s:I,s:I}", "index", (json_int_t)r->index, "kind",
+                              r->kind ? r->kind : "user", "status", st[r->status], "start_ms",
+                              (json_int_t)r->start_ms, "end_ms", (json_int_t)r->end_ms);
+        if (r->input)
+            json_object_set_new(o, "input", str_or_null(r->input));
+        if (r->run_id)
+            json_object_set_new(o, "run_id", json_string(r->run_id));
+        json_object_set_new(o, "text", str_or_null(r->text ? r->text : ""));
+        json_object_set_new(o, "first_call", json_integer((json_int_t)r->first_call));
+        json_object_set_new(o, "ncalls", json_integer((json_int_t)r->ncalls));
+        if (r->http_status)
+            json_object_set_new(o, "http_status", json_integer(r->http_status));
+        if (r->state)
+            json_object_set_new(o, "state", json_incref(r->state));
+        if (r->error)
+            json_object_set_new(o, "error", str_or_null(r->error));
+        if (r->nwarnings) {
+            json_t *w = json_array();
+            for (size_t k = 0; k < r->nwarnings; k++)
+                json_array_append_new(w, str_or_null(r->warnings[k]));
+            json_object_set_new(o, "warnings", w);
+        }
+        if (with_frames) {
+            json_t *f = json_array();
+            for (size_t k = 0; k < r->nframes; k++)
+                json_array_append_new(
+                    f, json_pack("{s:I,s:o}", "t_ms", (json_int_t)r->frames[k].t_ms, "data",
+                                 an_json_lossy(r->frames[k].data, strlen(r->frames[k].data))));
+            json_object_set_new(o, "frames", f);
+        }
+        json_array_append_new(turns, o);
+    }
+    return json_pack("{s:I,s:I,s:o,s:o}", "start_ms", (json_int_t)t->start_ms, "end_ms",
+                     (json_int_t)t->end_ms, "turns", turns, "tool_calls", calls);
+}
