@@ -1,1 +1,48 @@
-int main(void){return 0;}
+/* ananke: a dispatch table of subcommands (git's git.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *help;
+} commands[] = {
+    {"run", cmd_run, "run test suites against the agent"},
+    {"validate", cmd_validate, "load and check config and tests; contact nothing"},
+};
+
+static void usage(FILE *out)
+{
+    fputs("usage: ananke <command> [options] [PATH...]\n\ncommands:\n", out);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fputs("\n'ananke <command> --help' shows a command's options.\n"
+          "exit codes: 0 all tests passed, 1 a test failed or errored, 2 invalid invocation,\n"
+          "config or test file, or no test found.\n",
+          out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return AN_EXIT_INVALID;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return AN_EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("ananke %s\n", ANANKE_VERSION);
+        return AN_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "ananke: unknown command '%s'\n\n", cmd);
+    usage(stderr);
+    return AN_EXIT_INVALID;
+}

@@ -162,7 +162,7 @@ json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
         json_object_set_new(o, "args", c->args ? json_incref(c->args) : json_null());
         json_object_set_new(o, "args_text", str_or_null(c->args_text));
         if (c->args_error)
-            json_object_set_new(o, "args_error", json_string(c->args_error));
+            json_object_set_new(o, "args_error", str_or_null(c->args_error));
         if (c->result)
             json_object_set_new(o, "result", json_incref(c->result));
         if (c->result_ms)
@@ -179,7 +179,7 @@ json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
         if (r->input)
             json_object_set_new(o, "input", str_or_null(r->input));
         if (r->run_id)
-            json_object_set_new(o, "run_id", json_string(r->run_id));
+            json_object_set_new(o, "run_id", str_or_null(r->run_id));
         json_object_set_new(o, "text", str_or_null(r->text ? r->text : ""));
         json_object_set_new(o, "first_call", json_integer((json_int_t)r->first_call));
         json_object_set_new(o, "ncalls", json_integer((json_int_t)r->ncalls));

@@ -1,0 +1,46 @@
+# Thin wrapper over CMake. The two commands a newcomer needs:
+#   make demo   set up, build, start the mock agent, run examples/, show the report
+#   make test   set up, build, run every test (unit + end to end)
+# SANITIZE=address,undefined builds into its own directory and runs the same suite.
+
+comma := ,
+SANITIZE ?=
+JOBS ?= 2
+ifeq ($(strip $(SANITIZE)),)
+BUILD ?= build
+else
+BUILD ?= build-$(subst $(comma),-,$(SANITIZE))
+endif
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Debug
+
+.PHONY: all setup build test unit e2e mocktest demo clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DANANKE_SANITIZE="$(SANITIZE)"
+
+build: setup $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS)
+	@ln -sfn $(BUILD) build-current 2>/dev/null || true
+
+unit: build
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+e2e: build
+	ANANKE_BUILD=$(BUILD) bash tests/e2e/run.sh
+
+mocktest: build
+	ANANKE_BUILD=$(BUILD) bash tests/mock/run.sh
+
+test: build
+	@ANANKE_BUILD=$(BUILD) bash tests/run-all.sh
+
+demo: build
+	@ANANKE_BUILD=$(BUILD) bash scripts/demo.sh
+
+clean:
+	rm -rf build build-* demo-out tests/e2e/*/out

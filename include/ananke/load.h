@@ -1,0 +1,41 @@
+/*
+ * Loading: project config + test files -> struct an_suite (ananke/model.h).
+ *
+ * Loading contacts nothing and runs nothing. Every problem is reported with
+ * file:line:col; a misspelt key names the closest valid one. Loading does
+ * not stop at the first bad test file: every file is read and every error
+ * collected, so one run shows them all.
+ */
+#ifndef ANANKE_LOAD_H
+#define ANANKE_LOAD_H
+
+#include <stddef.h>
+
+#include "ananke/err.h"
+#include "ananke/model.h"
+
+struct an_errlist {
+    struct an_err *v;
+    size_t n, cap;
+};
+void an_errlist_add(struct an_errlist *l, const struct an_err *e);
+void an_errlist_release(struct an_errlist *l);
+
+struct an_load_opts {
+    const char *config_path;   /* -c FILE; NULL: find ananke.config.yaml upwards from cwd */
+    const char *const *paths;  /* files or directories; none: the config's directory */
+    size_t npaths;
+};
+#define AN_LOAD_OPTS_INIT {0}
+
+/* Find `ananke.config.yaml` in `start_dir` or its parents. *out is malloc'd. */
+int an_config_find(const char *start_dir, char **out, struct an_err *err);
+
+/* Load the config and every test. On success *out owns everything (free
+ * with an_suite_free). On failure returns the first error's code, *out is
+ * NULL, and every error found is in *errs (caller releases). A suite with
+ * no test is not an error here (the CLI decides). */
+int an_suite_load(struct an_suite **out, const struct an_load_opts *opts,
+                  struct an_errlist *errs);
+
+#endif

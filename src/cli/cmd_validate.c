@@ -1,0 +1,42 @@
+/* ananke validate: load and check everything, contact nothing. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cmd_validate(int argc, char **argv)
+{
+    const char *config = NULL;
+    char **paths = argv + 1;
+    int npaths = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            puts("usage: ananke validate [-c FILE] [PATH...]\n\n"
+                 "Loads the config and every test file and reports every problem with\n"
+                 "file:line:col. Contacts no agent and runs no hook.");
+            return AN_EXIT_OK;
+        } else if (!strcmp(a, "-c") || !strcmp(a, "--config")) {
+            if (++i >= argc)
+                return cli_usage_error("%s needs a FILE", a);
+            config = argv[i];
+        } else if (!strncmp(a, "--config=", 9)) {
+            config = a + 9;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("unknown option '%s' for validate", a);
+        } else {
+            paths[npaths++] = argv[i];
+        }
+    }
+    struct an_suite *s;
+    int rc = cli_load(&s, config, paths, npaths);
+    if (rc)
+        return rc;
+    size_t turns = 0;
+    for (size_t i = 0; i < s->ntests; i++)
+        turns += s->tests[i].nturns;
+    printf("ok: %s and %zu test%s (%zu turn%s) are valid\n", s->config.path, s->ntests,
+           s->ntests == 1 ? "" : "s", turns, turns == 1 ? "" : "s");
+    an_suite_free(s);
+    return AN_EXIT_OK;
+}

@@ -1,0 +1,64 @@
+/* Dot paths into tool arguments, and the text a regex sees for a JSON value. */
+#include <stdint.h>
+#include <string.h>
+
+#include "ananke/check.h"
+#include "ananke/err.h"
+#include "core/json.h"
+
+/* An array index written as plain decimal digits ("0", "12"); no sign, no
+ * spaces, nothing that would overflow. */
+static bool parse_index(const char *s, size_t n, size_t *out)
+{
+    size_t v = 0;
+    if (n == 0)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        size_t d = (size_t)(s[i] - '0');
+        if (v > (SIZE_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+json_t *an_json_dot_path(json_t *root, const char *path)
+{
+    if (!root || !path || !*path)
+        return NULL;
+    json_t *cur = root;
+    const char *p = path;
+    for (;;) {
+        if (json_is_object(cur)) {
+            /* A key may itself hold dots ({"user.name": ...}); the whole
+             * remaining path as one key wins over splitting it. */
+            json_t *whole = json_object_get(cur, p);
+            if (whole)
+                return whole;
+        }
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        json_t *next = NULL;
+        size_t idx;
+        if (json_is_object(cur))
+            next = json_object_getn(cur, p, n);
+        else if (json_is_array(cur) && parse_index(p, n, &idx))
+            next = json_array_get(cur, idx);
+        if (!next)
+            return NULL;
+        if (!dot)
+            return next;
+        cur = next;
+        p = dot + 1;
+    }
+}
+
+char *an_json_match_text(const json_t *v)
+{
+    if (json_is_string(v))
+        return an_xstrndup(json_string_value(v), json_string_length(v));
+    return an_json_compact(v);
+}

@@ -1,0 +1,353 @@
+#include "load/assert_load.h"
+
+#include <string.h>
+
+static void regex_release(void *p)
+{
+    an_regex_free(p);
+}
+
+static int compile(struct an_ld *ld, const struct an_ynode *n, const char *what,
+                   struct an_regex **out)
+{
+    const char *src;
+    int rc = an_ld_string(ld, n, what, &src);
+    if (rc)
+        return rc;
+    if ((rc = an_regex_compile(out, src, &n->loc, ld->err)))
+        return rc;
+    an_arena_defer(ld->a, regex_release, *out);
+    return 0;
+}
+
+/* A string or a list of strings, as seed 001 allows for must_match. */
+static int patterns(struct an_ld *ld, const struct an_ynode *n, const char *what,
+                    enum an_level level, struct an_pattern **v, size_t *count)
+{
+    int rc;
+    if (n->kind == AN_Y_SCALAR) {
+        *v = an_arena_alloc(ld->a, sizeof **v);
+        (*v)[0].level = level;
+        *count = 1;
+        return compile(ld, n, what, &(*v)[0].re);
+    }
+    if ((rc = an_ld_expect(ld, n, AN_Y_SEQ, what)))
+        return rc;
+    *v = an_arena_alloc(ld->a, (n->nitems ? n->nitems : 1) * sizeof **v);
+    *count = n->nitems;
+    for (size_t i = 0; i < n->nitems; i++) {
+        (*v)[i].level = level;
+        if ((rc = compile(ld, n->items[i], what, &(*v)[i].re)))
+            return rc;
+    }
+    return 0;
+}
+
+static int load_limit(struct an_ld *ld, const struct an_ynode *n, const char *what,
+                      enum an_level level, struct an_limit *out)
+{
+    bool b;
+    out->loc = n->loc;
+    out->level = level;
+    if (an_yaml_as_bool(n, &b)) {
+        if (b)
+            return an_fail(ld->err, AN_ESCHEMA, &n->loc,
+                           "'%s' takes a number of milliseconds, or false to disable the "
+                           "inherited limit (true means nothing)",
+                           what);
+        out->state = AN_LIMIT_DISABLED;
+        return 0;
+    }
+    out->state = AN_LIMIT_SET;
+    return an_ld_uint(ld, n, what, &out->value);
+}
+
+static int load_count(struct an_ld *ld, const struct an_ynode *n, struct an_count *c)
+{
+    static const char *const keys[] = {"exact", "min", "max", NULL};
+    int rc;
+    c->loc = n->loc;
+    if (n->kind == AN_Y_SCALAR && !an_yaml_is_null(n)) {
+        /* `count: 2` is read as {exact: 2}: what a reader would assume */
+        c->has_exact = true;
+        return an_ld_uint(ld, n, "count", &c->exact);
+    }
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "count")) || (rc = an_ld_keys(ld, n, keys, "count")))
+        return rc;
+    if (n->npairs == 0)
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'count' needs exact, min or max");
+    struct an_ynode *v;
+    if ((v = an_yaml_get(n, "exact"))) {
+        c->has_exact = true;
+        if ((rc = an_ld_uint(ld, v, "exact", &c->exact)))
+            return rc;
+    }
+    if ((v = an_yaml_get(n, "min"))) {
+        c->has_min = true;
+        if ((rc = an_ld_uint(ld, v, "min", &c->min)))
+            return rc;
+    }
+    if ((v = an_yaml_get(n, "max"))) {
+        c->has_max = true;
+        if ((rc = an_ld_uint(ld, v, "max", &c->max)))
+            return rc;
+    }
+    if (c->has_exact && (c->has_min || c->has_max))
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc,
+                       "'count' takes either exact or min/max, not both");
+    if (c->has_min && c->has_max && c->min > c->max)
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'count' has min %lld greater than max %lld",
+                       (long long)c->min, (long long)c->max);
+    return 0;
+}
+
+static int load_rule(struct an_ld *ld, const struct an_ynode *n, bool require, enum an_level level,
+                     struct an_tool_rule *r)
+{
+    static const char *const req_keys[] = {"name",         "count",            "args_match",
+                                           "result_match", "result_not_match", "after",
+                                           NULL};
+    static const char *const forbid_keys[] = {"name", "args_match", "result_match", NULL};
+    const char *where = require ? "a tools.require rule" : "a tools.forbid_calls rule";
+    struct an_ynode *v;
+    int rc;
+    r->loc = n->loc;
+    r->level = level;
+    if (n->kind == AN_Y_SCALAR && !an_yaml_is_null(n)) {
+        r->name = n->str; /* `- search` is short for `- name: search` */
+        return 0;
+    }
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, require ? "tools.require[]" : "tools.forbid_calls[]")) ||
+        (rc = an_ld_keys(ld, n, require ? req_keys : forbid_keys, where)) ||
+        (rc = an_ld_require(ld, n, "name", where, &v)) ||
+        (rc = an_ld_string(ld, v, "name", &r->name)))
+        return rc;
+    if ((v = an_yaml_get(n, "count"))) {
+        r->has_count = true;
+        if ((rc = load_count(ld, v, &r->count)))
+            return rc;
+    }
+    if ((v = an_yaml_get(n, "args_match"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "args_match")))
+            return rc;
+        r->nargs = v->npairs;
+        r->args = an_arena_alloc(ld->a, (v->npairs ? v->npairs : 1) * sizeof *r->args);
+        for (size_t i = 0; i < v->npairs; i++) {
+            const struct an_ypair *p = &v->pairs[i];
+            r->args[i].path = p->key->str;
+            r->args[i].loc = p->key->loc;
+            if (!p->key->len || p->key->str[0] == '.' || p->key->str[p->key->len - 1] == '.' ||
+                strstr(p->key->str, ".."))
+                return an_fail(ld->err, AN_ESCHEMA, &p->key->loc,
+                               "invalid argument path '%s' (use dots between keys: user.name)",
+                               p->key->str);
+            if ((rc = compile(ld, p->value, p->key->str, &r->args[i].re)))
+                return rc;
+        }
+    }
+    if ((v = an_yaml_get(n, "result_match")) &&
+        (rc = compile(ld, v, "result_match", &r->result_match)))
+        return rc;
+    if ((v = an_yaml_get(n, "result_not_match")) &&
+        (rc = compile(ld, v, "result_not_match", &r->result_not_match)))
+        return rc;
+    if ((v = an_yaml_get(n, "after"))) {
+        if ((rc = an_ld_string(ld, v, "after", &r->after)))
+            return rc;
+        r->after_loc = v->loc;
+    }
+    return 0;
+}
+
+static int load_rules(struct an_ld *ld, const struct an_ynode *n, bool require,
+                      enum an_level level, struct an_tool_rule **v, size_t *count)
+{
+    int rc;
+    const char *what = require ? "tools.require" : "tools.forbid_calls";
+    if ((rc = an_ld_expect(ld, n, AN_Y_SEQ, what)))
+        return rc;
+    *count = n->nitems;
+    *v = an_arena_alloc(ld->a, (n->nitems ? n->nitems : 1) * sizeof **v);
+    for (size_t i = 0; i < n->nitems; i++)
+        if ((rc = load_rule(ld, n->items[i], require, level, &(*v)[i])))
+            return rc;
+    return 0;
+}
+
+static int load_forbid(struct an_ld *ld, const struct an_ynode *n, enum an_level level,
+                       struct an_assert *out)
+{
+    int rc;
+    if (n->kind == AN_Y_SCALAR && !an_yaml_is_null(n)) {
+        out->forbid = an_arena_alloc(ld->a, sizeof *out->forbid);
+        out->forbid[0] = (struct an_name){n->str, n->loc, level};
+        out->nforbid = 1;
+        return 0;
+    }
+    if ((rc = an_ld_expect(ld, n, AN_Y_SEQ, "tools.forbid")))
+        return rc;
+    out->forbid = an_arena_alloc(ld->a, (n->nitems ? n->nitems : 1) * sizeof *out->forbid);
+    out->nforbid = n->nitems;
+    for (size_t i = 0; i < n->nitems; i++) {
+        const char *name;
+        if ((rc = an_ld_string(ld, n->items[i], "tools.forbid[]", &name)))
+            return rc;
+        out->forbid[i] = (struct an_name){name, n->items[i]->loc, level};
+    }
+    return 0;
+}
+
+/* Append src's arrays to dst's (arena copies) and take src's limits where
+ * dst has none: `extends` gives defaults that the block itself overrides. */
+static void absorb(struct an_ld *ld, struct an_assert *dst, const struct an_assert *src)
+{
+#define CAT(field, nfield)                                                                    \
+    do {                                                                                      \
+        if (src->nfield) {                                                                    \
+            void *p = an_arena_grow(ld->a, dst->field, dst->nfield, dst->nfield + src->nfield, \
+                                    sizeof *dst->field);                                      \
+            memcpy((char *)p + dst->nfield * sizeof *dst->field, src->field,                  \
+                   src->nfield * sizeof *dst->field);                                         \
+            dst->field = p;                                                                   \
+            dst->nfield += src->nfield;                                                       \
+        }                                                                                     \
+    } while (0)
+    CAT(forbid, nforbid);
+    CAT(require, nrequire);
+    CAT(forbid_calls, nforbid_calls);
+    CAT(must_match, nmust_match);
+    CAT(must_not_match, nmust_not_match);
+#undef CAT
+    if (!dst->max_duration_ms.state)
+        dst->max_duration_ms = src->max_duration_ms;
+    if (!dst->max_idle_ms.state)
+        dst->max_idle_ms = src->max_idle_ms;
+    if (!dst->max_gap_ms.state)
+        dst->max_gap_ms = src->max_gap_ms;
+}
+
+/* Rewrite the level of everything in a block (an extended block takes the
+ * level of the block that extends it). */
+static void set_level(struct an_assert *b, enum an_level level)
+{
+    for (size_t i = 0; i < b->nforbid; i++)
+        b->forbid[i].level = level;
+    for (size_t i = 0; i < b->nrequire; i++)
+        b->require[i].level = level;
+    for (size_t i = 0; i < b->nforbid_calls; i++)
+        b->forbid_calls[i].level = level;
+    for (size_t i = 0; i < b->nmust_match; i++)
+        b->must_match[i].level = level;
+    for (size_t i = 0; i < b->nmust_not_match; i++)
+        b->must_not_match[i].level = level;
+    b->max_duration_ms.level = b->max_idle_ms.level = b->max_gap_ms.level = level;
+}
+
+static int load_extends(struct an_ld *ld, const struct an_ynode *n, enum an_level level,
+                        const struct an_assert_lib *lib, struct an_assert *out)
+{
+    int rc;
+    const struct an_ynode *one[1] = {n};
+    const struct an_ynode *const *items = one;
+    size_t count = 1;
+    if (n->kind == AN_Y_SEQ) {
+        items = (const struct an_ynode *const *)n->items;
+        count = n->nitems;
+    }
+    struct an_assert base = {0};
+    for (size_t i = 0; i < count; i++) {
+        const char *name;
+        if ((rc = an_ld_string(ld, items[i], "extends[]", &name)))
+            return rc;
+        const struct an_assert *found = NULL;
+        for (size_t k = 0; lib && k < lib->n && !found; k++)
+            if (strcmp(lib->v[k].name, name) == 0)
+                found = &lib->v[k].block;
+        if (!found) {
+            if (!lib)
+                return an_fail(ld->err, AN_ESCHEMA, &items[i]->loc,
+                               "'extends' cannot be used here (only in test and turn blocks, "
+                               "naming blocks of the config's 'assertions:')");
+            const char **names = an_arena_alloc(ld->a, (lib->n + 1) * sizeof *names);
+            for (size_t k = 0; k < lib->n; k++)
+                names[k] = lib->v[k].name;
+            const char *near = an_closest(name, names);
+            if (near)
+                return an_fail(ld->err, AN_ESCHEMA, &items[i]->loc,
+                               "unknown assertion block '%s' (did you mean '%s'?)", name, near);
+            return an_fail(ld->err, AN_ESCHEMA, &items[i]->loc,
+                           "unknown assertion block '%s' (define it under 'assertions:' in "
+                           "the config)",
+                           name);
+        }
+        /* later names override earlier ones' limits: absorb in reverse */
+        struct an_assert tmp = {0};
+        absorb(ld, &tmp, found);
+        absorb(ld, &tmp, &base);
+        base = tmp;
+    }
+    set_level(&base, level);
+    absorb(ld, out, &base);
+    return 0;
+}
+
+int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
+                   const struct an_assert_lib *lib, struct an_assert *out)
+{
+    static const char *const keys[] = {"tools", "timing", "text", "extends", NULL};
+    static const char *const tool_keys[] = {"forbid", "require", "forbid_calls", NULL};
+    static const char *const timing_keys[] = {"max_duration_ms", "max_idle_ms", "max_gap_ms",
+                                              NULL};
+    static const char *const text_keys[] = {"must_match", "must_not_match", NULL};
+    struct an_ynode *v, *s;
+    int rc;
+    memset(out, 0, sizeof *out);
+    out->loc = node->loc;
+    if (an_yaml_is_null(node))
+        return 0;
+    if ((rc = an_ld_expect(ld, node, AN_Y_MAP, "assert")) ||
+        (rc = an_ld_keys(ld, node, keys, "an assert block")))
+        return rc;
+    if ((v = an_yaml_get(node, "tools"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "tools")) ||
+            (rc = an_ld_keys(ld, v, tool_keys, "tools")))
+            return rc;
+        if ((s = an_yaml_get(v, "forbid")) && (rc = load_forbid(ld, s, level, out)))
+            return rc;
+        if ((s = an_yaml_get(v, "require")) &&
+            (rc = load_rules(ld, s, true, level, &out->require, &out->nrequire)))
+            return rc;
+        if ((s = an_yaml_get(v, "forbid_calls")) &&
+            (rc = load_rules(ld, s, false, level, &out->forbid_calls, &out->nforbid_calls)))
+            return rc;
+    }
+    if ((v = an_yaml_get(node, "timing"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "timing")) ||
+            (rc = an_ld_keys(ld, v, timing_keys, "timing")))
+            return rc;
+        if ((s = an_yaml_get(v, "max_duration_ms")) &&
+            (rc = load_limit(ld, s, "max_duration_ms", level, &out->max_duration_ms)))
+            return rc;
+        if ((s = an_yaml_get(v, "max_idle_ms")) &&
+            (rc = load_limit(ld, s, "max_idle_ms", level, &out->max_idle_ms)))
+            return rc;
+        if ((s = an_yaml_get(v, "max_gap_ms")) &&
+            (rc = load_limit(ld, s, "max_gap_ms", level, &out->max_gap_ms)))
+            return rc;
+    }
+    if ((v = an_yaml_get(node, "text"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "text")) ||
+            (rc = an_ld_keys(ld, v, text_keys, "text")))
+            return rc;
+        if ((s = an_yaml_get(v, "must_match")) &&
+            (rc = patterns(ld, s, "must_match", level, &out->must_match, &out->nmust_match)))
+            return rc;
+        if ((s = an_yaml_get(v, "must_not_match")) &&
+            (rc = patterns(ld, s, "must_not_match", level, &out->must_not_match,
+                           &out->nmust_not_match)))
+            return rc;
+    }
+    if ((v = an_yaml_get(node, "extends")) && (rc = load_extends(ld, v, level, lib, out)))
+        return rc;
+    return 0;
+}

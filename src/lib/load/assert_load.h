@@ -1,0 +1,23 @@
+/*
+ * Loading an AssertBlock (seed 000 "AssertBlock") into struct an_assert.
+ * Regexes are compiled here, at load time; their codes are registered on
+ * the arena for release.
+ */
+#ifndef ANANKE_LOAD_ASSERT_H
+#define ANANKE_LOAD_ASSERT_H
+
+#include "ananke/model.h"
+#include "load/schema.h"
+
+/* Named blocks that `extends` may name (the config's `assertions:`). */
+struct an_assert_lib {
+    const struct an_named_assert *v;
+    size_t n;
+};
+
+/* Parse `node` (the value of an `assert:` key) at `level`. `lib` may be
+ * NULL (then `extends` is refused). */
+int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
+                   const struct an_assert_lib *lib, struct an_assert *out);
+
+#endif

@@ -1,0 +1,183 @@
+/* ananke.config.yaml -> struct an_config. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/interp.h"
+#include "load/loaders.h"
+
+static void json_release(void *p)
+{
+    json_decref(p);
+}
+
+int an_version_load(struct an_ld *ld, const struct an_ynode *root, const char *what,
+                    const char **out)
+{
+    struct an_ynode *v;
+    int rc;
+    if ((rc = an_ld_require(ld, root, "version", what, &v)) ||
+        (rc = an_ld_string(ld, v, "version", out)))
+        return rc;
+    const char *s = *out;
+    char *end;
+    long major = strtol(s, &end, 10);
+    bool shape = end != s && (*end == '\0' || (*end == '.' && end[1] >= '0' && end[1] <= '9'));
+    if (!shape)
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                       "invalid version '%s' (expected MAJOR.MINOR, e.g. \"1.0\")", s);
+    if (major != 1)
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                       "unsupported schema version '%s' (this ananke reads 1.x)", s);
+    return 0;
+}
+
+static int tmpl(struct an_ld *ld, const struct an_ynode *n, const char *what, struct an_tmpl *out)
+{
+    int rc = an_ld_string(ld, n, what, &out->src);
+    if (rc)
+        return rc;
+    out->loc = n->loc;
+    return an_interp_check(out->src, &n->loc, ld->err);
+}
+
+static int json_tmpl(struct an_ld *ld, const struct an_ynode *n, const char *what,
+                     struct an_json_tmpl *out)
+{
+    (void)what;
+    out->loc = n->loc;
+    out->value = an_yaml_to_json(n, ld->err);
+    if (!out->value)
+        return ld->err->code;
+    an_arena_defer(ld->a, json_release, out->value);
+    return an_interp_check_json(out->value, &n->loc, ld->err);
+}
+
+static int load_target(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
+                       struct an_target *t)
+{
+    static const char *const agui_keys[] = {"type",     "headers",        "timeout_ms",
+                                            "assert",   "endpoint",       "agentId",
+                                            "threadId", "forwardedProps", "state",
+                                            NULL};
+    static const char *const types[] = {"agui", NULL};
+    struct an_ynode *v;
+    const char *type;
+    int rc;
+    t->loc = n->loc;
+    t->timeout_ms = 30000;
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "target")) ||
+        (rc = an_ld_require(ld, n, "type", "target", &v)) ||
+        (rc = an_ld_string(ld, v, "type", &type)))
+        return rc;
+    if (strcmp(type, "agui") != 0) {
+        static const char *const later[] = {"acp", "mcp", "a2a", "http", "openai", NULL};
+        for (size_t i = 0; later[i]; i++)
+            if (strcmp(type, later[i]) == 0)
+                return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                               "target type '%s' is not supported by this version of ananke "
+                               "(supported: agui)",
+                               type);
+        const char *near = an_closest(type, types);
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown target type '%s'%s%s%s", type,
+                       near ? " (did you mean '" : " (supported: agui)", near ? near : "",
+                       near ? "'?)" : "");
+    }
+    t->type = AN_TARGET_AGUI;
+    if ((rc = an_ld_keys(ld, n, agui_keys, "an agui target")))
+        return rc;
+    if ((rc = an_ld_require(ld, n, "endpoint", "an agui target", &v)) ||
+        (rc = tmpl(ld, v, "endpoint", &t->endpoint)))
+        return rc;
+    if (!an_interp_has_refs(t->endpoint.src) && strncmp(t->endpoint.src, "http://", 7) != 0 &&
+        strncmp(t->endpoint.src, "https://", 8) != 0)
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                       "'endpoint' must be an http:// or https:// URL, not '%s'",
+                       t->endpoint.src);
+    if ((rc = an_ld_require(ld, n, "agentId", "an agui target", &v)) ||
+        (rc = tmpl(ld, v, "agentId", &t->agent_id)))
+        return rc;
+    if ((v = an_yaml_get(n, "threadId")) && (rc = tmpl(ld, v, "threadId", &t->thread_id)))
+        return rc;
+    if ((v = an_yaml_get(n, "timeout_ms"))) {
+        if ((rc = an_ld_uint(ld, v, "timeout_ms", &t->timeout_ms)))
+            return rc;
+        if (t->timeout_ms == 0)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'timeout_ms' must be at least 1");
+    }
+    if ((v = an_yaml_get(n, "headers"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "headers")))
+            return rc;
+        t->nheaders = v->npairs;
+        t->headers = an_arena_alloc(ld->a, (v->npairs ? v->npairs : 1) * sizeof *t->headers);
+        for (size_t i = 0; i < v->npairs; i++) {
+            const char *name = v->pairs[i].key->str;
+            for (const char *c = name; *c; c++)
+                if (*c <= ' ' || *c == ':' || *c == 0x7f)
+                    return an_fail(ld->err, AN_ESCHEMA, &v->pairs[i].key->loc,
+                                   "invalid header name '%s'", name);
+            t->headers[i].name = name;
+            if ((rc = tmpl(ld, v->pairs[i].value, name, &t->headers[i].value)))
+                return rc;
+        }
+    }
+    if ((v = an_yaml_get(n, "forwardedProps")) &&
+        (rc = json_tmpl(ld, v, "forwardedProps", &t->forwarded_props)))
+        return rc;
+    if ((v = an_yaml_get(n, "state")) && (rc = json_tmpl(ld, v, "state", &t->state)))
+        return rc;
+    if ((v = an_yaml_get(n, "assert")) &&
+        (rc = an_assert_load(ld, v, AN_LEVEL_TARGET, lib, &t->assert)))
+        return rc;
+    return 0;
+}
+
+static int load_library(struct an_ld *ld, const struct an_ynode *n, struct an_config *c)
+{
+    int rc;
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "assertions")))
+        return rc;
+    c->nassertions = n->npairs;
+    c->assertions = an_arena_alloc(ld->a, (n->npairs ? n->npairs : 1) * sizeof *c->assertions);
+    for (size_t i = 0; i < n->npairs; i++) {
+        c->assertions[i].name = n->pairs[i].key->str;
+        /* named blocks do not extend each other: one level keeps them readable */
+        if ((rc = an_assert_load(ld, n->pairs[i].value, AN_LEVEL_TEST, NULL,
+                                 &c->assertions[i].block)))
+            return rc;
+    }
+    return 0;
+}
+
+int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
+{
+    static const char *const keys[] = {"version", "target", "assertions", NULL};
+    struct an_ynode *root, *v;
+    int rc;
+    memset(c, 0, sizeof *c);
+    c->path = an_arena_strdup(ld->a, path);
+    char abs[PATH_MAX];
+    if (realpath(path, abs)) {
+        char *slash = strrchr(abs, '/');
+        if (slash && slash != abs)
+            *slash = '\0';
+        else
+            abs[1] = '\0';
+        c->dir = an_arena_strdup(ld->a, abs);
+    } else {
+        c->dir = ".";
+    }
+    if ((rc = an_yaml_load_file(&root, path, ld->a, ld->err)))
+        return rc;
+    if ((rc = an_ld_expect(ld, root, AN_Y_MAP, "the config file")) ||
+        (rc = an_ld_keys(ld, root, keys, "the config file")) ||
+        (rc = an_version_load(ld, root, "the config file", &c->version)))
+        return rc;
+    if ((v = an_yaml_get(root, "assertions")) && (rc = load_library(ld, v, c)))
+        return rc;
+    struct an_assert_lib lib = {c->assertions, c->nassertions};
+    if ((rc = an_ld_require(ld, root, "target", "the config file", &v)) ||
+        (rc = load_target(ld, v, &lib, &c->target)))
+        return rc;
+    return 0;
+}

@@ -1,0 +1,108 @@
+#include "load/schema.h"
+
+#include <string.h>
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 99;
+    size_t prev[65], cur[65];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof *prev);
+    }
+    return prev[lb];
+}
+
+const char *an_closest(const char *key, const char *const *valid)
+{
+    const char *best = NULL;
+    size_t best_d = 99, klen = strlen(key);
+    size_t limit = klen <= 4 ? 1 : klen <= 8 ? 2 : 3;
+    for (size_t i = 0; valid[i]; i++) {
+        size_t d = edit_distance(key, valid[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = valid[i];
+        }
+    }
+    return best_d <= limit ? best : NULL;
+}
+
+int an_ld_keys(struct an_ld *ld, const struct an_ynode *map, const char *const *valid,
+               const char *where)
+{
+    for (size_t i = 0; i < map->npairs; i++) {
+        const char *k = map->pairs[i].key->str;
+        bool ok = false;
+        for (size_t j = 0; valid[j] && !ok; j++)
+            ok = strcmp(k, valid[j]) == 0;
+        if (ok)
+            continue;
+        const char *near = an_closest(k, valid);
+        if (near)
+            return an_fail(ld->err, AN_ESCHEMA, &map->pairs[i].key->loc,
+                           "unknown key '%s' in %s (did you mean '%s'?)", k, where, near);
+        char list[512] = "";
+        size_t off = 0;
+        for (size_t j = 0; valid[j] && off < sizeof list; j++)
+            off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", j ? ", " : "",
+                                    valid[j]);
+        return an_fail(ld->err, AN_ESCHEMA, &map->pairs[i].key->loc,
+                       "unknown key '%s' in %s (valid keys: %s)", k, where, list);
+    }
+    return 0;
+}
+
+int an_ld_expect(struct an_ld *ld, const struct an_ynode *n, enum an_ynode_kind kind,
+                 const char *what)
+{
+    static const char *names[] = {"a string", "a list", "a map"};
+    if (n->kind == kind && !(kind == AN_Y_SCALAR && an_yaml_is_null(n)))
+        return 0;
+    return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'%s' must be %s, not %s", what, names[kind],
+                   an_yaml_kind_name(n));
+}
+
+int an_ld_string(struct an_ld *ld, const struct an_ynode *n, const char *what, const char **out)
+{
+    int rc = an_ld_expect(ld, n, AN_Y_SCALAR, what);
+    if (rc)
+        return rc;
+    *out = n->str;
+    return 0;
+}
+
+int an_ld_uint(struct an_ld *ld, const struct an_ynode *n, const char *what, int64_t *out)
+{
+    long long v;
+    if (!an_yaml_as_int(n, &v)) {
+        if (n->kind == AN_Y_SCALAR && !an_yaml_is_null(n))
+            return an_fail(ld->err, AN_ESCHEMA, &n->loc,
+                           "'%s' must be a whole number, not \"%s\"", what, n->str);
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'%s' must be a whole number, not %s",
+                       what, an_yaml_kind_name(n));
+    }
+    if (v < 0)
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'%s' must not be negative (got %lld)",
+                       what, v);
+    *out = v;
+    return 0;
+}
+
+int an_ld_require(struct an_ld *ld, const struct an_ynode *map, const char *key, const char *where,
+                  struct an_ynode **out)
+{
+    *out = an_yaml_get(map, key);
+    if (*out)
+        return 0;
+    return an_fail(ld->err, AN_ESCHEMA, &map->loc, "missing required key '%s' in %s", key, where);
+}

@@ -1,0 +1,37 @@
+/*
+ * Schema helpers shared by the loaders: typed reads of YAML nodes that fail
+ * with file:line:col and, for a misspelt key, "did you mean".
+ */
+#ifndef ANANKE_LOAD_SCHEMA_H
+#define ANANKE_LOAD_SCHEMA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ananke/err.h"
+#include "core/arena.h"
+#include "core/yaml.h"
+
+struct an_ld {
+    struct an_arena *a;
+    struct an_err *err;
+};
+
+/* The valid key closest to `key` within a small edit distance, or NULL. */
+const char *an_closest(const char *key, const char *const *valid);
+
+/* Every key of `map` must be in `valid` (NULL-terminated). `where` names
+ * the map in messages ("target", "a require rule"). */
+int an_ld_keys(struct an_ld *ld, const struct an_ynode *map, const char *const *valid,
+               const char *where);
+int an_ld_expect(struct an_ld *ld, const struct an_ynode *n, enum an_ynode_kind kind,
+                 const char *what);
+/* A scalar that is not null: its text (numbers and booleans as written). */
+int an_ld_string(struct an_ld *ld, const struct an_ynode *n, const char *what, const char **out);
+/* A non-negative integer (what = the key, for messages). */
+int an_ld_uint(struct an_ld *ld, const struct an_ynode *n, const char *what, int64_t *out);
+/* A required key: error at the map's location when absent. */
+int an_ld_require(struct an_ld *ld, const struct an_ynode *map, const char *key, const char *where,
+                  struct an_ynode **out);
+
+#endif

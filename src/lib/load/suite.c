@@ -1,0 +1,244 @@
+/*
+ * The suite loader: finds and reads the config, discovers test files, and
+ * loads each into the model, collecting every error.
+ */
+#include "ananke/load.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/interp.h"
+#include "load/assert_load.h"
+#include "load/loaders.h"
+
+struct an_suite_arena {
+    struct an_arena a;
+};
+
+void an_errlist_add(struct an_errlist *l, const struct an_err *e)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 4;
+        l->v = an_xrealloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = *e;
+}
+
+void an_errlist_release(struct an_errlist *l)
+{
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+void an_suite_free(struct an_suite *s)
+{
+    if (!s)
+        return;
+    if (s->mem) {
+        an_arena_release(&s->mem->a);
+        free(s->mem);
+    }
+    free(s);
+}
+
+const char *an_level_name(enum an_level level)
+{
+    switch (level) {
+    case AN_LEVEL_TARGET:
+        return "target";
+    case AN_LEVEL_TEST:
+        return "test";
+    case AN_LEVEL_TURN:
+        return "turn";
+    }
+    return "?";
+}
+
+int an_config_find(const char *start_dir, char **out, struct an_err *err)
+{
+    char dir[PATH_MAX];
+    *out = NULL;
+    if (!realpath(start_dir, dir))
+        return an_fail(err, AN_EIO, NULL, "cannot resolve '%s': %s", start_dir, strerror(errno));
+    for (;;) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/ananke.config.yaml", strcmp(dir, "/") ? dir : "");
+        if (access(path, F_OK) == 0) {
+            *out = an_xstrdup(path);
+            return 0;
+        }
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir) {
+            if (strcmp(dir, "/") == 0)
+                break;
+            dir[1] = '\0';
+            continue;
+        }
+        *slash = '\0';
+    }
+    return an_fail(err, AN_ENOTFOUND, NULL,
+                   "no ananke.config.yaml in '%s' or any parent directory (create one, or "
+                   "pass -c FILE; 'ananke init' writes a starter)",
+                   start_dir);
+}
+
+static bool is_test_file(const char *name)
+{
+    size_t n = strlen(name);
+    return (n > 10 && strcmp(name + n - 10, ".test.yaml") == 0) ||
+           (n > 9 && strcmp(name + n - 9, ".test.yml") == 0);
+}
+
+struct pathlist {
+    char **v;
+    size_t n, cap;
+};
+
+static void pl_add(struct pathlist *l, char *p)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->v = an_xrealloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = p;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void walk_dir(const char *dir, struct pathlist *out, unsigned depth)
+{
+    if (depth > 32)
+        return;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "node_modules") == 0)
+            continue;
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *p = an_xmalloc(n);
+        snprintf(p, n, "%s/%s", strcmp(dir, ".") ? dir : ".", e->d_name);
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            walk_dir(p, out, depth + 1);
+            free(p);
+        } else if (is_test_file(e->d_name)) {
+            pl_add(out, p);
+        } else {
+            free(p);
+        }
+    }
+    closedir(d);
+}
+
+/* "./x" -> "x" so reports show the paths people type. */
+static char *tidy(const char *p)
+{
+    while (p[0] == '.' && p[1] == '/')
+        p += 2;
+    return an_xstrdup(p);
+}
+
+static int discover(const struct an_load_opts *opts, const char *root, struct pathlist *files,
+                    struct an_errlist *errs)
+{
+    int rc = 0;
+    struct an_err e = AN_ERR_INIT;
+    size_t n = opts->npaths ? opts->npaths : 1;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = opts->npaths ? opts->paths[i] : root;
+        struct stat st;
+        if (stat(p, &st) != 0) {
+            struct an_loc loc = {p, 0, 0};
+            rc = an_fail(&e, AN_EUSAGE, &loc, "no such file or directory");
+            an_errlist_add(errs, &e);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            struct pathlist found = {0};
+            walk_dir(p, &found, 0);
+            qsort(found.v, found.n, sizeof *found.v, cmp_str);
+            for (size_t k = 0; k < found.n; k++) {
+                pl_add(files, tidy(found.v[k]));
+                free(found.v[k]);
+            }
+            free(found.v);
+        } else {
+            pl_add(files, tidy(p));
+        }
+    }
+    /* the same file named twice runs once */
+    size_t w = 0;
+    for (size_t i = 0; i < files->n; i++) {
+        bool dup = false;
+        for (size_t k = 0; k < w && !dup; k++)
+            dup = strcmp(files->v[k], files->v[i]) == 0;
+        if (dup)
+            free(files->v[i]);
+        else
+            files->v[w++] = files->v[i];
+    }
+    files->n = w;
+    return rc;
+}
+
+int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct an_errlist *errs)
+{
+    struct an_err e = AN_ERR_INIT;
+    struct an_suite *s = an_xcalloc(1, sizeof *s);
+    s->mem = an_xcalloc(1, sizeof *s->mem);
+    struct an_ld ld = {&s->mem->a, &e};
+    struct pathlist files = {0};
+    char *found = NULL;
+    int first = 0;
+    *out = NULL;
+
+    const char *cfg = opts->config_path;
+    if (!cfg) {
+        if ((first = an_config_find(".", &found, &e))) {
+            an_errlist_add(errs, &e);
+            goto done;
+        }
+        cfg = found;
+    }
+    if ((first = an_config_load(&ld, cfg, &s->config))) {
+        an_errlist_add(errs, &e);
+        goto done;
+    }
+    first = discover(opts, s->config.dir, &files, errs);
+
+    s->tests = an_arena_alloc(ld.a, (files.n ? files.n : 1) * sizeof *s->tests);
+    struct an_assert_lib lib = {s->config.assertions, s->config.nassertions};
+    for (size_t i = 0; i < files.n; i++) {
+        memset(&e, 0, sizeof e);
+        int rc = an_test_load(&ld, files.v[i], &lib, &s->tests[s->ntests]);
+        if (rc) {
+            an_errlist_add(errs, &e);
+            if (!first)
+                first = rc;
+            continue;
+        }
+        s->ntests++;
+    }
+done:
+    for (size_t i = 0; i < files.n; i++)
+        free(files.v[i]);
+    free(files.v);
+    free(found);
+    if (first) {
+        an_suite_free(s);
+        return first;
+    }
+    *out = s;
+    return 0;
+}

@@ -1,0 +1,148 @@
+/* *.test.yaml -> struct an_test. */
+#include <string.h>
+
+#include "core/interp.h"
+#include "load/loaders.h"
+
+static int load_hook(struct an_ld *ld, const struct an_ynode *n, struct an_hook *h)
+{
+    static const char *const keys[] = {"cmd", "timeout_ms", NULL};
+    struct an_ynode *v;
+    int rc;
+    h->loc = n->loc;
+    h->timeout_ms = 30000;
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "hooks[]")) ||
+        (rc = an_ld_keys(ld, n, keys, "a hook")) ||
+        (rc = an_ld_require(ld, n, "cmd", "a hook", &v)))
+        return rc;
+    if (v->kind == AN_Y_SCALAR && !an_yaml_is_null(v))
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                       "'cmd' must be a list (argv, run without a shell), e.g. "
+                       "[\"bash\", \"scripts/setup.sh\"]");
+    if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, "cmd")))
+        return rc;
+    if (v->nitems == 0)
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'cmd' must name a program");
+    h->argc = v->nitems;
+    h->argv = an_arena_alloc(ld->a, v->nitems * sizeof *h->argv);
+    for (size_t i = 0; i < v->nitems; i++) {
+        if ((rc = an_ld_string(ld, v->items[i], "cmd[]", &h->argv[i].src)) ||
+            (rc = an_interp_check(h->argv[i].src, &v->items[i]->loc, ld->err)))
+            return rc;
+        h->argv[i].loc = v->items[i]->loc;
+    }
+    if ((v = an_yaml_get(n, "timeout_ms"))) {
+        if ((rc = an_ld_uint(ld, v, "timeout_ms", &h->timeout_ms)))
+            return rc;
+        if (h->timeout_ms == 0)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'timeout_ms' must be at least 1");
+    }
+    return 0;
+}
+
+static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
+                     struct an_turn *t)
+{
+    static const char *const keys[] = {"type", "user", "assert", NULL};
+    static const char *const types[] = {"user", "agui:connect", NULL};
+    struct an_ynode *v;
+    int rc;
+    t->loc = n->loc;
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "turns[]")) ||
+        (rc = an_ld_keys(ld, n, keys, "a turn")))
+        return rc;
+    t->type = AN_TURN_USER;
+    if ((v = an_yaml_get(n, "type"))) {
+        const char *type;
+        if ((rc = an_ld_string(ld, v, "type", &type)))
+            return rc;
+        if (strcmp(type, "agui:connect") == 0) {
+            t->type = AN_TURN_AGUI_CONNECT;
+        } else if (strcmp(type, "user") != 0) {
+            const char *near = an_closest(type, types);
+            if (!strcmp(type, "a2a:send") || !strcmp(type, "mcp:call"))
+                return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                               "turn type '%s' is not supported by this version of ananke "
+                               "(supported: user, agui:connect)",
+                               type);
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown turn type '%s'%s%s%s", type,
+                           near ? " (did you mean '" : " (supported: user, agui:connect)",
+                           near ? near : "", near ? "'?)" : "");
+        }
+    }
+    v = an_yaml_get(n, "user");
+    if (t->type == AN_TURN_USER) {
+        if (!v)
+            return an_fail(ld->err, AN_ESCHEMA, &n->loc,
+                           "a user turn needs 'user: <message>' (or 'type: agui:connect')");
+        if ((rc = an_ld_string(ld, v, "user", &t->user.src)) ||
+            (rc = an_interp_check(t->user.src, &v->loc, ld->err)))
+            return rc;
+        t->user.loc = v->loc;
+    } else if (v) {
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                       "an agui:connect turn sends no message: remove 'user'");
+    }
+    if ((v = an_yaml_get(n, "assert")) &&
+        (rc = an_assert_load(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
+        return rc;
+    return 0;
+}
+
+static const char *default_name(struct an_ld *ld, const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n > 10 && strcmp(base + n - 10, ".test.yaml") == 0)
+        n -= 10;
+    else if (n > 9 && strcmp(base + n - 9, ".test.yml") == 0)
+        n -= 9;
+    return an_arena_strndup(ld->a, base, n);
+}
+
+int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib *lib,
+                 struct an_test *t)
+{
+    static const char *const keys[] = {"version", "name", "hooks", "turns", "assert", NULL};
+    struct an_ynode *root, *v;
+    int rc;
+    memset(t, 0, sizeof *t);
+    if ((rc = an_yaml_load_file(&root, path, ld->a, ld->err)))
+        return rc;
+    t->file = root->loc.file;
+    t->loc = root->loc;
+    if ((rc = an_ld_expect(ld, root, AN_Y_MAP, "a test file")) ||
+        (rc = an_ld_keys(ld, root, keys, "a test file")) ||
+        (rc = an_version_load(ld, root, "a test file", &t->version)))
+        return rc;
+    if ((v = an_yaml_get(root, "name"))) {
+        if ((rc = an_ld_string(ld, v, "name", &t->name)))
+            return rc;
+    } else {
+        t->name = default_name(ld, path);
+    }
+    if ((v = an_yaml_get(root, "hooks"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, "hooks")))
+            return rc;
+        t->nhooks = v->nitems;
+        t->hooks = an_arena_alloc(ld->a, (v->nitems ? v->nitems : 1) * sizeof *t->hooks);
+        for (size_t i = 0; i < v->nitems; i++)
+            if ((rc = load_hook(ld, v->items[i], &t->hooks[i])))
+                return rc;
+    }
+    if ((rc = an_ld_require(ld, root, "turns", "a test file", &v)) ||
+        (rc = an_ld_expect(ld, v, AN_Y_SEQ, "turns")))
+        return rc;
+    if (v->nitems == 0)
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'turns' must hold at least one turn");
+    t->nturns = v->nitems;
+    t->turns = an_arena_alloc(ld->a, v->nitems * sizeof *t->turns);
+    for (size_t i = 0; i < v->nitems; i++)
+        if ((rc = load_turn(ld, v->items[i], lib, &t->turns[i])))
+            return rc;
+    if ((v = an_yaml_get(root, "assert")) &&
+        (rc = an_assert_load(ld, v, AN_LEVEL_TEST, lib, &t->assert)))
+        return rc;
+    return 0;
+}

@@ -1,0 +1,208 @@
+/*
+ * AG-UI adapter: one HTTP POST of a RunAgentInput per turn, the SSE answer
+ * decoded into the transcript (agui_decode.c), the conversation (history,
+ * state, thread id) kept in the session between turns.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ananke/err.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "proto/adapter.h"
+#include "proto/agui_decode.h"
+#include "proto/http.h"
+#include "proto/sse.h"
+#include "proto/uuid.h"
+
+#define DEFAULT_MAX_EVENT (16u * 1024u * 1024u)
+#define DEFAULT_MAX_TURN (256u * 1024u * 1024u)
+
+struct agui_session {
+    struct an_session base;
+    struct an_agui_conv conv;
+    char *endpoint;
+    struct an_kv *headers; /* deep copies */
+    size_t nheaders;
+    int64_t timeout_ms;
+    size_t max_event_bytes, max_turn_bytes, max_tool_calls;
+};
+
+/* What one turn's callbacks share. */
+struct turn_io {
+    struct agui_session *s;
+    struct an_turn_rec *rec;
+    struct an_sse_parser sse;
+    struct an_agui_dec *dec;
+};
+
+static int on_sse_event(void *ud, const struct an_sse_event *ev)
+{
+    struct turn_io *io = ud;
+    return an_agui_dec_event(io->dec, ev->data, ev->len, an_clock_unix_ms());
+}
+
+/* An AN_ELIMIT from the framer is the event cap unless the decoder had
+ * already failed the turn (its own limit, max_tool_calls). */
+static void note_sse_rc(struct turn_io *io, int rc)
+{
+    if (rc == AN_ELIMIT && io->rec->status != AN_TURN_ERROR)
+        an_turn_fail(io->rec, AN_ELIMIT,
+                     "SSE event #%llu larger than max_event_bytes (%zu bytes)",
+                     (unsigned long long)io->sse.nevents + 1, io->s->max_event_bytes);
+}
+
+static int on_body(void *ud, const char *p, size_t n)
+{
+    struct turn_io *io = ud;
+    int rc = an_sse_feed(&io->sse, p, n);
+    note_sse_rc(io, rc);
+    return rc;
+}
+
+static bool is_2xx(long status)
+{
+    return status >= 200 && status < 300;
+}
+
+static int agui_turn(struct an_session *base, struct an_transcript *t, const char *user)
+{
+    struct agui_session *s = (struct agui_session *)base;
+    struct an_turn_rec *r = &t->turns[t->nturns - 1];
+    struct turn_io io = {.s = s, .rec = r};
+    struct an_http_resp resp;
+    struct an_err herr = AN_ERR_INIT;
+    char run_id[AN_UUID_STR];
+    const char *cut = NULL;
+
+    an_uuid4(run_id);
+    free(r->run_id);
+    r->run_id = an_xstrdup(run_id);
+    if (user && !r->input)
+        r->input = an_xstrdup(user);
+
+    json_t *input = an_agui_conv_input(&s->conv, run_id, user);
+    char *body = json_dumps(input, JSON_COMPACT);
+    json_decref(input);
+    if (!body)
+        an_oom();
+
+    an_agui_dec_new(&io.dec, &s->conv, t, s->max_tool_calls);
+    an_sse_init(&io.sse, s->max_event_bytes, on_sse_event, &io);
+
+    struct an_http_req req = AN_HTTP_REQ_INIT;
+    req.url = s->endpoint;
+    req.accept = "text/event-stream";
+    req.headers = s->headers;
+    req.nheaders = s->nheaders;
+    req.body = body;
+    req.body_len = strlen(body);
+    req.timeout_ms = s->timeout_ms;
+    req.max_body = s->max_turn_bytes;
+    req.on_data = on_body;
+    req.ud = &io;
+
+    r->start_ms = an_clock_unix_ms();
+    if (!t->start_ms)
+        t->start_ms = r->start_ms;
+    int rc = an_http_post_stream(&req, &resp, &herr);
+    r->http_status = (int)resp.status;
+
+    switch (rc) {
+    case AN_OK:
+        note_sse_rc(&io, an_sse_finish(&io.sse));
+        break;
+    case AN_ETIMEOUT:
+        an_turn_fail(r, AN_ETIMEOUT, "no RUN_FINISHED within %lld ms (%s)",
+                     (long long)s->timeout_ms, s->endpoint);
+        break;
+    case AN_ELIMIT:
+        /* The event cap was recorded by on_body; this is the body cap. */
+        an_turn_fail(r, AN_ELIMIT, "response body larger than max_turn_bytes (%zu bytes)",
+                     s->max_turn_bytes);
+        break;
+    case AN_ECONNECT:
+        if (is_2xx(resp.status)) {
+            /* The answer had started: a stream cut short, judged by
+             * whether the run had finished. A half-received last event is
+             * not dispatched: "cut" says more than "invalid JSON" would. */
+            cut = resp.curl_error[0] ? resp.curl_error : herr.msg;
+            break;
+        }
+        an_turn_fail(r, AN_ECONNECT, "%s", herr.msg);
+        break;
+    default:
+        /* AN_EHTTP, setup errors, or the decoder stopping the transfer
+         * (already recorded: the first cause wins). */
+        an_turn_fail(r, rc, "%s", herr.msg);
+        break;
+    }
+    if (is_2xx(resp.status) && strncasecmp(resp.content_type, "text/event-stream", 17))
+        an_turn_warn(r, "response content-type is '%.100s', expected text/event-stream",
+                     resp.content_type[0] ? resp.content_type : "(none)");
+
+    an_agui_dec_finish(io.dec, cut);
+    r->end_ms = an_clock_unix_ms();
+    t->end_ms = r->end_ms;
+
+    an_agui_dec_free(io.dec);
+    an_sse_release(&io.sse);
+    free(body);
+    return AN_OK;
+}
+
+static void agui_free(struct an_session *base)
+{
+    struct agui_session *s = (struct agui_session *)base;
+    an_agui_conv_release(&s->conv);
+    free(s->endpoint);
+    for (size_t i = 0; i < s->nheaders; i++) {
+        free((char *)s->headers[i].name);
+        free((char *)s->headers[i].value);
+    }
+    free(s->headers);
+    free(s);
+}
+
+static const struct an_session_ops agui_ops = {
+    .name = "agui",
+    .turn = agui_turn,
+    .free = agui_free,
+};
+
+int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struct an_err *err)
+{
+    *out = NULL;
+    if (!opts->endpoint || !*opts->endpoint)
+        return an_fail(err, AN_EUSAGE, NULL, "agui target has no endpoint");
+    for (size_t i = 0; i < opts->nheaders; i++) {
+        const struct an_kv *h = &opts->headers[i];
+        if (!h->name || !*h->name || strpbrk(h->name, ":\r\n") ||
+            (h->value && strpbrk(h->value, "\r\n")))
+            return an_fail(err, AN_EUSAGE, NULL,
+                           "invalid HTTP header '%.100s' for %s: a name needs text without ':' "
+                           "and neither may hold a line break",
+                           h->name ? h->name : "", opts->endpoint);
+    }
+    an_http_global_init();
+
+    struct agui_session *s = an_xcalloc(1, sizeof *s);
+    s->base.ops = &agui_ops;
+    s->endpoint = an_xstrdup(opts->endpoint);
+    s->timeout_ms = opts->timeout_ms;
+    s->max_event_bytes = opts->max_event_bytes ? opts->max_event_bytes : DEFAULT_MAX_EVENT;
+    s->max_turn_bytes = opts->max_turn_bytes ? opts->max_turn_bytes : DEFAULT_MAX_TURN;
+    s->max_tool_calls = opts->max_tool_calls ? opts->max_tool_calls : AN_AGUI_DEFAULT_MAX_CALLS;
+    if (opts->nheaders) {
+        s->headers = an_xcalloc(opts->nheaders, sizeof *s->headers);
+        for (size_t i = 0; i < opts->nheaders; i++) {
+            s->headers[i].name = an_xstrdup(opts->headers[i].name);
+            s->headers[i].value = an_xstrdup(opts->headers[i].value ? opts->headers[i].value : "");
+        }
+        s->nheaders = opts->nheaders;
+    }
+    an_agui_conv_init(&s->conv, opts->thread_id, opts->state, opts->forwarded_props);
+    *out = &s->base;
+    return AN_OK;
+}

@@ -1,0 +1,1062 @@
+#include "proto/agui_decode.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/err.h"
+#include "core/buf.h"
+#include "core/json.h"
+#include "proto/json_patch.h"
+#include "proto/uuid.h"
+
+#define NONE ((size_t)-1)
+#define SHOW 80 /* bytes of a bad event shown in an error */
+
+#define GROW(arr, n, cap)                                                                    \
+    do {                                                                                     \
+        if ((n) == (cap)) {                                                                  \
+            (cap) = (cap) ? (cap) * 2 : 8;                                                   \
+            (arr) = an_xrealloc((arr), (cap) * sizeof *(arr));                               \
+        }                                                                                    \
+    } while (0)
+
+enum run_state { RUN_NONE, RUN_ACTIVE, RUN_DONE, RUN_ERRORED };
+enum chunk_kind { CHUNK_NONE, CHUNK_TEXT, CHUNK_TOOL, CHUNK_REASONING };
+
+/* A message this run produced, kept for the next run's history. */
+struct msg {
+    char *id;
+    char *role;
+    char *name;
+    struct an_buf content;
+    bool has_content; /* a text message: send "content" even when empty */
+    bool open;
+    size_t *calls; /* indexes into dec.calls: this message's toolCalls */
+    size_t ncalls, cap_calls;
+    char *tool_call_id;  /* role "tool" only */
+    json_t *tool_content; /* role "tool" only: string or content parts */
+    unsigned seq;        /* creation order, compared with a MESSAGES_SNAPSHOT's */
+};
+
+/* What the decoder keeps next to a transcript call while it streams. */
+struct call {
+    size_t idx; /* in t->calls */
+    struct an_buf args;
+    bool open;
+    int64_t last_ms;
+    size_t owner; /* in dec.msgs */
+};
+
+struct an_agui_dec {
+    struct an_agui_conv *conv;
+    struct an_transcript *t;
+    size_t turn;
+    size_t max_calls;
+    enum run_state run;
+    char *run_id;
+    uint64_t nevents; /* SSE events seen: messages say "event #N" */
+    int failed;       /* an_code once the turn failed */
+    int64_t now;
+    const char *type; /* type of the event being decoded */
+    struct an_buf text;
+    struct msg *msgs; /* creation order */
+    size_t nmsgs, cap_msgs;
+    size_t *order; /* history order (tool results sit after their call) */
+    size_t norder, cap_order;
+    json_t *msg_ids; /* id -> index in msgs */
+    struct call *calls;
+    size_t ncalls, cap_calls;
+    json_t *call_ids; /* toolCallId -> index in calls */
+    json_t *state;
+    json_t *snapshot; /* last MESSAGES_SNAPSHOT, activity messages removed */
+    unsigned snapshot_seq, seq;
+    enum chunk_kind chunk;
+    char *chunk_id;
+};
+
+static struct an_turn_rec *rec(struct an_agui_dec *d)
+{
+    return &d->t->turns[d->turn];
+}
+
+static int fail(struct an_agui_dec *d, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(struct an_agui_dec *d, int code, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    an_turn_fail(rec(d), code, "%s", msg);
+    if (!d->failed)
+        d->failed = code;
+    return d->failed;
+}
+
+static void warn(struct an_agui_dec *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct an_agui_dec *d, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    an_turn_warn(rec(d), "%s", msg);
+}
+
+/* Agent text as a C string: JSON strings may hold \u0000, which would end
+ * the C string early, so it becomes U+FFFD like other unusable bytes. */
+static void append_text(struct an_buf *b, const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        const char *z = memchr(s + i, '\0', n - i);
+        size_t k = z ? (size_t)(z - (s + i)) : n - i;
+        an_buf_append(b, s + i, k);
+        i += k;
+        if (z) {
+            an_buf_append(b, "\xEF\xBF\xBD", 3);
+            i++;
+        }
+    }
+}
+
+/* ---- field access: strict on known fields, lenient on absent optionals ---- */
+
+static const char *need_str(struct an_agui_dec *d, const json_t *ev, const char *key)
+{
+    const char *s = an_json_str(ev, key);
+    if (!s)
+        fail(d, AN_EPROTO, "event #%llu (%s): missing string '%s'", (unsigned long long)d->nevents,
+             d->type, key);
+    return s;
+}
+
+/* Absent or null (Python and .NET producers send null for absent): NULL.
+ * Present with another type: the event is malformed. */
+static bool opt_str(struct an_agui_dec *d, const json_t *ev, const char *key, const char **out)
+{
+    json_t *v = json_object_get(ev, key);
+    *out = NULL;
+    if (!v || json_is_null(v))
+        return true;
+    if (json_is_string(v)) {
+        *out = json_string_value(v);
+        return true;
+    }
+    fail(d, AN_EPROTO, "event #%llu (%s): '%s' is not a string", (unsigned long long)d->nevents,
+         d->type, key);
+    return false;
+}
+
+/* ---- index maps (jansson objects as hash tables) ---- */
+
+static size_t map_get(json_t *map, const char *id)
+{
+    json_t *v = json_object_get(map, id);
+    return v ? (size_t)json_integer_value(v) : NONE;
+}
+
+static void map_set(json_t *map, const char *id, size_t i)
+{
+    json_object_set_new(map, id, json_integer((json_int_t)i));
+}
+
+/* ---- messages ---- */
+
+static size_t msg_new(struct an_agui_dec *d, const char *id, const char *role)
+{
+    GROW(d->msgs, d->nmsgs, d->cap_msgs);
+    struct msg *m = &d->msgs[d->nmsgs];
+    memset(m, 0, sizeof *m);
+    m->id = an_xstrdup(id);
+    m->role = an_xstrdup(role);
+    m->seq = d->seq++;
+    map_set(d->msg_ids, id, d->nmsgs);
+    return d->nmsgs++;
+}
+
+static void order_insert(struct an_agui_dec *d, size_t pos, size_t mi)
+{
+    GROW(d->order, d->norder, d->cap_order);
+    memmove(d->order + pos + 1, d->order + pos, (d->norder - pos) * sizeof *d->order);
+    d->order[pos] = mi;
+    d->norder++;
+}
+
+static size_t msg_add(struct an_agui_dec *d, const char *id, const char *role)
+{
+    size_t mi = msg_new(d, id, role);
+    order_insert(d, d->norder, mi);
+    return mi;
+}
+
+static bool is_assistant(const struct msg *m)
+{
+    return !strcmp(m->role, "assistant");
+}
+
+static void text_start(struct an_agui_dec *d, const char *id, const char *role, const char *name)
+{
+    size_t mi = map_get(d->msg_ids, id);
+    if (mi == NONE) {
+        mi = msg_add(d, id, role ? role : "assistant");
+    } else if (d->msgs[mi].open) {
+        warn(d, "TEXT_MESSAGE_START for message '%.100s' that is already open", id);
+    }
+    /* A message first created by a TOOL_CALL_START naming it as parent is
+     * the same message: START reuses it (reference client behaviour). */
+    struct msg *m = &d->msgs[mi];
+    m->open = true;
+    m->has_content = true;
+    if (name && !m->name)
+        m->name = an_xstrdup(name);
+}
+
+static void text_content(struct an_agui_dec *d, const char *id, const char *delta, size_t n)
+{
+    size_t mi = map_get(d->msg_ids, id);
+    if (mi == NONE) {
+        /* Keep the text rather than drop it: the test may be about it. */
+        warn(d, "TEXT_MESSAGE_CONTENT for unknown message '%.100s' (no TEXT_MESSAGE_START)", id);
+        mi = msg_add(d, id, "assistant");
+        d->msgs[mi].open = true;
+    } else if (!d->msgs[mi].open) {
+        warn(d, "TEXT_MESSAGE_CONTENT for message '%.100s' after its TEXT_MESSAGE_END", id);
+    }
+    struct msg *m = &d->msgs[mi];
+    m->has_content = true;
+    append_text(&m->content, delta, n);
+    if (is_assistant(m))
+        append_text(&d->text, delta, n);
+}
+
+static void text_end(struct an_agui_dec *d, const char *id)
+{
+    size_t mi = map_get(d->msg_ids, id);
+    if (mi == NONE || !d->msgs[mi].open) {
+        warn(d, "TEXT_MESSAGE_END for message '%.100s' that is not open", id);
+        return;
+    }
+    d->msgs[mi].open = false;
+}
+
+/* ---- tool calls ---- */
+
+static struct an_tool_call *tcall(struct an_agui_dec *d, size_t ci)
+{
+    return &d->t->calls[d->calls[ci].idx];
+}
+
+static void parse_args(struct an_agui_dec *d, struct an_tool_call *tc)
+{
+    char why[256];
+    const char *s = tc->args_text;
+    size_t n = strlen(s);
+    json_decref(tc->args);
+    free(tc->args_error);
+    tc->args = NULL;
+    tc->args_error = NULL;
+    if (strspn(s, " \t\r\n") == n) {
+        /* Tools without parameters often stream no argument text at all;
+         * the reference client reads that as {} too. */
+        tc->args = json_object();
+        return;
+    }
+    tc->args = an_json_parse(s, n, why, sizeof why);
+    if (!tc->args) {
+        tc->args_error = an_xstrdup(why);
+        warn(d, "tool call '%.100s' (%.100s): arguments are not valid JSON: %s", tc->id, tc->name,
+             why);
+    }
+}
+
+/* Arguments complete at `t_ms`: by TOOL_CALL_END, a chunk stream closing,
+ * or (ended = false) the stream ending first. */
+static void call_close(struct an_agui_dec *d, size_t ci, int64_t t_ms, bool ended)
+{
+    struct call *c = &d->calls[ci];
+    struct an_tool_call *tc = tcall(d, ci);
+    c->open = false;
+    tc->args_done = ended;
+    tc->end_ms = t_ms;
+    free(tc->args_text);
+    tc->args_text = an_xstrndup(an_buf_cstr(&c->args), c->args.len);
+    parse_args(d, tc);
+    tc->ts_ms = tc->result_ms ? tc->result_ms : tc->end_ms;
+}
+
+static int tool_start(struct an_agui_dec *d, const char *id, const char *name, const char *parent)
+{
+    size_t ci = map_get(d->call_ids, id);
+    if (ci != NONE) {
+        /* Closing is not sealing: a START after END reopens and appends. */
+        struct an_tool_call *tc = tcall(d, ci);
+        if (d->calls[ci].open)
+            warn(d, "TOOL_CALL_START for tool call '%.100s' that is already open", id);
+        if (strcmp(tc->name, name)) {
+            warn(d, "tool call '%.100s' restarted as '%.100s' (was '%.100s')", id, name, tc->name);
+            free(tc->name);
+            tc->name = an_xstrdup(name);
+        }
+        d->calls[ci].open = true;
+        d->calls[ci].last_ms = d->now;
+        tc->args_done = false;
+        return 0;
+    }
+    if (d->ncalls >= d->max_calls)
+        return fail(d, AN_ELIMIT, "more than %zu tool calls in one turn (max_tool_calls)",
+                    d->max_calls);
+
+    /* The owning assistant message, as the reference client picks it. */
+    size_t owner;
+    size_t pi = parent ? map_get(d->msg_ids, parent) : NONE;
+    if (pi != NONE && is_assistant(&d->msgs[pi]))
+        owner = pi;
+    else if (parent && pi == NONE)
+        owner = msg_add(d, parent, "assistant");
+    else if ((owner = map_get(d->msg_ids, id)) == NONE || !is_assistant(&d->msgs[owner]))
+        owner = msg_add(d, id, "assistant");
+
+    struct an_tool_call *tc = an_transcript_add_call(d->t, (unsigned)d->turn);
+    tc->id = an_xstrdup(id);
+    tc->name = an_xstrdup(name);
+    tc->start_ms = d->now;
+    rec(d)->ncalls = d->t->ncalls - rec(d)->first_call;
+
+    GROW(d->calls, d->ncalls, d->cap_calls);
+    struct call *c = &d->calls[d->ncalls];
+    memset(c, 0, sizeof *c);
+    c->idx = d->t->ncalls - 1;
+    c->open = true;
+    c->last_ms = d->now;
+    c->owner = owner;
+    map_set(d->call_ids, id, d->ncalls);
+
+    struct msg *m = &d->msgs[owner];
+    GROW(m->calls, m->ncalls, m->cap_calls);
+    m->calls[m->ncalls++] = d->ncalls;
+    d->ncalls++;
+    return 0;
+}
+
+static void tool_args(struct an_agui_dec *d, const char *id, const char *delta, size_t n)
+{
+    size_t ci = map_get(d->call_ids, id);
+    if (ci == NONE) {
+        warn(d, "TOOL_CALL_ARGS for unknown tool call '%.100s' ignored", id);
+        return;
+    }
+    if (!d->calls[ci].open)
+        warn(d, "TOOL_CALL_ARGS for tool call '%.100s' after its TOOL_CALL_END", id);
+    append_text(&d->calls[ci].args, delta, n);
+    d->calls[ci].last_ms = d->now;
+}
+
+static void tool_end(struct an_agui_dec *d, const char *id)
+{
+    size_t ci = map_get(d->call_ids, id);
+    if (ci == NONE || !d->calls[ci].open) {
+        warn(d, "TOOL_CALL_END for tool call '%.100s' that is not open", id);
+        return;
+    }
+    call_close(d, ci, d->now, true);
+}
+
+/* ---- chunk expansion (agui.md 4.3) ---- */
+
+static void chunk_close(struct an_agui_dec *d)
+{
+    if (d->chunk == CHUNK_TEXT)
+        text_end(d, d->chunk_id);
+    else if (d->chunk == CHUNK_TOOL)
+        tool_end(d, d->chunk_id);
+    free(d->chunk_id);
+    d->chunk_id = NULL;
+    d->chunk = CHUNK_NONE;
+}
+
+/* Close a pending chunk stream of another kind or id; returns true when a
+ * stream of `kind` is (still) open afterwards. */
+static bool chunk_switch(struct an_agui_dec *d, enum chunk_kind kind, const char *id)
+{
+    if (d->chunk != CHUNK_NONE && (d->chunk != kind || (id && strcmp(id, d->chunk_id))))
+        chunk_close(d);
+    return d->chunk == kind;
+}
+
+static int h_text_chunk(struct an_agui_dec *d, json_t *ev)
+{
+    const char *id, *role, *name;
+    if (!opt_str(d, ev, "messageId", &id) || !opt_str(d, ev, "role", &role) ||
+        !opt_str(d, ev, "name", &name))
+        return d->failed;
+    json_t *delta = json_object_get(ev, "delta");
+    if (delta && !json_is_null(delta) && !json_is_string(delta))
+        return fail(d, AN_EPROTO, "event #%llu (%s): 'delta' is not a string",
+                    (unsigned long long)d->nevents, d->type);
+    if (!chunk_switch(d, CHUNK_TEXT, id)) {
+        if (!id)
+            return fail(d, AN_EPROTO, "event #%llu: first TEXT_MESSAGE_CHUNK must have a messageId",
+                        (unsigned long long)d->nevents);
+        text_start(d, id, role, name);
+        d->chunk = CHUNK_TEXT;
+        d->chunk_id = an_xstrdup(id);
+    }
+    if (json_is_string(delta))
+        text_content(d, d->chunk_id, json_string_value(delta), json_string_length(delta));
+    return 0;
+}
+
+static int h_tool_chunk(struct an_agui_dec *d, json_t *ev)
+{
+    const char *id, *name, *parent;
+    if (!opt_str(d, ev, "toolCallId", &id) || !opt_str(d, ev, "toolCallName", &name) ||
+        !opt_str(d, ev, "parentMessageId", &parent))
+        return d->failed;
+    json_t *delta = json_object_get(ev, "delta");
+    if (delta && !json_is_null(delta) && !json_is_string(delta))
+        return fail(d, AN_EPROTO, "event #%llu (%s): 'delta' is not a string",
+                    (unsigned long long)d->nevents, d->type);
+    if (!chunk_switch(d, CHUNK_TOOL, id)) {
+        if (!id || !name)
+            return fail(d, AN_EPROTO,
+                        "event #%llu: first TOOL_CALL_CHUNK must have a toolCallId and a "
+                        "toolCallName",
+                        (unsigned long long)d->nevents);
+        int rc = tool_start(d, id, name, parent);
+        if (rc)
+            return rc;
+        d->chunk = CHUNK_TOOL;
+        d->chunk_id = an_xstrdup(id);
+    } else if (name && strcmp(name, tcall(d, map_get(d->call_ids, d->chunk_id))->name)) {
+        warn(d, "TOOL_CALL_CHUNK for '%.100s' repeats toolCallName with another value '%.100s'",
+             d->chunk_id, name);
+    }
+    if (json_is_string(delta))
+        tool_args(d, d->chunk_id, json_string_value(delta), json_string_length(delta));
+    return 0;
+}
+
+static int h_reasoning_chunk(struct an_agui_dec *d, json_t *ev)
+{
+    const char *id;
+    if (!opt_str(d, ev, "messageId", &id))
+        return d->failed;
+    if (!chunk_switch(d, CHUNK_REASONING, id)) {
+        if (!id)
+            return fail(d, AN_EPROTO,
+                        "event #%llu: first REASONING_MESSAGE_CHUNK must have a messageId",
+                        (unsigned long long)d->nevents);
+        d->chunk = CHUNK_REASONING;
+        d->chunk_id = an_xstrdup(id);
+    }
+    return 0; /* reasoning is not part of the transcript */
+}
+
+/* ---- event handlers ---- */
+
+static int h_run_started(struct an_agui_dec *d, json_t *ev)
+{
+    if (d->run == RUN_ACTIVE)
+        return fail(d, AN_EPROTO, "event #%llu: RUN_STARTED while run '%.100s' is still active",
+                    (unsigned long long)d->nevents, d->run_id ? d->run_id : "");
+    const char *run_id = an_json_str(ev, "runId");
+    if (!run_id || !an_json_str(ev, "threadId"))
+        warn(d, "event #%llu: RUN_STARTED without string threadId/runId",
+             (unsigned long long)d->nevents);
+    free(d->run_id);
+    d->run_id = an_xstrdup(run_id ? run_id : "");
+    d->run = RUN_ACTIVE;
+    return 0;
+}
+
+static int h_run_finished(struct an_agui_dec *d, json_t *ev)
+{
+    const char *run_id = an_json_str(ev, "runId");
+    if (run_id && d->run_id && *d->run_id && strcmp(run_id, d->run_id))
+        warn(d, "RUN_FINISHED for run '%.100s' but RUN_STARTED named '%.100s'", run_id,
+             d->run_id);
+    for (size_t i = 0; i < d->nmsgs; i++)
+        if (d->msgs[i].open)
+            warn(d, "RUN_FINISHED while text message '%.100s' is still open", d->msgs[i].id);
+    for (size_t i = 0; i < d->ncalls; i++)
+        if (d->calls[i].open)
+            warn(d, "RUN_FINISHED while tool call '%.100s' is still open", tcall(d, i)->id);
+    json_t *outcome = json_object_get(ev, "outcome");
+    const char *otype = an_json_str(outcome, "type");
+    if (otype && strcmp(otype, "success"))
+        warn(d, "run finished with outcome '%.100s'", otype);
+    d->run = RUN_DONE;
+    return 0;
+}
+
+static int h_run_error(struct an_agui_dec *d, json_t *ev)
+{
+    const char *msg = an_json_str(ev, "message");
+    json_t *code = json_object_get(ev, "code");
+    char codebuf[160] = "";
+    if (json_is_string(code))
+        snprintf(codebuf, sizeof codebuf, " (code %.100s)", json_string_value(code));
+    else if (json_is_number(code))
+        snprintf(codebuf, sizeof codebuf, " (code %g)", json_number_value(code));
+    d->run = RUN_ERRORED;
+    return fail(d, AN_ERUN, "agent reported RUN_ERROR: %.600s%s", msg ? msg : "(no message)",
+                codebuf);
+}
+
+static int h_text_start(struct an_agui_dec *d, json_t *ev)
+{
+    const char *id = need_str(d, ev, "messageId"), *role, *name;
+    if (!id || !opt_str(d, ev, "role", &role) || !opt_str(d, ev, "name", &name))
+        return d->failed;
+    text_start(d, id, role, name);
+    return 0;
+}
+
+static int h_text_content(struct an_agui_dec *d, json_t *ev)
+{
+    const char *id = need_str(d, ev, "messageId");
+    json_t *delta = json_object_get(ev, "delta");
+    if (!id)
+        return d->failed;
+    if (!json_is_string(delta))
+        return fail(d, AN_EPROTO, "event #%llu (%s): missing string 'delta'",
+                    (unsigned long long)d->nevents, d->type);
+    text_content(d, id, json_string_value(delta), json_string_length(delta));
+    return 0;
+}
+
+static int h_text_end(struct an_agui_dec *d, json_t *ev)
+{
+    const char *id = need_str(d, ev, "messageId");
+    if (!id)
+        return d->failed;
+    text_end(d, id);
+    return 0;
+}
+
+static int h_tool_start(struct an_agui_dec *d, json_t *ev)
+{
+    const char *id = need_str(d, ev, "toolCallId");
+    const char *name = id ? need_str(d, ev, "toolCallName") : NULL;
+    const char *parent;
+    if (!name || !opt_str(d, ev, "parentMessageId", &parent))
+        return d->failed;
+    return tool_start(d, id, name, parent);
+}
+
+static int h_tool_args(struct an_agui_dec *d, json_t *ev)
+{
+    const char *id = need_str(d, ev, "toolCallId");
+    json_t *delta = json_object_get(ev, "delta");
+    if (!id)
+        return d->failed;
+    if (!json_is_string(delta))
+        return fail(d, AN_EPROTO, "event #%llu (%s): missing string 'delta'",
+                    (unsigned long long)d->nevents, d->type);
+    tool_args(d, id, json_string_value(delta), json_string_length(delta));
+    return 0;
+}
+
+static int h_tool_end(struct an_agui_dec *d, json_t *ev)
+{
+    const char *id = need_str(d, ev, "toolCallId");
+    if (!id)
+        return d->failed;
+    tool_end(d, id);
+    return 0;
+}
+
+/* A result for a call of an earlier turn (a long-running backend tool). */
+static struct an_tool_call *earlier_call(struct an_agui_dec *d, const char *id)
+{
+    for (size_t i = rec(d)->first_call; i-- > 0;)
+        if (d->t->calls[i].id && !strcmp(d->t->calls[i].id, id))
+            return &d->t->calls[i];
+    return NULL;
+}
+
+static int h_tool_result(struct an_agui_dec *d, json_t *ev)
+{
+    const char *id = need_str(d, ev, "toolCallId");
+    const char *mid;
+    json_t *content = json_object_get(ev, "content");
+    if (!id || !opt_str(d, ev, "messageId", &mid))
+        return d->failed;
+    if (!content)
+        return fail(d, AN_EPROTO, "event #%llu (%s): missing 'content'",
+                    (unsigned long long)d->nevents, d->type);
+
+    json_t *result = NULL;
+    if (json_is_string(content))
+        result = an_json_parse(json_string_value(content), json_string_length(content), NULL, 0);
+    if (!result)
+        result = json_incref(content); /* plain text, or content parts: keep the JSON */
+
+    size_t ci = map_get(d->call_ids, id);
+    struct an_tool_call *tc = ci != NONE ? tcall(d, ci) : earlier_call(d, id);
+    if (tc) {
+        if (tc->result)
+            warn(d, "second TOOL_CALL_RESULT for tool call '%.100s' replaces the first", id);
+        json_decref(tc->result);
+        tc->result = result;
+        tc->result_ms = d->now;
+        tc->ts_ms = d->now;
+    } else {
+        warn(d, "TOOL_CALL_RESULT for unknown tool call '%.100s'", id);
+        json_decref(result);
+    }
+
+    /* The tool message for the history, right after the assistant message
+     * owning the call and the tool messages already there. */
+    char gen[AN_UUID_STR];
+    if (!mid) {
+        an_uuid4(gen);
+        mid = gen;
+    }
+    size_t mi = map_get(d->msg_ids, mid);
+    if (mi != NONE && !strcmp(d->msgs[mi].role, "tool")) {
+        json_decref(d->msgs[mi].tool_content);
+        d->msgs[mi].tool_content = json_incref(content);
+        return 0;
+    }
+    if (mi != NONE) {
+        warn(d, "TOOL_CALL_RESULT messageId '%.100s' names another message; a new id is used",
+             mid);
+        an_uuid4(gen);
+        mid = gen;
+    }
+    mi = msg_new(d, mid, "tool");
+    d->msgs[mi].tool_call_id = an_xstrdup(id);
+    d->msgs[mi].tool_content = json_incref(content);
+    size_t pos = d->norder;
+    if (ci != NONE) {
+        size_t owner = d->calls[ci].owner;
+        for (size_t k = 0; k < d->norder; k++)
+            if (d->order[k] == owner) {
+                pos = k + 1;
+                while (pos < d->norder && !strcmp(d->msgs[d->order[pos]].role, "tool"))
+                    pos++;
+                break;
+            }
+    }
+    order_insert(d, pos, mi);
+    return 0;
+}
+
+static int h_state_snapshot(struct an_agui_dec *d, json_t *ev)
+{
+    json_t *snap = json_object_get(ev, "snapshot");
+    if (!snap)
+        return fail(d, AN_EPROTO, "event #%llu (STATE_SNAPSHOT): missing 'snapshot'",
+                    (unsigned long long)d->nevents);
+    json_decref(d->state);
+    d->state = json_incref(snap);
+    return 0;
+}
+
+static int h_state_delta(struct an_agui_dec *d, json_t *ev)
+{
+    char why[512];
+    json_t *ops = json_object_get(ev, "delta");
+    if (!json_is_array(ops))
+        return fail(d, AN_EPROTO, "event #%llu (STATE_DELTA): 'delta' is not an array",
+                    (unsigned long long)d->nevents);
+    if (an_json_patch(&d->state, ops, why, sizeof why))
+        warn(d, "STATE_DELTA (event #%llu) not applied, state kept: %s",
+             (unsigned long long)d->nevents, why);
+    return 0;
+}
+
+static int h_messages_snapshot(struct an_agui_dec *d, json_t *ev)
+{
+    json_t *msgs = json_object_get(ev, "messages");
+    if (!json_is_array(msgs))
+        return fail(d, AN_EPROTO, "event #%llu (MESSAGES_SNAPSHOT): 'messages' is not an array",
+                    (unsigned long long)d->nevents);
+    json_t *keep = json_array();
+    size_t i;
+    json_t *m;
+    json_array_foreach(msgs, i, m)
+    {
+        const char *role = an_json_str(m, "role");
+        if (!role || strcmp(role, "activity")) /* activity never goes back to the agent */
+            json_array_append(keep, m);
+    }
+    json_decref(d->snapshot);
+    d->snapshot = keep;
+    d->snapshot_seq = d->seq;
+    return 0;
+}
+
+static int h_subagent_error(struct an_agui_dec *d, json_t *ev)
+{
+    const char *who = an_json_str(ev, "subagentRunId");
+    const char *msg = an_json_str(ev, "message");
+    warn(d, "subagent '%.100s' reported an error: %.300s", who ? who : "?", msg ? msg : "");
+    return 0;
+}
+
+static int h_ignore(struct an_agui_dec *d, json_t *ev)
+{
+    (void)d;
+    (void)ev;
+    return 0;
+}
+
+/* Every AG-UI 1.x event type (and the deprecated THINKING_* of 0.0.x).
+ * `keeps_chunk`: the event does not close a pending chunk stream (4.3). */
+static const struct handler {
+    const char *type;
+    int (*fn)(struct an_agui_dec *d, json_t *ev);
+    bool keeps_chunk;
+} handlers[] = {
+    {"RUN_STARTED", h_run_started, false},
+    {"RUN_FINISHED", h_run_finished, false},
+    {"RUN_ERROR", h_run_error, false},
+    {"STEP_STARTED", h_ignore, false},
+    {"STEP_FINISHED", h_ignore, false},
+    {"TEXT_MESSAGE_START", h_text_start, false},
+    {"TEXT_MESSAGE_CONTENT", h_text_content, false},
+    {"TEXT_MESSAGE_END", h_text_end, false},
+    {"TEXT_MESSAGE_CHUNK", h_text_chunk, true},
+    {"TOOL_CALL_START", h_tool_start, false},
+    {"TOOL_CALL_ARGS", h_tool_args, false},
+    {"TOOL_CALL_END", h_tool_end, false},
+    {"TOOL_CALL_CHUNK", h_tool_chunk, true},
+    {"TOOL_CALL_RESULT", h_tool_result, false},
+    {"STATE_SNAPSHOT", h_state_snapshot, false},
+    {"STATE_DELTA", h_state_delta, false},
+    {"MESSAGES_SNAPSHOT", h_messages_snapshot, false},
+    {"ACTIVITY_SNAPSHOT", h_ignore, true},
+    {"ACTIVITY_DELTA", h_ignore, true},
+    {"REASONING_START", h_ignore, false},
+    {"REASONING_END", h_ignore, false},
+    {"REASONING_MESSAGE_START", h_ignore, false},
+    {"REASONING_MESSAGE_CONTENT", h_ignore, false},
+    {"REASONING_MESSAGE_END", h_ignore, false},
+    {"REASONING_MESSAGE_CHUNK", h_reasoning_chunk, true},
+    {"REASONING_ENCRYPTED_VALUE", h_ignore, true},
+    {"SUBAGENT_STARTED", h_ignore, true},
+    {"SUBAGENT_FINISHED", h_ignore, false},
+    {"SUBAGENT_ERROR", h_subagent_error, false},
+    {"RAW", h_ignore, true},
+    {"CUSTOM", h_ignore, false},
+    {"THINKING_START", h_ignore, false},
+    {"THINKING_END", h_ignore, false},
+    {"THINKING_TEXT_MESSAGE_START", h_ignore, false},
+    {"THINKING_TEXT_MESSAGE_CONTENT", h_ignore, false},
+    {"THINKING_TEXT_MESSAGE_END", h_ignore, false},
+};
+
+static const struct handler *find_handler(const char *type)
+{
+    for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
+        if (!strcmp(handlers[i].type, type))
+            return &handlers[i];
+    return NULL;
+}
+
+static bool is_run_edge(const char *type)
+{
+    return !strcmp(type, "RUN_STARTED") || !strcmp(type, "RUN_ERROR");
+}
+
+/* The start of an event's data, printable, for error messages. */
+static void show(char *out, size_t cap, const char *data, size_t len)
+{
+    size_t n = len < SHOW ? len : SHOW;
+    char *s = an_utf8_lossy(data, n);
+    for (char *p = s; *p; p++)
+        if ((unsigned char)*p < 0x20)
+            *p = ' ';
+    snprintf(out, cap, "%s%s", s, len > SHOW ? "..." : "");
+    free(s);
+}
+
+int an_agui_dec_event(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms)
+{
+    char why[256], head[SHOW * 3 + 8];
+    if (d->failed)
+        return d->failed;
+    d->nevents++;
+    d->now = t_ms;
+    an_turn_add_frame(rec(d), t_ms, data, len);
+
+    size_t blank = 0;
+    while (blank < len && data[blank] && strchr(" \t\r\n", data[blank]))
+        blank++;
+    if (blank == len) {
+        warn(d, "event #%llu has no data, ignored", (unsigned long long)d->nevents);
+        return 0;
+    }
+    json_t *ev = an_json_parse(data, len, why, sizeof why);
+    if (!ev) {
+        show(head, sizeof head, data, len);
+        return fail(d, AN_EPROTO, "event #%llu is not valid JSON (%s): %s",
+                    (unsigned long long)d->nevents, why, head);
+    }
+    const char *type = an_json_str(ev, "type");
+    if (!json_is_object(ev) || !type || !*type) {
+        show(head, sizeof head, data, len);
+        json_decref(ev);
+        return fail(d, AN_EPROTO, "event #%llu is not an object with a string 'type': %s",
+                    (unsigned long long)d->nevents, head);
+    }
+    d->type = type;
+    int rc = 0;
+    const struct handler *h = find_handler(type);
+    if (!h) {
+        warn(d, "unknown event type '%.100s' (event #%llu) ignored", type,
+             (unsigned long long)d->nevents);
+    } else if (d->run == RUN_NONE && !is_run_edge(type)) {
+        rc = fail(d, AN_EPROTO, "first event is %.100s (event #%llu), expected RUN_STARTED or "
+                  "RUN_ERROR", type, (unsigned long long)d->nevents);
+    } else if (d->run == RUN_DONE && !is_run_edge(type)) {
+        warn(d, "%s after RUN_FINISHED (event #%llu) ignored", type,
+             (unsigned long long)d->nevents);
+    } else {
+        if (!h->keeps_chunk && d->chunk != CHUNK_NONE)
+            chunk_close(d);
+        rc = h->fn(d, ev);
+    }
+    d->type = NULL;
+    json_decref(ev);
+    return rc;
+}
+
+/* ---- history ---- */
+
+static json_t *call_json(const struct an_tool_call *tc, const struct call *c)
+{
+    const char *args = tc->args_text ? tc->args_text : an_buf_cstr(&c->args);
+    return json_pack("{s:o,s:s,s:{s:o,s:o}}", "id", an_json_lossy(tc->id, strlen(tc->id)),
+                     "type", "function", "function", "name",
+                     an_json_lossy(tc->name, strlen(tc->name)), "arguments",
+                     an_json_lossy(args, strlen(args)));
+}
+
+static json_t *str_json(const char *s)
+{
+    return an_json_lossy(s, strlen(s));
+}
+
+static json_t *msg_json(struct an_agui_dec *d, const struct msg *m)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "id", str_json(m->id));
+    json_object_set_new(o, "role", str_json(m->role));
+    if (m->tool_call_id) {
+        json_object_set_new(o, "toolCallId", str_json(m->tool_call_id));
+        json_object_set(o, "content", m->tool_content);
+        return o;
+    }
+    if (m->name)
+        json_object_set_new(o, "name", str_json(m->name));
+    if (m->has_content || !m->ncalls)
+        json_object_set_new(o, "content",
+                            an_json_lossy(an_buf_cstr(&m->content), m->content.len));
+    if (m->ncalls) {
+        json_t *calls = json_array();
+        for (size_t k = 0; k < m->ncalls; k++) {
+            size_t ci = m->calls[k];
+            json_array_append_new(calls, call_json(tcall(d, ci), &d->calls[ci]));
+        }
+        json_object_set_new(o, "toolCalls", calls);
+    }
+    return o;
+}
+
+static size_t find_by_id(json_t *arr, const char *id)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(arr, i, m)
+    {
+        const char *mid = an_json_str(m, "id");
+        if (mid && !strcmp(mid, id))
+            return i;
+    }
+    return NONE;
+}
+
+/* A message reopened in a later run continues the one in the history. */
+static void continue_msg(json_t *old, json_t *add)
+{
+    const char *role = an_json_str(old, "role");
+    if (!role || strcmp(role, "assistant") || strcmp(role, an_json_str(add, "role"))) {
+        json_object_update(old, add);
+        return;
+    }
+    const char *c0 = an_json_str(old, "content"), *c1 = an_json_str(add, "content");
+    if (c1) {
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_puts(&b, c0 ? c0 : "");
+        an_buf_puts(&b, c1);
+        json_object_set_new(old, "content", an_json_lossy(b.data ? b.data : "", b.len));
+        an_buf_release(&b);
+    }
+    json_t *calls = json_object_get(add, "toolCalls");
+    if (calls) {
+        json_t *have = json_object_get(old, "toolCalls");
+        if (!json_is_array(have)) {
+            have = json_array();
+            json_object_set_new(old, "toolCalls", have);
+        }
+        json_array_extend(have, calls);
+    }
+}
+
+static void merge_history(struct an_agui_dec *d)
+{
+    struct an_agui_conv *c = d->conv;
+    if (d->snapshot) {
+        /* The agent restated the history: it replaces ours, and only what
+         * this run produced after the snapshot is added to it (4.4). */
+        json_decref(c->messages);
+        c->messages = json_deep_copy(d->snapshot);
+    }
+    for (size_t k = 0; k < d->norder; k++) {
+        const struct msg *m = &d->msgs[d->order[k]];
+        if (d->snapshot && m->seq < d->snapshot_seq)
+            continue;
+        json_t *j = msg_json(d, m);
+        size_t at = find_by_id(c->messages, m->id);
+        if (at == NONE)
+            json_array_append_new(c->messages, j);
+        else {
+            continue_msg(json_array_get(c->messages, at), j);
+            json_decref(j);
+        }
+    }
+}
+
+void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
+{
+    struct an_turn_rec *r = rec(d);
+    if (!d->failed && r->status != AN_TURN_ERROR) {
+        if (d->run != RUN_DONE) {
+            if (d->nevents == 0)
+                fail(d, AN_EPROTO, "stream ended without RUN_FINISHED: no event received%s%s",
+                     cut ? ": " : "", cut ? cut : "");
+            else
+                fail(d, AN_EPROTO, "stream ended without RUN_FINISHED%s%s%s", cut ? " (" : "",
+                     cut ? cut : "", cut ? ")" : "");
+        } else if (cut) {
+            warn(d, "stream was cut after RUN_FINISHED: %s", cut);
+        }
+    }
+    for (size_t i = 0; i < d->ncalls; i++) {
+        if (!d->calls[i].open)
+            continue;
+        warn(d, "tool call '%.100s' (%.100s) never ended (no TOOL_CALL_END)", tcall(d, i)->id,
+             tcall(d, i)->name);
+        call_close(d, i, d->calls[i].last_ms, false);
+    }
+    free(r->text);
+    r->text = an_buf_detach(&d->text, NULL);
+    r->ncalls = d->t->ncalls - r->first_call;
+    json_decref(r->state);
+    r->state = json_incref(d->state);
+    json_decref(d->conv->state);
+    d->conv->state = json_incref(d->state);
+    merge_history(d);
+}
+
+/* ---- lifecycle ---- */
+
+void an_agui_dec_new(struct an_agui_dec **out, struct an_agui_conv *conv, struct an_transcript *t,
+                     size_t max_tool_calls)
+{
+    struct an_agui_dec *d = an_xcalloc(1, sizeof *d);
+    d->conv = conv;
+    d->t = t;
+    d->turn = t->nturns - 1;
+    d->max_calls = max_tool_calls ? max_tool_calls : AN_AGUI_DEFAULT_MAX_CALLS;
+    d->msg_ids = json_object();
+    d->call_ids = json_object();
+    d->state = conv->state ? json_incref(conv->state) : json_object();
+    *out = d;
+}
+
+void an_agui_dec_free(struct an_agui_dec *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->nmsgs; i++) {
+        struct msg *m = &d->msgs[i];
+        free(m->id);
+        free(m->role);
+        free(m->name);
+        an_buf_release(&m->content);
+        free(m->calls);
+        free(m->tool_call_id);
+        json_decref(m->tool_content);
+    }
+    free(d->msgs);
+    free(d->order);
+    for (size_t i = 0; i < d->ncalls; i++)
+        an_buf_release(&d->calls[i].args);
+    free(d->calls);
+    json_decref(d->msg_ids);
+    json_decref(d->call_ids);
+    json_decref(d->state);
+    json_decref(d->snapshot);
+    an_buf_release(&d->text);
+    free(d->run_id);
+    free(d->chunk_id);
+    free(d);
+}
+
+/* ---- conversation ---- */
+
+void an_agui_conv_init(struct an_agui_conv *c, const char *thread_id, const json_t *state,
+                       const json_t *forwarded_props)
+{
+    char id[AN_UUID_STR];
+    if (!thread_id) {
+        an_uuid4(id);
+        thread_id = id;
+    }
+    c->thread_id = an_xstrdup(thread_id);
+    c->messages = json_array();
+    c->state = state ? json_deep_copy(state) : json_object();
+    c->forwarded_props = forwarded_props ? json_deep_copy(forwarded_props) : json_object();
+}
+
+void an_agui_conv_release(struct an_agui_conv *c)
+{
+    free(c->thread_id);
+    json_decref(c->messages);
+    json_decref(c->state);
+    json_decref(c->forwarded_props);
+    memset(c, 0, sizeof *c);
+}
+
+json_t *an_agui_conv_input(struct an_agui_conv *c, const char *run_id, const char *user)
+{
+    if (user) {
+        char id[AN_UUID_STR];
+        an_uuid4(id);
+        json_array_append_new(c->messages, json_pack("{s:s,s:s,s:o}", "id", id, "role", "user",
+                                                     "content", str_json(user)));
+    }
+    /* Key order as the reference client sends it; `protocolVersion` is left
+     * out so 0.0.x servers that reject unknown keys still accept the body. */
+    json_t *in = json_object();
+    json_object_set_new(in, "threadId", str_json(c->thread_id));
+    json_object_set_new(in, "runId", str_json(run_id));
+    /* Copies: the conversation changes as the run is decoded, the input
+     * must stay what was sent. */
+    json_object_set_new(in, "state", c->state ? json_deep_copy(c->state) : json_null());
+    json_object_set_new(in, "messages", json_deep_copy(c->messages));
+    json_object_set_new(in, "tools", json_array());
+    json_object_set_new(in, "context", json_array());
+    json_object_set_new(in, "forwardedProps", json_deep_copy(c->forwarded_props));
+    return in;
+}

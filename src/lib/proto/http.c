@@ -1,0 +1,261 @@
+#include "proto/http.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/buf.h"
+#include "core/json.h"
+
+#ifndef ANANKE_VERSION
+#define ANANKE_VERSION "dev"
+#endif
+
+/* How much of an error body goes into the message: enough to show a
+ * FastAPI 422 detail or the title of an HTML error page. */
+#define HEAD_SHOWN 300
+
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+
+static void global_init_once(void)
+{
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        fprintf(stderr, "ananke: libcurl failed to initialise\n");
+        abort();
+    }
+}
+
+void an_http_global_init(void)
+{
+    pthread_once(&global_once, global_init_once);
+}
+
+static bool is_2xx(long status)
+{
+    return status >= 200 && status < 300;
+}
+
+static void note_response(struct an_http_xfer *x)
+{
+    long status = 0;
+    char *ct = NULL;
+    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ct);
+    x->resp->status = status;
+    snprintf(x->resp->content_type, sizeof x->resp->content_type, "%s", ct ? ct : "");
+}
+
+static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
+{
+    struct an_http_xfer *x = ud;
+    struct an_http_resp *r = x->resp;
+    size_t n = size * nmemb;
+    size_t cap = x->req->max_body ? x->req->max_body : AN_HTTP_DEFAULT_MAX_BODY;
+
+    if (!r->status)
+        note_response(x);
+    if (n > cap - r->body_bytes) {
+        x->over_cap = true;
+        return n ? 0 : 1; /* anything but n aborts the transfer */
+    }
+    r->body_bytes += n;
+    if (is_2xx(r->status)) {
+        int rc = x->req->on_data ? x->req->on_data(x->req->ud, p, n) : 0;
+        if (rc) {
+            x->stop_rc = rc;
+            return n ? 0 : 1;
+        }
+        return n;
+    }
+    size_t room = AN_HTTP_HEAD_MAX - r->head_len;
+    size_t k = n < room ? n : room;
+    memcpy(r->head + r->head_len, p, k);
+    r->head_len += k;
+    r->head[r->head_len] = '\0';
+    return n;
+}
+
+static bool has_crlf(const char *s)
+{
+    return s && strpbrk(s, "\r\n");
+}
+
+static bool overridden(const struct an_http_req *req, const char *name)
+{
+    for (size_t i = 0; i < req->nheaders; i++)
+        if (!strcasecmp(req->headers[i].name, name))
+            return true;
+    return false;
+}
+
+static void add_header(struct an_http_xfer *x, const char *name, const char *value)
+{
+    struct an_buf b = AN_BUF_INIT;
+    /* "Name;" is curl's way to send a header with an empty value;
+     * "Name:" would remove the header instead. */
+    if (value && *value)
+        an_buf_printf(&b, "%s: %s", name, value);
+    else
+        an_buf_printf(&b, "%s;", name);
+    struct curl_slist *l = curl_slist_append(x->hdrs, an_buf_cstr(&b));
+    an_buf_release(&b);
+    if (!l)
+        an_oom();
+    x->hdrs = l;
+}
+
+int an_http_xfer_init(struct an_http_xfer *x, const struct an_http_req *req,
+                      struct an_http_resp *resp, struct an_err *err)
+{
+    memset(x, 0, sizeof *x);
+    memset(resp, 0, sizeof *resp);
+    x->req = req;
+    x->resp = resp;
+
+    for (size_t i = 0; i < req->nheaders; i++) {
+        const struct an_kv *h = &req->headers[i];
+        if (!h->name || !*h->name || has_crlf(h->name) || strchr(h->name, ':') ||
+            has_crlf(h->value))
+            return an_fail(err, AN_EUSAGE, NULL,
+                           "invalid HTTP header '%.100s': names need text without ':', "
+                           "names and values no line breaks",
+                           h->name ? h->name : "");
+    }
+
+    an_http_global_init();
+    x->easy = curl_easy_init();
+    if (!x->easy)
+        return an_fail(err, AN_EINTERNAL, NULL, "libcurl could not create a handle");
+
+    if (req->content_type && !overridden(req, "Content-Type"))
+        add_header(x, "Content-Type", req->content_type);
+    if (req->accept && !overridden(req, "Accept"))
+        add_header(x, "Accept", req->accept);
+    /* curl waits up to a second for "100 Continue" before sending a body
+     * over 1 KiB; agents rarely answer it, and that second would show up
+     * in every turn's timing. */
+    if (!overridden(req, "Expect")) {
+        struct curl_slist *l = curl_slist_append(x->hdrs, "Expect:");
+        if (!l)
+            an_oom();
+        x->hdrs = l;
+    }
+    for (size_t i = 0; i < req->nheaders; i++)
+        add_header(x, req->headers[i].name, req->headers[i].value);
+
+    int64_t cto = req->connect_timeout_ms;
+    if (cto <= 0)
+        cto = req->timeout_ms > 0 && req->timeout_ms < 30000 ? req->timeout_ms : 30000;
+
+    CURL *e = x->easy;
+    CURLcode cc = CURLE_OK;
+#define SET(opt, val)                                                                        \
+    do {                                                                                     \
+        if (cc == CURLE_OK)                                                                  \
+            cc = curl_easy_setopt(e, opt, val);                                              \
+    } while (0)
+    SET(CURLOPT_URL, req->url);
+    SET(CURLOPT_PROTOCOLS_STR, "http,https");
+    SET(CURLOPT_NOSIGNAL, 1L); /* threads: no SIGALRM-based DNS timeouts */
+    SET(CURLOPT_POST, 1L);
+    SET(CURLOPT_POSTFIELDS, req->body ? req->body : "");
+    SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(req->body ? req->body_len : 0));
+    SET(CURLOPT_HTTPHEADER, x->hdrs);
+    SET(CURLOPT_USERAGENT, "ananke/" ANANKE_VERSION);
+    SET(CURLOPT_FOLLOWLOCATION, req->follow_redirects ? 1L : 0L);
+    SET(CURLOPT_TIMEOUT_MS, req->timeout_ms > 0 ? (long)req->timeout_ms : 0L);
+    SET(CURLOPT_CONNECTTIMEOUT_MS, (long)cto);
+    SET(CURLOPT_WRITEFUNCTION, on_write);
+    SET(CURLOPT_WRITEDATA, x);
+    SET(CURLOPT_ERRORBUFFER, resp->curl_error);
+#undef SET
+    if (cc != CURLE_OK) {
+        int rc = an_fail(err, AN_EINTERNAL, NULL, "libcurl rejected an option: %s",
+                         curl_easy_strerror(cc));
+        an_http_xfer_release(x);
+        return rc;
+    }
+    return AN_OK;
+}
+
+/* The start of an error body as one readable line: valid UTF-8 (cut on a
+ * character boundary), control characters as spaces. Caller frees. */
+static char *head_line(const struct an_http_resp *r)
+{
+    size_t n = r->head_len < HEAD_SHOWN ? r->head_len : HEAD_SHOWN;
+    const unsigned char *s = (const unsigned char *)r->head;
+    bool cut = r->body_bytes > n;
+    while (n < r->head_len && n > 0 && (s[n] & 0xC0) == 0x80)
+        n--; /* s[n] continues a character: cut before that character */
+    char *t = an_utf8_lossy(r->head, n);
+    for (char *p = t; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7F)
+            *p = ' ';
+    if (cut) {
+        size_t l = strlen(t);
+        t = an_xrealloc(t, l + 4);
+        memcpy(t + l, "...", 4);
+    }
+    return t;
+}
+
+int an_http_xfer_done(struct an_http_xfer *x, CURLcode cc, struct an_err *err)
+{
+    struct an_http_resp *r = x->resp;
+    const struct an_http_req *req = x->req;
+    const char *why = r->curl_error[0] ? r->curl_error : curl_easy_strerror(cc);
+
+    if (!r->status && x->easy)
+        note_response(x);
+    if (x->over_cap && cc == CURLE_WRITE_ERROR)
+        return an_fail(err, AN_ELIMIT, NULL, "response body larger than %zu bytes",
+                       req->max_body ? req->max_body : (size_t)AN_HTTP_DEFAULT_MAX_BODY);
+    if (x->stop_rc && cc == CURLE_WRITE_ERROR)
+        return an_fail(err, (enum an_code)x->stop_rc, NULL, "transfer stopped by its reader");
+    if (cc == CURLE_OPERATION_TIMEDOUT) {
+        curl_off_t connect_us = 0;
+        curl_easy_getinfo(x->easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+        if (connect_us == 0)
+            return an_fail(err, AN_ECONNECT, NULL, "cannot connect to %s: %s", req->url, why);
+        return an_fail(err, AN_ETIMEOUT, NULL, "%s: no complete answer within %lld ms: %s",
+                       req->url, (long long)req->timeout_ms, why);
+    }
+    if (cc != CURLE_OK) {
+        if (r->status)
+            return an_fail(err, AN_ECONNECT, NULL, "connection to %s broke after HTTP %ld: %s",
+                           req->url, r->status, why);
+        return an_fail(err, AN_ECONNECT, NULL, "cannot reach %s: %s", req->url, why);
+    }
+    if (!is_2xx(r->status)) {
+        char *line = head_line(r);
+        int rc = an_fail(err, AN_EHTTP, NULL, "HTTP %ld: %s", r->status,
+                         *line ? line : "(empty body)");
+        free(line);
+        return rc;
+    }
+    return AN_OK;
+}
+
+void an_http_xfer_release(struct an_http_xfer *x)
+{
+    if (x->easy)
+        curl_easy_cleanup(x->easy);
+    curl_slist_free_all(x->hdrs);
+    x->easy = NULL;
+    x->hdrs = NULL;
+}
+
+int an_http_post_stream(const struct an_http_req *req, struct an_http_resp *resp,
+                        struct an_err *err)
+{
+    struct an_http_xfer x;
+    int rc = an_http_xfer_init(&x, req, resp, err);
+    if (rc)
+        return rc;
+    CURLcode cc = curl_easy_perform(x.easy);
+    rc = an_http_xfer_done(&x, cc, err);
+    an_http_xfer_release(&x);
+    return rc;
+}

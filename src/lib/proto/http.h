@@ -1,0 +1,102 @@
+/*
+ * HTTP POST with a streamed response body, over libcurl.
+ *
+ * One request, its body bytes handed to a callback as they arrive (SSE,
+ * NDJSON), the outcome mapped to an an_code. Protocol adapters (AG-UI now,
+ * A2A and MCP Streamable HTTP later) share it.
+ *
+ * The transfer is split into init / (perform) / done so that a later
+ * curl-multi scheduler can add `x->easy` to a multi handle and call
+ * an_http_xfer_done() on CURLMSG_DONE, reusing the same callback path;
+ * an_http_post_stream() is that sequence with curl_easy_perform().
+ *
+ * Bodies of 2xx answers go to `on_data`; of any other answer only the first
+ * AN_HTTP_HEAD_MAX bytes are kept (for the error message), the rest is
+ * read and dropped. Every response is capped by `max_body`.
+ *
+ * Ownership: the request is borrowed until an_http_xfer_release(); the
+ * response struct is the caller's and holds no heap memory.
+ */
+#ifndef ANANKE_PROTO_HTTP_H
+#define ANANKE_PROTO_HTTP_H
+
+#include <curl/curl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ananke/err.h"
+#include "proto/adapter.h"
+
+/* Return 0 to go on; any other an_code stops the transfer, and that code
+ * is what an_http_xfer_done() / an_http_post_stream() return. */
+typedef int (*an_http_data_fn)(void *ud, const char *p, size_t n);
+
+struct an_http_req {
+    const char *url;
+    const char *content_type; /* of the request body; NULL: none sent */
+    const char *accept;       /* NULL: none sent */
+    const struct an_kv *headers; /* sent after the two above; a header
+                                  * with the same name replaces them */
+    size_t nheaders;
+    const char *body;
+    size_t body_len;
+    int64_t timeout_ms;         /* whole transfer; <= 0: no limit */
+    int64_t connect_timeout_ms; /* <= 0: min(timeout_ms, 30 s) */
+    size_t max_body;            /* response body cap; 0: 256 MiB */
+    bool follow_redirects;      /* off by default: a 3xx is an HTTP error */
+    an_http_data_fn on_data;
+    void *ud;
+};
+#define AN_HTTP_REQ_INIT {.content_type = "application/json"}
+
+#define AN_HTTP_HEAD_MAX 512
+#define AN_HTTP_DEFAULT_MAX_BODY (256u * 1024u * 1024u)
+
+struct an_http_resp {
+    long status;            /* 0 until a response arrived */
+    char content_type[256]; /* "" when the server sent none */
+    char head[AN_HTTP_HEAD_MAX + 1]; /* start of a non-2xx body, NUL-terminated */
+    size_t head_len;
+    size_t body_bytes; /* every body byte received */
+    char curl_error[CURL_ERROR_SIZE]; /* libcurl's own words, "" when none */
+};
+
+struct an_http_xfer {
+    CURL *easy;
+    struct curl_slist *hdrs;
+    const struct an_http_req *req;
+    struct an_http_resp *resp;
+    int stop_rc;   /* an_code on_data returned to stop the transfer */
+    bool over_cap; /* the body crossed max_body */
+};
+
+/* Call once before any other function here; thread-safe (pthread_once). */
+void an_http_global_init(void);
+
+/* Build the easy handle for `req` (nothing is sent yet). Fails with
+ * AN_EUSAGE for a header holding CR or LF, AN_EINTERNAL if libcurl refuses
+ * an option. On failure nothing needs releasing. */
+int an_http_xfer_init(struct an_http_xfer *x, const struct an_http_req *req,
+                      struct an_http_resp *resp, struct an_err *err);
+
+/* Map a finished transfer (`cc` from curl_easy_perform or CURLMsg) to a
+ * code and a message in err:
+ *   AN_OK        2xx, body complete
+ *   AN_EHTTP     "HTTP <status>: <start of the body>"
+ *   AN_ECONNECT  DNS, refused, TLS, connect timeout, or the connection broke
+ *                (resp->status tells whether a response had started)
+ *   AN_ETIMEOUT  timeout_ms passed after connecting
+ *   AN_ELIMIT    the body crossed max_body
+ *   other        the code on_data returned to stop the transfer */
+int an_http_xfer_done(struct an_http_xfer *x, CURLcode cc, struct an_err *err);
+
+/* Free the handle and header list. NULL-safe on a zeroed struct. */
+void an_http_xfer_release(struct an_http_xfer *x);
+
+/* Blocking POST: init, curl_easy_perform, done, release. Same returns as
+ * an_http_xfer_done() plus those of an_http_xfer_init(). */
+int an_http_post_stream(const struct an_http_req *req, struct an_http_resp *resp,
+                        struct an_err *err);
+
+#endif

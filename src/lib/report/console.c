@@ -1,0 +1,254 @@
+/*
+ * Console reporter: what a person reads in a terminal and in CI logs.
+ *
+ *   PASS  pays once (812ms)  tests/checkout.test.yaml
+ *   FAIL  refund (1.2s)  tests/refund.test.yaml
+ *     turn 2: Tool "charge_card" count
+ *       expected: exactly 1 call
+ *       actual:   2 calls
+ *       at tests/refund.test.yaml:14:9
+ *       calls:
+ *         charge_card({"amount":10}) → {"ok":true}
+ *       text: "Done."
+ *
+ * Each test's lines are built in one buffer and written with one fwrite, so
+ * tests finishing on several workers do not interleave mid-test (as long as
+ * the caller serialises calls, which the scheduler does).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/report.h"
+#include "core/buf.h"
+#include "report/report_util.h"
+
+#define SGR_GREEN "\x1b[32m"
+#define SGR_RED "\x1b[31m"
+#define SGR_YELLOW "\x1b[33m"
+#define SGR_DIM "\x1b[2m"
+#define SGR_RESET "\x1b[0m"
+
+/* Most tests call a handful of tools; a test-level finding lists at most
+ * this many names so one runaway agent cannot flood the log. */
+#define COMPACT_CALLS_MAX 30
+
+struct con {
+    struct an_buf b;
+    bool color;
+    size_t cut;
+};
+
+static void paint(struct con *c, const char *sgr)
+{
+    if (c->color)
+        an_buf_puts(&c->b, sgr);
+}
+
+static void status_word(struct con *c, enum an_status s)
+{
+    static const char *const word[] = {"PASS", "FAIL", "ERROR"};
+    static const char *const sgr[] = {SGR_GREEN, SGR_RED, SGR_YELLOW};
+    unsigned i = (unsigned)s < 3 ? (unsigned)s : 2;
+    paint(c, sgr[i]);
+    an_buf_puts(&c->b, word[i]);
+    paint(c, SGR_RESET);
+    /* pad outside the colour so names line up under a 5-letter "ERROR" */
+    an_buf_puts(&c->b, i == 2 ? " " : "  ");
+}
+
+static void location(struct con *c, const struct an_finding *f)
+{
+    if (!f->file)
+        return;
+    an_buf_puts(&c->b, "    ");
+    paint(c, SGR_DIM);
+    an_buf_puts(&c->b, "at ");
+    an_rpt_str(&c->b, f->file, 0, NULL, 0);
+    if (f->line) {
+        an_buf_printf(&c->b, ":%u", f->line);
+        if (f->col)
+            an_buf_printf(&c->b, ":%u", f->col);
+    }
+    paint(c, SGR_RESET);
+    an_buf_putc(&c->b, '\n');
+}
+
+/* "calls: turn 1: search, lookup; turn 2: charge_card" */
+static void compact_calls(struct con *c, const struct an_transcript *t)
+{
+    an_buf_puts(&c->b, "    calls: ");
+    if (!t->ncalls)
+        an_buf_puts(&c->b, "none");
+    long prev = -1;
+    size_t shown = 0;
+    for (size_t i = 0; i < t->ncalls && shown < COMPACT_CALLS_MAX; i++, shown++) {
+        const struct an_tool_call *k = &t->calls[i];
+        if ((long)k->turn != prev) {
+            an_buf_printf(&c->b, "%sturn %u: ", prev < 0 ? "" : "; ", k->turn + 1);
+            prev = (long)k->turn;
+        } else {
+            an_buf_puts(&c->b, ", ");
+        }
+        an_rpt_str(&c->b, k->name ? k->name : "?", c->cut, NULL, 0);
+    }
+    if (t->ncalls > shown)
+        an_buf_printf(&c->b, " \xE2\x80\xA6 (+%zu more)", t->ncalls - shown);
+    an_buf_putc(&c->b, '\n');
+}
+
+static void finding(struct con *c, const struct an_test_result *t, const struct an_finding *f,
+                    bool *turn_shown, bool *test_shown, bool evidence)
+{
+    size_t long_cut = c->cut * 4;
+    if (f->turn >= 0)
+        an_buf_printf(&c->b, "  turn %d: ", f->turn + 1);
+    else
+        an_buf_puts(&c->b, "  test: ");
+    an_rpt_str(&c->b, f->assertion ? f->assertion : f->kind, long_cut, "    ", 0);
+    an_buf_putc(&c->b, '\n');
+    if (f->expected) {
+        an_buf_puts(&c->b, "    expected: ");
+        an_rpt_str(&c->b, f->expected, long_cut, "              ", 0);
+        an_buf_putc(&c->b, '\n');
+    }
+    if (f->actual) {
+        an_buf_puts(&c->b, "    actual:   ");
+        an_rpt_str(&c->b, f->actual, long_cut, "              ", 0);
+        an_buf_putc(&c->b, '\n');
+    }
+    if (f->detail && f->detail[0]) {
+        an_buf_puts(&c->b, "    ");
+        an_rpt_str(&c->b, f->detail, long_cut, "    ", 0);
+        an_buf_putc(&c->b, '\n');
+    }
+    location(c, f);
+    if (!evidence)
+        return;
+    /* Evidence once per turn: several findings on one turn share it. */
+    const struct an_transcript *tr = &t->transcript;
+    if (f->turn >= 0 && (size_t)f->turn < tr->nturns) {
+        if (!turn_shown[f->turn])
+            an_rpt_turn_evidence(&c->b, tr, (size_t)f->turn, "    ", c->cut, false);
+        turn_shown[f->turn] = true;
+    } else if (f->turn < 0 && !*test_shown) {
+        compact_calls(c, tr);
+        *test_shown = true;
+    }
+}
+
+static void broken(struct con *c, const struct an_test_result *t, bool evidence)
+{
+    const struct an_transcript *tr = &t->transcript;
+    const char *msg = t->error ? t->error : an_code_desc((enum an_code)t->error_code);
+    if (t->error_turn >= 0)
+        an_buf_printf(&c->b, "  turn %d: ", t->error_turn + 1);
+    else
+        an_buf_puts(&c->b, "  ");
+    an_rpt_str(&c->b, msg, c->cut * 4, "    ", 0);
+    an_buf_putc(&c->b, '\n');
+    if (!evidence || t->error_turn < 0 || (size_t)t->error_turn >= tr->nturns)
+        return;
+    const struct an_turn_rec *r = &tr->turns[t->error_turn];
+    if (!r->ncalls && !(r->text && r->text[0])) {
+        an_buf_puts(&c->b, "    nothing captured before it broke\n");
+        return;
+    }
+    an_buf_puts(&c->b, "    captured before it broke:\n");
+    an_rpt_turn_evidence(&c->b, tr, (size_t)t->error_turn, "      ", c->cut, false);
+}
+
+/* -vv: the raw protocol frames, for debugging an adapter or an agent */
+static void frames(struct con *c, const struct an_turn_rec *r)
+{
+    char d[32];
+    for (size_t i = 0; i < r->nframes; i++) {
+        an_buf_printf(&c->b, "    frame +%s ",
+                      an_rpt_ms(d, sizeof d, r->frames[i].t_ms - r->start_ms));
+        an_rpt_str(&c->b, r->frames[i].data, c->cut, NULL, 0);
+        an_buf_putc(&c->b, '\n');
+    }
+}
+
+void an_console_test(FILE *out, const struct an_test_result *t, const struct an_console_opts *o)
+{
+    struct an_console_opts def = AN_CONSOLE_OPTS_INIT;
+    if (!o)
+        o = &def;
+    struct con c = {.b = AN_BUF_INIT, .color = o->color, .cut = o->cut ? o->cut : 300};
+    const struct an_transcript *tr = &t->transcript;
+    bool verbose = o->verbose >= 1;
+    char d[32];
+
+    status_word(&c, t->status);
+    an_rpt_str(&c.b, t->name ? t->name : "(unnamed)", 0, NULL, 0);
+    an_buf_printf(&c.b, " (%s)", an_rpt_ms(d, sizeof d, t->end_ms - t->start_ms));
+    if (t->file) {
+        an_buf_puts(&c.b, "  ");
+        paint(&c, SGR_DIM);
+        an_rpt_str(&c.b, t->file, 0, NULL, 0);
+        paint(&c, SGR_RESET);
+    }
+    an_buf_putc(&c.b, '\n');
+
+    if (t->status == AN_STATUS_ERROR)
+        broken(&c, t, !verbose);
+    if (t->status != AN_STATUS_PASS && t->findings.n) {
+        bool *turn_shown = an_xcalloc(tr->nturns ? tr->nturns : 1, sizeof *turn_shown);
+        bool test_shown = false;
+        for (size_t i = 0; i < t->findings.n; i++)
+            finding(&c, t, &t->findings.v[i], turn_shown, &test_shown, !verbose);
+        free(turn_shown);
+    }
+    if (verbose) {
+        if (t->nvar_names) {
+            an_buf_puts(&c.b, "  variables: ");
+            for (size_t i = 0; i < t->nvar_names; i++) {
+                if (i)
+                    an_buf_puts(&c.b, ", ");
+                an_rpt_str(&c.b, t->var_names[i], c.cut, NULL, 0);
+            }
+            an_buf_putc(&c.b, '\n');
+        }
+        for (size_t i = 0; i < tr->nturns; i++) {
+            an_rpt_turn_block(&c.b, tr, i, "  ", c.cut);
+            if (o->verbose >= 2)
+                frames(&c, &tr->turns[i]);
+        }
+    } else if (t->status != AN_STATUS_PASS) {
+        an_rpt_not_run(&c.b, tr, "  ");
+    }
+    fwrite(c.b.data, 1, c.b.len, out);
+    fflush(out);
+    an_buf_release(&c.b);
+}
+
+static void count(struct con *c, size_t n, const char *sgr, const char *one, const char *many)
+{
+    if (n)
+        paint(c, sgr);
+    an_buf_printf(&c->b, "%zu %s", n, n == 1 ? one : many);
+    if (n)
+        paint(c, SGR_RESET);
+}
+
+void an_console_summary(FILE *out, const struct an_run_result *r, const struct an_console_opts *o)
+{
+    struct an_console_opts def = AN_CONSOLE_OPTS_INIT;
+    if (!o)
+        o = &def;
+    struct con c = {.b = AN_BUF_INIT, .color = o->color, .cut = 0};
+    size_t p, f, e;
+    int64_t ms = r->end_ms - r->start_ms;
+    an_run_result_counts(r, &p, &f, &e);
+    an_buf_putc(&c.b, '\n');
+    count(&c, p, SGR_GREEN, "passed", "passed");
+    an_buf_puts(&c.b, ", ");
+    count(&c, f, SGR_RED, "failed", "failed");
+    an_buf_puts(&c.b, ", ");
+    count(&c, e, SGR_YELLOW, "error", "errors");
+    an_buf_printf(&c.b, " (%zu %s) in %.2fs\n", r->ntests, r->ntests == 1 ? "test" : "tests",
+                  (double)(ms > 0 ? ms : 0) / 1000.0);
+    fwrite(c.b.data, 1, c.b.len, out);
+    fflush(out);
+    an_buf_release(&c.b);
+}

@@ -1,0 +1,174 @@
+/*
+ * JSON reporter: the whole result model, for machines (`ananke merge`,
+ * dashboards, scripts). Written pretty-printed with 2-space indent and keys
+ * always in this order, so two reports diff cleanly.
+ *
+ * Shape (a reader such as `ananke merge` may rely on every key being present;
+ * "?" marks values that may be null):
+ *
+ * {
+ *   "ananke": "0.1.0",              version that wrote the file
+ *   "started_ms": 1737100000000,    Unix ms, run start
+ *   "ended_ms": 1737100001420,      Unix ms, run end
+ *   "duration_ms": 1420,            ended_ms - started_ms
+ *   "config": "ananke.config.yaml"?, config file used
+ *   "summary": {"total": 5, "passed": 3, "failed": 1, "errors": 1},
+ *   "tests": [{
+ *     "name": "pays once",
+ *     "file": "tests/checkout.test.yaml"?,
+ *     "status": "pass" | "fail" | "error",
+ *     "start_ms": 1737100000000,    Unix ms, before hooks
+ *     "duration_ms": 812,           end = start_ms + duration_ms
+ *     "findings": [{                failed assertions (may be non-empty on "error")
+ *       "kind": "tools.require",    one of the static kinds in ananke/result.h
+ *       "turn": 2?,                 1-based turn; null = test level
+ *       "assertion": "Tool \"x\" must be called"?,
+ *       "expected": "at least 1 call"?,
+ *       "actual": "0 calls"?,
+ *       "detail": "..."?,
+ *       "location": "file:line:col"?  the assertion's source; ":col" or
+ *                                   ":line:col" are left out when unknown,
+ *                                   so split from the right on digits only
+ *     }],
+ *     "error": {                    null unless status is "error"
+ *       "code": "AN_ECONNECT",      an_code_name(); map back by name
+ *       "message": "...",
+ *       "turn": 2?                  1-based; null = outside any turn (hooks)
+ *     }?,
+ *     "variables": ["TOKEN"],       hook variable names (values may be secret)
+ *     "transcript": {...}           an_transcript_to_json(t, false)
+ *   }]
+ * }
+ *
+ * Strings that came from an agent may have been invalid UTF-8; each bad byte
+ * is written as U+FFFD, so the file is always valid JSON.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ananke/report.h"
+#include "core/buf.h"
+#include "core/json.h"
+#include "report/report_util.h"
+
+#ifndef ANANKE_VERSION
+#define ANANKE_VERSION "unknown"
+#endif
+
+static json_t *str(const char *s)
+{
+    return s ? an_json_lossy(s, strlen(s)) : json_null();
+}
+
+static json_t *turn1(int turn)
+{
+    return turn >= 0 ? json_integer((json_int_t)turn + 1) : json_null();
+}
+
+static json_t *location(const struct an_finding *f)
+{
+    if (!f->file)
+        return json_null();
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_puts(&b, f->file);
+    if (f->line) {
+        an_buf_printf(&b, ":%u", f->line);
+        if (f->col)
+            an_buf_printf(&b, ":%u", f->col);
+    }
+    json_t *v = an_json_lossy(b.data, b.len);
+    an_buf_release(&b);
+    return v;
+}
+
+/* json_object_set_new() in a fixed order is what keeps the key order. */
+static void set(json_t *o, const char *key, json_t *v)
+{
+    if (!v || json_object_set_new(o, key, v) != 0)
+        an_oom();
+}
+
+static json_t *finding(const struct an_finding *f)
+{
+    json_t *o = json_object();
+    set(o, "kind", str(f->kind));
+    set(o, "turn", turn1(f->turn));
+    set(o, "assertion", str(f->assertion));
+    set(o, "expected", str(f->expected));
+    set(o, "actual", str(f->actual));
+    set(o, "detail", str(f->detail));
+    set(o, "location", location(f));
+    return o;
+}
+
+static json_t *test(const struct an_test_result *t)
+{
+    json_t *o = json_object();
+    set(o, "name", str(t->name));
+    set(o, "file", str(t->file));
+    set(o, "status", json_string(an_status_name(t->status)));
+    set(o, "start_ms", json_integer(t->start_ms));
+    set(o, "duration_ms", json_integer(t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0));
+    json_t *fs = json_array();
+    for (size_t i = 0; i < t->findings.n; i++)
+        json_array_append_new(fs, finding(&t->findings.v[i]));
+    set(o, "findings", fs);
+    if (t->status == AN_STATUS_ERROR) {
+        json_t *e = json_object();
+        set(e, "code", json_string(an_code_name((enum an_code)t->error_code)));
+        set(e, "message", str(t->error ? t->error : an_code_desc((enum an_code)t->error_code)));
+        set(e, "turn", turn1(t->error_turn));
+        set(o, "error", e);
+    } else {
+        set(o, "error", json_null());
+    }
+    json_t *vars = json_array();
+    for (size_t i = 0; i < t->nvar_names; i++)
+        json_array_append_new(vars, str(t->var_names[i]));
+    set(o, "variables", vars);
+    set(o, "transcript", an_transcript_to_json(&t->transcript, false));
+    return o;
+}
+
+json_t *an_run_result_to_json(const struct an_run_result *r)
+{
+    size_t p, f, e;
+    an_run_result_counts(r, &p, &f, &e);
+    json_t *o = json_object();
+    set(o, "ananke", json_string(ANANKE_VERSION));
+    set(o, "started_ms", json_integer(r->start_ms));
+    set(o, "ended_ms", json_integer(r->end_ms));
+    set(o, "duration_ms", json_integer(r->end_ms > r->start_ms ? r->end_ms - r->start_ms : 0));
+    set(o, "config", str(r->config_path));
+    json_t *s = json_object();
+    set(s, "total", json_integer((json_int_t)r->ntests));
+    set(s, "passed", json_integer((json_int_t)p));
+    set(s, "failed", json_integer((json_int_t)f));
+    set(s, "errors", json_integer((json_int_t)e));
+    set(o, "summary", s);
+    json_t *tests = json_array();
+    for (size_t i = 0; i < r->ntests; i++)
+        json_array_append_new(tests, test(&r->tests[i]));
+    set(o, "tests", tests);
+    return o;
+}
+
+int an_report_json(const struct an_run_result *r, const char *path, struct an_err *err)
+{
+    struct an_rpt_file f;
+    int rc = an_rpt_open(&f, path, err);
+    if (rc)
+        return rc;
+    json_t *root = an_run_result_to_json(r);
+    int bad = json_dumpf(root, f.fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (bad) {
+        const char *why = ferror(f.fp) ? strerror(errno) : "cannot encode the result as JSON";
+        an_fail(err, AN_EIO, NULL, "cannot write report '%s': %s", path ? path : "-", why);
+        an_rpt_abort(&f);
+        return AN_EIO;
+    }
+    /* a failed write sets the stream's error flag; commit reports it */
+    fputc('\n', f.fp);
+    return an_rpt_commit(&f, err);
+}

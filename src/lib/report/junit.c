@@ -1,0 +1,301 @@
+/*
+ * JUnit XML reporter, in the shape GitLab, Jenkins and the GitHub test
+ * reporters read:
+ *
+ *   <testsuites name="ananke" tests= failures= errors= time=>
+ *     <testsuite name="FILE" tests= failures= errors= time= timestamp=>
+ *       <testcase name="TEST" classname="dir.file" file="FILE" time="0.812">
+ *         <failure message="first assertion" type="assertion">all findings</failure>
+ *         <error message="what broke" type="AN_ECONNECT">turn, evidence</error>
+ *         <system-out>per-turn transcript summary</system-out>
+ *
+ * One <testsuite> per test file, in the order files first appear. A failed
+ * assertion is a <failure>, a broken run an <error>: CI shows them apart.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ananke/report.h"
+#include "core/buf.h"
+#include "report/report_util.h"
+
+/* Agent texts and tool results in system-out are cut to this many bytes:
+ * CI test viewers load the whole file into a page and choke on megabytes. */
+#define JUNIT_CUT 2000
+
+/*
+ * Append s as XML character data or an attribute value. XML 1.0 forbids
+ * most C0 controls (even as &#..; references) and U+FFFE/U+FFFF, so those
+ * are dropped; invalid UTF-8 becomes U+FFFD. In attributes, tab and line
+ * breaks are written as references because parsers normalise raw ones to
+ * spaces.
+ */
+static void xml(struct an_buf *b, const char *s, bool attr)
+{
+    size_t n = s ? strlen(s) : 0, i = 0;
+    while (i < n) {
+        uint32_t c = 0;
+        size_t k = an_rpt_utf8_next(s + i, n - i, &c);
+        if (!k) {
+            an_buf_append(b, "\xEF\xBF\xBD", 3);
+            i++;
+            continue;
+        }
+        switch (c) {
+        case '&':
+            an_buf_puts(b, "&amp;");
+            break;
+        case '<':
+            an_buf_puts(b, "&lt;");
+            break;
+        case '>':
+            an_buf_puts(b, "&gt;");
+            break;
+        case '"':
+            an_buf_puts(b, "&quot;");
+            break;
+        case '\'':
+            an_buf_puts(b, "&apos;");
+            break;
+        case '\t':
+        case '\n':
+        case '\r':
+            if (attr)
+                an_buf_printf(b, "&#%u;", (unsigned)c);
+            else
+                an_buf_putc(b, (char)c);
+            break;
+        default:
+            if (c >= 0x20 && c != 0xFFFE && c != 0xFFFF)
+                an_buf_append(b, s + i, k);
+            break;
+        }
+        i += k;
+    }
+}
+
+static double secs(int64_t ms)
+{
+    return (double)(ms > 0 ? ms : 0) / 1000.0;
+}
+
+/* "tests/checkout.test.yaml" → "tests.checkout": the extension and the
+ * ".test" convention say nothing a CI tree view needs. */
+static void classname(struct an_buf *b, const char *file)
+{
+    struct an_buf tmp = AN_BUF_INIT;
+    const char *s = file ? file : "";
+    while (s[0] == '.' && s[1] == '/')
+        s += 2;
+    while (*s == '/')
+        s++;
+    size_t n = strlen(s);
+    const char *base = strrchr(s, '/');
+    base = base ? base + 1 : s;
+    const char *dot = strrchr(base, '.');
+    if (dot && dot > base)
+        n = (size_t)(dot - s);
+    if (n > 5 && !memcmp(s + n - 5, ".test", 5) && s + n - 5 > base)
+        n -= 5;
+    for (size_t i = 0; i < n; i++)
+        an_buf_putc(&tmp, s[i] == '/' ? '.' : s[i]);
+    xml(b, an_buf_cstr(&tmp), true);
+    an_buf_release(&tmp);
+}
+
+static void timestamp(struct an_buf *b, int64_t ms)
+{
+    char ts[32];
+    struct tm tm;
+    time_t t = (time_t)(ms / 1000);
+    if (ms <= 0 || !gmtime_r(&t, &tm) || !strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%S", &tm))
+        return;
+    an_buf_printf(b, " timestamp=\"%s\"", ts);
+}
+
+/* Every finding, as the console shows it, as plain text. */
+static void findings_text(struct an_buf *txt, const struct an_findings *fs)
+{
+    for (size_t i = 0; i < fs->n; i++) {
+        const struct an_finding *f = &fs->v[i];
+        if (f->turn >= 0)
+            an_buf_printf(txt, "turn %d: ", f->turn + 1);
+        else
+            an_buf_puts(txt, "test: ");
+        an_rpt_str(txt, f->assertion ? f->assertion : f->kind, 0, "  ", 0);
+        an_buf_putc(txt, '\n');
+        if (f->expected) {
+            an_buf_puts(txt, "  expected: ");
+            an_rpt_str(txt, f->expected, 0, "  ", 0);
+            an_buf_putc(txt, '\n');
+        }
+        if (f->actual) {
+            an_buf_puts(txt, "  actual: ");
+            an_rpt_str(txt, f->actual, 0, "  ", 0);
+            an_buf_putc(txt, '\n');
+        }
+        if (f->detail && f->detail[0]) {
+            an_buf_puts(txt, "  ");
+            an_rpt_str(txt, f->detail, 0, "  ", 0);
+            an_buf_putc(txt, '\n');
+        }
+        if (f->file) {
+            an_buf_puts(txt, "  at ");
+            an_rpt_str(txt, f->file, 0, NULL, 0);
+            if (f->line)
+                an_buf_printf(txt, ":%u", f->line);
+            if (f->line && f->col)
+                an_buf_printf(txt, ":%u", f->col);
+            an_buf_putc(txt, '\n');
+        }
+    }
+}
+
+static void failure(struct an_buf *b, const struct an_test_result *t)
+{
+    const struct an_findings *fs = &t->findings;
+    struct an_buf txt = AN_BUF_INIT;
+    an_buf_puts(b, "      <failure message=\"");
+    if (fs->n)
+        xml(b, fs->v[0].assertion ? fs->v[0].assertion : fs->v[0].kind, true);
+    else
+        an_buf_puts(b, "failed");
+    an_buf_puts(b, "\" type=\"assertion\">");
+    findings_text(&txt, fs);
+    an_rpt_not_run(&txt, &t->transcript, "");
+    xml(b, an_buf_cstr(&txt), false);
+    an_buf_puts(b, "</failure>\n");
+    an_buf_release(&txt);
+}
+
+static void broken(struct an_buf *b, const struct an_test_result *t)
+{
+    const char *msg = t->error ? t->error : an_code_desc((enum an_code)t->error_code);
+    const struct an_transcript *tr = &t->transcript;
+    struct an_buf txt = AN_BUF_INIT;
+    an_buf_puts(b, "      <error message=\"");
+    an_rpt_str(&txt, msg, JUNIT_CUT, NULL, 0);
+    xml(b, an_buf_cstr(&txt), true);
+    an_buf_reset(&txt);
+    an_buf_puts(b, "\" type=\"");
+    xml(b, an_code_name((enum an_code)t->error_code), true);
+    an_buf_puts(b, "\">");
+    if (t->error_turn >= 0)
+        an_buf_printf(&txt, "turn %d: ", t->error_turn + 1);
+    an_rpt_str(&txt, msg, 0, "  ", 0);
+    an_buf_putc(&txt, '\n');
+    if (t->error_turn >= 0 && (size_t)t->error_turn < tr->nturns) {
+        an_buf_puts(&txt, "captured before it broke:\n");
+        an_rpt_turn_evidence(&txt, tr, (size_t)t->error_turn, "  ", JUNIT_CUT, false);
+    }
+    /* findings from turns before the break: a testcase holds a <failure> or
+     * an <error>, not both, so they travel in the error's text */
+    findings_text(&txt, &t->findings);
+    an_rpt_not_run(&txt, tr, "");
+    xml(b, an_buf_cstr(&txt), false);
+    an_buf_puts(b, "</error>\n");
+    an_buf_release(&txt);
+}
+
+static void system_out(struct an_buf *b, const struct an_test_result *t)
+{
+    struct an_buf txt = AN_BUF_INIT;
+    if (t->nvar_names) {
+        an_buf_puts(&txt, "variables: ");
+        for (size_t i = 0; i < t->nvar_names; i++) {
+            if (i)
+                an_buf_puts(&txt, ", ");
+            an_rpt_str(&txt, t->var_names[i], 0, NULL, 0);
+        }
+        an_buf_putc(&txt, '\n');
+    }
+    for (size_t i = 0; i < t->transcript.nturns; i++)
+        an_rpt_turn_block(&txt, &t->transcript, i, "", JUNIT_CUT);
+    if (txt.len) {
+        an_buf_puts(b, "      <system-out>");
+        xml(b, an_buf_cstr(&txt), false);
+        an_buf_puts(b, "</system-out>\n");
+    }
+    an_buf_release(&txt);
+}
+
+static void testcase(struct an_buf *b, const struct an_test_result *t)
+{
+    an_buf_puts(b, "    <testcase name=\"");
+    xml(b, t->name, true);
+    an_buf_puts(b, "\" classname=\"");
+    classname(b, t->file);
+    an_buf_puts(b, "\" file=\"");
+    xml(b, t->file, true);
+    an_buf_printf(b, "\" time=\"%.3f\">\n", secs(t->end_ms - t->start_ms));
+    if (t->status == AN_STATUS_FAIL)
+        failure(b, t);
+    else if (t->status == AN_STATUS_ERROR)
+        broken(b, t);
+    system_out(b, t);
+    an_buf_puts(b, "    </testcase>\n");
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static void document(struct an_buf *b, const struct an_run_result *r)
+{
+    size_t p, f, e;
+    an_run_result_counts(r, &p, &f, &e);
+    an_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    an_buf_printf(b,
+                  "<testsuites name=\"ananke\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
+                  "time=\"%.3f\">\n",
+                  r->ntests, f, e, secs(r->end_ms - r->start_ms));
+    /* Suites in the order their files first appear; a file seen before is
+     * skipped. Quadratic in the worst case, but in files, not tests. */
+    for (size_t i = 0; i < r->ntests; i++) {
+        const char *file = r->tests[i].file;
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = same_file(r->tests[k].file, file);
+        if (seen)
+            continue;
+        size_t n = 0, nf = 0, ne = 0;
+        int64_t ms = 0;
+        for (size_t k = i; k < r->ntests; k++) {
+            const struct an_test_result *t = &r->tests[k];
+            if (!same_file(t->file, file))
+                continue;
+            n++;
+            nf += t->status == AN_STATUS_FAIL;
+            ne += t->status == AN_STATUS_ERROR;
+            ms += t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0;
+        }
+        an_buf_puts(b, "  <testsuite name=\"");
+        xml(b, file ? file : "(unknown)", true);
+        an_buf_printf(b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\"", n, nf,
+                      ne, secs(ms));
+        timestamp(b, r->tests[i].start_ms);
+        an_buf_puts(b, ">\n");
+        for (size_t k = i; k < r->ntests; k++)
+            if (same_file(r->tests[k].file, file))
+                testcase(b, &r->tests[k]);
+        an_buf_puts(b, "  </testsuite>\n");
+    }
+    an_buf_puts(b, "</testsuites>\n");
+}
+
+int an_report_junit(const struct an_run_result *r, const char *path, struct an_err *err)
+{
+    struct an_buf b = AN_BUF_INIT;
+    struct an_rpt_file f;
+    int rc = an_rpt_open(&f, path, err);
+    if (rc)
+        return rc;
+    document(&b, r);
+    /* a short write sets the stream's error flag; commit reports it */
+    (void)fwrite(b.data ? b.data : "", 1, b.len, f.fp);
+    rc = an_rpt_commit(&f, err);
+    an_buf_release(&b);
+    return rc;
+}

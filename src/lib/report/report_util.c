@@ -1,0 +1,308 @@
+#include "report/report_util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/json.h"
+
+size_t an_rpt_utf8_next(const char *s, size_t n, uint32_t *cp)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t len;
+    uint32_t c;
+    if (!n)
+        return 0;
+    if (p[0] < 0x80) {
+        *cp = p[0];
+        return 1;
+    }
+    if ((p[0] & 0xE0) == 0xC0)
+        len = 2, c = p[0] & 0x1Fu;
+    else if ((p[0] & 0xF0) == 0xE0)
+        len = 3, c = p[0] & 0x0Fu;
+    else if ((p[0] & 0xF8) == 0xF0)
+        len = 4, c = p[0] & 0x07u;
+    else
+        return 0;
+    if (len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        c = (c << 6) | (p[i] & 0x3Fu);
+    }
+    if ((len == 2 && c < 0x80) || (len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
+        c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return len;
+}
+
+/* Code points a terminal acts on rather than shows: C0/C1 controls and DEL
+ * (cursor moves, colour, OSC titles), line/paragraph separators, and the
+ * bidi overrides that can make text read differently from its bytes. */
+static bool is_hostile(uint32_t c)
+{
+    return c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 || c == 0x2029 ||
+           (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+}
+
+void an_rpt_text(struct an_buf *b, const char *s, size_t n, size_t cut, const char *nl_indent,
+                 unsigned flags)
+{
+    size_t limit = (cut && cut < n) ? cut : n;
+    size_t i = 0;
+    if (flags & AN_RPT_QUOTE)
+        an_buf_putc(b, '"');
+    while (i < n) {
+        uint32_t c = 0;
+        size_t k = an_rpt_utf8_next(s + i, n - i, &c);
+        if (i + (k ? k : 1) > limit)
+            break;
+        if (!k) {
+            an_buf_append(b, "\xEF\xBF\xBD", 3);
+            i++;
+            continue;
+        }
+        if (!is_hostile(c)) {
+            an_buf_append(b, s + i, k);
+        } else if (c == '\n' && nl_indent) {
+            an_buf_putc(b, '\n');
+            an_buf_puts(b, nl_indent);
+        } else if (c == '\r' && nl_indent && i + 1 < n && s[i + 1] == '\n') {
+            /* CRLF from an HTTP body: the \n alone already breaks the line */
+        } else if (c == '\t' && nl_indent) {
+            an_buf_putc(b, '\t');
+        } else if (c == '\n') {
+            an_buf_puts(b, "\\n");
+        } else if (c == '\t') {
+            an_buf_puts(b, "\\t");
+        } else if (c == '\r') {
+            an_buf_puts(b, "\\r");
+        } else {
+            an_buf_printf(b, "\\u%04x", (unsigned)c);
+        }
+        i += k;
+    }
+    if (i < n)
+        an_buf_puts(b, "\xE2\x80\xA6"); /* … */
+    if (flags & AN_RPT_QUOTE)
+        an_buf_putc(b, '"');
+    if (i < n)
+        an_buf_printf(b, " (+%zu bytes)", n - i);
+}
+
+void an_rpt_str(struct an_buf *b, const char *s, size_t cut, const char *nl_indent,
+                unsigned flags)
+{
+    if (s)
+        an_rpt_text(b, s, strlen(s), cut, nl_indent, flags);
+    else if (flags & AN_RPT_QUOTE)
+        an_buf_puts(b, "\"\"");
+}
+
+void an_rpt_json(struct an_buf *b, const json_t *v, size_t cut)
+{
+    char *s = an_json_compact(v);
+    an_rpt_text(b, s, strlen(s), cut, NULL, 0);
+    free(s);
+}
+
+const char *an_rpt_ms(char *buf, size_t cap, int64_t ms)
+{
+    if (ms < 0)
+        ms = 0;
+    if (ms < 10000)
+        snprintf(buf, cap, "%lldms", (long long)ms);
+    else
+        snprintf(buf, cap, "%.1fs", (double)ms / 1000.0);
+    return buf;
+}
+
+static void offset(struct an_buf *b, int64_t at, int64_t base)
+{
+    char d[32];
+    an_buf_printf(b, "+%s ", an_rpt_ms(d, sizeof d, at - base));
+}
+
+void an_rpt_turn_evidence(struct an_buf *b, const struct an_transcript *t, size_t turn,
+                          const char *indent, size_t cut, bool timing)
+{
+    const struct an_turn_rec *r = &t->turns[turn];
+    an_buf_puts(b, indent);
+    if (!r->ncalls)
+        an_buf_puts(b, "calls: none\n");
+    else
+        an_buf_puts(b, "calls:\n");
+    for (size_t i = 0; i < r->ncalls && r->first_call + i < t->ncalls; i++) {
+        const struct an_tool_call *c = &t->calls[r->first_call + i];
+        an_buf_puts(b, indent);
+        an_buf_puts(b, "  ");
+        if (timing && c->start_ms)
+            offset(b, c->start_ms, r->start_ms);
+        an_rpt_str(b, c->name ? c->name : "?", cut, NULL, 0);
+        an_buf_putc(b, '(');
+        if (c->args)
+            an_rpt_json(b, c->args, cut);
+        else
+            an_rpt_str(b, c->args_text, cut, NULL, 0);
+        an_buf_puts(b, ") \xE2\x86\x92 "); /* → */
+        if (timing && c->result_ms)
+            offset(b, c->result_ms, r->start_ms);
+        if (c->result)
+            an_rpt_json(b, c->result, cut);
+        else
+            an_buf_puts(b, "(no result)");
+        if (c->args_error) {
+            an_buf_puts(b, " [args not JSON: ");
+            an_rpt_str(b, c->args_error, cut, NULL, 0);
+            an_buf_putc(b, ']');
+        }
+        an_buf_putc(b, '\n');
+    }
+    an_buf_puts(b, indent);
+    if (r->text && r->text[0]) {
+        an_buf_puts(b, "text: ");
+        an_rpt_str(b, r->text, cut, NULL, AN_RPT_QUOTE);
+        an_buf_putc(b, '\n');
+    } else {
+        an_buf_puts(b, "text: none\n");
+    }
+}
+
+void an_rpt_turn_block(struct an_buf *b, const struct an_transcript *t, size_t turn,
+                       const char *indent, size_t cut)
+{
+    const struct an_turn_rec *r = &t->turns[turn];
+    char d[32];
+    struct an_buf sub = AN_BUF_INIT;
+    an_buf_printf(b, "%sturn %zu %s", indent, turn + 1, r->kind ? r->kind : "user");
+    if (r->input) {
+        an_buf_puts(b, ": ");
+        an_rpt_str(b, r->input, cut, NULL, AN_RPT_QUOTE);
+    }
+    if (r->status == AN_TURN_NOT_RUN) {
+        an_buf_puts(b, " not run\n");
+        return;
+    }
+    an_buf_printf(b, " (%s)\n", an_rpt_ms(d, sizeof d, r->end_ms - r->start_ms));
+    an_buf_printf(&sub, "%s  ", indent);
+    an_rpt_turn_evidence(b, t, turn, an_buf_cstr(&sub), cut, true);
+    for (size_t i = 0; i < r->nwarnings; i++) {
+        an_buf_printf(b, "%s  warning: ", indent);
+        an_rpt_str(b, r->warnings[i], cut, NULL, 0);
+        an_buf_putc(b, '\n');
+    }
+    if (r->status == AN_TURN_ERROR) {
+        an_buf_printf(b, "%s  error: ", indent);
+        an_buf_puts(&sub, "  ");
+        an_rpt_str(b, r->error ? r->error : "turn failed", cut * 4, an_buf_cstr(&sub), 0);
+        an_buf_putc(b, '\n');
+    }
+    an_buf_release(&sub);
+}
+
+void an_rpt_not_run(struct an_buf *b, const struct an_transcript *t, const char *indent)
+{
+    size_t i = 0;
+    while (i < t->nturns) {
+        if (t->turns[i].status != AN_TURN_NOT_RUN) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j + 1 < t->nturns && t->turns[j + 1].status == AN_TURN_NOT_RUN)
+            j++;
+        if (j == i)
+            an_buf_printf(b, "%sturn %zu not run\n", indent, i + 1);
+        else
+            an_buf_printf(b, "%sturns %zu\xE2\x80\x93%zu not run\n", indent, i + 1, j + 1);
+        i = j + 1;
+    }
+}
+
+int an_rpt_open(struct an_rpt_file *f, const char *path, struct an_err *err)
+{
+    memset(f, 0, sizeof *f);
+    if (!path || !strcmp(path, "-")) {
+        f->fp = stdout;
+        return AN_OK;
+    }
+    f->path = path;
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    struct an_buf tmp = AN_BUF_INIT;
+    int fd = -1, e = 0;
+    /* open(O_EXCL) with our own name rather than mkstemp(): mkstemp makes
+     * the file 0600, and a report should get the usual umask permissions. */
+    for (unsigned n = 0; n < 100 && fd < 0; n++) {
+        an_buf_reset(&tmp);
+        an_buf_append(&tmp, path, dirlen);
+        an_buf_printf(&tmp, ".%s.tmp-%ld-%u", path + dirlen, (long)getpid(), n);
+        fd = open(an_buf_cstr(&tmp), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        e = errno;
+        if (fd < 0 && e != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        an_buf_release(&tmp);
+        return an_fail(err, AN_EIO, NULL, "cannot write report '%s': %s", path, strerror(e));
+    }
+    f->fp = fdopen(fd, "w");
+    if (!f->fp) {
+        e = errno;
+        close(fd);
+        unlink(an_buf_cstr(&tmp));
+        an_buf_release(&tmp);
+        return an_fail(err, AN_EIO, NULL, "cannot write report '%s': %s", path, strerror(e));
+    }
+    f->tmp = an_buf_detach(&tmp, NULL);
+    return AN_OK;
+}
+
+int an_rpt_commit(struct an_rpt_file *f, struct an_err *err)
+{
+    int e = 0;
+    if (!f->tmp) {
+        if (fflush(f->fp) != 0 || ferror(f->fp))
+            e = errno ? errno : EIO;
+        f->fp = NULL;
+        if (e)
+            return an_fail(err, AN_EIO, NULL, "cannot write report to standard output: %s",
+                           strerror(e));
+        return AN_OK;
+    }
+    errno = 0;
+    if (fflush(f->fp) != 0 || ferror(f->fp))
+        e = errno ? errno : EIO;
+    /* fsync so a power loss after the rename cannot leave an empty file
+     * under the final name */
+    if (!e && fsync(fileno(f->fp)) != 0)
+        e = errno;
+    if (fclose(f->fp) != 0 && !e)
+        e = errno;
+    f->fp = NULL;
+    if (!e && rename(f->tmp, f->path) != 0)
+        e = errno;
+    if (e)
+        unlink(f->tmp);
+    free(f->tmp);
+    f->tmp = NULL;
+    if (e)
+        return an_fail(err, AN_EIO, NULL, "cannot write report '%s': %s", f->path, strerror(e));
+    return AN_OK;
+}
+
+void an_rpt_abort(struct an_rpt_file *f)
+{
+    if (f->tmp) {
+        if (f->fp)
+            fclose(f->fp);
+        unlink(f->tmp);
+        free(f->tmp);
+    }
+    memset(f, 0, sizeof *f);
+}

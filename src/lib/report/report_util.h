@@ -1,0 +1,83 @@
+/*
+ * Helpers shared by the reporters: showing untrusted text safely, short
+ * durations, a transcript summary, and writing a report file atomically.
+ *
+ * Everything an agent produced (assistant text, tool args and results,
+ * error bodies) may hold invalid UTF-8 and control characters. A terminal
+ * obeys escape sequences, so a hostile agent could repaint a CI log (print a
+ * fake PASS line over its FAIL). an_rpt_text() therefore never emits a byte
+ * below 0x20 (apart from the line breaks it adds itself), DEL, C1 controls or
+ * bidi overrides, and replaces invalid bytes with U+FFFD.
+ */
+#ifndef ANANKE_REPORT_UTIL_H
+#define ANANKE_REPORT_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ananke/err.h"
+#include "ananke/transcript.h"
+#include "core/buf.h"
+
+/* Length of the UTF-8 sequence at s[0..n) and its code point in *cp, or 0
+ * when the bytes there are not valid UTF-8 (overlong, surrogate, cut). */
+size_t an_rpt_utf8_next(const char *s, size_t n, uint32_t *cp);
+
+#define AN_RPT_QUOTE 0x1u /* wrap in "..." (the cut marker goes outside) */
+
+/*
+ * Append s[0..n) to b, made safe for a terminal. At most `cut` input bytes
+ * are shown (0: all); a cut never splits a character and is marked with
+ * "…" and the number of bytes left out. A newline becomes `nl_indent`'s
+ * line break plus that indent when nl_indent is non-NULL (multi-line
+ * messages stay readable), else the two characters \n. Other controls are
+ * shown as \t, \r or \u001b.
+ */
+void an_rpt_text(struct an_buf *b, const char *s, size_t n, size_t cut, const char *nl_indent,
+                 unsigned flags);
+/* Same for a NUL-terminated string; NULL shows as nothing. */
+void an_rpt_str(struct an_buf *b, const char *s, size_t cut, const char *nl_indent,
+                unsigned flags);
+/* A JSON value compactly, made safe and cut like an_rpt_text; NULL: "null". */
+void an_rpt_json(struct an_buf *b, const json_t *v, size_t cut);
+
+/* "812ms" below 10 s, "12.3s" from there on; negative shows as 0ms. */
+const char *an_rpt_ms(char *buf, size_t cap, int64_t ms);
+
+/*
+ * The evidence of one turn as indented lines, each ending in '\n':
+ * the tool calls `name(args) → result` (with "+Nms" offsets from the turn
+ * start when `timing`), then the assistant text quoted. `indent` prefixes
+ * every line. Used by the console (FAIL evidence, -v) and JUnit system-out.
+ */
+void an_rpt_turn_evidence(struct an_buf *b, const struct an_transcript *t, size_t turn,
+                          const char *indent, size_t cut, bool timing);
+/* "turn 2 user: \"message\" (812ms)" header line plus warnings and, when
+ * `timing`, the evidence with offsets. The whole verbose block of a turn. */
+void an_rpt_turn_block(struct an_buf *b, const struct an_transcript *t, size_t turn,
+                       const char *indent, size_t cut);
+/* "turns 3–4 not run" lines for every run of consecutive not-run turns. */
+void an_rpt_not_run(struct an_buf *b, const struct an_transcript *t, const char *indent);
+
+/*
+ * A report file written atomically: the text goes to a temporary file in the
+ * same directory and is renamed over `path` only once complete, so readers
+ * (and a crashed run) never see half a report. path NULL or "-" writes to
+ * standard output directly.
+ */
+struct an_rpt_file {
+    FILE *fp;
+    const char *path; /* borrowed; NULL for stdout */
+    char *tmp;        /* temporary path (malloc), NULL for stdout */
+};
+/* AN_OK or AN_EIO with the path and strerror in err. */
+int an_rpt_open(struct an_rpt_file *f, const char *path, struct an_err *err);
+/* Flush, close and rename into place; on any failure the temporary file is
+ * removed and AN_EIO returned. Always releases f. */
+int an_rpt_commit(struct an_rpt_file *f, struct an_err *err);
+/* Give up: close and remove the temporary file. NULL-safe on a zeroed f. */
+void an_rpt_abort(struct an_rpt_file *f);
+
+#endif

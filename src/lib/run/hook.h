@@ -1,0 +1,75 @@
+/*
+ * Preflight hooks (seed 000): run a setup command before a test's turns and
+ * collect the variables it prints.
+ *
+ * The contract:
+ * - argv is executed without a shell (see core/proc.h) from cwd, the
+ *   project root, with env applied, under a timeout.
+ * - stdout is kept up to AN_HOOK_STDOUT_MAX bytes and stderr up to
+ *   AN_HOOK_STDERR_MAX. More stdout is a failure (the variables would be
+ *   cut); more stderr is not, since stderr only serves the failure message.
+ * - stdout is trimmed (ASCII whitespace, and a leading UTF-8 BOM). Empty
+ *   stdout means no variables. Otherwise it must be one JSON object; each
+ *   member becomes a variable: a string value as it is, any other value
+ *   (number, true/false, null, object, array) as its compact JSON text, so
+ *   {"N": 42, "O": {"a": [1]}} gives N = "42" and O = "{\"a\":[1]}".
+ * - A failed start, a timeout, death by a signal, a non-zero exit, stdout
+ *   over the cap, invalid JSON or a JSON value that is not an object each
+ *   fail with AN_EHOOK (the only code; a timeout too, so callers test
+ *   one code) and a message that names the command (argv joined, cut at
+ *   about 100 bytes), what went wrong, and the start (about 200 bytes,
+ *   control characters and invalid UTF-8 escaped) of stdout and stderr
+ *   when they are not empty:
+ *     hook 'bash scripts/seed.sh' exited with status 3; stderr: "db not reachable"
+ *     hook 'sleep 60' timed out after 1000 ms
+ *     hook 'echo hi' printed invalid JSON on stdout: "hi" (expected an object of variables)
+ *   The message fits in struct an_err; callers show it after "Hook failed: ".
+ */
+#ifndef ANANKE_RUN_HOOK_H
+#define ANANKE_RUN_HOOK_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ananke/err.h"
+
+#define AN_HOOK_TIMEOUT_MS 30000
+#define AN_HOOK_STDOUT_MAX ((size_t)1 << 20)
+#define AN_HOOK_STDERR_MAX ((size_t)64 << 10)
+
+struct an_hook_opts {
+    const char *const *argv; /* argc strings; need not be NULL-terminated */
+    size_t argc;
+    const char *cwd; /* NULL = the current directory */
+    /* NULL-terminated "NAME=VALUE" entries added to the environment (seed
+     * 000's hook `env`, already interpolated by the caller), or NULL. */
+    const char *const *env;
+    int64_t timeout_ms; /* <= 0 means AN_HOOK_TIMEOUT_MS: a hook is never
+                           unbounded */
+};
+#define AN_HOOK_OPTS_INIT {.timeout_ms = AN_HOOK_TIMEOUT_MS}
+
+/* Run one hook and return its variables.
+ *
+ * argv holds argc strings (need not be NULL-terminated); cwd may be NULL
+ * (the current directory); timeout_ms <= 0 means AN_HOOK_TIMEOUT_MS. All
+ * are borrowed for the call.
+ *
+ * On AN_OK, *vars_out is a new reference to a JSON object whose values are
+ * all JSON strings (empty when the hook printed nothing); the caller owns
+ * it (json_decref) and merges it into its variable map in hook order.
+ * *failure_out (when failure_out is not NULL) is NULL.
+ *
+ * On failure the return is AN_EHOOK, *vars_out is NULL, err holds the
+ * message described above without a location, and *failure_out is a
+ * malloc'd copy of that message (the caller frees it), handy to re-raise
+ * it at the hook's location in the test file. */
+int an_hook_run(const char *const *argv, size_t argc, const char *cwd, int64_t timeout_ms,
+                json_t **vars_out, char **failure_out, struct an_err *err);
+
+/* The same with every option, including extra environment entries. */
+int an_hook_run_opts(const struct an_hook_opts *o, json_t **vars_out, char **failure_out,
+                     struct an_err *err);
+
+#endif

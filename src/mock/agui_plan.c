@@ -1,0 +1,306 @@
+#include "agui_plan.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/json.h"
+
+struct render {
+    struct agui_plan *p;
+    const struct agui_rule *r;
+    const struct agui_plan_input *in;
+    const char *eol;
+    unsigned next_id; /* automatic ids within this answer */
+};
+
+static struct agui_act *push(struct agui_plan *p, enum agui_act_kind kind)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 16;
+        p->acts = an_xrealloc(p->acts, p->cap * sizeof *p->acts);
+    }
+    struct agui_act *a = &p->acts[p->n++];
+    memset(a, 0, sizeof *a);
+    a->kind = kind;
+    return a;
+}
+
+static void push_bytes(struct agui_plan *p, const char *data, size_t len)
+{
+    struct agui_act *a = push(p, AGUI_ACT_WRITE);
+    a->data = an_xstrndup(data, len);
+    a->len = len;
+}
+
+static void push_sleep(struct agui_plan *p, int64_t ms)
+{
+    if (ms > 0)
+        push(p, AGUI_ACT_SLEEP)->ms = ms;
+}
+
+/* A JSON string of s[0..n). Scenario text is valid UTF-8 (libyaml checks),
+ * but request text may not be, so fall back to the lossy form. */
+static json_t *jstr(const char *s, size_t n)
+{
+    json_t *j = json_stringn(s, n);
+    return j ? j : an_json_lossy(s, n);
+}
+
+/* Parse JSON text this module wrote itself (from the scenario), so it
+ * cannot fail unless memory runs out. */
+static json_t *jparse(const char *text)
+{
+    json_t *j = json_loads(text, JSON_DECODE_ANY, NULL);
+    if (!j)
+        an_oom();
+    return j;
+}
+
+/* One SSE event: prefix + compact JSON + a blank line, in the rule's framing.
+ * Steals `ev`. `ts` is the step's timestamp JSON or NULL. */
+static void emit(struct render *rd, json_t *ev, const char *ts)
+{
+    if (ts)
+        json_object_set_new(ev, "timestamp", jparse(ts));
+    char *js = an_json_compact(ev);
+    json_decref(ev);
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_puts(&b, rd->r->data_prefix);
+    an_buf_puts(&b, js);
+    an_buf_puts(&b, rd->eol);
+    an_buf_puts(&b, rd->eol);
+    free(js);
+    size_t len = 0;
+    char *data = an_buf_detach(&b, &len);
+    struct agui_act *a = push(rd->p, AGUI_ACT_WRITE);
+    a->data = data;
+    a->len = len;
+}
+
+static json_t *event_new(const char *type)
+{
+    json_t *ev = json_object();
+    if (!ev)
+        an_oom();
+    json_object_set_new(ev, "type", json_string(type));
+    return ev;
+}
+
+static const char *auto_id(struct render *rd, const char *given, const char *kind, char *buf,
+                           size_t cap)
+{
+    if (given)
+        return given;
+    snprintf(buf, cap, "%s_%lu_%u", kind, rd->in->seq, ++rd->next_id);
+    return buf;
+}
+
+/* Byte offsets that split s[0..n) into `parts` pieces of about equal
+ * character count, never inside a UTF-8 sequence (a split code point could
+ * not be put in a JSON string). Returns the number of pieces, which is
+ * smaller than asked when the text has fewer characters. `cuts` holds
+ * pieces + 1 offsets; the caller frees it. */
+static size_t split_utf8(const char *s, size_t n, unsigned parts, size_t **cuts)
+{
+    size_t nchars = 0;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80)
+            nchars++;
+    size_t k = parts;
+    if (k > nchars)
+        k = nchars ? nchars : 1;
+    size_t *c = an_xcalloc(k + 1, sizeof *c);
+    size_t ch = 0, piece = 1;
+    for (size_t i = 0; i < n && piece < k; i++) {
+        if (((unsigned char)s[i] & 0xC0) == 0x80)
+            continue;
+        if (ch == piece * nchars / k)
+            c[piece++] = i;
+        ch++;
+    }
+    c[k] = n;
+    *cuts = c;
+    return k;
+}
+
+static void render_text(struct render *rd, const struct agui_step *st)
+{
+    char idbuf[64];
+    const char *id = auto_id(rd, st->id, "msg", idbuf, sizeof idbuf);
+    json_t *ev = event_new("TEXT_MESSAGE_START");
+    json_object_set_new(ev, "messageId", json_string(id));
+    json_object_set_new(ev, "role", json_string(st->role ? st->role : "assistant"));
+    emit(rd, ev, st->timestamp);
+    size_t *cuts;
+    size_t k = split_utf8(st->str, st->str_len, st->chunks, &cuts);
+    for (size_t i = 0; i < k; i++) {
+        if (i > 0)
+            push_sleep(rd->p, st->ms);
+        ev = event_new("TEXT_MESSAGE_CONTENT");
+        json_object_set_new(ev, "messageId", json_string(id));
+        json_object_set_new(ev, "delta", jstr(st->str + cuts[i], cuts[i + 1] - cuts[i]));
+        emit(rd, ev, st->timestamp);
+    }
+    free(cuts);
+    ev = event_new("TEXT_MESSAGE_END");
+    json_object_set_new(ev, "messageId", json_string(id));
+    emit(rd, ev, st->timestamp);
+}
+
+static void render_tool(struct render *rd, const struct agui_step *st)
+{
+    char idbuf[64], ridbuf[64];
+    const char *id = auto_id(rd, st->id, "call", idbuf, sizeof idbuf);
+    json_t *ev = event_new("TOOL_CALL_START");
+    json_object_set_new(ev, "toolCallId", json_string(id));
+    json_object_set_new(ev, "toolCallName", jstr(st->str, st->str_len));
+    if (st->parent)
+        json_object_set_new(ev, "parentMessageId", json_string(st->parent));
+    emit(rd, ev, st->timestamp);
+    size_t *cuts;
+    size_t k = split_utf8(st->args, st->args_len, st->chunks, &cuts);
+    for (size_t i = 0; i < k; i++) {
+        if (i > 0)
+            push_sleep(rd->p, st->ms);
+        ev = event_new("TOOL_CALL_ARGS");
+        json_object_set_new(ev, "toolCallId", json_string(id));
+        json_object_set_new(ev, "delta", jstr(st->args + cuts[i], cuts[i + 1] - cuts[i]));
+        emit(rd, ev, st->timestamp);
+    }
+    free(cuts);
+    ev = event_new("TOOL_CALL_END");
+    json_object_set_new(ev, "toolCallId", json_string(id));
+    emit(rd, ev, st->timestamp);
+    if (!st->result)
+        return;
+    const char *rid = auto_id(rd, st->result_id, "msg", ridbuf, sizeof ridbuf);
+    ev = event_new("TOOL_CALL_RESULT");
+    json_object_set_new(ev, "messageId", json_string(rid));
+    json_object_set_new(ev, "toolCallId", json_string(id));
+    json_object_set_new(ev, "content", jstr(st->result, st->result_len));
+    json_object_set_new(ev, "role", json_string("tool"));
+    emit(rd, ev, st->timestamp);
+}
+
+static void render_step(struct render *rd, const struct agui_step *st)
+{
+    struct an_buf b = AN_BUF_INIT;
+    json_t *ev;
+    switch (st->kind) {
+    case AGUI_STEP_TEXT:
+        render_text(rd, st);
+        break;
+    case AGUI_STEP_TOOL:
+        render_tool(rd, st);
+        break;
+    case AGUI_STEP_DELAY:
+        push_sleep(rd->p, st->ms);
+        break;
+    case AGUI_STEP_EVENT:
+        an_buf_puts(&b, rd->r->data_prefix);
+        an_buf_puts(&b, st->event);
+        an_buf_puts(&b, rd->eol);
+        an_buf_puts(&b, rd->eol);
+        push_bytes(rd->p, an_buf_cstr(&b), b.len);
+        break;
+    case AGUI_STEP_COMMENT:
+        an_buf_putc(&b, ':');
+        if (st->str_len) {
+            an_buf_putc(&b, ' ');
+            an_buf_append(&b, st->str, st->str_len);
+        }
+        an_buf_puts(&b, rd->eol);
+        an_buf_puts(&b, rd->eol);
+        push_bytes(rd->p, an_buf_cstr(&b), b.len);
+        break;
+    case AGUI_STEP_RAW:
+        push_bytes(rd->p, st->str, st->str_len);
+        break;
+    case AGUI_STEP_RUN_ERROR:
+        ev = event_new("RUN_ERROR");
+        json_object_set_new(ev, "message", jstr(st->str, st->str_len));
+        if (st->code)
+            json_object_set_new(ev, "code", json_string(st->code));
+        emit(rd, ev, st->timestamp);
+        break;
+    case AGUI_STEP_CUT:
+        push(rd->p, AGUI_ACT_CUT);
+        break;
+    case AGUI_STEP_STALL:
+        push(rd->p, AGUI_ACT_STALL);
+        break;
+    }
+    an_buf_release(&b);
+}
+
+static void render_rule(struct render *rd)
+{
+    const struct agui_rule *r = rd->r;
+    json_t *ev;
+    if (r->run_auto) {
+        ev = event_new("RUN_STARTED");
+        json_object_set_new(ev, "threadId", jstr(rd->in->thread_id, strlen(rd->in->thread_id)));
+        json_object_set_new(ev, "runId", jstr(rd->in->run_id, strlen(rd->in->run_id)));
+        emit(rd, ev, NULL);
+    }
+    for (size_t i = 0; i < r->nsteps; i++)
+        render_step(rd, &r->steps[i]);
+    /* The scenario loader rejects steps after these, so only the last
+     * step can end the stream. */
+    bool ended = r->nsteps > 0 && (r->steps[r->nsteps - 1].kind == AGUI_STEP_RUN_ERROR ||
+                                   r->steps[r->nsteps - 1].kind == AGUI_STEP_CUT ||
+                                   r->steps[r->nsteps - 1].kind == AGUI_STEP_STALL);
+    if (r->run_auto && !ended) {
+        ev = event_new("RUN_FINISHED");
+        json_object_set_new(ev, "threadId", jstr(rd->in->thread_id, strlen(rd->in->thread_id)));
+        json_object_set_new(ev, "runId", jstr(rd->in->run_id, strlen(rd->in->run_id)));
+        if (r->finish) {
+            /* `finish` may also override threadId/runId, to script a wrong echo. */
+            json_t *extra = jparse(r->finish);
+            json_object_update(ev, extra);
+            json_decref(extra);
+        }
+        emit(rd, ev, NULL);
+    }
+}
+
+void agui_plan_build(struct agui_plan *p, const struct agui_rule *rule,
+                     const struct agui_plan_input *in)
+{
+    struct render rd = {.p = p, .r = rule, .in = in};
+    if (rule) {
+        rd.eol = agui_framing_eol(rule->framing);
+        render_rule(&rd);
+        return;
+    }
+    /* The built-in answer: a well-formed run that says what went unmatched,
+     * so a missing rule shows up in the test's transcript, not as a hang. */
+    struct an_buf text = AN_BUF_INIT;
+    an_buf_puts(&text, "no rule matched: ");
+    an_buf_append(&text, in->user_text, in->user_text_len);
+    struct agui_step st = {.kind = AGUI_STEP_TEXT, .chunks = 1};
+    st.str = an_buf_cstr(&text);
+    st.str_len = text.len;
+    struct agui_rule builtin = {.status = 200,
+                                .framing = AGUI_FRAMING_LF,
+                                .data_prefix = "data: ",
+                                .run_auto = true,
+                                .steps = &st,
+                                .nsteps = 1};
+    rd.r = &builtin;
+    rd.eol = "\n";
+    render_rule(&rd);
+    an_buf_release(&text);
+}
+
+void agui_plan_release(struct agui_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->acts[i].data);
+    free(p->acts);
+    p->acts = NULL;
+    p->n = p->cap = 0;
+}

@@ -1,0 +1,667 @@
+#include "agui_scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/json.h"
+#include "core/yaml.h"
+
+/* Upper bounds that catch typos (a delay of 10^9 ms) without limiting any
+ * sensible script. */
+#define MAX_DELAY_MS 3600000LL
+#define MAX_CHUNKS 1000000LL
+
+/* ---- key tables ---------------------------------------------------------- */
+
+static const char *const top_keys[] = {"rules", "default", NULL};
+
+static const char *const rule_keys[] = {"match",  "connect",      "path",    "times",
+                                        "status", "headers",      "content_type",
+                                        "framing", "data_prefix", "run",     "finish",
+                                        "body",   "steps",        NULL};
+
+/* Keys that choose requests; the default rule answers whatever no rule took,
+ * so they would mean nothing there. */
+static const char *const selector_keys[] = {"match", "connect", "path", "times", NULL};
+
+struct step_kind {
+    const char *key;
+    enum agui_step_kind kind;
+    const char *const *modifiers;
+};
+
+static const char *const text_mods[] = {"id", "role", "chunks", "chunk_delay_ms", "timestamp",
+                                        NULL};
+static const char *const tool_mods[] = {"args",   "args_text",      "result",    "result_id",
+                                        "id",     "parent",         "chunks",    "chunk_delay_ms",
+                                        "timestamp", NULL};
+static const char *const run_error_mods[] = {"code", "timestamp", NULL};
+static const char *const no_mods[] = {NULL};
+
+static const struct step_kind step_kinds[] = {
+    {"text", AGUI_STEP_TEXT, text_mods},
+    {"tool", AGUI_STEP_TOOL, tool_mods},
+    {"delay_ms", AGUI_STEP_DELAY, no_mods},
+    {"event", AGUI_STEP_EVENT, no_mods},
+    {"comment", AGUI_STEP_COMMENT, no_mods},
+    {"raw", AGUI_STEP_RAW, no_mods},
+    {"run_error", AGUI_STEP_RUN_ERROR, run_error_mods},
+    {"cut", AGUI_STEP_CUT, no_mods},
+    {"stall", AGUI_STEP_STALL, no_mods},
+};
+#define NKINDS (sizeof step_kinds / sizeof step_kinds[0])
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static bool in_list(const char *const *list, const char *key)
+{
+    for (; *list; list++)
+        if (strcmp(*list, key) == 0)
+            return true;
+    return false;
+}
+
+/* Levenshtein distance, capped: only used to suggest a near key. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t row[32];
+    if (la >= 31 || lb >= 31)
+        return 99;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static int unknown_key(const struct an_ynode *key, const char *where,
+                       const char *const *const *lists, struct an_err *err)
+{
+    const char *best = NULL;
+    size_t best_d = 3; /* suggest only close misspellings */
+    for (; *lists; lists++)
+        for (const char *const *k = *lists; *k; k++) {
+            size_t d = edit_distance(key->str, *k);
+            if (d < best_d) {
+                best_d = d;
+                best = *k;
+            }
+        }
+    if (best)
+        return an_fail(err, AN_ESCHEMA, &key->loc, "unknown key '%s' in %s (did you mean '%s'?)",
+                       key->str, where, best);
+    return an_fail(err, AN_ESCHEMA, &key->loc, "unknown key '%s' in %s", key->str, where);
+}
+
+static int want_map(const struct an_ynode *n, const char *what, struct an_err *err)
+{
+    if (n->kind != AN_Y_MAP)
+        return an_fail(err, AN_ESCHEMA, &n->loc, "%s must be a map, not %s", what,
+                       an_yaml_kind_name(n));
+    return 0;
+}
+
+static int get_str(const struct an_ynode *n, const char *key, const char **out, size_t *len,
+                   struct an_err *err)
+{
+    /* Any scalar reads as its text (`text: 42` is the string "42"); only
+     * lists, maps and null are wrong here. */
+    if (n->kind != AN_Y_SCALAR || an_yaml_is_null(n))
+        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be a string, not %s", key,
+                       an_yaml_kind_name(n));
+    *out = n->str;
+    if (len)
+        *len = n->len;
+    return 0;
+}
+
+static int get_int(const struct an_ynode *n, const char *key, long long min, long long max,
+                   long long *out, struct an_err *err)
+{
+    if (!an_yaml_as_int(n, out))
+        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be an integer, not %s", key,
+                       an_yaml_kind_name(n));
+    if (*out < min || *out > max)
+        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be between %lld and %lld, not %lld",
+                       key, min, max, *out);
+    return 0;
+}
+
+static int get_bool(const struct an_ynode *n, const char *key, bool *out, struct an_err *err)
+{
+    if (!an_yaml_as_bool(n, out))
+        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be true or false, not %s", key,
+                       an_yaml_kind_name(n));
+    return 0;
+}
+
+static void free_regex(void *p)
+{
+    an_regex_free(p);
+}
+
+/* Compact JSON text of any node, in the arena. */
+static int get_json(struct agui_scenario *s, const struct an_ynode *n, const char **out,
+                    struct an_err *err)
+{
+    json_t *j = an_yaml_to_json(n, err);
+    if (!j)
+        return err ? (int)err->code : AN_ELIMIT;
+    char *txt = an_json_compact(j);
+    json_decref(j);
+    *out = an_arena_strdup(&s->arena, txt);
+    free(txt);
+    return 0;
+}
+
+/* A string node as is; anything else as compact JSON text (args, result, body). */
+static int get_text_or_json(struct agui_scenario *s, const struct an_ynode *n, const char **out,
+                            size_t *len, struct an_err *err)
+{
+    if (n->kind == AN_Y_SCALAR) {
+        json_t *j = an_yaml_to_json(n, err);
+        if (!j)
+            return err ? (int)err->code : AN_ELIMIT;
+        bool is_str = json_is_string(j);
+        json_decref(j);
+        if (is_str) {
+            *out = n->str;
+            *len = n->len;
+            return 0;
+        }
+    }
+    int rc = get_json(s, n, out, err);
+    if (!rc)
+        *len = strlen(*out);
+    return rc;
+}
+
+/* ---- steps --------------------------------------------------------------- */
+
+static int load_step_kind(struct agui_scenario *s, struct agui_step *st,
+                          const struct an_ynode *v, const char *key, struct an_err *err)
+{
+    long long ms;
+    bool b;
+    int rc;
+    switch (st->kind) {
+    case AGUI_STEP_TEXT:
+    case AGUI_STEP_COMMENT:
+    case AGUI_STEP_RAW:
+    case AGUI_STEP_RUN_ERROR:
+        return get_str(v, key, &st->str, &st->str_len, err);
+    case AGUI_STEP_TOOL:
+        if ((rc = get_str(v, key, &st->str, &st->str_len, err)))
+            return rc;
+        if (st->str_len == 0)
+            return an_fail(err, AN_ESCHEMA, &v->loc, "'tool' needs a tool name");
+        return 0;
+    case AGUI_STEP_DELAY:
+        if ((rc = get_int(v, key, 0, MAX_DELAY_MS, &ms, err)))
+            return rc;
+        st->ms = ms;
+        return 0;
+    case AGUI_STEP_EVENT:
+        if (v->kind != AN_Y_MAP)
+            return an_fail(err, AN_ESCHEMA, &v->loc, "'event' must be a map (one JSON object), not %s",
+                           an_yaml_kind_name(v));
+        return get_json(s, v, &st->event, err);
+    case AGUI_STEP_CUT:
+    case AGUI_STEP_STALL:
+        if ((rc = get_bool(v, key, &b, err)))
+            return rc;
+        if (!b)
+            return an_fail(err, AN_ESCHEMA, &v->loc,
+                           "'%s: false' does nothing; remove the step or write 'true'", key);
+        return 0;
+    }
+    return 0;
+}
+
+static int load_step_modifier(struct agui_scenario *s, struct agui_step *st,
+                              const struct an_ynode *k, const struct an_ynode *v,
+                              struct an_err *err)
+{
+    const char *key = k->str;
+    long long n;
+    int rc;
+    if (!strcmp(key, "id"))
+        return get_str(v, key, &st->id, NULL, err);
+    if (!strcmp(key, "role"))
+        return get_str(v, key, &st->role, NULL, err);
+    if (!strcmp(key, "parent"))
+        return get_str(v, key, &st->parent, NULL, err);
+    if (!strcmp(key, "result_id"))
+        return get_str(v, key, &st->result_id, NULL, err);
+    if (!strcmp(key, "code"))
+        return get_str(v, key, &st->code, NULL, err);
+    if (!strcmp(key, "args_text"))
+        return get_str(v, key, &st->args, &st->args_len, err);
+    if (!strcmp(key, "args"))
+        return get_text_or_json(s, v, &st->args, &st->args_len, err);
+    if (!strcmp(key, "result"))
+        return get_text_or_json(s, v, &st->result, &st->result_len, err);
+    if (!strcmp(key, "timestamp"))
+        return get_json(s, v, &st->timestamp, err);
+    if (!strcmp(key, "chunks")) {
+        if ((rc = get_int(v, key, 1, MAX_CHUNKS, &n, err)))
+            return rc;
+        st->chunks = (unsigned)n;
+        return 0;
+    }
+    if (!strcmp(key, "chunk_delay_ms")) {
+        if ((rc = get_int(v, key, 0, MAX_DELAY_MS, &n, err)))
+            return rc;
+        st->ms = n;
+        return 0;
+    }
+    return an_fail(err, AN_EINTERNAL, &k->loc, "unhandled step key '%s'", key);
+}
+
+static int load_step(struct agui_scenario *s, struct agui_step *st, const struct an_ynode *n,
+                     struct an_err *err)
+{
+    int rc;
+    const struct step_kind *kind = NULL;
+    const struct an_ynode *kind_key = NULL;
+    if ((rc = want_map(n, "a step", err)))
+        return rc;
+    for (size_t i = 0; i < n->npairs; i++) {
+        for (size_t k = 0; k < NKINDS; k++) {
+            if (strcmp(n->pairs[i].key->str, step_kinds[k].key) != 0)
+                continue;
+            if (kind)
+                return an_fail(err, AN_ESCHEMA, &n->pairs[i].key->loc,
+                               "a step does one thing: it has both '%s' and '%s'", kind->key,
+                               step_kinds[k].key);
+            kind = &step_kinds[k];
+            kind_key = n->pairs[i].key;
+        }
+    }
+    if (!kind)
+        return an_fail(err, AN_ESCHEMA, &n->loc,
+                       "a step needs one of text, tool, delay_ms, event, comment, raw, "
+                       "run_error, cut, stall");
+    st->kind = kind->kind;
+    st->loc = n->loc;
+    st->chunks = 1;
+    if ((rc = load_step_kind(s, st, an_yaml_get(n, kind->key), kind->key, err)))
+        return rc;
+    for (size_t i = 0; i < n->npairs; i++) {
+        const struct an_ynode *k = n->pairs[i].key;
+        if (k == kind_key)
+            continue;
+        if (!in_list(kind->modifiers, k->str)) {
+            for (size_t j = 0; j < NKINDS; j++)
+                if (in_list(step_kinds[j].modifiers, k->str))
+                    return an_fail(err, AN_ESCHEMA, &k->loc, "'%s' does not apply to a %s step",
+                                   k->str, kind->key);
+            char where[64];
+            snprintf(where, sizeof where, "a %s step", kind->key);
+            const char *const *lists[] = {kind->modifiers, NULL};
+            return unknown_key(k, where, lists, err);
+        }
+        if ((rc = load_step_modifier(s, st, k, n->pairs[i].value, err)))
+            return rc;
+    }
+    if (an_yaml_get(n, "args") && an_yaml_get(n, "args_text"))
+        return an_fail(err, AN_ESCHEMA, &n->loc, "give 'args' or 'args_text', not both");
+    if (st->kind == AGUI_STEP_TOOL && !st->args) {
+        st->args = "{}";
+        st->args_len = 2;
+    }
+    return 0;
+}
+
+static bool ends_stream(enum agui_step_kind k)
+{
+    return k == AGUI_STEP_RUN_ERROR || k == AGUI_STEP_CUT || k == AGUI_STEP_STALL;
+}
+
+static const char *kind_key(enum agui_step_kind k)
+{
+    for (size_t i = 0; i < NKINDS; i++)
+        if (step_kinds[i].kind == k)
+            return step_kinds[i].key;
+    return "?";
+}
+
+static int load_steps(struct agui_scenario *s, struct agui_rule *r, const struct an_ynode *n,
+                      struct an_err *err)
+{
+    int rc;
+    if (n->kind != AN_Y_SEQ)
+        return an_fail(err, AN_ESCHEMA, &n->loc, "'steps' must be a list, not %s",
+                       an_yaml_kind_name(n));
+    r->steps = an_arena_alloc(&s->arena, (n->nitems ? n->nitems : 1) * sizeof *r->steps);
+    for (size_t i = 0; i < n->nitems; i++) {
+        if (i > 0 && ends_stream(r->steps[i - 1].kind))
+            return an_fail(err, AN_ESCHEMA, &n->items[i]->loc,
+                           "this step is never sent: the stream ends at '%s' (line %u)",
+                           kind_key(r->steps[i - 1].kind), r->steps[i - 1].loc.line);
+        if ((rc = load_step(s, &r->steps[i], n->items[i], err)))
+            return rc;
+        r->nsteps++;
+    }
+    return 0;
+}
+
+/* ---- rules --------------------------------------------------------------- */
+
+static bool header_name_ok(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!strchr("!#$%&'*+-.^_`|~", *s) && !((*s >= '0' && *s <= '9') ||
+                                               (*s >= 'a' && *s <= 'z') ||
+                                               (*s >= 'A' && *s <= 'Z')))
+            return false;
+    return true;
+}
+
+static int load_headers(struct agui_scenario *s, struct agui_rule *r, const struct an_ynode *n,
+                        struct an_err *err)
+{
+    int rc;
+    if ((rc = want_map(n, "'headers'", err)))
+        return rc;
+    r->headers = an_arena_alloc(&s->arena, (n->npairs ? n->npairs : 1) * sizeof *r->headers);
+    for (size_t i = 0; i < n->npairs; i++) {
+        const struct an_ynode *k = n->pairs[i].key, *v = n->pairs[i].value;
+        if (!header_name_ok(k->str))
+            return an_fail(err, AN_ESCHEMA, &k->loc, "'%s' is not a valid header name", k->str);
+        /* libmicrohttpd writes these itself; a scripted copy would contradict it. */
+        if (!strcasecmp(k->str, "content-length") || !strcasecmp(k->str, "transfer-encoding"))
+            return an_fail(err, AN_ESCHEMA, &k->loc, "header '%s' cannot be scripted", k->str);
+        if (!strcasecmp(k->str, "content-type"))
+            return an_fail(err, AN_ESCHEMA, &k->loc,
+                           "set the content type with 'content_type', not in 'headers'");
+        const char *val;
+        size_t len;
+        if ((rc = get_str(v, k->str, &val, &len, err)))
+            return rc;
+        if (strlen(val) != len || strpbrk(val, "\r\n"))
+            return an_fail(err, AN_ESCHEMA, &v->loc,
+                           "header '%s' must not contain line breaks or NUL", k->str);
+        r->headers[r->nheaders].name = k->str;
+        r->headers[r->nheaders].value = val;
+        r->nheaders++;
+    }
+    return 0;
+}
+
+static int load_rule_key(struct agui_scenario *s, struct agui_rule *r, const struct an_ynode *k,
+                         const struct an_ynode *v, struct an_err *err)
+{
+    const char *key = k->str;
+    const char *str;
+    long long n;
+    int rc;
+    if (!strcmp(key, "match")) {
+        if ((rc = get_str(v, key, &str, NULL, err)))
+            return rc;
+        if ((rc = an_regex_compile(&r->match, str, &v->loc, err)))
+            return rc;
+        an_arena_defer(&s->arena, free_regex, r->match);
+        return 0;
+    }
+    if (!strcmp(key, "connect"))
+        return get_bool(v, key, &r->connect, err);
+    if (!strcmp(key, "path")) {
+        if ((rc = get_str(v, key, &r->path, NULL, err)))
+            return rc;
+        if (r->path[0] != '/')
+            return an_fail(err, AN_ESCHEMA, &v->loc, "'path' must start with '/'");
+        return 0;
+    }
+    if (!strcmp(key, "times"))
+        return get_int(v, key, 1, 1000000000LL, &r->times, err);
+    if (!strcmp(key, "status")) {
+        if ((rc = get_int(v, key, 200, 599, &n, err)))
+            return rc;
+        r->status = (int)n;
+        return 0;
+    }
+    if (!strcmp(key, "headers"))
+        return load_headers(s, r, v, err);
+    if (!strcmp(key, "content_type")) {
+        if ((rc = get_str(v, key, &r->content_type, NULL, err)))
+            return rc;
+        if (strpbrk(r->content_type, "\r\n"))
+            return an_fail(err, AN_ESCHEMA, &v->loc, "'content_type' must not contain line breaks");
+        return 0;
+    }
+    if (!strcmp(key, "framing")) {
+        if ((rc = get_str(v, key, &str, NULL, err)))
+            return rc;
+        if (!strcmp(str, "lf"))
+            r->framing = AGUI_FRAMING_LF;
+        else if (!strcmp(str, "crlf"))
+            r->framing = AGUI_FRAMING_CRLF;
+        else if (!strcmp(str, "cr"))
+            r->framing = AGUI_FRAMING_CR;
+        else
+            return an_fail(err, AN_ESCHEMA, &v->loc, "'framing' must be lf, crlf or cr, not '%s'",
+                           str);
+        return 0;
+    }
+    if (!strcmp(key, "data_prefix"))
+        return get_str(v, key, &r->data_prefix, NULL, err);
+    if (!strcmp(key, "run")) {
+        if ((rc = get_str(v, key, &str, NULL, err)))
+            return rc;
+        if (!strcmp(str, "auto"))
+            r->run_auto = true;
+        else if (!strcmp(str, "none"))
+            r->run_auto = false;
+        else
+            return an_fail(err, AN_ESCHEMA, &v->loc, "'run' must be auto or none, not '%s'", str);
+        return 0;
+    }
+    if (!strcmp(key, "finish")) {
+        if (v->kind != AN_Y_MAP)
+            return an_fail(err, AN_ESCHEMA, &v->loc,
+                           "'finish' must be a map of extra RUN_FINISHED fields, not %s",
+                           an_yaml_kind_name(v));
+        return get_json(s, v, &r->finish, err);
+    }
+    if (!strcmp(key, "body"))
+        return get_text_or_json(s, v, &r->body, &r->body_len, err);
+    if (!strcmp(key, "steps"))
+        return load_steps(s, r, v, err);
+    return an_fail(err, AN_EINTERNAL, &k->loc, "unhandled rule key '%s'", key);
+}
+
+static int load_rule(struct agui_scenario *s, struct agui_rule *r, const struct an_ynode *n,
+                     bool is_default, struct an_err *err)
+{
+    const char *what = is_default ? "'default'" : "a rule";
+    int rc;
+    if ((rc = want_map(n, what, err)))
+        return rc;
+    r->loc = n->loc;
+    r->is_default = is_default;
+    r->status = 200;
+    r->framing = AGUI_FRAMING_LF;
+    r->data_prefix = "data: ";
+    r->run_auto = true;
+    for (size_t i = 0; i < n->npairs; i++) {
+        const struct an_ynode *k = n->pairs[i].key;
+        if (!in_list(rule_keys, k->str)) {
+            const char *const *lists[] = {rule_keys, NULL};
+            return unknown_key(k, is_default ? "default" : "rule", lists, err);
+        }
+        if (is_default && in_list(selector_keys, k->str))
+            return an_fail(err, AN_ESCHEMA, &k->loc,
+                           "'%s' has no meaning in 'default' (it answers what no rule matched)",
+                           k->str);
+        if ((rc = load_rule_key(s, r, k, n->pairs[i].value, err)))
+            return rc;
+    }
+    const struct an_ynode *steps = an_yaml_get(n, "steps");
+    const struct an_ynode *body = an_yaml_get(n, "body");
+    bool ok2xx = r->status >= 200 && r->status < 300;
+    if (!ok2xx && steps)
+        return an_fail(err, AN_ESCHEMA, &steps->loc,
+                       "a rule with status %d sends 'body', not 'steps' (no stream)", r->status);
+    if (ok2xx && steps && body)
+        return an_fail(err, AN_ESCHEMA, &body->loc,
+                       "give 'steps' (a stream) or 'body' (a plain answer), not both");
+    if (ok2xx && !steps && !body)
+        return an_fail(err, AN_ESCHEMA, &n->loc,
+                       "%s with status %d needs 'steps' (or a plain 'body')", what, r->status);
+    if (ok2xx && steps && r->nsteps == 0 && !r->run_auto)
+        return an_fail(err, AN_ESCHEMA, &steps->loc,
+                       "'steps' is empty and 'run' is none: nothing would be sent "
+                       "(write body: \"\" for an empty answer)");
+    if (r->finish && !r->run_auto)
+        return an_fail(err, AN_ESCHEMA, &an_yaml_get(n, "finish")->loc,
+                       "'finish' needs run: auto (there is no RUN_FINISHED with run: none)");
+    if (!ok2xx && !body) {
+        r->body = an_arena_printf(&s->arena, "{\"error\":\"scripted status %d\"}", r->status);
+        r->body_len = strlen(r->body);
+    }
+    if (!r->content_type)
+        r->content_type = steps ? "text/event-stream" : "application/json";
+    return 0;
+}
+
+/* ---- scenario ------------------------------------------------------------ */
+
+static int load_tree(struct agui_scenario *s, const struct an_ynode *root, struct an_err *err)
+{
+    int rc;
+    if (root->kind != AN_Y_MAP)
+        return an_fail(err, AN_ESCHEMA, &root->loc,
+                       "a scenario must be a map with 'rules' (and 'default'), not %s",
+                       an_yaml_kind_name(root));
+    for (size_t i = 0; i < root->npairs; i++) {
+        const struct an_ynode *k = root->pairs[i].key;
+        if (!in_list(top_keys, k->str)) {
+            const char *const *lists[] = {top_keys, NULL};
+            return unknown_key(k, "scenario", lists, err);
+        }
+    }
+    const struct an_ynode *rules = an_yaml_get(root, "rules");
+    if (rules && !an_yaml_is_null(rules)) {
+        if (rules->kind != AN_Y_SEQ)
+            return an_fail(err, AN_ESCHEMA, &rules->loc, "'rules' must be a list, not %s",
+                           an_yaml_kind_name(rules));
+        s->rules = an_arena_alloc(&s->arena, (rules->nitems ? rules->nitems : 1) * sizeof *s->rules);
+        for (size_t i = 0; i < rules->nitems; i++) {
+            if ((rc = load_rule(s, &s->rules[i], rules->items[i], false, err)))
+                return rc;
+            s->nrules++;
+        }
+    }
+    const struct an_ynode *def = an_yaml_get(root, "default");
+    if (def) {
+        s->fallback = an_arena_alloc(&s->arena, sizeof *s->fallback);
+        if ((rc = load_rule(s, s->fallback, def, true, err)))
+            return rc;
+    }
+    return 0;
+}
+
+static struct agui_scenario *scenario_new(void)
+{
+    struct agui_scenario *s = an_xcalloc(1, sizeof *s);
+    if (pthread_mutex_init(&s->lock, NULL) != 0)
+        an_oom(); /* only fails for lack of resources */
+    return s;
+}
+
+int agui_scenario_load_mem(struct agui_scenario **out, const char *name, const char *data,
+                           size_t len, struct an_err *err)
+{
+    struct agui_scenario *s = scenario_new();
+    struct an_ynode *root = NULL;
+    int rc = an_yaml_load_mem(&root, name, data, len, &s->arena, err);
+    if (!rc)
+        rc = load_tree(s, root, err);
+    if (rc) {
+        agui_scenario_free(s);
+        *out = NULL;
+        return rc;
+    }
+    s->path = an_arena_strdup(&s->arena, name);
+    *out = s;
+    return 0;
+}
+
+int agui_scenario_load(struct agui_scenario **out, const char *path, struct an_err *err)
+{
+    struct agui_scenario *s = scenario_new();
+    struct an_ynode *root = NULL;
+    int rc = an_yaml_load_file(&root, path, &s->arena, err);
+    if (!rc)
+        rc = load_tree(s, root, err);
+    if (rc) {
+        agui_scenario_free(s);
+        *out = NULL;
+        return rc;
+    }
+    s->path = an_arena_strdup(&s->arena, path);
+    *out = s;
+    return 0;
+}
+
+void agui_scenario_free(struct agui_scenario *s)
+{
+    if (!s)
+        return;
+    an_arena_release(&s->arena);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+const struct agui_rule *agui_scenario_pick(struct agui_scenario *s,
+                                           const struct agui_request_view *req)
+{
+    struct agui_rule *found = NULL;
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; i < s->nrules && !found; i++) {
+        struct agui_rule *r = &s->rules[i];
+        if (r->path && strcmp(r->path, req->path) != 0)
+            continue;
+        if (r->connect != req->connect)
+            continue;
+        if (r->times && r->used >= r->times)
+            continue;
+        if (r->match && !an_regex_search(r->match, req->user_text, req->user_text_len))
+            continue;
+        r->used++;
+        found = r;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return found ? found : s->fallback;
+}
+
+const char *agui_framing_eol(enum agui_framing f)
+{
+    switch (f) {
+    case AGUI_FRAMING_CRLF:
+        return "\r\n";
+    case AGUI_FRAMING_CR:
+        return "\r";
+    case AGUI_FRAMING_LF:
+        break;
+    }
+    return "\n";
+}

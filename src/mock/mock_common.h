@@ -1,0 +1,45 @@
+/*
+ * What every `ananke-mock PROTOCOL` server shares: parsing numeric flags,
+ * telling the caller where it listens, logging requests, stopping on a
+ * signal.
+ *
+ * A test harness starts a mock, reads one line `http://127.0.0.1:PORT` from
+ * its stdout (or polls --port-file), drives it, reads the --requests log and
+ * sends SIGTERM. These helpers keep that contract the same for every
+ * protocol.
+ */
+#ifndef ANANKE_MOCK_COMMON_H
+#define ANANKE_MOCK_COMMON_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stddef.h>
+
+#include "ananke/err.h"
+
+/* A decimal number in [min, max], the whole string; AN_EUSAGE naming `flag` otherwise. */
+int mock_parse_ulong(const char *s, const char *flag, unsigned long min, unsigned long max,
+                     unsigned long *out, struct an_err *err);
+
+/* Block SIGINT and SIGTERM in the calling thread (call before starting any
+ * server thread, so every thread inherits the mask and the signal waits for
+ * mock_signals_wait) and ignore SIGPIPE (a client that hangs up mid-stream
+ * must not kill the mock). */
+void mock_signals_setup(sigset_t *stop_set);
+/* Wait until SIGINT or SIGTERM arrives; returns the signal number. */
+int mock_signals_wait(const sigset_t *stop_set);
+
+/* Print `http://127.0.0.1:PORT` on stdout (one line, flushed) and, when
+ * port_file is not NULL, write the port there through a temporary file and
+ * rename(), so a reader never sees a partial number. */
+int mock_announce(unsigned port, const char *port_file, struct an_err *err);
+
+/* The --requests log: one JSON object per line, appended and flushed per
+ * request; thread-safe. */
+struct mock_reqlog;
+int mock_reqlog_open(struct mock_reqlog **out, const char *path, struct an_err *err);
+/* Append `line` (not stolen). NULL-safe on `log`. */
+void mock_reqlog_write(struct mock_reqlog *log, const json_t *line);
+void mock_reqlog_close(struct mock_reqlog *log); /* NULL-safe */
+
+#endif

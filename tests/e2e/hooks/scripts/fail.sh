@@ -1,0 +1,3 @@
+#!/bin/sh
+echo "db not reachable" >&2
+exit 3

@@ -1,0 +1,2 @@
+#!/bin/sh
+printf '{"CART_ID": "cart_7", "THREAD": 99, "USER_NAME": "Ada"}'

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# End-to-end cases: one directory per case under tests/e2e/, no C needed.
+#
+# A case directory holds:
+#   cmd             the ananke arguments, one line (default: "run")
+#   scenario.yaml   optional: ananke-mock agui is started with it on a free
+#                   port of 127.0.0.1; its URL is in $ANANKE_MOCK_URL (the
+#                   case's config uses endpoint: "${ENV.ANANKE_MOCK_URL}")
+#   exit            the expected exit code (default 0)
+#   expect          lines that must appear, in this order, in stdout+stderr
+#                   after durations are normalised ("123 ms" -> "N ms")
+#   reject          lines that must not appear anywhere
+#   expect_requests lines that must appear, in order, in the mock's request log
+#   statuses        "STATUS NAME" per test, in run order (pass/fail/error),
+#                   checked against the JSON report the harness asks for
+#   env             optional NAME=VALUE lines exported for the command
+#   check.sh        optional extra checks, run in the case directory with
+#                   $OUT (the out/ directory) set; must exit 0
+# plus the config and test files the command reads. Output lands in out/.
+# Usage: tests/e2e/run.sh [CASE...]
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+B=${ANANKE_BUILD:-build}
+case "$B" in /*) ;; *) B="$root/$B" ;; esac
+ANANKE="$B/ananke"
+MOCK="$B/ananke-mock"
+export ANANKE MOCK NO_COLOR=1
+pass=0 fail=0
+
+normalise() {
+  sed -E -e 's/[0-9]+(\.[0-9]+)? ?(ms|s)\b/N \2/g' -e 's/\x1b\[[0-9;]*m//g'
+}
+
+# in-order containment: every line of $1 appears in $2 after the previous one
+contains_in_order() {
+  awk 'NR == FNR { if (length($0)) want[n++] = $0; next }
+       { while (i < n && index($0, want[i])) i++ }
+       END { if (i < n) { print "    missing: " want[i]; exit 1 } }' "$1" "$2"
+}
+
+run_case() {
+  local dir=$1 name
+  name=$(basename "$dir")
+  local out="$dir/out"
+  rm -rf "$out"; mkdir -p "$out"
+  local mock_pid=""
+  if [ -f "$dir/scenario.yaml" ]; then
+    "$MOCK" agui --scenario "$dir/scenario.yaml" --port-file "$out/port" \
+      --requests "$out/requests.jsonl" >"$out/mock.stdout" 2>"$out/mock.stderr" &
+    mock_pid=$!
+    for _ in $(seq 1 100); do [ -s "$out/port" ] && break; sleep 0.05; done
+    if [ ! -s "$out/port" ]; then
+      echo "FAIL $name: mock did not start"; sed 's/^/    /' "$out/mock.stderr"
+      kill "$mock_pid" 2>/dev/null; wait "$mock_pid" 2>/dev/null
+      fail=$((fail + 1)); return
+    fi
+    export ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$out/port")/agent"
+  else
+    export ANANKE_MOCK_URL="http://127.0.0.1:9/agent"
+  fi
+  local args="run ."
+  [ -f "$dir/cmd" ] && args=$(head -n1 "$dir/cmd")
+  [ -f "$dir/statuses" ] && args="$args --reporter json:out/results.json"
+  local envs=()
+  [ -f "$dir/env" ] && mapfile -t envs < <(grep -v '^#' "$dir/env" | grep .)
+  local want=0
+  [ -f "$dir/exit" ] && want=$(tr -d '[:space:]' <"$dir/exit")
+  local got
+  (cd "$dir" && for e in "${envs[@]}"; do export "$e"; done && eval "timeout -k 5 120 \"\$ANANKE\" $args") >"$out/stdout" 2>"$out/stderr"
+  got=$?
+  if [ -n "$mock_pid" ]; then kill "$mock_pid" 2>/dev/null; wait "$mock_pid" 2>/dev/null; fi
+  cat "$out/stdout" "$out/stderr" | normalise >"$out/combined"
+  local ok=1 why=()
+  [ "$got" = "$want" ] || { ok=0; why+=("exit $got, expected $want"); }
+  if [ -f "$dir/expect" ] && ! contains_in_order "$dir/expect" "$out/combined" >"$out/why"; then
+    ok=0; why+=("output: $(cat "$out/why")")
+  fi
+  if [ -f "$dir/reject" ]; then
+    while IFS= read -r line; do
+      [ -n "$line" ] && grep -qF -- "$line" "$out/combined" && { ok=0; why+=("unwanted: $line"); }
+    done <"$dir/reject"
+  fi
+  if [ -f "$dir/expect_requests" ] &&
+     ! contains_in_order "$dir/expect_requests" "$out/requests.jsonl" >"$out/why"; then
+    ok=0; why+=("requests: $(cat "$out/why")")
+  fi
+  if [ -f "$dir/statuses" ]; then
+    if ! jq -r '.tests[] | "\(.status) \(.name)"' "$out/results.json" >"$out/statuses" 2>&1 ||
+       ! diff -u "$dir/statuses" "$out/statuses" >"$out/why"; then
+      ok=0; why+=("statuses: $(cat "$out/why" "$out/statuses" 2>/dev/null | tail -n 12)")
+    fi
+  fi
+  if [ -f "$dir/check.sh" ] && ! (cd "$dir" && OUT="$out" bash ./check.sh >"$out/check" 2>&1); then
+    ok=0; why+=("check.sh: $(tail -n 5 "$out/check")")
+  fi
+  if [ $ok = 1 ]; then
+    pass=$((pass + 1)); echo "ok   $name"
+  else
+    fail=$((fail + 1)); echo "FAIL $name"
+    for w in "${why[@]}"; do echo "    $w"; done
+    echo "    --- output ---"; sed 's/^/    | /' "$out/combined" | head -n 40
+  fi
+}
+
+cases=()
+if [ $# -gt 0 ]; then
+  for c in "$@"; do cases+=("$here/$(basename "$c")"); done
+else
+  for d in "$here"/*/; do [ -f "$d/exit" ] || [ -f "$d/expect" ] && cases+=("${d%/}"); done
+fi
+for c in "${cases[@]}"; do run_case "$c"; done
+echo "e2e: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,705 @@
+/*
+ * AG-UI decoder: event sequences (as the JSON an agent would send) in,
+ * transcript and next-run history out. No HTTP, no clock: event i arrives
+ * at T0 + 10 * i.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ananke/err.h"
+#include "ananke/transcript.h"
+#include "core/json.h"
+#include "proto/agui_decode.h"
+#include "proto/json_patch.h"
+
+#define T0 1000
+#define AT(i) (T0 + 10 * (i))
+
+struct fx {
+    struct an_agui_conv conv;
+    struct an_transcript t;
+    json_t *input; /* RunAgentInput of the last turn */
+    int last_rc;   /* what an_agui_dec_event returned last */
+    size_t fed;    /* events the decoder accepted before stopping */
+    size_t max_calls;
+};
+
+static int setup(void **state)
+{
+    struct fx *f = calloc(1, sizeof *f);
+    an_agui_conv_init(&f->conv, "thread-1", NULL, NULL);
+    an_transcript_init(&f->t);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fx *f = *state;
+    json_decref(f->input);
+    an_agui_conv_release(&f->conv);
+    an_transcript_release(&f->t);
+    free(f);
+    return 0;
+}
+
+/* One turn: `events` is NULL-terminated; `cut` as an_agui_dec_finish takes. */
+static struct an_turn_rec *turn_cut(struct fx *f, const char *user, const char *const *events,
+                                    const char *cut)
+{
+    struct an_agui_dec *d;
+    an_transcript_add_turn(&f->t, user ? "user" : "agui:connect");
+    json_decref(f->input);
+    f->input = an_agui_conv_input(&f->conv, "run-1", user);
+    an_agui_dec_new(&d, &f->conv, &f->t, f->max_calls);
+    f->last_rc = 0;
+    f->fed = 0;
+    for (size_t i = 0; events[i]; i++) {
+        f->last_rc = an_agui_dec_event(d, events[i], strlen(events[i]), AT(i));
+        if (f->last_rc)
+            break;
+        f->fed++;
+    }
+    an_agui_dec_finish(d, cut);
+    an_agui_dec_free(d);
+    return &f->t.turns[f->t.nturns - 1];
+}
+
+static struct an_turn_rec *turn(struct fx *f, const char *user, const char *const *events)
+{
+    return turn_cut(f, user, events, NULL);
+}
+
+static void assert_ok(const struct an_turn_rec *r)
+{
+    if (r->status != AN_TURN_OK)
+        fail_msg("turn failed: %s", r->error);
+}
+
+static void assert_failed(const struct an_turn_rec *r, int code, const char *needle)
+{
+    assert_int_equal(r->status, AN_TURN_ERROR);
+    assert_int_equal(r->error_code, code);
+    if (!strstr(r->error, needle))
+        fail_msg("error '%s' lacks '%s'", r->error, needle);
+}
+
+static bool has_warning(const struct an_turn_rec *r, const char *needle)
+{
+    for (size_t i = 0; i < r->nwarnings; i++)
+        if (strstr(r->warnings[i], needle))
+            return true;
+    return false;
+}
+
+static void assert_json(const json_t *got, const char *want_text)
+{
+    json_t *want = json_loads(want_text, JSON_DECODE_ANY, NULL);
+    assert_non_null(want);
+    if (!got || !json_equal((json_t *)got, want)) {
+        char *g = an_json_compact(got);
+        json_decref(want);
+        fail_msg("json %s, want %s", g, want_text);
+    }
+    json_decref(want);
+}
+
+#define STARTED "{\"type\":\"RUN_STARTED\",\"threadId\":\"thread-1\",\"runId\":\"run-1\"}"
+#define FINISHED "{\"type\":\"RUN_FINISHED\",\"threadId\":\"thread-1\",\"runId\":\"run-1\"}"
+#define TSTART(id) \
+    "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" id "\",\"role\":\"assistant\"}"
+#define TCONT(id, d) \
+    "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"" id "\",\"delta\":\"" d "\"}"
+#define TEND(id) "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" id "\"}"
+#define CSTART(id, name) \
+    "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"" id "\",\"toolCallName\":\"" name "\"}"
+#define CSTARTP(id, name, parent)                                                            \
+    "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"" id "\",\"toolCallName\":\"" name       \
+    "\",\"parentMessageId\":\"" parent "\"}"
+#define CARGS(id, d) "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"" id "\",\"delta\":\"" d "\"}"
+#define CEND(id) "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"" id "\"}"
+
+static void test_text_assembly(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED, TSTART("m1"), TCONT("m1", "Hel"), TCONT("m1", "lo \\u00e9"),
+                        TCONT("m1", ""), TEND("m1"), FINISHED, NULL};
+    struct an_turn_rec *r = turn(f, "hi", ev);
+    assert_ok(r);
+    assert_string_equal(r->text, "Hello \xC3\xA9");
+    assert_int_equal(r->nframes, 7);
+    assert_string_equal(r->frames[1].data, TSTART("m1"));
+    assert_int_equal(r->frames[1].t_ms, AT(1));
+    assert_int_equal(r->nwarnings, 0);
+    assert_int_equal(r->ncalls, 0);
+}
+
+static void test_text_of_assistant_only_in_arrival_order(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED,
+                        TSTART("a"),
+                        "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"s\",\"role\":\"system\"}",
+                        "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"b\"}", /* role absent */
+                        TCONT("a", "1"),
+                        TCONT("s", "not the agent's"),
+                        TCONT("b", "2"),
+                        TCONT("a", "3"),
+                        TEND("a"),
+                        TEND("b"),
+                        TEND("s"),
+                        FINISHED,
+                        NULL};
+    struct an_turn_rec *r = turn(f, "hi", ev);
+    assert_ok(r);
+    assert_string_equal(r->text, "123");
+}
+
+static void test_interleaved_text_and_tool(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED,
+                        TSTART("m1"),
+                        CSTARTP("c1", "search", "m1"),
+                        TCONT("m1", "a"),
+                        CARGS("c1", "{\\\"q\\\":"),
+                        TCONT("m1", "b"),
+                        CARGS("c1", "\\\"x\\\"}"),
+                        CEND("c1"),
+                        TEND("m1"),
+                        FINISHED,
+                        NULL};
+    struct an_turn_rec *r = turn(f, "hi", ev);
+    assert_ok(r);
+    assert_string_equal(r->text, "ab");
+    assert_int_equal(r->ncalls, 1);
+    const struct an_tool_call *c = &f->t.calls[0];
+    assert_string_equal(c->id, "c1");
+    assert_string_equal(c->name, "search");
+    assert_string_equal(c->args_text, "{\"q\":\"x\"}");
+    assert_json(c->args, "{\"q\":\"x\"}");
+    assert_true(c->args_done);
+    assert_null(c->args_error);
+    assert_int_equal(c->start_ms, AT(2));
+    assert_int_equal(c->end_ms, AT(7));
+    assert_int_equal(c->ts_ms, AT(7));
+    assert_int_equal(c->result_ms, 0);
+    assert_null(c->result); /* a call without a result is still captured */
+    assert_int_equal(r->nwarnings, 0);
+}
+
+static void test_parallel_calls(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED,
+                        CSTART("c1", "a"),
+                        CSTART("c2", "b"),
+                        CARGS("c2", "[1,"),
+                        CARGS("c1", "{\\\"k\\\""),
+                        CARGS("c2", "2]"),
+                        CARGS("c1", ":1}"),
+                        CEND("c2"),
+                        CEND("c1"),
+                        FINISHED,
+                        NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_ok(r);
+    assert_int_equal(r->first_call, 0);
+    assert_int_equal(r->ncalls, 2);
+    assert_string_equal(f->t.calls[0].id, "c1");
+    assert_json(f->t.calls[0].args, "{\"k\":1}");
+    assert_int_equal(f->t.calls[0].end_ms, AT(8));
+    assert_string_equal(f->t.calls[1].id, "c2");
+    assert_json(f->t.calls[1].args, "[1,2]");
+    assert_int_equal(f->t.calls[1].end_ms, AT(7));
+}
+
+static void test_bad_args_kept_as_text(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED,           CSTART("c1", "f"), CARGS("c1", "{bad"),
+                        CEND("c1"),        CSTART("c2", "g"), CEND("c2"),
+                        FINISHED,          NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_ok(r);
+    assert_int_equal(r->ncalls, 2);
+    const struct an_tool_call *c = &f->t.calls[0];
+    assert_null(c->args);
+    assert_string_equal(c->args_text, "{bad");
+    assert_non_null(c->args_error);
+    assert_true(c->args_done);
+    assert_true(has_warning(r, "not valid JSON"));
+    /* no argument text at all reads as {} (tools without parameters) */
+    assert_json(f->t.calls[1].args, "{}");
+    assert_null(f->t.calls[1].args_error);
+    assert_int_equal(r->nwarnings, 1);
+}
+
+static void test_results(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {
+        STARTED,
+        CSTART("c1", "f"), CEND("c1"),
+        CSTART("c2", "g"), CEND("c2"),
+        CSTART("c3", "h"), CEND("c3"),
+        "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r1\",\"toolCallId\":\"c1\","
+        "\"content\":\"{\\\"ok\\\":true}\"}",
+        "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r2\",\"toolCallId\":\"c2\","
+        "\"content\":\"plain text\",\"role\":\"tool\"}",
+        "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r3\",\"toolCallId\":\"c3\","
+        "\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}",
+        FINISHED,
+        NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_ok(r);
+    assert_json(f->t.calls[0].result, "{\"ok\":true}");
+    assert_json(f->t.calls[1].result, "\"plain text\"");
+    assert_json(f->t.calls[2].result, "[{\"type\":\"text\",\"text\":\"hi\"}]");
+    assert_int_equal(f->t.calls[0].result_ms, AT(7));
+    assert_int_equal(f->t.calls[0].ts_ms, AT(7));
+    assert_int_equal(f->t.calls[0].end_ms, AT(2));
+    assert_int_equal(f->t.calls[2].result_ms, AT(9));
+}
+
+static void test_chunks(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {
+        STARTED,
+        "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m1\",\"delta\":\"He\"}",
+        "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"delta\":\"llo\"}",
+        "{\"type\":\"TOOL_CALL_CHUNK\",\"toolCallId\":\"c1\",\"toolCallName\":\"f\","
+        "\"parentMessageId\":null,\"delta\":\"{}\"}",
+        /* a new id closes c1 */
+        "{\"type\":\"TOOL_CALL_CHUNK\",\"toolCallId\":\"c2\",\"toolCallName\":\"g\","
+        "\"delta\":\"{\\\"a\\\":\"}",
+        "{\"type\":\"RAW\",\"event\":{}}", /* RAW does not close the stream */
+        "{\"type\":\"TOOL_CALL_CHUNK\",\"delta\":\"2}\"}",
+        "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}", /* any other event closes it */
+        "{\"type\":\"STEP_FINISHED\",\"stepName\":\"s\"}",
+        FINISHED,
+        NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_ok(r);
+    assert_string_equal(r->text, "Hello");
+    assert_int_equal(r->ncalls, 2);
+    assert_json(f->t.calls[0].args, "{}");
+    assert_true(f->t.calls[0].args_done);
+    assert_int_equal(f->t.calls[0].start_ms, AT(3));
+    assert_int_equal(f->t.calls[0].end_ms, AT(4));
+    assert_json(f->t.calls[1].args, "{\"a\":2}");
+    assert_int_equal(f->t.calls[1].end_ms, AT(7));
+    assert_int_equal(r->nwarnings, 0);
+}
+
+static void test_first_chunk_needs_id(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED,
+                        "{\"type\":\"TOOL_CALL_CHUNK\",\"toolCallId\":\"c1\",\"delta\":\"{}\"}",
+                        FINISHED, NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_failed(r, AN_EPROTO, "toolCallName");
+    assert_int_equal(f->fed, 1);
+}
+
+static void test_run_error_keeps_capture(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED,
+                        TSTART("m1"),
+                        TCONT("m1", "partial"),
+                        CSTART("c1", "f"),
+                        CARGS("c1", "{\\\"a\\\":1}"),
+                        "{\"type\":\"RUN_ERROR\",\"message\":\"boom\",\"code\":\"E42\"}",
+                        FINISHED,
+                        NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_failed(r, AN_ERUN, "agent reported RUN_ERROR: boom (code E42)");
+    assert_int_equal(f->last_rc, AN_ERUN);
+    assert_int_equal(f->fed, 5); /* decoding stops at RUN_ERROR */
+    assert_string_equal(r->text, "partial");
+    assert_int_equal(r->ncalls, 1);
+    assert_false(f->t.calls[0].args_done);
+    assert_json(f->t.calls[0].args, "{\"a\":1}");
+    assert_int_equal(f->t.calls[0].end_ms, AT(4)); /* its last args event */
+    assert_true(has_warning(r, "never ended"));
+}
+
+static void test_run_error_first(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {"{\"type\":\"RUN_ERROR\",\"message\":\"no key\"}", NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_failed(r, AN_ERUN, "agent reported RUN_ERROR: no key");
+    assert_null(strstr(r->error, "code"));
+}
+
+static void test_missing_run_finished(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED, TSTART("m1"), TCONT("m1", "cut"), NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_failed(r, AN_EPROTO, "stream ended without RUN_FINISHED");
+    assert_string_equal(r->text, "cut");
+}
+
+static void test_cut_stream(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED, NULL};
+    struct an_turn_rec *r = turn_cut(f, "go", ev, "Recv failure: Connection reset by peer");
+    assert_failed(r, AN_EPROTO, "without RUN_FINISHED (Recv failure");
+}
+
+static void test_empty_stream(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_failed(r, AN_EPROTO, "no event received");
+}
+
+static void test_first_event_wrong(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {TSTART("m1"), STARTED, FINISHED, NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_failed(r, AN_EPROTO, "first event is TEXT_MESSAGE_START");
+    assert_int_equal(r->nframes, 1);
+}
+
+static void test_unknown_event_type(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED, "{\"type\":\"FOO_BAR\",\"x\":1}", TSTART("m1"), TCONT("m1", "ok"),
+                        TEND("m1"), FINISHED, NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_ok(r);
+    assert_true(has_warning(r, "unknown event type 'FOO_BAR'"));
+    assert_string_equal(r->text, "ok");
+    assert_int_equal(r->nframes, 6); /* kept in the raw frames */
+}
+
+static void test_malformed_events(void **state)
+{
+    struct fx *f = *state;
+    const char *bad_json[] = {STARTED, "{\"type\":\"TEXT_MESS", NULL};
+    struct an_turn_rec *r = turn(f, "go", bad_json);
+    assert_failed(r, AN_EPROTO, "event #2 is not valid JSON");
+    assert_non_null(strstr(r->error, "{\"type\":\"TEXT_MESS"));
+
+    const char *not_obj[] = {STARTED, "[1,2]", NULL};
+    r = turn(f, "go", not_obj);
+    assert_failed(r, AN_EPROTO, "event #2 is not an object with a string 'type'");
+
+    const char *num_type[] = {"{\"type\":5}", NULL};
+    r = turn(f, "go", num_type);
+    assert_failed(r, AN_EPROTO, "event #1 is not an object");
+
+    const char *no_id[] = {STARTED, "{\"type\":\"TEXT_MESSAGE_START\"}", NULL};
+    r = turn(f, "go", no_id);
+    assert_failed(r, AN_EPROTO, "event #2 (TEXT_MESSAGE_START): missing string 'messageId'");
+
+    const char *bad_role[] = {STARTED,
+                              "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":5}",
+                              NULL};
+    r = turn(f, "go", bad_role);
+    assert_failed(r, AN_EPROTO, "'role' is not a string");
+}
+
+static void test_blank_data_ignored(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED, "", " \n", FINISHED, NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_ok(r);
+    assert_true(has_warning(r, "event #2 has no data"));
+}
+
+static void test_after_run_finished(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED, TSTART("m1"), TCONT("m1", "a"), TEND("m1"), FINISHED,
+                        TCONT("m1", "late"), CSTART("c9", "late"), NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_ok(r);
+    assert_string_equal(r->text, "a");
+    assert_int_equal(r->ncalls, 0);
+    assert_true(has_warning(r, "TEXT_MESSAGE_CONTENT after RUN_FINISHED"));
+    assert_true(has_warning(r, "TOOL_CALL_START after RUN_FINISHED"));
+}
+
+static void test_two_runs_in_one_stream(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED, TSTART("m1"), TCONT("m1", "a"), TEND("m1"), FINISHED,
+                        STARTED, TSTART("m2"), TCONT("m2", "b"), TEND("m2"), FINISHED, NULL};
+    struct an_turn_rec *r = turn(f, NULL, ev);
+    assert_ok(r);
+    assert_string_equal(r->text, "ab");
+    assert_int_equal(r->nwarnings, 0);
+}
+
+static void test_late_run_error(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED, FINISHED, "{\"type\":\"RUN_ERROR\",\"message\":\"late\"}", NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_failed(r, AN_ERUN, "late");
+}
+
+static void test_max_tool_calls(void **state)
+{
+    struct fx *f = *state;
+    f->max_calls = 2;
+    const char *ev[] = {STARTED, CSTART("c1", "f"), CSTART("c2", "f"), CSTART("c3", "f"),
+                        FINISHED, NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_failed(r, AN_ELIMIT, "more than 2 tool calls in one turn (max_tool_calls)");
+    assert_int_equal(r->ncalls, 2);
+}
+
+static void test_state(void **state)
+{
+    struct fx *f = *state;
+    an_agui_conv_release(&f->conv);
+    json_t *init = json_pack("{s:i}", "count", 0);
+    an_agui_conv_init(&f->conv, NULL, init, NULL);
+    json_decref(init);
+
+    const char *ev[] = {
+        STARTED,
+        "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"count\":1,\"items\":[]}}",
+        "{\"type\":\"STATE_DELTA\",\"delta\":["
+        "{\"op\":\"add\",\"path\":\"/items/-\",\"value\":\"a\"},"
+        "{\"op\":\"replace\",\"path\":\"/count\",\"value\":2,\"extra\":true}]}",
+        /* the test fails: nothing of this patch applies */
+        "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"replace\",\"path\":\"/count\",\"value\":7},"
+        "{\"op\":\"test\",\"path\":\"/count\",\"value\":99}]}",
+        "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"remove\",\"path\":\"/nope\"}]}",
+        FINISHED,
+        NULL};
+    json_t *probe = an_agui_conv_input(&f->conv, "r0", NULL);
+    assert_json(json_object_get(probe, "state"), "{\"count\":0}");
+    json_decref(probe);
+
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_ok(r);
+    assert_json(json_object_get(f->input, "state"), "{\"count\":0}");
+    assert_json(r->state, "{\"count\":2,\"items\":[\"a\"]}");
+    assert_json(f->conv.state, "{\"count\":2,\"items\":[\"a\"]}");
+    assert_int_equal(r->nwarnings, 2);
+    assert_true(has_warning(r, "test failed"));
+    assert_true(has_warning(r, "/nope"));
+
+    /* the next run sends the state the agent produced */
+    const char *ev2[] = {STARTED, FINISHED, NULL};
+    turn(f, "again", ev2);
+    assert_json(json_object_get(f->input, "state"), "{\"count\":2,\"items\":[\"a\"]}");
+}
+
+static void test_history_across_turns(void **state)
+{
+    struct fx *f = *state;
+    const char *ev1[] = {
+        STARTED,
+        TSTART("m1"),
+        TCONT("m1", "Let me check"),
+        CSTARTP("c1", "get_weather", "m1"),
+        CARGS("c1", "{\\\"city\\\":\\\"Paris\\\"}"),
+        CEND("c1"),
+        TEND("m1"),
+        "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"tr1\",\"toolCallId\":\"c1\","
+        "\"content\":\"sunny\"}",
+        TSTART("m2"),
+        TCONT("m2", "It is sunny"),
+        TEND("m2"),
+        FINISHED,
+        NULL};
+    struct an_turn_rec *r = turn(f, "weather?", ev1);
+    assert_ok(r);
+    json_t *msgs = json_object_get(f->input, "messages");
+    assert_int_equal(json_array_size(msgs), 1);
+    const char *user_id = an_json_str(json_array_get(msgs, 0), "id");
+    assert_non_null(user_id);
+    assert_int_equal(strlen(user_id), 36);
+    char *uid = strdup(user_id);
+
+    const char *ev2[] = {STARTED, FINISHED, NULL};
+    turn(f, "thanks", ev2);
+    json_t *in = f->input;
+    assert_string_equal(an_json_str(in, "threadId"), "thread-1");
+    assert_string_equal(an_json_str(in, "runId"), "run-1");
+    assert_json(json_object_get(in, "tools"), "[]");
+    assert_json(json_object_get(in, "context"), "[]");
+    assert_json(json_object_get(in, "forwardedProps"), "{}");
+    assert_null(json_object_get(in, "protocolVersion"));
+    msgs = json_object_get(in, "messages");
+    assert_int_equal(json_array_size(msgs), 5);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "[{\"id\":\"%s\",\"role\":\"user\",\"content\":\"weather?\"},"
+             "{\"id\":\"m1\",\"role\":\"assistant\",\"content\":\"Let me check\","
+             "\"toolCalls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":"
+             "{\"name\":\"get_weather\",\"arguments\":\"{\\\"city\\\":\\\"Paris\\\"}\"}}]},"
+             "{\"id\":\"tr1\",\"role\":\"tool\",\"toolCallId\":\"c1\",\"content\":\"sunny\"},"
+             "{\"id\":\"m2\",\"role\":\"assistant\",\"content\":\"It is sunny\"}]",
+             uid);
+    json_t *first4 = json_array();
+    for (size_t i = 0; i < 4; i++)
+        json_array_append(first4, json_array_get(msgs, i));
+    assert_json(first4, want);
+    json_decref(first4);
+    json_t *last = json_array_get(msgs, 4);
+    assert_string_equal(an_json_str(last, "role"), "user");
+    assert_string_equal(an_json_str(last, "content"), "thanks");
+    assert_string_not_equal(an_json_str(last, "id"), uid);
+    free(uid);
+
+    /* the second turn's calls slice starts after the first's */
+    assert_int_equal(f->t.turns[1].first_call, 1);
+    assert_int_equal(f->t.turns[1].ncalls, 0);
+}
+
+static void test_tool_call_without_parent_and_connect(void **state)
+{
+    struct fx *f = *state;
+    const char *ev1[] = {STARTED, CSTART("c1", "ask_user"), CARGS("c1", "{}"), CEND("c1"),
+                         FINISHED, NULL};
+    turn(f, "plan", ev1);
+    const char *ev2[] = {STARTED, FINISHED, NULL};
+    turn(f, NULL, ev2); /* connect: no new user message */
+    json_t *msgs = json_object_get(f->input, "messages");
+    assert_int_equal(json_array_size(msgs), 2);
+    /* frontend-style call: an assistant message named after the call, no
+     * "content", and no tool message since no result came */
+    assert_json(json_object_get(json_array_get(msgs, 1), "toolCalls"),
+                "[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"ask_user\","
+                "\"arguments\":\"{}\"}}]");
+    assert_string_equal(an_json_str(json_array_get(msgs, 1), "id"), "c1");
+    assert_null(json_object_get(json_array_get(msgs, 1), "content"));
+}
+
+static void test_messages_snapshot(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {
+        STARTED,
+        TSTART("m0"), TCONT("m0", "dropped"), TEND("m0"),
+        "{\"type\":\"MESSAGES_SNAPSHOT\",\"messages\":[{\"id\":\"u\",\"role\":\"user\","
+        "\"content\":\"restated\"},{\"id\":\"act\",\"role\":\"activity\",\"activityType\":\"x\","
+        "\"content\":{}}]}",
+        TSTART("m1"), TCONT("m1", "after"), TEND("m1"),
+        FINISHED,
+        NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_ok(r);
+    assert_string_equal(r->text, "droppedafter");
+    assert_json(f->conv.messages,
+                "[{\"id\":\"u\",\"role\":\"user\",\"content\":\"restated\"},"
+                "{\"id\":\"m1\",\"role\":\"assistant\",\"content\":\"after\"}]");
+}
+
+/* RFC 6902 operations and their failures, applied to one document. */
+static void test_json_patch(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *doc, *ops, *want; /* want NULL: the patch fails */
+    } rows[] = {
+        {"{}", "[{\"op\":\"add\",\"path\":\"/a\",\"value\":1}]", "{\"a\":1}"},
+        {"{\"a\":[1,3]}", "[{\"op\":\"add\",\"path\":\"/a/1\",\"value\":2}]", "{\"a\":[1,2,3]}"},
+        {"{\"a\":[1]}", "[{\"op\":\"add\",\"path\":\"/a/-\",\"value\":2}]", "{\"a\":[1,2]}"},
+        {"{\"a\":[1]}", "[{\"op\":\"add\",\"path\":\"/a/2\",\"value\":2}]", NULL},
+        {"{\"a\":[1]}", "[{\"op\":\"add\",\"path\":\"/a/01\",\"value\":2}]", NULL},
+        {"{\"a\":1}", "[{\"op\":\"add\",\"path\":\"\",\"value\":[true]}]", "[true]"},
+        {"{\"a\":1}", "[{\"op\":\"add\",\"path\":\"/x/y\",\"value\":1}]", NULL},
+        {"{\"a/b\":1,\"m~n\":2}", "[{\"op\":\"remove\",\"path\":\"/a~1b\"},"
+                                  "{\"op\":\"replace\",\"path\":\"/m~0n\",\"value\":3}]",
+         "{\"m~n\":3}"},
+        {"{\"a\":1}", "[{\"op\":\"remove\",\"path\":\"/b\"}]", NULL},
+        {"{\"a\":1}", "[{\"op\":\"replace\",\"path\":\"/b\",\"value\":2}]", NULL},
+        {"{\"a\":[1,2,3]}", "[{\"op\":\"remove\",\"path\":\"/a/0\"}]", "{\"a\":[2,3]}"},
+        {"{\"a\":{\"b\":1},\"c\":[]}", "[{\"op\":\"move\",\"from\":\"/a/b\",\"path\":\"/c/0\"}]",
+         "{\"a\":{},\"c\":[1]}"},
+        {"{\"a\":[1,2,3]}", "[{\"op\":\"move\",\"from\":\"/a/0\",\"path\":\"/a/2\"}]",
+         "{\"a\":[2,3,1]}"},
+        {"{\"a\":{\"b\":1}}", "[{\"op\":\"move\",\"from\":\"/a\",\"path\":\"/a/c\"}]", NULL},
+        {"{\"a\":{\"b\":1}}", "[{\"op\":\"copy\",\"from\":\"/a\",\"path\":\"/z\"},"
+                              "{\"op\":\"replace\",\"path\":\"/z/b\",\"value\":2}]",
+         "{\"a\":{\"b\":1},\"z\":{\"b\":2}}"},
+        {"{\"n\":1}", "[{\"op\":\"test\",\"path\":\"/n\",\"value\":1.0}]", "{\"n\":1}"},
+        {"{\"o\":{\"x\":1,\"y\":[2]}}",
+         "[{\"op\":\"test\",\"path\":\"/o\",\"value\":{\"y\":[2],\"x\":1}}]",
+         "{\"o\":{\"x\":1,\"y\":[2]}}"},
+        {"{\"n\":1}", "[{\"op\":\"test\",\"path\":\"/n\",\"value\":\"1\"}]", NULL},
+        {"{}", "[{\"op\":\"frobnicate\",\"path\":\"/a\"}]", NULL},
+        {"{}", "[{\"path\":\"/a\"}]", NULL},
+        {"{}", "{\"op\":\"add\"}", NULL},
+        {"null", "[{\"op\":\"add\",\"path\":\"\",\"value\":{}}]", "{}"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char why[256] = "";
+        json_t *doc = json_loads(rows[i].doc, JSON_DECODE_ANY, NULL);
+        json_t *ops = json_loads(rows[i].ops, JSON_DECODE_ANY, NULL);
+        json_t *orig = json_deep_copy(doc);
+        int rc = an_json_patch(&doc, ops, why, sizeof why);
+        if (rows[i].want) {
+            if (rc)
+                fail_msg("row %zu: failed: %s", i, why);
+            assert_json(doc, rows[i].want);
+        } else {
+            if (!rc)
+                fail_msg("row %zu: patch applied, should have failed", i);
+            assert_true(json_equal(doc, orig)); /* atomic: untouched */
+            assert_true(why[0] != '\0');
+        }
+        json_decref(doc);
+        json_decref(ops);
+        json_decref(orig);
+    }
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_text_assembly),
+        T(test_text_of_assistant_only_in_arrival_order),
+        T(test_interleaved_text_and_tool),
+        T(test_parallel_calls),
+        T(test_bad_args_kept_as_text),
+        T(test_results),
+        T(test_chunks),
+        T(test_first_chunk_needs_id),
+        T(test_run_error_keeps_capture),
+        T(test_run_error_first),
+        T(test_missing_run_finished),
+        T(test_cut_stream),
+        T(test_empty_stream),
+        T(test_first_event_wrong),
+        T(test_unknown_event_type),
+        T(test_malformed_events),
+        T(test_blank_data_ignored),
+        T(test_after_run_finished),
+        T(test_two_runs_in_one_stream),
+        T(test_late_run_error),
+        T(test_max_tool_calls),
+        T(test_state),
+        T(test_history_across_turns),
+        T(test_tool_call_without_parent_and_connect),
+        T(test_messages_snapshot),
+        cmocka_unit_test(test_json_patch),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+#undef T
+}

@@ -1,0 +1,196 @@
+/* Loading config + tests into the model, and the errors a user sees. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ananke/load.h"
+
+static char dir[] = "/tmp/ananke-load-XXXXXX";
+
+static void put(const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char *config =
+    "version: \"1.0\"\n"
+    "target:\n"
+    "  type: agui\n"
+    "  endpoint: \"http://127.0.0.1:1/${ENV.X}\"\n"
+    "  agentId: a\n"
+    "  headers: {Authorization: \"Bearer ${ENV.TOKEN}\"}\n"
+    "  assert:\n"
+    "    tools: {forbid: [danger]}\n"
+    "    timing: {max_duration_ms: 60000, max_idle_ms: 10000}\n"
+    "assertions:\n"
+    "  quick: {timing: {max_duration_ms: 5000}, text: {must_not_match: [oops]}}\n"
+    "  strict: {timing: {max_duration_ms: 1000}}\n";
+
+static int setup(void **state)
+{
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    put("ananke.config.yaml", config);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd);
+}
+
+static int load(const char *file, struct an_suite **s, struct an_errlist *errs)
+{
+    char cfg[256], path[256];
+    snprintf(cfg, sizeof cfg, "%s/ananke.config.yaml", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    const char *paths[] = {path};
+    struct an_load_opts o = {.config_path = cfg, .paths = paths, .npaths = 1};
+    return an_suite_load(s, &o, errs);
+}
+
+static void test_model(void **state)
+{
+    (void)state;
+    put("ok.test.yaml", "version: 1.0\n"
+                        "hooks:\n"
+                        "  - cmd: [sh, -c, 'echo {}']\n"
+                        "    timeout_ms: 500\n"
+                        "turns:\n"
+                        "  - user: \"hi ${X}\"\n"
+                        "    assert:\n"
+                        "      extends: [quick, strict]\n"
+                        "      tools:\n"
+                        "        require:\n"
+                        "          - search\n"
+                        "          - name: book\n"
+                        "            count: 2\n"
+                        "            args_match: {user.name: /ada/i}\n"
+                        "            after: search\n"
+                        "      timing: {max_idle_ms: false}\n"
+                        "  - type: agui:connect\n"
+                        "assert:\n"
+                        "  text: {must_match: done}\n");
+    struct an_suite *s = NULL;
+    struct an_errlist errs = {0};
+    assert_int_equal(load("ok.test.yaml", &s, &errs), 0);
+    assert_int_equal(errs.n, 0);
+    assert_int_equal(s->ntests, 1);
+    const struct an_test *t = &s->tests[0];
+    assert_string_equal(t->name, "ok"); /* from the file name */
+    assert_int_equal(t->nhooks, 1);
+    assert_int_equal(t->hooks[0].argc, 3);
+    assert_int_equal(t->hooks[0].timeout_ms, 500);
+    assert_int_equal(t->nturns, 2);
+    assert_int_equal(t->turns[1].type, AN_TURN_AGUI_CONNECT);
+    const struct an_assert *b = &t->turns[0].assert;
+    assert_int_equal(b->nrequire, 2);
+    assert_string_equal(b->require[0].name, "search");
+    assert_false(b->require[0].has_count);
+    assert_true(b->require[1].count.has_exact);
+    assert_int_equal(b->require[1].count.exact, 2);
+    assert_string_equal(b->require[1].args[0].path, "user.name");
+    assert_string_equal(b->require[1].after, "search");
+    /* extends: later names override earlier limits; own limits override both */
+    assert_int_equal(b->max_duration_ms.state, AN_LIMIT_SET);
+    assert_int_equal(b->max_duration_ms.value, 1000);
+    assert_int_equal(b->max_duration_ms.level, AN_LEVEL_TURN);
+    assert_int_equal(b->max_idle_ms.state, AN_LIMIT_DISABLED);
+    assert_int_equal(b->nmust_not_match, 1);
+    assert_int_equal(s->config.target.assert.nforbid, 1);
+    assert_int_equal(s->config.target.assert.forbid[0].level, AN_LEVEL_TARGET);
+    assert_int_equal(s->config.target.timeout_ms, 30000);
+    assert_string_equal(s->config.target.headers[0].value.src, "Bearer ${ENV.TOKEN}");
+    assert_int_equal(t->assert.nmust_match, 1);
+    an_suite_free(s);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *msg;
+        unsigned line, col;
+    } rows[] = {
+        {"version: '1.0'\nturns:\n  - user: hi\n    asert: {}\n",
+         "unknown key 'asert' in a turn (did you mean 'assert'?)", 4, 5},
+        {"version: '1.0'\nturns: hi\n", "'turns' must be a list, not a string", 2, 8},
+        {"turns:\n  - user: hi\n", "missing required key 'version' in a test file", 1, 1},
+        {"version: '3.1'\nturns:\n  - user: hi\n", "unsupported schema version '3.1'", 1, 10},
+        {"version: '1.0'\nturns: []\n", "at least one turn", 2, 8},
+        {"version: '1.0'\nturns:\n  - type: agui:connect\n    user: hi\n",
+         "sends no message", 4, 11},
+        {"version: '1.0'\nturns:\n  - {}\n", "needs 'user: <message>'", 3, 5},
+        {"version: '1.0'\nturns:\n  - user: hi\n    assert: {tools: {require: [{count: 1}]}}\n",
+         "missing required key 'name'", 4, 32},
+        {"version: '1.0'\nturns:\n  - user: hi\n    assert: {tools: {forbid_calls: [{name: x, "
+         "count: 1}]}}\n",
+         "unknown key 'count' in a tools.forbid_calls rule", 4, 47},
+        {"version: '1.0'\nturns:\n  - user: hi\n    assert: {timing: {max_idle_ms: -5}}\n",
+         "must not be negative", 4, 36},
+        {"version: '1.0'\nturns:\n  - user: hi\n    assert: {timing: {max_idle_ms: fast}}\n",
+         "'max_idle_ms' must be a whole number, not \"fast\"", 4, 36},
+        {"version: '1.0'\nturns:\n  - user: hi\n    assert: {text: {must_match: '[z-a]'}}\n",
+         "invalid regex '[z-a]'", 4, 33},
+        {"version: '1.0'\nturns:\n  - user: hi\n    assert: {extends: [quik]}\n",
+         "unknown assertion block 'quik' (did you mean 'quick'?)", 4, 24},
+        {"version: '1.0'\nhooks:\n  - cmd: 'bash x.sh'\nturns:\n  - user: hi\n",
+         "'cmd' must be a list", 3, 10},
+        {"version: '1.0'\nturns:\n  - user: hi\n    assert: {tools: {require: [{name: x, "
+         "count: {exact: 1, min: 1}}]}}\n",
+         "either exact or min/max", 4, 49},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        put("bad.test.yaml", rows[i].text);
+        struct an_suite *s = NULL;
+        struct an_errlist errs = {0};
+        assert_int_not_equal(load("bad.test.yaml", &s, &errs), 0);
+        assert_null(s);
+        assert_int_equal(errs.n, 1);
+        if (!strstr(errs.v[0].msg, rows[i].msg) || errs.v[0].line != rows[i].line ||
+            errs.v[0].col != rows[i].col)
+            fail_msg("row %zu: got %u:%u: %s", i, errs.v[0].line, errs.v[0].col, errs.v[0].msg);
+        an_errlist_release(&errs);
+    }
+}
+
+static void test_config_not_found(void **state)
+{
+    (void)state;
+    char *found = NULL;
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_config_find("/", &found, &err), AN_ENOTFOUND);
+    assert_null(found);
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    assert_int_equal(an_config_find(sub, &found, &err), 0);
+    assert_non_null(strstr(found, "ananke.config.yaml"));
+    free(found);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_model),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_config_not_found),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,368 @@
+/*
+ * Console reporter: the exact text a person reads, for PASS, FAIL with
+ * findings and evidence, ERROR with what was captured, colour on and off,
+ * hostile agent text, and -v turn lines.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/report.h"
+#include "core/json.h"
+
+#define T0 1737100000000LL
+
+static void call(struct an_transcript *tr, unsigned turn, const char *name, const char *args,
+                 const char *result, int64_t start, int64_t res_ms)
+{
+    struct an_tool_call *c = an_transcript_add_call(tr, turn);
+    c->name = strdup(name);
+    c->args_text = strdup(args);
+    c->args = json_loads(args, 0, NULL);
+    c->result = result ? json_loads(result, JSON_DECODE_ANY, NULL) : NULL;
+    c->start_ms = start;
+    c->end_ms = start + 5;
+    c->result_ms = result ? res_ms : 0;
+    c->ts_ms = result ? res_ms : c->end_ms;
+    tr->turns[turn].ncalls++;
+}
+
+static struct an_turn_rec *turn(struct an_transcript *tr, const char *input, int64_t start,
+                                int64_t end, const char *text)
+{
+    struct an_turn_rec *r = an_transcript_add_turn(tr, "user");
+    r->input = input ? strdup(input) : NULL;
+    r->start_ms = start;
+    r->end_ms = end;
+    r->text = text ? strdup(text) : NULL;
+    return r;
+}
+
+static void pass_test(struct an_test_result *t)
+{
+    t->name = strdup("pays once");
+    t->file = strdup("tests/checkout.test.yaml");
+    t->status = AN_STATUS_PASS;
+    t->start_ms = T0;
+    t->end_ms = T0 + 812;
+    turn(&t->transcript, "buy the red shoes", T0 + 10, T0 + 800, "Bought them.");
+    call(&t->transcript, 0, "search", "{\"q\":\"red shoes\"}", "{\"items\":[1]}", T0 + 130,
+         T0 + 350);
+    an_turn_warn(&t->transcript.turns[0], "unknown event %s", "FOO");
+}
+
+static void fail_test(struct an_test_result *t)
+{
+    struct an_transcript *tr = &t->transcript;
+    t->name = strdup("refund twice");
+    t->file = strdup("tests/refund.test.yaml");
+    t->status = AN_STATUS_FAIL;
+    t->start_ms = T0;
+    t->end_ms = T0 + 12345;
+    turn(tr, "hello", T0, T0 + 100, "Hi!");
+    turn(tr, "refund order 42", T0 + 100, T0 + 12300, "Done \x1b[2Jrefunded\xff twice");
+    call(tr, 1, "lookup_order", "{\"id\":42}", "{\"status\":\"paid\"}", T0 + 150, T0 + 200);
+    call(tr, 1, "charge_card", "{\"amount\":10}", "{\"ok\":true}", T0 + 300, T0 + 400);
+    call(tr, 1, "charge_card", "{\"amount\":10}", NULL, T0 + 500, 0);
+    an_findings_add(&t->findings, "tools.forbid_calls", 1, "tests/refund.test.yaml", 14, 9,
+                    "Tool \"charge_card\" count", "exactly 1 call", "2 calls", NULL);
+    an_findings_add(&t->findings, "text.must_match", -1, "tests/refund.test.yaml", 20, 5,
+                    "Text must match", "match /refunded once/", "\"Hi!\\nDone\"",
+                    "checked the text\nof every turn");
+}
+
+static void error_test(struct an_test_result *t)
+{
+    struct an_transcript *tr = &t->transcript;
+    t->name = strdup("agent down");
+    t->file = strdup("tests/refund.test.yaml");
+    t->status = AN_STATUS_ERROR;
+    t->start_ms = T0;
+    t->end_ms = T0 + 30000;
+    t->error = strdup("stream cut after 2 events");
+    t->error_code = AN_EPROTO;
+    t->error_turn = 1;
+    turn(tr, "hello", T0, T0 + 100, "Hi!");
+    struct an_turn_rec *r = turn(tr, "refund", T0 + 100, T0 + 30000, "Let me ch");
+    an_turn_fail(r, AN_EPROTO, "stream cut after 2 events");
+    call(tr, 1, "lookup_order", "{\"id\":42}", NULL, T0 + 150, 0);
+    turn(tr, "thanks", 0, 0, NULL)->status = AN_TURN_NOT_RUN;
+    turn(tr, "bye", 0, 0, NULL)->status = AN_TURN_NOT_RUN;
+}
+
+static char *render(const struct an_test_result *t, struct an_console_opts *o)
+{
+    char *s = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&s, &n);
+    assert_non_null(f);
+    an_console_test(f, t, o);
+    fclose(f);
+    return s;
+}
+
+static void no_trailing_spaces(const char *s)
+{
+    for (const char *p = s; (p = strchr(p, '\n')); p++)
+        if (p > s)
+            assert_true(p[-1] != ' ');
+}
+
+static struct an_run_result fixture(void)
+{
+    struct an_run_result r = {0};
+    pass_test(an_run_result_add(&r));
+    fail_test(an_run_result_add(&r));
+    error_test(an_run_result_add(&r));
+    r.start_ms = T0;
+    r.end_ms = T0 + 1420;
+    return r;
+}
+
+static void test_pass_line(void **state)
+{
+    (void)state;
+    struct an_run_result r = fixture();
+    struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
+    char *s = render(&r.tests[0], &o);
+    assert_string_equal(s, "PASS  pays once (812ms)  tests/checkout.test.yaml\n");
+    free(s);
+    an_run_result_release(&r);
+}
+
+static void test_fail_findings_and_evidence(void **state)
+{
+    (void)state;
+    struct an_run_result r = fixture();
+    struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
+    char *s = render(&r.tests[1], &o);
+    assert_string_equal(s,
+                        "FAIL  refund twice (12.3s)  tests/refund.test.yaml\n"
+                        "  turn 2: Tool \"charge_card\" count\n"
+                        "    expected: exactly 1 call\n"
+                        "    actual:   2 calls\n"
+                        "    at tests/refund.test.yaml:14:9\n"
+                        "    calls:\n"
+                        "      lookup_order({\"id\":42}) \xE2\x86\x92 {\"status\":\"paid\"}\n"
+                        "      charge_card({\"amount\":10}) \xE2\x86\x92 {\"ok\":true}\n"
+                        "      charge_card({\"amount\":10}) \xE2\x86\x92 (no result)\n"
+                        "    text: \"Done \\u001b[2Jrefunded\xEF\xBF\xBD twice\"\n"
+                        "  test: Text must match\n"
+                        "    expected: match /refunded once/\n"
+                        "    actual:   \"Hi!\\nDone\"\n"
+                        "    checked the text\n"
+                        "    of every turn\n"
+                        "    at tests/refund.test.yaml:20:5\n"
+                        "    calls: turn 2: lookup_order, charge_card, charge_card\n");
+    no_trailing_spaces(s);
+    free(s);
+    an_run_result_release(&r);
+}
+
+static void test_findings_share_turn_evidence(void **state)
+{
+    (void)state;
+    struct an_run_result r = fixture();
+    struct an_test_result *t = &r.tests[1];
+    an_findings_add(&t->findings, "tools.forbid", 1, NULL, 0, 0,
+                    "Tool \"charge_card\" must not be called", NULL, NULL, NULL);
+    struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
+    char *s = render(t, &o);
+    /* the second finding on turn 2 has no file: no "at" line, no repeat of the calls */
+    assert_non_null(strstr(s, "  turn 2: Tool \"charge_card\" must not be called\n"));
+    assert_null(strstr(strstr(s, "must not be called"), "calls:\n"));
+    free(s);
+    an_run_result_release(&r);
+}
+
+static void test_error(void **state)
+{
+    (void)state;
+    struct an_run_result r = fixture();
+    struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
+    char *s = render(&r.tests[2], &o);
+    assert_string_equal(s,
+                        "ERROR agent down (30.0s)  tests/refund.test.yaml\n"
+                        "  turn 2: stream cut after 2 events\n"
+                        "    captured before it broke:\n"
+                        "      calls:\n"
+                        "        lookup_order({\"id\":42}) \xE2\x86\x92 (no result)\n"
+                        "      text: \"Let me ch\"\n"
+                        "  turns 3\xE2\x80\x93" "4 not run\n");
+    free(s);
+
+    /* a hook failure: outside any turn, nothing captured */
+    struct an_test_result *t = an_run_result_add(&r);
+    t->name = strdup("hook");
+    t->status = AN_STATUS_ERROR;
+    t->error_code = AN_EHOOK;
+    t->error = strdup("hook 1 failed: exit 3\nstderr: boom");
+    s = render(t, &o);
+    assert_string_equal(s, "ERROR hook (0ms)\n"
+                           "  hook 1 failed: exit 3\n"
+                           "    stderr: boom\n");
+    free(s);
+    an_run_result_release(&r);
+}
+
+static void test_color(void **state)
+{
+    (void)state;
+    struct an_run_result r = fixture();
+    struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
+    for (int v = 0; v < 2; v++) {
+        o.verbose = v;
+        for (size_t i = 0; i < r.ntests; i++) {
+            char *s = render(&r.tests[i], &o);
+            assert_null(strchr(s, '\x1b')); /* not even from the agent's text */
+            free(s);
+        }
+    }
+    o.verbose = 0;
+    o.color = true;
+    char *s = render(&r.tests[0], &o);
+    assert_string_equal(s, "\x1b[32mPASS\x1b[0m  pays once (812ms)  "
+                           "\x1b[2mtests/checkout.test.yaml\x1b[0m\n");
+    free(s);
+    s = render(&r.tests[1], &o);
+    assert_memory_equal(s, "\x1b[31mFAIL\x1b[0m  refund", 20);
+    assert_non_null(strstr(s, "    \x1b[2mat tests/refund.test.yaml:14:9\x1b[0m\n"));
+    /* the agent's escape is still shown, not obeyed */
+    assert_non_null(strstr(s, "\"Done \\u001b[2Jrefunded"));
+    free(s);
+    s = render(&r.tests[2], &o);
+    assert_memory_equal(s, "\x1b[33mERROR\x1b[0m agent down", 25);
+    free(s);
+    an_run_result_release(&r);
+}
+
+static void test_hostile_text(void **state)
+{
+    (void)state;
+    struct an_run_result r = {0};
+    struct an_test_result *t = an_run_result_add(&r);
+    t->name = strdup("evil\rPASS \x1b]0;title\x07 \xe2\x80\xae" "name\xc3\xa9");
+    t->status = AN_STATUS_FAIL;
+    turn(&t->transcript, "q", T0, T0 + 1, "a\x9b" "b\xc2\x9b" "c\x7f" "d\te\x01");
+    an_findings_add(&t->findings, "text.must_match", 0, NULL, 0, 0, "Text must match", NULL, NULL,
+                    NULL);
+    struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
+    char *s = render(t, &o);
+    assert_string_equal(s, "FAIL  evil\\rPASS \\u001b]0;title\\u0007 \\u202ename\xc3\xa9 (0ms)\n"
+                           "  turn 1: Text must match\n"
+                           "    calls: none\n"
+                           "    text: \"a\xEF\xBF\xBD" "b\\u009bc\\u007fd\\te\\u0001\"\n");
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        assert_true(*p >= 0x20 || *p == '\n');
+    free(s);
+    an_run_result_release(&r);
+}
+
+static void test_cut(void **state)
+{
+    (void)state;
+    struct an_run_result r = {0};
+    struct an_test_result *t = an_run_result_add(&r);
+    t->name = strdup("long");
+    t->status = AN_STATUS_FAIL;
+    /* 10 x "é" (2 bytes each): a cut at 5 bytes must not split one */
+    turn(&t->transcript, "q", T0, T0 + 1,
+         "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9");
+    an_findings_add(&t->findings, "text.must_match", 0, NULL, 0, 0, "Text must match", NULL, NULL,
+                    NULL);
+    struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
+    o.cut = 5;
+    char *s = render(t, &o);
+    assert_non_null(strstr(s, "    text: \"\xc3\xa9\xc3\xa9\xE2\x80\xA6\" (+16 bytes)\n"));
+    free(s);
+    an_run_result_release(&r);
+}
+
+static void test_verbose(void **state)
+{
+    (void)state;
+    struct an_run_result r = fixture();
+    struct an_test_result *t = &r.tests[0];
+    t->var_names = calloc(2, sizeof *t->var_names);
+    t->var_names[0] = strdup("TOKEN");
+    t->var_names[1] = strdup("USER");
+    t->nvar_names = 2;
+    struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
+    o.verbose = 1;
+    char *s = render(t, &o);
+    assert_string_equal(s, "PASS  pays once (812ms)  tests/checkout.test.yaml\n"
+                           "  variables: TOKEN, USER\n"
+                           "  turn 1 user: \"buy the red shoes\" (790ms)\n"
+                           "    calls:\n"
+                           "      +120ms search({\"q\":\"red shoes\"}) \xE2\x86\x92 +340ms "
+                           "{\"items\":[1]}\n"
+                           "    text: \"Bought them.\"\n"
+                           "    warning: unknown event FOO\n");
+    free(s);
+    /* -vv adds the raw frames, escaped like any agent text */
+    an_turn_add_frame(&t->transcript.turns[0], T0 + 12, "{\"type\":\"RUN_STARTED\"}\x1b", 23);
+    o.verbose = 2;
+    s = render(t, &o);
+    assert_non_null(strstr(s, "    warning: unknown event FOO\n"
+                              "    frame +2ms {\"type\":\"RUN_STARTED\"}\\u001b\n"));
+    free(s);
+    o.verbose = 1;
+    s = render(&r.tests[2], &o);
+    assert_non_null(strstr(s, "    error: stream cut after 2 events\n"
+                              "  turn 3 user: \"thanks\" not run\n"
+                              "  turn 4 user: \"bye\" not run\n"));
+    no_trailing_spaces(s);
+    free(s);
+    an_run_result_release(&r);
+}
+
+static void test_summary(void **state)
+{
+    (void)state;
+    struct an_run_result r = fixture();
+    struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
+    char *s = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&s, &n);
+    an_console_summary(f, &r, &o);
+    fclose(f);
+    assert_string_equal(s, "\n1 passed, 1 failed, 1 error (3 tests) in 1.42s\n");
+    free(s);
+    an_test_result_release(&r.tests[2]);
+    r.ntests = 2;
+    r.tests[1].status = AN_STATUS_ERROR;
+    f = open_memstream(&s, &n);
+    an_console_summary(f, &r, &o);
+    fclose(f);
+    assert_string_equal(s, "\n1 passed, 0 failed, 1 error (2 tests) in 1.42s\n");
+    free(s);
+    r.tests[0].status = AN_STATUS_ERROR;
+    f = open_memstream(&s, &n);
+    an_console_summary(f, &r, &o);
+    fclose(f);
+    assert_string_equal(s, "\n0 passed, 0 failed, 2 errors (2 tests) in 1.42s\n");
+    free(s);
+    an_run_result_release(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pass_line),
+        cmocka_unit_test(test_fail_findings_and_evidence),
+        cmocka_unit_test(test_findings_share_turn_evidence),
+        cmocka_unit_test(test_error),
+        cmocka_unit_test(test_color),
+        cmocka_unit_test(test_hostile_text),
+        cmocka_unit_test(test_cut),
+        cmocka_unit_test(test_verbose),
+        cmocka_unit_test(test_summary),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,259 @@
+/*
+ * JSON reporter: read the written file back with jansson and check that the
+ * result model survives (what `ananke merge` will rely on).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ananke/report.h"
+
+#define T0 1737100000000LL
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/ananke-json-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char p[512];
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        unlink(p);
+    }
+    if (d)
+        closedir(d);
+    return rmdir(dir);
+}
+
+static struct an_run_result fixture(void)
+{
+    struct an_run_result r = {0};
+    struct an_test_result *t;
+    struct an_turn_rec *tr;
+    struct an_tool_call *c;
+
+    r.start_ms = T0;
+    r.end_ms = T0 + 1420;
+    r.config_path = strdup("ananke.config.yaml");
+
+    t = an_run_result_add(&r);
+    t->name = strdup("pays once");
+    t->file = strdup("tests/checkout.test.yaml");
+    t->start_ms = T0;
+    t->end_ms = T0 + 812;
+    t->var_names = calloc(1, sizeof *t->var_names);
+    t->var_names[0] = strdup("TOKEN");
+    t->nvar_names = 1;
+    tr = an_transcript_add_turn(&t->transcript, "user");
+    tr->input = strdup("buy");
+    tr->text = strdup("bad \xff byte");
+    an_turn_add_frame(tr, T0 + 5, "{\"type\":\"RUN_STARTED\"}", 22);
+    c = an_transcript_add_call(&t->transcript, 0);
+    t->transcript.turns[0].ncalls = 1;
+    c->name = strdup("search");
+    c->args = json_pack("{s:s}", "q", "shoes");
+
+    t = an_run_result_add(&r);
+    t->name = strdup("refund twice");
+    t->file = strdup("tests/refund.test.yaml");
+    t->status = AN_STATUS_FAIL;
+    t->start_ms = T0 + 900;
+    t->end_ms = T0 + 1000;
+    an_findings_add(&t->findings, "tools.forbid_calls", 1, "tests/refund.test.yaml", 14, 9,
+                    "Tool \"charge_card\" call forbidden", "no call", "1 call", NULL);
+    an_findings_add(&t->findings, "timing.max_duration_ms", -1, "tests/refund.test.yaml", 3, 0,
+                    "Duration constraint", "\xe2\x89\xa4 50ms", "100ms", "slow");
+    an_findings_add(&t->findings, "text.must_match", 0, NULL, 0, 0, "Text must match", NULL, NULL,
+                    NULL);
+
+    t = an_run_result_add(&r);
+    t->name = strdup("agent down");
+    t->file = strdup("tests/refund.test.yaml");
+    t->status = AN_STATUS_ERROR;
+    t->start_ms = T0 + 1000;
+    t->end_ms = T0 + 1400;
+    t->error = strdup("hook 1 failed: exit 3");
+    t->error_code = AN_EHOOK;
+    return r;
+}
+
+static json_t *write_and_read(const struct an_run_result *r, const char *name, char **text)
+{
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    json_error_t je;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(an_report_json(r, path, &err), AN_OK);
+    json_t *v = json_load_file(path, 0, &je);
+    if (!v)
+        fail_msg("report is not valid JSON: %s at %d:%d", je.text, je.line, je.column);
+    if (text) {
+        FILE *f = fopen(path, "rb");
+        char buf[65536];
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+        *text = strdup(buf);
+    }
+    return v;
+}
+
+static void test_fields(void **state)
+{
+    (void)state;
+    struct an_run_result r = fixture();
+    json_t *v = write_and_read(&r, "result.json", NULL);
+    assert_string_equal(json_string_value(json_object_get(v, "ananke")), ANANKE_VERSION);
+    assert_int_equal(json_integer_value(json_object_get(v, "started_ms")), T0);
+    assert_int_equal(json_integer_value(json_object_get(v, "ended_ms")), T0 + 1420);
+    assert_int_equal(json_integer_value(json_object_get(v, "duration_ms")), 1420);
+    assert_string_equal(json_string_value(json_object_get(v, "config")), "ananke.config.yaml");
+    json_int_t total, passed, failed, errors;
+    assert_int_equal(json_unpack(json_object_get(v, "summary"), "{s:I,s:I,s:I,s:I!}", "total",
+                                 &total, "passed", &passed, "failed", &failed, "errors", &errors),
+                     0);
+    assert_int_equal(total, 3);
+    assert_int_equal(passed, 1);
+    assert_int_equal(failed, 1);
+    assert_int_equal(errors, 1);
+
+    json_t *tests = json_object_get(v, "tests");
+    assert_int_equal(json_array_size(tests), 3);
+
+    json_t *t0 = json_array_get(tests, 0);
+    assert_string_equal(json_string_value(json_object_get(t0, "name")), "pays once");
+    assert_string_equal(json_string_value(json_object_get(t0, "status")), "pass");
+    assert_int_equal(json_integer_value(json_object_get(t0, "start_ms")), T0);
+    assert_int_equal(json_integer_value(json_object_get(t0, "duration_ms")), 812);
+    assert_true(json_is_null(json_object_get(t0, "error")));
+    assert_int_equal(json_array_size(json_object_get(t0, "findings")), 0);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(t0, "variables"), 0)),
+                        "TOKEN");
+    json_t *tr = json_object_get(t0, "transcript");
+    json_t *turn = json_array_get(json_object_get(tr, "turns"), 0);
+    /* invalid UTF-8 from the agent arrives as U+FFFD, and frames stay out */
+    assert_string_equal(json_string_value(json_object_get(turn, "text")), "bad \xEF\xBF\xBD byte");
+    assert_null(json_object_get(turn, "frames"));
+    json_t *call = json_array_get(json_object_get(tr, "tool_calls"), 0);
+    assert_string_equal(json_string_value(json_object_get(call, "name")), "search");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(call, "args"), "q")),
+                        "shoes");
+
+    json_t *t1 = json_array_get(tests, 1);
+    assert_string_equal(json_string_value(json_object_get(t1, "status")), "fail");
+    json_t *fs = json_object_get(t1, "findings");
+    assert_int_equal(json_array_size(fs), 3);
+    json_t *f0 = json_array_get(fs, 0);
+    assert_string_equal(json_string_value(json_object_get(f0, "kind")), "tools.forbid_calls");
+    assert_int_equal(json_integer_value(json_object_get(f0, "turn")), 2); /* 1-based */
+    assert_string_equal(json_string_value(json_object_get(f0, "assertion")),
+                        "Tool \"charge_card\" call forbidden");
+    assert_string_equal(json_string_value(json_object_get(f0, "expected")), "no call");
+    assert_string_equal(json_string_value(json_object_get(f0, "actual")), "1 call");
+    assert_true(json_is_null(json_object_get(f0, "detail")));
+    assert_string_equal(json_string_value(json_object_get(f0, "location")),
+                        "tests/refund.test.yaml:14:9");
+    json_t *f1 = json_array_get(fs, 1);
+    assert_true(json_is_null(json_object_get(f1, "turn")));
+    assert_string_equal(json_string_value(json_object_get(f1, "expected")), "\xe2\x89\xa4 50ms");
+    assert_string_equal(json_string_value(json_object_get(f1, "detail")), "slow");
+    assert_string_equal(json_string_value(json_object_get(f1, "location")),
+                        "tests/refund.test.yaml:3");
+    json_t *f2 = json_array_get(fs, 2);
+    assert_int_equal(json_integer_value(json_object_get(f2, "turn")), 1);
+    assert_true(json_is_null(json_object_get(f2, "location")));
+    assert_true(json_is_null(json_object_get(f2, "expected")));
+
+    json_t *t2 = json_array_get(tests, 2);
+    assert_string_equal(json_string_value(json_object_get(t2, "status")), "error");
+    json_t *e = json_object_get(t2, "error");
+    assert_string_equal(json_string_value(json_object_get(e, "code")), "AN_EHOOK");
+    assert_string_equal(json_string_value(json_object_get(e, "message")), "hook 1 failed: exit 3");
+    assert_true(json_is_null(json_object_get(e, "turn")));
+    assert_int_equal(json_integer_value(json_object_get(t2, "duration_ms")), 400);
+
+    json_decref(v);
+    an_run_result_release(&r);
+}
+
+static void test_layout(void **state)
+{
+    (void)state;
+    struct an_run_result r = fixture();
+    char *text = NULL;
+    json_t *v = write_and_read(&r, "layout.json", &text);
+    /* two-space indent, keys in the documented order, one trailing newline */
+    const char *head = "{\n  \"ananke\": \"" ANANKE_VERSION "\",\n  \"started_ms\": ";
+    assert_true(!strncmp(text, head, strlen(head)));
+    const char *keys[] = {"\"ananke\"",   "\"started_ms\"", "\"ended_ms\"", "\"duration_ms\"",
+                          "\"config\"",   "\"summary\"",    "\"tests\"",    "\"name\"",
+                          "\"file\"",     "\"status\"",     "\"start_ms\"", "\"duration_ms\"",
+                          "\"findings\"", "\"error\"",      "\"variables\"", "\"transcript\""};
+    const char *p = text;
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        const char *q = strstr(p, keys[i]);
+        if (!q)
+            fail_msg("key %s missing or out of order", keys[i]);
+        p = q + 1;
+    }
+    size_t n = strlen(text);
+    assert_true(n > 2 && text[n - 1] == '\n' && text[n - 2] == '}');
+    free(text);
+    json_decref(v);
+
+    /* the in-memory model is the same document */
+    json_t *m = an_run_result_to_json(&r);
+    v = write_and_read(&r, "again.json", NULL);
+    assert_true(json_equal(m, v));
+    json_decref(m);
+    json_decref(v);
+    an_run_result_release(&r);
+}
+
+static void test_io_error(void **state)
+{
+    (void)state;
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    struct an_run_result r = fixture();
+    snprintf(path, sizeof path, "%s/no/such/dir/result.json", dir);
+    assert_int_equal(an_report_json(&r, path, &err), AN_EIO);
+    assert_non_null(strstr(err.msg, path));
+    assert_non_null(strstr(err.msg, "No such file or directory"));
+    /* nothing half-written is left behind in the directory that exists */
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        assert_null(strstr(e->d_name, ".tmp-"));
+    closedir(d);
+    an_run_result_release(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fields),
+        cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_io_error),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,324 @@
+/*
+ * JUnit reporter: the file is well-formed XML that CI systems read, with
+ * failures and errors apart, right counts, and hostile names escaped.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ananke/report.h"
+
+#define T0 1737100000000LL
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/ananke-junit-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char p[512];
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        unlink(p);
+    }
+    if (d)
+        closedir(d);
+    return rmdir(dir);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static size_t count(const char *s, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/*
+ * A small well-formedness check, enough for what the reporter emits: tags
+ * nest and close in order, attribute values are quoted, and '<' or a bare
+ * '&' never appears in text or attributes; no control characters other
+ * than \t \n \r anywhere.
+ */
+static void well_formed(const char *s)
+{
+    const char *stack[32];
+    size_t stack_len[32];
+    int depth = 0;
+    const char *p = s;
+    assert_true(!strncmp(p, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 39));
+    p += 39;
+    for (const unsigned char *q = (const unsigned char *)s; *q; q++)
+        assert_true(*q >= 0x20 || *q == '\n' || *q == '\t' || *q == '\r');
+    while (*p) {
+        if (*p == '&') {
+            const char *ents[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#9;", "&#10;",
+                                  "&#13;"};
+            int ok = 0;
+            for (size_t i = 0; i < sizeof ents / sizeof *ents; i++)
+                ok |= !strncmp(p, ents[i], strlen(ents[i]));
+            assert_true(ok);
+            p++;
+        } else if (*p != '<') {
+            p++;
+        } else if (p[1] == '/') {
+            assert_true(depth > 0);
+            depth--;
+            assert_memory_equal(p + 2, stack[depth], stack_len[depth]);
+            p += 2 + stack_len[depth];
+            assert_int_equal(*p, '>');
+            p++;
+        } else {
+            const char *name = ++p;
+            while (*p && *p != ' ' && *p != '>' && *p != '/')
+                p++;
+            size_t n = (size_t)(p - name);
+            assert_true(n > 0);
+            while (*p == ' ') {
+                p++;
+                while (*p && *p != '=') {
+                    assert_true(*p != '<' && *p != '>' && *p != ' ');
+                    p++;
+                }
+                assert_int_equal(p[1], '"');
+                p += 2;
+                while (*p && *p != '"') {
+                    assert_true(*p != '<');
+                    if (*p == '&')
+                        assert_true(!strncmp(p, "&amp;", 5) || !strncmp(p, "&lt;", 4) ||
+                                    !strncmp(p, "&gt;", 4) || !strncmp(p, "&quot;", 6) ||
+                                    !strncmp(p, "&apos;", 6) || !strncmp(p, "&#", 2));
+                    p++;
+                }
+                assert_int_equal(*p, '"');
+                p++;
+            }
+            if (*p == '/') {
+                p++;
+            } else {
+                assert_true(depth < 32);
+                stack[depth] = name;
+                stack_len[depth] = n;
+                depth++;
+            }
+            assert_int_equal(*p, '>');
+            p++;
+        }
+    }
+    assert_int_equal(depth, 0);
+}
+
+static struct an_run_result fixture(void)
+{
+    struct an_run_result r = {0};
+    struct an_test_result *t;
+    struct an_turn_rec *tr;
+    struct an_tool_call *c;
+
+    t = an_run_result_add(&r);
+    t->name = strdup("pays once");
+    t->file = strdup("tests/checkout.test.yaml");
+    t->start_ms = T0;
+    t->end_ms = T0 + 812;
+    tr = an_transcript_add_turn(&t->transcript, "user");
+    tr->input = strdup("buy");
+    tr->text = strdup("Bought.");
+    tr->start_ms = T0;
+    tr->end_ms = T0 + 800;
+
+    t = an_run_result_add(&r);
+    t->name = strdup("name <&\"'> \x1b[31mred\x01");
+    t->file = strdup("tests/odd.test.yaml");
+    t->status = AN_STATUS_FAIL;
+    t->start_ms = T0 + 1000;
+    t->end_ms = T0 + 2500;
+    tr = an_transcript_add_turn(&t->transcript, "user");
+    tr->input = strdup("say <b>");
+    tr->text = strdup("ok ]]> \x1b[2J \xff\xfe end");
+    tr->start_ms = T0 + 1000;
+    tr->end_ms = T0 + 2400;
+    c = an_transcript_add_call(&t->transcript, 0);
+    tr = &t->transcript.turns[0];
+    tr->ncalls = 1;
+    c->name = strdup("lookup");
+    c->args = json_pack("{s:s}", "q", "a&b<c");
+    c->result = json_string("found \"it\"");
+    an_findings_add(&t->findings, "tools.require", 0, "tests/odd.test.yaml", 7, 11,
+                    "Tool \"charge\" must be called", "at least 1 call", "0 calls", NULL);
+    an_findings_add(&t->findings, "text.must_not_match", -1, NULL, 0, 0, "Text must not match",
+                    "no match /<b>/", "matched \"<b>\"", "first at byte 3");
+
+    t = an_run_result_add(&r);
+    t->name = strdup("agent down");
+    t->file = strdup("tests/checkout.test.yaml");
+    t->status = AN_STATUS_ERROR;
+    t->start_ms = T0 + 3000;
+    t->end_ms = T0 + 3100;
+    t->error = strdup("connect to http://localhost:9 failed: refused & gone");
+    t->error_code = AN_ECONNECT;
+    t->error_turn = 0;
+    tr = an_transcript_add_turn(&t->transcript, "user");
+    an_turn_fail(tr, AN_ECONNECT, "refused");
+    an_transcript_add_turn(&t->transcript, "user")->status = AN_TURN_NOT_RUN;
+    an_findings_add(&t->findings, "timing.max_duration_ms", -1, NULL, 0, 0,
+                    "Duration constraint", "\xe2\x89\xa4 50ms", NULL, NULL);
+
+    r.start_ms = T0;
+    r.end_ms = T0 + 3456;
+    return r;
+}
+
+static void test_shape_and_counts(void **state)
+{
+    (void)state;
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    struct an_run_result r = fixture();
+    snprintf(path, sizeof path, "%s/junit.xml", dir);
+    assert_int_equal(an_report_junit(&r, path, &err), AN_OK);
+    char *s = slurp(path);
+    well_formed(s);
+
+    assert_non_null(strstr(s, "<testsuites name=\"ananke\" tests=\"3\" failures=\"1\" errors=\"1\" "
+                              "time=\"3.456\">\n"));
+    /* one suite per file, in first-seen order; the checkout file holds two tests */
+    assert_int_equal(count(s, "<testsuite "), 2);
+    assert_int_equal(count(s, "</testsuite>"), 2);
+    assert_int_equal(count(s, "<testcase "), 3);
+    assert_int_equal(count(s, "</testcase>"), 3);
+    const char *a = strstr(s, "<testsuite name=\"tests/checkout.test.yaml\" tests=\"2\" "
+                              "failures=\"0\" errors=\"1\" time=\"0.912\" "
+                              "timestamp=\"2025-01-17T07:46:40\">");
+    const char *b = strstr(s, "<testsuite name=\"tests/odd.test.yaml\" tests=\"1\" failures=\"1\" "
+                              "errors=\"0\" time=\"1.500\"");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(a < b);
+    assert_non_null(strstr(s, "<testcase name=\"pays once\" classname=\"tests.checkout\" "
+                              "file=\"tests/checkout.test.yaml\" time=\"0.812\">"));
+
+    /* failure vs error */
+    assert_int_equal(count(s, "<failure "), 1);
+    assert_int_equal(count(s, "<error "), 1);
+    assert_non_null(strstr(s, "<failure message=\"Tool &quot;charge&quot; must be called\" "
+                              "type=\"assertion\">turn 1: Tool &quot;charge&quot; must be called\n"
+                              "  expected: at least 1 call\n"
+                              "  actual: 0 calls\n"
+                              "  at tests/odd.test.yaml:7:11\n"
+                              "test: Text must not match\n"
+                              "  expected: no match /&lt;b&gt;/\n"
+                              "  actual: matched &quot;&lt;b&gt;&quot;\n"
+                              "  first at byte 3\n"
+                              "</failure>"));
+    assert_non_null(strstr(s, "<error message=\"connect to http://localhost:9 failed: refused "
+                              "&amp; gone\" type=\"AN_ECONNECT\">turn 1: connect to "));
+    /* a finding made before the run broke travels in the error's text */
+    assert_non_null(strstr(s, "test: Duration constraint\n"
+                              "  expected: \xe2\x89\xa4 50ms\n"
+                              "turn 2 not run\n</error>"));
+    free(s);
+    an_run_result_release(&r);
+}
+
+static void test_escaping(void **state)
+{
+    (void)state;
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    struct an_run_result r = fixture();
+    snprintf(path, sizeof path, "%s/escape.xml", dir);
+    assert_int_equal(an_report_junit(&r, path, &err), AN_OK);
+    char *s = slurp(path);
+    well_formed(s);
+    /* the five specials escaped; ESC and \x01 dropped (XML 1.0 forbids them) */
+    assert_non_null(strstr(s, "<testcase name=\"name &lt;&amp;&quot;&apos;&gt; [31mred\" "
+                              "classname=\"tests.odd\""));
+    /* agent text: controls shown as \u001b by the summary, invalid bytes U+FFFD, ]]> harmless */
+    assert_non_null(strstr(s, "<system-out>turn 1 user: &quot;say &lt;b&gt;&quot; (1400ms)\n"
+                              "  calls:\n"
+                              "    lookup({&quot;q&quot;:&quot;a&amp;b&lt;c&quot;}) \xE2\x86\x92 "
+                              "&quot;found \\&quot;it\\&quot;&quot;\n"
+                              "  text: &quot;ok ]]&gt; \\u001b[2J \xEF\xBF\xBD\xEF\xBF\xBD "
+                              "end&quot;\n"
+                              "</system-out>"));
+    free(s);
+    an_run_result_release(&r);
+}
+
+static void test_atomic_and_errors(void **state)
+{
+    (void)state;
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    struct an_run_result r = fixture();
+
+    /* an existing report is replaced whole, and no temporary file is left */
+    snprintf(path, sizeof path, "%s/replace.xml", dir);
+    FILE *f = fopen(path, "w");
+    fputs("old contents that are longer than nothing", f);
+    fclose(f);
+    struct an_run_result empty = {0};
+    assert_int_equal(an_report_junit(&empty, path, &err), AN_OK);
+    char *s = slurp(path);
+    assert_string_equal(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                           "<testsuites name=\"ananke\" tests=\"0\" failures=\"0\" errors=\"0\" "
+                           "time=\"0.000\">\n"
+                           "</testsuites>\n");
+    free(s);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        assert_null(strstr(e->d_name, ".tmp-"));
+    closedir(d);
+
+    /* a directory that does not exist: AN_EIO naming the path and the cause */
+    snprintf(path, sizeof path, "%s/missing/junit.xml", dir);
+    assert_int_equal(an_report_junit(&r, path, &err), AN_EIO);
+    assert_int_equal(err.code, AN_EIO);
+    assert_non_null(strstr(err.msg, path));
+    assert_non_null(strstr(err.msg, "No such file or directory"));
+    an_run_result_release(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shape_and_counts),
+        cmocka_unit_test(test_escaping),
+        cmocka_unit_test(test_atomic_and_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
