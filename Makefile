@@ -21,11 +21,12 @@ setup:
 	@bash scripts/setup.sh
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DANANKE_SANITIZE="$(SANITIZE)"
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DANANKE_SANITIZE="$(SANITIZE)" >/dev/null
 
+# The build's own chatter goes to $(BUILD)/build.log; it is shown when the build fails.
 build: setup $(BUILD)/CMakeCache.txt
-	cmake --build $(BUILD) -j$(JOBS)
-	@ln -sfn $(BUILD) build-current 2>/dev/null || true
+	@echo "building ananke in $(BUILD)/ ..."
+	@cmake --build $(BUILD) -j$(JOBS) >$(BUILD)/build.log 2>&1 || { cat $(BUILD)/build.log; exit 1; }
 
 unit: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)

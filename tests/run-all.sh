@@ -1,25 +1,41 @@
 #!/usr/bin/env bash
-# The whole suite: unit tests (ctest), the mock's own tests, end-to-end cases,
-# and the peer test against the official AG-UI encoder. Ends with one line
-# "N passed, N failed" and exits non-zero on any failure.
+# The whole suite: unit tests (ctest), the mock's own tests, the end-to-end
+# cases, the examples (the demo), and the peer test against the official
+# AG-UI encoder. Ends with one line "tests: N passed, N failed" (the sum
+# over every suite) and exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${ANANKE_BUILD:-build}
-pass=0 fail=0
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+total_pass=0 total_fail=0
 failed=()
 
 step() { # NAME COMMAND...
   local name=$1; shift
   echo "== $name"
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed+=("$name"); fi
+  "$@" 2>&1 | tee "$log/$name"
+  local rc=${PIPESTATUS[0]} p=0 f=0 line
+  if line=$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log/$name" | tail -n1) && [ -n "$line" ]; then
+    f=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$line")
+    p=$(( $(sed -E 's/.* tests failed out of ([0-9]+).*/\1/' <<<"$line") - f ))
+  elif line=$(grep -E '^[a-z0-9 ]*:? ?[0-9]+ passed, [0-9]+ failed' "$log/$name" | tail -n1) && [ -n "$line" ]; then
+    p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+')
+    f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+')
+  fi
+  # a suite that failed without counting a failure still counts as one
+  [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+  total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+  [ "$rc" -ne 0 ] && failed+=("$name")
+  echo
 }
 
 step unit ctest --test-dir "$B" --output-on-failure -j2
-[ -f tests/mock/run.sh ] && step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
+step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
+step examples env ANANKE_BUILD="$B" bash tests/examples.sh
 [ -f tests/peers/run.sh ] && step peers env ANANKE_BUILD="$B" bash tests/peers/run.sh
 
-echo
 [ ${#failed[@]} -gt 0 ] && echo "failed suites: ${failed[*]}"
-echo "suites: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+echo "tests: $total_pass passed, $total_fail failed"
+[ ${#failed[@]} -eq 0 ]

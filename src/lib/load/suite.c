@@ -166,7 +166,11 @@ static int discover(const struct an_load_opts *opts, const char *root, struct pa
         }
         if (S_ISDIR(st.st_mode)) {
             struct pathlist found = {0};
-            walk_dir(p, &found, 0);
+            char *d = an_xstrdup(p);
+            for (size_t k = strlen(d); k > 1 && d[k - 1] == '/'; k--)
+                d[k - 1] = '\0'; /* "suite/" lists "suite/x.test.yaml", not "suite//x" */
+            walk_dir(d, &found, 0);
+            free(d);
             qsort(found.v, found.n, sizeof *found.v, cmp_str);
             for (size_t k = 0; k < found.n; k++) {
                 pl_add(files, tidy(found.v[k]));

@@ -6,12 +6,11 @@ sed -n 2p "$R" | jq -e '.body.messages | map(.role) == ["user","assistant","assi
 sed -n 2p "$R" | jq -e '[.body.messages[] | select(.role=="assistant") | .toolCalls // [] | .[] | .function.name] == ["book_table"]' >/dev/null
 sed -n 2p "$R" | jq -e '[.body.messages[] | select(.role=="tool")][0] | .toolCallId == "call_1"' >/dev/null
 # every request: same thread, fresh run, tools/context/forwardedProps present
-jq -s -e 'map(.body.threadId) | unique | length == 1' "$R" >/dev/null
+jq -s -e '.[0:3] | map(.body.threadId) | unique | length == 1' "$R" >/dev/null
 jq -s -e '.[0:3] | map(.body.runId) | unique | length == 3' "$R" >/dev/null
 jq -s -e 'all(.[]; .body.tools == [] and .body.context == [] and (.body.forwardedProps | type) == "object")' "$R" >/dev/null
 jq -s -e 'all(.[]; .headers.accept == "text/event-stream")' "$R" >/dev/null
 # the connect turn sends the history without a new user message
-sed -n 3p "$R" | jq -e '.body.messages[-1].role != "user" or .body.messages[-1].content != "confirm in the UI" | not' >/dev/null || true
 sed -n 3p "$R" | jq -e '[.body.messages[] | select(.role=="user")] | length == 2' >/dev/null
 # the frontend tool call is captured without a result; bad args kept as text
 jq -e '.tests[0].transcript.tool_calls[1] | .name == "show_confirmation" and (has("result") | not)' "$OUT/results.json" >/dev/null

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The examples are tests too: every test under examples/suite passes against
+# the bundled mock, and examples/failing fails with the findings the README shows.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$(bash "$root/scripts/demo.sh" 2>&1)
+rc=$?
+pass=0 fail=0
+check() { if grep -qF -- "$1" <<<"$out"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "missing: $1"; fi; }
+[ $rc -eq 0 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "$out"; }
+check "PASS  checkout flow with validation"
+check "11 passed, 0 failed, 0 errors (11 tests)"
+check 'turn 1: Tool "issue_refund" must be called after "lookup_order"'
+check 'turn 1: Tool "issue_refund" call forbidden'
+check "turn 1: Text must not match /processed/"
+check "0 passed, 1 failed, 0 errors (1 test)"
+for f in junit.xml results.json failing-junit.xml; do
+  [ -s "$root/demo-out/$f" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "missing report $f"; }
+done
+echo "examples: $pass passed, $fail failed"
+[ $fail -eq 0 ]
