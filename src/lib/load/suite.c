@@ -171,7 +171,8 @@ static int discover(const struct an_load_opts *opts, const char *root, struct pa
                 d[k - 1] = '\0'; /* "suite/" lists "suite/x.test.yaml", not "suite//x" */
             walk_dir(d, &found, 0);
             free(d);
-            qsort(found.v, found.n, sizeof *found.v, cmp_str);
+            if (found.n)
+                qsort(found.v, found.n, sizeof *found.v, cmp_str);
             for (size_t k = 0; k < found.n; k++) {
                 pl_add(files, tidy(found.v[k]));
                 free(found.v[k]);
