@@ -169,11 +169,14 @@ void an_run_test(const struct an_config *cfg, const struct an_test *test,
     for (turn = 0; turn < test->nturns; turn++) {
         const struct an_turn *t = &test->turns[turn];
         char *msg = NULL;
+        struct an_turn_rec *rec = an_transcript_add_turn(tr, turn_kind(t));
         if (t->type == AN_TURN_USER && an_interp(t->user.src, &t->user.loc, &vars, &msg, &err)) {
+            char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+            an_turn_fail(rec, err.code, "%s", an_err_format(&err, buf, sizeof buf));
             set_error_err(res, (int)turn, &err);
+            turn++;
             goto done;
         }
-        struct an_turn_rec *rec = an_transcript_add_turn(tr, turn_kind(t));
         rec->input = msg;
         int rc = an_session_turn(session, tr, msg);
         rec = &tr->turns[turn];

@@ -1,0 +1,10 @@
+set -e
+# stdout is a file here and NO_COLOR is set: no escape codes at all
+! grep -q $'\x1b' "$OUT/stdout"
+# on a terminal (script(1) gives one) colour is on ...
+env -u NO_COLOR script -qec "$ANANKE run a.test.yaml" /dev/null > "$OUT/tty-color" 2>&1 || true
+grep -q $'\x1b\\[' "$OUT/tty-color"
+# ... unless NO_COLOR is set
+NO_COLOR=1 script -qec "$ANANKE run a.test.yaml" /dev/null > "$OUT/tty-nocolor" 2>&1 || true
+grep -q 'no colour when not a terminal' "$OUT/tty-nocolor"
+! grep -q $'\x1b\\[' "$OUT/tty-nocolor"

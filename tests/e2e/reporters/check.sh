@@ -1,0 +1,20 @@
+set -e
+X="$OUT/junit.xml"
+# JUnit: one testcase per test, a failure for the FAIL, an error for the ERROR
+[ "$(grep -c '<testcase ' "$X")" = 3 ]
+[ "$(grep -c '<failure ' "$X")" = 1 ]
+[ "$(grep -c '<error ' "$X")" = 1 ]
+grep -q '<testsuites name="ananke" tests="3" failures="1" errors="1"' "$X"
+grep -q 'name="passes &lt;with&gt; &quot;xml&quot; &amp; chars"' "$X"
+grep -q 'type="AN_EHTTP"' "$X"
+# no raw control characters in XML
+! grep -q $'\x1b' "$X"
+# JSON: statuses, summary, the transcript of the passing test
+jq -e '.summary == {"total":3,"passed":1,"failed":1,"errors":1}' "$OUT/r.json" >/dev/null
+jq -e '[.tests[].status] == ["pass","fail","error"]' "$OUT/r.json" >/dev/null
+jq -e '.tests[0].transcript.tool_calls[0].args.q == "<b>&\"quotes\"</b>"' "$OUT/r.json" >/dev/null
+jq -e '.tests[1].findings[0] | .kind == "tools.require" and .turn == 1 and (.location | test("b.test.yaml:8:13"))' "$OUT/r.json" >/dev/null
+jq -e '.tests[2].error.code == "AN_EHTTP" and .tests[2].error.turn == 1' "$OUT/r.json" >/dev/null
+# colour was asked for: escapes present; the agent's own escape is shown escaped
+grep -q $'\x1b\\[' "$OUT/stdout"
+grep -qF '\u001b[2J' "$OUT/stdout"
