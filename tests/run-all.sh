@@ -34,6 +34,7 @@ step unit ctest --test-dir "$B" --output-on-failure -j2
 step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 step examples env ANANKE_BUILD="$B" bash tests/examples.sh
+step docs bash tests/docs.sh
 [ -f tests/peers/run.sh ] && step peers env ANANKE_BUILD="$B" bash tests/peers/run.sh
 
 [ ${#failed[@]} -gt 0 ] && echo "failed suites: ${failed[*]}"
