@@ -49,6 +49,24 @@ void an_findings_release(struct an_findings *f);
 enum an_status { AN_STATUS_PASS = 0, AN_STATUS_FAIL, AN_STATUS_ERROR };
 const char *an_status_name(enum an_status s); /* "pass", "fail", "error" */
 
+/* How often a repeated test passes (--repeat): stable 100 %, mostly stable
+ * >= 80 %, unstable >= 50 %, highly unstable below. */
+enum an_stability {
+    AN_STABLE = 0,
+    AN_MOSTLY_STABLE,
+    AN_UNSTABLE,
+    AN_HIGHLY_UNSTABLE,
+};
+enum an_stability an_stability_of(unsigned passes, unsigned runs);
+const char *an_stability_name(enum an_stability s); /* "stable", "mostly stable", ... */
+
+/* One run of a repeated test: enough to list the runs in a report. */
+struct an_attempt {
+    enum an_status status;
+    int64_t duration_ms;
+    char *summary; /* first finding's label or the error message; NULL on pass */
+};
+
 struct an_test_result {
     char *name;
     char *file;
@@ -61,13 +79,29 @@ struct an_test_result {
     char **var_names;           /* hook variables (names only: values may be secret) */
     size_t nvar_names;
     struct an_transcript transcript;
+    bool timed_out;             /* --timeout cut the test (status is ERROR) */
+    /* --repeat: every run of the test; the findings, error and transcript
+     * above are those of the first run that did not pass (else the last).
+     * runs == 0 means the test was not repeated (one run). */
+    unsigned runs, passes;
+    struct an_attempt *attempts;
 };
+
+/* passes / runs, 1.0 for a test that was not repeated and passed. */
+double an_test_pass_rate(const struct an_test_result *t);
 
 struct an_run_result {
     struct an_test_result *tests;
     size_t ntests, cap;
     int64_t start_ms, end_ms;
     char *config_path;
+    /* how the run was made, for reports (0 / NULL when not given) */
+    unsigned parallel;     /* --parallel */
+    unsigned repeat;       /* --repeat */
+    double pass_rate;      /* --pass-rate (default 1.0) */
+    char *shard;           /* --shard "I/N" */
+    char *filter;          /* --filter REGEX */
+    size_t not_run;        /* tests never started (--fail-fast) */
 };
 
 struct an_test_result *an_run_result_add(struct an_run_result *r);

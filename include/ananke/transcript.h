@@ -65,6 +65,8 @@ struct an_turn_rec {
     size_t nframes, cap_frames;
     char **warnings;  /* non-fatal oddities (unknown events, bad args JSON ...) */
     size_t nwarnings, cap_warnings;
+    unsigned retries; /* transport retries before this turn's answer (--retries) */
+    char **retry_log; /* why each retry happened: "HTTP 503, retried after 210 ms" */
 };
 
 struct an_transcript {
@@ -98,6 +100,8 @@ void an_turn_warn(struct an_turn_rec *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void an_turn_fail(struct an_turn_rec *r, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+void an_turn_retry(struct an_turn_rec *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Scopes. The test scope's text is built into *joined (caller frees). */
 struct an_scope an_scope_turn(const struct an_transcript *t, size_t turn);

@@ -71,6 +71,31 @@ struct an_test_result *an_run_result_add(struct an_run_result *r)
     return t;
 }
 
+enum an_stability an_stability_of(unsigned passes, unsigned runs)
+{
+    if (runs == 0 || passes >= runs)
+        return AN_STABLE;
+    /* integer comparisons: 4/5 is exactly 80 % */
+    if ((uint64_t)passes * 5 >= (uint64_t)runs * 4)
+        return AN_MOSTLY_STABLE;
+    if ((uint64_t)passes * 2 >= runs)
+        return AN_UNSTABLE;
+    return AN_HIGHLY_UNSTABLE;
+}
+
+const char *an_stability_name(enum an_stability s)
+{
+    static const char *names[] = {"stable", "mostly stable", "unstable", "highly unstable"};
+    return (unsigned)s < 4 ? names[s] : "?";
+}
+
+double an_test_pass_rate(const struct an_test_result *t)
+{
+    if (t->runs == 0)
+        return t->status == AN_STATUS_PASS ? 1.0 : 0.0;
+    return (double)t->passes / (double)t->runs;
+}
+
 void an_test_result_release(struct an_test_result *t)
 {
     free(t->name);
@@ -80,6 +105,9 @@ void an_test_result_release(struct an_test_result *t)
     for (size_t i = 0; i < t->nvar_names; i++)
         free(t->var_names[i]);
     free(t->var_names);
+    for (unsigned i = 0; t->attempts && i < t->runs; i++)
+        free(t->attempts[i].summary);
+    free(t->attempts);
     an_transcript_release(&t->transcript);
 }
 
@@ -89,6 +117,8 @@ void an_run_result_release(struct an_run_result *r)
         an_test_result_release(&r->tests[i]);
     free(r->tests);
     free(r->config_path);
+    free(r->shard);
+    free(r->filter);
     memset(r, 0, sizeof *r);
 }
 

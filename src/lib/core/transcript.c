@@ -35,6 +35,9 @@ static void turn_release(struct an_turn_rec *r)
     for (size_t i = 0; i < r->nwarnings; i++)
         free(r->warnings[i]);
     free(r->warnings);
+    for (size_t i = 0; i < r->retries; i++)
+        free(r->retry_log[i]);
+    free(r->retry_log);
 }
 
 void an_transcript_release(struct an_transcript *t)
@@ -93,6 +96,17 @@ void an_turn_warn(struct an_turn_rec *r, const char *fmt, ...)
     va_end(ap);
     GROW(r->warnings, r->nwarnings, r->cap_warnings);
     r->warnings[r->nwarnings++] = an_xstrdup(msg);
+}
+
+void an_turn_retry(struct an_turn_rec *r, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    r->retry_log = an_xrealloc(r->retry_log, (r->retries + 1) * sizeof *r->retry_log);
+    r->retry_log[r->retries++] = an_xstrdup(msg);
 }
 
 void an_turn_fail(struct an_turn_rec *r, int code, const char *fmt, ...)
@@ -189,6 +203,12 @@ json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
             json_object_set_new(o, "state", json_incref(r->state));
         if (r->error)
             json_object_set_new(o, "error", str_or_null(r->error));
+        if (r->retries) {
+            json_t *rl = json_array();
+            for (size_t k = 0; k < r->retries; k++)
+                json_array_append_new(rl, str_or_null(r->retry_log[k]));
+            json_object_set_new(o, "retries", rl);
+        }
         if (r->nwarnings) {
             json_t *w = json_array();
             for (size_t k = 0; k < r->nwarnings; k++)
