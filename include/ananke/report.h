@@ -28,6 +28,16 @@ void an_console_summary(FILE *out, const struct an_run_result *r, const struct a
 int an_report_junit(const struct an_run_result *r, const char *path, struct an_err *err);
 int an_report_json(const struct an_run_result *r, const char *path, struct an_err *err);
 
+/* A self-contained HTML report (no network, no external file) written to
+ * DIR/index.html; DIR is created if missing. Everything an agent produced
+ * is escaped. */
+int an_report_html(const struct an_run_result *r, const char *dir, struct an_err *err);
+/* TAP version 14, one test point per test. */
+int an_report_tap(const struct an_run_result *r, const char *path, struct an_err *err);
+/* GitHub Actions workflow commands (`::error file=F,line=L,col=C,title=T::msg`), one per
+ * failed assertion or error, pointing at the assertion's line; written to `out`. */
+void an_report_github(FILE *out, const struct an_run_result *r);
+
 /* The result model as JSON (what the json reporter writes). New reference. */
 json_t *an_run_result_to_json(const struct an_run_result *r);
 
