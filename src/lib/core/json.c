@@ -64,10 +64,57 @@ json_t *an_json_lossy(const char *s, size_t n)
     return j;
 }
 
+/* Does the value hold a real anywhere? Only then is precision a question. */
+static bool has_real(const json_t *v)
+{
+    if (json_is_real(v))
+        return true;
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            if (has_real(json_array_get(v, i)))
+                return true;
+    } else if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x)
+        {
+            if (has_real(x))
+                return true;
+        }
+    }
+    return false;
+}
+
+char *an_json_dumps(const json_t *v, size_t flags)
+{
+    if (!v)
+        return an_xstrdup("null");
+    flags |= JSON_ENCODE_ANY;
+    /* jansson prints reals with 17 significant digits, so 54.99 reads back
+     * as "54.990000000000002": unreadable, and a regex on the JSON text of
+     * an argument would not find what the agent sent. 15 digits give the
+     * shortest text for almost every value; keep it when it reads back as
+     * the same doubles, else fall back to the exact 17. */
+    if (has_real(v)) {
+        char *s = json_dumps(v, flags | JSON_REAL_PRECISION(15));
+        if (s) {
+            json_t *back = json_loads(s, JSON_DECODE_ANY, NULL);
+            bool same = back && json_equal(back, v);
+            json_decref(back);
+            if (same)
+                return s;
+            free(s);
+        }
+    }
+    char *s = json_dumps(v, flags);
+    if (!s)
+        an_oom();
+    return s;
+}
+
 char *an_json_compact(const json_t *v)
 {
-    char *s = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-    return s ? s : an_xstrdup("null");
+    return an_json_dumps(v, JSON_COMPACT);
 }
 
 const char *an_json_str(const json_t *obj, const char *key)

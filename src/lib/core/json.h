@@ -16,6 +16,9 @@
 json_t *an_json_lossy(const char *s, size_t n);
 /* Same, into a malloc'd C string (caller frees). NULs become U+FFFD too. */
 char *an_utf8_lossy(const char *s, size_t n);
+/* JSON text (jansson flags), keys in insertion order, reals in their
+ * shortest exact form (54.99, not 54.990000000000002); caller frees. */
+char *an_json_dumps(const json_t *v, size_t flags);
 /* Compact JSON text, keys in insertion order; caller frees. Never NULL. */
 char *an_json_compact(const json_t *v);
 /* A string member, or NULL when absent or not a string. Borrowed. */

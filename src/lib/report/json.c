@@ -44,6 +44,7 @@
  * is written as U+FFFD, so the file is always valid JSON.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ananke/report.h"
@@ -160,7 +161,9 @@ int an_report_json(const struct an_run_result *r, const char *path, struct an_er
     if (rc)
         return rc;
     json_t *root = an_run_result_to_json(r);
-    int bad = json_dumpf(root, f.fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *text = an_json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    int bad = fputs(text, f.fp) < 0;
+    free(text);
     json_decref(root);
     if (bad) {
         const char *why = ferror(f.fp) ? strerror(errno) : "cannot encode the result as JSON";
