@@ -1,0 +1,181 @@
+/*
+ * TAP version 14 reporter (https://testanything.org/tap-version-14-specification.html):
+ *
+ *   TAP version 14
+ *   1..3
+ *   ok 1 - checkout flow
+ *   not ok 2 - large refunds need an order lookup
+ *     ---
+ *     file: "failing/refund-policy.test.yaml"
+ *     findings:
+ *       - turn: 1
+ *         assertion: "Tool \"issue_refund\" must be called after \"lookup_order\""
+ *         ...
+ *     ...
+ *
+ * One test point per test. Failures and errors carry a YAML diagnostic
+ * block. Every string in it is a one-line double-quoted YAML scalar, and
+ * descriptions have their line breaks escaped, so no text an agent produced
+ * can start a line of its own: a reply holding "\nok 3" cannot forge a test
+ * point, a plan or a "Bail out!".
+ */
+#include <string.h>
+
+#include "ananke/report.h"
+#include "core/buf.h"
+#include "report/report_util.h"
+
+/* A double-quoted YAML scalar on one line. Controls, DEL, C1, line
+ * separators and bidi overrides become escapes; invalid UTF-8 becomes
+ * U+FFFD. */
+static void yq(struct an_buf *b, const char *s)
+{
+    size_t n = s ? strlen(s) : 0, i = 0;
+    an_buf_putc(b, '"');
+    while (i < n) {
+        uint32_t c = 0;
+        size_t k = an_rpt_utf8_next(s + i, n - i, &c);
+        if (!k) {
+            an_buf_append(b, "\xEF\xBF\xBD", 3);
+            i++;
+            continue;
+        }
+        if (c == '"' || c == '\\') {
+            an_buf_putc(b, '\\');
+            an_buf_putc(b, (char)c);
+        } else if (c == '\n') {
+            an_buf_puts(b, "\\n");
+        } else if (c == '\t') {
+            an_buf_puts(b, "\\t");
+        } else if (c == '\r') {
+            an_buf_puts(b, "\\r");
+        } else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 ||
+                   c == 0x2029 || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) ||
+                   c == 0xFEFF) {
+            an_buf_printf(b, "\\u%04X", (unsigned)c);
+        } else {
+            an_buf_append(b, s + i, k);
+        }
+        i += k;
+    }
+    an_buf_putc(b, '"');
+}
+
+/* A test point description: TAP 14 reads an unescaped '#' as the start of
+ * a directive (a test named "retry # TODO" would be skipped), so '#' and
+ * '\' are escaped with '\'; the rest goes through an_rpt_text, which turns
+ * line breaks and controls into visible escapes. */
+static void desc(struct an_buf *b, const char *s)
+{
+    size_t n = s ? strlen(s) : 0, start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && s[i] != '#' && s[i] != '\\')
+            continue;
+        an_rpt_text(b, s + start, i - start, 0, NULL, 0);
+        if (i < n) {
+            an_buf_putc(b, '\\');
+            an_buf_putc(b, s[i]);
+        }
+        start = i + 1;
+    }
+}
+
+static void findings(struct an_buf *b, const struct an_findings *fs)
+{
+    if (!fs->n)
+        return;
+    an_buf_puts(b, "  findings:\n");
+    for (size_t i = 0; i < fs->n; i++) {
+        const struct an_finding *f = &fs->v[i];
+        if (f->turn >= 0)
+            an_buf_printf(b, "    - turn: %d\n", f->turn + 1);
+        else
+            an_buf_puts(b, "    - turn: null\n");
+        an_buf_puts(b, "      kind: ");
+        yq(b, f->kind);
+        an_buf_puts(b, "\n      assertion: ");
+        yq(b, f->assertion ? f->assertion : f->kind);
+        an_buf_puts(b, "\n      expected: ");
+        yq(b, f->expected);
+        an_buf_puts(b, "\n      actual: ");
+        yq(b, f->actual);
+        an_buf_putc(b, '\n');
+        if (f->detail && f->detail[0]) {
+            an_buf_puts(b, "      detail: ");
+            yq(b, f->detail);
+            an_buf_putc(b, '\n');
+        }
+        if (f->file) {
+            struct an_buf at = AN_BUF_INIT;
+            an_buf_puts(&at, f->file);
+            if (f->line)
+                an_buf_printf(&at, ":%u", f->line);
+            if (f->line && f->col)
+                an_buf_printf(&at, ":%u", f->col);
+            an_buf_puts(b, "      at: ");
+            yq(b, an_buf_cstr(&at));
+            an_buf_putc(b, '\n');
+            an_buf_release(&at);
+        }
+    }
+}
+
+static void diagnostics(struct an_buf *b, const struct an_test_result *t)
+{
+    bool repeated = t->runs > 0;
+    if (t->status == AN_STATUS_PASS && !repeated)
+        return;
+    an_buf_puts(b, "  ---\n  file: ");
+    yq(b, t->file);
+    an_buf_printf(b, "\n  duration_ms: %lld\n",
+                  (long long)(t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0));
+    if (repeated) {
+        /* %.4g keeps 1 and 0.8 short and 2/3 readable (0.6667) */
+        an_buf_printf(b, "  runs: %u\n  passes: %u\n  pass_rate: %.4g\n  stability: ", t->runs,
+                      t->passes, an_test_pass_rate(t));
+        yq(b, an_stability_name(an_stability_of(t->passes, t->runs)));
+        an_buf_putc(b, '\n');
+    }
+    if (t->status == AN_STATUS_ERROR) {
+        an_buf_puts(b, "  error:\n    code: ");
+        yq(b, an_code_name((enum an_code)t->error_code));
+        an_buf_puts(b, "\n    message: ");
+        yq(b, t->error ? t->error : an_code_desc((enum an_code)t->error_code));
+        if (t->error_turn >= 0)
+            an_buf_printf(b, "\n    turn: %d\n", t->error_turn + 1);
+        else
+            an_buf_puts(b, "\n    turn: null\n");
+    }
+    findings(b, &t->findings);
+    an_buf_puts(b, "  ...\n");
+}
+
+static void document(struct an_buf *b, const struct an_run_result *r)
+{
+    an_buf_printf(b, "TAP version 14\n1..%zu\n", r->ntests);
+    for (size_t i = 0; i < r->ntests; i++) {
+        const struct an_test_result *t = &r->tests[i];
+        an_buf_printf(b, "%s %zu - ", t->status == AN_STATUS_PASS ? "ok" : "not ok", i + 1);
+        desc(b, t->name ? t->name : t->file);
+        an_buf_putc(b, '\n');
+        diagnostics(b, t);
+    }
+    if (r->not_run)
+        an_buf_printf(b, "# %zu test%s not run (--fail-fast)\n", r->not_run,
+                      r->not_run == 1 ? "" : "s");
+}
+
+int an_report_tap(const struct an_run_result *r, const char *path, struct an_err *err)
+{
+    struct an_buf b = AN_BUF_INIT;
+    struct an_rpt_file f;
+    int rc = an_rpt_open(&f, path, err);
+    if (rc)
+        return rc;
+    document(&b, r);
+    /* a short write sets the stream's error flag; commit reports it */
+    (void)fwrite(b.data ? b.data : "", 1, b.len, f.fp);
+    rc = an_rpt_commit(&f, err);
+    an_buf_release(&b);
+    return rc;
+}
