@@ -12,7 +12,9 @@
 #ifndef ANANKE_PROTO_ADAPTER_H
 #define ANANKE_PROTO_ADAPTER_H
 
+#include <curl/curl.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,13 +44,34 @@ struct an_agui_opts {
 
 struct an_session;
 
+/*
+ * A turn is one transfer. The scheduler drives it without blocking:
+ *   begin()  prepares the request and hands back a libcurl easy handle, which
+ *            the caller adds to its multi handle (or performs itself);
+ *   end()    is called once the transfer is over, with libcurl's result, and
+ *            completes the turn record (text, calls, timing, failure).
+ * While a turn is in flight the session owns the easy handle; end() frees
+ * it (the caller has removed it from its multi handle first).
+ *
+ * A transport fault before the agent said anything (refused, reset, HTTP
+ * 408/429/5xx, timeout before the first event) may be retried: begin() with
+ * `retry` true sends the same turn again, after the session dropped what the
+ * failed attempt added to the conversation.
+ */
 struct an_session_ops {
     const char *name; /* "agui" */
-    /* Run one turn. `user` is the user message, or NULL for a connect turn
-     * (`kind` tells which: "user", "agui:connect"). The turn record is
-     * t->turns[t->nturns - 1]; its index and kind are set. Returns AN_OK
-     * unless something inside ananke broke (not the agent). */
-    int (*turn)(struct an_session *s, struct an_transcript *t, const char *user);
+    /* Start the turn t->turns[t->nturns - 1] (its index and kind are set).
+     * `user` is the user message, or NULL for a connect turn. On AN_OK,
+     * *easy is the transfer to run. On failure the turn record says why
+     * (an_turn_fail) and there is nothing to run. */
+    int (*begin)(struct an_session *s, struct an_transcript *t, const char *user, bool retry,
+                 CURL **easy);
+    /* The transfer ended with `cc` (CURLE_OK, an error, or
+     * CURLE_ABORTED_BY_CALLBACK when the caller gave up on it: the caller
+     * has recorded why with an_turn_fail first). */
+    void (*end)(struct an_session *s, struct an_transcript *t, CURLcode cc);
+    /* What a retry should wait for: the answer's Retry-After in ms, or -1. */
+    int64_t (*retry_after_ms)(const struct an_session *s);
     void (*free)(struct an_session *s);
 };
 
@@ -56,17 +79,21 @@ struct an_session {
     const struct an_session_ops *ops;
 };
 
-int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struct an_err *err);
-
-static inline int an_session_turn(struct an_session *s, struct an_transcript *t, const char *user)
-{
-    return s->ops->turn(s, t, user);
-}
+/* One whole turn, blocking (begin, curl_easy_perform, end). */
+int an_session_turn(struct an_session *s, struct an_transcript *t, const char *user);
 
 static inline void an_session_free(struct an_session *s)
 {
     if (s)
         s->ops->free(s);
 }
+
+/* Is this failed turn a transport fault that --retries may retry? Only when
+ * the agent said nothing yet: refused or reset connections, HTTP 408, 429 and
+ * 5xx, and a timeout before the first event. Never an assertion failure,
+ * never a RUN_ERROR, never a stream that had started. */
+bool an_turn_retryable(const struct an_turn_rec *r);
+
+int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struct an_err *err);
 
 #endif

@@ -19,6 +19,20 @@
 #define DEFAULT_MAX_EVENT (16u * 1024u * 1024u)
 #define DEFAULT_MAX_TURN (256u * 1024u * 1024u)
 
+/* What one turn's callbacks share; lives in the session while the turn is
+ * in flight (a session runs one turn at a time). */
+struct turn_io {
+    struct agui_session *s;
+    struct an_transcript *t;
+    struct an_sse_parser sse;
+    struct an_agui_dec *dec;
+    struct an_http_req req;
+    struct an_http_resp resp;
+    struct an_http_xfer xfer;
+    char *body;
+    bool active;
+};
+
 struct agui_session {
     struct an_session base;
     struct an_agui_conv conv;
@@ -27,15 +41,15 @@ struct agui_session {
     size_t nheaders;
     int64_t timeout_ms;
     size_t max_event_bytes, max_turn_bytes, max_tool_calls;
+    size_t history_before; /* conv.messages before this turn's user message */
+    int64_t retry_after_ms;
+    struct turn_io io;
 };
 
-/* What one turn's callbacks share. */
-struct turn_io {
-    struct agui_session *s;
-    struct an_turn_rec *rec;
-    struct an_sse_parser sse;
-    struct an_agui_dec *dec;
-};
+static struct an_turn_rec *cur(struct turn_io *io)
+{
+    return &io->t->turns[io->t->nturns - 1];
+}
 
 static int on_sse_event(void *ud, const struct an_sse_event *ev)
 {
@@ -47,8 +61,8 @@ static int on_sse_event(void *ud, const struct an_sse_event *ev)
  * already failed the turn (its own limit, max_tool_calls). */
 static void note_sse_rc(struct turn_io *io, int rc)
 {
-    if (rc == AN_ELIMIT && io->rec->status != AN_TURN_ERROR)
-        an_turn_fail(io->rec, AN_ELIMIT,
+    if (rc == AN_ELIMIT && cur(io)->status != AN_TURN_ERROR)
+        an_turn_fail(cur(io), AN_ELIMIT,
                      "SSE event #%llu larger than max_event_bytes (%zu bytes)",
                      (unsigned long long)io->sse.nevents + 1, io->s->max_event_bytes);
 }
@@ -66,15 +80,34 @@ static bool is_2xx(long status)
     return status >= 200 && status < 300;
 }
 
-static int agui_turn(struct an_session *base, struct an_transcript *t, const char *user)
+static void io_release(struct turn_io *io)
+{
+    an_http_xfer_release(&io->xfer);
+    an_agui_dec_free(io->dec);
+    io->dec = NULL;
+    an_sse_release(&io->sse);
+    free(io->body);
+    io->body = NULL;
+    io->active = false;
+}
+
+static int agui_begin(struct an_session *base, struct an_transcript *t, const char *user,
+                      bool retry, CURL **easy)
 {
     struct agui_session *s = (struct agui_session *)base;
+    struct turn_io *io = &s->io;
     struct an_turn_rec *r = &t->turns[t->nturns - 1];
-    struct turn_io io = {.s = s, .rec = r};
-    struct an_http_resp resp;
     struct an_err herr = AN_ERR_INIT;
     char run_id[AN_UUID_STR];
-    const char *cut = NULL;
+
+    *easy = NULL;
+    if (io->active)
+        io_release(io);
+    if (retry) /* the failed attempt's user message must not be sent twice */
+        while (json_array_size(s->conv.messages) > s->history_before)
+            json_array_remove(s->conv.messages, json_array_size(s->conv.messages) - 1);
+    s->history_before = json_array_size(s->conv.messages);
+    s->retry_after_ms = -1;
 
     an_uuid4(run_id);
     free(r->run_id);
@@ -82,79 +115,114 @@ static int agui_turn(struct an_session *base, struct an_transcript *t, const cha
     if (user && !r->input)
         r->input = an_xstrdup(user);
 
+    memset(io, 0, sizeof *io);
+    io->s = s;
+    io->t = t;
     json_t *input = an_agui_conv_input(&s->conv, run_id, user);
-    char *body = json_dumps(input, JSON_COMPACT);
+    io->body = an_json_compact(input);
     json_decref(input);
-    if (!body)
-        an_oom();
 
-    an_agui_dec_new(&io.dec, &s->conv, t, s->max_tool_calls);
-    an_sse_init(&io.sse, s->max_event_bytes, on_sse_event, &io);
+    an_agui_dec_new(&io->dec, &s->conv, t, s->max_tool_calls);
+    an_sse_init(&io->sse, s->max_event_bytes, on_sse_event, io);
 
     struct an_http_req req = AN_HTTP_REQ_INIT;
     req.url = s->endpoint;
     req.accept = "text/event-stream";
     req.headers = s->headers;
     req.nheaders = s->nheaders;
-    req.body = body;
-    req.body_len = strlen(body);
+    req.body = io->body;
+    req.body_len = strlen(io->body);
     req.timeout_ms = s->timeout_ms;
     req.max_body = s->max_turn_bytes;
     req.on_data = on_body;
-    req.ud = &io;
+    req.ud = io;
+    io->req = req;
+    io->active = true;
 
     r->start_ms = an_clock_unix_ms();
     if (!t->start_ms)
         t->start_ms = r->start_ms;
-    int rc = an_http_post_stream(&req, &resp, &herr);
-    r->http_status = (int)resp.status;
+    int rc = an_http_xfer_init(&io->xfer, &io->req, &io->resp, &herr);
+    if (rc) {
+        an_turn_fail(r, rc, "%s", herr.msg);
+        an_agui_dec_finish(io->dec, NULL);
+        r->end_ms = an_clock_unix_ms();
+        io_release(io);
+        return rc;
+    }
+    *easy = io->xfer.easy;
+    return AN_OK;
+}
 
-    switch (rc) {
-    case AN_OK:
-        note_sse_rc(&io, an_sse_finish(&io.sse));
-        break;
-    case AN_ETIMEOUT:
-        an_turn_fail(r, AN_ETIMEOUT, "no RUN_FINISHED within %lld ms (%s)",
-                     (long long)s->timeout_ms, s->endpoint);
-        break;
-    case AN_ELIMIT:
-        /* The event cap was recorded by on_body; this is the body cap. */
-        an_turn_fail(r, AN_ELIMIT, "response body larger than max_turn_bytes (%zu bytes)",
-                     s->max_turn_bytes);
-        break;
-    case AN_ECONNECT:
-        if (is_2xx(resp.status)) {
-            /* The answer had started: a stream cut short, judged by
-             * whether the run had finished. A half-received last event is
-             * not dispatched: "cut" says more than "invalid JSON" would. */
-            cut = resp.curl_error[0] ? resp.curl_error : herr.msg;
+static void agui_end(struct an_session *base, struct an_transcript *t, CURLcode cc)
+{
+    struct agui_session *s = (struct agui_session *)base;
+    struct turn_io *io = &s->io;
+    struct an_turn_rec *r = &t->turns[t->nturns - 1];
+    struct an_err herr = AN_ERR_INIT;
+    const char *cut = NULL;
+
+    if (!io->active)
+        return;
+    int rc = an_http_xfer_done(&io->xfer, cc, &herr);
+    r->http_status = (int)io->resp.status;
+    s->retry_after_ms = io->resp.retry_after_ms;
+
+    if (cc == CURLE_ABORTED_BY_CALLBACK) {
+        /* the caller gave up on the turn and said why; keep what arrived */
+        cut = "the transfer was stopped";
+    } else {
+        switch (rc) {
+        case AN_OK:
+            note_sse_rc(io, an_sse_finish(&io->sse));
+            break;
+        case AN_ETIMEOUT:
+            an_turn_fail(r, AN_ETIMEOUT, "no RUN_FINISHED within %lld ms (%s)",
+                         (long long)s->timeout_ms, s->endpoint);
+            break;
+        case AN_ELIMIT:
+            /* The event cap was recorded by on_body; this is the body cap. */
+            an_turn_fail(r, AN_ELIMIT,
+                         "response body larger than max_turn_bytes (%zu bytes)",
+                         s->max_turn_bytes);
+            break;
+        case AN_ECONNECT:
+            if (is_2xx(io->resp.status)) {
+                /* The answer had started: a stream cut short, judged by
+                 * whether the run had finished. A half-received last event
+                 * is not dispatched: "cut" says more than "invalid JSON". */
+                cut = io->resp.curl_error[0] ? io->resp.curl_error : herr.msg;
+                break;
+            }
+            an_turn_fail(r, AN_ECONNECT, "%s", herr.msg);
+            break;
+        default:
+            /* AN_EHTTP, or the decoder stopping the transfer (already
+             * recorded: the first cause wins). */
+            an_turn_fail(r, rc, "%s", herr.msg);
             break;
         }
-        an_turn_fail(r, AN_ECONNECT, "%s", herr.msg);
-        break;
-    default:
-        /* AN_EHTTP, setup errors, or the decoder stopping the transfer
-         * (already recorded: the first cause wins). */
-        an_turn_fail(r, rc, "%s", herr.msg);
-        break;
     }
-    if (is_2xx(resp.status) && strncasecmp(resp.content_type, "text/event-stream", 17))
+    if (is_2xx(io->resp.status) && strncasecmp(io->resp.content_type, "text/event-stream", 17))
         an_turn_warn(r, "response content-type is '%.100s', expected text/event-stream",
-                     resp.content_type[0] ? resp.content_type : "(none)");
+                     io->resp.content_type[0] ? io->resp.content_type : "(none)");
 
-    an_agui_dec_finish(io.dec, cut);
+    an_agui_dec_finish(io->dec, cut);
     r->end_ms = an_clock_unix_ms();
     t->end_ms = r->end_ms;
+    io_release(io);
+}
 
-    an_agui_dec_free(io.dec);
-    an_sse_release(&io.sse);
-    free(body);
-    return AN_OK;
+static int64_t agui_retry_after(const struct an_session *base)
+{
+    return ((const struct agui_session *)base)->retry_after_ms;
 }
 
 static void agui_free(struct an_session *base)
 {
     struct agui_session *s = (struct agui_session *)base;
+    if (s->io.active)
+        io_release(&s->io);
     an_agui_conv_release(&s->conv);
     free(s->endpoint);
     for (size_t i = 0; i < s->nheaders; i++) {
@@ -167,7 +235,9 @@ static void agui_free(struct an_session *base)
 
 static const struct an_session_ops agui_ops = {
     .name = "agui",
-    .turn = agui_turn,
+    .begin = agui_begin,
+    .end = agui_end,
+    .retry_after_ms = agui_retry_after,
     .free = agui_free,
 };
 

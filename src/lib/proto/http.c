@@ -45,6 +45,10 @@ static void note_response(struct an_http_xfer *x)
     curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ct);
     x->resp->status = status;
     snprintf(x->resp->content_type, sizeof x->resp->content_type, "%s", ct ? ct : "");
+    curl_off_t after = -1;
+    /* libcurl reads both forms of Retry-After: delta-seconds and an HTTP date */
+    if (curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after > 0)
+        x->resp->retry_after_ms = (int64_t)after * 1000;
 }
 
 static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
@@ -111,6 +115,7 @@ int an_http_xfer_init(struct an_http_xfer *x, const struct an_http_req *req,
 {
     memset(x, 0, sizeof *x);
     memset(resp, 0, sizeof *resp);
+    resp->retry_after_ms = -1;
     x->req = req;
     x->resp = resp;
 

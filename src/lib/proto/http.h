@@ -60,6 +60,7 @@ struct an_http_resp {
     size_t head_len;
     size_t body_bytes; /* every body byte received */
     char curl_error[CURL_ERROR_SIZE]; /* libcurl's own words, "" when none */
+    int64_t retry_after_ms; /* the answer's Retry-After (seconds or a date); -1: none */
 };
 
 struct an_http_xfer {

@@ -1,0 +1,169 @@
+/*
+ * GitHub Actions annotations: one workflow command per failed assertion and
+ * per broken run, so the failure shows on the line of the test file that
+ * declared the assertion (in the pull request's diff and the run summary):
+ *
+ *   ::error file=tests/refund.test.yaml,line=11,col=20,title=large refunds::turn 1: ...
+ *
+ * Workflow commands are read line by line from the job's output, so a line
+ * break in agent text could start a command of its own (::add-mask::,
+ * ::stop-commands::). GitHub's escaping is applied: in the message '%',
+ * CR and LF become %25, %0D, %0A; in property values also ':' and ','
+ * (%3A, %2C). Other controls are shown as \uXXXX, invalid UTF-8 as U+FFFD.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/report.h"
+#include "core/buf.h"
+#include "report/report_util.h"
+
+static void esc(struct an_buf *b, const char *s, bool property)
+{
+    size_t n = s ? strlen(s) : 0, i = 0;
+    while (i < n) {
+        uint32_t c = 0;
+        size_t k = an_rpt_utf8_next(s + i, n - i, &c);
+        if (!k) {
+            an_buf_append(b, "\xEF\xBF\xBD", 3);
+            i++;
+            continue;
+        }
+        if (c == '%')
+            an_buf_puts(b, "%25");
+        else if (c == '\r')
+            an_buf_puts(b, "%0D");
+        else if (c == '\n')
+            an_buf_puts(b, "%0A");
+        else if (property && c == ':')
+            an_buf_puts(b, "%3A");
+        else if (property && c == ',')
+            an_buf_puts(b, "%2C");
+        else if (c == '\t')
+            an_buf_putc(b, '\t');
+        else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 ||
+                 c == 0x2029)
+            an_buf_printf(b, "\\u%04x", (unsigned)c);
+        else
+            an_buf_append(b, s + i, k);
+        i += k;
+    }
+}
+
+/* GitHub wants paths relative to the repository: drop "./" and, when the
+ * run gave absolute paths, the $GITHUB_WORKSPACE prefix. */
+static const char *repo_path(const char *file)
+{
+    const char *ws = getenv("GITHUB_WORKSPACE");
+    if (!file)
+        return "";
+    if (ws && *ws) {
+        size_t n = strlen(ws);
+        while (n > 1 && ws[n - 1] == '/')
+            n--;
+        if (!strncmp(file, ws, n) && file[n] == '/')
+            file += n + 1;
+    }
+    while (file[0] == '.' && file[1] == '/')
+        file += 2;
+    return file;
+}
+
+static void command(struct an_buf *b, const char *file, unsigned line, unsigned col,
+                    const char *title, const char *msg)
+{
+    an_buf_puts(b, "::error file=");
+    esc(b, repo_path(file), true);
+    an_buf_printf(b, ",line=%u", line ? line : 1);
+    if (line && col)
+        an_buf_printf(b, ",col=%u", col);
+    an_buf_puts(b, ",title=");
+    esc(b, title, true);
+    an_buf_puts(b, "::");
+    esc(b, msg, false);
+    an_buf_putc(b, '\n');
+}
+
+/* "FILE:LINE[:COL]: ..." at the start of an error message (hook and
+ * variable errors carry their location that way): its line and column. */
+static void error_loc(const char *msg, const char *file, unsigned *line, unsigned *col)
+{
+    size_t n = file ? strlen(file) : 0;
+    *line = *col = 0;
+    if (!msg || !n || strncmp(msg, file, n) || msg[n] != ':')
+        return;
+    char *end;
+    unsigned long l = strtoul(msg + n + 1, &end, 10);
+    if (end == msg + n + 1 || l == 0 || l > 0xFFFFFFu)
+        return;
+    *line = (unsigned)l;
+    if (*end == ':' && end[1] >= '0' && end[1] <= '9') {
+        unsigned long c = strtoul(end + 1, &end, 10);
+        if (c <= 0xFFFFFFu)
+            *col = (unsigned)c;
+    }
+}
+
+static void runs_line(struct an_buf *m, const struct an_test_result *t)
+{
+    if (t->runs)
+        an_buf_printf(m, "\npassed %u of %u runs", t->passes, t->runs);
+}
+
+static void test(struct an_buf *b, const struct an_test_result *t)
+{
+    struct an_buf title = AN_BUF_INIT, m = AN_BUF_INIT;
+    const char *name = t->name ? t->name : t->file;
+    an_buf_puts(&title, t->status == AN_STATUS_ERROR ? "ERROR " : "FAIL ");
+    an_buf_puts(&title, name ? name : "");
+    if (t->status == AN_STATUS_ERROR) {
+        const char *msg = t->error ? t->error : an_code_desc((enum an_code)t->error_code);
+        unsigned line, col;
+        error_loc(msg, t->file, &line, &col);
+        if (t->error_turn >= 0)
+            an_buf_printf(&m, "turn %d: ", t->error_turn + 1);
+        an_buf_puts(&m, msg);
+        an_buf_printf(&m, " [%s]", an_code_name((enum an_code)t->error_code));
+        runs_line(&m, t);
+        command(b, t->file, line, col, an_buf_cstr(&title), an_buf_cstr(&m));
+    }
+    for (size_t i = 0; i < t->findings.n; i++) {
+        const struct an_finding *f = &t->findings.v[i];
+        an_buf_reset(&m);
+        if (f->turn >= 0)
+            an_buf_printf(&m, "turn %d: ", f->turn + 1);
+        else
+            an_buf_puts(&m, "test: ");
+        an_buf_puts(&m, f->assertion ? f->assertion : f->kind);
+        if (f->expected)
+            an_buf_printf(&m, "\nexpected: %s", f->expected);
+        if (f->actual)
+            an_buf_printf(&m, "\nactual: %s", f->actual);
+        if (f->detail && f->detail[0])
+            an_buf_printf(&m, "\n%s", f->detail);
+        runs_line(&m, t);
+        if (f->file)
+            command(b, f->file, f->line, f->col, an_buf_cstr(&title), an_buf_cstr(&m));
+        else
+            command(b, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
+    }
+    if (t->status == AN_STATUS_FAIL && !t->findings.n) {
+        an_buf_reset(&m);
+        an_buf_puts(&m, "test failed");
+        runs_line(&m, t);
+        command(b, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
+    }
+    an_buf_release(&title);
+    an_buf_release(&m);
+}
+
+void an_report_github(FILE *out, const struct an_run_result *r)
+{
+    struct an_buf b = AN_BUF_INIT;
+    for (size_t i = 0; i < r->ntests; i++)
+        if (r->tests[i].status != AN_STATUS_PASS)
+            test(&b, &r->tests[i]);
+    if (b.len)
+        (void)fwrite(b.data, 1, b.len, out);
+    an_buf_release(&b);
+}
