@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole suite: unit tests (ctest), the mock's own tests, the end-to-end
-# cases, the examples (the demo), and the peer test against the official
+# cases, the examples (the demo), the JSON Schemas, and the peer test against the official
 # AG-UI encoder. Ends with one line "tests: N passed, N failed" (the sum
 # over every suite) and exits non-zero on any failure.
 set -uo pipefail
@@ -35,6 +35,7 @@ step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 step examples env ANANKE_BUILD="$B" bash tests/examples.sh
 step docs bash tests/docs.sh
+step schema env ANANKE_BUILD="$B" bash tests/schema/run.sh
 [ -f tests/peers/run.sh ] && step peers env ANANKE_BUILD="$B" bash tests/peers/run.sh
 
 [ ${#failed[@]} -gt 0 ] && echo "failed suites: ${failed[*]}"

@@ -1,36 +1,64 @@
 /*
- * Running a loaded suite: hooks, one protocol session per test, turns in
- * order, assertions after each turn and after the test.
+ * Running a loaded suite: which tests (filter, shard), how (parallel,
+ * repeat, retries, timeouts, fail-fast), and the results.
  *
- * The runner turns a suite (borrowed, ananke/model.h) into results (owned
- * by the caller, ananke/result.h). It reports each test as it finishes
- * through `on_test`, so the console can stream while reporters that need
- * the whole run wait for the end.
+ * One thread drives every test through a libcurl multi handle: hundreds of
+ * open SSE streams cost sockets and buffers, not threads. Hooks (child
+ * processes that may take seconds) run on short-lived helper threads so
+ * they never stall the streams. Turns inside a test stay sequential.
+ *
+ * Results are in selection order whatever the parallelism: `on_test` is
+ * called for each test in that order, as soon as it and every test before
+ * it have finished, so the console reads the same as a sequential run.
+ * The suite is borrowed; the results are the caller's (ananke/result.h).
  */
 #ifndef ANANKE_RUN_H
 #define ANANKE_RUN_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "ananke/err.h"
 #include "ananke/model.h"
+#include "ananke/regex.h"
 #include "ananke/result.h"
 
+struct an_progress {
+    size_t done, total; /* tests */
+    size_t passed, failed, errors;
+    size_t running;     /* runs in flight */
+    int64_t elapsed_ms;
+};
+
 struct an_run_opts {
-    /* Called after each test with its finished result (borrowed). */
+    unsigned parallel;         /* runs at once; 0 or 1: one after another */
+    unsigned repeat;           /* runs of each test; 0 or 1: once */
+    double pass_rate;          /* share of runs that must pass (0..1]; 0: 1.0 */
+    unsigned retries;          /* transport retries per turn */
+    int64_t test_timeout_ms;   /* bound on one test (hooks and turns); 0: none */
+    bool fail_fast;            /* start no new test after the first failure */
+    const struct an_regex *filter; /* select tests whose name matches; NULL: all */
+    unsigned shard_index;      /* 1-based; with shard_count */
+    unsigned shard_count;      /* 0: no sharding */
+    /* Called for each finished test, in selection order (borrowed). */
     void (*on_test)(const struct an_test_result *t, void *ud);
+    /* Called whenever a run finishes or starts (for a progress line). */
+    void (*on_progress)(const struct an_progress *p, void *ud);
     void *ud;
 };
-#define AN_RUN_OPTS_INIT {0}
+#define AN_RUN_OPTS_INIT {.pass_rate = 1.0}
 
-/* Run every test of `s` in order into `out` (initialised by the caller,
- * zeroed). Returns AN_OK when the run happened, whatever the verdicts;
- * a verdict is in each test result. */
+/* Which tests of `s` the options select, in order: filter first, then the
+ * shard (test k of the filtered list goes to shard k mod N + 1, so shards
+ * differ in size by at most one and the split depends only on the sorted
+ * file paths). Fills idx (caller frees) and returns the count. */
+size_t an_run_select(const struct an_suite *s, const struct an_run_opts *o, size_t **idx);
+
+/* Run the selected tests into `out` (zeroed by the caller). Returns AN_OK
+ * when the run happened, whatever the verdicts (each test result has its
+ * own); an_cancelled() stops it early with what finished reported. */
 int an_run_suite(const struct an_suite *s, const struct an_run_opts *opts,
                  struct an_run_result *out, struct an_err *err);
-
-/* Run one test into `res` (added by the caller with an_run_result_add). */
-void an_run_test(const struct an_config *cfg, const struct an_test *test,
-                 struct an_test_result *res);
 
 #endif

@@ -100,6 +100,9 @@ void an_turn_warn(struct an_turn_rec *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void an_turn_fail(struct an_turn_rec *r, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Forget a failed attempt of the turn (text, frames, warnings, error,
+ * status) before it is sent again; its input and retry log stay. */
+void an_turn_reset(struct an_turn_rec *r);
 void an_turn_retry(struct an_turn_rec *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

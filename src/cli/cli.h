@@ -12,6 +12,7 @@ enum { AN_EXIT_OK = 0, AN_EXIT_FAIL = 1, AN_EXIT_INVALID = 2 };
 
 int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_init(int argc, char **argv);
 
 /* Shared by run and validate: load the suite named by -c and the paths,
  * print every load error to stderr. Returns 0 or an exit code. */

@@ -1,4 +1,7 @@
-/* ananke run: load, run, report. */
+/* ananke run: load, select, run, report. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,23 +10,61 @@
 #include "ananke/report.h"
 #include "ananke/run.h"
 #include "cli.h"
+#include "core/cancel.h"
 
 #define MAX_REPORTERS 16
 
-struct reporter {
+/* A reporter writes the whole run to a path (a file, or "-"). */
+static const struct {
     const char *name;
+    int (*write)(const struct an_run_result *, const char *, struct an_err *);
+} reporters[] = {
+    {"junit", an_report_junit},
+    {"json", an_report_json},
+};
+
+struct reporter {
+    size_t kind;
     const char *path;
 };
 
 struct run_ctx {
     struct an_console_opts console;
+    bool progress;     /* a live progress line (stdout is a terminal) */
+    bool line_shown;   /* the progress line is on screen now */
 };
+
+static void clear_progress(struct run_ctx *c)
+{
+    if (c->line_shown) {
+        fputs("\r\033[K", stdout);
+        c->line_shown = false;
+    }
+}
 
 static void on_test(const struct an_test_result *t, void *ud)
 {
     struct run_ctx *c = ud;
+    clear_progress(c);
     an_console_test(stdout, t, &c->console);
     fflush(stdout);
+}
+
+static void on_progress(const struct an_progress *p, void *ud)
+{
+    struct run_ctx *c = ud;
+    if (!c->progress)
+        return;
+    printf("\r\033[K[%zu/%zu] %zu passed, %zu failed, %zu errors, %zu running, %.1fs", p->done,
+           p->total, p->passed, p->failed, p->errors, p->running, (double)p->elapsed_ms / 1000);
+    fflush(stdout);
+    c->line_shown = true;
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    an_cancel_request();
 }
 
 static void usage(void)
@@ -39,19 +80,153 @@ static void usage(void)
          "  -r, --reporter NAME[:PATH]\n"
          "                           also write a report: junit:PATH, json:PATH (PATH '-'\n"
          "                           = stdout); repeatable\n"
+         "  -j, --parallel N         run up to N tests at once (default 1)\n"
+         "      --repeat K           run each test K times and report its pass rate\n"
+         "      --pass-rate P        a repeated test passes when at least P of its runs\n"
+         "                           pass: 0.8 or 80% (default 1.0)\n"
+         "      --retries R          retry a turn up to R times on transport faults\n"
+         "                           (refused, reset, HTTP 408/429/5xx, timeout before the\n"
+         "                           first event), with backoff; never on a failed assertion\n"
+         "      --timeout DURATION   bound one test, hooks and turns: 500ms, 30s, 2m\n"
+         "      --fail-fast          start no new test after the first failure\n"
+         "      --filter REGEX       run only the tests whose name matches\n"
+         "      --shard I/N          run the I-th of N deterministic slices (1-based)\n"
          "  -v, --verbose            show every turn: message, tool calls, text, timings\n"
-         "      --dry-run            load and check everything, contact nothing\n"
+         "      --dry-run            load and check everything, list what would run,\n"
+         "                           contact nothing\n"
          "      --color WHEN         auto (default: on a terminal, unless NO_COLOR is set),\n"
          "                           always, never\n"
          "  -h, --help               this help\n"
          "\n"
          "exit: 0 every test passed, 1 a test failed or errored, 2 invalid invocation,\n"
-         "config or test file, or no test found.");
+         "config or test file, or no test found, 130 interrupted.");
+}
+
+/* "--name VALUE" or "--name=VALUE" (also a short alias): true and *val set
+ * when argv[*i] is that option; advances *i past a separate value. */
+static bool opt(int argc, char **argv, int *i, const char *name, const char *alias,
+                const char **val, int *rc)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (!strncmp(a, name, n) && a[n] == '=') {
+        *val = a + n + 1;
+        return true;
+    }
+    if (strcmp(a, name) && !(alias && !strcmp(a, alias)))
+        return false;
+    if (*i + 1 >= argc) {
+        *rc = cli_usage_error("%s needs a value (see 'ananke run --help')", a);
+        *val = NULL;
+        return true;
+    }
+    *val = argv[++*i];
+    return true;
+}
+
+static int parse_uint(const char *name, const char *s, unsigned min, unsigned max, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-' || v < min || v > max)
+        return cli_usage_error("%s takes a whole number from %u to %u, not '%s'", name, min, max,
+                               s);
+    *out = (unsigned)v;
+    return 0;
+}
+
+/* 500ms, 30s, 2m, 1h; a bare number is milliseconds. */
+static int parse_duration(const char *s, int64_t *ms)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    double mul = 1;
+    if (!strcmp(end, "ms") || !*end)
+        mul = 1;
+    else if (!strcmp(end, "s"))
+        mul = 1000;
+    else if (!strcmp(end, "m"))
+        mul = 60000;
+    else if (!strcmp(end, "h"))
+        mul = 3600000;
+    else
+        end = NULL;
+    if (errno || end == s || !end || !isfinite(v) || v <= 0 || v * mul > 1e12)
+        return cli_usage_error("--timeout takes a duration such as 500ms, 30s or 2m, not '%s'",
+                               s);
+    *ms = (int64_t)(v * mul + 0.5);
+    return 0;
+}
+
+static int parse_rate(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!errno && end != s && !strcmp(end, "%"))
+        v /= 100;
+    else if (errno || end == s || *end)
+        v = -1;
+    if (!(v > 0 && v <= 1))
+        return cli_usage_error("--pass-rate takes a share above 0 and at most 1 (0.8 or 80%%), "
+                               "not '%s'",
+                               s);
+    *out = v;
+    return 0;
+}
+
+static int parse_shard(const char *s, unsigned *i, unsigned *n)
+{
+    char *end, *end2;
+    errno = 0;
+    unsigned long a = strtoul(s, &end, 10);
+    unsigned long b = *end == '/' ? strtoul(end + 1, &end2, 10) : 0;
+    if (errno || end == s || *end != '/' || *end2 || b == 0 || b > 100000 || a < 1 || a > b ||
+        s[0] == '-')
+        return cli_usage_error("--shard takes I/N with 1 <= I <= N, e.g. 2/4, not '%s'", s);
+    *i = (unsigned)a;
+    *n = (unsigned)b;
+    return 0;
+}
+
+static int parse_reporter(const char *val, struct reporter *r)
+{
+    const char *colon = strchr(val, ':');
+    size_t n = colon ? (size_t)(colon - val) : strlen(val);
+    if (n == 7 && !strncmp(val, "console", 7)) {
+        r->kind = (size_t)-1; /* the console is always on */
+        return 0;
+    }
+    for (size_t k = 0; k < sizeof reporters / sizeof *reporters; k++) {
+        if (strlen(reporters[k].name) == n && !strncmp(val, reporters[k].name, n)) {
+            r->kind = k;
+            r->path = colon && colon[1] ? colon + 1 : "-";
+            return 0;
+        }
+    }
+    return cli_usage_error("unknown reporter '%.*s' (available: console, junit, json)", (int)n,
+                           val);
+}
+
+static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
+{
+    size_t *idx;
+    size_t n = an_run_select(s, ro, &idx);
+    printf("dry run: %zu test%s would run against %s\n", n, n == 1 ? "" : "s",
+           s->config.target.endpoint.src);
+    for (size_t k = 0; k < n; k++) {
+        const struct an_test *t = &s->tests[idx[k]];
+        printf("  %s  (%s, %zu turn%s)\n", t->name, t->file, t->nturns,
+               t->nturns == 1 ? "" : "s");
+    }
+    free(idx);
 }
 
 int cmd_run(int argc, char **argv)
 {
-    const char *config = NULL, *color = "auto";
+    const char *config = NULL, *color = "auto", *val = NULL, *shard = NULL;
     char **paths = an_xcalloc((size_t)argc + 1, sizeof *paths);
     int npaths = 0, verbose = 0, rc = AN_EXIT_OK;
     bool dry = false;
@@ -59,10 +234,12 @@ int cmd_run(int argc, char **argv)
     size_t nreps = 0;
     struct an_suite *suite = NULL;
     struct an_run_result result = {0};
+    struct an_run_opts ro = AN_RUN_OPTS_INIT;
+    struct an_regex *filter = NULL;
+    const char *filter_src = NULL;
 
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
-        const char *val = NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage();
             goto done;
@@ -72,109 +249,122 @@ int cmd_run(int argc, char **argv)
             verbose += 2;
         } else if (!strcmp(a, "--dry-run") || !strcmp(a, "-n")) {
             dry = true;
-        } else if (!strcmp(a, "-c") || !strcmp(a, "--config")) {
-            if (++i >= argc) {
-                rc = cli_usage_error("%s needs a FILE", a);
-                goto done;
-            }
-            config = argv[i];
-        } else if (!strncmp(a, "--config=", 9)) {
-            config = a + 9;
-        } else if (!strcmp(a, "--color")) {
-            if (++i >= argc) {
-                rc = cli_usage_error("--color needs auto, always or never");
-                goto done;
-            }
-            color = argv[i];
-        } else if (!strncmp(a, "--color=", 8)) {
-            color = a + 8;
-        } else if (!strcmp(a, "-r") || !strcmp(a, "--reporter") ||
-                   !strncmp(a, "--reporter=", 11)) {
-            if (a[10] == '=') {
-                val = a + 11;
-            } else {
-                if (++i >= argc) {
-                    rc = cli_usage_error("%s needs NAME[:PATH]", a);
-                    goto done;
-                }
-                val = argv[i];
-            }
+        } else if (!strcmp(a, "--fail-fast")) {
+            ro.fail_fast = true;
+        } else if (opt(argc, argv, &i, "--config", "-c", &val, &rc)) {
+            config = val;
+        } else if (opt(argc, argv, &i, "--color", NULL, &val, &rc)) {
+            color = val;
+        } else if (opt(argc, argv, &i, "--parallel", "-j", &val, &rc)) {
+            rc = val ? parse_uint("--parallel", val, 1, 10000, &ro.parallel) : rc;
+        } else if (opt(argc, argv, &i, "--repeat", NULL, &val, &rc)) {
+            rc = val ? parse_uint("--repeat", val, 1, 100000, &ro.repeat) : rc;
+        } else if (opt(argc, argv, &i, "--retries", NULL, &val, &rc)) {
+            rc = val ? parse_uint("--retries", val, 0, 100, &ro.retries) : rc;
+        } else if (opt(argc, argv, &i, "--pass-rate", NULL, &val, &rc)) {
+            rc = val ? parse_rate(val, &ro.pass_rate) : rc;
+        } else if (opt(argc, argv, &i, "--timeout", NULL, &val, &rc)) {
+            rc = val ? parse_duration(val, &ro.test_timeout_ms) : rc;
+        } else if (opt(argc, argv, &i, "--shard", NULL, &val, &rc)) {
+            shard = val;
+            rc = val ? parse_shard(val, &ro.shard_index, &ro.shard_count) : rc;
+        } else if (opt(argc, argv, &i, "--filter", NULL, &val, &rc)) {
+            struct an_err err = AN_ERR_INIT;
+            filter_src = val;
+            if (val && an_regex_compile(&filter, val, NULL, &err))
+                rc = cli_usage_error("--filter: %s", err.msg);
+        } else if (opt(argc, argv, &i, "--reporter", "-r", &val, &rc)) {
+            if (!val)
+                break;
             if (nreps == MAX_REPORTERS) {
                 rc = cli_usage_error("at most %d reporters", MAX_REPORTERS);
-                goto done;
+                break;
             }
-            const char *colon = strchr(val, ':');
-            size_t n = colon ? (size_t)(colon - val) : strlen(val);
-            if (!((n == 5 && !strncmp(val, "junit", 5)) || (n == 4 && !strncmp(val, "json", 4)) ||
-                  (n == 7 && !strncmp(val, "console", 7)))) {
-                rc = cli_usage_error("unknown reporter '%.*s' (available: console, junit, json)",
-                                     (int)n, val);
-                goto done;
-            }
-            reps[nreps].name = n == 5 ? "junit" : n == 4 ? "json" : "console";
-            reps[nreps].path = colon ? colon + 1 : "-";
-            nreps++;
+            if (!(rc = parse_reporter(val, &reps[nreps])) && reps[nreps].kind != (size_t)-1)
+                nreps++;
         } else if (a[0] == '-' && a[1]) {
             rc = cli_usage_error("unknown option '%s' for run (see 'ananke run --help')", a);
-            goto done;
         } else {
             paths[npaths++] = argv[i];
         }
     }
+    if (rc)
+        goto done;
     if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
         rc = cli_usage_error("--color takes auto, always or never, not '%s'", color);
         goto done;
     }
+    ro.filter = filter;
 
     if ((rc = cli_load(&suite, config, paths, npaths)))
         goto done;
     if (dry) {
-        printf("dry run: %zu test%s would run against %s\n", suite->ntests,
-               suite->ntests == 1 ? "" : "s", suite->config.target.endpoint.src);
-        for (size_t i = 0; i < suite->ntests; i++)
-            printf("  %s  (%s, %zu turn%s)\n", suite->tests[i].name, suite->tests[i].file,
-                   suite->tests[i].nturns, suite->tests[i].nturns == 1 ? "" : "s");
+        dry_run(suite, &ro);
         goto done;
     }
 
     struct run_ctx ctx = {.console = AN_CONSOLE_OPTS_INIT};
     const char *nc = getenv("NO_COLOR");
+    bool tty = isatty(STDOUT_FILENO);
     ctx.console.color = !strcmp(color, "always") ||
-                        (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(nc && *nc));
+                        (!strcmp(color, "auto") && tty && !(nc && *nc));
     ctx.console.verbose = verbose;
-    struct an_run_opts ro = AN_RUN_OPTS_INIT;
+    ctx.progress = tty && !getenv("CI");
     ro.on_test = on_test;
+    ro.on_progress = on_progress;
     ro.ud = &ctx;
+
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
     struct an_err err = AN_ERR_INIT;
     if (an_run_suite(suite, &ro, &result, &err)) {
         char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+        clear_progress(&ctx);
         fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
         rc = AN_EXIT_FAIL;
         goto done;
     }
+    clear_progress(&ctx);
+    if (shard)
+        result.shard = an_xstrdup(shard);
+    if (filter_src)
+        result.filter = an_xstrdup(filter_src);
+    if (result.ntests == 0 && !result.not_run) {
+        fprintf(stderr, "ananke: no test selected (%s%s%s)\n", filter_src ? "--filter" : "",
+                filter_src && shard ? " and " : "", shard ? "--shard" : "");
+        rc = AN_EXIT_INVALID;
+        goto done;
+    }
     an_console_summary(stdout, &result, &ctx.console);
+    if (result.not_run)
+        printf("%zu test%s not run (%s)\n", result.not_run, result.not_run == 1 ? "" : "s",
+               an_cancelled() ? "interrupted" : "--fail-fast");
     fflush(stdout);
     for (size_t i = 0; i < nreps; i++) {
-        int wrc = AN_OK;
-        if (!strcmp(reps[i].name, "junit"))
-            wrc = an_report_junit(&result, reps[i].path, &err);
-        else if (!strcmp(reps[i].name, "json"))
-            wrc = an_report_json(&result, reps[i].path, &err);
-        if (wrc) {
+        const char *name = reporters[reps[i].kind].name;
+        if (reporters[reps[i].kind].write(&result, reps[i].path, &err)) {
             char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
-            fprintf(stderr, "ananke: cannot write %s report: %s\n", reps[i].name,
+            fprintf(stderr, "ananke: cannot write %s report: %s\n", name,
                     an_err_format(&err, buf, sizeof buf));
             rc = AN_EXIT_FAIL;
         }
     }
     size_t pass, fail, error;
     an_run_result_counts(&result, &pass, &fail, &error);
-    if (fail || error)
+    if (fail || error || result.not_run)
         rc = AN_EXIT_FAIL;
+    if (an_cancelled()) {
+        fputs("ananke: interrupted\n", stderr);
+        rc = 130;
+    }
 
 done:
     an_run_result_release(&result);
     an_suite_free(suite);
+    an_regex_free(filter);
     free(paths);
     return rc;
 }

@@ -4,6 +4,8 @@
 
 #include "core/proc.h"
 
+#include "core/cancel.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -369,8 +371,9 @@ static void supervise(const struct an_proc_opts *o, pid_t pid, int in_fd, int ou
             if (!r->timed_out)
                 give_up_at = now + grace;
         }
-        if (!exited && !r->timed_out && now >= deadline) {
+        if (!exited && !r->timed_out && (now >= deadline || an_cancelled())) {
             r->timed_out = true;
+            r->cancelled = an_cancelled();
             kill(-pid, SIGTERM);
             kill_at = now + grace;
         }
@@ -413,6 +416,8 @@ static void supervise(const struct an_proc_opts *o, pid_t pid, int in_fd, int ou
         /* Without a pidfd nothing wakes us at the exit; nor does anything
          * when the group dies after the leader: look again soon. */
         bool ticking = (!exited && pidfd < 0) || (exited && group_pending);
+        if (!exited && !r->timed_out) /* a Ctrl-C wakes nothing here: look */
+            next = min64(next, now + AN_CANCEL_POLL_MS);
         if (ticking)
             next = min64(next, now + tick);
         int wait_ms = -1;

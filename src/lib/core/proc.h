@@ -68,6 +68,7 @@ struct an_proc_result {
     int term_signal; /* the signal that ended it, or 0 */
     bool timed_out;  /* the timeout fired (term_signal is then usually
                         SIGTERM or SIGKILL, but the child may have exited) */
+    bool cancelled;  /* ... because the run was cancelled (Ctrl-C), not the timeout */
     bool stdout_truncated, stderr_truncated;
     int64_t duration_ms; /* from start to reap */
     /* NUL-terminated for convenience; may hold NULs, so use .len. */

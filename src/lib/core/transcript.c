@@ -98,6 +98,29 @@ void an_turn_warn(struct an_turn_rec *r, const char *fmt, ...)
     r->warnings[r->nwarnings++] = an_xstrdup(msg);
 }
 
+void an_turn_reset(struct an_turn_rec *r)
+{
+    struct an_turn_rec keep = *r;
+    /* what belongs to the failed attempt goes; the turn itself stays */
+    free(r->run_id);
+    free(r->text);
+    free(r->error);
+    json_decref(r->state);
+    for (size_t i = 0; i < r->nframes; i++)
+        free(r->frames[i].data);
+    free(r->frames);
+    for (size_t i = 0; i < r->nwarnings; i++)
+        free(r->warnings[i]);
+    free(r->warnings);
+    memset(r, 0, sizeof *r);
+    r->index = keep.index;
+    r->kind = keep.kind;
+    r->input = keep.input;
+    r->first_call = keep.first_call;
+    r->retries = keep.retries;
+    r->retry_log = keep.retry_log;
+}
+
 void an_turn_retry(struct an_turn_rec *r, const char *fmt, ...)
 {
     char msg[512];

@@ -215,7 +215,10 @@ int an_hook_run_opts(const struct an_hook_opts *o, json_t **vars_out, char **fai
     size_t out_len = r.stdout_buf.len;
     trim(&out, &out_len);
 
-    if (r.timed_out) {
+    if (r.cancelled) {
+        an_buf_puts(&msg, "was stopped: the run was interrupted");
+        rc = AN_EHOOK;
+    } else if (r.timed_out) {
         an_buf_printf(&msg, "timed out after %" PRId64 " ms", po.timeout_ms);
         rc = AN_EHOOK;
     } else if (r.term_signal || r.exit_code != 0) {

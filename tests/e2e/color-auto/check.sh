@@ -3,8 +3,8 @@ set -e
 ! grep -q $'\x1b' "$OUT/stdout"
 # on a terminal (script(1) gives one) colour is on ...
 env -u NO_COLOR script -qec "$ANANKE run a.test.yaml" /dev/null > "$OUT/tty-color" 2>&1 || true
-grep -q $'\x1b\\[' "$OUT/tty-color"
+grep -qE $'\x1b\\[[0-9;]+m' "$OUT/tty-color"
 # ... unless NO_COLOR is set
 NO_COLOR=1 script -qec "$ANANKE run a.test.yaml" /dev/null > "$OUT/tty-nocolor" 2>&1 || true
 grep -q 'no colour when not a terminal' "$OUT/tty-nocolor"
-! grep -q $'\x1b\\[' "$OUT/tty-nocolor"
+! grep -qE $'\x1b\\[[0-9;]+m' "$OUT/tty-nocolor"   # SGR colour codes

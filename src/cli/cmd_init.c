@@ -1,0 +1,200 @@
+/*
+ * ananke init: a starter project that passes against ananke-mock, so a new
+ * user sees a green run before writing anything: a config pointing at the
+ * mock's fixed port, a mock scenario, and one test.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define INIT_PORT "8765"
+
+static const char config_yaml[] =
+    "# ananke project config, written by `ananke init`.\n"
+    "#\n"
+    "# The endpoint is the bundled mock agent, started with\n"
+    "#   ananke-mock agui --scenario agent.mock.yaml --port " INIT_PORT " &\n"
+    "# To test your own AG-UI agent, change `endpoint` to its URL (variables\n"
+    "# work too: endpoint: \"${ENV.AGENT_URL}\"). Every key: docs/config.md.\n"
+    "version: \"1.0\"\n"
+    "\n"
+    "target:\n"
+    "  type: agui\n"
+    "  endpoint: \"http://127.0.0.1:" INIT_PORT "/agent\"\n"
+    "  agentId: \"hello-agent\"\n"
+    "  timeout_ms: 10000\n"
+    "\n"
+    "  # Defaults for every test: no turn may take longer than this.\n"
+    "  assert:\n"
+    "    timing:\n"
+    "      max_duration_ms: 10000\n";
+
+static const char mock_yaml[] =
+    "# What the mock agent answers (ananke-mock agui --scenario agent.mock.yaml).\n"
+    "# Each rule matches the last user message by regex and streams AG-UI\n"
+    "# events: text and tool calls with their results. See docs/mock.md.\n"
+    "rules:\n"
+    "  - match: \"weather\"\n"
+    "    steps:\n"
+    "      - tool: get_weather\n"
+    "        args: {city: \"Paris\"}\n"
+    "        result: {city: \"Paris\", sky: \"sunny\", celsius: 21}\n"
+    "      - text: \"It is sunny in Paris, 21 degrees.\"\n"
+    "\n"
+    "default:\n"
+    "  steps:\n"
+    "    - text: \"Hello! Ask me about the weather.\"\n";
+
+static const char test_yaml[] =
+    "# One conversation with assertions: `ananke run` finds every *.test.yaml.\n"
+    "# Every assertion: docs/assertions.md.\n"
+    "version: \"1.0\"\n"
+    "name: hello weather\n"
+    "\n"
+    "turns:\n"
+    "  - user: \"Hello!\"\n"
+    "    assert:\n"
+    "      tools:\n"
+    "        forbid: [get_weather] # small talk needs no tool\n"
+    "      text:\n"
+    "        must_match: \"/hello/i\"\n"
+    "\n"
+    "  - user: \"What is the weather in Paris?\"\n"
+    "    assert:\n"
+    "      tools:\n"
+    "        require:\n"
+    "          - name: get_weather\n"
+    "            count: 1\n"
+    "            args_match:\n"
+    "              city: \"^Paris$\"\n"
+    "            result_match: \"sunny\"\n"
+    "      text:\n"
+    "        must_match: \"sunny\"\n"
+    "\n"
+    "assert: # the whole conversation\n"
+    "  text:\n"
+    "    must_not_match: [\"error\", \"sorry\"]\n";
+
+static const struct {
+    const char *name;
+    const char *text;
+} files[] = {
+    {"ananke.config.yaml", config_yaml},
+    {"agent.mock.yaml", mock_yaml},
+    {"hello.test.yaml", test_yaml},
+};
+#define NFILES (sizeof files / sizeof *files)
+
+static void usage(void)
+{
+    puts("usage: ananke init [--force] [DIR]\n"
+         "\n"
+         "Writes a starter project to DIR (default: the current directory, created\n"
+         "if missing): ananke.config.yaml, agent.mock.yaml (a scenario for the mock\n"
+         "agent) and hello.test.yaml, which pass against ananke-mock on port " INIT_PORT
+         ".\n"
+         "Existing files are never overwritten unless --force is given.\n"
+         "\n"
+         "options:\n"
+         "  -f, --force   overwrite existing files\n"
+         "  -h, --help    this help");
+}
+
+static int write_file(const char *path, const char *text, bool force)
+{
+    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+    int fd = open(path, flags, 0666);
+    if (fd < 0)
+        return errno;
+    size_t n = strlen(text), off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, text + off, n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            int e = errno;
+            close(fd);
+            return e;
+        }
+        off += (size_t)w;
+    }
+    return close(fd) ? errno : 0;
+}
+
+int cmd_init(int argc, char **argv)
+{
+    const char *dir = NULL;
+    bool force = false;
+    char path[NFILES][4096];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage();
+            return AN_EXIT_OK;
+        } else if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
+            force = true;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("unknown option '%s' for init (see 'ananke init --help')", a);
+        } else if (dir) {
+            return cli_usage_error("init takes one directory, not '%s' and '%s'", dir, a);
+        } else {
+            dir = a;
+        }
+    }
+    bool here = !dir || !strcmp(dir, ".");
+    if (!dir)
+        dir = ".";
+    size_t dlen = strlen(dir);
+    while (dlen > 1 && dir[dlen - 1] == '/')
+        dlen--;
+
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (errno != ENOENT || mkdir(dir, 0777) != 0) {
+            fprintf(stderr, "ananke: cannot create directory '%s': %s\n", dir, strerror(errno));
+            return AN_EXIT_INVALID;
+        }
+    } else if (!S_ISDIR(st.st_mode)) {
+        return cli_usage_error("'%s' is not a directory", dir);
+    }
+
+    /* check every file before writing any: a refusal leaves nothing half done */
+    int existing = 0;
+    for (size_t i = 0; i < NFILES; i++) {
+        int n = here ? snprintf(path[i], sizeof path[i], "%s", files[i].name)
+                     : snprintf(path[i], sizeof path[i], "%.*s/%s", (int)dlen, dir,
+                                files[i].name);
+        if (n < 0 || (size_t)n >= sizeof path[i])
+            return cli_usage_error("directory name too long: '%s'", dir);
+        if (!force && lstat(path[i], &st) == 0) {
+            fprintf(stderr, "ananke: '%s' already exists\n", path[i]);
+            existing++;
+        }
+    }
+    if (existing) {
+        fprintf(stderr, "ananke: nothing written; use --force to overwrite %s\n",
+                existing == 1 ? "it" : "them");
+        return AN_EXIT_INVALID;
+    }
+    for (size_t i = 0; i < NFILES; i++) {
+        int e = write_file(path[i], files[i].text, force);
+        if (e) {
+            fprintf(stderr, "ananke: cannot write '%s': %s\n", path[i], strerror(e));
+            return e == EEXIST ? AN_EXIT_INVALID : AN_EXIT_FAIL;
+        }
+        printf("wrote %s\n", path[i]);
+    }
+    printf("\nSee it pass against the bundled mock agent:\n\n");
+    if (!here)
+        printf("  cd %s\n", dir);
+    printf("  ananke-mock agui --scenario agent.mock.yaml --port " INIT_PORT " &\n"
+           "  ananke run\n"
+           "  kill %%1        # stop the mock\n"
+           "\nThen point target.endpoint in ananke.config.yaml at your own agent.\n");
+    return AN_EXIT_OK;
+}

@@ -1,0 +1,382 @@
+/*
+ * One run of one test: hooks -> session -> turns (checked one by one) ->
+ * test checks. A failed turn assertion stops the test: no later turn is
+ * sent. See job.h for the states.
+ */
+#include "run/job.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/check.h"
+#include "core/cancel.h"
+#include "core/clock.h"
+#include "run/hook.h"
+
+/* ---- verdicts ---- */
+
+static void set_error(struct an_test_result *res, int code, int turn, const char *msg)
+{
+    res->status = AN_STATUS_ERROR;
+    res->error_code = code;
+    res->error_turn = turn;
+    free(res->error);
+    res->error = an_xstrdup(msg);
+}
+
+static void set_error_err(struct an_test_result *res, int turn, const struct an_err *e)
+{
+    char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+    set_error(res, e->code, turn, an_err_format(e, buf, sizeof buf));
+}
+
+static const char *turn_kind(const struct an_turn *t)
+{
+    return t->type == AN_TURN_AGUI_CONNECT ? "agui:connect" : "user";
+}
+
+/* ---- the interpolated target config ---- */
+
+struct agui_conf {
+    struct an_agui_opts o;
+    char *endpoint, *agent_id, *thread_id;
+    struct an_kv *headers;
+    char **header_values;
+    json_t *fwd, *state;
+};
+
+static void conf_free(struct agui_conf *c)
+{
+    if (!c)
+        return;
+    free(c->endpoint);
+    free(c->agent_id);
+    free(c->thread_id);
+    for (size_t i = 0; i < c->o.nheaders; i++)
+        free(c->header_values[i]);
+    free(c->header_values);
+    free(c->headers);
+    json_decref(c->fwd);
+    json_decref(c->state);
+    free(c);
+}
+
+static int conf_build(struct agui_conf *c, const struct an_target *t, const struct an_vars *vars,
+                      struct an_err *err)
+{
+    int rc;
+    if ((rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)) ||
+        (rc = an_interp(t->agent_id.src, &t->agent_id.loc, vars, &c->agent_id, err)))
+        return rc;
+    if (t->thread_id.src &&
+        (rc = an_interp(t->thread_id.src, &t->thread_id.loc, vars, &c->thread_id, err)))
+        return rc;
+    c->headers = an_xcalloc(t->nheaders + 1, sizeof *c->headers);
+    c->header_values = an_xcalloc(t->nheaders + 1, sizeof *c->header_values);
+    for (size_t i = 0; i < t->nheaders; i++) {
+        if ((rc = an_interp(t->headers[i].value.src, &t->headers[i].value.loc, vars,
+                            &c->header_values[i], err)))
+            return rc;
+        c->o.nheaders = i + 1;
+        c->headers[i].name = t->headers[i].name;
+        c->headers[i].value = c->header_values[i];
+    }
+    if (t->forwarded_props.value &&
+        (rc = an_interp_json(t->forwarded_props.value, &t->forwarded_props.loc, vars, &c->fwd,
+                             err)))
+        return rc;
+    if (t->state.value &&
+        (rc = an_interp_json(t->state.value, &t->state.loc, vars, &c->state, err)))
+        return rc;
+    c->o.endpoint = c->endpoint;
+    c->o.agent_id = c->agent_id;
+    c->o.thread_id = c->thread_id;
+    c->o.headers = c->headers;
+    c->o.forwarded_props = c->fwd;
+    c->o.state = c->state;
+    c->o.timeout_ms = t->timeout_ms;
+    return 0;
+}
+
+/* ---- finishing ---- */
+
+static void finish(struct an_job *j)
+{
+    struct an_transcript *tr = &j->res.transcript;
+    /* turns never sent are listed, so reports can say so */
+    for (size_t i = tr->nturns; i < j->test->nturns; i++) {
+        struct an_turn_rec *r = an_transcript_add_turn(tr, turn_kind(&j->test->turns[i]));
+        r->status = AN_TURN_NOT_RUN;
+    }
+    j->res.nvar_names = j->vars.n;
+    j->res.var_names = an_xcalloc(j->vars.n + 1, sizeof *j->res.var_names);
+    for (size_t i = 0; i < j->vars.n; i++)
+        j->res.var_names[i] = an_xstrdup(j->vars.names[i]);
+    an_session_free(j->session);
+    j->session = NULL;
+    conf_free(j->conf);
+    j->conf = NULL;
+    an_vars_release(&j->vars);
+    j->res.end_ms = an_clock_unix_ms();
+    j->state = AN_JOB_DONE;
+}
+
+static void test_checks(struct an_job *j)
+{
+    struct an_assert blk;
+    char *joined = NULL;
+    an_assert_for_test(&blk, &j->cfg->target.assert, &j->test->assert);
+    struct an_scope scope = an_scope_test(&j->res.transcript, &joined);
+    if (an_check(&blk, &scope, &j->res.findings))
+        j->res.status = AN_STATUS_FAIL;
+    an_assert_release(&blk);
+    free(joined);
+}
+
+/* ---- turns ---- */
+
+static void begin_turn(struct an_job *j, bool retry)
+{
+    struct an_transcript *tr = &j->res.transcript;
+    const struct an_turn *t = &j->test->turns[j->turn];
+    struct an_turn_rec *rec = &tr->turns[j->turn];
+    CURL *easy = NULL;
+    if (j->session->ops->begin(j->session, tr, rec->input, retry, &easy)) {
+        rec = &tr->turns[j->turn];
+        set_error(&j->res, rec->error_code, (int)j->turn,
+                  rec->error ? rec->error : "the turn could not start");
+        finish(j);
+        return;
+    }
+    (void)t;
+    curl_easy_setopt(easy, CURLOPT_PRIVATE, (void *)j);
+    curl_multi_add_handle(j->env->multi, easy);
+    j->easy = easy;
+    j->state = AN_JOB_TURN;
+}
+
+/* Send the next turn, or judge the test when every turn has passed. */
+static void next_turn(struct an_job *j)
+{
+    struct an_transcript *tr = &j->res.transcript;
+    struct an_err err = AN_ERR_INIT;
+    if (j->turn == j->test->nturns) {
+        test_checks(j);
+        finish(j);
+        return;
+    }
+    const struct an_turn *t = &j->test->turns[j->turn];
+    struct an_turn_rec *rec = an_transcript_add_turn(tr, turn_kind(t));
+    j->tries = 0;
+    if (t->type == AN_TURN_USER && an_interp(t->user.src, &t->user.loc, &j->vars, &rec->input,
+                                             &err)) {
+        char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+        an_turn_fail(rec, err.code, "%s", an_err_format(&err, buf, sizeof buf));
+        set_error_err(&j->res, (int)j->turn, &err);
+        finish(j);
+        return;
+    }
+    begin_turn(j, false);
+}
+
+/* Exponential backoff with jitter: 200 ms, 400 ms, 800 ms ... capped at 10 s,
+ * each between half and the whole of that, unless the agent said when. */
+static int64_t backoff_ms(unsigned attempt, int64_t retry_after)
+{
+    if (retry_after >= 0)
+        return retry_after < 60000 ? retry_after : 60000;
+    int64_t base = 200;
+    for (unsigned i = 0; i < attempt && base < 10000; i++)
+        base *= 2;
+    if (base > 10000)
+        base = 10000;
+    return base / 2 + (int64_t)(random() % (base / 2 + 1));
+}
+
+void an_job_transfer_done(struct an_job *j, CURLcode cc)
+{
+    struct an_transcript *tr = &j->res.transcript;
+    j->session->ops->end(j->session, tr, cc);
+    j->easy = NULL;
+    struct an_turn_rec *rec = &tr->turns[j->turn];
+
+    if (rec->status == AN_TURN_ERROR && an_turn_retryable(rec) && j->tries < j->env->retries &&
+        !an_cancelled()) {
+        int64_t wait = backoff_ms(j->tries, j->session->ops->retry_after_ms(j->session));
+        an_turn_retry(rec, "attempt %u: %s; retried after %lld ms", j->tries + 1, rec->error,
+                      (long long)wait);
+        j->tries++;
+        an_turn_reset(rec);
+        j->wake_mono = an_clock_mono_ms() + wait;
+        j->state = AN_JOB_WAIT;
+        return;
+    }
+    if (rec->status == AN_TURN_ERROR) {
+        set_error(&j->res, rec->error_code, (int)j->turn,
+                  rec->error ? rec->error : "the turn failed");
+        finish(j);
+        return;
+    }
+    struct an_assert blk;
+    an_assert_for_turn(&blk, &j->cfg->target.assert, &j->test->assert,
+                       &j->test->turns[j->turn].assert);
+    struct an_scope scope = an_scope_turn(tr, j->turn);
+    size_t nf = an_check(&blk, &scope, &j->res.findings);
+    an_assert_release(&blk);
+    if (nf) {
+        j->res.status = AN_STATUS_FAIL;
+        finish(j);
+        return;
+    }
+    j->turn++;
+    next_turn(j);
+}
+
+void an_job_wake(struct an_job *j)
+{
+    begin_turn(j, true);
+}
+
+/* ---- hooks and the session ---- */
+
+static void open_session(struct an_job *j)
+{
+    struct an_err err = AN_ERR_INIT;
+    struct agui_conf *c = an_xcalloc(1, sizeof *c);
+    j->conf = c;
+    if (conf_build(c, &j->cfg->target, &j->vars, &err) ||
+        an_agui_open(&j->session, &c->o, &err)) {
+        set_error_err(&j->res, -1, &err);
+        finish(j);
+        return;
+    }
+    next_turn(j);
+}
+
+/* Runs on the hook thread: only the job's hook fields and vars are touched. */
+static void *hooks_thread(void *arg)
+{
+    struct an_job *j = arg;
+    const struct an_test *test = j->test;
+    int rc = 0;
+    for (size_t i = 0; i < test->nhooks && !rc; i++) {
+        const struct an_hook *h = &test->hooks[i];
+        char **argv = an_xcalloc(h->argc + 1, sizeof *argv);
+        for (size_t k = 0; k < h->argc && !rc; k++)
+            rc = an_interp(h->argv[k].src, &h->argv[k].loc, &j->vars, &argv[k], &j->hooks_err);
+        int64_t timeout = h->timeout_ms;
+        bool capped = false;
+        if (j->deadline_mono) {
+            int64_t left = j->deadline_mono - an_clock_mono_ms();
+            if (left < 1)
+                left = 1;
+            if (left < timeout) {
+                timeout = left;
+                capped = true;
+            }
+        }
+        json_t *out = NULL;
+        char *failure = NULL;
+        if (!rc)
+            rc = an_hook_run((const char *const *)argv, h->argc, j->cfg->dir, timeout, &out,
+                             &failure, &j->hooks_err);
+        if (rc) {
+            struct an_err copy = j->hooks_err;
+            an_fail(&j->hooks_err, rc, &h->loc, "%s", failure ? failure : copy.msg);
+            j->hooks_hit_deadline = capped && an_clock_mono_ms() >= j->deadline_mono;
+        } else {
+            const char *k;
+            json_t *v;
+            json_object_foreach(out, k, v)
+            {
+                an_vars_set(&j->vars, k, json_string_value(v) ? json_string_value(v) : "");
+            }
+        }
+        json_decref(out);
+        free(failure);
+        for (size_t k = 0; k < h->argc; k++)
+            free(argv[k]);
+        free(argv);
+    }
+    j->hooks_rc = rc;
+    atomic_store(&j->hooks_done, true);
+    curl_multi_wakeup(j->env->multi);
+    return NULL;
+}
+
+void an_job_start(struct an_job *j, const struct an_job_env *env)
+{
+    j->env = env;
+    j->res.name = an_xstrdup(j->test->name);
+    j->res.file = an_xstrdup(j->test->file);
+    j->res.start_ms = an_clock_unix_ms();
+    j->res.status = AN_STATUS_PASS;
+    j->res.error_turn = -1;
+    an_transcript_init(&j->res.transcript);
+    if (env->timeout_ms > 0)
+        j->deadline_mono = an_clock_mono_ms() + env->timeout_ms;
+    if (j->test->nhooks == 0) {
+        open_session(j);
+        return;
+    }
+    j->state = AN_JOB_HOOKS;
+    atomic_store(&j->hooks_done, false);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 256 * 1024); /* hooks need little stack */
+    if (pthread_create(&j->thread, &attr, hooks_thread, j) != 0) {
+        pthread_attr_destroy(&attr);
+        hooks_thread(j); /* no thread to be had: run them here */
+        an_job_hooks_finished(j);
+        return;
+    }
+    pthread_attr_destroy(&attr);
+    j->thread_started = true;
+}
+
+void an_job_hooks_finished(struct an_job *j)
+{
+    if (j->thread_started) {
+        pthread_join(j->thread, NULL);
+        j->thread_started = false;
+    }
+    if (j->hooks_rc) {
+        if (j->hooks_hit_deadline) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "test timed out after %lld ms (in its hooks)",
+                     (long long)j->env->timeout_ms);
+            set_error(&j->res, AN_ETIMEOUT, -1, msg);
+            j->res.timed_out = true;
+        } else {
+            set_error_err(&j->res, -1, &j->hooks_err);
+        }
+        finish(j);
+        return;
+    }
+    open_session(j);
+}
+
+void an_job_abort(struct an_job *j, int code, const char *why)
+{
+    struct an_transcript *tr = &j->res.transcript;
+    switch (j->state) {
+    case AN_JOB_TURN: {
+        struct an_turn_rec *rec = &tr->turns[j->turn];
+        an_turn_fail(rec, code, "%s", why); /* before end(): the first cause wins */
+        curl_multi_remove_handle(j->env->multi, j->easy);
+        j->session->ops->end(j->session, tr, CURLE_ABORTED_BY_CALLBACK);
+        j->easy = NULL;
+        set_error(&j->res, code, (int)j->turn, why);
+        break;
+    }
+    case AN_JOB_WAIT:
+        an_turn_fail(&tr->turns[j->turn], code, "%s", why);
+        set_error(&j->res, code, (int)j->turn, why);
+        break;
+    default:
+        return; /* PENDING/DONE: nothing to stop; HOOKS: see job.h */
+    }
+    if (code == AN_ETIMEOUT)
+        j->res.timed_out = true;
+    finish(j);
+}

@@ -1,0 +1,74 @@
+/*
+ * One run of one test, as a state machine the scheduler (run/sched.c)
+ * drives from its event loop:
+ *
+ *   PENDING -> HOOKS (helper thread) -> TURN (transfer in the multi handle)
+ *           -> [WAIT (retry backoff) -> TURN] ... -> DONE
+ *
+ * Every step that can wait (a hook, a transfer, a backoff) returns to the
+ * loop; the loop calls back here when it is over. Only the hook thread
+ * runs outside the loop's thread, and it touches nothing but the job's own
+ * hook fields until it sets `hooks_done`.
+ */
+#ifndef ANANKE_RUN_JOB_H
+#define ANANKE_RUN_JOB_H
+
+#include <curl/curl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ananke/model.h"
+#include "ananke/result.h"
+#include "core/interp.h"
+#include "proto/adapter.h"
+
+enum an_job_state { AN_JOB_PENDING = 0, AN_JOB_HOOKS, AN_JOB_TURN, AN_JOB_WAIT, AN_JOB_DONE };
+
+struct an_job_env {
+    CURLM *multi;           /* transfers are added here */
+    unsigned retries;       /* --retries */
+    int64_t timeout_ms;     /* --timeout per test; 0: none */
+};
+
+struct an_job {
+    const struct an_config *cfg;
+    const struct an_test *test;
+    const struct an_job_env *env;
+    size_t slot;   /* which selected test */
+    unsigned run;  /* which repeat */
+    enum an_job_state state;
+    struct an_test_result res;
+
+    struct an_vars vars;
+    struct an_session *session;
+    void *conf; /* interpolated target config (job.c) */
+    size_t turn;
+    CURL *easy;
+    unsigned tries;        /* retries of the current turn */
+    int64_t wake_mono;     /* AN_JOB_WAIT: when to send again */
+    int64_t deadline_mono; /* --timeout; 0: none */
+
+    pthread_t thread;
+    bool thread_started;
+    atomic_bool hooks_done;
+    int hooks_rc;
+    bool hooks_hit_deadline;
+    struct an_err hooks_err;
+};
+
+/* Start the job (PENDING -> HOOKS, TURN or DONE). */
+void an_job_start(struct an_job *j, const struct an_job_env *env);
+/* HOOKS: call when hooks_done is set. */
+void an_job_hooks_finished(struct an_job *j);
+/* TURN: the job's transfer ended (already removed from the multi handle). */
+void an_job_transfer_done(struct an_job *j, CURLcode cc);
+/* WAIT: the backoff is over; send the turn again. */
+void an_job_wake(struct an_job *j);
+/* Give up on the job now (test timeout or interruption): `code` and `why`
+ * become its error. A job in HOOKS cannot be stopped from outside: its
+ * hooks end by their own deadline (or the cancel flag), then it finishes. */
+void an_job_abort(struct an_job *j, int code, const char *why);
+
+#endif

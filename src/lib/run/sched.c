@@ -1,0 +1,341 @@
+/*
+ * The scheduler: selection (filter, shard), then one event loop over a
+ * libcurl multi handle that keeps up to `parallel` runs going, retries with
+ * backoff, enforces per-test timeouts, aggregates repeated runs, and hands
+ * finished tests to the caller in selection order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/run.h"
+#include "core/cancel.h"
+#include "core/clock.h"
+#include "proto/http.h"
+#include "run/job.h"
+
+size_t an_run_select(const struct an_suite *s, const struct an_run_opts *o, size_t **idx)
+{
+    size_t *v = an_xcalloc(s->ntests + 1, sizeof *v);
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < s->ntests; i++) {
+        const char *name = s->tests[i].name;
+        if (o->filter && !an_regex_search(o->filter, name, strlen(name)))
+            continue;
+        if (o->shard_count && (k++ % o->shard_count) + 1 != o->shard_index)
+            continue;
+        v[n++] = i;
+    }
+    *idx = v;
+    return n;
+}
+
+/* What the loop knows of each selected test. */
+struct slot {
+    unsigned started, done;
+    int best; /* run index whose result represents the test; -1: none yet */
+    bool emitted;
+};
+
+struct sched {
+    const struct an_suite *suite;
+    const struct an_run_opts *o;
+    struct an_run_result *out;
+    struct an_job_env env;
+    size_t *sel, nsel;
+    unsigned repeat;
+    double pass_rate;
+    struct slot *slots;
+    struct an_job *jobs; /* nsel * repeat, in start order */
+    size_t njobs, next, active;
+    struct an_job **act; /* the runs in flight (active of them) */
+    size_t emit;         /* next slot to hand to on_test */
+    size_t passed, failed, errors, finished_tests;
+    bool stop;           /* fail-fast or interrupted: start nothing new */
+    int64_t start_mono;
+};
+
+static void progress(struct sched *s)
+{
+    if (!s->o->on_progress)
+        return;
+    struct an_progress p = {
+        .done = s->finished_tests,
+        .total = s->nsel,
+        .passed = s->passed,
+        .failed = s->failed,
+        .errors = s->errors,
+        .running = s->active,
+        .elapsed_ms = an_clock_mono_ms() - s->start_mono,
+    };
+    s->o->on_progress(&p, s->o->ud);
+}
+
+static char *attempt_summary(const struct an_test_result *r)
+{
+    if (r->status == AN_STATUS_ERROR && r->error)
+        return an_xstrdup(r->error);
+    if (r->findings.n && r->findings.v[0].assertion)
+        return an_xstrdup(r->findings.v[0].assertion);
+    return NULL;
+}
+
+/* Move a finished run's result into its test's slot. */
+static void collect(struct sched *s, struct an_job *j)
+{
+    struct slot *sl = &s->slots[j->slot];
+    struct an_test_result *dst = &s->out->tests[j->slot];
+    bool repeated = s->repeat > 1;
+    sl->done++;
+    if (repeated) {
+        if (!dst->attempts)
+            dst->attempts = an_xcalloc(s->repeat, sizeof *dst->attempts);
+        struct an_attempt *a = &dst->attempts[j->run];
+        a->status = j->res.status;
+        a->duration_ms = j->res.end_ms - j->res.start_ms;
+        a->summary = attempt_summary(&j->res);
+        dst->runs = s->repeat;
+        if (j->res.status == AN_STATUS_PASS)
+            dst->passes++;
+    }
+    /* The representative run: the first (by run number, so the report does
+     * not depend on timing) that did not pass; else run 0. */
+    bool take;
+    if (sl->best < 0)
+        take = true;
+    else {
+        bool have_pass = dst->status == AN_STATUS_PASS;
+        bool mine_pass = j->res.status == AN_STATUS_PASS;
+        take = (have_pass && !mine_pass) || (have_pass == mine_pass && (int)j->run < sl->best);
+    }
+    if (take) {
+        unsigned runs = dst->runs, passes = dst->passes;
+        struct an_attempt *att = dst->attempts;
+        dst->attempts = NULL;
+        dst->runs = 0;
+        an_test_result_release(dst);
+        *dst = j->res;
+        dst->runs = runs;
+        dst->passes = passes;
+        dst->attempts = att;
+        sl->best = (int)j->run;
+    } else {
+        an_test_result_release(&j->res);
+    }
+    memset(&j->res, 0, sizeof j->res);
+
+    if (sl->done < s->repeat)
+        return;
+    if (repeated) {
+        /* passes / runs >= pass_rate, compared without rounding surprises */
+        bool ok = (double)dst->passes + 1e-9 >= s->pass_rate * (double)dst->runs;
+        if (ok)
+            dst->status = AN_STATUS_PASS;
+        else if (dst->status == AN_STATUS_PASS)
+            dst->status = AN_STATUS_FAIL; /* cannot happen: best is a non-pass */
+        /* timings of the whole repeated test: first start to last end */
+    }
+    s->finished_tests++;
+    switch (dst->status) {
+    case AN_STATUS_PASS:
+        s->passed++;
+        break;
+    case AN_STATUS_FAIL:
+        s->failed++;
+        break;
+    case AN_STATUS_ERROR:
+        s->errors++;
+        break;
+    }
+    if (dst->status != AN_STATUS_PASS && s->o->fail_fast)
+        s->stop = true;
+}
+
+static void emit_ready(struct sched *s)
+{
+    while (s->emit < s->nsel) {
+        struct slot *sl = &s->slots[s->emit];
+        bool complete = sl->done == s->repeat;
+        bool skipped = s->stop && sl->started == 0;
+        if (!complete && !skipped)
+            return;
+        if (complete && s->o->on_test)
+            s->o->on_test(&s->out->tests[s->emit], s->o->ud);
+        sl->emitted = true;
+        s->emit++;
+    }
+}
+
+/* A run that reached DONE leaves the active list and joins its test. */
+static void after_step(struct sched *s, struct an_job *j)
+{
+    if (j->state != AN_JOB_DONE)
+        return;
+    for (size_t i = 0; i < s->active; i++) {
+        if (s->act[i] == j) {
+            s->act[i] = s->act[--s->active];
+            break;
+        }
+    }
+    collect(s, j);
+}
+
+static void start_one(struct sched *s)
+{
+    struct an_job *j = &s->jobs[s->next++];
+    s->slots[j->slot].started++;
+    s->act[s->active++] = j;
+    an_job_start(j, &s->env);
+    after_step(s, j);
+}
+
+/* Drop the slots of tests that never started (fail-fast, interruption). */
+static void compact(struct sched *s)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < s->nsel; i++) {
+        if (s->slots[i].started == 0) {
+            an_test_result_release(&s->out->tests[i]);
+            s->out->not_run++;
+            continue;
+        }
+        if (w != i)
+            s->out->tests[w] = s->out->tests[i];
+        w++;
+    }
+    s->out->ntests = w;
+}
+
+int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
+                 struct an_run_result *out, struct an_err *err)
+{
+    struct an_run_opts defaults = AN_RUN_OPTS_INIT;
+    const struct an_run_opts *o = opts ? opts : &defaults;
+    struct sched s = {.suite = suite, .o = o, .out = out};
+    unsigned parallel = o->parallel ? o->parallel : 1;
+    s.repeat = o->repeat ? o->repeat : 1;
+    s.pass_rate = o->pass_rate > 0 ? o->pass_rate : 1.0;
+    s.start_mono = an_clock_mono_ms();
+
+    an_http_global_init();
+    s.env.multi = curl_multi_init();
+    if (!s.env.multi)
+        return an_fail(err, AN_EINTERNAL, NULL, "libcurl could not create a multi handle");
+    /* one connection per run in flight, reused across turns and tests */
+    curl_multi_setopt(s.env.multi, CURLMOPT_MAXCONNECTS, (long)(parallel < 8 ? 8 : parallel));
+    s.env.retries = o->retries;
+    s.env.timeout_ms = o->test_timeout_ms;
+
+    out->start_ms = an_clock_unix_ms();
+    out->config_path = an_xstrdup(suite->config.path);
+    out->parallel = parallel;
+    out->repeat = s.repeat;
+    out->pass_rate = s.pass_rate;
+
+    s.nsel = an_run_select(suite, o, &s.sel);
+    s.slots = an_xcalloc(s.nsel + 1, sizeof *s.slots);
+    for (size_t i = 0; i < s.nsel; i++) {
+        s.slots[i].best = -1;
+        an_run_result_add(out);
+    }
+    s.njobs = s.nsel * s.repeat;
+    s.jobs = an_xcalloc(s.njobs + 1, sizeof *s.jobs);
+    s.act = an_xcalloc(parallel + 1, sizeof *s.act);
+    for (size_t i = 0, k = 0; i < s.nsel; i++)
+        for (unsigned r = 0; r < s.repeat; r++, k++) {
+            s.jobs[k].cfg = &suite->config;
+            s.jobs[k].test = &suite->tests[s.sel[i]];
+            s.jobs[k].slot = i;
+            s.jobs[k].run = r;
+        }
+
+    for (;;) {
+        if (an_cancelled() && !s.stop)
+            s.stop = true;
+        while (!s.stop && s.active < parallel && s.next < s.njobs) {
+            start_one(&s);
+            progress(&s);
+        }
+        if (s.active == 0 && (s.stop || s.next == s.njobs))
+            break;
+
+        int running = 0;
+        curl_multi_perform(s.env.multi, &running);
+        CURLMsg *m;
+        int left;
+        while ((m = curl_multi_info_read(s.env.multi, &left))) {
+            if (m->msg != CURLMSG_DONE)
+                continue;
+            struct an_job *j = NULL;
+            CURL *easy = m->easy_handle;
+            CURLcode cc = m->data.result;
+            curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&j);
+            curl_multi_remove_handle(s.env.multi, easy);
+            an_job_transfer_done(j, cc);
+            after_step(&s, j);
+            progress(&s);
+        }
+
+        int64_t now = an_clock_mono_ms();
+        int64_t next_wake = now + 1000;
+        bool hooks_running = false;
+        /* backwards: after_step() moves the last entry into a finished one's place */
+        for (size_t i = s.active; i-- > 0;) {
+            struct an_job *j = s.act[i];
+            if (j->state == AN_JOB_HOOKS) {
+                if (atomic_load(&j->hooks_done)) {
+                    an_job_hooks_finished(j);
+                    after_step(&s, j);
+                    progress(&s);
+                } else {
+                    hooks_running = true;
+                }
+                continue;
+            }
+            if (an_cancelled()) {
+                an_job_abort(j, AN_ETIMEOUT, "interrupted (Ctrl-C): the run was stopped");
+                after_step(&s, j);
+                continue;
+            }
+            if (j->deadline_mono && now >= j->deadline_mono) {
+                char msg[128];
+                snprintf(msg, sizeof msg, "test timed out after %lld ms",
+                         (long long)o->test_timeout_ms);
+                an_job_abort(j, AN_ETIMEOUT, msg);
+                after_step(&s, j);
+                progress(&s);
+                continue;
+            }
+            if (j->state == AN_JOB_WAIT) {
+                if (now >= j->wake_mono) {
+                    an_job_wake(j);
+                    after_step(&s, j);
+                    continue;
+                }
+                if (j->wake_mono < next_wake)
+                    next_wake = j->wake_mono;
+            }
+            if (j->deadline_mono && j->deadline_mono < next_wake)
+                next_wake = j->deadline_mono;
+        }
+        emit_ready(&s);
+        if (s.active == 0 && (s.stop || s.next == s.njobs))
+            break;
+
+        int64_t wait = next_wake - an_clock_mono_ms();
+        if (hooks_running || wait > AN_CANCEL_POLL_MS)
+            wait = wait > AN_CANCEL_POLL_MS ? AN_CANCEL_POLL_MS : wait;
+        if (wait < 0)
+            wait = 0;
+        curl_multi_poll(s.env.multi, NULL, 0, (int)wait, NULL);
+    }
+    emit_ready(&s);
+    compact(&s);
+
+    out->end_ms = an_clock_unix_ms();
+    free(s.jobs);
+    free(s.act);
+    free(s.slots);
+    free(s.sel);
+    curl_multi_cleanup(s.env.multi);
+    return AN_OK;
+}

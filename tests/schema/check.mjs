@@ -1,0 +1,192 @@
+// Checks schema/*.schema.json against the files ananke reads:
+//  - every example and every accepted end-to-end test/config file validates;
+//  - the malformed files a schema can see are rejected;
+//  - a table of small cases gets the same verdict from the schema as from
+//    `ananke validate` (when ANANKE names the binary), so the schemas follow
+//    the loaders rather than the other way round;
+//  - the definitions both schemas share are identical (they are copies, so
+//    editors need no cross-file $ref).
+// Usage: node check.mjs  (env: ANANKE=path/to/ananke, INIT_DIR=output of `ananke init`)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv from 'ajv';
+import YAML from 'yaml';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const rel = (p) => (path.relative(root, p).startsWith('..') ? p : path.relative(root, p));
+let pass = 0;
+let fail = 0;
+const ok = (what) => { pass++; console.log(`ok   ${what}`); };
+const bad = (what, why) => { fail++; console.log(`FAIL ${what}: ${why}`); };
+
+const load = (name) => JSON.parse(fs.readFileSync(path.join(root, 'schema', name), 'utf8'));
+const schemas = { config: load('ananke.config.schema.json'), test: load('ananke.test.schema.json') };
+const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+const validate = { config: ajv.compile(schemas.config), test: ajv.compile(schemas.test) };
+
+function why(errors) {
+  return errors.slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+}
+
+// { valid, reason }: YAML syntax errors count as invalid (ananke refuses them too)
+function check(kind, text) {
+  let doc;
+  try {
+    doc = YAML.parse(text, { uniqueKeys: true });
+  } catch (e) {
+    return { valid: false, reason: `YAML: ${e.message.split('\n')[0]}` };
+  }
+  const v = validate[kind];
+  return v(doc) ? { valid: true } : { valid: false, reason: why(v.errors) };
+}
+
+function expectFile(kind, file, wantValid) {
+  const r = check(kind, fs.readFileSync(file, 'utf8'));
+  const what = `${rel(file)} ${wantValid ? 'valid' : 'rejected'} (${kind} schema)`;
+  if (r.valid === wantValid) ok(wantValid ? what : `${what}: ${r.reason}`);
+  else bad(what, wantValid ? r.reason : 'the schema accepts it');
+}
+
+function walk(dir, out = []) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.name.startsWith('.') || e.name === 'node_modules' || e.name === 'out') continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p, out);
+    else out.push(p);
+  }
+  return out.sort();
+}
+const isTest = (p) => /\.test\.ya?ml$/.test(p);
+const isConfig = (p) => path.basename(p) === 'ananke.config.yaml';
+
+// 1. examples: all valid
+for (const f of walk(path.join(root, 'examples'))) {
+  if (isTest(f)) expectFile('test', f, true);
+  else if (isConfig(f)) expectFile('config', f, true);
+}
+
+// 2. end-to-end cases ananke accepts (expected exit other than 2), and the shared config
+const e2e = path.join(root, 'tests/e2e');
+expectFile('config', path.join(e2e, 'ananke.config.yaml'), true);
+for (const c of fs.readdirSync(e2e, { withFileTypes: true })) {
+  if (!c.isDirectory()) continue;
+  const dir = path.join(e2e, c.name);
+  const exitFile = path.join(dir, 'exit');
+  const exit = fs.existsSync(exitFile) ? fs.readFileSync(exitFile, 'utf8').trim() : '0';
+  if (exit === '2') continue;
+  for (const f of walk(dir)) {
+    if (isTest(f)) expectFile('test', f, true);
+    else if (isConfig(f)) expectFile('config', f, true);
+  }
+}
+
+// 3. malformed files a schema can see. Not listed, because only the loader
+// can tell: malformed/e (a regex that does not compile), i (an unterminated
+// "${"), j (an extends name missing from the config's assertions:).
+const rejected = [
+  ['test', 'malformed/a.test.yaml'], // misspelt key 'asert'
+  ['test', 'malformed/b.test.yaml'], // turns is a string
+  ['test', 'malformed/c.test.yaml'], // no version
+  ['test', 'malformed/d.test.yaml'], // version 2.0
+  ['test', 'malformed/f.test.yaml'], // YAML syntax error
+  ['test', 'malformed/g.test.yaml'], // turn type mcp:cal
+  ['test', 'malformed/h.test.yaml'], // max_idle_ms: true
+  ['config', 'bad-config/ananke.config.yaml'], // misspelt key 'endpont'
+  ['config', 'bad-target-type/ananke.config.yaml'], // target type agiu
+];
+for (const [kind, f] of rejected) expectFile(kind, path.join(e2e, f), false);
+
+// 4. what `ananke init` writes
+if (process.env.INIT_DIR) {
+  expectFile('config', path.join(process.env.INIT_DIR, 'ananke.config.yaml'), true);
+  expectFile('test', path.join(process.env.INIT_DIR, 'hello.test.yaml'), true);
+}
+
+// 5. small cases: the schema's verdict, and ananke's when the binary is given
+const CONFIG = 'version: "1.0"\ntarget:\n  type: agui\n  endpoint: "http://127.0.0.1:9/agent"\n  agentId: x\n';
+const CONFIG_LIB = `${CONFIG}assertions:\n  polite:\n    text:\n      must_match: "/please/i"\n`;
+const TEST = 'version: "1.0"\nturns:\n  - user: hi\n';
+const turnAssert = (block) => `version: "1.0"\nturns:\n  - user: hi\n    assert:\n${block.replace(/^/gm, '      ')}\n`;
+const cases = [
+  // [kind, name, yaml, valid]
+  ['test', 'minimal test', TEST, true],
+  ['test', 'version 1 as a number', 'version: 1.2\nturns:\n  - user: hi\n', true],
+  ['test', 'version 1.x string', 'version: "1.7"\nturns:\n  - user: hi\n', true],
+  ['test', 'version 3.0', 'version: "3.0"\nturns:\n  - user: hi\n', false],
+  ['test', 'version not a number', 'version: "one"\nturns:\n  - user: hi\n', false],
+  ['test', 'no turns', 'version: "1.0"\nturns: []\n', false],
+  ['test', 'user turn without user', 'version: "1.0"\nturns:\n  - assert: {}\n', false],
+  ['test', 'agui:connect turn', 'version: "1.0"\nturns:\n  - user: hi\n  - type: agui:connect\n', true],
+  ['test', 'agui:connect with a message', 'version: "1.0"\nturns:\n  - type: agui:connect\n    user: hi\n', false],
+  ['test', 'explicit user type', 'version: "1.0"\nturns:\n  - type: user\n    user: hi\n', true],
+  ['test', 'null assert', 'version: "1.0"\nturns:\n  - user: hi\n    assert:\n', true],
+  ['test', 'hook', 'version: "1.0"\nhooks:\n  - cmd: [true]\n    timeout_ms: 5\nturns:\n  - user: hi\n', true],
+  ['test', 'hook cmd as a string', 'version: "1.0"\nhooks:\n  - cmd: "true"\nturns:\n  - user: hi\n', false],
+  ['test', 'hook empty cmd', 'version: "1.0"\nhooks:\n  - cmd: []\nturns:\n  - user: hi\n', false],
+  ['test', 'hook timeout 0', 'version: "1.0"\nhooks:\n  - cmd: [x]\n    timeout_ms: 0\nturns:\n  - user: hi\n', false],
+  ['test', 'require shorthand', turnAssert('tools:\n  require:\n    - search\n    - name: pay\n      count: 2'), true],
+  ['test', 'forbid as a string', turnAssert('tools:\n  forbid: delete'), true],
+  ['test', 'forbid_calls shorthand', turnAssert('tools:\n  forbid_calls: [delete]'), true],
+  ['test', 'count min/max', turnAssert('tools:\n  require:\n    - name: a\n      count: {min: 1, max: 3}'), true],
+  ['test', 'count exact with min', turnAssert('tools:\n  require:\n    - name: a\n      count: {exact: 1, min: 1}'), false],
+  ['test', 'count empty', turnAssert('tools:\n  require:\n    - name: a\n      count: {}'), false],
+  ['test', 'count negative', turnAssert('tools:\n  require:\n    - name: a\n      count: -1'), false],
+  ['test', 'require rule keys', turnAssert('tools:\n  require:\n    - name: a\n      args_match: {user.name: "^A", items.0.sku: x}\n      result_match: ok\n      result_not_match: "/err/i"\n      after: b'), true],
+  ['test', 'bad argument path', turnAssert('tools:\n  require:\n    - name: a\n      args_match: {user..name: x}'), false],
+  ['test', 'after in forbid_calls', turnAssert('tools:\n  forbid_calls:\n    - name: a\n      after: b'), false],
+  ['test', 'require rule without name', turnAssert('tools:\n  require:\n    - count: 1'), false],
+  ['test', 'must_match string and list', turnAssert('text:\n  must_match: "/hi/i"\n  must_not_match: [a, b]'), true],
+  ['test', 'limits and false', turnAssert('timing:\n  max_duration_ms: 10\n  max_idle_ms: false\n  max_gap_ms: 0'), true],
+  ['test', 'limit true', turnAssert('timing:\n  max_gap_ms: true'), false],
+  ['test', 'limit as a quoted number', turnAssert('timing:\n  max_gap_ms: "10"'), false],
+  ['test', 'unknown timing key', turnAssert('timing:\n  max_wait_ms: 1'), false],
+  ['test', 'text as a list', turnAssert('text: [a]'), false],
+];
+const configCases = [
+  ['config', 'minimal config', CONFIG, true],
+  ['config', 'config with everything', `${CONFIG_LIB}`.replace('  agentId: x\n', '  agentId: x\n  threadId: "t-${ENV.HOME}"\n  headers:\n    Authorization: "Bearer x"\n  timeout_ms: 5\n  forwardedProps: {a: [1]}\n  state: null\n  assert:\n    extends: polite\n    tools:\n      forbid: [x]\n'), true],
+  ['config', 'endpoint with a variable', CONFIG.replace('"http://127.0.0.1:9/agent"', '"${ENV.URL}"'), true],
+  ['config', 'endpoint not http', CONFIG.replace('http://127.0.0.1:9/agent', 'ftp://x'), false],
+  ['config', 'header name with a colon', CONFIG.replace('  agentId: x\n', '  agentId: x\n  headers:\n    "X:Y": z\n'), false],
+  ['config', 'timeout_ms 0', `${CONFIG}  timeout_ms: 0\n`, false],
+  ['config', 'no agentId', CONFIG.replace('  agentId: x\n', ''), false],
+  ['config', 'target type acp', CONFIG.replace('type: agui', 'type: acp'), false],
+  ['config', 'named block with extends', `${CONFIG_LIB}  other:\n    extends: polite\n`, false],
+  ['config', 'unknown top-level key', `${CONFIG}tests: []\n`, false],
+];
+const ananke = process.env.ANANKE;
+const tmp = ananke ? fs.mkdtempSync(path.join(os.tmpdir(), 'ananke-schema-')) : null;
+function loaderVerdict(kind, text) {
+  const dir = fs.mkdtempSync(path.join(tmp, 'c-'));
+  fs.writeFileSync(path.join(dir, 'ananke.config.yaml'), kind === 'config' ? text : CONFIG_LIB);
+  fs.writeFileSync(path.join(dir, 'a.test.yaml'), kind === 'test' ? text : TEST);
+  const r = spawnSync(ananke, ['validate', '-c', 'ananke.config.yaml', 'a.test.yaml'], { cwd: dir, encoding: 'utf8' });
+  if (r.status !== 0 && r.status !== 2) throw new Error(`ananke validate exited ${r.status}: ${r.stderr}`);
+  return { valid: r.status === 0, stderr: (r.stderr || '').trim().split('\n')[0] };
+}
+for (const [kind, name, text, want] of [...cases, ...configCases]) {
+  const r = check(kind, text);
+  const what = `case "${name}" ${want ? 'valid' : 'rejected'} (${kind} schema)`;
+  if (r.valid !== want) { bad(what, want ? r.reason : 'the schema accepts it'); continue; }
+  if (ananke) {
+    const l = loaderVerdict(kind, text);
+    if (l.valid !== want) { bad(what, `but ananke validate ${l.valid ? 'accepts it' : `refuses it: ${l.stderr}`}`); continue; }
+  }
+  ok(ananke ? `${what}, as ananke validate` : what);
+}
+if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+
+// 6. the copies of shared definitions agree
+for (const [k, v] of Object.entries(schemas.test.definitions)) {
+  const c = schemas.config.definitions[k];
+  if (c === undefined) continue;
+  if (JSON.stringify(c) === JSON.stringify(v)) ok(`definition "${k}" identical in both schemas`);
+  else bad(`definition "${k}"`, 'differs between the config and the test schema');
+}
+
+console.log(`schema: ${pass} passed, ${fail} failed`);
+process.exit(fail ? 1 : 0);

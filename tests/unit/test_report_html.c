@@ -1,0 +1,376 @@
+/*
+ * HTML reporter: write a report from a hand-built result and read the page
+ * back as text. What an agent produced must arrive escaped, never as markup;
+ * the page must carry its CSP and load nothing from outside; each test, turn
+ * and failed assertion must be where a reader looks for it.
+ *
+ * With ANANKE_HTML_OUT=DIR set, the same report is also written to DIR (the
+ * browser test, tests/browser/, can load it without a built CLI).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ananke/report.h"
+
+#define T0 1737100000000LL
+#define XSS "<script>alert(1)</script><img src=x onerror=alert(2)>"
+#define XSS_ESC "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"
+#define PWN "<script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\">"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/ananke-html-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static struct an_tool_call *call(struct an_transcript *tr, unsigned turn, const char *name,
+                                 json_t *args, json_t *result, int64_t start, int64_t ts)
+{
+    struct an_tool_call *c = an_transcript_add_call(tr, turn);
+    tr->turns[turn].ncalls++;
+    c->name = strdup(name);
+    c->args = args;
+    c->args_text = args ? json_dumps(args, JSON_COMPACT) : NULL;
+    c->result = result;
+    c->start_ms = start;
+    c->end_ms = start;
+    c->result_ms = result ? ts : 0;
+    c->ts_ms = ts;
+    return c;
+}
+
+static struct an_turn_rec *turn(struct an_transcript *tr, const char *input, const char *text,
+                                int64_t start, int64_t end)
+{
+    struct an_turn_rec *r = an_transcript_add_turn(tr, "user");
+    r->input = input ? strdup(input) : NULL;
+    r->text = text ? strdup(text) : NULL;
+    r->start_ms = start;
+    r->end_ms = end;
+    r->http_status = 200;
+    return r;
+}
+
+static struct an_run_result fixture(void)
+{
+    struct an_run_result r = {0};
+    struct an_test_result *t;
+    struct an_turn_rec *tr;
+
+    r.start_ms = T0;
+    r.end_ms = T0 + 1420;
+    r.config_path = strdup("ananke.config.yaml");
+    r.repeat = 5;
+    r.pass_rate = 0.8;
+    r.parallel = 2;
+    r.shard = strdup("1/2");
+    r.filter = strdup("refund|checkout");
+
+    /* a pass, whose one turn needed two transport retries */
+    t = an_run_result_add(&r);
+    t->name = strdup("checkout passes");
+    t->file = strdup("suite/checkout.test.yaml");
+    t->start_ms = T0;
+    t->end_ms = T0 + 120;
+    tr = turn(&t->transcript, "I want to checkout", "Your cart is valid.", T0 + 10, T0 + 110);
+    an_turn_retry(tr, "HTTP 503, retried after 210 ms");
+    an_turn_retry(tr, "connection reset, retried after 420 ms");
+    an_turn_warn(tr, "unknown event type 'CUSTOM_THING'");
+    call(&t->transcript, 0, "validate_cart", json_pack("{s:s}", "cart_id", "c42"),
+         json_pack("{s:b}", "valid", 1), T0 + 35, T0 + 85);
+
+    /* a fail: findings on turn 2 and on the whole test; turn 3 never ran.
+     * The agent answers markup, and a tool argument tries to close the
+     * report's own script element. */
+    t = an_run_result_add(&r);
+    t->name = strdup("refund & <b>policy</b>");
+    t->file = strdup("suite/refund.test.yaml");
+    t->status = AN_STATUS_FAIL;
+    t->start_ms = T0 + 200;
+    t->end_ms = T0 + 500;
+    turn(&t->transcript, "hello", "Hi! \xff bad byte, \x1b[31m red", T0 + 200, T0 + 250);
+    turn(&t->transcript, "refund order 9876", XSS PWN, T0 + 250, T0 + 450);
+    call(&t->transcript, 1, "issue_refund",
+         json_pack("{s:s,s:i}", "note", "</script><script>window.__pwned=3</script>", "amount",
+                   450),
+         json_string("refunded 'R-2' \"ok\""), T0 + 300, T0 + 400);
+    tr = turn(&t->transcript, "thanks", NULL, 0, 0);
+    tr->status = AN_TURN_NOT_RUN;
+    an_findings_add(&t->findings, "tools.require.after", 1, "suite/refund.test.yaml", 11, 20,
+                    "Tool \"issue_refund\" must be called after \"lookup_order\"",
+                    "a call of \"lookup_order\" before <issue_refund>",
+                    "\"lookup_order\" never called", NULL);
+    an_findings_add(&t->findings, "text.must_not_match", -1, "suite/refund.test.yaml", 17, 0,
+                    "Text must not match /processed/", "no match", "matched \"processed\"",
+                    "in \"Your refund was processed\"");
+
+    /* an error: the agent reported RUN_ERROR in turn 1 */
+    t = an_run_result_add(&r);
+    t->name = strdup("agent breaks");
+    t->file = strdup("suite/error.test.yaml");
+    t->status = AN_STATUS_ERROR;
+    t->start_ms = T0 + 500;
+    t->end_ms = T0 + 540;
+    t->error = strdup("turn 1: RUN_ERROR: model <overloaded>");
+    t->error_code = AN_ERUN;
+    t->error_turn = 0;
+    tr = turn(&t->transcript, "do it", "partial answer", T0 + 500, T0 + 540);
+    an_turn_fail(tr, AN_ERUN, "RUN_ERROR: model <overloaded>");
+
+    /* a repeated test: 4 of 5 runs passed */
+    t = an_run_result_add(&r);
+    t->name = strdup("search is flaky");
+    t->file = strdup("suite/search.test.yaml");
+    t->status = AN_STATUS_PASS;
+    t->start_ms = T0 + 600;
+    t->end_ms = T0 + 1400;
+    t->runs = 5;
+    t->passes = 4;
+    t->attempts = calloc(5, sizeof *t->attempts);
+    for (unsigned i = 0; i < 5; i++) {
+        t->attempts[i].status = i == 1 ? AN_STATUS_FAIL : AN_STATUS_PASS;
+        t->attempts[i].duration_ms = 100 + i;
+        t->attempts[i].summary = i == 1 ? strdup("Tool \"search\" must be called") : NULL;
+    }
+    an_findings_add(&t->findings, "tools.require", 0, "suite/search.test.yaml", 8, 11,
+                    "Tool \"search\" must be called", "at least 1 call", "0 calls", NULL);
+    turn(&t->transcript, "find shoes", "I found nothing.", T0 + 600, T0 + 700);
+    return r;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+static const char *find(const char *hay, const char *needle)
+{
+    const char *p = strstr(hay, needle);
+    if (!p)
+        fail_msg("report lacks: %s", needle);
+    return p;
+}
+
+static char *write_report(const struct an_run_result *r, const char *sub)
+{
+    char d[128], path[160];
+    struct an_err err = AN_ERR_INIT;
+    snprintf(d, sizeof d, "%s/%s", dir, sub);
+    int rc = an_report_html(r, d, &err);
+    if (rc)
+        fail_msg("an_report_html: %s", err.msg);
+    snprintf(path, sizeof path, "%s/index.html", d);
+    return slurp(path);
+}
+
+static void test_escaped(void **state)
+{
+    (void)state;
+    struct an_run_result r = fixture();
+    const char *keep = getenv("ANANKE_HTML_OUT");
+    if (keep && keep[0]) {
+        struct an_err err = AN_ERR_INIT;
+        assert_int_equal(an_report_html(&r, keep, &err), AN_OK);
+    }
+    /* nested: the directory is created like mkdir -p */
+    char *html = write_report(&r, "a/b/report");
+
+    /* the agent's markup arrives as text */
+    find(html, XSS_ESC);
+    find(html, "&lt;/script&gt;&lt;script&gt;window.__pwned=3&lt;/script&gt;");
+    find(html, "onerror=&quot;window.__pwned=2&quot;&gt;");
+    find(html, "refund &amp; &lt;b&gt;policy&lt;/b&gt;");
+    find(html, "refunded &#39;R-2&#39; &quot;ok&quot;");
+    assert_null(strstr(html, "<script>alert"));
+    assert_null(strstr(html, "<img"));
+    assert_null(strstr(html, "__pwned=3</script>"));
+    assert_null(strstr(html, "<b>policy"));
+    /* exactly one script element: the report's own, at the end */
+    assert_int_equal(count(html, "<script"), 1);
+    assert_int_equal(count(html, "</script>"), 1);
+    assert_true(strstr(html, "<script>") > strstr(html, "</main>"));
+    /* invalid UTF-8 and terminal escapes are made visible, not passed on */
+    find(html, "Hi! \xEF\xBF\xBD bad byte, \\u001b[31m red");
+    assert_null(strstr(html, "\x1b"));
+    assert_null(strstr(html, "\xff"));
+
+    /* a strict CSP, and nothing that could load from outside */
+    find(html, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+               "style-src 'unsafe-inline'; img-src data:; script-src 'sha256-");
+    assert_null(strstr(html, "http://"));
+    assert_null(strstr(html, "https://"));
+    assert_null(strstr(html, "src=\""));
+    assert_null(strstr(html, "href=\""));
+    assert_null(strstr(html, "@import"));
+    assert_null(strstr(html, "url("));
+
+    free(html);
+    an_run_result_release(&r);
+}
+
+static void test_structure(void **state)
+{
+    (void)state;
+    struct an_run_result r = fixture();
+    char *html = write_report(&r, "s");
+
+    find(html, "<title>ananke: 2 passed, 1 failed, 1 error</title>");
+    find(html, "2 passed</span>");
+    find(html, "<dt>config</dt><dd class=\"mono\">ananke.config.yaml</dd>");
+    find(html, "<dt>shard</dt><dd>1/2</dd>");
+    find(html, "<dt>filter</dt><dd class=\"mono\">refund|checkout</dd>");
+    find(html, "<dt>repeat</dt><dd>5 runs per test, pass rate needed 80.0%</dd>");
+    find(html, "<dt>parallel</dt><dd>2</dd>");
+    find(html, "2025-01-17 07:46:40 UTC");
+
+    /* each test, with its status; failing ones open */
+    const char *pass = find(html, "<details class=\"test pass\" id=\"test-1\" data-status=\"pass\">");
+    const char *fail = find(html, "<details class=\"test fail\" id=\"test-2\" data-status=\"fail\" "
+                                  "open>");
+    const char *err = find(html, "<details class=\"test error\" id=\"test-3\" data-status=\"error\""
+                                 " open>");
+    const char *rep = find(html, "<details class=\"test pass\" id=\"test-4\" data-status=\"pass\" "
+                                 "open>");
+    assert_true(pass < fail && fail < err && err < rep);
+    find(html, "<span class=\"tname\">checkout passes</span>");
+    find(html, "<span class=\"tname\">agent breaks</span>");
+    find(html, "<span class=\"tname\">search is flaky</span>");
+    find(html, "<span class=\"tfile\">suite/refund.test.yaml</span>");
+
+    /* the turn-2 finding sits inside turn 2, before turn 3; the test-level
+     * one after the last turn */
+    const char *t2 = find(fail, "<b>turn 2</b>");
+    const char *f2 = find(fail, "Tool &quot;issue_refund&quot; must be called after");
+    const char *t3 = find(fail, "<li class=\"turn notrun\"><div class=\"thead\"><b>turn 3</b>");
+    const char *whole = find(fail, "<h3>whole test</h3>");
+    const char *ft = find(fail, "Text must not match /processed/");
+    assert_true(t2 < f2 && f2 < t3 && t3 < whole && whole < ft && ft < err);
+    find(fail, "<li class=\"turn failed\"><div class=\"thead\"><b>turn 2</b>");
+    find(fail, "<dt>expected</dt><dd>a call of &quot;lookup_order&quot; before "
+               "&lt;issue_refund&gt;</dd>");
+    find(fail, "at <span class=\"mono\">suite/refund.test.yaml:11:20</span>");
+    find(fail, "at <span class=\"mono\">suite/refund.test.yaml:17</span>");
+
+    /* a tool call row: pretty args, the result, and a time bar placed at
+     * 300..400 ms of a 250..450 ms turn */
+    find(fail, "<code>issue_refund</code>");
+    find(fail, "+50ms \xC2\xB7 100ms");
+    find(fail, "<span style=\"left:25.0%;width:50.0%\"></span>");
+    find(fail, "{\n  &quot;note&quot;: ");
+
+    /* retries, warnings, the turn error and the test error */
+    find(pass, "HTTP 503, retried after 210 ms");
+    find(pass, "connection reset, retried after 420 ms");
+    find(pass, "2 retries");
+    find(pass, "unknown event type &#39;CUSTOM_THING&#39;");
+    find(err, "<span class=\"title\">ERROR AN_ERUN</span> in turn 1");
+    find(err, "<span class=\"title\">AN_ERUN</span> RUN_ERROR: model &lt;overloaded&gt;");
+    find(err, "<li class=\"turn error\">");
+
+    /* the repeated test: runs, passes, rate, stability, every attempt */
+    find(rep, "runs <b>5</b> \xC2\xB7 passes <b>4</b> \xC2\xB7 pass rate <b>80.0%</b>");
+    find(rep, "<span class=\"stab s1\">mostly stable</span>");
+    find(rep, "<li class=\"fail\">#2 fail 101ms: Tool &quot;search&quot; must be called</li>");
+    find(rep, "<li class=\"pass\">#5 pass 104ms</li>");
+    find(rep, "the first run that did not pass");
+
+    free(html);
+    an_run_result_release(&r);
+}
+
+/* The CSP names the inline script by its SHA-256: recompute it with
+ * coreutils over the exact bytes between <script> and </script>. */
+static void test_csp_hash(void **state)
+{
+    (void)state;
+    struct an_run_result r = {0};
+    char *html = write_report(&r, "empty");
+    find(html, "No tests were run.");
+    const char *s = find(html, "<script>") + strlen("<script>");
+    const char *e = find(s, "</script>");
+    char body[160], cmd[320], want[64] = "";
+    snprintf(body, sizeof body, "%s/script.js", dir);
+    FILE *f = fopen(body, "wb");
+    assert_non_null(f);
+    fwrite(s, 1, (size_t)(e - s), f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "sha256sum '%s' | cut -d' ' -f1 | tr a-f A-F | basenc --base16 -d | base64 -w0",
+             body);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    assert_non_null(fgets(want, sizeof want, p));
+    assert_int_equal(pclose(p), 0);
+    assert_int_equal(strlen(want), 44);
+    char csp[80];
+    snprintf(csp, sizeof csp, "script-src 'sha256-%s';", want);
+    find(html, csp);
+    free(html);
+    an_run_result_release(&r);
+}
+
+static void test_bad_dir(void **state)
+{
+    (void)state;
+    struct an_run_result r = {0};
+    struct an_err err = AN_ERR_INIT;
+    char file[128], sub[160];
+    snprintf(file, sizeof file, "%s/plain-file", dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(an_report_html(&r, file, &err), AN_EIO);
+    assert_non_null(strstr(err.msg, "plain-file"));
+    snprintf(sub, sizeof sub, "%s/under", file);
+    assert_int_equal(an_report_html(&r, sub, &err), AN_EIO);
+    assert_non_null(strstr(err.msg, "cannot create directory"));
+    assert_int_equal(an_report_html(&r, "", &err), AN_EUSAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_escaped),
+        cmocka_unit_test(test_structure),
+        cmocka_unit_test(test_csp_hash),
+        cmocka_unit_test(test_bad_dir),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
