@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole suite: unit tests (ctest), the mock's own tests, the end-to-end
-# cases, the examples (the demo), the JSON Schemas, and the peer test against the official
-# AG-UI encoder. Ends with one line "tests: N passed, N failed" (the sum
+# cases, the examples (the demo), the JSON Schemas, the peer test against the official
+# AG-UI encoder, and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
 # over every suite) and exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +37,7 @@ step examples env ANANKE_BUILD="$B" bash tests/examples.sh
 step docs bash tests/docs.sh
 step schema env ANANKE_BUILD="$B" bash tests/schema/run.sh
 [ -f tests/peers/run.sh ] && step peers env ANANKE_BUILD="$B" bash tests/peers/run.sh
+step browser env ANANKE_BUILD="$B" bash tests/browser/run.sh
 
 [ ${#failed[@]} -gt 0 ] && echo "failed suites: ${failed[*]}"
 echo "tests: $total_pass passed, $total_fail failed"

@@ -69,7 +69,6 @@ run_case() {
   local got
   (cd "$dir" && for e in "${envs[@]}"; do export "$e"; done && eval "timeout -k 5 120 \"\$ANANKE\" $args") >"$out/stdout" 2>"$out/stderr"
   got=$?
-  if [ -n "$mock_pid" ]; then kill "$mock_pid" 2>/dev/null; wait "$mock_pid" 2>/dev/null; fi
   cat "$out/stdout" "$out/stderr" | normalise >"$out/combined"
   local ok=1 why=()
   [ "$got" = "$want" ] || { ok=0; why+=("exit $got, expected $want"); }
@@ -94,6 +93,8 @@ run_case() {
   if [ -f "$dir/check.sh" ] && ! (cd "$dir" && OUT="$out" bash ./check.sh >"$out/check" 2>&1); then
     ok=0; why+=("check.sh: $(tail -n 5 "$out/check")")
   fi
+  # the mock runs until check.sh is done: checks may run ananke again
+  if [ -n "$mock_pid" ]; then kill "$mock_pid" 2>/dev/null; wait "$mock_pid" 2>/dev/null; fi
   if [ $ok = 1 ]; then
     pass=$((pass + 1)); echo "ok   $name"
   else

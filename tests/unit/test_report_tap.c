@@ -196,7 +196,7 @@ static void test_hostile_text(void **state)
     t->name = strdup("down");
     t->file = strdup("d.test.yaml");
     t->status = AN_STATUS_ERROR;
-    t->error = strdup("RUN_ERROR: \"boom\"\n1..1\nnot ok 1\t\xe2\x80\xae");
+    t->error = strdup("RUN_ERROR: \"boom\"\n1..1\nnot ok 1\t\xe2\x80\xae\xef\xbf\xbf");
     t->error_code = AN_ERUN;
     t->error_turn = 2;
 
@@ -222,7 +222,7 @@ static void test_hostile_text(void **state)
                            "  duration_ms: 0\n"
                            "  error:\n"
                            "    code: \"AN_ERUN\"\n"
-                           "    message: \"RUN_ERROR: \\\"boom\\\"\\n1..1\\nnot ok 1\\t\\u202E\"\n"
+                           "    message: \"RUN_ERROR: \\\"boom\\\"\\n1..1\\nnot ok 1\\t\\u202E\\uFFFF\"\n"
                            "    turn: 3\n"
                            "  ...\n");
     only_expected_lines(s, 2);

@@ -189,6 +189,19 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
         paint(&c, SGR_RESET);
     }
     an_buf_putc(&c.b, '\n');
+    if (t->runs > 1) {
+        an_buf_printf(&c.b, "  %u/%u runs passed (%.0f%%, %s)\n", t->passes, t->runs,
+                      an_test_pass_rate(t) * 100,
+                      an_stability_name(an_stability_of(t->passes, t->runs)));
+        if (t->status == AN_STATUS_PASS && t->passes < t->runs && t->attempts)
+            for (unsigned i = 0; i < t->runs; i++)
+                if (t->attempts[i].status != AN_STATUS_PASS && t->attempts[i].summary) {
+                    an_buf_printf(&c.b, "  run %u %s: ", i + 1,
+                                  an_status_name(t->attempts[i].status));
+                    an_rpt_str(&c.b, t->attempts[i].summary, c.cut, NULL, 0);
+                    an_buf_putc(&c.b, '\n');
+                }
+    }
 
     if (t->status == AN_STATUS_ERROR)
         broken(&c, t, !verbose);

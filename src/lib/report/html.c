@@ -586,14 +586,15 @@ static void head(struct an_buf *b, const struct an_run_result *r, size_t p, size
         text(b, r->filter, false);
         an_buf_puts(b, "</dd>");
     }
-    if (r->repeat) {
+    /* the runner records 1 for "not given": only a real choice is news */
+    if (r->repeat > 1) {
         an_buf_printf(b, "<dt>repeat</dt><dd>%u runs per test, pass rate needed ", r->repeat);
         /* pass_rate is a fraction; shown in per-mille steps like pct() */
         double pr = r->pass_rate > 0 ? r->pass_rate : 1.0;
         pct(b, (int64_t)(pr * 1000.0 + 0.5), 1000);
         an_buf_puts(b, "</dd>");
     }
-    if (r->parallel)
+    if (r->parallel > 1)
         an_buf_printf(b, "<dt>parallel</dt><dd>%u</dd>", r->parallel);
     if (r->not_run)
         an_buf_printf(b, "<dt>not run</dt><dd>%zu test%s (stopped early)</dd>", r->not_run,

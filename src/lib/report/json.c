@@ -12,7 +12,8 @@
  *   "ended_ms": 1737100001420,      Unix ms, run end
  *   "duration_ms": 1420,            ended_ms - started_ms
  *   "config": "ananke.config.yaml"?, config file used
- *   "summary": {"total": 5, "passed": 3, "failed": 1, "errors": 1},
+ *   "summary": {"total": 5, "passed": 3, "failed": 1, "errors": 1, "not_run": 0},
+ *   "options": {"parallel": 1, "repeat": 1, "pass_rate": 1.0, "shard": "2/4"?, "filter": "re"?},
  *   "tests": [{
  *     "name": "pays once",
  *     "file": "tests/checkout.test.yaml"?,
@@ -36,6 +37,10 @@
  *       "turn": 2?                  1-based; null = outside any turn (hooks)
  *     }?,
  *     "variables": ["TOKEN"],       hook variable names (values may be secret)
+ *     "timed_out": false,           --timeout cut the test
+ *     "runs": 5, "passes": 3,       --repeat (1 and 0/1 when not repeated)
+ *     "pass_rate": 0.6, "stability": "unstable",
+ *     "attempts": [{"status", "duration_ms", "summary"?}],  one per run when repeated
  *     "transcript": {...}           an_transcript_to_json(t, false)
  *   }]
  * }
@@ -127,6 +132,20 @@ static json_t *test(const struct an_test_result *t)
     for (size_t i = 0; i < t->nvar_names; i++)
         json_array_append_new(vars, str(t->var_names[i]));
     set(o, "variables", vars);
+    set(o, "timed_out", json_boolean(t->timed_out));
+    set(o, "runs", json_integer(t->runs ? t->runs : 1));
+    set(o, "passes", json_integer(t->runs ? t->passes : t->status == AN_STATUS_PASS));
+    set(o, "pass_rate", json_real(an_test_pass_rate(t)));
+    set(o, "stability",
+        json_string(an_stability_name(an_stability_of(t->runs ? t->passes : t->status == AN_STATUS_PASS,
+                                                      t->runs ? t->runs : 1))));
+    json_t *att = json_array();
+    for (unsigned i = 0; t->attempts && i < t->runs; i++)
+        json_array_append_new(att, json_pack("{s:s,s:I,s:o}", "status",
+                                             an_status_name(t->attempts[i].status), "duration_ms",
+                                             (json_int_t)t->attempts[i].duration_ms, "summary",
+                                             str(t->attempts[i].summary)));
+    set(o, "attempts", att);
     set(o, "transcript", an_transcript_to_json(&t->transcript, false));
     return o;
 }
@@ -146,7 +165,15 @@ json_t *an_run_result_to_json(const struct an_run_result *r)
     set(s, "passed", json_integer((json_int_t)p));
     set(s, "failed", json_integer((json_int_t)f));
     set(s, "errors", json_integer((json_int_t)e));
+    set(s, "not_run", json_integer((json_int_t)r->not_run));
     set(o, "summary", s);
+    json_t *opt = json_object();
+    set(opt, "parallel", json_integer(r->parallel ? r->parallel : 1));
+    set(opt, "repeat", json_integer(r->repeat ? r->repeat : 1));
+    set(opt, "pass_rate", json_real(r->pass_rate > 0 ? r->pass_rate : 1.0));
+    set(opt, "shard", str(r->shard));
+    set(opt, "filter", str(r->filter));
+    set(o, "options", opt);
     json_t *tests = json_array();
     for (size_t i = 0; i < r->ntests; i++)
         json_array_append_new(tests, test(&r->tests[i]));

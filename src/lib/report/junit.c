@@ -229,6 +229,18 @@ static void testcase(struct an_buf *b, const struct an_test_result *t)
     an_buf_puts(b, "\" file=\"");
     xml(b, t->file, true);
     an_buf_printf(b, "\" time=\"%.3f\">\n", secs(t->end_ms - t->start_ms));
+    if (t->runs > 1) {
+        /* a repeated test stays one testcase; its runs are properties */
+        an_buf_printf(b,
+                      "      <properties>\n"
+                      "        <property name=\"ananke.runs\" value=\"%u\"/>\n"
+                      "        <property name=\"ananke.passes\" value=\"%u\"/>\n"
+                      "        <property name=\"ananke.pass_rate\" value=\"%.3f\"/>\n"
+                      "        <property name=\"ananke.stability\" value=\"%s\"/>\n"
+                      "      </properties>\n",
+                      t->runs, t->passes, an_test_pass_rate(t),
+                      an_stability_name(an_stability_of(t->passes, t->runs)));
+    }
     if (t->status == AN_STATUS_FAIL)
         failure(b, t);
     else if (t->status == AN_STATUS_ERROR)

@@ -26,8 +26,8 @@
 #include "report/report_util.h"
 
 /* A double-quoted YAML scalar on one line. Controls, DEL, C1, line
- * separators and bidi overrides become escapes; invalid UTF-8 becomes
- * U+FFFD. */
+ * separators, bidi overrides and the characters YAML refuses in a stream
+ * (BOM, U+FFFE, U+FFFF) become escapes; invalid UTF-8 becomes U+FFFD. */
 static void yq(struct an_buf *b, const char *s)
 {
     size_t n = s ? strlen(s) : 0, i = 0;
@@ -51,7 +51,7 @@ static void yq(struct an_buf *b, const char *s)
             an_buf_puts(b, "\\r");
         } else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 ||
                    c == 0x2029 || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) ||
-                   c == 0xFEFF) {
+                   c == 0xFEFF || c == 0xFFFE || c == 0xFFFF) {
             an_buf_printf(b, "\\u%04X", (unsigned)c);
         } else {
             an_buf_append(b, s + i, k);

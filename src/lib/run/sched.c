@@ -48,6 +48,7 @@ struct sched {
     struct an_job *jobs; /* nsel * repeat, in start order */
     size_t njobs, next, active;
     struct an_job **act; /* the runs in flight (active of them) */
+    size_t steps;        /* runs finished so far */
     size_t emit;         /* next slot to hand to on_test */
     size_t passed, failed, errors, finished_tests;
     bool stop;           /* fail-fast or interrupted: start nothing new */
@@ -170,6 +171,7 @@ static void after_step(struct sched *s, struct an_job *j)
 {
     if (j->state != AN_JOB_DONE)
         return;
+    s->steps++;
     for (size_t i = 0; i < s->active; i++) {
         if (s->act[i] == j) {
             s->act[i] = s->act[--s->active];
@@ -249,6 +251,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         }
 
     for (;;) {
+        size_t steps_before = s.steps;
         if (an_cancelled() && !s.stop)
             s.stop = true;
         while (!s.stop && s.active < parallel && s.next < s.njobs) {
@@ -322,6 +325,10 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
             break;
 
         int64_t wait = next_wake - an_clock_mono_ms();
+        /* a run finished: go round at once, its place may take the next
+         * test (waiting here would leave the place idle) */
+        if (s.steps != steps_before)
+            wait = 0;
         if (hooks_running || wait > AN_CANCEL_POLL_MS)
             wait = wait > AN_CANCEL_POLL_MS ? AN_CANCEL_POLL_MS : wait;
         if (wait < 0)
