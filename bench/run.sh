@@ -356,8 +356,11 @@ PFV=$("$NODE" "$PROMPTFOO_JS" --version 2>/dev/null | tail -1)
 AV=$("$ANANKE" --version)
 WRKV=$(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?')
 DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
-CMD="bench/run.sh${MODE/full/}"
+CMD="bench/run.sh"
 [ $MODE = quick ] && CMD="bench/run.sh --quick"
+for v in BENCH_SIZES BENCH_ANANKE_REPS BENCH_STARTUP_REPS BENCH_WRK_SECONDS; do
+  [ -n "${!v:-}" ] && CMD="$v=\"${!v}\" $CMD"
+done
 
 {
   echo "## Results ($DATE)"

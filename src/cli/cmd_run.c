@@ -21,6 +21,8 @@ static const struct {
 } reporters[] = {
     {"junit", an_report_junit},
     {"json", an_report_json},
+    {"tap", an_report_tap},
+    {"html", an_report_html}, /* the path is a directory */
 };
 
 struct reporter {
@@ -78,8 +80,10 @@ static void usage(void)
          "  -c, --config FILE        project config (default: ananke.config.yaml, found\n"
          "                           walking up from the current directory)\n"
          "  -r, --reporter NAME[:PATH]\n"
-         "                           also write a report: junit:PATH, json:PATH (PATH '-'\n"
-         "                           = stdout); repeatable\n"
+         "                           also write a report: junit:PATH, json:PATH, tap:PATH\n"
+         "                           (PATH '-' = stdout), html:DIR (a self-contained page\n"
+         "                           in DIR/index.html); repeatable. With GITHUB_ACTIONS=true\n"
+         "                           failures are also annotations on the test files.\n"
          "  -j, --parallel N         run up to N tests at once (default 1)\n"
          "      --repeat K           run each test K times and report its pass rate\n"
          "      --pass-rate P        a repeated test passes when at least P of its runs\n"
@@ -203,11 +207,13 @@ static int parse_reporter(const char *val, struct reporter *r)
         if (strlen(reporters[k].name) == n && !strncmp(val, reporters[k].name, n)) {
             r->kind = k;
             r->path = colon && colon[1] ? colon + 1 : "-";
+            if (!strcmp(reporters[k].name, "html") && !strcmp(r->path, "-"))
+                r->path = "ananke-report"; /* a directory: stdout makes no sense */
             return 0;
         }
     }
-    return cli_usage_error("unknown reporter '%.*s' (available: console, junit, json)", (int)n,
-                           val);
+    return cli_usage_error("unknown reporter '%.*s' (available: console, junit, json, tap, html)",
+                           (int)n, val);
 }
 
 static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
@@ -339,6 +345,9 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     an_console_summary(stdout, &result, &ctx.console);
+    const char *gha = getenv("GITHUB_ACTIONS");
+    if (gha && !strcmp(gha, "true"))
+        an_report_github(stdout, &result);
     if (result.not_run)
         printf("%zu test%s not run (%s)\n", result.not_run, result.not_run == 1 ? "" : "s",
                an_cancelled() ? "interrupted" : "--fail-fast");

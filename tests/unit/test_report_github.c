@@ -119,8 +119,9 @@ static void test_workspace_and_repeats(void **state)
     t->status = AN_STATUS_FAIL;
     t->runs = 5;
     t->passes = 3;
-    an_findings_add(&t->findings, "tools.forbid", 0, "/home/runner/work/shop/shop/tests/f.test.yaml",
-                    6, 11, "Tool \"rm\" forbidden", "no call", "1 call", NULL);
+    an_findings_add(&t->findings, "tools.forbid", 0,
+                    "/home/runner/work/shop/shop/tests/f.test.yaml", 6, 11,
+                    "Tool \"rm\" forbidden", "no call", "1 call", NULL);
     /* a file outside the workspace keeps its path */
     t = an_run_result_add(&r);
     t->name = strdup("elsewhere");

@@ -222,7 +222,8 @@ static void test_hostile_text(void **state)
                            "  duration_ms: 0\n"
                            "  error:\n"
                            "    code: \"AN_ERUN\"\n"
-                           "    message: \"RUN_ERROR: \\\"boom\\\"\\n1..1\\nnot ok 1\\t\\u202E\\uFFFF\"\n"
+                           "    message: \"RUN_ERROR: \\\"boom\\\"\\n1..1\\nnot ok 1\\t"
+                           "\\u202E\\uFFFF\"\n"
                            "    turn: 3\n"
                            "  ...\n");
     only_expected_lines(s, 2);
