@@ -289,7 +289,9 @@ measure() { # tool n par
   if [ "$tool" = ananke ]; then
     grep -Eq "^$n passed, 0 failed, 0 errors \\($n tests?\\)" "$f" || die "ananke N=$n p=$p: summary is not '$n passed'; see $f"
   else
-    grep -Eq "(^|[^0-9])$n passed \\(100" "$f" && grep -Eq '^ *0 failed' "$f" && grep -Eq '^ *0 errors' "$f" ||
+    # promptfoo writes 10000 as "10,000"
+    tr -d , <"$f" | grep -Eq "(^|[^0-9])$n passed \\(100" && grep -Eq '^ *0 failed' "$f" &&
+      grep -Eq '^ *0 errors' "$f" ||
       die "promptfoo N=$n p=$p: summary is not '$n passed, 0 failed, 0 errors'; see $f"
   fi
   got=$(($(reqs) - r0))
