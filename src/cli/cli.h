@@ -6,17 +6,32 @@
 #include <stdio.h>
 
 #include "ananke/load.h"
+#include "ananke/result.h"
 
 /* Exit codes (DESIGN.md "Command line"). */
 enum { AN_EXIT_OK = 0, AN_EXIT_FAIL = 1, AN_EXIT_INVALID = 2 };
 
 int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 
 /* Shared by run and validate: load the suite named by -c and the paths,
  * print every load error to stderr. Returns 0 or an exit code. */
 int cli_load(struct an_suite **out, const char *config, char **paths, int npaths);
+
+#define CLI_MAX_REPORTERS 16
+struct cli_reporters {
+    struct {
+        size_t kind;
+        const char *path; /* borrowed from argv */
+    } v[CLI_MAX_REPORTERS];
+    size_t n;
+};
+/* Add "NAME[:PATH]"; a usage error (exit code) for an unknown name. */
+int cli_reporter_add(struct cli_reporters *r, const char *spec);
+/* Write every report; errors go to stderr; returns 0 or AN_EXIT_FAIL. */
+int cli_reporters_write(const struct cli_reporters *r, const struct an_run_result *res);
 
 /* Print "ananke: <msg>" to stderr; returns AN_EXIT_INVALID. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

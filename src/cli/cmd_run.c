@@ -12,24 +12,6 @@
 #include "cli.h"
 #include "core/cancel.h"
 
-#define MAX_REPORTERS 16
-
-/* A reporter writes the whole run to a path (a file, or "-"). */
-static const struct {
-    const char *name;
-    int (*write)(const struct an_run_result *, const char *, struct an_err *);
-} reporters[] = {
-    {"junit", an_report_junit},
-    {"json", an_report_json},
-    {"tap", an_report_tap},
-    {"html", an_report_html}, /* the path is a directory */
-};
-
-struct reporter {
-    size_t kind;
-    const char *path;
-};
-
 struct run_ctx {
     struct an_console_opts console;
     bool progress;     /* a live progress line (stdout is a terminal) */
@@ -195,27 +177,6 @@ static int parse_shard(const char *s, unsigned *i, unsigned *n)
     return 0;
 }
 
-static int parse_reporter(const char *val, struct reporter *r)
-{
-    const char *colon = strchr(val, ':');
-    size_t n = colon ? (size_t)(colon - val) : strlen(val);
-    if (n == 7 && !strncmp(val, "console", 7)) {
-        r->kind = (size_t)-1; /* the console is always on */
-        return 0;
-    }
-    for (size_t k = 0; k < sizeof reporters / sizeof *reporters; k++) {
-        if (strlen(reporters[k].name) == n && !strncmp(val, reporters[k].name, n)) {
-            r->kind = k;
-            r->path = colon && colon[1] ? colon + 1 : "-";
-            if (!strcmp(reporters[k].name, "html") && !strcmp(r->path, "-"))
-                r->path = "ananke-report"; /* a directory: stdout makes no sense */
-            return 0;
-        }
-    }
-    return cli_usage_error("unknown reporter '%.*s' (available: console, junit, json, tap, html)",
-                           (int)n, val);
-}
-
 static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
 {
     size_t *idx;
@@ -236,8 +197,7 @@ int cmd_run(int argc, char **argv)
     char **paths = an_xcalloc((size_t)argc + 1, sizeof *paths);
     int npaths = 0, verbose = 0, rc = AN_EXIT_OK;
     bool dry = false;
-    struct reporter reps[MAX_REPORTERS];
-    size_t nreps = 0;
+    struct cli_reporters reps = {0};
     struct an_suite *suite = NULL;
     struct an_run_result result = {0};
     struct an_run_opts ro = AN_RUN_OPTS_INIT;
@@ -280,14 +240,8 @@ int cmd_run(int argc, char **argv)
             if (val && an_regex_compile(&filter, val, NULL, &err))
                 rc = cli_usage_error("--filter: %s", err.msg);
         } else if (opt(argc, argv, &i, "--reporter", "-r", &val, &rc)) {
-            if (!val)
-                break;
-            if (nreps == MAX_REPORTERS) {
-                rc = cli_usage_error("at most %d reporters", MAX_REPORTERS);
-                break;
-            }
-            if (!(rc = parse_reporter(val, &reps[nreps])) && reps[nreps].kind != (size_t)-1)
-                nreps++;
+            if (val)
+                rc = cli_reporter_add(&reps, val);
         } else if (a[0] == '-' && a[1]) {
             rc = cli_usage_error("unknown option '%s' for run (see 'ananke run --help')", a);
         } else {
@@ -352,15 +306,8 @@ int cmd_run(int argc, char **argv)
         printf("%zu test%s not run (%s)\n", result.not_run, result.not_run == 1 ? "" : "s",
                an_cancelled() ? "interrupted" : "--fail-fast");
     fflush(stdout);
-    for (size_t i = 0; i < nreps; i++) {
-        const char *name = reporters[reps[i].kind].name;
-        if (reporters[reps[i].kind].write(&result, reps[i].path, &err)) {
-            char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
-            fprintf(stderr, "ananke: cannot write %s report: %s\n", name,
-                    an_err_format(&err, buf, sizeof buf));
-            rc = AN_EXIT_FAIL;
-        }
-    }
+    if (cli_reporters_write(&reps, &result))
+        rc = AN_EXIT_FAIL;
     size_t pass, fail, error;
     an_run_result_counts(&result, &pass, &fail, &error);
     if (fail || error || result.not_run)

@@ -18,3 +18,8 @@ jq -e '.tests[2].error.code == "AN_EHTTP" and .tests[2].error.turn == 1' "$OUT/r
 # colour was asked for: escapes present; the agent's own escape is shown escaped
 grep -q $'\x1b\\[' "$OUT/stdout"
 grep -qF '\u001b[2J' "$OUT/stdout"
+# a JSON report read back by merge writes the same tests again, field for field
+set +e; "$ANANKE" merge "$OUT/r.json" --reporter json:"$OUT/m.json" > "$OUT/merge.stdout"; rc=$?; set -e
+[ $rc = 1 ]
+diff <(jq .tests "$OUT/r.json") <(jq .tests "$OUT/m.json")
+grep -q 'Tool "checkout" must be called' "$OUT/merge.stdout"

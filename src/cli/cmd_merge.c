@@ -1,0 +1,81 @@
+/* ananke merge: join the JSON results of shards into one result set. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ananke/report.h"
+#include "cli.h"
+
+static int by_file_then_name(const void *a, const void *b)
+{
+    const struct an_test_result *x = a, *y = b;
+    int c = strcmp(x->file ? x->file : "", y->file ? y->file : "");
+    return c ? c : strcmp(x->name ? x->name : "", y->name ? y->name : "");
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    struct cli_reporters reps = {0};
+    struct an_run_result res = {0};
+    const char *color = "auto";
+    int rc = 0, nfiles = 0, verbose = 0;
+    for (int i = 1; i < argc && !rc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            puts("usage: ananke merge [-r NAME[:PATH]]... [-v] RESULT.json...\n\n"
+                 "Joins the JSON results of several runs (the shards of one suite,\n"
+                 "written with --reporter json:PATH) into one result set, prints it as\n"
+                 "the console does, and writes any other report from it. Tests are\n"
+                 "ordered by file and name, as one unsharded run would list them.\n"
+                 "exit: 0 every test passed, 1 a test failed or errored, 2 a file\n"
+                 "is missing or is not an ananke JSON report.");
+            goto done;
+        } else if ((!strcmp(a, "-r") || !strcmp(a, "--reporter")) && i + 1 < argc) {
+            rc = cli_reporter_add(&reps, argv[++i]);
+        } else if (!strncmp(a, "--reporter=", 11)) {
+            rc = cli_reporter_add(&reps, a + 11);
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            verbose++;
+        } else if (!strncmp(a, "--color=", 8)) {
+            color = a + 8;
+        } else if (a[0] == '-' && a[1]) {
+            rc = cli_usage_error("unknown option '%s' for merge (see 'ananke merge --help')", a);
+        } else {
+            struct an_err err = AN_ERR_INIT;
+            if (an_run_result_load(&res, a, &err)) {
+                char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+                fprintf(stderr, "%s\n", an_err_format(&err, buf, sizeof buf));
+                rc = AN_EXIT_INVALID;
+            }
+            nfiles++;
+        }
+    }
+    if (rc)
+        goto done;
+    if (nfiles == 0) {
+        rc = cli_usage_error("merge needs at least one RESULT.json (see 'ananke merge --help')");
+        goto done;
+    }
+    if (res.ntests)
+        qsort(res.tests, res.ntests, sizeof *res.tests, by_file_then_name);
+
+    struct an_console_opts co = AN_CONSOLE_OPTS_INIT;
+    const char *nc = getenv("NO_COLOR");
+    co.color = !strcmp(color, "always") ||
+               (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(nc && *nc));
+    co.verbose = verbose;
+    for (size_t i = 0; i < res.ntests; i++)
+        an_console_test(stdout, &res.tests[i], &co);
+    an_console_summary(stdout, &res, &co);
+    printf("merged %d result file%s\n", nfiles, nfiles == 1 ? "" : "s");
+    fflush(stdout);
+    rc = cli_reporters_write(&reps, &res);
+    size_t p, f, e;
+    an_run_result_counts(&res, &p, &f, &e);
+    if (f || e || res.not_run)
+        rc = AN_EXIT_FAIL;
+done:
+    an_run_result_release(&res);
+    return rc;
+}

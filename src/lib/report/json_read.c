@@ -1,0 +1,257 @@
+/*
+ * Reading a JSON report back (the shape written by json.c) into a run
+ * result, so `ananke merge` can join the results of shards and write any
+ * report from them. Only what reporters use is read back; unknown keys
+ * are ignored so newer files still merge.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/report.h"
+#include "core/json.h"
+
+static char *dup_str(const json_t *o, const char *k)
+{
+    const char *s = an_json_str(o, k);
+    return s ? an_xstrdup(s) : NULL;
+}
+
+static int64_t num(const json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_integer(v) ? (int64_t)json_integer_value(v) : 0;
+}
+
+static int status_of(const char *s, enum an_status *out)
+{
+    if (!s)
+        return -1;
+    if (!strcmp(s, "pass"))
+        *out = AN_STATUS_PASS;
+    else if (!strcmp(s, "fail"))
+        *out = AN_STATUS_FAIL;
+    else if (!strcmp(s, "error"))
+        *out = AN_STATUS_ERROR;
+    else
+        return -1;
+    return 0;
+}
+
+static int code_of(const char *name)
+{
+    for (int c = 0; c < AN_CODE_COUNT; c++)
+        if (name && !strcmp(an_code_name((enum an_code)c), name))
+            return c;
+    return AN_EINTERNAL;
+}
+
+/* "file:line:col" split from the right on digits only (json.c's promise). */
+static void location(const char *loc, char **file, unsigned *line, unsigned *col)
+{
+    *file = NULL;
+    *line = *col = 0;
+    if (!loc)
+        return;
+    size_t n = strlen(loc);
+    unsigned parts[2] = {0, 0};
+    int got = 0;
+    while (got < 2) {
+        size_t k = n;
+        while (k > 0 && loc[k - 1] >= '0' && loc[k - 1] <= '9')
+            k--;
+        if (k == n || k == 0 || loc[k - 1] != ':')
+            break;
+        parts[got++] = (unsigned)strtoul(loc + k, NULL, 10);
+        n = k - 1;
+    }
+    *file = an_xstrndup(loc, n);
+    if (got == 2) {
+        *line = parts[1];
+        *col = parts[0];
+    } else if (got == 1) {
+        *line = parts[0];
+    }
+}
+
+static const char *kind_static(const char *k)
+{
+    /* findings point at static kind strings: keep the known ones */
+    static const char *const kinds[] = {
+        "tools.forbid",       "tools.require",       "tools.require.after",
+        "tools.forbid_calls", "text.must_match",     "text.must_not_match",
+        "timing.max_duration_ms", "timing.max_idle_ms", "timing.max_gap_ms",
+    };
+    for (size_t i = 0; k && i < sizeof kinds / sizeof *kinds; i++)
+        if (!strcmp(k, kinds[i]))
+            return kinds[i];
+    return "other";
+}
+
+static void read_transcript(const json_t *j, struct an_transcript *t)
+{
+    t->start_ms = num(j, "start_ms");
+    t->end_ms = num(j, "end_ms");
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(j, "tool_calls"), i, v)
+    {
+        struct an_tool_call *c = an_transcript_add_call(t, (unsigned)num(v, "turn"));
+        c->id = dup_str(v, "id");
+        c->name = dup_str(v, "name");
+        c->args_text = dup_str(v, "args_text");
+        c->args_error = dup_str(v, "args_error");
+        json_t *a = json_object_get(v, "args");
+        c->args = a && !json_is_null(a) ? json_incref(a) : NULL;
+        json_t *r = json_object_get(v, "result");
+        c->result = r ? json_incref(r) : NULL;
+        c->start_ms = num(v, "start_ms");
+        c->ts_ms = num(v, "timestamp");
+        c->result_ms = num(v, "result_ms");
+        c->end_ms = c->ts_ms;
+        c->args_done = true;
+    }
+    json_array_foreach(json_object_get(j, "turns"), i, v)
+    {
+        const char *kind = an_json_str(v, "kind");
+        struct an_turn_rec *r = an_transcript_add_turn(
+            t, kind && !strcmp(kind, "agui:connect") ? "agui:connect" : "user");
+        const char *st = an_json_str(v, "status");
+        r->status = st && !strcmp(st, "error")     ? AN_TURN_ERROR
+                    : st && !strcmp(st, "not_run") ? AN_TURN_NOT_RUN
+                                                   : AN_TURN_OK;
+        r->input = dup_str(v, "input");
+        r->run_id = dup_str(v, "run_id");
+        r->text = dup_str(v, "text");
+        r->error = dup_str(v, "error");
+        r->start_ms = num(v, "start_ms");
+        r->end_ms = num(v, "end_ms");
+        r->first_call = (size_t)num(v, "first_call");
+        r->ncalls = (size_t)num(v, "ncalls");
+        if (r->first_call + r->ncalls > t->ncalls)
+            r->first_call = r->ncalls = 0; /* a hand-edited file: show no calls */
+        r->http_status = (int)num(v, "http_status");
+        json_t *s = json_object_get(v, "state");
+        r->state = s ? json_incref(s) : NULL;
+        size_t k;
+        json_t *w;
+        json_array_foreach(json_object_get(v, "warnings"), k, w)
+        {
+            if (json_is_string(w))
+                an_turn_warn(r, "%s", json_string_value(w));
+        }
+        json_array_foreach(json_object_get(v, "retries"), k, w)
+        {
+            if (json_is_string(w))
+                an_turn_retry(r, "%s", json_string_value(w));
+        }
+    }
+}
+
+static int read_test(const json_t *j, struct an_test_result *t, size_t index, const char *path,
+                     struct an_err *err)
+{
+    struct an_loc loc = {path, 0, 0};
+    if (!json_is_object(j) || !an_json_str(j, "name") ||
+        status_of(an_json_str(j, "status"), &t->status))
+        return an_fail(err, AN_ESCHEMA, &loc,
+                       "tests[%zu] is not an ananke test result (needs name and status)", index);
+    t->name = dup_str(j, "name");
+    t->file = dup_str(j, "file");
+    t->start_ms = num(j, "start_ms");
+    t->end_ms = t->start_ms + num(j, "duration_ms");
+    t->timed_out = json_is_true(json_object_get(j, "timed_out"));
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(j, "findings"), i, v)
+    {
+        char *file;
+        unsigned line, col;
+        location(an_json_str(v, "location"), &file, &line, &col);
+        json_t *turn = json_object_get(v, "turn");
+        an_findings_add(&t->findings, kind_static(an_json_str(v, "kind")),
+                        json_is_integer(turn) ? (int)json_integer_value(turn) - 1 : -1, file, line,
+                        col, an_json_str(v, "assertion"), an_json_str(v, "expected"),
+                        an_json_str(v, "actual"), an_json_str(v, "detail"));
+        free(file);
+    }
+    json_t *e = json_object_get(j, "error");
+    if (json_is_object(e)) {
+        t->error = dup_str(e, "message");
+        t->error_code = code_of(an_json_str(e, "code"));
+        json_t *turn = json_object_get(e, "turn");
+        t->error_turn = json_is_integer(turn) ? (int)json_integer_value(turn) - 1 : -1;
+    }
+    json_t *vars = json_object_get(j, "variables");
+    t->var_names = an_xcalloc(json_array_size(vars) + 1, sizeof *t->var_names);
+    json_array_foreach(vars, i, v)
+    {
+        if (json_is_string(v))
+            t->var_names[t->nvar_names++] = an_xstrdup(json_string_value(v));
+    }
+    int64_t runs = num(j, "runs");
+    json_t *att = json_object_get(j, "attempts");
+    if (runs > 1 && json_array_size(att) == (size_t)runs) {
+        t->runs = (unsigned)runs;
+        t->passes = (unsigned)num(j, "passes");
+        t->attempts = an_xcalloc(t->runs, sizeof *t->attempts);
+        json_array_foreach(att, i, v)
+        {
+            status_of(an_json_str(v, "status"), &t->attempts[i].status);
+            t->attempts[i].duration_ms = num(v, "duration_ms");
+            t->attempts[i].summary = dup_str(v, "summary");
+        }
+    }
+    read_transcript(json_object_get(j, "transcript"), &t->transcript);
+    return 0;
+}
+
+int an_run_result_load(struct an_run_result *out, const char *path, struct an_err *err)
+{
+    json_error_t je;
+    json_t *doc = json_load_file(path, 0, &je);
+    if (!doc) {
+        struct an_loc loc = {path, (unsigned)(je.line > 0 ? je.line : 0),
+                             (unsigned)(je.column > 0 ? je.column : 0)};
+        return an_fail(err, AN_EPARSE, &loc, "not a JSON report: %s", je.text);
+    }
+    struct an_loc loc = {path, 0, 0};
+    json_t *tests = json_object_get(doc, "tests");
+    int rc = 0;
+    if (!json_is_object(doc) || !an_json_str(doc, "ananke") || !json_is_array(tests)) {
+        rc = an_fail(err, AN_ESCHEMA, &loc,
+                     "not an ananke JSON report (written by 'ananke run --reporter json:PATH')");
+        goto done;
+    }
+    int64_t start = num(doc, "started_ms"), end = num(doc, "ended_ms");
+    if (!out->start_ms || (start && start < out->start_ms))
+        out->start_ms = start;
+    if (end > out->end_ms)
+        out->end_ms = end;
+    if (!out->config_path)
+        out->config_path = dup_str(doc, "config");
+    json_t *sum = json_object_get(doc, "summary");
+    out->not_run += (size_t)num(sum, "not_run");
+    json_t *opt = json_object_get(doc, "options");
+    if (!out->repeat) {
+        out->parallel = (unsigned)num(opt, "parallel");
+        out->repeat = (unsigned)num(opt, "repeat");
+        json_t *pr = json_object_get(opt, "pass_rate");
+        out->pass_rate = json_is_number(pr) ? json_number_value(pr) : 1.0;
+        if (!out->filter)
+            out->filter = dup_str(opt, "filter");
+    }
+    size_t i;
+    json_t *v;
+    json_array_foreach(tests, i, v)
+    {
+        struct an_test_result *t = an_run_result_add(out);
+        if ((rc = read_test(v, t, i, path, err))) {
+            an_test_result_release(t);
+            out->ntests--;
+            goto done;
+        }
+    }
+done:
+    json_decref(doc);
+    return rc;
+}
