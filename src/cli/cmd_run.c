@@ -269,7 +269,7 @@ int cmd_run(int argc, char **argv)
     ctx.console.color = !strcmp(color, "always") ||
                         (!strcmp(color, "auto") && tty && !(nc && *nc));
     ctx.console.verbose = verbose;
-    ctx.progress = tty && !getenv("CI");
+    ctx.progress = tty;
     ro.on_test = on_test;
     ro.on_progress = on_progress;
     ro.ud = &ctx;

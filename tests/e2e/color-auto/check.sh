@@ -8,3 +8,8 @@ grep -qE $'\x1b\\[[0-9;]+m' "$OUT/tty-color"
 NO_COLOR=1 script -qec "$ANANKE run a.test.yaml" /dev/null > "$OUT/tty-nocolor" 2>&1 || true
 grep -q 'no colour when not a terminal' "$OUT/tty-nocolor"
 ! grep -qE $'\x1b\\[[0-9;]+m' "$OUT/tty-nocolor"   # SGR colour codes
+# a live progress line on a terminal ...
+grep -qF '[0/1] 0 passed, 0 failed, 0 errors, 1 running' "$OUT/tty-color"
+# ... and none in a pipe or a file: plain lines only
+! grep -qF '[0/1]' "$OUT/stdout"
+! grep -q $'\r' "$OUT/stdout"
