@@ -7,15 +7,9 @@
 
 #include "ananke/err.h"
 #include "core/buf.h"
+#include "core/vec.h"
 #include "core/json.h"
 
-#define GROW(arr, n, cap)                                                    \
-    do {                                                                     \
-        if ((n) == (cap)) {                                                  \
-            (cap) = (cap) ? (cap) * 2 : 8;                                   \
-            (arr) = an_xrealloc((arr), (cap) * sizeof *(arr));               \
-        }                                                                    \
-    } while (0)
 
 void an_transcript_init(struct an_transcript *t)
 {
@@ -60,7 +54,7 @@ void an_transcript_release(struct an_transcript *t)
 
 struct an_turn_rec *an_transcript_add_turn(struct an_transcript *t, const char *kind)
 {
-    GROW(t->turns, t->nturns, t->cap_turns);
+    AN_GROW(t->turns, t->nturns, t->cap_turns);
     struct an_turn_rec *r = &t->turns[t->nturns];
     memset(r, 0, sizeof *r);
     r->index = (unsigned)t->nturns;
@@ -72,7 +66,7 @@ struct an_turn_rec *an_transcript_add_turn(struct an_transcript *t, const char *
 
 struct an_tool_call *an_transcript_add_call(struct an_transcript *t, unsigned turn)
 {
-    GROW(t->calls, t->ncalls, t->cap_calls);
+    AN_GROW(t->calls, t->ncalls, t->cap_calls);
     struct an_tool_call *c = &t->calls[t->ncalls++];
     memset(c, 0, sizeof *c);
     c->turn = turn;
@@ -81,7 +75,7 @@ struct an_tool_call *an_transcript_add_call(struct an_transcript *t, unsigned tu
 
 void an_turn_add_frame(struct an_turn_rec *r, int64_t t_ms, const char *data, size_t len)
 {
-    GROW(r->frames, r->nframes, r->cap_frames);
+    AN_GROW(r->frames, r->nframes, r->cap_frames);
     r->frames[r->nframes].t_ms = t_ms;
     r->frames[r->nframes].data = an_xstrndup(data, len);
     r->nframes++;
@@ -94,7 +88,7 @@ void an_turn_warn(struct an_turn_rec *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    GROW(r->warnings, r->nwarnings, r->cap_warnings);
+    AN_GROW(r->warnings, r->nwarnings, r->cap_warnings);
     r->warnings[r->nwarnings++] = an_xstrdup(msg);
 }
 

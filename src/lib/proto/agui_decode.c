@@ -8,74 +8,14 @@
 
 #include "ananke/err.h"
 #include "core/buf.h"
+#include "core/vec.h"
 #include "core/json.h"
 #include "proto/json_patch.h"
 #include "proto/uuid.h"
 
-#define NONE ((size_t)-1)
+#include "proto/agui_dec_int.h"
+
 #define SHOW 80 /* bytes of a bad event shown in an error */
-
-#define GROW(arr, n, cap)                                                                    \
-    do {                                                                                     \
-        if ((n) == (cap)) {                                                                  \
-            (cap) = (cap) ? (cap) * 2 : 8;                                                   \
-            (arr) = an_xrealloc((arr), (cap) * sizeof *(arr));                               \
-        }                                                                                    \
-    } while (0)
-
-enum run_state { RUN_NONE, RUN_ACTIVE, RUN_DONE, RUN_ERRORED };
-enum chunk_kind { CHUNK_NONE, CHUNK_TEXT, CHUNK_TOOL, CHUNK_REASONING };
-
-/* A message this run produced, kept for the next run's history. */
-struct msg {
-    char *id;
-    char *role;
-    char *name;
-    struct an_buf content;
-    bool has_content; /* a text message: send "content" even when empty */
-    bool open;
-    size_t *calls; /* indexes into dec.calls: this message's toolCalls */
-    size_t ncalls, cap_calls;
-    char *tool_call_id;  /* role "tool" only */
-    json_t *tool_content; /* role "tool" only: string or content parts */
-    unsigned seq;        /* creation order, compared with a MESSAGES_SNAPSHOT's */
-};
-
-/* What the decoder keeps next to a transcript call while it streams. */
-struct call {
-    size_t idx; /* in t->calls */
-    struct an_buf args;
-    bool open;
-    int64_t last_ms;
-    size_t owner; /* in dec.msgs */
-};
-
-struct an_agui_dec {
-    struct an_agui_conv *conv;
-    struct an_transcript *t;
-    size_t turn;
-    size_t max_calls;
-    enum run_state run;
-    char *run_id;
-    uint64_t nevents; /* SSE events seen: messages say "event #N" */
-    int failed;       /* an_code once the turn failed */
-    int64_t now;
-    const char *type; /* type of the event being decoded */
-    struct an_buf text;
-    struct msg *msgs; /* creation order */
-    size_t nmsgs, cap_msgs;
-    size_t *order; /* history order (tool results sit after their call) */
-    size_t norder, cap_order;
-    json_t *msg_ids; /* id -> index in msgs */
-    struct call *calls;
-    size_t ncalls, cap_calls;
-    json_t *call_ids; /* toolCallId -> index in calls */
-    json_t *state;
-    json_t *snapshot; /* last MESSAGES_SNAPSHOT, activity messages removed */
-    unsigned snapshot_seq, seq;
-    enum chunk_kind chunk;
-    char *chunk_id;
-};
 
 static struct an_turn_rec *rec(struct an_agui_dec *d)
 {
@@ -170,7 +110,7 @@ static void map_set(json_t *map, const char *id, size_t i)
 
 static size_t msg_new(struct an_agui_dec *d, const char *id, const char *role)
 {
-    GROW(d->msgs, d->nmsgs, d->cap_msgs);
+    AN_GROW(d->msgs, d->nmsgs, d->cap_msgs);
     struct msg *m = &d->msgs[d->nmsgs];
     memset(m, 0, sizeof *m);
     m->id = an_xstrdup(id);
@@ -182,7 +122,7 @@ static size_t msg_new(struct an_agui_dec *d, const char *id, const char *role)
 
 static void order_insert(struct an_agui_dec *d, size_t pos, size_t mi)
 {
-    GROW(d->order, d->norder, d->cap_order);
+    AN_GROW(d->order, d->norder, d->cap_order);
     memmove(d->order + pos + 1, d->order + pos, (d->norder - pos) * sizeof *d->order);
     d->order[pos] = mi;
     d->norder++;
@@ -247,10 +187,6 @@ static void text_end(struct an_agui_dec *d, const char *id)
 
 /* ---- tool calls ---- */
 
-static struct an_tool_call *tcall(struct an_agui_dec *d, size_t ci)
-{
-    return &d->t->calls[d->calls[ci].idx];
-}
 
 static void parse_args(struct an_agui_dec *d, struct an_tool_call *tc)
 {
@@ -328,7 +264,7 @@ static int tool_start(struct an_agui_dec *d, const char *id, const char *name, c
     tc->start_ms = d->now;
     rec(d)->ncalls = d->t->ncalls - rec(d)->first_call;
 
-    GROW(d->calls, d->ncalls, d->cap_calls);
+    AN_GROW(d->calls, d->ncalls, d->cap_calls);
     struct call *c = &d->calls[d->ncalls];
     memset(c, 0, sizeof *c);
     c->idx = d->t->ncalls - 1;
@@ -338,7 +274,7 @@ static int tool_start(struct an_agui_dec *d, const char *id, const char *name, c
     map_set(d->call_ids, id, d->ncalls);
 
     struct msg *m = &d->msgs[owner];
-    GROW(m->calls, m->ncalls, m->cap_calls);
+    AN_GROW(m->calls, m->ncalls, m->cap_calls);
     m->calls[m->ncalls++] = d->ncalls;
     d->ncalls++;
     return 0;
@@ -830,112 +766,6 @@ int an_agui_dec_event(struct an_agui_dec *d, const char *data, size_t len, int64
     return rc;
 }
 
-/* ---- history ---- */
-
-static json_t *call_json(const struct an_tool_call *tc, const struct call *c)
-{
-    const char *args = tc->args_text ? tc->args_text : an_buf_cstr(&c->args);
-    return json_pack("{s:o,s:s,s:{s:o,s:o}}", "id", an_json_lossy(tc->id, strlen(tc->id)),
-                     "type", "function", "function", "name",
-                     an_json_lossy(tc->name, strlen(tc->name)), "arguments",
-                     an_json_lossy(args, strlen(args)));
-}
-
-static json_t *str_json(const char *s)
-{
-    return an_json_lossy(s, strlen(s));
-}
-
-static json_t *msg_json(struct an_agui_dec *d, const struct msg *m)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "id", str_json(m->id));
-    json_object_set_new(o, "role", str_json(m->role));
-    if (m->tool_call_id) {
-        json_object_set_new(o, "toolCallId", str_json(m->tool_call_id));
-        json_object_set(o, "content", m->tool_content);
-        return o;
-    }
-    if (m->name)
-        json_object_set_new(o, "name", str_json(m->name));
-    if (m->has_content || !m->ncalls)
-        json_object_set_new(o, "content",
-                            an_json_lossy(an_buf_cstr(&m->content), m->content.len));
-    if (m->ncalls) {
-        json_t *calls = json_array();
-        for (size_t k = 0; k < m->ncalls; k++) {
-            size_t ci = m->calls[k];
-            json_array_append_new(calls, call_json(tcall(d, ci), &d->calls[ci]));
-        }
-        json_object_set_new(o, "toolCalls", calls);
-    }
-    return o;
-}
-
-static size_t find_by_id(json_t *arr, const char *id)
-{
-    size_t i;
-    json_t *m;
-    json_array_foreach(arr, i, m)
-    {
-        const char *mid = an_json_str(m, "id");
-        if (mid && !strcmp(mid, id))
-            return i;
-    }
-    return NONE;
-}
-
-/* A message reopened in a later run continues the one in the history. */
-static void continue_msg(json_t *old, json_t *add)
-{
-    const char *role = an_json_str(old, "role");
-    if (!role || strcmp(role, "assistant") || strcmp(role, an_json_str(add, "role"))) {
-        json_object_update(old, add);
-        return;
-    }
-    const char *c0 = an_json_str(old, "content"), *c1 = an_json_str(add, "content");
-    if (c1) {
-        struct an_buf b = AN_BUF_INIT;
-        an_buf_puts(&b, c0 ? c0 : "");
-        an_buf_puts(&b, c1);
-        json_object_set_new(old, "content", an_json_lossy(b.data ? b.data : "", b.len));
-        an_buf_release(&b);
-    }
-    json_t *calls = json_object_get(add, "toolCalls");
-    if (calls) {
-        json_t *have = json_object_get(old, "toolCalls");
-        if (!json_is_array(have)) {
-            have = json_array();
-            json_object_set_new(old, "toolCalls", have);
-        }
-        json_array_extend(have, calls);
-    }
-}
-
-static void merge_history(struct an_agui_dec *d)
-{
-    struct an_agui_conv *c = d->conv;
-    if (d->snapshot) {
-        /* The agent restated the history: it replaces ours, and only what
-         * this run produced after the snapshot is added to it (4.4). */
-        json_decref(c->messages);
-        c->messages = json_deep_copy(d->snapshot);
-    }
-    for (size_t k = 0; k < d->norder; k++) {
-        const struct msg *m = &d->msgs[d->order[k]];
-        if (d->snapshot && m->seq < d->snapshot_seq)
-            continue;
-        json_t *j = msg_json(d, m);
-        size_t at = find_by_id(c->messages, m->id);
-        if (at == NONE)
-            json_array_append_new(c->messages, j);
-        else {
-            continue_msg(json_array_get(c->messages, at), j);
-            json_decref(j);
-        }
-    }
-}
-
 void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
 {
     struct an_turn_rec *r = rec(d);
@@ -965,7 +795,7 @@ void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
     r->state = json_incref(d->state);
     json_decref(d->conv->state);
     d->conv->state = json_incref(d->state);
-    merge_history(d);
+    an_agui_history_merge(d);
 }
 
 /* ---- lifecycle ---- */
@@ -1011,52 +841,4 @@ void an_agui_dec_free(struct an_agui_dec *d)
     free(d->run_id);
     free(d->chunk_id);
     free(d);
-}
-
-/* ---- conversation ---- */
-
-void an_agui_conv_init(struct an_agui_conv *c, const char *thread_id, const json_t *state,
-                       const json_t *forwarded_props)
-{
-    char id[AN_UUID_STR];
-    if (!thread_id) {
-        an_uuid4(id);
-        thread_id = id;
-    }
-    c->thread_id = an_xstrdup(thread_id);
-    c->messages = json_array();
-    c->state = state ? json_deep_copy(state) : json_object();
-    c->forwarded_props = forwarded_props ? json_deep_copy(forwarded_props) : json_object();
-}
-
-void an_agui_conv_release(struct an_agui_conv *c)
-{
-    free(c->thread_id);
-    json_decref(c->messages);
-    json_decref(c->state);
-    json_decref(c->forwarded_props);
-    memset(c, 0, sizeof *c);
-}
-
-json_t *an_agui_conv_input(struct an_agui_conv *c, const char *run_id, const char *user)
-{
-    if (user) {
-        char id[AN_UUID_STR];
-        an_uuid4(id);
-        json_array_append_new(c->messages, json_pack("{s:s,s:s,s:o}", "id", id, "role", "user",
-                                                     "content", str_json(user)));
-    }
-    /* Key order as the reference client sends it; `protocolVersion` is left
-     * out so 0.0.x servers that reject unknown keys still accept the body. */
-    json_t *in = json_object();
-    json_object_set_new(in, "threadId", str_json(c->thread_id));
-    json_object_set_new(in, "runId", str_json(run_id));
-    /* Copies: the conversation changes as the run is decoded, the input
-     * must stay what was sent. */
-    json_object_set_new(in, "state", c->state ? json_deep_copy(c->state) : json_null());
-    json_object_set_new(in, "messages", json_deep_copy(c->messages));
-    json_object_set_new(in, "tools", json_array());
-    json_object_set_new(in, "context", json_array());
-    json_object_set_new(in, "forwardedProps", json_deep_copy(c->forwarded_props));
-    return in;
 }

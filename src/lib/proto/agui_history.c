@@ -1,0 +1,161 @@
+/*
+ * The conversation an AG-UI client keeps between runs: the RunAgentInput
+ * each run sends (full history, state, forwardedProps), and how a run's
+ * messages join that history (spec: processing, 4.4 of reference/agui.md).
+ */
+#include <string.h>
+
+#include "ananke/err.h"
+#include "core/json.h"
+#include "proto/agui_dec_int.h"
+#include "proto/uuid.h"
+
+static json_t *call_json(const struct an_tool_call *tc, const struct call *c)
+{
+    const char *args = tc->args_text ? tc->args_text : an_buf_cstr(&c->args);
+    return json_pack("{s:o,s:s,s:{s:o,s:o}}", "id", an_json_lossy(tc->id, strlen(tc->id)),
+                     "type", "function", "function", "name",
+                     an_json_lossy(tc->name, strlen(tc->name)), "arguments",
+                     an_json_lossy(args, strlen(args)));
+}
+
+static json_t *str_json(const char *s)
+{
+    return an_json_lossy(s, strlen(s));
+}
+
+static json_t *msg_json(struct an_agui_dec *d, const struct msg *m)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "id", str_json(m->id));
+    json_object_set_new(o, "role", str_json(m->role));
+    if (m->tool_call_id) {
+        json_object_set_new(o, "toolCallId", str_json(m->tool_call_id));
+        json_object_set(o, "content", m->tool_content);
+        return o;
+    }
+    if (m->name)
+        json_object_set_new(o, "name", str_json(m->name));
+    if (m->has_content || !m->ncalls)
+        json_object_set_new(o, "content",
+                            an_json_lossy(an_buf_cstr(&m->content), m->content.len));
+    if (m->ncalls) {
+        json_t *calls = json_array();
+        for (size_t k = 0; k < m->ncalls; k++) {
+            size_t ci = m->calls[k];
+            json_array_append_new(calls, call_json(tcall(d, ci), &d->calls[ci]));
+        }
+        json_object_set_new(o, "toolCalls", calls);
+    }
+    return o;
+}
+
+static size_t find_by_id(json_t *arr, const char *id)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(arr, i, m)
+    {
+        const char *mid = an_json_str(m, "id");
+        if (mid && !strcmp(mid, id))
+            return i;
+    }
+    return NONE;
+}
+
+/* A message reopened in a later run continues the one in the history. */
+static void continue_msg(json_t *old, json_t *add)
+{
+    const char *role = an_json_str(old, "role");
+    if (!role || strcmp(role, "assistant") || strcmp(role, an_json_str(add, "role"))) {
+        json_object_update(old, add);
+        return;
+    }
+    const char *c0 = an_json_str(old, "content"), *c1 = an_json_str(add, "content");
+    if (c1) {
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_puts(&b, c0 ? c0 : "");
+        an_buf_puts(&b, c1);
+        json_object_set_new(old, "content", an_json_lossy(b.data ? b.data : "", b.len));
+        an_buf_release(&b);
+    }
+    json_t *calls = json_object_get(add, "toolCalls");
+    if (calls) {
+        json_t *have = json_object_get(old, "toolCalls");
+        if (!json_is_array(have)) {
+            have = json_array();
+            json_object_set_new(old, "toolCalls", have);
+        }
+        json_array_extend(have, calls);
+    }
+}
+
+void an_agui_history_merge(struct an_agui_dec *d)
+{
+    struct an_agui_conv *c = d->conv;
+    if (d->snapshot) {
+        /* The agent restated the history: it replaces ours, and only what
+         * this run produced after the snapshot is added to it (4.4). */
+        json_decref(c->messages);
+        c->messages = json_deep_copy(d->snapshot);
+    }
+    for (size_t k = 0; k < d->norder; k++) {
+        const struct msg *m = &d->msgs[d->order[k]];
+        if (d->snapshot && m->seq < d->snapshot_seq)
+            continue;
+        json_t *j = msg_json(d, m);
+        size_t at = find_by_id(c->messages, m->id);
+        if (at == NONE)
+            json_array_append_new(c->messages, j);
+        else {
+            continue_msg(json_array_get(c->messages, at), j);
+            json_decref(j);
+        }
+    }
+}
+
+void an_agui_conv_init(struct an_agui_conv *c, const char *thread_id, const json_t *state,
+                       const json_t *forwarded_props)
+{
+    char id[AN_UUID_STR];
+    if (!thread_id) {
+        an_uuid4(id);
+        thread_id = id;
+    }
+    c->thread_id = an_xstrdup(thread_id);
+    c->messages = json_array();
+    c->state = state ? json_deep_copy(state) : json_object();
+    c->forwarded_props = forwarded_props ? json_deep_copy(forwarded_props) : json_object();
+}
+
+void an_agui_conv_release(struct an_agui_conv *c)
+{
+    free(c->thread_id);
+    json_decref(c->messages);
+    json_decref(c->state);
+    json_decref(c->forwarded_props);
+    memset(c, 0, sizeof *c);
+}
+
+json_t *an_agui_conv_input(struct an_agui_conv *c, const char *run_id, const char *user)
+{
+    if (user) {
+        char id[AN_UUID_STR];
+        an_uuid4(id);
+        json_array_append_new(c->messages, json_pack("{s:s,s:s,s:o}", "id", id, "role", "user",
+                                                     "content", str_json(user)));
+    }
+    /* Key order as the reference client sends it; `protocolVersion` is left
+     * out so 0.0.x servers that reject unknown keys still accept the body. */
+    json_t *in = json_object();
+    json_object_set_new(in, "threadId", str_json(c->thread_id));
+    json_object_set_new(in, "runId", str_json(run_id));
+    /* Copies: the conversation changes as the run is decoded, the input
+     * must stay what was sent. */
+    json_object_set_new(in, "state", c->state ? json_deep_copy(c->state) : json_null());
+    json_object_set_new(in, "messages", json_deep_copy(c->messages));
+    json_object_set_new(in, "tools", json_array());
+    json_object_set_new(in, "context", json_array());
+    json_object_set_new(in, "forwardedProps", json_deep_copy(c->forwarded_props));
+    return in;
+}
