@@ -21,7 +21,9 @@
 
 /* Each connection is a thread; this bounds threads and file descriptors
  * when a client misbehaves (or a test opens many streams at once). */
-#define CONNECTION_LIMIT 128u
+/* enough for a test that holds hundreds of streams open at once */
+#define CONNECTION_LIMIT 1024u
+#define THREAD_STACK (256u * 1024u) /* a connection thread needs little */
 /* Idle connections (no request bytes) are closed after this long. */
 #define CONNECTION_TIMEOUT_S 120u
 /* How often a sleeping or stalled stream looks at the stop flag and at the
@@ -394,7 +396,9 @@ int agui_server_start(struct agui_server **out, struct agui_scenario *sc,
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL,
         (uint16_t)opts->port, NULL, NULL, on_request, srv, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_LIMIT, CONNECTION_LIMIT,
-        MHD_OPTION_CONNECTION_TIMEOUT, CONNECTION_TIMEOUT_S, MHD_OPTION_NOTIFY_COMPLETED,
+        MHD_OPTION_CONNECTION_TIMEOUT, CONNECTION_TIMEOUT_S, MHD_OPTION_THREAD_STACK_SIZE,
+        (size_t)THREAD_STACK, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, MHD_OPTION_LISTEN_BACKLOG_SIZE,
+        1024u, MHD_OPTION_NOTIFY_COMPLETED,
         on_completed, srv, MHD_OPTION_END);
     if (!srv->d) {
         free(srv);

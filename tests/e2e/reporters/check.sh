@@ -23,3 +23,13 @@ set +e; "$ANANKE" merge "$OUT/r.json" --reporter json:"$OUT/m.json" > "$OUT/merg
 [ $rc = 1 ]
 diff <(jq .tests "$OUT/r.json") <(jq .tests "$OUT/m.json")
 grep -q 'Tool "checkout" must be called' "$OUT/merge.stdout"
+# on GitHub Actions every failure is also an annotation at the assertion's line
+set +e; GITHUB_ACTIONS=true "$ANANKE" run . > "$OUT/gha.stdout" 2>&1; set -e
+grep -q '^::error file=b.test.yaml,line=8,col=13,title=FAIL fails on purpose::' "$OUT/gha.stdout"
+grep -q '^::error file=c.test.yaml,line=1' "$OUT/gha.stdout"
+! grep -q '^::error' "$OUT/stdout"   # not outside GitHub Actions
+# TAP and HTML from the same run
+"$ANANKE" merge "$OUT/r.json" --reporter tap:"$OUT/r.tap" --reporter html:"$OUT/html" >/dev/null || true
+grep -q '^not ok 2 - fails on purpose' "$OUT/r.tap"
+grep -q '^1..3' "$OUT/r.tap"
+grep -q 'fails on purpose' "$OUT/html/index.html"
