@@ -110,7 +110,16 @@ struct an_header {
     struct an_tmpl value;
 };
 
-enum an_target_type { AN_TARGET_AGUI = 0 };
+enum an_target_type { AN_TARGET_AGUI = 0, AN_TARGET_ACP };
+
+/* ACP permission policies (seed 003): none denies everything, read allows
+ * reads, write allows reads and writes, yolo allows all, execute included. */
+enum an_perm_policy { AN_PERM_YOLO = 0, AN_PERM_NONE, AN_PERM_READ, AN_PERM_WRITE };
+
+struct an_env_var {
+    const char *name;
+    struct an_tmpl value;
+};
 
 struct an_target {
     enum an_target_type type;
@@ -125,6 +134,14 @@ struct an_target {
     struct an_tmpl thread_id; /* src NULL = generate one per test */
     struct an_json_tmpl forwarded_props;
     struct an_json_tmpl state;
+    /* acp: the agent is a child process speaking ACP on its stdio */
+    struct an_tmpl command;
+    struct an_tmpl *args;
+    size_t nargs;
+    struct an_env_var *env;
+    size_t nenv;
+    struct an_json_tmpl client_capabilities; /* NULL value: fs read/write and terminal on */
+    enum an_perm_policy permission_policy;
 };
 
 struct an_named_assert {

@@ -126,6 +126,25 @@ static size_t split_utf8(const char *s, size_t n, unsigned parts, size_t **cuts)
     return k;
 }
 
+/* The streamed part of a text message or tool call: s[0..n) as `type`
+ * events in st->chunks pieces, st->ms apart, each naming the owner by
+ * `id_key` = id. */
+static void emit_deltas(struct render *rd, const struct agui_step *st, const char *type,
+                        const char *id_key, const char *id, const char *s, size_t n)
+{
+    size_t *cuts;
+    size_t k = split_utf8(s, n, st->chunks, &cuts);
+    for (size_t i = 0; i < k; i++) {
+        if (i > 0)
+            push_sleep(rd->p, st->ms);
+        json_t *ev = event_new(type);
+        json_object_set_new(ev, id_key, json_string(id));
+        json_object_set_new(ev, "delta", jstr(s + cuts[i], cuts[i + 1] - cuts[i]));
+        emit(rd, ev, st->timestamp);
+    }
+    free(cuts);
+}
+
 static void render_text(struct render *rd, const struct agui_step *st)
 {
     char idbuf[64];
@@ -134,17 +153,7 @@ static void render_text(struct render *rd, const struct agui_step *st)
     json_object_set_new(ev, "messageId", json_string(id));
     json_object_set_new(ev, "role", json_string(st->role ? st->role : "assistant"));
     emit(rd, ev, st->timestamp);
-    size_t *cuts;
-    size_t k = split_utf8(st->str, st->str_len, st->chunks, &cuts);
-    for (size_t i = 0; i < k; i++) {
-        if (i > 0)
-            push_sleep(rd->p, st->ms);
-        ev = event_new("TEXT_MESSAGE_CONTENT");
-        json_object_set_new(ev, "messageId", json_string(id));
-        json_object_set_new(ev, "delta", jstr(st->str + cuts[i], cuts[i + 1] - cuts[i]));
-        emit(rd, ev, st->timestamp);
-    }
-    free(cuts);
+    emit_deltas(rd, st, "TEXT_MESSAGE_CONTENT", "messageId", id, st->str, st->str_len);
     ev = event_new("TEXT_MESSAGE_END");
     json_object_set_new(ev, "messageId", json_string(id));
     emit(rd, ev, st->timestamp);
@@ -160,17 +169,7 @@ static void render_tool(struct render *rd, const struct agui_step *st)
     if (st->parent)
         json_object_set_new(ev, "parentMessageId", json_string(st->parent));
     emit(rd, ev, st->timestamp);
-    size_t *cuts;
-    size_t k = split_utf8(st->args, st->args_len, st->chunks, &cuts);
-    for (size_t i = 0; i < k; i++) {
-        if (i > 0)
-            push_sleep(rd->p, st->ms);
-        ev = event_new("TOOL_CALL_ARGS");
-        json_object_set_new(ev, "toolCallId", json_string(id));
-        json_object_set_new(ev, "delta", jstr(st->args + cuts[i], cuts[i + 1] - cuts[i]));
-        emit(rd, ev, st->timestamp);
-    }
-    free(cuts);
+    emit_deltas(rd, st, "TOOL_CALL_ARGS", "toolCallId", id, st->args, st->args_len);
     ev = event_new("TOOL_CALL_END");
     json_object_set_new(ev, "toolCallId", json_string(id));
     emit(rd, ev, st->timestamp);

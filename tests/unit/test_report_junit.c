@@ -8,64 +8,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "ananke/report.h"
+#include "support/files.h"
+#include "support/results_fixture.h"
 
 #define T0 1737100000000LL
-
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/ananke-junit-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    return rmdir(dir);
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
-static size_t count(const char *s, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
-}
 
 /*
  * A small well-formedness check, enough for what the reporter emits: tags
@@ -146,53 +97,26 @@ static struct an_run_result fixture(void)
     struct an_run_result r = {0};
     struct an_test_result *t;
     struct an_turn_rec *tr;
-    struct an_tool_call *c;
 
-    t = an_run_result_add(&r);
-    t->name = strdup("pays once");
-    t->file = strdup("tests/checkout.test.yaml");
-    t->start_ms = T0;
-    t->end_ms = T0 + 812;
-    tr = an_transcript_add_turn(&t->transcript, "user");
-    tr->input = strdup("buy");
-    tr->text = strdup("Bought.");
-    tr->start_ms = T0;
-    tr->end_ms = T0 + 800;
+    t = fx_test(&r, "pays once", "tests/checkout.test.yaml", AN_STATUS_PASS, T0, T0 + 812);
+    fx_turn(&t->transcript, "buy", "Bought.", T0, T0 + 800);
 
-    t = an_run_result_add(&r);
-    t->name = strdup("name <&\"'> \x1b[31mred\x01");
-    t->file = strdup("tests/odd.test.yaml");
-    t->status = AN_STATUS_FAIL;
-    t->start_ms = T0 + 1000;
-    t->end_ms = T0 + 2500;
-    tr = an_transcript_add_turn(&t->transcript, "user");
-    tr->input = strdup("say <b>");
-    tr->text = strdup("ok ]]> \x1b[2J \xff\xfe end");
-    tr->start_ms = T0 + 1000;
-    tr->end_ms = T0 + 2400;
-    c = an_transcript_add_call(&t->transcript, 0);
-    tr = &t->transcript.turns[0];
-    tr->ncalls = 1;
-    c->name = strdup("lookup");
-    c->args = json_pack("{s:s}", "q", "a&b<c");
-    c->result = json_string("found \"it\"");
+    t = fx_test(&r, "name <&\"'> \x1b[31mred\x01", "tests/odd.test.yaml", AN_STATUS_FAIL,
+                T0 + 1000, T0 + 2500);
+    fx_turn(&t->transcript, "say <b>", "ok ]]> \x1b[2J \xff\xfe end", T0 + 1000, T0 + 2400);
+    fx_call(&t->transcript, 0, "lookup", json_pack("{s:s}", "q", "a&b<c"),
+            json_string("found \"it\""));
     an_findings_add(&t->findings, "tools.require", 0, "tests/odd.test.yaml", 7, 11,
                     "Tool \"charge\" must be called", "at least 1 call", "0 calls", NULL);
     an_findings_add(&t->findings, "text.must_not_match", -1, NULL, 0, 0, "Text must not match",
                     "no match /<b>/", "matched \"<b>\"", "first at byte 3");
 
-    t = an_run_result_add(&r);
-    t->name = strdup("agent down");
-    t->file = strdup("tests/checkout.test.yaml");
-    t->status = AN_STATUS_ERROR;
-    t->start_ms = T0 + 3000;
-    t->end_ms = T0 + 3100;
-    t->error = strdup("connect to http://localhost:9 failed: refused & gone");
-    t->error_code = AN_ECONNECT;
-    t->error_turn = 0;
-    tr = an_transcript_add_turn(&t->transcript, "user");
+    t = fx_test(&r, "agent down", "tests/checkout.test.yaml", AN_STATUS_ERROR, T0 + 3000,
+                T0 + 3100);
+    fx_error(t, AN_ECONNECT, 0, "connect to http://localhost:9 failed: refused & gone");
+    tr = fx_turn(&t->transcript, NULL, NULL, 0, 0);
     an_turn_fail(tr, AN_ECONNECT, "refused");
-    an_transcript_add_turn(&t->transcript, "user")->status = AN_TURN_NOT_RUN;
+    fx_turn(&t->transcript, NULL, NULL, 0, 0)->status = AN_TURN_NOT_RUN;
     an_findings_add(&t->findings, "timing.max_duration_ms", -1, NULL, 0, 0,
                     "Duration constraint", "\xe2\x89\xa4 50ms", NULL, NULL);
 
@@ -207,18 +131,18 @@ static void test_shape_and_counts(void **state)
     char path[128];
     struct an_err err = AN_ERR_INIT;
     struct an_run_result r = fixture();
-    snprintf(path, sizeof path, "%s/junit.xml", dir);
+    snprintf(path, sizeof path, "%s/junit.xml", files_dir);
     assert_int_equal(an_report_junit(&r, path, &err), AN_OK);
-    char *s = slurp(path);
+    char *s = files_slurp(path);
     well_formed(s);
 
     assert_non_null(strstr(s, "<testsuites name=\"ananke\" tests=\"3\" failures=\"1\" errors=\"1\" "
                               "time=\"3.456\">\n"));
     /* one suite per file, in first-seen order; the checkout file holds two tests */
-    assert_int_equal(count(s, "<testsuite "), 2);
-    assert_int_equal(count(s, "</testsuite>"), 2);
-    assert_int_equal(count(s, "<testcase "), 3);
-    assert_int_equal(count(s, "</testcase>"), 3);
+    assert_int_equal(files_count(s, "<testsuite "), 2);
+    assert_int_equal(files_count(s, "</testsuite>"), 2);
+    assert_int_equal(files_count(s, "<testcase "), 3);
+    assert_int_equal(files_count(s, "</testcase>"), 3);
     const char *a = strstr(s, "<testsuite name=\"tests/checkout.test.yaml\" tests=\"2\" "
                               "failures=\"0\" errors=\"1\" time=\"0.912\" "
                               "timestamp=\"2025-01-17T07:46:40\">");
@@ -231,8 +155,8 @@ static void test_shape_and_counts(void **state)
                               "file=\"tests/checkout.test.yaml\" time=\"0.812\">"));
 
     /* failure vs error */
-    assert_int_equal(count(s, "<failure "), 1);
-    assert_int_equal(count(s, "<error "), 1);
+    assert_int_equal(files_count(s, "<failure "), 1);
+    assert_int_equal(files_count(s, "<error "), 1);
     assert_non_null(strstr(s, "<failure message=\"Tool &quot;charge&quot; must be called\" "
                               "type=\"assertion\">turn 1: Tool &quot;charge&quot; must be called\n"
                               "  expected: at least 1 call\n"
@@ -259,9 +183,9 @@ static void test_escaping(void **state)
     char path[128];
     struct an_err err = AN_ERR_INIT;
     struct an_run_result r = fixture();
-    snprintf(path, sizeof path, "%s/escape.xml", dir);
+    snprintf(path, sizeof path, "%s/escape.xml", files_dir);
     assert_int_equal(an_report_junit(&r, path, &err), AN_OK);
-    char *s = slurp(path);
+    char *s = files_slurp(path);
     well_formed(s);
     /* the five specials escaped; ESC and \x01 dropped (XML 1.0 forbids them) */
     assert_non_null(strstr(s, "<testcase name=\"name &lt;&amp;&quot;&apos;&gt; [31mred\" "
@@ -286,26 +210,22 @@ static void test_atomic_and_errors(void **state)
     struct an_run_result r = fixture();
 
     /* an existing report is replaced whole, and no temporary file is left */
-    snprintf(path, sizeof path, "%s/replace.xml", dir);
+    snprintf(path, sizeof path, "%s/replace.xml", files_dir);
     FILE *f = fopen(path, "w");
     fputs("old contents that are longer than nothing", f);
     fclose(f);
     struct an_run_result empty = {0};
     assert_int_equal(an_report_junit(&empty, path, &err), AN_OK);
-    char *s = slurp(path);
+    char *s = files_slurp(path);
     assert_string_equal(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                            "<testsuites name=\"ananke\" tests=\"0\" failures=\"0\" errors=\"0\" "
                            "time=\"0.000\">\n"
                            "</testsuites>\n");
     free(s);
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while ((e = readdir(d)))
-        assert_null(strstr(e->d_name, ".tmp-"));
-    closedir(d);
+    files_assert_none_named(files_dir, ".tmp-");
 
     /* a directory that does not exist: AN_EIO naming the path and the cause */
-    snprintf(path, sizeof path, "%s/missing/junit.xml", dir);
+    snprintf(path, sizeof path, "%s/missing/junit.xml", files_dir);
     assert_int_equal(an_report_junit(&r, path, &err), AN_EIO);
     assert_int_equal(err.code, AN_EIO);
     assert_non_null(strstr(err.msg, path));
@@ -320,5 +240,5 @@ int main(void)
         cmocka_unit_test(test_escaping),
         cmocka_unit_test(test_atomic_and_errors),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, files_setup, files_teardown);
 }

@@ -9,63 +9,23 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ananke/report.h"
+#include "support/files.h"
+#include "support/results_fixture.h"
 
 #define T0 1737100000000LL
-
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/ananke-tap-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    return rmdir(dir);
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    return s;
-}
 
 static char *report(const struct an_run_result *r, const char *name)
 {
     char path[128];
     struct an_err err = AN_ERR_INIT;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", files_dir, name);
     assert_int_equal(an_report_tap(r, path, &err), AN_OK);
-    return slurp(path);
+    return files_slurp(path);
 }
 
 /* What a TAP 14 consumer would read as structure: every line is the
@@ -94,41 +54,19 @@ static void test_pass_fail_error(void **state)
     struct an_run_result r = {0};
     struct an_test_result *t;
 
-    t = an_run_result_add(&r);
-    t->name = strdup("pays once");
-    t->file = strdup("tests/checkout.test.yaml");
-    t->start_ms = T0;
-    t->end_ms = T0 + 812;
+    fx_test(&r, "pays once", "tests/checkout.test.yaml", AN_STATUS_PASS, T0, T0 + 812);
 
-    t = an_run_result_add(&r);
-    t->name = strdup("refund twice");
-    t->file = strdup("tests/refund.test.yaml");
-    t->status = AN_STATUS_FAIL;
-    t->start_ms = T0;
-    t->end_ms = T0 + 40;
+    t = fx_test(&r, "refund twice", "tests/refund.test.yaml", AN_STATUS_FAIL, T0, T0 + 40);
     an_findings_add(&t->findings, "tools.require", 1, "tests/refund.test.yaml", 14, 9,
                     "Tool \"charge_card\" count", "exactly 1 call", "2 calls", NULL);
     an_findings_add(&t->findings, "text.must_match", -1, NULL, 0, 0, "Text must match",
                     "match /refunded once/", "no match", "checked every turn");
 
-    t = an_run_result_add(&r);
-    t->name = strdup("agent down");
-    t->file = strdup("tests/down.test.yaml");
-    t->status = AN_STATUS_ERROR;
-    t->start_ms = T0;
-    t->end_ms = T0 + 3;
-    t->error = strdup("cannot reach http://127.0.0.1:9/agent: refused");
-    t->error_code = AN_ECONNECT;
-    t->error_turn = 0;
+    t = fx_test(&r, "agent down", "tests/down.test.yaml", AN_STATUS_ERROR, T0, T0 + 3);
+    fx_error(t, AN_ECONNECT, 0, "cannot reach http://127.0.0.1:9/agent: refused");
 
-    t = an_run_result_add(&r);
-    t->name = strdup("hook broke");
-    t->file = strdup("tests/hook.test.yaml");
-    t->status = AN_STATUS_ERROR;
-    t->start_ms = T0;
-    t->end_ms = T0 + 5;
-    t->error = strdup("tests/hook.test.yaml:4:5: hook 'false' exited with status 1");
-    t->error_code = AN_EHOOK;
+    t = fx_test(&r, "hook broke", "tests/hook.test.yaml", AN_STATUS_ERROR, T0, T0 + 5);
+    fx_error(t, AN_EHOOK, -1, "tests/hook.test.yaml:4:5: hook 'false' exited with status 1");
 
     char *s = report(&r, "basic.tap");
     assert_string_equal(s, "TAP version 14\n"
@@ -180,25 +118,16 @@ static void test_hostile_text(void **state)
 {
     (void)state;
     struct an_run_result r = {0};
-    struct an_test_result *t = an_run_result_add(&r);
     /* a name that would be a TODO directive, and one that would break the line */
-    t->name = strdup("retry # TODO later \\ done\nok 9 - forged");
-    t->file = strdup("t.test.yaml");
-    t->status = AN_STATUS_FAIL;
-    t->start_ms = T0;
-    t->end_ms = T0 + 1;
+    struct an_test_result *t = fx_test(&r, "retry # TODO later \\ done\nok 9 - forged",
+                                       "t.test.yaml", AN_STATUS_FAIL, T0, T0 + 1);
     an_findings_add(&t->findings, "text.must_not_match", 0, "t.test.yaml", 3, 7,
                     "Text must not match /x/", "no match",
                     "matched in \"fine\nok 3 - forged\nBail out! \x1b[2J\xff\r\n  ...\n\"",
                     NULL);
 
-    t = an_run_result_add(&r);
-    t->name = strdup("down");
-    t->file = strdup("d.test.yaml");
-    t->status = AN_STATUS_ERROR;
-    t->error = strdup("RUN_ERROR: \"boom\"\n1..1\nnot ok 1\t\xe2\x80\xae\xef\xbf\xbf");
-    t->error_code = AN_ERUN;
-    t->error_turn = 2;
+    t = fx_test(&r, "down", "d.test.yaml", AN_STATUS_ERROR, 0, 0);
+    fx_error(t, AN_ERUN, 2, "RUN_ERROR: \"boom\"\n1..1\nnot ok 1\t\xe2\x80\xae\xef\xbf\xbf");
 
     char *s = report(&r, "hostile.tap");
     assert_string_equal(s, "TAP version 14\n"
@@ -235,20 +164,12 @@ static void test_repeats(void **state)
 {
     (void)state;
     struct an_run_result r = {0};
-    struct an_test_result *t = an_run_result_add(&r);
-    t->name = strdup("mostly fine");
-    t->file = strdup("a.test.yaml");
-    t->start_ms = T0;
-    t->end_ms = T0 + 50;
+    struct an_test_result *t =
+        fx_test(&r, "mostly fine", "a.test.yaml", AN_STATUS_PASS, T0, T0 + 50);
     t->runs = 5;
     t->passes = 4;
 
-    t = an_run_result_add(&r);
-    t->name = strdup("flaky");
-    t->file = strdup("b.test.yaml");
-    t->status = AN_STATUS_FAIL;
-    t->start_ms = T0;
-    t->end_ms = T0 + 60;
+    t = fx_test(&r, "flaky", "b.test.yaml", AN_STATUS_FAIL, T0, T0 + 60);
     t->runs = 3;
     t->passes = 2;
     an_findings_add(&t->findings, "timing.max_duration_ms", 0, "b.test.yaml", 5, 24,
@@ -299,7 +220,7 @@ static void test_empty_and_errors(void **state)
 
     char path[128];
     struct an_err err = AN_ERR_INIT;
-    snprintf(path, sizeof path, "%s/missing/out.tap", dir);
+    snprintf(path, sizeof path, "%s/missing/out.tap", files_dir);
     assert_int_equal(an_report_tap(&empty, path, &err), AN_EIO);
     assert_non_null(strstr(err.msg, path));
 }
@@ -312,5 +233,5 @@ int main(void)
         cmocka_unit_test(test_repeats),
         cmocka_unit_test(test_empty_and_errors),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, files_setup, files_teardown);
 }

@@ -16,9 +16,16 @@ void an_transcript_init(struct an_transcript *t)
     memset(t, 0, sizeof *t);
 }
 
-static void turn_release(struct an_turn_rec *r)
+static void free_strs(char **v, size_t n)
 {
-    free(r->input);
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* What one attempt at a turn produced; a retry starts without it. */
+static void attempt_release(struct an_turn_rec *r)
+{
     free(r->run_id);
     free(r->text);
     free(r->error);
@@ -26,12 +33,14 @@ static void turn_release(struct an_turn_rec *r)
     for (size_t i = 0; i < r->nframes; i++)
         free(r->frames[i].data);
     free(r->frames);
-    for (size_t i = 0; i < r->nwarnings; i++)
-        free(r->warnings[i]);
-    free(r->warnings);
-    for (size_t i = 0; i < r->retries; i++)
-        free(r->retry_log[i]);
-    free(r->retry_log);
+    free_strs(r->warnings, r->nwarnings);
+}
+
+static void turn_release(struct an_turn_rec *r)
+{
+    free(r->input);
+    attempt_release(r);
+    free_strs(r->retry_log, r->retries);
 }
 
 void an_transcript_release(struct an_transcript *t)
@@ -96,16 +105,7 @@ void an_turn_reset(struct an_turn_rec *r)
 {
     struct an_turn_rec keep = *r;
     /* what belongs to the failed attempt goes; the turn itself stays */
-    free(r->run_id);
-    free(r->text);
-    free(r->error);
-    json_decref(r->state);
-    for (size_t i = 0; i < r->nframes; i++)
-        free(r->frames[i].data);
-    free(r->frames);
-    for (size_t i = 0; i < r->nwarnings; i++)
-        free(r->warnings[i]);
-    free(r->warnings);
+    attempt_release(r);
     memset(r, 0, sizeof *r);
     r->index = keep.index;
     r->kind = keep.kind;

@@ -53,38 +53,33 @@ static int json_tmpl(struct an_ld *ld, const struct an_ynode *n, const char *wha
     return an_interp_check_json(out->value, &n->loc, ld->err);
 }
 
-static int load_target(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
+static int load_common(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
                        struct an_target *t)
 {
-    static const char *const agui_keys[] = {"type",     "headers",        "timeout_ms",
-                                            "assert",   "endpoint",       "agentId",
-                                            "threadId", "forwardedProps", "state",
-                                            NULL};
-    static const char *const types[] = {"agui", NULL};
     struct an_ynode *v;
-    const char *type;
     int rc;
-    t->loc = n->loc;
-    t->timeout_ms = 30000;
-    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "target")) ||
-        (rc = an_ld_require(ld, n, "type", "target", &v)) ||
-        (rc = an_ld_string(ld, v, "type", &type)))
-        return rc;
-    if (strcmp(type, "agui") != 0) {
-        static const char *const later[] = {"acp", "mcp", "a2a", "http", "openai", NULL};
-        for (size_t i = 0; later[i]; i++)
-            if (strcmp(type, later[i]) == 0)
-                return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                               "target type '%s' is not supported by this version of ananke "
-                               "(supported: agui)",
-                               type);
-        const char *near = an_closest(type, types);
-        return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown target type '%s'%s%s%s", type,
-                       near ? " (did you mean '" : " (supported: agui)", near ? near : "",
-                       near ? "'?)" : "");
+    if ((v = an_yaml_get(n, "timeout_ms"))) {
+        if ((rc = an_ld_uint(ld, v, "timeout_ms", &t->timeout_ms)))
+            return rc;
+        if (t->timeout_ms == 0)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'timeout_ms' must be at least 1");
     }
+    if ((v = an_yaml_get(n, "assert")) &&
+        (rc = an_assert_load(ld, v, AN_LEVEL_TARGET, lib, &t->assert)))
+        return rc;
+    return 0;
+}
+
+static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+{
+    static const char *const keys[] = {"type",     "headers",        "timeout_ms",
+                                       "assert",   "endpoint",       "agentId",
+                                       "threadId", "forwardedProps", "state",
+                                       NULL};
+    struct an_ynode *v;
+    int rc;
     t->type = AN_TARGET_AGUI;
-    if ((rc = an_ld_keys(ld, n, agui_keys, "an agui target")))
+    if ((rc = an_ld_keys(ld, n, keys, "an agui target")))
         return rc;
     if ((rc = an_ld_require(ld, n, "endpoint", "an agui target", &v)) ||
         (rc = tmpl(ld, v, "endpoint", &t->endpoint)))
@@ -99,12 +94,6 @@ static int load_target(struct an_ld *ld, const struct an_ynode *n, const struct 
         return rc;
     if ((v = an_yaml_get(n, "threadId")) && (rc = tmpl(ld, v, "threadId", &t->thread_id)))
         return rc;
-    if ((v = an_yaml_get(n, "timeout_ms"))) {
-        if ((rc = an_ld_uint(ld, v, "timeout_ms", &t->timeout_ms)))
-            return rc;
-        if (t->timeout_ms == 0)
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'timeout_ms' must be at least 1");
-    }
     if ((v = an_yaml_get(n, "headers"))) {
         if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "headers")))
             return rc;
@@ -126,10 +115,97 @@ static int load_target(struct an_ld *ld, const struct an_ynode *n, const struct 
         return rc;
     if ((v = an_yaml_get(n, "state")) && (rc = json_tmpl(ld, v, "state", &t->state)))
         return rc;
-    if ((v = an_yaml_get(n, "assert")) &&
-        (rc = an_assert_load(ld, v, AN_LEVEL_TARGET, lib, &t->assert)))
-        return rc;
     return 0;
+}
+
+static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+{
+    static const char *const keys[] = {"type",    "timeout_ms",         "assert",
+                                       "command", "args",               "env",
+                                       "clientCapabilities", "permissionPolicy", NULL};
+    static const char *const policies[] = {"yolo", "none", "read", "write", NULL};
+    struct an_ynode *v;
+    int rc;
+    t->type = AN_TARGET_ACP;
+    if ((rc = an_ld_keys(ld, n, keys, "an acp target")) ||
+        (rc = an_ld_require(ld, n, "command", "an acp target", &v)) ||
+        (rc = tmpl(ld, v, "command", &t->command)))
+        return rc;
+    if ((v = an_yaml_get(n, "args"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, "args")))
+            return rc;
+        t->nargs = v->nitems;
+        t->args = an_arena_alloc(ld->a, (v->nitems ? v->nitems : 1) * sizeof *t->args);
+        for (size_t i = 0; i < v->nitems; i++)
+            if ((rc = tmpl(ld, v->items[i], "args[]", &t->args[i])))
+                return rc;
+    }
+    if ((v = an_yaml_get(n, "env"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "env")))
+            return rc;
+        t->nenv = v->npairs;
+        t->env = an_arena_alloc(ld->a, (v->npairs ? v->npairs : 1) * sizeof *t->env);
+        for (size_t i = 0; i < v->npairs; i++) {
+            t->env[i].name = v->pairs[i].key->str;
+            if ((rc = tmpl(ld, v->pairs[i].value, t->env[i].name, &t->env[i].value)))
+                return rc;
+        }
+    }
+    if ((v = an_yaml_get(n, "clientCapabilities"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "clientCapabilities")) ||
+            (rc = json_tmpl(ld, v, "clientCapabilities", &t->client_capabilities)))
+            return rc;
+    }
+    if ((v = an_yaml_get(n, "permissionPolicy"))) {
+        const char *p;
+        if ((rc = an_ld_string(ld, v, "permissionPolicy", &p)))
+            return rc;
+        size_t k = 0;
+        while (policies[k] && strcmp(policies[k], p))
+            k++;
+        if (!policies[k]) {
+            const char *near = an_closest(p, policies);
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "unknown permissionPolicy '%s' (%s%s%s)", p,
+                           near ? "did you mean '" : "one of: none, read, write, yolo",
+                           near ? near : "", near ? "'?" : "");
+        }
+        t->permission_policy = (enum an_perm_policy)k;
+    }
+    return 0;
+}
+
+static int load_target(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
+                       struct an_target *t)
+{
+    static const char *const types[] = {"agui", "acp", NULL};
+    struct an_ynode *v;
+    const char *type;
+    int rc;
+    t->loc = n->loc;
+    t->timeout_ms = 30000;
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "target")) ||
+        (rc = an_ld_require(ld, n, "type", "target", &v)) ||
+        (rc = an_ld_string(ld, v, "type", &type)))
+        return rc;
+    if (!strcmp(type, "agui"))
+        rc = load_agui(ld, n, t);
+    else if (!strcmp(type, "acp"))
+        rc = load_acp(ld, n, t);
+    else {
+        static const char *const later[] = {"mcp", "a2a", "http", "openai", NULL};
+        for (size_t i = 0; later[i]; i++)
+            if (strcmp(type, later[i]) == 0)
+                return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                               "target type '%s' is not supported by this version of ananke "
+                               "(supported: agui, acp)",
+                               type);
+        const char *near = an_closest(type, types);
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown target type '%s'%s%s%s", type,
+                       near ? " (did you mean '" : " (supported: agui, acp)", near ? near : "",
+                       near ? "'?)" : "");
+    }
+    return rc ? rc : load_common(ld, n, lib, t);
 }
 
 static int load_library(struct an_ld *ld, const struct an_ynode *n, struct an_config *c)

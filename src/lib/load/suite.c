@@ -197,6 +197,20 @@ static int discover(const struct an_load_opts *opts, const char *root, struct pa
     return rc;
 }
 
+/* Turn types belong to protocols: an agui:connect turn means nothing to an
+ * ACP agent. Said at load time, with the turn's location. */
+static int check_turns_fit(const struct an_target *t, const struct an_test *test,
+                           struct an_err *err)
+{
+    for (size_t i = 0; i < test->nturns; i++)
+        if (test->turns[i].type == AN_TURN_AGUI_CONNECT && t->type != AN_TARGET_AGUI)
+            return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
+                           "an agui:connect turn needs an agui target (the config's target is "
+                           "%s)",
+                           "acp");
+    return 0;
+}
+
 int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct an_errlist *errs)
 {
     struct an_err e = AN_ERR_INIT;
@@ -227,6 +241,8 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     for (size_t i = 0; i < files.n; i++) {
         memset(&e, 0, sizeof e);
         int rc = an_test_load(&ld, files.v[i], &lib, &s->tests[s->ntests]);
+        if (!rc)
+            rc = check_turns_fit(&s->config.target, &s->tests[s->ntests], &e);
         if (rc) {
             an_errlist_add(errs, &e);
             if (!first)

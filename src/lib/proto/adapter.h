@@ -70,6 +70,15 @@ struct an_session_ops {
      * CURLE_ABORTED_BY_CALLBACK when the caller gave up on it: the caller
      * has recorded why with an_turn_fail first). */
     void (*end)(struct an_session *s, struct an_transcript *t, CURLcode cc);
+    /* Sessions that speak over file descriptors (ACP on a child's stdio)
+     * hand back no transfer: begin() sets *easy to NULL, and the loop polls
+     * the descriptors fds() lists (at most `max`), calling step() when any
+     * is ready and at least every AN_CANCEL_POLL_MS (the session keeps its
+     * own turn timeout). step() returns true once the turn is over; then
+     * end() is called with CURLE_OK. NULL for transfer-based sessions. */
+    size_t (*fds)(struct an_session *s, struct curl_waitfd *out, size_t max);
+    bool (*step)(struct an_session *s, struct an_transcript *t, const struct curl_waitfd *fds,
+                 size_t n); /* the fds() entries, with revents filled */
     /* What a retry should wait for: the answer's Retry-After in ms, or -1. */
     int64_t (*retry_after_ms)(const struct an_session *s);
     void (*free)(struct an_session *s);

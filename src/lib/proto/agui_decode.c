@@ -454,26 +454,42 @@ static int h_text_start(struct an_agui_dec *d, json_t *ev)
     return 0;
 }
 
-static int h_text_content(struct an_agui_dec *d, json_t *ev)
+/* TEXT_MESSAGE_CONTENT and TOOL_CALL_ARGS: the owner's id under `key` and
+ * a string "delta", handed to `add`. */
+static int with_delta(struct an_agui_dec *d, json_t *ev, const char *key,
+                      void (*add)(struct an_agui_dec *, const char *, const char *, size_t))
 {
-    const char *id = need_str(d, ev, "messageId");
+    const char *id = need_str(d, ev, key);
     json_t *delta = json_object_get(ev, "delta");
     if (!id)
         return d->failed;
     if (!json_is_string(delta))
         return fail(d, AN_EPROTO, "event #%llu (%s): missing string 'delta'",
                     (unsigned long long)d->nevents, d->type);
-    text_content(d, id, json_string_value(delta), json_string_length(delta));
+    add(d, id, json_string_value(delta), json_string_length(delta));
     return 0;
+}
+
+/* TEXT_MESSAGE_END and TOOL_CALL_END: the owner's id under `key`, handed
+ * to `end`. */
+static int with_id(struct an_agui_dec *d, json_t *ev, const char *key,
+                   void (*end)(struct an_agui_dec *, const char *))
+{
+    const char *id = need_str(d, ev, key);
+    if (!id)
+        return d->failed;
+    end(d, id);
+    return 0;
+}
+
+static int h_text_content(struct an_agui_dec *d, json_t *ev)
+{
+    return with_delta(d, ev, "messageId", text_content);
 }
 
 static int h_text_end(struct an_agui_dec *d, json_t *ev)
 {
-    const char *id = need_str(d, ev, "messageId");
-    if (!id)
-        return d->failed;
-    text_end(d, id);
-    return 0;
+    return with_id(d, ev, "messageId", text_end);
 }
 
 static int h_tool_start(struct an_agui_dec *d, json_t *ev)
@@ -488,24 +504,12 @@ static int h_tool_start(struct an_agui_dec *d, json_t *ev)
 
 static int h_tool_args(struct an_agui_dec *d, json_t *ev)
 {
-    const char *id = need_str(d, ev, "toolCallId");
-    json_t *delta = json_object_get(ev, "delta");
-    if (!id)
-        return d->failed;
-    if (!json_is_string(delta))
-        return fail(d, AN_EPROTO, "event #%llu (%s): missing string 'delta'",
-                    (unsigned long long)d->nevents, d->type);
-    tool_args(d, id, json_string_value(delta), json_string_length(delta));
-    return 0;
+    return with_delta(d, ev, "toolCallId", tool_args);
 }
 
 static int h_tool_end(struct an_agui_dec *d, json_t *ev)
 {
-    const char *id = need_str(d, ev, "toolCallId");
-    if (!id)
-        return d->failed;
-    tool_end(d, id);
-    return 0;
+    return with_id(d, ev, "toolCallId", tool_end);
 }
 
 /* A result for a call of an earlier turn (a long-running backend tool). */

@@ -18,36 +18,29 @@
 #include "core/buf.h"
 #include "report/report_util.h"
 
+static void esc_char(struct an_buf *b, uint32_t c, const char *s, size_t k, bool property)
+{
+    if (c == '%')
+        an_buf_puts(b, "%25");
+    else if (c == '\r')
+        an_buf_puts(b, "%0D");
+    else if (c == '\n')
+        an_buf_puts(b, "%0A");
+    else if (property && c == ':')
+        an_buf_puts(b, "%3A");
+    else if (property && c == ',')
+        an_buf_puts(b, "%2C");
+    else if (c == '\t')
+        an_buf_putc(b, '\t');
+    else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 || c == 0x2029)
+        an_buf_printf(b, "\\u%04x", (unsigned)c);
+    else
+        an_buf_append(b, s, k);
+}
+
 static void esc(struct an_buf *b, const char *s, bool property)
 {
-    size_t n = s ? strlen(s) : 0, i = 0;
-    while (i < n) {
-        uint32_t c = 0;
-        size_t k = an_rpt_utf8_next(s + i, n - i, &c);
-        if (!k) {
-            an_buf_append(b, "\xEF\xBF\xBD", 3);
-            i++;
-            continue;
-        }
-        if (c == '%')
-            an_buf_puts(b, "%25");
-        else if (c == '\r')
-            an_buf_puts(b, "%0D");
-        else if (c == '\n')
-            an_buf_puts(b, "%0A");
-        else if (property && c == ':')
-            an_buf_puts(b, "%3A");
-        else if (property && c == ',')
-            an_buf_puts(b, "%2C");
-        else if (c == '\t')
-            an_buf_putc(b, '\t');
-        else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 ||
-                 c == 0x2029)
-            an_buf_printf(b, "\\u%04x", (unsigned)c);
-        else
-            an_buf_append(b, s + i, k);
-        i += k;
-    }
+    an_rpt_escape(b, s, esc_char, property);
 }
 
 /* GitHub wants paths relative to the repository: drop "./" and, when the

@@ -31,48 +31,42 @@
  * breaks are written as references because parsers normalise raw ones to
  * spaces.
  */
+static void xml_char(struct an_buf *b, uint32_t c, const char *s, size_t k, bool attr)
+{
+    switch (c) {
+    case '&':
+        an_buf_puts(b, "&amp;");
+        break;
+    case '<':
+        an_buf_puts(b, "&lt;");
+        break;
+    case '>':
+        an_buf_puts(b, "&gt;");
+        break;
+    case '"':
+        an_buf_puts(b, "&quot;");
+        break;
+    case '\'':
+        an_buf_puts(b, "&apos;");
+        break;
+    case '\t':
+    case '\n':
+    case '\r':
+        if (attr)
+            an_buf_printf(b, "&#%u;", (unsigned)c);
+        else
+            an_buf_putc(b, (char)c);
+        break;
+    default:
+        if (c >= 0x20 && c != 0xFFFE && c != 0xFFFF)
+            an_buf_append(b, s, k);
+        break;
+    }
+}
+
 static void xml(struct an_buf *b, const char *s, bool attr)
 {
-    size_t n = s ? strlen(s) : 0, i = 0;
-    while (i < n) {
-        uint32_t c = 0;
-        size_t k = an_rpt_utf8_next(s + i, n - i, &c);
-        if (!k) {
-            an_buf_append(b, "\xEF\xBF\xBD", 3);
-            i++;
-            continue;
-        }
-        switch (c) {
-        case '&':
-            an_buf_puts(b, "&amp;");
-            break;
-        case '<':
-            an_buf_puts(b, "&lt;");
-            break;
-        case '>':
-            an_buf_puts(b, "&gt;");
-            break;
-        case '"':
-            an_buf_puts(b, "&quot;");
-            break;
-        case '\'':
-            an_buf_puts(b, "&apos;");
-            break;
-        case '\t':
-        case '\n':
-        case '\r':
-            if (attr)
-                an_buf_printf(b, "&#%u;", (unsigned)c);
-            else
-                an_buf_putc(b, (char)c);
-            break;
-        default:
-            if (c >= 0x20 && c != 0xFFFE && c != 0xFFFF)
-                an_buf_append(b, s + i, k);
-            break;
-        }
-        i += k;
-    }
+    an_rpt_escape(b, s, xml_char, attr);
 }
 
 static double secs(int64_t ms)
@@ -300,14 +294,8 @@ static void document(struct an_buf *b, const struct an_run_result *r)
 int an_report_junit(const struct an_run_result *r, const char *path, struct an_err *err)
 {
     struct an_buf b = AN_BUF_INIT;
-    struct an_rpt_file f;
-    int rc = an_rpt_open(&f, path, err);
-    if (rc)
-        return rc;
     document(&b, r);
-    /* a short write sets the stream's error flag; commit reports it */
-    (void)fwrite(b.data ? b.data : "", 1, b.len, f.fp);
-    rc = an_rpt_commit(&f, err);
+    int rc = an_rpt_write(path, &b, err);
     an_buf_release(&b);
     return rc;
 }

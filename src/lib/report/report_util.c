@@ -41,6 +41,22 @@ size_t an_rpt_utf8_next(const char *s, size_t n, uint32_t *cp)
     return len;
 }
 
+void an_rpt_escape(struct an_buf *b, const char *s, an_rpt_esc_fn *esc, bool attr)
+{
+    size_t n = s ? strlen(s) : 0, i = 0;
+    while (i < n) {
+        uint32_t c = 0;
+        size_t k = an_rpt_utf8_next(s + i, n - i, &c);
+        if (!k) {
+            an_buf_append(b, "\xEF\xBF\xBD", 3);
+            i++;
+            continue;
+        }
+        esc(b, c, s + i, k, attr);
+        i += k;
+    }
+}
+
 /* Code points a terminal acts on rather than shows: C0/C1 controls and DEL
  * (cursor moves, colour, OSC titles), line/paragraph separators, and the
  * bidi overrides that can make text read differently from its bytes. */
@@ -294,6 +310,17 @@ int an_rpt_commit(struct an_rpt_file *f, struct an_err *err)
     if (e)
         return an_fail(err, AN_EIO, NULL, "cannot write report '%s': %s", f->path, strerror(e));
     return AN_OK;
+}
+
+int an_rpt_write(const char *path, const struct an_buf *b, struct an_err *err)
+{
+    struct an_rpt_file f;
+    int rc = an_rpt_open(&f, path, err);
+    if (rc)
+        return rc;
+    /* a short write sets the stream's error flag; commit reports it */
+    (void)fwrite(b->data ? b->data : "", 1, b->len, f.fp);
+    return an_rpt_commit(&f, err);
 }
 
 void an_rpt_abort(struct an_rpt_file *f)

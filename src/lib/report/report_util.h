@@ -25,6 +25,16 @@
  * when the bytes there are not valid UTF-8 (overlong, surrogate, cut). */
 size_t an_rpt_utf8_next(const char *s, size_t n, uint32_t *cp);
 
+/*
+ * One character of a format's escaping: code point c, whose bytes are
+ * s[0..k), appended to b as the format needs. `attr` is the format's one
+ * switch (an XML attribute or a GitHub property rather than text).
+ */
+typedef void an_rpt_esc_fn(struct an_buf *b, uint32_t c, const char *s, size_t k, bool attr);
+/* Append the NUL-terminated s (NULL: nothing) to b character by character
+ * through `esc`; invalid UTF-8 bytes become U+FFFD and never reach it. */
+void an_rpt_escape(struct an_buf *b, const char *s, an_rpt_esc_fn *esc, bool attr);
+
 #define AN_RPT_QUOTE 0x1u /* wrap in "..." (the cut marker goes outside) */
 
 /*
@@ -77,6 +87,9 @@ int an_rpt_open(struct an_rpt_file *f, const char *path, struct an_err *err);
 /* Flush, close and rename into place; on any failure the temporary file is
  * removed and AN_EIO returned. Always releases f. */
 int an_rpt_commit(struct an_rpt_file *f, struct an_err *err);
+/* b's contents written to path through an_rpt_open and an_rpt_commit:
+ * AN_OK or AN_EIO with the path in err. */
+int an_rpt_write(const char *path, const struct an_buf *b, struct an_err *err);
 /* Give up: close and remove the temporary file. NULL-safe on a zeroed f. */
 void an_rpt_abort(struct an_rpt_file *f);
 

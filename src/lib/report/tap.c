@@ -25,39 +25,34 @@
 #include "core/buf.h"
 #include "report/report_util.h"
 
+static void yq_char(struct an_buf *b, uint32_t c, const char *s, size_t k, bool attr)
+{
+    (void)attr;
+    if (c == '"' || c == '\\') {
+        an_buf_putc(b, '\\');
+        an_buf_putc(b, (char)c);
+    } else if (c == '\n') {
+        an_buf_puts(b, "\\n");
+    } else if (c == '\t') {
+        an_buf_puts(b, "\\t");
+    } else if (c == '\r') {
+        an_buf_puts(b, "\\r");
+    } else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 || c == 0x2029 ||
+               (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0xFEFF ||
+               c == 0xFFFE || c == 0xFFFF) {
+        an_buf_printf(b, "\\u%04X", (unsigned)c);
+    } else {
+        an_buf_append(b, s, k);
+    }
+}
+
 /* A double-quoted YAML scalar on one line. Controls, DEL, C1, line
  * separators, bidi overrides and the characters YAML refuses in a stream
  * (BOM, U+FFFE, U+FFFF) become escapes; invalid UTF-8 becomes U+FFFD. */
 static void yq(struct an_buf *b, const char *s)
 {
-    size_t n = s ? strlen(s) : 0, i = 0;
     an_buf_putc(b, '"');
-    while (i < n) {
-        uint32_t c = 0;
-        size_t k = an_rpt_utf8_next(s + i, n - i, &c);
-        if (!k) {
-            an_buf_append(b, "\xEF\xBF\xBD", 3);
-            i++;
-            continue;
-        }
-        if (c == '"' || c == '\\') {
-            an_buf_putc(b, '\\');
-            an_buf_putc(b, (char)c);
-        } else if (c == '\n') {
-            an_buf_puts(b, "\\n");
-        } else if (c == '\t') {
-            an_buf_puts(b, "\\t");
-        } else if (c == '\r') {
-            an_buf_puts(b, "\\r");
-        } else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 ||
-                   c == 0x2029 || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) ||
-                   c == 0xFEFF || c == 0xFFFE || c == 0xFFFF) {
-            an_buf_printf(b, "\\u%04X", (unsigned)c);
-        } else {
-            an_buf_append(b, s + i, k);
-        }
-        i += k;
-    }
+    an_rpt_escape(b, s, yq_char, false);
     an_buf_putc(b, '"');
 }
 
@@ -168,14 +163,8 @@ static void document(struct an_buf *b, const struct an_run_result *r)
 int an_report_tap(const struct an_run_result *r, const char *path, struct an_err *err)
 {
     struct an_buf b = AN_BUF_INIT;
-    struct an_rpt_file f;
-    int rc = an_rpt_open(&f, path, err);
-    if (rc)
-        return rc;
     document(&b, r);
-    /* a short write sets the stream's error flag; commit reports it */
-    (void)fwrite(b.data ? b.data : "", 1, b.len, f.fp);
-    rc = an_rpt_commit(&f, err);
+    int rc = an_rpt_write(path, &b, err);
     an_buf_release(&b);
     return rc;
 }

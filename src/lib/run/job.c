@@ -149,10 +149,12 @@ static void begin_turn(struct an_job *j, bool retry)
         return;
     }
     (void)t;
+    j->state = AN_JOB_TURN;
+    j->easy = easy;
+    if (!easy)
+        return; /* an fd-driven session: the loop polls an_job_fds() */
     curl_easy_setopt(easy, CURLOPT_PRIVATE, (void *)j);
     curl_multi_add_handle(j->env->multi, easy);
-    j->easy = easy;
-    j->state = AN_JOB_TURN;
 }
 
 /* Send the next turn, or judge the test when every turn has passed. */
@@ -230,6 +232,23 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
     }
     j->turn++;
     next_turn(j);
+}
+
+size_t an_job_fds(struct an_job *j, struct curl_waitfd *out, size_t max)
+{
+    if (j->state != AN_JOB_TURN || j->easy || !j->session->ops->fds)
+        return 0;
+    return j->session->ops->fds(j->session, out, max);
+}
+
+bool an_job_fd_step(struct an_job *j, const struct curl_waitfd *fds, size_t n)
+{
+    if (j->state != AN_JOB_TURN || j->easy || !j->session->ops->step)
+        return false;
+    if (!j->session->ops->step(j->session, &j->res.transcript, fds, n))
+        return false;
+    an_job_transfer_done(j, CURLE_OK);
+    return true;
 }
 
 void an_job_wake(struct an_job *j)
@@ -363,7 +382,8 @@ void an_job_abort(struct an_job *j, int code, const char *why)
     case AN_JOB_TURN: {
         struct an_turn_rec *rec = &tr->turns[j->turn];
         an_turn_fail(rec, code, "%s", why); /* before end(): the first cause wins */
-        curl_multi_remove_handle(j->env->multi, j->easy);
+        if (j->easy)
+            curl_multi_remove_handle(j->env->multi, j->easy);
         j->session->ops->end(j->session, tr, CURLE_ABORTED_BY_CALLBACK);
         j->easy = NULL;
         set_error(&j->res, code, (int)j->turn, why);

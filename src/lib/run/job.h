@@ -24,6 +24,8 @@
 #include "core/interp.h"
 #include "proto/adapter.h"
 
+#define AN_JOB_MAX_FDS 8 /* descriptors one fd-driven session may ask to poll */
+
 enum an_job_state { AN_JOB_PENDING = 0, AN_JOB_HOOKS, AN_JOB_TURN, AN_JOB_WAIT, AN_JOB_DONE };
 
 struct an_job_env {
@@ -45,10 +47,13 @@ struct an_job {
     struct an_session *session;
     void *conf; /* interpolated target config (job.c) */
     size_t turn;
-    CURL *easy;
+    CURL *easy;            /* the turn's transfer; NULL for an fd-driven session */
     unsigned tries;        /* retries of the current turn */
     int64_t wake_mono;     /* AN_JOB_WAIT: when to send again */
     int64_t deadline_mono; /* --timeout; 0: none */
+
+    long nfds_at;  /* where its descriptors sit in the loop's poll array; -1: none */
+    size_t nfds;
 
     pthread_t thread;
     bool thread_started;
@@ -64,6 +69,11 @@ void an_job_start(struct an_job *j, const struct an_job_env *env);
 void an_job_hooks_finished(struct an_job *j);
 /* TURN: the job's transfer ended (already removed from the multi handle). */
 void an_job_transfer_done(struct an_job *j, CURLcode cc);
+/* TURN with an fd-driven session (easy == NULL): list its descriptors into
+ * out (at most max), and after the poll let it work (true: the turn ended
+ * and the job moved on, as after an_job_transfer_done). */
+size_t an_job_fds(struct an_job *j, struct curl_waitfd *out, size_t max);
+bool an_job_fd_step(struct an_job *j, const struct curl_waitfd *fds, size_t n);
 /* WAIT: the backoff is over; send the turn again. */
 void an_job_wake(struct an_job *j);
 /* Give up on the job now (test timeout or interruption): `code` and `why`

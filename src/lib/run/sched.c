@@ -49,6 +49,8 @@ struct sched {
     size_t njobs, next, active;
     struct an_job **act; /* the runs in flight (active of them) */
     size_t steps;        /* runs finished so far */
+    struct curl_waitfd *extra; /* descriptors of fd-driven sessions */
+    size_t cap_extra;
     size_t emit;         /* next slot to hand to on_test */
     size_t passed, failed, errors, finished_tests;
     bool stop;           /* fail-fast or interrupted: start nothing new */
@@ -278,6 +280,17 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
             progress(&s);
         }
 
+        /* fd-driven sessions (ACP): let those whose descriptors are ready work */
+        for (size_t i = s.active; i-- > 0;) {
+            struct an_job *j = s.act[i];
+            if (j->state == AN_JOB_TURN && !j->easy && j->nfds_at >= 0) {
+                if (an_job_fd_step(j, s.extra ? s.extra + j->nfds_at : NULL, j->nfds)) {
+                    after_step(&s, j);
+                    progress(&s);
+                }
+            }
+        }
+
         int64_t now = an_clock_mono_ms();
         int64_t next_wake = now + 1000;
         bool hooks_running = false;
@@ -324,7 +337,26 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         if (s.active == 0 && (s.stop || s.next == s.njobs))
             break;
 
+        /* the descriptors of fd-driven sessions join the poll */
+        size_t nextra = 0;
+        bool fd_sessions = false;
+        for (size_t i = 0; i < s.active; i++) {
+            struct an_job *j = s.act[i];
+            j->nfds_at = -1;
+            if (j->state != AN_JOB_TURN || j->easy)
+                continue;
+            fd_sessions = true;
+            if (nextra + AN_JOB_MAX_FDS > s.cap_extra) {
+                s.cap_extra = (s.cap_extra + AN_JOB_MAX_FDS) * 2;
+                s.extra = an_xrealloc(s.extra, s.cap_extra * sizeof *s.extra);
+            }
+            j->nfds = an_job_fds(j, s.extra + nextra, AN_JOB_MAX_FDS);
+            j->nfds_at = (long)nextra;
+            nextra += j->nfds;
+        }
         int64_t wait = next_wake - an_clock_mono_ms();
+        if (fd_sessions && wait > AN_CANCEL_POLL_MS)
+            wait = AN_CANCEL_POLL_MS; /* they keep their own turn timeouts */
         /* a run finished: go round at once, its place may take the next
          * test (waiting here would leave the place idle) */
         if (s.steps != steps_before)
@@ -333,7 +365,9 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
             wait = wait > AN_CANCEL_POLL_MS ? AN_CANCEL_POLL_MS : wait;
         if (wait < 0)
             wait = 0;
-        curl_multi_poll(s.env.multi, NULL, 0, (int)wait, NULL);
+        for (size_t i = 0; i < nextra; i++)
+            s.extra[i].revents = 0;
+        curl_multi_poll(s.env.multi, nextra ? s.extra : NULL, (unsigned)nextra, (int)wait, NULL);
     }
     emit_ready(&s);
     compact(&s);
@@ -341,6 +375,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     out->end_ms = an_clock_unix_ms();
     free(s.jobs);
     free(s.act);
+    free(s.extra);
     free(s.slots);
     free(s.sel);
     curl_multi_cleanup(s.env.multi);
