@@ -8,76 +8,34 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ananke/report.h"
+#include "support/files.h"
+#include "support/results_fixture.h"
 
 #define T0 1737100000000LL
-
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/ananke-json-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    return rmdir(dir);
-}
 
 static struct an_run_result fixture(void)
 {
     struct an_run_result r = {0};
     struct an_test_result *t;
     struct an_turn_rec *tr;
-    struct an_tool_call *c;
 
     r.start_ms = T0;
     r.end_ms = T0 + 1420;
     r.config_path = strdup("ananke.config.yaml");
 
-    t = an_run_result_add(&r);
-    t->name = strdup("pays once");
-    t->file = strdup("tests/checkout.test.yaml");
-    t->start_ms = T0;
-    t->end_ms = T0 + 812;
-    t->var_names = calloc(1, sizeof *t->var_names);
-    t->var_names[0] = strdup("TOKEN");
-    t->nvar_names = 1;
-    tr = an_transcript_add_turn(&t->transcript, "user");
-    tr->input = strdup("buy");
-    tr->text = strdup("bad \xff byte");
+    t = fx_test(&r, "pays once", "tests/checkout.test.yaml", AN_STATUS_PASS, T0, T0 + 812);
+    fx_vars(t, (const char *const[]){"TOKEN"}, 1);
+    tr = fx_turn(&t->transcript, "buy", "bad \xff byte", 0, 0);
     an_turn_add_frame(tr, T0 + 5, "{\"type\":\"RUN_STARTED\"}", 22);
-    c = an_transcript_add_call(&t->transcript, 0);
-    t->transcript.turns[0].ncalls = 1;
-    c->name = strdup("search");
-    c->args = json_pack("{s:s}", "q", "shoes");
+    fx_call(&t->transcript, 0, "search", json_pack("{s:s}", "q", "shoes"), NULL);
 
-    t = an_run_result_add(&r);
-    t->name = strdup("refund twice");
-    t->file = strdup("tests/refund.test.yaml");
-    t->status = AN_STATUS_FAIL;
-    t->start_ms = T0 + 900;
-    t->end_ms = T0 + 1000;
+    t = fx_test(&r, "refund twice", "tests/refund.test.yaml", AN_STATUS_FAIL, T0 + 900,
+                T0 + 1000);
     an_findings_add(&t->findings, "tools.forbid_calls", 1, "tests/refund.test.yaml", 14, 9,
                     "Tool \"charge_card\" call forbidden", "no call", "1 call", NULL);
     an_findings_add(&t->findings, "timing.max_duration_ms", -1, "tests/refund.test.yaml", 3, 0,
@@ -85,14 +43,9 @@ static struct an_run_result fixture(void)
     an_findings_add(&t->findings, "text.must_match", 0, NULL, 0, 0, "Text must match", NULL, NULL,
                     NULL);
 
-    t = an_run_result_add(&r);
-    t->name = strdup("agent down");
-    t->file = strdup("tests/refund.test.yaml");
-    t->status = AN_STATUS_ERROR;
-    t->start_ms = T0 + 1000;
-    t->end_ms = T0 + 1400;
-    t->error = strdup("hook 1 failed: exit 3");
-    t->error_code = AN_EHOOK;
+    t = fx_test(&r, "agent down", "tests/refund.test.yaml", AN_STATUS_ERROR, T0 + 1000,
+                T0 + 1400);
+    fx_error(t, AN_EHOOK, -1, "hook 1 failed: exit 3");
     return r;
 }
 
@@ -101,19 +54,13 @@ static json_t *write_and_read(const struct an_run_result *r, const char *name, c
     char path[128];
     struct an_err err = AN_ERR_INIT;
     json_error_t je;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", files_dir, name);
     assert_int_equal(an_report_json(r, path, &err), AN_OK);
     json_t *v = json_load_file(path, 0, &je);
     if (!v)
         fail_msg("report is not valid JSON: %s at %d:%d", je.text, je.line, je.column);
-    if (text) {
-        FILE *f = fopen(path, "rb");
-        char buf[65536];
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        buf[n] = '\0';
-        fclose(f);
-        *text = strdup(buf);
-    }
+    if (text)
+        *text = files_slurp(path);
     return v;
 }
 
@@ -237,16 +184,12 @@ static void test_io_error(void **state)
     char path[128];
     struct an_err err = AN_ERR_INIT;
     struct an_run_result r = fixture();
-    snprintf(path, sizeof path, "%s/no/such/dir/result.json", dir);
+    snprintf(path, sizeof path, "%s/no/such/dir/result.json", files_dir);
     assert_int_equal(an_report_json(&r, path, &err), AN_EIO);
     assert_non_null(strstr(err.msg, path));
     assert_non_null(strstr(err.msg, "No such file or directory"));
     /* nothing half-written is left behind in the directory that exists */
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while ((e = readdir(d)))
-        assert_null(strstr(e->d_name, ".tmp-"));
-    closedir(d);
+    files_assert_none_named(files_dir, ".tmp-");
     an_run_result_release(&r);
 }
 
@@ -257,5 +200,5 @@ int main(void)
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_io_error),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, files_setup, files_teardown);
 }
