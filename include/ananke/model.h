@@ -80,8 +80,9 @@ struct an_name {
 
 /* A regex with the level it came from (text.must_match / must_not_match). */
 struct an_pattern {
-    struct an_regex *re;
+    struct an_regex *re; /* may be shared by every place the same pattern is written */
     enum an_level level;
+    struct an_loc loc;   /* where this one was written */
 };
 
 /* An AssertBlock (seed 000 "AssertBlock"), as written at one level, or the

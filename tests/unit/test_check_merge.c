@@ -35,8 +35,8 @@ static void level_init(struct level_fixture *f, const char *tag, enum an_level l
     f->forbid[0] = (struct an_name){tag, loc, lv};
     f->require[0] = (struct an_tool_rule){.name = tag, .loc = loc, .level = lv};
     f->forbid_calls[0] = (struct an_tool_rule){.name = tag, .loc = loc, .level = lv};
-    f->must[0] = (struct an_pattern){f->re[0], lv};
-    f->must_not[0] = (struct an_pattern){f->re[1], lv};
+    f->must[0] = (struct an_pattern){f->re[0], lv, loc};
+    f->must_not[0] = (struct an_pattern){f->re[1], lv, loc};
     f->blk = (struct an_assert){.loc = loc,
                                 .forbid = f->forbid,
                                 .nforbid = 1,

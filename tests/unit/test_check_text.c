@@ -108,7 +108,7 @@ static struct an_pattern *patterns(struct pool *p, const char *const *src, size_
         struct an_loc loc = {"t.test.yaml", 40 + (unsigned)p->n, 7};
         struct an_err err = AN_ERR_INIT;
         assert_int_equal(an_regex_compile(&p->re[p->n], src[i], &loc, &err), 0);
-        p->pat[p->n] = (struct an_pattern){p->re[p->n], AN_LEVEL_TURN};
+        p->pat[p->n] = (struct an_pattern){p->re[p->n], AN_LEVEL_TURN, p->re[p->n]->loc};
         p->n++;
         (*n)++;
     }
@@ -214,7 +214,7 @@ static void test_null_text(void **state)
     struct an_regex *re;
     struct an_err err = AN_ERR_INIT;
     assert_int_equal(an_regex_compile(&re, "x", NULL, &err), 0);
-    struct an_pattern pat = {re, AN_LEVEL_TEST};
+    struct an_pattern pat = {re, AN_LEVEL_TEST, re->loc};
     struct an_assert blk = {.must_match = &pat, .nmust_match = 1, .must_not_match = &pat,
                             .nmust_not_match = 1};
     struct an_scope scope = {NULL, 0, NULL, 0, 0, 0};

@@ -170,6 +170,29 @@ static void test_errors(void **state)
     }
 }
 
+static void test_shared_regex(void **state)
+{
+    (void)state;
+    /* the same pattern in two places is compiled once, but each place keeps
+     * its own location for the findings that name it */
+    put("shared.test.yaml", "version: '1.0'\n"
+                            "turns:\n"
+                            "  - user: a\n"
+                            "    assert: {text: {must_match: 'same'}}\n"
+                            "  - user: b\n"
+                            "    assert: {text: {must_match: ['other', 'same']}}\n");
+    struct an_suite *s = NULL;
+    struct an_errlist errs = {0};
+    assert_int_equal(load("shared.test.yaml", &s, &errs), 0);
+    const struct an_assert *a = &s->tests[0].turns[0].assert, *b = &s->tests[0].turns[1].assert;
+    assert_ptr_equal(a->must_match[0].re, b->must_match[1].re);
+    assert_ptr_not_equal(a->must_match[0].re, b->must_match[0].re);
+    assert_int_equal(a->must_match[0].loc.line, 4);
+    assert_int_equal(b->must_match[1].loc.line, 6);
+    assert_int_equal(b->must_match[1].loc.col, 43);
+    an_suite_free(s);
+}
+
 static void test_config_not_found(void **state)
 {
     (void)state;
@@ -190,6 +213,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_shared_regex),
         cmocka_unit_test(test_config_not_found),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -306,6 +306,17 @@ static void test_stdin_not_read(void **state)
     free(data);
 }
 
+/* an_proc_run refuses o before any child runs: code, and msg when given. */
+static void assert_no_start(struct an_proc_opts *o, int code, const char *msg)
+{
+    struct an_proc_result r;
+    struct an_err err;
+    assert_int_equal(run(o, &r, &err), code);
+    if (msg)
+        assert_string_equal(err.msg, msg);
+    an_proc_result_release(&r);
+}
+
 static void test_env(void **state)
 {
     (void)state;
@@ -328,9 +339,7 @@ static void test_env(void **state)
     /* argv[0] is searched in the child's PATH. */
     o.argv = ARGV("sh", "-c", "true");
     o.env = ARGV("PATH=/nonexistent-ananke");
-    assert_int_equal(run(&o, &r, &err), AN_ENOTFOUND);
-    assert_string_equal(err.msg, "cannot run 'sh': No such file or directory");
-    an_proc_result_release(&r);
+    assert_no_start(&o, AN_ENOTFOUND, "cannot run 'sh': No such file or directory");
 }
 
 static void test_cwd(void **state)
@@ -356,19 +365,28 @@ static void test_cwd(void **state)
 static void test_start_failures(void **state)
 {
     (void)state;
-    struct an_proc_opts o = AN_PROC_OPTS_INIT;
-    struct an_proc_result r;
-    struct an_err err;
-
-    o.argv = ARGV("ananke-no-such-program", "x");
-    assert_int_equal(run(&o, &r, &err), AN_ENOTFOUND);
-    assert_string_equal(err.msg, "cannot run 'ananke-no-such-program': No such file or directory");
-    an_proc_result_release(&r);
-
-    o.argv = ARGV("./no/such/file");
-    assert_int_equal(run(&o, &r, &err), AN_ENOTFOUND);
-    assert_string_equal(err.msg, "cannot run './no/such/file': No such file or directory");
-    an_proc_result_release(&r);
+    const struct {
+        const char *const *argv;
+        const char *cwd;
+        int code;
+        const char *msg;
+    } cases[] = {
+        {ARGV("ananke-no-such-program", "x"), NULL, AN_ENOTFOUND,
+         "cannot run 'ananke-no-such-program': No such file or directory"},
+        {ARGV("./no/such/file"), NULL, AN_ENOTFOUND,
+         "cannot run './no/such/file': No such file or directory"},
+        {ARGV("true"), "/nonexistent-ananke-dir", AN_ENOTFOUND,
+         "cannot run 'true': cannot change directory to '/nonexistent-ananke-dir': No such file "
+         "or directory"},
+        {ARGV(""), NULL, AN_EUSAGE, NULL},
+        {NULL, NULL, AN_EUSAGE, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct an_proc_opts o = AN_PROC_OPTS_INIT;
+        o.argv = cases[i].argv;
+        o.cwd = cases[i].cwd;
+        assert_no_start(&o, cases[i].code, cases[i].msg);
+    }
 
     char path[] = "/tmp/ananke-test-proc-XXXXXX";
     int fd = mkstemp(path); /* mode 0600: not executable */
@@ -376,26 +394,10 @@ static void test_start_failures(void **state)
     close(fd);
     char want[128];
     snprintf(want, sizeof want, "cannot run '%s': Permission denied", path);
+    struct an_proc_opts o = AN_PROC_OPTS_INIT;
     o.argv = ARGV(path);
-    assert_int_equal(run(&o, &r, &err), AN_EIO);
-    assert_string_equal(err.msg, want);
-    an_proc_result_release(&r);
+    assert_no_start(&o, AN_EIO, want);
     unlink(path);
-
-    o.argv = ARGV("true");
-    o.cwd = "/nonexistent-ananke-dir";
-    assert_int_equal(run(&o, &r, &err), AN_ENOTFOUND);
-    assert_string_equal(err.msg, "cannot run 'true': cannot change directory to "
-                                 "'/nonexistent-ananke-dir': No such file or directory");
-    an_proc_result_release(&r);
-
-    o = (struct an_proc_opts)AN_PROC_OPTS_INIT;
-    o.argv = ARGV("");
-    assert_int_equal(run(&o, &r, &err), AN_EUSAGE);
-    an_proc_result_release(&r);
-    o.argv = NULL;
-    assert_int_equal(run(&o, &r, &err), AN_EUSAGE);
-    an_proc_result_release(&r);
 }
 
 /* A file without "#!" is run by /bin/sh, as execvp does. */

@@ -15,58 +15,42 @@
 
 #include "ananke/report.h"
 #include "core/json.h"
+#include "support/results_fixture.h"
 
 #define T0 1737100000000LL
 
+/* A call with its arguments given as JSON text, ending 5 ms after it
+ * started; without a result it shows as still waiting. */
 static void call(struct an_transcript *tr, unsigned turn, const char *name, const char *args,
                  const char *result, int64_t start, int64_t res_ms)
 {
-    struct an_tool_call *c = an_transcript_add_call(tr, turn);
-    c->name = strdup(name);
+    struct an_tool_call *c =
+        fx_call(tr, turn, name, json_loads(args, 0, NULL),
+                result ? json_loads(result, JSON_DECODE_ANY, NULL) : NULL);
     c->args_text = strdup(args);
-    c->args = json_loads(args, 0, NULL);
-    c->result = result ? json_loads(result, JSON_DECODE_ANY, NULL) : NULL;
     c->start_ms = start;
     c->end_ms = start + 5;
     c->result_ms = result ? res_ms : 0;
     c->ts_ms = result ? res_ms : c->end_ms;
-    tr->turns[turn].ncalls++;
 }
 
-static struct an_turn_rec *turn(struct an_transcript *tr, const char *input, int64_t start,
-                                int64_t end, const char *text)
+static void pass_test(struct an_run_result *r)
 {
-    struct an_turn_rec *r = an_transcript_add_turn(tr, "user");
-    r->input = input ? strdup(input) : NULL;
-    r->start_ms = start;
-    r->end_ms = end;
-    r->text = text ? strdup(text) : NULL;
-    return r;
-}
-
-static void pass_test(struct an_test_result *t)
-{
-    t->name = strdup("pays once");
-    t->file = strdup("tests/checkout.test.yaml");
-    t->status = AN_STATUS_PASS;
-    t->start_ms = T0;
-    t->end_ms = T0 + 812;
-    turn(&t->transcript, "buy the red shoes", T0 + 10, T0 + 800, "Bought them.");
+    struct an_test_result *t =
+        fx_test(r, "pays once", "tests/checkout.test.yaml", AN_STATUS_PASS, T0, T0 + 812);
+    fx_turn(&t->transcript, "buy the red shoes", "Bought them.", T0 + 10, T0 + 800);
     call(&t->transcript, 0, "search", "{\"q\":\"red shoes\"}", "{\"items\":[1]}", T0 + 130,
          T0 + 350);
     an_turn_warn(&t->transcript.turns[0], "unknown event %s", "FOO");
 }
 
-static void fail_test(struct an_test_result *t)
+static void fail_test(struct an_run_result *r)
 {
+    struct an_test_result *t =
+        fx_test(r, "refund twice", "tests/refund.test.yaml", AN_STATUS_FAIL, T0, T0 + 12345);
     struct an_transcript *tr = &t->transcript;
-    t->name = strdup("refund twice");
-    t->file = strdup("tests/refund.test.yaml");
-    t->status = AN_STATUS_FAIL;
-    t->start_ms = T0;
-    t->end_ms = T0 + 12345;
-    turn(tr, "hello", T0, T0 + 100, "Hi!");
-    turn(tr, "refund order 42", T0 + 100, T0 + 12300, "Done \x1b[2Jrefunded\xff twice");
+    fx_turn(tr, "hello", "Hi!", T0, T0 + 100);
+    fx_turn(tr, "refund order 42", "Done \x1b[2Jrefunded\xff twice", T0 + 100, T0 + 12300);
     call(tr, 1, "lookup_order", "{\"id\":42}", "{\"status\":\"paid\"}", T0 + 150, T0 + 200);
     call(tr, 1, "charge_card", "{\"amount\":10}", "{\"ok\":true}", T0 + 300, T0 + 400);
     call(tr, 1, "charge_card", "{\"amount\":10}", NULL, T0 + 500, 0);
@@ -77,23 +61,18 @@ static void fail_test(struct an_test_result *t)
                     "checked the text\nof every turn");
 }
 
-static void error_test(struct an_test_result *t)
+static void error_test(struct an_run_result *r)
 {
+    struct an_test_result *t =
+        fx_test(r, "agent down", "tests/refund.test.yaml", AN_STATUS_ERROR, T0, T0 + 30000);
     struct an_transcript *tr = &t->transcript;
-    t->name = strdup("agent down");
-    t->file = strdup("tests/refund.test.yaml");
-    t->status = AN_STATUS_ERROR;
-    t->start_ms = T0;
-    t->end_ms = T0 + 30000;
-    t->error = strdup("stream cut after 2 events");
-    t->error_code = AN_EPROTO;
-    t->error_turn = 1;
-    turn(tr, "hello", T0, T0 + 100, "Hi!");
-    struct an_turn_rec *r = turn(tr, "refund", T0 + 100, T0 + 30000, "Let me ch");
-    an_turn_fail(r, AN_EPROTO, "stream cut after 2 events");
+    fx_error(t, AN_EPROTO, 1, "stream cut after 2 events");
+    fx_turn(tr, "hello", "Hi!", T0, T0 + 100);
+    struct an_turn_rec *broke = fx_turn(tr, "refund", "Let me ch", T0 + 100, T0 + 30000);
+    an_turn_fail(broke, AN_EPROTO, "stream cut after 2 events");
     call(tr, 1, "lookup_order", "{\"id\":42}", NULL, T0 + 150, 0);
-    turn(tr, "thanks", 0, 0, NULL)->status = AN_TURN_NOT_RUN;
-    turn(tr, "bye", 0, 0, NULL)->status = AN_TURN_NOT_RUN;
+    fx_turn(tr, "thanks", NULL, 0, 0)->status = AN_TURN_NOT_RUN;
+    fx_turn(tr, "bye", NULL, 0, 0)->status = AN_TURN_NOT_RUN;
 }
 
 static char *render(const struct an_test_result *t, struct an_console_opts *o)
@@ -117,9 +96,9 @@ static void no_trailing_spaces(const char *s)
 static struct an_run_result fixture(void)
 {
     struct an_run_result r = {0};
-    pass_test(an_run_result_add(&r));
-    fail_test(an_run_result_add(&r));
-    error_test(an_run_result_add(&r));
+    pass_test(&r);
+    fail_test(&r);
+    error_test(&r);
     r.start_ms = T0;
     r.end_ms = T0 + 1420;
     return r;
@@ -198,11 +177,8 @@ static void test_error(void **state)
     free(s);
 
     /* a hook failure: outside any turn, nothing captured */
-    struct an_test_result *t = an_run_result_add(&r);
-    t->name = strdup("hook");
-    t->status = AN_STATUS_ERROR;
-    t->error_code = AN_EHOOK;
-    t->error = strdup("hook 1 failed: exit 3\nstderr: boom");
+    struct an_test_result *t = fx_test(&r, "hook", NULL, AN_STATUS_ERROR, 0, 0);
+    fx_error(t, AN_EHOOK, -1, "hook 1 failed: exit 3\nstderr: boom");
     s = render(t, &o);
     assert_string_equal(s, "ERROR hook (0ms)\n"
                            "  hook 1 failed: exit 3\n"
@@ -246,10 +222,9 @@ static void test_hostile_text(void **state)
 {
     (void)state;
     struct an_run_result r = {0};
-    struct an_test_result *t = an_run_result_add(&r);
-    t->name = strdup("evil\rPASS \x1b]0;title\x07 \xe2\x80\xae" "name\xc3\xa9");
-    t->status = AN_STATUS_FAIL;
-    turn(&t->transcript, "q", T0, T0 + 1, "a\x9b" "b\xc2\x9b" "c\x7f" "d\te\x01");
+    struct an_test_result *t = fx_test(
+        &r, "evil\rPASS \x1b]0;title\x07 \xe2\x80\xae" "name\xc3\xa9", NULL, AN_STATUS_FAIL, 0, 0);
+    fx_turn(&t->transcript, "q", "a\x9b" "b\xc2\x9b" "c\x7f" "d\te\x01", T0, T0 + 1);
     an_findings_add(&t->findings, "text.must_match", 0, NULL, 0, 0, "Text must match", NULL, NULL,
                     NULL);
     struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
@@ -268,12 +243,11 @@ static void test_cut(void **state)
 {
     (void)state;
     struct an_run_result r = {0};
-    struct an_test_result *t = an_run_result_add(&r);
-    t->name = strdup("long");
-    t->status = AN_STATUS_FAIL;
+    struct an_test_result *t = fx_test(&r, "long", NULL, AN_STATUS_FAIL, 0, 0);
     /* 10 x "é" (2 bytes each): a cut at 5 bytes must not split one */
-    turn(&t->transcript, "q", T0, T0 + 1,
-         "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9");
+    fx_turn(&t->transcript, "q",
+            "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", T0,
+            T0 + 1);
     an_findings_add(&t->findings, "text.must_match", 0, NULL, 0, 0, "Text must match", NULL, NULL,
                     NULL);
     struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
@@ -289,10 +263,7 @@ static void test_verbose(void **state)
     (void)state;
     struct an_run_result r = fixture();
     struct an_test_result *t = &r.tests[0];
-    t->var_names = calloc(2, sizeof *t->var_names);
-    t->var_names[0] = strdup("TOKEN");
-    t->var_names[1] = strdup("USER");
-    t->nvar_names = 2;
+    fx_vars(t, (const char *const[]){"TOKEN", "USER"}, 2);
     struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
     o.verbose = 1;
     char *s = render(t, &o);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ananke/report.h"
+#include "support/results_fixture.h"
 
 static char *annotate(const struct an_run_result *r)
 {
@@ -33,14 +34,9 @@ static void test_findings_and_errors(void **state)
     struct an_test_result *t;
     unsetenv("GITHUB_WORKSPACE");
 
-    t = an_run_result_add(&r);
-    t->name = strdup("pays once");
-    t->file = strdup("tests/checkout.test.yaml");
+    fx_test(&r, "pays once", "tests/checkout.test.yaml", AN_STATUS_PASS, 0, 0);
 
-    t = an_run_result_add(&r);
-    t->name = strdup("refund twice");
-    t->file = strdup("./tests/refund.test.yaml");
-    t->status = AN_STATUS_FAIL;
+    t = fx_test(&r, "refund twice", "./tests/refund.test.yaml", AN_STATUS_FAIL, 0, 0);
     an_findings_add(&t->findings, "tools.require", 0, "./tests/refund.test.yaml", 14, 9,
                     "Tool \"charge_card\" count", "exactly 1 call", "2 calls", NULL);
     /* declared in the config (target level); no column known */
@@ -51,20 +47,11 @@ static void test_findings_and_errors(void **state)
     an_findings_add(&t->findings, "timing.max_duration_ms", -1, NULL, 0, 0,
                     "Duration constraint", "<= 50ms", "51ms", NULL);
 
-    t = an_run_result_add(&r);
-    t->name = strdup("agent down");
-    t->file = strdup("tests/down.test.yaml");
-    t->status = AN_STATUS_ERROR;
-    t->error = strdup("cannot reach http://127.0.0.1:9/agent: refused");
-    t->error_code = AN_ECONNECT;
-    t->error_turn = 0;
+    t = fx_test(&r, "agent down", "tests/down.test.yaml", AN_STATUS_ERROR, 0, 0);
+    fx_error(t, AN_ECONNECT, 0, "cannot reach http://127.0.0.1:9/agent: refused");
 
-    t = an_run_result_add(&r);
-    t->name = strdup("hook broke");
-    t->file = strdup("tests/hook.test.yaml");
-    t->status = AN_STATUS_ERROR;
-    t->error = strdup("tests/hook.test.yaml:4:5: hook 'false' exited with status 1");
-    t->error_code = AN_EHOOK;
+    t = fx_test(&r, "hook broke", "tests/hook.test.yaml", AN_STATUS_ERROR, 0, 0);
+    fx_error(t, AN_EHOOK, -1, "tests/hook.test.yaml:4:5: hook 'false' exited with status 1");
 
     char *s = annotate(&r);
     assert_string_equal(
@@ -88,10 +75,8 @@ static void test_escaping(void **state)
     (void)state;
     struct an_run_result r = {0};
     unsetenv("GITHUB_WORKSPACE");
-    struct an_test_result *t = an_run_result_add(&r);
-    t->name = strdup("a: b, 100% \r\nsure");
-    t->file = strdup("dir,x/we:ird%.test.yaml");
-    t->status = AN_STATUS_FAIL;
+    struct an_test_result *t =
+        fx_test(&r, "a: b, 100% \r\nsure", "dir,x/we:ird%.test.yaml", AN_STATUS_FAIL, 0, 0);
     an_findings_add(&t->findings, "text.must_not_match", 1, "dir,x/we:ird%.test.yaml", 3, 7,
                     "Text must not match /x/", "no match",
                     "\"done\n::add-mask::secret\r\n::stop-commands::x\n50% \x1b[2J\xff\"", NULL);
@@ -113,20 +98,15 @@ static void test_workspace_and_repeats(void **state)
     (void)state;
     struct an_run_result r = {0};
     setenv("GITHUB_WORKSPACE", "/home/runner/work/shop/shop/", 1);
-    struct an_test_result *t = an_run_result_add(&r);
-    t->name = strdup("flaky");
-    t->file = strdup("/home/runner/work/shop/shop/tests/f.test.yaml");
-    t->status = AN_STATUS_FAIL;
+    struct an_test_result *t = fx_test(&r, "flaky", "/home/runner/work/shop/shop/tests/f.test.yaml",
+                                       AN_STATUS_FAIL, 0, 0);
     t->runs = 5;
     t->passes = 3;
     an_findings_add(&t->findings, "tools.forbid", 0,
                     "/home/runner/work/shop/shop/tests/f.test.yaml", 6, 11,
                     "Tool \"rm\" forbidden", "no call", "1 call", NULL);
     /* a file outside the workspace keeps its path */
-    t = an_run_result_add(&r);
-    t->name = strdup("elsewhere");
-    t->file = strdup("/tmp/x.test.yaml");
-    t->status = AN_STATUS_FAIL;
+    fx_test(&r, "elsewhere", "/tmp/x.test.yaml", AN_STATUS_FAIL, 0, 0);
 
     char *s = annotate(&r);
     assert_string_equal(s, "::error file=tests/f.test.yaml,line=6,col=11,title=FAIL flaky::"
@@ -139,7 +119,7 @@ static void test_workspace_and_repeats(void **state)
 
     /* every test passed: nothing at all */
     struct an_run_result ok = {0};
-    an_run_result_add(&ok)->name = strdup("fine");
+    fx_test(&ok, "fine", NULL, AN_STATUS_PASS, 0, 0);
     s = annotate(&ok);
     assert_string_equal(s, "");
     free(s);

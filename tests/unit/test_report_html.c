@@ -16,42 +16,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "ananke/report.h"
+#include "support/files.h"
+#include "support/results_fixture.h"
 
 #define T0 1737100000000LL
 #define XSS "<script>alert(1)</script><img src=x onerror=alert(2)>"
 #define XSS_ESC "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"
 #define PWN "<script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\">"
 
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/ananke-html-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
+/* A call's arguments are kept as JSON and as the compact text an agent
+ * would have sent; it ends where it starts. */
 static struct an_tool_call *call(struct an_transcript *tr, unsigned turn, const char *name,
                                  json_t *args, json_t *result, int64_t start, int64_t ts)
 {
-    struct an_tool_call *c = an_transcript_add_call(tr, turn);
-    tr->turns[turn].ncalls++;
-    c->name = strdup(name);
-    c->args = args;
+    struct an_tool_call *c = fx_call(tr, turn, name, args, result);
     c->args_text = args ? json_dumps(args, JSON_COMPACT) : NULL;
-    c->result = result;
     c->start_ms = start;
     c->end_ms = start;
     c->result_ms = result ? ts : 0;
@@ -59,14 +40,11 @@ static struct an_tool_call *call(struct an_transcript *tr, unsigned turn, const 
     return c;
 }
 
+/* Every turn here got an HTTP 200. */
 static struct an_turn_rec *turn(struct an_transcript *tr, const char *input, const char *text,
                                 int64_t start, int64_t end)
 {
-    struct an_turn_rec *r = an_transcript_add_turn(tr, "user");
-    r->input = input ? strdup(input) : NULL;
-    r->text = text ? strdup(text) : NULL;
-    r->start_ms = start;
-    r->end_ms = end;
+    struct an_turn_rec *r = fx_turn(tr, input, text, start, end);
     r->http_status = 200;
     return r;
 }
@@ -87,11 +65,7 @@ static struct an_run_result fixture(void)
     r.filter = strdup("refund|checkout");
 
     /* a pass, whose one turn needed two transport retries */
-    t = an_run_result_add(&r);
-    t->name = strdup("checkout passes");
-    t->file = strdup("suite/checkout.test.yaml");
-    t->start_ms = T0;
-    t->end_ms = T0 + 120;
+    t = fx_test(&r, "checkout passes", "suite/checkout.test.yaml", AN_STATUS_PASS, T0, T0 + 120);
     tr = turn(&t->transcript, "I want to checkout", "Your cart is valid.", T0 + 10, T0 + 110);
     an_turn_retry(tr, "HTTP 503, retried after 210 ms");
     an_turn_retry(tr, "connection reset, retried after 420 ms");
@@ -102,12 +76,8 @@ static struct an_run_result fixture(void)
     /* a fail: findings on turn 2 and on the whole test; turn 3 never ran.
      * The agent answers markup, and a tool argument tries to close the
      * report's own script element. */
-    t = an_run_result_add(&r);
-    t->name = strdup("refund & <b>policy</b>");
-    t->file = strdup("suite/refund.test.yaml");
-    t->status = AN_STATUS_FAIL;
-    t->start_ms = T0 + 200;
-    t->end_ms = T0 + 500;
+    t = fx_test(&r, "refund & <b>policy</b>", "suite/refund.test.yaml", AN_STATUS_FAIL, T0 + 200,
+                T0 + 500);
     turn(&t->transcript, "hello", "Hi! \xff bad byte, \x1b[31m red", T0 + 200, T0 + 250);
     turn(&t->transcript, "refund order 9876", XSS PWN, T0 + 250, T0 + 450);
     call(&t->transcript, 1, "issue_refund",
@@ -125,25 +95,15 @@ static struct an_run_result fixture(void)
                     "in \"Your refund was processed\"");
 
     /* an error: the agent reported RUN_ERROR in turn 1 */
-    t = an_run_result_add(&r);
-    t->name = strdup("agent breaks");
-    t->file = strdup("suite/error.test.yaml");
-    t->status = AN_STATUS_ERROR;
-    t->start_ms = T0 + 500;
-    t->end_ms = T0 + 540;
-    t->error = strdup("turn 1: RUN_ERROR: model <overloaded>");
-    t->error_code = AN_ERUN;
-    t->error_turn = 0;
+    t = fx_test(&r, "agent breaks", "suite/error.test.yaml", AN_STATUS_ERROR, T0 + 500,
+                T0 + 540);
+    fx_error(t, AN_ERUN, 0, "turn 1: RUN_ERROR: model <overloaded>");
     tr = turn(&t->transcript, "do it", "partial answer", T0 + 500, T0 + 540);
     an_turn_fail(tr, AN_ERUN, "RUN_ERROR: model <overloaded>");
 
     /* a repeated test: 4 of 5 runs passed */
-    t = an_run_result_add(&r);
-    t->name = strdup("search is flaky");
-    t->file = strdup("suite/search.test.yaml");
-    t->status = AN_STATUS_PASS;
-    t->start_ms = T0 + 600;
-    t->end_ms = T0 + 1400;
+    t = fx_test(&r, "search is flaky", "suite/search.test.yaml", AN_STATUS_PASS, T0 + 600,
+                T0 + 1400);
     t->runs = 5;
     t->passes = 4;
     t->attempts = calloc(5, sizeof *t->attempts);
@@ -158,28 +118,6 @@ static struct an_run_result fixture(void)
     return r;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
-static size_t count(const char *hay, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = hay; (p = strstr(p, needle)); p++)
-        n++;
-    return n;
-}
-
 static const char *find(const char *hay, const char *needle)
 {
     const char *p = strstr(hay, needle);
@@ -192,12 +130,12 @@ static char *write_report(const struct an_run_result *r, const char *sub)
 {
     char d[128], path[160];
     struct an_err err = AN_ERR_INIT;
-    snprintf(d, sizeof d, "%s/%s", dir, sub);
+    snprintf(d, sizeof d, "%s/%s", files_dir, sub);
     int rc = an_report_html(r, d, &err);
     if (rc)
         fail_msg("an_report_html: %s", err.msg);
     snprintf(path, sizeof path, "%s/index.html", d);
-    return slurp(path);
+    return files_slurp(path);
 }
 
 static void test_escaped(void **state)
@@ -223,8 +161,8 @@ static void test_escaped(void **state)
     assert_null(strstr(html, "__pwned=3</script>"));
     assert_null(strstr(html, "<b>policy"));
     /* exactly one script element: the report's own, at the end */
-    assert_int_equal(count(html, "<script"), 1);
-    assert_int_equal(count(html, "</script>"), 1);
+    assert_int_equal(files_count(html, "<script"), 1);
+    assert_int_equal(files_count(html, "</script>"), 1);
     assert_true(strstr(html, "<script>") > strstr(html, "</main>"));
     /* invalid UTF-8 and terminal escapes are made visible, not passed on */
     find(html, "Hi! \xEF\xBF\xBD bad byte, \\u001b[31m red");
@@ -326,7 +264,7 @@ static void test_csp_hash(void **state)
     const char *s = find(html, "<script>") + strlen("<script>");
     const char *e = find(s, "</script>");
     char body[160], cmd[320], want[64] = "";
-    snprintf(body, sizeof body, "%s/script.js", dir);
+    snprintf(body, sizeof body, "%s/script.js", files_dir);
     FILE *f = fopen(body, "wb");
     assert_non_null(f);
     fwrite(s, 1, (size_t)(e - s), f);
@@ -352,7 +290,7 @@ static void test_bad_dir(void **state)
     struct an_run_result r = {0};
     struct an_err err = AN_ERR_INIT;
     char file[128], sub[160];
-    snprintf(file, sizeof file, "%s/plain-file", dir);
+    snprintf(file, sizeof file, "%s/plain-file", files_dir);
     FILE *f = fopen(file, "w");
     assert_non_null(f);
     fclose(f);
@@ -372,5 +310,5 @@ int main(void)
         cmocka_unit_test(test_csp_hash),
         cmocka_unit_test(test_bad_dir),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, files_setup, files_teardown);
 }

@@ -143,33 +143,39 @@ static void test_table(void **state)
     }
 }
 
+/* The last event's retry: the stream's last valid "retry:" ("1x" is not a
+ * number, so it is ignored), -1 where there is none. */
 static void test_retry(void **state)
 {
     (void)state;
-    struct sink k = {0};
-    const char in[] = "retry: 1500\ndata: x\n\nretry: 1x\ndata: y\n\n";
-    assert_int_equal(run(&k, 0, in, sizeof in - 1, WHOLE, 0), 0);
-    assert_int_equal(k.last_retry, 1500); /* "1x" is not a number: ignored */
-    an_buf_release(&k.out);
-
-    const char none[] = "data: x\n\n";
-    assert_int_equal(run(&k, 0, none, sizeof none - 1, WHOLE, 0), 0);
-    assert_int_equal(k.last_retry, -1);
-    an_buf_release(&k.out);
+    static const struct {
+        const char *in;
+        int64_t retry;
+    } cases[] = {
+        {"retry: 1500\ndata: x\n\nretry: 1x\ndata: y\n\n", 1500},
+        {"data: x\n\n", -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct sink k = {0};
+        const char *in = cases[i].in;
+        assert_int_equal(run(&k, 0, in, strlen(in), WHOLE, 0), 0);
+        assert_int_equal(k.last_retry, cases[i].retry);
+        an_buf_release(&k.out);
+    }
 }
 
+/* A callback's non-zero return ends the stream there, however it is fed. */
 static void test_callback_stops(void **state)
 {
     (void)state;
-    struct sink k = {.stop_at = 2};
+    static const enum how hows[] = {WHOLE, BYTES};
     const char in[] = "data: a\n\ndata: b\n\ndata: c\n\n";
-    assert_int_equal(run(&k, 0, in, sizeof in - 1, WHOLE, 0), 42);
-    assert_string_equal(an_buf_cstr(&k.out), "-|-|a;-|-|b;");
-    an_buf_release(&k.out);
-    k.stop_at = 2;
-    assert_int_equal(run(&k, 0, in, sizeof in - 1, BYTES, 0), 42);
-    assert_string_equal(an_buf_cstr(&k.out), "-|-|a;-|-|b;");
-    an_buf_release(&k.out);
+    for (size_t i = 0; i < sizeof hows / sizeof hows[0]; i++) {
+        struct sink k = {.stop_at = 2};
+        assert_int_equal(run(&k, 0, in, sizeof in - 1, hows[i], 0), 42);
+        assert_string_equal(an_buf_cstr(&k.out), "-|-|a;-|-|b;");
+        an_buf_release(&k.out);
+    }
 }
 
 static void test_stopped_parser_stays_stopped(void **state)

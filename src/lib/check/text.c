@@ -58,7 +58,8 @@ size_t chk_text(const struct an_assert *blk, const struct an_scope *s, struct an
         } else {
             an_buf_puts(&actual, "no match in empty text");
         }
-        chk_add(out, "text.must_match", s, &re->loc, &label, &expected, &actual, NULL);
+        chk_add(out, "text.must_match", s, &blk->must_match[k].loc, &label, &expected, &actual,
+                NULL);
         added++;
     }
     for (size_t k = 0; k < blk->nmust_not_match; k++) {
@@ -75,7 +76,8 @@ size_t chk_text(const struct an_assert *blk, const struct an_scope *s, struct an
         chk_quote(&actual, t + so, eo - so);
         an_buf_printf(&actual, " at byte %zu", so);
         put_context(&detail, t, len, so, eo);
-        chk_add(out, "text.must_not_match", s, &re->loc, &label, &expected, &actual, &detail);
+        chk_add(out, "text.must_not_match", s, &blk->must_not_match[k].loc, &label, &expected,
+                &actual, &detail);
         added++;
     }
     an_buf_release(&label);

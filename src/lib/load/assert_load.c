@@ -14,9 +14,13 @@ static int compile(struct an_ld *ld, const struct an_ynode *n, const char *what,
     int rc = an_ld_string(ld, n, what, &src);
     if (rc)
         return rc;
+    if (ld->regexes && (*out = an_strmap_get(ld->regexes, src)))
+        return 0; /* compiled already: its loc is the first place it was written */
     if ((rc = an_regex_compile(out, src, &n->loc, ld->err)))
         return rc;
     an_arena_defer(ld->a, regex_release, *out);
+    if (ld->regexes)
+        an_strmap_put(ld->regexes, src, *out);
     return 0;
 }
 
@@ -28,6 +32,7 @@ static int patterns(struct an_ld *ld, const struct an_ynode *n, const char *what
     if (n->kind == AN_Y_SCALAR) {
         *v = an_arena_alloc(ld->a, sizeof **v);
         (*v)[0].level = level;
+        (*v)[0].loc = n->loc;
         *count = 1;
         return compile(ld, n, what, &(*v)[0].re);
     }
@@ -37,6 +42,7 @@ static int patterns(struct an_ld *ld, const struct an_ynode *n, const char *what
     *count = n->nitems;
     for (size_t i = 0; i < n->nitems; i++) {
         (*v)[i].level = level;
+        (*v)[i].loc = n->items[i]->loc;
         if ((rc = compile(ld, n->items[i], what, &(*v)[i].re)))
             return rc;
     }

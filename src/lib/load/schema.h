@@ -10,11 +10,15 @@
 
 #include "ananke/err.h"
 #include "core/arena.h"
+#include "core/strmap.h"
 #include "core/yaml.h"
 
 struct an_ld {
     struct an_arena *a;
     struct an_err *err;
+    /* compiled regexes by source text: a pattern written in many tests is
+     * compiled (and JIT-compiled) once for the whole suite. May be NULL. */
+    struct an_strmap *regexes;
 };
 
 /* The valid key closest to `key` within a small edit distance, or NULL. */

@@ -216,7 +216,9 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     struct an_err e = AN_ERR_INIT;
     struct an_suite *s = an_xcalloc(1, sizeof *s);
     s->mem = an_xcalloc(1, sizeof *s->mem);
-    struct an_ld ld = {&s->mem->a, &e};
+    struct an_strmap regexes;
+    an_strmap_init(&regexes, &s->mem->a);
+    struct an_ld ld = {&s->mem->a, &e, &regexes};
     struct pathlist files = {0};
     char *found = NULL;
     int first = 0;

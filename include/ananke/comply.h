@@ -1,0 +1,108 @@
+/*
+ * Compliance results (`ananke comply`): plain data between the comply
+ * runner and its reporters (Markdown, JUnit, JSON).
+ *
+ * A compliance run is agents × tests. Each test ends PASS, FAIL or NA (a
+ * precondition is not met: the agent does not advertise the feature, or the
+ * client configuration makes the test meaningless). A FAIL carries its unmet
+ * expectations, each with the expected envelope, the closest message the
+ * agent did send and a field-level diff.
+ *
+ * This model is separate from the run result model (result.h): a compliance
+ * run has no turns, transcripts or repeats, and the run reporters are not
+ * bent to carry it.
+ *
+ * Ownership: every string and JSON value is owned by the result (copies);
+ * an_comply_result_release() frees everything.
+ */
+#ifndef ANANKE_COMPLY_H
+#define ANANKE_COMPLY_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ananke/err.h"
+
+enum an_comply_status { AN_COMPLY_PASS = 0, AN_COMPLY_FAIL, AN_COMPLY_NA };
+/* "PASS", "FAIL", "NA" */
+const char *an_comply_status_name(enum an_comply_status s);
+
+/* One unmet expectation of a test. */
+struct an_comply_unmet {
+    /* "response", "notification", "clientRequest", "forbid", "send",
+     * "step" (a step could not run: an unknown variable, a dead agent),
+     * "startup" (the agent did not start or initialize) */
+    char *kind;
+    int step;      /* 0-based step index, -1 for the test as a whole */
+    char *message; /* one line: what went wrong */
+    char *expected; /* expected envelope as compact JSON, or NULL */
+    char *closest;  /* closest observed message as compact JSON, or NULL */
+    char **diff;    /* field-level diff lines */
+    size_t ndiff;
+};
+
+struct an_comply_test {
+    char *id;          /* file name without .jsont */
+    char *title;
+    char *description;
+    char *area;        /* the report row: `area`, else the title */
+    bool required;     /* severity: required */
+    char **docs;
+    size_t ndocs;
+    enum an_comply_status status;
+    char *na_reason;   /* NA only */
+    struct an_comply_unmet *unmet;
+    size_t nunmet, capunmet;
+    int64_t duration_ms;
+    char *stderr_tail; /* last bytes the agent wrote to stderr on FAIL (or NULL) */
+};
+
+struct an_comply_agent {
+    char *name;
+    char *command;     /* as given, for the report */
+    json_t *init;      /* the agent's initialize result, or NULL */
+    char *init_error;  /* why initialize failed, or NULL */
+    json_t *modes;     /* session/new `modes` of the probe session, or NULL */
+    json_t *commands;  /* availableCommands seen in the probe, or NULL */
+    struct an_comply_test *tests;
+    size_t ntests, captests;
+};
+
+struct an_comply_result {
+    char *protocol;    /* "acp" */
+    int64_t started_ms, duration_ms;
+    struct an_comply_agent *agents;
+    size_t nagents, capagents;
+};
+
+/* Append and return a zeroed agent / test / unmet entry (strings copied). */
+struct an_comply_agent *an_comply_add_agent(struct an_comply_result *r, const char *name,
+                                            const char *command);
+struct an_comply_test *an_comply_add_test(struct an_comply_agent *a);
+struct an_comply_unmet *an_comply_add_unmet(struct an_comply_test *t, const char *kind, int step,
+                                            const char *message);
+void an_comply_result_release(struct an_comply_result *r);
+
+/* Counts over every agent; `required_failed` counts FAILs of required tests. */
+void an_comply_counts(const struct an_comply_result *r, size_t *pass, size_t *fail, size_t *na,
+                      size_t *required_failed);
+
+/*
+ * The Markdown report (seed 003's sample): methodology, an area × agent
+ * table with footnotes, a summary per agent, one section per test.
+ * Area status: every test of the area that ran passed → PASS; some passed
+ * and some failed → PARTIAL; none passed and some failed → FAIL; every test
+ * NA → NA. NA tests do not count when others ran.
+ */
+int an_report_comply_md(const struct an_comply_result *r, const char *path, struct an_err *err);
+/* JUnit: one <testsuite> per agent, one <testcase name=ID classname=AGENT>
+ * per test; FAIL → <failure>, NA → <skipped message=REASON>. */
+int an_report_comply_junit(const struct an_comply_result *r, const char *path,
+                           struct an_err *err);
+/* JSON: the whole result model. */
+int an_report_comply_json(const struct an_comply_result *r, const char *path, struct an_err *err);
+json_t *an_comply_result_to_json(const struct an_comply_result *r);
+
+#endif
