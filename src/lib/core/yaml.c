@@ -17,7 +17,8 @@ struct anchor {
 
 struct loader {
     yaml_parser_t p;
-    struct an_arena *a;
+    struct an_arena *a; /* nodes */
+    struct an_arena *s; /* strings and the file name: may outlive the nodes */
     const char *file;
     struct anchor *anchors;
     size_t nanchors, cap_anchors;
@@ -162,13 +163,13 @@ static int parse_node(struct loader *l, yaml_event_t *ev, unsigned depth, struct
     switch (ev->type) {
     case YAML_SCALAR_EVENT:
         n->kind = AN_Y_SCALAR;
-        n->str = an_arena_strndup(l->a, (const char *)ev->data.scalar.value,
+        n->str = an_arena_strndup(l->s, (const char *)ev->data.scalar.value,
                                   ev->data.scalar.length);
         n->len = ev->data.scalar.length;
         n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE &&
                     ev->data.scalar.style != YAML_ANY_SCALAR_STYLE;
         if (ev->data.scalar.tag) {
-            n->tag = an_arena_strdup(l->a, (const char *)ev->data.scalar.tag);
+            n->tag = an_arena_strdup(l->s, (const char *)ev->data.scalar.tag);
             if (strcmp(n->tag, YAML_STR_TAG) == 0)
                 n->quoted = true;
         }
@@ -196,7 +197,13 @@ static int parse_node(struct loader *l, yaml_event_t *ev, unsigned depth, struct
 int an_yaml_load_mem(struct an_ynode **out, const char *name, const char *data, size_t len,
                      struct an_arena *a, struct an_err *err)
 {
-    struct loader l = {.a = a, .file = an_arena_strdup(a, name), .err = err};
+    return an_yaml_load_mem2(out, name, data, len, a, a, err);
+}
+
+int an_yaml_load_mem2(struct an_ynode **out, const char *name, const char *data, size_t len,
+                      struct an_arena *a, struct an_arena *strings, struct an_err *err)
+{
+    struct loader l = {.a = a, .s = strings, .file = an_arena_strdup(strings, name), .err = err};
     int rc = 0;
     *out = NULL;
     if (len > AN_YAML_MAX_BYTES) {
@@ -252,6 +259,12 @@ out:
 int an_yaml_load_file(struct an_ynode **out, const char *path, struct an_arena *a,
                       struct an_err *err)
 {
+    return an_yaml_load_file2(out, path, a, a, err);
+}
+
+int an_yaml_load_file2(struct an_ynode **out, const char *path, struct an_arena *a,
+                       struct an_arena *strings, struct an_err *err)
+{
     struct an_loc loc = {path, 0, 0};
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -272,7 +285,7 @@ int an_yaml_load_file(struct an_ynode **out, const char *path, struct an_arena *
         rc = an_fail(err, AN_EIO, &loc, "read error: %s", strerror(errno));
     fclose(f);
     if (!rc)
-        rc = an_yaml_load_mem(out, path, an_buf_cstr(&b), b.len, a, err);
+        rc = an_yaml_load_mem2(out, path, an_buf_cstr(&b), b.len, a, strings, err);
     an_buf_release(&b);
     return rc;
 }

@@ -56,6 +56,13 @@ int an_yaml_load_file(struct an_ynode **out, const char *path, struct an_arena *
 int an_yaml_load_mem(struct an_ynode **out, const char *name, const char *data, size_t len,
                      struct an_arena *a, struct an_err *err);
 
+/* The same with two arenas: nodes in `a`, strings and the file name in
+ * `strings`, so a loader can drop the tree and keep the strings it uses. */
+int an_yaml_load_file2(struct an_ynode **out, const char *path, struct an_arena *a,
+                       struct an_arena *strings, struct an_err *err);
+int an_yaml_load_mem2(struct an_ynode **out, const char *name, const char *data, size_t len,
+                      struct an_arena *a, struct an_arena *strings, struct an_err *err);
+
 /* Map lookup; NULL when absent or `map` is not a map. */
 struct an_ynode *an_yaml_get(const struct an_ynode *map, const char *key);
 const char *an_yaml_kind_name(const struct an_ynode *n); /* "a string", "a list", "a map" */

@@ -243,7 +243,8 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
     } else {
         c->dir = ".";
     }
-    if ((rc = an_yaml_load_file(&root, path, ld->a, ld->err)))
+    if ((rc = an_yaml_load_file2(&root, path, ld->scratch ? ld->scratch : ld->a, ld->a,
+                                  ld->err)))
         return rc;
     if ((rc = an_ld_expect(ld, root, AN_Y_MAP, "the config file")) ||
         (rc = an_ld_keys(ld, root, keys, "the config file")) ||

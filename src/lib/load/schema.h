@@ -19,6 +19,9 @@ struct an_ld {
     /* compiled regexes by source text: a pattern written in many tests is
      * compiled (and JIT-compiled) once for the whole suite. May be NULL. */
     struct an_strmap *regexes;
+    /* where YAML trees go while a file is read (released after each file);
+     * NULL: into `a` with everything else */
+    struct an_arena *scratch;
 };
 
 /* The valid key closest to `key` within a small edit distance, or NULL. */

@@ -218,7 +218,8 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     s->mem = an_xcalloc(1, sizeof *s->mem);
     struct an_strmap regexes;
     an_strmap_init(&regexes, &s->mem->a);
-    struct an_ld ld = {&s->mem->a, &e, &regexes};
+    struct an_arena scratch = AN_ARENA_INIT;
+    struct an_ld ld = {&s->mem->a, &e, &regexes, &scratch};
     struct pathlist files = {0};
     char *found = NULL;
     int first = 0;
@@ -232,7 +233,9 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
         }
         cfg = found;
     }
-    if ((first = an_config_load(&ld, cfg, &s->config))) {
+    first = an_config_load(&ld, cfg, &s->config);
+    an_arena_release(&scratch);
+    if (first) {
         an_errlist_add(errs, &e);
         goto done;
     }
@@ -243,6 +246,7 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     for (size_t i = 0; i < files.n; i++) {
         memset(&e, 0, sizeof e);
         int rc = an_test_load(&ld, files.v[i], &lib, &s->tests[s->ntests]);
+        an_arena_release(&scratch); /* the tree: the model kept only strings */
         if (!rc)
             rc = check_turns_fit(&s->config.target, &s->tests[s->ntests], &e);
         if (rc) {
@@ -254,6 +258,7 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
         s->ntests++;
     }
 done:
+    an_arena_release(&scratch);
     for (size_t i = 0; i < files.n; i++)
         free(files.v[i]);
     free(files.v);

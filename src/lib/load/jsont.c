@@ -1,0 +1,919 @@
+/* .jsont compliance tests: textual interpolation, JSON parse, validation. */
+#include "load/jsont.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/jsonmatch.h"
+#include "core/buf.h"
+#include "core/json.h"
+
+const char *an_jsont_step_name(enum an_jsont_step_kind k)
+{
+    static const char *const names[] = {"newSession", "send", "expect", "forbid", "delayMs"};
+    return names[k];
+}
+
+const char *an_jsont_msg_name(enum an_jsont_msg_kind k)
+{
+    static const char *const names[] = {"response", "notification", "clientRequest"};
+    return names[k];
+}
+
+json_t *an_jsont_default_caps(void)
+{
+    return json_pack("{s:{s:b,s:b},s:b}", "fs", "readTextFile", 1, "writeTextFile", 1,
+                     "terminal", 1);
+}
+
+/* ---- pass 1: text ---------------------------------------------------- */
+
+/* A substitution made outside strings: output bytes [out, out+out_len)
+ * came from source bytes [src, src+src_len). */
+struct subst {
+    size_t out, out_len, src, src_len;
+};
+
+/* A ${NAME} inside a string literal, checked once the captures are known. */
+struct ref {
+    char name[128];
+    size_t src;
+};
+
+struct pass1 {
+    struct an_buf out;
+    struct subst *subs;
+    size_t nsubs;
+    struct ref *refs;
+    size_t nrefs;
+    bool uses_caps; /* a bare ${clientCapabilitiesDefault} */
+};
+
+static void pass1_release(struct pass1 *p)
+{
+    an_buf_release(&p->out);
+    free(p->subs);
+    free(p->refs);
+    memset(p, 0, sizeof *p);
+}
+
+static void src_loc(const char *text, size_t off, const char *file, struct an_loc *loc)
+{
+    unsigned line = 1, col = 1;
+    for (size_t i = 0; i < off && text[i]; i++) {
+        if (text[i] == '\n') {
+            line++;
+            col = 1;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            col++;
+        }
+    }
+    loc->file = file;
+    loc->line = line;
+    loc->col = col;
+}
+
+static bool name_char(char c, bool first)
+{
+    return isalpha((unsigned char)c) || c == '_' || (!first && (isdigit((unsigned char)c) || c == '.'));
+}
+
+static int pass1_run(struct pass1 *p, const char *file, const char *text, size_t len,
+                     const char *caps_json, struct an_err *err)
+{
+    char pv[16];
+    snprintf(pv, sizeof pv, "%d", AN_JSONT_PROTOCOL_VERSION);
+    an_buf_init(&p->out, 0);
+    bool in_str = false;
+    size_t i = 0;
+    while (i < len) {
+        char c = text[i];
+        if (in_str) {
+            if (c == '\\' && i + 1 < len) {
+                an_buf_append(&p->out, text + i, 2);
+                i += 2;
+                continue;
+            }
+            if (c == '"')
+                in_str = false;
+            if (c == '$' && i + 2 < len && text[i + 1] == '$' && text[i + 2] == '{') {
+                an_buf_append(&p->out, text + i, 3);
+                i += 3;
+                continue;
+            }
+        } else if (c == '"') {
+            in_str = true;
+        }
+        if (c != '$' || i + 1 >= len || text[i + 1] != '{') {
+            an_buf_putc(&p->out, c);
+            i++;
+            continue;
+        }
+        size_t j = i + 2;
+        while (j < len && name_char(text[j], j == i + 2))
+            j++;
+        struct an_loc loc;
+        if (j >= len || text[j] != '}' || j == i + 2) {
+            src_loc(text, i, file, &loc);
+            size_t shown = j - i < 40 ? j - i + (j < len) : 40;
+            return an_fail(err, AN_ESCHEMA, &loc,
+                           "invalid variable reference '%.*s' (expected ${NAME})", (int)shown,
+                           text + i);
+        }
+        size_t nlen = j - (i + 2);
+        if (in_str) {
+            if (nlen >= sizeof p->refs->name) {
+                src_loc(text, i, file, &loc);
+                return an_fail(err, AN_ESCHEMA, &loc, "variable name too long");
+            }
+            p->refs = an_xrealloc(p->refs, (p->nrefs + 1) * sizeof *p->refs);
+            struct ref *r = &p->refs[p->nrefs++];
+            memcpy(r->name, text + i + 2, nlen);
+            r->name[nlen] = '\0';
+            r->src = i;
+            an_buf_append(&p->out, text + i, j + 1 - i);
+            i = j + 1;
+            continue;
+        }
+        const char *val = NULL;
+        if (nlen == 22 && !strncmp(text + i + 2, "protocolVersionDefault", nlen))
+            val = pv;
+        else if (nlen == 25 && !strncmp(text + i + 2, "clientCapabilitiesDefault", nlen)) {
+            val = caps_json;
+            p->uses_caps = true;
+        }
+        if (!val) {
+            src_loc(text, i, file, &loc);
+            return an_fail(err, AN_EVAR, &loc,
+                           "'${%.*s}' outside a string: only ${protocolVersionDefault} and "
+                           "${clientCapabilitiesDefault} can stand for a JSON value (write "
+                           "\"${%.*s}\")",
+                           (int)nlen, text + i + 2, (int)nlen, text + i + 2);
+        }
+        p->subs = an_xrealloc(p->subs, (p->nsubs + 1) * sizeof *p->subs);
+        p->subs[p->nsubs++] = (struct subst){p->out.len, strlen(val), i, j + 1 - i};
+        an_buf_puts(&p->out, val);
+        i = j + 1;
+    }
+    return AN_OK;
+}
+
+/* An offset in pass 1's output back to the source. */
+static size_t map_back(const struct pass1 *p, size_t off)
+{
+    long delta = 0;
+    for (size_t k = 0; k < p->nsubs; k++) {
+        const struct subst *s = &p->subs[k];
+        if (off < s->out)
+            break;
+        if (off < s->out + s->out_len)
+            return s->src;
+        delta = (long)(s->src + s->src_len) - (long)(s->out + s->out_len);
+    }
+    return (size_t)((long)off + delta);
+}
+
+static json_t *pass1_parse(struct pass1 *p, const char *file, const char *text,
+                           struct an_err *err)
+{
+    json_error_t je;
+    json_t *v = json_loadb(an_buf_cstr(&p->out), p->out.len, JSON_REJECT_DUPLICATES, &je);
+    if (!v) {
+        struct an_loc loc;
+        size_t off = je.position > 0 ? (size_t)je.position - 1 : 0;
+        src_loc(text, map_back(p, off), file, &loc);
+        an_fail(err, AN_EPARSE, &loc, "invalid JSON after interpolation: %s", je.text);
+    }
+    return v;
+}
+
+/* ---- pass 2: resolve at run time --------------------------------------- */
+
+static void quote_regex(struct an_buf *b, const char *v)
+{
+    an_buf_puts(b, "\\Q");
+    for (const char *p = v; *p; p++) {
+        if (p[0] == '\\' && p[1] == 'E') {
+            an_buf_puts(b, "\\E\\\\E\\Q");
+            p++;
+        } else {
+            an_buf_putc(b, *p);
+        }
+    }
+    an_buf_puts(b, "\\E");
+}
+
+int an_jsont_resolve_str(const char *in, const struct an_vars *vars, bool regex, char **out,
+                         struct an_err *err)
+{
+    struct an_buf b = AN_BUF_INIT;
+    const char *p = in;
+    *out = NULL;
+    while (*p) {
+        if (p[0] == '$' && p[1] == '$' && p[2] == '{') {
+            an_buf_puts(&b, regex ? "\\$\\{" : "${");
+            p += 3;
+            continue;
+        }
+        if (p[0] != '$' || p[1] != '{') {
+            an_buf_putc(&b, *p++);
+            continue;
+        }
+        const char *end = strchr(p + 2, '}');
+        if (!end) {
+            an_buf_release(&b);
+            return an_fail(err, AN_ESCHEMA, NULL, "unterminated '${' in \"%s\"", in);
+        }
+        char name[128];
+        size_t n = (size_t)(end - p - 2);
+        if (n >= sizeof name)
+            n = sizeof name - 1;
+        memcpy(name, p + 2, n);
+        name[n] = '\0';
+        const char *val = !strncmp(name, "ENV.", 4) ? getenv(name + 4) : an_vars_get(vars, name);
+        if (!val) {
+            an_buf_release(&b);
+            return an_fail(err, AN_EVAR, NULL,
+                           "variable '%s' is not set (yet) when this step runs", name);
+        }
+        if (regex)
+            quote_regex(&b, val);
+        else
+            an_buf_puts(&b, val);
+        p = end + 1;
+    }
+    *out = an_buf_detach(&b, NULL);
+    return AN_OK;
+}
+
+int an_jsont_resolve(const json_t *in, const struct an_vars *vars, bool regex, json_t **out,
+                     struct an_err *err)
+{
+    *out = NULL;
+    if (json_is_string(in)) {
+        char *s;
+        int rc = an_jsont_resolve_str(json_string_value(in), vars, regex, &s, err);
+        if (rc)
+            return rc;
+        *out = an_json_lossy(s, strlen(s));
+        free(s);
+        return AN_OK;
+    }
+    if (json_is_array(in)) {
+        json_t *arr = json_array();
+        size_t i;
+        json_t *v;
+        json_array_foreach(in, i, v)
+        {
+            json_t *c;
+            int rc = an_jsont_resolve(v, vars, regex, &c, err);
+            if (rc) {
+                json_decref(arr);
+                return rc;
+            }
+            json_array_append_new(arr, c);
+        }
+        *out = arr;
+        return AN_OK;
+    }
+    if (json_is_object(in)) {
+        json_t *obj = json_object();
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)in, k, v)
+        {
+            json_t *c;
+            int rc = an_jsont_resolve(v, vars, regex, &c, err);
+            if (rc) {
+                json_decref(obj);
+                return rc;
+            }
+            json_object_set_new(obj, k, c);
+        }
+        *out = obj;
+        return AN_OK;
+    }
+    *out = json_deep_copy(in);
+    return AN_OK;
+}
+
+json_t *an_jsont_path(const json_t *root, const char *path)
+{
+    const json_t *cur = root;
+    const char *p = path;
+    while (cur && *p) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        char key[256];
+        if (n >= sizeof key)
+            return NULL;
+        memcpy(key, p, n);
+        key[n] = '\0';
+        if (json_is_array(cur)) {
+            char *end;
+            errno = 0;
+            unsigned long idx = strtoul(key, &end, 10);
+            cur = (n && !*end && !errno) ? json_array_get(cur, idx) : NULL;
+        } else {
+            cur = json_object_get(cur, key);
+        }
+        p += n;
+        if (*p == '.')
+            p++;
+    }
+    return (json_t *)cur;
+}
+
+/* ---- pass 3: validation into the model --------------------------------- */
+
+struct ld {
+    struct an_jsont *t;
+    const char *file;
+    struct an_err *err;
+};
+
+static int bad(struct ld *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bad(struct ld *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    struct an_loc loc = {l->file, 0, 0};
+    an_failv(l->err, AN_ESCHEMA, &loc, fmt, ap);
+    va_end(ap);
+    return AN_ESCHEMA;
+}
+
+static json_t *keep(struct ld *l, json_t *v)
+{
+    json_incref(v);
+    an_arena_defer(&l->t->arena, (void (*)(void *))json_decref, v);
+    return v;
+}
+
+static int get_ms(struct ld *l, json_t *v, const char *what, int64_t *out)
+{
+    if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+        json_integer_value(v) > 24LL * 3600 * 1000)
+        return bad(l, "%s must be a whole number of milliseconds (0 to 86400000)", what);
+    *out = (int64_t)json_integer_value(v);
+    return AN_OK;
+}
+
+static int b64_val(int c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '+' || c == '-')
+        return 62;
+    if (c == '/' || c == '_')
+        return 63;
+    return -1;
+}
+
+/* Decode base64 (standard or URL alphabet, padding optional, whitespace skipped). */
+static unsigned char *b64_decode(const char *s, size_t *len)
+{
+    size_t n = strlen(s);
+    unsigned char *out = an_xmalloc(n / 4 * 3 + 4);
+    size_t o = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (isspace((unsigned char)s[i]))
+            continue;
+        if (s[i] == '=')
+            break;
+        int v = b64_val((unsigned char)s[i]);
+        if (v < 0) {
+            free(out);
+            return NULL;
+        }
+        acc = (acc << 6) | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (unsigned char)(acc >> bits);
+            acc &= (1u << bits) - 1;
+        }
+    }
+    *len = o;
+    return out;
+}
+
+static int load_strings(struct ld *l, json_t *v, const char *what, const char ***out, size_t *n,
+                        bool nonempty)
+{
+    if (!json_is_array(v) || (nonempty && json_array_size(v) == 0))
+        return bad(l, "'%s' must be a%s array of strings", what, nonempty ? " non-empty" : "n");
+    *n = json_array_size(v);
+    *out = an_arena_alloc(&l->t->arena, (*n + 1) * sizeof **out);
+    for (size_t i = 0; i < *n; i++) {
+        json_t *s = json_array_get(v, i);
+        if (!json_is_string(s))
+            return bad(l, "'%s[%zu]' must be a string", what, i);
+        (*out)[i] = an_arena_strdup(&l->t->arena, json_string_value(s));
+    }
+    return AN_OK;
+}
+
+static int load_files(struct ld *l, json_t *sb)
+{
+    if (!sb)
+        return AN_OK;
+    if (!json_is_object(sb))
+        return bad(l, "'sandbox' must be an object");
+    json_t *files = json_object_get(sb, "files");
+    if (!files)
+        return AN_OK;
+    if (!json_is_array(files))
+        return bad(l, "'sandbox.files' must be an array");
+    struct an_jsont *t = l->t;
+    t->nfiles = json_array_size(files);
+    t->files = an_arena_alloc(&t->arena, (t->nfiles + 1) * sizeof *t->files);
+    for (size_t i = 0; i < t->nfiles; i++) {
+        json_t *f = json_array_get(files, i);
+        const char *path = an_json_str(f, "path");
+        const char *text = an_json_str(f, "text");
+        const char *b64 = an_json_str(f, "base64");
+        if (!json_is_object(f) || !path || !*path)
+            return bad(l, "sandbox.files[%zu] needs a 'path' string", i);
+        if (path[0] == '/' || !strcmp(path, "..") || !strncmp(path, "../", 3) ||
+            strstr(path, "/../") || (strlen(path) >= 3 && !strcmp(path + strlen(path) - 3, "/..")))
+            return bad(l, "sandbox.files[%zu]: path '%s' must be relative and stay in the sandbox",
+                       i, path);
+        if (!!text == !!b64)
+            return bad(l, "sandbox.files[%zu] ('%s') needs exactly one of 'text' or 'base64'", i,
+                       path);
+        struct an_jsont_file *tf = &t->files[i];
+        tf->path = an_arena_strdup(&t->arena, path);
+        if (text) {
+            tf->text = an_arena_strdup(&t->arena, text);
+            tf->data = tf->text;
+            tf->len = json_string_length(json_object_get(f, "text"));
+        } else {
+            size_t n = 0;
+            unsigned char *d = b64_decode(b64, &n);
+            if (!d)
+                return bad(l, "sandbox.files[%zu] ('%s'): 'base64' is not valid base64", i,
+                           path);
+            void *copy = an_arena_alloc(&t->arena, n + 1);
+            memcpy(copy, d, n);
+            free(d);
+            tf->data = copy;
+            tf->len = n;
+        }
+    }
+    return AN_OK;
+}
+
+static int load_preconds(struct ld *l, json_t *pc)
+{
+    if (!pc)
+        return AN_OK;
+    if (!json_is_array(pc))
+        return bad(l, "'preconditions' must be an array");
+    struct an_jsont *t = l->t;
+    t->npreconds = json_array_size(pc);
+    t->preconds = an_arena_alloc(&t->arena, (t->npreconds + 1) * sizeof *t->preconds);
+    for (size_t i = 0; i < t->npreconds; i++) {
+        json_t *c = json_array_get(pc, i);
+        const char *ac = an_json_str(c, "agentCap"), *cc = an_json_str(c, "cap");
+        if (!json_is_object(c) || !!ac == !!cc)
+            return bad(l, "preconditions[%zu] needs exactly one of 'agentCap' or 'cap' (a string)",
+                       i);
+        struct an_jsont_precond *p = &t->preconds[i];
+        p->agent = ac != NULL;
+        p->path = an_arena_strdup(&t->arena, ac ? ac : cc);
+        if (!p->agent && strncmp(p->path, "client.", 7) != 0)
+            return bad(l, "preconditions[%zu]: 'cap' paths start with 'client.' (e.g. "
+                          "client.fs.readTextFile), not '%s'",
+                       i, p->path);
+        json_t *mb = json_object_get(c, "mustBe");
+        p->must_be = keep(l, mb ? mb : json_true());
+    }
+    return AN_OK;
+}
+
+static void merge_into(json_t *dst, json_t *src)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(src, k, v)
+    {
+        json_t *d = json_object_get(dst, k);
+        if (json_is_object(d) && json_is_object(v))
+            merge_into(d, v);
+        else
+            json_object_set(dst, k, v);
+    }
+}
+
+static int load_init(struct ld *l, json_t *init)
+{
+    struct an_jsont *t = l->t;
+    json_t *caps = an_jsont_default_caps();
+    t->client_caps = keep(l, caps);
+    json_decref(caps);
+    if (!init)
+        return AN_OK;
+    if (!json_is_object(init))
+        return bad(l, "'init' must be an object");
+    json_t *cc = json_object_get(init, "clientCapabilities");
+    if (cc && !json_is_object(cc))
+        return bad(l, "'init.clientCapabilities' must be an object");
+    if (cc)
+        merge_into(t->client_caps, cc);
+    json_t *pp = json_object_get(init, "permissionPolicy");
+    if (pp) {
+        const char *s = json_string_value(pp);
+        if (!s)
+            return bad(l, "'init.permissionPolicy' must be a string");
+        if (!strcmp(s, "yolo"))
+            t->policy = AN_POLICY_YOLO;
+        else if (!strcmp(s, "none"))
+            t->policy = AN_POLICY_NONE;
+        else if (!strcmp(s, "read"))
+            t->policy = AN_POLICY_READ;
+        else if (!strcmp(s, "write"))
+            t->policy = AN_POLICY_WRITE;
+        else
+            return bad(l, "'init.permissionPolicy' must be none, read, write or yolo, not '%s'",
+                       s);
+    }
+    return AN_OK;
+}
+
+static int load_expect(struct ld *l, struct an_jsont_step *st, json_t *ex)
+{
+    size_t i = st->index;
+    struct an_arena *a = &l->t->arena;
+    if (!json_is_object(ex))
+        return bad(l, "steps[%zu]: 'expect' must be an object", i);
+    st->ms = AN_JSONT_EXPECT_TIMEOUT_MS;
+    json_t *to = json_object_get(ex, "timeoutMs");
+    char what[64];
+    snprintf(what, sizeof what, "steps[%zu]: 'expect.timeoutMs'", i);
+    if (to && get_ms(l, to, what, &st->ms))
+        return AN_ESCHEMA;
+    json_t *msgs = json_object_get(ex, "messages");
+    if (!json_is_array(msgs) || json_array_size(msgs) == 0)
+        return bad(l, "steps[%zu]: 'expect.messages' must be a non-empty array", i);
+    st->nmsgs = json_array_size(msgs);
+    st->msgs = an_arena_alloc(a, st->nmsgs * sizeof *st->msgs);
+    for (size_t m = 0; m < st->nmsgs; m++) {
+        json_t *env = json_array_get(msgs, m);
+        static const char *const kinds[] = {"response", "notification", "clientRequest"};
+        int found = -1;
+        for (int k = 0; k < 3; k++) {
+            if (json_object_get(env, kinds[k])) {
+                if (found >= 0)
+                    return bad(l, "steps[%zu]: expect.messages[%zu] has both '%s' and '%s'", i,
+                               m, kinds[found], kinds[k]);
+                found = k;
+            }
+        }
+        if (!json_is_object(env) || found < 0)
+            return bad(l, "steps[%zu]: expect.messages[%zu] needs one of 'response', "
+                          "'notification' or 'clientRequest'",
+                       i, m);
+        json_t *pat = json_object_get(env, kinds[found]);
+        if (!json_is_object(pat))
+            return bad(l, "steps[%zu]: expect.messages[%zu].%s must be an object", i, m,
+                       kinds[found]);
+        struct an_jsont_expected *e = &st->msgs[m];
+        e->kind = (enum an_jsont_msg_kind)found;
+        json_t *reply = json_object_get(env, "reply");
+        json_t *copy = json_deep_copy(pat);
+        if (!reply && e->kind == AN_JSONT_CLIENT_REQUEST && json_object_get(copy, "reply")) {
+            reply = json_object_get(pat, "reply"); /* accepted inside too */
+            json_object_del(copy, "reply");
+        }
+        e->pattern = keep(l, copy);
+        json_decref(copy);
+        if (reply) {
+            if (e->kind != AN_JSONT_CLIENT_REQUEST)
+                return bad(l, "steps[%zu]: expect.messages[%zu]: 'reply' goes with a "
+                              "'clientRequest' only",
+                           i, m);
+            if (!json_is_object(reply) ||
+                !!json_object_get(reply, "result") == !!json_object_get(reply, "error"))
+                return bad(l, "steps[%zu]: expect.messages[%zu].reply needs exactly one of "
+                              "'result' or 'error'",
+                           i, m);
+            e->reply = keep(l, reply);
+        }
+        struct an_loc loc = {l->file, 0, 0};
+        if (an_jm_check(e->pattern, &loc, l->err)) {
+            an_err_prefix(l->err, "steps[%zu]: expect.messages[%zu].%s: ", i, m, kinds[found]);
+            return AN_EREGEX;
+        }
+    }
+    json_t *caps = json_object_get(ex, "captures");
+    if (caps) {
+        if (!json_is_array(caps))
+            return bad(l, "steps[%zu]: 'expect.captures' must be an array", i);
+        st->ncaptures = json_array_size(caps);
+        st->captures = an_arena_alloc(a, (st->ncaptures + 1) * sizeof *st->captures);
+        for (size_t c = 0; c < st->ncaptures; c++) {
+            json_t *cv = json_array_get(caps, c);
+            const char *path = an_json_str(cv, "path"), *var = an_json_str(cv, "var");
+            if (!path || !var || !*var)
+                return bad(l, "steps[%zu]: expect.captures[%zu] needs 'path' and 'var' strings",
+                           i, c);
+            st->captures[c].path = an_arena_strdup(a, path);
+            st->captures[c].var = an_arena_strdup(a, var);
+            st->captures[c].from = -1;
+            json_t *from = json_object_get(cv, "from");
+            if (from) {
+                if (!json_is_integer(from) || json_integer_value(from) < 0 ||
+                    (size_t)json_integer_value(from) >= st->nmsgs)
+                    return bad(l, "steps[%zu]: expect.captures[%zu].from must index "
+                                  "expect.messages",
+                               i, c);
+                st->captures[c].from = (int)json_integer_value(from);
+            }
+        }
+    }
+    return AN_OK;
+}
+
+static int load_step(struct ld *l, struct an_jsont_step *st, json_t *s)
+{
+    size_t i = st->index;
+    struct an_arena *a = &l->t->arena;
+    if (!json_is_object(s))
+        return bad(l, "steps[%zu] must be an object", i);
+    static const char *const kinds[] = {"newSession", "send", "expect", "forbid", "delayMs"};
+    int found = -1;
+    for (int k = 0; k < 5; k++) {
+        if (json_object_get(s, kinds[k])) {
+            if (found >= 0)
+                return bad(l, "steps[%zu] has both '%s' and '%s' (one kind per step)", i,
+                           kinds[found], kinds[k]);
+            found = k;
+        }
+    }
+    if (found < 0) {
+        const char *k0 = "";
+        void *it = json_object_iter(s);
+        if (it)
+            k0 = json_object_iter_key(it);
+        return bad(l, "steps[%zu] has no known kind ('%s'?): expected one of newSession, send, "
+                      "expect, forbid, delayMs",
+                   i, k0);
+    }
+    st->kind = (enum an_jsont_step_kind)found;
+    json_t *v = json_object_get(s, kinds[found]);
+    switch (st->kind) {
+    case AN_JSONT_NEW_SESSION: {
+        if (!json_is_object(v))
+            return bad(l, "steps[%zu]: 'newSession' must be an object", i);
+        json_t *cap = json_object_get(v, "capture");
+        if (cap && (!json_is_string(cap) || !json_string_length(cap)))
+            return bad(l, "steps[%zu]: 'newSession.capture' must be a variable name", i);
+        st->capture = an_arena_strdup(a, cap ? json_string_value(cap) : "sessionId");
+        json_t *mcp = json_object_get(v, "mcpServers");
+        if (mcp && !json_is_array(mcp))
+            return bad(l, "steps[%zu]: 'newSession.mcpServers' must be an array", i);
+        json_t *arr = mcp ? json_incref(mcp) : json_array();
+        st->mcp_servers = keep(l, arr);
+        json_decref(arr);
+        break;
+    }
+    case AN_JSONT_SEND: {
+        if (!json_is_object(v))
+            return bad(l, "steps[%zu]: 'send' must be an object (a JSON-RPC frame)", i);
+        if (!json_is_string(json_object_get(v, "method")))
+            return bad(l, "steps[%zu]: 'send' needs a 'method' string", i);
+        json_t *frame = json_deep_copy(v);
+        st->expect_error = -1;
+        json_t *ee = json_object_get(frame, "expectError");
+        if (!ee)
+            ee = json_object_get(s, "expectError");
+        if (ee) {
+            if (!json_is_boolean(ee)) {
+                json_decref(frame);
+                return bad(l, "steps[%zu]: 'expectError' must be true or false", i);
+            }
+            st->expect_error = json_is_true(ee);
+            json_object_del(frame, "expectError");
+        }
+        st->has_id = json_object_get(frame, "id") != NULL;
+        if (st->expect_error == 1 && !st->has_id) {
+            json_decref(frame);
+            return bad(l, "steps[%zu]: 'expectError' needs a request ('send' with an 'id')", i);
+        }
+        st->frame = keep(l, frame);
+        json_decref(frame);
+        break;
+    }
+    case AN_JSONT_EXPECT:
+        return load_expect(l, st, v);
+    case AN_JSONT_FORBID: {
+        if (!json_is_object(v))
+            return bad(l, "steps[%zu]: 'forbid' must be an object", i);
+        st->ms = AN_JSONT_FORBID_TIMEOUT_MS;
+        json_t *to = json_object_get(v, "timeoutMs");
+        char what[64];
+        snprintf(what, sizeof what, "steps[%zu]: 'forbid.timeoutMs'", i);
+        if (to && get_ms(l, to, what, &st->ms))
+            return AN_ESCHEMA;
+        snprintf(what, sizeof what, "steps[%zu].forbid.methods", i);
+        return load_strings(l, json_object_get(v, "methods"), what, &st->methods, &st->nmethods,
+                            true);
+    }
+    case AN_JSONT_DELAY: {
+        char what[64];
+        snprintf(what, sizeof what, "steps[%zu]: 'delayMs'", i);
+        return get_ms(l, v, what, &st->ms);
+    }
+    }
+    return AN_OK;
+}
+
+static bool known_var(const struct an_jsont *t, const char *name)
+{
+    static const char *const builtins[] = {"sandbox", "protocolVersionDefault",
+                                           "clientCapabilitiesDefault", "sessionId"};
+    for (size_t i = 0; i < 4; i++)
+        if (!strcmp(name, builtins[i]))
+            return true;
+    if (!strncmp(name, "ENV.", 4) && name[4])
+        return true;
+    for (size_t s = 0; s < t->nsteps; s++) {
+        const struct an_jsont_step *st = &t->steps[s];
+        if (st->kind == AN_JSONT_NEW_SESSION && !strcmp(st->capture, name))
+            return true;
+        for (size_t c = 0; c < st->ncaptures; c++)
+            if (!strcmp(st->captures[c].var, name))
+                return true;
+    }
+    return false;
+}
+
+static int build(struct ld *l, json_t *root)
+{
+    struct an_jsont *t = l->t;
+    struct an_arena *a = &t->arena;
+    if (!json_is_object(root))
+        return bad(l, "a .jsont test must be a JSON object");
+    const char *title = an_json_str(root, "title");
+    if (!title || !*title)
+        return bad(l, "'title' must be a non-empty string");
+    t->title = an_arena_strdup(a, title);
+    const char *desc = an_json_str(root, "description");
+    if (!desc || !*desc)
+        return bad(l, "'description' must be a non-empty string (what the test verifies)");
+    t->description = an_arena_strdup(a, desc);
+    json_t *area = json_object_get(root, "area");
+    if (area && (!json_is_string(area) || !json_string_length(area)))
+        return bad(l, "'area' must be a non-empty string");
+    t->area = an_arena_strdup(a, area ? json_string_value(area) : title);
+    const char *sev = an_json_str(root, "severity");
+    if (!sev || (strcmp(sev, "required") && strcmp(sev, "optional")))
+        return bad(l, "'severity' must be \"required\" or \"optional\"");
+    t->required = !strcmp(sev, "required");
+    if (load_strings(l, json_object_get(root, "docs"), "docs", &t->docs, &t->ndocs, true))
+        return AN_ESCHEMA;
+    int rc;
+    if ((rc = load_preconds(l, json_object_get(root, "preconditions"))) ||
+        (rc = load_files(l, json_object_get(root, "sandbox"))) ||
+        (rc = load_init(l, json_object_get(root, "init"))))
+        return rc;
+    json_t *steps = json_object_get(root, "steps");
+    if (!json_is_array(steps) || json_array_size(steps) == 0)
+        return bad(l, "'steps' must be a non-empty array");
+    t->nsteps = json_array_size(steps);
+    t->steps = an_arena_alloc(a, t->nsteps * sizeof *t->steps);
+    for (size_t i = 0; i < t->nsteps; i++) {
+        t->steps[i].index = i;
+        if ((rc = load_step(l, &t->steps[i], json_array_get(steps, i))))
+            return rc;
+    }
+    const struct an_jsont_step *s0 = &t->steps[0];
+    t->self_init = s0->kind == AN_JSONT_SEND &&
+                   !strcmp(an_json_str(s0->frame, "method"), "initialize");
+    return AN_OK;
+}
+
+static const char *base_id(struct an_arena *a, const char *file)
+{
+    const char *slash = strrchr(file, '/');
+    const char *b = slash ? slash + 1 : file;
+    size_t n = strlen(b);
+    if (n > 6 && !strcmp(b + n - 6, ".jsont"))
+        n -= 6;
+    return an_arena_strndup(a, b, n);
+}
+
+int an_jsont_load_text(struct an_jsont **out, const char *file, const char *text, size_t len,
+                       struct an_err *err)
+{
+    struct an_jsont *t = an_xcalloc(1, sizeof *t);
+    struct pass1 p = {0};
+    json_t *root = NULL;
+    int rc;
+    *out = NULL;
+    t->file = an_arena_strdup(&t->arena, file);
+    t->id = base_id(&t->arena, file);
+    struct ld l = {t, t->file, err};
+    if (memchr(text, '\0', len)) {
+        struct an_loc loc = {t->file, 0, 0};
+        rc = an_fail(err, AN_EPARSE, &loc, "file holds a NUL byte");
+        goto done;
+    }
+    /* Pass 1 with the default capabilities, parse, then again with the
+     * test's own when it overrides them and uses ${clientCapabilitiesDefault}. */
+    json_t *defcaps = an_jsont_default_caps();
+    char *caps_txt = an_json_compact(defcaps);
+    json_decref(defcaps);
+    rc = pass1_run(&p, t->file, text, len, caps_txt, err);
+    free(caps_txt);
+    if (rc)
+        goto done;
+    if (!(root = pass1_parse(&p, t->file, text, err))) {
+        rc = AN_EPARSE;
+        goto done;
+    }
+    json_t *cc = json_object_get(json_object_get(root, "init"), "clientCapabilities");
+    if (p.uses_caps && json_is_object(cc)) {
+        json_t *merged = an_jsont_default_caps();
+        merge_into(merged, cc);
+        char *mt = an_json_compact(merged);
+        json_decref(merged);
+        struct pass1 p2 = {0};
+        rc = pass1_run(&p2, t->file, text, len, mt, err);
+        free(mt);
+        json_decref(root);
+        root = rc ? NULL : pass1_parse(&p2, t->file, text, err);
+        pass1_release(&p2);
+        if (!root) {
+            rc = rc ? rc : AN_EPARSE;
+            goto done;
+        }
+    }
+    if ((rc = build(&l, root)))
+        goto done;
+    for (size_t i = 0; i < p.nrefs; i++) {
+        if (!known_var(t, p.refs[i].name)) {
+            struct an_loc loc;
+            src_loc(text, p.refs[i].src, t->file, &loc);
+            rc = an_fail(err, AN_EVAR, &loc,
+                         "unknown variable '%s' (built-ins: sandbox, protocolVersionDefault, "
+                         "clientCapabilitiesDefault, sessionId; or a name a step captures)",
+                         p.refs[i].name);
+            goto done;
+        }
+    }
+done:
+    json_decref(root);
+    pass1_release(&p);
+    if (rc)
+        an_jsont_free(t);
+    else
+        *out = t;
+    return rc;
+}
+
+int an_jsont_load(struct an_jsont **out, const char *file, struct an_err *err)
+{
+    *out = NULL;
+    FILE *fp = fopen(file, "rb");
+    if (!fp)
+        return an_fail(err, errno == ENOENT ? AN_ENOTFOUND : AN_EIO, NULL, "cannot read '%s': %s",
+                       file, strerror(errno));
+    struct an_buf b;
+    an_buf_init(&b, AN_JSONT_MAX_BYTES);
+    char chunk[8192];
+    size_t n;
+    int rc = AN_OK;
+    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
+        if (an_buf_append(&b, chunk, n)) {
+            rc = an_fail(err, AN_ELIMIT, NULL, "'%s' is larger than %zu bytes", file,
+                         AN_JSONT_MAX_BYTES);
+            break;
+        }
+    }
+    if (!rc && ferror(fp))
+        rc = an_fail(err, AN_EIO, NULL, "cannot read '%s': %s", file, strerror(errno));
+    fclose(fp);
+    if (!rc)
+        rc = an_jsont_load_text(out, file, an_buf_cstr(&b), b.len, err);
+    an_buf_release(&b);
+    return rc;
+}
+
+void an_jsont_free(struct an_jsont *t)
+{
+    if (!t)
+        return;
+    an_arena_release(&t->arena);
+    free(t);
+}
