@@ -20,7 +20,9 @@ struct an_console_opts {
 };
 #define AN_CONSOLE_OPTS_INIT {.color = false, .verbose = 0, .cut = 300}
 
-/* Streaming console output: one line per test as it finishes, then the summary. */
+/* Streaming console output: one line per test as it finishes, then the summary.
+ * an_console_test writes one block per test and does not flush: the caller
+ * decides how often (a terminal at once, a pipe in batches). */
 void an_console_test(FILE *out, const struct an_test_result *t, const struct an_console_opts *o);
 void an_console_summary(FILE *out, const struct an_run_result *r, const struct an_console_opts *o);
 

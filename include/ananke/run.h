@@ -41,6 +41,11 @@ struct an_run_opts {
     const struct an_regex *filter; /* select tests whose name matches; NULL: all */
     unsigned shard_index;      /* 1-based; with shard_count */
     unsigned shard_count;      /* 0: no sharding */
+    /* What the reports will need once the run is over. Memory grows with
+     * the number of tests only by this: without it a test's transcript is
+     * dropped once on_test has seen it. */
+    bool keep_transcripts; /* whole-run reports (json, junit, html ...) */
+    bool keep_frames;      /* the raw protocol frames (-vv) */
     /* Called for each finished test, in selection order (borrowed). */
     void (*on_test)(const struct an_test_result *t, void *ud);
     /* Called whenever a run finishes or starts (for a progress line). */

@@ -63,6 +63,8 @@ struct an_turn_rec {
     int http_status;
     struct an_frame *frames;
     size_t nframes, cap_frames;
+    size_t events;    /* protocol frames that arrived, kept or not */
+    bool drop_frames; /* count frames but keep none (no report needs them) */
     char **warnings;  /* non-fatal oddities (unknown events, bad args JSON ...) */
     size_t nwarnings, cap_warnings;
     unsigned retries; /* transport retries before this turn's answer (--retries) */

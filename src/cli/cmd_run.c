@@ -11,11 +11,13 @@
 #include "ananke/run.h"
 #include "cli.h"
 #include "core/cancel.h"
+#include "core/clock.h"
 
 struct run_ctx {
     struct an_console_opts console;
     bool progress;     /* a live progress line (stdout is a terminal) */
     bool line_shown;   /* the progress line is on screen now */
+    int64_t last_flush;
 };
 
 static void clear_progress(struct run_ctx *c)
@@ -31,7 +33,13 @@ static void on_test(const struct an_test_result *t, void *ud)
     struct run_ctx *c = ud;
     clear_progress(c);
     an_console_test(stdout, t, &c->console);
-    fflush(stdout);
+    /* a terminal sees each line at once; a pipe or a CI log gets them at
+     * least every quarter second, not one write per test */
+    int64_t now = an_clock_mono_ms();
+    if (c->progress || now - c->last_flush >= 250) {
+        fflush(stdout);
+        c->last_flush = now;
+    }
 }
 
 static void on_progress(const struct an_progress *p, void *ud)
@@ -270,6 +278,8 @@ int cmd_run(int argc, char **argv)
                         (!strcmp(color, "auto") && tty && !(nc && *nc));
     ctx.console.verbose = verbose;
     ctx.progress = tty;
+    ro.keep_transcripts = reps.n > 0;
+    ro.keep_frames = verbose >= 2;
     ro.on_test = on_test;
     ro.on_progress = on_progress;
     ro.ud = &ctx;

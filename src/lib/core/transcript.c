@@ -84,6 +84,9 @@ struct an_tool_call *an_transcript_add_call(struct an_transcript *t, unsigned tu
 
 void an_turn_add_frame(struct an_turn_rec *r, int64_t t_ms, const char *data, size_t len)
 {
+    r->events++;
+    if (r->drop_frames)
+        return;
     AN_GROW(r->frames, r->nframes, r->cap_frames);
     r->frames[r->nframes].t_ms = t_ms;
     r->frames[r->nframes].data = an_xstrndup(data, len);
@@ -113,6 +116,7 @@ void an_turn_reset(struct an_turn_rec *r)
     r->first_call = keep.first_call;
     r->retries = keep.retries;
     r->retry_log = keep.retry_log;
+    r->drop_frames = keep.drop_frames;
 }
 
 void an_turn_retry(struct an_turn_rec *r, const char *fmt, ...)

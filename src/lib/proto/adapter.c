@@ -39,7 +39,7 @@ int an_session_turn(struct an_session *s, struct an_transcript *t, const char *u
 
 bool an_turn_retryable(const struct an_turn_rec *r)
 {
-    if (r->status != AN_TURN_ERROR || r->nframes > 0)
+    if (r->status != AN_TURN_ERROR || r->events > 0)
         return false;
     switch (r->error_code) {
     case AN_ECONNECT:

@@ -32,6 +32,38 @@ void an_http_global_init(void)
     pthread_once(&global_once, global_init_once);
 }
 
+/* Easy handles are reused: curl_easy_init and cleanup cost more than the
+ * rest of a small turn. A handful per thread is enough (one per transfer in
+ * flight is the most a loop needs back at once). curl_easy_reset clears
+ * every option, so a reused handle starts like a new one. */
+#define POOL_MAX 64
+static _Thread_local CURL *pool[POOL_MAX];
+static _Thread_local size_t pooled;
+
+static CURL *easy_take(void)
+{
+    if (pooled) {
+        CURL *e = pool[--pooled];
+        curl_easy_reset(e);
+        return e;
+    }
+    return curl_easy_init();
+}
+
+static void easy_give(CURL *e)
+{
+    if (pooled < POOL_MAX)
+        pool[pooled++] = e;
+    else
+        curl_easy_cleanup(e);
+}
+
+void an_http_thread_cleanup(void)
+{
+    while (pooled)
+        curl_easy_cleanup(pool[--pooled]);
+}
+
 static bool is_2xx(long status)
 {
     return status >= 200 && status < 300;
@@ -130,7 +162,7 @@ int an_http_xfer_init(struct an_http_xfer *x, const struct an_http_req *req,
     }
 
     an_http_global_init();
-    x->easy = curl_easy_init();
+    x->easy = easy_take();
     if (!x->easy)
         return an_fail(err, AN_EINTERNAL, NULL, "libcurl could not create a handle");
 
@@ -246,7 +278,7 @@ int an_http_xfer_done(struct an_http_xfer *x, CURLcode cc, struct an_err *err)
 void an_http_xfer_release(struct an_http_xfer *x)
 {
     if (x->easy)
-        curl_easy_cleanup(x->easy);
+        easy_give(x->easy);
     curl_slist_free_all(x->hdrs);
     x->easy = NULL;
     x->hdrs = NULL;

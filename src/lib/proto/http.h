@@ -74,6 +74,8 @@ struct an_http_xfer {
 
 /* Call once before any other function here; thread-safe (pthread_once). */
 void an_http_global_init(void);
+/* Free this thread's pool of reusable easy handles (at the end of a run). */
+void an_http_thread_cleanup(void);
 
 /* Build the easy handle for `req` (nothing is sent yet). Fails with
  * AN_EUSAGE for a header holding CR or LF, AN_EINTERNAL if libcurl refuses

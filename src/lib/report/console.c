@@ -231,7 +231,6 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
         an_rpt_not_run(&c.b, tr, "  ");
     }
     fwrite(c.b.data, 1, c.b.len, out);
-    fflush(out);
     an_buf_release(&c.b);
 }
 

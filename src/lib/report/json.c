@@ -150,7 +150,8 @@ static json_t *test(const struct an_test_result *t)
     return o;
 }
 
-json_t *an_run_result_to_json(const struct an_run_result *r)
+/* Everything but the tests. */
+static json_t *run_head(const struct an_run_result *r)
 {
     size_t p, f, e;
     an_run_result_counts(r, &p, &f, &e);
@@ -174,11 +175,28 @@ json_t *an_run_result_to_json(const struct an_run_result *r)
     set(opt, "shard", str(r->shard));
     set(opt, "filter", str(r->filter));
     set(o, "options", opt);
+    return o;
+}
+
+json_t *an_run_result_to_json(const struct an_run_result *r)
+{
+    json_t *o = run_head(r);
     json_t *tests = json_array();
     for (size_t i = 0; i < r->ntests; i++)
         json_array_append_new(tests, test(&r->tests[i]));
     set(o, "tests", tests);
     return o;
+}
+
+/* Write `text` with `indent` spaces after each line break (JSON strings
+ * hold no raw line break, so this only moves the structure). */
+static void put_indented(FILE *fp, const char *text, const char *indent)
+{
+    for (const char *p = text; *p; p++) {
+        fputc(*p, fp);
+        if (*p == '\n')
+            fputs(indent, fp);
+    }
 }
 
 int an_report_json(const struct an_run_result *r, const char *path, struct an_err *err)
@@ -187,11 +205,33 @@ int an_report_json(const struct an_run_result *r, const char *path, struct an_er
     int rc = an_rpt_open(&f, path, err);
     if (rc)
         return rc;
-    json_t *root = an_run_result_to_json(r);
-    char *text = an_json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    int bad = fputs(text, f.fp) < 0;
+    /* Streamed a test at a time, so a run of 10000 tests never holds the
+     * whole document in memory; the bytes are those of dumping it at once. */
+    json_t *head = run_head(r);
+    char *text = an_json_dumps(head, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(head);
+    size_t n = strlen(text);
+    while (n && text[n - 1] != '}')
+        n--;
+    if (n)
+        n--; /* drop the closing brace; the tests go before it */
+    while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
+        n--;
+    fwrite(text, 1, n, f.fp);
     free(text);
-    json_decref(root);
+    fputs(r->ntests ? ",\n  \"tests\": [\n    " : ",\n  \"tests\": []\n}", f.fp);
+    for (size_t i = 0; i < r->ntests; i++) {
+        json_t *t = test(&r->tests[i]);
+        char *tt = an_json_dumps(t, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        json_decref(t);
+        if (i)
+            fputs(",\n    ", f.fp);
+        put_indented(f.fp, tt, "    ");
+        free(tt);
+    }
+    if (r->ntests)
+        fputs("\n  ]\n}", f.fp);
+    int bad = ferror(f.fp);
     if (bad) {
         const char *why = ferror(f.fp) ? strerror(errno) : "cannot encode the result as JSON";
         an_fail(err, AN_EIO, NULL, "cannot write report '%s': %s", path ? path : "-", why);

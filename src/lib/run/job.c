@@ -169,6 +169,7 @@ static void next_turn(struct an_job *j)
     }
     const struct an_turn *t = &j->test->turns[j->turn];
     struct an_turn_rec *rec = an_transcript_add_turn(tr, turn_kind(t));
+    rec->drop_frames = !j->env->keep_frames;
     j->tries = 0;
     if (t->type == AN_TURN_USER && an_interp(t->user.src, &t->user.loc, &j->vars, &rec->input,
                                              &err)) {
@@ -282,7 +283,7 @@ static void *hooks_thread(void *arg)
         const struct an_hook *h = &test->hooks[i];
         char **argv = an_xcalloc(h->argc + 1, sizeof *argv);
         for (size_t k = 0; k < h->argc && !rc; k++)
-            rc = an_interp(h->argv[k].src, &h->argv[k].loc, &j->vars, &argv[k], &j->hooks_err);
+            rc = an_interp(h->argv[k].src, &h->argv[k].loc, &j->vars, &argv[k], j->hooks_err);
         int64_t timeout = h->timeout_ms;
         bool capped = false;
         if (j->deadline_mono) {
@@ -298,10 +299,10 @@ static void *hooks_thread(void *arg)
         char *failure = NULL;
         if (!rc)
             rc = an_hook_run((const char *const *)argv, h->argc, j->cfg->dir, timeout, &out,
-                             &failure, &j->hooks_err);
+                             &failure, j->hooks_err);
         if (rc) {
-            struct an_err copy = j->hooks_err;
-            an_fail(&j->hooks_err, rc, &h->loc, "%s", failure ? failure : copy.msg);
+            struct an_err copy = *j->hooks_err;
+            an_fail(j->hooks_err, rc, &h->loc, "%s", failure ? failure : copy.msg);
             j->hooks_hit_deadline = capped && an_clock_mono_ms() >= j->deadline_mono;
         } else {
             const char *k;
@@ -339,6 +340,7 @@ void an_job_start(struct an_job *j, const struct an_job_env *env)
         return;
     }
     j->state = AN_JOB_HOOKS;
+    j->hooks_err = an_xcalloc(1, sizeof *j->hooks_err);
     atomic_store(&j->hooks_done, false);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -367,11 +369,15 @@ void an_job_hooks_finished(struct an_job *j)
             set_error(&j->res, AN_ETIMEOUT, -1, msg);
             j->res.timed_out = true;
         } else {
-            set_error_err(&j->res, -1, &j->hooks_err);
+            set_error_err(&j->res, -1, j->hooks_err);
         }
+        free(j->hooks_err);
+        j->hooks_err = NULL;
         finish(j);
         return;
     }
+    free(j->hooks_err);
+    j->hooks_err = NULL;
     open_session(j);
 }
 

@@ -32,6 +32,7 @@ struct an_job_env {
     CURLM *multi;           /* transfers are added here */
     unsigned retries;       /* --retries */
     int64_t timeout_ms;     /* --timeout per test; 0: none */
+    bool keep_frames;       /* keep raw protocol frames (a report shows them) */
 };
 
 struct an_job {
@@ -60,7 +61,8 @@ struct an_job {
     atomic_bool hooks_done;
     int hooks_rc;
     bool hooks_hit_deadline;
-    struct an_err hooks_err;
+    struct an_err *hooks_err; /* only while hooks run: an error is 1.5 KiB, a job
+                                 list of 10000 tests should not carry 10000 */
 };
 
 /* Start the job (PENDING -> HOOKS, TURN or DONE). */

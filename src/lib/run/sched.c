@@ -85,6 +85,7 @@ static char *attempt_summary(const struct an_test_result *r)
 /* Move a finished run's result into its test's slot. */
 static void collect(struct sched *s, struct an_job *j)
 {
+
     struct slot *sl = &s->slots[j->slot];
     struct an_test_result *dst = &s->out->tests[j->slot];
     bool repeated = s->repeat > 1;
@@ -163,6 +164,8 @@ static void emit_ready(struct sched *s)
             return;
         if (complete && s->o->on_test)
             s->o->on_test(&s->out->tests[s->emit], s->o->ud);
+        if (complete && !s->o->keep_transcripts)
+            an_transcript_release(&s->out->tests[s->emit].transcript);
         sl->emitted = true;
         s->emit++;
     }
@@ -228,6 +231,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     curl_multi_setopt(s.env.multi, CURLMOPT_MAXCONNECTS, (long)(parallel < 8 ? 8 : parallel));
     s.env.retries = o->retries;
     s.env.timeout_ms = o->test_timeout_ms;
+    s.env.keep_frames = o->keep_frames;
 
     out->start_ms = an_clock_unix_ms();
     out->config_path = an_xstrdup(suite->config.path);
@@ -379,5 +383,6 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     free(s.slots);
     free(s.sel);
     curl_multi_cleanup(s.env.multi);
+    an_http_thread_cleanup();
     return AN_OK;
 }
