@@ -32,6 +32,7 @@ step() { # NAME COMMAND...
 
 step unit ctest --test-dir "$B" --output-on-failure -j2
 step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
+step mock-acp env ANANKE_BUILD="$B" bash tests/mock/acp.sh
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 step examples env ANANKE_BUILD="$B" bash tests/examples.sh
 step docs bash tests/docs.sh

@@ -565,6 +565,23 @@ static int load_step(struct acp_scenario *s, struct acp_step *st, const struct a
             kind = k;
             kind_key = n->pairs[i].key;
         }
+    if (!kind_key && n->npairs) {
+        static const char *kind_names[NKINDS + 1];
+        for (size_t k = 0; k < NKINDS; k++)
+            kind_names[k] = step_kinds[k].key;
+        const char *best = NULL;
+        size_t best_d = 3;
+        for (size_t k = 0; k < NKINDS; k++) {
+            size_t d = distance(n->pairs[0].key->str, kind_names[k]);
+            if (d < best_d) {
+                best_d = d;
+                best = kind_names[k];
+            }
+        }
+        if (best)
+            return an_fail(err, AN_ESCHEMA, &n->pairs[0].key->loc,
+                           "unknown step '%s' (did you mean '%s'?)", n->pairs[0].key->str, best);
+    }
     if (!kind_key)
         return an_fail(err, AN_ESCHEMA, &n->loc,
                        "a step needs one of text, thought, tool_call, tool_update, plan, update, "

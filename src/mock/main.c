@@ -13,6 +13,7 @@ static const struct {
     const char *summary;
 } cmds[] = {
     {"agui", mock_cmd_agui, "AG-UI server (HTTP POST + SSE) answering from a YAML scenario"},
+    {"acp", mock_cmd_acp, "ACP agent (JSON-RPC on stdin/stdout) answering from a YAML scenario"},
 };
 
 static void usage(FILE *out)

@@ -7,5 +7,6 @@
 #define ANANKE_MOCK_CMDS_H
 
 int mock_cmd_agui(int argc, char **argv);
+int mock_cmd_acp(int argc, char **argv);
 
 #endif

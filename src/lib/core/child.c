@@ -4,6 +4,7 @@
 
 #include "core/child.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -476,9 +477,46 @@ static bool wait_exit(struct an_child *c, int64_t deadline)
     return true;
 }
 
+/* Is a process of the group still running? kill(-pgid, 0) also counts
+ * zombies, and an orphaned member's zombie lingers until PID 1 reaps it,
+ * which a container's PID 1 may do late or never: those are dead, so look
+ * at their state in /proc before waiting for them. */
 static bool group_alive(pid_t pgid)
 {
-    return kill(-pgid, 0) == 0 || errno != ESRCH;
+    if (kill(-pgid, 0) != 0 && errno == ESRCH)
+        return false;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return true;
+    bool alive = false;
+    struct dirent *e;
+    char path[64], buf[512];
+    while (!alive && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n <= 0)
+            continue;
+        buf[n] = '\0';
+        /* "pid (comm) S ppid pgrp ...": comm may hold spaces and parens */
+        char *rp = strrchr(buf, ')');
+        if (!rp || rp[1] != ' ')
+            continue;
+        char state = rp[2];
+        char *end = NULL;
+        errno = 0;
+        (void)strtol(rp + 3, &end, 10); /* ppid */
+        long pgrp = strtol(end, NULL, 10);
+        if (errno == 0 && pgrp == pgid && state != 'Z' && state != 'X')
+            alive = true;
+    }
+    closedir(d);
+    return alive;
 }
 
 /* Wait until no member of the group is left, or deadline. */

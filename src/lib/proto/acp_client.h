@@ -21,7 +21,7 @@
  *   answered {outcome: {outcome: "cancelled"}}, also for every request
  *   still pending at the cancel.
  * - A method of a capability we did not advertise (fs/read_text_file when
- *   fs.readTextFile is false, ... terminal/* when terminal is false) -> -32601
+ *   fs.readTextFile is false, ... terminal/... when terminal is false) -> -32601
  *   and a violation. Any other unknown method -> -32601 (no violation).
  * Every agent request is recorded as an agent call (method, params, result
  * or error, times) once answered, whoever answered it.

@@ -105,4 +105,19 @@ bool an_turn_retryable(const struct an_turn_rec *r);
 
 int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struct an_err *err);
 
+/* An ACP agent (a child speaking ACP on its stdio), already interpolated.
+ * Borrowed for an_acp_open() only. The session's first turn also runs
+ * initialize and session/new; each user turn is one session/prompt. */
+struct an_acp_target_opts {
+    const char *const *argv;  /* command and args, NULL-terminated */
+    const char *const *env;   /* "NAME=VALUE", NULL-terminated, or NULL */
+    const char *sandbox;      /* absolute, existing: the agent's cwd and the
+                                 only place the fs methods and terminals may touch */
+    const json_t *client_capabilities; /* NULL: fs read/write and terminal */
+    int policy;               /* enum an_perm_policy (ananke/model.h) */
+    int64_t timeout_ms;       /* one turn, prompt sent -> its response */
+};
+int an_acp_open(struct an_session **out, const struct an_acp_target_opts *opts,
+                struct an_err *err);
+
 #endif

@@ -11,6 +11,7 @@
 #include "ananke/check.h"
 #include "core/cancel.h"
 #include "core/clock.h"
+#include "core/tmpdir.h"
 #include "run/hook.h"
 
 /* ---- verdicts ---- */
@@ -35,7 +36,60 @@ static const char *turn_kind(const struct an_turn *t)
     return t->type == AN_TURN_AGUI_CONNECT ? "agui:connect" : "user";
 }
 
-/* ---- the interpolated target config ---- */
+/* ---- the interpolated target config: ACP ---- */
+
+struct acp_conf {
+    char **argv; /* NULL-terminated */
+    size_t argc;
+    char **env;  /* NULL-terminated NAME=VALUE */
+    size_t nenv;
+    json_t *caps;
+};
+
+static void acp_conf_free(struct acp_conf *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->argc; i++)
+        free(c->argv[i]);
+    free(c->argv);
+    for (size_t i = 0; i < c->nenv; i++)
+        free(c->env[i]);
+    free(c->env);
+    json_decref(c->caps);
+    free(c);
+}
+
+static int acp_conf_build(struct acp_conf *c, const struct an_target *t,
+                          const struct an_vars *vars, struct an_err *err)
+{
+    int rc;
+    c->argv = an_xcalloc(t->nargs + 2, sizeof *c->argv);
+    if ((rc = an_interp(t->command.src, &t->command.loc, vars, &c->argv[0], err)))
+        return rc;
+    c->argc = 1;
+    for (size_t i = 0; i < t->nargs; i++, c->argc++)
+        if ((rc = an_interp(t->args[i].src, &t->args[i].loc, vars, &c->argv[c->argc], err)))
+            return rc;
+    c->env = an_xcalloc(t->nenv + 1, sizeof *c->env);
+    for (size_t i = 0; i < t->nenv; i++) {
+        char *v = NULL;
+        if ((rc = an_interp(t->env[i].value.src, &t->env[i].value.loc, vars, &v, err)))
+            return rc;
+        size_t n = strlen(t->env[i].name) + strlen(v) + 2;
+        c->env[c->nenv] = an_xmalloc(n);
+        snprintf(c->env[c->nenv], n, "%s=%s", t->env[i].name, v);
+        c->nenv++;
+        free(v);
+    }
+    if (t->client_capabilities.value &&
+        (rc = an_interp_json(t->client_capabilities.value, &t->client_capabilities.loc, vars,
+                             &c->caps, err)))
+        return rc;
+    return 0;
+}
+
+/* ---- the interpolated target config: AG-UI ---- */
 
 struct agui_conf {
     struct an_agui_opts o;
@@ -112,10 +166,18 @@ static void finish(struct an_job *j)
     j->res.var_names = an_xcalloc(j->vars.n + 1, sizeof *j->res.var_names);
     for (size_t i = 0; i < j->vars.n; i++)
         j->res.var_names[i] = an_xstrdup(j->vars.names[i]);
-    an_session_free(j->session);
+    an_session_free(j->session); /* an ACP agent and its terminals end here */
     j->session = NULL;
-    conf_free(j->conf);
+    if (j->cfg->target.type == AN_TARGET_ACP)
+        acp_conf_free(j->conf);
+    else
+        conf_free(j->conf);
     j->conf = NULL;
+    if (j->sandbox) {
+        an_tmpdir_remove(j->sandbox);
+        free(j->sandbox);
+        j->sandbox = NULL;
+    }
     an_vars_release(&j->vars);
     j->res.end_ms = an_clock_unix_ms();
     j->state = AN_JOB_DONE;
@@ -262,10 +324,29 @@ void an_job_wake(struct an_job *j)
 static void open_session(struct an_job *j)
 {
     struct an_err err = AN_ERR_INIT;
-    struct agui_conf *c = an_xcalloc(1, sizeof *c);
-    j->conf = c;
-    if (conf_build(c, &j->cfg->target, &j->vars, &err) ||
-        an_agui_open(&j->session, &c->o, &err)) {
+    const struct an_target *t = &j->cfg->target;
+    int rc;
+    if (t->type == AN_TARGET_ACP) {
+        struct acp_conf *c = an_xcalloc(1, sizeof *c);
+        j->conf = c;
+        rc = acp_conf_build(c, t, &j->vars, &err);
+        if (!rc) {
+            struct an_acp_target_opts o = {
+                .argv = (const char *const *)c->argv,
+                .env = (const char *const *)c->env,
+                .sandbox = j->sandbox,
+                .client_capabilities = c->caps,
+                .policy = (int)t->permission_policy,
+                .timeout_ms = t->timeout_ms,
+            };
+            rc = an_acp_open(&j->session, &o, &err);
+        }
+    } else {
+        struct agui_conf *c = an_xcalloc(1, sizeof *c);
+        j->conf = c;
+        rc = conf_build(c, t, &j->vars, &err) || an_agui_open(&j->session, &c->o, &err);
+    }
+    if (rc) {
         set_error_err(&j->res, -1, &err);
         finish(j);
         return;
@@ -335,6 +416,17 @@ void an_job_start(struct an_job *j, const struct an_job_env *env)
     an_transcript_init(&j->res.transcript);
     if (env->timeout_ms > 0)
         j->deadline_mono = an_clock_mono_ms() + env->timeout_ms;
+    if (j->cfg->target.type == AN_TARGET_ACP) {
+        /* a sandbox per test: the agent's cwd, the only place its fs and
+         * terminal requests may touch; ${SANDBOX} for hooks and messages */
+        struct an_err err = AN_ERR_INIT;
+        if (an_tmpdir_make("ananke-sandbox-", &j->sandbox, &err)) {
+            set_error_err(&j->res, -1, &err);
+            finish(j);
+            return;
+        }
+        an_vars_set(&j->vars, "SANDBOX", j->sandbox);
+    }
     if (j->test->nhooks == 0) {
         open_session(j);
         return;

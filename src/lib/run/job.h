@@ -47,6 +47,7 @@ struct an_job {
     struct an_vars vars;
     struct an_session *session;
     void *conf; /* interpolated target config (job.c) */
+    char *sandbox; /* ACP: the per-test directory, removed at the end */
     size_t turn;
     CURL *easy;            /* the turn's transfer; NULL for an fd-driven session */
     unsigned tries;        /* retries of the current turn */

@@ -1,0 +1,452 @@
+/*
+ * ACP as a test target: one agent process and one ACP session per test, a
+ * `session/prompt` per user turn. What the agent does becomes the
+ * transcript every assertion reads:
+ *   - agent_message_chunk text        -> the turn's text
+ *   - tool_call / tool_call_update    -> a tool call: name = title, args =
+ *     rawInput, result = rawOutput (else the text of its content), with its
+ *     kind and status kept in the args_error-free fields below
+ *   - the agent's own requests to us (fs/read_text_file, terminal/create,
+ *     session/request_permission ...) -> a tool call named by the method,
+ *     args = params, result = what we answered, so `forbid:
+ *     [fs/write_text_file]` works
+ * The session is driven without blocking: the scheduler polls its fds and
+ * calls step(); initialize and session/new ride on the first turn.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/model.h"
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "proto/acp_client.h"
+#include "proto/adapter.h"
+
+enum phase { PH_NEW, PH_INIT, PH_SESSION, PH_READY, PH_PROMPT, PH_BROKEN };
+
+struct acp_session {
+    struct an_session base;
+    struct an_acp_client *c;
+    int64_t timeout_ms;
+    enum phase phase;
+    int64_t init_id, session_req_id, prompt_id;
+    char *session_id;
+    /* the turn in flight */
+    struct an_transcript *t;
+    char *pending_user;
+    bool done;
+    int64_t deadline_mono;
+    struct an_buf text;
+    json_t *call_ix; /* toolCallId -> index in t->calls */
+};
+
+static struct an_turn_rec *cur(struct acp_session *s)
+{
+    return &s->t->turns[s->t->nturns - 1];
+}
+
+static void fail(struct acp_session *s, int code, const char *fmt, const char *a, const char *b)
+{
+    if (!s->t || s->done)
+        return;
+    an_turn_fail(cur(s), code, fmt, a ? a : "", b ? b : "");
+    s->done = true;
+}
+
+static void err_text(const json_t *e, char *buf, size_t cap)
+{
+    json_t *code = json_object_get(e, "code");
+    const char *msg = an_json_str(e, "message");
+    snprintf(buf, cap, "error %lld: %s", json_is_integer(code) ? (long long)json_integer_value(code) : 0LL,
+             msg ? msg : "(no message)");
+}
+
+static void send_prompt(struct acp_session *s)
+{
+    struct an_err err = AN_ERR_INIT;
+    json_t *blocks = json_pack("[{s:s,s:o}]", "type", "text", "text",
+                               an_json_lossy(s->pending_user, strlen(s->pending_user)));
+    int rc = an_acp_prompt(s->c, s->session_id, blocks, &s->prompt_id, &err);
+    json_decref(blocks);
+    if (rc) {
+        fail(s, rc, "cannot send session/prompt: %s%s", err.msg, NULL);
+        return;
+    }
+    s->phase = PH_PROMPT;
+}
+
+/* ---- what the agent sends ---- */
+
+static size_t call_for(struct acp_session *s, const char *id)
+{
+    json_t *ix = json_object_get(s->call_ix, id);
+    return ix ? (size_t)json_integer_value(ix) : (size_t)-1;
+}
+
+static void tool_update(struct acp_session *s, const json_t *u, bool create)
+{
+    const char *id = an_json_str(u, "toolCallId");
+    if (!id)
+        return;
+    size_t ix = call_for(s, id);
+    int64_t now = an_clock_unix_ms();
+    struct an_tool_call *c;
+    if (ix == (size_t)-1) {
+        if (!create)
+            an_turn_warn(cur(s), "tool_call_update for unknown toolCallId '%.100s'", id);
+        c = an_transcript_add_call(s->t, (unsigned)(s->t->nturns - 1));
+        c->id = an_xstrdup(id);
+        c->start_ms = now;
+        json_object_set_new(s->call_ix, id, json_integer((json_int_t)(s->t->ncalls - 1)));
+    } else {
+        c = &s->t->calls[ix];
+    }
+    const char *title = an_json_str(u, "title");
+    if (title && !c->name)
+        c->name = an_xstrdup(title);
+    json_t *in = json_object_get(u, "rawInput");
+    if (in) {
+        json_decref(c->args);
+        c->args = json_incref(in);
+        free(c->args_text);
+        c->args_text = an_json_compact(in);
+    }
+    json_t *out = json_object_get(u, "rawOutput");
+    json_t *content = json_object_get(u, "content");
+    if (out) {
+        json_decref(c->result);
+        c->result = json_incref(out);
+        c->result_ms = now;
+    } else if (json_is_array(content) && json_array_size(content) && !c->result) {
+        /* no rawOutput: the text of its content blocks is the result */
+        struct an_buf b = AN_BUF_INIT;
+        size_t i;
+        json_t *x;
+        json_array_foreach(content, i, x)
+        {
+            const char *txt = an_json_str(json_object_get(x, "content"), "text");
+            if (txt)
+                an_buf_puts(&b, txt);
+        }
+        if (b.len) {
+            c->result = an_json_lossy(b.data, b.len);
+            c->result_ms = now;
+        }
+        an_buf_release(&b);
+    }
+    const char *status = an_json_str(u, "status");
+    if (status && (!strcmp(status, "completed") || !strcmp(status, "failed"))) {
+        c->end_ms = now;
+        c->args_done = true;
+    }
+    if (!c->name)
+        c->name = an_xstrdup("(untitled tool call)");
+    if (!c->args && !c->args_text)
+        c->args = json_object();
+    c->ts_ms = c->result_ms ? c->result_ms : (c->end_ms ? c->end_ms : now);
+    if (!c->end_ms)
+        c->end_ms = now;
+}
+
+static void on_notification(void *ud, struct an_acp_client *c, const struct an_rpc_msg *m)
+{
+    struct acp_session *s = ud;
+    (void)c;
+    if (!s->t || s->done || !m->method || strcmp(m->method, "session/update"))
+        return;
+    const json_t *u = json_object_get(m->params, "update");
+    const char *kind = an_json_str(u, "sessionUpdate");
+    if (!kind)
+        return;
+    if (!strcmp(kind, "agent_message_chunk")) {
+        const char *txt = an_json_str(json_object_get(u, "content"), "text");
+        if (txt)
+            an_buf_puts(&s->text, txt);
+    } else if (!strcmp(kind, "tool_call")) {
+        tool_update(s, u, true);
+    } else if (!strcmp(kind, "tool_call_update")) {
+        tool_update(s, u, false);
+    }
+    /* plans, thoughts, modes, commands, usage: in the frames, not asserted yet */
+}
+
+static void on_agent_call(void *ud, struct an_acp_client *cl, const struct an_acp_call *call)
+{
+    struct acp_session *s = ud;
+    (void)cl;
+    if (!s->t || s->done)
+        return;
+    struct an_tool_call *c = an_transcript_add_call(s->t, (unsigned)(s->t->nturns - 1));
+    c->name = an_xstrdup(call->method);
+    c->args = call->params ? json_deep_copy(call->params) : json_object();
+    c->args_text = an_json_compact(c->args);
+    c->args_done = true;
+    c->result = call->result ? json_deep_copy(call->result)
+                             : json_pack("{s:O}", "error", call->error ? call->error : json_null());
+    c->start_ms = call->start_ms;
+    c->end_ms = c->result_ms = c->ts_ms = call->end_ms;
+    if (call->violation)
+        an_turn_warn(cur(s), "violation: %s", call->violation);
+}
+
+static void on_response(void *ud, struct an_acp_client *c, const struct an_rpc_msg *m)
+{
+    struct acp_session *s = ud;
+    char why[512];
+    (void)c;
+    if (!m->known || !json_is_integer(m->id))
+        return;
+    int64_t id = (int64_t)json_integer_value(m->id);
+    if (m->error)
+        err_text(m->error, why, sizeof why);
+    if (s->phase == PH_INIT && id == s->init_id) {
+        if (m->error) {
+            s->phase = PH_BROKEN;
+            fail(s, AN_EPROTO, "initialize failed: %s%s", why, NULL);
+            return;
+        }
+        struct an_err err = AN_ERR_INIT;
+        if (an_acp_new_session(s->c, NULL, NULL, &s->session_req_id, &err)) {
+            s->phase = PH_BROKEN;
+            fail(s, AN_EPROTO, "cannot send session/new: %s%s", err.msg, NULL);
+            return;
+        }
+        s->phase = PH_SESSION;
+    } else if (s->phase == PH_SESSION && id == s->session_req_id) {
+        const char *sid = an_json_str(m->result, "sessionId");
+        if (m->error || !sid) {
+            s->phase = PH_BROKEN;
+            fail(s, AN_EPROTO, "session/new failed: %s%s", m->error ? why : "no sessionId",
+                 NULL);
+            return;
+        }
+        s->session_id = an_xstrdup(sid);
+        s->phase = PH_READY;
+        if (s->t && !s->done)
+            send_prompt(s);
+    } else if (s->phase == PH_PROMPT && id == s->prompt_id) {
+        s->phase = PH_READY;
+        if (m->error) {
+            fail(s, AN_ERUN, "session/prompt answered %s%s", why, NULL);
+            return;
+        }
+        const char *stop = an_json_str(m->result, "stopReason");
+        if (!stop)
+            an_turn_warn(cur(s), "session/prompt result has no stopReason");
+        else if (strcmp(stop, "end_turn"))
+            an_turn_warn(cur(s), "stopReason: %.60s", stop);
+        s->done = true;
+    }
+}
+
+static void on_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, const char *line,
+                     size_t len, int64_t unix_ms)
+{
+    struct acp_session *s = ud;
+    (void)c;
+    if (!s->t)
+        return;
+    /* the direction leads the frame: "> " we sent it, "< " the agent did */
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_puts(&b, dir == AN_RPC_OUT ? "> " : "< ");
+    an_buf_append(&b, line, len);
+    an_turn_add_frame(cur(s), unix_ms, b.data, b.len);
+    an_buf_release(&b);
+}
+
+static void on_warning(void *ud, struct an_acp_client *c, const char *what, const char *line,
+                       size_t len)
+{
+    struct acp_session *s = ud;
+    (void)c;
+    if (s->t)
+        an_turn_warn(cur(s), "%s: %.*s", what, (int)(len < 200 ? len : 200), line);
+}
+
+static void on_close(void *ud, struct an_acp_client *c, enum an_rpc_close_kind kind,
+                     const char *reason)
+{
+    struct acp_session *s = ud;
+    (void)kind;
+    s->phase = PH_BROKEN;
+    size_t n = 0, dropped = 0;
+    const char *log = an_rpc_stderr(an_acp_rpc(c), &n, &dropped);
+    char tail[300] = "";
+    if (n) /* the end of its stderr usually says why */
+        snprintf(tail, sizeof tail, "; its stderr ends: %.200s", n > 200 ? log + n - 200 : log);
+    fail(s, AN_EPROTO, "the agent connection closed: %s%s", reason, tail);
+}
+
+/* ---- the session ops ---- */
+
+static int acp_begin(struct an_session *base, struct an_transcript *t, const char *user,
+                     bool retry, CURL **easy)
+{
+    struct acp_session *s = (struct acp_session *)base;
+    struct an_turn_rec *r = &t->turns[t->nturns - 1];
+    (void)retry;
+    *easy = NULL;
+    s->t = t;
+    s->done = false;
+    an_buf_reset(&s->text);
+    json_object_clear(s->call_ix);
+    free(s->pending_user);
+    s->pending_user = an_xstrdup(user ? user : "");
+    if (user && !r->input)
+        r->input = an_xstrdup(user);
+    r->start_ms = an_clock_unix_ms();
+    if (!t->start_ms)
+        t->start_ms = r->start_ms;
+    s->deadline_mono = s->timeout_ms > 0 ? an_clock_mono_ms() + s->timeout_ms : 0;
+    struct an_err err = AN_ERR_INIT;
+    switch (s->phase) {
+    case PH_NEW:
+        if (an_acp_initialize(s->c, &s->init_id, &err)) {
+            fail(s, err.code, "cannot send initialize: %s%s", err.msg, NULL);
+            break;
+        }
+        s->phase = PH_INIT;
+        break;
+    case PH_READY:
+        send_prompt(s);
+        break;
+    case PH_BROKEN:
+        fail(s, AN_EPROTO, "the agent is gone (an earlier turn lost it)%s%s", NULL, NULL);
+        break;
+    default:
+        break; /* initialize / session/new in flight: the prompt follows */
+    }
+    return AN_OK;
+}
+
+static size_t acp_fds(struct an_session *base, struct curl_waitfd *out, size_t max)
+{
+    struct acp_session *s = (struct acp_session *)base;
+    struct pollfd p[16];
+    size_t n = an_acp_fds(s->c, p, max < 16 ? max : 16);
+    for (size_t i = 0; i < n; i++) {
+        out[i].fd = p[i].fd;
+        out[i].events = (short)((p[i].events & POLLIN ? CURL_WAIT_POLLIN : 0) |
+                                (p[i].events & POLLOUT ? CURL_WAIT_POLLOUT : 0));
+        out[i].revents = 0;
+    }
+    return n;
+}
+
+static bool acp_step(struct an_session *base, struct an_transcript *t,
+                     const struct curl_waitfd *fds, size_t n)
+{
+    struct acp_session *s = (struct acp_session *)base;
+    struct pollfd p[16];
+    size_t k = 0;
+    (void)t;
+    if (s->done)
+        return true;
+    /* the same descriptors acp_fds() listed, with what the poll saw */
+    struct pollfd want[16];
+    size_t nw = an_acp_fds(s->c, want, 16);
+    for (size_t i = 0; i < nw && k < 16; i++) {
+        p[k] = want[i];
+        p[k].revents = 0;
+        for (size_t j = 0; j < n; j++) {
+            if (fds[j].fd != want[i].fd)
+                continue;
+            if (fds[j].revents & CURL_WAIT_POLLIN)
+                p[k].revents |= (short)(want[i].events & POLLIN ? POLLIN : POLLHUP);
+            if (fds[j].revents & CURL_WAIT_POLLOUT)
+                p[k].revents |= POLLOUT;
+        }
+        k++;
+    }
+    an_acp_handle(s->c, p, k);
+    if (!s->done && s->deadline_mono && an_clock_mono_ms() >= s->deadline_mono) {
+        char ms[32];
+        snprintf(ms, sizeof ms, "%lld", (long long)s->timeout_ms);
+        fail(s, AN_ETIMEOUT, "no answer to session/prompt within %s ms%s", ms, NULL);
+        if (s->session_id)
+            an_acp_cancel(s->c, s->session_id, NULL);
+    }
+    return s->done;
+}
+
+static void acp_end(struct an_session *base, struct an_transcript *t, CURLcode cc)
+{
+    struct acp_session *s = (struct acp_session *)base;
+    struct an_turn_rec *r = &t->turns[t->nturns - 1];
+    if (cc == CURLE_ABORTED_BY_CALLBACK && s->phase == PH_PROMPT && s->session_id)
+        an_acp_cancel(s->c, s->session_id, NULL); /* the caller gave up on the turn */
+    free(r->text);
+    r->text = an_buf_detach(&s->text, NULL);
+    r->ncalls = t->ncalls - r->first_call;
+    r->end_ms = an_clock_unix_ms();
+    t->end_ms = r->end_ms;
+    s->t = NULL;
+}
+
+static int64_t acp_retry_after(const struct an_session *base)
+{
+    (void)base;
+    return -1;
+}
+
+static void acp_free(struct an_session *base)
+{
+    struct acp_session *s = (struct acp_session *)base;
+    an_acp_client_free(s->c); /* ends the agent and its terminals */
+    free(s->session_id);
+    free(s->pending_user);
+    an_buf_release(&s->text);
+    json_decref(s->call_ix);
+    free(s);
+}
+
+static const struct an_session_ops acp_ops = {
+    .name = "acp",
+    .begin = acp_begin,
+    .end = acp_end,
+    .fds = acp_fds,
+    .step = acp_step,
+    .retry_after_ms = acp_retry_after,
+    .free = acp_free,
+};
+
+int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, struct an_err *err)
+{
+    static const enum an_acp_policy policies[] = {
+        [AN_PERM_YOLO] = AN_ACP_POLICY_YOLO,
+        [AN_PERM_NONE] = AN_ACP_POLICY_NONE,
+        [AN_PERM_READ] = AN_ACP_POLICY_READ,
+        [AN_PERM_WRITE] = AN_ACP_POLICY_WRITE,
+    };
+    *out = NULL;
+    struct acp_session *s = an_xcalloc(1, sizeof *s);
+    s->base.ops = &acp_ops;
+    s->timeout_ms = o->timeout_ms;
+    s->call_ix = json_object();
+    struct an_acp_opts ao = AN_ACP_OPTS_INIT;
+    ao.argv = o->argv;
+    ao.env = o->env;
+    ao.sandbox = o->sandbox;
+    ao.client_capabilities = o->client_capabilities;
+    ao.policy = o->policy >= 0 && o->policy <= AN_PERM_WRITE ? policies[o->policy]
+                                                            : AN_ACP_POLICY_YOLO;
+    struct an_acp_cbs cbs = {
+        .ud = s,
+        .on_agent_call = on_agent_call,
+        .on_notification = on_notification,
+        .on_response = on_response,
+        .on_frame = on_frame,
+        .on_warning = on_warning,
+        .on_close = on_close,
+    };
+    int rc = an_acp_client_new(&s->c, &ao, &cbs, err);
+    if (rc) {
+        json_decref(s->call_ix);
+        free(s);
+        return rc;
+    }
+    *out = &s->base;
+    return AN_OK;
+}

@@ -1,0 +1,89 @@
+/* Internals shared by acp_client.c, acp_fs.c, acp_term.c and acp_perm.c. */
+#ifndef ANANKE_PROTO_ACP_INT_H
+#define ANANKE_PROTO_ACP_INT_H
+
+#include "core/buf.h"
+#include "core/child.h"
+#include "core/json.h"
+#include "proto/acp_client.h"
+
+/* An agent request not answered yet. */
+enum acp_park { PARK_NONE, PARK_CLAIMED, PARK_WAIT, PARK_PERM };
+struct acp_req {
+    json_t *id;
+    char *method;
+    json_t *params; /* NULL when absent */
+    char *violation;
+    int64_t start_ms;
+    enum acp_park park;
+    unsigned term;      /* PARK_WAIT: the terminal's number */
+    int64_t decide_at;  /* PARK_PERM: mono ms */
+};
+
+struct acp_term {
+    unsigned num; /* "term-<num>" */
+    struct an_child child;
+    struct an_buf out;
+    size_t limit;
+    bool truncated;
+};
+
+struct an_acp_client {
+    struct an_acp_cbs cbs;
+    struct an_rpc *rpc;
+    char *sandbox; /* realpath */
+    json_t *caps;
+    bool fs_read, fs_write, terminal;
+    enum an_acp_policy policy;
+    int64_t perm_delay_ms;
+    size_t output_limit;
+    char *version;
+
+    json_t *agent_caps;
+    int proto_version;
+    int64_t init_id;
+
+    struct acp_req **reqs;
+    size_t nreqs, reqs_cap;
+    json_t *cancelled; /* {sessionId: true} */
+
+    struct an_acp_call **recs; /* owned, with what they point to */
+    size_t nrecs, recs_cap;
+    char **viol;
+    size_t nviol, viol_cap;
+
+    struct acp_term **terms;
+    size_t nterms, terms_cap;
+    unsigned next_term;
+
+    json_t *responses; /* recent responses to our requests: [{id, result|error}] */
+    char *scratch;
+};
+
+/* Answer r (result or error, both stolen; error = {code, message, data?}),
+ * record the call and free r. violation (may be NULL) is added to r's. */
+void acp_finish(struct an_acp_client *c, struct acp_req *r, json_t *result, json_t *error,
+                const char *violation);
+json_t *acp_error(int code, const char *message, json_t *data); /* data stolen */
+void acp_record_violation(struct an_acp_client *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* acp_fs.c */
+void acp_fs_read(struct an_acp_client *c, struct acp_req *r);
+void acp_fs_write(struct an_acp_client *c, struct acp_req *r);
+/* 0: *out (malloc) is path resolved and inside root; -1 relative; -2
+ * outside; -3 unresolvable (symlink loop, too long) */
+int acp_resolve(const char *root, const char *path, char **out);
+
+/* acp_term.c */
+void acp_term_request(struct an_acp_client *c, struct acp_req *r);
+size_t acp_term_fds(const struct an_acp_client *c, struct pollfd *out, size_t max);
+void acp_term_handle(struct an_acp_client *c, const struct pollfd *pfds, size_t n);
+bool acp_term_ticking(const struct an_acp_client *c);
+void acp_term_free_all(struct an_acp_client *c);
+
+/* acp_perm.c */
+json_t *acp_perm_decide(enum an_acp_policy p, const json_t *params);
+json_t *acp_perm_cancelled(void);
+
+#endif
