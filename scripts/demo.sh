@@ -28,9 +28,13 @@ echo "\$ ananke run failing/     # a deliberately failing test"
 "$B/ananke" run failing/ --reporter junit:"$out/failing-junit.xml"
 failing_rc=$?
 echo
+echo "\$ ananke run -c acp/ananke.config.yaml acp/     # an ACP coding agent on stdio"
+ANANKE_MOCK_BIN="$B/ananke-mock" "$B/ananke" run -c acp/ananke.config.yaml acp/ --reporter json:"$out/acp.json"
+acp_rc=$?
+echo
 echo "reports: demo-out/junit.xml, demo-out/results.json, demo-out/failing-junit.xml"
-if [ "$suite_rc" -ne 0 ] || [ "$failing_rc" -ne 1 ]; then
-  echo "demo: unexpected exit codes (suite $suite_rc, expected 0; failing $failing_rc, expected 1)"
+if [ "$suite_rc" -ne 0 ] || [ "$failing_rc" -ne 1 ] || [ "$acp_rc" -ne 0 ]; then
+  echo "demo: unexpected exit codes (suite $suite_rc, expected 0; failing $failing_rc, expected 1; acp $acp_rc, expected 0)"
   exit 1
 fi
 echo "demo: the suite passed and the failing example failed, as expected"
