@@ -14,6 +14,7 @@ check 'turn 1: Tool "issue_refund" must be called after "lookup_order"'
 check 'turn 1: Tool "issue_refund" call forbidden'
 check "turn 1: Text must not match /processed/"
 check "0 passed, 1 failed, 0 errors (1 test)"
+check "PASS  coding agent edits only inside its sandbox"
 for f in junit.xml results.json failing-junit.xml; do
   [ -s "$root/demo-out/$f" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "missing report $f"; }
 done
