@@ -198,7 +198,7 @@ static int tool_content(const struct an_ynode *n, json_t **out, struct an_err *e
 {
     if (n->kind == AN_Y_SEQ)
         return to_json(n, out, err);
-    const char *text;
+    const char *text = NULL;
     int rc = get_str(n, "content", &text, err);
     if (rc)
         return rc;
@@ -217,7 +217,7 @@ static int tool_locations(const struct an_ynode *n, json_t **out, struct an_err 
     json_t *arr = json_array();
     for (size_t i = 0; i < n->nitems; i++) {
         const struct an_ynode *it = n->items[i];
-        const char *path;
+        const char *path = NULL;
         long long line = 0;
         int rc;
         if (it->kind == AN_Y_MAP) {
@@ -264,7 +264,7 @@ static int load_tool(struct acp_scenario *s, struct acp_step *st, const struct a
         return rc;
     json_t *u = keep(s, json_object());
     json_object_set_new(u, "sessionUpdate", json_string(is_update ? "tool_call_update" : "tool_call"));
-    const char *str;
+    const char *str = NULL;
     const struct an_ynode *v;
     if ((v = an_yaml_get(n, "id"))) {
         if ((rc = get_str(v, "id", &str, err)))
@@ -288,7 +288,7 @@ static int load_tool(struct acp_scenario *s, struct acp_step *st, const struct a
             return rc;
         json_object_set_new(u, "status", json_string(str));
     }
-    json_t *j;
+    json_t *j = NULL;
     if ((v = an_yaml_get(n, "content"))) {
         if ((rc = tool_content(v, &j, err)))
             return rc;
@@ -319,7 +319,7 @@ static int load_plan(struct acp_scenario *s, struct acp_step *st, const struct a
     json_t *entries = keep(s, json_array());
     for (size_t i = 0; i < n->nitems; i++) {
         const struct an_ynode *e = n->items[i], *v;
-        const char *content, *prio = "medium", *status = "pending";
+        const char *content = NULL, *prio = "medium", *status = "pending";
         int rc;
         if ((rc = want_map(e, "a plan entry", err)) ||
             (rc = check_keys(e, keys, "a plan entry", err)))
@@ -346,7 +346,7 @@ static int load_write(struct acp_scenario *s, struct acp_step *st, const struct 
 {
     static const char *const keys[] = {"path", "content", NULL};
     const struct an_ynode *p, *c;
-    const char *path, *content;
+    const char *path = NULL, *content = NULL;
     int rc;
     if ((rc = want_map(n, "'write_file'", err)) ||
         (rc = check_keys(n, keys, "'write_file'", err)))
@@ -365,7 +365,7 @@ static int load_terminal(struct acp_scenario *s, struct acp_step *st, const stru
     static const char *const keys[] = {"command", "args", "env", "outputByteLimit", "title",
                                        NULL};
     const struct an_ynode *v;
-    const char *str;
+    const char *str = NULL;
     long long lim;
     int rc;
     if (n->kind == AN_Y_SCALAR) { /* terminal: "echo" — just a command */
@@ -454,7 +454,7 @@ static int load_permission(struct acp_scenario *s, struct acp_step *st, const st
         json_object_set_new(p, "options", opts);
         for (size_t i = 0; i < v->nitems; i++) {
             const struct an_ynode *o = v->items[i], *f;
-            const char *id, *name, *kind;
+            const char *id = NULL, *name, *kind;
             if ((rc = want_map(o, "a permission option", err)) ||
                 (rc = check_keys(o, opt_keys, "a permission option", err)))
                 return rc;
@@ -618,7 +618,7 @@ static int load_rule(struct acp_scenario *s, struct acp_rule *r, const struct an
                      struct an_err *err)
 {
     const struct an_ynode *v;
-    const char *str;
+    const char *str = NULL;
     int rc;
     if ((rc = want_map(n, "a prompt rule", err)) ||
         (rc = check_keys(n, rule_keys, "a prompt rule", err)))
@@ -664,7 +664,7 @@ static int load_modes(struct acp_scenario *s, const struct an_ynode *n, struct a
     static const char *const keys[] = {"currentModeId", "availableModes", NULL};
     static const char *const mode_keys[] = {"id", "name", "description", NULL};
     const struct an_ynode *cur, *avail;
-    const char *cur_id, *str = "";
+    const char *cur_id = NULL, *str = "";
     int rc;
     if ((rc = want_map(n, "'modes'", err)) || (rc = check_keys(n, keys, "'modes'", err)))
         return rc;

@@ -392,8 +392,8 @@ static int load_headers(struct agui_scenario *s, struct agui_rule *r, const stru
         if (!strcasecmp(k->str, "content-type"))
             return an_fail(err, AN_ESCHEMA, &k->loc,
                            "set the content type with 'content_type', not in 'headers'");
-        const char *val;
-        size_t len;
+        const char *val = NULL;
+        size_t len = 0;
         if ((rc = get_str(v, k->str, &val, &len, err)))
             return rc;
         if (strlen(val) != len || strpbrk(val, "\r\n"))
@@ -410,7 +410,7 @@ static int load_rule_key(struct agui_scenario *s, struct agui_rule *r, const str
                          const struct an_ynode *v, struct an_err *err)
 {
     const char *key = k->str;
-    const char *str;
+    const char *str = NULL;
     long long n;
     int rc;
     if (!strcmp(key, "match")) {
