@@ -149,6 +149,11 @@ static void broken(struct con *c, const struct an_test_result *t, bool evidence)
     if (!evidence || t->error_turn < 0 || (size_t)t->error_turn >= tr->nturns)
         return;
     const struct an_turn_rec *r = &tr->turns[t->error_turn];
+    for (size_t i = 0; i < r->retries; i++) { /* what was tried before giving up */
+        an_buf_puts(&c->b, "    retry: ");
+        an_rpt_str(&c->b, r->retry_log[i], c->cut, NULL, 0);
+        an_buf_putc(&c->b, '\n');
+    }
     if (!r->ncalls && !(r->text && r->text[0])) {
         an_buf_puts(&c->b, "    nothing captured before it broke\n");
         return;

@@ -212,6 +212,11 @@ void an_rpt_turn_block(struct an_buf *b, const struct an_transcript *t, size_t t
         an_rpt_str(b, r->warnings[i], cut, NULL, 0);
         an_buf_putc(b, '\n');
     }
+    for (size_t i = 0; i < r->retries; i++) {
+        an_buf_printf(b, "%s  retry: ", indent);
+        an_rpt_str(b, r->retry_log[i], cut, NULL, 0);
+        an_buf_putc(b, '\n');
+    }
     if (r->status == AN_TURN_ERROR) {
         an_buf_printf(b, "%s  error: ", indent);
         an_buf_puts(&sub, "  ");
