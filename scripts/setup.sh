@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debs=(build-essential cmake pkg-config libcurl4-openssl-dev libyaml-dev libpcre2-dev
-      libjansson-dev libmicrohttpd-dev libcmocka-dev curl jq chromium)
+      libjansson-dev libmicrohttpd-dev libcmocka-dev curl jq chromium valgrind procps
+      bsdutils)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -36,6 +36,10 @@ step mock-acp env ANANKE_BUILD="$B" bash tests/mock/acp.sh
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 step examples env ANANKE_BUILD="$B" bash tests/examples.sh
 step docs bash tests/docs.sh
+# valgrind cannot run sanitizer builds; the plain build gets it
+if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
+  step valgrind env ANANKE_BUILD="$B" bash tests/valgrind.sh
+fi
 step schema env ANANKE_BUILD="$B" bash tests/schema/run.sh
 [ -f tests/peers/run.sh ] && step peers env ANANKE_BUILD="$B" bash tests/peers/run.sh
 step browser env ANANKE_BUILD="$B" bash tests/browser/run.sh

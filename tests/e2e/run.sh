@@ -23,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 B=${ANANKE_BUILD:-build}
 case "$B" in /*) ;; *) B="$root/$B" ;; esac
-ANANKE="$B/ananke"
+ANANKE="${ANANKE:-$B/ananke}"   # a wrapper (valgrind) may stand in
 MOCK="$B/ananke-mock"
 export ANANKE MOCK NO_COLOR=1
 pass=0 fail=0
