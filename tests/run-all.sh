@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole suite: unit tests (ctest), the mock's own tests, the end-to-end
-# cases, the examples (the demo), the JSON Schemas, the peer test against the official
+# cases, the AG-UI conformance corpus, the examples (the demo), the JSON Schemas, the peer test against the official
 # AG-UI encoder, and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
 # over every suite) and exits non-zero on any failure.
 set -uo pipefail
@@ -34,6 +34,7 @@ step unit ctest --test-dir "$B" --output-on-failure -j2
 step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
 step mock-acp env ANANKE_BUILD="$B" bash tests/mock/acp.sh
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
+step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
 step examples env ANANKE_BUILD="$B" bash tests/examples.sh
 step docs bash tests/docs.sh
 # valgrind cannot run sanitizer builds; the plain build gets it

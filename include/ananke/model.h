@@ -117,6 +117,11 @@ enum an_target_type { AN_TARGET_AGUI = 0, AN_TARGET_ACP };
  * reads, write allows reads and writes, yolo allows all, execute included. */
 enum an_perm_policy { AN_PERM_YOLO = 0, AN_PERM_NONE, AN_PERM_READ, AN_PERM_WRITE };
 
+/* What AG-UI stream conformance findings do (docs/agui.md "Stream conformance"):
+ * strict fails the turn on a MUST violation, warn makes it a warning, off
+ * checks nothing. */
+enum an_protocol_mode { AN_PROTOCOL_STRICT = 0, AN_PROTOCOL_WARN, AN_PROTOCOL_OFF };
+
 struct an_env_var {
     const char *name;
     struct an_tmpl value;
@@ -135,6 +140,7 @@ struct an_target {
     struct an_tmpl thread_id; /* src NULL = generate one per test */
     struct an_json_tmpl forwarded_props;
     struct an_json_tmpl state;
+    enum an_protocol_mode protocol; /* default strict */
     /* acp: the agent is a child process speaking ACP on its stdio */
     struct an_tmpl command;
     struct an_tmpl *args;

@@ -85,6 +85,9 @@ static void usage(void)
          "      --fail-fast          start no new test after the first failure\n"
          "      --filter REGEX       run only the tests whose name matches\n"
          "      --shard I/N          run the I-th of N deterministic slices (1-based)\n"
+         "      --protocol MODE      AG-UI stream conformance: strict (a MUST violation\n"
+         "                           fails the turn), warn, off; overrides the config's\n"
+         "                           target.protocol (default strict)\n"
          "  -v, --verbose            show every turn: message, tool calls, text, timings\n"
          "      --dry-run            load and check everything, list what would run,\n"
          "                           contact nothing\n"
@@ -211,6 +214,7 @@ int cmd_run(int argc, char **argv)
     struct an_run_opts ro = AN_RUN_OPTS_INIT;
     struct an_regex *filter = NULL;
     const char *filter_src = NULL;
+    const char *protocol = NULL;
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -242,6 +246,10 @@ int cmd_run(int argc, char **argv)
         } else if (opt(argc, argv, &i, "--shard", NULL, &val, &rc)) {
             shard = val;
             rc = val ? parse_shard(val, &ro.shard_index, &ro.shard_count) : rc;
+        } else if (opt(argc, argv, &i, "--protocol", NULL, &val, &rc)) {
+            protocol = val;
+            if (val && strcmp(val, "strict") && strcmp(val, "warn") && strcmp(val, "off"))
+                rc = cli_usage_error("--protocol takes strict, warn or off, not '%s'", val);
         } else if (opt(argc, argv, &i, "--filter", NULL, &val, &rc)) {
             struct an_err err = AN_ERR_INIT;
             filter_src = val;
@@ -266,6 +274,10 @@ int cmd_run(int argc, char **argv)
 
     if ((rc = cli_load(&suite, config, paths, npaths)))
         goto done;
+    if (protocol) /* the command line wins over the config */
+        suite->config.target.protocol = !strcmp(protocol, "strict") ? AN_PROTOCOL_STRICT
+                                        : !strcmp(protocol, "warn") ? AN_PROTOCOL_WARN
+                                                                    : AN_PROTOCOL_OFF;
     if (dry) {
         dry_run(suite, &ro);
         goto done;

@@ -16,6 +16,7 @@
 #include "ananke/err.h"
 #include "ananke/transcript.h"
 #include "core/json.h"
+#include "ananke/model.h"
 #include "proto/agui_decode.h"
 #include "proto/json_patch.h"
 
@@ -29,6 +30,7 @@ struct fx {
     int last_rc;   /* what an_agui_dec_event returned last */
     size_t fed;    /* events the decoder accepted before stopping */
     size_t max_calls;
+    int protocol; /* enum an_protocol_mode for the next turns */
 };
 
 static int setup(void **state)
@@ -59,6 +61,7 @@ static struct an_turn_rec *turn_cut(struct fx *f, const char *user, const char *
     json_decref(f->input);
     f->input = an_agui_conv_input(&f->conv, "run-1", user);
     an_agui_dec_new(&d, &f->conv, &f->t, f->max_calls);
+    an_agui_dec_protocol(d, f->protocol);
     f->last_rc = 0;
     f->fed = 0;
     for (size_t i = 0; events[i]; i++) {
@@ -324,8 +327,11 @@ static void test_run_error_keeps_capture(void **state)
                         NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
     assert_failed(r, AN_ERUN, "agent reported RUN_ERROR: boom (code E42)");
-    assert_int_equal(f->last_rc, AN_ERUN);
-    assert_int_equal(f->fed, 5); /* decoding stops at RUN_ERROR */
+    /* the stream is still read after RUN_ERROR: a RUN_FINISHED there breaks
+     * a MUST rule, shown as a warning since the turn had already failed */
+    assert_int_equal(f->last_rc, AN_EPROTO);
+    assert_int_equal(f->fed, 6);
+    assert_true(has_warning(r, "protocol violation [nothing-after-run-error] at event #7"));
     assert_string_equal(r->text, "partial");
     assert_int_equal(r->ncalls, 1);
     assert_false(f->t.calls[0].args_done);
@@ -373,7 +379,7 @@ static void test_first_event_wrong(void **state)
     struct fx *f = *state;
     const char *ev[] = {TSTART("m1"), STARTED, FINISHED, NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
-    assert_failed(r, AN_EPROTO, "first event is TEXT_MESSAGE_START");
+    assert_failed(r, AN_EPROTO, "protocol violation [first-event] at event #1 (TEXT_MESSAGE_START)");
     assert_int_equal(r->nframes, 1);
 }
 
@@ -407,13 +413,14 @@ static void test_malformed_events(void **state)
 
     const char *no_id[] = {STARTED, "{\"type\":\"TEXT_MESSAGE_START\"}", NULL};
     r = turn(f, "go", no_id);
-    assert_failed(r, AN_EPROTO, "event #2 (TEXT_MESSAGE_START): missing string 'messageId'");
+    assert_failed(r, AN_EPROTO,
+                  "[required-field] at event #2 (TEXT_MESSAGE_START): missing 'messageId'");
 
     const char *bad_role[] = {STARTED,
                               "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":5}",
                               NULL};
     r = turn(f, "go", bad_role);
-    assert_failed(r, AN_EPROTO, "'role' is not a string");
+    assert_failed(r, AN_EPROTO, "[field-type] at event #2 (TEXT_MESSAGE_START): 'role': expected string, received number");
 }
 
 static void test_blank_data_ignored(void **state)
@@ -431,11 +438,17 @@ static void test_after_run_finished(void **state)
     const char *ev[] = {STARTED, TSTART("m1"), TCONT("m1", "a"), TEND("m1"), FINISHED,
                         TCONT("m1", "late"), CSTART("c9", "late"), NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
+    assert_failed(r, AN_EPROTO, "[after-run-finished] at event #6 (TEXT_MESSAGE_CONTENT)");
+    assert_string_equal(r->text, "a");
+
+    /* warn mode: the late events are reported and kept out of the run */
+    f->protocol = AN_PROTOCOL_WARN;
+    r = turn(f, "go", ev);
     assert_ok(r);
     assert_string_equal(r->text, "a");
     assert_int_equal(r->ncalls, 0);
-    assert_true(has_warning(r, "TEXT_MESSAGE_CONTENT after RUN_FINISHED"));
-    assert_true(has_warning(r, "TOOL_CALL_START after RUN_FINISHED"));
+    assert_true(has_warning(r, "protocol violation [after-run-finished] at event #6 (TEXT_MESSAGE_CONTENT)"));
+    assert_true(has_warning(r, "protocol violation [after-run-finished] at event #7 (TOOL_CALL_START)"));
 }
 
 static void test_two_runs_in_one_stream(void **state)
@@ -473,7 +486,7 @@ static void test_state(void **state)
     struct fx *f = *state;
     an_agui_conv_release(&f->conv);
     json_t *init = json_pack("{s:i}", "count", 0);
-    an_agui_conv_init(&f->conv, NULL, init, NULL);
+    an_agui_conv_init(&f->conv, "thread-1", init, NULL);
     json_decref(init);
 
     const char *ev[] = {

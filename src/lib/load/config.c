@@ -75,7 +75,8 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
     static const char *const keys[] = {"type",     "headers",        "timeout_ms",
                                        "assert",   "endpoint",       "agentId",
                                        "threadId", "forwardedProps", "state",
-                                       NULL};
+                                       "protocol", NULL};
+    static const char *const modes[] = {"strict", "warn", "off", NULL}; /* an_protocol_mode */
     struct an_ynode *v;
     int rc;
     t->type = AN_TARGET_AGUI;
@@ -115,6 +116,18 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
         return rc;
     if ((v = an_yaml_get(n, "state")) && (rc = json_tmpl(ld, v, "state", &t->state)))
         return rc;
+    if ((v = an_yaml_get(n, "protocol"))) {
+        const char *p;
+        size_t k = 0;
+        if ((rc = an_ld_string(ld, v, "protocol", &p)))
+            return rc;
+        while (modes[k] && strcmp(modes[k], p))
+            k++;
+        if (!modes[k])
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "unknown protocol mode '%s' (one of: strict, warn, off)", p);
+        t->protocol = (enum an_protocol_mode)k;
+    }
     return 0;
 }
 

@@ -40,6 +40,7 @@ struct an_agui_opts {
     size_t max_event_bytes;        /* one SSE event's data; 0: 16 MiB */
     size_t max_turn_bytes;         /* whole response body; 0: 256 MiB */
     size_t max_tool_calls;         /* per turn; 0: 100000 */
+    int protocol;                  /* enum an_protocol_mode; 0: strict */
 };
 
 struct an_session;

@@ -67,6 +67,7 @@ struct an_agui_dec {
     unsigned snapshot_seq, seq;
     enum chunk_kind chunk;
     char *chunk_id;
+    struct an_agui_verify *verify; /* the stream's conformance (agui_verify.c) */
 };
 
 

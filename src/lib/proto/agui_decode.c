@@ -14,6 +14,7 @@
 #include "proto/uuid.h"
 
 #include "proto/agui_dec_int.h"
+#include "proto/agui_verify.h"
 
 #define SHOW 80 /* bytes of a bad event shown in an error */
 
@@ -65,32 +66,14 @@ static void append_text(struct an_buf *b, const char *s, size_t n)
     }
 }
 
-/* ---- field access: strict on known fields, lenient on absent optionals ---- */
+/* ---- field access ----
+ * Whether a field is present and well typed is agui_verify.c's to judge;
+ * here a missing or mistyped field is simply not there, so that a stream
+ * let through in warn or off mode is built as far as it can be. */
 
-static const char *need_str(struct an_agui_dec *d, const json_t *ev, const char *key)
+static const char *str(const json_t *ev, const char *key)
 {
-    const char *s = an_json_str(ev, key);
-    if (!s)
-        fail(d, AN_EPROTO, "event #%llu (%s): missing string '%s'", (unsigned long long)d->nevents,
-             d->type, key);
-    return s;
-}
-
-/* Absent or null (Python and .NET producers send null for absent): NULL.
- * Present with another type: the event is malformed. */
-static bool opt_str(struct an_agui_dec *d, const json_t *ev, const char *key, const char **out)
-{
-    json_t *v = json_object_get(ev, key);
-    *out = NULL;
-    if (!v || json_is_null(v))
-        return true;
-    if (json_is_string(v)) {
-        *out = json_string_value(v);
-        return true;
-    }
-    fail(d, AN_EPROTO, "event #%llu (%s): '%s' is not a string", (unsigned long long)d->nevents,
-         d->type, key);
-    return false;
+    return an_json_str(ev, key);
 }
 
 /* ---- index maps (jansson objects as hash tables) ---- */
@@ -145,8 +128,6 @@ static void text_start(struct an_agui_dec *d, const char *id, const char *role, 
     size_t mi = map_get(d->msg_ids, id);
     if (mi == NONE) {
         mi = msg_add(d, id, role ? role : "assistant");
-    } else if (d->msgs[mi].open) {
-        warn(d, "TEXT_MESSAGE_START for message '%.100s' that is already open", id);
     }
     /* A message first created by a TOOL_CALL_START naming it as parent is
      * the same message: START reuses it (reference client behaviour). */
@@ -162,11 +143,8 @@ static void text_content(struct an_agui_dec *d, const char *id, const char *delt
     size_t mi = map_get(d->msg_ids, id);
     if (mi == NONE) {
         /* Keep the text rather than drop it: the test may be about it. */
-        warn(d, "TEXT_MESSAGE_CONTENT for unknown message '%.100s' (no TEXT_MESSAGE_START)", id);
         mi = msg_add(d, id, "assistant");
         d->msgs[mi].open = true;
-    } else if (!d->msgs[mi].open) {
-        warn(d, "TEXT_MESSAGE_CONTENT for message '%.100s' after its TEXT_MESSAGE_END", id);
     }
     struct msg *m = &d->msgs[mi];
     m->has_content = true;
@@ -178,11 +156,8 @@ static void text_content(struct an_agui_dec *d, const char *id, const char *delt
 static void text_end(struct an_agui_dec *d, const char *id)
 {
     size_t mi = map_get(d->msg_ids, id);
-    if (mi == NONE || !d->msgs[mi].open) {
-        warn(d, "TEXT_MESSAGE_END for message '%.100s' that is not open", id);
-        return;
-    }
-    d->msgs[mi].open = false;
+    if (mi != NONE)
+        d->msgs[mi].open = false;
 }
 
 /* ---- tool calls ---- */
@@ -232,8 +207,6 @@ static int tool_start(struct an_agui_dec *d, const char *id, const char *name, c
     if (ci != NONE) {
         /* Closing is not sealing: a START after END reopens and appends. */
         struct an_tool_call *tc = tcall(d, ci);
-        if (d->calls[ci].open)
-            warn(d, "TOOL_CALL_START for tool call '%.100s' that is already open", id);
         if (strcmp(tc->name, name)) {
             warn(d, "tool call '%.100s' restarted as '%.100s' (was '%.100s')", id, name, tc->name);
             free(tc->name);
@@ -283,12 +256,8 @@ static int tool_start(struct an_agui_dec *d, const char *id, const char *name, c
 static void tool_args(struct an_agui_dec *d, const char *id, const char *delta, size_t n)
 {
     size_t ci = map_get(d->call_ids, id);
-    if (ci == NONE) {
-        warn(d, "TOOL_CALL_ARGS for unknown tool call '%.100s' ignored", id);
+    if (ci == NONE)
         return;
-    }
-    if (!d->calls[ci].open)
-        warn(d, "TOOL_CALL_ARGS for tool call '%.100s' after its TOOL_CALL_END", id);
     append_text(&d->calls[ci].args, delta, n);
     d->calls[ci].last_ms = d->now;
 }
@@ -296,10 +265,8 @@ static void tool_args(struct an_agui_dec *d, const char *id, const char *delta, 
 static void tool_end(struct an_agui_dec *d, const char *id)
 {
     size_t ci = map_get(d->call_ids, id);
-    if (ci == NONE || !d->calls[ci].open) {
-        warn(d, "TOOL_CALL_END for tool call '%.100s' that is not open", id);
+    if (ci == NONE || !d->calls[ci].open)
         return;
-    }
     call_close(d, ci, d->now, true);
 }
 
@@ -325,21 +292,16 @@ static bool chunk_switch(struct an_agui_dec *d, enum chunk_kind kind, const char
     return d->chunk == kind;
 }
 
+/* A chunk without an open stream and without an id has nothing to attach
+ * to (a violation the verifier reports): dropped. */
 static int h_text_chunk(struct an_agui_dec *d, json_t *ev)
 {
-    const char *id, *role, *name;
-    if (!opt_str(d, ev, "messageId", &id) || !opt_str(d, ev, "role", &role) ||
-        !opt_str(d, ev, "name", &name))
-        return d->failed;
+    const char *id = str(ev, "messageId");
     json_t *delta = json_object_get(ev, "delta");
-    if (delta && !json_is_null(delta) && !json_is_string(delta))
-        return fail(d, AN_EPROTO, "event #%llu (%s): 'delta' is not a string",
-                    (unsigned long long)d->nevents, d->type);
     if (!chunk_switch(d, CHUNK_TEXT, id)) {
         if (!id)
-            return fail(d, AN_EPROTO, "event #%llu: first TEXT_MESSAGE_CHUNK must have a messageId",
-                        (unsigned long long)d->nevents);
-        text_start(d, id, role, name);
+            return 0;
+        text_start(d, id, str(ev, "role"), str(ev, "name"));
         d->chunk = CHUNK_TEXT;
         d->chunk_id = an_xstrdup(id);
     }
@@ -350,28 +312,16 @@ static int h_text_chunk(struct an_agui_dec *d, json_t *ev)
 
 static int h_tool_chunk(struct an_agui_dec *d, json_t *ev)
 {
-    const char *id, *name, *parent;
-    if (!opt_str(d, ev, "toolCallId", &id) || !opt_str(d, ev, "toolCallName", &name) ||
-        !opt_str(d, ev, "parentMessageId", &parent))
-        return d->failed;
+    const char *id = str(ev, "toolCallId"), *name = str(ev, "toolCallName");
     json_t *delta = json_object_get(ev, "delta");
-    if (delta && !json_is_null(delta) && !json_is_string(delta))
-        return fail(d, AN_EPROTO, "event #%llu (%s): 'delta' is not a string",
-                    (unsigned long long)d->nevents, d->type);
     if (!chunk_switch(d, CHUNK_TOOL, id)) {
         if (!id || !name)
-            return fail(d, AN_EPROTO,
-                        "event #%llu: first TOOL_CALL_CHUNK must have a toolCallId and a "
-                        "toolCallName",
-                        (unsigned long long)d->nevents);
-        int rc = tool_start(d, id, name, parent);
+            return 0;
+        int rc = tool_start(d, id, name, str(ev, "parentMessageId"));
         if (rc)
             return rc;
         d->chunk = CHUNK_TOOL;
         d->chunk_id = an_xstrdup(id);
-    } else if (name && strcmp(name, tcall(d, map_get(d->call_ids, d->chunk_id))->name)) {
-        warn(d, "TOOL_CALL_CHUNK for '%.100s' repeats toolCallName with another value '%.100s'",
-             d->chunk_id, name);
     }
     if (json_is_string(delta))
         tool_args(d, d->chunk_id, json_string_value(delta), json_string_length(delta));
@@ -380,14 +330,8 @@ static int h_tool_chunk(struct an_agui_dec *d, json_t *ev)
 
 static int h_reasoning_chunk(struct an_agui_dec *d, json_t *ev)
 {
-    const char *id;
-    if (!opt_str(d, ev, "messageId", &id))
-        return d->failed;
-    if (!chunk_switch(d, CHUNK_REASONING, id)) {
-        if (!id)
-            return fail(d, AN_EPROTO,
-                        "event #%llu: first REASONING_MESSAGE_CHUNK must have a messageId",
-                        (unsigned long long)d->nevents);
+    const char *id = str(ev, "messageId");
+    if (!chunk_switch(d, CHUNK_REASONING, id) && id) {
         d->chunk = CHUNK_REASONING;
         d->chunk_id = an_xstrdup(id);
     }
@@ -398,31 +342,14 @@ static int h_reasoning_chunk(struct an_agui_dec *d, json_t *ev)
 
 static int h_run_started(struct an_agui_dec *d, json_t *ev)
 {
-    if (d->run == RUN_ACTIVE)
-        return fail(d, AN_EPROTO, "event #%llu: RUN_STARTED while run '%.100s' is still active",
-                    (unsigned long long)d->nevents, d->run_id ? d->run_id : "");
-    const char *run_id = an_json_str(ev, "runId");
-    if (!run_id || !an_json_str(ev, "threadId"))
-        warn(d, "event #%llu: RUN_STARTED without string threadId/runId",
-             (unsigned long long)d->nevents);
     free(d->run_id);
-    d->run_id = an_xstrdup(run_id ? run_id : "");
+    d->run_id = an_xstrdup(str(ev, "runId") ? str(ev, "runId") : "");
     d->run = RUN_ACTIVE;
     return 0;
 }
 
 static int h_run_finished(struct an_agui_dec *d, json_t *ev)
 {
-    const char *run_id = an_json_str(ev, "runId");
-    if (run_id && d->run_id && *d->run_id && strcmp(run_id, d->run_id))
-        warn(d, "RUN_FINISHED for run '%.100s' but RUN_STARTED named '%.100s'", run_id,
-             d->run_id);
-    for (size_t i = 0; i < d->nmsgs; i++)
-        if (d->msgs[i].open)
-            warn(d, "RUN_FINISHED while text message '%.100s' is still open", d->msgs[i].id);
-    for (size_t i = 0; i < d->ncalls; i++)
-        if (d->calls[i].open)
-            warn(d, "RUN_FINISHED while tool call '%.100s' is still open", tcall(d, i)->id);
     json_t *outcome = json_object_get(ev, "outcome");
     const char *otype = an_json_str(outcome, "type");
     if (otype && strcmp(otype, "success"))
@@ -431,6 +358,8 @@ static int h_run_finished(struct an_agui_dec *d, json_t *ev)
     return 0;
 }
 
+/* The agent's own failure fails the turn, but the stream is still read:
+ * a new run may follow, and what follows is still judged. */
 static int h_run_error(struct an_agui_dec *d, json_t *ev)
 {
     const char *msg = an_json_str(ev, "message");
@@ -441,16 +370,16 @@ static int h_run_error(struct an_agui_dec *d, json_t *ev)
     else if (json_is_number(code))
         snprintf(codebuf, sizeof codebuf, " (code %g)", json_number_value(code));
     d->run = RUN_ERRORED;
-    return fail(d, AN_ERUN, "agent reported RUN_ERROR: %.600s%s", msg ? msg : "(no message)",
-                codebuf);
+    an_turn_fail(rec(d), AN_ERUN, "agent reported RUN_ERROR: %.600s%s",
+                 msg ? msg : "(no message)", codebuf);
+    return 0;
 }
 
 static int h_text_start(struct an_agui_dec *d, json_t *ev)
 {
-    const char *id = need_str(d, ev, "messageId"), *role, *name;
-    if (!id || !opt_str(d, ev, "role", &role) || !opt_str(d, ev, "name", &name))
-        return d->failed;
-    text_start(d, id, role, name);
+    const char *id = str(ev, "messageId");
+    if (id)
+        text_start(d, id, str(ev, "role"), str(ev, "name"));
     return 0;
 }
 
@@ -459,14 +388,10 @@ static int h_text_start(struct an_agui_dec *d, json_t *ev)
 static int with_delta(struct an_agui_dec *d, json_t *ev, const char *key,
                       void (*add)(struct an_agui_dec *, const char *, const char *, size_t))
 {
-    const char *id = need_str(d, ev, key);
+    const char *id = str(ev, key);
     json_t *delta = json_object_get(ev, "delta");
-    if (!id)
-        return d->failed;
-    if (!json_is_string(delta))
-        return fail(d, AN_EPROTO, "event #%llu (%s): missing string 'delta'",
-                    (unsigned long long)d->nevents, d->type);
-    add(d, id, json_string_value(delta), json_string_length(delta));
+    if (id && json_is_string(delta))
+        add(d, id, json_string_value(delta), json_string_length(delta));
     return 0;
 }
 
@@ -475,10 +400,9 @@ static int with_delta(struct an_agui_dec *d, json_t *ev, const char *key,
 static int with_id(struct an_agui_dec *d, json_t *ev, const char *key,
                    void (*end)(struct an_agui_dec *, const char *))
 {
-    const char *id = need_str(d, ev, key);
-    if (!id)
-        return d->failed;
-    end(d, id);
+    const char *id = str(ev, key);
+    if (id)
+        end(d, id);
     return 0;
 }
 
@@ -494,12 +418,10 @@ static int h_text_end(struct an_agui_dec *d, json_t *ev)
 
 static int h_tool_start(struct an_agui_dec *d, json_t *ev)
 {
-    const char *id = need_str(d, ev, "toolCallId");
-    const char *name = id ? need_str(d, ev, "toolCallName") : NULL;
-    const char *parent;
-    if (!name || !opt_str(d, ev, "parentMessageId", &parent))
-        return d->failed;
-    return tool_start(d, id, name, parent);
+    const char *id = str(ev, "toolCallId"), *name = str(ev, "toolCallName");
+    if (!id || !name)
+        return 0;
+    return tool_start(d, id, name, str(ev, "parentMessageId"));
 }
 
 static int h_tool_args(struct an_agui_dec *d, json_t *ev)
@@ -523,14 +445,11 @@ static struct an_tool_call *earlier_call(struct an_agui_dec *d, const char *id)
 
 static int h_tool_result(struct an_agui_dec *d, json_t *ev)
 {
-    const char *id = need_str(d, ev, "toolCallId");
-    const char *mid;
+    const char *id = str(ev, "toolCallId");
+    const char *mid = str(ev, "messageId");
     json_t *content = json_object_get(ev, "content");
-    if (!id || !opt_str(d, ev, "messageId", &mid))
-        return d->failed;
-    if (!content)
-        return fail(d, AN_EPROTO, "event #%llu (%s): missing 'content'",
-                    (unsigned long long)d->nevents, d->type);
+    if (!id || !content)
+        return 0;
 
     json_t *result = NULL;
     if (json_is_string(content))
@@ -593,8 +512,7 @@ static int h_state_snapshot(struct an_agui_dec *d, json_t *ev)
 {
     json_t *snap = json_object_get(ev, "snapshot");
     if (!snap)
-        return fail(d, AN_EPROTO, "event #%llu (STATE_SNAPSHOT): missing 'snapshot'",
-                    (unsigned long long)d->nevents);
+        return 0;
     json_decref(d->state);
     d->state = json_incref(snap);
     return 0;
@@ -605,8 +523,7 @@ static int h_state_delta(struct an_agui_dec *d, json_t *ev)
     char why[512];
     json_t *ops = json_object_get(ev, "delta");
     if (!json_is_array(ops))
-        return fail(d, AN_EPROTO, "event #%llu (STATE_DELTA): 'delta' is not an array",
-                    (unsigned long long)d->nevents);
+        return 0;
     if (an_json_patch(&d->state, ops, why, sizeof why))
         warn(d, "STATE_DELTA (event #%llu) not applied, state kept: %s",
              (unsigned long long)d->nevents, why);
@@ -617,8 +534,7 @@ static int h_messages_snapshot(struct an_agui_dec *d, json_t *ev)
 {
     json_t *msgs = json_object_get(ev, "messages");
     if (!json_is_array(msgs))
-        return fail(d, AN_EPROTO, "event #%llu (MESSAGES_SNAPSHOT): 'messages' is not an array",
-                    (unsigned long long)d->nevents);
+        return 0;
     json_t *keep = json_array();
     size_t i;
     json_t *m;
@@ -702,23 +618,6 @@ static const struct handler *find_handler(const char *type)
     return NULL;
 }
 
-static bool is_run_edge(const char *type)
-{
-    return !strcmp(type, "RUN_STARTED") || !strcmp(type, "RUN_ERROR");
-}
-
-/* The start of an event's data, printable, for error messages. */
-static void show(char *out, size_t cap, const char *data, size_t len)
-{
-    size_t n = len < SHOW ? len : SHOW;
-    char *s = an_utf8_lossy(data, n);
-    for (char *p = s; *p; p++)
-        if ((unsigned char)*p < 0x20)
-            *p = ' ';
-    snprintf(out, cap, "%s%s", s, len > SHOW ? "..." : "");
-    free(s);
-}
-
 int an_agui_dec_event(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms)
 {
     char why[256], head[SHOW * 3 + 8];
@@ -737,35 +636,34 @@ int an_agui_dec_event(struct an_agui_dec *d, const char *data, size_t len, int64
     }
     json_t *ev = an_json_parse(data, len, why, sizeof why);
     if (!ev) {
-        show(head, sizeof head, data, len);
+        an_agui_show(head, sizeof head, data, len);
         return fail(d, AN_EPROTO, "event #%llu is not valid JSON (%s): %s",
                     (unsigned long long)d->nevents, why, head);
     }
     const char *type = an_json_str(ev, "type");
     if (!json_is_object(ev) || !type || !*type) {
-        show(head, sizeof head, data, len);
+        an_agui_show(head, sizeof head, data, len);
         json_decref(ev);
         return fail(d, AN_EPROTO, "event #%llu is not an object with a string 'type': %s",
                     (unsigned long long)d->nevents, head);
     }
-    d->type = type;
-    int rc = 0;
-    const struct handler *h = find_handler(type);
-    if (!h) {
-        warn(d, "unknown event type '%.100s' (event #%llu) ignored", type,
-             (unsigned long long)d->nevents);
-    } else if (d->run == RUN_NONE && !is_run_edge(type)) {
-        rc = fail(d, AN_EPROTO, "first event is %.100s (event #%llu), expected RUN_STARTED or "
-                  "RUN_ERROR", type, (unsigned long long)d->nevents);
-    } else if (d->run == RUN_DONE && !is_run_edge(type)) {
-        warn(d, "%s after RUN_FINISHED (event #%llu) ignored", type,
-             (unsigned long long)d->nevents);
-    } else {
-        if (!h->keeps_chunk && d->chunk != CHUNK_NONE)
-            chunk_close(d);
-        rc = h->fn(d, ev);
+    bool drop;
+    int rc = an_agui_verify_event(d->verify, rec(d), ev, d->nevents, data, len, &drop);
+    if (rc) {
+        d->failed = rc;
+    } else if (!drop) {
+        const struct handler *h = find_handler(type);
+        /* After a run's terminal event only a new run is applied: what a
+         * stream let through in warn or off mode adds nothing to a closed run. */
+        bool closed = d->run == RUN_DONE || d->run == RUN_ERRORED;
+        if (h && (!closed || h->fn == h_run_started || h->fn == h_run_error)) {
+            d->type = type;
+            if (!h->keeps_chunk && d->chunk != CHUNK_NONE)
+                chunk_close(d);
+            rc = h->fn(d, ev);
+            d->type = NULL;
+        }
     }
-    d->type = NULL;
     json_decref(ev);
     return rc;
 }
@@ -815,6 +713,7 @@ void an_agui_dec_new(struct an_agui_dec **out, struct an_agui_conv *conv, struct
     d->msg_ids = json_object();
     d->call_ids = json_object();
     d->state = conv->state ? json_incref(conv->state) : json_object();
+    an_agui_verify_new(&d->verify, conv->thread_id, AN_PROTOCOL_STRICT);
     *out = d;
 }
 
@@ -844,5 +743,12 @@ void an_agui_dec_free(struct an_agui_dec *d)
     an_buf_release(&d->text);
     free(d->run_id);
     free(d->chunk_id);
+    an_agui_verify_free(d->verify);
     free(d);
+}
+
+void an_agui_dec_protocol(struct an_agui_dec *d, int mode)
+{
+    an_agui_verify_free(d->verify);
+    an_agui_verify_new(&d->verify, d->conv->thread_id, mode);
 }

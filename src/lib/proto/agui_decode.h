@@ -14,7 +14,8 @@
  * finish() writes the turn record (text, slice of calls, state), merges the
  * run's messages into conv.messages and its state into conv.state.
  *
- * Failures (RUN_ERROR, malformed events, a run that never finished) are
+ * Each event is first judged by the conformance rules (agui_verify.h).
+ * Failures (RUN_ERROR, protocol violations, a run that never finished) are
  * written to the turn record with an_turn_fail(); oddities that do not
  * break the run (unknown event types, bad tool-args JSON, a failing state
  * patch) become turn warnings. What was captured before a failure stays.
@@ -58,6 +59,10 @@ struct an_agui_dec;
  * max_tool_calls 0: AN_AGUI_DEFAULT_MAX_CALLS. */
 void an_agui_dec_new(struct an_agui_dec **out, struct an_agui_conv *conv, struct an_transcript *t,
                      size_t max_tool_calls);
+
+/* How conformance findings count (enum an_protocol_mode, ananke/model.h):
+ * a new decoder is strict. Call before the first event. */
+void an_agui_dec_protocol(struct an_agui_dec *d, int mode);
 
 /* One SSE event's data, arrived at t_ms. The data is kept as a frame of the
  * turn. Returns 0 to go on, or the an_code of the failure that ended the

@@ -149,6 +149,7 @@ static int conf_build(struct agui_conf *c, const struct an_target *t, const stru
     c->o.forwarded_props = c->fwd;
     c->o.state = c->state;
     c->o.timeout_ms = t->timeout_ms;
+    c->o.protocol = (int)t->protocol;
     return 0;
 }
 
