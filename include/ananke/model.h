@@ -85,6 +85,39 @@ struct an_pattern {
     struct an_loc loc;   /* where this one was written */
 };
 
+/* Seed 002's assertion list, as typed checks (docs/assertions.md "Typed
+ * checks"). Written in a JSONL case's `assertions` or a YAML block's
+ * `checks:`; both load into this, so they judge and fail alike. */
+enum an_check_kind {
+    AN_CHECK_CONTAINS = 0,
+    AN_CHECK_NOT_CONTAINS,
+    AN_CHECK_EQUALS,
+    AN_CHECK_REGEX,
+    AN_CHECK_JSON_PATH,
+    AN_CHECK_TYPE,
+    AN_CHECK_TOOL_CALLED,
+    AN_CHECK_TOOL_RESULT,
+    AN_CHECK_SCRIPT, /* impure: run by run/script_check.c, skipped by an_check() */
+};
+
+struct an_check_item {
+    enum an_check_kind kind;
+    json_t *value;       /* borrowed from the suite; NULL = not given */
+    const char *path;    /* json_path / type: as written ("$.a.b[0]"); NULL = none */
+    struct an_regex *re; /* regex */
+    bool negate;
+    const char *message; /* replaces the finding's label; NULL = none */
+    struct an_loc loc;
+    enum an_level level;
+    /* script: argv, run without a shell in `cwd`, the directory of the file
+     * the check is written in (`use: scripts:PATH` is argv {PATH}) */
+    const char **argv;
+    size_t argc;
+    const char *cwd;
+    json_t *options;   /* borrowed; sent to the script; NULL = none */
+    int64_t timeout_ms;
+};
+
 /* An AssertBlock (seed 000 "AssertBlock"), as written at one level, or the
  * result of merging levels (an_assert_merge). Arrays accumulate across
  * levels; limits override; `extends` is resolved at load time, so a loaded
@@ -104,6 +137,8 @@ struct an_assert {
     struct an_limit max_duration_ms;
     struct an_limit max_idle_ms;
     struct an_limit max_gap_ms;
+    struct an_check_item *checks; /* accumulate like must_match */
+    size_t nchecks;
 };
 
 struct an_header {
@@ -184,13 +219,21 @@ struct an_turn {
 struct an_test {
     const char *file; /* path of the test file, as loaded */
     const char *version;
-    const char *name;
+    const char *name; /* JSONL: "ID — NAME", or "ID" without a name */
+    const char *id;   /* JSONL: the case's id; NULL for YAML tests */
     struct an_loc loc;
     struct an_hook *hooks;
     size_t nhooks;
     struct an_turn *turns;
     size_t nturns;
     struct an_assert assert; /* level AN_LEVEL_TEST */
+    /* Messages before the first turn (JSONL `input` arrays, `messages`):
+     * AG-UI message objects {id, role, content, toolCalls?, toolCallId?},
+     * sent in the first run. NULL = none. Borrowed from the suite. */
+    json_t *history;
+    json_t *options;    /* JSONL `options`: merged over forwardedProps; NULL = none */
+    int64_t timeout_ms; /* JSONL `timeout`: the turn limit; 0 = the target's */
+    bool skip;          /* JSONL `skip: true`: loaded and listed, never run */
 };
 
 struct an_suite_arena; /* private */

@@ -24,7 +24,10 @@
 struct an_finding {
     const char *kind; /* static: "tools.forbid", "tools.require", "tools.require.after",
                          "tools.forbid_calls", "text.must_match", "text.must_not_match",
-                         "timing.max_duration_ms", "timing.max_idle_ms", "timing.max_gap_ms" */
+                         "timing.max_duration_ms", "timing.max_idle_ms", "timing.max_gap_ms",
+                         typed checks: "check.contains", "check.not_contains",
+                         "check.equals", "check.regex", "check.json_path", "check.type",
+                         "check.tool_called", "check.tool_result", "check.script" */
     char *assertion;  /* human label: Tool "charge_card" must be called */
     char *expected;   /* "exactly 1 call" */
     char *actual;     /* "2 calls" */

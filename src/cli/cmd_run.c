@@ -196,9 +196,20 @@ static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
            s->config.target.endpoint.src);
     for (size_t k = 0; k < n; k++) {
         const struct an_test *t = &s->tests[idx[k]];
-        printf("  %s  (%s, %zu turn%s)\n", t->name, t->file, t->nturns,
-               t->nturns == 1 ? "" : "s");
+        if (t->id) { /* a JSONL case: its line, and the history it carries */
+            size_t nh = t->history ? json_array_size(t->history) : 0;
+            printf("  %s  (%s:%u, %zu message%s", t->name, t->file, t->loc.line, nh + 1,
+                   nh ? "s" : "");
+            printf(", %zu assertion%s)\n", t->assert.nchecks, t->assert.nchecks == 1 ? "" : "s");
+        } else {
+            printf("  %s  (%s, %zu turn%s)\n", t->name, t->file, t->nturns,
+                   t->nturns == 1 ? "" : "s");
+        }
     }
+    for (size_t k = 0; k < s->ntests; k++)
+        if (s->tests[k].skip)
+            printf("  skipped: %s  (%s:%u)\n", s->tests[k].name, s->tests[k].file,
+                   s->tests[k].loc.line);
     free(idx);
 }
 

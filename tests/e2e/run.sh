@@ -34,7 +34,8 @@ normalise() {
 
 # in-order containment: every line of $1 appears in $2 after the previous one
 contains_in_order() {
-  awk 'NR == FNR { if (length($0)) want[n++] = $0; next }
+  awk 'BEGIN { n = 0; i = 0 }  # numeric: an unset subscript would be "", which index() finds everywhere in mawk
+       NR == FNR { if (length($0)) want[n++] = $0; next }
        { while (i < n && index($0, want[i])) i++ }
        END { if (i < n) { print "    missing: " want[i]; exit 1 } }' "$1" "$2"
 }

@@ -62,3 +62,56 @@ char *an_json_match_text(const json_t *v)
         return an_xstrndup(json_string_value(v), json_string_length(v));
     return an_json_compact(v);
 }
+
+/* Seed 002's JSONPath subset: an optional "$" or "$.", then keys separated
+ * by dots, and array indexes in brackets ("$.items[0].sku"). A walk that
+ * leaves the document stops with *out NULL. */
+int an_json_path_get(json_t *root, const char *path, json_t **out)
+{
+    const char *p = path;
+    json_t *cur = root;
+    *out = NULL;
+    if (!p)
+        return -1;
+    if (p[0] == '$') {
+        p++;
+        if (*p == '.')
+            p++;
+        else if (*p && *p != '[')
+            return -1;
+    }
+    bool first = true;
+    while (*p) {
+        if (*p == '[') {
+            const char *close = strchr(p, ']');
+            size_t idx;
+            if (!close || !parse_index(p + 1, (size_t)(close - p - 1), &idx))
+                return -1;
+            cur = json_is_array(cur) ? json_array_get(cur, idx) : NULL;
+            p = close + 1;
+            if (*p == '.') {
+                p++;
+                if (!*p || *p == '.' || *p == '[')
+                    return -1;
+            } else if (*p && *p != '[') {
+                return -1;
+            }
+        } else {
+            if (!first && p[-1] != '.')
+                return -1;
+            size_t n = strcspn(p, ".[");
+            if (n == 0)
+                return -1;
+            cur = json_is_object(cur) ? json_object_getn(cur, p, n) : NULL;
+            p += n;
+            if (*p == '.') {
+                p++;
+                if (!*p || *p == '.' || *p == '[')
+                    return -1;
+            }
+        }
+        first = false;
+    }
+    *out = cur;
+    return 0;
+}

@@ -72,6 +72,7 @@ void an_assert_for_turn(struct an_assert *out, const struct an_assert *target,
     struct levels own = {{turn}, 1};
     CONCAT(out, &own, require, nrequire);
     CONCAT(out, &own, must_match, nmust_match);
+    CONCAT(out, &own, checks, nchecks);
 }
 
 void an_assert_for_test(struct an_assert *out, const struct an_assert *target,
@@ -82,6 +83,7 @@ void an_assert_for_test(struct an_assert *out, const struct an_assert *target,
     merge_common(out, &lv);
     CONCAT(out, &lv, require, nrequire);
     CONCAT(out, &lv, must_match, nmust_match);
+    CONCAT(out, &lv, checks, nchecks);
 }
 
 void an_assert_release(struct an_assert *blk)
@@ -93,5 +95,6 @@ void an_assert_release(struct an_assert *blk)
     free(blk->forbid_calls);
     free(blk->must_match);
     free(blk->must_not_match);
+    free(blk->checks);
     memset(blk, 0, sizeof *blk);
 }

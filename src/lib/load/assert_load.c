@@ -1,5 +1,7 @@
 #include "load/assert_load.h"
 
+#include "load/check_load.h"
+
 #include <string.h>
 
 static void regex_release(void *p)
@@ -223,6 +225,7 @@ static void absorb(struct an_ld *ld, struct an_assert *dst, const struct an_asse
     CAT(forbid_calls, nforbid_calls);
     CAT(must_match, nmust_match);
     CAT(must_not_match, nmust_not_match);
+    CAT(checks, nchecks);
 #undef CAT
     if (!dst->max_duration_ms.state)
         dst->max_duration_ms = src->max_duration_ms;
@@ -246,6 +249,8 @@ static void set_level(struct an_assert *b, enum an_level level)
         b->must_match[i].level = level;
     for (size_t i = 0; i < b->nmust_not_match; i++)
         b->must_not_match[i].level = level;
+    for (size_t i = 0; i < b->nchecks; i++)
+        b->checks[i].level = level;
     b->max_duration_ms.level = b->max_idle_ms.level = b->max_gap_ms.level = level;
 }
 
@@ -300,7 +305,7 @@ static int load_extends(struct an_ld *ld, const struct an_ynode *n, enum an_leve
 int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
                    const struct an_assert_lib *lib, struct an_assert *out)
 {
-    static const char *const keys[] = {"tools", "timing", "text", "extends", NULL};
+    static const char *const keys[] = {"tools", "timing", "text", "checks", "extends", NULL};
     static const char *const tool_keys[] = {"forbid", "require", "forbid_calls", NULL};
     static const char *const timing_keys[] = {"max_duration_ms", "max_idle_ms", "max_gap_ms",
                                               NULL};
@@ -353,6 +358,8 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
                            &out->nmust_not_match)))
             return rc;
     }
+    if ((v = an_yaml_get(node, "checks")) && (rc = an_checks_load_yaml(ld, v, level, out)))
+        return rc;
     if ((v = an_yaml_get(node, "extends")) && (rc = load_extends(ld, v, level, lib, out)))
         return rc;
     return 0;

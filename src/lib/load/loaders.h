@@ -2,6 +2,7 @@
 #ifndef ANANKE_LOAD_LOADERS_H
 #define ANANKE_LOAD_LOADERS_H
 
+#include "ananke/load.h"
 #include "ananke/model.h"
 #include "load/assert_load.h"
 #include "load/schema.h"
@@ -11,6 +12,11 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *out);
 /* *.test.yaml (seed 000 "Test file"). */
 int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib *lib,
                  struct an_test *out);
+/* A JSONL suite (seed 002, standard mode): one test per case. Every bad
+ * line is added to errs; the good cases are in *out (an arena array of *n)
+ * and the first error's code is returned. */
+int an_jsonl_load(struct an_ld *ld, const char *path, struct an_errlist *errs,
+                  struct an_test **out, size_t *n);
 /* `version`: "1.x" accepted; any other major refused. */
 int an_version_load(struct an_ld *ld, const struct an_ynode *root, const char *what,
                     const char **out);

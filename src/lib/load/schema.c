@@ -7,7 +7,9 @@ static size_t edit_distance(const char *a, const char *b)
     size_t la = strlen(a), lb = strlen(b);
     if (la > 64 || lb > 64)
         return 99;
-    size_t prev[65], cur[65];
+    /* optimal string alignment: a swap of neighbours ("agiu" for "agui")
+     * costs one edit, as a typo does */
+    size_t prev2[65] = {0}, prev[65], cur[65];
     for (size_t j = 0; j <= lb; j++)
         prev[j] = j;
     for (size_t i = 1; i <= la; i++) {
@@ -16,7 +18,11 @@ static size_t edit_distance(const char *a, const char *b)
             size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
             size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
             cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                prev2[j - 2] + 1 < cur[j])
+                cur[j] = prev2[j - 2] + 1;
         }
+        memcpy(prev2, prev, (lb + 1) * sizeof *prev);
         memcpy(prev, cur, (lb + 1) * sizeof *prev);
     }
     return prev[lb];

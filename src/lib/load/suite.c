@@ -88,11 +88,20 @@ int an_config_find(const char *start_dir, char **out, struct an_err *err)
                    start_dir);
 }
 
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n > t && strcmp(s + n - t, tail) == 0;
+}
+
+/* Directory discovery finds *.test.yaml, *.test.yml and *.test.jsonl; a
+ * file named on the command line is read whatever its name (.jsonl as
+ * JSONL, anything else as YAML), so data files such as cases.jsonl that
+ * sit next to tests are never picked up by accident. */
 static bool is_test_file(const char *name)
 {
-    size_t n = strlen(name);
-    return (n > 10 && strcmp(name + n - 10, ".test.yaml") == 0) ||
-           (n > 9 && strcmp(name + n - 9, ".test.yml") == 0);
+    return ends_with(name, ".test.yaml") || ends_with(name, ".test.yml") ||
+           ends_with(name, ".test.jsonl");
 }
 
 struct pathlist {
@@ -241,10 +250,32 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     }
     first = discover(opts, s->config.dir, &files, errs);
 
-    s->tests = an_arena_alloc(ld.a, (files.n ? files.n : 1) * sizeof *s->tests);
+    size_t cap = files.n ? files.n : 1;
+    s->tests = an_arena_alloc(ld.a, cap * sizeof *s->tests);
     struct an_assert_lib lib = {s->config.assertions, s->config.nassertions};
     for (size_t i = 0; i < files.n; i++) {
         memset(&e, 0, sizeof e);
+        if (ends_with(files.v[i], ".jsonl")) {
+            struct an_test *cases;
+            size_t ncases;
+            int rc = an_jsonl_load(&ld, files.v[i], errs, &cases, &ncases);
+            an_arena_release(&scratch);
+            if (rc && !first)
+                first = rc;
+            if (s->ntests + ncases > cap) {
+                size_t ncap = (s->ntests + ncases) * 2;
+                s->tests = an_arena_grow(ld.a, s->tests, s->ntests, ncap, sizeof *s->tests);
+                cap = ncap;
+            }
+            if (ncases)
+                memcpy(s->tests + s->ntests, cases, ncases * sizeof *cases);
+            s->ntests += ncases;
+            continue;
+        }
+        if (s->ntests == cap) {
+            s->tests = an_arena_grow(ld.a, s->tests, s->ntests, cap * 2, sizeof *s->tests);
+            cap *= 2;
+        }
         int rc = an_test_load(&ld, files.v[i], &lib, &s->tests[s->ntests]);
         an_arena_release(&scratch); /* the tree: the model kept only strings */
         if (!rc)

@@ -36,6 +36,7 @@ struct an_agui_opts {
     size_t nheaders;
     const json_t *forwarded_props; /* NULL: {} */
     const json_t *state;           /* NULL: {} */
+    const json_t *history;         /* messages before the first turn; NULL: none */
     int64_t timeout_ms;            /* whole turn, request sent -> stream finished */
     size_t max_event_bytes;        /* one SSE event's data; 0: 16 MiB */
     size_t max_turn_bytes;         /* whole response body; 0: 256 MiB */

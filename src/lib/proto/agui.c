@@ -276,6 +276,7 @@ int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struc
         s->nheaders = opts->nheaders;
     }
     an_agui_conv_init(&s->conv, opts->thread_id, opts->state, opts->forwarded_props);
+    an_agui_conv_seed(&s->conv, opts->history);
     *out = &s->base;
     return AN_OK;
 }

@@ -41,6 +41,10 @@ struct an_agui_conv {
  * The JSON values are copied, so the caller's stay untouched. */
 void an_agui_conv_init(struct an_agui_conv *c, const char *thread_id, const json_t *state,
                        const json_t *forwarded_props);
+/* Start the conversation from earlier messages (a JSONL case's history):
+ * AG-UI Message objects, copied; the first run sends them before its user
+ * message. */
+void an_agui_conv_seed(struct an_agui_conv *c, const json_t *messages);
 void an_agui_conv_release(struct an_agui_conv *c);
 
 /* Start a run: append the user message (when `user` is not NULL; invalid

@@ -128,6 +128,14 @@ void an_agui_conv_init(struct an_agui_conv *c, const char *thread_id, const json
     c->forwarded_props = forwarded_props ? json_deep_copy(forwarded_props) : json_object();
 }
 
+void an_agui_conv_seed(struct an_agui_conv *c, const json_t *messages)
+{
+    if (!json_is_array(messages))
+        return;
+    json_decref(c->messages);
+    c->messages = json_deep_copy(messages);
+}
+
 void an_agui_conv_release(struct an_agui_conv *c)
 {
     free(c->thread_id);

@@ -80,6 +80,9 @@ static const char *kind_static(const char *k)
         "tools.forbid",       "tools.require",       "tools.require.after",
         "tools.forbid_calls", "text.must_match",     "text.must_not_match",
         "timing.max_duration_ms", "timing.max_idle_ms", "timing.max_gap_ms",
+        "check.contains",     "check.not_contains",  "check.equals",
+        "check.regex",        "check.json_path",     "check.type",
+        "check.tool_called",  "check.tool_result",   "check.script",
     };
     for (size_t i = 0; k && i < sizeof kinds / sizeof *kinds; i++)
         if (!strcmp(k, kinds[i]))

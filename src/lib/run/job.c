@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/tmpdir.h"
 #include "run/hook.h"
+#include "run/script_check.h"
 
 /* ---- verdicts ---- */
 
@@ -115,8 +116,8 @@ static void conf_free(struct agui_conf *c)
     free(c);
 }
 
-static int conf_build(struct agui_conf *c, const struct an_target *t, const struct an_vars *vars,
-                      struct an_err *err)
+static int conf_build(struct agui_conf *c, const struct an_target *t, const struct an_test *test,
+                      const struct an_vars *vars, struct an_err *err)
 {
     int rc;
     if ((rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)) ||
@@ -142,13 +143,21 @@ static int conf_build(struct agui_conf *c, const struct an_target *t, const stru
     if (t->state.value &&
         (rc = an_interp_json(t->state.value, &t->state.loc, vars, &c->state, err)))
         return rc;
+    if (test->options) {
+        /* a JSONL case's `options` (seed 002's context options) go to the
+         * agent over forwardedProps, over the target's keys */
+        if (!c->fwd)
+            c->fwd = json_object();
+        json_object_update(c->fwd, test->options);
+    }
     c->o.endpoint = c->endpoint;
     c->o.agent_id = c->agent_id;
     c->o.thread_id = c->thread_id;
     c->o.headers = c->headers;
     c->o.forwarded_props = c->fwd;
     c->o.state = c->state;
-    c->o.timeout_ms = t->timeout_ms;
+    c->o.timeout_ms = test->timeout_ms ? test->timeout_ms : t->timeout_ms;
+    c->o.history = test->history;
     c->o.protocol = (int)t->protocol;
     return 0;
 }
@@ -184,13 +193,34 @@ static void finish(struct an_job *j)
     j->state = AN_JOB_DONE;
 }
 
+/* The pure checks of a scope, then its script checks (which run programs).
+ * Returns how many failed, or -1 when a script was broken (the test is
+ * then an ERROR). */
+static long judge(struct an_job *j, const struct an_assert *blk, const struct an_scope *scope,
+                  const char *input)
+{
+    size_t nf = an_check(blk, scope, &j->res.findings), ns = 0;
+    struct an_err err = AN_ERR_INIT;
+    if (an_script_checks(blk, scope, input, j->cfg->dir, &j->res.findings, &ns, &err)) {
+        set_error_err(&j->res, scope->turn, &err);
+        return -1;
+    }
+    return (long)(nf + ns);
+}
+
 static void test_checks(struct an_job *j)
 {
     struct an_assert blk;
     char *joined = NULL;
+    const struct an_transcript *tr = &j->res.transcript;
     an_assert_for_test(&blk, &j->cfg->target.assert, &j->test->assert);
-    struct an_scope scope = an_scope_test(&j->res.transcript, &joined);
-    if (an_check(&blk, &scope, &j->res.findings))
+    struct an_scope scope = an_scope_test(tr, &joined);
+    const char *input = NULL;
+    for (size_t i = 0; i < tr->nturns; i++)
+        if (tr->turns[i].input)
+            input = tr->turns[i].input;
+    long nf = judge(j, &blk, &scope, input);
+    if (nf > 0)
         j->res.status = AN_STATUS_FAIL;
     an_assert_release(&blk);
     free(joined);
@@ -287,10 +317,11 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
     an_assert_for_turn(&blk, &j->cfg->target.assert, &j->test->assert,
                        &j->test->turns[j->turn].assert);
     struct an_scope scope = an_scope_turn(tr, j->turn);
-    size_t nf = an_check(&blk, &scope, &j->res.findings);
+    long nf = judge(j, &blk, &scope, rec->input);
     an_assert_release(&blk);
     if (nf) {
-        j->res.status = AN_STATUS_FAIL;
+        if (nf > 0)
+            j->res.status = AN_STATUS_FAIL;
         finish(j);
         return;
     }
@@ -327,6 +358,24 @@ static void open_session(struct an_job *j)
     struct an_err err = AN_ERR_INIT;
     const struct an_target *t = &j->cfg->target;
     int rc;
+    if (t->type == AN_TARGET_ACP && (j->test->history || j->test->options)) {
+        /* never drop what the case says silently: the agent would answer a
+         * different conversation than the one written */
+        const struct an_loc *loc = &j->test->turns[0].loc;
+        size_t nh = j->test->history ? json_array_size(j->test->history) : 0;
+        if (nh)
+            an_fail(&err, AN_EUSAGE, loc,
+                    "this case carries %zu earlier message%s, and an ACP target cannot take "
+                    "them: ACP sessions start empty (give only the last user message, or use "
+                    "an agui target)",
+                    nh, nh == 1 ? "" : "s");
+        else
+            an_fail(&err, AN_EUSAGE, loc,
+                    "this case has 'options', and an ACP target has no place for them");
+        set_error_err(&j->res, -1, &err);
+        finish(j);
+        return;
+    }
     if (t->type == AN_TARGET_ACP) {
         struct acp_conf *c = an_xcalloc(1, sizeof *c);
         j->conf = c;
@@ -338,14 +387,14 @@ static void open_session(struct an_job *j)
                 .sandbox = j->sandbox,
                 .client_capabilities = c->caps,
                 .policy = (int)t->permission_policy,
-                .timeout_ms = t->timeout_ms,
+                .timeout_ms = j->test->timeout_ms ? j->test->timeout_ms : t->timeout_ms,
             };
             rc = an_acp_open(&j->session, &o, &err);
         }
     } else {
         struct agui_conf *c = an_xcalloc(1, sizeof *c);
         j->conf = c;
-        rc = conf_build(c, t, &j->vars, &err) || an_agui_open(&j->session, &c->o, &err);
+        rc = conf_build(c, t, j->test, &j->vars, &err) || an_agui_open(&j->session, &c->o, &err);
     }
     if (rc) {
         set_error_err(&j->res, -1, &err);

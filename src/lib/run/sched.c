@@ -19,6 +19,8 @@ size_t an_run_select(const struct an_suite *s, const struct an_run_opts *o, size
     size_t n = 0, k = 0;
     for (size_t i = 0; i < s->ntests; i++) {
         const char *name = s->tests[i].name;
+        if (s->tests[i].skip) /* JSONL `skip: true`: listed by --dry-run, never run */
+            continue;
         if (o->filter && !an_regex_search(o->filter, name, strlen(name)))
             continue;
         if (o->shard_count && (k++ % o->shard_count) + 1 != o->shard_index)

@@ -4,4 +4,4 @@ jq -e '.tests[0].transcript.turns[0].text == "thinking..."' out/results.json >/d
 # the stalled tests did not hold up the run: well under the 20 s hook
 jq -e '.duration_ms < 5000' out/results.json >/dev/null
 # the hook's sleep was killed
-! pgrep -f 'sleep 20' >/dev/null
+! pgrep -xf 'sleep 20' >/dev/null  # exactly: not another run's 'sleep 200'

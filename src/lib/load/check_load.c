@@ -1,0 +1,441 @@
+/* Seed 002's typed checks, from JSON (JSONL cases, YAML `checks:`). */
+#include "load/check_load.h"
+
+#include <string.h>
+
+#include "ananke/check.h"
+#include "core/json.h"
+
+/* Type names as written, in enum an_check_kind order. */
+static const char *const kinds[] = {"contains",  "not_contains", "equals",
+                                    "regex",     "json_path",    "type",
+                                    "tool_called", "tool_result", "script",
+                                    NULL};
+
+/* What the loader knows but this version cannot run yet. */
+static const char *const planned[] = {"agent", NULL};
+
+static const char *const item_keys[] = {"type",    "value", "pattern", "path",
+                                        "name",    "arguments", "negate", "message",
+                                        "use",     "cmd",   "options", "timeout_ms",
+                                        NULL};
+
+static const char *const json_types[] = {"string", "number", "boolean", "array",
+                                         "object", "null",   NULL};
+
+static void json_release(void *p)
+{
+    json_decref(p);
+}
+
+static void regex_release(void *p)
+{
+    an_regex_free(p);
+}
+
+unsigned an_ck_key_col(const char *line, size_t from, const char *key)
+{
+    size_t klen = strlen(key), n = strlen(line);
+    for (size_t i = from; i + klen + 2 <= n; i++)
+        if (line[i] == '"' && !strncmp(line + i + 1, key, klen) && line[i + 1 + klen] == '"')
+            return (unsigned)i + 1;
+    return 0;
+}
+
+/* Where `key` of the item was written; the item's own place otherwise. */
+static struct an_loc key_loc(const struct an_ck_src *src, const char *key)
+{
+    struct an_loc loc = src->loc;
+    if (src->ynode && src->ynode->kind == AN_Y_MAP) {
+        for (size_t i = 0; i < src->ynode->npairs; i++)
+            if (!strcmp(src->ynode->pairs[i].key->str, key))
+                return src->ynode->pairs[i].key->loc;
+    } else if (src->line) {
+        unsigned col = an_ck_key_col(src->line, loc.col ? loc.col - 1 : 0, key);
+        if (col)
+            loc.col = col;
+    }
+    return loc;
+}
+
+static int bad(struct an_ld *ld, const struct an_ck_src *src, const char *key, const char *fmt,
+               const char *a, const char *b)
+{
+    struct an_loc loc = key_loc(src, key);
+    char msg[600];
+    snprintf(msg, sizeof msg, fmt, a, b ? b : "");
+    return an_fail(ld->err, AN_ESCHEMA, &loc, "%s", msg);
+}
+
+static int compile(struct an_ld *ld, const char *src_text, const struct an_loc *loc,
+                   struct an_regex **out)
+{
+    int rc;
+    if (ld->regexes && (*out = an_strmap_get(ld->regexes, src_text)))
+        return 0;
+    if ((rc = an_regex_compile(out, src_text, loc, ld->err)))
+        return rc;
+    an_arena_defer(ld->a, regex_release, *out);
+    if (ld->regexes)
+        an_strmap_put(ld->regexes, an_arena_strdup(ld->a, src_text), *out);
+    return 0;
+}
+
+/* Every "regex:..." string leaf of a subset pattern must compile. */
+static int check_subset_regexes(struct an_ld *ld, const json_t *v, const struct an_loc *loc)
+{
+    if (json_is_string(v) && !strncmp(json_string_value(v), "regex:", 6)) {
+        struct an_regex *re = NULL;
+        int rc = an_regex_compile(&re, json_string_value(v) + 6, loc, ld->err);
+        an_regex_free(re);
+        return rc;
+    }
+    const char *k;
+    json_t *m;
+    size_t i;
+    int rc;
+    if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, k, m)
+        {
+            if ((rc = check_subset_regexes(ld, m, loc)))
+                return rc;
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, m)
+        {
+            if ((rc = check_subset_regexes(ld, m, loc)))
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* Keys that only some kinds take. */
+static int only_for(struct an_ld *ld, const struct an_ck_src *src, const json_t *item,
+                    const char *key, enum an_check_kind kind, bool ok)
+{
+    if (ok || !json_object_get(item, key))
+        return 0;
+    return bad(ld, src, key, "'%s' does not apply to a %s check", key, kinds[kind]);
+}
+
+static int load_tool_called(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
+                            struct an_check_item *out)
+{
+    json_t *name = json_object_get(item, "name"), *value = json_object_get(item, "value");
+    json_t *args = json_object_get(item, "arguments");
+    if (name && value)
+        return bad(ld, src, "name", "a tool_called check takes 'name' or 'value', not both",
+                   "", NULL);
+    json_t *v = name ? name : value;
+    if (!v)
+        return bad(ld, src, "type",
+                   "a tool_called check needs 'name' (a tool name, a list of names, or "
+                   "{name, arguments})",
+                   "", NULL);
+    if (args) {
+        if (!json_is_string(v))
+            return bad(ld, src, "arguments", "'arguments' needs 'name' to be one tool name", "",
+                       NULL);
+        if (!json_is_object(args))
+            return bad(ld, src, "arguments", "'arguments' must be an object", "", NULL);
+        v = json_pack("{s:O,s:O}", "name", v, "arguments", args);
+        an_arena_defer(ld->a, json_release, v);
+    }
+    if (json_is_string(v)) {
+        if (!json_string_length(v))
+            return bad(ld, src, name ? "name" : "value", "the tool name must not be empty", "",
+                       NULL);
+    } else if (json_is_array(v)) {
+        size_t i;
+        json_t *e;
+        if (!json_array_size(v))
+            return bad(ld, src, name ? "name" : "value", "the list of tool names is empty", "",
+                       NULL);
+        json_array_foreach(v, i, e)
+        {
+            if (!json_is_string(e) || !json_string_length(e))
+                return bad(ld, src, name ? "name" : "value",
+                           "a list of tool names must hold non-empty strings", "", NULL);
+        }
+    } else if (json_is_object(v)) {
+        json_t *n = json_object_get(v, "name"), *a = json_object_get(v, "arguments");
+        const char *k;
+        json_t *m;
+        json_object_foreach(v, k, m)
+        {
+            if (strcmp(k, "name") && strcmp(k, "arguments"))
+                return bad(ld, src, "value",
+                           "unknown key '%s' in a tool_called value (valid keys: name, "
+                           "arguments)",
+                           k, NULL);
+        }
+        if (!json_is_string(n) || !json_string_length(n))
+            return bad(ld, src, "value", "a tool_called value needs 'name' (a string)", "", NULL);
+        if (a && !json_is_object(a))
+            return bad(ld, src, "value", "'arguments' must be an object", "", NULL);
+        struct an_loc loc = key_loc(src, "value");
+        int rc = check_subset_regexes(ld, a, &loc);
+        if (rc)
+            return rc;
+    } else {
+        return bad(ld, src, name ? "name" : "value",
+                   "a tool_called check takes a tool name, a list of names, or {name, "
+                   "arguments}",
+                   "", NULL);
+    }
+    out->value = v;
+    return 0;
+}
+
+static int load_tool_result(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
+                            struct an_check_item *out)
+{
+    json_t *v = json_object_get(item, "value");
+    if (!json_is_object(v))
+        return bad(ld, src, v ? "value" : "type",
+                   "a tool_result check needs 'value': {tool, result} (both optional: the "
+                   "tool's name and a subset of its result)",
+                   "", NULL);
+    const char *k;
+    json_t *m;
+    json_object_foreach(v, k, m)
+    {
+        if (strcmp(k, "tool") && strcmp(k, "result"))
+            return bad(ld, src, "value",
+                       "unknown key '%s' in a tool_result value (valid keys: tool, result)", k,
+                       NULL);
+    }
+    json_t *tool = json_object_get(v, "tool");
+    if (tool && (!json_is_string(tool) || !json_string_length(tool)))
+        return bad(ld, src, "value", "'tool' must be a tool name", "", NULL);
+    struct an_loc loc = key_loc(src, "value");
+    int rc = check_subset_regexes(ld, json_object_get(v, "result"), &loc);
+    if (rc)
+        return rc;
+    out->value = v;
+    return 0;
+}
+
+static int load_script(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
+                       struct an_check_item *out)
+{
+    json_t *use = json_object_get(item, "use"), *cmd = json_object_get(item, "cmd");
+    json_t *to = json_object_get(item, "timeout_ms");
+    if (use && cmd)
+        return bad(ld, src, "cmd", "a script check takes 'use' or 'cmd', not both", "", NULL);
+    if (use) {
+        const char *u = json_string_value(use);
+        if (!u || strncmp(u, "scripts:", 8) || !u[8])
+            return bad(ld, src, "use",
+                       "'use' must be 'scripts:PATH' (PATH relative to this file)%s%s", "",
+                       u && !strncmp(u, "agents:", 7) ? " (agents: are for agent checks)" : "");
+        const char *p = u + 8;
+        out->argc = 1;
+        out->argv = an_arena_alloc(ld->a, 2 * sizeof *out->argv);
+        /* run the file, never a PATH lookup */
+        out->argv[0] = strchr(p, '/') ? p : an_arena_printf(ld->a, "./%s", p);
+    } else if (cmd) {
+        size_t i;
+        json_t *e;
+        if (!json_is_array(cmd) || !json_array_size(cmd))
+            return bad(ld, src, "cmd",
+                       "'cmd' must be a non-empty list (argv, run without a shell), e.g. "
+                       "[\"python3\", \"checks/total.py\"]",
+                       "", NULL);
+        out->argc = json_array_size(cmd);
+        out->argv = an_arena_alloc(ld->a, (out->argc + 1) * sizeof *out->argv);
+        json_array_foreach(cmd, i, e)
+        {
+            if (!json_is_string(e) || (i == 0 && !json_string_length(e)))
+                return bad(ld, src, "cmd", "'cmd' must hold strings", "", NULL);
+            out->argv[i] = json_string_value(e);
+        }
+    } else {
+        return bad(ld, src, "type",
+                   "a script check needs 'use: scripts:PATH' or 'cmd: [argv...]'", "", NULL);
+    }
+    out->cwd = src->file_dir ? src->file_dir : ".";
+    out->timeout_ms = 30000;
+    if (to) {
+        if (!json_is_integer(to) || json_integer_value(to) < 1)
+            return bad(ld, src, "timeout_ms", "'timeout_ms' must be a whole number, at least 1",
+                       "", NULL);
+        out->timeout_ms = json_integer_value(to);
+    }
+    out->options = json_object_get(item, "options");
+    out->value = json_object_get(item, "value");
+    return 0;
+}
+
+int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
+                       enum an_level level, struct an_check_item *out)
+{
+    int rc;
+    memset(out, 0, sizeof *out);
+    out->loc = src->loc;
+    out->level = level;
+    if (json_is_string(item)) {
+        json_t *o = json_pack("{s:O}", "type", item);
+        an_arena_defer(ld->a, json_release, o);
+        item = o;
+    }
+    if (!json_is_object(item))
+        return an_fail(ld->err, AN_ESCHEMA, &src->loc,
+                       "an assertion must be an object such as {\"type\": \"contains\", "
+                       "\"value\": \"...\"}");
+    const char *k;
+    json_t *m;
+    json_object_foreach(item, k, m)
+    {
+        bool ok = false;
+        for (size_t j = 0; item_keys[j] && !ok; j++)
+            ok = !strcmp(k, item_keys[j]);
+        if (ok)
+            continue;
+        const char *near = an_closest(k, item_keys);
+        if (near)
+            return bad(ld, src, k, "unknown key '%s' in an assertion (did you mean '%s'?)", k,
+                       near);
+        return bad(ld, src, k,
+                   "unknown key '%s' in an assertion (valid keys: type, value, pattern, path, "
+                   "name, arguments, negate, message, use, cmd, options, timeout_ms)",
+                   k, NULL);
+    }
+    /* seed 002's original: no type means equals */
+    const char *type = "equals";
+    json_t *t = json_object_get(item, "type");
+    if (t) {
+        if (!json_is_string(t))
+            return bad(ld, src, "type", "'type' must be a string", "", NULL);
+        type = json_string_value(t);
+    }
+    size_t kind = 0;
+    while (kinds[kind] && strcmp(kinds[kind], type))
+        kind++;
+    if (!kinds[kind]) {
+        for (size_t j = 0; planned[j]; j++)
+            if (!strcmp(type, planned[j]))
+                return bad(ld, src, "type",
+                           "'%s' assertions (an agent as judge) are not supported yet by "
+                           "this version of ananke",
+                           type, NULL);
+        const char *near = an_closest(type, kinds);
+        if (near)
+            return bad(ld, src, "type", "unknown assertion type '%s' (did you mean '%s'?)", type,
+                       near);
+        return bad(ld, src, "type",
+                   "unknown assertion type '%s' (supported: contains, not_contains, equals, "
+                   "regex, json_path, type, tool_called, tool_result, script)",
+                   type, NULL);
+    }
+    out->kind = (enum an_check_kind)kind;
+    json_t *v;
+    if ((v = json_object_get(item, "negate"))) {
+        if (!json_is_boolean(v))
+            return bad(ld, src, "negate", "'negate' must be true or false", "", NULL);
+        out->negate = json_is_true(v);
+    }
+    if ((v = json_object_get(item, "message"))) {
+        if (!json_is_string(v) || !json_string_length(v))
+            return bad(ld, src, "message", "'message' must be a non-empty string", "", NULL);
+        out->message = json_string_value(v);
+    }
+    enum an_check_kind ck = out->kind;
+    if ((rc = only_for(ld, src, item, "pattern", ck, ck == AN_CHECK_REGEX)) ||
+        (rc = only_for(ld, src, item, "path", ck,
+                       ck == AN_CHECK_JSON_PATH || ck == AN_CHECK_TYPE)) ||
+        (rc = only_for(ld, src, item, "name", ck, ck == AN_CHECK_TOOL_CALLED)) ||
+        (rc = only_for(ld, src, item, "arguments", ck, ck == AN_CHECK_TOOL_CALLED)) ||
+        (rc = only_for(ld, src, item, "use", ck, ck == AN_CHECK_SCRIPT)) ||
+        (rc = only_for(ld, src, item, "cmd", ck, ck == AN_CHECK_SCRIPT)) ||
+        (rc = only_for(ld, src, item, "options", ck, ck == AN_CHECK_SCRIPT)) ||
+        (rc = only_for(ld, src, item, "timeout_ms", ck, ck == AN_CHECK_SCRIPT)))
+        return rc;
+    json_t *value = json_object_get(item, "value");
+    switch (out->kind) {
+    case AN_CHECK_CONTAINS:
+    case AN_CHECK_NOT_CONTAINS:
+    case AN_CHECK_EQUALS:
+        if (!value)
+            return bad(ld, src, "type", "a %s check needs 'value'", kinds[kind], NULL);
+        if (out->kind != AN_CHECK_EQUALS && json_is_string(value) &&
+            !json_string_length(value))
+            return bad(ld, src, "value", "'value' must not be empty (every text contains \"\")",
+                       "", NULL);
+        out->value = value;
+        return 0;
+    case AN_CHECK_REGEX: {
+        json_t *p = json_object_get(item, "pattern");
+        if (p && value)
+            return bad(ld, src, "pattern", "a regex check takes 'pattern' or 'value', not both",
+                       "", NULL);
+        if (!p)
+            p = value;
+        const char *key = json_object_get(item, "pattern") ? "pattern" : "value";
+        if (!json_is_string(p) || !json_string_length(p))
+            return bad(ld, src, p ? key : "type", "a regex check needs 'pattern' (a string)", "",
+                       NULL);
+        struct an_loc loc = key_loc(src, key);
+        return compile(ld, json_string_value(p), &loc, &out->re);
+    }
+    case AN_CHECK_JSON_PATH:
+    case AN_CHECK_TYPE: {
+        json_t *p = json_object_get(item, "path"), *dummy;
+        if (p && (!json_is_string(p) || an_json_path_get(NULL, json_string_value(p), &dummy)))
+            return bad(ld, src, "path",
+                       "'path' must be a JSON path such as \"$.order.items[0].sku\"", "", NULL);
+        if (p)
+            out->path = json_string_value(p);
+        if (out->kind == AN_CHECK_JSON_PATH) {
+            if (!p)
+                return bad(ld, src, "type", "a json_path check needs 'path'", "", NULL);
+            out->value = value; /* absent: the path must exist */
+            return 0;
+        }
+        const char *tn = json_string_value(value);
+        size_t j = 0;
+        while (tn && json_types[j] && strcmp(json_types[j], tn))
+            j++;
+        if (!tn || !json_types[j])
+            return bad(ld, src, value ? "value" : "type",
+                       "a type check needs 'value': string, number, boolean, array, object or "
+                       "null",
+                       "", NULL);
+        out->value = value;
+        return 0;
+    }
+    case AN_CHECK_TOOL_CALLED:
+        return load_tool_called(ld, item, src, out);
+    case AN_CHECK_TOOL_RESULT:
+        return load_tool_result(ld, item, src, out);
+    case AN_CHECK_SCRIPT:
+        return load_script(ld, item, src, out);
+    }
+    return 0;
+}
+
+int an_checks_load_yaml(struct an_ld *ld, const struct an_ynode *n, enum an_level level,
+                        struct an_assert *blk)
+{
+    int rc;
+    if ((rc = an_ld_expect(ld, n, AN_Y_SEQ, "checks")))
+        return rc;
+    const char *file = n->loc.file;
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    const char *dir = slash ? an_arena_strndup(ld->a, file, (size_t)(slash - file)) : ".";
+    struct an_check_item *v = an_arena_grow(ld->a, blk->checks, blk->nchecks,
+                                            blk->nchecks + n->nitems + 1, sizeof *v);
+    for (size_t i = 0; i < n->nitems; i++) {
+        json_t *j = an_yaml_to_json(n->items[i], ld->err);
+        if (!j)
+            return ld->err->code;
+        an_arena_defer(ld->a, json_release, j);
+        struct an_ck_src src = {n->items[i]->loc, n->items[i], NULL, dir};
+        if ((rc = an_check_item_load(ld, j, &src, level, &v[blk->nchecks + i])))
+            return rc;
+    }
+    blk->checks = v;
+    blk->nchecks += n->nitems;
+    return 0;
+}

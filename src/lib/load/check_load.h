@@ -1,0 +1,38 @@
+/*
+ * Loading seed 002's typed checks (contains, regex, json_path, tool_called,
+ * script ...) into struct an_check_item, from a JSON value: a JSONL case's
+ * `assertions` and a YAML assert block's `checks:` (converted to JSON
+ * first) go through the same code, so they are read alike and fail alike.
+ *
+ * Values are borrowed: the caller keeps `item` alive as long as the suite
+ * (an_arena_defer). Regexes are compiled here, once.
+ */
+#ifndef ANANKE_LOAD_CHECK_LOAD_H
+#define ANANKE_LOAD_CHECK_LOAD_H
+
+#include <jansson.h>
+
+#include "ananke/model.h"
+#include "load/schema.h"
+
+/* Where an item was written, so each message can point at its key. */
+struct an_ck_src {
+    struct an_loc loc;            /* the item (YAML) or the list's key (JSONL) */
+    const struct an_ynode *ynode; /* YAML: the item's node; NULL for JSONL */
+    const char *line;             /* JSONL: the raw line, to find a key's column */
+    const char *file_dir;         /* directory of the file: `use: scripts:PATH` is relative */
+};
+
+/* One check. `item` is an object, or a bare type name ("contains" is
+ * {"type": "contains"}, as seed 002's original reads it). */
+int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
+                       enum an_level level, struct an_check_item *out);
+
+/* A YAML `checks:` list into blk->checks (appended). */
+int an_checks_load_yaml(struct an_ld *ld, const struct an_ynode *n, enum an_level level,
+                        struct an_assert *blk);
+
+/* The column (1-based) of `"key"` in `line` at or after byte `from`; 0 when absent. */
+unsigned an_ck_key_col(const char *line, size_t from, const char *key);
+
+#endif

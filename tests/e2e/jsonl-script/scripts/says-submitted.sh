@@ -1,0 +1,3 @@
+#!/bin/sh
+# Exit status decides when nothing is printed.
+jq -e '.output | test("submitted")' >/dev/null
