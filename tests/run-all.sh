@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole suite: unit tests (ctest), the mock's own tests, the end-to-end
 # cases, the AG-UI conformance corpus, the examples (the demo), the JSON Schemas, the peer test against the official
-# AG-UI encoder, and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
+# AG-UI encoder, the ACP compliance suite (mock faults and the SDK example agent), and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
 # over every suite) and exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +36,8 @@ step mock-acp env ANANKE_BUILD="$B" bash tests/mock/acp.sh
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
 step examples env ANANKE_BUILD="$B" bash tests/examples.sh
+step comply env ANANKE_BUILD="$B" bash tests/comply/run.sh
+step acp-sdk env ANANKE_BUILD="$B" bash tests/acp-sdk/run.sh
 step docs bash tests/docs.sh
 # valgrind cannot run sanitizer builds; the plain build gets it
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then

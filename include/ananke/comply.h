@@ -35,8 +35,8 @@ struct an_comply_unmet {
      * "step" (a step could not run: an unknown variable, a dead agent),
      * "startup" (the agent did not start or initialize) */
     char *kind;
-    int step;      /* 0-based step index, -1 for the test as a whole */
-    char *message; /* one line: what went wrong */
+    int step;       /* 0-based step index, -1 for the test as a whole */
+    char *message;  /* one line: what went wrong */
     char *expected; /* expected envelope as compact JSON, or NULL */
     char *closest;  /* closest observed message as compact JSON, or NULL */
     char **diff;    /* field-level diff lines */
@@ -44,15 +44,15 @@ struct an_comply_unmet {
 };
 
 struct an_comply_test {
-    char *id;          /* file name without .jsont */
+    char *id; /* file name without .jsont */
     char *title;
     char *description;
-    char *area;        /* the report row: `area`, else the title */
-    bool required;     /* severity: required */
+    char *area;    /* the report row: `area`, else the title */
+    bool required; /* severity: required */
     char **docs;
     size_t ndocs;
     enum an_comply_status status;
-    char *na_reason;   /* NA only */
+    char *na_reason; /* NA only */
     struct an_comply_unmet *unmet;
     size_t nunmet, capunmet;
     int64_t duration_ms;
@@ -61,17 +61,17 @@ struct an_comply_test {
 
 struct an_comply_agent {
     char *name;
-    char *command;     /* as given, for the report */
-    json_t *init;      /* the agent's initialize result, or NULL */
-    char *init_error;  /* why initialize failed, or NULL */
-    json_t *modes;     /* session/new `modes` of the probe session, or NULL */
-    json_t *commands;  /* availableCommands seen in the probe, or NULL */
+    char *command;    /* as given, for the report */
+    json_t *init;     /* the agent's initialize result, or NULL */
+    char *init_error; /* why initialize failed, or NULL */
+    json_t *modes;    /* session/new `modes` of the probe session, or NULL */
+    json_t *commands; /* availableCommands seen in the probe, or NULL */
     struct an_comply_test *tests;
     size_t ntests, captests;
 };
 
 struct an_comply_result {
-    char *protocol;    /* "acp" */
+    char *protocol; /* "acp" */
     int64_t started_ms, duration_ms;
     struct an_comply_agent *agents;
     size_t nagents, capagents;
@@ -99,8 +99,7 @@ void an_comply_counts(const struct an_comply_result *r, size_t *pass, size_t *fa
 int an_report_comply_md(const struct an_comply_result *r, const char *path, struct an_err *err);
 /* JUnit: one <testsuite> per agent, one <testcase name=ID classname=AGENT>
  * per test; FAIL → <failure>, NA → <skipped message=REASON>. */
-int an_report_comply_junit(const struct an_comply_result *r, const char *path,
-                           struct an_err *err);
+int an_report_comply_junit(const struct an_comply_result *r, const char *path, struct an_err *err);
 /* JSON: the whole result model. */
 int an_report_comply_json(const struct an_comply_result *r, const char *path, struct an_err *err);
 json_t *an_comply_result_to_json(const struct an_comply_result *r);

@@ -11,6 +11,7 @@ static const struct {
 } commands[] = {
     {"run", cmd_run, "run test suites against the agent"},
     {"validate", cmd_validate, "load and check config and tests; contact nothing"},
+    {"comply", cmd_comply, "run .jsont compliance tests against ACP agents"},
     {"merge", cmd_merge, "join the JSON results of shards into one report"},
     {"init", cmd_init, "write a starter config and test that pass against ananke-mock"},
 };

@@ -230,8 +230,7 @@ static const char *kind_name(const json_t *v)
     return "a value";
 }
 
-static void diff_rec(const json_t *e, const json_t *a, const char *path, char ***lines,
-                     size_t *n)
+static void diff_rec(const json_t *e, const json_t *a, const char *path, char ***lines, size_t *n)
 {
     struct an_buf line = AN_BUF_INIT;
     const char *shown = *path ? path : "(message)";
@@ -346,8 +345,7 @@ size_t an_jm_assign(size_t nexp, size_t nobs, bool (*ok)(size_t e, size_t o, voi
     for (size_t e = 0; e < nexp; e++)
         for (size_t o = 0; o < nobs; o++)
             adj[e * nobs + o] = ok(e, o, ud);
-    struct assign_ctx c = {nexp, nobs, adj, an_xcalloc(nobs, sizeof(long)),
-                           an_xcalloc(nobs, 1)};
+    struct assign_ctx c = {nexp, nobs, adj, an_xcalloc(nobs, sizeof(long)), an_xcalloc(nobs, 1)};
     for (size_t o = 0; o < nobs; o++)
         c.obs_of[o] = -1;
     size_t got = 0;

@@ -33,7 +33,8 @@
 /* Compile a string leaf as a plain pattern (never the /.../flags form). */
 int an_jm_compile(struct an_regex **out, const char *pattern, const struct an_loc *loc,
                   struct an_err *err);
-/* Check every string leaf of `expected` compiles; the first failure names its path. */
+/* Check every string leaf of `expected` compiles; the first failure names its
+ * path. */
 int an_jm_check(const json_t *expected, const struct an_loc *loc, struct an_err *err);
 
 /* The stringified form of a value (see above); caller frees. */

@@ -25,8 +25,8 @@ const char *an_jsont_msg_name(enum an_jsont_msg_kind k)
 
 json_t *an_jsont_default_caps(void)
 {
-    return json_pack("{s:{s:b,s:b},s:b}", "fs", "readTextFile", 1, "writeTextFile", 1,
-                     "terminal", 1);
+    return json_pack("{s:{s:b,s:b},s:b}", "fs", "readTextFile", 1, "writeTextFile", 1, "terminal",
+                     1);
 }
 
 /* ---- pass 1: text ---------------------------------------------------- */
@@ -78,7 +78,8 @@ static void src_loc(const char *text, size_t off, const char *file, struct an_lo
 
 static bool name_char(char c, bool first)
 {
-    return isalpha((unsigned char)c) || c == '_' || (!first && (isdigit((unsigned char)c) || c == '.'));
+    return isalpha((unsigned char)c) || c == '_' ||
+           (!first && (isdigit((unsigned char)c) || c == '.'));
 }
 
 static int pass1_run(struct pass1 *p, const char *file, const char *text, size_t len,
@@ -176,8 +177,7 @@ static size_t map_back(const struct pass1 *p, size_t off)
     return (size_t)((long)off + delta);
 }
 
-static json_t *pass1_parse(struct pass1 *p, const char *file, const char *text,
-                           struct an_err *err)
+static json_t *pass1_parse(struct pass1 *p, const char *file, const char *text, struct an_err *err)
 {
     json_error_t je;
     json_t *v = json_loadb(an_buf_cstr(&p->out), p->out.len, JSON_REJECT_DUPLICATES, &je);
@@ -236,8 +236,8 @@ int an_jsont_resolve_str(const char *in, const struct an_vars *vars, bool regex,
         const char *val = !strncmp(name, "ENV.", 4) ? getenv(name + 4) : an_vars_get(vars, name);
         if (!val) {
             an_buf_release(&b);
-            return an_fail(err, AN_EVAR, NULL,
-                           "variable '%s' is not set (yet) when this step runs", name);
+            return an_fail(err, AN_EVAR, NULL, "variable '%s' is not set (yet) when this step runs",
+                           name);
         }
         if (regex)
             quote_regex(&b, val);
@@ -377,7 +377,8 @@ static int b64_val(int c)
     return -1;
 }
 
-/* Decode base64 (standard or URL alphabet, padding optional, whitespace skipped). */
+/* Decode base64 (standard or URL alphabet, padding optional, whitespace
+ * skipped). */
 static unsigned char *b64_decode(const char *s, size_t *len)
 {
     size_t n = strlen(s);
@@ -446,7 +447,9 @@ static int load_files(struct ld *l, json_t *sb)
             return bad(l, "sandbox.files[%zu] needs a 'path' string", i);
         if (path[0] == '/' || !strcmp(path, "..") || !strncmp(path, "../", 3) ||
             strstr(path, "/../") || (strlen(path) >= 3 && !strcmp(path + strlen(path) - 3, "/..")))
-            return bad(l, "sandbox.files[%zu]: path '%s' must be relative and stay in the sandbox",
+            return bad(l,
+                       "sandbox.files[%zu]: path '%s' must be relative and stay in "
+                       "the sandbox",
                        i, path);
         if (!!text == !!b64)
             return bad(l, "sandbox.files[%zu] ('%s') needs exactly one of 'text' or 'base64'", i,
@@ -461,8 +464,7 @@ static int load_files(struct ld *l, json_t *sb)
             size_t n = 0;
             unsigned char *d = b64_decode(b64, &n);
             if (!d)
-                return bad(l, "sandbox.files[%zu] ('%s'): 'base64' is not valid base64", i,
-                           path);
+                return bad(l, "sandbox.files[%zu] ('%s'): 'base64' is not valid base64", i, path);
             void *copy = an_arena_alloc(&t->arena, n + 1);
             memcpy(copy, d, n);
             free(d);
@@ -486,14 +488,17 @@ static int load_preconds(struct ld *l, json_t *pc)
         json_t *c = json_array_get(pc, i);
         const char *ac = an_json_str(c, "agentCap"), *cc = an_json_str(c, "cap");
         if (!json_is_object(c) || !!ac == !!cc)
-            return bad(l, "preconditions[%zu] needs exactly one of 'agentCap' or 'cap' (a string)",
+            return bad(l,
+                       "preconditions[%zu] needs exactly one of 'agentCap' or 'cap' "
+                       "(a string)",
                        i);
         struct an_jsont_precond *p = &t->preconds[i];
         p->agent = ac != NULL;
         p->path = an_arena_strdup(&t->arena, ac ? ac : cc);
         if (!p->agent && strncmp(p->path, "client.", 7) != 0)
-            return bad(l, "preconditions[%zu]: 'cap' paths start with 'client.' (e.g. "
-                          "client.fs.readTextFile), not '%s'",
+            return bad(l,
+                       "preconditions[%zu]: 'cap' paths start with 'client.' (e.g. "
+                       "client.fs.readTextFile), not '%s'",
                        i, p->path);
         json_t *mb = json_object_get(c, "mustBe");
         p->must_be = keep(l, mb ? mb : json_true());
@@ -544,8 +549,7 @@ static int load_init(struct ld *l, json_t *init)
         else if (!strcmp(s, "write"))
             t->policy = AN_POLICY_WRITE;
         else
-            return bad(l, "'init.permissionPolicy' must be none, read, write or yolo, not '%s'",
-                       s);
+            return bad(l, "'init.permissionPolicy' must be none, read, write or yolo, not '%s'", s);
     }
     return AN_OK;
 }
@@ -574,14 +578,15 @@ static int load_expect(struct ld *l, struct an_jsont_step *st, json_t *ex)
         for (int k = 0; k < 3; k++) {
             if (json_object_get(env, kinds[k])) {
                 if (found >= 0)
-                    return bad(l, "steps[%zu]: expect.messages[%zu] has both '%s' and '%s'", i,
-                               m, kinds[found], kinds[k]);
+                    return bad(l, "steps[%zu]: expect.messages[%zu] has both '%s' and '%s'", i, m,
+                               kinds[found], kinds[k]);
                 found = k;
             }
         }
         if (!json_is_object(env) || found < 0)
-            return bad(l, "steps[%zu]: expect.messages[%zu] needs one of 'response', "
-                          "'notification' or 'clientRequest'",
+            return bad(l,
+                       "steps[%zu]: expect.messages[%zu] needs one of 'response', "
+                       "'notification' or 'clientRequest'",
                        i, m);
         json_t *pat = json_object_get(env, kinds[found]);
         if (!json_is_object(pat))
@@ -599,13 +604,15 @@ static int load_expect(struct ld *l, struct an_jsont_step *st, json_t *ex)
         json_decref(copy);
         if (reply) {
             if (e->kind != AN_JSONT_CLIENT_REQUEST)
-                return bad(l, "steps[%zu]: expect.messages[%zu]: 'reply' goes with a "
-                              "'clientRequest' only",
+                return bad(l,
+                           "steps[%zu]: expect.messages[%zu]: 'reply' goes with a "
+                           "'clientRequest' only",
                            i, m);
             if (!json_is_object(reply) ||
                 !!json_object_get(reply, "result") == !!json_object_get(reply, "error"))
-                return bad(l, "steps[%zu]: expect.messages[%zu].reply needs exactly one of "
-                              "'result' or 'error'",
+                return bad(l,
+                           "steps[%zu]: expect.messages[%zu].reply needs exactly one of "
+                           "'result' or 'error'",
                            i, m);
             e->reply = keep(l, reply);
         }
@@ -625,8 +632,8 @@ static int load_expect(struct ld *l, struct an_jsont_step *st, json_t *ex)
             json_t *cv = json_array_get(caps, c);
             const char *path = an_json_str(cv, "path"), *var = an_json_str(cv, "var");
             if (!path || !var || !*var)
-                return bad(l, "steps[%zu]: expect.captures[%zu] needs 'path' and 'var' strings",
-                           i, c);
+                return bad(l, "steps[%zu]: expect.captures[%zu] needs 'path' and 'var' strings", i,
+                           c);
             st->captures[c].path = an_arena_strdup(a, path);
             st->captures[c].var = an_arena_strdup(a, var);
             st->captures[c].from = -1;
@@ -634,8 +641,9 @@ static int load_expect(struct ld *l, struct an_jsont_step *st, json_t *ex)
             if (from) {
                 if (!json_is_integer(from) || json_integer_value(from) < 0 ||
                     (size_t)json_integer_value(from) >= st->nmsgs)
-                    return bad(l, "steps[%zu]: expect.captures[%zu].from must index "
-                                  "expect.messages",
+                    return bad(l,
+                               "steps[%zu]: expect.captures[%zu].from must index "
+                               "expect.messages",
                                i, c);
                 st->captures[c].from = (int)json_integer_value(from);
             }
@@ -665,8 +673,10 @@ static int load_step(struct ld *l, struct an_jsont_step *st, json_t *s)
         void *it = json_object_iter(s);
         if (it)
             k0 = json_object_iter_key(it);
-        return bad(l, "steps[%zu] has no known kind ('%s'?): expected one of newSession, send, "
-                      "expect, forbid, delayMs",
+        return bad(l,
+                   "steps[%zu] has no known kind ('%s'?): expected one of "
+                   "newSession, send, "
+                   "expect, forbid, delayMs",
                    i, k0);
     }
     st->kind = (enum an_jsont_step_kind)found;
@@ -725,9 +735,41 @@ static int load_step(struct ld *l, struct an_jsont_step *st, json_t *s)
         snprintf(what, sizeof what, "steps[%zu]: 'forbid.timeoutMs'", i);
         if (to && get_ms(l, to, what, &st->ms))
             return AN_ESCHEMA;
+        json_t *fm = json_object_get(v, "methods"), *fe = json_object_get(v, "messages");
+        if (!fm && !fe)
+            return bad(l,
+                       "steps[%zu]: 'forbid' needs 'methods' (names) or 'messages' "
+                       "(envelopes)",
+                       i);
         snprintf(what, sizeof what, "steps[%zu].forbid.methods", i);
-        return load_strings(l, json_object_get(v, "methods"), what, &st->methods, &st->nmethods,
-                            true);
+        if (fm && load_strings(l, fm, what, &st->methods, &st->nmethods, true))
+            return AN_ESCHEMA;
+        if (!fe)
+            return AN_OK;
+        /* an extension: agent requests or notifications matching any of
+         * these partial envelopes are forbidden too */
+        if (!json_is_array(fe) || !json_array_size(fe))
+            return bad(l, "steps[%zu]: 'forbid.messages' must be a non-empty array", i);
+        st->nmsgs = json_array_size(fe);
+        st->msgs = an_arena_alloc(a, st->nmsgs * sizeof *st->msgs);
+        for (size_t m = 0; m < st->nmsgs; m++) {
+            json_t *env = json_array_get(fe, m);
+            json_t *cr = json_object_get(env, "clientRequest"),
+                   *nt = json_object_get(env, "notification");
+            if (!json_is_object(cr) == !json_is_object(nt))
+                return bad(l,
+                           "steps[%zu]: forbid.messages[%zu] needs one of 'clientRequest' or "
+                           "'notification' (an object)",
+                           i, m);
+            st->msgs[m].kind = cr ? AN_JSONT_CLIENT_REQUEST : AN_JSONT_NOTIFICATION;
+            st->msgs[m].pattern = keep(l, cr ? cr : nt);
+            struct an_loc loc = {l->file, 0, 0};
+            if (an_jm_check(st->msgs[m].pattern, &loc, l->err)) {
+                an_err_prefix(l->err, "steps[%zu]: forbid.messages[%zu]: ", i, m);
+                return AN_EREGEX;
+            }
+        }
+        return AN_OK;
     }
     case AN_JSONT_DELAY: {
         char what[64];
@@ -741,8 +783,8 @@ static int load_step(struct ld *l, struct an_jsont_step *st, json_t *s)
 static bool known_var(const struct an_jsont *t, const char *name)
 {
     static const char *const builtins[] = {"sandbox", "protocolVersionDefault",
-                                           "clientCapabilitiesDefault", "sessionId"};
-    for (size_t i = 0; i < 4; i++)
+                                           "clientCapabilitiesDefault", "sessionId", "suiteDir"};
+    for (size_t i = 0; i < 5; i++)
         if (!strcmp(name, builtins[i]))
             return true;
     if (!strncmp(name, "ENV.", 4) && name[4])
@@ -798,8 +840,8 @@ static int build(struct ld *l, json_t *root)
             return rc;
     }
     const struct an_jsont_step *s0 = &t->steps[0];
-    t->self_init = s0->kind == AN_JSONT_SEND &&
-                   !strcmp(an_json_str(s0->frame, "method"), "initialize");
+    t->self_init =
+        s0->kind == AN_JSONT_SEND && !strcmp(an_json_str(s0->frame, "method"), "initialize");
     return AN_OK;
 }
 
@@ -867,7 +909,8 @@ int an_jsont_load_text(struct an_jsont **out, const char *file, const char *text
             src_loc(text, p.refs[i].src, t->file, &loc);
             rc = an_fail(err, AN_EVAR, &loc,
                          "unknown variable '%s' (built-ins: sandbox, protocolVersionDefault, "
-                         "clientCapabilitiesDefault, sessionId; or a name a step captures)",
+                         "clientCapabilitiesDefault, sessionId, suiteDir; or a name a step "
+                         "captures)",
                          p.refs[i].name);
             goto done;
         }

@@ -15,7 +15,8 @@
  *     file's line:col) and validated into struct an_jsont.
  *
  * Every variable name used in a string must be known: a built-in
- * (sandbox, protocolVersionDefault, clientCapabilitiesDefault, sessionId),
+ * (sandbox, protocolVersionDefault, clientCapabilitiesDefault, sessionId,
+ * suiteDir: the absolute directory of the test file, for support programs),
  * a name some step captures (`newSession.capture`, `expect.captures[].var`)
  * or `ENV.NAME`. Anything else is an error at the `${` (file:line:col).
  *
@@ -65,20 +66,23 @@ enum an_jsont_policy { AN_POLICY_YOLO = 0, AN_POLICY_NONE, AN_POLICY_READ, AN_PO
 struct an_jsont_expected {
     enum an_jsont_msg_kind kind;
     json_t *pattern; /* partial envelope; strings may hold ${var} */
-    json_t *reply;   /* clientRequest only: {"result": ...} or {"error": ...}; or NULL */
+    json_t *reply;   /* clientRequest only: {"result": ...} or {"error": ...}; or
+                        NULL */
 };
 
 struct an_jsont_capture {
     const char *path; /* dotted path into the matched message: result.sessionId */
     const char *var;
-    int from;         /* index into messages, or -1: the first matched message having path */
+    int from; /* index into messages, or -1: the first matched message having path
+               */
 };
 
 struct an_jsont_step {
     enum an_jsont_step_kind kind;
     size_t index;
     /* send */
-    json_t *frame;    /* the JSON-RPC frame, `expectError` removed; strings may hold ${var} */
+    json_t *frame; /* the JSON-RPC frame, `expectError` removed; strings may hold
+                      ${var} */
     bool has_id;
     int expect_error; /* -1 unset, 0 false, 1 true */
     /* newSession */
@@ -97,21 +101,22 @@ struct an_jsont_step {
 
 struct an_jsont_precond {
     bool agent;       /* agentCap (true) or cap (false) */
-    const char *path; /* agentCap: into agentCapabilities; cap: "client.fs.readTextFile" */
+    const char *path; /* agentCap: into agentCapabilities; cap:
+                         "client.fs.readTextFile" */
     json_t *must_be;  /* default true */
 };
 
 struct an_jsont_file {
     const char *path;
-    const char *text;   /* text files */
-    const void *data;   /* decoded bytes (text or base64) */
+    const char *text; /* text files */
+    const void *data; /* decoded bytes (text or base64) */
     size_t len;
 };
 
 struct an_jsont {
     struct an_arena arena;
-    const char *file;  /* as given */
-    const char *id;    /* the file name without .jsont */
+    const char *file; /* as given */
+    const char *id;   /* the file name without .jsont */
     const char *title, *description, *area;
     bool required;
     const char **docs;
@@ -150,7 +155,8 @@ int an_jsont_resolve(const json_t *in, const struct an_vars *vars, bool regex, j
 int an_jsont_resolve_str(const char *in, const struct an_vars *vars, bool regex, char **out,
                          struct an_err *err);
 
-/* The value at a dotted path ("result.sessionId", "a.0.b": digits index arrays), borrowed. */
+/* The value at a dotted path ("result.sessionId", "a.0.b": digits index
+ * arrays), borrowed. */
 json_t *an_jsont_path(const json_t *root, const char *path);
 
 #endif

@@ -1,0 +1,514 @@
+/* ananke comply: run a .jsont compliance suite against ACP agents. */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ananke/comply.h"
+#include "cli.h"
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "load/jsont.h"
+#include "run/comply.h"
+
+#define DEFAULT_SUITE "compliance/acp"
+
+static void usage(void)
+{
+    puts("usage: ananke comply [options] [SUITE_DIR_OR_FILE...]\n"
+         "\n"
+         "Runs .jsont compliance tests (default: the *.jsont files "
+         "in " DEFAULT_SUITE "\n"
+         "under the current directory) against each agent and writes a Markdown "
+         "report\n"
+         "to stdout.\n"
+         "\n"
+         "options:\n"
+         "      --protocol acp       the protocol (only acp for now)\n"
+         "  -a, --agent NAME=COMMAND an agent to test: COMMAND is run by /bin/sh; "
+         "repeatable\n"
+         "  -a, --agent NAME         pick an agent of the --settings file; "
+         "repeatable\n"
+         "      --settings FILE      agents in the editors' shape:\n"
+         "                           {\"agent_servers\": {NAME: {\"command\", "
+         "\"args\", \"env\"}}}\n"
+         "  -t, --test ID            run only this test (the file name without "
+         ".jsont);\n"
+         "                           repeatable\n"
+         "      --list-tests         print 'ID - title' for each test and exit\n"
+         "  -j, --jobs N             run N tests at once (each has its own agent and\n"
+         "                           sandbox); the report is the same (default 1)\n"
+         "      --timeout-scale F    multiply every expect/forbid window by F (a scripted\n"
+         "                           agent answers at once or never: 0.3 saves waiting)\n"
+         "      --keep-sandbox       keep each test's sandbox directory (paths on "
+         "stderr)\n"
+         "  -r, --reporter NAME:PATH also write junit:PATH, json:PATH or md:PATH\n"
+         "                           (PATH '-' = stdout); repeatable\n"
+         "  -v, --verbose            every frame in and out on stderr\n"
+         "  -h, --help               this help\n"
+         "\n"
+         "exit: 0 every required test passed for every agent, 1 a required test "
+         "failed,\n"
+         "2 invalid invocation, settings or test file, or no test found.");
+}
+
+struct agent {
+    char *name, *command;
+    char **argv;
+    char **env;
+};
+
+struct ctx {
+    struct agent *agents;
+    size_t nagents;
+    struct an_jsont **tests;
+    size_t ntests, captests;
+};
+
+static void agent_free(struct agent *a)
+{
+    free(a->name);
+    free(a->command);
+    for (char **p = a->argv; p && *p; p++)
+        free(*p);
+    free(a->argv);
+    for (char **p = a->env; p && *p; p++)
+        free(*p);
+    free(a->env);
+}
+
+static struct agent *agent_add(struct ctx *c, const char *name, size_t nlen)
+{
+    c->agents = an_xrealloc(c->agents, (c->nagents + 1) * sizeof *c->agents);
+    struct agent *a = &c->agents[c->nagents++];
+    memset(a, 0, sizeof *a);
+    a->name = an_xstrndup(name, nlen);
+    return a;
+}
+
+static int agent_from_shell(struct ctx *c, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1])
+        return cli_usage_error("--agent takes NAME=COMMAND, not '%s'", spec);
+    for (size_t i = 0; i < c->nagents; i++)
+        if (strlen(c->agents[i].name) == (size_t)(eq - spec) &&
+            !strncmp(c->agents[i].name, spec, (size_t)(eq - spec)))
+            return cli_usage_error("agent '%.*s' given twice", (int)(eq - spec), spec);
+    struct agent *a = agent_add(c, spec, (size_t)(eq - spec));
+    a->command = an_xstrdup(eq + 1);
+    a->argv = an_xcalloc(4, sizeof *a->argv);
+    a->argv[0] = an_xstrdup("/bin/sh");
+    a->argv[1] = an_xstrdup("-c");
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_printf(&b, "exec %s", eq + 1);
+    a->argv[2] = an_buf_detach(&b, NULL);
+    return 0;
+}
+
+/* Agents of the settings file: all of them, or those named in `pick`. */
+static int agents_from_settings(struct ctx *c, const char *file, char **pick, size_t npick)
+{
+    json_error_t je;
+    json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je), *servers;
+    int rc = 0;
+    if (!root) {
+        fprintf(stderr, "ananke: %s:%d:%d: %s\n", file, je.line, je.column, je.text);
+        return AN_EXIT_INVALID;
+    }
+    servers = json_object_get(root, "agent_servers");
+    if (!json_is_object(servers)) {
+        fprintf(stderr, "ananke: %s: needs an \"agent_servers\" object\n", file);
+        json_decref(root);
+        return AN_EXIT_INVALID;
+    }
+    for (size_t i = 0; i < npick && !rc; i++)
+        if (!json_object_get(servers, pick[i]))
+            rc = cli_usage_error("agent '%s' is not in %s", pick[i], file);
+    const char *name;
+    json_t *s;
+    json_object_foreach(servers, name, s)
+    {
+        if (rc)
+            break;
+        bool want = npick == 0;
+        for (size_t i = 0; i < npick; i++)
+            want = want || !strcmp(pick[i], name);
+        if (!want)
+            continue;
+        const char *cmd = an_json_str(s, "command");
+        json_t *args = json_object_get(s, "args"), *env = json_object_get(s, "env");
+        if (!cmd || !*cmd || (args && !json_is_array(args)) || (env && !json_is_object(env))) {
+            fprintf(stderr,
+                    "ananke: %s: agent_servers.%s needs a \"command\" string, "
+                    "\"args\" an "
+                    "array of strings and \"env\" an object of strings\n",
+                    file, name);
+            rc = AN_EXIT_INVALID;
+            break;
+        }
+        struct agent *a = agent_add(c, name, strlen(name));
+        size_t na = json_array_size(args);
+        a->argv = an_xcalloc(na + 2, sizeof *a->argv);
+        a->argv[0] = an_xstrdup(cmd);
+        struct an_buf shown = AN_BUF_INIT;
+        an_buf_puts(&shown, cmd);
+        for (size_t k = 0; k < na; k++) {
+            const char *v = json_string_value(json_array_get(args, k));
+            if (!v) {
+                fprintf(stderr, "ananke: %s: agent_servers.%s.args[%zu] must be a string\n", file,
+                        name, k);
+                rc = AN_EXIT_INVALID;
+                break;
+            }
+            a->argv[k + 1] = an_xstrdup(v);
+            an_buf_printf(&shown, " %s", v);
+        }
+        a->command = an_buf_detach(&shown, NULL);
+        a->env = an_xcalloc(json_object_size(env) + 1, sizeof *a->env);
+        size_t ne = 0;
+        const char *k;
+        json_t *v;
+        json_object_foreach(env, k, v)
+        {
+            if (!json_is_string(v)) {
+                fprintf(stderr, "ananke: %s: agent_servers.%s.env.%s must be a string\n", file,
+                        name, k);
+                rc = AN_EXIT_INVALID;
+                break;
+            }
+            struct an_buf e = AN_BUF_INIT;
+            an_buf_printf(&e, "%s=%s", k, json_string_value(v));
+            a->env[ne++] = an_buf_detach(&e, NULL);
+        }
+    }
+    json_decref(root);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.jsont of a directory (sorted) or the file itself. */
+static int collect(const char *path, char ***files, size_t *n)
+{
+    struct stat st;
+    if (stat(path, &st))
+        return cli_usage_error("cannot read '%s': %s", path, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) {
+        *files = an_xrealloc(*files, (*n + 1) * sizeof **files);
+        (*files)[(*n)++] = an_xstrdup(path);
+        return 0;
+    }
+    DIR *d = opendir(path);
+    if (!d)
+        return cli_usage_error("cannot read '%s': %s", path, strerror(errno));
+    size_t first = *n;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (l <= 6 || strcmp(de->d_name + l - 6, ".jsont") || de->d_name[0] == '.')
+            continue;
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_printf(&b, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", de->d_name);
+        *files = an_xrealloc(*files, (*n + 1) * sizeof **files);
+        (*files)[(*n)++] = an_buf_detach(&b, NULL);
+    }
+    closedir(d);
+    if (*n > first)
+        qsort(*files + first, *n - first, sizeof **files, cmp_str);
+    return 0;
+}
+
+static bool opt(int argc, char **argv, int *i, const char *name, const char *alias,
+                const char **val, int *rc)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (!strncmp(a, name, n) && a[n] == '=') {
+        *val = a + n + 1;
+        return true;
+    }
+    if (strcmp(a, name) && !(alias && !strcmp(a, alias)))
+        return false;
+    if (*i + 1 >= argc) {
+        *rc = cli_usage_error("%s needs a value (see 'ananke comply --help')", a);
+        *val = NULL;
+        return true;
+    }
+    *val = argv[++*i];
+    return true;
+}
+
+enum rep_kind { REP_MD, REP_JUNIT, REP_JSON };
+
+/* --jobs: each test has its own agent process and sandbox, so tests run
+ * side by side on a few threads; results land in preallocated slots, in
+ * suite order, so the report does not depend on the interleaving. */
+struct pool {
+    const struct an_comply_spec *spec;
+    struct an_comply_agent *ra;
+    struct an_jsont *const *tests;
+    size_t n;
+    const struct an_comply_opts *o;
+    atomic_size_t next;
+};
+
+static void *worker(void *arg)
+{
+    struct pool *pl = arg;
+    for (;;) {
+        size_t k = atomic_fetch_add(&pl->next, 1);
+        if (k >= pl->n)
+            return NULL;
+        struct an_comply_test *t = &pl->ra->tests[k];
+        an_comply_run(pl->spec, pl->ra, pl->tests[k], pl->o, t);
+        fprintf(stderr, "comply: %s %s %s (%.1fs)%s%s\n", pl->spec->name, t->id,
+                an_comply_status_name(t->status), (double)t->duration_ms / 1000,
+                t->status == AN_COMPLY_FAIL && t->nunmet ? ": " : "",
+                t->status == AN_COMPLY_FAIL && t->nunmet ? t->unmet[0].message : "");
+    }
+}
+
+int cmd_comply(int argc, char **argv)
+{
+    int rc = 0, verbose = 0;
+    const char *val = NULL, *settings = NULL, *protocol = "acp";
+    bool list = false, keep = false;
+    double scale = 0;
+    unsigned jobs = 1;
+    char **paths = an_xcalloc((size_t)argc + 1, sizeof *paths);
+    char **ids = an_xcalloc((size_t)argc + 1, sizeof *ids);
+    char **pick = an_xcalloc((size_t)argc + 1, sizeof *pick);
+    size_t npaths = 0, nids = 0, npick = 0, nfiles = 0, nreps = 0;
+    char **files = NULL;
+    struct {
+        enum rep_kind kind;
+        const char *path;
+    } reps[16];
+    struct ctx c = {0};
+    struct an_comply_result res = {0};
+    char **shell_specs = an_xcalloc((size_t)argc + 1, sizeof *shell_specs);
+    size_t nshell = 0;
+
+    for (int i = 1; i < argc && !rc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage();
+            goto done;
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            verbose++;
+        } else if (!strcmp(a, "--list-tests")) {
+            list = true;
+        } else if (!strcmp(a, "--keep-sandbox")) {
+            keep = true;
+        } else if (opt(argc, argv, &i, "--jobs", "-j", &val, &rc)) {
+            char *end = NULL;
+            unsigned long v = val ? strtoul(val, &end, 10) : 0;
+            if (val && (end == val || *end || v < 1 || v > 64))
+                rc = cli_usage_error("--jobs takes 1 to 64, not '%s'", val);
+            else if (val)
+                jobs = (unsigned)v;
+        } else if (opt(argc, argv, &i, "--timeout-scale", NULL, &val, &rc)) {
+            char *end = NULL;
+            scale = val ? strtod(val, &end) : 0;
+            if (val && (end == val || *end || !(scale > 0 && scale <= 100)))
+                rc = cli_usage_error("--timeout-scale takes a factor above 0, e.g. 0.5, not '%s'",
+                                     val);
+        } else if (opt(argc, argv, &i, "--protocol", NULL, &val, &rc)) {
+            protocol = val;
+        } else if (opt(argc, argv, &i, "--agent", "-a", &val, &rc)) {
+            if (val && strchr(val, '='))
+                shell_specs[nshell++] = (char *)val;
+            else if (val)
+                pick[npick++] = (char *)val;
+        } else if (opt(argc, argv, &i, "--settings", NULL, &val, &rc)) {
+            settings = val;
+        } else if (opt(argc, argv, &i, "--test", "-t", &val, &rc)) {
+            if (val)
+                ids[nids++] = (char *)val;
+        } else if (opt(argc, argv, &i, "--reporter", "-r", &val, &rc)) {
+            if (!val)
+                break;
+            const char *colon = strchr(val, ':');
+            size_t n = colon ? (size_t)(colon - val) : strlen(val);
+            enum rep_kind k;
+            if (n == 5 && !strncmp(val, "junit", 5))
+                k = REP_JUNIT;
+            else if (n == 4 && !strncmp(val, "json", 4))
+                k = REP_JSON;
+            else if ((n == 2 && !strncmp(val, "md", 2)) || (n == 8 && !strncmp(val, "markdown", 8)))
+                k = REP_MD;
+            else {
+                rc = cli_usage_error("unknown reporter '%.*s' for comply (available: junit, "
+                                     "json, md)",
+                                     (int)n, val);
+                break;
+            }
+            if (nreps == 16) {
+                rc = cli_usage_error("at most 16 reporters");
+                break;
+            }
+            reps[nreps].kind = k;
+            reps[nreps++].path = colon && colon[1] ? colon + 1 : "-";
+        } else if (a[0] == '-' && a[1]) {
+            rc = cli_usage_error("unknown option '%s' for comply (see 'ananke comply --help')", a);
+        } else {
+            paths[npaths++] = argv[i];
+        }
+    }
+    if (rc)
+        goto done;
+    if (strcmp(protocol, "acp")) {
+        rc = cli_usage_error("--protocol: only 'acp' is supported, not '%s'", protocol);
+        goto done;
+    }
+
+    /* tests */
+    if (npaths == 0)
+        paths[npaths++] = DEFAULT_SUITE;
+    for (size_t i = 0; i < npaths && !rc; i++)
+        rc = collect(paths[i], &files, &nfiles);
+    if (rc)
+        goto done;
+    for (size_t i = 0; i < nfiles; i++) {
+        struct an_jsont *t = NULL;
+        struct an_err err = AN_ERR_INIT;
+        if (an_jsont_load(&t, files[i], &err)) {
+            char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+            fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
+            rc = AN_EXIT_INVALID;
+            continue;
+        }
+        bool want = nids == 0;
+        for (size_t k = 0; k < nids; k++)
+            want = want || !strcmp(ids[k], t->id);
+        for (size_t k = 0; k < c.ntests && want; k++)
+            if (!strcmp(c.tests[k]->id, t->id)) {
+                fprintf(stderr, "ananke: %s: test id '%s' also comes from %s\n", t->file, t->id,
+                        c.tests[k]->file);
+                rc = AN_EXIT_INVALID;
+            }
+        if (!want) {
+            an_jsont_free(t);
+            continue;
+        }
+        c.tests = an_xrealloc(c.tests, (c.ntests + 1) * sizeof *c.tests);
+        c.tests[c.ntests++] = t;
+    }
+    if (rc)
+        goto done;
+    for (size_t k = 0; k < nids; k++) {
+        bool found = false;
+        for (size_t i = 0; i < c.ntests; i++)
+            found = found || !strcmp(c.tests[i]->id, ids[k]);
+        if (!found) {
+            rc = cli_usage_error("no test with id '%s' (see --list-tests)", ids[k]);
+            goto done;
+        }
+    }
+    if (c.ntests == 0) {
+        rc = cli_usage_error("no .jsont test found in %s", npaths ? paths[0] : DEFAULT_SUITE);
+        goto done;
+    }
+    if (list) {
+        for (size_t i = 0; i < c.ntests; i++)
+            printf("%s - %s\n", c.tests[i]->id, c.tests[i]->title);
+        goto done;
+    }
+
+    /* agents */
+    for (size_t i = 0; i < nshell && !rc; i++)
+        rc = agent_from_shell(&c, shell_specs[i]);
+    if (!rc && settings)
+        rc = agents_from_settings(&c, settings, pick, npick);
+    else if (!rc && npick)
+        rc = cli_usage_error("--agent '%s' needs --settings (or write NAME=COMMAND)", pick[0]);
+    if (rc)
+        goto done;
+    if (c.nagents == 0) {
+        rc = cli_usage_error("no agent: give --agent NAME=COMMAND or --settings FILE");
+        goto done;
+    }
+
+    struct an_comply_opts o = AN_COMPLY_OPTS_INIT;
+    o.keep_sandbox = keep;
+    o.timeout_scale = scale;
+    o.verbose = verbose;
+    o.log = stderr;
+    res.protocol = an_xstrdup(protocol);
+    res.started_ms = an_clock_unix_ms();
+    int64_t t0 = an_clock_mono_ms();
+    for (size_t i = 0; i < c.nagents; i++) {
+        struct agent *ag = &c.agents[i];
+        struct an_comply_spec spec = {ag->name, ag->command, (const char *const *)ag->argv,
+                                      (const char *const *)ag->env};
+        struct an_comply_agent *ra = an_comply_add_agent(&res, ag->name, ag->command);
+        an_comply_probe(&spec, ra, &o);
+        if (!ra->init)
+            fprintf(stderr, "comply: %s: initialize failed: %s\n", ag->name,
+                    ra->init_error ? ra->init_error : "?");
+        /* every slot first: the workers write into them, nothing grows */
+        for (size_t k = 0; k < c.ntests; k++)
+            an_comply_add_test(ra);
+        struct pool pl = {.spec = &spec, .ra = ra, .tests = c.tests, .n = c.ntests, .o = &o};
+        atomic_init(&pl.next, 0);
+        unsigned nw = jobs > c.ntests ? (unsigned)c.ntests : jobs;
+        pthread_t th[64];
+        unsigned started = 0;
+        for (unsigned w = 1; w < nw && w < 64; w++)
+            if (pthread_create(&th[started], NULL, worker, &pl) == 0)
+                started++;
+        worker(&pl); /* this thread works too */
+        for (unsigned w = 0; w < started; w++)
+            pthread_join(th[w], NULL);
+    }
+    res.duration_ms = an_clock_mono_ms() - t0;
+
+    struct an_err err = AN_ERR_INIT;
+    char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+    if (an_report_comply_md(&res, "-", &err)) {
+        fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
+        rc = AN_EXIT_FAIL;
+    }
+    for (size_t i = 0; i < nreps; i++) {
+        int (*w)(const struct an_comply_result *, const char *, struct an_err *) =
+            reps[i].kind == REP_JUNIT  ? an_report_comply_junit
+            : reps[i].kind == REP_JSON ? an_report_comply_json
+                                       : an_report_comply_md;
+        if (w(&res, reps[i].path, &err)) {
+            fprintf(stderr, "ananke: cannot write report: %s\n",
+                    an_err_format(&err, buf, sizeof buf));
+            rc = AN_EXIT_FAIL;
+        }
+    }
+    size_t p, f, na, rf;
+    an_comply_counts(&res, &p, &f, &na, &rf);
+    fprintf(stderr, "comply: %zu passed, %zu failed (%zu required), %zu NA\n", p, f, rf, na);
+    if (rf)
+        rc = AN_EXIT_FAIL;
+
+done:
+    for (size_t i = 0; i < c.ntests; i++)
+        an_jsont_free(c.tests[i]);
+    free(c.tests);
+    for (size_t i = 0; i < c.nagents; i++)
+        agent_free(&c.agents[i]);
+    free(c.agents);
+    for (size_t i = 0; i < nfiles; i++)
+        free(files[i]);
+    free(files);
+    free(paths);
+    free(ids);
+    free(pick);
+    free(shell_specs);
+    an_comply_result_release(&res);
+    return rc;
+}

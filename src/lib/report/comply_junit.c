@@ -1,0 +1,142 @@
+/*
+ * JUnit XML for compliance runs:
+ *
+ *   <testsuites name="ananke comply" tests= failures= skipped= time=>
+ *     <testsuite name="AGENT" tests= failures= skipped= time=>
+ *       <testcase name="TEST-ID" classname="AGENT" time=>
+ *         <failure message="first unmet expectation" type="KIND">all of
+ * them</failure> <skipped message="NA reason"/>
+ *
+ * A FAIL of an optional test is still a <failure> (CI shows it), but only
+ * required failures change the exit code.
+ */
+#include <string.h>
+
+#include "ananke/comply.h"
+#include "core/buf.h"
+#include "report/report_util.h"
+
+static void xml_char(struct an_buf *b, uint32_t c, const char *s, size_t k, bool attr)
+{
+    switch (c) {
+    case '&':
+        an_buf_puts(b, "&amp;");
+        break;
+    case '<':
+        an_buf_puts(b, "&lt;");
+        break;
+    case '>':
+        an_buf_puts(b, "&gt;");
+        break;
+    case '"':
+        an_buf_puts(b, "&quot;");
+        break;
+    case '\t':
+    case '\n':
+    case '\r':
+        if (attr)
+            an_buf_printf(b, "&#%u;", (unsigned)c);
+        else
+            an_buf_putc(b, (char)c);
+        break;
+    default:
+        if (c >= 0x20 && c != 0xFFFE && c != 0xFFFF)
+            an_buf_append(b, s, k);
+        break;
+    }
+}
+
+static void xml(struct an_buf *b, const char *s, bool attr)
+{
+    an_rpt_escape(b, s, xml_char, attr);
+}
+
+static double secs(int64_t ms)
+{
+    return (double)(ms > 0 ? ms : 0) / 1000.0;
+}
+
+int an_report_comply_junit(const struct an_comply_result *r, const char *path, struct an_err *err)
+{
+    struct an_buf b = AN_BUF_INIT;
+    size_t p, f, n;
+    an_comply_counts(r, &p, &f, &n, NULL);
+    an_buf_printf(&b,
+                  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                  "<testsuites name=\"ananke comply\" tests=\"%zu\" failures=\"%zu\" "
+                  "errors=\"0\" skipped=\"%zu\" time=\"%.3f\">\n",
+                  p + f + n, f, n, secs(r->duration_ms));
+    for (size_t i = 0; i < r->nagents; i++) {
+        const struct an_comply_agent *a = &r->agents[i];
+        size_t af = 0, an = 0;
+        int64_t ms = 0;
+        for (size_t k = 0; k < a->ntests; k++) {
+            af += a->tests[k].status == AN_COMPLY_FAIL;
+            an += a->tests[k].status == AN_COMPLY_NA;
+            ms += a->tests[k].duration_ms;
+        }
+        an_buf_puts(&b, "  <testsuite name=\"");
+        xml(&b, a->name, true);
+        an_buf_printf(&b,
+                      "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" "
+                      "time=\"%.3f\">\n",
+                      a->ntests, af, an, secs(ms));
+        for (size_t k = 0; k < a->ntests; k++) {
+            const struct an_comply_test *t = &a->tests[k];
+            an_buf_puts(&b, "    <testcase name=\"");
+            xml(&b, t->id, true);
+            an_buf_puts(&b, "\" classname=\"");
+            xml(&b, a->name, true);
+            an_buf_printf(&b, "\" time=\"%.3f\"", secs(t->duration_ms));
+            if (t->status == AN_COMPLY_PASS) {
+                an_buf_puts(&b, "/>\n");
+                continue;
+            }
+            an_buf_puts(&b, ">\n");
+            if (t->status == AN_COMPLY_NA) {
+                an_buf_puts(&b, "      <skipped message=\"");
+                xml(&b, t->na_reason ? t->na_reason : "not applicable", true);
+                an_buf_puts(&b, "\"/>\n");
+            } else {
+                const struct an_comply_unmet *u0 = t->nunmet ? &t->unmet[0] : NULL;
+                an_buf_puts(&b, "      <failure message=\"");
+                struct an_buf m = AN_BUF_INIT;
+                an_buf_printf(&m, "%s%s%s", t->required ? "" : "(optional) ",
+                              u0 ? u0->message : "failed", u0 && u0->ndiff ? " — " : "");
+                if (u0 && u0->ndiff)
+                    an_buf_puts(&m, u0->diff[0]);
+                xml(&b, an_buf_cstr(&m), true);
+                an_buf_release(&m);
+                an_buf_puts(&b, "\" type=\"");
+                xml(&b, u0 ? u0->kind : "fail", true);
+                an_buf_puts(&b, "\">");
+                struct an_buf body = AN_BUF_INIT;
+                an_buf_printf(&body, "%s\n", t->title);
+                for (size_t u = 0; u < t->nunmet; u++) {
+                    const struct an_comply_unmet *x = &t->unmet[u];
+                    an_buf_printf(&body, "- %s", x->kind);
+                    if (x->step >= 0)
+                        an_buf_printf(&body, " (step %d)", x->step + 1);
+                    an_buf_printf(&body, ": %s\n", x->message);
+                    if (x->expected)
+                        an_buf_printf(&body, "  expected: %s\n", x->expected);
+                    if (x->closest)
+                        an_buf_printf(&body, "  closest actual: %s\n", x->closest);
+                    for (size_t d = 0; d < x->ndiff; d++)
+                        an_buf_printf(&body, "  diff: %s\n", x->diff[d]);
+                }
+                for (size_t d = 0; d < t->ndocs; d++)
+                    an_buf_printf(&body, "docs: %s\n", t->docs[d]);
+                xml(&b, an_buf_cstr(&body), false);
+                an_buf_release(&body);
+                an_buf_puts(&b, "</failure>\n");
+            }
+            an_buf_puts(&b, "    </testcase>\n");
+        }
+        an_buf_puts(&b, "  </testsuite>\n");
+    }
+    an_buf_puts(&b, "</testsuites>\n");
+    int rc = an_rpt_write(path, &b, err);
+    an_buf_release(&b);
+    return rc;
+}

@@ -1,0 +1,464 @@
+/*
+ * The compliance report in Markdown (seed 003's sample): a methodology
+ * line, a table of compliance areas × agents with numbered footnotes, a
+ * summary per agent, then one section per test with each agent's result,
+ * unmet expectations (expected, closest actual, diff) and the doc links.
+ *
+ * Everything an agent produced is shown inside code spans or fenced blocks
+ * with control characters escaped, so a hostile message cannot break out
+ * of its cell or inject Markdown.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/comply.h"
+#include "core/buf.h"
+#include "core/json.h"
+#include "report/report_util.h"
+
+#define MD_CUT 1500
+
+/* `s` as a code span: controls escaped, long text cut, a fence of more
+ * backticks than any run inside it. */
+static void code(struct an_buf *b, const char *s)
+{
+    struct an_buf clean = AN_BUF_INIT;
+    an_rpt_str(&clean, s ? s : "", MD_CUT, NULL, 0);
+    const char *c = an_buf_cstr(&clean);
+    size_t run = 0, max = 0;
+    for (const char *p = c; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > max)
+            max = run;
+    }
+    for (size_t i = 0; i <= max; i++)
+        an_buf_putc(b, '`');
+    bool pad = c[0] == '`' || (clean.len && c[clean.len - 1] == '`') || max;
+    if (pad)
+        an_buf_putc(b, ' ');
+    /* a pipe would end a table cell even inside a code span */
+    for (const char *p = c; *p; p++) {
+        if (*p == '|')
+            an_buf_puts(b, "\\|");
+        else
+            an_buf_putc(b, *p);
+    }
+    if (pad)
+        an_buf_putc(b, ' ');
+    for (size_t i = 0; i <= max; i++)
+        an_buf_putc(b, '`');
+    an_buf_release(&clean);
+}
+
+/* Plain text from a test file (titles, areas): controls escaped, pipes escaped.
+ */
+static void text(struct an_buf *b, const char *s)
+{
+    struct an_buf clean = AN_BUF_INIT;
+    an_rpt_str(&clean, s ? s : "", 0, NULL, 0);
+    for (const char *p = an_buf_cstr(&clean); *p; p++) {
+        if (*p == '|' || *p == '<' || *p == '>')
+            an_buf_putc(b, '\\');
+        an_buf_putc(b, *p);
+    }
+    an_buf_release(&clean);
+}
+
+enum cell { CELL_NONE = 0, CELL_PASS, CELL_FAIL, CELL_PARTIAL, CELL_NA };
+
+static const char *cell_name(enum cell c)
+{
+    static const char *const n[] = {"—", "PASS", "FAIL", "PARTIAL", "NA"};
+    return n[c];
+}
+
+/* An area's status for one agent (see comply.h). *first_fail: its first failed
+ * test. */
+static enum cell area_cell(const struct an_comply_agent *a, const char *area,
+                           const struct an_comply_test **first_fail)
+{
+    size_t pass = 0, fail = 0, na = 0;
+    *first_fail = NULL;
+    for (size_t k = 0; k < a->ntests; k++) {
+        const struct an_comply_test *t = &a->tests[k];
+        if (strcmp(t->area, area))
+            continue;
+        if (t->status == AN_COMPLY_PASS)
+            pass++;
+        else if (t->status == AN_COMPLY_NA)
+            na++;
+        else {
+            fail++;
+            if (!*first_fail)
+                *first_fail = t;
+        }
+    }
+    if (pass && fail)
+        return CELL_PARTIAL;
+    if (fail)
+        return CELL_FAIL;
+    if (pass)
+        return CELL_PASS;
+    return na ? CELL_NA : CELL_NONE;
+}
+
+static void footnote_text(struct an_buf *b, const struct an_comply_agent *a,
+                          const struct an_comply_test *t, enum cell c)
+{
+    size_t nfail = 0, nall = 0;
+    for (size_t k = 0; k < a->ntests; k++) {
+        if (strcmp(a->tests[k].area, t->area) || a->tests[k].status == AN_COMPLY_NA)
+            continue;
+        nall++;
+        nfail += a->tests[k].status == AN_COMPLY_FAIL;
+    }
+    text(b, a->name);
+    an_buf_puts(b, ", ");
+    code(b, t->id);
+    an_buf_puts(b, ": ");
+    if (c == CELL_PARTIAL)
+        an_buf_printf(b, "%zu of %zu tests failed; first: ", nfail, nall);
+    if (t->nunmet) {
+        const struct an_comply_unmet *u = &t->unmet[0];
+        struct an_buf m = AN_BUF_INIT;
+        an_rpt_str(&m, u->message, 300, NULL, 0);
+        text(b, an_buf_cstr(&m));
+        an_buf_release(&m);
+        if (u->ndiff) {
+            an_buf_puts(b, " — ");
+            code(b, u->diff[0]);
+        }
+        if (t->nunmet > 1)
+            an_buf_printf(b, " (+%zu more)", t->nunmet - 1);
+    }
+    an_buf_putc(b, '\n');
+}
+
+/* Capabilities in one line: loadSession:false; promptCapabilities(image:true,
+ * ...) */
+static void caps_line(struct an_buf *b, const json_t *v)
+{
+    const char *k;
+    json_t *x;
+    bool first = true;
+    json_object_foreach((json_t *)v, k, x)
+    {
+        if (!first)
+            an_buf_puts(b, json_is_object(v) ? ", " : "");
+        first = false;
+        an_rpt_str(b, k, 80, NULL, 0);
+        if (json_is_object(x) && json_object_size(x)) {
+            an_buf_putc(b, '(');
+            caps_line(b, x);
+            an_buf_putc(b, ')');
+        } else {
+            an_buf_putc(b, ':');
+            char *s = json_is_object(x) ? an_xstrdup("{}") : an_json_compact(x);
+            an_rpt_str(b, s, 120, NULL, 0);
+            free(s);
+        }
+    }
+}
+
+static void agent_summary(struct an_buf *b, const struct an_comply_agent *a)
+{
+    an_buf_puts(b, "## ");
+    text(b, a->name);
+    an_buf_puts(b, " Summary\n\n");
+    if (a->command) {
+        an_buf_puts(b, "- Command: ");
+        code(b, a->command);
+        an_buf_putc(b, '\n');
+    }
+    if (a->init) {
+        json_t *pv = json_object_get(a->init, "protocolVersion");
+        char *s = an_json_compact(pv);
+        an_buf_puts(b, "- Protocol version: ");
+        code(b, s);
+        free(s);
+        an_buf_putc(b, '\n');
+        json_t *info = json_object_get(a->init, "agentInfo");
+        if (json_is_object(info)) {
+            an_buf_puts(b, "- Agent: ");
+            struct an_buf n = AN_BUF_INIT;
+            an_buf_printf(&n, "%s %s", an_json_str(info, "name") ? an_json_str(info, "name") : "?",
+                          an_json_str(info, "version") ? an_json_str(info, "version") : "");
+            code(b, an_buf_cstr(&n));
+            an_buf_release(&n);
+            an_buf_putc(b, '\n');
+        }
+        struct an_buf c = AN_BUF_INIT;
+        json_t *caps = json_object_get(a->init, "agentCapabilities");
+        if (json_is_object(caps) && json_object_size(caps))
+            caps_line(&c, caps);
+        else
+            an_buf_puts(&c, "none advertised");
+        an_buf_puts(b, "- Caps: ");
+        code(b, an_buf_cstr(&c));
+        an_buf_putc(b, '\n');
+        an_buf_release(&c);
+        json_t *am = json_object_get(a->init, "authMethods");
+        if (json_is_array(am) && json_array_size(am)) {
+            char *s2 = an_json_compact(am);
+            an_buf_puts(b, "- Auth methods: ");
+            code(b, s2);
+            free(s2);
+            an_buf_putc(b, '\n');
+        }
+    } else {
+        an_buf_puts(b, "- Initialize failed: ");
+        code(b, a->init_error ? a->init_error : "no answer");
+        an_buf_putc(b, '\n');
+    }
+    an_buf_puts(b, "- Modes: ");
+    json_t *avail = json_object_get(a->modes, "availableModes");
+    if (json_is_array(avail) && json_array_size(avail)) {
+        struct an_buf m = AN_BUF_INIT;
+        size_t i;
+        json_t *x;
+        json_array_foreach(avail, i, x)
+        {
+            an_buf_printf(&m, "%s%s", i ? ", " : "",
+                          an_json_str(x, "id") ? an_json_str(x, "id") : "?");
+            if (an_json_str(x, "name"))
+                an_buf_printf(&m, " (%s)", an_json_str(x, "name"));
+        }
+        code(b, an_buf_cstr(&m));
+        an_buf_release(&m);
+    } else {
+        an_buf_puts(b, "not advertised");
+    }
+    an_buf_puts(b, "\n- Commands: ");
+    if (json_is_array(a->commands) && json_array_size(a->commands)) {
+        struct an_buf m = AN_BUF_INIT;
+        size_t i;
+        json_t *x;
+        json_array_foreach(a->commands, i, x) an_buf_printf(
+            &m, "%s/%s", i ? ", " : "", an_json_str(x, "name") ? an_json_str(x, "name") : "?");
+        code(b, an_buf_cstr(&m));
+        an_buf_release(&m);
+    } else {
+        an_buf_puts(b, "none seen");
+    }
+    size_t rp = 0, rt = 0, op = 0, of = 0, ona = 0, rna = 0;
+    for (size_t k = 0; k < a->ntests; k++) {
+        const struct an_comply_test *t = &a->tests[k];
+        if (t->required) {
+            rt++;
+            rp += t->status == AN_COMPLY_PASS;
+            rna += t->status == AN_COMPLY_NA;
+        } else {
+            op += t->status == AN_COMPLY_PASS;
+            of += t->status == AN_COMPLY_FAIL;
+            ona += t->status == AN_COMPLY_NA;
+        }
+    }
+    an_buf_printf(b, "\n- Results: required %zu/%zu passed", rp, rt);
+    if (rna)
+        an_buf_printf(b, " (%zu NA)", rna);
+    an_buf_printf(b, "; optional %zu passed, %zu failed, %zu NA\n", op, of, ona);
+    an_buf_puts(b, "- Notes: ");
+    bool any = false;
+    for (int pass = 0; pass < 2; pass++) {
+        bool head = false;
+        for (size_t k = 0; k < a->ntests; k++) {
+            const struct an_comply_test *t = &a->tests[k];
+            if (t->status != AN_COMPLY_FAIL || t->required != (pass == 0))
+                continue;
+            if (!head) {
+                an_buf_printf(b, "%s%s failed: ", any ? "; " : "",
+                              pass == 0 ? "required" : "optional");
+                head = true;
+            } else {
+                an_buf_puts(b, ", ");
+            }
+            text(b, t->title);
+            any = true;
+        }
+    }
+    if (!any)
+        an_buf_puts(b, "every test that ran passed");
+    an_buf_puts(b, "\n");
+    /* links: the docs of what failed, else of the required tests */
+    an_buf_puts(b, "- Links: ");
+    size_t nl = 0;
+    for (int want_fail = 1; want_fail >= 0 && !nl; want_fail--) {
+        for (size_t k = 0; k < a->ntests && nl < 6; k++) {
+            const struct an_comply_test *t = &a->tests[k];
+            bool f = t->status == AN_COMPLY_FAIL;
+            if ((want_fail && !f) || (!want_fail && !t->required) || !t->ndocs)
+                continue;
+            an_buf_puts(b, nl++ ? ", [" : "[");
+            text(b, t->area);
+            an_buf_printf(b, "](%s)", t->docs[0]);
+        }
+    }
+    if (!nl)
+        an_buf_puts(b, "none");
+    an_buf_puts(b, "\n\n");
+}
+
+static void test_section(struct an_buf *b, const struct an_comply_result *r, size_t ti)
+{
+    const struct an_comply_test *t0 = &r->agents[0].tests[ti];
+    an_buf_puts(b, "### ");
+    text(b, t0->title);
+    an_buf_puts(b, "\n\n- id: ");
+    code(b, t0->id);
+    an_buf_printf(b, "\n- severity: %s\n- area: ", t0->required ? "required" : "optional");
+    text(b, t0->area);
+    an_buf_puts(b, "\n- description: ");
+    text(b, t0->description);
+    an_buf_putc(b, '\n');
+    for (size_t i = 0; i < r->nagents; i++) {
+        const struct an_comply_agent *a = &r->agents[i];
+        if (ti >= a->ntests)
+            continue;
+        const struct an_comply_test *t = &a->tests[ti];
+        an_buf_puts(b, "- ");
+        text(b, a->name);
+        an_buf_printf(b, ": **%s**", an_comply_status_name(t->status));
+        if (t->status == AN_COMPLY_NA && t->na_reason) {
+            an_buf_puts(b, " — ");
+            text(b, t->na_reason);
+        }
+        an_buf_putc(b, '\n');
+        for (size_t u = 0; u < t->nunmet; u++) {
+            const struct an_comply_unmet *x = &t->unmet[u];
+            an_buf_printf(b, "  - unmet %s", x->kind);
+            if (x->step >= 0)
+                an_buf_printf(b, " (step %d)", x->step + 1);
+            an_buf_puts(b, ": ");
+            text(b, x->message);
+            an_buf_putc(b, '\n');
+            if (x->expected) {
+                an_buf_puts(b, "    - expected: ");
+                code(b, x->expected);
+                an_buf_putc(b, '\n');
+            }
+            if (x->closest) {
+                an_buf_puts(b, "    - closest actual: ");
+                code(b, x->closest);
+                an_buf_putc(b, '\n');
+            }
+            if (x->ndiff) {
+                an_buf_puts(b, "    - diff:\n");
+                for (size_t d = 0; d < x->ndiff; d++) {
+                    an_buf_puts(b, "      - ");
+                    code(b, x->diff[d]);
+                    an_buf_putc(b, '\n');
+                }
+            }
+        }
+        if (t->stderr_tail && *t->stderr_tail) {
+            an_buf_puts(b, "  - agent stderr (last lines): ");
+            code(b, t->stderr_tail);
+            an_buf_putc(b, '\n');
+        }
+    }
+    an_buf_puts(b, "- docs: ");
+    for (size_t d = 0; d < t0->ndocs; d++) {
+        an_buf_puts(b, d ? ", <" : "<");
+        text(b, t0->docs[d]);
+        an_buf_putc(b, '>');
+    }
+    an_buf_puts(b, "\n\n");
+}
+
+static void render(struct an_buf *b, const struct an_comply_result *r)
+{
+    size_t ntests = r->nagents ? r->agents[0].ntests : 0, nreq = 0;
+    for (size_t k = 0; k < ntests; k++)
+        nreq += r->agents[0].tests[k].required;
+    an_buf_printf(b, "# %s Compliance Report\n\n",
+                  r->protocol && !strcmp(r->protocol, "acp") ? "ACP" : "JSON-RPC");
+    an_buf_printf(b,
+                  "Methodology: initialized each agent once to read its "
+                  "capabilities (for the "
+                  "preconditions and the summaries below), then ran each of %zu "
+                  "tests (%zu required, %zu "
+                  "optional) in a fresh sandbox directory with a fresh agent "
+                  "process, speaking ACP as "
+                  "the client over stdio (JSON-RPC 2.0, one message per line) "
+                  "and serving the agent's "
+                  "fs, terminal and permission requests inside the sandbox. "
+                  "Expectations use regex "
+                  "subset matching over responses, notifications and "
+                  "agent→client requests; each "
+                  "expected message must match a distinct observed one. Requests "
+                  "never block later "
+                  "steps, so cancellation and forbidden-request windows are "
+                  "observed while a turn "
+                  "runs. MCP tests start a local stdio MCP server supplied by "
+                  "the suite. NA: a "
+                  "precondition (an agent or client capability) is not met. "
+                  "PARTIAL: some tests of "
+                  "the area passed and some failed.\n\n",
+                  ntests, nreq, ntests - nreq);
+
+    /* areas in the order they first appear */
+    const char **areas = an_xcalloc(ntests + 1, sizeof *areas);
+    bool *req = an_xcalloc(ntests + 1, sizeof *req);
+    size_t nareas = 0;
+    for (size_t k = 0; k < ntests; k++) {
+        const struct an_comply_test *t = &r->agents[0].tests[k];
+        size_t j = 0;
+        while (j < nareas && strcmp(areas[j], t->area))
+            j++;
+        if (j == nareas)
+            areas[nareas++] = t->area;
+        req[j] = req[j] || t->required;
+    }
+    an_buf_puts(b, "| Compliance Area | Severity |");
+    for (size_t i = 0; i < r->nagents; i++) {
+        an_buf_putc(b, ' ');
+        text(b, r->agents[i].name);
+        an_buf_puts(b, " |");
+    }
+    an_buf_puts(b, "\n|---|---|");
+    for (size_t i = 0; i < r->nagents; i++)
+        an_buf_puts(b, "---|");
+    an_buf_putc(b, '\n');
+    struct an_buf notes = AN_BUF_INIT;
+    size_t nnote = 0;
+    for (size_t j = 0; j < nareas; j++) {
+        an_buf_puts(b, "| ");
+        text(b, areas[j]);
+        an_buf_printf(b, " | %s |", req[j] ? "required" : "optional");
+        for (size_t i = 0; i < r->nagents; i++) {
+            const struct an_comply_test *ff;
+            enum cell c = area_cell(&r->agents[i], areas[j], &ff);
+            an_buf_printf(b, " %s", cell_name(c));
+            if (ff) {
+                an_buf_printf(b, " [%zu]", ++nnote);
+                an_buf_printf(&notes, "[%zu] ", nnote);
+                footnote_text(&notes, &r->agents[i], ff, c);
+                an_buf_putc(&notes, '\n');
+            }
+            an_buf_puts(b, " |");
+        }
+        an_buf_putc(b, '\n');
+    }
+    an_buf_putc(b, '\n');
+    if (notes.len) {
+        an_buf_append(b, notes.data, notes.len);
+    }
+    an_buf_release(&notes);
+    free(areas);
+    free(req);
+
+    for (size_t i = 0; i < r->nagents; i++)
+        agent_summary(b, &r->agents[i]);
+    an_buf_puts(b, "## Tests\n\n");
+    for (size_t k = 0; k < ntests; k++)
+        test_section(b, r, k);
+}
+
+int an_report_comply_md(const struct an_comply_result *r, const char *path, struct an_err *err)
+{
+    struct an_buf b = AN_BUF_INIT;
+    render(&b, r);
+    int rc = an_rpt_write(path, &b, err);
+    an_buf_release(&b);
+    return rc;
+}

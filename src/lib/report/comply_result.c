@@ -1,0 +1,209 @@
+/* The comply result model: building, releasing, counting, and its JSON form. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/comply.h"
+#include "core/json.h"
+#include "report/report_util.h"
+
+const char *an_comply_status_name(enum an_comply_status s)
+{
+    switch (s) {
+    case AN_COMPLY_PASS:
+        return "PASS";
+    case AN_COMPLY_FAIL:
+        return "FAIL";
+    case AN_COMPLY_NA:
+        return "NA";
+    }
+    return "?";
+}
+
+struct an_comply_agent *an_comply_add_agent(struct an_comply_result *r, const char *name,
+                                            const char *command)
+{
+    if (r->nagents == r->capagents) {
+        r->capagents = r->capagents ? r->capagents * 2 : 4;
+        r->agents = an_xrealloc(r->agents, r->capagents * sizeof *r->agents);
+    }
+    struct an_comply_agent *a = &r->agents[r->nagents++];
+    memset(a, 0, sizeof *a);
+    a->name = an_xstrdup(name);
+    a->command = command ? an_xstrdup(command) : NULL;
+    return a;
+}
+
+struct an_comply_test *an_comply_add_test(struct an_comply_agent *a)
+{
+    if (a->ntests == a->captests) {
+        a->captests = a->captests ? a->captests * 2 : 16;
+        a->tests = an_xrealloc(a->tests, a->captests * sizeof *a->tests);
+    }
+    struct an_comply_test *t = &a->tests[a->ntests++];
+    memset(t, 0, sizeof *t);
+    return t;
+}
+
+struct an_comply_unmet *an_comply_add_unmet(struct an_comply_test *t, const char *kind, int step,
+                                            const char *message)
+{
+    if (t->nunmet == t->capunmet) {
+        t->capunmet = t->capunmet ? t->capunmet * 2 : 4;
+        t->unmet = an_xrealloc(t->unmet, t->capunmet * sizeof *t->unmet);
+    }
+    struct an_comply_unmet *u = &t->unmet[t->nunmet++];
+    memset(u, 0, sizeof *u);
+    u->kind = an_xstrdup(kind);
+    u->step = step;
+    u->message = an_xstrdup(message ? message : "");
+    return u;
+}
+
+static void test_release(struct an_comply_test *t)
+{
+    free(t->id);
+    free(t->title);
+    free(t->description);
+    free(t->area);
+    for (size_t i = 0; i < t->ndocs; i++)
+        free(t->docs[i]);
+    free(t->docs);
+    free(t->na_reason);
+    for (size_t i = 0; i < t->nunmet; i++) {
+        struct an_comply_unmet *u = &t->unmet[i];
+        free(u->kind);
+        free(u->message);
+        free(u->expected);
+        free(u->closest);
+        for (size_t k = 0; k < u->ndiff; k++)
+            free(u->diff[k]);
+        free(u->diff);
+    }
+    free(t->unmet);
+    free(t->stderr_tail);
+}
+
+void an_comply_result_release(struct an_comply_result *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nagents; i++) {
+        struct an_comply_agent *a = &r->agents[i];
+        free(a->name);
+        free(a->command);
+        json_decref(a->init);
+        free(a->init_error);
+        json_decref(a->modes);
+        json_decref(a->commands);
+        for (size_t k = 0; k < a->ntests; k++)
+            test_release(&a->tests[k]);
+        free(a->tests);
+    }
+    free(r->agents);
+    free(r->protocol);
+    memset(r, 0, sizeof *r);
+}
+
+void an_comply_counts(const struct an_comply_result *r, size_t *pass, size_t *fail, size_t *na,
+                      size_t *required_failed)
+{
+    size_t p = 0, f = 0, n = 0, rf = 0;
+    for (size_t i = 0; i < r->nagents; i++) {
+        for (size_t k = 0; k < r->agents[i].ntests; k++) {
+            const struct an_comply_test *t = &r->agents[i].tests[k];
+            if (t->status == AN_COMPLY_PASS)
+                p++;
+            else if (t->status == AN_COMPLY_NA)
+                n++;
+            else {
+                f++;
+                rf += t->required;
+            }
+        }
+    }
+    if (pass)
+        *pass = p;
+    if (fail)
+        *fail = f;
+    if (na)
+        *na = n;
+    if (required_failed)
+        *required_failed = rf;
+}
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? an_json_lossy(s, strlen(s)) : json_null();
+}
+
+/* Parsed back when it is JSON (it always is, made by the runner); else a
+ * string. */
+static json_t *json_text(const char *s)
+{
+    if (!s)
+        return json_null();
+    json_t *v = json_loads(s, JSON_DECODE_ANY, NULL);
+    return v ? v : an_json_lossy(s, strlen(s));
+}
+
+json_t *an_comply_result_to_json(const struct an_comply_result *r)
+{
+    size_t p, f, n, rf;
+    an_comply_counts(r, &p, &f, &n, &rf);
+    json_t *agents = json_array();
+    for (size_t i = 0; i < r->nagents; i++) {
+        const struct an_comply_agent *a = &r->agents[i];
+        json_t *tests = json_array();
+        for (size_t k = 0; k < a->ntests; k++) {
+            const struct an_comply_test *t = &a->tests[k];
+            json_t *docs = json_array(), *unmet = json_array();
+            for (size_t d = 0; d < t->ndocs; d++)
+                json_array_append_new(docs, str_or_null(t->docs[d]));
+            for (size_t u = 0; u < t->nunmet; u++) {
+                const struct an_comply_unmet *x = &t->unmet[u];
+                json_t *diff = json_array();
+                for (size_t d = 0; d < x->ndiff; d++)
+                    json_array_append_new(diff, str_or_null(x->diff[d]));
+                json_array_append_new(
+                    unmet,
+                    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "kind", str_or_null(x->kind), "step",
+                              x->step >= 0 ? json_integer(x->step) : json_null(), "message",
+                              str_or_null(x->message), "expected", json_text(x->expected),
+                              "closest", json_text(x->closest), "diff", diff));
+            }
+            json_array_append_new(
+                tests,
+                json_pack("{s:o,s:o,s:o,s:o,s:s,s:o,s:s,s:o,s:o,s:I,s:o}", "id", str_or_null(t->id),
+                          "title", str_or_null(t->title), "description",
+                          str_or_null(t->description), "area", str_or_null(t->area), "severity",
+                          t->required ? "required" : "optional", "docs", docs, "status",
+                          an_comply_status_name(t->status), "na_reason", str_or_null(t->na_reason),
+                          "unmet", unmet, "duration_ms", (json_int_t)t->duration_ms, "stderr_tail",
+                          str_or_null(t->stderr_tail)));
+        }
+        json_array_append_new(agents, json_pack("{s:o,s:o,s:O?,s:o,s:O?,s:O?,s:o}", "name",
+                                                str_or_null(a->name), "command",
+                                                str_or_null(a->command), "initialize", a->init,
+                                                "init_error", str_or_null(a->init_error), "modes",
+                                                a->modes, "commands", a->commands, "tests", tests));
+    }
+    return json_pack("{s:s,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o}", "tool", "ananke comply",
+                     "protocol", str_or_null(r->protocol), "started_ms", (json_int_t)r->started_ms,
+                     "duration_ms", (json_int_t)r->duration_ms, "summary", "passed", (json_int_t)p,
+                     "failed", (json_int_t)f, "na", (json_int_t)n, "required_failed",
+                     (json_int_t)rf, "agents", agents);
+}
+
+int an_report_comply_json(const struct an_comply_result *r, const char *path, struct an_err *err)
+{
+    json_t *j = an_comply_result_to_json(r);
+    char *s = an_json_dumps(j, JSON_INDENT(2));
+    json_decref(j);
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_puts(&b, s);
+    an_buf_putc(&b, '\n');
+    free(s);
+    int rc = an_rpt_write(path, &b, err);
+    an_buf_release(&b);
+    return rc;
+}

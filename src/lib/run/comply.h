@@ -1,0 +1,71 @@
+/*
+ * The compliance runner (`ananke comply`): runs one .jsont test against one
+ * ACP agent and records the outcome in the comply result model.
+ *
+ * Per test: a fresh sandbox (mkdtemp) holding the test's files, a fresh
+ * agent process started by the ACP client with the test's client
+ * capabilities and permission policy, then the steps in order. The runner
+ * sends `initialize` itself first, unless the test's first step sends
+ * `initialize` (then the test does the handshake its own way). At the end
+ * the agent and its terminals are ended and the sandbox removed (unless
+ * keep_sandbox).
+ *
+ * Steps never block on the agent except `newSession` (its session id is
+ * needed by what follows):
+ *  - send: the frame goes out as written (its id is used on the wire); a
+ *    request's response is awaited by whichever `expect` asks for it;
+ *  - expect: pumps the connection (agent requests keep being served) until
+ *    every expected envelope matches a distinct message observed since the
+ *    test started and not taken by an earlier expect, or timeoutMs passes;
+ *  - forbid: pumps for timeoutMs and fails on any listed agent request
+ *    received in that window;
+ *  - delayMs: pumps for that long.
+ * See docs/comply.md for every rule.
+ */
+#ifndef ANANKE_RUN_COMPLY_H
+#define ANANKE_RUN_COMPLY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ananke/comply.h"
+#include "load/jsont.h"
+
+struct an_comply_spec {
+    const char *name;
+    const char *command;     /* for the report */
+    const char *const *argv; /* NULL-terminated */
+    const char *const *env;  /* "NAME=VALUE", NULL-terminated, or NULL */
+};
+
+struct an_comply_opts {
+    bool keep_sandbox;
+    int verbose;                 /* 1: every frame to `log` */
+    FILE *log;                   /* progress and kept sandboxes; NULL = stderr */
+    int64_t permission_delay_ms; /* see acp_client.h; default 800 */
+    /* expect and forbid windows are multiplied by this (0: 1). A suite is
+     * written for real agents that think; a scripted agent answers at once
+     * or never, so a test run can wait less. delayMs steps keep their time. */
+    double timeout_scale;
+};
+#define AN_COMPLY_OPTS_INIT                                                                        \
+    {                                                                                              \
+        .permission_delay_ms = 800                                                                 \
+    }
+
+/* Start the agent once with the default client capabilities: initialize,
+ * session/new in a scratch directory, 300 ms of listening for commands.
+ * Fills a->init (or a->init_error), a->modes, a->commands. */
+void an_comply_probe(const struct an_comply_spec *spec, struct an_comply_agent *a,
+                     const struct an_comply_opts *o);
+
+/* Run test t against the agent; fills out (status, unmet, NA reason...). */
+void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_agent *a,
+                   const struct an_jsont *t, const struct an_comply_opts *o,
+                   struct an_comply_test *out);
+
+/* The precondition check alone (pure): NULL when every precondition holds,
+ * else a malloc'd NA reason. agent_caps may be NULL. */
+char *an_comply_precheck(const struct an_jsont *t, const json_t *agent_caps);
+
+#endif
