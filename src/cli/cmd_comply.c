@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "ananke/comply.h"
 #include "cli.h"
+#include "core/cancel.h"
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
@@ -261,6 +263,12 @@ struct pool {
     atomic_size_t next;
 };
 
+static void on_signal(int sig)
+{
+    (void)sig;
+    an_cancel_request();
+}
+
 static void *worker(void *arg)
 {
     struct pool *pl = arg;
@@ -445,6 +453,10 @@ int cmd_comply(int argc, char **argv)
     o.log = stderr;
     res.protocol = an_xstrdup(protocol);
     res.started_ms = an_clock_unix_ms();
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     int64_t t0 = an_clock_mono_ms();
     for (size_t i = 0; i < c.nagents; i++) {
         struct agent *ag = &c.agents[i];
@@ -494,6 +506,10 @@ int cmd_comply(int argc, char **argv)
     fprintf(stderr, "comply: %zu passed, %zu failed (%zu required), %zu NA\n", p, f, rf, na);
     if (rf)
         rc = AN_EXIT_FAIL;
+    if (an_cancelled()) {
+        fputs("ananke: interrupted\n", stderr);
+        rc = 130;
+    }
 
 done:
     for (size_t i = 0; i < c.ntests; i++)

@@ -140,5 +140,20 @@ else
     ok "sdk: report written to docs/comply-sdk-example-agent.md"
 fi
 
+# Ctrl-C: the run stops at once with 130 and leaves no agent behind
+mark="$TMP/interrupt-marker.log"
+"$ANANKE" comply -j 4 --agent m="$MOCK acp --log $mark" >"$TMP/int.md" 2>"$TMP/int.err" &
+cpid=$!
+sleep 1.5
+kill -INT "$cpid"
+t0=$(date +%s%N)
+wait "$cpid"; rc=$?
+took=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ "$rc" -eq 130 ] && [ "$took" -lt 5000 ] && ok "interrupt: exit 130 after ${took} ms" ||
+    bad "interrupt: exit $rc after ${took} ms (want 130, quickly)"
+sleep 0.3
+if pgrep -f -- "--log $mark" >/dev/null; then bad "interrupt: an agent was left running"
+else ok "interrupt: no agent left running"; fi
+
 echo "comply: $PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

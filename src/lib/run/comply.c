@@ -13,6 +13,7 @@
 
 #include "check/jsonmatch.h"
 #include "core/buf.h"
+#include "core/cancel.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "proto/acp_client.h"
@@ -214,7 +215,14 @@ static void pump(struct eng *e, int64_t ms)
     if (e->closed) {
         return;
     }
-    an_acp_pump(e->c, ms, &e->news);
+    if (an_cancelled()) {
+        /* Ctrl-C: stop waiting; the test ends and its agent is stopped */
+        e->closed = true;
+        e->news = true;
+        snprintf(e->close_reason, sizeof e->close_reason, "interrupted (Ctrl-C)");
+        return;
+    }
+    an_acp_pump(e->c, ms < AN_CANCEL_POLL_MS ? ms : AN_CANCEL_POLL_MS, &e->news);
 }
 
 static void pump_all(struct eng *e, int64_t ms)
