@@ -13,7 +13,7 @@ BUILD ?= build-$(subst $(comma),-,$(SANITIZE))
 endif
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Debug
 
-.PHONY: all setup build test unit e2e mocktest demo clean
+.PHONY: all setup build test unit e2e mocktest demo bench clean
 
 all: build
 
@@ -42,6 +42,10 @@ test: build
 
 demo: build
 	@ANANKE_BUILD=$(BUILD) bash scripts/demo.sh
+
+# The benchmark against promptfoo (docs/performance.md); QUICK=1 for N <= 1000.
+bench:
+	@bash bench/run.sh $(if $(QUICK),--quick)
 
 clean:
 	rm -rf build build-* demo-out tests/e2e/*/out
