@@ -34,6 +34,17 @@ int cli_reporter_add(struct cli_reporters *r, const char *spec);
 /* Write every report; errors go to stderr; returns 0 or AN_EXIT_FAIL. */
 int cli_reporters_write(const struct cli_reporters *r, const struct an_run_result *res);
 
+/* "--name VALUE" or "--name=VALUE" (also a short alias): true and *val set
+ * when argv[*i] is that option; advances *i past a separate value. A
+ * missing value sets *rc to a usage error (pointing at 'ananke CMD --help')
+ * and *val to NULL, and still returns true. */
+bool cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *alias,
+             const char **val, int *rc);
+
+/* SIGINT and SIGTERM request cancellation (core/cancel.h): the running
+ * tests stop and the report says "interrupted". */
+void cli_cancel_on_signals(void);
+
 /* Print "ananke: <msg>" to stderr; returns AN_EXIT_INVALID. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

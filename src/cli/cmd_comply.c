@@ -229,26 +229,6 @@ static int collect(const char *path, char ***files, size_t *n)
     return 0;
 }
 
-static bool opt(int argc, char **argv, int *i, const char *name, const char *alias,
-                const char **val, int *rc)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (!strncmp(a, name, n) && a[n] == '=') {
-        *val = a + n + 1;
-        return true;
-    }
-    if (strcmp(a, name) && !(alias && !strcmp(a, alias)))
-        return false;
-    if (*i + 1 >= argc) {
-        *rc = cli_usage_error("%s needs a value (see 'ananke comply --help')", a);
-        *val = NULL;
-        return true;
-    }
-    *val = argv[++*i];
-    return true;
-}
-
 enum rep_kind { REP_MD, REP_JUNIT, REP_JSON };
 
 /* --jobs: each test has its own agent process and sandbox, so tests run
@@ -262,12 +242,6 @@ struct pool {
     const struct an_comply_opts *o;
     atomic_size_t next;
 };
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    an_cancel_request();
-}
 
 static void *worker(void *arg)
 {
@@ -317,32 +291,32 @@ int cmd_comply(int argc, char **argv)
             list = true;
         } else if (!strcmp(a, "--keep-sandbox")) {
             keep = true;
-        } else if (opt(argc, argv, &i, "--jobs", "-j", &val, &rc)) {
+        } else if (cli_opt("comply", argc, argv, &i, "--jobs", "-j", &val, &rc)) {
             char *end = NULL;
             unsigned long v = val ? strtoul(val, &end, 10) : 0;
             if (val && (end == val || *end || v < 1 || v > 64))
                 rc = cli_usage_error("--jobs takes 1 to 64, not '%s'", val);
             else if (val)
                 jobs = (unsigned)v;
-        } else if (opt(argc, argv, &i, "--timeout-scale", NULL, &val, &rc)) {
+        } else if (cli_opt("comply", argc, argv, &i, "--timeout-scale", NULL, &val, &rc)) {
             char *end = NULL;
             scale = val ? strtod(val, &end) : 0;
             if (val && (end == val || *end || !(scale > 0 && scale <= 100)))
                 rc = cli_usage_error("--timeout-scale takes a factor above 0, e.g. 0.5, not '%s'",
                                      val);
-        } else if (opt(argc, argv, &i, "--protocol", NULL, &val, &rc)) {
+        } else if (cli_opt("comply", argc, argv, &i, "--protocol", NULL, &val, &rc)) {
             protocol = val;
-        } else if (opt(argc, argv, &i, "--agent", "-a", &val, &rc)) {
+        } else if (cli_opt("comply", argc, argv, &i, "--agent", "-a", &val, &rc)) {
             if (val && strchr(val, '='))
                 shell_specs[nshell++] = (char *)val;
             else if (val)
                 pick[npick++] = (char *)val;
-        } else if (opt(argc, argv, &i, "--settings", NULL, &val, &rc)) {
+        } else if (cli_opt("comply", argc, argv, &i, "--settings", NULL, &val, &rc)) {
             settings = val;
-        } else if (opt(argc, argv, &i, "--test", "-t", &val, &rc)) {
+        } else if (cli_opt("comply", argc, argv, &i, "--test", "-t", &val, &rc)) {
             if (val)
                 ids[nids++] = (char *)val;
-        } else if (opt(argc, argv, &i, "--reporter", "-r", &val, &rc)) {
+        } else if (cli_opt("comply", argc, argv, &i, "--reporter", "-r", &val, &rc)) {
             if (!val)
                 break;
             const char *colon = strchr(val, ':');
@@ -453,10 +427,7 @@ int cmd_comply(int argc, char **argv)
     o.log = stderr;
     res.protocol = an_xstrdup(protocol);
     res.started_ms = an_clock_unix_ms();
-    struct sigaction sa = {.sa_handler = on_signal};
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    cli_cancel_on_signals();
     int64_t t0 = an_clock_mono_ms();
     for (size_t i = 0; i < c.nagents; i++) {
         struct agent *ag = &c.agents[i];

@@ -53,12 +53,6 @@ static void on_progress(const struct an_progress *p, void *ud)
     c->line_shown = true;
 }
 
-static void on_signal(int sig)
-{
-    (void)sig;
-    an_cancel_request();
-}
-
 static void usage(void)
 {
     puts("usage: ananke run [options] [PATH...]\n"
@@ -97,28 +91,6 @@ static void usage(void)
          "\n"
          "exit: 0 every test passed, 1 a test failed or errored, 2 invalid invocation,\n"
          "config or test file, or no test found, 130 interrupted.");
-}
-
-/* "--name VALUE" or "--name=VALUE" (also a short alias): true and *val set
- * when argv[*i] is that option; advances *i past a separate value. */
-static bool opt(int argc, char **argv, int *i, const char *name, const char *alias,
-                const char **val, int *rc)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (!strncmp(a, name, n) && a[n] == '=') {
-        *val = a + n + 1;
-        return true;
-    }
-    if (strcmp(a, name) && !(alias && !strcmp(a, alias)))
-        return false;
-    if (*i + 1 >= argc) {
-        *rc = cli_usage_error("%s needs a value (see 'ananke run --help')", a);
-        *val = NULL;
-        return true;
-    }
-    *val = argv[++*i];
-    return true;
 }
 
 static int parse_uint(const char *name, const char *s, unsigned min, unsigned max, unsigned *out)
@@ -240,33 +212,33 @@ int cmd_run(int argc, char **argv)
             dry = true;
         } else if (!strcmp(a, "--fail-fast")) {
             ro.fail_fast = true;
-        } else if (opt(argc, argv, &i, "--config", "-c", &val, &rc)) {
+        } else if (cli_opt("run", argc, argv, &i, "--config", "-c", &val, &rc)) {
             config = val;
-        } else if (opt(argc, argv, &i, "--color", NULL, &val, &rc)) {
+        } else if (cli_opt("run", argc, argv, &i, "--color", NULL, &val, &rc)) {
             color = val;
-        } else if (opt(argc, argv, &i, "--parallel", "-j", &val, &rc)) {
+        } else if (cli_opt("run", argc, argv, &i, "--parallel", "-j", &val, &rc)) {
             rc = val ? parse_uint("--parallel", val, 1, 10000, &ro.parallel) : rc;
-        } else if (opt(argc, argv, &i, "--repeat", NULL, &val, &rc)) {
+        } else if (cli_opt("run", argc, argv, &i, "--repeat", NULL, &val, &rc)) {
             rc = val ? parse_uint("--repeat", val, 1, 100000, &ro.repeat) : rc;
-        } else if (opt(argc, argv, &i, "--retries", NULL, &val, &rc)) {
+        } else if (cli_opt("run", argc, argv, &i, "--retries", NULL, &val, &rc)) {
             rc = val ? parse_uint("--retries", val, 0, 100, &ro.retries) : rc;
-        } else if (opt(argc, argv, &i, "--pass-rate", NULL, &val, &rc)) {
+        } else if (cli_opt("run", argc, argv, &i, "--pass-rate", NULL, &val, &rc)) {
             rc = val ? parse_rate(val, &ro.pass_rate) : rc;
-        } else if (opt(argc, argv, &i, "--timeout", NULL, &val, &rc)) {
+        } else if (cli_opt("run", argc, argv, &i, "--timeout", NULL, &val, &rc)) {
             rc = val ? parse_duration(val, &ro.test_timeout_ms) : rc;
-        } else if (opt(argc, argv, &i, "--shard", NULL, &val, &rc)) {
+        } else if (cli_opt("run", argc, argv, &i, "--shard", NULL, &val, &rc)) {
             shard = val;
             rc = val ? parse_shard(val, &ro.shard_index, &ro.shard_count) : rc;
-        } else if (opt(argc, argv, &i, "--protocol", NULL, &val, &rc)) {
+        } else if (cli_opt("run", argc, argv, &i, "--protocol", NULL, &val, &rc)) {
             protocol = val;
             if (val && strcmp(val, "strict") && strcmp(val, "warn") && strcmp(val, "off"))
                 rc = cli_usage_error("--protocol takes strict, warn or off, not '%s'", val);
-        } else if (opt(argc, argv, &i, "--filter", NULL, &val, &rc)) {
+        } else if (cli_opt("run", argc, argv, &i, "--filter", NULL, &val, &rc)) {
             struct an_err err = AN_ERR_INIT;
             filter_src = val;
             if (val && an_regex_compile(&filter, val, NULL, &err))
                 rc = cli_usage_error("--filter: %s", err.msg);
-        } else if (opt(argc, argv, &i, "--reporter", "-r", &val, &rc)) {
+        } else if (cli_opt("run", argc, argv, &i, "--reporter", "-r", &val, &rc)) {
             if (val)
                 rc = cli_reporter_add(&reps, val);
         } else if (a[0] == '-' && a[1]) {
@@ -307,10 +279,7 @@ int cmd_run(int argc, char **argv)
     ro.on_progress = on_progress;
     ro.ud = &ctx;
 
-    struct sigaction sa = {.sa_handler = on_signal};
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    cli_cancel_on_signals();
 
     struct an_err err = AN_ERR_INIT;
     if (an_run_suite(suite, &ro, &result, &err)) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/yaml.h"
+#include "scenario_util.h"
 
 #define MAX_DELAY_MS 3600000LL
 #define MAX_CHUNKS 100000LL
@@ -54,75 +55,23 @@ static const struct {
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static bool in_list(const char *const *list, const char *s)
-{
-    for (; *list; list++)
-        if (!strcmp(*list, s))
-            return true;
-    return false;
-}
-
 bool acp_is_stop_reason(const char *s)
 {
-    return in_list(stop_reasons, s);
-}
-
-/* Edit distance of two short keys, for "did you mean" (99 when too long). */
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), row[40];
-    if (la >= 39 || lb >= 39)
-        return 99;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t prev = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t keep = row[j];
-            size_t best = prev + (a[i - 1] != b[j - 1]);
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            prev = keep;
-        }
-    }
-    return row[lb];
+    return scn_in_list(stop_reasons, s);
 }
 
 static int unknown_key(const struct an_ynode *key, const char *where,
                        const char *const *allowed, struct an_err *err)
 {
-    const char *best = NULL;
-    size_t best_d = 3;
-    for (; *allowed; allowed++) {
-        size_t d = distance(key->str, *allowed);
-        if (d < best_d) {
-            best_d = d;
-            best = *allowed;
-        }
-    }
-    if (best)
-        return an_fail(err, AN_ESCHEMA, &key->loc, "unknown key '%s' in %s (did you mean '%s'?)",
-                       key->str, where, best);
-    return an_fail(err, AN_ESCHEMA, &key->loc, "unknown key '%s' in %s", key->str, where);
-}
-
-static int want_map(const struct an_ynode *n, const char *what, struct an_err *err)
-{
-    if (n->kind != AN_Y_MAP)
-        return an_fail(err, AN_ESCHEMA, &n->loc, "%s must be a map, not %s", what,
-                       an_yaml_kind_name(n));
-    return 0;
+    const char *const *const lists[] = {allowed, NULL};
+    return scn_unknown_key(key, where, lists, err);
 }
 
 static int check_keys(const struct an_ynode *map, const char *const *allowed, const char *where,
                       struct an_err *err)
 {
     for (size_t i = 0; i < map->npairs; i++)
-        if (!in_list(allowed, map->pairs[i].key->str))
+        if (!scn_in_list(allowed, map->pairs[i].key->str))
             return unknown_key(map->pairs[i].key, where, allowed, err);
     return 0;
 }
@@ -138,25 +87,13 @@ static int get_str(const struct an_ynode *n, const char *key, const char **out, 
     return 0;
 }
 
-static int get_int(const struct an_ynode *n, const char *key, long long min, long long max,
-                   long long *out, struct an_err *err)
-{
-    if (!an_yaml_as_int(n, out))
-        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be an integer, not %s", key,
-                       an_yaml_kind_name(n));
-    if (*out < min || *out > max)
-        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be between %lld and %lld, not %lld",
-                       key, min, max, *out);
-    return 0;
-}
-
 static int get_enum(const struct an_ynode *n, const char *key, const char *const *values,
                     const char **out, struct an_err *err)
 {
     int rc = get_str(n, key, out, err);
     if (rc)
         return rc;
-    if (in_list(values, *out))
+    if (scn_in_list(values, *out))
         return 0;
     char list[256] = "";
     size_t used = 0;
@@ -230,7 +167,7 @@ static int tool_locations(const struct an_ynode *n, json_t **out, struct an_err 
             }
             if ((rc = get_str(p, "path", &path, err)))
                 goto fail;
-            if (l && (rc = get_int(l, "line", 1, 1LL << 31, &line, err)))
+            if (l && (rc = scn_get_int(l, "line", 1, 1LL << 31, &line, err)))
                 goto fail;
         } else if ((rc = get_str(it, "locations", &path, err))) {
             goto fail;
@@ -259,7 +196,7 @@ static int load_tool(struct acp_scenario *s, struct acp_step *st, const struct a
                                               "content", "rawOutput", "locations", NULL};
     const char *what = is_update ? "'tool_update'" : "'tool_call'";
     int rc;
-    if ((rc = want_map(n, what, err)) ||
+    if ((rc = scn_want_map(n, what, err)) ||
         (rc = check_keys(n, is_update ? update_keys : call_keys, what, err)))
         return rc;
     json_t *u = keep(s, json_object());
@@ -321,7 +258,7 @@ static int load_plan(struct acp_scenario *s, struct acp_step *st, const struct a
         const struct an_ynode *e = n->items[i], *v;
         const char *content = NULL, *prio = "medium", *status = "pending";
         int rc;
-        if ((rc = want_map(e, "a plan entry", err)) ||
+        if ((rc = scn_want_map(e, "a plan entry", err)) ||
             (rc = check_keys(e, keys, "a plan entry", err)))
             return rc;
         if (!(v = an_yaml_get(e, "content")))
@@ -348,7 +285,7 @@ static int load_write(struct acp_scenario *s, struct acp_step *st, const struct 
     const struct an_ynode *p, *c;
     const char *path = NULL, *content = NULL;
     int rc;
-    if ((rc = want_map(n, "'write_file'", err)) ||
+    if ((rc = scn_want_map(n, "'write_file'", err)) ||
         (rc = check_keys(n, keys, "'write_file'", err)))
         return rc;
     if (!(p = an_yaml_get(n, "path")) || !(c = an_yaml_get(n, "content")))
@@ -374,7 +311,7 @@ static int load_terminal(struct acp_scenario *s, struct acp_step *st, const stru
         st->json = keep(s, json_pack("{s:s}", "command", str));
         return 0;
     }
-    if ((rc = want_map(n, "'terminal'", err)) || (rc = check_keys(n, keys, "'terminal'", err)))
+    if ((rc = scn_want_map(n, "'terminal'", err)) || (rc = check_keys(n, keys, "'terminal'", err)))
         return rc;
     if (!(v = an_yaml_get(n, "command")))
         return an_fail(err, AN_ESCHEMA, &n->loc, "'terminal' needs 'command'");
@@ -394,7 +331,7 @@ static int load_terminal(struct acp_scenario *s, struct acp_step *st, const stru
         }
     }
     if ((v = an_yaml_get(n, "env"))) {
-        if ((rc = want_map(v, "'env'", err)))
+        if ((rc = scn_want_map(v, "'env'", err)))
             return rc;
         json_t *env = json_array();
         json_object_set_new(t, "env", env);
@@ -406,7 +343,7 @@ static int load_terminal(struct acp_scenario *s, struct acp_step *st, const stru
         }
     }
     if ((v = an_yaml_get(n, "outputByteLimit"))) {
-        if ((rc = get_int(v, "outputByteLimit", 0, 1LL << 40, &lim, err)))
+        if ((rc = scn_get_int(v, "outputByteLimit", 0, 1LL << 40, &lim, err)))
             return rc;
         json_object_set_new(t, "outputByteLimit", json_integer(lim));
     }
@@ -431,7 +368,7 @@ static int load_permission(struct acp_scenario *s, struct acp_step *st, const st
         st->json = keep(s, json_object());
         return 0;
     }
-    if ((rc = want_map(n, "'permission'", err)) ||
+    if ((rc = scn_want_map(n, "'permission'", err)) ||
         (rc = check_keys(n, keys, "'permission'", err)))
         return rc;
     json_t *p = keep(s, json_object());
@@ -455,7 +392,7 @@ static int load_permission(struct acp_scenario *s, struct acp_step *st, const st
         for (size_t i = 0; i < v->nitems; i++) {
             const struct an_ynode *o = v->items[i], *f;
             const char *id = NULL, *name, *kind;
-            if ((rc = want_map(o, "a permission option", err)) ||
+            if ((rc = scn_want_map(o, "a permission option", err)) ||
                 (rc = check_keys(o, opt_keys, "a permission option", err)))
                 return rc;
             if (!(f = an_yaml_get(o, "optionId")) || (rc = get_str(f, "optionId", &id, err)))
@@ -503,7 +440,7 @@ static int load_step_value(struct acp_scenario *s, struct acp_step *st, const st
         return load_plan(s, st, v, err);
     case ACP_STEP_UPDATE: {
         json_t *j;
-        if ((rc = want_map(v, "'update'", err)) || (rc = to_json(v, &j, err)))
+        if ((rc = scn_want_map(v, "'update'", err)) || (rc = to_json(v, &j, err)))
             return rc;
         st->json = keep(s, j);
         if (!json_is_string(json_object_get(j, "sessionUpdate")))
@@ -517,9 +454,9 @@ static int load_step_value(struct acp_scenario *s, struct acp_step *st, const st
     case ACP_STEP_PERMISSION:
         return load_permission(s, st, v, err);
     case ACP_STEP_DELAY:
-        return get_int(v, key, 0, MAX_DELAY_MS, &st->num, err);
+        return scn_get_int(v, key, 0, MAX_DELAY_MS, &st->num, err);
     case ACP_STEP_EXIT:
-        return get_int(v, key, 0, 255, &st->num, err);
+        return scn_get_int(v, key, 0, 255, &st->num, err);
     }
     return 0;
 }
@@ -532,17 +469,17 @@ static int load_step_mod(struct acp_step *st, const struct an_ynode *k, const st
     if (!strcmp(k->str, "id"))
         return get_str(v, "id", &st->id, err);
     if (!strcmp(k->str, "chunks")) {
-        if ((rc = get_int(v, "chunks", 1, MAX_CHUNKS, &n, err)))
+        if ((rc = scn_get_int(v, "chunks", 1, MAX_CHUNKS, &n, err)))
             return rc;
         st->chunks = (unsigned)n;
         return 0;
     }
     if (!strcmp(k->str, "line"))
-        return get_int(v, "line", 1, 1LL << 31, &st->num, err);
+        return scn_get_int(v, "line", 1, 1LL << 31, &st->num, err);
     if (!strcmp(k->str, "limit"))
-        return get_int(v, "limit", 1, 1LL << 31, &st->limit, err);
+        return scn_get_int(v, "limit", 1, 1LL << 31, &st->limit, err);
     if (!strcmp(k->str, "code"))
-        return get_int(v, "code", -2147483648LL, 2147483647LL, &st->num, err);
+        return scn_get_int(v, "code", -2147483648LL, 2147483647LL, &st->num, err);
     return an_fail(err, AN_EINTERNAL, &k->loc, "unhandled step key '%s'", k->str);
 }
 
@@ -552,7 +489,7 @@ static int load_step(struct acp_scenario *s, struct acp_step *st, const struct a
     size_t kind = NKINDS;
     const struct an_ynode *kind_key = NULL;
     int rc;
-    if ((rc = want_map(n, "a step", err)))
+    if ((rc = scn_want_map(n, "a step", err)))
         return rc;
     for (size_t i = 0; i < n->npairs; i++)
         for (size_t k = 0; k < NKINDS; k++) {
@@ -572,7 +509,7 @@ static int load_step(struct acp_scenario *s, struct acp_step *st, const struct a
         const char *best = NULL;
         size_t best_d = 3;
         for (size_t k = 0; k < NKINDS; k++) {
-            size_t d = distance(n->pairs[0].key->str, kind_names[k]);
+            size_t d = scn_edit_distance(n->pairs[0].key->str, kind_names[k]);
             if (d < best_d) {
                 best_d = d;
                 best = kind_names[k];
@@ -598,7 +535,7 @@ static int load_step(struct acp_scenario *s, struct acp_step *st, const struct a
         const struct an_ynode *k = n->pairs[i].key;
         if (k == kind_key)
             continue;
-        if (!in_list(step_kinds[kind].mods, k->str)) {
+        if (!scn_in_list(step_kinds[kind].mods, k->str)) {
             char where[48];
             snprintf(where, sizeof where, "a %s step", kind_key->str);
             return unknown_key(k, where, step_kinds[kind].mods, err);
@@ -620,7 +557,7 @@ static int load_rule(struct acp_scenario *s, struct acp_rule *r, const struct an
     const struct an_ynode *v;
     const char *str = NULL;
     int rc;
-    if ((rc = want_map(n, "a prompt rule", err)) ||
+    if ((rc = scn_want_map(n, "a prompt rule", err)) ||
         (rc = check_keys(n, rule_keys, "a prompt rule", err)))
         return rc;
     r->loc = n->loc;
@@ -630,7 +567,7 @@ static int load_rule(struct acp_scenario *s, struct acp_rule *r, const struct an
             return rc;
         an_arena_defer(&s->arena, free_regex, r->match);
     }
-    if ((v = an_yaml_get(n, "times")) && (rc = get_int(v, "times", 1, 1000000000LL, &r->times, err)))
+    if ((v = an_yaml_get(n, "times")) && (rc = scn_get_int(v, "times", 1, 1000000000LL, &r->times, err)))
         return rc;
     if (!(v = an_yaml_get(n, "steps")))
         return an_fail(err, AN_ESCHEMA, &n->loc, "a prompt rule needs 'steps'");
@@ -666,7 +603,7 @@ static int load_modes(struct acp_scenario *s, const struct an_ynode *n, struct a
     const struct an_ynode *cur, *avail;
     const char *cur_id = NULL, *str = "";
     int rc;
-    if ((rc = want_map(n, "'modes'", err)) || (rc = check_keys(n, keys, "'modes'", err)))
+    if ((rc = scn_want_map(n, "'modes'", err)) || (rc = check_keys(n, keys, "'modes'", err)))
         return rc;
     if (!(cur = an_yaml_get(n, "currentModeId")) || !(avail = an_yaml_get(n, "availableModes")))
         return an_fail(err, AN_ESCHEMA, &n->loc, "'modes' needs 'currentModeId' and 'availableModes'");
@@ -677,7 +614,7 @@ static int load_modes(struct acp_scenario *s, const struct an_ynode *n, struct a
     bool found = false;
     for (size_t i = 0; i < avail->nitems; i++) {
         const struct an_ynode *m = avail->items[i], *f;
-        if ((rc = want_map(m, "a mode", err)) || (rc = check_keys(m, mode_keys, "a mode", err)))
+        if ((rc = scn_want_map(m, "a mode", err)) || (rc = check_keys(m, mode_keys, "a mode", err)))
             return rc;
         for (size_t k = 0; k < 3; k++) {
             f = an_yaml_get(m, mode_keys[k]);
@@ -710,7 +647,7 @@ static int load_commands(struct acp_scenario *s, const struct an_ynode *n, struc
                        an_yaml_kind_name(n));
     for (size_t i = 0; i < n->nitems; i++) {
         const struct an_ynode *c = n->items[i], *f;
-        if ((rc = want_map(c, "a command", err)) || (rc = check_keys(c, keys, "a command", err)))
+        if ((rc = scn_want_map(c, "a command", err)) || (rc = check_keys(c, keys, "a command", err)))
             return rc;
         if (!(f = an_yaml_get(c, "name")) || (rc = get_str(f, "name", &str, err)))
             return f ? rc : an_fail(err, AN_ESCHEMA, &c->loc, "a command needs 'name'");
@@ -718,7 +655,7 @@ static int load_commands(struct acp_scenario *s, const struct an_ynode *n, struc
             return f ? rc : an_fail(err, AN_ESCHEMA, &c->loc, "a command needs 'description'");
         if ((f = an_yaml_get(c, "input"))) {
             const struct an_ynode *h;
-            if ((rc = want_map(f, "'input'", err)) ||
+            if ((rc = scn_want_map(f, "'input'", err)) ||
                 (rc = check_keys(f, input_keys, "'input'", err)))
                 return rc;
             if (!(h = an_yaml_get(f, "hint")) || (rc = get_str(h, "hint", &str, err)))
@@ -744,7 +681,7 @@ static int load_tree(struct acp_scenario *s, const struct an_ynode *root, struct
         return rc;
     if ((v = an_yaml_get(root, "capabilities"))) {
         json_t *j;
-        if ((rc = want_map(v, "'capabilities'", err)) || (rc = to_json(v, &j, err)))
+        if ((rc = scn_want_map(v, "'capabilities'", err)) || (rc = to_json(v, &j, err)))
             return rc;
         json_object_update_recursive(s->capabilities, j);
         json_decref(j);

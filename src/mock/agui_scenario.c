@@ -7,6 +7,7 @@
 
 #include "core/json.h"
 #include "core/yaml.h"
+#include "scenario_util.h"
 
 /* Upper bounds that catch typos (a delay of 10^9 ms) without limiting any
  * sensible script. */
@@ -55,67 +56,6 @@ static const struct step_kind step_kinds[] = {
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static bool in_list(const char *const *list, const char *key)
-{
-    for (; *list; list++)
-        if (strcmp(*list, key) == 0)
-            return true;
-    return false;
-}
-
-/* Levenshtein distance, capped: only used to suggest a near key. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    size_t row[32];
-    if (la >= 31 || lb >= 31)
-        return 99;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-static int unknown_key(const struct an_ynode *key, const char *where,
-                       const char *const *const *lists, struct an_err *err)
-{
-    const char *best = NULL;
-    size_t best_d = 3; /* suggest only close misspellings */
-    for (; *lists; lists++)
-        for (const char *const *k = *lists; *k; k++) {
-            size_t d = edit_distance(key->str, *k);
-            if (d < best_d) {
-                best_d = d;
-                best = *k;
-            }
-        }
-    if (best)
-        return an_fail(err, AN_ESCHEMA, &key->loc, "unknown key '%s' in %s (did you mean '%s'?)",
-                       key->str, where, best);
-    return an_fail(err, AN_ESCHEMA, &key->loc, "unknown key '%s' in %s", key->str, where);
-}
-
-static int want_map(const struct an_ynode *n, const char *what, struct an_err *err)
-{
-    if (n->kind != AN_Y_MAP)
-        return an_fail(err, AN_ESCHEMA, &n->loc, "%s must be a map, not %s", what,
-                       an_yaml_kind_name(n));
-    return 0;
-}
-
 static int get_str(const struct an_ynode *n, const char *key, const char **out, size_t *len,
                    struct an_err *err)
 {
@@ -127,18 +67,6 @@ static int get_str(const struct an_ynode *n, const char *key, const char **out, 
     *out = n->str;
     if (len)
         *len = n->len;
-    return 0;
-}
-
-static int get_int(const struct an_ynode *n, const char *key, long long min, long long max,
-                   long long *out, struct an_err *err)
-{
-    if (!an_yaml_as_int(n, out))
-        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be an integer, not %s", key,
-                       an_yaml_kind_name(n));
-    if (*out < min || *out > max)
-        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be between %lld and %lld, not %lld",
-                       key, min, max, *out);
     return 0;
 }
 
@@ -212,7 +140,7 @@ static int load_step_kind(struct agui_scenario *s, struct agui_step *st,
             return an_fail(err, AN_ESCHEMA, &v->loc, "'tool' needs a tool name");
         return 0;
     case AGUI_STEP_DELAY:
-        if ((rc = get_int(v, key, 0, MAX_DELAY_MS, &ms, err)))
+        if ((rc = scn_get_int(v, key, 0, MAX_DELAY_MS, &ms, err)))
             return rc;
         st->ms = ms;
         return 0;
@@ -259,13 +187,13 @@ static int load_step_modifier(struct agui_scenario *s, struct agui_step *st,
     if (!strcmp(key, "timestamp"))
         return get_json(s, v, &st->timestamp, err);
     if (!strcmp(key, "chunks")) {
-        if ((rc = get_int(v, key, 1, MAX_CHUNKS, &n, err)))
+        if ((rc = scn_get_int(v, key, 1, MAX_CHUNKS, &n, err)))
             return rc;
         st->chunks = (unsigned)n;
         return 0;
     }
     if (!strcmp(key, "chunk_delay_ms")) {
-        if ((rc = get_int(v, key, 0, MAX_DELAY_MS, &n, err)))
+        if ((rc = scn_get_int(v, key, 0, MAX_DELAY_MS, &n, err)))
             return rc;
         st->ms = n;
         return 0;
@@ -279,7 +207,7 @@ static int load_step(struct agui_scenario *s, struct agui_step *st, const struct
     int rc;
     const struct step_kind *kind = NULL;
     const struct an_ynode *kind_key = NULL;
-    if ((rc = want_map(n, "a step", err)))
+    if ((rc = scn_want_map(n, "a step", err)))
         return rc;
     for (size_t i = 0; i < n->npairs; i++) {
         for (size_t k = 0; k < NKINDS; k++) {
@@ -306,15 +234,15 @@ static int load_step(struct agui_scenario *s, struct agui_step *st, const struct
         const struct an_ynode *k = n->pairs[i].key;
         if (k == kind_key)
             continue;
-        if (!in_list(kind->modifiers, k->str)) {
+        if (!scn_in_list(kind->modifiers, k->str)) {
             for (size_t j = 0; j < NKINDS; j++)
-                if (in_list(step_kinds[j].modifiers, k->str))
+                if (scn_in_list(step_kinds[j].modifiers, k->str))
                     return an_fail(err, AN_ESCHEMA, &k->loc, "'%s' does not apply to a %s step",
                                    k->str, kind->key);
             char where[64];
             snprintf(where, sizeof where, "a %s step", kind->key);
             const char *const *lists[] = {kind->modifiers, NULL};
-            return unknown_key(k, where, lists, err);
+            return scn_unknown_key(k, where, lists, err);
         }
         if ((rc = load_step_modifier(s, st, k, n->pairs[i].value, err)))
             return rc;
@@ -379,7 +307,7 @@ static int load_headers(struct agui_scenario *s, struct agui_rule *r, const stru
                         struct an_err *err)
 {
     int rc;
-    if ((rc = want_map(n, "'headers'", err)))
+    if ((rc = scn_want_map(n, "'headers'", err)))
         return rc;
     r->headers = an_arena_alloc(&s->arena, (n->npairs ? n->npairs : 1) * sizeof *r->headers);
     for (size_t i = 0; i < n->npairs; i++) {
@@ -431,9 +359,9 @@ static int load_rule_key(struct agui_scenario *s, struct agui_rule *r, const str
         return 0;
     }
     if (!strcmp(key, "times"))
-        return get_int(v, key, 1, 1000000000LL, &r->times, err);
+        return scn_get_int(v, key, 1, 1000000000LL, &r->times, err);
     if (!strcmp(key, "status")) {
-        if ((rc = get_int(v, key, 200, 599, &n, err)))
+        if ((rc = scn_get_int(v, key, 200, 599, &n, err)))
             return rc;
         r->status = (int)n;
         return 0;
@@ -493,7 +421,7 @@ static int load_rule(struct agui_scenario *s, struct agui_rule *r, const struct 
 {
     const char *what = is_default ? "'default'" : "a rule";
     int rc;
-    if ((rc = want_map(n, what, err)))
+    if ((rc = scn_want_map(n, what, err)))
         return rc;
     r->loc = n->loc;
     r->is_default = is_default;
@@ -503,11 +431,11 @@ static int load_rule(struct agui_scenario *s, struct agui_rule *r, const struct 
     r->run_auto = true;
     for (size_t i = 0; i < n->npairs; i++) {
         const struct an_ynode *k = n->pairs[i].key;
-        if (!in_list(rule_keys, k->str)) {
+        if (!scn_in_list(rule_keys, k->str)) {
             const char *const *lists[] = {rule_keys, NULL};
-            return unknown_key(k, is_default ? "default" : "rule", lists, err);
+            return scn_unknown_key(k, is_default ? "default" : "rule", lists, err);
         }
-        if (is_default && in_list(selector_keys, k->str))
+        if (is_default && scn_in_list(selector_keys, k->str))
             return an_fail(err, AN_ESCHEMA, &k->loc,
                            "'%s' has no meaning in 'default' (it answers what no rule matched)",
                            k->str);
@@ -553,9 +481,9 @@ static int load_tree(struct agui_scenario *s, const struct an_ynode *root, struc
                        an_yaml_kind_name(root));
     for (size_t i = 0; i < root->npairs; i++) {
         const struct an_ynode *k = root->pairs[i].key;
-        if (!in_list(top_keys, k->str)) {
+        if (!scn_in_list(top_keys, k->str)) {
             const char *const *lists[] = {top_keys, NULL};
-            return unknown_key(k, "scenario", lists, err);
+            return scn_unknown_key(k, "scenario", lists, err);
         }
     }
     const struct an_ynode *rules = an_yaml_get(root, "rules");

@@ -6,6 +6,7 @@
 #include "../../src/mock/agui_plan.c"
 #include "../../src/mock/agui_request.c"
 #include "../../src/mock/agui_scenario.c"
+#include "../../src/mock/scenario_util.c"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -16,44 +16,11 @@
 #include "core/buf.h"
 #include "report/report_util.h"
 
-static void xml_char(struct an_buf *b, uint32_t c, const char *s, size_t k, bool attr)
-{
-    switch (c) {
-    case '&':
-        an_buf_puts(b, "&amp;");
-        break;
-    case '<':
-        an_buf_puts(b, "&lt;");
-        break;
-    case '>':
-        an_buf_puts(b, "&gt;");
-        break;
-    case '"':
-        an_buf_puts(b, "&quot;");
-        break;
-    case '\t':
-    case '\n':
-    case '\r':
-        if (attr)
-            an_buf_printf(b, "&#%u;", (unsigned)c);
-        else
-            an_buf_putc(b, (char)c);
-        break;
-    default:
-        if (c >= 0x20 && c != 0xFFFE && c != 0xFFFF)
-            an_buf_append(b, s, k);
-        break;
-    }
-}
-
+/* ' is written as is here (JUnit proper escapes it): the output stays what
+ * it has always been. */
 static void xml(struct an_buf *b, const char *s, bool attr)
 {
-    an_rpt_escape(b, s, xml_char, attr);
-}
-
-static double secs(int64_t ms)
-{
-    return (double)(ms > 0 ? ms : 0) / 1000.0;
+    an_rpt_xml(b, s, attr, false);
 }
 
 int an_report_comply_junit(const struct an_comply_result *r, const char *path, struct an_err *err)
@@ -65,7 +32,7 @@ int an_report_comply_junit(const struct an_comply_result *r, const char *path, s
                   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                   "<testsuites name=\"ananke comply\" tests=\"%zu\" failures=\"%zu\" "
                   "errors=\"0\" skipped=\"%zu\" time=\"%.3f\">\n",
-                  p + f + n, f, n, secs(r->duration_ms));
+                  p + f + n, f, n, an_rpt_secs(r->duration_ms));
     for (size_t i = 0; i < r->nagents; i++) {
         const struct an_comply_agent *a = &r->agents[i];
         size_t af = 0, an = 0;
@@ -80,14 +47,14 @@ int an_report_comply_junit(const struct an_comply_result *r, const char *path, s
         an_buf_printf(&b,
                       "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" "
                       "time=\"%.3f\">\n",
-                      a->ntests, af, an, secs(ms));
+                      a->ntests, af, an, an_rpt_secs(ms));
         for (size_t k = 0; k < a->ntests; k++) {
             const struct an_comply_test *t = &a->tests[k];
             an_buf_puts(&b, "    <testcase name=\"");
             xml(&b, t->id, true);
             an_buf_puts(&b, "\" classname=\"");
             xml(&b, a->name, true);
-            an_buf_printf(&b, "\" time=\"%.3f\"", secs(t->duration_ms));
+            an_buf_printf(&b, "\" time=\"%.3f\"", an_rpt_secs(t->duration_ms));
             if (t->status == AN_COMPLY_PASS) {
                 an_buf_puts(&b, "/>\n");
                 continue;

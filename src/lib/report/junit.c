@@ -24,54 +24,9 @@
  * CI test viewers load the whole file into a page and choke on megabytes. */
 #define JUNIT_CUT 2000
 
-/*
- * Append s as XML character data or an attribute value. XML 1.0 forbids
- * most C0 controls (even as &#..; references) and U+FFFE/U+FFFF, so those
- * are dropped; invalid UTF-8 becomes U+FFFD. In attributes, tab and line
- * breaks are written as references because parsers normalise raw ones to
- * spaces.
- */
-static void xml_char(struct an_buf *b, uint32_t c, const char *s, size_t k, bool attr)
-{
-    switch (c) {
-    case '&':
-        an_buf_puts(b, "&amp;");
-        break;
-    case '<':
-        an_buf_puts(b, "&lt;");
-        break;
-    case '>':
-        an_buf_puts(b, "&gt;");
-        break;
-    case '"':
-        an_buf_puts(b, "&quot;");
-        break;
-    case '\'':
-        an_buf_puts(b, "&apos;");
-        break;
-    case '\t':
-    case '\n':
-    case '\r':
-        if (attr)
-            an_buf_printf(b, "&#%u;", (unsigned)c);
-        else
-            an_buf_putc(b, (char)c);
-        break;
-    default:
-        if (c >= 0x20 && c != 0xFFFE && c != 0xFFFF)
-            an_buf_append(b, s, k);
-        break;
-    }
-}
-
 static void xml(struct an_buf *b, const char *s, bool attr)
 {
-    an_rpt_escape(b, s, xml_char, attr);
-}
-
-static double secs(int64_t ms)
-{
-    return (double)(ms > 0 ? ms : 0) / 1000.0;
+    an_rpt_xml(b, s, attr, true);
 }
 
 /* "tests/checkout.test.yaml" → "tests.checkout": the extension and the
@@ -222,7 +177,7 @@ static void testcase(struct an_buf *b, const struct an_test_result *t)
     classname(b, t->file);
     an_buf_puts(b, "\" file=\"");
     xml(b, t->file, true);
-    an_buf_printf(b, "\" time=\"%.3f\">\n", secs(t->end_ms - t->start_ms));
+    an_buf_printf(b, "\" time=\"%.3f\">\n", an_rpt_secs(t->end_ms - t->start_ms));
     if (t->runs > 1) {
         /* a repeated test stays one testcase; its runs are properties */
         an_buf_printf(b,
@@ -256,7 +211,7 @@ static void document(struct an_buf *b, const struct an_run_result *r)
     an_buf_printf(b,
                   "<testsuites name=\"ananke\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
                   "time=\"%.3f\">\n",
-                  r->ntests, f, e, secs(r->end_ms - r->start_ms));
+                  r->ntests, f, e, an_rpt_secs(r->end_ms - r->start_ms));
     /* Suites in the order their files first appear; a file seen before is
      * skipped. Quadratic in the worst case, but in files, not tests. */
     for (size_t i = 0; i < r->ntests; i++) {
@@ -280,7 +235,7 @@ static void document(struct an_buf *b, const struct an_run_result *r)
         an_buf_puts(b, "  <testsuite name=\"");
         xml(b, file ? file : "(unknown)", true);
         an_buf_printf(b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\"", n, nf,
-                      ne, secs(ms));
+                      ne, an_rpt_secs(ms));
         timestamp(b, r->tests[i].start_ms);
         an_buf_puts(b, ">\n");
         for (size_t k = i; k < r->ntests; k++)

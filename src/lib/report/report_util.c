@@ -60,6 +60,64 @@ void an_rpt_escape(struct an_buf *b, const char *s, an_rpt_esc_fn *esc, bool att
 /* Code points a terminal acts on rather than shows: C0/C1 controls and DEL
  * (cursor moves, colour, OSC titles), line/paragraph separators, and the
  * bidi overrides that can make text read differently from its bytes. */
+/* One character for an_rpt_xml(). */
+static void xml_esc(struct an_buf *b, uint32_t c, const char *s, size_t k, bool attr, bool apos)
+{
+    switch (c) {
+    case '&':
+        an_buf_puts(b, "&amp;");
+        break;
+    case '<':
+        an_buf_puts(b, "&lt;");
+        break;
+    case '>':
+        an_buf_puts(b, "&gt;");
+        break;
+    case '"':
+        an_buf_puts(b, "&quot;");
+        break;
+    case '\'':
+        if (apos)
+            an_buf_puts(b, "&apos;");
+        else
+            an_buf_append(b, s, k);
+        break;
+    case '\t':
+    case '\n':
+    case '\r':
+        if (attr)
+            an_buf_printf(b, "&#%u;", (unsigned)c);
+        else
+            an_buf_putc(b, (char)c);
+        break;
+    default:
+        if (c >= 0x20 && c != 0xFFFE && c != 0xFFFF)
+            an_buf_append(b, s, k);
+        break;
+    }
+}
+
+/* an_rpt_escape() has one switch (attr); apos picks one of these two. */
+static void xml_esc_apos(struct an_buf *b, uint32_t c, const char *s, size_t k, bool attr)
+{
+    xml_esc(b, c, s, k, attr, true);
+}
+
+static void xml_esc_keep_apos(struct an_buf *b, uint32_t c, const char *s, size_t k, bool attr)
+{
+    xml_esc(b, c, s, k, attr, false);
+}
+
+void an_rpt_xml(struct an_buf *b, const char *s, bool attr, bool apos)
+{
+    an_rpt_escape(b, s, apos ? xml_esc_apos : xml_esc_keep_apos, attr);
+}
+
+double an_rpt_secs(int64_t ms)
+{
+    return (double)(ms > 0 ? ms : 0) / 1000.0;
+}
+
 static bool is_hostile(uint32_t c)
 {
     return c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 || c == 0x2029 ||

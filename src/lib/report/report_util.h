@@ -35,6 +35,20 @@ typedef void an_rpt_esc_fn(struct an_buf *b, uint32_t c, const char *s, size_t k
  * through `esc`; invalid UTF-8 bytes become U+FFFD and never reach it. */
 void an_rpt_escape(struct an_buf *b, const char *s, an_rpt_esc_fn *esc, bool attr);
 
+/*
+ * Append s (NULL: nothing) as XML character data, or as an attribute value
+ * when `attr`. XML 1.0 forbids most C0 controls (even as &#..; references)
+ * and U+FFFE/U+FFFF, so those are dropped; invalid UTF-8 becomes U+FFFD. In
+ * attributes, tab and line breaks are written as references because parsers
+ * normalise raw ones to spaces. & < > " are always escaped; ' only when
+ * `apos` (the JUnit reporter escapes it, the compliance JUnit has always
+ * left it as is; both are valid XML).
+ */
+void an_rpt_xml(struct an_buf *b, const char *s, bool attr, bool apos);
+
+/* Milliseconds as seconds for a time="" attribute; negative counts as 0. */
+double an_rpt_secs(int64_t ms);
+
 #define AN_RPT_QUOTE 0x1u /* wrap in "..." (the cut marker goes outside) */
 
 /*

@@ -1,0 +1,41 @@
+/* Command-line helpers the subcommands share: option values and stopping
+ * on a signal. */
+#include <signal.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/cancel.h"
+
+bool cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *alias,
+             const char **val, int *rc)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (!strncmp(a, name, n) && a[n] == '=') {
+        *val = a + n + 1;
+        return true;
+    }
+    if (strcmp(a, name) && !(alias && !strcmp(a, alias)))
+        return false;
+    if (*i + 1 >= argc) {
+        *rc = cli_usage_error("%s needs a value (see 'ananke %s --help')", a, cmd);
+        *val = NULL;
+        return true;
+    }
+    *val = argv[++*i];
+    return true;
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    an_cancel_request();
+}
+
+void cli_cancel_on_signals(void)
+{
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
