@@ -110,7 +110,9 @@ static void test_pass_line(void **state)
     struct an_run_result r = fixture();
     struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
     char *s = render(&r.tests[0], &o);
-    assert_string_equal(s, "PASS  pays once (812ms)  tests/checkout.test.yaml\n");
+    /* a passing test still shows its warnings (here: an unknown event) */
+    assert_string_equal(s, "PASS  pays once (812ms)  tests/checkout.test.yaml\n"
+                           "  warning (turn 1): unknown event FOO\n");
     free(s);
     an_run_result_release(&r);
 }
@@ -204,7 +206,8 @@ static void test_color(void **state)
     o.color = true;
     char *s = render(&r.tests[0], &o);
     assert_string_equal(s, "\x1b[32mPASS\x1b[0m  pays once (812ms)  "
-                           "\x1b[2mtests/checkout.test.yaml\x1b[0m\n");
+                           "\x1b[2mtests/checkout.test.yaml\x1b[0m\n"
+                           "\x1b[33m  warning\x1b[0m (turn 1): unknown event FOO\n");
     free(s);
     s = render(&r.tests[1], &o);
     assert_memory_equal(s, "\x1b[31mFAIL\x1b[0m  refund", 20);

@@ -162,6 +162,29 @@ static void broken(struct con *c, const struct an_test_result *t, bool evidence)
     an_rpt_turn_evidence(&c->b, tr, (size_t)t->error_turn, "      ", c->cut, false);
 }
 
+/* Warnings (protocol SHOULD findings, violations of an ACP agent, bad tool
+ * arguments) show under every test that has them, passed or not: the first
+ * three, then how many more. */
+static void warnings_summary(struct con *c, const struct an_transcript *tr)
+{
+    size_t shown = 0, total = 0;
+    for (size_t i = 0; i < tr->nturns; i++)
+        total += tr->turns[i].nwarnings;
+    for (size_t i = 0; i < tr->nturns && shown < 3; i++) {
+        const struct an_turn_rec *r = &tr->turns[i];
+        for (size_t k = 0; k < r->nwarnings && shown < 3; k++, shown++) {
+            paint(c, SGR_YELLOW);
+            an_buf_printf(&c->b, "  warning");
+            paint(c, SGR_RESET);
+            an_buf_printf(&c->b, " (turn %zu): ", i + 1);
+            an_rpt_str(&c->b, r->warnings[k], c->cut, NULL, 0);
+            an_buf_putc(&c->b, '\n');
+        }
+    }
+    if (total > shown)
+        an_buf_printf(&c->b, "  (+%zu more warnings; -v shows them all)\n", total - shown);
+}
+
 /* -vv: the raw protocol frames, for debugging an adapter or an agent */
 static void frames(struct con *c, const struct an_turn_rec *r)
 {
@@ -194,6 +217,8 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
         paint(&c, SGR_RESET);
     }
     an_buf_putc(&c.b, '\n');
+    if (!verbose) /* -v shows them in place, turn by turn */
+        warnings_summary(&c, tr);
     if (t->runs > 1) {
         an_buf_printf(&c.b, "  %u/%u runs passed (%.0f%%, %s)\n", t->passes, t->runs,
                       an_test_pass_rate(t) * 100,
