@@ -119,9 +119,7 @@ static int agui_begin(struct an_session *base, struct an_transcript *t, const ch
     memset(io, 0, sizeof *io);
     io->s = s;
     io->t = t;
-    json_t *input = an_agui_conv_input(&s->conv, run_id, user);
-    io->body = an_json_compact(input);
-    json_decref(input);
+    io->body = an_agui_conv_body(&s->conv, run_id, user);
 
     an_agui_dec_new(&io->dec, &s->conv, t, s->max_tool_calls);
     an_agui_dec_protocol(io->dec, s->protocol);

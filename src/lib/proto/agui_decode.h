@@ -53,6 +53,9 @@ void an_agui_conv_release(struct an_agui_conv *c);
  * state, messages, tools [], context [], forwardedProps. A connect turn
  * passes user == NULL. */
 json_t *an_agui_conv_input(struct an_agui_conv *c, const char *run_id, const char *user);
+/* The same, serialised to compact JSON at once (caller frees): what a run
+ * sends, without copying the history first. */
+char *an_agui_conv_body(struct an_agui_conv *c, const char *run_id, const char *user);
 
 struct an_agui_dec;
 

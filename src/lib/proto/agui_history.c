@@ -145,7 +145,9 @@ void an_agui_conv_release(struct an_agui_conv *c)
     memset(c, 0, sizeof *c);
 }
 
-json_t *an_agui_conv_input(struct an_agui_conv *c, const char *run_id, const char *user)
+/* The user message joins the history; then the input object, whose members
+ * are copies (`copy`) or borrowed references to the conversation's own. */
+static json_t *input(struct an_agui_conv *c, const char *run_id, const char *user, bool copy)
 {
     if (user) {
         char id[AN_UUID_STR];
@@ -156,14 +158,32 @@ json_t *an_agui_conv_input(struct an_agui_conv *c, const char *run_id, const cha
     /* Key order as the reference client sends it; `protocolVersion` is left
      * out so 0.0.x servers that reject unknown keys still accept the body. */
     json_t *in = json_object();
+    json_t *state = c->state ? c->state : json_null();
     json_object_set_new(in, "threadId", str_json(c->thread_id));
     json_object_set_new(in, "runId", str_json(run_id));
-    /* Copies: the conversation changes as the run is decoded, the input
-     * must stay what was sent. */
-    json_object_set_new(in, "state", c->state ? json_deep_copy(c->state) : json_null());
-    json_object_set_new(in, "messages", json_deep_copy(c->messages));
+    json_object_set_new(in, "state", copy ? json_deep_copy(state) : json_incref(state));
+    json_object_set_new(in, "messages",
+                        copy ? json_deep_copy(c->messages) : json_incref(c->messages));
     json_object_set_new(in, "tools", json_array());
     json_object_set_new(in, "context", json_array());
-    json_object_set_new(in, "forwardedProps", json_deep_copy(c->forwarded_props));
+    json_object_set_new(in, "forwardedProps", copy ? json_deep_copy(c->forwarded_props)
+                                                   : json_incref(c->forwarded_props));
     return in;
+}
+
+json_t *an_agui_conv_input(struct an_agui_conv *c, const char *run_id, const char *user)
+{
+    /* Copies: the conversation changes as the run is decoded, the input
+     * must stay what was sent. */
+    return input(c, run_id, user, true);
+}
+
+char *an_agui_conv_body(struct an_agui_conv *c, const char *run_id, const char *user)
+{
+    /* Serialised at once, so the conversation's own values can be shared:
+     * no deep copy of a history that grows every turn. */
+    json_t *in = input(c, run_id, user, false);
+    char *body = an_json_compact(in);
+    json_decref(in);
+    return body;
 }
