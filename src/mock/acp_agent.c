@@ -1,4 +1,4 @@
-#include "acp_agent.h"
+#include "acp_agent_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -41,44 +41,7 @@ const char *acp_fault_desc(unsigned i)
     return i < ACP_FAULT_COUNT ? fault_descs[i] : NULL;
 }
 
-struct session {
-    char *id;
-    char *cwd;
-    char *mode; /* current mode id, or NULL without modes */
-    json_t *history;
-    struct session *next;
-};
 
-struct agent {
-    struct acp_scenario *sc;
-    unsigned faults;
-    FILE *log;
-    struct an_buf in;
-    bool discarding; /* inside a line that crossed ACP_MAX_LINE */
-    bool eof, quit;
-    /* what the client advertised in initialize */
-    bool fs_read, fs_write, terminal;
-    struct session *sessions;
-    unsigned nsessions, ntools, nterms;
-    long long next_id; /* our requests to the client */
-    /* the prompt turn in progress */
-    struct session *running;
-    bool cancelled;
-    unsigned turn_updates;
-    char *last_tool; /* toolCallId of the turn's last tool call */
-    /* the one request of ours that is waiting for its reply */
-    bool waiting, got_reply;
-    long long wait_id;
-    json_t *reply; /* the whole response message */
-    /* session/prompt requests that came while a turn ran: served in order
-     * once it ends (whole messages) */
-    json_t *deferred;
-};
-
-static bool fault(const struct agent *a, enum acp_fault f)
-{
-    return a->faults & (1u << f);
-}
 
 /* ---- output -------------------------------------------------------------- */
 
@@ -115,7 +78,7 @@ static void write_all(struct agent *a, const char *s, size_t n)
 }
 
 /* One line to stdout, verbatim (raw steps, the garbage-line fault). */
-static void send_raw(struct agent *a, const char *s)
+void send_raw(struct agent *a, const char *s)
 {
     size_t n = strlen(s);
     if (n && s[n - 1] == '\n')
@@ -158,7 +121,7 @@ static void invalid_params(struct agent *a, json_t *id, const char *field, const
 }
 
 /* A session/update (update stolen), recorded for session/load. */
-static void send_update(struct agent *a, struct session *s, json_t *update)
+void send_update(struct agent *a, struct session *s, json_t *update)
 {
     if (json_array_size(s->history) < ACP_MAX_HISTORY)
         json_array_append(s->history, update);
@@ -175,8 +138,8 @@ static void send_update(struct agent *a, struct session *s, json_t *update)
     }
 }
 
-static void send_chunk(struct agent *a, struct session *s, const char *tag, const char *text,
-                       size_t len, const char *message_id)
+void send_chunk(struct agent *a, struct session *s, const char *tag, const char *text,
+                size_t len, const char *message_id)
 {
     json_t *u = json_pack("{s:s, s:{s:s, s:s%}}", "sessionUpdate", tag, "content", "type", "text",
                           "text", text, len);
@@ -188,7 +151,7 @@ static void send_chunk(struct agent *a, struct session *s, const char *tag, cons
     send_update(a, s, u);
 }
 
-static void say(struct agent *a, struct session *s, const char *text)
+void say(struct agent *a, struct session *s, const char *text)
 {
     send_chunk(a, s, "agent_message_chunk", text, strlen(text), NULL);
 }
@@ -236,7 +199,7 @@ static bool take_line(struct agent *a)
 /* Handle the lines already buffered; when there are none, wait up to
  * timeout_ms (-1 = forever) for input and handle what came. At EOF a last
  * line without '\n' still counts. */
-static void pump(struct agent *a, int timeout_ms)
+void pump(struct agent *a, int timeout_ms)
 {
     if (a->eof || a->quit)
         return;
@@ -271,13 +234,13 @@ static void pump(struct agent *a, int timeout_ms)
 /* Whether the running turn must stop. Not stdin's end: a client that
  * writes its requests and closes stdin still gets every answer that needs
  * nothing more from it. */
-static bool interrupted(const struct agent *a)
+bool interrupted(const struct agent *a)
 {
     return a->quit || a->cancelled;
 }
 
 /* Sleep ms, handling input meanwhile; false when interrupted. */
-static bool nap(struct agent *a, long long ms)
+bool nap(struct agent *a, long long ms)
 {
     int64_t until = an_clock_mono_ms() + ms;
     for (;;) {
@@ -295,7 +258,7 @@ static bool nap(struct agent *a, long long ms)
 
 /* Send a request (params stolen) and wait for its reply. Returns the reply
  * message (caller frees) or NULL when interrupted first. */
-static json_t *call(struct agent *a, struct session *s, const char *method, json_t *params)
+json_t *call(struct agent *a, struct session *s, const char *method, json_t *params)
 {
     long long id = a->next_id++;
     json_t *p = json_pack("{s:s}", "sessionId", s->id);
@@ -316,7 +279,7 @@ static json_t *call(struct agent *a, struct session *s, const char *method, json
 }
 
 /* Fire and forget: the reply, when it comes, is ignored as unknown. */
-static void notify_request(struct agent *a, struct session *s, const char *method, json_t *params)
+void notify_request(struct agent *a, struct session *s, const char *method, json_t *params)
 {
     json_t *p = json_pack("{s:s}", "sessionId", s->id);
     json_object_update(p, params);
@@ -337,7 +300,7 @@ static struct session *find_session(struct agent *a, const char *id)
 
 /* The path the client gets: absolute inside the session's cwd, or (fault
  * relative-paths) relative to it. Caller frees. */
-static char *client_path(struct agent *a, const struct session *s, const char *path)
+char *client_path(struct agent *a, const struct session *s, const char *path)
 {
     struct an_buf b = AN_BUF_INIT;
     while (path[0] == '.' && path[1] == '/')
@@ -375,7 +338,7 @@ static void absolutize(struct agent *a, const struct session *s, json_t *obj, co
     free(abs);
 }
 
-static void fix_update_paths(struct agent *a, const struct session *s, json_t *u)
+void fix_update_paths(struct agent *a, const struct session *s, json_t *u)
 {
     size_t i;
     json_t *v;
@@ -386,7 +349,7 @@ static void fix_update_paths(struct agent *a, const struct session *s, json_t *u
             absolutize(a, s, v, "path");
 }
 
-static char *new_tool_id(struct agent *a)
+char *new_tool_id(struct agent *a)
 {
     char buf[32];
     snprintf(buf, sizeof buf, "call_%u", ++a->ntools);
@@ -395,14 +358,14 @@ static char *new_tool_id(struct agent *a)
     return a->last_tool;
 }
 
-static json_t *text_content(const char *text)
+json_t *text_content(const char *text)
 {
     return json_pack("[{s:s, s:{s:s, s:o}}]", "type", "content", "content", "type", "text",
                      "text", an_json_lossy(text, strlen(text)));
 }
 
-static void tool_update(struct agent *a, struct session *s, const char *id, const char *status,
-                        json_t *content, json_t *raw_output)
+void tool_update(struct agent *a, struct session *s, const char *id, const char *status,
+                 json_t *content, json_t *raw_output)
 {
     json_t *u = json_pack("{s:s, s:s, s:s}", "sessionUpdate", "tool_call_update", "toolCallId", id,
                           "status", status);
@@ -414,7 +377,7 @@ static void tool_update(struct agent *a, struct session *s, const char *id, cons
 }
 
 /* The error message of a reply, or NULL when it is a result. */
-static const char *reply_error(const json_t *reply)
+const char *reply_error(const json_t *reply)
 {
     json_t *e = json_object_get(reply, "error");
     if (!e)
@@ -423,512 +386,6 @@ static const char *reply_error(const json_t *reply)
     return m ? m : "error";
 }
 
-/* ---- prompt steps -------------------------------------------------------- */
-
-enum turn { TURN_GO, TURN_STOP, TURN_SKIP };
-
-struct turn_end {
-    const char *stop; /* stop reason; NULL with an error */
-    const struct acp_step *error;
-};
-
-static bool can_read(const struct agent *a)
-{
-    return a->fs_read || fault(a, ACP_FAULT_FS_NO_CAP);
-}
-
-static bool can_write(const struct agent *a)
-{
-    return a->fs_write || fault(a, ACP_FAULT_FS_NO_CAP);
-}
-
-static bool can_terminal(const struct agent *a)
-{
-    return a->terminal || fault(a, ACP_FAULT_TERMINAL_NO_CAP);
-}
-
-/* Byte offset of character number `j` (UTF-8) in text[0..len). */
-static size_t char_offset(const char *text, size_t len, size_t j)
-{
-    size_t off = 0, seen = 0;
-    for (; off < len; off++) {
-        if (((unsigned char)text[off] & 0xC0) == 0x80)
-            continue;
-        if (seen++ == j)
-            return off;
-    }
-    return len;
-}
-
-/* The text as n chunks of about equal length, never inside a character. */
-static void chunks(struct agent *a, struct session *s, const char *tag, const char *text,
-                   unsigned n, const char *message_id)
-{
-    size_t len = strlen(text), chars = 0;
-    for (size_t i = 0; i < len; i++)
-        chars += ((unsigned char)text[i] & 0xC0) != 0x80;
-    if (n > chars)
-        n = chars ? (unsigned)chars : 1;
-    for (unsigned k = 0; k < n && !a->quit; k++) {
-        size_t from = char_offset(text, len, chars * k / n);
-        size_t to = k + 1 == n ? len : char_offset(text, len, chars * (k + 1) / n);
-        send_chunk(a, s, tag, text + from, to - from, message_id);
-    }
-}
-
-static enum turn step_read(struct agent *a, struct session *s, const char *path, const char *id,
-                           long long line, long long limit)
-{
-    if (!can_read(a)) {
-        char msg[512];
-        snprintf(msg, sizeof msg,
-                 "cannot read %s: the client did not advertise fs.readTextFile", path);
-        say(a, s, msg);
-        return TURN_GO;
-    }
-    char *cp = client_path(a, s, path);
-    char *abs = NULL;
-    {
-        unsigned keep = a->faults;
-        a->faults &= ~(1u << ACP_FAULT_RELATIVE_PATHS);
-        abs = client_path(a, s, path);
-        a->faults = keep;
-    }
-    const char *tid = id ? id : new_tool_id(a);
-    char title[512];
-    snprintf(title, sizeof title, "Read %s", path);
-    send_update(a, s, json_pack("{s:s, s:s, s:s, s:s, s:s, s:[{s:s}], s:{s:s}}", "sessionUpdate",
-                                "tool_call", "toolCallId", tid, "title", title, "kind", "read",
-                                "status", "in_progress", "locations", "path", abs, "rawInput",
-                                "path", abs));
-    json_t *params = json_pack("{s:s}", "path", cp);
-    if (line)
-        json_object_set_new(params, "line", json_integer(line));
-    if (limit)
-        json_object_set_new(params, "limit", json_integer(limit));
-    json_t *reply = call(a, s, "fs/read_text_file", params);
-    free(cp);
-    free(abs);
-    if (!reply)
-        return TURN_STOP;
-    const char *err = reply_error(reply);
-    const char *text = an_json_str(json_object_get(reply, "result"), "content");
-    if (err || !text) {
-        char msg[1024];
-        snprintf(msg, sizeof msg, "cannot read %s: %s", path, err ? err : "no content in reply");
-        tool_update(a, s, tid, "failed", text_content(msg), NULL);
-    } else {
-        tool_update(a, s, tid, "completed", text_content(text), NULL);
-    }
-    json_decref(reply);
-    return TURN_GO;
-}
-
-static enum turn step_write(struct agent *a, struct session *s, const char *path,
-                            const char *content, const char *id)
-{
-    if (!can_write(a)) {
-        char msg[512];
-        snprintf(msg, sizeof msg,
-                 "cannot write %s: the client did not advertise fs.writeTextFile", path);
-        say(a, s, msg);
-        return TURN_GO;
-    }
-    char *cp = client_path(a, s, path);
-    unsigned keep = a->faults;
-    a->faults &= ~(1u << ACP_FAULT_RELATIVE_PATHS);
-    char *abs = client_path(a, s, path);
-    a->faults = keep;
-    const char *tid = id ? id : new_tool_id(a);
-    char title[512];
-    snprintf(title, sizeof title, "Write %s", path);
-    send_update(a, s, json_pack("{s:s, s:s, s:s, s:s, s:s, s:[{s:s}], s:{s:s, s:s}}",
-                                "sessionUpdate", "tool_call", "toolCallId", tid, "title", title,
-                                "kind", "edit", "status", "in_progress", "locations", "path", abs,
-                                "rawInput", "path", abs, "content", content));
-    json_t *reply = call(a, s, "fs/write_text_file", json_pack("{s:s, s:s}", "path", cp,
-                                                               "content", content));
-    free(cp);
-    if (!reply) {
-        free(abs);
-        return TURN_STOP;
-    }
-    const char *err = reply_error(reply);
-    if (err) {
-        char msg[1024];
-        snprintf(msg, sizeof msg, "cannot write %s: %s", path, err);
-        tool_update(a, s, tid, "failed", text_content(msg), NULL);
-    } else {
-        tool_update(a, s, tid, "completed",
-                    json_pack("[{s:s, s:s, s:n, s:s}]", "type", "diff", "path", abs, "oldText",
-                              "newText", content),
-                    NULL);
-    }
-    free(abs);
-    json_decref(reply);
-    return TURN_GO;
-}
-
-/* create → wait_for_exit → output → release, reported as an execute tool call. */
-static enum turn step_terminal(struct agent *a, struct session *s, const json_t *spec,
-                               const char *id)
-{
-    const char *cmd = an_json_str(spec, "command");
-    if (!can_terminal(a)) {
-        char msg[512];
-        snprintf(msg, sizeof msg, "cannot run %s: the client did not advertise terminal", cmd);
-        say(a, s, msg);
-        return TURN_GO;
-    }
-    json_t *params = json_deep_copy(spec);
-    json_object_del(params, "title");
-    json_object_set_new(params, "cwd", json_string(s->cwd));
-    json_t *reply = call(a, s, "terminal/create", params);
-    if (!reply)
-        return TURN_STOP;
-    const char *err = reply_error(reply);
-    const char *term = an_json_str(json_object_get(reply, "result"), "terminalId");
-    const char *tid = id ? id : new_tool_id(a);
-    const char *title = an_json_str(spec, "title");
-    char dflt[512];
-    snprintf(dflt, sizeof dflt, "Run %s", cmd);
-    json_t *raw_in = json_pack("{s:s, s:O*}", "command", cmd, "args", json_object_get(spec, "args"));
-    if (err || !term) {
-        char msg[1024];
-        snprintf(msg, sizeof msg, "cannot run %s: %s", cmd, err ? err : "no terminalId in reply");
-        send_update(a, s, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "sessionUpdate",
-                                    "tool_call", "toolCallId", tid, "title", title ? title : dflt,
-                                    "kind", "execute", "status", "failed", "rawInput", raw_in,
-                                    "content", text_content(msg)));
-        json_decref(reply);
-        return TURN_GO;
-    }
-    char *term_id = an_xstrdup(term);
-    json_decref(reply);
-    send_update(a, s, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:[{s:s, s:s}]}", "sessionUpdate",
-                                "tool_call", "toolCallId", tid, "title", title ? title : dflt,
-                                "kind", "execute", "status", "in_progress", "rawInput", raw_in,
-                                "content", "type", "terminal", "terminalId", term_id));
-    enum turn t = TURN_STOP;
-    json_t *exit_reply = call(a, s, "terminal/wait_for_exit", json_pack("{s:s}", "terminalId", term_id));
-    json_t *out_reply = exit_reply ? call(a, s, "terminal/output",
-                                          json_pack("{s:s}", "terminalId", term_id))
-                                   : NULL;
-    if (out_reply) {
-        json_t *res = json_object_get(exit_reply, "result");
-        json_t *code = json_object_get(res, "exitCode");
-        const char *output = an_json_str(json_object_get(out_reply, "result"), "output");
-        bool ok = !reply_error(exit_reply) && !reply_error(out_reply) && output &&
-                  json_is_integer(code) && json_integer_value(code) == 0;
-        json_t *content = json_pack("[{s:s, s:s}]", "type", "terminal", "terminalId", term_id);
-        json_t *text = text_content(output ? output : "");
-        json_array_extend(content, text);
-        json_decref(text);
-        tool_update(a, s, tid, ok ? "completed" : "failed", content,
-                    json_pack("{s:s, s:O?}", "output", output ? output : "", "exitCode",
-                              json_is_integer(code) ? code : json_null()));
-        t = TURN_GO;
-    }
-    json_decref(exit_reply);
-    json_decref(out_reply);
-    if (!fault(a, ACP_FAULT_LEAK_TERMINAL)) {
-        /* release even after a cancel (the client must not be left with a
-         * running terminal), but do not wait for it then */
-        json_t *p = json_pack("{s:s}", "terminalId", term_id);
-        if (t == TURN_GO) {
-            json_t *r = call(a, s, "terminal/release", p);
-            if (!r)
-                t = TURN_STOP;
-            json_decref(r);
-        } else if (!a->eof && !a->quit) {
-            notify_request(a, s, "terminal/release", p);
-        } else {
-            json_decref(p);
-        }
-    }
-    free(term_id);
-    return t;
-}
-
-/* session/request_permission. *skip is set on a reject; TURN_STOP with
- * *denied_stop set when the outcome was cancelled. */
-static enum turn step_permission(struct agent *a, struct session *s, const json_t *spec,
-                                 bool *skip, bool *outcome_cancelled)
-{
-    const char *tool = an_json_str(spec, "tool");
-    if (!tool)
-        tool = a->last_tool ? a->last_tool : new_tool_id(a);
-    json_t *tc = json_pack("{s:s}", "toolCallId", tool);
-    if (an_json_str(spec, "title"))
-        json_object_set_new(tc, "title", json_string(an_json_str(spec, "title")));
-    if (an_json_str(spec, "kind"))
-        json_object_set_new(tc, "kind", json_string(an_json_str(spec, "kind")));
-    json_t *opts = json_object_get(spec, "options");
-    opts = opts ? json_incref(opts)
-                : json_pack("[{s:s, s:s, s:s}, {s:s, s:s, s:s}]", "optionId", "allow", "name",
-                            "Allow", "kind", "allow_once", "optionId", "reject", "name", "Reject",
-                            "kind", "reject_once");
-    json_t *reply = call(a, s, "session/request_permission",
-                         json_pack("{s:o, s:O}", "toolCall", tc, "options", opts));
-    if (!reply) {
-        json_decref(opts);
-        *outcome_cancelled = true;
-        return TURN_STOP;
-    }
-    json_t *outcome = json_object_get(json_object_get(reply, "result"), "outcome");
-    const char *what = an_json_str(outcome, "outcome");
-    const char *chosen = an_json_str(outcome, "optionId");
-    const char *kind = NULL;
-    size_t i;
-    json_t *o;
-    json_array_foreach(opts, i, o) if (chosen && !strcmp(an_json_str(o, "optionId"), chosen))
-        kind = an_json_str(o, "kind");
-    enum turn t = TURN_GO;
-    char msg[512];
-    if (what && !strcmp(what, "cancelled")) {
-        *outcome_cancelled = true;
-        t = TURN_STOP;
-    } else if (what && !strcmp(what, "selected") && kind && !strncmp(kind, "allow", 5)) {
-        t = TURN_GO;
-    } else {
-        snprintf(msg, sizeof msg, "Permission for %s was not granted (%s); skipping it.", tool,
-                 reply_error(reply) ? reply_error(reply)
-                 : chosen           ? chosen
-                                    : "no option chosen");
-        say(a, s, msg);
-        *skip = true;
-    }
-    json_decref(opts);
-    json_decref(reply);
-    return t;
-}
-
-static enum turn run_step(struct agent *a, struct session *s, const struct acp_step *st,
-                          struct turn_end *end, bool *skip)
-{
-    json_t *u;
-    bool oc = false;
-    enum turn t;
-    switch (st->kind) {
-    case ACP_STEP_TEXT:
-        chunks(a, s, "agent_message_chunk", st->str, st->chunks, st->id);
-        return TURN_GO;
-    case ACP_STEP_THOUGHT:
-        chunks(a, s, "agent_thought_chunk", st->str, st->chunks, st->id);
-        return TURN_GO;
-    case ACP_STEP_TOOL_CALL:
-    case ACP_STEP_TOOL_UPDATE:
-        u = json_deep_copy(st->json);
-        if (!json_object_get(u, "toolCallId")) {
-            const char *id = st->kind == ACP_STEP_TOOL_CALL || !a->last_tool ? new_tool_id(a)
-                                                                             : a->last_tool;
-            json_object_set_new(u, "toolCallId", json_string(id));
-        } else if (st->kind == ACP_STEP_TOOL_CALL) {
-            free(a->last_tool);
-            a->last_tool = an_xstrdup(an_json_str(u, "toolCallId"));
-        }
-        fix_update_paths(a, s, u);
-        send_update(a, s, u);
-        return TURN_GO;
-    case ACP_STEP_PLAN:
-        send_update(a, s, json_pack("{s:s, s:O}", "sessionUpdate", "plan", "entries", st->json));
-        return TURN_GO;
-    case ACP_STEP_UPDATE:
-        send_update(a, s, json_deep_copy(st->json));
-        return TURN_GO;
-    case ACP_STEP_READ_FILE:
-        return step_read(a, s, st->str, st->id, st->num, st->limit);
-    case ACP_STEP_WRITE_FILE:
-        return step_write(a, s, an_json_str(st->json, "path"), an_json_str(st->json, "content"),
-                          st->id);
-    case ACP_STEP_TERMINAL:
-        return step_terminal(a, s, st->json, st->id);
-    case ACP_STEP_PERMISSION:
-        t = step_permission(a, s, st->json, skip, &oc);
-        if (oc && !a->cancelled)
-            end->stop = fault(a, ACP_FAULT_IGNORE_CANCEL) ? "end_turn" : "cancelled";
-        return t;
-    case ACP_STEP_DELAY:
-        return nap(a, st->num) ? TURN_GO : TURN_STOP;
-    case ACP_STEP_RAW:
-        send_raw(a, st->str);
-        return TURN_GO;
-    case ACP_STEP_STOP:
-        end->stop = st->str;
-        return TURN_STOP;
-    case ACP_STEP_ERROR:
-        end->error = st;
-        return TURN_STOP;
-    case ACP_STEP_EXIT:
-        if (a->log)
-            fflush(a->log);
-        _exit((int)st->num);
-    }
-    return TURN_GO;
-}
-
-/* Let a cancel that already arrived be seen between steps. */
-static void drain(struct agent *a)
-{
-    pump(a, 0);
-}
-
-static void run_rule(struct agent *a, struct session *s, const struct acp_rule *r,
-                     struct turn_end *end)
-{
-    bool skip = false;
-    for (size_t i = 0; i < r->nsteps; i++) {
-        drain(a);
-        if (interrupted(a))
-            return;
-        if (skip) {
-            skip = false;
-            continue;
-        }
-        if (run_step(a, s, &r->steps[i], end, &skip) == TURN_STOP)
-            return;
-    }
-}
-
-/* ---- the built-in behaviour ---------------------------------------------- */
-
-static bool word_at(const char *text, const char *p, size_t wl)
-{
-    return (p == text || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[wl]);
-}
-
-/* The first occurrence of `word` (case-insensitive, whole word). */
-static const char *find_word(const char *text, const char *word)
-{
-    size_t wl = strlen(word);
-    for (const char *p = text; *p; p++)
-        if (!strncasecmp(p, word, wl) && word_at(text, p, wl))
-            return p;
-    return NULL;
-}
-
-/* The token after `p` (spaces skipped), without quotes or trailing
- * punctuation; NULL unless it looks like a file name (has '.' or '/'). */
-static char *file_token(const char *p, const char **after)
-{
-    while (*p == ' ' || *p == '\t')
-        p++;
-    const char *start = p;
-    while (*p && !isspace((unsigned char)*p))
-        p++;
-    *after = p;
-    while (start < p && strchr("`'\"", *start))
-        start++;
-    while (p > start && strchr("`'\".,;:!?)", p[-1]))
-        p--;
-    if (p == start || (!memchr(start, '.', (size_t)(p - start)) &&
-                           !memchr(start, '/', (size_t)(p - start))))
-        return NULL;
-    return an_xstrndup(start, (size_t)(p - start));
-}
-
-/* "run CMD": the text between backticks after "run", or the rest of the
- * line when the prompt starts with "run". */
-static json_t *run_command(const char *text)
-{
-    const char *p = find_word(text, "run");
-    if (!p)
-        return NULL;
-    const char *open = strchr(p, '`'), *close = open ? strchr(open + 1, '`') : NULL;
-    const char *start, *end;
-    if (close && close > open + 1) {
-        start = open + 1;
-        end = close;
-    } else if (p == text) {
-        start = p + 3;
-        end = start + strcspn(start, "\n");
-    } else {
-        return NULL;
-    }
-    json_t *args = json_array();
-    char *cmd = NULL;
-    while (start < end) {
-        while (start < end && isspace((unsigned char)*start))
-            start++;
-        const char *w = start;
-        while (start < end && !isspace((unsigned char)*start))
-            start++;
-        if (start == w)
-            break;
-        if (!cmd)
-            cmd = an_xstrndup(w, (size_t)(start - w));
-        else
-            json_array_append_new(args, json_stringn(w, (size_t)(start - w)));
-    }
-    if (!cmd) {
-        json_decref(args);
-        return NULL;
-    }
-    json_t *spec = json_pack("{s:s, s:o}", "command", cmd, "args", args);
-    free(cmd);
-    return spec;
-}
-
-static void run_default(struct agent *a, struct session *s, const char *text, struct turn_end *end)
-{
-    if (find_word(text, "slow") || find_word(text, "think")) {
-        /* 2 s in 100 ms steps: long enough for any cancel test */
-        for (int i = 0; i < 20; i++)
-            if (!nap(a, 100))
-                return;
-    }
-    if (find_word(text, "permission")) {
-        const char *tid = new_tool_id(a);
-        send_update(a, s, json_pack("{s:s, s:s, s:s, s:s, s:s}", "sessionUpdate", "tool_call",
-                                    "toolCallId", tid, "title", "Sensitive operation", "kind",
-                                    "edit", "status", "pending"));
-        json_t *spec = json_pack("{s:s}", "tool", tid);
-        bool skip = false, oc = false;
-        enum turn t = step_permission(a, s, spec, &skip, &oc);
-        json_decref(spec);
-        if (t == TURN_STOP) {
-            if (oc && !a->cancelled)
-                end->stop = fault(a, ACP_FAULT_IGNORE_CANCEL) ? "end_turn" : "cancelled";
-            return;
-        }
-        tool_update(a, s, a->last_tool, skip ? "failed" : "completed", NULL, NULL);
-        if (!skip)
-            say(a, s, "Permission granted.");
-    }
-    const char *p, *after;
-    if ((p = find_word(text, "read"))) {
-        char *file = file_token(p + 4, &after);
-        if (file) {
-            enum turn t = step_read(a, s, file, NULL, 0, 0);
-            free(file);
-            if (t == TURN_STOP)
-                return;
-        }
-    }
-    if ((p = find_word(text, "write"))) {
-        char *file = file_token(p + 5, &after);
-        if (file) {
-            while (*after == ' ')
-                after++;
-            char *content = an_xstrndup(after, strcspn(after, "\n"));
-            enum turn t = step_write(a, s, file, content, NULL);
-            free(content);
-            free(file);
-            if (t == TURN_STOP)
-                return;
-        }
-    }
-    json_t *cmd = run_command(text);
-    if (cmd) {
-        enum turn t = step_terminal(a, s, cmd, NULL);
-        json_decref(cmd);
-        if (t == TURN_STOP)
-            return;
-    }
-    drain(a);
-    if (!interrupted(a))
-        say(a, s, text);
-}
 
 /* ---- client → agent methods ---------------------------------------------- */
 

@@ -1,0 +1,92 @@
+/*
+ * Private to the compliance step engine: what comply.c (the engine core:
+ * callbacks, pumping, observation, one test and the probe), comply_steps.c
+ * (send / expect / forbid / newSession) and comply_setup.c (sandbox, test
+ * metadata) share. The engine borrows the test and options; it owns the
+ * observed and sent messages until the test ends.
+ */
+#ifndef ANANKE_RUN_COMPLY_INT_H
+#define ANANKE_RUN_COMPLY_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/json.h"
+#include "run/comply.h"
+
+#define STEP_WAIT_MS 10000 /* initialize and session/new by the runner */
+#define PROBE_LISTEN_MS 300
+#define STDERR_TAIL 2000
+
+/* A message the agent sent during the test. */
+struct obs {
+    enum an_jsont_msg_kind kind;
+    json_t *msg;
+    bool taken; /* matched by an expect */
+    int64_t mono_ms;
+};
+
+/* A request the test sent with an id. */
+struct sent {
+    json_t *id;
+    size_t step;
+    const char *method;
+    int expect_error;
+    json_t *response; /* once arrived */
+    bool taken;
+};
+
+/* A canned reply: armed from the test start. */
+struct canned {
+    const struct an_jsont_expected *e;
+    bool used;
+};
+
+struct eng {
+    const struct an_jsont *t;
+    const struct an_comply_opts *o;
+    struct an_comply_test *out;
+    struct an_acp_client *c;
+    struct an_vars vars;
+    struct obs *obs;
+    size_t nobs, capobs;
+    struct sent *sent;
+    size_t nsent, capsent;
+    struct canned *canned;
+    size_t ncanned;
+    int64_t runner_ids[8]; /* our own requests (initialize, session/new): not the
+                              test's */
+    size_t nrunner;
+    bool news; /* something was observed: stop pumping */
+    bool closed;
+    char close_reason[256];
+    int64_t start_mono;
+    FILE *log;
+};
+
+/* ---- comply.c: the engine core ---------------------------------------- */
+
+void comply_unmet_add(struct eng *e, const char *kind, int step, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Pump up to ms, returning early when something new arrives. */
+void comply_pump(struct eng *e, int64_t ms);
+void comply_pump_all(struct eng *e, int64_t ms);
+
+/* ---- comply_steps.c: the step kinds ----------------------------------- */
+
+bool comply_step_send(struct eng *e, const struct an_jsont_step *st);
+bool comply_step_expect(struct eng *e, const struct an_jsont_step *st);
+bool comply_step_forbid(struct eng *e, const struct an_jsont_step *st);
+bool comply_step_new_session(struct eng *e, const struct an_jsont_step *st);
+/* Every request the test sent: an error answer nobody expected fails the
+ * test; expectError (true or false) is checked once the response is in. */
+void comply_check_sent(struct eng *e);
+
+/* ---- comply_setup.c: sandbox and test metadata ------------------------ */
+
+void comply_rm_tree(const char *dir);
+int comply_make_sandbox(const struct an_jsont *t, char *dir, size_t cap, struct an_err *err);
+void comply_fill_meta(struct an_comply_test *out, const struct an_jsont *t);
+
+#endif
