@@ -152,27 +152,6 @@ static json_t *find_json(const char *t, size_t len)
     return NULL;
 }
 
-static const char *type_of(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "object";
-    case JSON_ARRAY:
-        return "array";
-    case JSON_STRING:
-        return "string";
-    case JSON_INTEGER:
-    case JSON_REAL:
-        return "number";
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return "boolean";
-    case JSON_NULL:
-        return "null";
-    }
-    return "?";
-}
-
 /* Does a called tool answer to `want`? Exactly, or as the part after a
  * namespace: "create_expense" answers for "mcp__create_expense" and
  * "workers.create_expense". */
@@ -299,7 +278,7 @@ static void json_check(const struct an_check_item *it, const char *t, size_t len
     if (it->kind == AN_CHECK_TYPE && !it->path) {
         /* the whole output: JSON when it parses, else a string */
         doc = n ? json_loadb(s, n, JSON_DECODE_ANY, NULL) : NULL;
-        const char *got = doc ? type_of(doc) : "string";
+        const char *got = doc ? an_json_type_name(doc) : "string";
         v->ok = !strcmp(got, json_string_value(it->value));
         an_buf_puts(&v->subject, "Output");
         an_buf_printf(&v->verb, "be of type %s", json_string_value(it->value));
@@ -319,7 +298,7 @@ static void json_check(const struct an_check_item *it, const char *t, size_t len
     an_buf_printf(&v->subject, "JSON at %s", it->path);
     if (it->kind == AN_CHECK_TYPE) {
         const char *want = json_string_value(it->value);
-        v->ok = at && !strcmp(type_of(at), want);
+        v->ok = at && !strcmp(an_json_type_name(at), want);
         an_buf_printf(&v->verb, "be of type %s", want);
         an_buf_printf(&v->expected, "%s", want);
         an_buf_printf(&v->negated_expected, "anything but %s", want);
@@ -361,7 +340,7 @@ static void json_check(const struct an_check_item *it, const char *t, size_t len
         put_value(&v->actual, doc);
     } else {
         if (it->kind == AN_CHECK_TYPE)
-            an_buf_printf(&v->actual, "%s ", type_of(at));
+            an_buf_printf(&v->actual, "%s ", an_json_type_name(at));
         put_value(&v->actual, at);
     }
     json_decref(doc);

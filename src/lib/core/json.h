@@ -21,6 +21,9 @@ char *an_utf8_lossy(const char *s, size_t n);
 char *an_json_dumps(const json_t *v, size_t flags);
 /* Compact JSON text, keys in insertion order; caller frees. Never NULL. */
 char *an_json_compact(const json_t *v);
+/* The JSON type of v as a word: "object", "array", "string", "number",
+ * "boolean" or "null" (NULL counts as null). */
+const char *an_json_type_name(const json_t *v);
 /* A string member, or NULL when absent or not a string. Borrowed. */
 const char *an_json_str(const json_t *obj, const char *key);
 /* Parse JSON text with a nesting limit; NULL + message in `why` on failure. */

@@ -100,25 +100,6 @@ const struct shape *an_agui_shape_find(const char *type) {
   return NULL;
 }
 
-static const char *json_type_name(const json_t *j) {
-  switch (json_typeof(j)) {
-  case JSON_OBJECT:
-    return "object";
-  case JSON_ARRAY:
-    return "array";
-  case JSON_STRING:
-    return "string";
-  case JSON_INTEGER:
-  case JSON_REAL:
-    return "number";
-  case JSON_TRUE:
-  case JSON_FALSE:
-    return "boolean";
-  default:
-    return "null";
-  }
-}
-
 /* ---- field checks ---- */
 
 static bool known_part(const char *t) {
@@ -201,7 +182,7 @@ static int check_outcome(struct an_agui_verify *v, json_t *ev, json_t *o) {
   if (!json_is_object(o))
     return an_agui_finding(v, "field-type",
                            "'outcome': expected object, received %s",
-                           json_type_name(o));
+                           an_json_type_name(o));
   const char *t = an_json_str(o, "type");
   if (!t)
     return an_agui_finding(v, "required-field",
@@ -212,7 +193,7 @@ static int check_outcome(struct an_agui_verify *v, json_t *ev, json_t *o) {
       return an_agui_finding(
           v, "field-type",
           "'outcome.pendingToolCallIds': expected array, received %s",
-          json_type_name(p));
+          an_json_type_name(p));
     return 0;
   }
   if (!strcmp(t, "interrupt")) {
@@ -220,7 +201,7 @@ static int check_outcome(struct an_agui_verify *v, json_t *ev, json_t *o) {
     if (!json_is_array(is))
       return an_agui_finding(
           v, "field-type", "'outcome.interrupts': expected array, received %s",
-          is ? json_type_name(is) : "nothing");
+          is ? an_json_type_name(is) : "nothing");
     size_t i;
     json_t *it;
     json_array_foreach(is, i, it) {
@@ -295,14 +276,14 @@ static int check_field(struct an_agui_verify *v, json_t *ev,
       return an_agui_finding(
           v, "field-type", "'role' is %s%.60s%s, expected \"%s\"",
           json_is_string(x) ? "\"" : "",
-          json_is_string(x) ? json_string_value(x) : json_type_name(x),
+          json_is_string(x) ? json_string_value(x) : an_json_type_name(x),
           json_is_string(x) ? "\"" : "", lit);
     break;
   }
   }
   if (want)
     return an_agui_finding(v, "field-type", "'%s': expected %s, received %s",
-                           f->name, want, json_type_name(x));
+                           f->name, want, an_json_type_name(x));
   return 0;
 }
 
@@ -329,19 +310,19 @@ int an_agui_check_fields(struct an_agui_verify *v, const struct shape *sh,
         json_integer_value(ts) < -max)
       return an_agui_finding(
           v, "field-type", "'timestamp': expected integer (ms), received %s%s",
-          json_type_name(ts), json_is_integer(ts) ? " out of range" : "");
+          an_json_type_name(ts), json_is_integer(ts) ? " out of range" : "");
   }
   json_t *md = json_object_get(ev, "metadata");
   if (md && !json_is_object(md))
     return an_agui_finding(v, "field-type",
                            "'metadata': expected object, received %s",
-                           json_type_name(md));
+                           an_json_type_name(md));
   json_t *sub = json_object_get(ev, "subagentRunId");
   if (!(sh->flags & NO_SUBAGENT) && sub && !json_is_null(sub) &&
       !json_is_string(sub))
     return an_agui_finding(v, "field-type",
                            "'subagentRunId': expected string, received %s",
-                           json_type_name(sub));
+                           an_json_type_name(sub));
 
   /* unknown properties: collected first, deleting while iterating is not safe
    */

@@ -107,26 +107,6 @@ static void trim(const char **s, size_t *n)
         (*n)--;
 }
 
-static const char *json_kind(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_ARRAY:
-        return "array";
-    case JSON_STRING:
-        return "string";
-    case JSON_INTEGER:
-    case JSON_REAL:
-        return "number";
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return "boolean";
-    case JSON_NULL:
-        return "null";
-    default:
-        return "object";
-    }
-}
-
 /* Each member as a string variable: strings as they are, the rest as
  * compact JSON text (a template can then still embed them as JSON). */
 static json_t *to_vars(json_t *obj)
@@ -235,7 +215,7 @@ int an_hook_run_opts(const struct an_hook_opts *o, json_t **vars_out, char **fai
             if (!doc)
                 an_buf_puts(&msg, "printed invalid JSON on stdout: \"");
             else
-                an_buf_printf(&msg, "printed a JSON %s on stdout: \"", json_kind(doc));
+                an_buf_printf(&msg, "printed a JSON %s on stdout: \"", an_json_type_name(doc));
             put_escaped(&msg, out, out_len, EXCERPT_MAX, true);
             an_buf_puts(&msg, "\" (expected an object of variables)");
             show_stdout = false;
