@@ -19,7 +19,7 @@ step() { # NAME COMMAND...
   if line=$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log/$name" | tail -n1) && [ -n "$line" ]; then
     f=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$line")
     p=$(( $(sed -E 's/.* tests failed out of ([0-9]+).*/\1/' <<<"$line") - f ))
-  elif line=$(grep -E '^[a-z0-9 ]*:? ?[0-9]+ passed, [0-9]+ failed' "$log/$name" | tail -n1) && [ -n "$line" ]; then
+  elif line=$(grep -E '^[a-z0-9 -]*:? ?[0-9]+ passed, [0-9]+ failed' "$log/$name" | tail -n1) && [ -n "$line" ]; then
     p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+')
     f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+')
   fi
@@ -33,6 +33,7 @@ step() { # NAME COMMAND...
 step unit ctest --test-dir "$B" --output-on-failure -j2
 step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
 step mock-acp env ANANKE_BUILD="$B" bash tests/mock/acp.sh
+step mock-openai env ANANKE_BUILD="$B" bash tests/mock/openai.sh
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
 step examples env ANANKE_BUILD="$B" bash tests/examples.sh

@@ -9,37 +9,12 @@
 #include "core/json.h"
 
 struct render {
-    struct agui_plan *p;
+    struct mock_plan *p;
     const struct agui_rule *r;
     const struct agui_plan_input *in;
     const char *eol;
     unsigned next_id; /* automatic ids within this answer */
 };
-
-static struct agui_act *push(struct agui_plan *p, enum agui_act_kind kind)
-{
-    if (p->n == p->cap) {
-        p->cap = p->cap ? p->cap * 2 : 16;
-        p->acts = an_xrealloc(p->acts, p->cap * sizeof *p->acts);
-    }
-    struct agui_act *a = &p->acts[p->n++];
-    memset(a, 0, sizeof *a);
-    a->kind = kind;
-    return a;
-}
-
-static void push_bytes(struct agui_plan *p, const char *data, size_t len)
-{
-    struct agui_act *a = push(p, AGUI_ACT_WRITE);
-    a->data = an_xstrndup(data, len);
-    a->len = len;
-}
-
-static void push_sleep(struct agui_plan *p, int64_t ms)
-{
-    if (ms > 0)
-        push(p, AGUI_ACT_SLEEP)->ms = ms;
-}
 
 /* A JSON string of s[0..n). Scenario text is valid UTF-8 (libyaml checks),
  * but request text may not be, so fall back to the lossy form. */
@@ -75,9 +50,7 @@ static void emit(struct render *rd, json_t *ev, const char *ts)
     free(js);
     size_t len = 0;
     char *data = an_buf_detach(&b, &len);
-    struct agui_act *a = push(rd->p, AGUI_ACT_WRITE);
-    a->data = data;
-    a->len = len;
+    mock_plan_write_take(rd->p, data, len);
 }
 
 static json_t *event_new(const char *type)
@@ -98,34 +71,6 @@ static const char *auto_id(struct render *rd, const char *given, const char *kin
     return buf;
 }
 
-/* Byte offsets that split s[0..n) into `parts` pieces of about equal
- * character count, never inside a UTF-8 sequence (a split code point could
- * not be put in a JSON string). Returns the number of pieces, which is
- * smaller than asked when the text has fewer characters. `cuts` holds
- * pieces + 1 offsets; the caller frees it. */
-static size_t split_utf8(const char *s, size_t n, unsigned parts, size_t **cuts)
-{
-    size_t nchars = 0;
-    for (size_t i = 0; i < n; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80)
-            nchars++;
-    size_t k = parts;
-    if (k > nchars)
-        k = nchars ? nchars : 1;
-    size_t *c = an_xcalloc(k + 1, sizeof *c);
-    size_t ch = 0, piece = 1;
-    for (size_t i = 0; i < n && piece < k; i++) {
-        if (((unsigned char)s[i] & 0xC0) == 0x80)
-            continue;
-        if (ch == piece * nchars / k)
-            c[piece++] = i;
-        ch++;
-    }
-    c[k] = n;
-    *cuts = c;
-    return k;
-}
-
 /* The streamed part of a text message or tool call: s[0..n) as `type`
  * events in st->chunks pieces, st->ms apart, each naming the owner by
  * `id_key` = id. */
@@ -133,10 +78,10 @@ static void emit_deltas(struct render *rd, const struct agui_step *st, const cha
                         const char *id_key, const char *id, const char *s, size_t n)
 {
     size_t *cuts;
-    size_t k = split_utf8(s, n, st->chunks, &cuts);
+    size_t k = mock_split_utf8(s, n, st->chunks, &cuts);
     for (size_t i = 0; i < k; i++) {
         if (i > 0)
-            push_sleep(rd->p, st->ms);
+            mock_plan_sleep(rd->p, st->ms);
         json_t *ev = event_new(type);
         json_object_set_new(ev, id_key, json_string(id));
         json_object_set_new(ev, "delta", jstr(s + cuts[i], cuts[i + 1] - cuts[i]));
@@ -196,14 +141,14 @@ static void render_step(struct render *rd, const struct agui_step *st)
         render_tool(rd, st);
         break;
     case AGUI_STEP_DELAY:
-        push_sleep(rd->p, st->ms);
+        mock_plan_sleep(rd->p, st->ms);
         break;
     case AGUI_STEP_EVENT:
         an_buf_puts(&b, rd->r->data_prefix);
         an_buf_puts(&b, st->event);
         an_buf_puts(&b, rd->eol);
         an_buf_puts(&b, rd->eol);
-        push_bytes(rd->p, an_buf_cstr(&b), b.len);
+        mock_plan_write(rd->p, an_buf_cstr(&b), b.len);
         break;
     case AGUI_STEP_COMMENT:
         an_buf_putc(&b, ':');
@@ -213,10 +158,10 @@ static void render_step(struct render *rd, const struct agui_step *st)
         }
         an_buf_puts(&b, rd->eol);
         an_buf_puts(&b, rd->eol);
-        push_bytes(rd->p, an_buf_cstr(&b), b.len);
+        mock_plan_write(rd->p, an_buf_cstr(&b), b.len);
         break;
     case AGUI_STEP_RAW:
-        push_bytes(rd->p, st->str, st->str_len);
+        mock_plan_write(rd->p, st->str, st->str_len);
         break;
     case AGUI_STEP_RUN_ERROR:
         ev = event_new("RUN_ERROR");
@@ -226,10 +171,10 @@ static void render_step(struct render *rd, const struct agui_step *st)
         emit(rd, ev, st->timestamp);
         break;
     case AGUI_STEP_CUT:
-        push(rd->p, AGUI_ACT_CUT);
+        mock_plan_push(rd->p, MOCK_ACT_CUT);
         break;
     case AGUI_STEP_STALL:
-        push(rd->p, AGUI_ACT_STALL);
+        mock_plan_push(rd->p, MOCK_ACT_STALL);
         break;
     }
     an_buf_release(&b);
@@ -266,7 +211,7 @@ static void render_rule(struct render *rd)
     }
 }
 
-void agui_plan_build(struct agui_plan *p, const struct agui_rule *rule,
+void agui_plan_build(struct mock_plan *p, const struct agui_rule *rule,
                      const struct agui_plan_input *in)
 {
     struct render rd = {.p = p, .r = rule, .in = in};
@@ -293,13 +238,4 @@ void agui_plan_build(struct agui_plan *p, const struct agui_rule *rule,
     rd.eol = "\n";
     render_rule(&rd);
     an_buf_release(&text);
-}
-
-void agui_plan_release(struct agui_plan *p)
-{
-    for (size_t i = 0; i < p->n; i++)
-        free(p->acts[i].data);
-    free(p->acts);
-    p->acts = NULL;
-    p->n = p->cap = 0;
 }

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/json.h"
 #include "core/yaml.h"
@@ -56,67 +55,9 @@ static const struct step_kind step_kinds[] = {
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static int get_str(const struct an_ynode *n, const char *key, const char **out, size_t *len,
-                   struct an_err *err)
-{
-    /* Any scalar reads as its text (`text: 42` is the string "42"); only
-     * lists, maps and null are wrong here. */
-    if (n->kind != AN_Y_SCALAR || an_yaml_is_null(n))
-        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be a string, not %s", key,
-                       an_yaml_kind_name(n));
-    *out = n->str;
-    if (len)
-        *len = n->len;
-    return 0;
-}
-
-static int get_bool(const struct an_ynode *n, const char *key, bool *out, struct an_err *err)
-{
-    if (!an_yaml_as_bool(n, out))
-        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be true or false, not %s", key,
-                       an_yaml_kind_name(n));
-    return 0;
-}
-
 static void free_regex(void *p)
 {
     an_regex_free(p);
-}
-
-/* Compact JSON text of any node, in the arena. */
-static int get_json(struct agui_scenario *s, const struct an_ynode *n, const char **out,
-                    struct an_err *err)
-{
-    json_t *j = an_yaml_to_json(n, err);
-    if (!j)
-        return err ? (int)err->code : AN_ELIMIT;
-    char *txt = an_json_compact(j);
-    json_decref(j);
-    *out = an_arena_strdup(&s->arena, txt);
-    free(txt);
-    return 0;
-}
-
-/* A string node as is; anything else as compact JSON text (args, result, body). */
-static int get_text_or_json(struct agui_scenario *s, const struct an_ynode *n, const char **out,
-                            size_t *len, struct an_err *err)
-{
-    if (n->kind == AN_Y_SCALAR) {
-        json_t *j = an_yaml_to_json(n, err);
-        if (!j)
-            return err ? (int)err->code : AN_ELIMIT;
-        bool is_str = json_is_string(j);
-        json_decref(j);
-        if (is_str) {
-            *out = n->str;
-            *len = n->len;
-            return 0;
-        }
-    }
-    int rc = get_json(s, n, out, err);
-    if (!rc)
-        *len = strlen(*out);
-    return rc;
 }
 
 /* ---- steps --------------------------------------------------------------- */
@@ -132,9 +73,9 @@ static int load_step_kind(struct agui_scenario *s, struct agui_step *st,
     case AGUI_STEP_COMMENT:
     case AGUI_STEP_RAW:
     case AGUI_STEP_RUN_ERROR:
-        return get_str(v, key, &st->str, &st->str_len, err);
+        return scn_get_str(v, key, &st->str, &st->str_len, err);
     case AGUI_STEP_TOOL:
-        if ((rc = get_str(v, key, &st->str, &st->str_len, err)))
+        if ((rc = scn_get_str(v, key, &st->str, &st->str_len, err)))
             return rc;
         if (st->str_len == 0)
             return an_fail(err, AN_ESCHEMA, &v->loc, "'tool' needs a tool name");
@@ -148,10 +89,10 @@ static int load_step_kind(struct agui_scenario *s, struct agui_step *st,
         if (v->kind != AN_Y_MAP)
             return an_fail(err, AN_ESCHEMA, &v->loc, "'event' must be a map (one JSON object), not %s",
                            an_yaml_kind_name(v));
-        return get_json(s, v, &st->event, err);
+        return scn_get_json(&s->arena, v, &st->event, err);
     case AGUI_STEP_CUT:
     case AGUI_STEP_STALL:
-        if ((rc = get_bool(v, key, &b, err)))
+        if ((rc = scn_get_bool(v, key, &b, err)))
             return rc;
         if (!b)
             return an_fail(err, AN_ESCHEMA, &v->loc,
@@ -169,23 +110,23 @@ static int load_step_modifier(struct agui_scenario *s, struct agui_step *st,
     long long n;
     int rc;
     if (!strcmp(key, "id"))
-        return get_str(v, key, &st->id, NULL, err);
+        return scn_get_str(v, key, &st->id, NULL, err);
     if (!strcmp(key, "role"))
-        return get_str(v, key, &st->role, NULL, err);
+        return scn_get_str(v, key, &st->role, NULL, err);
     if (!strcmp(key, "parent"))
-        return get_str(v, key, &st->parent, NULL, err);
+        return scn_get_str(v, key, &st->parent, NULL, err);
     if (!strcmp(key, "result_id"))
-        return get_str(v, key, &st->result_id, NULL, err);
+        return scn_get_str(v, key, &st->result_id, NULL, err);
     if (!strcmp(key, "code"))
-        return get_str(v, key, &st->code, NULL, err);
+        return scn_get_str(v, key, &st->code, NULL, err);
     if (!strcmp(key, "args_text"))
-        return get_str(v, key, &st->args, &st->args_len, err);
+        return scn_get_str(v, key, &st->args, &st->args_len, err);
     if (!strcmp(key, "args"))
-        return get_text_or_json(s, v, &st->args, &st->args_len, err);
+        return scn_get_text_or_json(&s->arena, v, &st->args, &st->args_len, err);
     if (!strcmp(key, "result"))
-        return get_text_or_json(s, v, &st->result, &st->result_len, err);
+        return scn_get_text_or_json(&s->arena, v, &st->result, &st->result_len, err);
     if (!strcmp(key, "timestamp"))
-        return get_json(s, v, &st->timestamp, err);
+        return scn_get_json(&s->arena, v, &st->timestamp, err);
     if (!strcmp(key, "chunks")) {
         if ((rc = scn_get_int(v, key, 1, MAX_CHUNKS, &n, err)))
             return rc;
@@ -291,47 +232,12 @@ static int load_steps(struct agui_scenario *s, struct agui_rule *r, const struct
 
 /* ---- rules --------------------------------------------------------------- */
 
-static bool header_name_ok(const char *s)
-{
-    if (!*s)
-        return false;
-    for (; *s; s++)
-        if (!strchr("!#$%&'*+-.^_`|~", *s) && !((*s >= '0' && *s <= '9') ||
-                                               (*s >= 'a' && *s <= 'z') ||
-                                               (*s >= 'A' && *s <= 'Z')))
-            return false;
-    return true;
-}
-
 static int load_headers(struct agui_scenario *s, struct agui_rule *r, const struct an_ynode *n,
                         struct an_err *err)
 {
-    int rc;
-    if ((rc = scn_want_map(n, "'headers'", err)))
-        return rc;
-    r->headers = an_arena_alloc(&s->arena, (n->npairs ? n->npairs : 1) * sizeof *r->headers);
-    for (size_t i = 0; i < n->npairs; i++) {
-        const struct an_ynode *k = n->pairs[i].key, *v = n->pairs[i].value;
-        if (!header_name_ok(k->str))
-            return an_fail(err, AN_ESCHEMA, &k->loc, "'%s' is not a valid header name", k->str);
-        /* libmicrohttpd writes these itself; a scripted copy would contradict it. */
-        if (!strcasecmp(k->str, "content-length") || !strcasecmp(k->str, "transfer-encoding"))
-            return an_fail(err, AN_ESCHEMA, &k->loc, "header '%s' cannot be scripted", k->str);
-        if (!strcasecmp(k->str, "content-type"))
-            return an_fail(err, AN_ESCHEMA, &k->loc,
-                           "set the content type with 'content_type', not in 'headers'");
-        const char *val = NULL;
-        size_t len = 0;
-        if ((rc = get_str(v, k->str, &val, &len, err)))
-            return rc;
-        if (strlen(val) != len || strpbrk(val, "\r\n"))
-            return an_fail(err, AN_ESCHEMA, &v->loc,
-                           "header '%s' must not contain line breaks or NUL", k->str);
-        r->headers[r->nheaders].name = k->str;
-        r->headers[r->nheaders].value = val;
-        r->nheaders++;
-    }
-    return 0;
+    return scn_load_headers(&s->arena, n,
+                            "set the content type with 'content_type', not in 'headers'",
+                            &r->headers, &r->nheaders, err);
 }
 
 static int load_rule_key(struct agui_scenario *s, struct agui_rule *r, const struct an_ynode *k,
@@ -342,7 +248,7 @@ static int load_rule_key(struct agui_scenario *s, struct agui_rule *r, const str
     long long n;
     int rc;
     if (!strcmp(key, "match")) {
-        if ((rc = get_str(v, key, &str, NULL, err)))
+        if ((rc = scn_get_str(v, key, &str, NULL, err)))
             return rc;
         if ((rc = an_regex_compile(&r->match, str, &v->loc, err)))
             return rc;
@@ -350,9 +256,9 @@ static int load_rule_key(struct agui_scenario *s, struct agui_rule *r, const str
         return 0;
     }
     if (!strcmp(key, "connect"))
-        return get_bool(v, key, &r->connect, err);
+        return scn_get_bool(v, key, &r->connect, err);
     if (!strcmp(key, "path")) {
-        if ((rc = get_str(v, key, &r->path, NULL, err)))
+        if ((rc = scn_get_str(v, key, &r->path, NULL, err)))
             return rc;
         if (r->path[0] != '/')
             return an_fail(err, AN_ESCHEMA, &v->loc, "'path' must start with '/'");
@@ -369,14 +275,14 @@ static int load_rule_key(struct agui_scenario *s, struct agui_rule *r, const str
     if (!strcmp(key, "headers"))
         return load_headers(s, r, v, err);
     if (!strcmp(key, "content_type")) {
-        if ((rc = get_str(v, key, &r->content_type, NULL, err)))
+        if ((rc = scn_get_str(v, key, &r->content_type, NULL, err)))
             return rc;
         if (strpbrk(r->content_type, "\r\n"))
             return an_fail(err, AN_ESCHEMA, &v->loc, "'content_type' must not contain line breaks");
         return 0;
     }
     if (!strcmp(key, "framing")) {
-        if ((rc = get_str(v, key, &str, NULL, err)))
+        if ((rc = scn_get_str(v, key, &str, NULL, err)))
             return rc;
         if (!strcmp(str, "lf"))
             r->framing = AGUI_FRAMING_LF;
@@ -390,9 +296,9 @@ static int load_rule_key(struct agui_scenario *s, struct agui_rule *r, const str
         return 0;
     }
     if (!strcmp(key, "data_prefix"))
-        return get_str(v, key, &r->data_prefix, NULL, err);
+        return scn_get_str(v, key, &r->data_prefix, NULL, err);
     if (!strcmp(key, "run")) {
-        if ((rc = get_str(v, key, &str, NULL, err)))
+        if ((rc = scn_get_str(v, key, &str, NULL, err)))
             return rc;
         if (!strcmp(str, "auto"))
             r->run_auto = true;
@@ -407,10 +313,10 @@ static int load_rule_key(struct agui_scenario *s, struct agui_rule *r, const str
             return an_fail(err, AN_ESCHEMA, &v->loc,
                            "'finish' must be a map of extra RUN_FINISHED fields, not %s",
                            an_yaml_kind_name(v));
-        return get_json(s, v, &r->finish, err);
+        return scn_get_json(&s->arena, v, &r->finish, err);
     }
     if (!strcmp(key, "body"))
-        return get_text_or_json(s, v, &r->body, &r->body_len, err);
+        return scn_get_text_or_json(&s->arena, v, &r->body, &r->body_len, err);
     if (!strcmp(key, "steps"))
         return load_steps(s, r, v, err);
     return an_fail(err, AN_EINTERNAL, &k->loc, "unhandled rule key '%s'", key);

@@ -25,6 +25,7 @@
 #include "ananke/err.h"
 #include "ananke/regex.h"
 #include "core/arena.h"
+#include "mock_common.h"
 
 enum agui_step_kind {
     AGUI_STEP_TEXT,      /* TEXT_MESSAGE_START / CONTENT... / END */
@@ -65,10 +66,6 @@ struct agui_step {
 
 enum agui_framing { AGUI_FRAMING_LF, AGUI_FRAMING_CRLF, AGUI_FRAMING_CR };
 
-struct agui_header {
-    const char *name, *value;
-};
-
 struct agui_rule {
     struct an_loc loc;
     bool is_default;
@@ -78,7 +75,7 @@ struct agui_rule {
     long long times;        /* 0 = unlimited */
     long long used;         /* guarded by agui_scenario.lock */
     int status;
-    struct agui_header *headers;
+    struct mock_header *headers;
     size_t nheaders;
     const char *content_type;
     enum agui_framing framing;

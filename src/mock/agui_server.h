@@ -1,11 +1,10 @@
 /*
- * AG-UI mock server: libmicrohttpd on 127.0.0.1, one thread per connection.
+ * AG-UI mock server, on the shared mock_http plumbing (127.0.0.1 only, a
+ * thread per connection).
  *
  * Any POST is a run request: its JSON body is logged, matched against the
  * scenario and answered with the chosen rule (a stream rendered by
  * agui_plan, or a plain status + body). GET /health answers 200 `ok`.
- * A thread per connection lets a scripted delay simply sleep inside the
- * response callback without holding up other clients.
  *
  * Ownership: the server borrows the scenario and the request log; both must
  * outlive agui_server_stop().
@@ -17,8 +16,9 @@
 
 #include "agui_scenario.h"
 #include "mock_common.h"
+#include "mock_http.h"
 
-#define AGUI_MAX_BODY_DEFAULT (64u * 1024u * 1024u)
+#define AGUI_MAX_BODY_DEFAULT MOCK_MAX_BODY_DEFAULT
 
 struct agui_server_opts {
     unsigned port;       /* 0 = any free port */

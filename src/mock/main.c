@@ -14,6 +14,8 @@ static const struct {
 } cmds[] = {
     {"agui", mock_cmd_agui, "AG-UI server (HTTP POST + SSE) answering from a YAML scenario"},
     {"acp", mock_cmd_acp, "ACP agent (JSON-RPC on stdin/stdout) answering from a YAML scenario"},
+    {"openai", mock_cmd_openai,
+     "OpenAI-compatible chat completions (JSON or SSE) answering from a YAML scenario"},
 };
 
 static void usage(FILE *out)

@@ -27,6 +27,88 @@ int mock_parse_ulong(const char *s, const char *flag, unsigned long min, unsigne
     return 0;
 }
 
+/* `--name VALUE` or `--name=VALUE`; advances *i past the value. */
+static const char *flag_value(int argc, char **argv, int *i, const char *name, bool *matched,
+                              struct an_err *err)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    *matched = false;
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=') {
+        *matched = true;
+        return a + n + 1;
+    }
+    if (a[n] != '\0')
+        return NULL;
+    *matched = true;
+    if (*i + 1 >= argc) {
+        an_fail(err, AN_EUSAGE, NULL, "%s needs a value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int mock_parse_server_flags(int argc, char **argv, struct mock_server_flags *f, bool *help,
+                            struct an_err *err)
+{
+    static const char *const names[] = {"--scenario", "--port", "--port-file", "--requests",
+                                        "--max-body"};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            *help = true;
+            return 0;
+        }
+        const char *v = NULL;
+        size_t which = 0;
+        bool matched = false;
+        for (; which < sizeof names / sizeof names[0]; which++) {
+            v = flag_value(argc, argv, &i, names[which], &matched, err);
+            if (matched)
+                break;
+        }
+        if (!matched)
+            return an_fail(err, AN_EUSAGE, NULL, "unknown option '%s'", argv[i]);
+        if (!v)
+            return AN_EUSAGE; /* err already says which value is missing */
+        int rc = 0;
+        switch (which) {
+        case 0:
+            f->scenario = v;
+            break;
+        case 1:
+            rc = mock_parse_ulong(v, "--port", 0, 65535, &f->port, err);
+            break;
+        case 2:
+            f->port_file = v;
+            break;
+        case 3:
+            f->requests = v;
+            break;
+        case 4:
+            rc = mock_parse_ulong(v, "--max-body", 1, (unsigned long)1 << 40, &f->max_body, err);
+            break;
+        }
+        if (rc)
+            return rc;
+    }
+    if (!f->scenario)
+        return an_fail(err, AN_EUSAGE, NULL, "--scenario FILE is required");
+    return 0;
+}
+
+int mock_report(const struct an_err *err, const char *protocol, int status)
+{
+    char msg[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+    an_err_format(err, msg, sizeof msg);
+    if (err->file[0])
+        fprintf(stderr, "%s\n", msg);
+    else
+        fprintf(stderr, "ananke-mock %s: %s\n", protocol, msg);
+    return status;
+}
+
 void mock_signals_setup(sigset_t *stop_set)
 {
     struct sigaction ign;

@@ -13,13 +13,37 @@
 
 #include <jansson.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ananke/err.h"
 
+/* A scripted response header. */
+struct mock_header {
+    const char *name, *value;
+};
+
 /* A decimal number in [min, max], the whole string; AN_EUSAGE naming `flag` otherwise. */
 int mock_parse_ulong(const char *s, const char *flag, unsigned long min, unsigned long max,
                      unsigned long *out, struct an_err *err);
+
+/* The flags of every HTTP mock: --scenario FILE [--port N] [--port-file
+ * PATH] [--requests PATH] [--max-body BYTES], each also as --name=VALUE.
+ * Strings are borrowed from argv. */
+struct mock_server_flags {
+    const char *scenario, *port_file, *requests;
+    unsigned long port, max_body;
+};
+
+/* Parse argv[1..argc) into f (whose max_body holds the default). Sets *help
+ * and stops at -h/--help. AN_EUSAGE for an unknown option, a missing or bad
+ * value, or no --scenario. */
+int mock_parse_server_flags(int argc, char **argv, struct mock_server_flags *f, bool *help,
+                            struct an_err *err);
+
+/* Print err on stderr, as `FILE:LINE:COL: message` when it has a location,
+ * else as `ananke-mock PROTOCOL: message`; returns status. */
+int mock_report(const struct an_err *err, const char *protocol, int status);
 
 /* Block SIGINT and SIGTERM in the calling thread (call before starting any
  * server thread, so every thread inherits the mask and the signal waits for

@@ -1,6 +1,10 @@
 #include "scenario_util.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "core/json.h"
 
 bool scn_in_list(const char *const *list, const char *s)
 {
@@ -70,5 +74,105 @@ int scn_get_int(const struct an_ynode *n, const char *key, long long min, long l
     if (*out < min || *out > max)
         return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be between %lld and %lld, not %lld",
                        key, min, max, *out);
+    return 0;
+}
+
+int scn_get_str(const struct an_ynode *n, const char *key, const char **out, size_t *len,
+                struct an_err *err)
+{
+    /* Any scalar reads as its text; only lists, maps and null are wrong here. */
+    if (n->kind != AN_Y_SCALAR || an_yaml_is_null(n))
+        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be a string, not %s", key,
+                       an_yaml_kind_name(n));
+    *out = n->str;
+    if (len)
+        *len = n->len;
+    return 0;
+}
+
+int scn_get_bool(const struct an_ynode *n, const char *key, bool *out, struct an_err *err)
+{
+    if (!an_yaml_as_bool(n, out))
+        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be true or false, not %s", key,
+                       an_yaml_kind_name(n));
+    return 0;
+}
+
+int scn_get_json(struct an_arena *a, const struct an_ynode *n, const char **out,
+                 struct an_err *err)
+{
+    json_t *j = an_yaml_to_json(n, err);
+    if (!j)
+        return err ? (int)err->code : AN_ELIMIT;
+    char *txt = an_json_compact(j);
+    json_decref(j);
+    *out = an_arena_strdup(a, txt);
+    free(txt);
+    return 0;
+}
+
+int scn_get_text_or_json(struct an_arena *a, const struct an_ynode *n, const char **out,
+                         size_t *len, struct an_err *err)
+{
+    if (n->kind == AN_Y_SCALAR) {
+        json_t *j = an_yaml_to_json(n, err);
+        if (!j)
+            return err ? (int)err->code : AN_ELIMIT;
+        bool is_str = json_is_string(j);
+        json_decref(j);
+        if (is_str) {
+            *out = n->str;
+            *len = n->len;
+            return 0;
+        }
+    }
+    int rc = scn_get_json(a, n, out, err);
+    if (!rc)
+        *len = strlen(*out);
+    return rc;
+}
+
+static bool header_name_ok(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!strchr("!#$%&'*+-.^_`|~", *s) && !((*s >= '0' && *s <= '9') ||
+                                               (*s >= 'a' && *s <= 'z') ||
+                                               (*s >= 'A' && *s <= 'Z')))
+            return false;
+    return true;
+}
+
+int scn_load_headers(struct an_arena *a, const struct an_ynode *n, const char *content_type_msg,
+                     struct mock_header **out, size_t *nout, struct an_err *err)
+{
+    int rc;
+    if ((rc = scn_want_map(n, "'headers'", err)))
+        return rc;
+    struct mock_header *h = an_arena_alloc(a, (n->npairs ? n->npairs : 1) * sizeof *h);
+    size_t nh = 0;
+    for (size_t i = 0; i < n->npairs; i++) {
+        const struct an_ynode *k = n->pairs[i].key, *v = n->pairs[i].value;
+        if (!header_name_ok(k->str))
+            return an_fail(err, AN_ESCHEMA, &k->loc, "'%s' is not a valid header name", k->str);
+        /* libmicrohttpd writes these itself; a scripted copy would contradict it. */
+        if (!strcasecmp(k->str, "content-length") || !strcasecmp(k->str, "transfer-encoding"))
+            return an_fail(err, AN_ESCHEMA, &k->loc, "header '%s' cannot be scripted", k->str);
+        if (!strcasecmp(k->str, "content-type"))
+            return an_fail(err, AN_ESCHEMA, &k->loc, "%s", content_type_msg);
+        const char *val = NULL;
+        size_t len = 0;
+        if ((rc = scn_get_str(v, k->str, &val, &len, err)))
+            return rc;
+        if (strlen(val) != len || strpbrk(val, "\r\n"))
+            return an_fail(err, AN_ESCHEMA, &v->loc,
+                           "header '%s' must not contain line breaks or NUL", k->str);
+        h[nh].name = k->str;
+        h[nh].value = val;
+        nh++;
+    }
+    *out = h;
+    *nout = nh;
     return 0;
 }

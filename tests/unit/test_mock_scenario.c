@@ -6,6 +6,7 @@
 #include "../../src/mock/agui_plan.c"
 #include "../../src/mock/agui_request.c"
 #include "../../src/mock/agui_scenario.c"
+#include "../../src/mock/mock_plan.c"
 #include "../../src/mock/scenario_util.c"
 
 #include <setjmp.h>
@@ -274,27 +275,27 @@ static char *plan_text(const char *yaml, const char *user_text)
 {
     struct agui_scenario *s = load_ok(yaml);
     const struct agui_rule *r = pick(s, "/", false, user_text);
-    struct agui_plan p = AGUI_PLAN_INIT;
+    struct mock_plan p = MOCK_PLAN_INIT;
     struct agui_plan_input in = {"t1", "r1", user_text, strlen(user_text), 7};
     agui_plan_build(&p, r, &in);
     struct an_buf b = AN_BUF_INIT;
     for (size_t i = 0; i < p.n; i++) {
         switch (p.acts[i].kind) {
-        case AGUI_ACT_WRITE:
+        case MOCK_ACT_WRITE:
             an_buf_append(&b, p.acts[i].data, p.acts[i].len);
             break;
-        case AGUI_ACT_SLEEP:
+        case MOCK_ACT_SLEEP:
             an_buf_printf(&b, "<sleep %lld>", (long long)p.acts[i].ms);
             break;
-        case AGUI_ACT_CUT:
+        case MOCK_ACT_CUT:
             an_buf_puts(&b, "<cut>");
             break;
-        case AGUI_ACT_STALL:
+        case MOCK_ACT_STALL:
             an_buf_puts(&b, "<stall>");
             break;
         }
     }
-    agui_plan_release(&p);
+    mock_plan_release(&p);
     agui_scenario_free(s);
     return an_buf_detach(&b, NULL);
 }

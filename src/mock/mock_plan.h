@@ -1,0 +1,55 @@
+/*
+ * A streamed answer decided up front: a list of actions (write these bytes,
+ * sleep, cut the connection, stall) that the HTTP layer (mock_http) only
+ * walks. Every protocol renders its stream into one of these, so what a
+ * test asserts on the wire is decided in plain code the unit tests can call
+ * without a socket.
+ *
+ * Ownership: a plan owns the bytes of its writes; mock_plan_release() frees
+ * them. Nothing here talks to the network, so unit tests compile it in.
+ */
+#ifndef ANANKE_MOCK_PLAN_H
+#define ANANKE_MOCK_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum mock_act_kind {
+    MOCK_ACT_WRITE, /* send data[0..len) as one write */
+    MOCK_ACT_SLEEP, /* wait ms before the next action */
+    MOCK_ACT_CUT,   /* abort the connection */
+    MOCK_ACT_STALL  /* send nothing more, keep the connection open */
+};
+
+struct mock_act {
+    enum mock_act_kind kind;
+    char *data;
+    size_t len;
+    int64_t ms;
+};
+
+struct mock_plan {
+    struct mock_act *acts;
+    size_t n, cap;
+};
+#define MOCK_PLAN_INIT {0}
+
+/* Append an action of `kind` with no data; the pointer is valid until the
+ * next push. */
+struct mock_act *mock_plan_push(struct mock_plan *p, enum mock_act_kind kind);
+/* Append a write of a copy of data[0..len). */
+void mock_plan_write(struct mock_plan *p, const char *data, size_t len);
+/* Append a write that takes `data` (malloc'd, len bytes). */
+void mock_plan_write_take(struct mock_plan *p, char *data, size_t len);
+/* Append a sleep; nothing when ms <= 0. */
+void mock_plan_sleep(struct mock_plan *p, int64_t ms);
+void mock_plan_release(struct mock_plan *p);
+
+/* Byte offsets that split s[0..n) into `parts` pieces of about equal
+ * character count, never inside a UTF-8 sequence (a split code point could
+ * not be put in a JSON string). Returns the number of pieces, which is
+ * smaller than asked when the text has fewer characters (and 1 for ""). `cuts`
+ * receives pieces + 1 offsets; the caller frees it. */
+size_t mock_split_utf8(const char *s, size_t n, unsigned parts, size_t **cuts);
+
+#endif
