@@ -14,8 +14,12 @@ int an_session_turn(struct an_session *s, struct an_transcript *t, const char *u
     if (rc)
         return AN_OK; /* the turn record says why */
     if (easy) {
-        s->ops->end(s, t, curl_easy_perform(easy));
-        return AN_OK;
+        for (;;) {
+            s->ops->end(s, t, curl_easy_perform(easy));
+            easy = NULL;
+            if (!s->ops->next || !s->ops->next(s, t, &easy) || !easy)
+                return AN_OK;
+        }
     }
     /* an fd-driven session: poll its descriptors until the turn is over */
     for (;;) {

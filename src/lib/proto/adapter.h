@@ -72,6 +72,12 @@ struct an_session_ops {
      * CURLE_ABORTED_BY_CALLBACK when the caller gave up on it: the caller
      * has recorded why with an_turn_fail first). */
     void (*end)(struct an_session *s, struct an_transcript *t, CURLcode cc);
+    /* Turns made of several transfers (the OpenAI tool loop: the model asks
+     * for tools, the session answers them and asks the model again): called
+     * after every end(); true with *easy set means the turn goes on with that
+     * transfer (the caller runs it like the first, then calls end() again).
+     * false: the turn is over. NULL for one-transfer sessions. */
+    bool (*next)(struct an_session *s, struct an_transcript *t, CURL **easy);
     /* Sessions that speak over file descriptors (ACP on a child's stdio)
      * hand back no transfer: begin() sets *easy to NULL, and the loop polls
      * the descriptors fds() lists (at most `max`), calling step() when any
@@ -121,5 +127,47 @@ struct an_acp_target_opts {
 };
 int an_acp_open(struct an_session **out, const struct an_acp_target_opts *opts,
                 struct an_err *err);
+
+/* An OpenAI-compatible chat-completions model with its tools, already
+ * interpolated. Borrowed for an_openai_open() only: the session copies what
+ * it keeps. Each user turn is a tool loop: the conversation so far goes to
+ * POST base_url + "/chat/completions"; when the model asks for tools, each
+ * call is answered (canned result or command) and the model asked again,
+ * until it answers without tool calls or max_rounds is reached. */
+struct an_openai_tool {
+    const char *name;
+    const char *description;  /* NULL: none */
+    const json_t *parameters; /* a JSON Schema; NULL: {"type":"object"} */
+    /* How a call is answered: `result` (a string is sent as is, anything else
+     * as compact JSON), or `argv` (run without a shell in `cwd`; the call's
+     * arguments as JSON on stdin; its stdout, trimmed, is the result; a
+     * non-zero exit is a tool error whose text goes back to the model), or
+     * neither: the call is recorded without a result and ends the turn. */
+    const json_t *result;
+    const char *const *argv; /* NULL-terminated, or NULL */
+    const char *cwd;
+    int64_t timeout_ms;      /* argv: 0 = 30000 */
+};
+struct an_openai_opts {
+    const char *base_url; /* "http://127.0.0.1:11434/v1" (a trailing / is fine) */
+    const char *model;
+    const char *api_key;  /* NULL or "": no Authorization header */
+    const struct an_kv *headers;
+    size_t nheaders;
+    const char *system;   /* NULL: no system message */
+    const json_t *params; /* extra request members (temperature, max_tokens, ...); NULL */
+    const struct an_openai_tool *tools;
+    size_t ntools;
+    /* messages before the first turn, in the shape the AG-UI history uses:
+     * {id, role, content (string or parts), toolCalls?, toolCallId?};
+     * converted to chat-completions messages. NULL: none */
+    const json_t *history;
+    bool no_stream;        /* true: "stream": false and one JSON answer */
+    unsigned max_rounds;   /* model calls per turn; 0: 10 */
+    int64_t timeout_ms;    /* whole turn, every round */
+    size_t max_turn_bytes; /* one response body; 0: 64 MiB */
+};
+int an_openai_open(struct an_session **out, const struct an_openai_opts *opts,
+                   struct an_err *err);
 
 #endif
