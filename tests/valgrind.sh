@@ -31,7 +31,9 @@ exec ${VG[*]} "$B/ananke" "\$@"
 WRAP
 chmod +x "$wrap"
 cases=(assert-forbid assert-require assert-forbid-calls assert-text conversation hooks faults
-       inheritance malformed reporters shard flaky acp-target acp-crash agent-down)
+       inheritance malformed reporters shard flaky acp-target acp-crash agent-down
+       jsonl-output markdown-output jsonl-judge openai-target jsonl-input-sources
+       jsonl-script)
 if ANANKE="$wrap" ANANKE_BUILD="$B" bash "$root/tests/e2e/run.sh" "${cases[@]}" >/tmp/ananke-vg-e2e.$$ 2>&1; then
   pass=$((pass + 1))
 else

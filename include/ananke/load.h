@@ -9,6 +9,7 @@
 #ifndef ANANKE_LOAD_H
 #define ANANKE_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ananke/err.h"
@@ -21,10 +22,23 @@ struct an_errlist {
 void an_errlist_add(struct an_errlist *l, const struct an_err *e);
 void an_errlist_release(struct an_errlist *l);
 
+/* JSONL cases that are not in a file (`-i "message"`, a generator's or a
+ * script's output), loaded as if read from a file called `name`. */
+struct an_mem_file {
+    const char *name;
+    const char *text;
+    size_t len;
+};
+
 struct an_load_opts {
     const char *config_path;   /* -c FILE; NULL: find ananke.config.yaml upwards from cwd */
-    const char *const *paths;  /* files or directories; none: the config's directory */
+    const char *const *paths;  /* files or directories; none (and no mem): the config's directory */
     size_t npaths;
+    const struct an_mem_file *mem;
+    size_t nmem;
+    bool config_only;          /* load the config, no test */
+    const char *target_name;   /* -n NAME: test the agent `agents.NAME` instead of `target` */
+    const char *model;         /* --connector MODEL: an openai target's model */
 };
 #define AN_LOAD_OPTS_INIT {0}
 

@@ -98,7 +98,10 @@ enum an_check_kind {
     AN_CHECK_TOOL_CALLED,
     AN_CHECK_TOOL_RESULT,
     AN_CHECK_SCRIPT, /* impure: run by run/script_check.c, skipped by an_check() */
+    AN_CHECK_AGENT,  /* impure: a judge agent, run by run/judge.c, skipped by an_check() */
 };
+
+struct an_agent;
 
 struct an_check_item {
     enum an_check_kind kind;
@@ -114,8 +117,12 @@ struct an_check_item {
     const char **argv;
     size_t argc;
     const char *cwd;
-    json_t *options;   /* borrowed; sent to the script; NULL = none */
+    json_t *options;   /* borrowed; sent to the script or judge; NULL = none */
     int64_t timeout_ms;
+    /* agent: `use: agents:NAME`, resolved against the config's `agents:`
+     * once everything is loaded (an unknown name is a load error) */
+    const char *agent_name;
+    const struct an_agent *agent;
 };
 
 /* An AssertBlock (seed 000 "AssertBlock"), as written at one level, or the
@@ -146,7 +153,22 @@ struct an_header {
     struct an_tmpl value;
 };
 
-enum an_target_type { AN_TARGET_AGUI = 0, AN_TARGET_ACP };
+enum an_target_type { AN_TARGET_AGUI = 0, AN_TARGET_ACP, AN_TARGET_OPENAI };
+const char *an_target_type_name(enum an_target_type t); /* "agui", "acp", "openai" */
+
+/* A tool an openai target offers its model (docs/openai.md). A call is
+ * answered with `result`, or by running `argv`, or (neither) recorded
+ * without a result, which ends the turn. */
+struct an_tool_def {
+    const char *name;
+    const char *description; /* NULL = none */
+    json_t *parameters;      /* JSON Schema; NULL = {"type": "object"} */
+    json_t *result;          /* canned answer; NULL = none */
+    struct an_tmpl *argv;    /* command; argc 0 = none */
+    size_t argc;
+    int64_t timeout_ms;      /* command: default 30000 */
+    struct an_loc loc;
+};
 
 /* ACP permission policies (seed 003): none denies everything, read allows
  * reads, write allows reads and writes, yolo allows all, execute included. */
@@ -184,6 +206,23 @@ struct an_target {
     size_t nenv;
     struct an_json_tmpl client_capabilities; /* NULL value: fs read/write and terminal on */
     enum an_perm_policy permission_policy;
+    /* openai: `endpoint` is the API's base URL ("http://host/v1") */
+    struct an_tmpl model;
+    struct an_tmpl api_key; /* src NULL = no Authorization header */
+    struct an_tmpl system;  /* src NULL = no system message */
+    struct an_json_tmpl params; /* extra request members (temperature ...) */
+    struct an_tool_def *tools;
+    size_t ntools;
+    bool no_stream;         /* `stream: false` */
+    unsigned max_rounds;    /* model calls per turn; 0 = 10 */
+};
+
+/* A helper agent (`agents:` in the config): a judge, simulator or
+ * generator, addressed as `agents:NAME`. */
+struct an_agent {
+    const char *name;
+    struct an_loc loc;
+    struct an_target target;
 };
 
 struct an_named_assert {
@@ -198,6 +237,8 @@ struct an_config {
     struct an_target target;
     struct an_named_assert *assertions; /* `assertions:` reusable blocks */
     size_t nassertions;
+    struct an_agent *agents; /* `agents:` helper agents */
+    size_t nagents;
 };
 
 struct an_hook {
@@ -213,6 +254,10 @@ struct an_turn {
     enum an_turn_type type;
     struct an_loc loc;
     struct an_tmpl user; /* AN_TURN_USER */
+    /* the user message's content parts when it has attachments (AG-UI
+     * ContentPart[]: text and image/audio/video/document parts, files
+     * already read); NULL = text only. Borrowed from the suite. */
+    json_t *parts;
     struct an_assert assert; /* level AN_LEVEL_TURN */
 };
 

@@ -34,8 +34,18 @@ int an_report_json(const struct an_run_result *r, const char *path, struct an_er
  * DIR/index.html; DIR is created if missing. Everything an agent produced
  * is escaped. */
 int an_report_html(const struct an_run_result *r, const char *dir, struct an_err *err);
+/* The same page written to the file `path` ("-": standard output). */
+int an_report_html_file(const struct an_run_result *r, const char *path, struct an_err *err);
 /* TAP version 14, one test point per test. */
 int an_report_tap(const struct an_run_result *r, const char *path, struct an_err *err);
+/* Seed 002's NDJSON events, one JSON object a line: a "start" event, a
+ * "result" event per test in run order, a "stability" event per repeated
+ * test (--repeat > 1), and a "summary" event. docs/cli.md shows the shape. */
+int an_report_jsonl(const struct an_run_result *r, const char *path, struct an_err *err);
+/* A Markdown summary for a person or a pull request comment: the totals and
+ * pass rate in a table, each failed or errored test with its findings or
+ * error, the passed (and skipped) tests in tables with their durations. */
+int an_report_markdown(const struct an_run_result *r, const char *path, struct an_err *err);
 /* GitHub Actions workflow commands (`::error file=F,line=L,col=C,title=T::msg`), one per
  * failed assertion or error, pointing at the assertion's line; written to `out`. */
 void an_report_github(FILE *out, const struct an_run_result *r);

@@ -49,8 +49,11 @@ struct an_finding *an_findings_add(struct an_findings *f, const char *kind, int 
                                    const char *actual, const char *detail);
 void an_findings_release(struct an_findings *f);
 
-enum an_status { AN_STATUS_PASS = 0, AN_STATUS_FAIL, AN_STATUS_ERROR };
-const char *an_status_name(enum an_status s); /* "pass", "fail", "error" */
+/* SKIP: the test was selected but says it must not run (a JSONL case's
+ * `skip: true`); it has no run, no hooks, no transcript and duration 0, and
+ * never fails the run. */
+enum an_status { AN_STATUS_PASS = 0, AN_STATUS_FAIL, AN_STATUS_ERROR, AN_STATUS_SKIP };
+const char *an_status_name(enum an_status s); /* "pass", "fail", "error", "skip" */
 
 /* How often a repeated test passes (--repeat): stable 100 %, mostly stable
  * >= 80 %, unstable >= 50 %, highly unstable below. */
@@ -63,6 +66,29 @@ enum an_stability {
 enum an_stability an_stability_of(unsigned passes, unsigned runs);
 const char *an_stability_name(enum an_stability s); /* "stable", "mostly stable", ... */
 
+/* An `agent` check (a judge): what the judge was shown and what it answered,
+ * kept whether it passed or not, so a report can show why. */
+struct an_judgement {
+    char *agent;   /* the `agents:` name */
+    int turn;      /* 0-based turn, or -1 for the test level */
+    char *file;    /* where the check is written (may be NULL) */
+    unsigned line, col;
+    char *shown;   /* the message the judge was sent */
+    char *answer;  /* what it answered, as text; NULL: nothing came back */
+    int verdict;   /* 1 passed, 0 failed, -1 no usable answer (the test errors) */
+    char *reason;  /* the judge's reason, or why its answer was unusable */
+    int64_t duration_ms;
+};
+
+struct an_judgements {
+    struct an_judgement *v;
+    size_t n, cap;
+};
+struct an_judgement *an_judgements_add(struct an_judgements *j); /* zeroed */
+/* Move every entry of `from` to the end of `to` (from is left empty). */
+void an_judgements_move(struct an_judgements *to, struct an_judgements *from);
+void an_judgements_release(struct an_judgements *j);
+
 /* One run of a repeated test: enough to list the runs in a report. */
 struct an_attempt {
     enum an_status status;
@@ -73,6 +99,8 @@ struct an_attempt {
 struct an_test_result {
     char *name;
     char *file;
+    char *id;                   /* a JSONL case's id (name is "ID — NAME"); NULL for YAML */
+    size_t nhistory;            /* messages sent before the first turn (JSONL input arrays) */
     enum an_status status;
     int64_t start_ms, end_ms;   /* Unix ms, test start (before hooks) and end */
     struct an_findings findings;
@@ -82,6 +110,7 @@ struct an_test_result {
     char **var_names;           /* hook variables (names only: values may be secret) */
     size_t nvar_names;
     struct an_transcript transcript;
+    struct an_judgements judgements; /* agent checks, in the order they ran */
     bool timed_out;             /* --timeout cut the test (status is ERROR) */
     /* --repeat: every run of the test; the findings, error and transcript
      * above are those of the first run that did not pass (else the last).
@@ -110,8 +139,16 @@ struct an_run_result {
 struct an_test_result *an_run_result_add(struct an_run_result *r);
 void an_test_result_release(struct an_test_result *t);
 void an_run_result_release(struct an_run_result *r);
-/* Counts by status. */
-void an_run_result_counts(const struct an_run_result *r, size_t *pass, size_t *fail,
-                          size_t *error);
+/* How many tests ended how. Every test is in exactly one of passed, failed,
+ * errors and skipped; timeouts are the errors that --timeout cut (a subset
+ * of errors, for the formats that show them apart). */
+struct an_counts {
+    size_t passed, failed, errors, skipped;
+    size_t timeouts;
+};
+struct an_counts an_run_result_counts(const struct an_run_result *r);
+/* passed / (passed + failed + errors): skipped tests ran nothing and are
+ * left out; 0 when no test ran. */
+double an_counts_pass_rate(const struct an_counts *c);
 
 #endif

@@ -26,7 +26,7 @@
 
 struct an_progress {
     size_t done, total; /* tests */
-    size_t passed, failed, errors;
+    size_t passed, failed, errors, skipped;
     size_t running;     /* runs in flight */
     int64_t elapsed_ms;
 };
@@ -57,7 +57,9 @@ struct an_run_opts {
 /* Which tests of `s` the options select, in order: filter first, then the
  * shard (test k of the filtered list goes to shard k mod N + 1, so shards
  * differ in size by at most one and the split depends only on the sorted
- * file paths). Fills idx (caller frees) and returns the count. */
+ * file paths). Tests marked `skip` are selected like the others: the run
+ * reports each as SKIP in its place without running it. Fills idx (caller
+ * frees) and returns the count. */
 size_t an_run_select(const struct an_suite *s, const struct an_run_opts *o, size_t **idx);
 
 /* Run the selected tests into `out` (zeroed by the caller). Returns AN_OK

@@ -51,6 +51,8 @@ struct an_turn_rec {
     unsigned index;
     const char *kind; /* "user", "agui:connect"; static string */
     char *input;      /* the interpolated user message; NULL for connect */
+    json_t *input_parts; /* its content parts when it has attachments (AG-UI
+                            ContentPart[], a reference held); NULL: text only */
     char *run_id;
     int64_t start_ms; /* request sent */
     int64_t end_ms;   /* stream finished */

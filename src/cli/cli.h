@@ -20,6 +20,26 @@ int cmd_comply(int argc, char **argv);
 /* Shared by run and validate: load the suite named by -c and the paths,
  * print every load error to stderr. Returns 0 or an exit code. */
 int cli_load(struct an_suite **out, const char *config, char **paths, int npaths);
+/* The same with every load option (-n, --connector, -i cases). */
+int cli_load_opts(struct an_suite **out, struct an_load_opts *o);
+
+/* seed 002's -i sources (src/cli/input.c). */
+struct cli_inputs {
+    const char **src; /* as given, borrowed from argv */
+    size_t nsrc;
+    const char *save_path; /* --save-generated */
+    char **paths;          /* -i values that name files or directories */
+    size_t npaths;
+    struct an_mem_file *mem; /* inline messages, scripts' and generators' cases */
+    size_t *mem_src;         /* which src each came from: the order to load them in */
+    size_t nmem;
+    bool generators;         /* some -i is agents:... (needs the config first) */
+};
+/* Sort the sources: paths, inline messages, scripts: (run now). */
+int cli_inputs_prepare(struct cli_inputs *in);
+/* Ask the generator agents of the config for their cases. */
+int cli_inputs_generate(struct cli_inputs *in, const struct an_config *cfg);
+void cli_inputs_release(struct cli_inputs *in);
 
 #define CLI_MAX_REPORTERS 16
 struct cli_reporters {
@@ -31,6 +51,10 @@ struct cli_reporters {
 };
 /* Add "NAME[:PATH]"; a usage error (exit code) for an unknown name. */
 int cli_reporter_add(struct cli_reporters *r, const char *spec);
+/* Add seed 002's -o FILE: the format from the extension (.jsonl, .json,
+ * .md, .html as one page, .xml JUnit, .tap); a usage error naming the known
+ * extensions otherwise. */
+int cli_reporter_output(struct cli_reporters *r, const char *path);
 /* Write every report; errors go to stderr; returns 0 or AN_EXIT_FAIL. */
 int cli_reporters_write(const struct cli_reporters *r, const struct an_run_result *res);
 

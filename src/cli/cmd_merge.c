@@ -71,9 +71,8 @@ int cmd_merge(int argc, char **argv)
     printf("merged %d result file%s\n", nfiles, nfiles == 1 ? "" : "s");
     fflush(stdout);
     rc = cli_reporters_write(&reps, &res);
-    size_t p, f, e;
-    an_run_result_counts(&res, &p, &f, &e);
-    if (f || e || res.not_run)
+    struct an_counts n = an_run_result_counts(&res);
+    if (n.failed || n.errors || res.not_run)
         rc = AN_EXIT_FAIL;
 done:
     an_run_result_release(&res);

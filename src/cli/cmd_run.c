@@ -57,17 +57,30 @@ static void usage(void)
 {
     puts("usage: ananke run [options] [PATH...]\n"
          "\n"
-         "Runs the tests in PATH (files, or directories searched for *.test.yaml and\n"
-         "*.test.yml; default: the config's directory) against the config's target.\n"
+         "Runs the tests in PATH (files, or directories searched for *.test.yaml,\n"
+         "*.test.yml and *.test.jsonl; default: the config's directory) against the\n"
+         "config's target.\n"
          "\n"
          "options:\n"
          "  -c, --config FILE        project config (default: ananke.config.yaml, found\n"
          "                           walking up from the current directory)\n"
+         "  -i, --input SRC          cases from SRC (repeatable): a file or directory, an\n"
+         "                           inline message (\"Hello\"), a generator agent\n"
+         "                           (agents:NAME?count=N&focus=TEXT) or a command that\n"
+         "                           prints JSONL cases (scripts:COMMAND)\n"
+         "      --save-generated FILE  write the generated cases to FILE (JSONL)\n"
+         "  -n, --name NAME          test the agent NAME of the config's agents: instead\n"
+         "                           of its target\n"
+         "      --connector MODEL    the model of an openai target\n"
          "  -r, --reporter NAME[:PATH]\n"
-         "                           also write a report: junit:PATH, json:PATH, tap:PATH\n"
-         "                           (PATH '-' = stdout), html:DIR (a self-contained page\n"
-         "                           in DIR/index.html); repeatable. With GITHUB_ACTIONS=true\n"
+         "                           also write a report: junit:PATH, json:PATH, tap:PATH,\n"
+         "                           jsonl:PATH, markdown:PATH (or md:PATH; PATH '-' =\n"
+         "                           stdout), html:DIR (a self-contained page in\n"
+         "                           DIR/index.html); repeatable. With GITHUB_ACTIONS=true\n"
          "                           failures are also annotations on the test files.\n"
+         "  -o, --output FILE        also write a report to FILE, its format from the\n"
+         "                           extension: .jsonl (seed 002 events), .json, .md,\n"
+         "                           .html (one page), .xml (JUnit), .tap; repeatable\n"
          "  -j, --parallel N         run up to N tests at once (default 1)\n"
          "      --repeat K           run each test K times and report its pass rate\n"
          "      --pass-rate P        a repeated test passes when at least P of its runs\n"
@@ -89,8 +102,8 @@ static void usage(void)
          "                           always, never\n"
          "  -h, --help               this help\n"
          "\n"
-         "exit: 0 every test passed, 1 a test failed or errored, 2 invalid invocation,\n"
-         "config or test file, or no test found, 130 interrupted.");
+         "exit: 0 every test passed (skipped ones aside), 1 a test failed or errored,\n"
+         "2 invalid invocation, config or test file, or no test found, 130 interrupted.");
 }
 
 static int parse_uint(const char *name, const char *s, unsigned min, unsigned max, unsigned *out)
@@ -160,10 +173,53 @@ static int parse_shard(const char *s, unsigned *i, unsigned *n)
     return 0;
 }
 
+/* The config, every PATH and every -i source (generators ask their agent
+ * once the config is known). */
+static int load_all(struct an_suite **out, const char *config, char **paths, int npaths,
+                    struct cli_inputs *in, const char *target_name, const char *model)
+{
+    int rc;
+    if (in->save_path && !in->nsrc)
+        return cli_usage_error("--save-generated needs -i agents:NAME");
+    if ((rc = cli_inputs_prepare(in)))
+        return rc;
+    struct an_load_opts o = AN_LOAD_OPTS_INIT;
+    o.config_path = config;
+    o.target_name = target_name;
+    o.model = model;
+    if (in->generators) {
+        struct an_suite *cfg = NULL;
+        o.config_only = true;
+        if ((rc = cli_load_opts(&cfg, &o)))
+            return rc;
+        rc = cli_inputs_generate(in, &cfg->config);
+        an_suite_free(cfg);
+        if (rc)
+            return rc;
+        o.config_only = false;
+    }
+    char **all = an_xcalloc((size_t)npaths + in->npaths + 1, sizeof *all);
+    size_t n = 0;
+    for (int i = 0; i < npaths; i++)
+        all[n++] = paths[i];
+    for (size_t i = 0; i < in->npaths; i++)
+        all[n++] = in->paths[i];
+    o.paths = (const char *const *)all;
+    o.npaths = n;
+    o.mem = in->mem;
+    o.nmem = in->nmem;
+    rc = cli_load_opts(out, &o);
+    free(all);
+    return rc;
+}
+
 static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
 {
     size_t *idx;
-    size_t n = an_run_select(s, ro, &idx);
+    size_t nsel = an_run_select(s, ro, &idx), n = 0;
+    for (size_t k = 0; k < nsel; k++) /* skipped tests are listed apart, below */
+        if (!s->tests[idx[k]].skip)
+            idx[n++] = idx[k];
     printf("dry run: %zu test%s would run against %s\n", n, n == 1 ? "" : "s",
            s->config.target.endpoint.src);
     for (size_t k = 0; k < n; k++) {
@@ -198,6 +254,8 @@ int cmd_run(int argc, char **argv)
     struct an_regex *filter = NULL;
     const char *filter_src = NULL;
     const char *protocol = NULL;
+    const char *target_name = NULL, *model = NULL;
+    struct cli_inputs inputs = {0};
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -208,12 +266,23 @@ int cmd_run(int argc, char **argv)
             verbose++;
         } else if (!strcmp(a, "-vv")) {
             verbose += 2;
-        } else if (!strcmp(a, "--dry-run") || !strcmp(a, "-n")) {
+        } else if (!strcmp(a, "--dry-run")) {
             dry = true;
         } else if (!strcmp(a, "--fail-fast")) {
             ro.fail_fast = true;
         } else if (cli_opt("run", argc, argv, &i, "--config", "-c", &val, &rc)) {
             config = val;
+        } else if (cli_opt("run", argc, argv, &i, "--input", "-i", &val, &rc)) {
+            if (val) {
+                inputs.src = an_xrealloc(inputs.src, (inputs.nsrc + 1) * sizeof *inputs.src);
+                inputs.src[inputs.nsrc++] = val;
+            }
+        } else if (cli_opt("run", argc, argv, &i, "--save-generated", NULL, &val, &rc)) {
+            inputs.save_path = val;
+        } else if (cli_opt("run", argc, argv, &i, "--name", "-n", &val, &rc)) {
+            target_name = val;
+        } else if (cli_opt("run", argc, argv, &i, "--connector", NULL, &val, &rc)) {
+            model = val;
         } else if (cli_opt("run", argc, argv, &i, "--color", NULL, &val, &rc)) {
             color = val;
         } else if (cli_opt("run", argc, argv, &i, "--parallel", "-j", &val, &rc)) {
@@ -241,6 +310,9 @@ int cmd_run(int argc, char **argv)
         } else if (cli_opt("run", argc, argv, &i, "--reporter", "-r", &val, &rc)) {
             if (val)
                 rc = cli_reporter_add(&reps, val);
+        } else if (cli_opt("run", argc, argv, &i, "--output", "-o", &val, &rc)) {
+            if (val)
+                rc = cli_reporter_output(&reps, val);
         } else if (a[0] == '-' && a[1]) {
             rc = cli_usage_error("unknown option '%s' for run (see 'ananke run --help')", a);
         } else {
@@ -255,7 +327,7 @@ int cmd_run(int argc, char **argv)
     }
     ro.filter = filter;
 
-    if ((rc = cli_load(&suite, config, paths, npaths)))
+    if ((rc = load_all(&suite, config, paths, npaths, &inputs, target_name, model)))
         goto done;
     if (protocol) /* the command line wins over the config */
         suite->config.target.protocol = !strcmp(protocol, "strict") ? AN_PROTOCOL_STRICT
@@ -310,9 +382,8 @@ int cmd_run(int argc, char **argv)
     fflush(stdout);
     if (cli_reporters_write(&reps, &result))
         rc = AN_EXIT_FAIL;
-    size_t pass, fail, error;
-    an_run_result_counts(&result, &pass, &fail, &error);
-    if (fail || error || result.not_run)
+    struct an_counts n = an_run_result_counts(&result);
+    if (n.failed || n.errors || result.not_run) /* skipped tests never fail a run */
         rc = AN_EXIT_FAIL;
     if (an_cancelled()) {
         fputs("ananke: interrupted\n", stderr);
@@ -322,6 +393,7 @@ int cmd_run(int argc, char **argv)
 done:
     an_run_result_release(&result);
     an_suite_free(suite);
+    cli_inputs_release(&inputs);
     an_regex_free(filter);
     free(paths);
     return rc;

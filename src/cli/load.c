@@ -18,10 +18,17 @@ int cli_usage_error(const char *fmt, ...)
 int cli_load(struct an_suite **out, const char *config, char **paths, int npaths)
 {
     struct an_load_opts o = AN_LOAD_OPTS_INIT;
-    struct an_errlist errs = {0};
     o.config_path = config;
     o.paths = (const char *const *)paths;
     o.npaths = (size_t)npaths;
+    return cli_load_opts(out, &o);
+}
+
+int cli_load_opts(struct an_suite **out, struct an_load_opts *op)
+{
+    struct an_load_opts o = *op;
+    struct an_errlist errs = {0};
+    size_t npaths = o.npaths;
     int rc = an_suite_load(out, &o, &errs);
     for (size_t i = 0; i < errs.n; i++) {
         char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
@@ -33,7 +40,7 @@ int cli_load(struct an_suite **out, const char *config, char **paths, int npaths
         return AN_EXIT_INVALID;
     }
     an_errlist_release(&errs);
-    if ((*out)->ntests == 0) {
+    if ((*out)->ntests == 0 && !o.config_only) {
         fprintf(stderr, "ananke: no test found (looked for *.test.yaml and *.test.yml in %s)\n",
                 npaths ? "the given paths" : (*out)->config.dir);
         an_suite_free(*out);

@@ -1,21 +1,42 @@
-/* --reporter NAME[:PATH], shared by run and merge. */
+/* --reporter NAME[:PATH], shared by run and merge, and run's -o FILE. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ananke/report.h"
 #include "cli.h"
 
-/* A reporter writes the whole run to a path (a file, "-", or a directory). */
+/* A reporter writes the whole run to a path (a file, "-", or a directory).
+ * -r NAME picks a row by name (the `named` rows); -o FILE by the file's
+ * extension (`ext`). */
 static const struct {
-    const char *name;
+    const char *name; /* -r NAME, and in messages */
     int (*write)(const struct an_run_result *, const char *, struct an_err *);
     const char *default_path;
+    const char *ext;  /* -o FILE with this extension; NULL: none */
+    bool named;
 } kinds[] = {
-    {"junit", an_report_junit, "-"},
-    {"json", an_report_json, "-"},
-    {"tap", an_report_tap, "-"},
-    {"html", an_report_html, "ananke-report"}, /* a directory: stdout makes no sense */
+    {"junit", an_report_junit, "-", ".xml", true},
+    {"json", an_report_json, "-", ".json", true},
+    {"tap", an_report_tap, "-", ".tap", true},
+    /* a directory: stdout makes no sense */
+    {"html", an_report_html, "ananke-report", NULL, true},
+    {"html", an_report_html_file, NULL, ".html", false}, /* -o page.html: one file */
+    {"jsonl", an_report_jsonl, "-", ".jsonl", true},
+    {"markdown", an_report_markdown, "-", ".md", true},
+    {"md", an_report_markdown, "-", NULL, true},
 };
+#define NKINDS (sizeof kinds / sizeof *kinds)
+
+static int add(struct cli_reporters *r, size_t kind, const char *path)
+{
+    if (r->n == CLI_MAX_REPORTERS)
+        return cli_usage_error("at most %d reporters", CLI_MAX_REPORTERS);
+    r->v[r->n].kind = kind;
+    r->v[r->n].path = path;
+    r->n++;
+    return 0;
+}
 
 int cli_reporter_add(struct cli_reporters *r, const char *spec)
 {
@@ -23,18 +44,24 @@ int cli_reporter_add(struct cli_reporters *r, const char *spec)
     size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
     if (n == 7 && !strncmp(spec, "console", 7))
         return 0; /* the console is always on */
-    if (r->n == CLI_MAX_REPORTERS)
-        return cli_usage_error("at most %d reporters", CLI_MAX_REPORTERS);
-    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-        if (strlen(kinds[k].name) == n && !strncmp(spec, kinds[k].name, n)) {
-            r->v[r->n].kind = k;
-            r->v[r->n].path = colon && colon[1] ? colon + 1 : kinds[k].default_path;
-            r->n++;
-            return 0;
-        }
-    }
-    return cli_usage_error("unknown reporter '%.*s' (available: console, junit, json, tap, html)",
+    for (size_t k = 0; k < NKINDS; k++)
+        if (kinds[k].named && strlen(kinds[k].name) == n && !strncmp(spec, kinds[k].name, n))
+            return add(r, k, colon && colon[1] ? colon + 1 : kinds[k].default_path);
+    return cli_usage_error("unknown reporter '%.*s' (available: console, junit, json, tap, html, "
+                           "jsonl, markdown)",
                            (int)n, spec);
+}
+
+int cli_reporter_output(struct cli_reporters *r, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    for (size_t k = 0; dot && k < NKINDS; k++)
+        if (kinds[k].ext && !strcasecmp(dot, kinds[k].ext))
+            return add(r, k, path);
+    return cli_usage_error("-o: cannot tell the format of '%s' from its extension (known: "
+                           ".jsonl, .json, .md, .html, .xml, .tap)",
+                           path);
 }
 
 int cli_reporters_write(const struct cli_reporters *r, const struct an_run_result *res)

@@ -6,12 +6,16 @@
 #   scenario.yaml   optional: ananke-mock agui is started with it on a free
 #                   port of 127.0.0.1; its URL is in $ANANKE_MOCK_URL (the
 #                   case's config uses endpoint: "${ENV.ANANKE_MOCK_URL}")
+#   openai.yaml     optional: ananke-mock openai is started with it (for an
+#                   openai target, judges, generators); its base URL is in
+#                   $ANANKE_OPENAI_URL ("http://127.0.0.1:PORT/v1")
 #   exit            the expected exit code (default 0)
 #   expect          lines that must appear, in this order, in stdout+stderr
 #                   after durations are normalised ("123 ms" -> "N ms")
 #   reject          lines that must not appear anywhere
 #   expect_requests lines that must appear, in order, in the mock's request log
-#   statuses        "STATUS NAME" per test, in run order (pass/fail/error),
+#   expect_openai_requests  the same for the openai mock's log
+#   statuses        "STATUS NAME" per test, in run order (pass/fail/error/skip),
 #                   checked against the JSON report the harness asks for
 #   env             optional NAME=VALUE lines exported for the command
 #   check.sh        optional extra checks, run in the case directory with
@@ -60,6 +64,22 @@ run_case() {
   else
     export ANANKE_MOCK_URL="http://127.0.0.1:9/agent"
   fi
+  local oa_pid=""
+  if [ -f "$dir/openai.yaml" ]; then
+    "$MOCK" openai --scenario "$dir/openai.yaml" --port-file "$out/oa-port" \
+      --requests "$out/openai-requests.jsonl" >"$out/oa.stdout" 2>"$out/oa.stderr" &
+    oa_pid=$!
+    for _ in $(seq 1 100); do [ -s "$out/oa-port" ] && break; sleep 0.05; done
+    if [ ! -s "$out/oa-port" ]; then
+      echo "FAIL $name: openai mock did not start"; sed 's/^/    /' "$out/oa.stderr"
+      kill "$oa_pid" 2>/dev/null; wait "$oa_pid" 2>/dev/null
+      [ -n "$mock_pid" ] && { kill "$mock_pid" 2>/dev/null; wait "$mock_pid" 2>/dev/null; }
+      fail=$((fail + 1)); return
+    fi
+    export ANANKE_OPENAI_URL="http://127.0.0.1:$(cat "$out/oa-port")/v1"
+  else
+    export ANANKE_OPENAI_URL="http://127.0.0.1:9/v1"
+  fi
   local args="run ."
   [ -f "$dir/cmd" ] && args=$(head -n1 "$dir/cmd")
   [ -f "$dir/statuses" ] && args="$args --reporter json:out/results.json"
@@ -85,6 +105,10 @@ run_case() {
      ! contains_in_order "$dir/expect_requests" "$out/requests.jsonl" >"$out/why"; then
     ok=0; why+=("requests: $(cat "$out/why")")
   fi
+  if [ -f "$dir/expect_openai_requests" ] &&
+     ! contains_in_order "$dir/expect_openai_requests" "$out/openai-requests.jsonl" >"$out/why"; then
+    ok=0; why+=("openai requests: $(cat "$out/why")")
+  fi
   if [ -f "$dir/statuses" ]; then
     if ! jq -r '.tests[] | "\(.status) \(.name)"' "$out/results.json" >"$out/statuses" 2>&1 ||
        ! diff -u "$dir/statuses" "$out/statuses" >"$out/why"; then
@@ -96,6 +120,7 @@ run_case() {
   fi
   # the mock runs until check.sh is done: checks may run ananke again
   if [ -n "$mock_pid" ]; then kill "$mock_pid" 2>/dev/null; wait "$mock_pid" 2>/dev/null; fi
+  if [ -n "$oa_pid" ]; then kill "$oa_pid" 2>/dev/null; wait "$oa_pid" 2>/dev/null; fi
   if [ $ok = 1 ]; then
     pass=$((pass + 1)); echo "ok   $name"
   else

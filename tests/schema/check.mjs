@@ -108,6 +108,7 @@ if (process.env.INIT_DIR) {
 
 // 5. small cases: the schema's verdict, and ananke's when the binary is given
 const CONFIG = 'version: "1.0"\ntarget:\n  type: agui\n  endpoint: "http://127.0.0.1:9/agent"\n  agentId: x\n';
+const OPENAI = 'version: "1.0"\ntarget:\n  type: openai\n  endpoint: "http://127.0.0.1:9/v1"\n  model: m\n  api_key: "${ENV.HOME}"\n  stream: false\n  max_rounds: 3\n  tools:\n    - name: t\n      parameters: {type: object}\n      result: {ok: true}\n    - name: u\n      command: [echo, hi]\n      timeout_ms: 5\n';
 const CONFIG_LIB = `${CONFIG}assertions:\n  polite:\n    text:\n      must_match: "/please/i"\n`;
 const TEST = 'version: "1.0"\nturns:\n  - user: hi\n';
 const turnAssert = (block) => `version: "1.0"\nturns:\n  - user: hi\n    assert:\n${block.replace(/^/gm, '      ')}\n`;
@@ -157,6 +158,14 @@ const configCases = [
   ['config', 'target type acp', CONFIG.replace('type: agui', 'type: acp'), false],
   ['config', 'named block with extends', `${CONFIG_LIB}  other:\n    extends: polite\n`, false],
   ['config', 'unknown top-level key', `${CONFIG}tests: []\n`, false],
+  ['config', 'openai target', OPENAI, true],
+  ['config', 'openai target without model', OPENAI.replace('  model: m\n', ''), false],
+  ['config', 'openai params owning stream', `${OPENAI}  params: {stream: true}\n`, false],
+  ['config', 'openai tool with result and command', OPENAI.replace('result: {ok: true}', 'result: 1\n      command: [x]'), false],
+  ['config', 'openai max_rounds 0', `${OPENAI}  max_rounds: 0\n`, false],
+  ['config', 'agents', `${CONFIG}agents:\n  judge:\n    type: openai\n    endpoint: "http://127.0.0.1:9/v1"\n    model: j\n  h:\n    type: agui\n    endpoint: "http://x"\n    agentId: h\n`, true],
+  ['config', 'acp agent', `${CONFIG}agents:\n  j:\n    type: acp\n    command: x\n`, false],
+  ['config', 'agent without model', `${CONFIG}agents:\n  j:\n    type: openai\n    endpoint: "http://x"\n`, false],
 ];
 const ananke = process.env.ANANKE;
 const tmp = ananke ? fs.mkdtempSync(path.join(os.tmpdir(), 'ananke-schema-')) : null;

@@ -218,8 +218,7 @@ static void test_load_errors(void **state)
     static const struct {
         const char *check, *msg;
     } bad[] = {
-        {"{\"type\": \"agent\", \"use\": \"agents:x\"}",
-         "'agent' assertions (an agent as judge) are not supported yet by this version of ananke"},
+        {"{\"type\": \"agent\", \"use\": \"agents:x\"}", "an agent check needs criteria: 'value' or 'options.metadata.criteria'"},
         {"{\"type\": \"contain\", \"value\": 1}", "unknown assertion type 'contain' (did you mean 'contains'?)"},
         {"{\"type\": \"contains\"}", "a contains check needs 'value'"},
         {"{\"type\": \"regex\", \"pattern\": \"(\"}", "invalid regex '(': missing closing parenthesis at offset 1"},

@@ -306,7 +306,7 @@ static void test_summary(void **state)
     FILE *f = open_memstream(&s, &n);
     an_console_summary(f, &r, &o);
     fclose(f);
-    assert_string_equal(s, "\n1 passed, 1 failed, 1 error (3 tests) in 1.42s\n");
+    assert_string_equal(s, "\n1 passed, 1 failed, 1 error (3 tests) in 1.42s\nPass rate: 33.3%\n");
     free(s);
     an_test_result_release(&r.tests[2]);
     r.ntests = 2;
@@ -314,14 +314,48 @@ static void test_summary(void **state)
     f = open_memstream(&s, &n);
     an_console_summary(f, &r, &o);
     fclose(f);
-    assert_string_equal(s, "\n1 passed, 0 failed, 1 error (2 tests) in 1.42s\n");
+    assert_string_equal(s, "\n1 passed, 0 failed, 1 error (2 tests) in 1.42s\nPass rate: 50.0%\n");
     free(s);
     r.tests[0].status = AN_STATUS_ERROR;
     f = open_memstream(&s, &n);
     an_console_summary(f, &r, &o);
     fclose(f);
-    assert_string_equal(s, "\n0 passed, 0 failed, 2 errors (2 tests) in 1.42s\n");
+    assert_string_equal(s, "\n0 passed, 0 failed, 2 errors (2 tests) in 1.42s\nPass rate: 0.0%\n");
     free(s);
+    an_run_result_release(&r);
+}
+
+static void test_skip_and_case_names(void **state)
+{
+    (void)state;
+    struct an_run_result r = fx_mixed_run();
+    struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
+    /* a JSONL case reads "[id] name"; a skipped one has no duration and no detail */
+    char *s = render(&r.tests[0], &o);
+    assert_string_equal(s, "PASS  [T001] greeting (812ms)  cases.jsonl\n");
+    free(s);
+    s = render(&r.tests[4], &o);
+    assert_string_equal(s, "SKIP  [T003] later  cases.jsonl\n");
+    free(s);
+    s = render(&r.tests[1], &o);
+    const char *head = "FAIL  [T002] (40ms)  cases.jsonl\n  test: Output must contain";
+    assert_true(!strncmp(s, head, strlen(head)));
+    free(s);
+    o.color = true;
+    s = render(&r.tests[4], &o);
+    assert_string_equal(s, "\x1b[2mSKIP\x1b[0m  [T003] later  \x1b[2mcases.jsonl\x1b[0m\n");
+    free(s);
+    o.color = false;
+
+    /* the skipped count only when there is one; the rate leaves skips out */
+    char *sum = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&sum, &n);
+    an_console_summary(f, &r, &o);
+    fclose(f);
+    assert_string_equal(sum, "\n2 passed, 1 failed, 2 errors, 1 skipped (6 tests) in 1.42s\n"
+                             "Pass rate: 40.0%\n");
+    free(sum);
     an_run_result_release(&r);
 }
 
@@ -337,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_cut),
         cmocka_unit_test(test_verbose),
         cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_skip_and_case_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -302,10 +302,40 @@ static void test_bad_dir(void **state)
     assert_int_equal(an_report_html(&r, "", &err), AN_EUSAGE);
 }
 
+static void test_skip_and_single_file(void **state)
+{
+    (void)state;
+    char path[160];
+    struct an_err err = AN_ERR_INIT;
+    struct an_run_result r = fx_mixed_run();
+    /* -o report.html: the page itself, no directory made */
+    snprintf(path, sizeof path, "%s/page.html", files_dir);
+    assert_int_equal(an_report_html_file(&r, path, &err), AN_OK);
+    char *html = files_slurp(path);
+    find(html, "<span class=\"badge skip\">1 skipped</span>");
+    find(html, "<label for=\"show-skip\">skipped 1</label>");
+    /* a skipped test is shown closed, with its badge and no duration to read */
+    find(html, "<details class=\"test skip\" id=\"test-5\" data-status=\"skip\"><summary>"
+               "<span class=\"badge skip\">SKIP</span>");
+    find(html, "Skipped (<code>skip: true</code>): not run.");
+    free(html);
+    /* a run without skips has no skipped filter */
+    an_test_result_release(&r.tests[4]);
+    r.tests[4] = r.tests[5];
+    r.ntests--;
+    assert_int_equal(an_report_html_file(&r, path, &err), AN_OK);
+    html = files_slurp(path);
+    assert_null(strstr(html, "show-skip\""));
+    assert_null(strstr(html, "badge skip\">"));
+    free(html);
+    an_run_result_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escaped),
+        cmocka_unit_test(test_skip_and_single_file),
         cmocka_unit_test(test_structure),
         cmocka_unit_test(test_csp_hash),
         cmocka_unit_test(test_bad_dir),

@@ -74,11 +74,12 @@ static void test_fields(void **state)
     assert_int_equal(json_integer_value(json_object_get(v, "ended_ms")), T0 + 1420);
     assert_int_equal(json_integer_value(json_object_get(v, "duration_ms")), 1420);
     assert_string_equal(json_string_value(json_object_get(v, "config")), "ananke.config.yaml");
-    json_int_t total, passed, failed, errors, not_run;
-    assert_int_equal(json_unpack(json_object_get(v, "summary"), "{s:I,s:I,s:I,s:I,s:I!}", "total",
-                                 &total, "passed", &passed, "failed", &failed, "errors", &errors,
-                                 "not_run", &not_run),
+    json_int_t total, passed, failed, errors, skipped, not_run;
+    assert_int_equal(json_unpack(json_object_get(v, "summary"), "{s:I,s:I,s:I,s:I,s:I,s:I!}",
+                                 "total", &total, "passed", &passed, "failed", &failed, "errors",
+                                 &errors, "skipped", &skipped, "not_run", &not_run),
                      0);
+    assert_int_equal(skipped, 0);
     assert_int_equal(not_run, 0);
     assert_int_equal(total, 3);
     assert_int_equal(passed, 1);
@@ -193,11 +194,67 @@ static void test_io_error(void **state)
     an_run_result_release(&r);
 }
 
+static void test_skip_round_trip(void **state)
+{
+    (void)state;
+    struct an_run_result r = fx_mixed_run();
+    json_t *v = write_and_read(&r, "mixed.json", NULL);
+    json_t *sum = json_object_get(v, "summary");
+    assert_int_equal(json_integer_value(json_object_get(sum, "skipped")), 1);
+    assert_int_equal(json_integer_value(json_object_get(sum, "errors")), 2);
+    json_t *skip = json_array_get(json_object_get(v, "tests"), 4);
+    assert_string_equal(json_string_value(json_object_get(skip, "status")), "skip");
+    assert_string_equal(json_string_value(json_object_get(skip, "id")), "T003");
+    assert_int_equal(json_integer_value(json_object_get(skip, "duration_ms")), 0);
+    assert_int_equal(json_integer_value(json_object_get(skip, "runs")), 0);
+    assert_true(json_is_null(json_object_get(skip, "pass_rate")));
+    assert_true(json_is_null(json_object_get(skip, "stability")));
+    /* a YAML test has no id */
+    json_t *yaml = json_array_get(json_object_get(v, "tests"), 2);
+    assert_true(json_is_null(json_object_get(yaml, "id")));
+    json_decref(v);
+
+    /* `ananke merge` reads it back as it was */
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    struct an_run_result back = {0};
+    snprintf(path, sizeof path, "%s/mixed.json", files_dir);
+    assert_int_equal(an_run_result_load(&back, path, &err), AN_OK);
+    assert_int_equal(back.ntests, 6);
+    static const enum an_status want[] = {AN_STATUS_PASS,  AN_STATUS_FAIL, AN_STATUS_ERROR,
+                                          AN_STATUS_ERROR, AN_STATUS_SKIP, AN_STATUS_PASS};
+    for (size_t i = 0; i < 6; i++)
+        assert_int_equal(back.tests[i].status, want[i]);
+    assert_string_equal(back.tests[4].id, "T003");
+    assert_string_equal(back.tests[0].id, "T001");
+    assert_null(back.tests[2].id);
+    struct an_counts c = an_run_result_counts(&back);
+    assert_int_equal(c.skipped, 1);
+    assert_int_equal(c.passed, 2);
+    assert_int_equal(c.timeouts, 1);
+    /* and writes the same report again */
+    json_t *a = an_run_result_to_json(&r), *b = an_run_result_to_json(&back);
+    json_t *ta = json_object_get(a, "tests"), *tb = json_object_get(b, "tests");
+    for (size_t i = 0; i < 6; i++) {
+        json_t *x = json_array_get(ta, i), *y = json_array_get(tb, i);
+        const char *keys[] = {"name", "id", "status", "duration_ms", "runs", "passes",
+                              "pass_rate", "stability"};
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            if (!json_equal(json_object_get(x, keys[k]), json_object_get(y, keys[k])))
+                fail_msg("test %zu: '%s' differs after the round trip", i, keys[k]);
+    }
+    json_decref(a);
+    json_decref(b);
+    an_run_result_release(&back);
+    an_run_result_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_skip_round_trip),
         cmocka_unit_test(test_io_error),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);

@@ -137,17 +137,17 @@ static void test_shape_and_counts(void **state)
     well_formed(s);
 
     assert_non_null(strstr(s, "<testsuites name=\"ananke\" tests=\"3\" failures=\"1\" errors=\"1\" "
-                              "time=\"3.456\">\n"));
+                              "skipped=\"0\" time=\"3.456\">\n"));
     /* one suite per file, in first-seen order; the checkout file holds two tests */
     assert_int_equal(files_count(s, "<testsuite "), 2);
     assert_int_equal(files_count(s, "</testsuite>"), 2);
     assert_int_equal(files_count(s, "<testcase "), 3);
     assert_int_equal(files_count(s, "</testcase>"), 3);
     const char *a = strstr(s, "<testsuite name=\"tests/checkout.test.yaml\" tests=\"2\" "
-                              "failures=\"0\" errors=\"1\" time=\"0.912\" "
+                              "failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.912\" "
                               "timestamp=\"2025-01-17T07:46:40\">");
     const char *b = strstr(s, "<testsuite name=\"tests/odd.test.yaml\" tests=\"1\" failures=\"1\" "
-                              "errors=\"0\" time=\"1.500\"");
+                              "errors=\"0\" skipped=\"0\" time=\"1.500\"");
     assert_non_null(a);
     assert_non_null(b);
     assert_true(a < b);
@@ -219,7 +219,7 @@ static void test_atomic_and_errors(void **state)
     char *s = files_slurp(path);
     assert_string_equal(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                            "<testsuites name=\"ananke\" tests=\"0\" failures=\"0\" errors=\"0\" "
-                           "time=\"0.000\">\n"
+                           "skipped=\"0\" time=\"0.000\">\n"
                            "</testsuites>\n");
     free(s);
     files_assert_none_named(files_dir, ".tmp-");
@@ -233,10 +233,37 @@ static void test_atomic_and_errors(void **state)
     an_run_result_release(&r);
 }
 
+static void test_skipped(void **state)
+{
+    (void)state;
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    struct an_run_result r = fx_mixed_run();
+    snprintf(path, sizeof path, "%s/skip.xml", files_dir);
+    assert_int_equal(an_report_junit(&r, path, &err), AN_OK);
+    char *s = files_slurp(path);
+    well_formed(s);
+    assert_non_null(strstr(s, "<testsuites name=\"ananke\" tests=\"6\" failures=\"1\" "
+                              "errors=\"2\" skipped=\"1\" time=\"1.420\">\n"));
+    /* cases.jsonl holds the pass, the failure and the skip */
+    assert_non_null(strstr(s, "<testsuite name=\"cases.jsonl\" tests=\"3\" failures=\"1\" "
+                              "errors=\"0\" skipped=\"1\" time=\"0.852\""));
+    assert_non_null(strstr(s, "<testsuite name=\"flaky.test.yaml\" tests=\"1\" failures=\"0\" "
+                              "errors=\"0\" skipped=\"0\""));
+    assert_non_null(strstr(s, "<testcase name=\"T003 \xE2\x80\x94 later\" classname=\"cases\" "
+                              "file=\"cases.jsonl\" time=\"0.000\">\n"
+                              "      <skipped message=\"skip: true\"/>\n"
+                              "    </testcase>\n"));
+    assert_int_equal(files_count(s, "<skipped "), 1);
+    free(s);
+    an_run_result_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_and_counts),
+        cmocka_unit_test(test_skipped),
         cmocka_unit_test(test_escaping),
         cmocka_unit_test(test_atomic_and_errors),
     };

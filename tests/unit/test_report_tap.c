@@ -225,10 +225,30 @@ static void test_empty_and_errors(void **state)
     assert_non_null(strstr(err.msg, path));
 }
 
+static void test_skip_directive(void **state)
+{
+    (void)state;
+    struct an_run_result r = {0};
+    fx_test(&r, "pays once", "a.test.yaml", AN_STATUS_PASS, T0, T0 + 1);
+    fx_test(&r, "T003 \xE2\x80\x94 later", "cases.jsonl", AN_STATUS_SKIP, T0, T0);
+    /* the test's own '#' stays escaped: only the directive is one */
+    fx_test(&r, "retry # TODO", "cases.jsonl", AN_STATUS_SKIP, T0, T0);
+    char *s = report(&r, "skip.tap");
+    assert_string_equal(s, "TAP version 14\n"
+                           "1..3\n"
+                           "ok 1 - pays once\n"
+                           "ok 2 - T003 \xE2\x80\x94 later # SKIP\n"
+                           "ok 3 - retry \\# TODO # SKIP\n");
+    only_expected_lines(s, 3);
+    free(s);
+    an_run_result_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pass_fail_error),
+        cmocka_unit_test(test_skip_directive),
         cmocka_unit_test(test_hostile_text),
         cmocka_unit_test(test_repeats),
         cmocka_unit_test(test_empty_and_errors),

@@ -89,6 +89,58 @@ static void test_filter_then_shard(void **state)
     suite_free(s);
 }
 
+static void count_test(const struct an_test_result *t, void *ud)
+{
+    size_t *seen = ud;
+    assert_int_equal(t->status, AN_STATUS_SKIP);
+    (*seen)++;
+}
+
+/* `skip: true` tests are selected like the others and reported as SKIP in
+ * their place, once whatever --repeat says, without running anything. */
+static void test_skipped_tests_reported(void **state)
+{
+    (void)state;
+    struct an_suite *s = suite_of(5);
+    s->config.path = "ananke.config.yaml";
+    s->tests[1].skip = s->tests[3].skip = true;
+    s->tests[3].id = "T3";
+    struct an_regex *re = NULL;
+    assert_int_equal(an_regex_compile(&re, "0[13]$", NULL, NULL), 0);
+    struct an_run_opts o = AN_RUN_OPTS_INIT;
+    o.filter = re;
+    size_t *idx;
+    assert_int_equal(an_run_select(s, &o, &idx), 2);
+    free(idx);
+
+    size_t seen = 0;
+    o.repeat = 3;
+    o.on_test = count_test;
+    o.ud = &seen;
+    struct an_run_result r = {0};
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_run_suite(s, &o, &r, &err), AN_OK);
+    assert_int_equal(seen, 2);
+    assert_int_equal(r.ntests, 2);
+    assert_string_equal(r.tests[0].name, "chat 01");
+    assert_null(r.tests[0].id);
+    assert_string_equal(r.tests[1].name, "checkout 03");
+    assert_string_equal(r.tests[1].id, "T3");
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(r.tests[i].status, AN_STATUS_SKIP);
+        assert_int_equal(r.tests[i].runs, 0);
+        assert_int_equal(r.tests[i].end_ms - r.tests[i].start_ms, 0);
+        assert_int_equal(r.tests[i].transcript.nturns, 0);
+    }
+    struct an_counts c = an_run_result_counts(&r);
+    assert_int_equal(c.skipped, 2);
+    assert_int_equal(c.passed + c.failed + c.errors, 0);
+    assert_int_equal(r.not_run, 0);
+    an_run_result_release(&r);
+    an_regex_free(re);
+    suite_free(s);
+}
+
 static void test_stability(void **state)
 {
     (void)state;
@@ -110,6 +162,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shards_partition),
         cmocka_unit_test(test_filter_then_shard),
+        cmocka_unit_test(test_skipped_tests_reported),
         cmocka_unit_test(test_stability),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@ static const char *const kind_names[] = {
     "check.contains",    "check.not_contains", "check.equals",
     "check.regex",       "check.json_path",    "check.type",
     "check.tool_called", "check.tool_result",  "check.script",
+    "check.agent",
 };
 
 const char *an_check_kind_name(enum an_check_kind k)
@@ -525,8 +526,8 @@ size_t chk_items(const struct an_assert *blk, const struct an_scope *s, struct a
     size_t len = strlen(t), added = 0;
     for (size_t k = 0; k < blk->nchecks; k++) {
         const struct an_check_item *it = &blk->checks[k];
-        if (it->kind == AN_CHECK_SCRIPT)
-            continue;
+        if (it->kind == AN_CHECK_SCRIPT || it->kind == AN_CHECK_AGENT)
+            continue; /* impure: run/script_check.c, run/judge.c */
         struct verdict v = {.ok = false};
         switch (it->kind) {
         case AN_CHECK_CONTAINS:
@@ -546,6 +547,7 @@ size_t chk_items(const struct an_assert *blk, const struct an_scope *s, struct a
             tool_result(it, s, &v);
             break;
         case AN_CHECK_SCRIPT:
+        case AN_CHECK_AGENT:
             break;
         }
         /* not_contains is contains turned around */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ananke/err.h"
+#include "core/vec.h"
 
 static char *dup_or_null(const char *s)
 {
@@ -54,6 +55,8 @@ const char *an_status_name(enum an_status s)
         return "fail";
     case AN_STATUS_ERROR:
         return "error";
+    case AN_STATUS_SKIP:
+        return "skip";
     }
     return "?";
 }
@@ -96,12 +99,45 @@ double an_test_pass_rate(const struct an_test_result *t)
     return (double)t->passes / (double)t->runs;
 }
 
+struct an_judgement *an_judgements_add(struct an_judgements *j)
+{
+    AN_GROW(j->v, j->n, j->cap);
+    struct an_judgement *e = &j->v[j->n++];
+    memset(e, 0, sizeof *e);
+    return e;
+}
+
+void an_judgements_move(struct an_judgements *to, struct an_judgements *from)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        AN_GROW(to->v, to->n, to->cap);
+        to->v[to->n++] = from->v[i];
+    }
+    free(from->v);
+    memset(from, 0, sizeof *from);
+}
+
+void an_judgements_release(struct an_judgements *j)
+{
+    for (size_t i = 0; i < j->n; i++) {
+        free(j->v[i].agent);
+        free(j->v[i].file);
+        free(j->v[i].shown);
+        free(j->v[i].answer);
+        free(j->v[i].reason);
+    }
+    free(j->v);
+    memset(j, 0, sizeof *j);
+}
+
 void an_test_result_release(struct an_test_result *t)
 {
     free(t->name);
     free(t->file);
+    free(t->id);
     free(t->error);
     an_findings_release(&t->findings);
+    an_judgements_release(&t->judgements);
     for (size_t i = 0; i < t->nvar_names; i++)
         free(t->var_names[i]);
     free(t->var_names);
@@ -122,27 +158,31 @@ void an_run_result_release(struct an_run_result *r)
     memset(r, 0, sizeof *r);
 }
 
-void an_run_result_counts(const struct an_run_result *r, size_t *pass, size_t *fail,
-                          size_t *error)
+struct an_counts an_run_result_counts(const struct an_run_result *r)
 {
-    size_t p = 0, f = 0, e = 0;
+    struct an_counts c = {0};
     for (size_t i = 0; i < r->ntests; i++) {
         switch (r->tests[i].status) {
         case AN_STATUS_PASS:
-            p++;
+            c.passed++;
             break;
         case AN_STATUS_FAIL:
-            f++;
+            c.failed++;
             break;
         case AN_STATUS_ERROR:
-            e++;
+            c.errors++;
+            c.timeouts += r->tests[i].timed_out;
+            break;
+        case AN_STATUS_SKIP:
+            c.skipped++;
             break;
         }
     }
-    if (pass)
-        *pass = p;
-    if (fail)
-        *fail = f;
-    if (error)
-        *error = e;
+    return c;
+}
+
+double an_counts_pass_rate(const struct an_counts *c)
+{
+    size_t ran = c->passed + c->failed + c->errors;
+    return ran ? (double)c->passed / (double)ran : 0.0;
 }

@@ -39,6 +39,7 @@ static void attempt_release(struct an_turn_rec *r)
 static void turn_release(struct an_turn_rec *r)
 {
     free(r->input);
+    json_decref(r->input_parts);
     attempt_release(r);
     free_strs(r->retry_log, r->retries);
 }

@@ -1,7 +1,10 @@
 /* Seed 002's typed checks, from JSON (JSONL cases, YAML `checks:`). */
 #include "load/check_load.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/buf.h"
 
 #include "ananke/check.h"
 #include "core/json.h"
@@ -10,10 +13,7 @@
 static const char *const kinds[] = {"contains",  "not_contains", "equals",
                                     "regex",     "json_path",    "type",
                                     "tool_called", "tool_result", "script",
-                                    NULL};
-
-/* What the loader knows but this version cannot run yet. */
-static const char *const planned[] = {"agent", NULL};
+                                    "agent",     NULL};
 
 static const char *const item_keys[] = {"type",    "value", "pattern", "path",
                                         "name",    "arguments", "negate", "message",
@@ -268,6 +268,36 @@ static int load_script(struct an_ld *ld, json_t *item, const struct an_ck_src *s
     return 0;
 }
 
+/* `use: agents:NAME`; the name is resolved once the config's agents are
+ * known (an_checks_resolve_agents). `value` is the criteria. */
+static int load_agent(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
+                      struct an_check_item *out)
+{
+    json_t *use = json_object_get(item, "use");
+    const char *u = json_string_value(use);
+    if (!u || strncmp(u, "agents:", 7) || !u[7])
+        return bad(ld, src, use ? "use" : "type",
+                   "an agent check needs 'use: agents:NAME' (an agent of the config's "
+                   "'agents:')%s%s",
+                   "", u && !strncmp(u, "scripts:", 8) ? " (scripts: are for script checks)" : "");
+    json_t *opts = json_object_get(item, "options");
+    if (opts && !json_is_object(opts))
+        return bad(ld, src, "options", "'options' must be an object such as "
+                   "{\"metadata\": {\"criteria\": \"...\"}}", "", NULL);
+    json_t *md = opts ? json_object_get(opts, "metadata") : NULL;
+    if (md && !json_is_object(md))
+        return bad(ld, src, "options", "'options.metadata' must be an object", "", NULL);
+    json_t *v = json_object_get(item, "value");
+    if (!v && !(md && json_object_get(md, "criteria")))
+        return bad(ld, src, "type",
+                   "an agent check needs criteria: 'value' or 'options.metadata.criteria'", "",
+                   NULL);
+    out->agent_name = u + 7;
+    out->value = v;
+    out->options = opts;
+    return 0;
+}
+
 int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
                        enum an_level level, struct an_check_item *out)
 {
@@ -314,19 +344,13 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
     while (kinds[kind] && strcmp(kinds[kind], type))
         kind++;
     if (!kinds[kind]) {
-        for (size_t j = 0; planned[j]; j++)
-            if (!strcmp(type, planned[j]))
-                return bad(ld, src, "type",
-                           "'%s' assertions (an agent as judge) are not supported yet by "
-                           "this version of ananke",
-                           type, NULL);
         const char *near = an_closest(type, kinds);
         if (near)
             return bad(ld, src, "type", "unknown assertion type '%s' (did you mean '%s'?)", type,
                        near);
         return bad(ld, src, "type",
                    "unknown assertion type '%s' (supported: contains, not_contains, equals, "
-                   "regex, json_path, type, tool_called, tool_result, script)",
+                   "regex, json_path, type, tool_called, tool_result, script, agent)",
                    type, NULL);
     }
     out->kind = (enum an_check_kind)kind;
@@ -347,9 +371,10 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
                        ck == AN_CHECK_JSON_PATH || ck == AN_CHECK_TYPE)) ||
         (rc = only_for(ld, src, item, "name", ck, ck == AN_CHECK_TOOL_CALLED)) ||
         (rc = only_for(ld, src, item, "arguments", ck, ck == AN_CHECK_TOOL_CALLED)) ||
-        (rc = only_for(ld, src, item, "use", ck, ck == AN_CHECK_SCRIPT)) ||
+        (rc = only_for(ld, src, item, "use", ck, ck == AN_CHECK_SCRIPT || ck == AN_CHECK_AGENT)) ||
         (rc = only_for(ld, src, item, "cmd", ck, ck == AN_CHECK_SCRIPT)) ||
-        (rc = only_for(ld, src, item, "options", ck, ck == AN_CHECK_SCRIPT)) ||
+        (rc = only_for(ld, src, item, "options", ck,
+                       ck == AN_CHECK_SCRIPT || ck == AN_CHECK_AGENT)) ||
         (rc = only_for(ld, src, item, "timeout_ms", ck, ck == AN_CHECK_SCRIPT)))
         return rc;
     json_t *value = json_object_get(item, "value");
@@ -411,6 +436,8 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
         return load_tool_result(ld, item, src, out);
     case AN_CHECK_SCRIPT:
         return load_script(ld, item, src, out);
+    case AN_CHECK_AGENT:
+        return load_agent(ld, item, src, out);
     }
     return 0;
 }
@@ -437,5 +464,43 @@ int an_checks_load_yaml(struct an_ld *ld, const struct an_ynode *n, enum an_leve
     }
     blk->checks = v;
     blk->nchecks += n->nitems;
+    return 0;
+}
+
+int an_checks_resolve_agents(const struct an_config *cfg, struct an_assert *blk,
+                             struct an_err *err)
+{
+    for (size_t i = 0; i < blk->nchecks; i++) {
+        struct an_check_item *it = &blk->checks[i];
+        if (it->kind != AN_CHECK_AGENT || it->agent)
+            continue;
+        for (size_t k = 0; k < cfg->nagents && !it->agent; k++)
+            if (!strcmp(cfg->agents[k].name, it->agent_name))
+                it->agent = &cfg->agents[k];
+        if (it->agent)
+            continue;
+        if (!cfg->nagents)
+            return an_fail(err, AN_ESCHEMA, &it->loc,
+                           "agent '%s' is not declared: the config (%s) has no 'agents:' map",
+                           it->agent_name, cfg->path);
+        const char **names = an_xcalloc(cfg->nagents + 1, sizeof *names);
+        for (size_t k = 0; k < cfg->nagents; k++)
+            names[k] = cfg->agents[k].name;
+        const char *near = an_closest(it->agent_name, names);
+        struct an_buf list = AN_BUF_INIT;
+        for (size_t k = 0; k < cfg->nagents; k++)
+            an_buf_printf(&list, "%s%s", k ? ", " : "", names[k]);
+        if (near)
+            an_fail(err, AN_ESCHEMA, &it->loc,
+                    "agent '%s' is not declared in the config's 'agents:' (did you mean '%s'?)",
+                    it->agent_name, near);
+        else
+            an_fail(err, AN_ESCHEMA, &it->loc,
+                    "agent '%s' is not declared in the config's 'agents:' (declared: %s)",
+                    it->agent_name, an_buf_cstr(&list));
+        an_buf_release(&list);
+        free(names);
+        return AN_ESCHEMA;
+    }
     return 0;
 }

@@ -32,6 +32,11 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
 int an_checks_load_yaml(struct an_ld *ld, const struct an_ynode *n, enum an_level level,
                         struct an_assert *blk);
 
+/* Point every agent check of `blk` at its agent in cfg->agents; an unknown
+ * name is an error at the check (with the nearest name, or the list). */
+int an_checks_resolve_agents(const struct an_config *cfg, struct an_assert *blk,
+                             struct an_err *err);
+
 /* The column (1-based) of `"key"` in `line` at or after byte `from`; 0 when absent. */
 unsigned an_ck_key_col(const char *line, size_t from, const char *key);
 

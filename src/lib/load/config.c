@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/interp.h"
-#include "load/loaders.h"
+#include "load/config_int.h"
 
 static void json_release(void *p)
 {
@@ -32,7 +32,7 @@ int an_version_load(struct an_ld *ld, const struct an_ynode *root, const char *w
     return 0;
 }
 
-static int tmpl(struct an_ld *ld, const struct an_ynode *n, const char *what, struct an_tmpl *out)
+int an_cfg_tmpl(struct an_ld *ld, const struct an_ynode *n, const char *what, struct an_tmpl *out)
 {
     int rc = an_ld_string(ld, n, what, &out->src);
     if (rc)
@@ -41,7 +41,7 @@ static int tmpl(struct an_ld *ld, const struct an_ynode *n, const char *what, st
     return an_interp_check(out->src, &n->loc, ld->err);
 }
 
-static int json_tmpl(struct an_ld *ld, const struct an_ynode *n, const char *what,
+int an_cfg_json_tmpl(struct an_ld *ld, const struct an_ynode *n, const char *what,
                      struct an_json_tmpl *out)
 {
     (void)what;
@@ -51,6 +51,41 @@ static int json_tmpl(struct an_ld *ld, const struct an_ynode *n, const char *wha
         return ld->err->code;
     an_arena_defer(ld->a, json_release, out->value);
     return an_interp_check_json(out->value, &n->loc, ld->err);
+}
+
+int an_cfg_endpoint(struct an_ld *ld, const struct an_ynode *map, const char *where,
+                    struct an_tmpl *out)
+{
+    struct an_ynode *v;
+    int rc;
+    if ((rc = an_ld_require(ld, map, "endpoint", where, &v)) ||
+        (rc = an_cfg_tmpl(ld, v, "endpoint", out)))
+        return rc;
+    if (!an_interp_has_refs(out->src) && strncmp(out->src, "http://", 7) != 0 &&
+        strncmp(out->src, "https://", 8) != 0)
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                       "'endpoint' must be an http:// or https:// URL, not '%s'", out->src);
+    return 0;
+}
+
+int an_cfg_headers(struct an_ld *ld, const struct an_ynode *v, struct an_target *t)
+{
+    int rc;
+    if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "headers")))
+        return rc;
+    t->nheaders = v->npairs;
+    t->headers = an_arena_alloc(ld->a, (v->npairs ? v->npairs : 1) * sizeof *t->headers);
+    for (size_t i = 0; i < v->npairs; i++) {
+        const char *name = v->pairs[i].key->str;
+        for (const char *c = name; *c; c++)
+            if (*c <= ' ' || *c == ':' || *c == 0x7f)
+                return an_fail(ld->err, AN_ESCHEMA, &v->pairs[i].key->loc,
+                               "invalid header name '%s'", name);
+        t->headers[i].name = name;
+        if ((rc = an_cfg_tmpl(ld, v->pairs[i].value, name, &t->headers[i].value)))
+            return rc;
+    }
+    return 0;
 }
 
 static int load_common(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
@@ -82,39 +117,19 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
     t->type = AN_TARGET_AGUI;
     if ((rc = an_ld_keys(ld, n, keys, "an agui target")))
         return rc;
-    if ((rc = an_ld_require(ld, n, "endpoint", "an agui target", &v)) ||
-        (rc = tmpl(ld, v, "endpoint", &t->endpoint)))
+    if ((rc = an_cfg_endpoint(ld, n, "an agui target", &t->endpoint)))
         return rc;
-    if (!an_interp_has_refs(t->endpoint.src) && strncmp(t->endpoint.src, "http://", 7) != 0 &&
-        strncmp(t->endpoint.src, "https://", 8) != 0)
-        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                       "'endpoint' must be an http:// or https:// URL, not '%s'",
-                       t->endpoint.src);
     if ((rc = an_ld_require(ld, n, "agentId", "an agui target", &v)) ||
-        (rc = tmpl(ld, v, "agentId", &t->agent_id)))
+        (rc = an_cfg_tmpl(ld, v, "agentId", &t->agent_id)))
         return rc;
-    if ((v = an_yaml_get(n, "threadId")) && (rc = tmpl(ld, v, "threadId", &t->thread_id)))
+    if ((v = an_yaml_get(n, "threadId")) && (rc = an_cfg_tmpl(ld, v, "threadId", &t->thread_id)))
         return rc;
-    if ((v = an_yaml_get(n, "headers"))) {
-        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "headers")))
-            return rc;
-        t->nheaders = v->npairs;
-        t->headers = an_arena_alloc(ld->a, (v->npairs ? v->npairs : 1) * sizeof *t->headers);
-        for (size_t i = 0; i < v->npairs; i++) {
-            const char *name = v->pairs[i].key->str;
-            for (const char *c = name; *c; c++)
-                if (*c <= ' ' || *c == ':' || *c == 0x7f)
-                    return an_fail(ld->err, AN_ESCHEMA, &v->pairs[i].key->loc,
-                                   "invalid header name '%s'", name);
-            t->headers[i].name = name;
-            if ((rc = tmpl(ld, v->pairs[i].value, name, &t->headers[i].value)))
-                return rc;
-        }
-    }
+    if ((v = an_yaml_get(n, "headers")) && (rc = an_cfg_headers(ld, v, t)))
+        return rc;
     if ((v = an_yaml_get(n, "forwardedProps")) &&
-        (rc = json_tmpl(ld, v, "forwardedProps", &t->forwarded_props)))
+        (rc = an_cfg_json_tmpl(ld, v, "forwardedProps", &t->forwarded_props)))
         return rc;
-    if ((v = an_yaml_get(n, "state")) && (rc = json_tmpl(ld, v, "state", &t->state)))
+    if ((v = an_yaml_get(n, "state")) && (rc = an_cfg_json_tmpl(ld, v, "state", &t->state)))
         return rc;
     if ((v = an_yaml_get(n, "protocol"))) {
         const char *p;
@@ -142,7 +157,7 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
     t->type = AN_TARGET_ACP;
     if ((rc = an_ld_keys(ld, n, keys, "an acp target")) ||
         (rc = an_ld_require(ld, n, "command", "an acp target", &v)) ||
-        (rc = tmpl(ld, v, "command", &t->command)))
+        (rc = an_cfg_tmpl(ld, v, "command", &t->command)))
         return rc;
     if ((v = an_yaml_get(n, "args"))) {
         if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, "args")))
@@ -150,7 +165,7 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
         t->nargs = v->nitems;
         t->args = an_arena_alloc(ld->a, (v->nitems ? v->nitems : 1) * sizeof *t->args);
         for (size_t i = 0; i < v->nitems; i++)
-            if ((rc = tmpl(ld, v->items[i], "args[]", &t->args[i])))
+            if ((rc = an_cfg_tmpl(ld, v->items[i], "args[]", &t->args[i])))
                 return rc;
     }
     if ((v = an_yaml_get(n, "env"))) {
@@ -160,13 +175,13 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
         t->env = an_arena_alloc(ld->a, (v->npairs ? v->npairs : 1) * sizeof *t->env);
         for (size_t i = 0; i < v->npairs; i++) {
             t->env[i].name = v->pairs[i].key->str;
-            if ((rc = tmpl(ld, v->pairs[i].value, t->env[i].name, &t->env[i].value)))
+            if ((rc = an_cfg_tmpl(ld, v->pairs[i].value, t->env[i].name, &t->env[i].value)))
                 return rc;
         }
     }
     if ((v = an_yaml_get(n, "clientCapabilities"))) {
         if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "clientCapabilities")) ||
-            (rc = json_tmpl(ld, v, "clientCapabilities", &t->client_capabilities)))
+            (rc = an_cfg_json_tmpl(ld, v, "clientCapabilities", &t->client_capabilities)))
             return rc;
     }
     if ((v = an_yaml_get(n, "permissionPolicy"))) {
@@ -188,37 +203,71 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
     return 0;
 }
 
-static int load_target(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
-                       struct an_target *t)
+static const char *const target_types[] = {"agui", "acp", "openai", NULL}; /* an_target_type */
+
+const char *an_target_type_name(enum an_target_type t)
 {
-    static const char *const types[] = {"agui", "acp", NULL};
+    return target_types[t];
+}
+
+static int load_target(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
+                       const char *what, struct an_target *t)
+{
     struct an_ynode *v;
     const char *type;
     int rc;
     t->loc = n->loc;
     t->timeout_ms = 30000;
-    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "target")) ||
-        (rc = an_ld_require(ld, n, "type", "target", &v)) ||
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, what)) ||
+        (rc = an_ld_require(ld, n, "type", what, &v)) ||
         (rc = an_ld_string(ld, v, "type", &type)))
         return rc;
     if (!strcmp(type, "agui"))
         rc = load_agui(ld, n, t);
     else if (!strcmp(type, "acp"))
         rc = load_acp(ld, n, t);
+    else if (!strcmp(type, "openai"))
+        rc = an_target_openai_load(ld, n, t);
     else {
-        static const char *const later[] = {"mcp", "a2a", "http", "openai", NULL};
+        static const char *const later[] = {"mcp", "a2a", "http", NULL};
         for (size_t i = 0; later[i]; i++)
             if (strcmp(type, later[i]) == 0)
                 return an_fail(ld->err, AN_ESCHEMA, &v->loc,
                                "target type '%s' is not supported by this version of ananke "
-                               "(supported: agui, acp)",
+                               "(supported: agui, acp, openai)",
                                type);
-        const char *near = an_closest(type, types);
+        const char *near = an_closest(type, target_types);
         return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown target type '%s'%s%s%s", type,
-                       near ? " (did you mean '" : " (supported: agui, acp)", near ? near : "",
-                       near ? "'?)" : "");
+                       near ? " (did you mean '" : " (supported: agui, acp, openai)",
+                       near ? near : "", near ? "'?)" : "");
     }
     return rc ? rc : load_common(ld, n, lib, t);
+}
+
+/* `agents:` helper agents (judges, simulators, generators), each a target. */
+static int load_agents(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
+                       struct an_config *c)
+{
+    int rc;
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "agents")))
+        return rc;
+    c->nagents = n->npairs;
+    c->agents = an_arena_alloc(ld->a, (n->npairs ? n->npairs : 1) * sizeof *c->agents);
+    for (size_t i = 0; i < n->npairs; i++) {
+        struct an_agent *a = &c->agents[i];
+        a->name = n->pairs[i].key->str;
+        a->loc = n->pairs[i].key->loc;
+        if (!a->name[0])
+            return an_fail(ld->err, AN_ESCHEMA, &a->loc, "an agent needs a name");
+        if ((rc = load_target(ld, n->pairs[i].value, lib, "an agent", &a->target)))
+            return rc;
+        if (a->target.type == AN_TARGET_ACP)
+            return an_fail(ld->err, AN_ESCHEMA, &n->pairs[i].value->loc,
+                           "agent '%s': a helper agent must be of type openai or agui (an ACP "
+                           "agent needs a sandbox per test)",
+                           a->name);
+    }
+    return 0;
 }
 
 static int load_library(struct an_ld *ld, const struct an_ynode *n, struct an_config *c)
@@ -240,7 +289,7 @@ static int load_library(struct an_ld *ld, const struct an_ynode *n, struct an_co
 
 int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
 {
-    static const char *const keys[] = {"version", "target", "assertions", NULL};
+    static const char *const keys[] = {"version", "target", "assertions", "agents", NULL};
     struct an_ynode *root, *v;
     int rc;
     memset(c, 0, sizeof *c);
@@ -267,7 +316,9 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
         return rc;
     struct an_assert_lib lib = {c->assertions, c->nassertions};
     if ((rc = an_ld_require(ld, root, "target", "the config file", &v)) ||
-        (rc = load_target(ld, v, &lib, &c->target)))
+        (rc = load_target(ld, v, &lib, "target", &c->target)))
+        return rc;
+    if ((v = an_yaml_get(root, "agents")) && (rc = load_agents(ld, v, &lib, c)))
         return rc;
     return 0;
 }

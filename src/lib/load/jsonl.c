@@ -16,6 +16,7 @@
 
 #include "core/buf.h"
 #include "core/json.h"
+#include "load/attach.h"
 #include "load/check_load.h"
 #include "load/loaders.h"
 
@@ -95,10 +96,13 @@ static bool parse_duration(const json_t *v, int64_t *ms)
     return true;
 }
 
-/* A message's content as text: a string, or the text parts of a list. */
-static int content_text(const struct line_ctx *c, const char *key, const json_t *content,
-                        struct an_buf *out)
+/* A message's content: its text (a string, or the text parts of a list
+ * joined with "\n"), and, when the list has attachments, every part as an
+ * AG-UI ContentPart in *parts (NULL otherwise; a new reference). */
+static int content_of(const struct line_ctx *c, const char *key, const json_t *content,
+                      const char *dir, struct an_buf *out, json_t **parts)
 {
+    *parts = NULL;
     if (json_is_string(content)) {
         an_buf_append(out, json_string_value(content), json_string_length(content));
         return 0;
@@ -109,23 +113,31 @@ static int content_text(const struct line_ctx *c, const char *key, const json_t 
         return fail_at(c, key, "a message's 'content' must be a string or a list of parts", "",
                        NULL);
     size_t i;
-    json_t *p;
+    json_t *p, *list = json_array();
+    bool attached = false;
     json_array_foreach(content, i, p)
     {
-        const char *type = an_json_str(p, "type");
-        if (type && !strcmp(type, "text") && json_is_string(json_object_get(p, "text"))) {
+        struct an_loc loc = at_key(c, key);
+        json_t *part;
+        int rc = an_attach_part(c->ld, dir, p, &loc, &part);
+        if (rc) {
+            json_decref(list);
+            return rc;
+        }
+        const char *type = an_json_str(part, "type");
+        if (!strcmp(type, "text")) {
             if (out->len)
                 an_buf_putc(out, '\n');
-            an_buf_puts(out, json_string_value(json_object_get(p, "text")));
-            continue;
+            an_buf_puts(out, an_json_str(part, "text"));
+        } else {
+            attached = true;
         }
-        if (type)
-            return fail_at(c, key,
-                           "content parts of type '%s' (attachments) are not supported yet by "
-                           "this version of ananke; only text parts are",
-                           type, NULL);
-        return fail_at(c, key, "a content part needs 'type' (text)", "", NULL);
+        json_array_append_new(list, part);
     }
+    if (attached)
+        *parts = list;
+    else
+        json_decref(list);
     return 0;
 }
 
@@ -139,7 +151,7 @@ static const json_t *either(const json_t *m, const char *a, const char *b)
  * toolCalls?, toolCallId?}. OpenAI spellings (tool_calls, tool_call_id)
  * are read too. */
 static int history_msg(const struct line_ctx *c, const char *key, const json_t *m,
-                       const char *case_id, size_t k, json_t *out)
+                       const char *case_id, size_t k, const char *dir, json_t *out)
 {
     static const char *const keys[] = {"id",         "role",       "content",      "name",
                                        "tool_calls", "toolCalls",  "tool_call_id", "toolCallId",
@@ -176,13 +188,15 @@ static int history_msg(const struct line_ctx *c, const char *key, const json_t *
                         id ? json_string(id) : json_sprintf("%s-%s", case_id, gen));
     json_object_set_new(o, "role", json_string(role));
     struct an_buf text = AN_BUF_INIT;
-    int rc = content_text(c, key, json_object_get(m, "content"), &text);
+    json_t *parts;
+    int rc = content_of(c, key, json_object_get(m, "content"), dir, &text, &parts);
     if (rc) {
         json_decref(o);
         an_buf_release(&text);
         return rc;
     }
-    json_object_set_new(o, "content", an_json_lossy(an_buf_cstr(&text), text.len));
+    json_object_set_new(o, "content",
+                        parts ? parts : an_json_lossy(an_buf_cstr(&text), text.len));
     an_buf_release(&text);
     if (json_is_string(json_object_get(m, "name")))
         json_object_set(o, "name", json_object_get(m, "name"));
@@ -231,7 +245,8 @@ static int history_msg(const struct line_ctx *c, const char *key, const json_t *
 }
 
 /* `input` or `messages` -> the turn's message and the history before it. */
-static int load_messages(const struct line_ctx *c, const json_t *obj, struct an_test *t)
+static int load_messages(const struct line_ctx *c, const json_t *obj, const char *dir,
+                         struct an_test *t)
 {
     const json_t *input = json_object_get(obj, "input"), *msgs = json_object_get(obj, "messages");
     const char *key = input ? "input" : "messages";
@@ -242,6 +257,7 @@ static int load_messages(const struct line_ctx *c, const json_t *obj, struct an_
                        NULL);
     const json_t *list = input ? input : msgs;
     struct an_buf user = AN_BUF_INIT;
+    json_t *parts = NULL;
     int rc = 0;
     if (json_is_string(list)) {
         an_buf_append(&user, json_string_value(list), json_string_length(list));
@@ -266,7 +282,7 @@ static int load_messages(const struct line_ctx *c, const json_t *obj, struct an_
             if (!json_is_object(m))
                 rc = fail_at(c, key, "each message must be an object {role, content}", "", NULL);
             else
-                rc = history_msg(c, key, m, t->id, k, hist);
+                rc = history_msg(c, key, m, t->id, k, dir, hist);
         }
         const char *role = rc ? NULL : an_json_str(last, "role");
         if (!rc && strcmp(role, "user"))
@@ -275,7 +291,7 @@ static int load_messages(const struct line_ctx *c, const json_t *obj, struct an_
                          "not '%s'",
                          role, NULL);
         if (!rc)
-            rc = content_text(c, key, json_object_get(last, "content"), &user);
+            rc = content_of(c, key, json_object_get(last, "content"), dir, &user, &parts);
         json_decref(one);
         if (rc) {
             json_decref(hist);
@@ -304,6 +320,10 @@ static int load_messages(const struct line_ctx *c, const json_t *obj, struct an_
     turn->loc = at_key(c, key);
     turn->user.src = an_arena_strdup(c->ld->a, an_buf_cstr(&esc));
     turn->user.loc = turn->loc;
+    if (parts) {
+        an_arena_defer(c->ld->a, json_release, parts);
+        turn->parts = parts;
+    }
     an_buf_release(&esc);
     an_buf_release(&user);
     return 0;
@@ -419,7 +439,7 @@ static int load_case(const struct line_ctx *c, json_t *obj, const char *dir, str
                        "", NULL);
     t->nturns = 1;
     t->turns = an_arena_alloc(ld->a, sizeof *t->turns);
-    int rc = load_messages(c, obj, t);
+    int rc = load_messages(c, obj, dir, t);
     if (!rc)
         rc = load_assertions(c, obj, dir, t);
     return rc;
@@ -433,22 +453,42 @@ static ssize_t read_line(FILE *f, char **buf, size_t *cap, bool *too_long)
     return n;
 }
 
+static int load_stream(struct an_ld *ld, FILE *f, const char *file, const char *dir,
+                       struct an_errlist *errs, struct an_test **out, size_t *nout);
+
 int an_jsonl_load(struct an_ld *ld, const char *path, struct an_errlist *errs,
                   struct an_test **out, size_t *nout)
 {
-    int first = 0;
     *out = NULL;
     *nout = 0;
     FILE *f = fopen(path, "r");
     if (!f) {
         struct an_loc loc = {path, 0, 0};
-        first = an_fail(ld->err, AN_EIO, &loc, "cannot read: %s", strerror(errno));
+        int rc = an_fail(ld->err, AN_EIO, &loc, "cannot read: %s", strerror(errno));
         an_errlist_add(errs, ld->err);
-        return first;
+        return rc;
     }
     const char *file = an_arena_strdup(ld->a, path);
     const char *slash = strrchr(file, '/');
     const char *dir = slash ? an_arena_strndup(ld->a, file, (size_t)(slash - file)) : ".";
+    return load_stream(ld, f, file, dir, errs, out, nout);
+}
+
+int an_jsonl_load_mem(struct an_ld *ld, const char *name, const char *text, size_t len,
+                      struct an_errlist *errs, struct an_test **out, size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    FILE *f = len ? fmemopen((void *)text, len, "r") : NULL;
+    if (!f)
+        return 0; /* nothing to read: no case */
+    return load_stream(ld, f, an_arena_strdup(ld->a, name), ".", errs, out, nout);
+}
+
+static int load_stream(struct an_ld *ld, FILE *f, const char *file, const char *dir,
+                       struct an_errlist *errs, struct an_test **out, size_t *nout)
+{
+    int first = 0;
     struct an_strmap ids;
     an_strmap_init(&ids, ld->scratch ? ld->scratch : ld->a);
     size_t cap = 0, n = 0;

@@ -17,6 +17,11 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
  * and the first error's code is returned. */
 int an_jsonl_load(struct an_ld *ld, const char *path, struct an_errlist *errs,
                   struct an_test **out, size_t *n);
+/* The same from text in memory (-i "message", a generator's or a script's
+ * cases), read as a file called `name`; paths in it are relative to the
+ * current directory. */
+int an_jsonl_load_mem(struct an_ld *ld, const char *name, const char *text, size_t len,
+                      struct an_errlist *errs, struct an_test **out, size_t *n);
 /* `version`: "1.x" accepted; any other major refused. */
 int an_version_load(struct an_ld *ld, const struct an_ynode *root, const char *what,
                     const char **out);

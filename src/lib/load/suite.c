@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/interp.h"
+#include "load/check_load.h"
 #include "load/assert_load.h"
 #include "load/loaders.h"
 
@@ -163,7 +164,7 @@ static int discover(const struct an_load_opts *opts, const char *root, struct pa
 {
     int rc = 0;
     struct an_err e = AN_ERR_INIT;
-    size_t n = opts->npaths ? opts->npaths : 1;
+    size_t n = opts->npaths ? opts->npaths : opts->nmem ? 0 : 1;
     for (size_t i = 0; i < n; i++) {
         const char *p = opts->npaths ? opts->paths[i] : root;
         struct stat st;
@@ -216,7 +217,48 @@ static int check_turns_fit(const struct an_target *t, const struct an_test *test
             return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
                            "an agui:connect turn needs an agui target (the config's target is "
                            "%s)",
-                           "acp");
+                           an_target_type_name(t->type));
+    return 0;
+}
+
+/* Agent checks name agents of the config: resolved once all is loaded. */
+static int resolve_agents(const struct an_config *cfg, struct an_test *test, struct an_err *err)
+{
+    int rc = an_checks_resolve_agents(cfg, &test->assert, err);
+    for (size_t i = 0; i < test->nturns && !rc; i++)
+        rc = an_checks_resolve_agents(cfg, &test->turns[i].assert, err);
+    return rc;
+}
+
+/* -n NAME and --connector MODEL: which agent is tested, with which model. */
+static int pick_target(struct an_ld *ld, const struct an_load_opts *opts, struct an_config *c)
+{
+    struct an_loc at = {c->path, 0, 0};
+    if (opts->target_name) {
+        const struct an_agent *a = NULL;
+        const char **names = an_xcalloc(c->nagents + 1, sizeof *names);
+        for (size_t i = 0; i < c->nagents; i++) {
+            names[i] = c->agents[i].name;
+            if (!strcmp(names[i], opts->target_name))
+                a = &c->agents[i];
+        }
+        const char *near = a ? NULL : an_closest(opts->target_name, names);
+        free(names);
+        if (!a)
+            return an_fail(ld->err, AN_EUSAGE, &at,
+                           "-n %s: no agent of that name in the config's 'agents:'%s%s%s",
+                           opts->target_name, near ? " (did you mean '" : "",
+                           near ? near : "", near ? "'?)" : "");
+        c->target = a->target;
+    }
+    if (opts->model) {
+        if (c->target.type != AN_TARGET_OPENAI)
+            return an_fail(ld->err, AN_EUSAGE, &at,
+                           "--connector sets the model of an openai target; the target is %s",
+                           an_target_type_name(c->target.type));
+        c->target.model.src = an_arena_strdup(ld->a, opts->model);
+        c->target.model.loc = at;
+    }
     return 0;
 }
 
@@ -248,20 +290,42 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
         an_errlist_add(errs, &e);
         goto done;
     }
+    if (!(first = pick_target(&ld, opts, &s->config)) &&
+        !(first = an_checks_resolve_agents(&s->config, &s->config.target.assert, &e)))
+        for (size_t i = 0; i < s->config.nassertions && !first; i++)
+            first = an_checks_resolve_agents(&s->config, &s->config.assertions[i].block, &e);
+    if (first) {
+        an_errlist_add(errs, &e);
+        goto done;
+    }
+    if (opts->config_only)
+        goto done;
     first = discover(opts, s->config.dir, &files, errs);
 
     size_t cap = files.n ? files.n : 1;
     s->tests = an_arena_alloc(ld.a, cap * sizeof *s->tests);
     struct an_assert_lib lib = {s->config.assertions, s->config.nassertions};
-    for (size_t i = 0; i < files.n; i++) {
+    for (size_t i = 0; i < files.n + opts->nmem; i++) {
         memset(&e, 0, sizeof e);
-        if (ends_with(files.v[i], ".jsonl")) {
+        const struct an_mem_file *mem = i >= files.n ? &opts->mem[i - files.n] : NULL;
+        if (mem || ends_with(files.v[i], ".jsonl")) {
             struct an_test *cases;
             size_t ncases;
-            int rc = an_jsonl_load(&ld, files.v[i], errs, &cases, &ncases);
+            int rc = mem ? an_jsonl_load_mem(&ld, mem->name, mem->text, mem->len, errs, &cases,
+                                             &ncases)
+                         : an_jsonl_load(&ld, files.v[i], errs, &cases, &ncases);
             an_arena_release(&scratch);
             if (rc && !first)
                 first = rc;
+            for (size_t k = 0; k < ncases; k++) {
+                memset(&e, 0, sizeof e);
+                int r2 = resolve_agents(&s->config, &cases[k], &e);
+                if (r2) {
+                    an_errlist_add(errs, &e);
+                    if (!first)
+                        first = r2;
+                }
+            }
             if (s->ntests + ncases > cap) {
                 size_t ncap = (s->ntests + ncases) * 2;
                 s->tests = an_arena_grow(ld.a, s->tests, s->ntests, ncap, sizeof *s->tests);
@@ -280,6 +344,8 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
         an_arena_release(&scratch); /* the tree: the model kept only strings */
         if (!rc)
             rc = check_turns_fit(&s->config.target, &s->tests[s->ntests], &e);
+        if (!rc)
+            rc = resolve_agents(&s->config, &s->tests[s->ntests], &e);
         if (rc) {
             an_errlist_add(errs, &e);
             if (!first)

@@ -119,6 +119,7 @@ static int agui_begin(struct an_session *base, struct an_transcript *t, const ch
     memset(io, 0, sizeof *io);
     io->s = s;
     io->t = t;
+    s->conv.user_parts = user ? r->input_parts : NULL;
     io->body = an_agui_conv_body(&s->conv, run_id, user);
 
     an_agui_dec_new(&io->dec, &s->conv, t, s->max_tool_calls);

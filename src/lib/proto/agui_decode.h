@@ -35,6 +35,9 @@ struct an_agui_conv {
     json_t *messages;        /* history: AG-UI Message objects, in order */
     json_t *state;           /* last state the agent produced (or the initial one) */
     json_t *forwarded_props; /* sent as is with every run */
+    /* the next user message's content parts (attachments), borrowed until
+     * the body is built; NULL: its text is the content */
+    const json_t *user_parts;
 };
 
 /* thread_id NULL: a fresh UUID v4. state / forwarded_props NULL: {}.

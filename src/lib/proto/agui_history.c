@@ -152,8 +152,10 @@ static json_t *input(struct an_agui_conv *c, const char *run_id, const char *use
     if (user) {
         char id[AN_UUID_STR];
         an_uuid4(id);
+        json_t *content = c->user_parts ? json_deep_copy(c->user_parts) : str_json(user);
+        c->user_parts = NULL;
         json_array_append_new(c->messages, json_pack("{s:s,s:s,s:o}", "id", id, "role", "user",
-                                                     "content", str_json(user)));
+                                                     "content", content));
     }
     /* Key order as the reference client sends it; `protocolVersion` is left
      * out so 0.0.x servers that reject unknown keys still accept the body. */

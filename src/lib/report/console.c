@@ -46,9 +46,9 @@ static void paint(struct con *c, const char *sgr)
 
 static void status_word(struct con *c, enum an_status s)
 {
-    static const char *const word[] = {"PASS", "FAIL", "ERROR"};
-    static const char *const sgr[] = {SGR_GREEN, SGR_RED, SGR_YELLOW};
-    unsigned i = (unsigned)s < 3 ? (unsigned)s : 2;
+    static const char *const word[] = {"PASS", "FAIL", "ERROR", "SKIP"};
+    static const char *const sgr[] = {SGR_GREEN, SGR_RED, SGR_YELLOW, SGR_DIM};
+    unsigned i = (unsigned)s < 4 ? (unsigned)s : 2;
     paint(c, sgr[i]);
     an_buf_puts(&c->b, word[i]);
     paint(c, SGR_RESET);
@@ -207,9 +207,13 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
     bool verbose = o->verbose >= 1;
     char d[32];
 
+    struct an_buf title = AN_BUF_INIT;
+    an_rpt_title(&title, t);
     status_word(&c, t->status);
-    an_rpt_str(&c.b, t->name ? t->name : "(unnamed)", 0, NULL, 0);
-    an_buf_printf(&c.b, " (%s)", an_rpt_ms(d, sizeof d, t->end_ms - t->start_ms));
+    an_rpt_str(&c.b, an_buf_cstr(&title), 0, NULL, 0);
+    an_buf_release(&title);
+    if (t->status != AN_STATUS_SKIP) /* nothing ran: a duration would say otherwise */
+        an_buf_printf(&c.b, " (%s)", an_rpt_ms(d, sizeof d, t->end_ms - t->start_ms));
     if (t->file) {
         an_buf_puts(&c.b, "  ");
         paint(&c, SGR_DIM);
@@ -217,6 +221,8 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
         paint(&c, SGR_RESET);
     }
     an_buf_putc(&c.b, '\n');
+    if (t->status == AN_STATUS_SKIP)
+        goto out;
     if (!verbose) /* -v shows them in place, turn by turn */
         warnings_summary(&c, tr);
     if (t->runs > 1) {
@@ -260,6 +266,7 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
     } else if (t->status != AN_STATUS_PASS) {
         an_rpt_not_run(&c.b, tr, "  ");
     }
+out:
     fwrite(c.b.data, 1, c.b.len, out);
     an_buf_release(&c.b);
 }
@@ -279,17 +286,22 @@ void an_console_summary(FILE *out, const struct an_run_result *r, const struct a
     if (!o)
         o = &def;
     struct con c = {.b = AN_BUF_INIT, .color = o->color, .cut = 0};
-    size_t p, f, e;
     int64_t ms = r->end_ms - r->start_ms;
-    an_run_result_counts(r, &p, &f, &e);
+    struct an_counts n = an_run_result_counts(r);
     an_buf_putc(&c.b, '\n');
-    count(&c, p, SGR_GREEN, "passed", "passed");
+    count(&c, n.passed, SGR_GREEN, "passed", "passed");
     an_buf_puts(&c.b, ", ");
-    count(&c, f, SGR_RED, "failed", "failed");
+    count(&c, n.failed, SGR_RED, "failed", "failed");
     an_buf_puts(&c.b, ", ");
-    count(&c, e, SGR_YELLOW, "error", "errors");
+    count(&c, n.errors, SGR_YELLOW, "error", "errors");
+    if (n.skipped) {
+        an_buf_puts(&c.b, ", ");
+        count(&c, n.skipped, SGR_DIM, "skipped", "skipped");
+    }
     an_buf_printf(&c.b, " (%zu %s) in %.2fs\n", r->ntests, r->ntests == 1 ? "test" : "tests",
                   (double)(ms > 0 ? ms : 0) / 1000.0);
+    /* seed 002's summary line; skipped tests are left out of the rate */
+    an_buf_printf(&c.b, "Pass rate: %.1f%%\n", an_counts_pass_rate(&n) * 100.0);
     fwrite(c.b.data, 1, c.b.len, out);
     fflush(out);
     an_buf_release(&c.b);

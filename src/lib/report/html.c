@@ -1,10 +1,11 @@
 /*
- * HTML reporter: one self-contained page, DIR/index.html, for a person.
+ * HTML reporter: one self-contained page, DIR/index.html or one named file,
+ * for a person.
  *
  *   header   totals (a stacked bar and counts), when, duration, config, and
  *            how the run was made (shard, filter, repeat, parallel)
- *   filter   all / failed / errors / passed: radio buttons and CSS :has(),
- *            so it works with scripts off
+ *   filter   all / failed / errors / passed (/ skipped): radio buttons and CSS
+ *            :has(), so it works with scripts off
  *   tests    one <details> each (open when it did not pass): status badge,
  *            name, file, duration; the error; the repeat runs; then the
  *            turns as a timeline: user message, tool calls (args, result, a
@@ -78,6 +79,7 @@ static const char STYLE[] =
     ".stack span{display:block;height:100%}\n"
     ".stack .pass,.badge.pass{background:var(--pass)}.stack .fail,.badge.fail{background:"
     "var(--fail)}.stack .error,.badge.error{background:var(--err)}\n"
+    ".stack .skip,.badge.skip{background:var(--muted)}\n"
     ".badge{display:inline-block;min-width:52px;text-align:center;padding:1px 7px;"
     "border-radius:4px;font-weight:700;font-size:12px;letter-spacing:.04em;color:var(--on)}\n"
     "dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:8px 0 0}\n"
@@ -92,11 +94,12 @@ static const char STYLE[] =
     ".bar-tools input:focus-visible+label{outline:2px solid var(--bar);outline-offset:2px}\n"
     ".bar-tools .sep{flex:1}\n"
     "body:has(#show-fail:checked) .test:not(.fail),body:has(#show-error:checked) "
-    ".test:not(.error),body:has(#show-pass:checked) .test:not(.pass){display:none}\n"
+    ".test:not(.error),body:has(#show-pass:checked) .test:not(.pass),"
+    "body:has(#show-skip:checked) .test:not(.skip){display:none}\n"
     "details.test{border:1px solid var(--line);border-left:5px solid var(--pass);"
     "border-radius:6px;margin:10px 0;background:var(--bg)}\n"
     "details.test.fail{border-left-color:var(--fail)}details.test.error{border-left-color:"
-    "var(--err)}\n"
+    "var(--err)}details.test.skip{border-left-color:var(--muted)}\n"
     "details.test>summary{cursor:pointer;list-style:none;display:flex;flex-wrap:wrap;gap:4px 10px;"
     "align-items:baseline;padding:8px 12px}\n"
     "details.test>summary::-webkit-details-marker{display:none}\n"
@@ -235,7 +238,10 @@ static void json_pretty(struct an_buf *b, const json_t *v)
 
 static const char *status_label(enum an_status s)
 {
-    return s == AN_STATUS_PASS ? "PASS" : s == AN_STATUS_FAIL ? "FAIL" : "ERROR";
+    return s == AN_STATUS_PASS   ? "PASS"
+           : s == AN_STATUS_FAIL ? "FAIL"
+           : s == AN_STATUS_SKIP ? "SKIP"
+                                 : "ERROR";
 }
 
 static void ms(struct an_buf *b, int64_t v)
@@ -474,7 +480,8 @@ static void test_section(struct an_buf *b, const struct an_test_result *t, size_
     const struct an_transcript *tr = &t->transcript;
     /* open what needs reading: a test that did not pass, or that passed
      * only some of its repeated runs */
-    bool open = t->status != AN_STATUS_PASS || t->passes < t->runs;
+    bool open = t->status == AN_STATUS_FAIL || t->status == AN_STATUS_ERROR ||
+                t->passes < t->runs;
     an_buf_printf(b, "<details class=\"test %s\" id=\"test-%zu\" data-status=\"%s\"%s>"
                      "<summary><span class=\"badge %s\">%s</span><span class=\"tname\">",
                   st, idx + 1, st, open ? " open" : "", st, status_label(t->status));
@@ -484,6 +491,8 @@ static void test_section(struct an_buf *b, const struct an_test_result *t, size_
     an_buf_puts(b, "</span><span class=\"tdur\">");
     ms(b, t->end_ms - t->start_ms);
     an_buf_puts(b, "</span></summary><div class=\"tbody\">\n");
+    if (t->status == AN_STATUS_SKIP)
+        an_buf_puts(b, "<div class=\"muted\">Skipped (<code>skip: true</code>): not run.</div>\n");
 
     if (t->status == AN_STATUS_ERROR) {
         an_buf_printf(b, "<div class=\"box err\"><span class=\"title\">ERROR %s</span> ",
@@ -531,8 +540,9 @@ static void test_section(struct an_buf *b, const struct an_test_result *t, size_
 static void sha256(const unsigned char *msg, size_t len, unsigned char out[32]);
 static void base64(struct an_buf *b, const unsigned char *p, size_t n);
 
-static void head(struct an_buf *b, const struct an_run_result *r, size_t p, size_t f, size_t e)
+static void head(struct an_buf *b, const struct an_run_result *r, const struct an_counts *c)
 {
+    size_t p = c->passed, f = c->failed, e = c->errors, sk = c->skipped;
     unsigned char h[32];
     sha256((const unsigned char *)SCRIPT, sizeof SCRIPT - 1, h);
     an_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -552,14 +562,16 @@ static void head(struct an_buf *b, const struct an_run_result *r, size_t p, size
                    "<div class=\"totals\">");
     an_buf_printf(b, "<span class=\"badge pass\">%zu passed</span>"
                      "<span class=\"badge fail\">%zu failed</span>"
-                     "<span class=\"badge error\">%zu error%s</span>"
-                     "<span class=\"muted\">%zu test%s in ",
-                  p, f, e, e == 1 ? "" : "s", n, n == 1 ? "" : "s");
+                     "<span class=\"badge error\">%zu error%s</span>",
+                  p, f, e, e == 1 ? "" : "s");
+    if (sk)
+        an_buf_printf(b, "<span class=\"badge skip\">%zu skipped</span>", sk);
+    an_buf_printf(b, "<span class=\"muted\">%zu test%s in ", n, n == 1 ? "" : "s");
     ms(b, r->end_ms - r->start_ms);
     an_buf_puts(b, "</span></div>\n<div class=\"stack\">");
-    const char *cls[3] = {"pass", "fail", "error"};
-    size_t cnt[3] = {p, f, e};
-    for (int i = 0; i < 3; i++) {
+    const char *cls[4] = {"pass", "fail", "error", "skip"};
+    size_t cnt[4] = {p, f, e, sk};
+    for (int i = 0; i < 4; i++) {
         if (!cnt[i])
             continue;
         an_buf_printf(b, "<span class=\"%s\" style=\"width:", cls[i]);
@@ -610,18 +622,49 @@ static void head(struct an_buf *b, const struct an_run_result *r, size_t p, size
                   "<input type=\"radio\" name=\"show\" id=\"show-error\">"
                   "<label for=\"show-error\">errors %zu</label>"
                   "<input type=\"radio\" name=\"show\" id=\"show-pass\">"
-                  "<label for=\"show-pass\">passed %zu</label><span class=\"sep\"></span>"
-                  "<button type=\"button\" data-open=\"1\" hidden>expand all</button>"
-                  "<button type=\"button\" data-open=\"0\" hidden>collapse all</button>"
-                  "</nav>\n<main>\n",
+                  "<label for=\"show-pass\">passed %zu</label>",
                   n, f, e, p);
+    if (sk)
+        an_buf_printf(b,
+                      "<input type=\"radio\" name=\"show\" id=\"show-skip\">"
+                      "<label for=\"show-skip\">skipped %zu</label>",
+                      sk);
+    an_buf_puts(b, "<span class=\"sep\"></span>"
+                   "<button type=\"button\" data-open=\"1\" hidden>expand all</button>"
+                   "<button type=\"button\" data-open=\"0\" hidden>collapse all</button>"
+                   "</nav>\n<main>\n");
+}
+
+int an_report_html_file(const struct an_run_result *r, const char *path, struct an_err *err)
+{
+    struct an_buf b = AN_BUF_INIT;
+    struct an_rpt_file f;
+    int rc = an_rpt_open(&f, path, err);
+    if (rc)
+        return rc;
+    struct an_counts c = an_run_result_counts(r);
+    head(&b, r, &c);
+    for (size_t i = 0; i < r->ntests; i++) {
+        test_section(&b, &r->tests[i], i);
+        /* flush per test: a large run never sits in memory twice */
+        fwrite(b.data, 1, b.len, f.fp);
+        an_buf_reset(&b);
+    }
+    if (!r->ntests)
+        an_buf_puts(&b, "<p class=\"muted\">No tests were run.</p>\n");
+    an_buf_puts(&b, "</main>\n<footer>Written by ananke " ANANKE_VERSION
+                    ". This page is self-contained: it loads nothing.</footer>\n</div>\n<script>");
+    an_buf_puts(&b, SCRIPT);
+    an_buf_puts(&b, "</script>\n</body>\n</html>\n");
+    fwrite(b.data, 1, b.len, f.fp);
+    an_buf_release(&b);
+    /* a failed fwrite sets the stream's error flag; commit reports it */
+    return an_rpt_commit(&f, err);
 }
 
 int an_report_html(const struct an_run_result *r, const char *dir, struct an_err *err)
 {
-    struct an_buf path = AN_BUF_INIT, b = AN_BUF_INIT;
-    struct an_rpt_file f;
-    size_t p, fl, e;
+    struct an_buf path = AN_BUF_INIT;
     int rc = AN_OK;
     struct stat st;
 
@@ -649,29 +692,8 @@ int an_report_html(const struct an_run_result *r, const char *dir, struct an_err
     if (path.data[path.len - 1] != '/')
         an_buf_putc(&path, '/');
     an_buf_puts(&path, "index.html");
-
-    rc = an_rpt_open(&f, an_buf_cstr(&path), err);
-    if (rc)
-        goto done;
-    an_run_result_counts(r, &p, &fl, &e);
-    head(&b, r, p, fl, e);
-    for (size_t i = 0; i < r->ntests; i++) {
-        test_section(&b, &r->tests[i], i);
-        /* flush per test: a large run never sits in memory twice */
-        fwrite(b.data, 1, b.len, f.fp);
-        an_buf_reset(&b);
-    }
-    if (!r->ntests)
-        an_buf_puts(&b, "<p class=\"muted\">No tests were run.</p>\n");
-    an_buf_puts(&b, "</main>\n<footer>Written by ananke " ANANKE_VERSION
-                    ". This page is self-contained: it loads nothing.</footer>\n</div>\n<script>");
-    an_buf_puts(&b, SCRIPT);
-    an_buf_puts(&b, "</script>\n</body>\n</html>\n");
-    fwrite(b.data, 1, b.len, f.fp);
-    /* a failed fwrite sets the stream's error flag; commit reports it */
-    rc = an_rpt_commit(&f, err);
+    rc = an_report_html_file(r, an_buf_cstr(&path), err);
 done:
-    an_buf_release(&b);
     an_buf_release(&path);
     return rc;
 }

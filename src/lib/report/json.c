@@ -12,12 +12,13 @@
  *   "ended_ms": 1737100001420,      Unix ms, run end
  *   "duration_ms": 1420,            ended_ms - started_ms
  *   "config": "ananke.config.yaml"?, config file used
- *   "summary": {"total": 5, "passed": 3, "failed": 1, "errors": 1, "not_run": 0},
+ *   "summary": {"total": 5, "passed": 3, "failed": 1, "errors": 1, "skipped": 0, "not_run": 0},
  *   "options": {"parallel": 1, "repeat": 1, "pass_rate": 1.0, "shard": "2/4"?, "filter": "re"?},
  *   "tests": [{
  *     "name": "pays once",
+ *     "id": "T001"?,                a JSONL case's id; null for a YAML test
  *     "file": "tests/checkout.test.yaml"?,
- *     "status": "pass" | "fail" | "error",
+ *     "status": "pass" | "fail" | "error" | "skip",   skip: never run, duration 0
  *     "start_ms": 1737100000000,    Unix ms, before hooks
  *     "duration_ms": 812,           end = start_ms + duration_ms
  *     "findings": [{                failed assertions (may be non-empty on "error")
@@ -31,6 +32,12 @@
  *                                   ":line:col" are left out when unknown,
  *                                   so split from the right on digits only
  *     }],
+ *     "judgements": [{              agent checks (judges), in the order they ran
+ *       "agent": "judge", "turn": 1?, "location": "file:line:col"?,
+ *       "verdict": "pass" | "fail" | "error", "reason": "..."?,
+ *       "duration_ms": 812, "shown": "what the judge was sent",
+ *       "answer": "what it answered"?
+ *     }],
  *     "error": {                    null unless status is "error"
  *       "code": "AN_ECONNECT",      an_code_name(); map back by name
  *       "message": "...",
@@ -38,8 +45,8 @@
  *     }?,
  *     "variables": ["TOKEN"],       hook variable names (values may be secret)
  *     "timed_out": false,           --timeout cut the test
- *     "runs": 5, "passes": 3,       --repeat (1 and 0/1 when not repeated)
- *     "pass_rate": 0.6, "stability": "unstable",
+ *     "runs": 5, "passes": 3,       --repeat (1 and 0/1 when not repeated, 0 and 0 skipped)
+ *     "pass_rate": 0.6?, "stability": "unstable"?,  null when skipped
  *     "attempts": [{"status", "duration_ms", "summary"?}],  one per run when repeated
  *     "transcript": {...}           an_transcript_to_json(t, false)
  *   }]
@@ -71,16 +78,16 @@ static json_t *turn1(int turn)
     return turn >= 0 ? json_integer((json_int_t)turn + 1) : json_null();
 }
 
-static json_t *location(const struct an_finding *f)
+static json_t *location_of(const char *file, unsigned line, unsigned col)
 {
-    if (!f->file)
+    if (!file)
         return json_null();
     struct an_buf b = AN_BUF_INIT;
-    an_buf_puts(&b, f->file);
-    if (f->line) {
-        an_buf_printf(&b, ":%u", f->line);
-        if (f->col)
-            an_buf_printf(&b, ":%u", f->col);
+    an_buf_puts(&b, file);
+    if (line) {
+        an_buf_printf(&b, ":%u", line);
+        if (col)
+            an_buf_printf(&b, ":%u", col);
     }
     json_t *v = an_json_lossy(b.data, b.len);
     an_buf_release(&b);
@@ -94,6 +101,20 @@ static void set(json_t *o, const char *key, json_t *v)
         an_oom();
 }
 
+static json_t *judgement(const struct an_judgement *g)
+{
+    json_t *o = json_object();
+    set(o, "agent", str(g->agent));
+    set(o, "turn", turn1(g->turn));
+    set(o, "location", location_of(g->file, g->line, g->col));
+    set(o, "verdict", json_string(g->verdict > 0 ? "pass" : g->verdict == 0 ? "fail" : "error"));
+    set(o, "reason", str(g->reason));
+    set(o, "duration_ms", json_integer(g->duration_ms));
+    set(o, "shown", str(g->shown));
+    set(o, "answer", str(g->answer));
+    return o;
+}
+
 static json_t *finding(const struct an_finding *f)
 {
     json_t *o = json_object();
@@ -103,7 +124,7 @@ static json_t *finding(const struct an_finding *f)
     set(o, "expected", str(f->expected));
     set(o, "actual", str(f->actual));
     set(o, "detail", str(f->detail));
-    set(o, "location", location(f));
+    set(o, "location", location_of(f->file, f->line, f->col));
     return o;
 }
 
@@ -111,6 +132,7 @@ static json_t *test(const struct an_test_result *t)
 {
     json_t *o = json_object();
     set(o, "name", str(t->name));
+    set(o, "id", str(t->id));
     set(o, "file", str(t->file));
     set(o, "status", json_string(an_status_name(t->status)));
     set(o, "start_ms", json_integer(t->start_ms));
@@ -119,6 +141,10 @@ static json_t *test(const struct an_test_result *t)
     for (size_t i = 0; i < t->findings.n; i++)
         json_array_append_new(fs, finding(&t->findings.v[i]));
     set(o, "findings", fs);
+    json_t *js = json_array();
+    for (size_t i = 0; i < t->judgements.n; i++)
+        json_array_append_new(js, judgement(&t->judgements.v[i]));
+    set(o, "judgements", js);
     if (t->status == AN_STATUS_ERROR) {
         json_t *e = json_object();
         set(e, "code", json_string(an_code_name((enum an_code)t->error_code)));
@@ -133,12 +159,14 @@ static json_t *test(const struct an_test_result *t)
         json_array_append_new(vars, str(t->var_names[i]));
     set(o, "variables", vars);
     set(o, "timed_out", json_boolean(t->timed_out));
-    set(o, "runs", json_integer(t->runs ? t->runs : 1));
-    set(o, "passes", json_integer(t->runs ? t->passes : t->status == AN_STATUS_PASS));
-    set(o, "pass_rate", json_real(an_test_pass_rate(t)));
+    bool skip = t->status == AN_STATUS_SKIP; /* not run: no rate, no stability */
+    unsigned runs = skip ? 0 : t->runs ? t->runs : 1;
+    unsigned passes = t->runs ? t->passes : t->status == AN_STATUS_PASS;
+    set(o, "runs", json_integer(runs));
+    set(o, "passes", json_integer(passes));
+    set(o, "pass_rate", skip ? json_null() : json_real(an_test_pass_rate(t)));
     set(o, "stability",
-        json_string(an_stability_name(an_stability_of(t->runs ? t->passes : t->status == AN_STATUS_PASS,
-                                                      t->runs ? t->runs : 1))));
+        skip ? json_null() : json_string(an_stability_name(an_stability_of(passes, runs))));
     json_t *att = json_array();
     for (unsigned i = 0; t->attempts && i < t->runs; i++)
         json_array_append_new(att, json_pack("{s:s,s:I,s:o}", "status",
@@ -153,8 +181,7 @@ static json_t *test(const struct an_test_result *t)
 /* Everything but the tests. */
 static json_t *run_head(const struct an_run_result *r)
 {
-    size_t p, f, e;
-    an_run_result_counts(r, &p, &f, &e);
+    struct an_counts c = an_run_result_counts(r);
     json_t *o = json_object();
     set(o, "ananke", json_string(ANANKE_VERSION));
     set(o, "started_ms", json_integer(r->start_ms));
@@ -163,9 +190,10 @@ static json_t *run_head(const struct an_run_result *r)
     set(o, "config", str(r->config_path));
     json_t *s = json_object();
     set(s, "total", json_integer((json_int_t)r->ntests));
-    set(s, "passed", json_integer((json_int_t)p));
-    set(s, "failed", json_integer((json_int_t)f));
-    set(s, "errors", json_integer((json_int_t)e));
+    set(s, "passed", json_integer((json_int_t)c.passed));
+    set(s, "failed", json_integer((json_int_t)c.failed));
+    set(s, "errors", json_integer((json_int_t)c.errors));
+    set(s, "skipped", json_integer((json_int_t)c.skipped));
     set(s, "not_run", json_integer((json_int_t)r->not_run));
     set(o, "summary", s);
     json_t *opt = json_object();

@@ -32,6 +32,8 @@ static int status_of(const char *s, enum an_status *out)
         *out = AN_STATUS_FAIL;
     else if (!strcmp(s, "error"))
         *out = AN_STATUS_ERROR;
+    else if (!strcmp(s, "skip"))
+        *out = AN_STATUS_SKIP;
     else
         return -1;
     return 0;
@@ -83,6 +85,7 @@ static const char *kind_static(const char *k)
         "check.contains",     "check.not_contains",  "check.equals",
         "check.regex",        "check.json_path",     "check.type",
         "check.tool_called",  "check.tool_result",   "check.script",
+        "check.agent",
     };
     for (size_t i = 0; k && i < sizeof kinds / sizeof *kinds; i++)
         if (!strcmp(k, kinds[i]))
@@ -159,6 +162,7 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
         return an_fail(err, AN_ESCHEMA, &loc,
                        "tests[%zu] is not an ananke test result (needs name and status)", index);
     t->name = dup_str(j, "name");
+    t->id = dup_str(j, "id");
     t->file = dup_str(j, "file");
     t->start_ms = num(j, "start_ms");
     t->end_ms = t->start_ms + num(j, "duration_ms");
@@ -176,6 +180,20 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
                         col, an_json_str(v, "assertion"), an_json_str(v, "expected"),
                         an_json_str(v, "actual"), an_json_str(v, "detail"));
         free(file);
+    }
+    json_array_foreach(json_object_get(j, "judgements"), i, v)
+    {
+        struct an_judgement *g = an_judgements_add(&t->judgements);
+        location(an_json_str(v, "location"), &g->file, &g->line, &g->col);
+        json_t *turn = json_object_get(v, "turn");
+        const char *verdict = an_json_str(v, "verdict");
+        g->turn = json_is_integer(turn) ? (int)json_integer_value(turn) - 1 : -1;
+        g->agent = dup_str(v, "agent");
+        g->shown = dup_str(v, "shown");
+        g->answer = dup_str(v, "answer");
+        g->reason = dup_str(v, "reason");
+        g->verdict = verdict && !strcmp(verdict, "pass") ? 1 : verdict && !strcmp(verdict, "fail") ? 0 : -1;
+        g->duration_ms = num(v, "duration_ms");
     }
     json_t *e = json_object_get(j, "error");
     if (json_is_object(e)) {

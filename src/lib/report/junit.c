@@ -2,11 +2,12 @@
  * JUnit XML reporter, in the shape GitLab, Jenkins and the GitHub test
  * reporters read:
  *
- *   <testsuites name="ananke" tests= failures= errors= time=>
- *     <testsuite name="FILE" tests= failures= errors= time= timestamp=>
+ *   <testsuites name="ananke" tests= failures= errors= skipped= time=>
+ *     <testsuite name="FILE" tests= failures= errors= skipped= time= timestamp=>
  *       <testcase name="TEST" classname="dir.file" file="FILE" time="0.812">
  *         <failure message="first assertion" type="assertion">all findings</failure>
  *         <error message="what broke" type="AN_ECONNECT">turn, evidence</error>
+ *         <skipped message="skip: true"/>        a JSONL case marked skip
  *         <system-out>per-turn transcript summary</system-out>
  *
  * One <testsuite> per test file, in the order files first appear. A failed
@@ -194,6 +195,8 @@ static void testcase(struct an_buf *b, const struct an_test_result *t)
         failure(b, t);
     else if (t->status == AN_STATUS_ERROR)
         broken(b, t);
+    else if (t->status == AN_STATUS_SKIP)
+        an_buf_puts(b, "      <skipped message=\"skip: true\"/>\n");
     system_out(b, t);
     an_buf_puts(b, "    </testcase>\n");
 }
@@ -205,13 +208,12 @@ static bool same_file(const char *a, const char *b)
 
 static void document(struct an_buf *b, const struct an_run_result *r)
 {
-    size_t p, f, e;
-    an_run_result_counts(r, &p, &f, &e);
+    struct an_counts c = an_run_result_counts(r);
     an_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     an_buf_printf(b,
                   "<testsuites name=\"ananke\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
-                  "time=\"%.3f\">\n",
-                  r->ntests, f, e, an_rpt_secs(r->end_ms - r->start_ms));
+                  "skipped=\"%zu\" time=\"%.3f\">\n",
+                  r->ntests, c.failed, c.errors, c.skipped, an_rpt_secs(r->end_ms - r->start_ms));
     /* Suites in the order their files first appear; a file seen before is
      * skipped. Quadratic in the worst case, but in files, not tests. */
     for (size_t i = 0; i < r->ntests; i++) {
@@ -221,7 +223,7 @@ static void document(struct an_buf *b, const struct an_run_result *r)
             seen = same_file(r->tests[k].file, file);
         if (seen)
             continue;
-        size_t n = 0, nf = 0, ne = 0;
+        size_t n = 0, nf = 0, ne = 0, ns = 0;
         int64_t ms = 0;
         for (size_t k = i; k < r->ntests; k++) {
             const struct an_test_result *t = &r->tests[k];
@@ -230,12 +232,15 @@ static void document(struct an_buf *b, const struct an_run_result *r)
             n++;
             nf += t->status == AN_STATUS_FAIL;
             ne += t->status == AN_STATUS_ERROR;
+            ns += t->status == AN_STATUS_SKIP;
             ms += t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0;
         }
         an_buf_puts(b, "  <testsuite name=\"");
         xml(b, file ? file : "(unknown)", true);
-        an_buf_printf(b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\"", n, nf,
-                      ne, an_rpt_secs(ms));
+        an_buf_printf(b,
+                      "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
+                      "time=\"%.3f\"",
+                      n, nf, ne, ns, an_rpt_secs(ms));
         timestamp(b, r->tests[i].start_ms);
         an_buf_puts(b, ">\n");
         for (size_t k = i; k < r->ntests; k++)

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/json.h"
@@ -111,6 +112,44 @@ static void xml_esc_keep_apos(struct an_buf *b, uint32_t c, const char *s, size_
 void an_rpt_xml(struct an_buf *b, const char *s, bool attr, bool apos)
 {
     an_rpt_escape(b, s, apos ? xml_esc_apos : xml_esc_keep_apos, attr);
+}
+
+const char *an_rpt_case_name(const struct an_test_result *t)
+{
+    static const char sep[] = " \xE2\x80\x94 "; /* " — ", as the JSONL loader joins them */
+    if (!t->id || !t->name)
+        return NULL;
+    size_t n = strlen(t->id);
+    if (!strcmp(t->name, t->id))
+        return NULL;
+    if (!strncmp(t->name, t->id, n) && !strncmp(t->name + n, sep, sizeof sep - 1))
+        return t->name + n + sizeof sep - 1;
+    return t->name; /* a result from elsewhere (a merged file) named otherwise */
+}
+
+void an_rpt_title(struct an_buf *b, const struct an_test_result *t)
+{
+    if (!t->id) {
+        an_buf_puts(b, t->name ? t->name : "(unnamed)");
+        return;
+    }
+    const char *name = an_rpt_case_name(t);
+    an_buf_printf(b, "[%s]", t->id);
+    if (name) {
+        an_buf_putc(b, ' ');
+        an_buf_puts(b, name);
+    }
+}
+
+const char *an_rpt_iso8601(char *buf, size_t cap, int64_t unix_ms)
+{
+    struct tm tm;
+    time_t t = (time_t)(unix_ms / 1000);
+    char day[32];
+    buf[0] = '\0';
+    if (unix_ms > 0 && gmtime_r(&t, &tm) && strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm))
+        snprintf(buf, cap, "%s.%03dZ", day, (int)(unix_ms % 1000));
+    return buf;
 }
 
 double an_rpt_secs(int64_t ms)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "ananke/err.h"
+#include "ananke/result.h"
 #include "ananke/transcript.h"
 #include "core/buf.h"
 
@@ -45,6 +46,17 @@ void an_rpt_escape(struct an_buf *b, const char *s, an_rpt_esc_fn *esc, bool att
  * left it as is; both are valid XML).
  */
 void an_rpt_xml(struct an_buf *b, const char *s, bool attr, bool apos);
+
+/* A JSONL case's own name: t->name without its "ID — " prefix; NULL when
+ * the case has none (its name is its id) or t is not a JSONL case (no id).
+ * Borrowed from t. */
+const char *an_rpt_case_name(const struct an_test_result *t);
+/* How a report names a test, appended raw (the caller escapes): "[ID] NAME"
+ * or "[ID]" for a JSONL case, the name (or "(unnamed)") for a YAML test. */
+void an_rpt_title(struct an_buf *b, const struct an_test_result *t);
+/* The UTC time of a Unix ms timestamp as ISO 8601 with milliseconds,
+ * "2025-01-17T07:46:40.000Z"; "" for 0 (unknown) or what cannot be shown. */
+const char *an_rpt_iso8601(char *buf, size_t cap, int64_t unix_ms);
 
 /* Milliseconds as seconds for a time="" attribute; negative counts as 0. */
 double an_rpt_secs(int64_t ms);

@@ -13,11 +13,11 @@
  *         ...
  *     ...
  *
- * One test point per test. Failures and errors carry a YAML diagnostic
- * block. Every string in it is a one-line double-quoted YAML scalar, and
- * descriptions have their line breaks escaped, so no text an agent produced
- * can start a line of its own: a reply holding "\nok 3" cannot forge a test
- * point, a plan or a "Bail out!".
+ * One test point per test; a skipped test is "ok N - name # SKIP". Failures
+ * and errors carry a YAML diagnostic block. Every string in it is a one-line
+ * double-quoted YAML scalar, and descriptions have their line breaks escaped,
+ * so no text an agent produced can start a line of its own: a reply holding
+ * "\nok 3" cannot forge a test point, a plan or a "Bail out!".
  */
 #include <string.h>
 
@@ -118,7 +118,7 @@ static void findings(struct an_buf *b, const struct an_findings *fs)
 static void diagnostics(struct an_buf *b, const struct an_test_result *t)
 {
     bool repeated = t->runs > 0;
-    if (t->status == AN_STATUS_PASS && !repeated)
+    if ((t->status == AN_STATUS_PASS && !repeated) || t->status == AN_STATUS_SKIP)
         return;
     an_buf_puts(b, "  ---\n  file: ");
     yq(b, t->file);
@@ -150,8 +150,12 @@ static void document(struct an_buf *b, const struct an_run_result *r)
     an_buf_printf(b, "TAP version 14\n1..%zu\n", r->ntests);
     for (size_t i = 0; i < r->ntests; i++) {
         const struct an_test_result *t = &r->tests[i];
-        an_buf_printf(b, "%s %zu - ", t->status == AN_STATUS_PASS ? "ok" : "not ok", i + 1);
+        bool ok = t->status == AN_STATUS_PASS || t->status == AN_STATUS_SKIP;
+        an_buf_printf(b, "%s %zu - ", ok ? "ok" : "not ok", i + 1);
         desc(b, t->name ? t->name : t->file);
+        /* the directive: desc() escaped every '#' of the name, so this is the only one */
+        if (t->status == AN_STATUS_SKIP)
+            an_buf_puts(b, " # SKIP");
         an_buf_putc(b, '\n');
         diagnostics(b, t);
     }

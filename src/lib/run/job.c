@@ -12,8 +12,11 @@
 #include "core/cancel.h"
 #include "core/clock.h"
 #include "core/tmpdir.h"
+#include "proto/http.h"
 #include "run/hook.h"
+#include "run/judge.h"
 #include "run/script_check.h"
+#include "run/target_conf.h"
 
 /* ---- verdicts ---- */
 
@@ -37,131 +40,6 @@ static const char *turn_kind(const struct an_turn *t)
     return t->type == AN_TURN_AGUI_CONNECT ? "agui:connect" : "user";
 }
 
-/* ---- the interpolated target config: ACP ---- */
-
-struct acp_conf {
-    char **argv; /* NULL-terminated */
-    size_t argc;
-    char **env;  /* NULL-terminated NAME=VALUE */
-    size_t nenv;
-    json_t *caps;
-};
-
-static void acp_conf_free(struct acp_conf *c)
-{
-    if (!c)
-        return;
-    for (size_t i = 0; i < c->argc; i++)
-        free(c->argv[i]);
-    free(c->argv);
-    for (size_t i = 0; i < c->nenv; i++)
-        free(c->env[i]);
-    free(c->env);
-    json_decref(c->caps);
-    free(c);
-}
-
-static int acp_conf_build(struct acp_conf *c, const struct an_target *t,
-                          const struct an_vars *vars, struct an_err *err)
-{
-    int rc;
-    c->argv = an_xcalloc(t->nargs + 2, sizeof *c->argv);
-    if ((rc = an_interp(t->command.src, &t->command.loc, vars, &c->argv[0], err)))
-        return rc;
-    c->argc = 1;
-    for (size_t i = 0; i < t->nargs; i++, c->argc++)
-        if ((rc = an_interp(t->args[i].src, &t->args[i].loc, vars, &c->argv[c->argc], err)))
-            return rc;
-    c->env = an_xcalloc(t->nenv + 1, sizeof *c->env);
-    for (size_t i = 0; i < t->nenv; i++) {
-        char *v = NULL;
-        if ((rc = an_interp(t->env[i].value.src, &t->env[i].value.loc, vars, &v, err)))
-            return rc;
-        size_t n = strlen(t->env[i].name) + strlen(v) + 2;
-        c->env[c->nenv] = an_xmalloc(n);
-        snprintf(c->env[c->nenv], n, "%s=%s", t->env[i].name, v);
-        c->nenv++;
-        free(v);
-    }
-    if (t->client_capabilities.value &&
-        (rc = an_interp_json(t->client_capabilities.value, &t->client_capabilities.loc, vars,
-                             &c->caps, err)))
-        return rc;
-    return 0;
-}
-
-/* ---- the interpolated target config: AG-UI ---- */
-
-struct agui_conf {
-    struct an_agui_opts o;
-    char *endpoint, *agent_id, *thread_id;
-    struct an_kv *headers;
-    char **header_values;
-    json_t *fwd, *state;
-};
-
-static void conf_free(struct agui_conf *c)
-{
-    if (!c)
-        return;
-    free(c->endpoint);
-    free(c->agent_id);
-    free(c->thread_id);
-    for (size_t i = 0; i < c->o.nheaders; i++)
-        free(c->header_values[i]);
-    free(c->header_values);
-    free(c->headers);
-    json_decref(c->fwd);
-    json_decref(c->state);
-    free(c);
-}
-
-static int conf_build(struct agui_conf *c, const struct an_target *t, const struct an_test *test,
-                      const struct an_vars *vars, struct an_err *err)
-{
-    int rc;
-    if ((rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)) ||
-        (rc = an_interp(t->agent_id.src, &t->agent_id.loc, vars, &c->agent_id, err)))
-        return rc;
-    if (t->thread_id.src &&
-        (rc = an_interp(t->thread_id.src, &t->thread_id.loc, vars, &c->thread_id, err)))
-        return rc;
-    c->headers = an_xcalloc(t->nheaders + 1, sizeof *c->headers);
-    c->header_values = an_xcalloc(t->nheaders + 1, sizeof *c->header_values);
-    for (size_t i = 0; i < t->nheaders; i++) {
-        if ((rc = an_interp(t->headers[i].value.src, &t->headers[i].value.loc, vars,
-                            &c->header_values[i], err)))
-            return rc;
-        c->o.nheaders = i + 1;
-        c->headers[i].name = t->headers[i].name;
-        c->headers[i].value = c->header_values[i];
-    }
-    if (t->forwarded_props.value &&
-        (rc = an_interp_json(t->forwarded_props.value, &t->forwarded_props.loc, vars, &c->fwd,
-                             err)))
-        return rc;
-    if (t->state.value &&
-        (rc = an_interp_json(t->state.value, &t->state.loc, vars, &c->state, err)))
-        return rc;
-    if (test->options) {
-        /* a JSONL case's `options` (seed 002's context options) go to the
-         * agent over forwardedProps, over the target's keys */
-        if (!c->fwd)
-            c->fwd = json_object();
-        json_object_update(c->fwd, test->options);
-    }
-    c->o.endpoint = c->endpoint;
-    c->o.agent_id = c->agent_id;
-    c->o.thread_id = c->thread_id;
-    c->o.headers = c->headers;
-    c->o.forwarded_props = c->fwd;
-    c->o.state = c->state;
-    c->o.timeout_ms = test->timeout_ms ? test->timeout_ms : t->timeout_ms;
-    c->o.history = test->history;
-    c->o.protocol = (int)t->protocol;
-    return 0;
-}
-
 /* ---- finishing ---- */
 
 static void finish(struct an_job *j)
@@ -178,10 +56,7 @@ static void finish(struct an_job *j)
         j->res.var_names[i] = an_xstrdup(j->vars.names[i]);
     an_session_free(j->session); /* an ACP agent and its terminals end here */
     j->session = NULL;
-    if (j->cfg->target.type == AN_TARGET_ACP)
-        acp_conf_free(j->conf);
-    else
-        conf_free(j->conf);
+    an_target_conf_free(j->conf);
     j->conf = NULL;
     if (j->sandbox) {
         an_tmpdir_remove(j->sandbox);
@@ -193,19 +68,100 @@ static void finish(struct an_job *j)
     j->state = AN_JOB_DONE;
 }
 
-/* The pure checks of a scope, then its script checks (which run programs).
- * Returns how many failed, or -1 when a script was broken (the test is
- * then an ERROR). */
-static long judge(struct an_job *j, const struct an_assert *blk, const struct an_scope *scope,
-                  const char *input)
+/* ---- checks ---- */
+
+static bool has_impure(const struct an_assert *blk)
 {
-    size_t nf = an_check(blk, scope, &j->res.findings), ns = 0;
-    struct an_err err = AN_ERR_INIT;
-    if (an_script_checks(blk, scope, input, j->cfg->dir, &j->res.findings, &ns, &err)) {
-        set_error_err(&j->res, scope->turn, &err);
-        return -1;
+    for (size_t i = 0; i < blk->nchecks; i++)
+        if (blk->checks[i].kind == AN_CHECK_SCRIPT || blk->checks[i].kind == AN_CHECK_AGENT)
+            return true;
+    return false;
+}
+
+static void after_turn_checks(struct an_job *j, long nf);
+
+/* Runs on the helper thread: script checks, then judges. */
+static void *checks_thread(void *arg)
+{
+    struct an_job *j = arg;
+    struct an_job_checks *c = j->ck;
+    size_t ns = 0, na = 0;
+    c->rc = an_script_checks(&c->blk, &c->scope, c->input, j->cfg->dir, &c->findings, &ns,
+                             &c->err);
+    if (!c->rc)
+        c->rc = an_judge_checks(&c->blk, &c->scope, c->input, &j->vars, j->cfg->dir,
+                                &c->findings, &na, &c->judgements, &c->err);
+    c->failed += ns + na;
+    an_http_thread_cleanup(); /* the judges' pooled connections live on this thread */
+    atomic_store(&j->thread_done, true);
+    curl_multi_wakeup(j->env->multi);
+    return NULL;
+}
+
+static bool start_thread(struct an_job *j, void *(*fn)(void *))
+{
+    atomic_store(&j->thread_done, false);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 512 * 1024); /* hooks, scripts and judges need little */
+    bool ok = pthread_create(&j->thread, &attr, fn, j) == 0;
+    pthread_attr_destroy(&attr);
+    j->thread_started = ok;
+    return ok;
+}
+
+static void checks_done(struct an_job *j)
+{
+    struct an_job_checks *c = j->ck;
+    j->ck = NULL;
+    for (size_t i = 0; i < c->findings.n; i++) {
+        const struct an_finding *f = &c->findings.v[i];
+        struct an_finding *g = an_findings_add(&j->res.findings, f->kind, f->turn, f->file,
+                                               f->line, f->col, f->assertion, f->expected,
+                                               f->actual, f->detail);
+        (void)g;
     }
-    return (long)(nf + ns);
+    an_findings_release(&c->findings);
+    an_judgements_move(&j->res.judgements, &c->judgements);
+    long nf = (long)c->failed;
+    if (c->rc) {
+        set_error_err(&j->res, c->scope.turn, &c->err);
+        nf = -1;
+    }
+    bool test_level = c->test_level;
+    an_assert_release(&c->blk);
+    free(c->joined);
+    free(c);
+    if (test_level) {
+        if (nf > 0)
+            j->res.status = AN_STATUS_FAIL;
+        finish(j);
+        return;
+    }
+    after_turn_checks(j, nf);
+}
+
+/* Judge a scope with `blk` (merged; taken over): the pure checks now, then,
+ * when there are script or agent checks, those on the helper thread (the
+ * job waits in CHECKS and goes on in checks_done); else at once. */
+static void judge(struct an_job *j, struct an_assert *blk, struct an_scope scope, char *joined,
+                  const char *input, bool test_level)
+{
+    struct an_job_checks *c = an_xcalloc(1, sizeof *c);
+    c->blk = *blk;
+    c->scope = scope;
+    c->joined = joined;
+    c->input = input;
+    c->test_level = test_level;
+    c->failed = an_check(&c->blk, &c->scope, &j->res.findings);
+    j->ck = c;
+    if (has_impure(&c->blk)) {
+        j->state = AN_JOB_CHECKS;
+        if (start_thread(j, checks_thread))
+            return;
+        checks_thread(j); /* no thread to be had: run them here */
+    }
+    checks_done(j);
 }
 
 static void test_checks(struct an_job *j)
@@ -219,11 +175,7 @@ static void test_checks(struct an_job *j)
     for (size_t i = 0; i < tr->nturns; i++)
         if (tr->turns[i].input)
             input = tr->turns[i].input;
-    long nf = judge(j, &blk, &scope, input);
-    if (nf > 0)
-        j->res.status = AN_STATUS_FAIL;
-    an_assert_release(&blk);
-    free(joined);
+    judge(j, &blk, scope, joined, input, true);
 }
 
 /* ---- turns ---- */
@@ -256,8 +208,7 @@ static void next_turn(struct an_job *j)
     struct an_transcript *tr = &j->res.transcript;
     struct an_err err = AN_ERR_INIT;
     if (j->turn == j->test->nturns) {
-        test_checks(j);
-        finish(j);
+        test_checks(j); /* finishes the job, now or once its checks thread is done */
         return;
     }
     const struct an_turn *t = &j->test->turns[j->turn];
@@ -272,6 +223,8 @@ static void next_turn(struct an_job *j)
         finish(j);
         return;
     }
+    if (t->parts)
+        rec->input_parts = json_incref(t->parts);
     begin_turn(j, false);
 }
 
@@ -294,6 +247,14 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
     struct an_transcript *tr = &j->res.transcript;
     j->session->ops->end(j->session, tr, cc);
     j->easy = NULL;
+    CURL *more = NULL;
+    if (j->session->ops->next && j->session->ops->next(j->session, tr, &more) && more) {
+        /* the same turn goes on (a tool loop): run its next transfer */
+        j->easy = more;
+        curl_easy_setopt(more, CURLOPT_PRIVATE, (void *)j);
+        curl_multi_add_handle(j->env->multi, more);
+        return;
+    }
     struct an_turn_rec *rec = &tr->turns[j->turn];
 
     if (rec->status == AN_TURN_ERROR && an_turn_retryable(rec) && j->tries < j->env->retries &&
@@ -316,9 +277,12 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
     struct an_assert blk;
     an_assert_for_turn(&blk, &j->cfg->target.assert, &j->test->assert,
                        &j->test->turns[j->turn].assert);
-    struct an_scope scope = an_scope_turn(tr, j->turn);
-    long nf = judge(j, &blk, &scope, rec->input);
-    an_assert_release(&blk);
+    judge(j, &blk, an_scope_turn(tr, j->turn), NULL, rec->input, false);
+}
+
+/* A turn was judged: nf findings, or -1 when a check was broken. */
+static void after_turn_checks(struct an_job *j, long nf)
+{
     if (nf) {
         if (nf > 0)
             j->res.status = AN_STATUS_FAIL;
@@ -358,44 +322,8 @@ static void open_session(struct an_job *j)
     struct an_err err = AN_ERR_INIT;
     const struct an_target *t = &j->cfg->target;
     int rc;
-    if (t->type == AN_TARGET_ACP && (j->test->history || j->test->options)) {
-        /* never drop what the case says silently: the agent would answer a
-         * different conversation than the one written */
-        const struct an_loc *loc = &j->test->turns[0].loc;
-        size_t nh = j->test->history ? json_array_size(j->test->history) : 0;
-        if (nh)
-            an_fail(&err, AN_EUSAGE, loc,
-                    "this case carries %zu earlier message%s, and an ACP target cannot take "
-                    "them: ACP sessions start empty (give only the last user message, or use "
-                    "an agui target)",
-                    nh, nh == 1 ? "" : "s");
-        else
-            an_fail(&err, AN_EUSAGE, loc,
-                    "this case has 'options', and an ACP target has no place for them");
-        set_error_err(&j->res, -1, &err);
-        finish(j);
-        return;
-    }
-    if (t->type == AN_TARGET_ACP) {
-        struct acp_conf *c = an_xcalloc(1, sizeof *c);
-        j->conf = c;
-        rc = acp_conf_build(c, t, &j->vars, &err);
-        if (!rc) {
-            struct an_acp_target_opts o = {
-                .argv = (const char *const *)c->argv,
-                .env = (const char *const *)c->env,
-                .sandbox = j->sandbox,
-                .client_capabilities = c->caps,
-                .policy = (int)t->permission_policy,
-                .timeout_ms = j->test->timeout_ms ? j->test->timeout_ms : t->timeout_ms,
-            };
-            rc = an_acp_open(&j->session, &o, &err);
-        }
-    } else {
-        struct agui_conf *c = an_xcalloc(1, sizeof *c);
-        j->conf = c;
-        rc = conf_build(c, t, j->test, &j->vars, &err) || an_agui_open(&j->session, &c->o, &err);
-    }
+    rc = an_target_open(t, j->test, &j->vars, j->sandbox, j->cfg->dir, &j->conf, &j->session,
+                        &err);
     if (rc) {
         set_error_err(&j->res, -1, &err);
         finish(j);
@@ -450,7 +378,7 @@ static void *hooks_thread(void *arg)
         free(argv);
     }
     j->hooks_rc = rc;
-    atomic_store(&j->hooks_done, true);
+    atomic_store(&j->thread_done, true);
     curl_multi_wakeup(j->env->multi);
     return NULL;
 }
@@ -483,25 +411,21 @@ void an_job_start(struct an_job *j, const struct an_job_env *env)
     }
     j->state = AN_JOB_HOOKS;
     j->hooks_err = an_xcalloc(1, sizeof *j->hooks_err);
-    atomic_store(&j->hooks_done, false);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 256 * 1024); /* hooks need little stack */
-    if (pthread_create(&j->thread, &attr, hooks_thread, j) != 0) {
-        pthread_attr_destroy(&attr);
+    if (!start_thread(j, hooks_thread)) {
         hooks_thread(j); /* no thread to be had: run them here */
-        an_job_hooks_finished(j);
-        return;
+        an_job_thread_finished(j);
     }
-    pthread_attr_destroy(&attr);
-    j->thread_started = true;
 }
 
-void an_job_hooks_finished(struct an_job *j)
+void an_job_thread_finished(struct an_job *j)
 {
     if (j->thread_started) {
         pthread_join(j->thread, NULL);
         j->thread_started = false;
+    }
+    if (j->state == AN_JOB_CHECKS) {
+        checks_done(j);
+        return;
     }
     if (j->hooks_rc) {
         if (j->hooks_hit_deadline) {

@@ -3,12 +3,15 @@
  * drives from its event loop:
  *
  *   PENDING -> HOOKS (helper thread) -> TURN (transfer in the multi handle)
- *           -> [WAIT (retry backoff) -> TURN] ... -> DONE
+ *           -> [WAIT (retry backoff) -> TURN] -> [CHECKS (helper thread)] ...
+ *           -> [CHECKS] -> DONE
  *
- * Every step that can wait (a hook, a transfer, a backoff) returns to the
- * loop; the loop calls back here when it is over. Only the hook thread
- * runs outside the loop's thread, and it touches nothing but the job's own
- * hook fields until it sets `hooks_done`.
+ * Every step that can wait (a hook, a transfer, a backoff, a script or
+ * judge check) returns to the loop; the loop calls back here when it is
+ * over. Only the helper thread runs outside the loop's thread: for hooks it
+ * touches nothing but the job's hook fields and vars, for checks nothing
+ * but the ck_* fields (and reads the transcript, which nothing changes
+ * meanwhile), until it sets `thread_done`.
  */
 #ifndef ANANKE_RUN_JOB_H
 #define ANANKE_RUN_JOB_H
@@ -23,10 +26,32 @@
 #include "ananke/result.h"
 #include "core/interp.h"
 #include "proto/adapter.h"
+#include "run/target_conf.h"
 
 #define AN_JOB_MAX_FDS 8 /* descriptors one fd-driven session may ask to poll */
 
-enum an_job_state { AN_JOB_PENDING = 0, AN_JOB_HOOKS, AN_JOB_TURN, AN_JOB_WAIT, AN_JOB_DONE };
+enum an_job_state {
+    AN_JOB_PENDING = 0,
+    AN_JOB_HOOKS,
+    AN_JOB_TURN,
+    AN_JOB_WAIT,
+    AN_JOB_CHECKS, /* script and agent checks of a turn or the test, on the helper thread */
+    AN_JOB_DONE
+};
+
+/* What the checks thread works on (AN_JOB_CHECKS only). */
+struct an_job_checks {
+    struct an_assert blk; /* merged block (an_assert_release) */
+    struct an_scope scope;
+    char *joined;         /* the test scope's text */
+    const char *input;
+    bool test_level;
+    size_t failed;        /* findings so far (the pure ones) + the thread's */
+    struct an_findings findings;
+    struct an_judgements judgements;
+    int rc;
+    struct an_err err;
+};
 
 struct an_job_env {
     CURLM *multi;           /* transfers are added here */
@@ -46,7 +71,7 @@ struct an_job {
 
     struct an_vars vars;
     struct an_session *session;
-    void *conf; /* interpolated target config (job.c) */
+    struct an_target_conf *conf; /* interpolated target config (run/target_conf.h) */
     char *sandbox; /* ACP: the per-test directory, removed at the end */
     size_t turn;
     CURL *easy;            /* the turn's transfer; NULL for an fd-driven session */
@@ -59,17 +84,18 @@ struct an_job {
 
     pthread_t thread;
     bool thread_started;
-    atomic_bool hooks_done;
+    atomic_bool thread_done;
     int hooks_rc;
     bool hooks_hit_deadline;
     struct an_err *hooks_err; /* only while hooks run: an error is 1.5 KiB, a job
                                  list of 10000 tests should not carry 10000 */
+    struct an_job_checks *ck; /* only in AN_JOB_CHECKS */
 };
 
 /* Start the job (PENDING -> HOOKS, TURN or DONE). */
 void an_job_start(struct an_job *j, const struct an_job_env *env);
-/* HOOKS: call when hooks_done is set. */
-void an_job_hooks_finished(struct an_job *j);
+/* HOOKS or CHECKS: call when thread_done is set. */
+void an_job_thread_finished(struct an_job *j);
 /* TURN: the job's transfer ended (already removed from the multi handle). */
 void an_job_transfer_done(struct an_job *j, CURLcode cc);
 /* TURN with an fd-driven session (easy == NULL): list its descriptors into

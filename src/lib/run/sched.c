@@ -19,8 +19,6 @@ size_t an_run_select(const struct an_suite *s, const struct an_run_opts *o, size
     size_t n = 0, k = 0;
     for (size_t i = 0; i < s->ntests; i++) {
         const char *name = s->tests[i].name;
-        if (s->tests[i].skip) /* JSONL `skip: true`: listed by --dry-run, never run */
-            continue;
         if (o->filter && !an_regex_search(o->filter, name, strlen(name)))
             continue;
         if (o->shard_count && (k++ % o->shard_count) + 1 != o->shard_index)
@@ -36,6 +34,7 @@ struct slot {
     unsigned started, done;
     int best; /* run index whose result represents the test; -1: none yet */
     bool emitted;
+    bool skip; /* `skip: true`: a SKIP result, no run */
 };
 
 struct sched {
@@ -54,7 +53,7 @@ struct sched {
     struct curl_waitfd *extra; /* descriptors of fd-driven sessions */
     size_t cap_extra;
     size_t emit;         /* next slot to hand to on_test */
-    size_t passed, failed, errors, finished_tests;
+    size_t passed, failed, errors, skipped, finished_tests;
     bool stop;           /* fail-fast or interrupted: start nothing new */
     int64_t start_mono;
 };
@@ -69,6 +68,7 @@ static void progress(struct sched *s)
         .passed = s->passed,
         .failed = s->failed,
         .errors = s->errors,
+        .skipped = s->skipped,
         .running = s->active,
         .elapsed_ms = an_clock_mono_ms() - s->start_mono,
     };
@@ -84,10 +84,33 @@ static char *attempt_summary(const struct an_test_result *r)
     return NULL;
 }
 
+/* What the result says of the test itself (the job fills name and file). */
+static void describe(struct an_test_result *r, const struct an_test *t)
+{
+    if (t->id && !r->id)
+        r->id = an_xstrdup(t->id);
+    r->nhistory = t->history ? json_array_size(t->history) : 0;
+}
+
+/* A selected `skip: true` test: a SKIP result in its place, nothing run.
+ * Its slot is complete from the start, so it is reported in order. */
+static void skip_test(struct sched *s, size_t slot, const struct an_test *t)
+{
+    struct an_test_result *r = &s->out->tests[slot];
+    r->name = t->name ? an_xstrdup(t->name) : NULL;
+    r->file = t->file ? an_xstrdup(t->file) : NULL;
+    describe(r, t);
+    r->status = AN_STATUS_SKIP;
+    r->start_ms = r->end_ms = s->out->start_ms;
+    s->slots[slot].skip = true;
+    s->slots[slot].done = s->repeat;
+    s->skipped++;
+    s->finished_tests++;
+}
+
 /* Move a finished run's result into its test's slot. */
 static void collect(struct sched *s, struct an_job *j)
 {
-
     struct slot *sl = &s->slots[j->slot];
     struct an_test_result *dst = &s->out->tests[j->slot];
     bool repeated = s->repeat > 1;
@@ -131,6 +154,7 @@ static void collect(struct sched *s, struct an_job *j)
 
     if (sl->done < s->repeat)
         return;
+    describe(dst, j->test);
     if (repeated) {
         /* passes / runs >= pass_rate, compared without rounding surprises */
         bool ok = (double)dst->passes + 1e-9 >= s->pass_rate * (double)dst->runs;
@@ -150,6 +174,8 @@ static void collect(struct sched *s, struct an_job *j)
         break;
     case AN_STATUS_ERROR:
         s->errors++;
+        break;
+    case AN_STATUS_SKIP: /* never run, so never collected: skip_test() counts it */
         break;
     }
     if (dst->status != AN_STATUS_PASS && s->o->fail_fast)
@@ -202,7 +228,7 @@ static void compact(struct sched *s)
 {
     size_t w = 0;
     for (size_t i = 0; i < s->nsel; i++) {
-        if (s->slots[i].started == 0) {
+        if (s->slots[i].started == 0 && !s->slots[i].skip) {
             an_test_result_release(&s->out->tests[i]);
             s->out->not_run++;
             continue;
@@ -247,16 +273,25 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         s.slots[i].best = -1;
         an_run_result_add(out);
     }
-    s.njobs = s.nsel * s.repeat;
+    size_t nrun = 0;
+    for (size_t i = 0; i < s.nsel; i++)
+        nrun += !suite->tests[s.sel[i]].skip;
+    s.njobs = nrun * s.repeat; /* a skipped test is skipped once, whatever --repeat says */
     s.jobs = an_xcalloc(s.njobs + 1, sizeof *s.jobs);
     s.act = an_xcalloc(parallel + 1, sizeof *s.act);
-    for (size_t i = 0, k = 0; i < s.nsel; i++)
+    for (size_t i = 0, k = 0; i < s.nsel; i++) {
+        const struct an_test *t = &suite->tests[s.sel[i]];
+        if (t->skip) {
+            skip_test(&s, i, t);
+            continue;
+        }
         for (unsigned r = 0; r < s.repeat; r++, k++) {
             s.jobs[k].cfg = &suite->config;
-            s.jobs[k].test = &suite->tests[s.sel[i]];
+            s.jobs[k].test = t;
             s.jobs[k].slot = i;
             s.jobs[k].run = r;
         }
+    }
 
     for (;;) {
         size_t steps_before = s.steps;
@@ -303,9 +338,9 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         /* backwards: after_step() moves the last entry into a finished one's place */
         for (size_t i = s.active; i-- > 0;) {
             struct an_job *j = s.act[i];
-            if (j->state == AN_JOB_HOOKS) {
-                if (atomic_load(&j->hooks_done)) {
-                    an_job_hooks_finished(j);
+            if (j->state == AN_JOB_HOOKS || j->state == AN_JOB_CHECKS) {
+                if (atomic_load(&j->thread_done)) {
+                    an_job_thread_finished(j);
                     after_step(&s, j);
                     progress(&s);
                 } else {

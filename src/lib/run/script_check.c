@@ -11,8 +11,7 @@
 
 #define EXCERPT 200
 
-static json_t *stdin_json(const struct an_check_item *it, const struct an_scope *s,
-                          const char *input)
+json_t *an_check_subject_json(const struct an_scope *s, const char *input)
 {
     json_t *calls = json_array();
     for (size_t i = 0; i < s->ncalls; i++) {
@@ -33,8 +32,15 @@ static json_t *stdin_json(const struct an_check_item *it, const struct an_scope 
     json_object_set_new(in, "input", an_json_lossy(input ? input : "", input ? strlen(input) : 0));
     json_object_set_new(in, "output", an_json_lossy(text, strlen(text)));
     json_object_set_new(in, "tool_calls", calls);
+    return in;
+}
+
+static json_t *stdin_json(const struct an_check_item *it, const struct an_scope *s,
+                          const char *input)
+{
+    json_t *in = an_check_subject_json(s, input);
     json_object_set(in, "value", it->value ? it->value : json_null());
-    json_object_set(in, "options", it->options ? it->options : json_object());
+    json_object_set_new(in, "options", it->options ? json_incref(it->options) : json_object());
     return in;
 }
 

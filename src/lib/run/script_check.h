@@ -30,4 +30,8 @@ int an_script_checks(const struct an_assert *blk, const struct an_scope *s, cons
                      const char *cwd, struct an_findings *out, size_t *nfailed,
                      struct an_err *err);
 
+/* What a script or a judge is shown of a scope: {"input", "output",
+ * "tool_calls": [{"name", "arguments", "result"}]}. New reference. */
+json_t *an_check_subject_json(const struct an_scope *s, const char *input);
+
 #endif

@@ -3,5 +3,5 @@ set -e
 f='[.findings[] | {kind, assertion, expected, actual, detail}]'
 jq -c ".tests[0] | $f" "$OUT/results.json" >"$OUT/yaml.findings"
 jq -c ".tests[1] | $f" "$OUT/results.json" >"$OUT/jsonl.findings"
-test "$(jq length "$OUT/yaml.findings")" = 9
+test "$(jq length "$OUT/yaml.findings")" = 10
 diff "$OUT/yaml.findings" "$OUT/jsonl.findings"

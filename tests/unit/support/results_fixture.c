@@ -56,3 +56,54 @@ struct an_tool_call *fx_call(struct an_transcript *tr, unsigned turn, const char
     c->result = result;
     return c;
 }
+
+struct an_run_result fx_mixed_run(void)
+{
+    const int64_t t0 = 1737100000000LL;
+    struct an_run_result r = {0};
+    struct an_test_result *t;
+    struct an_turn_rec *tr;
+
+    r.start_ms = t0;
+    r.end_ms = t0 + 1420;
+    r.config_path = strdup("ananke.config.yaml");
+    r.repeat = 3;
+
+    t = fx_test(&r, "T001 \xE2\x80\x94 greeting", "cases.jsonl", AN_STATUS_PASS, t0, t0 + 812);
+    t->id = strdup("T001");
+    t->nhistory = 2;
+    fx_turn(&t->transcript, "Hello", "Hi there", t0, t0 + 800);
+
+    t = fx_test(&r, "T002", "cases.jsonl", AN_STATUS_FAIL, t0 + 900, t0 + 940);
+    t->id = strdup("T002");
+    fx_turn(&t->transcript, "Bye | now", "Later.", t0 + 900, t0 + 930);
+    an_findings_add(&t->findings, "check.contains", -1, "cases.jsonl", 2, 40,
+                    "Output must contain \"ciao\"", "the text \"ciao\"", NULL, NULL);
+
+    t = fx_test(&r, "slow agent", "slow.test.yaml", AN_STATUS_ERROR, t0 + 1000, t0 + 1500);
+    fx_error(t, AN_ETIMEOUT, 0, "test timed out after 500 ms");
+    t->timed_out = true;
+    tr = fx_turn(&t->transcript, "wait", NULL, t0 + 1000, t0 + 1500);
+    an_turn_fail(tr, AN_ETIMEOUT, "test timed out after 500 ms");
+
+    t = fx_test(&r, "agent down", "down.test.yaml", AN_STATUS_ERROR, t0 + 1500, t0 + 1503);
+    fx_error(t, AN_ECONNECT, 0, "cannot reach http://127.0.0.1:9/agent: refused");
+    tr = fx_turn(&t->transcript, "hi", NULL, 0, 0);
+    an_turn_fail(tr, AN_ECONNECT, "refused");
+    fx_turn(&t->transcript, "again", NULL, 0, 0)->status = AN_TURN_NOT_RUN;
+
+    t = fx_test(&r, "T003 \xE2\x80\x94 later", "cases.jsonl", AN_STATUS_SKIP, t0, t0);
+    t->id = strdup("T003");
+
+    t = fx_test(&r, "flaky", "flaky.test.yaml", AN_STATUS_PASS, t0 + 1300, t0 + 1360);
+    fx_turn(&t->transcript, "roll", "4", t0 + 1330, t0 + 1360);
+    t->runs = 3;
+    t->passes = 2;
+    t->attempts = calloc(3, sizeof *t->attempts);
+    for (unsigned i = 0; i < 3; i++) {
+        t->attempts[i].status = i == 1 ? AN_STATUS_FAIL : AN_STATUS_PASS;
+        t->attempts[i].duration_ms = 10 * (i + 1);
+    }
+    t->attempts[1].summary = strdup("Text must match /4/");
+    return r;
+}

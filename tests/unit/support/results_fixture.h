@@ -27,4 +27,15 @@ struct an_turn_rec *fx_turn(struct an_transcript *tr, const char *input, const c
 struct an_tool_call *fx_call(struct an_transcript *tr, unsigned turn, const char *name,
                              json_t *args, json_t *result);
 
+/* A run of every kind of outcome, started at Unix ms 1737100000000
+ * (2025-01-17T07:46:40Z), in this order:
+ *   [T001] greeting   JSONL, PASS, 812ms, 2 history messages, "Hello" -> "Hi there"
+ *   [T002]            JSONL without a name, FAIL, 40ms, a check.contains finding
+ *   slow agent        YAML, ERROR cut by --timeout, 500ms
+ *   agent down        YAML, ERROR AN_ECONNECT in turn 1, turn 2 not run, 3ms
+ *   [T003] later      JSONL, SKIP
+ *   flaky             YAML, PASS with 2 of 3 runs (10, 20, 30ms), 60ms
+ * in 1.42s with ananke.config.yaml and --repeat 3. */
+struct an_run_result fx_mixed_run(void);
+
 #endif

@@ -1,0 +1,22 @@
+/* Pieces of the config loader shared by its files (config.c, target_openai.c). */
+#ifndef ANANKE_LOAD_CONFIG_INT_H
+#define ANANKE_LOAD_CONFIG_INT_H
+
+#include "load/loaders.h"
+
+/* A string that may hold ${...} references (checked now, filled at run time). */
+int an_cfg_tmpl(struct an_ld *ld, const struct an_ynode *n, const char *what,
+                struct an_tmpl *out);
+/* Any YAML value as JSON whose string leaves may hold ${...} references. */
+int an_cfg_json_tmpl(struct an_ld *ld, const struct an_ynode *n, const char *what,
+                     struct an_json_tmpl *out);
+/* `headers: {Name: value}` (values are templates). */
+int an_cfg_headers(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+/* An endpoint that must be an http(s) URL unless it is built from ${...}. */
+int an_cfg_endpoint(struct an_ld *ld, const struct an_ynode *map, const char *where,
+                    struct an_tmpl *out);
+
+/* `type: openai` (docs/openai.md). */
+int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+
+#endif

@@ -1,0 +1,250 @@
+/*
+ * JSONL reporter: seed 002's output file (`-o results.jsonl`), one JSON
+ * object per line, events in this order:
+ *
+ *   {"type":"start","ananke":"0.1.0","started_at":"2025-01-17T07:46:40.000Z",
+ *    "total":5,"config":"ananke.config.yaml","runs_per_case":1,"parallel":1}
+ *   {"type":"result","id":"T001","name":"greeting","file":"cases.jsonl",
+ *    "status":"failed","duration_ms":40,"input":"Hello","response":"Hi there",
+ *    "messages_count":1,"assertions":[{"type":"contains","passed":false,
+ *    "message":"Output must contain \"Bye\"","expected":"...","actual":null,
+ *    "detail":null,"turn":null,"location":"cases.jsonl:1:40"}],"error":null}
+ *   {"type":"stability","id":"T001","name":"greeting","runs":5,"passed":3,"failed":2,
+ *    "pass_rate":0.6,"stable":false,"stability_class":"unstable","avg_duration_ms":41}
+ *   {"type":"summary","total":5,"passed":2,"failed":1,"skipped":1,"errors":1,
+ *    "timeouts":0,"not_run":0,"pass_rate":0.5,"duration_ms":1420,
+ *    "ended_at":"2025-01-17T07:46:41.420Z"}
+ *
+ * Statuses are seed 002's words: passed, failed, skipped, error, and timeout
+ * for an error that --timeout cut. A YAML test has no id: its name stands in.
+ * "assertions" lists the assertions that failed (results keep no record of
+ * the ones that held); "response" is the assistant's text of the last turn
+ * that ran, "input" the first user message, "messages_count" the messages
+ * the test sent (JSONL history plus one per user turn). Pass rates are
+ * shares from 0 to 1, rounded to 4 places; the summary's leaves skipped
+ * tests out. Keys are always present and in this order; strings an agent
+ * produced are made valid UTF-8 (each bad byte U+FFFD).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/report.h"
+#include "core/json.h"
+#include "report/report_util.h"
+
+#ifndef ANANKE_VERSION
+#define ANANKE_VERSION "unknown"
+#endif
+
+static json_t *str(const char *s)
+{
+    return s ? an_json_lossy(s, strlen(s)) : json_null();
+}
+
+/* json_object_set_new() in a fixed order is what keeps the key order. */
+static void set(json_t *o, const char *key, json_t *v)
+{
+    if (!v || json_object_set_new(o, key, v) != 0)
+        an_oom();
+}
+
+static json_t *rate(double r)
+{
+    return json_real(round(r * 10000.0) / 10000.0);
+}
+
+static json_t *iso(int64_t unix_ms)
+{
+    char ts[48];
+    an_rpt_iso8601(ts, sizeof ts, unix_ms);
+    return ts[0] ? json_string(ts) : json_null();
+}
+
+static int64_t duration(const struct an_test_result *t)
+{
+    return t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0;
+}
+
+static const char *seed_status(const struct an_test_result *t)
+{
+    switch (t->status) {
+    case AN_STATUS_PASS:
+        return "passed";
+    case AN_STATUS_FAIL:
+        return "failed";
+    case AN_STATUS_SKIP:
+        return "skipped";
+    case AN_STATUS_ERROR:
+        break;
+    }
+    return t->timed_out ? "timeout" : "error";
+}
+
+/* seed 002's stability classes are single words: "mostly_stable" */
+static json_t *stability_class(enum an_stability st)
+{
+    char word[32];
+    snprintf(word, sizeof word, "%s", an_stability_name(st));
+    for (char *p = word; *p; p++)
+        if (*p == ' ')
+            *p = '_';
+    return json_string(word);
+}
+
+/* The id a seed 002 reader keys on: the case's, else the test's name. */
+static json_t *id_of(const struct an_test_result *t)
+{
+    return str(t->id ? t->id : t->name);
+}
+
+static json_t *name_of(const struct an_test_result *t)
+{
+    const char *own = an_rpt_case_name(t);
+    return str(own ? own : t->id ? t->id : t->name);
+}
+
+static json_t *assertion(const struct an_finding *f)
+{
+    json_t *o = json_object();
+    const char *kind = f->kind ? f->kind : "other";
+    /* a typed check is named as seed 002 writes it: "contains", not "check.contains" */
+    set(o, "type", json_string(strncmp(kind, "check.", 6) ? kind : kind + 6));
+    set(o, "passed", json_false());
+    set(o, "message", str(f->assertion ? f->assertion : kind));
+    set(o, "expected", str(f->expected));
+    set(o, "actual", str(f->actual));
+    set(o, "detail", str(f->detail));
+    set(o, "turn", f->turn >= 0 ? json_integer((json_int_t)f->turn + 1) : json_null());
+    if (f->file) {
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_puts(&b, f->file);
+        if (f->line)
+            an_buf_printf(&b, ":%u", f->line);
+        if (f->line && f->col)
+            an_buf_printf(&b, ":%u", f->col);
+        set(o, "location", an_json_lossy(b.data, b.len));
+        an_buf_release(&b);
+    } else {
+        set(o, "location", json_null());
+    }
+    return o;
+}
+
+static json_t *result_event(const struct an_test_result *t)
+{
+    const struct an_transcript *tr = &t->transcript;
+    const char *input = NULL, *response = NULL;
+    size_t sent = 0;
+    for (size_t i = 0; i < tr->nturns; i++) {
+        const struct an_turn_rec *r = &tr->turns[i];
+        if (r->status == AN_TURN_NOT_RUN)
+            continue;
+        if (r->input) {
+            sent++;
+            if (!input)
+                input = r->input;
+        }
+        response = r->text; /* the last turn that ran has the final word */
+    }
+    json_t *o = json_object();
+    set(o, "type", json_string("result"));
+    set(o, "id", id_of(t));
+    set(o, "name", name_of(t));
+    set(o, "file", str(t->file));
+    set(o, "status", json_string(seed_status(t)));
+    set(o, "duration_ms", json_integer(duration(t)));
+    set(o, "input", str(input));
+    set(o, "response", str(response));
+    set(o, "messages_count",
+        json_integer(t->status == AN_STATUS_SKIP ? 0 : (json_int_t)(t->nhistory + sent)));
+    json_t *as = json_array();
+    for (size_t i = 0; i < t->findings.n; i++)
+        json_array_append_new(as, assertion(&t->findings.v[i]));
+    set(o, "assertions", as);
+    if (t->status == AN_STATUS_ERROR)
+        set(o, "error", str(t->error ? t->error : an_code_desc((enum an_code)t->error_code)));
+    else
+        set(o, "error", json_null());
+    return o;
+}
+
+static json_t *stability_event(const struct an_test_result *t)
+{
+    enum an_stability st = an_stability_of(t->passes, t->runs);
+    int64_t total = 0;
+    for (unsigned i = 0; t->attempts && i < t->runs; i++)
+        total += t->attempts[i].duration_ms;
+    json_t *o = json_object();
+    set(o, "type", json_string("stability"));
+    set(o, "id", id_of(t));
+    set(o, "name", name_of(t));
+    set(o, "runs", json_integer(t->runs));
+    set(o, "passed", json_integer(t->passes));
+    set(o, "failed", json_integer(t->runs - t->passes));
+    set(o, "pass_rate", rate(an_test_pass_rate(t)));
+    set(o, "stable", json_boolean(st == AN_STABLE));
+    set(o, "stability_class", stability_class(st));
+    set(o, "avg_duration_ms", json_integer(t->attempts ? total / t->runs : duration(t)));
+    return o;
+}
+
+static json_t *start_event(const struct an_run_result *r)
+{
+    json_t *o = json_object();
+    set(o, "type", json_string("start"));
+    set(o, "ananke", json_string(ANANKE_VERSION));
+    set(o, "started_at", iso(r->start_ms));
+    set(o, "total", json_integer((json_int_t)r->ntests));
+    set(o, "config", str(r->config_path));
+    set(o, "runs_per_case", json_integer(r->repeat ? r->repeat : 1));
+    set(o, "parallel", json_integer(r->parallel ? r->parallel : 1));
+    return o;
+}
+
+static json_t *summary_event(const struct an_run_result *r)
+{
+    struct an_counts c = an_run_result_counts(r);
+    json_t *o = json_object();
+    set(o, "type", json_string("summary"));
+    set(o, "total", json_integer((json_int_t)r->ntests));
+    set(o, "passed", json_integer((json_int_t)c.passed));
+    set(o, "failed", json_integer((json_int_t)c.failed));
+    set(o, "skipped", json_integer((json_int_t)c.skipped));
+    /* seed 002 counts a timeout apart from the other errors */
+    set(o, "errors", json_integer((json_int_t)(c.errors - c.timeouts)));
+    set(o, "timeouts", json_integer((json_int_t)c.timeouts));
+    set(o, "not_run", json_integer((json_int_t)r->not_run));
+    set(o, "pass_rate", rate(an_counts_pass_rate(&c)));
+    set(o, "duration_ms", json_integer(r->end_ms > r->start_ms ? r->end_ms - r->start_ms : 0));
+    set(o, "ended_at", iso(r->end_ms));
+    return o;
+}
+
+/* One event on one line; takes the reference. */
+static void line(FILE *fp, json_t *ev)
+{
+    char *text = an_json_dumps(ev, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(ev);
+    fputs(text, fp);
+    fputc('\n', fp);
+    free(text);
+}
+
+int an_report_jsonl(const struct an_run_result *r, const char *path, struct an_err *err)
+{
+    struct an_rpt_file f;
+    int rc = an_rpt_open(&f, path, err);
+    if (rc)
+        return rc;
+    /* written an event at a time: a run of 10000 tests is never one document */
+    line(f.fp, start_event(r));
+    for (size_t i = 0; i < r->ntests; i++)
+        line(f.fp, result_event(&r->tests[i]));
+    for (size_t i = 0; i < r->ntests; i++)
+        if (r->tests[i].runs > 1)
+            line(f.fp, stability_event(&r->tests[i]));
+    line(f.fp, summary_event(r));
+    /* a failed write sets the stream's error flag; commit reports it */
+    return an_rpt_commit(&f, err);
+}

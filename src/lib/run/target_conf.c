@@ -1,0 +1,333 @@
+/* Interpolating a target's config and opening its session (target_conf.h). */
+#include "run/target_conf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+
+/* ---- the interpolated target config: ACP ---- */
+
+struct acp_conf {
+    char **argv; /* NULL-terminated */
+    size_t argc;
+    char **env;  /* NULL-terminated NAME=VALUE */
+    size_t nenv;
+    json_t *caps;
+};
+
+static void acp_conf_free(struct acp_conf *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->argc; i++)
+        free(c->argv[i]);
+    free(c->argv);
+    for (size_t i = 0; i < c->nenv; i++)
+        free(c->env[i]);
+    free(c->env);
+    json_decref(c->caps);
+    free(c);
+}
+
+static int acp_conf_build(struct acp_conf *c, const struct an_target *t,
+                          const struct an_vars *vars, struct an_err *err)
+{
+    int rc;
+    c->argv = an_xcalloc(t->nargs + 2, sizeof *c->argv);
+    if ((rc = an_interp(t->command.src, &t->command.loc, vars, &c->argv[0], err)))
+        return rc;
+    c->argc = 1;
+    for (size_t i = 0; i < t->nargs; i++, c->argc++)
+        if ((rc = an_interp(t->args[i].src, &t->args[i].loc, vars, &c->argv[c->argc], err)))
+            return rc;
+    c->env = an_xcalloc(t->nenv + 1, sizeof *c->env);
+    for (size_t i = 0; i < t->nenv; i++) {
+        char *v = NULL;
+        if ((rc = an_interp(t->env[i].value.src, &t->env[i].value.loc, vars, &v, err)))
+            return rc;
+        size_t n = strlen(t->env[i].name) + strlen(v) + 2;
+        c->env[c->nenv] = an_xmalloc(n);
+        snprintf(c->env[c->nenv], n, "%s=%s", t->env[i].name, v);
+        c->nenv++;
+        free(v);
+    }
+    if (t->client_capabilities.value &&
+        (rc = an_interp_json(t->client_capabilities.value, &t->client_capabilities.loc, vars,
+                             &c->caps, err)))
+        return rc;
+    return 0;
+}
+
+/* ---- the interpolated target config: AG-UI ---- */
+
+struct agui_conf {
+    struct an_agui_opts o;
+    char *endpoint, *agent_id, *thread_id;
+    struct an_kv *headers;
+    char **header_values;
+    json_t *fwd, *state;
+};
+
+static void agui_conf_free(struct agui_conf *c)
+{
+    if (!c)
+        return;
+    free(c->endpoint);
+    free(c->agent_id);
+    free(c->thread_id);
+    for (size_t i = 0; i < c->o.nheaders; i++)
+        free(c->header_values[i]);
+    free(c->header_values);
+    free(c->headers);
+    json_decref(c->fwd);
+    json_decref(c->state);
+    free(c);
+}
+
+static int agui_conf_build(struct agui_conf *c, const struct an_target *t, const struct an_test *test,
+                      const struct an_vars *vars, struct an_err *err)
+{
+    int rc;
+    if ((rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)) ||
+        (rc = an_interp(t->agent_id.src, &t->agent_id.loc, vars, &c->agent_id, err)))
+        return rc;
+    if (t->thread_id.src &&
+        (rc = an_interp(t->thread_id.src, &t->thread_id.loc, vars, &c->thread_id, err)))
+        return rc;
+    c->headers = an_xcalloc(t->nheaders + 1, sizeof *c->headers);
+    c->header_values = an_xcalloc(t->nheaders + 1, sizeof *c->header_values);
+    for (size_t i = 0; i < t->nheaders; i++) {
+        if ((rc = an_interp(t->headers[i].value.src, &t->headers[i].value.loc, vars,
+                            &c->header_values[i], err)))
+            return rc;
+        c->o.nheaders = i + 1;
+        c->headers[i].name = t->headers[i].name;
+        c->headers[i].value = c->header_values[i];
+    }
+    if (t->forwarded_props.value &&
+        (rc = an_interp_json(t->forwarded_props.value, &t->forwarded_props.loc, vars, &c->fwd,
+                             err)))
+        return rc;
+    if (t->state.value &&
+        (rc = an_interp_json(t->state.value, &t->state.loc, vars, &c->state, err)))
+        return rc;
+    if (test && test->options) {
+        /* a JSONL case's `options` (seed 002's context options) go to the
+         * agent over forwardedProps, over the target's keys */
+        if (!c->fwd)
+            c->fwd = json_object();
+        json_object_update(c->fwd, test->options);
+    }
+    c->o.endpoint = c->endpoint;
+    c->o.agent_id = c->agent_id;
+    c->o.thread_id = c->thread_id;
+    c->o.headers = c->headers;
+    c->o.forwarded_props = c->fwd;
+    c->o.state = c->state;
+    c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
+    c->o.history = test ? test->history : NULL;
+    c->o.protocol = (int)t->protocol;
+    return 0;
+}
+
+
+/* ---- the interpolated target config: OpenAI ---- */
+
+struct openai_conf {
+    struct an_openai_opts o;
+    char *endpoint, *model, *api_key, *system;
+    struct an_kv *headers;
+    char **header_values;
+    json_t *params;
+    struct an_openai_tool *tools;
+    char ***tool_argv; /* per tool: NULL-terminated, or NULL */
+};
+
+static void openai_conf_free(struct openai_conf *c)
+{
+    if (!c)
+        return;
+    free(c->endpoint);
+    free(c->model);
+    free(c->api_key);
+    free(c->system);
+    for (size_t i = 0; i < c->o.nheaders; i++)
+        free(c->header_values[i]);
+    free(c->header_values);
+    free(c->headers);
+    json_decref(c->params);
+    for (size_t i = 0; i < c->o.ntools; i++) {
+        for (char **a = c->tool_argv[i]; a && *a; a++)
+            free(*a);
+        free(c->tool_argv[i]);
+    }
+    free(c->tool_argv);
+    free(c->tools);
+    free(c);
+}
+
+static int openai_conf_build(struct openai_conf *c, const struct an_target *t,
+                             const struct an_test *test, const struct an_vars *vars,
+                             const char *project_dir, struct an_err *err)
+{
+    int rc;
+    if ((rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)) ||
+        (rc = an_interp(t->model.src, &t->model.loc, vars, &c->model, err)))
+        return rc;
+    if (t->api_key.src && (rc = an_interp(t->api_key.src, &t->api_key.loc, vars, &c->api_key, err)))
+        return rc;
+    if (t->system.src && (rc = an_interp(t->system.src, &t->system.loc, vars, &c->system, err)))
+        return rc;
+    c->headers = an_xcalloc(t->nheaders + 1, sizeof *c->headers);
+    c->header_values = an_xcalloc(t->nheaders + 1, sizeof *c->header_values);
+    for (size_t i = 0; i < t->nheaders; i++) {
+        if ((rc = an_interp(t->headers[i].value.src, &t->headers[i].value.loc, vars,
+                            &c->header_values[i], err)))
+            return rc;
+        c->o.nheaders = i + 1;
+        c->headers[i].name = t->headers[i].name;
+        c->headers[i].value = c->header_values[i];
+    }
+    if (t->params.value &&
+        (rc = an_interp_json(t->params.value, &t->params.loc, vars, &c->params, err)))
+        return rc;
+    c->tools = an_xcalloc(t->ntools + 1, sizeof *c->tools);
+    c->tool_argv = an_xcalloc(t->ntools + 1, sizeof *c->tool_argv);
+    for (size_t i = 0; i < t->ntools; i++) {
+        const struct an_tool_def *d = &t->tools[i];
+        struct an_openai_tool *o = &c->tools[i];
+        c->o.ntools = i + 1;
+        o->name = d->name;
+        o->description = d->description;
+        o->parameters = d->parameters;
+        o->result = d->result;
+        o->cwd = project_dir;
+        o->timeout_ms = d->timeout_ms;
+        if (d->argc) {
+            c->tool_argv[i] = an_xcalloc(d->argc + 1, sizeof **c->tool_argv);
+            for (size_t k = 0; k < d->argc; k++)
+                if ((rc = an_interp(d->argv[k].src, &d->argv[k].loc, vars, &c->tool_argv[i][k],
+                                    err)))
+                    return rc;
+            o->argv = (const char *const *)c->tool_argv[i];
+        }
+    }
+    if (test && test->options) {
+        /* seed 002's context options: `connector` names the model; nothing
+         * else has a place in a chat completion, and is refused rather than
+         * dropped */
+        const char *k;
+        json_t *v;
+        json_object_foreach(test->options, k, v)
+        {
+            if (!strcmp(k, "connector") && json_is_string(v)) {
+                free(c->model);
+                c->model = an_xstrdup(json_string_value(v));
+                continue;
+            }
+            return an_fail(err, AN_EUSAGE, &test->loc,
+                           "this case's option '%s' has no place in an openai target's request "
+                           "(only 'connector', the model, is taken)",
+                           k);
+        }
+    }
+    c->o.base_url = c->endpoint;
+    c->o.model = c->model;
+    c->o.api_key = c->api_key;
+    c->o.headers = c->headers;
+    c->o.system = c->system;
+    c->o.params = c->params;
+    c->o.tools = c->tools;
+    c->o.history = test ? test->history : NULL;
+    c->o.no_stream = t->no_stream;
+    c->o.max_rounds = t->max_rounds;
+    c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
+    return 0;
+}
+
+/* ---- opening ---- */
+
+struct an_target_conf {
+    enum an_target_type type;
+    void *c;
+};
+
+void an_target_conf_free(struct an_target_conf *c)
+{
+    if (!c)
+        return;
+    switch (c->type) {
+    case AN_TARGET_AGUI:
+        agui_conf_free(c->c);
+        break;
+    case AN_TARGET_ACP:
+        acp_conf_free(c->c);
+        break;
+    case AN_TARGET_OPENAI:
+        openai_conf_free(c->c);
+        break;
+    }
+    free(c);
+}
+
+/* An ACP session starts empty: never drop what a case says silently, the
+ * agent would answer a different conversation than the one written. */
+static int acp_refuses(const struct an_test *test, struct an_err *err)
+{
+    const struct an_loc *loc = test->nturns ? &test->turns[0].loc : &test->loc;
+    size_t nh = test->history ? json_array_size(test->history) : 0;
+    if (nh)
+        return an_fail(err, AN_EUSAGE, loc,
+                       "this case carries %zu earlier message%s, and an ACP target cannot take "
+                       "them: ACP sessions start empty (give only the last user message, or use "
+                       "an agui or openai target)",
+                       nh, nh == 1 ? "" : "s");
+    return an_fail(err, AN_EUSAGE, loc,
+                   "this case has 'options', and an ACP target has no place for them");
+}
+
+int an_target_open(const struct an_target *t, const struct an_test *test,
+                   const struct an_vars *vars, const char *sandbox, const char *project_dir,
+                   struct an_target_conf **conf, struct an_session **out, struct an_err *err)
+{
+    int rc;
+    *out = NULL;
+    *conf = an_xcalloc(1, sizeof **conf);
+    (*conf)->type = t->type;
+    switch (t->type) {
+    case AN_TARGET_ACP: {
+        if (test && (test->history || test->options))
+            return acp_refuses(test, err);
+        struct acp_conf *c = an_xcalloc(1, sizeof *c);
+        (*conf)->c = c;
+        if ((rc = acp_conf_build(c, t, vars, err)))
+            return rc;
+        struct an_acp_target_opts o = {
+            .argv = (const char *const *)c->argv,
+            .env = (const char *const *)c->env,
+            .sandbox = sandbox,
+            .client_capabilities = c->caps,
+            .policy = (int)t->permission_policy,
+            .timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms,
+        };
+        return an_acp_open(out, &o, err);
+    }
+    case AN_TARGET_AGUI: {
+        struct agui_conf *c = an_xcalloc(1, sizeof *c);
+        (*conf)->c = c;
+        if ((rc = agui_conf_build(c, t, test, vars, err)))
+            return rc;
+        return an_agui_open(out, &c->o, err);
+    }
+    case AN_TARGET_OPENAI: {
+        struct openai_conf *c = an_xcalloc(1, sizeof *c);
+        (*conf)->c = c;
+        if ((rc = openai_conf_build(c, t, test, vars, project_dir, err)))
+            return rc;
+        return an_openai_open(out, &c->o, err);
+    }
+    }
+    return an_fail(err, AN_EINTERNAL, &t->loc, "unknown target type");
+}

@@ -1,0 +1,1 @@
+rm -rf "${TMPDIR:-/tmp}"/ananke-meet-*

@@ -1,0 +1,19 @@
+set -e
+M="$OUT/report.md"
+head -n 1 "$M" | grep -qx '# ananke test report'
+grep -qx '| Total | Passed | Failed | Skipped | Errors | Pass rate | Duration |' "$M"
+grep -Eq '^\| 3 \| 2 \| 0 \| 1 \| 0 \| 100\.0% \| [0-9]+ms \|$' "$M"
+grep -q 'Skipped tests are left out of the pass rate.' "$M"
+# nothing failed: no failure section
+! grep -q '^## Failed' "$M"
+# the passed tests with their durations, pipes and emphasis escaped in the cells
+grep -qx '## Passed tests' "$M"
+grep -Eq '^\| \\\[ok\\\] greets \| cases\.jsonl \| [0-9]+ms \|$' "$M"
+grep -Eq '^\| a \\\| b \\\*c\\\* \| pipes\.test\.yaml \| [0-9]+ms \|$' "$M"
+grep -qx '## Skipped tests' "$M"
+grep -qx '| \\\[later\\\] not \\| yet | cases.jsonl |' "$M"
+# every table row has as many unescaped pipes as its header
+awk '/^\|/ { line = $0; gsub(/\\\|/, "", line); n = gsub(/\|/, "", line)
+             if (/^\| Test \| File \| Duration/) want = n; else if (/^\| Test \| File \|$/) want = n
+             else if (want && n != want) { print "bad row: " $0; exit 1 } }
+     /^$/ { want = 0 }' "$M"

@@ -1,0 +1,140 @@
+/*
+ * Markdown reporter: the exact report for a run of every outcome, and names
+ * and agent text that try to break a table, start a link, inject HTML or
+ * close a code block early.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/report.h"
+#include "support/files.h"
+#include "support/results_fixture.h"
+
+static char *report(const struct an_run_result *r, const char *name)
+{
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    snprintf(path, sizeof path, "%s/%s", files_dir, name);
+    assert_int_equal(an_report_markdown(r, path, &err), AN_OK);
+    return files_slurp(path);
+}
+
+static void test_report(void **state)
+{
+    (void)state;
+    struct an_run_result r = fx_mixed_run();
+    char *s = report(&r, "run.md");
+    assert_string_equal(s,
+        "# ananke test report\n"
+        "\n"
+        "| Total | Passed | Failed | Skipped | Errors | Pass rate | Duration |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|\n"
+        "| 6 | 2 | 1 | 1 | 2 | 40.0% | 1420ms |\n"
+        "\n"
+        "Started 2025-01-17 07:46:40 UTC with ananke.config.yaml. Skipped tests are left out of "
+        "the pass rate. 1 of the errors timed out.\n"
+        "\n"
+        "## Failed and errored tests\n"
+        "\n"
+        "### FAIL \\[T002\\]\n"
+        "\n"
+        "cases.jsonl \xC2\xB7 40ms\n"
+        "\n"
+        "```text\n"
+        "test: Output must contain \"ciao\"\n"
+        "  expected: the text \"ciao\"\n"
+        "  at cases.jsonl:2:40\n"
+        "```\n"
+        "\n"
+        "### ERROR slow agent\n"
+        "\n"
+        "slow.test.yaml \xC2\xB7 500ms \xC2\xB7 timed out\n"
+        "\n"
+        "```text\n"
+        "turn 1: test timed out after 500 ms [AN_ETIMEOUT]\n"
+        "```\n"
+        "\n"
+        "### ERROR agent down\n"
+        "\n"
+        "down.test.yaml \xC2\xB7 3ms\n"
+        "\n"
+        "```text\n"
+        "turn 1: cannot reach http://127.0.0.1:9/agent: refused [AN_ECONNECT]\n"
+        "turn 2 not run\n"
+        "```\n"
+        "\n"
+        "## Passed tests\n"
+        "\n"
+        "| Test | File | Duration |\n"
+        "|---|---|---:|\n"
+        "| \\[T001\\] greeting | cases.jsonl | 812ms |\n"
+        "| flaky | flaky.test.yaml | 60ms |\n"
+        "\n"
+        "## Skipped tests\n"
+        "\n"
+        "| Test | File |\n"
+        "|---|---|\n"
+        "| \\[T003\\] later | cases.jsonl |\n"
+        "\n"
+        "## Stability\n"
+        "\n"
+        "| Test | Runs | Passed | Pass rate | Stability |\n"
+        "|---|---:|---:|---:|---|\n"
+        "| flaky | 3 | 2 | 66.7% | unstable |\n");
+    free(s);
+    an_run_result_release(&r);
+}
+
+static void test_hostile_names_and_text(void **state)
+{
+    (void)state;
+    struct an_run_result r = {0};
+    struct an_test_result *t;
+    r.start_ms = 1737100000000LL;
+    r.end_ms = r.start_ms + 5;
+    fx_test(&r, "a | b\n<img src=x onerror=alert(1)> [x](http://e) *em* `c`", "dir/t_1.yaml",
+            AN_STATUS_PASS, 0, 7);
+    t = fx_test(&r, "fence", NULL, AN_STATUS_FAIL, 0, 1);
+    an_findings_add(&t->findings, "text.must_match", 0, NULL, 0, 0, "Text must match",
+                    "match /x/", "said:\n```\n# not a heading\n````", NULL);
+    char *s = report(&r, "hostile.md");
+    /* one table row: the pipe escaped, the line break a <br>, no tag, no link */
+    assert_non_null(strstr(s, "| a \\| b<br>\\<img src=x onerror=alert(1)\\> \\[x\\](http://e) "
+                              "\\*em\\* \\`c\\` | dir/t\\_1.yaml | 7ms |\n"));
+    /* the longest backtick run inside is 4: the fence is 5, and the text's own
+     * fences and heading stay inside it */
+    assert_non_null(strstr(s, "### FAIL fence\n\n1ms\n\n"
+                              "`````text\n"
+                              "turn 1: Text must match\n"
+                              "  expected: match /x/\n"
+                              "  actual: said:\n"
+                              "  ```\n"
+                              "  # not a heading\n"
+                              "  ````\n"
+                              "`````\n"));
+    free(s);
+    an_run_result_release(&r);
+
+    struct an_run_result empty = {0};
+    s = report(&empty, "empty.md");
+    assert_non_null(strstr(s, "| 0 | 0 | 0 | 0 | 0 | 0.0% | 0ms |\n"));
+    assert_non_null(strstr(s, "Started at an unknown time.\n\nNo tests were run.\n"));
+    assert_int_equal(s[strlen(s) - 2], '.');
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_report),
+        cmocka_unit_test(test_hostile_names_and_text),
+    };
+    return cmocka_run_group_tests(tests, files_setup, files_teardown);
+}
