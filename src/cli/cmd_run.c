@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "core/cancel.h"
 #include "core/clock.h"
+#include "core/interp.h"
 
 struct run_ctx {
     struct an_console_opts console;
@@ -213,6 +214,31 @@ static int load_all(struct an_suite **out, const char *config, char **paths, int
     return rc;
 }
 
+/* The first line (seed 002's header): what runs, against what. */
+static void header(const struct an_suite *s, const struct an_run_opts *ro)
+{
+    size_t *idx;
+    size_t n = an_run_select(s, ro, &idx);
+    free(idx);
+    const struct an_target *t = &s->config.target;
+    const struct an_tmpl *where = t->type == AN_TARGET_ACP ? &t->command : &t->endpoint;
+    char *shown = NULL;
+    struct an_err err = AN_ERR_INIT;
+    struct an_vars none = AN_VARS_INIT; /* ${ENV...} only: hook variables are per test */
+    if (an_interp(where->src, &where->loc, &none, &shown, &err)) {
+        free(shown);
+        shown = an_xstrdup(where->src);
+    }
+    printf("ananke: %zu test%s against %s %s", n, n == 1 ? "" : "s",
+           an_target_type_name(t->type), shown);
+    if (t->type == AN_TARGET_OPENAI)
+        printf(" (model %s)", t->model.src);
+    if (ro->repeat > 1)
+        printf(", each %u times", ro->repeat);
+    fputs("\n\n", stdout);
+    free(shown);
+}
+
 static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
 {
     size_t *idx;
@@ -352,6 +378,7 @@ int cmd_run(int argc, char **argv)
     ro.ud = &ctx;
 
     cli_cancel_on_signals();
+    header(suite, &ro);
 
     struct an_err err = AN_ERR_INIT;
     if (an_run_suite(suite, &ro, &result, &err)) {

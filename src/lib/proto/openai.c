@@ -295,9 +295,21 @@ static int oai_begin(struct an_session *base, struct an_transcript *t, const cha
 
     if (user && !r->input)
         r->input = an_xstrdup(user);
-    if (user)
-        json_array_append_new(s->conv, json_pack("{s:s,s:o}", "role", "user", "content",
-                                                 an_json_lossy(user, strlen(user))));
+    if (user) {
+        /* attachments: the message's parts in chat-completions form */
+        json_t *content = NULL;
+        if (r->input_parts) {
+            struct an_err cerr = AN_ERR_INIT;
+            content = an_oai_content_from_agui(r->input_parts, "the user message", &cerr);
+            if (!content) {
+                an_turn_fail(r, cerr.code, "%s", cerr.msg);
+                return cerr.code;
+            }
+        } else {
+            content = an_json_lossy(user, strlen(user));
+        }
+        json_array_append_new(s->conv, json_pack("{s:s,s:o}", "role", "user", "content", content));
+    }
     r->start_ms = an_clock_unix_ms();
     if (!t->start_ms)
         t->start_ms = r->start_ms;

@@ -7,4 +7,4 @@ jq -e '.tests[] | select(.name == "shop") | .transcript.tool_calls[2].result == 
 # the stock tool's command got the call's arguments on stdin
 jq -e '.tests[] | select(.name == "shop") | .transcript.tool_calls[1].result.asked.sku == "A1"' "$OUT/results.json"
 # the weather turn was two model calls: the second carries the tool result
-grep -c '"model":"shop-model"' "$OUT/openai-requests.jsonl" | grep -qx 7
+grep -c '"model":"shop-model"' "$OUT/openai-requests.jsonl" | grep -qx 8
