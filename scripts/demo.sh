@@ -12,11 +12,17 @@ rm -rf "$out"; mkdir -p "$out"
 "$B/ananke-mock" agui --scenario "$root/examples/mock/scenario.yaml" \
   --port-file "$out/mock.port" >"$out/mock.log" 2>&1 &
 mock=$!
-trap 'kill "$mock" 2>/dev/null; wait "$mock" 2>/dev/null' EXIT
-for _ in $(seq 1 100); do [ -s "$out/mock.port" ] && break; sleep 0.05; done
+"$B/ananke-mock" openai --scenario "$root/examples/openai/mock.yaml" \
+  --port-file "$out/openai.port" >"$out/openai.log" 2>&1 &
+oamock=$!
+trap 'kill "$mock" "$oamock" 2>/dev/null; wait "$mock" "$oamock" 2>/dev/null' EXIT
+for _ in $(seq 1 100); do [ -s "$out/mock.port" ] && [ -s "$out/openai.port" ] && break; sleep 0.05; done
 [ -s "$out/mock.port" ] || { echo "demo: the mock agent did not start:"; cat "$out/mock.log"; exit 1; }
+[ -s "$out/openai.port" ] || { echo "demo: the mock model did not start:"; cat "$out/openai.log"; exit 1; }
 export ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$out/mock.port")/agent"
+export ANANKE_OPENAI_URL="http://127.0.0.1:$(cat "$out/openai.port")/v1"
 echo "mock AG-UI agent listening on $ANANKE_MOCK_URL"
+echo "mock OpenAI-compatible model listening on $ANANKE_OPENAI_URL"
 echo
 
 cd "$root/examples"
@@ -32,9 +38,13 @@ echo "\$ ananke run -c acp/ananke.config.yaml acp/     # an ACP coding agent on 
 ANANKE_MOCK_BIN="$B/ananke-mock" "$B/ananke" run -c acp/ananke.config.yaml acp/ --reporter json:"$out/acp.json"
 acp_rc=$?
 echo
-echo "reports: demo-out/junit.xml, demo-out/results.json, demo-out/failing-junit.xml"
-if [ "$suite_rc" -ne 0 ] || [ "$failing_rc" -ne 1 ] || [ "$acp_rc" -ne 0 ]; then
-  echo "demo: unexpected exit codes (suite $suite_rc, expected 0; failing $failing_rc, expected 1; acp $acp_rc, expected 0)"
+echo "\$ ananke run -c openai/ananke.config.yaml openai/ -v -o ../demo-out/openai.md     # a model with tools, a judge"
+"$B/ananke" run -c openai/ananke.config.yaml openai/ -v -o "$out/openai.md"
+openai_rc=$?
+echo
+echo "reports: demo-out/junit.xml, demo-out/results.json, demo-out/failing-junit.xml, demo-out/openai.md"
+if [ "$suite_rc" -ne 0 ] || [ "$failing_rc" -ne 1 ] || [ "$acp_rc" -ne 0 ] || [ "$openai_rc" -ne 0 ]; then
+  echo "demo: unexpected exit codes (suite $suite_rc, expected 0; failing $failing_rc, expected 1; acp $acp_rc, expected 0; openai $openai_rc, expected 0)"
   exit 1
 fi
 echo "demo: the suite passed and the failing example failed, as expected"

@@ -15,7 +15,10 @@ check 'turn 1: Tool "issue_refund" call forbidden'
 check "turn 1: Text must not match /processed/"
 check "0 passed, 1 failed, 0 errors (1 test)"
 check "PASS  coding agent edits only inside its sandbox"
-for f in junit.xml results.json failing-junit.xml; do
+check "PASS  [order-status] looks the order up before answering"
+check "judge 'judge' passed"
+check "PASS  [follow-up] answers from the conversation so far"
+for f in junit.xml results.json failing-junit.xml openai.md; do
   [ -s "$root/demo-out/$f" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "missing report $f"; }
 done
 echo "examples: $pass passed, $fail failed"
