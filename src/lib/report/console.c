@@ -197,30 +197,6 @@ static void frames(struct con *c, const struct an_turn_rec *r)
     }
 }
 
-/* -v: each judge's verdict and reason; -vv: what it was shown and answered. */
-static void judgements(struct con *c, const struct an_test_result *t, bool full)
-{
-    char d[32];
-    for (size_t i = 0; i < t->judgements.n; i++) {
-        const struct an_judgement *g = &t->judgements.v[i];
-        an_buf_printf(&c->b, "  judge '%s' %s (%s)", g->agent ? g->agent : "",
-                      g->verdict > 0 ? "passed" : g->verdict == 0 ? "failed" : "gave no verdict",
-                      an_rpt_ms(d, sizeof d, g->duration_ms));
-        if (g->reason) {
-            an_buf_puts(&c->b, ": ");
-            an_rpt_str(&c->b, g->reason, c->cut, NULL, 0);
-        }
-        an_buf_putc(&c->b, '\n');
-        if (!full)
-            continue;
-        an_buf_puts(&c->b, "    shown: ");
-        an_rpt_str(&c->b, g->shown ? g->shown : "", c->cut * 4, NULL, 0);
-        an_buf_puts(&c->b, "\n    answer: ");
-        an_rpt_str(&c->b, g->answer ? g->answer : "(nothing)", c->cut, NULL, 0);
-        an_buf_putc(&c->b, '\n');
-    }
-}
-
 void an_console_test(FILE *out, const struct an_test_result *t, const struct an_console_opts *o)
 {
     struct an_console_opts def = AN_CONSOLE_OPTS_INIT;
@@ -287,7 +263,7 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
             if (o->verbose >= 2)
                 frames(&c, &tr->turns[i]);
         }
-        judgements(&c, t, o->verbose >= 2);
+        an_rpt_judgements(&c.b, t, "  ", c.cut, o->verbose >= 2);
     } else if (t->status != AN_STATUS_PASS) {
         an_rpt_not_run(&c.b, tr, "  ");
     }

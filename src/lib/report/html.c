@@ -532,6 +532,15 @@ static void test_section(struct an_buf *b, const struct an_test_result *t, size_
         header = true;
         finding(b, f);
     }
+    if (t->judgements.n) {
+        /* what each judge was shown and answered, passed or not */
+        struct an_buf jt = AN_BUF_INIT;
+        an_rpt_judgements(&jt, t, "", 0, true);
+        an_buf_puts(b, "<h3>judges</h3><pre class=\"mono\">");
+        text(b, an_buf_cstr(&jt), true);
+        an_buf_puts(b, "</pre>\n");
+        an_buf_release(&jt);
+    }
     an_buf_puts(b, "</div></details>\n");
 }
 

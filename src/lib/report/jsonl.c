@@ -162,6 +162,17 @@ static json_t *result_event(const struct an_test_result *t)
     for (size_t i = 0; i < t->findings.n; i++)
         json_array_append_new(as, assertion(&t->findings.v[i]));
     set(o, "assertions", as);
+    json_t *js = json_array(); /* every judge's verdict, passed or not */
+    for (size_t i = 0; i < t->judgements.n; i++) {
+        const struct an_judgement *g = &t->judgements.v[i];
+        json_t *j = json_object();
+        set(j, "agent", str(g->agent));
+        set(j, "verdict", json_string(g->verdict > 0 ? "pass" : g->verdict == 0 ? "fail" : "error"));
+        set(j, "reason", str(g->reason));
+        set(j, "answer", str(g->answer));
+        json_array_append_new(js, j);
+    }
+    set(o, "judgements", js);
     if (t->status == AN_STATUS_ERROR)
         set(o, "error", str(t->error ? t->error : an_code_desc((enum an_code)t->error_code)));
     else

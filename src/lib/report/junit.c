@@ -162,6 +162,7 @@ static void system_out(struct an_buf *b, const struct an_test_result *t)
     }
     for (size_t i = 0; i < t->transcript.nturns; i++)
         an_rpt_turn_block(&txt, &t->transcript, i, "", JUNIT_CUT);
+    an_rpt_judgements(&txt, t, "", JUNIT_CUT, true);
     if (txt.len) {
         an_buf_puts(b, "      <system-out>");
         xml(b, an_buf_cstr(&txt), false);

@@ -179,6 +179,7 @@ static void not_passed(struct an_buf *b, const struct an_test_result *t)
         an_buf_printf(&txt, " [%s]\n", an_code_name((enum an_code)t->error_code));
     }
     findings_text(&txt, &t->findings);
+    an_rpt_judgements(&txt, t, "", MD_CUT, true);
     an_rpt_not_run(&txt, &t->transcript, "");
     if (!txt.len)
         an_buf_puts(&txt, "failed\n");

@@ -435,3 +435,31 @@ void an_rpt_abort(struct an_rpt_file *f)
     }
     memset(f, 0, sizeof *f);
 }
+
+void an_rpt_judgements(struct an_buf *b, const struct an_test_result *t, const char *indent,
+                       size_t cut, bool full)
+{
+    char d[32];
+    for (size_t i = 0; i < t->judgements.n; i++) {
+        const struct an_judgement *g = &t->judgements.v[i];
+        an_buf_printf(b, "%sjudge '", indent);
+        an_rpt_str(b, g->agent ? g->agent : "", cut, NULL, 0);
+        an_buf_printf(b, "' %s (%s)",
+                      g->verdict > 0 ? "passed" : g->verdict == 0 ? "failed" : "gave no verdict",
+                      an_rpt_ms(d, sizeof d, g->duration_ms));
+        if (g->turn >= 0)
+            an_buf_printf(b, " on turn %d", g->turn + 1);
+        if (g->reason) {
+            an_buf_puts(b, ": ");
+            an_rpt_str(b, g->reason, cut, NULL, 0);
+        }
+        an_buf_putc(b, '\n');
+        if (!full)
+            continue;
+        an_buf_printf(b, "%s  shown: ", indent);
+        an_rpt_str(b, g->shown ? g->shown : "", cut ? cut * 4 : 0, NULL, 0);
+        an_buf_printf(b, "\n%s  answer: ", indent);
+        an_rpt_str(b, g->answer ? g->answer : "(nothing)", cut, NULL, 0);
+        an_buf_putc(b, '\n');
+    }
+}

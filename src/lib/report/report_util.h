@@ -95,6 +95,10 @@ void an_rpt_turn_evidence(struct an_buf *b, const struct an_transcript *t, size_
 void an_rpt_turn_block(struct an_buf *b, const struct an_transcript *t, size_t turn,
                        const char *indent, size_t cut);
 /* "turns 3–4 not run" lines for every run of consecutive not-run turns. */
+/* The test's judgements (agent checks), one line each: "judge 'NAME'
+ * passed (12 ms): reason"; `full` adds what each was shown and answered. */
+void an_rpt_judgements(struct an_buf *b, const struct an_test_result *t, const char *indent,
+                       size_t cut, bool full);
 void an_rpt_not_run(struct an_buf *b, const struct an_transcript *t, const char *indent);
 
 /*
