@@ -99,6 +99,8 @@ struct an_turn_rec *an_transcript_add_turn(struct an_transcript *t, const char *
 /* Append a tool call (zeroed except turn) and return it. Pointers into
  * calls[] are invalidated by the next add; keep indexes, not pointers. */
 struct an_tool_call *an_transcript_add_call(struct an_transcript *t, unsigned turn);
+/* Forget calls[from..]: what a failed attempt of a turn recorded. */
+void an_transcript_drop_calls(struct an_transcript *t, size_t from);
 void an_turn_add_frame(struct an_turn_rec *r, int64_t t_ms, const char *data, size_t len);
 void an_turn_warn(struct an_turn_rec *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

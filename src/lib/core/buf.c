@@ -112,3 +112,21 @@ const char *an_buf_cstr(const struct an_buf *b)
 {
     return b->data ? b->data : "";
 }
+
+int an_buf_append_text(struct an_buf *b, const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        const char *z = memchr(s + i, '\0', n - i);
+        size_t k = z ? (size_t)(z - (s + i)) : n - i;
+        if (an_buf_append(b, s + i, k))
+            return -1;
+        i += k;
+        if (z) {
+            if (an_buf_append(b, "\xEF\xBF\xBD", 3))
+                return -1;
+            i++;
+        }
+    }
+    return 0;
+}

@@ -29,6 +29,9 @@ void an_buf_reset(struct an_buf *b);
 /* 0 on success, AN_ELIMIT when cap_max would be crossed (nothing appended). */
 int an_buf_append(struct an_buf *b, const void *p, size_t n);
 int an_buf_puts(struct an_buf *b, const char *s);
+/* Append text for use as a C string: each NUL byte (a JSON "\u0000")
+ * becomes U+FFFD, so the text cannot end early. */
+int an_buf_append_text(struct an_buf *b, const char *s, size_t n);
 int an_buf_putc(struct an_buf *b, char c);
 int an_buf_printf(struct an_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int an_buf_vprintf(struct an_buf *b, const char *fmt, va_list ap);

@@ -44,10 +44,10 @@ static void turn_release(struct an_turn_rec *r)
     free_strs(r->retry_log, r->retries);
 }
 
-void an_transcript_release(struct an_transcript *t)
+void an_transcript_drop_calls(struct an_transcript *t, size_t from)
 {
-    for (size_t i = 0; i < t->ncalls; i++) {
-        struct an_tool_call *c = &t->calls[i];
+    while (t->ncalls > from) {
+        struct an_tool_call *c = &t->calls[--t->ncalls];
         free(c->id);
         free(c->name);
         free(c->args_text);
@@ -55,6 +55,11 @@ void an_transcript_release(struct an_transcript *t)
         json_decref(c->args);
         json_decref(c->result);
     }
+}
+
+void an_transcript_release(struct an_transcript *t)
+{
+    an_transcript_drop_calls(t, 0);
     free(t->calls);
     for (size_t i = 0; i < t->nturns; i++)
         turn_release(&t->turns[i]);

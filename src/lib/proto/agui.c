@@ -226,11 +226,7 @@ static void agui_free(struct an_session *base)
         io_release(&s->io);
     an_agui_conv_release(&s->conv);
     free(s->endpoint);
-    for (size_t i = 0; i < s->nheaders; i++) {
-        free((char *)s->headers[i].name);
-        free((char *)s->headers[i].value);
-    }
-    free(s->headers);
+    an_kv_free(s->headers, s->nheaders);
     free(s);
 }
 
@@ -247,15 +243,9 @@ int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struc
     *out = NULL;
     if (!opts->endpoint || !*opts->endpoint)
         return an_fail(err, AN_EUSAGE, NULL, "agui target has no endpoint");
-    for (size_t i = 0; i < opts->nheaders; i++) {
-        const struct an_kv *h = &opts->headers[i];
-        if (!h->name || !*h->name || strpbrk(h->name, ":\r\n") ||
-            (h->value && strpbrk(h->value, "\r\n")))
-            return an_fail(err, AN_EUSAGE, NULL,
-                           "invalid HTTP header '%.100s' for %s: a name needs text without ':' "
-                           "and neither may hold a line break",
-                           h->name ? h->name : "", opts->endpoint);
-    }
+    int rc = an_http_headers_check(opts->headers, opts->nheaders, opts->endpoint, err);
+    if (rc)
+        return rc;
     an_http_global_init();
 
     struct agui_session *s = an_xcalloc(1, sizeof *s);
@@ -266,14 +256,7 @@ int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struc
     s->max_turn_bytes = opts->max_turn_bytes ? opts->max_turn_bytes : DEFAULT_MAX_TURN;
     s->max_tool_calls = opts->max_tool_calls ? opts->max_tool_calls : AN_AGUI_DEFAULT_MAX_CALLS;
     s->protocol = opts->protocol;
-    if (opts->nheaders) {
-        s->headers = an_xcalloc(opts->nheaders, sizeof *s->headers);
-        for (size_t i = 0; i < opts->nheaders; i++) {
-            s->headers[i].name = an_xstrdup(opts->headers[i].name);
-            s->headers[i].value = an_xstrdup(opts->headers[i].value ? opts->headers[i].value : "");
-        }
-        s->nheaders = opts->nheaders;
-    }
+    an_kv_append(&s->headers, &s->nheaders, opts->headers, opts->nheaders);
     an_agui_conv_init(&s->conv, opts->thread_id, opts->state, opts->forwarded_props);
     an_agui_conv_seed(&s->conv, opts->history);
     *out = &s->base;

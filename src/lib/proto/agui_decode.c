@@ -49,22 +49,6 @@ static void warn(struct an_agui_dec *d, const char *fmt, ...)
     an_turn_warn(rec(d), "%s", msg);
 }
 
-/* Agent text as a C string: JSON strings may hold \u0000, which would end
- * the C string early, so it becomes U+FFFD like other unusable bytes. */
-static void append_text(struct an_buf *b, const char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        const char *z = memchr(s + i, '\0', n - i);
-        size_t k = z ? (size_t)(z - (s + i)) : n - i;
-        an_buf_append(b, s + i, k);
-        i += k;
-        if (z) {
-            an_buf_append(b, "\xEF\xBF\xBD", 3);
-            i++;
-        }
-    }
-}
 
 /* ---- field access ----
  * Whether a field is present and well typed is agui_verify.c's to judge;
@@ -148,9 +132,9 @@ static void text_content(struct an_agui_dec *d, const char *id, const char *delt
     }
     struct msg *m = &d->msgs[mi];
     m->has_content = true;
-    append_text(&m->content, delta, n);
+    an_buf_append_text(&m->content, delta, n);
     if (is_assistant(m))
-        append_text(&d->text, delta, n);
+        an_buf_append_text(&d->text, delta, n);
 }
 
 static void text_end(struct an_agui_dec *d, const char *id)
@@ -258,7 +242,7 @@ static void tool_args(struct an_agui_dec *d, const char *id, const char *delta, 
     size_t ci = map_get(d->call_ids, id);
     if (ci == NONE)
         return;
-    append_text(&d->calls[ci].args, delta, n);
+    an_buf_append_text(&d->calls[ci].args, delta, n);
     d->calls[ci].last_ms = d->now;
 }
 

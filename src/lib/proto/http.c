@@ -296,3 +296,35 @@ int an_http_post_stream(const struct an_http_req *req, struct an_http_resp *resp
     an_http_xfer_release(&x);
     return rc;
 }
+
+int an_http_headers_check(const struct an_kv *h, size_t n, const char *url, struct an_err *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!h[i].name || !*h[i].name || strpbrk(h[i].name, ":\r\n") ||
+            (h[i].value && strpbrk(h[i].value, "\r\n")))
+            return an_fail(err, AN_EUSAGE, NULL,
+                           "invalid HTTP header '%.100s' for %s: a name needs text without ':' "
+                           "and neither may hold a line break",
+                           h[i].name ? h[i].name : "", url);
+    return AN_OK;
+}
+
+void an_kv_append(struct an_kv **to, size_t *nto, const struct an_kv *h, size_t n)
+{
+    if (!n)
+        return;
+    *to = an_xrealloc(*to, (*nto + n) * sizeof **to);
+    for (size_t i = 0; i < n; i++) {
+        (*to)[*nto].name = an_xstrdup(h[i].name);
+        (*to)[(*nto)++].value = an_xstrdup(h[i].value ? h[i].value : "");
+    }
+}
+
+void an_kv_free(struct an_kv *h, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free((char *)h[i].name);
+        free((char *)h[i].value);
+    }
+    free(h);
+}

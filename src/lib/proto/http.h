@@ -77,6 +77,13 @@ void an_http_global_init(void);
 /* Free this thread's pool of reusable easy handles (at the end of a run). */
 void an_http_thread_cleanup(void);
 
+/* Request headers a target gives: a name needs text without ':' and neither
+ * may hold a line break. AN_EUSAGE naming the header and `url` otherwise. */
+int an_http_headers_check(const struct an_kv *h, size_t n, const char *url, struct an_err *err);
+/* Deep copies of n headers appended to *to (*nto grows); free with an_kv_free. */
+void an_kv_append(struct an_kv **to, size_t *nto, const struct an_kv *h, size_t n);
+void an_kv_free(struct an_kv *h, size_t n);
+
 /* Build the easy handle for `req` (nothing is sent yet). Fails with
  * AN_EUSAGE for a header holding CR or LF, AN_EINTERNAL if libcurl refuses
  * an option. On failure nothing needs releasing. */

@@ -256,19 +256,6 @@ static int start_round(struct oai_session *s, struct an_transcript *t, CURL **ea
     return AN_OK;
 }
 
-/* Calls of this turn recorded by an attempt that is being sent again. */
-static void drop_calls(struct an_transcript *t, size_t from)
-{
-    while (t->ncalls > from) {
-        struct an_tool_call *c = &t->calls[--t->ncalls];
-        free(c->id);
-        free(c->name);
-        free(c->args_text);
-        free(c->args_error);
-        json_decref(c->args);
-        json_decref(c->result);
-    }
-}
 
 static int oai_begin(struct an_session *base, struct an_transcript *t, const char *user,
                      bool retry, CURL **easy)
@@ -286,7 +273,7 @@ static int oai_begin(struct an_session *base, struct an_transcript *t, const cha
          * which in practice is the first. */
         while (json_array_size(s->conv) > s->turn_start)
             json_array_remove(s->conv, json_array_size(s->conv) - 1);
-        drop_calls(t, r->first_call);
+        an_transcript_drop_calls(t, r->first_call);
     }
     s->turn_start = json_array_size(s->conv);
     s->retry_after_ms = -1;
@@ -686,11 +673,7 @@ static void oai_free(struct an_session *base)
         free(s->tools[i].cwd);
     }
     free(s->tools);
-    for (size_t i = 0; i < s->nheaders; i++) {
-        free((char *)s->headers[i].name);
-        free((char *)s->headers[i].value);
-    }
-    free(s->headers);
+    an_kv_free(s->headers, s->nheaders);
     free(s->url);
     free(s->model);
     free(s);
@@ -711,15 +694,9 @@ static int check_opts(const struct an_openai_opts *o, struct an_err *err)
         return an_fail(err, AN_EUSAGE, NULL, "openai target has no base URL (endpoint)");
     if (!o->model || !*o->model)
         return an_fail(err, AN_EUSAGE, NULL, "openai target for %s has no model", o->base_url);
-    for (size_t i = 0; i < o->nheaders; i++) {
-        const struct an_kv *h = &o->headers[i];
-        if (!h->name || !*h->name || strpbrk(h->name, ":\r\n") ||
-            (h->value && strpbrk(h->value, "\r\n")))
-            return an_fail(err, AN_EUSAGE, NULL,
-                           "invalid HTTP header '%.100s' for %s: a name needs text without ':' "
-                           "and neither may hold a line break",
-                           h->name ? h->name : "", o->base_url);
-    }
+    int rc = an_http_headers_check(o->headers, o->nheaders, o->base_url, err);
+    if (rc)
+        return rc;
     if (o->api_key && strpbrk(o->api_key, "\r\n"))
         return an_fail(err, AN_EUSAGE, NULL, "the api_key for %s holds a line break",
                        o->base_url);
@@ -756,23 +733,15 @@ static bool has_header(const struct an_openai_opts *o, const char *name)
 
 static void copy_headers(struct oai_session *s, const struct an_openai_opts *o)
 {
-    bool auth = o->api_key && *o->api_key && !has_header(o, "Authorization");
-    size_t n = o->nheaders + auth;
-    if (!n)
-        return;
-    s->headers = an_xcalloc(n, sizeof *s->headers);
-    if (auth) {
+    if (o->api_key && *o->api_key && !has_header(o, "Authorization")) {
         size_t len = strlen(o->api_key) + 8;
         char *v = an_xmalloc(len);
         snprintf(v, len, "Bearer %s", o->api_key);
-        s->headers[s->nheaders].name = an_xstrdup("Authorization");
-        s->headers[s->nheaders++].value = v;
+        struct an_kv auth = {"Authorization", v};
+        an_kv_append(&s->headers, &s->nheaders, &auth, 1);
+        free(v);
     }
-    for (size_t i = 0; i < o->nheaders; i++) {
-        s->headers[s->nheaders].name = an_xstrdup(o->headers[i].name);
-        s->headers[s->nheaders++].value =
-            an_xstrdup(o->headers[i].value ? o->headers[i].value : "");
-    }
+    an_kv_append(&s->headers, &s->nheaders, o->headers, o->nheaders);
 }
 
 static void copy_tools(struct oai_session *s, const struct an_openai_opts *o)

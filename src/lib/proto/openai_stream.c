@@ -46,26 +46,10 @@ void an_oai_snippet(char *out, size_t cap, const char *data, size_t len)
     free(s);
 }
 
-/* Model text as a C string: a JSON string may hold \u0000, which would end
- * it early, so a NUL becomes U+FFFD (as the AG-UI decoder does). */
-static void append_text(struct an_buf *b, const char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        const char *z = memchr(s + i, '\0', n - i);
-        size_t k = z ? (size_t)(z - (s + i)) : n - i;
-        an_buf_append(b, s + i, k);
-        i += k;
-        if (z) {
-            an_buf_append(b, "\xEF\xBF\xBD", 3);
-            i++;
-        }
-    }
-}
 
 static void append_json_string(struct an_buf *b, const json_t *s)
 {
-    append_text(b, json_string_value(s), json_string_length(s));
+    an_buf_append_text(b, json_string_value(s), json_string_length(s));
 }
 
 /* ---- tool calls ---- */

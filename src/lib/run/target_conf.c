@@ -60,13 +60,42 @@ static int acp_conf_build(struct acp_conf *c, const struct an_target *t,
     return 0;
 }
 
+/* ---- interpolated headers (AG-UI, OpenAI) ---- */
+
+struct headers {
+    struct an_kv *kv; /* names borrowed from the target, values owned */
+    size_t n;
+};
+
+static void headers_free(struct headers *h)
+{
+    for (size_t i = 0; i < h->n; i++)
+        free((char *)h->kv[i].value);
+    free(h->kv);
+}
+
+static int headers_build(struct headers *h, const struct an_target *t, const struct an_vars *vars,
+                         struct an_err *err)
+{
+    h->kv = an_xcalloc(t->nheaders + 1, sizeof *h->kv);
+    for (size_t i = 0; i < t->nheaders; i++) {
+        char *v = NULL;
+        int rc = an_interp(t->headers[i].value.src, &t->headers[i].value.loc, vars, &v, err);
+        if (rc)
+            return rc;
+        h->kv[i].name = t->headers[i].name;
+        h->kv[i].value = v;
+        h->n = i + 1;
+    }
+    return 0;
+}
+
 /* ---- the interpolated target config: AG-UI ---- */
 
 struct agui_conf {
     struct an_agui_opts o;
     char *endpoint, *agent_id, *thread_id;
-    struct an_kv *headers;
-    char **header_values;
+    struct headers h;
     json_t *fwd, *state;
 };
 
@@ -77,10 +106,7 @@ static void agui_conf_free(struct agui_conf *c)
     free(c->endpoint);
     free(c->agent_id);
     free(c->thread_id);
-    for (size_t i = 0; i < c->o.nheaders; i++)
-        free(c->header_values[i]);
-    free(c->header_values);
-    free(c->headers);
+    headers_free(&c->h);
     json_decref(c->fwd);
     json_decref(c->state);
     free(c);
@@ -96,16 +122,8 @@ static int agui_conf_build(struct agui_conf *c, const struct an_target *t, const
     if (t->thread_id.src &&
         (rc = an_interp(t->thread_id.src, &t->thread_id.loc, vars, &c->thread_id, err)))
         return rc;
-    c->headers = an_xcalloc(t->nheaders + 1, sizeof *c->headers);
-    c->header_values = an_xcalloc(t->nheaders + 1, sizeof *c->header_values);
-    for (size_t i = 0; i < t->nheaders; i++) {
-        if ((rc = an_interp(t->headers[i].value.src, &t->headers[i].value.loc, vars,
-                            &c->header_values[i], err)))
-            return rc;
-        c->o.nheaders = i + 1;
-        c->headers[i].name = t->headers[i].name;
-        c->headers[i].value = c->header_values[i];
-    }
+    if ((rc = headers_build(&c->h, t, vars, err)))
+        return rc;
     if (t->forwarded_props.value &&
         (rc = an_interp_json(t->forwarded_props.value, &t->forwarded_props.loc, vars, &c->fwd,
                              err)))
@@ -123,7 +141,8 @@ static int agui_conf_build(struct agui_conf *c, const struct an_target *t, const
     c->o.endpoint = c->endpoint;
     c->o.agent_id = c->agent_id;
     c->o.thread_id = c->thread_id;
-    c->o.headers = c->headers;
+    c->o.headers = c->h.kv;
+    c->o.nheaders = c->h.n;
     c->o.forwarded_props = c->fwd;
     c->o.state = c->state;
     c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
@@ -138,8 +157,7 @@ static int agui_conf_build(struct agui_conf *c, const struct an_target *t, const
 struct openai_conf {
     struct an_openai_opts o;
     char *endpoint, *model, *api_key, *system;
-    struct an_kv *headers;
-    char **header_values;
+    struct headers h;
     json_t *params;
     struct an_openai_tool *tools;
     char ***tool_argv; /* per tool: NULL-terminated, or NULL */
@@ -153,10 +171,7 @@ static void openai_conf_free(struct openai_conf *c)
     free(c->model);
     free(c->api_key);
     free(c->system);
-    for (size_t i = 0; i < c->o.nheaders; i++)
-        free(c->header_values[i]);
-    free(c->header_values);
-    free(c->headers);
+    headers_free(&c->h);
     json_decref(c->params);
     for (size_t i = 0; i < c->o.ntools; i++) {
         for (char **a = c->tool_argv[i]; a && *a; a++)
@@ -180,16 +195,8 @@ static int openai_conf_build(struct openai_conf *c, const struct an_target *t,
         return rc;
     if (t->system.src && (rc = an_interp(t->system.src, &t->system.loc, vars, &c->system, err)))
         return rc;
-    c->headers = an_xcalloc(t->nheaders + 1, sizeof *c->headers);
-    c->header_values = an_xcalloc(t->nheaders + 1, sizeof *c->header_values);
-    for (size_t i = 0; i < t->nheaders; i++) {
-        if ((rc = an_interp(t->headers[i].value.src, &t->headers[i].value.loc, vars,
-                            &c->header_values[i], err)))
-            return rc;
-        c->o.nheaders = i + 1;
-        c->headers[i].name = t->headers[i].name;
-        c->headers[i].value = c->header_values[i];
-    }
+    if ((rc = headers_build(&c->h, t, vars, err)))
+        return rc;
     if (t->params.value &&
         (rc = an_interp_json(t->params.value, &t->params.loc, vars, &c->params, err)))
         return rc;
@@ -236,7 +243,8 @@ static int openai_conf_build(struct openai_conf *c, const struct an_target *t,
     c->o.base_url = c->endpoint;
     c->o.model = c->model;
     c->o.api_key = c->api_key;
-    c->o.headers = c->headers;
+    c->o.headers = c->h.kv;
+    c->o.nheaders = c->h.n;
     c->o.system = c->system;
     c->o.params = c->params;
     c->o.tools = c->tools;
