@@ -33,7 +33,7 @@ chmod +x "$wrap"
 cases=(assert-forbid assert-require assert-forbid-calls assert-text conversation hooks faults
        inheritance malformed reporters shard flaky acp-target acp-crash agent-down
        jsonl-output markdown-output jsonl-judge openai-target jsonl-input-sources
-       jsonl-script)
+       jsonl-script dynamic)
 if ANANKE="$wrap" ANANKE_BUILD="$B" bash "$root/tests/e2e/run.sh" "${cases[@]}" >/tmp/ananke-vg-e2e.$$ 2>&1; then
   pass=$((pass + 1))
 else

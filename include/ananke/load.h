@@ -39,6 +39,7 @@ struct an_load_opts {
     bool config_only;          /* load the config, no test */
     const char *target_name;   /* -n NAME: test the agent `agents.NAME` instead of `target` */
     const char *model;         /* --connector MODEL: an openai target's model */
+    const char *simulator;     /* --simulator NAME: dynamic tests' default simulator agent */
 };
 #define AN_LOAD_OPTS_INIT {0}
 

@@ -261,6 +261,35 @@ struct an_turn {
     struct an_assert assert; /* level AN_LEVEL_TURN */
 };
 
+/* A checkpoint of a dynamic test (seed 002 "Dynamic Mode"): what the agent
+ * must achieve at some turn. Its checks (typed checks, judges included) are
+ * judged against one turn at a time; all must hold on the same turn. */
+struct an_checkpoint {
+    const char *id;
+    const char *description; /* NULL = none */
+    struct an_assert blk;    /* the checks (level AN_LEVEL_TURN) */
+    const char **after;      /* ids that must be reached on an earlier or the same turn */
+    size_t nafter;
+    bool required;           /* default true */
+    struct an_loc loc;
+};
+
+/* A dynamic test: a simulator agent plays the user until every required
+ * checkpoint is reached, the simulator says the goal is achieved, or
+ * max_turns / timeout end it (docs/dynamic.md). */
+struct an_dynamic {
+    const char *simulator_name;       /* `simulator.use`; NULL: --simulator */
+    struct an_loc simulator_loc;
+    const struct an_agent *simulator; /* resolved once the config is known */
+    json_t *simulator_options;        /* `simulator.options` (metadata: persona, goal ...); NULL */
+    const char *first_input;          /* the first user message; NULL: the simulator writes it */
+    struct an_checkpoint *checkpoints;
+    size_t ncheckpoints;
+    int64_t max_turns;  /* default 20 */
+    int64_t timeout_ms; /* default 300000 */
+    struct an_loc loc;
+};
+
 struct an_test {
     const char *file; /* path of the test file, as loaded */
     const char *version;
@@ -279,6 +308,7 @@ struct an_test {
     json_t *options;    /* JSONL `options`: merged over forwardedProps; NULL = none */
     int64_t timeout_ms; /* JSONL `timeout`: the turn limit; 0 = the target's */
     bool skip;          /* JSONL `skip: true`: loaded and listed, never run */
+    struct an_dynamic *dyn; /* a dynamic test (no turns of its own); NULL = static */
 };
 
 struct an_suite_arena; /* private */

@@ -89,6 +89,38 @@ struct an_judgement *an_judgements_add(struct an_judgements *j); /* zeroed */
 void an_judgements_move(struct an_judgements *to, struct an_judgements *from);
 void an_judgements_release(struct an_judgements *j);
 
+/* A checkpoint of a dynamic test, as the run left it. */
+struct an_checkpoint_result {
+    char *id;
+    char *description;   /* NULL = none */
+    bool required;
+    int reached_at_turn; /* 0-based turn where it was reached; -1 = never */
+    char *evidence;      /* what satisfied it (text excerpt, tool calls, judge's reason) */
+};
+
+/* How a dynamic test ended. */
+enum an_dyn_end {
+    AN_DYN_NONE = 0,       /* a static test */
+    AN_DYN_ALL_REACHED,    /* every required checkpoint reached: pass */
+    AN_DYN_GOAL,           /* the simulator said the goal is achieved */
+    AN_DYN_MAX_TURNS,      /* max_turns without every required checkpoint: fail */
+    AN_DYN_TIMEOUT,        /* the case's timeout: fail */
+    AN_DYN_BROKEN,         /* a simulator or agent error: error */
+};
+const char *an_dyn_end_name(enum an_dyn_end e); /* "all_reached", "goal_achieved", ... */
+struct an_dynamic_result;
+void an_dynamic_result_free(struct an_dynamic_result *d); /* NULL-safe */
+
+struct an_dynamic_result {
+    enum an_dyn_end end;
+    struct an_checkpoint_result *checkpoints;
+    size_t ncheckpoints;
+    char *simulator;       /* the simulator agent's name */
+    char **reasoning;      /* the simulator's reasoning per turn (NULL entries allowed) */
+    size_t nreasoning;
+    int64_t seed;          /* --seed given to the simulator; -1 = none */
+};
+
 /* One run of a repeated test: enough to list the runs in a report. */
 struct an_attempt {
     enum an_status status;
@@ -111,6 +143,7 @@ struct an_test_result {
     size_t nvar_names;
     struct an_transcript transcript;
     struct an_judgements judgements; /* agent checks, in the order they ran */
+    struct an_dynamic_result *dyn;   /* a dynamic test's checkpoints and end; NULL = static */
     bool timed_out;             /* --timeout cut the test (status is ERROR) */
     /* --repeat: every run of the test; the findings, error and transcript
      * above are those of the first run that did not pass (else the last).

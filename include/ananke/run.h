@@ -41,6 +41,8 @@ struct an_run_opts {
     const struct an_regex *filter; /* select tests whose name matches; NULL: all */
     unsigned shard_index;      /* 1-based; with shard_count */
     unsigned shard_count;      /* 0: no sharding */
+    bool has_seed;             /* --seed: given to simulators and judges */
+    int64_t seed;
     /* What the reports will need once the run is over. Memory grows with
      * the number of tests only by this: without it a test's transcript is
      * dropped once on_test has seen it. */

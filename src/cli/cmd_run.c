@@ -73,6 +73,9 @@ static void usage(void)
          "  -n, --name NAME          test the agent NAME of the config's agents: instead\n"
          "                           of its target\n"
          "      --connector MODEL    the model of an openai target\n"
+         "      --simulator NAME     the simulator agent of dynamic tests that name none\n"
+         "      --seed N             given to simulators and judges (openai helpers also\n"
+         "                           get temperature 0), and recorded in the results\n"
          "  -r, --reporter NAME[:PATH]\n"
          "                           also write a report: junit:PATH, json:PATH, tap:PATH,\n"
          "                           jsonl:PATH, markdown:PATH (or md:PATH; PATH '-' =\n"
@@ -177,7 +180,8 @@ static int parse_shard(const char *s, unsigned *i, unsigned *n)
 /* The config, every PATH and every -i source (generators ask their agent
  * once the config is known). */
 static int load_all(struct an_suite **out, const char *config, char **paths, int npaths,
-                    struct cli_inputs *in, const char *target_name, const char *model)
+                    struct cli_inputs *in, const char *target_name, const char *model,
+                    const char *simulator)
 {
     int rc;
     if (in->save_path && !in->nsrc)
@@ -188,6 +192,7 @@ static int load_all(struct an_suite **out, const char *config, char **paths, int
     o.config_path = config;
     o.target_name = target_name;
     o.model = model;
+    o.simulator = simulator;
     if (in->generators) {
         struct an_suite *cfg = NULL;
         o.config_only = true;
@@ -280,7 +285,7 @@ int cmd_run(int argc, char **argv)
     struct an_regex *filter = NULL;
     const char *filter_src = NULL;
     const char *protocol = NULL;
-    const char *target_name = NULL, *model = NULL;
+    const char *target_name = NULL, *model = NULL, *simulator = NULL;
     struct cli_inputs inputs = {0};
 
     for (int i = 1; i < argc && !rc; i++) {
@@ -309,6 +314,13 @@ int cmd_run(int argc, char **argv)
             target_name = val;
         } else if (cli_opt("run", argc, argv, &i, "--connector", NULL, &val, &rc)) {
             model = val;
+        } else if (cli_opt("run", argc, argv, &i, "--simulator", NULL, &val, &rc)) {
+            simulator = val;
+        } else if (cli_opt("run", argc, argv, &i, "--seed", NULL, &val, &rc)) {
+            unsigned seed = 0;
+            rc = val ? parse_uint("--seed", val, 0, 2147483647u, &seed) : rc;
+            ro.has_seed = true;
+            ro.seed = seed;
         } else if (cli_opt("run", argc, argv, &i, "--color", NULL, &val, &rc)) {
             color = val;
         } else if (cli_opt("run", argc, argv, &i, "--parallel", "-j", &val, &rc)) {
@@ -353,7 +365,7 @@ int cmd_run(int argc, char **argv)
     }
     ro.filter = filter;
 
-    if ((rc = load_all(&suite, config, paths, npaths, &inputs, target_name, model)))
+    if ((rc = load_all(&suite, config, paths, npaths, &inputs, target_name, model, simulator)))
         goto done;
     if (protocol) /* the command line wins over the config */
         suite->config.target.protocol = !strcmp(protocol, "strict") ? AN_PROTOCOL_STRICT

@@ -112,7 +112,7 @@ static void test_errors(void **state)
         {"{\"id\": \"n\", \"input\": []}", "9:13: 'input' must be a string, a message, or a non-empty list of messages"},
         {"{\"id\": \"r\", \"input\": [{\"role\": \"robot\", \"content\": \"a\"}]}", "10:13: a message needs 'role': user, assistant, system, developer or tool (got 'robot"},
         {"{\"id\": \"t\", \"input\": \"a\", \"timeout\": \"soon\"}", "11:27: 'timeout' must be a duration such as \"30s\", \"5m\" or \"1m30s\", or a number of milliseconds"},
-        {"{\"id\": \"c\", \"input\": \"a\", \"checkpoints\": []}", "12:27: 'checkpoints': dynamic mode (simulator and checkpoints) is not supported yet by this version of ananke"},
+        {"{\"id\": \"c\", \"input\": \"a\", \"checkpoints\": []}", "12:27: a dynamic test needs 'checkpoints': a non-empty list of {id, description, assertion, after}"},
         {"{\"id\": \"a2\", \"input\": \"a\", \"assert\": [], \"assertions\": []}", "13:28: a case takes 'assertions' or 'assert', not both"},
         {"{\"id\": \"tc\", \"input\": [{\"role\": \"tool\", \"content\": \"a\"}, {\"role\": \"user\", \"content\": \"b\"}]}", "14:14: a tool message needs 'tool_call_id'"},
         {"{\"id\": \"k\", \"input\": [{\"rol\": \"user\", \"content\": \"a\"}]}", "15:24: unknown key 'rol' in a message (did you mean 'role'?)"},

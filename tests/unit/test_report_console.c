@@ -1,7 +1,8 @@
 /*
  * Console reporter: the exact text a person reads, for PASS, FAIL with
  * findings and evidence, ERROR with what was captured, colour on and off,
- * hostile agent text, and -v turn lines.
+ * hostile agent text, -v turn lines, and a dynamic test's outcome and
+ * checkpoints turn by turn.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -359,6 +360,90 @@ static void test_skip_and_case_names(void **state)
     an_run_result_release(&r);
 }
 
+static void test_dynamic(void **state)
+{
+    (void)state;
+    struct an_run_result r = fx_dynamic_run();
+    struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
+    /* the outcome line always; the findings as for any test */
+    char *s = render(&r.tests[0], &o);
+    assert_string_equal(s, "FAIL  [T004] expense coverage (6800ms)  cases.jsonl\n"
+                           "  3 turns, 2/3 checkpoints (max turns); missing: confirm\n"
+                           "  test: max turns (3) exceeded without reaching all checkpoints\n"
+                           "    expected: every required checkpoint reached\n"
+                           "    actual:   missing: confirm\n"
+                           "    at cases.jsonl:4:1\n"
+                           "    calls: turn 3: create_expense\n");
+    free(s);
+    s = render(&r.tests[1], &o);
+    assert_string_equal(s, "PASS  greets back (500ms)  dyn.test.yaml\n"
+                           "  1 turn, 1/1 checkpoint (all reached)\n");
+    free(s);
+
+    /* -v: each turn with the checkpoints reached there and the reasoning */
+    o.verbose = 1;
+    s = render(&r.tests[0], &o);
+    assert_string_equal(s, "FAIL  [T004] expense coverage (6800ms)  cases.jsonl\n"
+                           "  3 turns, 2/3 checkpoints (max turns); missing: confirm\n"
+                           "  test: max turns (3) exceeded without reaching all checkpoints\n"
+                           "    expected: every required checkpoint reached\n"
+                           "    actual:   missing: confirm\n"
+                           "    at cases.jsonl:4:1\n"
+                           "  simulator: user-sim (seed 42)\n"
+                           "  turn 1 user: \"Help me file an expense\" (1200ms)\n"
+                           "    calls: none\n"
+                           "    text: \"What type of expense is it?\"\n"
+                           "    reached: ask_type (Agent asks for expense type)\n"
+                           "      evidence: text contains \"type\"\n"
+                           "    simulator reasoning: \"Start by asking for help\"\n"
+                           "  turn 2 user: \"Client dinner, $250\" (1700ms)\n"
+                           "    calls: none\n"
+                           "    text: \"Anything else?\"\n"
+                           "  turn 3 user: \"No, that's all\" (3700ms)\n"
+                           "    calls:\n"
+                           "      create_expense({\"amount\":250}) \xE2\x86\x92 {\"id\":\"E-1\"}\n"
+                           "    text: \"Created it.\"\n"
+                           "    reached: call_create (Agent calls create_expense)\n"
+                           "      evidence: create_expense({\"amount\":250})\n"
+                           "    simulator reasoning: \"The agent has not confirmed yet\"\n");
+    no_trailing_spaces(s);
+    free(s);
+    s = render(&r.tests[1], &o);
+    assert_string_equal(s, "PASS  greets back (500ms)  dyn.test.yaml\n"
+                           "  1 turn, 1/1 checkpoint (all reached)\n"
+                           "  simulator: user-sim\n"
+                           "  turn 1 user: \"hi\" (400ms)\n"
+                           "    calls: none\n"
+                           "    text: \"Hello!\"\n"
+                           "    reached: greet\n"
+                           "  simulator after turn 1: \"Greeted back: goal achieved\"\n");
+    free(s);
+
+    /* what the simulator or a test file wrote cannot repaint the terminal;
+     * an optional checkpoint missed is named apart from the missing ones */
+    struct an_test_result *t = &r.tests[1];
+    fx_checkpoint(t, "tip\x1b[2J", NULL, false, -1, NULL);
+    fx_checkpoint(t, "bye", "says \x1b]0;x\x07" "bye", true, 0, "line\nbreak");
+    free(t->dyn->reasoning[1]);
+    t->dyn->reasoning[1] = strdup("done\x1b[31m");
+    t->dyn->end = AN_DYN_GOAL;
+    s = render(t, &o);
+    assert_string_equal(s, "PASS  greets back (500ms)  dyn.test.yaml\n"
+                           "  1 turn, 2/3 checkpoints (goal achieved); optional, not reached: "
+                           "tip\\u001b[2J\n"
+                           "  simulator: user-sim\n"
+                           "  turn 1 user: \"hi\" (400ms)\n"
+                           "    calls: none\n"
+                           "    text: \"Hello!\"\n"
+                           "    reached: greet\n"
+                           "    reached: bye (says \\u001b]0;x\\u0007bye)\n"
+                           "      evidence: line\\nbreak\n"
+                           "  simulator after turn 1: \"done\\u001b[31m\"\n");
+    assert_null(strchr(s, '\x1b'));
+    free(s);
+    an_run_result_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_verbose),
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_skip_and_case_names),
+        cmocka_unit_test(test_dynamic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

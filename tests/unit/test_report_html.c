@@ -2,7 +2,8 @@
  * HTML reporter: write a report from a hand-built result and read the page
  * back as text. What an agent produced must arrive escaped, never as markup;
  * the page must carry its CSP and load nothing from outside; each test, turn
- * and failed assertion must be where a reader looks for it.
+ * and failed assertion (and a dynamic test's checkpoints) must be where a
+ * reader looks for it.
  *
  * With ANANKE_HTML_OUT=DIR set, the same report is also written to DIR (the
  * browser test, tests/browser/, can load it without a built CLI).
@@ -331,6 +332,99 @@ static void test_skip_and_single_file(void **state)
     an_run_result_release(&r);
 }
 
+static void test_dynamic(void **state)
+{
+    (void)state;
+    struct an_run_result r = fx_dynamic_run();
+    char *html = write_report(&r, "dyn");
+    const char *fail = find(html, "<details class=\"test fail\" id=\"test-1\"");
+    const char *pass = find(html, "<details class=\"test pass\" id=\"test-2\"");
+
+    /* the simulator and the outcome above the turns */
+    const char *box = find(fail, "<div class=\"box dyn\">dynamic test \xC2\xB7 simulator "
+                                 "<b class=\"mono\">user-sim</b> \xC2\xB7 seed 42<div>3 turns, "
+                                 "2/3 checkpoints (max turns); missing: confirm</div></div>\n"
+                                 "<ol class=\"turns\">\n");
+    /* turn 1: the simulated user, the simulator's reasoning, the answer,
+     * then the checkpoint reached there with its evidence */
+    find(box, "<li class=\"turn ok\"><div class=\"thead\"><b>turn 1</b><span class=\"chip\">"
+              "user</span><span class=\"muted\">1200ms \xC2\xB7 0 tool calls</span></div>"
+              "<div class=\"who\">simulated user</div><div class=\"msg user\">Help me file an "
+              "expense</div><div class=\"who\">simulator&#39;s reasoning</div>"
+              "<div class=\"msg sim\">Start by asking for help</div><div class=\"who\">assistant"
+              "</div><div class=\"msg agent\">What type of expense is it?</div>"
+              "<div class=\"cp\"><span class=\"cpid\">ask_type</span>Agent asks for expense type"
+              "<div class=\"cpev\">evidence: text contains &quot;type&quot;</div></div>\n"
+              "</li>\n");
+    /* turn 2 reached nothing and had no reasoning */
+    const char *t2 = find(box, "<b>turn 2</b>");
+    const char *t3 = find(box, "<b>turn 3</b>");
+    assert_true(strstr(t2, "<div class=\"cp\">") > t3);
+    assert_true(strstr(t2, "msg sim") > t3);
+    /* turn 3: the badge after the tool call and the answer */
+    const char *call = find(t3, "<code>create_expense</code>");
+    const char *badge = find(t3, "<div class=\"cp\"><span class=\"cpid\">call_create</span>Agent "
+                                 "calls create_expense<div class=\"cpev\">evidence: create_expense"
+                                 "({&quot;amount&quot;:250})</div></div>\n</li>\n</ol>\n");
+    assert_true(call < badge);
+    /* the checkpoint table, the missing required one marked, then the
+     * test-level finding */
+    const char *table = find(
+        badge, "<h3>checkpoints</h3><table class=\"cps\"><thead><tr><th>checkpoint</th>"
+               "<th>required</th><th>reached at turn</th><th>evidence</th></tr></thead><tbody>\n"
+               "<tr class=\"reached\"><td><span class=\"mono\">ask_type</span><div class=\"muted\">"
+               "Agent asks for expense type</div></td><td>yes</td><td class=\"at\">1</td>"
+               "<td class=\"ev\">text contains &quot;type&quot;</td></tr>\n"
+               "<tr class=\"reached\"><td><span class=\"mono\">call_create</span>"
+               "<div class=\"muted\">Agent calls create_expense</div></td><td>no</td>"
+               "<td class=\"at\">3</td><td class=\"ev\">create_expense({&quot;amount&quot;:250})"
+               "</td></tr>\n"
+               "<tr class=\"missing\"><td><span class=\"mono\">confirm</span><div class=\"muted\">"
+               "Agent confirms submission</div></td><td>yes</td><td class=\"at\">missing</td>"
+               "<td class=\"ev\"></td></tr>\n"
+               "</tbody></table>\n<h3>whole test</h3>");
+    assert_true(table < find(table, "max turns (3) exceeded") && table < pass);
+    find(html, "table.cps tr.missing td{background:var(--failbg)}");
+
+    /* the passing one, whole: reasoning after the last turn has its own place */
+    find(pass, "<div class=\"box dyn\">dynamic test \xC2\xB7 simulator <b class=\"mono\">"
+               "user-sim</b><div>1 turn, 1/1 checkpoint (all reached)</div></div>\n"
+               "<ol class=\"turns\">\n"
+               "<li class=\"turn ok\"><div class=\"thead\"><b>turn 1</b><span class=\"chip\">"
+               "user</span><span class=\"muted\">400ms \xC2\xB7 0 tool calls</span></div>"
+               "<div class=\"who\">simulated user</div><div class=\"msg user\">hi</div>"
+               "<div class=\"who\">assistant</div><div class=\"msg agent\">Hello!</div>"
+               "<div class=\"cp\"><span class=\"cpid\">greet</span></div>\n</li>\n</ol>\n"
+               "<div class=\"who\">simulator&#39;s reasoning after turn 1</div>"
+               "<div class=\"msg sim\">Greeted back: goal achieved</div>\n"
+               "<h3>checkpoints</h3><table class=\"cps\"><thead><tr><th>checkpoint</th>"
+               "<th>required</th><th>reached at turn</th><th>evidence</th></tr></thead><tbody>\n"
+               "<tr class=\"reached\"><td><span class=\"mono\">greet</span></td><td>yes</td>"
+               "<td class=\"at\">1</td><td class=\"ev\"></td></tr>\n"
+               "</tbody></table>\n</div></details>\n");
+    free(html);
+
+    /* what the simulator and the test file wrote arrives as text */
+    struct an_test_result *t = &r.tests[1];
+    free(t->dyn->simulator);
+    t->dyn->simulator = strdup(XSS);
+    free(t->dyn->reasoning[1]);
+    t->dyn->reasoning[1] = strdup(PWN);
+    fx_checkpoint(t, XSS, XSS, false, 0, PWN);
+    fx_checkpoint(t, "opt", NULL, false, -1, NULL);
+    html = write_report(&r, "dyn-xss");
+    assert_int_equal(files_count(html, "<script"), 1);
+    assert_null(strstr(html, "<img"));
+    /* the simulator, the badge's id and description, the table's id and description */
+    assert_int_equal(files_count(html, XSS_ESC), 5);
+    find(html, "<div class=\"cpev\">evidence: &lt;script&gt;window.__pwned=1");
+    find(html, "<div class=\"msg sim\">&lt;script&gt;window.__pwned=1");
+    find(html, "<tr class=\"optional\"><td><span class=\"mono\">opt</span></td><td>no</td>"
+               "<td class=\"at\">not reached</td>");
+    free(html);
+    an_run_result_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_structure),
         cmocka_unit_test(test_csp_hash),
         cmocka_unit_test(test_bad_dir),
+        cmocka_unit_test(test_dynamic),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);
 }

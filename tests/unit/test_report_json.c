@@ -1,6 +1,7 @@
 /*
  * JSON reporter: read the written file back with jansson and check that the
- * result model survives (what `ananke merge` will rely on).
+ * result model survives (what `ananke merge` will rely on), a dynamic
+ * test's checkpoints included.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -249,12 +250,109 @@ static void test_skip_round_trip(void **state)
     an_run_result_release(&r);
 }
 
+static void test_dynamic_round_trip(void **state)
+{
+    (void)state;
+    struct an_run_result r = fx_dynamic_run();
+    json_t *v = write_and_read(&r, "dynamic.json", NULL);
+    json_t *tests = json_object_get(v, "tests");
+    json_t *want = json_loads(
+        "{\"simulator\": \"user-sim\", \"end\": \"max_turns\", \"seed\": 42, \"total_turns\": 3,"
+        " \"checkpoints\": ["
+        "  {\"id\": \"ask_type\", \"description\": \"Agent asks for expense type\","
+        "   \"required\": true, \"reached\": true, \"reached_at_turn\": 1,"
+        "   \"evidence\": \"text contains \\\"type\\\"\"},"
+        "  {\"id\": \"call_create\", \"description\": \"Agent calls create_expense\","
+        "   \"required\": false, \"reached\": true, \"reached_at_turn\": 3,"
+        "   \"evidence\": \"create_expense({\\\"amount\\\":250})\"},"
+        "  {\"id\": \"confirm\", \"description\": \"Agent confirms submission\","
+        "   \"required\": true, \"reached\": false, \"reached_at_turn\": null,"
+        "   \"evidence\": null}],"
+        " \"reasoning\": [\"Start by asking for help\", null,"
+        "  \"The agent has not confirmed yet\"]}",
+        0, NULL);
+    assert_non_null(want);
+    if (!json_equal(json_object_get(json_array_get(tests, 0), "dynamic"), want))
+        fail_msg("dynamic member differs: %s",
+                 json_dumps(json_object_get(json_array_get(tests, 0), "dynamic"), 0));
+    json_decref(want);
+    want = json_loads("{\"simulator\": \"user-sim\", \"end\": \"all_reached\", \"seed\": null,"
+                      " \"total_turns\": 1, \"checkpoints\": [{\"id\": \"greet\","
+                      " \"description\": null, \"required\": true, \"reached\": true,"
+                      " \"reached_at_turn\": 1, \"evidence\": null}],"
+                      " \"reasoning\": [null, \"Greeted back: goal achieved\"]}",
+                      0, NULL);
+    assert_true(json_equal(json_object_get(json_array_get(tests, 1), "dynamic"), want));
+    json_decref(want);
+    /* in the documented place: after the attempts, before the transcript */
+    char *text = NULL;
+    json_decref(write_and_read(&r, "dynamic.json", &text));
+    const char *att = strstr(text, "\"attempts\""), *dyn = strstr(text, "\"dynamic\"");
+    assert_non_null(att);
+    assert_non_null(dyn);
+    assert_true(att < dyn && dyn < strstr(text, "\"transcript\""));
+    free(text);
+    json_decref(v);
+
+    /* `ananke merge` keeps it: read back, the same document again */
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    struct an_run_result back = {0};
+    snprintf(path, sizeof path, "%s/dynamic.json", files_dir);
+    assert_int_equal(an_run_result_load(&back, path, &err), AN_OK);
+    assert_int_equal(back.ntests, 2);
+    const struct an_dynamic_result *d = back.tests[0].dyn;
+    assert_non_null(d);
+    assert_int_equal(d->end, AN_DYN_MAX_TURNS);
+    assert_string_equal(d->simulator, "user-sim");
+    assert_int_equal(d->seed, 42);
+    assert_int_equal(d->ncheckpoints, 3);
+    assert_string_equal(d->checkpoints[0].id, "ask_type");
+    assert_int_equal(d->checkpoints[0].reached_at_turn, 0); /* 0-based again */
+    assert_false(d->checkpoints[1].required);
+    assert_int_equal(d->checkpoints[1].reached_at_turn, 2);
+    assert_int_equal(d->checkpoints[2].reached_at_turn, -1);
+    assert_null(d->checkpoints[2].evidence);
+    assert_int_equal(d->nreasoning, 3);
+    assert_null(d->reasoning[1]);
+    assert_string_equal(d->reasoning[2], "The agent has not confirmed yet");
+    assert_int_equal(back.tests[1].dyn->seed, -1);
+    assert_int_equal(back.tests[1].dyn->end, AN_DYN_ALL_REACHED);
+    /* the finding keeps its kind (not "other") */
+    assert_string_equal(back.tests[0].findings.v[0].kind, "dynamic.max_turns");
+    json_t *a = an_run_result_to_json(&r), *b = an_run_result_to_json(&back);
+    for (size_t i = 0; i < 2; i++) {
+        json_t *x = json_array_get(json_object_get(a, "tests"), i);
+        json_t *y = json_array_get(json_object_get(b, "tests"), i);
+        assert_true(json_equal(json_object_get(x, "dynamic"), json_object_get(y, "dynamic")));
+        assert_true(json_equal(json_object_get(x, "findings"), json_object_get(y, "findings")));
+    }
+    json_decref(a);
+    json_decref(b);
+    an_run_result_release(&back);
+
+    /* a static test: null, and read back as static */
+    struct an_run_result st = fixture();
+    v = write_and_read(&st, "static.json", NULL);
+    assert_true(json_is_null(json_object_get(json_array_get(json_object_get(v, "tests"), 0),
+                                             "dynamic")));
+    json_decref(v);
+    struct an_run_result st_back = {0};
+    snprintf(path, sizeof path, "%s/static.json", files_dir);
+    assert_int_equal(an_run_result_load(&st_back, path, &err), AN_OK);
+    assert_null(st_back.tests[0].dyn);
+    an_run_result_release(&st_back);
+    an_run_result_release(&st);
+    an_run_result_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_skip_round_trip),
+        cmocka_unit_test(test_dynamic_round_trip),
         cmocka_unit_test(test_io_error),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);

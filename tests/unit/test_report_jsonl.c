@@ -1,7 +1,8 @@
 /*
  * JSONL reporter: seed 002's events, exactly, for a run of every outcome
- * (pass, fail with a finding, timeout, error, skip, a repeated test); every
- * line one JSON object whatever an agent wrote; write errors.
+ * (pass, fail with a finding, timeout, error, skip, a repeated test) and for
+ * dynamic tests; every line one JSON object whatever an agent wrote; write
+ * errors.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -118,6 +119,55 @@ static void test_hostile_text_and_empty_run(void **state)
     free(s);
 }
 
+/* seed 002 "Dynamic Mode Output": turns, checkpoints and total_turns, only
+ * on a dynamic test's result (the static ones above have none) */
+static void test_dynamic(void **state)
+{
+    (void)state;
+    struct an_run_result r = fx_dynamic_run();
+    char *s = report(&r, "dynamic.jsonl");
+    const char *first = strchr(s, '\n') + 1;
+    assert_string_equal(
+        first,
+        "{\"type\":\"result\",\"id\":\"T004\",\"name\":\"expense coverage\","
+        "\"file\":\"cases.jsonl\",\"status\":\"failed\",\"duration_ms\":6800,"
+        "\"input\":\"Help me file an expense\",\"response\":\"Created it.\","
+        "\"messages_count\":3,\"assertions\":[{\"type\":\"dynamic.max_turns\",\"passed\":false,"
+        "\"message\":\"max turns (3) exceeded without reaching all checkpoints\","
+        "\"expected\":\"every required checkpoint reached\",\"actual\":\"missing: confirm\","
+        "\"detail\":null,\"turn\":null,\"location\":\"cases.jsonl:4:1\"}],\"judgements\":[],"
+        "\"error\":null,"
+        "\"turns\":[{\"turn\":1,\"input\":\"Help me file an expense\","
+        "\"output\":\"What type of expense is it?\"},"
+        "{\"turn\":2,\"input\":\"Client dinner, $250\",\"output\":\"Anything else?\"},"
+        "{\"turn\":3,\"input\":\"No, that's all\",\"output\":\"Created it.\"}],"
+        "\"checkpoints\":[{\"id\":\"ask_type\",\"reached_at_turn\":1,\"passed\":true,"
+        "\"required\":true},"
+        "{\"id\":\"call_create\",\"reached_at_turn\":3,\"passed\":true,\"required\":false},"
+        "{\"id\":\"confirm\",\"reached_at_turn\":null,\"passed\":false,\"required\":true}],"
+        "\"total_turns\":3}\n"
+        "{\"type\":\"result\",\"id\":\"greets back\",\"name\":\"greets back\","
+        "\"file\":\"dyn.test.yaml\",\"status\":\"passed\",\"duration_ms\":500,"
+        "\"input\":\"hi\",\"response\":\"Hello!\",\"messages_count\":1,\"assertions\":[],"
+        "\"judgements\":[],\"error\":null,"
+        "\"turns\":[{\"turn\":1,\"input\":\"hi\",\"output\":\"Hello!\"}],"
+        "\"checkpoints\":[{\"id\":\"greet\",\"reached_at_turn\":1,\"passed\":true,"
+        "\"required\":true}],\"total_turns\":1}\n"
+        "{\"type\":\"summary\",\"total\":2,\"passed\":1,\"failed\":1,\"skipped\":0,"
+        "\"errors\":0,\"timeouts\":0,\"not_run\":0,\"pass_rate\":0.5,\"duration_ms\":9000,"
+        "\"ended_at\":\"2025-01-17T07:46:49.000Z\"}\n");
+    assert_int_equal(objects(s), 4);
+    free(s);
+
+    /* a turn that was not run is not a turn of the conversation */
+    fx_turn(&r.tests[1].transcript, "later", NULL, 0, 0)->status = AN_TURN_NOT_RUN;
+    s = report(&r, "dynamic2.jsonl");
+    assert_non_null(strstr(s, "\"turns\":[{\"turn\":1,\"input\":\"hi\",\"output\":\"Hello!\"}],"));
+    assert_non_null(strstr(s, "\"required\":true}],\"total_turns\":1}\n{\"type\":\"summary\""));
+    free(s);
+    an_run_result_release(&r);
+}
+
 static void test_io_error(void **state)
 {
     (void)state;
@@ -136,6 +186,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_hostile_text_and_empty_run),
+        cmocka_unit_test(test_dynamic),
         cmocka_unit_test(test_io_error),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);

@@ -1,6 +1,7 @@
 /*
  * JUnit reporter: the file is well-formed XML that CI systems read, with
- * failures and errors apart, right counts, and hostile names escaped.
+ * failures and errors apart, right counts, hostile names escaped, and a
+ * dynamic test's turns and checkpoints in its system-out.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -259,6 +260,61 @@ static void test_skipped(void **state)
     an_run_result_release(&r);
 }
 
+/* system-out holds the conversation with its checkpoints, then all of them */
+static void test_dynamic(void **state)
+{
+    (void)state;
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    struct an_run_result r = fx_dynamic_run();
+    snprintf(path, sizeof path, "%s/dynamic.xml", files_dir);
+    assert_int_equal(an_report_junit(&r, path, &err), AN_OK);
+    char *s = files_slurp(path);
+    well_formed(s);
+    assert_non_null(strstr(
+        s, "</failure>\n"
+           "      <system-out>simulator: user-sim (seed 42)\n"
+           "3 turns, 2/3 checkpoints (max turns); missing: confirm\n"
+           "turn 1 user: &quot;Help me file an expense&quot; (1200ms)\n"
+           "  calls: none\n"
+           "  text: &quot;What type of expense is it?&quot;\n"
+           "  reached: ask_type (Agent asks for expense type)\n"
+           "    evidence: text contains &quot;type&quot;\n"
+           "  simulator reasoning: &quot;Start by asking for help&quot;\n"
+           "turn 2 user: &quot;Client dinner, $250&quot; (1700ms)\n"
+           "  calls: none\n"
+           "  text: &quot;Anything else?&quot;\n"
+           "turn 3 user: &quot;No, that&apos;s all&quot; (3700ms)\n"
+           "  calls:\n"
+           "    create_expense({&quot;amount&quot;:250}) \xE2\x86\x92 "
+           "{&quot;id&quot;:&quot;E-1&quot;}\n"
+           "  text: &quot;Created it.&quot;\n"
+           "  reached: call_create (Agent calls create_expense)\n"
+           "    evidence: create_expense({&quot;amount&quot;:250})\n"
+           "  simulator reasoning: &quot;The agent has not confirmed yet&quot;\n"
+           "checkpoints:\n"
+           "  ask_type (Agent asks for expense type): reached at turn 1\n"
+           "    evidence: text contains &quot;type&quot;\n"
+           "  call_create (Agent calls create_expense): reached at turn 3 (optional)\n"
+           "    evidence: create_expense({&quot;amount&quot;:250})\n"
+           "  confirm (Agent confirms submission): missing\n"
+           "</system-out>\n"));
+    assert_non_null(strstr(s, "<testcase name=\"greets back\" classname=\"dyn\" "
+                              "file=\"dyn.test.yaml\" time=\"0.500\">\n"
+                              "      <system-out>simulator: user-sim\n"
+                              "1 turn, 1/1 checkpoint (all reached)\n"
+                              "turn 1 user: &quot;hi&quot; (400ms)\n"
+                              "  calls: none\n"
+                              "  text: &quot;Hello!&quot;\n"
+                              "  reached: greet\n"
+                              "simulator after turn 1: &quot;Greeted back: goal achieved&quot;\n"
+                              "checkpoints:\n"
+                              "  greet: reached at turn 1\n"
+                              "</system-out>\n"));
+    free(s);
+    an_run_result_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_skipped),
         cmocka_unit_test(test_escaping),
         cmocka_unit_test(test_atomic_and_errors),
+        cmocka_unit_test(test_dynamic),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);
 }

@@ -1,7 +1,8 @@
 /*
- * Markdown reporter: the exact report for a run of every outcome, and names
- * and agent text that try to break a table, start a link, inject HTML or
- * close a code block early.
+ * Markdown reporter: the exact report for a run of every outcome and for
+ * dynamic tests (their checkpoint tables), and names and agent text that
+ * try to break a table, start a link, inject HTML or close a code block
+ * early.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -130,11 +131,80 @@ static void test_hostile_names_and_text(void **state)
     free(s);
 }
 
+static void test_dynamic(void **state)
+{
+    (void)state;
+    struct an_run_result r = fx_dynamic_run();
+    char *s = report(&r, "dynamic.md");
+    assert_string_equal(s,
+        "# ananke test report\n"
+        "\n"
+        "| Total | Passed | Failed | Skipped | Errors | Pass rate | Duration |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|\n"
+        "| 2 | 1 | 1 | 0 | 0 | 50.0% | 9000ms |\n"
+        "\n"
+        "Started 2025-01-17 07:46:40 UTC.\n"
+        "\n"
+        "## Failed and errored tests\n"
+        "\n"
+        "### FAIL \\[T004\\] expense coverage\n"
+        "\n"
+        "cases.jsonl \xC2\xB7 6800ms\n"
+        "\n"
+        "```text\n"
+        "test: max turns (3) exceeded without reaching all checkpoints\n"
+        "  expected: every required checkpoint reached\n"
+        "  actual: missing: confirm\n"
+        "  at cases.jsonl:4:1\n"
+        "```\n"
+        "\n"
+        "## Passed tests\n"
+        "\n"
+        "| Test | File | Duration |\n"
+        "|---|---|---:|\n"
+        "| greets back | dyn.test.yaml | 500ms |\n"
+        "\n"
+        "## Dynamic tests\n"
+        "\n"
+        "### \\[T004\\] expense coverage\n"
+        "\n"
+        "FAIL \xC2\xB7 3 turns, 2/3 checkpoints (max turns); missing: confirm \xC2\xB7 "
+        "simulator user-sim, seed 42\n"
+        "\n"
+        "| Checkpoint | Required | Reached at turn | Evidence |\n"
+        "|---|---|---:|---|\n"
+        "| ask\\_type: Agent asks for expense type | yes | 1 | text contains \"type\" |\n"
+        "| call\\_create: Agent calls create\\_expense | no | 3 | "
+        "create\\_expense({\"amount\":250}) |\n"
+        "| confirm: Agent confirms submission | yes | **missing** |  |\n"
+        "\n"
+        "### greets back\n"
+        "\n"
+        "PASS \xC2\xB7 1 turn, 1/1 checkpoint (all reached) \xC2\xB7 simulator user-sim\n"
+        "\n"
+        "| Checkpoint | Required | Reached at turn | Evidence |\n"
+        "|---|---|---:|---|\n"
+        "| greet | yes | 1 |  |\n");
+    free(s);
+
+    /* a checkpoint's id and evidence cannot end a cell or start a link */
+    fx_checkpoint(&r.tests[1], "a|b", "[x](http://e)", false, -1, NULL);
+    fx_checkpoint(&r.tests[1], "c", NULL, true, 0, "one\ntwo | <b>");
+    s = report(&r, "dynamic2.md");
+    assert_non_null(strstr(s, "| a\\|b: \\[x\\](http://e) | no | not reached |  |\n"
+                              "| c | yes | 1 | one<br>two \\| \\<b\\> |\n"));
+    assert_non_null(strstr(s, "1 turn, 2/3 checkpoints (all reached); optional, not reached: "
+                              "a\\|b \xC2\xB7"));
+    free(s);
+    an_run_result_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_hostile_names_and_text),
+        cmocka_unit_test(test_dynamic),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);
 }

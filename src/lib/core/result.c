@@ -130,6 +130,30 @@ void an_judgements_release(struct an_judgements *j)
     memset(j, 0, sizeof *j);
 }
 
+const char *an_dyn_end_name(enum an_dyn_end e)
+{
+    static const char *const names[] = {"none", "all_reached", "goal_achieved", "max_turns",
+                                        "timeout", "error"};
+    return names[e];
+}
+
+void an_dynamic_result_free(struct an_dynamic_result *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->ncheckpoints; i++) {
+        free(d->checkpoints[i].id);
+        free(d->checkpoints[i].description);
+        free(d->checkpoints[i].evidence);
+    }
+    free(d->checkpoints);
+    free(d->simulator);
+    for (size_t i = 0; i < d->nreasoning; i++)
+        free(d->reasoning[i]);
+    free(d->reasoning);
+    free(d);
+}
+
 void an_test_result_release(struct an_test_result *t)
 {
     free(t->name);
@@ -138,6 +162,8 @@ void an_test_result_release(struct an_test_result *t)
     free(t->error);
     an_findings_release(&t->findings);
     an_judgements_release(&t->judgements);
+    an_dynamic_result_free(t->dyn);
+    t->dyn = NULL;
     for (size_t i = 0; i < t->nvar_names; i++)
         free(t->var_names[i]);
     free(t->var_names);

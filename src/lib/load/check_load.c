@@ -1,6 +1,8 @@
 /* Seed 002's typed checks, from JSON (JSONL cases, YAML `checks:`). */
 #include "load/check_load.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,8 +44,7 @@ unsigned an_ck_key_col(const char *line, size_t from, const char *key)
     return 0;
 }
 
-/* Where `key` of the item was written; the item's own place otherwise. */
-static struct an_loc key_loc(const struct an_ck_src *src, const char *key)
+struct an_loc an_ck_key_loc(const struct an_ck_src *src, const char *key)
 {
     struct an_loc loc = src->loc;
     if (src->ynode && src->ynode->kind == AN_Y_MAP) {
@@ -61,10 +62,41 @@ static struct an_loc key_loc(const struct an_ck_src *src, const char *key)
 static int bad(struct an_ld *ld, const struct an_ck_src *src, const char *key, const char *fmt,
                const char *a, const char *b)
 {
-    struct an_loc loc = key_loc(src, key);
+    struct an_loc loc = an_ck_key_loc(src, key);
     char msg[600];
     snprintf(msg, sizeof msg, fmt, a, b ? b : "");
     return an_fail(ld->err, AN_ESCHEMA, &loc, "%s", msg);
+}
+
+int an_ck_fail(struct an_ld *ld, const struct an_ck_src *src, const char *key, const char *fmt,
+               ...)
+{
+    struct an_loc loc = an_ck_key_loc(src, key);
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return an_fail(ld->err, AN_ESCHEMA, &loc, "%s", msg);
+}
+
+struct an_ck_src an_ck_child(const struct an_ck_src *src, const char *key, size_t index)
+{
+    struct an_ck_src c = *src;
+    c.loc = an_ck_key_loc(src, key);
+    c.ynode = NULL;
+    if (src->ynode && src->ynode->kind == AN_Y_MAP) {
+        const struct an_ynode *v = an_yaml_get(src->ynode, key);
+        if (v && v->kind == AN_Y_SEQ && index < v->nitems)
+            v = v->items[index];
+        else if (v && v->kind == AN_Y_SEQ)
+            v = NULL;
+        if (v) {
+            c.ynode = v;
+            c.loc = v->loc;
+        }
+    }
+    return c;
 }
 
 static int compile(struct an_ld *ld, const char *src_text, const struct an_loc *loc,
@@ -174,7 +206,7 @@ static int load_tool_called(struct an_ld *ld, json_t *item, const struct an_ck_s
             return bad(ld, src, "value", "a tool_called value needs 'name' (a string)", "", NULL);
         if (a && !json_is_object(a))
             return bad(ld, src, "value", "'arguments' must be an object", "", NULL);
-        struct an_loc loc = key_loc(src, "value");
+        struct an_loc loc = an_ck_key_loc(src, "value");
         int rc = check_subset_regexes(ld, a, &loc);
         if (rc)
             return rc;
@@ -209,7 +241,7 @@ static int load_tool_result(struct an_ld *ld, json_t *item, const struct an_ck_s
     json_t *tool = json_object_get(v, "tool");
     if (tool && (!json_is_string(tool) || !json_string_length(tool)))
         return bad(ld, src, "value", "'tool' must be a tool name", "", NULL);
-    struct an_loc loc = key_loc(src, "value");
+    struct an_loc loc = an_ck_key_loc(src, "value");
     int rc = check_subset_regexes(ld, json_object_get(v, "result"), &loc);
     if (rc)
         return rc;
@@ -401,7 +433,7 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
         if (!json_is_string(p) || !json_string_length(p))
             return bad(ld, src, p ? key : "type", "a regex check needs 'pattern' (a string)", "",
                        NULL);
-        struct an_loc loc = key_loc(src, key);
+        struct an_loc loc = an_ck_key_loc(src, key);
         return compile(ld, json_string_value(p), &loc, &out->re);
     }
     case AN_CHECK_JSON_PATH:

@@ -18,13 +18,15 @@
 #include "core/json.h"
 #include "load/attach.h"
 #include "load/check_load.h"
+#include "load/dynamic_load.h"
 #include "load/loaders.h"
 
 #define LINE_MAX_BYTES ((size_t)1 << 20)
 
-static const char *const case_keys[] = {"id",       "name",     "input",   "messages",
-                                        "assertions", "assert", "expected", "options",
-                                        "skip",     "timeout",  NULL};
+static const char *const case_keys[] = {"id",        "name",        "input",     "messages",
+                                        "assertions", "assert",     "expected",  "options",
+                                        "skip",      "timeout",     "simulator", "checkpoints",
+                                        "max_turns", NULL};
 
 static void json_release(void *p)
 {
@@ -54,47 +56,6 @@ static int fail_at(const struct line_ctx *c, const char *key, const char *fmt, c
     return an_fail(c->ld->err, AN_ESCHEMA, &loc, "%s", msg);
 }
 
-/* "5m", "30s", "500ms", "1m30s", "2h"; or a whole number of milliseconds. */
-static bool parse_duration(const json_t *v, int64_t *ms)
-{
-    if (json_is_integer(v)) {
-        *ms = json_integer_value(v);
-        return *ms > 0;
-    }
-    const char *s = json_string_value(v);
-    if (!s || !*s)
-        return false;
-    double total = 0;
-    while (*s) {
-        char *end;
-        errno = 0;
-        double n = strtod(s, &end);
-        if (errno || end == s || n < 0 || *s == '-' || *s == '+')
-            return false;
-        s = end;
-        double mul;
-        if (!strncmp(s, "ms", 2)) {
-            mul = 1;
-            s += 2;
-        } else if (*s == 's') {
-            mul = 1000;
-            s++;
-        } else if (*s == 'm') {
-            mul = 60000;
-            s++;
-        } else if (*s == 'h') {
-            mul = 3600000;
-            s++;
-        } else {
-            return false;
-        }
-        total += n * mul;
-    }
-    if (!(total >= 1 && total <= 1e12))
-        return false;
-    *ms = (int64_t)(total + 0.5);
-    return true;
-}
 
 /* A message's content: its text (a string, or the text parts of a list
  * joined with "\n"), and, when the list has attachments, every part as an
@@ -393,11 +354,6 @@ static int load_case(const struct line_ctx *c, json_t *obj, const char *dir, str
             ok = !strcmp(k, case_keys[j]);
         if (ok)
             continue;
-        if (!strcmp(k, "simulator") || !strcmp(k, "checkpoints") || !strcmp(k, "max_turns"))
-            return fail_at(c, k,
-                           "'%s': dynamic mode (simulator and checkpoints) is not supported yet "
-                           "by this version of ananke",
-                           k, NULL);
         if (!strcmp(k, "before") || !strcmp(k, "after") || !strcmp(k, "user") ||
             !strcmp(k, "team") || !strcmp(k, "metadata"))
             return fail_at(c, k, "'%s' is not supported yet by this version of ananke", k, NULL);
@@ -406,7 +362,8 @@ static int load_case(const struct line_ctx *c, json_t *obj, const char *dir, str
             return fail_at(c, k, "unknown key '%s' in a case (did you mean '%s'?)", k, near);
         return fail_at(c, k,
                        "unknown key '%s' in a case (valid keys: id, name, input, messages, "
-                       "assertions, assert, expected, options, skip, timeout)",
+                       "assertions, assert, expected, options, skip, timeout, simulator, "
+                       "checkpoints, max_turns)",
                        k, NULL);
     }
     v = json_object_get(obj, "id");
@@ -432,7 +389,28 @@ static int load_case(const struct line_ctx *c, json_t *obj, const char *dir, str
             return fail_at(c, "skip", "'skip' must be true or false", "", NULL);
         t->skip = json_is_true(v);
     }
-    if ((v = json_object_get(obj, "timeout")) && !parse_duration(v, &t->timeout_ms))
+    if (json_object_get(obj, "simulator") || json_object_get(obj, "checkpoints") ||
+        json_object_get(obj, "max_turns")) {
+        /* dynamic mode: `timeout` bounds the whole conversation, `input` is
+         * the optional first message */
+        struct an_ck_src src = {{c->file, c->lineno, 1}, NULL, c->text, dir};
+        int rc = an_dynamic_load(ld, obj, &src, &t->dyn);
+        if (rc)
+            return rc;
+        if (json_object_get(obj, "expected"))
+            return fail_at(c, "expected", "a dynamic case has no single answer to compare: use "
+                                          "checkpoints",
+                           "", NULL);
+        t->turns = an_arena_alloc(ld->a, sizeof *t->turns);
+        if (json_object_get(obj, "input") || json_object_get(obj, "messages")) {
+            t->nturns = 1;
+            if ((rc = load_messages(c, obj, dir, t)))
+                return rc;
+            t->dyn->first_input = t->turns[0].user.src;
+        }
+        return load_assertions(c, obj, dir, t);
+    }
+    if ((v = json_object_get(obj, "timeout")) && !an_duration_json(v, &t->timeout_ms))
         return fail_at(c, "timeout",
                        "'timeout' must be a duration such as \"30s\", \"5m\" or \"1m30s\", or a "
                        "number of milliseconds",

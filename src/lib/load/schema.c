@@ -1,5 +1,7 @@
 #include "load/schema.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static size_t edit_distance(const char *a, const char *b)
@@ -111,4 +113,45 @@ int an_ld_require(struct an_ld *ld, const struct an_ynode *map, const char *key,
     if (*out)
         return 0;
     return an_fail(ld->err, AN_ESCHEMA, &map->loc, "missing required key '%s' in %s", key, where);
+}
+
+bool an_duration_json(const json_t *v, int64_t *ms)
+{
+    if (json_is_integer(v)) {
+        *ms = json_integer_value(v);
+        return *ms > 0;
+    }
+    const char *s = json_string_value(v);
+    if (!s || !*s)
+        return false;
+    double total = 0;
+    while (*s) {
+        char *end;
+        errno = 0;
+        double n = strtod(s, &end);
+        if (errno || end == s || n < 0 || *s == '-' || *s == '+')
+            return false;
+        s = end;
+        double mul;
+        if (!strncmp(s, "ms", 2)) {
+            mul = 1;
+            s += 2;
+        } else if (*s == 's') {
+            mul = 1000;
+            s++;
+        } else if (*s == 'm') {
+            mul = 60000;
+            s++;
+        } else if (*s == 'h') {
+            mul = 3600000;
+            s++;
+        } else {
+            return false;
+        }
+        total += n * mul;
+    }
+    if (!(total >= 1 && total <= 1e12))
+        return false;
+    *ms = (int64_t)(total + 0.5);
+    return true;
 }

@@ -41,4 +41,8 @@ int an_ld_uint(struct an_ld *ld, const struct an_ynode *n, const char *what, int
 int an_ld_require(struct an_ld *ld, const struct an_ynode *map, const char *key, const char *where,
                   struct an_ynode **out);
 
+/* A duration: "30s", "5m", "1m30s", "500ms" or a whole number of
+ * milliseconds; from 1 ms to 1e12 ms. */
+bool an_duration_json(const json_t *v, int64_t *ms);
+
 #endif

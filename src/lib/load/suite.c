@@ -15,6 +15,7 @@
 
 #include "core/interp.h"
 #include "load/check_load.h"
+#include "load/dynamic_load.h"
 #include "load/assert_load.h"
 #include "load/loaders.h"
 
@@ -222,11 +223,14 @@ static int check_turns_fit(const struct an_target *t, const struct an_test *test
 }
 
 /* Agent checks name agents of the config: resolved once all is loaded. */
-static int resolve_agents(const struct an_config *cfg, struct an_test *test, struct an_err *err)
+static int resolve_agents(const struct an_config *cfg, struct an_test *test,
+                          const char *simulator, struct an_err *err)
 {
     int rc = an_checks_resolve_agents(cfg, &test->assert, err);
     for (size_t i = 0; i < test->nturns && !rc; i++)
         rc = an_checks_resolve_agents(cfg, &test->turns[i].assert, err);
+    if (!rc && test->dyn)
+        rc = an_dynamic_resolve(cfg, test->dyn, simulator, err);
     return rc;
 }
 
@@ -319,7 +323,7 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
                 first = rc;
             for (size_t k = 0; k < ncases; k++) {
                 memset(&e, 0, sizeof e);
-                int r2 = resolve_agents(&s->config, &cases[k], &e);
+                int r2 = resolve_agents(&s->config, &cases[k], opts->simulator, &e);
                 if (r2) {
                     an_errlist_add(errs, &e);
                     if (!first)
@@ -345,7 +349,7 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
         if (!rc)
             rc = check_turns_fit(&s->config.target, &s->tests[s->ntests], &e);
         if (!rc)
-            rc = resolve_agents(&s->config, &s->tests[s->ntests], &e);
+            rc = resolve_agents(&s->config, &s->tests[s->ntests], opts->simulator, &e);
         if (rc) {
             an_errlist_add(errs, &e);
             if (!first)

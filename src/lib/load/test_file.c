@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "core/interp.h"
+#include "load/dynamic_load.h"
 #include "load/loaders.h"
 
 static int load_hook(struct an_ld *ld, const struct an_ynode *n, struct an_hook *h)
@@ -89,6 +90,46 @@ static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an
     return 0;
 }
 
+static void json_release(void *p)
+{
+    json_decref(p);
+}
+
+/* `simulate:` (docs/dynamic.md): the same keys as a JSONL dynamic case. */
+static int load_simulate(struct an_ld *ld, const struct an_ynode *n, struct an_test *t)
+{
+    static const char *const keys[] = {"simulator", "input",   "checkpoints",
+                                       "max_turns", "timeout", NULL};
+    int rc;
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "simulate")) ||
+        (rc = an_ld_keys(ld, n, keys, "a simulate block")))
+        return rc;
+    json_t *j = an_yaml_to_json(n, ld->err);
+    if (!j)
+        return ld->err->code;
+    an_arena_defer(ld->a, json_release, j);
+    const char *file = n->loc.file;
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    const char *dir = slash ? an_arena_strndup(ld->a, file, (size_t)(slash - file)) : ".";
+    struct an_ck_src src = {n->loc, n, NULL, dir};
+    if ((rc = an_dynamic_load(ld, j, &src, &t->dyn)))
+        return rc;
+    t->turns = an_arena_alloc(ld->a, sizeof *t->turns);
+    struct an_ynode *v = an_yaml_get(n, "input");
+    if (v) {
+        struct an_turn *turn = &t->turns[0];
+        turn->type = AN_TURN_USER;
+        turn->loc = v->loc;
+        if ((rc = an_ld_string(ld, v, "input", &turn->user.src)) ||
+            (rc = an_interp_check(turn->user.src, &v->loc, ld->err)))
+            return rc;
+        turn->user.loc = v->loc;
+        t->nturns = 1;
+        t->dyn->first_input = turn->user.src;
+    }
+    return 0;
+}
+
 static const char *default_name(struct an_ld *ld, const char *path)
 {
     const char *base = strrchr(path, '/');
@@ -104,7 +145,8 @@ static const char *default_name(struct an_ld *ld, const char *path)
 int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib *lib,
                  struct an_test *t)
 {
-    static const char *const keys[] = {"version", "name", "hooks", "turns", "assert", NULL};
+    static const char *const keys[] = {"version", "name",     "hooks", "turns",
+                                       "assert",  "simulate", NULL};
     struct an_ynode *root, *v;
     int rc;
     memset(t, 0, sizeof *t);
@@ -132,9 +174,21 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
             if ((rc = load_hook(ld, v->items[i], &t->hooks[i])))
                 return rc;
     }
-    if ((rc = an_ld_require(ld, root, "turns", "a test file", &v)) ||
-        (rc = an_ld_expect(ld, v, AN_Y_SEQ, "turns")))
-        return rc;
+    struct an_ynode *sim = an_yaml_get(root, "simulate");
+    if (sim) {
+        if ((v = an_yaml_get(root, "turns")))
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "a test has 'turns' or 'simulate' (a simulated user), not both");
+        if ((rc = load_simulate(ld, sim, t)))
+            return rc;
+    } else {
+        if ((rc = an_ld_require(ld, root, "turns", "a test file", &v)) ||
+            (rc = an_ld_expect(ld, v, AN_Y_SEQ, "turns")))
+            return rc;
+    }
+    if (sim) {
+        /* no scripted turns: the simulator writes them */
+    } else {
     if (v->nitems == 0)
         return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'turns' must hold at least one turn");
     t->nturns = v->nitems;
@@ -142,6 +196,7 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
     for (size_t i = 0; i < v->nitems; i++)
         if ((rc = load_turn(ld, v->items[i], lib, &t->turns[i])))
             return rc;
+    }
     if ((v = an_yaml_get(root, "assert")) &&
         (rc = an_assert_load(ld, v, AN_LEVEL_TEST, lib, &t->assert)))
         return rc;

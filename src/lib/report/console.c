@@ -10,6 +10,13 @@
  *       calls:
  *         charge_card({"amount":10}) → {"ok":true}
  *       text: "Done."
+ *   FAIL  [T004] expense coverage (6.8s)  cases.jsonl
+ *     3 turns, 2/3 checkpoints (max turns); missing: confirm
+ *
+ * A dynamic test (seed 002) always has that outcome line under its test
+ * line; -v adds the simulator and, under each turn, the checkpoints reached
+ * there ("reached: ask_type (Agent asks for expense type)" and its
+ * evidence) and the simulator's reasoning for the turn.
  *
  * Each test's lines are built in one buffer and written with one fwrite, so
  * tests finishing on several workers do not interleave mid-test (as long as
@@ -223,6 +230,11 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
     an_buf_putc(&c.b, '\n');
     if (t->status == AN_STATUS_SKIP)
         goto out;
+    if (t->dyn) {
+        an_buf_puts(&c.b, "  ");
+        an_rpt_dyn_outcome(&c.b, t, c.cut);
+        an_buf_putc(&c.b, '\n');
+    }
     if (!verbose) /* -v shows them in place, turn by turn */
         warnings_summary(&c, tr);
     if (t->runs > 1) {
@@ -258,11 +270,14 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
             }
             an_buf_putc(&c.b, '\n');
         }
+        an_rpt_dyn_simulator(&c.b, t, "  ", c.cut);
         for (size_t i = 0; i < tr->nturns; i++) {
             an_rpt_turn_block(&c.b, tr, i, "  ", c.cut);
+            an_rpt_dyn_turn(&c.b, t, i, "    ", c.cut);
             if (o->verbose >= 2)
                 frames(&c, &tr->turns[i]);
         }
+        an_rpt_dyn_after(&c.b, t, "  ", c.cut);
         an_rpt_judgements(&c.b, t, "  ", c.cut, o->verbose >= 2);
     } else if (t->status != AN_STATUS_PASS) {
         an_rpt_not_run(&c.b, tr, "  ");

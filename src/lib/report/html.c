@@ -13,6 +13,11 @@
  *            assistant text, warnings, retries, the turn's error, and the
  *            failed assertions of that turn in red right under it. Findings
  *            of the whole test come after the last turn.
+ *   dynamic  a dynamic test (seed 002) adds its simulator and outcome above
+ *            the turns; each turn shows the simulated user's message with the
+ *            simulator's reasoning, and a badge (id, description, evidence)
+ *            for each checkpoint reached there; a checkpoint table follows
+ *            the turns, a required checkpoint never reached in red.
  *
  * Nothing is loaded from anywhere: the CSS is inline, there are no fonts,
  * images or links out. The only script is a few lines for "expand all" /
@@ -162,6 +167,24 @@ static const char STYLE[] =
     "font-size:13px}\n"
     ".loc{font-size:13px;color:var(--muted)}\n"
     "h3{font-size:14px;margin:12px 0 4px;color:var(--muted)}\n"
+    ".box.dyn{background:var(--card)}\n"
+    ".msg.sim{font-size:13px;color:var(--muted);border-left:3px solid var(--line);"
+    "border-radius:0;padding:2px 10px}\n"
+    ".cp{margin:6px 0;font-size:14px}\n"
+    ".cpid{display:inline-block;border:1px solid var(--pass);color:var(--pass);"
+    "border-radius:10px;padding:0 8px;font-weight:700;font-size:13px;margin-right:6px;"
+    "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono',monospace}\n"
+    ".cp .cpid::before{content:'\\2713  '}\n"
+    ".cpev{font-size:13px;color:var(--muted);margin:2px 0 0 14px;white-space:pre-wrap;"
+    "overflow-wrap:anywhere}\n"
+    "table.cps{border-collapse:collapse;width:100%;font-size:14px;margin:4px 0}\n"
+    "table.cps th,table.cps td{border:1px solid var(--line);padding:3px 8px;text-align:left;"
+    "vertical-align:top}\n"
+    "table.cps th{background:var(--card);font-weight:600}\n"
+    "table.cps td.ev{white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px}\n"
+    "table.cps tr.missing td{background:var(--failbg)}\n"
+    "table.cps tr.missing td.at{color:var(--fail);font-weight:700}\n"
+    "table.cps tr.optional td{color:var(--muted)}\n"
     "footer{margin-top:28px;color:var(--muted);font-size:13px}\n";
 
 /* --- escaping ----------------------------------------------------------- */
@@ -376,6 +399,22 @@ static void call_row(struct an_buf *b, const struct an_tool_call *c, const struc
     an_buf_puts(b, "</div></div></div>\n");
 }
 
+/* A checkpoint reached in this turn: a badge with its id, its
+ * description, and the evidence below. */
+static void reached(struct an_buf *b, const struct an_checkpoint_result *c)
+{
+    an_buf_puts(b, "<div class=\"cp\"><span class=\"cpid\">");
+    text(b, c->id ? c->id : "?", false);
+    an_buf_puts(b, "</span>");
+    text(b, c->description, false);
+    if (c->evidence && c->evidence[0]) {
+        an_buf_puts(b, "<div class=\"cpev\">evidence: ");
+        text(b, c->evidence, true);
+        an_buf_puts(b, "</div>");
+    }
+    an_buf_puts(b, "</div>\n");
+}
+
 static bool has_findings(const struct an_test_result *t, size_t turn)
 {
     for (size_t i = 0; i < t->findings.n; i++)
@@ -388,6 +427,7 @@ static void turn_item(struct an_buf *b, const struct an_test_result *t, size_t i
 {
     const struct an_transcript *tr = &t->transcript;
     const struct an_turn_rec *r = &tr->turns[i];
+    const struct an_dynamic_result *d = t->dyn;
     const char *cls = r->status == AN_TURN_NOT_RUN ? "notrun"
                       : r->status == AN_TURN_ERROR ? "error"
                       : has_findings(t, i)         ? "failed"
@@ -411,8 +451,15 @@ static void turn_item(struct an_buf *b, const struct an_test_result *t, size_t i
     }
     an_buf_puts(b, "</div>");
     if (r->input) {
-        an_buf_puts(b, "<div class=\"who\">user</div><div class=\"msg user\">");
+        an_buf_printf(b, "<div class=\"who\">%s</div><div class=\"msg user\">",
+                      d ? "simulated user" : "user");
         text(b, r->input, true);
+        an_buf_puts(b, "</div>");
+    }
+    if (d && i < d->nreasoning && d->reasoning[i]) {
+        an_buf_puts(b, "<div class=\"who\">simulator&#39;s reasoning</div>"
+                       "<div class=\"msg sim\">");
+        text(b, d->reasoning[i], true);
         an_buf_puts(b, "</div>");
     }
     if (r->status != AN_TURN_NOT_RUN) {
@@ -438,10 +485,68 @@ static void turn_item(struct an_buf *b, const struct an_test_result *t, size_t i
             an_buf_puts(b, "</div>");
         }
     }
+    for (size_t k = 0; d && k < d->ncheckpoints; k++)
+        if (d->checkpoints[k].reached_at_turn >= 0 &&
+            (size_t)d->checkpoints[k].reached_at_turn == i)
+            reached(b, &d->checkpoints[k]);
     for (size_t k = 0; k < t->findings.n; k++)
         if (t->findings.v[k].turn >= 0 && (size_t)t->findings.v[k].turn == i)
             finding(b, &t->findings.v[k]);
     an_buf_puts(b, "</li>\n");
+}
+
+/* --- a dynamic test ----------------------------------------------------- */
+
+/* Simulator, seed and outcome, above the turns. */
+static void dyn_box(struct an_buf *b, const struct an_test_result *t)
+{
+    const struct an_dynamic_result *d = t->dyn;
+    struct an_buf raw = AN_BUF_INIT;
+    an_buf_puts(b, "<div class=\"box dyn\">dynamic test \xC2\xB7 simulator <b class=\"mono\">");
+    text(b, d->simulator ? d->simulator : "(unknown)", false);
+    an_buf_puts(b, "</b>");
+    if (d->seed >= 0)
+        an_buf_printf(b, " \xC2\xB7 seed %lld", (long long)d->seed);
+    an_buf_puts(b, "<div>");
+    an_rpt_dyn_outcome(&raw, t, 0);
+    text(b, an_buf_cstr(&raw), false);
+    an_buf_puts(b, "</div></div>\n");
+    an_buf_release(&raw);
+}
+
+/* Every checkpoint: reached at which turn, with what evidence; a required
+ * one never reached is the row to read. */
+static void checkpoint_table(struct an_buf *b, const struct an_dynamic_result *d)
+{
+    an_buf_puts(b, "<h3>checkpoints</h3>");
+    if (!d->ncheckpoints) {
+        an_buf_puts(b, "<div class=\"muted\">none</div>\n");
+        return;
+    }
+    an_buf_puts(b, "<table class=\"cps\"><thead><tr><th>checkpoint</th><th>required</th>"
+                   "<th>reached at turn</th><th>evidence</th></tr></thead><tbody>\n");
+    for (size_t k = 0; k < d->ncheckpoints; k++) {
+        const struct an_checkpoint_result *c = &d->checkpoints[k];
+        bool hit = c->reached_at_turn >= 0;
+        an_buf_printf(b, "<tr class=\"%s\"><td><span class=\"mono\">",
+                      hit ? "reached" : c->required ? "missing" : "optional");
+        text(b, c->id ? c->id : "?", false);
+        an_buf_puts(b, "</span>");
+        if (c->description && c->description[0]) {
+            an_buf_puts(b, "<div class=\"muted\">");
+            text(b, c->description, false);
+            an_buf_puts(b, "</div>");
+        }
+        an_buf_printf(b, "</td><td>%s</td><td class=\"at\">", c->required ? "yes" : "no");
+        if (hit)
+            an_buf_printf(b, "%d", c->reached_at_turn + 1);
+        else
+            an_buf_puts(b, c->required ? "missing" : "not reached");
+        an_buf_puts(b, "</td><td class=\"ev\">");
+        text(b, c->evidence, true);
+        an_buf_puts(b, "</td></tr>\n");
+    }
+    an_buf_puts(b, "</tbody></table>\n");
 }
 
 /* --- a test ------------------------------------------------------------- */
@@ -516,11 +621,27 @@ static void test_section(struct an_buf *b, const struct an_test_result *t, size_
         }
         an_buf_puts(b, "</span></div>\n");
     }
+    if (t->dyn)
+        dyn_box(b, t);
     if (tr->nturns) {
         an_buf_puts(b, "<ol class=\"turns\">\n");
         for (size_t i = 0; i < tr->nturns; i++)
             turn_item(b, t, i);
         an_buf_puts(b, "</ol>\n");
+    }
+    if (t->dyn) {
+        /* the simulator's reasoning when it ended the talk: no turn to hold it */
+        const struct an_dynamic_result *d = t->dyn;
+        for (size_t i = tr->nturns; i < d->nreasoning; i++) {
+            if (!d->reasoning[i])
+                continue;
+            an_buf_printf(b, "<div class=\"who\">simulator&#39;s reasoning after turn %zu</div>"
+                             "<div class=\"msg sim\">",
+                          tr->nturns);
+            text(b, d->reasoning[i], true);
+            an_buf_puts(b, "</div>\n");
+        }
+        checkpoint_table(b, d);
     }
     bool header = false;
     for (size_t k = 0; k < t->findings.n; k++) {

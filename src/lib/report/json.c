@@ -48,6 +48,17 @@
  *     "runs": 5, "passes": 3,       --repeat (1 and 0/1 when not repeated, 0 and 0 skipped)
  *     "pass_rate": 0.6?, "stability": "unstable"?,  null when skipped
  *     "attempts": [{"status", "duration_ms", "summary"?}],  one per run when repeated
+ *     "dynamic": {                  a dynamic test (seed 002); null for a static one
+ *       "simulator": "user-sim"?,   the simulator agent's name
+ *       "end": "all_reached" | "goal_achieved" | "max_turns" | "timeout" | "error",
+ *       "seed": 42?,                --seed given to the simulator
+ *       "total_turns": 3,           turns that ran: the transcript's turns,
+ *                                   each input written by the simulator
+ *       "checkpoints": [{"id": "ask_type", "description": "..."?, "required": true,
+ *                        "reached": true, "reached_at_turn": 1?,  1-based; null = never
+ *                        "evidence": "what satisfied it"?}],
+ *       "reasoning": ["why it said that"?]  the simulator's, per turn (index 0 = turn 1)
+ *     }?,
  *     "transcript": {...}           an_transcript_to_json(t, false)
  *   }]
  * }
@@ -128,6 +139,36 @@ static json_t *finding(const struct an_finding *f)
     return o;
 }
 
+static json_t *dynamic(const struct an_test_result *t)
+{
+    const struct an_dynamic_result *d = t->dyn;
+    if (!d)
+        return json_null();
+    json_t *o = json_object();
+    set(o, "simulator", str(d->simulator));
+    set(o, "end", json_string(an_dyn_end_name(d->end)));
+    set(o, "seed", d->seed >= 0 ? json_integer((json_int_t)d->seed) : json_null());
+    set(o, "total_turns", json_integer((json_int_t)an_rpt_turns_run(&t->transcript)));
+    json_t *cps = json_array();
+    for (size_t i = 0; i < d->ncheckpoints; i++) {
+        const struct an_checkpoint_result *c = &d->checkpoints[i];
+        json_t *k = json_object();
+        set(k, "id", str(c->id));
+        set(k, "description", str(c->description));
+        set(k, "required", json_boolean(c->required));
+        set(k, "reached", json_boolean(c->reached_at_turn >= 0));
+        set(k, "reached_at_turn", turn1(c->reached_at_turn));
+        set(k, "evidence", str(c->evidence));
+        json_array_append_new(cps, k);
+    }
+    set(o, "checkpoints", cps);
+    json_t *why = json_array();
+    for (size_t i = 0; i < d->nreasoning; i++)
+        json_array_append_new(why, str(d->reasoning[i]));
+    set(o, "reasoning", why);
+    return o;
+}
+
 static json_t *test(const struct an_test_result *t)
 {
     json_t *o = json_object();
@@ -174,6 +215,7 @@ static json_t *test(const struct an_test_result *t)
                                              (json_int_t)t->attempts[i].duration_ms, "summary",
                                              str(t->attempts[i].summary)));
     set(o, "attempts", att);
+    set(o, "dynamic", dynamic(t));
     set(o, "transcript", an_transcript_to_json(&t->transcript, false));
     return o;
 }

@@ -85,7 +85,8 @@ static const char *kind_static(const char *k)
         "check.contains",     "check.not_contains",  "check.equals",
         "check.regex",        "check.json_path",     "check.type",
         "check.tool_called",  "check.tool_result",   "check.script",
-        "check.agent",
+        "check.agent",        "dynamic.max_turns",   "dynamic.timeout",
+        "dynamic.goal_achieved",
     };
     for (size_t i = 0; k && i < sizeof kinds / sizeof *kinds; i++)
         if (!strcmp(k, kinds[i]))
@@ -151,6 +152,50 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
                 an_turn_retry(r, "%s", json_string_value(w));
         }
     }
+}
+
+static enum an_dyn_end end_of(const char *name)
+{
+    for (int e = AN_DYN_ALL_REACHED; e <= AN_DYN_BROKEN; e++)
+        if (name && !strcmp(an_dyn_end_name((enum an_dyn_end)e), name))
+            return (enum an_dyn_end)e;
+    return AN_DYN_NONE; /* a newer file's word: the end is not shown */
+}
+
+/* json.c's "dynamic" member; NULL for null (a static test). total_turns
+ * is left out: it is the transcript's, read with it. */
+static struct an_dynamic_result *read_dynamic(const json_t *j)
+{
+    if (!json_is_object(j))
+        return NULL;
+    struct an_dynamic_result *d = an_xcalloc(1, sizeof *d);
+    d->end = end_of(an_json_str(j, "end"));
+    d->simulator = dup_str(j, "simulator");
+    json_t *seed = json_object_get(j, "seed");
+    d->seed = json_is_integer(seed) ? (int64_t)json_integer_value(seed) : -1;
+    json_t *cps = json_object_get(j, "checkpoints");
+    d->checkpoints = an_xcalloc(json_array_size(cps) + 1, sizeof *d->checkpoints);
+    size_t i;
+    json_t *v;
+    json_array_foreach(cps, i, v)
+    {
+        struct an_checkpoint_result *c = &d->checkpoints[d->ncheckpoints++];
+        c->id = dup_str(v, "id");
+        c->description = dup_str(v, "description");
+        c->required = !json_is_false(json_object_get(v, "required")); /* default true */
+        json_t *turn = json_object_get(v, "reached_at_turn");
+        c->reached_at_turn = json_is_integer(turn) && json_integer_value(turn) > 0
+                                 ? (int)json_integer_value(turn) - 1
+                                 : -1;
+        c->evidence = dup_str(v, "evidence");
+    }
+    json_t *why = json_object_get(j, "reasoning");
+    d->reasoning = an_xcalloc(json_array_size(why) + 1, sizeof *d->reasoning);
+    json_array_foreach(why, i, v)
+    {
+        d->reasoning[d->nreasoning++] = json_is_string(v) ? an_xstrdup(json_string_value(v)) : NULL;
+    }
+    return d;
 }
 
 static int read_test(const json_t *j, struct an_test_result *t, size_t index, const char *path,
@@ -222,6 +267,7 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
             t->attempts[i].summary = dup_str(v, "summary");
         }
     }
+    t->dyn = read_dynamic(json_object_get(j, "dynamic"));
     read_transcript(json_object_get(j, "transcript"), &t->transcript);
     return 0;
 }

@@ -24,6 +24,17 @@
  * shares from 0 to 1, rounded to 4 places; the summary's leaves skipped
  * tests out. Keys are always present and in this order; strings an agent
  * produced are made valid UTF-8 (each bad byte U+FFFD).
+ *
+ * A dynamic test's result (seed 002 "Dynamic Mode Output") has three more
+ * keys after "error", only for such a test:
+ *
+ *   "turns":[{"turn":1,"input":"Help me file an expense","output":"What type?"}],
+ *   "checkpoints":[{"id":"ask_type","reached_at_turn":1,"passed":true,"required":true}],
+ *   "total_turns":3
+ *
+ * "input" is what the simulated user said, "output" the agent's text (null:
+ * none); "reached_at_turn" is 1-based, null when never reached, and
+ * "passed" says whether it was reached. Turns not run are left out.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -131,6 +142,38 @@ static json_t *assertion(const struct an_finding *f)
     return o;
 }
 
+/* seed 002's "Dynamic Mode Output" keys, added to a result event */
+static void dynamic(json_t *o, const struct an_test_result *t)
+{
+    const struct an_transcript *tr = &t->transcript;
+    json_t *turns = json_array();
+    for (size_t i = 0; i < tr->nturns; i++) {
+        const struct an_turn_rec *r = &tr->turns[i];
+        if (r->status == AN_TURN_NOT_RUN)
+            continue;
+        json_t *k = json_object();
+        set(k, "turn", json_integer((json_int_t)i + 1));
+        set(k, "input", str(r->input));
+        set(k, "output", str(r->text));
+        json_array_append_new(turns, k);
+    }
+    set(o, "turns", turns);
+    json_t *cps = json_array();
+    for (size_t i = 0; i < t->dyn->ncheckpoints; i++) {
+        const struct an_checkpoint_result *c = &t->dyn->checkpoints[i];
+        json_t *k = json_object();
+        set(k, "id", str(c->id));
+        set(k, "reached_at_turn", c->reached_at_turn >= 0
+                                      ? json_integer((json_int_t)c->reached_at_turn + 1)
+                                      : json_null());
+        set(k, "passed", json_boolean(c->reached_at_turn >= 0));
+        set(k, "required", json_boolean(c->required));
+        json_array_append_new(cps, k);
+    }
+    set(o, "checkpoints", cps);
+    set(o, "total_turns", json_integer((json_int_t)an_rpt_turns_run(tr)));
+}
+
 static json_t *result_event(const struct an_test_result *t)
 {
     const struct an_transcript *tr = &t->transcript;
@@ -177,6 +220,8 @@ static json_t *result_event(const struct an_test_result *t)
         set(o, "error", str(t->error ? t->error : an_code_desc((enum an_code)t->error_code)));
     else
         set(o, "error", json_null());
+    if (t->dyn)
+        dynamic(o, t);
     return o;
 }
 

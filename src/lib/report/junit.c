@@ -12,6 +12,10 @@
  *
  * One <testsuite> per test file, in the order files first appear. A failed
  * assertion is a <failure>, a broken run an <error>: CI shows them apart.
+ *
+ * A dynamic test's system-out is its simulator, outcome, each turn with the
+ * checkpoints reached there and the simulator's reasoning, then every
+ * checkpoint (reached at turn N, missing, or not reached when optional).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -160,8 +164,11 @@ static void system_out(struct an_buf *b, const struct an_test_result *t)
         }
         an_buf_putc(&txt, '\n');
     }
-    for (size_t i = 0; i < t->transcript.nturns; i++)
-        an_rpt_turn_block(&txt, &t->transcript, i, "", JUNIT_CUT);
+    if (t->dyn) /* the conversation with its checkpoints, then all of them */
+        an_rpt_dyn_text(&txt, t, "", JUNIT_CUT);
+    else
+        for (size_t i = 0; i < t->transcript.nturns; i++)
+            an_rpt_turn_block(&txt, &t->transcript, i, "", JUNIT_CUT);
     an_rpt_judgements(&txt, t, "", JUNIT_CUT, true);
     if (txt.len) {
         an_buf_puts(b, "      <system-out>");

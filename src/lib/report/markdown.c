@@ -14,6 +14,9 @@
  *   ...
  *   ## Passed tests              a table: test, file, duration
  *   ## Skipped tests             a table: test, file
+ *   ## Dynamic tests             per dynamic test (seed 002): its outcome and
+ *                                a table of its checkpoints (required, the
+ *                                turn it was reached at, evidence)
  *   ## Stability                 a table, for repeated tests (--repeat)
  *
  * Test names, files and agent text are untrusted. In table cells and
@@ -247,6 +250,64 @@ static void table_of(struct an_buf *b, const struct an_run_result *r, enum an_st
     an_buf_putc(b, '\n');
 }
 
+/* Untrusted s in a table cell, cut to MD_CUT bytes; NULL: empty. */
+static void cell_cut(struct an_buf *b, const char *s)
+{
+    struct an_buf tmp = AN_BUF_INIT;
+    an_rpt_str(&tmp, s, MD_CUT, "", 0); /* line breaks kept: the cell makes them <br> */
+    inline_text(b, an_buf_cstr(&tmp), IN_CELL);
+    an_buf_release(&tmp);
+}
+
+static void dynamic(struct an_buf *b, const struct an_run_result *r)
+{
+    static const char *const word[] = {"PASS", "FAIL", "ERROR", "SKIP"};
+    bool header = false;
+    for (size_t i = 0; i < r->ntests; i++) {
+        const struct an_test_result *t = &r->tests[i];
+        const struct an_dynamic_result *d = t->dyn;
+        struct an_buf raw = AN_BUF_INIT;
+        if (!d)
+            continue;
+        if (!header)
+            an_buf_puts(b, "## Dynamic tests\n\n");
+        header = true;
+        an_buf_puts(b, "### ");
+        title(b, t, IN_HEADING);
+        an_buf_printf(b, "\n\n%s \xC2\xB7 ", word[(unsigned)t->status < 4 ? t->status : 2]);
+        an_rpt_dyn_outcome(&raw, t, MD_CUT);
+        inline_text(b, an_buf_cstr(&raw), IN_HEADING);
+        an_buf_puts(b, " \xC2\xB7 simulator ");
+        inline_text(b, d->simulator ? d->simulator : "(unknown)", IN_HEADING);
+        if (d->seed >= 0)
+            an_buf_printf(b, ", seed %lld", (long long)d->seed);
+        an_buf_puts(b, "\n\n");
+        an_buf_release(&raw);
+        if (!d->ncheckpoints)
+            continue;
+        an_buf_puts(b, "| Checkpoint | Required | Reached at turn | Evidence |\n"
+                       "|---|---|---:|---|\n");
+        for (size_t k = 0; k < d->ncheckpoints; k++) {
+            const struct an_checkpoint_result *c = &d->checkpoints[k];
+            an_buf_puts(b, "| ");
+            cell_cut(b, c->id ? c->id : "?");
+            if (c->description && c->description[0]) {
+                an_buf_puts(b, ": ");
+                cell_cut(b, c->description);
+            }
+            an_buf_printf(b, " | %s | ", c->required ? "yes" : "no");
+            if (c->reached_at_turn >= 0)
+                an_buf_printf(b, "%d", c->reached_at_turn + 1);
+            else
+                an_buf_puts(b, c->required ? "**missing**" : "not reached");
+            an_buf_puts(b, " | ");
+            cell_cut(b, c->evidence);
+            an_buf_puts(b, " |\n");
+        }
+        an_buf_putc(b, '\n');
+    }
+}
+
 static void stability(struct an_buf *b, const struct an_run_result *r)
 {
     bool header = false;
@@ -284,6 +345,7 @@ int an_report_markdown(const struct an_run_result *r, const char *path, struct a
     }
     table_of(&b, r, AN_STATUS_PASS);
     table_of(&b, r, AN_STATUS_SKIP);
+    dynamic(&b, r);
     stability(&b, r);
     if (!r->ntests)
         an_buf_puts(&b, "No tests were run.\n\n");

@@ -190,7 +190,7 @@ int an_generate_cases(const struct an_config *cfg, const struct an_gen_spec *g, 
     struct an_session *sess = NULL;
     struct an_transcript tr;
     an_transcript_init(&tr);
-    int rc = an_target_open(&agent->target, NULL, &vars, NULL, cfg->dir, &conf, &sess, err);
+    int rc = an_target_open(&agent->target, NULL, &vars, NULL, cfg->dir, NULL, &conf, &sess, err);
     if (!rc) {
         struct an_turn_rec *rec = an_transcript_add_turn(&tr, "user");
         rec->input = an_xstrdup(an_buf_cstr(&msg));

@@ -64,6 +64,18 @@ static void finish(struct an_job *j)
         j->sandbox = NULL;
     }
     an_vars_release(&j->vars);
+    if (j->dyn && !j->res.dyn) {
+        /* the agent broke the loop: keep what it reached so far */
+        if (j->dyn->end == AN_DYN_NONE)
+            j->dyn->end = AN_DYN_BROKEN;
+        const struct an_agent *sim = j->test->dyn->simulator;
+        an_dyn_result(j->dyn, tr, sim ? sim->name : NULL, &j->res);
+    }
+    if (j->dyn) {
+        an_dyn_release(j->dyn);
+        free(j->dyn);
+        j->dyn = NULL;
+    }
     j->res.end_ms = an_clock_unix_ms();
     j->state = AN_JOB_DONE;
 }
@@ -79,6 +91,9 @@ static bool has_impure(const struct an_assert *blk)
 }
 
 static void after_turn_checks(struct an_job *j, long nf);
+static void dyn_step(struct an_job *j, int turn);
+static void next_turn(struct an_job *j);
+static void test_checks(struct an_job *j);
 
 /* Runs on the helper thread: script checks, then judges. */
 static void *checks_thread(void *arg)
@@ -88,8 +103,9 @@ static void *checks_thread(void *arg)
     size_t ns = 0, na = 0;
     c->rc = an_script_checks(&c->blk, &c->scope, c->input, j->cfg->dir, &c->findings, &ns,
                              &c->err);
+    struct an_target_over over = {j->env->helper_params, 0};
     if (!c->rc)
-        c->rc = an_judge_checks(&c->blk, &c->scope, c->input, &j->vars, j->cfg->dir,
+        c->rc = an_judge_checks(&c->blk, &c->scope, c->input, &j->vars, j->cfg->dir, &over,
                                 &c->findings, &na, &c->judgements, &c->err);
     c->failed += ns + na;
     an_http_thread_cleanup(); /* the judges' pooled connections live on this thread */
@@ -207,6 +223,16 @@ static void next_turn(struct an_job *j)
 {
     struct an_transcript *tr = &j->res.transcript;
     struct an_err err = AN_ERR_INIT;
+    if (j->dyn && j->turn >= j->test->nturns) {
+        /* the simulator wrote this one */
+        struct an_turn_rec *rec = an_transcript_add_turn(tr, "user");
+        rec->drop_frames = !j->env->keep_frames;
+        rec->input = j->dyn->next;
+        j->dyn->next = NULL;
+        j->tries = 0;
+        begin_turn(j, false);
+        return;
+    }
     if (j->turn == j->test->nturns) {
         test_checks(j); /* finishes the job, now or once its checks thread is done */
         return;
@@ -274,9 +300,10 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
         finish(j);
         return;
     }
+    static const struct an_assert none;
     struct an_assert blk;
     an_assert_for_turn(&blk, &j->cfg->target.assert, &j->test->assert,
-                       &j->test->turns[j->turn].assert);
+                       j->turn < j->test->nturns ? &j->test->turns[j->turn].assert : &none);
     judge(j, &blk, an_scope_turn(tr, j->turn), NULL, rec->input, false);
 }
 
@@ -289,8 +316,72 @@ static void after_turn_checks(struct an_job *j, long nf)
         finish(j);
         return;
     }
+    if (j->dyn) {
+        dyn_step(j, (int)j->turn);
+        return;
+    }
     j->turn++;
     next_turn(j);
+}
+
+/* ---- dynamic tests ---- */
+
+/* Runs on the helper thread: checkpoints of the turn, then the simulator. */
+static void *sim_thread(void *arg)
+{
+    struct an_job *j = arg;
+    struct an_target_over over = {j->env->helper_params, 0};
+    an_dyn_step(j->dyn, &j->res.transcript, j->dyn_turn, &j->vars, j->cfg->dir, &over);
+    an_http_thread_cleanup();
+    atomic_store(&j->thread_done, true);
+    curl_multi_wakeup(j->env->multi);
+    return NULL;
+}
+
+/* The loop ended: its result; then the test's own checks when it passed. */
+static void dyn_end(struct an_job *j)
+{
+    struct an_dyn_run *r = j->dyn;
+    const struct an_agent *sim = j->test->dyn->simulator;
+    an_dyn_result(r, &j->res.transcript, sim ? sim->name : NULL, &j->res);
+    if (r->end == AN_DYN_BROKEN) {
+        set_error(&j->res, r->err_code ? r->err_code : AN_EPROTO, r->err_turn,
+                  r->err_msg ? r->err_msg : "the dynamic test broke");
+        finish(j);
+        return;
+    }
+    if (j->res.findings.n) {
+        j->res.status = AN_STATUS_FAIL;
+        finish(j);
+        return;
+    }
+    test_checks(j); /* the case's own assertions, on the whole conversation */
+}
+
+static void sim_done(struct an_job *j)
+{
+    if (j->dyn->end != AN_DYN_NONE) {
+        dyn_end(j);
+        return;
+    }
+    j->turn = (size_t)(j->dyn_turn + 1);
+    next_turn(j);
+}
+
+/* After turn `turn` (-1: before the first): judge, decide, simulate. */
+static void dyn_step(struct an_job *j, int turn)
+{
+    if (turn < 0 && j->test->nturns > 0) {
+        next_turn(j); /* the case's own first message */
+        return;
+    }
+    j->dyn_turn = turn;
+    j->state = AN_JOB_SIM;
+    if (start_thread(j, sim_thread))
+        return;
+    sim_thread(j); /* no thread to be had: run it here */
+    j->thread_started = false;
+    sim_done(j);
 }
 
 size_t an_job_fds(struct an_job *j, struct curl_waitfd *out, size_t max)
@@ -322,11 +413,19 @@ static void open_session(struct an_job *j)
     struct an_err err = AN_ERR_INIT;
     const struct an_target *t = &j->cfg->target;
     int rc;
-    rc = an_target_open(t, j->test, &j->vars, j->sandbox, j->cfg->dir, &j->conf, &j->session,
+    rc = an_target_open(t, j->test, &j->vars, j->sandbox, j->cfg->dir, NULL, &j->conf, &j->session,
                         &err);
     if (rc) {
         set_error_err(&j->res, -1, &err);
         finish(j);
+        return;
+    }
+    if (j->test->dyn) {
+        j->dyn = an_xcalloc(1, sizeof *j->dyn);
+        an_dyn_init(j->dyn, j->test->dyn, an_clock_mono_ms(), j->env->seed);
+        if (!j->deadline_mono || j->dyn->deadline_mono < j->deadline_mono)
+            j->deadline_mono = j->dyn->deadline_mono;
+        dyn_step(j, -1);
         return;
     }
     next_turn(j);
@@ -427,6 +526,10 @@ void an_job_thread_finished(struct an_job *j)
         checks_done(j);
         return;
     }
+    if (j->state == AN_JOB_SIM) {
+        sim_done(j);
+        return;
+    }
     if (j->hooks_rc) {
         if (j->hooks_hit_deadline) {
             char msg[256];
@@ -467,6 +570,19 @@ void an_job_abort(struct an_job *j, int code, const char *why)
         break;
     default:
         return; /* PENDING/DONE: nothing to stop; HOOKS: see job.h */
+    }
+    if (j->dyn && code == AN_ETIMEOUT && !an_cancelled() &&
+        an_clock_mono_ms() >= j->dyn->deadline_mono) {
+        /* the case's own timeout ends the loop: a failure naming what is
+         * missing, not a broken run (the turn in flight was cut) */
+        j->res.status = AN_STATUS_PASS;
+        free(j->res.error);
+        j->res.error = NULL;
+        j->res.error_code = 0;
+        j->res.error_turn = -1;
+        an_dyn_timed_out(j->dyn, (int)j->turn);
+        dyn_end(j);
+        return;
     }
     if (code == AN_ETIMEOUT)
         j->res.timed_out = true;

@@ -26,6 +26,7 @@
 #include "ananke/result.h"
 #include "core/interp.h"
 #include "proto/adapter.h"
+#include "run/dynamic.h"
 #include "run/target_conf.h"
 
 #define AN_JOB_MAX_FDS 8 /* descriptors one fd-driven session may ask to poll */
@@ -36,6 +37,7 @@ enum an_job_state {
     AN_JOB_TURN,
     AN_JOB_WAIT,
     AN_JOB_CHECKS, /* script and agent checks of a turn or the test, on the helper thread */
+    AN_JOB_SIM,    /* dynamic test: checkpoints and the simulator, on the helper thread */
     AN_JOB_DONE
 };
 
@@ -58,6 +60,8 @@ struct an_job_env {
     unsigned retries;       /* --retries */
     int64_t timeout_ms;     /* --timeout per test; 0: none */
     bool keep_frames;       /* keep raw protocol frames (a report shows them) */
+    json_t *helper_params;  /* --seed: {"seed": N, "temperature": 0} for openai helpers; NULL */
+    int64_t seed;           /* --seed, or -1 */
 };
 
 struct an_job {
@@ -90,6 +94,8 @@ struct an_job {
     struct an_err *hooks_err; /* only while hooks run: an error is 1.5 KiB, a job
                                  list of 10000 tests should not carry 10000 */
     struct an_job_checks *ck; /* only in AN_JOB_CHECKS */
+    struct an_dyn_run *dyn;   /* a dynamic test's loop; NULL for a static test */
+    int dyn_turn;             /* AN_JOB_SIM: the turn the step judges (-1: none yet) */
 };
 
 /* Start the job (PENDING -> HOOKS, TURN or DONE). */

@@ -124,8 +124,8 @@ static json_t *shown_json(const struct an_check_item *it, const struct an_scope 
 
 static int judge_one(const struct an_check_item *it, const struct an_scope *s, const char *input,
                      const struct an_vars *vars, const char *project_dir,
-                     struct an_findings *out, size_t *nfailed, struct an_judgements *js,
-                     struct an_err *err)
+                     const struct an_target_over *over, struct an_findings *out, size_t *nfailed,
+                     struct an_judgements *js, struct an_err *err)
 {
     const struct an_agent *agent = it->agent;
     json_t *shown = shown_json(it, s, input);
@@ -150,7 +150,7 @@ static int judge_one(const struct an_check_item *it, const struct an_scope *s, c
     struct an_transcript tr;
     an_transcript_init(&tr);
     struct an_err oerr = AN_ERR_INIT;
-    int rc = an_target_open(&agent->target, NULL, vars, NULL, project_dir, &conf, &sess, &oerr);
+    int rc = an_target_open(&agent->target, NULL, vars, NULL, project_dir, over, &conf, &sess, &oerr);
     if (rc) {
         char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
         jg->reason = an_xstrdup(an_err_format(&oerr, buf, sizeof buf));
@@ -214,15 +214,15 @@ done:
 
 int an_judge_checks(const struct an_assert *blk, const struct an_scope *s, const char *input,
                     const struct an_vars *vars, const char *project_dir,
-                    struct an_findings *out, size_t *nfailed, struct an_judgements *js,
-                    struct an_err *err)
+                    const struct an_target_over *over, struct an_findings *out, size_t *nfailed,
+                    struct an_judgements *js, struct an_err *err)
 {
     *nfailed = 0;
     for (size_t k = 0; k < blk->nchecks; k++) {
         const struct an_check_item *it = &blk->checks[k];
         if (it->kind != AN_CHECK_AGENT || !it->agent)
             continue;
-        int rc = judge_one(it, s, input, vars, project_dir, out, nfailed, js, err);
+        int rc = judge_one(it, s, input, vars, project_dir, over, out, nfailed, js, err);
         if (rc)
             return rc;
     }

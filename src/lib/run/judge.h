@@ -23,14 +23,15 @@
 #include "ananke/result.h"
 #include "ananke/transcript.h"
 #include "core/interp.h"
+#include "run/target_conf.h"
 
 /* Run the agent checks of blk on the scope. Failed ones are appended to
  * out (*nfailed counts them), every verdict to js. Returns AN_OK, or an
  * error (err filled, with the check's location) when a judge is broken. */
 int an_judge_checks(const struct an_assert *blk, const struct an_scope *s, const char *input,
                     const struct an_vars *vars, const char *project_dir,
-                    struct an_findings *out, size_t *nfailed, struct an_judgements *js,
-                    struct an_err *err);
+                    const struct an_target_over *over, struct an_findings *out, size_t *nfailed,
+                    struct an_judgements *js, struct an_err *err);
 
 /* The verdict in a judge's answer: 1 passed, 0 failed, -1 not a usable
  * answer (*why says what is wrong). *reason is the judge's reason or NULL.

@@ -260,6 +260,10 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     s.env.retries = o->retries;
     s.env.timeout_ms = o->test_timeout_ms;
     s.env.keep_frames = o->keep_frames;
+    s.env.seed = o->has_seed ? o->seed : -1;
+    if (o->has_seed)
+        s.env.helper_params =
+            json_pack("{s:I,s:i}", "seed", (json_int_t)o->seed, "temperature", 0);
 
     out->start_ms = an_clock_unix_ms();
     out->config_path = an_xstrdup(suite->config.path);
@@ -338,7 +342,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         /* backwards: after_step() moves the last entry into a finished one's place */
         for (size_t i = s.active; i-- > 0;) {
             struct an_job *j = s.act[i];
-            if (j->state == AN_JOB_HOOKS || j->state == AN_JOB_CHECKS) {
+            if (j->state == AN_JOB_HOOKS || j->state == AN_JOB_CHECKS || j->state == AN_JOB_SIM) {
                 if (atomic_load(&j->thread_done)) {
                     an_job_thread_finished(j);
                     after_step(&s, j);
@@ -420,6 +424,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     free(s.slots);
     free(s.sel);
     curl_multi_cleanup(s.env.multi);
+    json_decref(s.env.helper_params);
     an_http_thread_cleanup();
     return AN_OK;
 }

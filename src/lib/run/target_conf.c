@@ -298,7 +298,8 @@ static int acp_refuses(const struct an_test *test, struct an_err *err)
 
 int an_target_open(const struct an_target *t, const struct an_test *test,
                    const struct an_vars *vars, const char *sandbox, const char *project_dir,
-                   struct an_target_conf **conf, struct an_session **out, struct an_err *err)
+                   const struct an_target_over *over, struct an_target_conf **conf,
+                   struct an_session **out, struct an_err *err)
 {
     int rc;
     *out = NULL;
@@ -327,6 +328,8 @@ int an_target_open(const struct an_target *t, const struct an_test *test,
         (*conf)->c = c;
         if ((rc = agui_conf_build(c, t, test, vars, err)))
             return rc;
+        if (over && over->timeout_ms > 0 && over->timeout_ms < c->o.timeout_ms)
+            c->o.timeout_ms = over->timeout_ms;
         return an_agui_open(out, &c->o, err);
     }
     case AN_TARGET_OPENAI: {
@@ -334,6 +337,14 @@ int an_target_open(const struct an_target *t, const struct an_test *test,
         (*conf)->c = c;
         if ((rc = openai_conf_build(c, t, test, vars, project_dir, err)))
             return rc;
+        if (over && over->timeout_ms > 0 && over->timeout_ms < c->o.timeout_ms)
+            c->o.timeout_ms = over->timeout_ms;
+        if (over && over->params) {
+            if (!c->params)
+                c->params = json_object();
+            json_object_update(c->params, (json_t *)over->params);
+            c->o.params = c->params;
+        }
         return an_openai_open(out, &c->o, err);
     }
     }

@@ -21,9 +21,17 @@ struct an_target_conf;
  * its own). `sandbox` is the ACP agent's directory (NULL for the others);
  * `project_dir` is where tool commands run. On failure *out is NULL, err
  * says why, and *conf (possibly set) must still be freed. */
+/* What a helper agent's call may change (NULL: nothing): more request
+ * params for an openai agent (--seed), a shorter turn limit (0: none). */
+struct an_target_over {
+    const json_t *params;
+    int64_t timeout_ms;
+};
+
 int an_target_open(const struct an_target *t, const struct an_test *test,
                    const struct an_vars *vars, const char *sandbox, const char *project_dir,
-                   struct an_target_conf **conf, struct an_session **out, struct an_err *err);
+                   const struct an_target_over *over, struct an_target_conf **conf,
+                   struct an_session **out, struct an_err *err);
 void an_target_conf_free(struct an_target_conf *c); /* NULL-safe */
 
 #endif

@@ -107,3 +107,74 @@ struct an_run_result fx_mixed_run(void)
     t->attempts[1].summary = strdup("Text must match /4/");
     return r;
 }
+
+struct an_checkpoint_result *fx_checkpoint(struct an_test_result *t, const char *id,
+                                           const char *description, bool required, int turn,
+                                           const char *evidence)
+{
+    struct an_dynamic_result *d = t->dyn;
+    if (!d) {
+        d = t->dyn = calloc(1, sizeof *d);
+        d->seed = -1;
+    }
+    d->checkpoints = realloc(d->checkpoints, (d->ncheckpoints + 1) * sizeof *d->checkpoints);
+    struct an_checkpoint_result *c = &d->checkpoints[d->ncheckpoints++];
+    c->id = dup_or_null(id);
+    c->description = dup_or_null(description);
+    c->required = required;
+    c->reached_at_turn = turn;
+    c->evidence = dup_or_null(evidence);
+    return c;
+}
+
+/* The simulator's reasoning per turn; NULL entries allowed. */
+static void fx_reasoning(struct an_dynamic_result *d, const char *const *why, size_t n)
+{
+    d->reasoning = calloc(n, sizeof *d->reasoning);
+    for (size_t i = 0; i < n; i++)
+        d->reasoning[i] = dup_or_null(why[i]);
+    d->nreasoning = n;
+}
+
+struct an_run_result fx_dynamic_run(void)
+{
+    const int64_t t0 = 1737100000000LL;
+    struct an_run_result r = {0};
+    struct an_test_result *t;
+
+    r.start_ms = t0;
+    r.end_ms = t0 + 9000;
+
+    t = fx_test(&r, "T004 \xE2\x80\x94 expense coverage", "cases.jsonl", AN_STATUS_FAIL, t0,
+                t0 + 6800);
+    t->id = strdup("T004");
+    fx_turn(&t->transcript, "Help me file an expense", "What type of expense is it?", t0 + 100,
+            t0 + 1300);
+    fx_turn(&t->transcript, "Client dinner, $250", "Anything else?", t0 + 1300, t0 + 3000);
+    fx_turn(&t->transcript, "No, that's all", "Created it.", t0 + 3000, t0 + 6700);
+    fx_call(&t->transcript, 2, "create_expense", json_pack("{s:i}", "amount", 250),
+            json_pack("{s:s}", "id", "E-1"));
+    fx_checkpoint(t, "ask_type", "Agent asks for expense type", true, 0,
+                  "text contains \"type\"");
+    fx_checkpoint(t, "call_create", "Agent calls create_expense", false, 2,
+                  "create_expense({\"amount\":250})");
+    fx_checkpoint(t, "confirm", "Agent confirms submission", true, -1, NULL);
+    t->dyn->end = AN_DYN_MAX_TURNS;
+    t->dyn->simulator = strdup("user-sim");
+    t->dyn->seed = 42;
+    fx_reasoning(t->dyn,
+                 (const char *const[]){"Start by asking for help", NULL,
+                                       "The agent has not confirmed yet"},
+                 3);
+    an_findings_add(&t->findings, "dynamic.max_turns", -1, "cases.jsonl", 4, 1,
+                    "max turns (3) exceeded without reaching all checkpoints",
+                    "every required checkpoint reached", "missing: confirm", NULL);
+
+    t = fx_test(&r, "greets back", "dyn.test.yaml", AN_STATUS_PASS, t0 + 7000, t0 + 7500);
+    fx_turn(&t->transcript, "hi", "Hello!", t0 + 7000, t0 + 7400);
+    fx_checkpoint(t, "greet", NULL, true, 0, NULL);
+    t->dyn->end = AN_DYN_ALL_REACHED;
+    t->dyn->simulator = strdup("user-sim");
+    fx_reasoning(t->dyn, (const char *const[]){NULL, "Greeted back: goal achieved"}, 2);
+    return r;
+}

@@ -6,6 +6,7 @@
 #ifndef ANANKE_TEST_RESULTS_FIXTURE_H
 #define ANANKE_TEST_RESULTS_FIXTURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,5 +38,26 @@ struct an_tool_call *fx_call(struct an_transcript *tr, unsigned turn, const char
  *   flaky             YAML, PASS with 2 of 3 runs (10, 20, 30ms), 60ms
  * in 1.42s with ananke.config.yaml and --repeat 3. */
 struct an_run_result fx_mixed_run(void);
+
+/* A checkpoint appended to t's dynamic result (made on first use, with
+ * seed -1 and no simulator); `turn` is 0-based, -1 = never reached. */
+struct an_checkpoint_result *fx_checkpoint(struct an_test_result *t, const char *id,
+                                           const char *description, bool required, int turn,
+                                           const char *evidence);
+
+/* Two dynamic tests (seed 002), started at Unix ms 1737100000000, in 9s:
+ *   [T004] expense coverage  JSONL, FAIL, 6.8s, simulator "user-sim" seed 42,
+ *       ended max_turns after 3 turns:
+ *         1 "Help me file an expense" -> "What type of expense is it?"
+ *         2 "Client dinner, $250"     -> "Anything else?"
+ *         3 "No, that's all"          -> create_expense({"amount":250}) -> "Created it."
+ *       checkpoints: ask_type (required) reached at turn 1, call_create
+ *       (optional) at turn 3, confirm (required) never; the simulator's
+ *       reasoning for turns 1 and 3; a dynamic.max_turns finding
+ *   greets back  YAML, PASS, 500ms, simulator "user-sim" without a seed,
+ *       1 turn "hi" -> "Hello!"; checkpoint greet (no description, no
+ *       evidence) reached at turn 1; ended all_reached, the simulator's
+ *       reasoning only after the last turn */
+struct an_run_result fx_dynamic_run(void);
 
 #endif
