@@ -40,6 +40,10 @@ step examples env ANANKE_BUILD="$B" bash tests/examples.sh
 step comply env ANANKE_BUILD="$B" bash tests/comply/run.sh
 step acp-sdk env ANANKE_BUILD="$B" bash tests/acp-sdk/run.sh
 step docs bash tests/docs.sh
+# only once, in the plain run: -O2 warnings do not depend on the sanitizers
+if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
+  step release-build bash tests/release-build.sh
+fi
 # valgrind cannot run sanitizer builds; the plain build gets it
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step valgrind env ANANKE_BUILD="$B" bash tests/valgrind.sh

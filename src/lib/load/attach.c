@@ -120,8 +120,8 @@ int an_attach_part(struct an_ld *ld, const char *dir, const json_t *part,
             path = an_xmalloc(n);
             snprintf(path, n, "%s/%s", dir, p);
         }
-        char *data;
-        size_t len;
+        char *data = NULL;
+        size_t len = 0;
         int rc = read_all(ld, path, s, loc, &data, &len);
         free(path);
         if (rc)
