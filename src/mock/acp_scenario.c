@@ -7,7 +7,6 @@
 #include "core/yaml.h"
 #include "scenario_util.h"
 
-#define MAX_DELAY_MS 3600000LL
 #define MAX_CHUNKS 100000LL
 
 static const char *const top_keys[] = {"capabilities", "modes", "commands", "prompts", NULL};
@@ -67,15 +66,6 @@ static int unknown_key(const struct an_ynode *key, const char *where,
     return scn_unknown_key(key, where, lists, err);
 }
 
-static int check_keys(const struct an_ynode *map, const char *const *allowed, const char *where,
-                      struct an_err *err)
-{
-    for (size_t i = 0; i < map->npairs; i++)
-        if (!scn_in_list(allowed, map->pairs[i].key->str))
-            return unknown_key(map->pairs[i].key, where, allowed, err);
-    return 0;
-}
-
 static int get_str(const struct an_ynode *n, const char *key, const char **out, struct an_err *err)
 {
     if (n->kind != AN_Y_SCALAR || an_yaml_is_null(n))
@@ -109,11 +99,6 @@ static int get_enum(const struct an_ynode *n, const char *key, const char *const
 static void decref(void *p)
 {
     json_decref(p);
-}
-
-static void free_regex(void *p)
-{
-    an_regex_free(p);
 }
 
 /* Hand a new JSON value to the arena; returns it (borrowed from then on). */
@@ -159,7 +144,7 @@ static int tool_locations(const struct an_ynode *n, json_t **out, struct an_err 
         int rc;
         if (it->kind == AN_Y_MAP) {
             const struct an_ynode *p = an_yaml_get(it, "path"), *l = an_yaml_get(it, "line");
-            if ((rc = check_keys(it, keys, "a location", err)))
+            if ((rc = scn_check_keys(it, keys, "a location", err)))
                 goto fail;
             if (!p) {
                 rc = an_fail(err, AN_ESCHEMA, &it->loc, "a location needs 'path'");
@@ -197,7 +182,7 @@ static int load_tool(struct acp_scenario *s, struct acp_step *st, const struct a
     const char *what = is_update ? "'tool_update'" : "'tool_call'";
     int rc;
     if ((rc = scn_want_map(n, what, err)) ||
-        (rc = check_keys(n, is_update ? update_keys : call_keys, what, err)))
+        (rc = scn_check_keys(n, is_update ? update_keys : call_keys, what, err)))
         return rc;
     json_t *u = keep(s, json_object());
     json_object_set_new(u, "sessionUpdate", json_string(is_update ? "tool_call_update" : "tool_call"));
@@ -259,7 +244,7 @@ static int load_plan(struct acp_scenario *s, struct acp_step *st, const struct a
         const char *content = NULL, *prio = "medium", *status = "pending";
         int rc;
         if ((rc = scn_want_map(e, "a plan entry", err)) ||
-            (rc = check_keys(e, keys, "a plan entry", err)))
+            (rc = scn_check_keys(e, keys, "a plan entry", err)))
             return rc;
         if (!(v = an_yaml_get(e, "content")))
             return an_fail(err, AN_ESCHEMA, &e->loc, "a plan entry needs 'content'");
@@ -286,7 +271,7 @@ static int load_write(struct acp_scenario *s, struct acp_step *st, const struct 
     const char *path = NULL, *content = NULL;
     int rc;
     if ((rc = scn_want_map(n, "'write_file'", err)) ||
-        (rc = check_keys(n, keys, "'write_file'", err)))
+        (rc = scn_check_keys(n, keys, "'write_file'", err)))
         return rc;
     if (!(p = an_yaml_get(n, "path")) || !(c = an_yaml_get(n, "content")))
         return an_fail(err, AN_ESCHEMA, &n->loc, "'write_file' needs 'path' and 'content'");
@@ -311,7 +296,8 @@ static int load_terminal(struct acp_scenario *s, struct acp_step *st, const stru
         st->json = keep(s, json_pack("{s:s}", "command", str));
         return 0;
     }
-    if ((rc = scn_want_map(n, "'terminal'", err)) || (rc = check_keys(n, keys, "'terminal'", err)))
+    if ((rc = scn_want_map(n, "'terminal'", err)) ||
+        (rc = scn_check_keys(n, keys, "'terminal'", err)))
         return rc;
     if (!(v = an_yaml_get(n, "command")))
         return an_fail(err, AN_ESCHEMA, &n->loc, "'terminal' needs 'command'");
@@ -369,7 +355,7 @@ static int load_permission(struct acp_scenario *s, struct acp_step *st, const st
         return 0;
     }
     if ((rc = scn_want_map(n, "'permission'", err)) ||
-        (rc = check_keys(n, keys, "'permission'", err)))
+        (rc = scn_check_keys(n, keys, "'permission'", err)))
         return rc;
     json_t *p = keep(s, json_object());
     static const char *const strs[] = {"tool", "title"};
@@ -393,7 +379,7 @@ static int load_permission(struct acp_scenario *s, struct acp_step *st, const st
             const struct an_ynode *o = v->items[i], *f;
             const char *id = NULL, *name, *kind;
             if ((rc = scn_want_map(o, "a permission option", err)) ||
-                (rc = check_keys(o, opt_keys, "a permission option", err)))
+                (rc = scn_check_keys(o, opt_keys, "a permission option", err)))
                 return rc;
             if (!(f = an_yaml_get(o, "optionId")) || (rc = get_str(f, "optionId", &id, err)))
                 return f ? rc : an_fail(err, AN_ESCHEMA, &o->loc, "an option needs 'optionId'");
@@ -454,7 +440,7 @@ static int load_step_value(struct acp_scenario *s, struct acp_step *st, const st
     case ACP_STEP_PERMISSION:
         return load_permission(s, st, v, err);
     case ACP_STEP_DELAY:
-        return scn_get_int(v, key, 0, MAX_DELAY_MS, &st->num, err);
+        return scn_get_int(v, key, 0, SCN_MAX_DELAY_MS, &st->num, err);
     case ACP_STEP_EXIT:
         return scn_get_int(v, key, 0, 255, &st->num, err);
     }
@@ -558,16 +544,15 @@ static int load_rule(struct acp_scenario *s, struct acp_rule *r, const struct an
     const char *str = NULL;
     int rc;
     if ((rc = scn_want_map(n, "a prompt rule", err)) ||
-        (rc = check_keys(n, rule_keys, "a prompt rule", err)))
+        (rc = scn_check_keys(n, rule_keys, "a prompt rule", err)))
         return rc;
     r->loc = n->loc;
-    if ((v = an_yaml_get(n, "match"))) {
-        if ((rc = get_str(v, "match", &str, err)) ||
-            (rc = an_regex_compile(&r->match, str, &v->loc, err)))
-            return rc;
-        an_arena_defer(&s->arena, free_regex, r->match);
-    }
-    if ((v = an_yaml_get(n, "times")) && (rc = scn_get_int(v, "times", 1, 1000000000LL, &r->times, err)))
+    if ((v = an_yaml_get(n, "match")) &&
+        ((rc = get_str(v, "match", &str, err)) ||
+         (rc = scn_compile_regex(&s->arena, v, str, &r->match, err))))
+        return rc;
+    if ((v = an_yaml_get(n, "times")) &&
+        (rc = scn_get_int(v, "times", 1, SCN_MAX_TIMES, &r->times, err)))
         return rc;
     if (!(v = an_yaml_get(n, "steps")))
         return an_fail(err, AN_ESCHEMA, &n->loc, "a prompt rule needs 'steps'");
@@ -603,7 +588,7 @@ static int load_modes(struct acp_scenario *s, const struct an_ynode *n, struct a
     const struct an_ynode *cur, *avail;
     const char *cur_id = NULL, *str = "";
     int rc;
-    if ((rc = scn_want_map(n, "'modes'", err)) || (rc = check_keys(n, keys, "'modes'", err)))
+    if ((rc = scn_want_map(n, "'modes'", err)) || (rc = scn_check_keys(n, keys, "'modes'", err)))
         return rc;
     if (!(cur = an_yaml_get(n, "currentModeId")) || !(avail = an_yaml_get(n, "availableModes")))
         return an_fail(err, AN_ESCHEMA, &n->loc, "'modes' needs 'currentModeId' and 'availableModes'");
@@ -614,7 +599,8 @@ static int load_modes(struct acp_scenario *s, const struct an_ynode *n, struct a
     bool found = false;
     for (size_t i = 0; i < avail->nitems; i++) {
         const struct an_ynode *m = avail->items[i], *f;
-        if ((rc = scn_want_map(m, "a mode", err)) || (rc = check_keys(m, mode_keys, "a mode", err)))
+        if ((rc = scn_want_map(m, "a mode", err)) ||
+            (rc = scn_check_keys(m, mode_keys, "a mode", err)))
             return rc;
         for (size_t k = 0; k < 3; k++) {
             f = an_yaml_get(m, mode_keys[k]);
@@ -647,7 +633,8 @@ static int load_commands(struct acp_scenario *s, const struct an_ynode *n, struc
                        an_yaml_kind_name(n));
     for (size_t i = 0; i < n->nitems; i++) {
         const struct an_ynode *c = n->items[i], *f;
-        if ((rc = scn_want_map(c, "a command", err)) || (rc = check_keys(c, keys, "a command", err)))
+        if ((rc = scn_want_map(c, "a command", err)) ||
+            (rc = scn_check_keys(c, keys, "a command", err)))
             return rc;
         if (!(f = an_yaml_get(c, "name")) || (rc = get_str(f, "name", &str, err)))
             return f ? rc : an_fail(err, AN_ESCHEMA, &c->loc, "a command needs 'name'");
@@ -656,7 +643,7 @@ static int load_commands(struct acp_scenario *s, const struct an_ynode *n, struc
         if ((f = an_yaml_get(c, "input"))) {
             const struct an_ynode *h;
             if ((rc = scn_want_map(f, "'input'", err)) ||
-                (rc = check_keys(f, input_keys, "'input'", err)))
+                (rc = scn_check_keys(f, input_keys, "'input'", err)))
                 return rc;
             if (!(h = an_yaml_get(f, "hint")) || (rc = get_str(h, "hint", &str, err)))
                 return h ? rc : an_fail(err, AN_ESCHEMA, &f->loc, "'input' needs 'hint'");
@@ -677,7 +664,7 @@ static int load_tree(struct acp_scenario *s, const struct an_ynode *root, struct
         return an_fail(err, AN_ESCHEMA, &root->loc,
                        "a scenario must be a map (capabilities, modes, commands, prompts), not %s",
                        an_yaml_kind_name(root));
-    if ((rc = check_keys(root, top_keys, "scenario", err)))
+    if ((rc = scn_check_keys(root, top_keys, "scenario", err)))
         return rc;
     if ((v = an_yaml_get(root, "capabilities"))) {
         json_t *j;
@@ -755,12 +742,10 @@ struct acp_rule *acp_scenario_pick(struct acp_scenario *s, const char *text, siz
 {
     for (size_t i = 0; i < s->nrules; i++) {
         struct acp_rule *r = &s->rules[i];
-        if (r->times && r->used >= r->times)
-            continue;
         if (r->match && !an_regex_search(r->match, text, len))
             continue;
-        r->used++;
-        return r;
+        if (scn_use(r->times, &r->used))
+            return r;
     }
     return NULL;
 }

@@ -6,12 +6,8 @@
 
 #include "core/json.h"
 #include "core/yaml.h"
+#include "scenario_rules.h"
 #include "scenario_util.h"
-
-/* Upper bounds that catch typos (a delay of 10^9 ms) without limiting any
- * sensible script. */
-#define MAX_DELAY_MS 3600000LL
-#define MAX_CHUNKS 1000000LL
 
 /* ---- key tables ---------------------------------------------------------- */
 
@@ -53,19 +49,11 @@ static const struct step_kind step_kinds[] = {
 };
 #define NKINDS (sizeof step_kinds / sizeof step_kinds[0])
 
-/* ---- small helpers ------------------------------------------------------- */
-
-static void free_regex(void *p)
-{
-    an_regex_free(p);
-}
-
 /* ---- steps --------------------------------------------------------------- */
 
 static int load_step_kind(struct agui_scenario *s, struct agui_step *st,
                           const struct an_ynode *v, const char *key, struct an_err *err)
 {
-    long long ms;
     bool b;
     int rc;
     switch (st->kind) {
@@ -81,15 +69,12 @@ static int load_step_kind(struct agui_scenario *s, struct agui_step *st,
             return an_fail(err, AN_ESCHEMA, &v->loc, "'tool' needs a tool name");
         return 0;
     case AGUI_STEP_DELAY:
-        if ((rc = scn_get_int(v, key, 0, MAX_DELAY_MS, &ms, err)))
-            return rc;
-        st->ms = ms;
-        return 0;
+        return scn_get_delay(v, key, &st->ms, err);
     case AGUI_STEP_EVENT:
         if (v->kind != AN_Y_MAP)
             return an_fail(err, AN_ESCHEMA, &v->loc, "'event' must be a map (one JSON object), not %s",
                            an_yaml_kind_name(v));
-        return scn_get_json(&s->arena, v, &st->event, err);
+        return scn_get_json(&s->head.arena, v, &st->event, err);
     case AGUI_STEP_CUT:
     case AGUI_STEP_STALL:
         if ((rc = scn_get_bool(v, key, &b, err)))
@@ -107,8 +92,6 @@ static int load_step_modifier(struct agui_scenario *s, struct agui_step *st,
                               struct an_err *err)
 {
     const char *key = k->str;
-    long long n;
-    int rc;
     if (!strcmp(key, "id"))
         return scn_get_str(v, key, &st->id, NULL, err);
     if (!strcmp(key, "role"))
@@ -122,23 +105,15 @@ static int load_step_modifier(struct agui_scenario *s, struct agui_step *st,
     if (!strcmp(key, "args_text"))
         return scn_get_str(v, key, &st->args, &st->args_len, err);
     if (!strcmp(key, "args"))
-        return scn_get_text_or_json(&s->arena, v, &st->args, &st->args_len, err);
+        return scn_get_text_or_json(&s->head.arena, v, &st->args, &st->args_len, err);
     if (!strcmp(key, "result"))
-        return scn_get_text_or_json(&s->arena, v, &st->result, &st->result_len, err);
+        return scn_get_text_or_json(&s->head.arena, v, &st->result, &st->result_len, err);
     if (!strcmp(key, "timestamp"))
-        return scn_get_json(&s->arena, v, &st->timestamp, err);
-    if (!strcmp(key, "chunks")) {
-        if ((rc = scn_get_int(v, key, 1, MAX_CHUNKS, &n, err)))
-            return rc;
-        st->chunks = (unsigned)n;
-        return 0;
-    }
-    if (!strcmp(key, "chunk_delay_ms")) {
-        if ((rc = scn_get_int(v, key, 0, MAX_DELAY_MS, &n, err)))
-            return rc;
-        st->ms = n;
-        return 0;
-    }
+        return scn_get_json(&s->head.arena, v, &st->timestamp, err);
+    if (!strcmp(key, "chunks"))
+        return scn_get_chunks(v, key, &st->chunks, err);
+    if (!strcmp(key, "chunk_delay_ms"))
+        return scn_get_delay(v, key, &st->ms, err);
     return an_fail(err, AN_EINTERNAL, &k->loc, "unhandled step key '%s'", key);
 }
 
@@ -217,7 +192,7 @@ static int load_steps(struct agui_scenario *s, struct agui_rule *r, const struct
     if (n->kind != AN_Y_SEQ)
         return an_fail(err, AN_ESCHEMA, &n->loc, "'steps' must be a list, not %s",
                        an_yaml_kind_name(n));
-    r->steps = an_arena_alloc(&s->arena, (n->nitems ? n->nitems : 1) * sizeof *r->steps);
+    r->steps = an_arena_alloc(&s->head.arena, (n->nitems ? n->nitems : 1) * sizeof *r->steps);
     for (size_t i = 0; i < n->nitems; i++) {
         if (i > 0 && ends_stream(r->steps[i - 1].kind))
             return an_fail(err, AN_ESCHEMA, &n->items[i]->loc,
@@ -232,29 +207,27 @@ static int load_steps(struct agui_scenario *s, struct agui_rule *r, const struct
 
 /* ---- rules --------------------------------------------------------------- */
 
-static int load_headers(struct agui_scenario *s, struct agui_rule *r, const struct an_ynode *n,
-                        struct an_err *err)
+static void init_rule(void *rule, const struct an_ynode *n, bool is_default)
 {
-    return scn_load_headers(&s->arena, n,
-                            "set the content type with 'content_type', not in 'headers'",
-                            &r->headers, &r->nheaders, err);
+    struct agui_rule *r = rule;
+    r->loc = n->loc;
+    r->is_default = is_default;
+    r->status = 200;
+    r->framing = AGUI_FRAMING_LF;
+    r->data_prefix = "data: ";
+    r->run_auto = true;
 }
 
-static int load_rule_key(struct agui_scenario *s, struct agui_rule *r, const struct an_ynode *k,
+static int load_rule_key(void *scenario, void *rule, const struct an_ynode *k,
                          const struct an_ynode *v, struct an_err *err)
 {
+    struct agui_scenario *s = scenario;
+    struct agui_rule *r = rule;
     const char *key = k->str;
     const char *str = NULL;
-    long long n;
     int rc;
-    if (!strcmp(key, "match")) {
-        if ((rc = scn_get_str(v, key, &str, NULL, err)))
-            return rc;
-        if ((rc = an_regex_compile(&r->match, str, &v->loc, err)))
-            return rc;
-        an_arena_defer(&s->arena, free_regex, r->match);
-        return 0;
-    }
+    if (!strcmp(key, "match"))
+        return scn_get_regex(&s->head.arena, v, key, &r->match, err);
     if (!strcmp(key, "connect"))
         return scn_get_bool(v, key, &r->connect, err);
     if (!strcmp(key, "path")) {
@@ -265,15 +238,13 @@ static int load_rule_key(struct agui_scenario *s, struct agui_rule *r, const str
         return 0;
     }
     if (!strcmp(key, "times"))
-        return scn_get_int(v, key, 1, 1000000000LL, &r->times, err);
-    if (!strcmp(key, "status")) {
-        if ((rc = scn_get_int(v, key, 200, 599, &n, err)))
-            return rc;
-        r->status = (int)n;
-        return 0;
-    }
+        return scn_get_int(v, key, 1, SCN_MAX_TIMES, &r->times, err);
+    if (!strcmp(key, "status"))
+        return scn_get_status(v, key, &r->status, err);
     if (!strcmp(key, "headers"))
-        return load_headers(s, r, v, err);
+        return scn_load_headers(&s->head.arena, v,
+                                "set the content type with 'content_type', not in 'headers'",
+                                &r->headers, &r->nheaders, err);
     if (!strcmp(key, "content_type")) {
         if ((rc = scn_get_str(v, key, &r->content_type, NULL, err)))
             return rc;
@@ -313,41 +284,21 @@ static int load_rule_key(struct agui_scenario *s, struct agui_rule *r, const str
             return an_fail(err, AN_ESCHEMA, &v->loc,
                            "'finish' must be a map of extra RUN_FINISHED fields, not %s",
                            an_yaml_kind_name(v));
-        return scn_get_json(&s->arena, v, &r->finish, err);
+        return scn_get_json(&s->head.arena, v, &r->finish, err);
     }
     if (!strcmp(key, "body"))
-        return scn_get_text_or_json(&s->arena, v, &r->body, &r->body_len, err);
+        return scn_get_text_or_json(&s->head.arena, v, &r->body, &r->body_len, err);
     if (!strcmp(key, "steps"))
         return load_steps(s, r, v, err);
     return an_fail(err, AN_EINTERNAL, &k->loc, "unhandled rule key '%s'", key);
 }
 
-static int load_rule(struct agui_scenario *s, struct agui_rule *r, const struct an_ynode *n,
-                     bool is_default, struct an_err *err)
+/* The rule's checks that involve more than one key. */
+static int check_rule(void *scenario, void *rule, const struct an_ynode *n, const char *what,
+                      struct an_err *err)
 {
-    const char *what = is_default ? "'default'" : "a rule";
-    int rc;
-    if ((rc = scn_want_map(n, what, err)))
-        return rc;
-    r->loc = n->loc;
-    r->is_default = is_default;
-    r->status = 200;
-    r->framing = AGUI_FRAMING_LF;
-    r->data_prefix = "data: ";
-    r->run_auto = true;
-    for (size_t i = 0; i < n->npairs; i++) {
-        const struct an_ynode *k = n->pairs[i].key;
-        if (!scn_in_list(rule_keys, k->str)) {
-            const char *const *lists[] = {rule_keys, NULL};
-            return scn_unknown_key(k, is_default ? "default" : "rule", lists, err);
-        }
-        if (is_default && scn_in_list(selector_keys, k->str))
-            return an_fail(err, AN_ESCHEMA, &k->loc,
-                           "'%s' has no meaning in 'default' (it answers what no rule matched)",
-                           k->str);
-        if ((rc = load_rule_key(s, r, k, n->pairs[i].value, err)))
-            return rc;
-    }
+    struct agui_scenario *s = scenario;
+    struct agui_rule *r = rule;
     const struct an_ynode *steps = an_yaml_get(n, "steps");
     const struct an_ynode *body = an_yaml_get(n, "body");
     bool ok2xx = r->status >= 200 && r->status < 300;
@@ -368,7 +319,7 @@ static int load_rule(struct agui_scenario *s, struct agui_rule *r, const struct 
         return an_fail(err, AN_ESCHEMA, &an_yaml_get(n, "finish")->loc,
                        "'finish' needs run: auto (there is no RUN_FINISHED with run: none)");
     if (!ok2xx && !body) {
-        r->body = an_arena_printf(&s->arena, "{\"error\":\"scripted status %d\"}", r->status);
+        r->body = an_arena_printf(&s->head.arena, "{\"error\":\"scripted status %d\"}", r->status);
         r->body_len = strlen(r->body);
     }
     if (!r->content_type)
@@ -378,113 +329,71 @@ static int load_rule(struct agui_scenario *s, struct agui_rule *r, const struct 
 
 /* ---- scenario ------------------------------------------------------------ */
 
-static int load_tree(struct agui_scenario *s, const struct an_ynode *root, struct an_err *err)
+static int load_tree(void *scenario, const struct an_ynode *root, struct an_err *err)
 {
-    int rc;
-    if (root->kind != AN_Y_MAP)
-        return an_fail(err, AN_ESCHEMA, &root->loc,
-                       "a scenario must be a map with 'rules' (and 'default'), not %s",
-                       an_yaml_kind_name(root));
-    for (size_t i = 0; i < root->npairs; i++) {
-        const struct an_ynode *k = root->pairs[i].key;
-        if (!scn_in_list(top_keys, k->str)) {
-            const char *const *lists[] = {top_keys, NULL};
-            return scn_unknown_key(k, "scenario", lists, err);
-        }
-    }
-    const struct an_ynode *rules = an_yaml_get(root, "rules");
-    if (rules && !an_yaml_is_null(rules)) {
-        if (rules->kind != AN_Y_SEQ)
-            return an_fail(err, AN_ESCHEMA, &rules->loc, "'rules' must be a list, not %s",
-                           an_yaml_kind_name(rules));
-        s->rules = an_arena_alloc(&s->arena, (rules->nitems ? rules->nitems : 1) * sizeof *s->rules);
-        for (size_t i = 0; i < rules->nitems; i++) {
-            if ((rc = load_rule(s, &s->rules[i], rules->items[i], false, err)))
-                return rc;
-            s->nrules++;
-        }
-    }
-    const struct an_ynode *def = an_yaml_get(root, "default");
-    if (def) {
-        s->fallback = an_arena_alloc(&s->arena, sizeof *s->fallback);
-        if ((rc = load_rule(s, s->fallback, def, true, err)))
-            return rc;
-    }
-    return 0;
+    struct agui_scenario *s = scenario;
+    void *rules, *fallback;
+    int rc = scn_rules_load_list(s, &agui_scenario_kind, root, &rules, &s->nrules, &fallback, err);
+    s->rules = rules;
+    s->fallback = fallback;
+    return rc;
 }
 
-static struct agui_scenario *scenario_new(void)
+const struct scn_rules_kind agui_scenario_kind = {
+    .size = sizeof(struct agui_scenario),
+    .rule_size = sizeof(struct agui_rule),
+    .top_keys = top_keys,
+    .rule_keys = rule_keys,
+    .selector_keys = selector_keys,
+    .load_tree = load_tree,
+    .init_rule = init_rule,
+    .load_key = load_rule_key,
+    .check_rule = check_rule,
+};
+
+static int load(struct agui_scenario **out, const char *name, const char *data, size_t len,
+                struct an_err *err)
 {
-    struct agui_scenario *s = an_xcalloc(1, sizeof *s);
-    if (pthread_mutex_init(&s->lock, NULL) != 0)
-        an_oom(); /* only fails for lack of resources */
-    return s;
+    void *s = NULL;
+    int rc = scn_rules_load(&s, &agui_scenario_kind, name, data, len, err);
+    *out = s;
+    return rc;
 }
 
 int agui_scenario_load_mem(struct agui_scenario **out, const char *name, const char *data,
                            size_t len, struct an_err *err)
 {
-    struct agui_scenario *s = scenario_new();
-    struct an_ynode *root = NULL;
-    int rc = an_yaml_load_mem(&root, name, data, len, &s->arena, err);
-    if (!rc)
-        rc = load_tree(s, root, err);
-    if (rc) {
-        agui_scenario_free(s);
-        *out = NULL;
-        return rc;
-    }
-    s->path = an_arena_strdup(&s->arena, name);
-    *out = s;
-    return 0;
+    return load(out, name, data, len, err);
 }
 
 int agui_scenario_load(struct agui_scenario **out, const char *path, struct an_err *err)
 {
-    struct agui_scenario *s = scenario_new();
-    struct an_ynode *root = NULL;
-    int rc = an_yaml_load_file(&root, path, &s->arena, err);
-    if (!rc)
-        rc = load_tree(s, root, err);
-    if (rc) {
-        agui_scenario_free(s);
-        *out = NULL;
-        return rc;
-    }
-    s->path = an_arena_strdup(&s->arena, path);
-    *out = s;
-    return 0;
+    return load(out, path, NULL, 0, err);
 }
 
 void agui_scenario_free(struct agui_scenario *s)
 {
-    if (!s)
-        return;
-    an_arena_release(&s->arena);
-    pthread_mutex_destroy(&s->lock);
-    free(s);
+    scn_rules_free(s ? &s->head : NULL);
+}
+
+static bool rule_takes(void *rule, const void *view)
+{
+    struct agui_rule *r = rule;
+    const struct agui_request_view *req = view;
+    if (r->path && strcmp(r->path, req->path) != 0)
+        return false;
+    if (r->connect != req->connect)
+        return false;
+    if (r->match && !an_regex_search(r->match, req->user_text, req->user_text_len))
+        return false;
+    return scn_use(r->times, &r->used);
 }
 
 const struct agui_rule *agui_scenario_pick(struct agui_scenario *s,
                                            const struct agui_request_view *req)
 {
-    struct agui_rule *found = NULL;
-    pthread_mutex_lock(&s->lock);
-    for (size_t i = 0; i < s->nrules && !found; i++) {
-        struct agui_rule *r = &s->rules[i];
-        if (r->path && strcmp(r->path, req->path) != 0)
-            continue;
-        if (r->connect != req->connect)
-            continue;
-        if (r->times && r->used >= r->times)
-            continue;
-        if (r->match && !an_regex_search(r->match, req->user_text, req->user_text_len))
-            continue;
-        r->used++;
-        found = r;
-    }
-    pthread_mutex_unlock(&s->lock);
-    return found ? found : s->fallback;
+    return scn_rules_pick(&s->head, s->rules, s->nrules, sizeof *s->rules, rule_takes, req,
+                          s->fallback);
 }
 
 const char *agui_framing_eol(enum agui_framing f)

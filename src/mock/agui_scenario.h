@@ -17,7 +17,6 @@
 #ifndef ANANKE_MOCK_AGUI_SCENARIO_H
 #define ANANKE_MOCK_AGUI_SCENARIO_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,6 +25,7 @@
 #include "ananke/regex.h"
 #include "core/arena.h"
 #include "mock_common.h"
+#include "scenario_rules.h"
 
 enum agui_step_kind {
     AGUI_STEP_TEXT,      /* TEXT_MESSAGE_START / CONTENT... / END */
@@ -73,7 +73,7 @@ struct agui_rule {
     bool connect;           /* answers only requests whose last message is not a user message */
     const char *path;       /* NULL = any path */
     long long times;        /* 0 = unlimited */
-    long long used;         /* guarded by agui_scenario.lock */
+    long long used;         /* guarded by agui_scenario.head.lock */
     int status;
     struct mock_header *headers;
     size_t nheaders;
@@ -89,13 +89,14 @@ struct agui_rule {
 };
 
 struct agui_scenario {
-    struct an_arena arena;
-    const char *path;
+    struct scn_rules_head head; /* first: see scenario_rules.h */
     struct agui_rule *rules;
     size_t nrules;
     struct agui_rule *fallback; /* the `default:` rule, or NULL */
-    pthread_mutex_t lock;
 };
+
+/* For scn_rules_load() (ananke-mock agui loads its scenario through it). */
+extern const struct scn_rules_kind agui_scenario_kind;
 
 /* Load and check a scenario file. On failure fills err (AN_EIO, AN_EPARSE,
  * AN_ESCHEMA, AN_EREGEX, AN_ELIMIT) with the offending node's location.

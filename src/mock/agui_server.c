@@ -8,11 +8,6 @@
 #include "agui_request.h"
 #include "core/json.h"
 
-struct agui_server {
-    struct mock_http *http;
-    struct agui_scenario *sc;
-};
-
 static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *msg)
 {
     json_t *j = json_pack("{s:s}", "error", msg);
@@ -23,10 +18,10 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
     return rc;
 }
 
-static enum MHD_Result send_stream(struct agui_server *srv, struct MHD_Connection *c,
+static enum MHD_Result send_stream(struct mock_http *http, struct MHD_Connection *c,
                                    const struct agui_rule *rule, const struct agui_request *rq)
 {
-    unsigned long seq = mock_http_next_seq(srv->http);
+    unsigned long seq = mock_http_next_seq(http);
     char run_id[64] = "";
     if (!rq->run_id)
         snprintf(run_id, sizeof run_id, "mock-run-%lu", seq);
@@ -38,26 +33,25 @@ static enum MHD_Result send_stream(struct agui_server *srv, struct MHD_Connectio
     struct mock_plan plan = MOCK_PLAN_INIT;
     agui_plan_build(&plan, rule, &in);
     enum MHD_Result rc = mock_http_send_plan(
-        srv->http, c, rule ? (unsigned)rule->status : 200u,
+        http, c, rule ? (unsigned)rule->status : 200u,
         rule ? rule->content_type : "text/event-stream", rule ? rule->headers : NULL,
         rule ? rule->nheaders : 0, &plan);
     mock_plan_release(&plan);
     return rc;
 }
 
-static enum MHD_Result answer_run(struct agui_server *srv, const struct mock_http_req *hr)
+static enum MHD_Result answer_run(struct mock_http *http, struct agui_scenario *sc,
+                                  const struct mock_http_req *hr)
 {
     struct MHD_Connection *c = hr->conn;
+    char why[160];
+    json_t *body = mock_http_json_body(http, hr, why, sizeof why);
     if (hr->too_big) {
-        mock_http_log(srv->http, hr, NULL);
         char msg[96];
         snprintf(msg, sizeof msg, "request body larger than %zu bytes",
-                 mock_http_max_body(srv->http));
+                 mock_http_max_body(http));
         return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
     }
-    char why[160];
-    json_t *body = hr->body_len ? an_json_parse(hr->body, hr->body_len, why, sizeof why) : NULL;
-    mock_http_log(srv->http, hr, body);
     if (!hr->body_len)
         return send_error(c, MHD_HTTP_BAD_REQUEST,
                           "empty body: expected a RunAgentInput JSON object");
@@ -72,31 +66,29 @@ static enum MHD_Result answer_run(struct agui_server *srv, const struct mock_htt
     }
     struct agui_request rq;
     agui_request_read(&rq, body, hr->url);
-    const struct agui_rule *rule = agui_scenario_pick(srv->sc, &rq.view);
+    const struct agui_rule *rule = agui_scenario_pick(sc, &rq.view);
     enum MHD_Result rc;
     if (rule && rule->body)
         rc = mock_http_send(c, (unsigned)rule->status, rule->content_type, rule->body,
                             rule->body_len, rule->headers, rule->nheaders);
     else
-        rc = send_stream(srv, c, rule, &rq);
+        rc = send_stream(http, c, rule, &rq);
     agui_request_release(&rq);
     json_decref(body);
     return rc;
 }
 
-static enum MHD_Result on_request(void *ctx, struct mock_http *http,
-                                  const struct mock_http_req *hr)
+enum MHD_Result agui_server_handle(void *ctx, struct mock_http *http,
+                                   const struct mock_http_req *hr)
 {
-    struct agui_server *srv = ctx;
-    (void)http;
     if (!strcmp(hr->method, MHD_HTTP_METHOD_POST))
-        return answer_run(srv, hr);
+        return answer_run(http, ctx, hr);
     /* Health checks are harness noise, not what the client under test sent,
      * so they stay out of the request log. */
     if (!strcmp(hr->url, "/health") &&
         (!strcmp(hr->method, MHD_HTTP_METHOD_GET) || !strcmp(hr->method, MHD_HTTP_METHOD_HEAD)))
         return mock_http_send(hr->conn, MHD_HTTP_OK, "text/plain", "ok", 2, NULL, 0);
-    mock_http_log(srv->http, hr, NULL);
+    mock_http_log(http, hr, NULL);
     struct mock_header allow = {"Allow", "POST"};
     json_t *j = json_pack("{s:s}", "error", "method not allowed: AG-UI runs are POST requests");
     char *s = an_json_compact(j);
@@ -105,37 +97,4 @@ static enum MHD_Result on_request(void *ctx, struct mock_http *http,
                                         s, strlen(s), &allow, 1);
     free(s);
     return rc;
-}
-
-int agui_server_start(struct agui_server **out, struct agui_scenario *sc,
-                      const struct agui_server_opts *opts, struct an_err *err)
-{
-    struct agui_server *srv = an_xcalloc(1, sizeof *srv);
-    srv->sc = sc;
-    struct mock_http_opts ho = MOCK_HTTP_OPTS_INIT;
-    ho.port = opts->port;
-    ho.max_body = opts->max_body;
-    ho.log = opts->log;
-    ho.handle = on_request;
-    ho.ctx = srv;
-    int rc = mock_http_start(&srv->http, &ho, err);
-    if (rc) {
-        free(srv);
-        return rc;
-    }
-    *out = srv;
-    return 0;
-}
-
-unsigned agui_server_port(const struct agui_server *s)
-{
-    return mock_http_port(s->http);
-}
-
-void agui_server_stop(struct agui_server *s)
-{
-    if (!s)
-        return;
-    mock_http_stop(s->http);
-    free(s);
 }

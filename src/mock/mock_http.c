@@ -120,6 +120,16 @@ void mock_http_log(struct mock_http *s, const struct mock_http_req *rq, const js
     json_decref(line);
 }
 
+json_t *mock_http_json_body(struct mock_http *s, const struct mock_http_req *rq, char *why,
+                            size_t why_size)
+{
+    json_t *body = NULL;
+    if (!rq->too_big && rq->body_len)
+        body = an_json_parse(rq->body, rq->body_len, why, why_size);
+    mock_http_log(s, rq, body);
+    return body;
+}
+
 /* ---- waiting ------------------------------------------------------------------ */
 
 /* True when the client closed its end. Waits up to `ms` for that to

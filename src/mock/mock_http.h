@@ -68,6 +68,13 @@ void mock_http_stop(struct mock_http *s);
  * NULL; then the raw bytes are logged as a string, or null when empty. */
 void mock_http_log(struct mock_http *s, const struct mock_http_req *rq, const json_t *body);
 
+/* A POST whose body should be JSON: log the request (see mock_http_log)
+ * and return the body parsed (the caller decrefs it), or NULL when it is
+ * too big or empty, or when it is not JSON (then `why` holds the parser's
+ * message). */
+json_t *mock_http_json_body(struct mock_http *s, const struct mock_http_req *rq, char *why,
+                            size_t why_size);
+
 /* Answer status + data[0..len) (copied) with an optional content type and
  * extra headers. */
 enum MHD_Result mock_http_send(struct MHD_Connection *c, unsigned status,

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
 #include "core/json.h"
+#include "mock_message.h"
 
 size_t oai_count_words(const char *s, size_t n)
 {
@@ -19,38 +19,6 @@ size_t oai_count_words(const char *s, size_t n)
         in_word = !space;
     }
     return words;
-}
-
-/* The text of a message: its content string, or its text parts joined with
- * "\n". Borrowed when the content is a string; else *owned is set (caller
- * frees). */
-static const char *message_text(const json_t *msg, size_t *len, char **owned)
-{
-    const json_t *content = json_object_get(msg, "content");
-    *owned = NULL;
-    *len = 0;
-    if (json_is_string(content)) {
-        *len = json_string_length(content);
-        return json_string_value(content);
-    }
-    if (!json_is_array(content))
-        return "";
-    struct an_buf b = AN_BUF_INIT;
-    size_t i;
-    const json_t *part;
-    bool first = true;
-    json_array_foreach(content, i, part) {
-        const char *type = an_json_str(part, "type");
-        const json_t *text = json_object_get(part, "text");
-        if (!type || strcmp(type, "text") != 0 || !json_is_string(text))
-            continue;
-        if (!first)
-            an_buf_putc(&b, '\n');
-        an_buf_append(&b, json_string_value(text), json_string_length(text));
-        first = false;
-    }
-    *owned = an_buf_detach(&b, len);
-    return *owned;
 }
 
 /* The function name of the assistant tool call `id`, searching back from
@@ -110,7 +78,7 @@ int oai_request_read(struct oai_request *rq, const json_t *body, struct oai_requ
         const char *role = an_json_str(m, "role");
         size_t len;
         char *owned;
-        const char *text = message_text(m, &len, &owned);
+        const char *text = mock_message_text(m, &len, &owned);
         rq->prompt_words += oai_count_words(text, len);
         if (!have_user && role && !strcmp(role, "user")) {
             have_user = true;

@@ -6,12 +6,9 @@
 
 #include "core/json.h"
 #include "core/yaml.h"
+#include "scenario_rules.h"
 #include "scenario_util.h"
 
-/* Upper bounds that catch typos (a delay of 10^9 ms) without limiting any
- * sensible script. */
-#define MAX_DELAY_MS 3600000LL
-#define MAX_CHUNKS 1000000LL
 #define MAX_TOKENS 1000000000000LL
 
 /* ---- key tables ---------------------------------------------------------- */
@@ -37,25 +34,6 @@ static const char *const usage_keys[] = {"prompt_tokens", "completion_tokens", "
 static const char *const error_keys[] = {"message", "type", "param", "code", NULL};
 
 /* ---- small helpers ------------------------------------------------------- */
-
-static void free_regex(void *p)
-{
-    an_regex_free(p);
-}
-
-/* Every key of map `n` is in `keys`; else an unknown-key error naming `where`. */
-static int check_keys(const struct an_ynode *n, const char *const *keys, const char *where,
-                      struct an_err *err)
-{
-    for (size_t i = 0; i < n->npairs; i++) {
-        const struct an_ynode *k = n->pairs[i].key;
-        if (!scn_in_list(keys, k->str)) {
-            const char *const *lists[] = {keys, NULL};
-            return scn_unknown_key(k, where, lists, err);
-        }
-    }
-    return 0;
-}
 
 /* A non-empty string with no NUL inside (names, ids, models). */
 static int get_name(const struct an_ynode *n, const char *key, const char **out,
@@ -97,9 +75,9 @@ static int get_chunk_count(const struct an_ynode *n, const char *key, unsigned *
         return an_fail(err, AN_ESCHEMA, &n->loc,
                        "'%s' must be true or a number of chunks, not %s", key,
                        an_yaml_kind_name(n));
-    if (v < 1 || v > MAX_CHUNKS)
+    if (v < 1 || v > SCN_MAX_CHUNKS)
         return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be between 1 and %lld, not %lld",
-                       key, MAX_CHUNKS, v);
+                       key, SCN_MAX_CHUNKS, v);
     *out = (unsigned)v;
     return 0;
 }
@@ -111,7 +89,7 @@ static int load_call(struct oai_scenario *s, struct oai_call *c, const struct an
 {
     int rc;
     if ((rc = scn_want_map(n, "a tool call", err)) ||
-        (rc = check_keys(n, call_keys, "a tool call", err)))
+        (rc = scn_check_keys(n, call_keys, "a tool call", err)))
         return rc;
     c->loc = n->loc;
     const struct an_ynode *name = an_yaml_get(n, "name");
@@ -130,7 +108,7 @@ static int load_call(struct oai_scenario *s, struct oai_call *c, const struct an
     if (args_text)
         return scn_get_str(args_text, "args_text", &c->args, &c->args_len, err);
     if (args)
-        return scn_get_text_or_json(&s->arena, args, &c->args, &c->args_len, err);
+        return scn_get_text_or_json(&s->head.arena, args, &c->args, &c->args_len, err);
     c->args = "{}";
     c->args_len = 2;
     return 0;
@@ -139,7 +117,8 @@ static int load_call(struct oai_scenario *s, struct oai_call *c, const struct an
 static int load_usage(struct oai_reply *rp, const struct an_ynode *n, struct an_err *err)
 {
     int rc;
-    if ((rc = scn_want_map(n, "'usage'", err)) || (rc = check_keys(n, usage_keys, "'usage'", err)))
+    if ((rc = scn_want_map(n, "'usage'", err)) ||
+        (rc = scn_check_keys(n, usage_keys, "'usage'", err)))
         return rc;
     const struct an_ynode *v;
     if ((v = an_yaml_get(n, "prompt_tokens")) &&
@@ -158,7 +137,8 @@ static int load_reply(struct oai_scenario *s, struct oai_reply *rp, const struct
                       struct an_err *err)
 {
     int rc;
-    if ((rc = scn_want_map(n, "'reply'", err)) || (rc = check_keys(n, reply_keys, "'reply'", err)))
+    if ((rc = scn_want_map(n, "'reply'", err)) ||
+        (rc = scn_check_keys(n, reply_keys, "'reply'", err)))
         return rc;
     const struct an_ynode *v;
     if ((v = an_yaml_get(n, "text")) &&
@@ -173,7 +153,7 @@ static int load_reply(struct oai_scenario *s, struct oai_reply *rp, const struct
         if (v->kind != AN_Y_SEQ)
             return an_fail(err, AN_ESCHEMA, &v->loc, "'tool_calls' must be a list, not %s",
                            an_yaml_kind_name(v));
-        rp->calls = an_arena_alloc(&s->arena, (v->nitems ? v->nitems : 1) * sizeof *rp->calls);
+        rp->calls = an_arena_alloc(&s->head.arena, (v->nitems ? v->nitems : 1) * sizeof *rp->calls);
         for (size_t i = 0; i < v->nitems; i++) {
             if ((rc = load_call(s, &rp->calls[i], v->items[i], err)))
                 return rc;
@@ -208,7 +188,7 @@ static int load_error(struct oai_scenario *s, struct oai_rule *r, const struct a
                       struct an_err *err)
 {
     int rc;
-    r->error.message = an_arena_printf(&s->arena, "scripted status %d", r->status);
+    r->error.message = an_arena_printf(&s->head.arena, "scripted status %d", r->status);
     r->error.type = r->status >= 500 ? "server_error" : "invalid_request_error";
     for (size_t i = 0; i < sizeof std_errors / sizeof std_errors[0]; i++)
         if (std_errors[i].status == r->status) {
@@ -218,7 +198,8 @@ static int load_error(struct oai_scenario *s, struct oai_rule *r, const struct a
         }
     if (!n)
         return 0;
-    if ((rc = scn_want_map(n, "'error'", err)) || (rc = check_keys(n, error_keys, "'error'", err)))
+    if ((rc = scn_want_map(n, "'error'", err)) ||
+        (rc = scn_check_keys(n, error_keys, "'error'", err)))
         return rc;
     const struct an_ynode *v;
     if ((v = an_yaml_get(n, "message")) &&
@@ -240,35 +221,34 @@ static int load_error(struct oai_scenario *s, struct oai_rule *r, const struct a
 
 /* ---- rules --------------------------------------------------------------- */
 
-static int load_rule_key(struct oai_scenario *s, struct oai_rule *r, const struct an_ynode *k,
+static void init_rule(void *rule, const struct an_ynode *n, bool is_default)
+{
+    struct oai_rule *r = rule;
+    r->loc = n->loc;
+    r->is_default = is_default;
+    r->status = 200;
+    r->chunks = 1;
+    r->reply.prompt_tokens = r->reply.completion_tokens = r->reply.total_tokens = -1;
+}
+
+static int load_rule_key(void *scenario, void *rule, const struct an_ynode *k,
                          const struct an_ynode *v, struct an_err *err)
 {
+    struct oai_scenario *s = scenario;
+    struct oai_rule *r = rule;
     const char *key = k->str;
-    const char *str = NULL;
-    long long n;
-    int rc;
-    if (!strcmp(key, "match")) {
-        if ((rc = scn_get_str(v, key, &str, NULL, err)))
-            return rc;
-        if ((rc = an_regex_compile(&r->match, str, &v->loc, err)))
-            return rc;
-        an_arena_defer(&s->arena, free_regex, r->match);
-        return 0;
-    }
+    if (!strcmp(key, "match"))
+        return scn_get_regex(&s->head.arena, v, key, &r->match, err);
     if (!strcmp(key, "model"))
         return get_name(v, key, &r->model, err);
     if (!strcmp(key, "after_tool"))
         return get_name(v, key, &r->after_tool, err);
     if (!strcmp(key, "times"))
-        return scn_get_int(v, key, 1, 1000000000LL, &r->times, err);
-    if (!strcmp(key, "status")) {
-        if ((rc = scn_get_int(v, key, 200, 599, &n, err)))
-            return rc;
-        r->status = (int)n;
-        return 0;
-    }
+        return scn_get_int(v, key, 1, SCN_MAX_TIMES, &r->times, err);
+    if (!strcmp(key, "status"))
+        return scn_get_status(v, key, &r->status, err);
     if (!strcmp(key, "headers"))
-        return scn_load_headers(&s->arena, v, "header 'Content-Type' cannot be scripted",
+        return scn_load_headers(&s->head.arena, v, "header 'Content-Type' cannot be scripted",
                                 &r->headers, &r->nheaders, err);
     if (!strcmp(key, "error"))
         return 0; /* needs the status: read after every other key */
@@ -276,24 +256,12 @@ static int load_rule_key(struct oai_scenario *s, struct oai_rule *r, const struc
         r->has_reply = true;
         return load_reply(s, &r->reply, v, err);
     }
-    if (!strcmp(key, "chunks")) {
-        if ((rc = scn_get_int(v, key, 1, MAX_CHUNKS, &n, err)))
-            return rc;
-        r->chunks = (unsigned)n;
-        return 0;
-    }
-    if (!strcmp(key, "chunk_delay_ms")) {
-        if ((rc = scn_get_int(v, key, 0, MAX_DELAY_MS, &n, err)))
-            return rc;
-        r->chunk_delay_ms = n;
-        return 0;
-    }
-    if (!strcmp(key, "delay_ms")) {
-        if ((rc = scn_get_int(v, key, 0, MAX_DELAY_MS, &n, err)))
-            return rc;
-        r->delay_ms = n;
-        return 0;
-    }
+    if (!strcmp(key, "chunks"))
+        return scn_get_chunks(v, key, &r->chunks, err);
+    if (!strcmp(key, "chunk_delay_ms"))
+        return scn_get_delay(v, key, &r->chunk_delay_ms, err);
+    if (!strcmp(key, "delay_ms"))
+        return scn_get_delay(v, key, &r->delay_ms, err);
     if (!strcmp(key, "cut"))
         return get_chunk_count(v, key, &r->cut, err);
     if (!strcmp(key, "stall"))
@@ -301,14 +269,16 @@ static int load_rule_key(struct oai_scenario *s, struct oai_rule *r, const struc
     if (!strcmp(key, "raw"))
         return scn_get_str(v, key, &r->raw, &r->raw_len, err);
     if (!strcmp(key, "body"))
-        return scn_get_text_or_json(&s->arena, v, &r->body, &r->body_len, err);
+        return scn_get_text_or_json(&s->head.arena, v, &r->body, &r->body_len, err);
     return an_fail(err, AN_EINTERNAL, &k->loc, "unhandled rule key '%s'", key);
 }
 
 /* The rule's checks that involve more than one key. */
-static int check_rule(struct oai_scenario *s, struct oai_rule *r, const struct an_ynode *n,
-                      const char *what, struct an_err *err)
+static int check_rule(void *scenario, void *rule, const struct an_ynode *n, const char *what,
+                      struct an_err *err)
 {
+    struct oai_scenario *s = scenario;
+    struct oai_rule *r = rule;
     int rc;
     const struct an_ynode *error = an_yaml_get(n, "error");
     const struct an_ynode *body = an_yaml_get(n, "body");
@@ -345,34 +315,6 @@ static int check_rule(struct oai_scenario *s, struct oai_rule *r, const struct a
     return 0;
 }
 
-static int load_rule(struct oai_scenario *s, struct oai_rule *r, const struct an_ynode *n,
-                     bool is_default, struct an_err *err)
-{
-    const char *what = is_default ? "'default'" : "a rule";
-    int rc;
-    if ((rc = scn_want_map(n, what, err)))
-        return rc;
-    r->loc = n->loc;
-    r->is_default = is_default;
-    r->status = 200;
-    r->chunks = 1;
-    r->reply.prompt_tokens = r->reply.completion_tokens = r->reply.total_tokens = -1;
-    for (size_t i = 0; i < n->npairs; i++) {
-        const struct an_ynode *k = n->pairs[i].key;
-        if (!scn_in_list(rule_keys, k->str)) {
-            const char *const *lists[] = {rule_keys, NULL};
-            return scn_unknown_key(k, is_default ? "default" : "rule", lists, err);
-        }
-        if (is_default && scn_in_list(selector_keys, k->str))
-            return an_fail(err, AN_ESCHEMA, &k->loc,
-                           "'%s' has no meaning in 'default' (it answers what no rule matched)",
-                           k->str);
-        if ((rc = load_rule_key(s, r, k, n->pairs[i].value, err)))
-            return rc;
-    }
-    return check_rule(s, r, n, what, err);
-}
-
 /* ---- scenario ------------------------------------------------------------ */
 
 static void add_model(struct oai_scenario *s, const char *m, size_t *cap)
@@ -382,7 +324,7 @@ static void add_model(struct oai_scenario *s, const char *m, size_t *cap)
             return;
     if (s->nmodels == *cap) {
         size_t ncap = *cap ? *cap * 2 : 8;
-        s->models = an_arena_grow(&s->arena, s->models, s->nmodels, ncap, sizeof *s->models);
+        s->models = an_arena_grow(&s->head.arena, s->models, s->nmodels, ncap, sizeof *s->models);
         *cap = ncap;
     }
     s->models[s->nmodels++] = m;
@@ -406,34 +348,15 @@ static int load_models(struct oai_scenario *s, const struct an_ynode *n, struct 
     return 0;
 }
 
-static int load_tree(struct oai_scenario *s, const struct an_ynode *root, struct an_err *err)
+static int load_tree(void *scenario, const struct an_ynode *root, struct an_err *err)
 {
-    int rc;
-    if (root->kind != AN_Y_MAP)
-        return an_fail(err, AN_ESCHEMA, &root->loc,
-                       "a scenario must be a map with 'rules' (and 'default'), not %s",
-                       an_yaml_kind_name(root));
-    if ((rc = check_keys(root, top_keys, "scenario", err)))
+    struct oai_scenario *s = scenario;
+    void *rules, *fallback;
+    int rc = scn_rules_load_list(s, &oai_scenario_kind, root, &rules, &s->nrules, &fallback, err);
+    s->rules = rules;
+    s->fallback = fallback;
+    if (rc)
         return rc;
-    const struct an_ynode *rules = an_yaml_get(root, "rules");
-    if (rules && !an_yaml_is_null(rules)) {
-        if (rules->kind != AN_Y_SEQ)
-            return an_fail(err, AN_ESCHEMA, &rules->loc, "'rules' must be a list, not %s",
-                           an_yaml_kind_name(rules));
-        s->rules =
-            an_arena_alloc(&s->arena, (rules->nitems ? rules->nitems : 1) * sizeof *s->rules);
-        for (size_t i = 0; i < rules->nitems; i++) {
-            if ((rc = load_rule(s, &s->rules[i], rules->items[i], false, err)))
-                return rc;
-            s->nrules++;
-        }
-    }
-    const struct an_ynode *def = an_yaml_get(root, "default");
-    if (def) {
-        s->fallback = an_arena_alloc(&s->arena, sizeof *s->fallback);
-        if ((rc = load_rule(s, s->fallback, def, true, err)))
-            return rc;
-    }
     const struct an_ynode *models = an_yaml_get(root, "models");
     if (models)
         return load_models(s, models, err);
@@ -446,59 +369,47 @@ static int load_tree(struct oai_scenario *s, const struct an_ynode *root, struct
     return 0;
 }
 
-static struct oai_scenario *scenario_new(void)
-{
-    struct oai_scenario *s = an_xcalloc(1, sizeof *s);
-    if (pthread_mutex_init(&s->lock, NULL) != 0)
-        an_oom(); /* only fails for lack of resources */
-    return s;
-}
+const struct scn_rules_kind oai_scenario_kind = {
+    .size = sizeof(struct oai_scenario),
+    .rule_size = sizeof(struct oai_rule),
+    .top_keys = top_keys,
+    .rule_keys = rule_keys,
+    .selector_keys = selector_keys,
+    .load_tree = load_tree,
+    .init_rule = init_rule,
+    .load_key = load_rule_key,
+    .check_rule = check_rule,
+};
 
-static int finish_load(struct oai_scenario **out, struct oai_scenario *s, const char *name,
-                       int rc, const struct an_ynode *root, struct an_err *err)
+static int load(struct oai_scenario **out, const char *name, const char *data, size_t len,
+                struct an_err *err)
 {
-    if (!rc)
-        rc = load_tree(s, root, err);
-    if (rc) {
-        oai_scenario_free(s);
-        *out = NULL;
-        return rc;
-    }
-    s->path = an_arena_strdup(&s->arena, name);
+    void *s = NULL;
+    int rc = scn_rules_load(&s, &oai_scenario_kind, name, data, len, err);
     *out = s;
-    return 0;
+    return rc;
 }
 
 int oai_scenario_load_mem(struct oai_scenario **out, const char *name, const char *data,
                           size_t len, struct an_err *err)
 {
-    struct oai_scenario *s = scenario_new();
-    struct an_ynode *root = NULL;
-    int rc = an_yaml_load_mem(&root, name, data, len, &s->arena, err);
-    return finish_load(out, s, name, rc, root, err);
+    return load(out, name, data, len, err);
 }
 
 int oai_scenario_load(struct oai_scenario **out, const char *path, struct an_err *err)
 {
-    struct oai_scenario *s = scenario_new();
-    struct an_ynode *root = NULL;
-    int rc = an_yaml_load_file(&root, path, &s->arena, err);
-    return finish_load(out, s, path, rc, root, err);
+    return load(out, path, NULL, 0, err);
 }
 
 void oai_scenario_free(struct oai_scenario *s)
 {
-    if (!s)
-        return;
-    an_arena_release(&s->arena);
-    pthread_mutex_destroy(&s->lock);
-    free(s);
+    scn_rules_free(s ? &s->head : NULL);
 }
 
-static bool rule_takes(const struct oai_rule *r, const struct oai_request_view *req)
+static bool rule_takes(void *rule, const void *view)
 {
-    if (r->times && r->used >= r->times)
-        return false;
+    struct oai_rule *r = rule;
+    const struct oai_request_view *req = view;
     if (r->model && (!req->model || strcmp(r->model, req->model) != 0))
         return false;
     if (r->after_tool) {
@@ -508,21 +419,14 @@ static bool rule_takes(const struct oai_rule *r, const struct oai_request_view *
     } else if (req->turn != OAI_TURN_USER) {
         return false;
     }
-    return !r->match || an_regex_search(r->match, req->user_text, req->user_text_len);
+    if (r->match && !an_regex_search(r->match, req->user_text, req->user_text_len))
+        return false;
+    return scn_use(r->times, &r->used);
 }
 
 const struct oai_rule *oai_scenario_pick(struct oai_scenario *s,
                                          const struct oai_request_view *req)
 {
-    struct oai_rule *found = NULL;
-    pthread_mutex_lock(&s->lock);
-    for (size_t i = 0; i < s->nrules && !found; i++) {
-        struct oai_rule *r = &s->rules[i];
-        if (!rule_takes(r, req))
-            continue;
-        r->used++;
-        found = r;
-    }
-    pthread_mutex_unlock(&s->lock);
-    return found ? found : s->fallback;
+    return scn_rules_pick(&s->head, s->rules, s->nrules, sizeof *s->rules, rule_takes, req,
+                          s->fallback);
 }

@@ -17,7 +17,6 @@
 #ifndef ANANKE_MOCK_OPENAI_SCENARIO_H
 #define ANANKE_MOCK_OPENAI_SCENARIO_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,6 +25,7 @@
 #include "ananke/regex.h"
 #include "core/arena.h"
 #include "mock_common.h"
+#include "scenario_rules.h"
 
 /* One tool call of a reply. */
 struct oai_call {
@@ -61,7 +61,7 @@ struct oai_rule {
     const char *model;      /* only requests for this model; NULL = any */
     const char *after_tool; /* only after a result of this tool; NULL = only user turns */
     long long times;        /* 0 = unlimited */
-    long long used;         /* guarded by oai_scenario.lock */
+    long long used;         /* guarded by oai_scenario.head.lock */
     /* the answer */
     int status;
     struct mock_header *headers;
@@ -81,15 +81,16 @@ struct oai_rule {
 };
 
 struct oai_scenario {
-    struct an_arena arena;
-    const char *path;
+    struct scn_rules_head head; /* first: see scenario_rules.h */
     struct oai_rule *rules;
     size_t nrules;
     struct oai_rule *fallback; /* the `default:` rule, or NULL */
     const char **models;       /* for /v1/models: `models:`, else the rules' models */
     size_t nmodels;
-    pthread_mutex_t lock;
 };
+
+/* For scn_rules_load() (ananke-mock openai loads its scenario through it). */
+extern const struct scn_rules_kind oai_scenario_kind;
 
 /* Load and check a scenario file. On failure fills err (AN_EIO, AN_EPARSE,
  * AN_ESCHEMA, AN_EREGEX, AN_ELIMIT) with the offending node's location.

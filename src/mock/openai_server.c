@@ -11,11 +11,6 @@
 
 #define JSON_TYPE "application/json"
 
-struct oai_server {
-    struct mock_http *http;
-    struct oai_scenario *sc;
-};
-
 static bool is_path(const char *url, const char *a, const char *b)
 {
     return !strcmp(url, a) || !strcmp(url, b);
@@ -33,20 +28,21 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
 
 /* A plain answer that the rule breaks off: cut closes the connection with
  * nothing sent, stall holds it until the client or the mock gives up. */
-static bool broken_off(struct oai_server *srv, const struct oai_rule *rule,
+static bool broken_off(struct mock_http *http, const struct oai_rule *rule,
                        struct MHD_Connection *c)
 {
     if (rule && rule->stall)
-        mock_http_wait(srv->http, c, -1);
+        mock_http_wait(http, c, -1);
     return rule && (rule->cut || rule->stall);
 }
 
-static enum MHD_Result send_answer(struct oai_server *srv, struct MHD_Connection *c,
-                                   const struct oai_rule *rule, const struct oai_request *rq)
+static enum MHD_Result send_answer(struct mock_http *http, struct oai_scenario *sc,
+                                   struct MHD_Connection *c, const struct oai_rule *rule,
+                                   const struct oai_request *rq)
 {
-    struct oai_answer in = {.model = rq->view.model ? rq->view.model : srv->sc->models[0],
+    struct oai_answer in = {.model = rq->view.model ? rq->view.model : sc->models[0],
                             .include_usage = rq->include_usage,
-                            .seq = mock_http_next_seq(srv->http),
+                            .seq = mock_http_next_seq(http),
                             .created = (long long)time(NULL),
                             .prompt_words = rq->prompt_words,
                             .user_text = rq->view.user_text,
@@ -54,7 +50,7 @@ static enum MHD_Result send_answer(struct oai_server *srv, struct MHD_Connection
     unsigned status = rule ? (unsigned)rule->status : 200u;
     const struct mock_header *headers = rule ? rule->headers : NULL;
     size_t nheaders = rule ? rule->nheaders : 0;
-    if (rule && rule->delay_ms && !mock_http_wait(srv->http, c, rule->delay_ms))
+    if (rule && rule->delay_ms && !mock_http_wait(http, c, rule->delay_ms))
         return MHD_NO;
     if (status < 200 || status > 299) {
         if (rule->body)
@@ -77,12 +73,12 @@ static enum MHD_Result send_answer(struct oai_server *srv, struct MHD_Connection
     if (stream) {
         struct mock_plan plan = MOCK_PLAN_INIT;
         oai_render_stream(&plan, rule, &in);
-        enum MHD_Result rc = mock_http_send_plan(srv->http, c, status, "text/event-stream",
+        enum MHD_Result rc = mock_http_send_plan(http, c, status, "text/event-stream",
                                                  headers, nheaders, &plan);
         mock_plan_release(&plan);
         return rc;
     }
-    if (broken_off(srv, rule, c))
+    if (broken_off(http, rule, c))
         return MHD_NO;
     if (has_body)
         return mock_http_send(c, status, JSON_TYPE, rule->body, rule->body_len, headers,
@@ -94,19 +90,18 @@ static enum MHD_Result send_answer(struct oai_server *srv, struct MHD_Connection
     return rc;
 }
 
-static enum MHD_Result answer_chat(struct oai_server *srv, const struct mock_http_req *hr)
+static enum MHD_Result answer_chat(struct mock_http *http, struct oai_scenario *sc,
+                                   const struct mock_http_req *hr)
 {
     struct MHD_Connection *c = hr->conn;
+    char why[160];
+    json_t *body = mock_http_json_body(http, hr, why, sizeof why);
     if (hr->too_big) {
-        mock_http_log(srv->http, hr, NULL);
         char msg[96];
         snprintf(msg, sizeof msg, "Request body larger than %zu bytes.",
-                 mock_http_max_body(srv->http));
+                 mock_http_max_body(http));
         return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, msg, "invalid_request_error", NULL, NULL);
     }
-    char why[160];
-    json_t *body = hr->body_len ? an_json_parse(hr->body, hr->body_len, why, sizeof why) : NULL;
-    mock_http_log(srv->http, hr, body);
     if (!body) {
         /* the API's own words, then what the parser said */
         char msg[400];
@@ -132,24 +127,24 @@ static enum MHD_Result answer_chat(struct oai_server *srv, const struct mock_htt
         rc = send_error(c, MHD_HTTP_BAD_REQUEST, bad.message, "invalid_request_error", bad.param,
                         bad.code);
     } else {
-        const struct oai_rule *rule = oai_scenario_pick(srv->sc, &rq.view);
-        rc = send_answer(srv, c, rule, &rq);
+        const struct oai_rule *rule = oai_scenario_pick(sc, &rq.view);
+        rc = send_answer(http, sc, c, rule, &rq);
     }
     oai_request_release(&rq);
     json_decref(body);
     return rc;
 }
 
-static enum MHD_Result on_request(void *ctx, struct mock_http *http,
+enum MHD_Result oai_server_handle(void *ctx, struct mock_http *http,
                                   const struct mock_http_req *hr)
 {
-    struct oai_server *srv = ctx;
+    struct oai_scenario *sc = ctx;
     bool get = !strcmp(hr->method, MHD_HTTP_METHOD_GET);
     bool head = !strcmp(hr->method, MHD_HTTP_METHOD_HEAD);
     bool post = !strcmp(hr->method, MHD_HTTP_METHOD_POST);
     bool chat = is_path(hr->url, "/v1/chat/completions", "/chat/completions");
     if (post && chat)
-        return answer_chat(srv, hr);
+        return answer_chat(http, sc, hr);
     /* Health checks are harness noise, not what the client under test sent,
      * so they stay out of the request log. */
     if ((get || head) && !strcmp(hr->url, "/health"))
@@ -157,7 +152,7 @@ static enum MHD_Result on_request(void *ctx, struct mock_http *http,
     mock_http_log(http, hr, NULL);
     if ((get || head) && is_path(hr->url, "/v1/models", "/models")) {
         size_t len = 0;
-        char *s = oai_render_models(srv->sc, &len);
+        char *s = oai_render_models(sc, &len);
         enum MHD_Result rc = mock_http_send(hr->conn, MHD_HTTP_OK, JSON_TYPE, s, len, NULL, 0);
         free(s);
         return rc;
@@ -176,37 +171,4 @@ static enum MHD_Result on_request(void *ctx, struct mock_http *http,
     /* What the API answers for a path it does not serve. */
     snprintf(msg, sizeof msg, "Invalid URL (%s %.200s)", hr->method, hr->url);
     return send_error(hr->conn, MHD_HTTP_NOT_FOUND, msg, "invalid_request_error", NULL, NULL);
-}
-
-int oai_server_start(struct oai_server **out, struct oai_scenario *sc,
-                     const struct oai_server_opts *opts, struct an_err *err)
-{
-    struct oai_server *srv = an_xcalloc(1, sizeof *srv);
-    srv->sc = sc;
-    struct mock_http_opts ho = MOCK_HTTP_OPTS_INIT;
-    ho.port = opts->port;
-    ho.max_body = opts->max_body;
-    ho.log = opts->log;
-    ho.handle = on_request;
-    ho.ctx = srv;
-    int rc = mock_http_start(&srv->http, &ho, err);
-    if (rc) {
-        free(srv);
-        return rc;
-    }
-    *out = srv;
-    return 0;
-}
-
-unsigned oai_server_port(const struct oai_server *s)
-{
-    return mock_http_port(s->http);
-}
-
-void oai_server_stop(struct oai_server *s)
-{
-    if (!s)
-        return;
-    mock_http_stop(s->http);
-    free(s);
 }

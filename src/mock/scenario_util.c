@@ -14,6 +14,14 @@ bool scn_in_list(const char *const *list, const char *s)
     return false;
 }
 
+bool scn_use(long long times, long long *used)
+{
+    if (times && *used >= times)
+        return false;
+    (*used)++;
+    return true;
+}
+
 size_t scn_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b), row[40];
@@ -57,6 +65,19 @@ int scn_unknown_key(const struct an_ynode *key, const char *where,
     return an_fail(err, AN_ESCHEMA, &key->loc, "unknown key '%s' in %s", key->str, where);
 }
 
+int scn_check_keys(const struct an_ynode *n, const char *const *keys, const char *where,
+                   struct an_err *err)
+{
+    for (size_t i = 0; i < n->npairs; i++) {
+        const struct an_ynode *k = n->pairs[i].key;
+        if (!scn_in_list(keys, k->str)) {
+            const char *const *lists[] = {keys, NULL};
+            return scn_unknown_key(k, where, lists, err);
+        }
+    }
+    return 0;
+}
+
 int scn_want_map(const struct an_ynode *n, const char *what, struct an_err *err)
 {
     if (n->kind != AN_Y_MAP)
@@ -75,6 +96,33 @@ int scn_get_int(const struct an_ynode *n, const char *key, long long min, long l
         return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be between %lld and %lld, not %lld",
                        key, min, max, *out);
     return 0;
+}
+
+int scn_get_status(const struct an_ynode *n, const char *key, int *out, struct an_err *err)
+{
+    long long v;
+    int rc = scn_get_int(n, key, 200, 599, &v, err);
+    if (!rc)
+        *out = (int)v;
+    return rc;
+}
+
+int scn_get_chunks(const struct an_ynode *n, const char *key, unsigned *out, struct an_err *err)
+{
+    long long v;
+    int rc = scn_get_int(n, key, 1, SCN_MAX_CHUNKS, &v, err);
+    if (!rc)
+        *out = (unsigned)v;
+    return rc;
+}
+
+int scn_get_delay(const struct an_ynode *n, const char *key, int64_t *out, struct an_err *err)
+{
+    long long v;
+    int rc = scn_get_int(n, key, 0, SCN_MAX_DELAY_MS, &v, err);
+    if (!rc)
+        *out = v;
+    return rc;
 }
 
 int scn_get_str(const struct an_ynode *n, const char *key, const char **out, size_t *len,
@@ -130,6 +178,29 @@ int scn_get_text_or_json(struct an_arena *a, const struct an_ynode *n, const cha
     if (!rc)
         *len = strlen(*out);
     return rc;
+}
+
+static void free_regex(void *p)
+{
+    an_regex_free(p);
+}
+
+int scn_compile_regex(struct an_arena *a, const struct an_ynode *n, const char *pattern,
+                      struct an_regex **out, struct an_err *err)
+{
+    int rc = an_regex_compile(out, pattern, &n->loc, err);
+    if (rc)
+        return rc;
+    an_arena_defer(a, free_regex, *out);
+    return 0;
+}
+
+int scn_get_regex(struct an_arena *a, const struct an_ynode *n, const char *key,
+                  struct an_regex **out, struct an_err *err)
+{
+    const char *pattern = NULL;
+    int rc = scn_get_str(n, key, &pattern, NULL, err);
+    return rc ? rc : scn_compile_regex(a, n, pattern, out, err);
 }
 
 static bool header_name_ok(const char *s)

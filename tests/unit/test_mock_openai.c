@@ -4,10 +4,12 @@
  * answers. The mock's sources are not part of libananke, so they are
  * compiled into this test directly.
  */
+#include "../../src/mock/mock_message.c"
 #include "../../src/mock/mock_plan.c"
 #include "../../src/mock/openai_plan.c"
 #include "../../src/mock/openai_request.c"
 #include "../../src/mock/openai_scenario.c"
+#include "../../src/mock/scenario_rules.c"
 #include "../../src/mock/scenario_util.c"
 
 #include <setjmp.h>
@@ -17,25 +19,30 @@
 
 #include <cmocka.h>
 
+#include "support/mock_checks.h"
+
 static struct oai_scenario *load_ok(const char *yaml)
 {
     struct an_err err = AN_ERR_INIT;
     struct oai_scenario *s = NULL;
-    int rc = oai_scenario_load_mem(&s, "s.yaml", yaml, strlen(yaml), &err);
-    if (rc) {
-        char msg[2048];
-        fail_msg("unexpected load error: %s", an_err_format(&err, msg, sizeof msg));
-    }
+    mock_assert_loaded(oai_scenario_load_mem(&s, "s.yaml", yaml, strlen(yaml), &err), &err);
     return s;
+}
+
+/* For mock_assert_bad_scenarios. */
+static int load_and_free(const char *yaml, struct an_err *err)
+{
+    struct oai_scenario *s = NULL;
+    int rc = oai_scenario_load_mem(&s, "s.yaml", yaml, strlen(yaml), err);
+    if (rc)
+        assert_null(s);
+    oai_scenario_free(s);
+    return rc;
 }
 
 /* ---- load errors: location and message ------------------------------------ */
 
-static const struct {
-    const char *yaml;
-    const char *where; /* file:line:col */
-    const char *msg;   /* a part of the message */
-} bad_cases[] = {
+static const struct mock_bad_scenario bad_cases[] = {
     {"- a\n", "s.yaml:1:1", "a scenario must be a map"},
     {"rulez: []\n", "s.yaml:1:1", "unknown key 'rulez' in scenario (did you mean 'rules'?)"},
     {"rules: {}\n", "s.yaml:1:8", "'rules' must be a list, not a map"},
@@ -110,30 +117,7 @@ static const struct {
 static void test_load_errors(void **state)
 {
     (void)state;
-    int failures = 0;
-    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
-        struct an_err err = AN_ERR_INIT;
-        struct oai_scenario *s = NULL;
-        const char *y = bad_cases[i].yaml;
-        int rc = oai_scenario_load_mem(&s, "s.yaml", y, strlen(y), &err);
-        if (!rc) {
-            print_error("case %zu loaded but should fail:\n%s\n", i, y);
-            oai_scenario_free(s);
-            failures++;
-            continue;
-        }
-        assert_null(s);
-        assert_int_equal(an_code_exit_class(err.code), 2);
-        char got[2048], where[600];
-        an_err_format(&err, got, sizeof got);
-        snprintf(where, sizeof where, "%s:%u:%u", err.file, err.line, err.col);
-        if (strcmp(where, bad_cases[i].where) != 0 || !strstr(got, bad_cases[i].msg)) {
-            print_error("case %zu:\n%s\nexpected at %s: ...%s...\ngot: %s\n", i, y,
-                        bad_cases[i].where, bad_cases[i].msg, got);
-            failures++;
-        }
-    }
-    assert_int_equal(failures, 0);
+    mock_assert_bad_scenarios(bad_cases, sizeof bad_cases / sizeof bad_cases[0], load_and_free);
 }
 
 /* ---- the model ------------------------------------------------------------ */
@@ -421,16 +405,12 @@ static const struct {
 static void test_render_completion(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof completion_cases / sizeof completion_cases[0]; i++) {
-        char *got = completion_of(completion_cases[i].yaml);
-        if (strcmp(got, completion_cases[i].expected) != 0)
-            fail_msg("case %zu: %s\nexpected:\n%s\ngot:\n%s", i, completion_cases[i].yaml,
-                     completion_cases[i].expected, got);
-        free(got);
-    }
+    for (size_t i = 0; i < sizeof completion_cases / sizeof completion_cases[0]; i++)
+        mock_assert_rendered(i, completion_cases[i].yaml, completion_cases[i].expected,
+                             completion_of(completion_cases[i].yaml));
 }
 
-/* The plan as text: writes verbatim, other actions as <sleep N>, <cut>, <stall>. */
+/* The stream, as mock_plan_text() writes it. */
 static char *stream_of(const char *yaml, bool include_usage)
 {
     struct oai_scenario *s = load_ok(yaml);
@@ -438,26 +418,10 @@ static char *stream_of(const char *yaml, bool include_usage)
     const struct oai_rule *r = pick(s, "gpt-x", OAI_TURN_USER, NULL, in.user_text);
     struct mock_plan p = MOCK_PLAN_INIT;
     oai_render_stream(&p, r, &in);
-    struct an_buf b = AN_BUF_INIT;
-    for (size_t i = 0; i < p.n; i++) {
-        switch (p.acts[i].kind) {
-        case MOCK_ACT_WRITE:
-            an_buf_append(&b, p.acts[i].data, p.acts[i].len);
-            break;
-        case MOCK_ACT_SLEEP:
-            an_buf_printf(&b, "<sleep %lld>", (long long)p.acts[i].ms);
-            break;
-        case MOCK_ACT_CUT:
-            an_buf_puts(&b, "<cut>");
-            break;
-        case MOCK_ACT_STALL:
-            an_buf_puts(&b, "<stall>");
-            break;
-        }
-    }
+    char *text = mock_plan_text(&p);
     mock_plan_release(&p);
     oai_scenario_free(s);
-    return an_buf_detach(&b, NULL);
+    return text;
 }
 
 #define CH "data: {\"id\":\"chatcmpl-mock-7\",\"object\":\"chat.completion.chunk\"," \
@@ -522,13 +486,9 @@ static const struct {
 static void test_render_stream(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof stream_cases / sizeof stream_cases[0]; i++) {
-        char *got = stream_of(stream_cases[i].yaml, stream_cases[i].include_usage);
-        if (strcmp(got, stream_cases[i].expected) != 0)
-            fail_msg("case %zu: %s\nexpected:\n%s\ngot:\n%s", i, stream_cases[i].yaml,
-                     stream_cases[i].expected, got);
-        free(got);
-    }
+    for (size_t i = 0; i < sizeof stream_cases / sizeof stream_cases[0]; i++)
+        mock_assert_rendered(i, stream_cases[i].yaml, stream_cases[i].expected,
+                             stream_of(stream_cases[i].yaml, stream_cases[i].include_usage));
 }
 
 static void test_render_other(void **state)

@@ -6,7 +6,9 @@
 #include "../../src/mock/agui_plan.c"
 #include "../../src/mock/agui_request.c"
 #include "../../src/mock/agui_scenario.c"
+#include "../../src/mock/mock_message.c"
 #include "../../src/mock/mock_plan.c"
+#include "../../src/mock/scenario_rules.c"
 #include "../../src/mock/scenario_util.c"
 
 #include <setjmp.h>
@@ -16,25 +18,30 @@
 
 #include <cmocka.h>
 
+#include "support/mock_checks.h"
+
 static struct agui_scenario *load_ok(const char *yaml)
 {
     struct an_err err = AN_ERR_INIT;
     struct agui_scenario *s = NULL;
-    int rc = agui_scenario_load_mem(&s, "s.yaml", yaml, strlen(yaml), &err);
-    if (rc) {
-        char msg[2048];
-        fail_msg("unexpected load error: %s", an_err_format(&err, msg, sizeof msg));
-    }
+    mock_assert_loaded(agui_scenario_load_mem(&s, "s.yaml", yaml, strlen(yaml), &err), &err);
     return s;
+}
+
+/* For mock_assert_bad_scenarios. */
+static int load_and_free(const char *yaml, struct an_err *err)
+{
+    struct agui_scenario *s = NULL;
+    int rc = agui_scenario_load_mem(&s, "s.yaml", yaml, strlen(yaml), err);
+    if (rc)
+        assert_null(s);
+    agui_scenario_free(s);
+    return rc;
 }
 
 /* ---- load errors: location and message ------------------------------------ */
 
-static const struct {
-    const char *yaml;
-    const char *where; /* file:line:col */
-    const char *msg;   /* a part of the message */
-} bad_cases[] = {
+static const struct mock_bad_scenario bad_cases[] = {
     {"- a\n", "s.yaml:1:1", "a scenario must be a map"},
     {"rulez: []\n", "s.yaml:1:1", "unknown key 'rulez' in scenario (did you mean 'rules'?)"},
     {"rules: {}\n", "s.yaml:1:8", "'rules' must be a list"},
@@ -100,30 +107,7 @@ static const struct {
 static void test_load_errors(void **state)
 {
     (void)state;
-    int failures = 0;
-    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
-        struct an_err err = AN_ERR_INIT;
-        struct agui_scenario *s = NULL;
-        const char *y = bad_cases[i].yaml;
-        int rc = agui_scenario_load_mem(&s, "s.yaml", y, strlen(y), &err);
-        if (!rc) {
-            print_error("case %zu loaded but should fail:\n%s\n", i, y);
-            agui_scenario_free(s);
-            failures++;
-            continue;
-        }
-        assert_null(s);
-        assert_int_equal(an_code_exit_class(err.code), 2);
-        char got[2048], where[600];
-        an_err_format(&err, got, sizeof got);
-        snprintf(where, sizeof where, "%s:%u:%u", err.file, err.line, err.col);
-        if (strcmp(where, bad_cases[i].where) != 0 || !strstr(got, bad_cases[i].msg)) {
-            print_error("case %zu:\n%s\nexpected at %s: ...%s...\ngot: %s\n", i, y,
-                        bad_cases[i].where, bad_cases[i].msg, got);
-            failures++;
-        }
-    }
-    assert_int_equal(failures, 0);
+    mock_assert_bad_scenarios(bad_cases, sizeof bad_cases / sizeof bad_cases[0], load_and_free);
 }
 
 /* ---- the model ------------------------------------------------------------ */
@@ -270,7 +254,7 @@ static void test_request_read(void **state)
 
 /* ---- rendering ------------------------------------------------------------ */
 
-/* The plan as text: writes verbatim, other actions as <sleep N>, <cut>, <stall>. */
+/* The stream for user_text, as mock_plan_text() writes it. */
 static char *plan_text(const char *yaml, const char *user_text)
 {
     struct agui_scenario *s = load_ok(yaml);
@@ -278,26 +262,10 @@ static char *plan_text(const char *yaml, const char *user_text)
     struct mock_plan p = MOCK_PLAN_INIT;
     struct agui_plan_input in = {"t1", "r1", user_text, strlen(user_text), 7};
     agui_plan_build(&p, r, &in);
-    struct an_buf b = AN_BUF_INIT;
-    for (size_t i = 0; i < p.n; i++) {
-        switch (p.acts[i].kind) {
-        case MOCK_ACT_WRITE:
-            an_buf_append(&b, p.acts[i].data, p.acts[i].len);
-            break;
-        case MOCK_ACT_SLEEP:
-            an_buf_printf(&b, "<sleep %lld>", (long long)p.acts[i].ms);
-            break;
-        case MOCK_ACT_CUT:
-            an_buf_puts(&b, "<cut>");
-            break;
-        case MOCK_ACT_STALL:
-            an_buf_puts(&b, "<stall>");
-            break;
-        }
-    }
+    char *text = mock_plan_text(&p);
     mock_plan_release(&p);
     agui_scenario_free(s);
-    return an_buf_detach(&b, NULL);
+    return text;
 }
 
 #define RS "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n"
@@ -379,13 +347,9 @@ static const struct {
 static void test_render(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof render_cases / sizeof render_cases[0]; i++) {
-        char *got = plan_text(render_cases[i].yaml, "say \"hi\"");
-        if (strcmp(got, render_cases[i].expected) != 0)
-            fail_msg("case %zu: %s\nexpected:\n%s\ngot:\n%s", i, render_cases[i].yaml,
-                     render_cases[i].expected, got);
-        free(got);
-    }
+    for (size_t i = 0; i < sizeof render_cases / sizeof render_cases[0]; i++)
+        mock_assert_rendered(i, render_cases[i].yaml, render_cases[i].expected,
+                             plan_text(render_cases[i].yaml, "say \"hi\""));
 }
 
 int main(void)
