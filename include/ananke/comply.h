@@ -57,13 +57,19 @@ struct an_comply_test {
     size_t nunmet, capunmet;
     int64_t duration_ms;
     char *stderr_tail; /* last bytes the agent wrote to stderr on FAIL (or NULL) */
+    /* what a step asked to have noted about the answer, whatever the status
+     * (AG-UI `observe`: "step 1: HTTP 406 application/json ...") */
+    char **notes;
+    size_t nnotes;
 };
 
 struct an_comply_agent {
     char *name;
-    char *command;    /* as given, for the report */
-    json_t *init;     /* the agent's initialize result, or NULL */
-    char *init_error; /* why initialize failed, or NULL */
+    char *command;    /* as given, for the report (AG-UI: the endpoint URL) */
+    json_t *init;     /* ACP: the agent's initialize result; AG-UI: what the probe
+                         run answered ({httpStatus, contentType, status, events,
+                         protocolVersion}); or NULL */
+    char *init_error; /* why initialize (the probe run) failed, or NULL */
     json_t *modes;    /* session/new `modes` of the probe session, or NULL */
     json_t *commands; /* availableCommands seen in the probe, or NULL */
     struct an_comply_test *tests;
@@ -71,7 +77,7 @@ struct an_comply_agent {
 };
 
 struct an_comply_result {
-    char *protocol; /* "acp" */
+    char *protocol; /* "acp" or "agui" */
     int64_t started_ms, duration_ms;
     struct an_comply_agent *agents;
     size_t nagents, capagents;
@@ -83,6 +89,8 @@ struct an_comply_agent *an_comply_add_agent(struct an_comply_result *r, const ch
 struct an_comply_test *an_comply_add_test(struct an_comply_agent *a);
 struct an_comply_unmet *an_comply_add_unmet(struct an_comply_test *t, const char *kind, int step,
                                             const char *message);
+/* Append a note to a test (copied). */
+void an_comply_add_note(struct an_comply_test *t, const char *note);
 void an_comply_result_release(struct an_comply_result *r);
 
 /* Counts over every agent; `required_failed` counts FAILs of required tests. */

@@ -99,9 +99,19 @@ enum an_check_kind {
     AN_CHECK_TOOL_RESULT,
     AN_CHECK_SCRIPT, /* impure: run by run/script_check.c, skipped by an_check() */
     AN_CHECK_AGENT,  /* impure: a judge agent, run by run/judge.c, skipped by an_check() */
+    /* seed 004's `expected` kinds (docs/http.md), on a run-case answer */
+    AN_CHECK_ACTION_REQUIRED,    /* value: [action_type...], all proposed */
+    AN_CHECK_TOOL_SEQUENCE,      /* value: [tool...], calls[i] == value[i] */
+    AN_CHECK_RETRIEVAL_REQUIRED, /* value: [doc_id...], all retrieved */
+    AN_CHECK_JSON_SCHEMA,        /* value: the schema; `schema` compiled */
+    AN_CHECK_EVIDENCE_REQUIRED,  /* actions not low risk cite evidence that exists */
+    AN_CHECK_TOOL_EXECUTION,     /* no tool result with a status other than ok */
+    AN_CHECK_TASK_STATE,         /* a2a: the task ended in `value` (a state, or a list of
+                                    states, normalized at load: docs/a2a.md) */
 };
 
 struct an_agent;
+struct an_jschema;
 
 struct an_check_item {
     enum an_check_kind kind;
@@ -123,6 +133,8 @@ struct an_check_item {
      * once everything is loaded (an unknown name is a load error) */
     const char *agent_name;
     const struct an_agent *agent;
+    bool ignore_case;           /* contains / not_contains: `ignore_case: true` */
+    struct an_jschema *schema;  /* json_schema: compiled at load time (core/jsonschema.h) */
 };
 
 /* An AssertBlock (seed 000 "AssertBlock"), as written at one level, or the
@@ -153,8 +165,10 @@ struct an_header {
     struct an_tmpl value;
 };
 
-enum an_target_type { AN_TARGET_AGUI = 0, AN_TARGET_ACP, AN_TARGET_OPENAI };
-const char *an_target_type_name(enum an_target_type t); /* "agui", "acp", "openai" */
+enum an_target_type { AN_TARGET_AGUI = 0, AN_TARGET_ACP, AN_TARGET_OPENAI, AN_TARGET_HTTP,
+                       AN_TARGET_MCP, AN_TARGET_A2A };
+/* "agui", "acp", "openai", "http", "mcp", "a2a" */
+const char *an_target_type_name(enum an_target_type t);
 
 /* A tool an openai target offers its model (docs/openai.md). A call is
  * answered with `result`, or by running `argv`, or (neither) recorded
@@ -215,6 +229,30 @@ struct an_target {
     size_t ntools;
     bool no_stream;         /* `stream: false` */
     unsigned max_rounds;    /* model calls per turn; 0 = 10 */
+    /* http (seed 004's run-case contract, docs/http.md): `endpoint` is the
+     * base URL, each test one POST <endpoint>/run-case; `timeout_ms` is per
+     * attempt (default 15000) */
+    struct an_tmpl case_version; /* the request's `version`; src NULL: "new" */
+    unsigned retries;            /* transient failures retried (default 2) */
+    int64_t max_body_bytes;      /* the answer's cap (default 2000000) */
+    int64_t body_snippet_bytes;  /* of a failed answer kept (default 4000) */
+    /* mcp (docs/mcp.md): stdio uses command/args/env, http endpoint/headers */
+    bool mcp_http;                 /* `transport: http` (Streamable HTTP) */
+    const char *mcp_version;       /* protocolVersion asked for; NULL: "2025-11-25" */
+    struct an_tmpl *mcp_roots;     /* `roots:` as written; mcp_roots_set false: the sandbox */
+    size_t nmcp_roots;
+    bool mcp_roots_set;
+    bool mcp_no_roots;             /* `roots: false`: no roots capability */
+    /* a2a (docs/a2a.md): `endpoint` is the JSON-RPC URL (over the card's),
+     * `api_key` goes in the card's apiKey header */
+    struct an_tmpl card_url;       /* agentCardUrl; src NULL: none */
+    struct an_json_tmpl agent_card; /* inline agentCard; value NULL: none */
+    int a2a_version;               /* enum an_a2a_version (proto/a2a.h); 0: auto */
+    bool a2a_nonblocking;          /* `blocking: false` */
+    int a2a_stream;                /* `stream`: 1 true, 0 false, -1 auto (default) */
+    const char **output_modes;     /* acceptedOutputModes */
+    size_t noutput_modes;
+    struct an_tmpl bearer;         /* Authorization: Bearer; src NULL: none */
 };
 
 /* A helper agent (`agents:` in the config): a judge, simulator or
@@ -248,15 +286,27 @@ struct an_hook {
     struct an_loc loc;
 };
 
-enum an_turn_type { AN_TURN_USER = 0, AN_TURN_AGUI_CONNECT };
+enum an_turn_type { AN_TURN_USER = 0, AN_TURN_AGUI_CONNECT, AN_TURN_MCP_CALL, AN_TURN_MCP_LIST,
+                    AN_TURN_MCP_READ, AN_TURN_A2A_SEND };
+
+/* What an mcp:call / mcp:list / mcp:read turn sends (docs/mcp.md). */
+struct an_mcp_turn {
+    struct an_tmpl tool;           /* mcp:call */
+    struct an_json_tmpl arguments; /* mcp:call; value NULL: none sent */
+    const char *what;              /* mcp:list: "tools", "resources", "prompts", "templates" */
+    struct an_tmpl uri;            /* mcp:read */
+    bool allow_error;              /* a JSON-RPC error answer is recorded, not a broken turn */
+};
 
 struct an_turn {
     enum an_turn_type type;
     struct an_loc loc;
-    struct an_tmpl user; /* AN_TURN_USER */
+    struct an_tmpl user; /* AN_TURN_USER; AN_TURN_A2A_SEND's `message` (src NULL: none) */
+    struct an_mcp_turn *mcp; /* AN_TURN_MCP_*; NULL for the others */
     /* the user message's content parts when it has attachments (AG-UI
      * ContentPart[]: text and image/audio/video/document parts, files
-     * already read); NULL = text only. Borrowed from the suite. */
+     * already read); NULL = text only. AN_TURN_A2A_SEND: its A2A `parts`.
+     * Borrowed from the suite. */
     json_t *parts;
     struct an_assert assert; /* level AN_LEVEL_TURN */
 };

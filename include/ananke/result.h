@@ -141,6 +141,9 @@ struct an_test_result {
     int error_turn;             /* 0-based turn of the error, -1 = not in a turn */
     char **var_names;           /* hook variables (names only: values may be secret) */
     size_t nvar_names;
+    char **var_values;          /* their values, in the same order, only when the run
+                                   was asked to keep them (an_run_opts.keep_var_values:
+                                   a recording); else NULL. No reporter writes them. */
     struct an_transcript transcript;
     struct an_judgements judgements; /* agent checks, in the order they ran */
     struct an_dynamic_result *dyn;   /* a dynamic test's checkpoints and end; NULL = static */

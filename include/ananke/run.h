@@ -47,7 +47,10 @@ struct an_run_opts {
      * the number of tests only by this: without it a test's transcript is
      * dropped once on_test has seen it. */
     bool keep_transcripts; /* whole-run reports (json, junit, html ...) */
-    bool keep_frames;      /* the raw protocol frames (-vv) */
+    bool keep_frames;      /* the raw protocol frames (-vv, --record) */
+    bool keep_var_values;  /* hook variable values (an_test_result.var_values):
+                              a recording writes them, redacted, and needs
+                              them to find the secrets it must redact */
     /* Called for each finished test, in selection order (borrowed). */
     void (*on_test)(const struct an_test_result *t, void *ud);
     /* Called whenever a run finishes or starts (for a progress line). */

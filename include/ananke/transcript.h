@@ -33,6 +33,8 @@ struct an_tool_call {
     int64_t end_ms;    /* args complete (TOOL_CALL_END), or last args event */
     int64_t result_ms; /* result arrival; 0 = none */
     int64_t ts_ms;     /* "completed": result_ms if any, else end_ms */
+    char *status;      /* the agent's word for how the call went ("ok", "error",
+                          "timeout"; seed 004's tool_result status); NULL: not said */
 };
 
 /* A raw protocol frame, kept for evidence and `-v`. */
@@ -71,6 +73,17 @@ struct an_turn_rec {
     size_t nwarnings, cap_warnings;
     unsigned retries; /* transport retries before this turn's answer (--retries) */
     char **retry_log; /* why each retry happened: "HTTP 503, retried after 210 ms" */
+    /* seed 004's run-case answer (an http target; NULL for the others): */
+    json_t *response;   /* the answer's JSON body, as sent */
+    json_t *actions;    /* its proposed_actions (an array) */
+    json_t *retrievals; /* its `retrieval` events, in order (an array) */
+    json_t *failure;    /* why the attempt failed: {class: http_error | timeout |
+                           network_error | invalid_json, kind?, status?, body_snippet?,
+                           attempt, timeout_ms, latency_ms}; NULL: it did not */
+    /* an a2a target's task (docs/a2a.md): {id, contextId, state, states:
+     * [{state, t_ms}]}, states spelled "completed", "input-required" ...;
+     * NULL when the agent answered with a message, or for other targets */
+    json_t *task;
 };
 
 struct an_transcript {
@@ -89,6 +102,14 @@ struct an_scope {
     const char *text;  /* for a test: turn texts joined with "\n" */
     int64_t start_ms, end_ms;
     int turn;          /* 0-based turn index, or -1 for the whole test */
+    /* seed 004's run-case answer (see an_turn_rec); NULL when the turn has
+     * none. For the whole test: the last turn that has one (an http test
+     * has one turn). */
+    const json_t *actions, *retrievals;
+    const json_t *output; /* final_output.content as sent (a string or any JSON) */
+    /* an a2a target's task (see an_turn_rec); for the whole test: the last
+     * turn's. NULL: none */
+    const json_t *task;
 };
 
 void an_transcript_init(struct an_transcript *t);
@@ -109,6 +130,10 @@ void an_turn_fail(struct an_turn_rec *r, int code, const char *fmt, ...)
 /* Forget a failed attempt of the turn (text, frames, warnings, error,
  * status) before it is sent again; its input and retry log stay. */
 void an_turn_reset(struct an_turn_rec *r);
+/* Keep a run-case answer (its reference is taken) and what checks read
+ * from it: proposed_actions (an empty array when absent or not a list) and
+ * the `retrieval` events. */
+void an_turn_set_response(struct an_turn_rec *r, json_t *response);
 void an_turn_retry(struct an_turn_rec *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

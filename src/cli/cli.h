@@ -16,6 +16,8 @@ int cmd_validate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_comply(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 /* Shared by run and validate: load the suite named by -c and the paths,
  * print every load error to stderr. Returns 0 or an exit code. */

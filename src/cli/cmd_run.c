@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ananke/record.h"
 #include "ananke/report.h"
 #include "ananke/run.h"
 #include "cli.h"
@@ -99,6 +100,11 @@ static void usage(void)
          "      --protocol MODE      AG-UI stream conformance: strict (a MUST violation\n"
          "                           fails the turn), warn, off; overrides the config's\n"
          "                           target.protocol (default strict)\n"
+         "      --record DIR         also record the run into DIR (a new or empty\n"
+         "                           directory): results, raw frames, hook variables,\n"
+         "                           secrets redacted; 'ananke replay DIR' judges it again\n"
+         "      --redact REGEX       with --record: also redact every match of REGEX\n"
+         "                           (repeatable)\n"
          "  -v, --verbose            show every turn: message, tool calls, text, timings\n"
          "      --dry-run            load and check everything, list what would run,\n"
          "                           contact nothing\n"
@@ -106,8 +112,9 @@ static void usage(void)
          "                           always, never\n"
          "  -h, --help               this help\n"
          "\n"
-         "exit: 0 every test passed (skipped ones aside), 1 a test failed or errored,\n"
-         "2 invalid invocation, config or test file, or no test found, 130 interrupted.");
+         "exit: 0 every test passed (skipped ones aside), 1 a test failed or errored (or\n"
+         "the recording could not be written), 2 invalid invocation, config or test file,\n"
+         "no test found, or a --record DIR that is not new or empty, 130 interrupted.");
 }
 
 static int parse_uint(const char *name, const char *s, unsigned min, unsigned max, unsigned *out)
@@ -226,11 +233,17 @@ static void header(const struct an_suite *s, const struct an_run_opts *ro)
     size_t n = an_run_select(s, ro, &idx);
     free(idx);
     const struct an_target *t = &s->config.target;
-    const struct an_tmpl *where = t->type == AN_TARGET_ACP ? &t->command : &t->endpoint;
+    /* a child process is named by its command, the others by their URL */
+    bool child = t->type == AN_TARGET_ACP || (t->type == AN_TARGET_MCP && !t->mcp_http);
+    const struct an_tmpl *where = child ? &t->command : &t->endpoint;
+    if (t->type == AN_TARGET_A2A && !where->src) /* an a2a agent is named by its card */
+        where = &t->card_url;
     char *shown = NULL;
     struct an_err err = AN_ERR_INIT;
     struct an_vars none = AN_VARS_INIT; /* ${ENV...} only: hook variables are per test */
-    if (an_interp(where->src, &where->loc, &none, &shown, &err)) {
+    if (!where->src)
+        shown = an_xstrdup("(an inline agent card)");
+    else if (an_interp(where->src, &where->loc, &none, &shown, &err)) {
         free(shown);
         shown = an_xstrdup(where->src);
     }
@@ -251,8 +264,12 @@ static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
     for (size_t k = 0; k < nsel; k++) /* skipped tests are listed apart, below */
         if (!s->tests[idx[k]].skip)
             idx[n++] = idx[k];
+    const struct an_target *tg = &s->config.target;
+    const char *where = tg->endpoint.src ? tg->endpoint.src : tg->command.src;
+    if (!where)
+        where = tg->card_url.src;
     printf("dry run: %zu test%s would run against %s\n", n, n == 1 ? "" : "s",
-           s->config.target.endpoint.src);
+           where ? where : an_target_type_name(tg->type));
     for (size_t k = 0; k < n; k++) {
         const struct an_test *t = &s->tests[idx[k]];
         if (t->id) { /* a JSONL case: its line, and the history it carries */
@@ -272,6 +289,27 @@ static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
     free(idx);
 }
 
+static void record_warn(const char *msg, void *ud)
+{
+    (void)ud;
+    fprintf(stderr, "ananke: warning: %s\n", msg);
+}
+
+/* --record: check and make DIR before anything runs. Returns 0 or an exit
+ * code: 2 when DIR is refused (a previous recording, not empty) or a
+ * --redact pattern is bad, 1 when it cannot be made or written. */
+static int record_open(struct an_recorder **rec, const char *dir, const struct an_suite *s,
+                       struct an_record_info *info)
+{
+    struct an_err err = AN_ERR_INIT;
+    char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+    int rc = an_record_open(rec, dir, s, info, &err);
+    if (!rc)
+        return 0;
+    fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
+    return rc == AN_EIO ? AN_EXIT_FAIL : AN_EXIT_INVALID;
+}
+
 int cmd_run(int argc, char **argv)
 {
     const char *config = NULL, *color = "auto", *val = NULL, *shard = NULL;
@@ -287,6 +325,10 @@ int cmd_run(int argc, char **argv)
     const char *protocol = NULL;
     const char *target_name = NULL, *model = NULL, *simulator = NULL;
     struct cli_inputs inputs = {0};
+    const char *record_dir = NULL;
+    const char **redact = an_xcalloc((size_t)argc + 1, sizeof *redact);
+    size_t nredact = 0;
+    struct an_recorder *rec = NULL;
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -340,6 +382,11 @@ int cmd_run(int argc, char **argv)
             protocol = val;
             if (val && strcmp(val, "strict") && strcmp(val, "warn") && strcmp(val, "off"))
                 rc = cli_usage_error("--protocol takes strict, warn or off, not '%s'", val);
+        } else if (cli_opt("run", argc, argv, &i, "--record", NULL, &val, &rc)) {
+            record_dir = val;
+        } else if (cli_opt("run", argc, argv, &i, "--redact", NULL, &val, &rc)) {
+            if (val)
+                redact[nredact++] = val;
         } else if (cli_opt("run", argc, argv, &i, "--filter", NULL, &val, &rc)) {
             struct an_err err = AN_ERR_INIT;
             filter_src = val;
@@ -364,6 +411,19 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     ro.filter = filter;
+    if (nredact && !record_dir) {
+        rc = cli_usage_error("--redact takes effect only with --record DIR");
+        goto done;
+    }
+    if (record_dir && dry) {
+        rc = cli_usage_error("--record and --dry-run do not go together: a dry run records "
+                             "nothing");
+        goto done;
+    }
+    if (record_dir && !*record_dir) {
+        rc = cli_usage_error("--record needs a directory");
+        goto done;
+    }
 
     if ((rc = load_all(&suite, config, paths, npaths, &inputs, target_name, model, simulator)))
         goto done;
@@ -383,11 +443,39 @@ int cmd_run(int argc, char **argv)
                         (!strcmp(color, "auto") && tty && !(nc && *nc));
     ctx.console.verbose = verbose;
     ctx.progress = tty;
-    ro.keep_transcripts = reps.n > 0;
-    ro.keep_frames = verbose >= 2;
+    ro.keep_transcripts = reps.n > 0 || record_dir;
+    ro.keep_frames = verbose >= 2 || record_dir;
+    ro.keep_var_values = record_dir != NULL;
     ro.on_test = on_test;
     ro.on_progress = on_progress;
     ro.ud = &ctx;
+
+    struct an_record_info rinfo = {
+        .paths = (const char *const *)paths,
+        .npaths = (size_t)npaths,
+        .filter = filter_src,
+        .shard = shard,
+        .parallel = ro.parallel,
+        .repeat = ro.repeat,
+        .retries = ro.retries,
+        .timeout_ms = ro.test_timeout_ms,
+        .has_seed = ro.has_seed,
+        .seed = ro.seed,
+        .redact = redact,
+        .nredact = nredact,
+        .warn = record_warn,
+    };
+    if (record_dir) {
+        size_t *idx;
+        rinfo.nselected = an_run_select(suite, &ro, &idx);
+        rinfo.selected = idx;
+        /* nothing selected: the run says so (exit 2) and DIR stays untouched */
+        if (rinfo.nselected)
+            rc = record_open(&rec, record_dir, suite, &rinfo);
+        free(idx);
+        if (rc)
+            goto done;
+    }
 
     cli_cancel_on_signals();
     header(suite, &ro);
@@ -424,12 +512,29 @@ int cmd_run(int argc, char **argv)
     struct an_counts n = an_run_result_counts(&result);
     if (n.failed || n.errors || result.not_run) /* skipped tests never fail a run */
         rc = AN_EXIT_FAIL;
+    if (rec) {
+        struct an_err rerr = AN_ERR_INIT;
+        char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+        if (an_record_write(rec, &result, !an_cancelled(), &rerr)) {
+            fprintf(stderr, "ananke: cannot write the recording (it stays marked incomplete): %s\n",
+                    an_err_format(&rerr, buf, sizeof buf));
+            rc = AN_EXIT_FAIL;
+        } else {
+            size_t k = an_record_redacted(rec);
+            printf("recorded %zu test%s in %s (%zu redaction%s)%s\n", result.ntests,
+                   result.ntests == 1 ? "" : "s", record_dir, k, k == 1 ? "" : "s",
+                   an_cancelled() ? ", incomplete: the run was interrupted" : "");
+            fflush(stdout);
+        }
+    }
     if (an_cancelled()) {
         fputs("ananke: interrupted\n", stderr);
         rc = 130;
     }
 
 done:
+    an_record_free(rec);
+    free(redact);
     an_run_result_release(&result);
     an_suite_free(suite);
     cli_inputs_release(&inputs);

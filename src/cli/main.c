@@ -13,6 +13,8 @@ static const struct {
     {"validate", cmd_validate, "load and check config and tests; contact nothing"},
     {"comply", cmd_comply, "run .jsont compliance tests against ACP agents"},
     {"merge", cmd_merge, "join the JSON results of shards into one report"},
+    {"compare", cmd_compare, "compare two recorded runs into an evidence pack and a CI gate"},
+    {"replay", cmd_replay, "judge the tests again on a recorded run; contact no agent"},
     {"init", cmd_init, "write a starter config and test that pass against ananke-mock"},
 };
 

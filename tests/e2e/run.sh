@@ -9,12 +9,16 @@
 #   openai.yaml     optional: ananke-mock openai is started with it (for an
 #                   openai target, judges, generators); its base URL is in
 #                   $ANANKE_OPENAI_URL ("http://127.0.0.1:PORT/v1")
+#   http.yaml       optional: ananke-mock http (seed 004's run-case agent) is
+#                   started with it; its base URL is in $ANANKE_HTTP_URL
+#                   ("http://127.0.0.1:PORT", the target's endpoint)
 #   exit            the expected exit code (default 0)
 #   expect          lines that must appear, in this order, in stdout+stderr
 #                   after durations are normalised ("123 ms" -> "N ms")
 #   reject          lines that must not appear anywhere
 #   expect_requests lines that must appear, in order, in the mock's request log
 #   expect_openai_requests  the same for the openai mock's log
+#   expect_http_requests    the same for the http mock's log
 #   statuses        "STATUS NAME" per test, in run order (pass/fail/error/skip),
 #                   checked against the JSON report the harness asks for
 #   env             optional NAME=VALUE lines exported for the command
@@ -80,6 +84,21 @@ run_case() {
   else
     export ANANKE_OPENAI_URL="http://127.0.0.1:9/v1"
   fi
+  local http_pid=""
+  if [ -f "$dir/http.yaml" ]; then
+    "$MOCK" http --scenario "$dir/http.yaml" --port-file "$out/http-port" \
+      --requests "$out/http-requests.jsonl" >"$out/http.stdout" 2>"$out/http.stderr" &
+    http_pid=$!
+    for _ in $(seq 1 100); do [ -s "$out/http-port" ] && break; sleep 0.05; done
+    if [ ! -s "$out/http-port" ]; then
+      echo "FAIL $name: http mock did not start"; sed 's/^/    /' "$out/http.stderr"
+      for p in $http_pid $oa_pid $mock_pid; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+      fail=$((fail + 1)); return
+    fi
+    export ANANKE_HTTP_URL="http://127.0.0.1:$(cat "$out/http-port")"
+  else
+    export ANANKE_HTTP_URL="http://127.0.0.1:9"
+  fi
   local args="run ."
   [ -f "$dir/cmd" ] && args=$(head -n1 "$dir/cmd")
   [ -f "$dir/statuses" ] && args="$args --reporter json:out/results.json"
@@ -109,6 +128,10 @@ run_case() {
      ! contains_in_order "$dir/expect_openai_requests" "$out/openai-requests.jsonl" >"$out/why"; then
     ok=0; why+=("openai requests: $(cat "$out/why")")
   fi
+  if [ -f "$dir/expect_http_requests" ] &&
+     ! contains_in_order "$dir/expect_http_requests" "$out/http-requests.jsonl" >"$out/why"; then
+    ok=0; why+=("http requests: $(cat "$out/why")")
+  fi
   if [ -f "$dir/statuses" ]; then
     if ! jq -r '.tests[] | "\(.status) \(.name)"' "$out/results.json" >"$out/statuses" 2>&1 ||
        ! diff -u "$dir/statuses" "$out/statuses" >"$out/why"; then
@@ -121,6 +144,7 @@ run_case() {
   # the mock runs until check.sh is done: checks may run ananke again
   if [ -n "$mock_pid" ]; then kill "$mock_pid" 2>/dev/null; wait "$mock_pid" 2>/dev/null; fi
   if [ -n "$oa_pid" ]; then kill "$oa_pid" 2>/dev/null; wait "$oa_pid" 2>/dev/null; fi
+  if [ -n "$http_pid" ]; then kill "$http_pid" 2>/dev/null; wait "$http_pid" 2>/dev/null; fi
   if [ $ok = 1 ]; then
     pass=$((pass + 1)); echo "ok   $name"
   else

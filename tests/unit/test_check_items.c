@@ -177,7 +177,8 @@ static void check_one(const struct item_case *c)
     struct an_assert blk = {0};
     blk.checks = &it;
     blk.nchecks = 1;
-    struct an_scope s = {calls, ncalls, c->text, 0, 10, -1};
+    struct an_scope s = {.calls = calls, .ncalls = ncalls, .text = c->text,
+                            .start_ms = 0, .end_ms = 10, .turn = -1};
     struct an_findings f = {0};
     size_t n = an_check(&blk, &s, &f);
     if (!c->want.kind) {

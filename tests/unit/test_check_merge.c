@@ -198,7 +198,8 @@ static void test_false_disables(void **state)
     struct an_assert target = {.max_duration_ms = set(60000, AN_LEVEL_TARGET)};
     struct an_assert test = {.max_idle_ms = set(1000, AN_LEVEL_TEST)};
     struct an_assert turn = {.max_idle_ms = off(AN_LEVEL_TURN)};
-    struct an_scope scope = {NULL, 0, "", 0, 5000, 0};
+    struct an_scope scope = {.calls = NULL, .ncalls = 0, .text = "",
+                            .start_ms = 0, .end_ms = 5000, .turn = 0};
     struct an_findings f = {0};
 
     struct an_assert merged;
@@ -234,9 +235,12 @@ static void test_levels_judge_the_right_scope(void **state)
         {.name = (char *)"charge_card", .turn = 1},
         {.name = (char *)"delete_order", .turn = 1},
     };
-    struct an_scope turn0 = {calls, 1, "", 0, 10, 0};
-    struct an_scope turn1 = {calls + 1, 2, "", 10, 20, 1};
-    struct an_scope whole = {calls, 3, "", 0, 20, -1};
+    struct an_scope turn0 = {.calls = calls, .ncalls = 1, .text = "",
+                            .start_ms = 0, .end_ms = 10, .turn = 0};
+    struct an_scope turn1 = {.calls = calls + 1, .ncalls = 2, .text = "",
+                            .start_ms = 10, .end_ms = 20, .turn = 1};
+    struct an_scope whole = {.calls = calls, .ncalls = 3, .text = "",
+                            .start_ms = 0, .end_ms = 20, .turn = -1};
     struct an_findings f = {0};
 
     struct an_assert merged;
@@ -268,7 +272,8 @@ static void test_empty(void **state)
     (void)state;
     struct an_assert empty = {0}, merged;
     struct an_tool_call call = {.name = (char *)"anything", .ts_ms = 99999};
-    struct an_scope scope = {&call, 1, "text", 0, 999999, 0};
+    struct an_scope scope = {.calls = &call, .ncalls = 1, .text = "text",
+                            .start_ms = 0, .end_ms = 999999, .turn = 0};
     struct an_findings f = {0};
 
     an_assert_for_turn(&merged, NULL, NULL, NULL);

@@ -121,7 +121,8 @@ static void run_case(const struct text_case *tc, int turn)
     struct an_assert blk = {0};
     blk.must_match = patterns(&p, tc->must, 4, &blk.nmust_match);
     blk.must_not_match = patterns(&p, tc->must_not, 4, &blk.nmust_not_match);
-    struct an_scope scope = {NULL, 0, tc->text, 0, 0, turn};
+    struct an_scope scope = {.calls = NULL, .ncalls = 0, .text = tc->text,
+                            .start_ms = 0, .end_ms = 0, .turn = turn};
     struct an_findings f = {0};
     size_t added = an_check(&blk, &scope, &f);
     size_t n = 0;
@@ -163,7 +164,8 @@ static void test_location(void **state)
     struct pool p = {0};
     struct an_assert blk = {0};
     blk.must_match = patterns(&p, tc.must, 4, &blk.nmust_match);
-    struct an_scope scope = {NULL, 0, tc.text, 0, 0, -1};
+    struct an_scope scope = {.calls = NULL, .ncalls = 0, .text = tc.text,
+                            .start_ms = 0, .end_ms = 0, .turn = -1};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 1);
     assert_int_equal(f.v[0].line, 41);
@@ -217,7 +219,8 @@ static void test_null_text(void **state)
     struct an_pattern pat = {re, AN_LEVEL_TEST, re->loc};
     struct an_assert blk = {.must_match = &pat, .nmust_match = 1, .must_not_match = &pat,
                             .nmust_not_match = 1};
-    struct an_scope scope = {NULL, 0, NULL, 0, 0, 0};
+    struct an_scope scope = {.calls = NULL, .ncalls = 0, .text = NULL,
+                            .start_ms = 0, .end_ms = 0, .turn = 0};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 1);
     assert_string_equal(f.v[0].actual, "no match in empty text");

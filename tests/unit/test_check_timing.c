@@ -203,7 +203,8 @@ static void test_timing_table(void **state)
         blk.max_duration_ms = limit(tc->duration, 50);
         blk.max_idle_ms = limit(tc->idle, 51);
         blk.max_gap_ms = limit(tc->gap, 52);
-        struct an_scope scope = {calls, n, "", tc->start, tc->end, 3};
+        struct an_scope scope = {.calls = calls, .ncalls = n, .text = "",
+                                .start_ms = tc->start, .end_ms = tc->end, .turn = 3};
         struct an_findings f = {0};
         size_t added = an_check(&blk, &scope, &f);
         size_t nw = 0;
@@ -239,7 +240,8 @@ static void test_locations(void **state)
     blk.max_gap_ms = limit(10, 52);
     struct an_tool_call calls[2] = {{.name = (char *)"a", .ts_ms = 0},
                                     {.name = (char *)"b", .ts_ms = 100}};
-    struct an_scope scope = {calls, 2, "", 0, 100, -1};
+    struct an_scope scope = {.calls = calls, .ncalls = 2, .text = "",
+                            .start_ms = 0, .end_ms = 100, .turn = -1};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 3);
     for (unsigned i = 0; i < 3; i++) {

@@ -505,7 +505,8 @@ static void test_tool_table(void **state)
         }
         size_t ncalls;
         struct an_tool_call *calls = make_calls(tc->calls, &ncalls);
-        struct an_scope scope = {calls, ncalls, "", 0, 100, TURN};
+        struct an_scope scope = {.calls = calls, .ncalls = ncalls, .text = "",
+                                .start_ms = 0, .end_ms = 100, .turn = TURN};
         struct an_findings f = {0};
         size_t added = an_check(&blk, &scope, &f);
         expect_findings(tc->title, &f, added, tc->want, 3);
@@ -528,7 +529,8 @@ static void test_locations(void **state)
     struct cs spec[] = {CALL("ship", "{}", NULL), CALL("ship", "{}", NULL), {0}};
     size_t n;
     struct an_tool_call *calls = make_calls(spec, &n);
-    struct an_scope scope = {calls, n, "", 0, 0, -1};
+    struct an_scope scope = {.calls = calls, .ncalls = n, .text = "",
+                            .start_ms = 0, .end_ms = 0, .turn = -1};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 3);
     assert_string_equal(f.v[0].file, "cfg.yaml");
@@ -559,7 +561,8 @@ static void test_forbid_calls_cap(void **state)
     spec[12] = (struct cs){0};
     size_t n;
     struct an_tool_call *calls = make_calls(spec, &n);
-    struct an_scope scope = {calls, n, "", 0, 0, TURN};
+    struct an_scope scope = {.calls = calls, .ncalls = n, .text = "",
+                            .start_ms = 0, .end_ms = 0, .turn = TURN};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 10);
     assert_string_equal(f.v[9].actual, "call #10, args {}");
@@ -591,7 +594,8 @@ static void test_value_cut(void **state)
     struct cs spec[] = {CALL("s", big, NULL), {0}};
     size_t n;
     struct an_tool_call *calls = make_calls(spec, &n);
-    struct an_scope scope = {calls, n, "", 0, 0, TURN};
+    struct an_scope scope = {.calls = calls, .ncalls = n, .text = "",
+                            .start_ms = 0, .end_ms = 0, .turn = TURN};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 1);
     char want[400] = "1 call of \"s\", none with args q matching /^zzz/ (q was \"x";

@@ -50,6 +50,28 @@ void chk_called_names(struct an_buf *b, const struct an_scope *s);
 /* Where the first match of `re` in s[0..len) starts and ends. */
 bool chk_find(const struct an_regex *re, const char *s, size_t len, size_t *so, size_t *eo);
 
+/* What one typed check found, before `negate`: the label is "<subject>
+ * must[ not] <verb>", `expected` or `negated_expected` as the case may be. */
+struct chk_verdict {
+    bool ok;
+    struct an_buf subject, verb;
+    struct an_buf expected, negated_expected, actual, detail;
+};
+
+/* Seed 004's kinds (action_required, tool_sequence, retrieval_required,
+ * json_schema, evidence_required, tool_execution) over a run-case answer:
+ * check/case_items.c. */
+void chk_case_item(const struct an_check_item *it, const struct an_scope *s,
+                   struct chk_verdict *v);
+
+/* task_state (an a2a target's task, docs/a2a.md): check/task_state.c. */
+void chk_task_state(const struct an_check_item *it, const struct an_scope *s,
+                    struct chk_verdict *v);
+
+/* The first place needle[0..nl) occurs in h[0..hl), ASCII letters compared
+ * without case; NULL when nowhere. */
+const char *chk_find_icase(const char *h, size_t hl, const char *n, size_t nl);
+
 /* an_findings_add() with the location and turn filled in; an empty
  * `detail` is stored as NULL. */
 void chk_add(struct an_findings *out, const char *kind, const struct an_scope *s,

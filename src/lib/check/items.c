@@ -16,7 +16,9 @@ static const char *const kind_names[] = {
     "check.contains",    "check.not_contains", "check.equals",
     "check.regex",       "check.json_path",    "check.type",
     "check.tool_called", "check.tool_result",  "check.script",
-    "check.agent",
+    "check.agent",       "check.action_required", "check.tool_sequence",
+    "check.retrieval_required", "check.json_schema", "check.evidence_required",
+    "check.tool_execution", "check.task_state",
 };
 
 const char *an_check_kind_name(enum an_check_kind k)
@@ -186,15 +188,9 @@ static json_t *result_json(const json_t *r)
     return json_incref((json_t *)r);
 }
 
-/* What one check found, before negate. */
-struct verdict {
-    bool ok;
-    struct an_buf subject, verb; /* label: "<subject> must[ not] <verb>" */
-    struct an_buf expected, negated_expected, actual, detail;
-};
 
 static void text_check(const struct an_check_item *it, const char *t, size_t len,
-                       struct verdict *v)
+                       struct chk_verdict *v)
 {
     size_t so = 0, eo = 0;
     an_buf_puts(&v->subject, "Output");
@@ -203,10 +199,13 @@ static void text_check(const struct an_check_item *it, const char *t, size_t len
     case AN_CHECK_NOT_CONTAINS: {
         char *needle = an_json_match_text(it->value);
         size_t nl = strlen(needle);
-        const char *at = find_bytes(t, len, needle, nl);
+        const char *at = it->ignore_case ? chk_find_icase(t, len, needle, nl)
+                                         : find_bytes(t, len, needle, nl);
         v->ok = at != NULL;
         an_buf_puts(&v->verb, "contain ");
         chk_quote(&v->verb, needle, nl);
+        if (it->ignore_case)
+            an_buf_puts(&v->verb, " (ignoring case)");
         an_buf_puts(&v->expected, "the text ");
         chk_quote(&v->expected, needle, nl);
         an_buf_puts(&v->negated_expected, "no ");
@@ -270,7 +269,7 @@ static void text_check(const struct an_check_item *it, const char *t, size_t len
 }
 
 static void json_check(const struct an_check_item *it, const char *t, size_t len,
-                       struct verdict *v)
+                       struct chk_verdict *v)
 {
     json_t *doc = NULL, *at = NULL;
     const char *s = t;
@@ -372,7 +371,7 @@ static void list_calls(struct an_buf *b, const struct an_scope *s, const size_t 
 }
 
 static void tool_called(const struct an_check_item *it, const struct an_scope *s,
-                        struct verdict *v)
+                        struct chk_verdict *v)
 {
     const json_t *val = it->value;
     const json_t *args = NULL;
@@ -447,7 +446,7 @@ static void tool_called(const struct an_check_item *it, const struct an_scope *s
 }
 
 static void tool_result(const struct an_check_item *it, const struct an_scope *s,
-                        struct verdict *v)
+                        struct chk_verdict *v)
 {
     const char *tool = json_string_value(json_object_get(it->value, "tool"));
     const json_t *want = json_object_get(it->value, "result");
@@ -528,7 +527,7 @@ size_t chk_items(const struct an_assert *blk, const struct an_scope *s, struct a
         const struct an_check_item *it = &blk->checks[k];
         if (it->kind == AN_CHECK_SCRIPT || it->kind == AN_CHECK_AGENT)
             continue; /* impure: run/script_check.c, run/judge.c */
-        struct verdict v = {.ok = false};
+        struct chk_verdict v = {.ok = false};
         switch (it->kind) {
         case AN_CHECK_CONTAINS:
         case AN_CHECK_NOT_CONTAINS:
@@ -545,6 +544,17 @@ size_t chk_items(const struct an_assert *blk, const struct an_scope *s, struct a
             break;
         case AN_CHECK_TOOL_RESULT:
             tool_result(it, s, &v);
+            break;
+        case AN_CHECK_ACTION_REQUIRED:
+        case AN_CHECK_TOOL_SEQUENCE:
+        case AN_CHECK_RETRIEVAL_REQUIRED:
+        case AN_CHECK_JSON_SCHEMA:
+        case AN_CHECK_EVIDENCE_REQUIRED:
+        case AN_CHECK_TOOL_EXECUTION:
+            chk_case_item(it, s, &v);
+            break;
+        case AN_CHECK_TASK_STATE:
+            chk_task_state(it, s, &v);
             break;
         case AN_CHECK_SCRIPT:
         case AN_CHECK_AGENT:

@@ -164,9 +164,13 @@ void an_test_result_release(struct an_test_result *t)
     an_judgements_release(&t->judgements);
     an_dynamic_result_free(t->dyn);
     t->dyn = NULL;
-    for (size_t i = 0; i < t->nvar_names; i++)
+    for (size_t i = 0; i < t->nvar_names; i++) {
         free(t->var_names[i]);
+        if (t->var_values)
+            free(t->var_values[i]);
+    }
     free(t->var_names);
+    free(t->var_values);
     for (unsigned i = 0; t->attempts && i < t->runs; i++)
         free(t->attempts[i].summary);
     free(t->attempts);

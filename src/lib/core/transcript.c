@@ -30,6 +30,11 @@ static void attempt_release(struct an_turn_rec *r)
     free(r->text);
     free(r->error);
     json_decref(r->state);
+    json_decref(r->response);
+    json_decref(r->actions);
+    json_decref(r->retrievals);
+    json_decref(r->failure);
+    json_decref(r->task);
     for (size_t i = 0; i < r->nframes; i++)
         free(r->frames[i].data);
     free(r->frames);
@@ -54,6 +59,7 @@ void an_transcript_drop_calls(struct an_transcript *t, size_t from)
         free(c->args_error);
         json_decref(c->args);
         json_decref(c->result);
+        free(c->status);
     }
 }
 
@@ -119,10 +125,30 @@ void an_turn_reset(struct an_turn_rec *r)
     r->index = keep.index;
     r->kind = keep.kind;
     r->input = keep.input;
+    r->input_parts = keep.input_parts;
     r->first_call = keep.first_call;
     r->retries = keep.retries;
     r->retry_log = keep.retry_log;
     r->drop_frames = keep.drop_frames;
+}
+
+void an_turn_set_response(struct an_turn_rec *r, json_t *response)
+{
+    json_decref(r->response);
+    json_decref(r->actions);
+    json_decref(r->retrievals);
+    r->response = response;
+    json_t *acts = json_object_get(response, "proposed_actions");
+    r->actions = json_is_array(acts) ? json_incref(acts) : json_array();
+    r->retrievals = json_array();
+    size_t i;
+    json_t *ev;
+    json_array_foreach(json_object_get(response, "events"), i, ev)
+    {
+        const char *type = an_json_str(ev, "type");
+        if (type && !strcmp(type, "retrieval"))
+            json_array_append(r->retrievals, ev);
+    }
 }
 
 void an_turn_retry(struct an_turn_rec *r, const char *fmt, ...)
@@ -151,6 +177,13 @@ void an_turn_fail(struct an_turn_rec *r, int code, const char *fmt, ...)
     r->error = an_xstrdup(msg);
 }
 
+static void scope_answer(struct an_scope *s, const struct an_turn_rec *r)
+{
+    s->actions = r->actions;
+    s->retrievals = r->retrievals;
+    s->output = json_object_get(json_object_get(r->response, "final_output"), "content");
+}
+
 struct an_scope an_scope_turn(const struct an_transcript *t, size_t turn)
 {
     const struct an_turn_rec *r = &t->turns[turn];
@@ -162,6 +195,8 @@ struct an_scope an_scope_turn(const struct an_transcript *t, size_t turn)
         .end_ms = r->end_ms,
         .turn = (int)turn,
     };
+    scope_answer(&s, r);
+    s.task = r->task;
     return s;
 }
 
@@ -184,6 +219,14 @@ struct an_scope an_scope_test(const struct an_transcript *t, char **joined)
         .end_ms = t->end_ms,
         .turn = -1,
     };
+    for (size_t i = t->nturns; i-- > 0 && !s.task;)
+        if (t->turns[i].status != AN_TURN_NOT_RUN)
+            s.task = t->turns[i].task;
+    for (size_t i = t->nturns; i-- > 0;)
+        if (t->turns[i].response) {
+            scope_answer(&s, &t->turns[i]);
+            break;
+        }
     return s;
 }
 
@@ -208,6 +251,8 @@ json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
             json_object_set_new(o, "result", json_incref(c->result));
         if (c->result_ms)
             json_object_set_new(o, "result_ms", json_integer(c->result_ms));
+        if (c->status)
+            json_object_set_new(o, "status", str_or_null(c->status));
         json_array_append_new(calls, o);
     }
     json_t *turns = json_array();
@@ -236,6 +281,12 @@ json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
                 json_array_append_new(rl, str_or_null(r->retry_log[k]));
             json_object_set_new(o, "retries", rl);
         }
+        if (r->response)
+            json_object_set_new(o, "response", json_incref(r->response));
+        if (r->failure)
+            json_object_set_new(o, "failure", json_incref(r->failure));
+        if (r->task)
+            json_object_set_new(o, "task", json_incref(r->task));
         if (r->nwarnings) {
             json_t *w = json_array();
             for (size_t k = 0; k < r->nwarnings; k++)

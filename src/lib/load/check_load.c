@@ -10,17 +10,20 @@
 
 #include "ananke/check.h"
 #include "core/json.h"
+#include "core/jsonschema.h"
 
 /* Type names as written, in enum an_check_kind order. */
-static const char *const kinds[] = {"contains",  "not_contains", "equals",
-                                    "regex",     "json_path",    "type",
-                                    "tool_called", "tool_result", "script",
-                                    "agent",     NULL};
+static const char *const kinds[] = {"contains",          "not_contains",     "equals",
+                                    "regex",             "json_path",        "type",
+                                    "tool_called",       "tool_result",      "script",
+                                    "agent",             "action_required",  "tool_sequence",
+                                    "retrieval_required", "json_schema",     "evidence_required",
+                                    "tool_execution",    "task_state",       NULL};
 
 static const char *const item_keys[] = {"type",    "value", "pattern", "path",
                                         "name",    "arguments", "negate", "message",
                                         "use",     "cmd",   "options", "timeout_ms",
-                                        NULL};
+                                        "ignore_case", NULL};
 
 static const char *const json_types[] = {"string", "number", "boolean", "array",
                                          "object", "null",   NULL};
@@ -33,6 +36,11 @@ static void json_release(void *p)
 static void regex_release(void *p)
 {
     an_regex_free(p);
+}
+
+static void jschema_release(void *p)
+{
+    an_jschema_free(p);
 }
 
 unsigned an_ck_key_col(const char *line, size_t from, const char *key)
@@ -330,6 +338,78 @@ static int load_agent(struct an_ld *ld, json_t *item, const struct an_ck_src *sr
     return 0;
 }
 
+/* A name or a non-empty list of non-empty names, as a list (a new list in
+ * the arena when one name was written). `what` names them in messages. */
+static int name_list(struct an_ld *ld, const struct an_ck_src *src, const char *key, json_t *v,
+                     const char *kind, const char *what, json_t **out)
+{
+    if (json_is_string(v) && json_string_length(v)) {
+        json_t *l = json_pack("[O]", v);
+        an_arena_defer(ld->a, json_release, l);
+        *out = l;
+        return 0;
+    }
+    size_t i;
+    json_t *e;
+    bool ok = json_is_array(v) && json_array_size(v);
+    json_array_foreach(v, i, e)
+    {
+        ok = ok && json_is_string(e) && json_string_length(e);
+    }
+    if (!ok)
+        return an_ck_fail(ld, src, v ? key : "type", "%s %s check needs 'value': a list of %s",
+                          strchr("aeiou", kind[0]) ? "an" : "a", kind, what);
+    *out = v;
+    return 0;
+}
+
+/* Seed 004's kinds (docs/http.md): action_required, tool_sequence,
+ * retrieval_required, json_schema, evidence_required, tool_execution. */
+static int load_case_kind(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
+                          struct an_check_item *out)
+{
+    json_t *value = json_object_get(item, "value");
+    const char *kind = kinds[out->kind];
+    switch (out->kind) {
+    case AN_CHECK_ACTION_REQUIRED:
+        return name_list(ld, src, "value", value, kind, "action types", &out->value);
+    case AN_CHECK_TOOL_SEQUENCE:
+        return name_list(ld, src, "value", value, kind, "tool names, in order", &out->value);
+    case AN_CHECK_RETRIEVAL_REQUIRED: {
+        json_t *ids = json_is_object(value) ? json_object_get(value, "doc_ids") : value;
+        if (json_is_object(value) && json_object_size(value) != (ids ? 1u : 0u))
+            return an_ck_fail(ld, src, "value",
+                              "a retrieval_required value is a list of doc ids or {doc_ids: "
+                              "[...]}");
+        return name_list(ld, src, "value", ids, kind, "doc ids (or {doc_ids: [...]})",
+                         &out->value);
+    }
+    case AN_CHECK_JSON_SCHEMA: {
+        char why[700];
+        if (!json_is_object(value) && !json_is_boolean(value))
+            return an_ck_fail(ld, src, value ? "value" : "type",
+                              "a json_schema check needs 'value': a JSON Schema (an object)");
+        if (an_jschema_compile(&out->schema, value, why, sizeof why))
+            return an_ck_fail(ld, src, "value", "invalid JSON Schema %s", why);
+        an_arena_defer(ld->a, jschema_release, out->schema);
+        out->value = value;
+        return 0;
+    }
+    case AN_CHECK_EVIDENCE_REQUIRED:
+        if (value && !json_is_true(value))
+            return an_ck_fail(ld, src, "value",
+                              "an evidence_required check takes no 'value' (or true); leave "
+                              "the check out to not require evidence");
+        return 0;
+    case AN_CHECK_TOOL_EXECUTION:
+        if (value)
+            return an_ck_fail(ld, src, "value", "a tool_execution check takes no 'value'");
+        return 0;
+    default:
+        return 0;
+    }
+}
+
 int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
                        enum an_level level, struct an_check_item *out)
 {
@@ -382,7 +462,9 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
                        near);
         return bad(ld, src, "type",
                    "unknown assertion type '%s' (supported: contains, not_contains, equals, "
-                   "regex, json_path, type, tool_called, tool_result, script, agent)",
+                   "regex, json_path, type, tool_called, tool_result, script, agent, "
+                   "action_required, tool_sequence, retrieval_required, json_schema, "
+                   "evidence_required, tool_execution, task_state)",
                    type, NULL);
     }
     out->kind = (enum an_check_kind)kind;
@@ -407,8 +489,15 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
         (rc = only_for(ld, src, item, "cmd", ck, ck == AN_CHECK_SCRIPT)) ||
         (rc = only_for(ld, src, item, "options", ck,
                        ck == AN_CHECK_SCRIPT || ck == AN_CHECK_AGENT)) ||
-        (rc = only_for(ld, src, item, "timeout_ms", ck, ck == AN_CHECK_SCRIPT)))
+        (rc = only_for(ld, src, item, "timeout_ms", ck, ck == AN_CHECK_SCRIPT)) ||
+        (rc = only_for(ld, src, item, "ignore_case", ck,
+                       ck == AN_CHECK_CONTAINS || ck == AN_CHECK_NOT_CONTAINS)))
         return rc;
+    if ((v = json_object_get(item, "ignore_case"))) {
+        if (!json_is_boolean(v))
+            return bad(ld, src, "ignore_case", "'ignore_case' must be true or false", "", NULL);
+        out->ignore_case = json_is_true(v);
+    }
     json_t *value = json_object_get(item, "value");
     switch (out->kind) {
     case AN_CHECK_CONTAINS:
@@ -470,6 +559,15 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
         return load_script(ld, item, src, out);
     case AN_CHECK_AGENT:
         return load_agent(ld, item, src, out);
+    case AN_CHECK_ACTION_REQUIRED:
+    case AN_CHECK_TOOL_SEQUENCE:
+    case AN_CHECK_RETRIEVAL_REQUIRED:
+    case AN_CHECK_JSON_SCHEMA:
+    case AN_CHECK_EVIDENCE_REQUIRED:
+    case AN_CHECK_TOOL_EXECUTION:
+        return load_case_kind(ld, item, src, out);
+    case AN_CHECK_TASK_STATE:
+        return an_task_state_load(ld, item, src, out);
     }
     return 0;
 }

@@ -45,6 +45,10 @@ int an_ck_fail(struct an_ld *ld, const struct an_ck_src *src, const char *key, c
 /* The source of a member (`key`, or its index-th item when it is a list). */
 struct an_ck_src an_ck_child(const struct an_ck_src *src, const char *key, size_t index);
 
+/* A task_state check's `value` (load/check_task_state.c). */
+int an_task_state_load(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
+                       struct an_check_item *out);
+
 /* The column (1-based) of `"key"` in `line` at or after byte `from`; 0 when absent. */
 unsigned an_ck_key_col(const char *line, size_t from, const char *key);
 

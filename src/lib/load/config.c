@@ -203,7 +203,8 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
     return 0;
 }
 
-static const char *const target_types[] = {"agui", "acp", "openai", NULL}; /* an_target_type */
+static const char *const target_types[] = {"agui", "acp", "openai", "http", "mcp",
+                                           "a2a", NULL}; /* an_target_type */
 
 const char *an_target_type_name(enum an_target_type t)
 {
@@ -228,20 +229,24 @@ static int load_target(struct an_ld *ld, const struct an_ynode *n, const struct 
         rc = load_acp(ld, n, t);
     else if (!strcmp(type, "openai"))
         rc = an_target_openai_load(ld, n, t);
+    else if (!strcmp(type, "http"))
+        rc = an_target_http_load(ld, n, t);
+    else if (!strcmp(type, "mcp"))
+        rc = an_target_mcp_load(ld, n, t);
+    else if (!strcmp(type, "a2a"))
+        rc = an_target_a2a_load(ld, n, t);
     else {
-        static const char *const later[] = {"mcp", "a2a", "http", NULL};
-        for (size_t i = 0; later[i]; i++)
-            if (strcmp(type, later[i]) == 0)
-                return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                               "target type '%s' is not supported by this version of ananke "
-                               "(supported: agui, acp, openai)",
-                               type);
         const char *near = an_closest(type, target_types);
         return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown target type '%s'%s%s%s", type,
-                       near ? " (did you mean '" : " (supported: agui, acp, openai)",
+                       near ? " (did you mean '"
+                            : " (supported: agui, acp, openai, http, mcp, a2a)",
                        near ? near : "", near ? "'?)" : "");
     }
-    return rc ? rc : load_common(ld, n, lib, t);
+    if (!rc)
+        rc = load_common(ld, n, lib, t);
+    if (!rc && t->type == AN_TARGET_HTTP)
+        rc = an_target_http_always(ld, t);
+    return rc;
 }
 
 /* `agents:` helper agents (judges, simulators, generators), each a target. */
@@ -261,6 +266,11 @@ static int load_agents(struct an_ld *ld, const struct an_ynode *n, const struct 
             return an_fail(ld->err, AN_ESCHEMA, &a->loc, "an agent needs a name");
         if ((rc = load_target(ld, n->pairs[i].value, lib, "an agent", &a->target)))
             return rc;
+        if (a->target.type == AN_TARGET_MCP)
+            return an_fail(ld->err, AN_ESCHEMA, &n->pairs[i].value->loc,
+                           "agent '%s': a helper agent must be of type openai or agui (an MCP "
+                           "server serves tools, it does not chat)",
+                           a->name);
         if (a->target.type == AN_TARGET_ACP)
             return an_fail(ld->err, AN_ESCHEMA, &n->pairs[i].value->loc,
                            "agent '%s': a helper agent must be of type openai or agui (an ACP "

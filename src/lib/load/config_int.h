@@ -1,4 +1,5 @@
-/* Pieces of the config loader shared by its files (config.c, target_openai.c). */
+/* Pieces of the config loader shared by its files (config.c, target_openai.c,
+ * target_http.c). */
 #ifndef ANANKE_LOAD_CONFIG_INT_H
 #define ANANKE_LOAD_CONFIG_INT_H
 
@@ -18,5 +19,13 @@ int an_cfg_endpoint(struct an_ld *ld, const struct an_ynode *map, const char *wh
 
 /* `type: openai` (docs/openai.md). */
 int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+/* `type: http` (docs/http.md). */
+int an_target_http_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+/* `type: mcp` (docs/mcp.md). */
+int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+/* `type: a2a` (docs/a2a.md). */
+int an_target_a2a_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+/* After the target's `assert`: the checks an http target always makes. */
+int an_target_http_always(struct an_ld *ld, struct an_target *t);
 
 #endif

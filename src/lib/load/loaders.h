@@ -22,6 +22,11 @@ int an_jsonl_load(struct an_ld *ld, const char *path, struct an_errlist *errs,
  * current directory. */
 int an_jsonl_load_mem(struct an_ld *ld, const char *name, const char *text, size_t len,
                       struct an_errlist *errs, struct an_test **out, size_t *n);
+/* A cases.json file (seed 004): one test per case. Like an_jsonl_load:
+ * every bad case is its own error in errs, the good ones are in *out, and
+ * the first error's code is returned. */
+int an_cases_json_load(struct an_ld *ld, const char *path, struct an_errlist *errs,
+                       struct an_test **out, size_t *n);
 /* `version`: "1.x" accepted; any other major refused. */
 int an_version_load(struct an_ld *ld, const struct an_ynode *root, const char *what,
                     const char **out);

@@ -96,14 +96,23 @@ static bool ends_with(const char *s, const char *tail)
     return n > t && strcmp(s + n - t, tail) == 0;
 }
 
-/* Directory discovery finds *.test.yaml, *.test.yml and *.test.jsonl; a
- * file named on the command line is read whatever its name (.jsonl as
- * JSONL, anything else as YAML), so data files such as cases.jsonl that
- * sit next to tests are never picked up by accident. */
+/* seed 004's case files: cases.json, or NAME.cases.json */
+static bool is_cases_json(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    return !strcmp(base, "cases.json") || ends_with(base, ".cases.json");
+}
+
+/* Directory discovery finds *.test.yaml, *.test.yml, *.test.jsonl and
+ * cases.json / *.cases.json; a file named on the command line is read
+ * whatever its name (.jsonl as JSONL, a cases.json name as cases.json,
+ * anything else as YAML), so data files such as cases.jsonl that sit next
+ * to tests are never picked up by accident. */
 static bool is_test_file(const char *name)
 {
     return ends_with(name, ".test.yaml") || ends_with(name, ".test.yml") ||
-           ends_with(name, ".test.jsonl");
+           ends_with(name, ".test.jsonl") || is_cases_json(name);
 }
 
 struct pathlist {
@@ -213,12 +222,73 @@ static int discover(const struct an_load_opts *opts, const char *root, struct pa
 static int check_turns_fit(const struct an_target *t, const struct an_test *test,
                            struct an_err *err)
 {
-    for (size_t i = 0; i < test->nturns; i++)
-        if (test->turns[i].type == AN_TURN_AGUI_CONNECT && t->type != AN_TARGET_AGUI)
+    if (t->type == AN_TARGET_MCP && test->dyn)
+        return an_fail(err, AN_ESCHEMA, &test->dyn->loc,
+                       "a simulated user cannot talk to an mcp target: an MCP server takes "
+                       "requests, not chat messages (write mcp:call, mcp:list or mcp:read turns)");
+    for (size_t i = 0; i < test->nturns; i++) {
+        enum an_turn_type ty = test->turns[i].type;
+        if (ty == AN_TURN_AGUI_CONNECT && t->type != AN_TARGET_AGUI)
             return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
                            "an agui:connect turn needs an agui target (the config's target is "
                            "%s)",
                            an_target_type_name(t->type));
+        if (ty >= AN_TURN_MCP_CALL && ty <= AN_TURN_MCP_READ && t->type != AN_TARGET_MCP)
+            return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
+                           "an MCP turn needs an mcp target (the config's target is %s)",
+                           an_target_type_name(t->type));
+        if (ty == AN_TURN_A2A_SEND && t->type != AN_TARGET_A2A)
+            return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
+                           "an a2a:send turn needs an a2a target (the config's target is %s)",
+                           an_target_type_name(t->type));
+        if (ty == AN_TURN_USER && t->type == AN_TARGET_MCP)
+            return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
+                           "a user turn cannot run on an mcp target: an MCP server takes "
+                           "requests, not chat messages (write type: mcp:call, mcp:list or "
+                           "mcp:read)");
+    }
+    return 0;
+}
+
+/* Seed 004's run-case contract is one request per case: {case_id, version,
+ * input{user, context?}}. What a test would need beyond that is refused
+ * here, at load time, rather than dropped. */
+static int check_http_fits(const struct an_target *t, const struct an_test *test,
+                           struct an_err *err)
+{
+    if (t->type != AN_TARGET_HTTP)
+        return 0;
+    if (test->dyn)
+        return an_fail(err, AN_ESCHEMA, &test->loc,
+                       "a dynamic test needs an agent that holds a conversation; an http "
+                       "target answers one request per case (seed 004's run-case contract)");
+    if (test->nturns > 1)
+        return an_fail(err, AN_ESCHEMA, &test->turns[1].loc,
+                       "an http target takes one request per case (seed 004's run-case "
+                       "contract): this test has %zu turns; give it one, or split it into "
+                       "tests",
+                       test->nturns);
+    size_t nh = test->history ? json_array_size(test->history) : 0;
+    const struct an_loc *loc = test->nturns ? &test->turns[0].loc : &test->loc;
+    if (nh)
+        return an_fail(err, AN_ESCHEMA, loc,
+                       "this case carries %zu earlier message%s, and an http target cannot "
+                       "send them: a run-case request holds one user message (input.user)",
+                       nh, nh == 1 ? "" : "s");
+    if (test->nturns && test->turns[0].parts)
+        return an_fail(err, AN_ESCHEMA, loc,
+                       "a run-case request holds the user's text only: attachments have no "
+                       "place in it");
+    const char *k;
+    json_t *v;
+    json_object_foreach(test->options, k, v)
+    {
+        if (strcmp(k, "context"))
+            return an_fail(err, AN_ESCHEMA, &test->loc,
+                           "this case's option '%s' has no place in a run-case request (only "
+                           "'context' is sent, as input.context)",
+                           k);
+    }
     return 0;
 }
 
@@ -312,18 +382,24 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     for (size_t i = 0; i < files.n + opts->nmem; i++) {
         memset(&e, 0, sizeof e);
         const struct an_mem_file *mem = i >= files.n ? &opts->mem[i - files.n] : NULL;
-        if (mem || ends_with(files.v[i], ".jsonl")) {
+        bool cases_json = !mem && is_cases_json(files.v[i]);
+        if (mem || ends_with(files.v[i], ".jsonl") || cases_json) {
             struct an_test *cases;
             size_t ncases;
-            int rc = mem ? an_jsonl_load_mem(&ld, mem->name, mem->text, mem->len, errs, &cases,
-                                             &ncases)
-                         : an_jsonl_load(&ld, files.v[i], errs, &cases, &ncases);
+            int rc = mem          ? an_jsonl_load_mem(&ld, mem->name, mem->text, mem->len, errs,
+                                                      &cases, &ncases)
+                     : cases_json ? an_cases_json_load(&ld, files.v[i], errs, &cases, &ncases)
+                                  : an_jsonl_load(&ld, files.v[i], errs, &cases, &ncases);
             an_arena_release(&scratch);
             if (rc && !first)
                 first = rc;
             for (size_t k = 0; k < ncases; k++) {
                 memset(&e, 0, sizeof e);
-                int r2 = resolve_agents(&s->config, &cases[k], opts->simulator, &e);
+                int r2 = check_turns_fit(&s->config.target, &cases[k], &e);
+                if (!r2)
+                    r2 = check_http_fits(&s->config.target, &cases[k], &e);
+                if (!r2)
+                    r2 = resolve_agents(&s->config, &cases[k], opts->simulator, &e);
                 if (r2) {
                     an_errlist_add(errs, &e);
                     if (!first)
@@ -348,6 +424,8 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
         an_arena_release(&scratch); /* the tree: the model kept only strings */
         if (!rc)
             rc = check_turns_fit(&s->config.target, &s->tests[s->ntests], &e);
+        if (!rc)
+            rc = check_http_fits(&s->config.target, &s->tests[s->ntests], &e);
         if (!rc)
             rc = resolve_agents(&s->config, &s->tests[s->ntests], opts->simulator, &e);
         if (rc) {

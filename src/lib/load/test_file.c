@@ -41,11 +41,135 @@ static int load_hook(struct an_ld *ld, const struct an_ynode *n, struct an_hook 
     return 0;
 }
 
+static void json_release(void *p);
+
+/* mcp:call (tool, arguments), mcp:list (what), mcp:read (uri); docs/mcp.md. */
+static int load_mcp_turn(struct an_ld *ld, const struct an_ynode *n, struct an_turn *t)
+{
+    static const char *const whats[] = {"tools", "resources", "prompts", "templates", NULL};
+    static const char *const own[][4] = {
+        {"tool", "arguments", NULL, NULL}, /* AN_TURN_MCP_CALL */
+        {"what", NULL, NULL, NULL},        /* AN_TURN_MCP_LIST */
+        {"uri", NULL, NULL, NULL},         /* AN_TURN_MCP_READ */
+    };
+    static const char *const all[] = {"tool", "arguments", "what", "uri", NULL};
+    const char *const *mine = own[t->type - AN_TURN_MCP_CALL];
+    const char *kind = t->type == AN_TURN_MCP_CALL   ? "mcp:call"
+                       : t->type == AN_TURN_MCP_LIST ? "mcp:list"
+                                                     : "mcp:read";
+    struct an_ynode *v;
+    int rc;
+    for (size_t i = 0; all[i]; i++) {
+        bool ok = false;
+        for (size_t k = 0; mine[k]; k++)
+            ok |= !strcmp(mine[k], all[i]);
+        if (!ok && (v = an_yaml_get(n, all[i])))
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "an %s turn takes no '%s'", kind,
+                           all[i]);
+    }
+    if ((v = an_yaml_get(n, "user")))
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                       "an %s turn sends a request, not a message: remove 'user'", kind);
+    struct an_mcp_turn *m = an_arena_alloc(ld->a, sizeof *m);
+    memset(m, 0, sizeof *m);
+    t->mcp = m;
+    if ((v = an_yaml_get(n, "allow_error")) && !an_yaml_as_bool(v, &m->allow_error))
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'allow_error' must be true or false");
+    switch (t->type) {
+    case AN_TURN_MCP_CALL:
+        if ((rc = an_ld_require(ld, n, "tool", "an mcp:call turn", &v)) ||
+            (rc = an_ld_string(ld, v, "tool", &m->tool.src)) ||
+            (rc = an_interp_check(m->tool.src, &v->loc, ld->err)))
+            return rc;
+        m->tool.loc = v->loc;
+        if ((v = an_yaml_get(n, "arguments"))) {
+            if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "arguments")))
+                return rc;
+            m->arguments.loc = v->loc;
+            if (!(m->arguments.value = an_yaml_to_json(v, ld->err)))
+                return ld->err->code;
+            an_arena_defer(ld->a, json_release, m->arguments.value);
+            if ((rc = an_interp_check_json(m->arguments.value, &v->loc, ld->err)))
+                return rc;
+        }
+        return 0;
+    case AN_TURN_MCP_LIST: {
+        if ((rc = an_ld_require(ld, n, "what", "an mcp:list turn", &v)) ||
+            (rc = an_ld_string(ld, v, "what", &m->what)))
+            return rc;
+        size_t k = 0;
+        while (whats[k] && strcmp(whats[k], m->what))
+            k++;
+        if (!whats[k])
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "mcp:list lists tools, resources, prompts or templates, not '%s'",
+                           m->what);
+        return 0;
+    }
+    default:
+        if ((rc = an_ld_require(ld, n, "uri", "an mcp:read turn", &v)) ||
+            (rc = an_ld_string(ld, v, "uri", &m->uri.src)) ||
+            (rc = an_interp_check(m->uri.src, &v->loc, ld->err)))
+            return rc;
+        m->uri.loc = v->loc;
+        return 0;
+    }
+}
+
+static void parts_release(void *p)
+{
+    json_decref(p);
+}
+
+/* `type: a2a:send` (docs/a2a.md): `message` and/or `parts`. */
+static int load_a2a_turn(struct an_ld *ld, const struct an_ynode *n,
+                         const struct an_assert_lib *lib, struct an_turn *t)
+{
+    static const char *const keys[] = {"type", "message", "parts", "assert", NULL};
+    struct an_ynode *v;
+    int rc;
+    if ((rc = an_ld_keys(ld, n, keys, "an a2a:send turn")))
+        return rc;
+    if ((v = an_yaml_get(n, "message"))) {
+        if ((rc = an_ld_string(ld, v, "message", &t->user.src)) ||
+            (rc = an_interp_check(t->user.src, &v->loc, ld->err)))
+            return rc;
+        t->user.loc = v->loc;
+    }
+    if ((v = an_yaml_get(n, "parts"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, "parts")))
+            return rc;
+        for (size_t i = 0; i < v->nitems; i++) {
+            const struct an_ynode *p = v->items[i];
+            if ((rc = an_ld_expect(ld, p, AN_Y_MAP, "parts[]")))
+                return rc;
+            if (!an_yaml_get(p, "text") && !an_yaml_get(p, "data") && !an_yaml_get(p, "url") &&
+                !an_yaml_get(p, "raw") && !an_yaml_get(p, "kind"))
+                return an_fail(ld->err, AN_ESCHEMA, &p->loc,
+                               "an A2A part needs 'text', 'data', 'url' or 'raw' (or a 0.3 "
+                               "'kind')");
+        }
+        if (!(t->parts = an_yaml_to_json(v, ld->err)))
+            return ld->err->code;
+        an_arena_defer(ld->a, parts_release, t->parts);
+    }
+    if (!t->user.src && !t->parts)
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc,
+                       "an a2a:send turn needs 'message' or 'parts'");
+    if ((v = an_yaml_get(n, "assert")) &&
+        (rc = an_assert_load(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
+        return rc;
+    return 0;
+}
+
 static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
                      struct an_turn *t)
 {
-    static const char *const keys[] = {"type", "user", "assert", NULL};
-    static const char *const types[] = {"user", "agui:connect", NULL};
+    static const char *const keys[] = {"type",      "user", "assert", "tool",        "arguments",
+                                       "what",      "uri",  "allow_error", "message", "parts",
+                                       NULL};
+    static const char *const types[] = {"user",     "agui:connect", "mcp:call",
+                                        "mcp:list", "mcp:read",     "a2a:send", NULL};
     struct an_ynode *v;
     int rc;
     t->loc = n->loc;
@@ -59,18 +183,45 @@ static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an
             return rc;
         if (strcmp(type, "agui:connect") == 0) {
             t->type = AN_TURN_AGUI_CONNECT;
+        } else if (strcmp(type, "mcp:call") == 0) {
+            t->type = AN_TURN_MCP_CALL;
+        } else if (strcmp(type, "mcp:list") == 0) {
+            t->type = AN_TURN_MCP_LIST;
+        } else if (strcmp(type, "mcp:read") == 0) {
+            t->type = AN_TURN_MCP_READ;
+        } else if (strcmp(type, "a2a:send") == 0) {
+            t->type = AN_TURN_A2A_SEND;
         } else if (strcmp(type, "user") != 0) {
             const char *near = an_closest(type, types);
-            if (!strcmp(type, "a2a:send") || !strcmp(type, "mcp:call"))
-                return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                               "turn type '%s' is not supported by this version of ananke "
-                               "(supported: user, agui:connect)",
-                               type);
             return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown turn type '%s'%s%s%s", type,
-                           near ? " (did you mean '" : " (supported: user, agui:connect)",
+                           near ? " (did you mean '"
+                                : " (supported: user, agui:connect, mcp:call, mcp:list, "
+                                  "mcp:read, a2a:send)",
                            near ? near : "", near ? "'?)" : "");
         }
     }
+    if (t->type == AN_TURN_A2A_SEND)
+        return load_a2a_turn(ld, n, lib, t);
+    static const char *const a2a_keys[] = {"message", "parts", NULL};
+    for (size_t i = 0; a2a_keys[i]; i++)
+        if ((v = an_yaml_get(n, a2a_keys[i])))
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "'%s' belongs to an a2a:send turn (type: a2a:send)", a2a_keys[i]);
+    if (t->type >= AN_TURN_MCP_CALL) {
+        if ((rc = load_mcp_turn(ld, n, t)))
+            return rc;
+        if ((v = an_yaml_get(n, "assert")) &&
+            (rc = an_assert_load(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
+            return rc;
+        return 0;
+    }
+    static const char *const mcp_keys[] = {"tool", "arguments", "what", "uri", "allow_error",
+                                           NULL};
+    for (size_t i = 0; mcp_keys[i]; i++)
+        if ((v = an_yaml_get(n, mcp_keys[i])))
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "'%s' belongs to an MCP turn (type: mcp:call, mcp:list or mcp:read)",
+                           mcp_keys[i]);
     v = an_yaml_get(n, "user");
     if (t->type == AN_TURN_USER) {
         if (!v)

@@ -89,6 +89,12 @@ struct an_session_ops {
                  size_t n); /* the fds() entries, with revents filled */
     /* What a retry should wait for: the answer's Retry-After in ms, or -1. */
     int64_t (*retry_after_ms)(const struct an_session *s);
+    /* A session with a retry policy of its own (the http target's `retries`
+     * and backoff): how many retries it allows (the runner allows the larger
+     * of this and --retries), and how long to wait before retry number
+     * `retry` (1-based). NULL: --retries and the runner's backoff. */
+    unsigned (*retries)(const struct an_session *s);
+    int64_t (*backoff_ms)(const struct an_session *s, unsigned retry);
     void (*free)(struct an_session *s);
 };
 
@@ -169,5 +175,29 @@ struct an_openai_opts {
 };
 int an_openai_open(struct an_session **out, const struct an_openai_opts *opts,
                    struct an_err *err);
+
+/* Seed 004's run-case contract, already interpolated (docs/http.md). Borrowed
+ * for an_http_case_open() only. The session's one turn is one POST of
+ * {case_id, version, input{user, context?}} to base_url + "/run-case"; the
+ * answer {proposed_actions, events, final_output} becomes the transcript.
+ * A failed attempt is a turn error whose message starts with its class
+ * (http_error, timeout, network_error, invalid_json), kept on the turn
+ * record (an_turn_rec.failure). Timeouts, network errors and HTTP 408, 429
+ * and 5xx are retried `retries` times, 250 ms x 2^(n-1) apart (at most
+ * 16 s, plus up to 20 % jitter) or as the answer's Retry-After says. */
+struct an_http_case_opts {
+    const char *base_url;   /* "http://127.0.0.1:8787" (a trailing / is fine) */
+    const char *case_id;
+    const char *version;    /* NULL: "new" */
+    const json_t *context;  /* input.context; NULL: not sent */
+    const struct an_kv *headers;
+    size_t nheaders;
+    int64_t timeout_ms;     /* one attempt; <= 0: none */
+    unsigned retries;
+    size_t max_body_bytes;  /* 0: 2000000 */
+    size_t body_snippet_bytes; /* of a failed answer kept in `failure`; 0: none */
+};
+int an_http_case_open(struct an_session **out, const struct an_http_case_opts *opts,
+                      struct an_err *err);
 
 #endif

@@ -85,7 +85,9 @@ static const char *kind_static(const char *k)
         "check.contains",     "check.not_contains",  "check.equals",
         "check.regex",        "check.json_path",     "check.type",
         "check.tool_called",  "check.tool_result",   "check.script",
-        "check.agent",        "dynamic.max_turns",   "dynamic.timeout",
+        "check.agent",        "check.action_required", "check.tool_sequence",
+        "check.retrieval_required", "check.json_schema", "check.evidence_required",
+        "check.tool_execution", "dynamic.max_turns",   "dynamic.timeout",
         "dynamic.goal_achieved",
     };
     for (size_t i = 0; k && i < sizeof kinds / sizeof *kinds; i++)
@@ -116,12 +118,18 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
         c->result_ms = num(v, "result_ms");
         c->end_ms = c->ts_ms;
         c->args_done = true;
+        c->status = dup_str(v, "status");
     }
     json_array_foreach(json_object_get(j, "turns"), i, v)
     {
-        const char *kind = an_json_str(v, "kind");
-        struct an_turn_rec *r = an_transcript_add_turn(
-            t, kind && !strcmp(kind, "agui:connect") ? "agui:connect" : "user");
+        /* the record's kind is a static string: one of those ananke writes */
+        static const char *const kinds[] = {"agui:connect", "mcp:call", "mcp:list", "mcp:read",
+                                            NULL};
+        const char *kind = an_json_str(v, "kind"), *known = "user";
+        for (size_t k = 0; kind && kinds[k]; k++)
+            if (!strcmp(kind, kinds[k]))
+                known = kinds[k];
+        struct an_turn_rec *r = an_transcript_add_turn(t, known);
         const char *st = an_json_str(v, "status");
         r->status = st && !strcmp(st, "error")     ? AN_TURN_ERROR
                     : st && !strcmp(st, "not_run") ? AN_TURN_NOT_RUN
@@ -139,6 +147,13 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
         r->http_status = (int)num(v, "http_status");
         json_t *s = json_object_get(v, "state");
         r->state = s ? json_incref(s) : NULL;
+        json_t *resp = json_object_get(v, "response");
+        if (resp)
+            an_turn_set_response(r, json_incref(resp));
+        json_t *fail = json_object_get(v, "failure");
+        r->failure = json_is_object(fail) ? json_incref(fail) : NULL;
+        json_t *task = json_object_get(v, "task"); /* an a2a target's */
+        r->task = json_is_object(task) ? json_incref(task) : NULL;
         size_t k;
         json_t *w;
         json_array_foreach(json_object_get(v, "warnings"), k, w)

@@ -15,6 +15,7 @@
 #include "proto/http.h"
 #include "run/hook.h"
 #include "run/judge.h"
+#include "run/mcp_turn.h"
 #include "run/script_check.h"
 #include "run/target_conf.h"
 
@@ -37,7 +38,21 @@ static void set_error_err(struct an_test_result *res, int turn, const struct an_
 
 static const char *turn_kind(const struct an_turn *t)
 {
-    return t->type == AN_TURN_AGUI_CONNECT ? "agui:connect" : "user";
+    switch (t->type) {
+    case AN_TURN_AGUI_CONNECT:
+        return "agui:connect";
+    case AN_TURN_MCP_CALL:
+        return "mcp:call";
+    case AN_TURN_MCP_LIST:
+        return "mcp:list";
+    case AN_TURN_MCP_READ:
+        return "mcp:read";
+    case AN_TURN_A2A_SEND:
+        return "a2a:send";
+    case AN_TURN_USER:
+        break;
+    }
+    return "user";
 }
 
 /* ---- finishing ---- */
@@ -54,6 +69,11 @@ static void finish(struct an_job *j)
     j->res.var_names = an_xcalloc(j->vars.n + 1, sizeof *j->res.var_names);
     for (size_t i = 0; i < j->vars.n; i++)
         j->res.var_names[i] = an_xstrdup(j->vars.names[i]);
+    if (j->env->keep_var_values) {
+        j->res.var_values = an_xcalloc(j->vars.n + 1, sizeof *j->res.var_values);
+        for (size_t i = 0; i < j->vars.n; i++)
+            j->res.var_values[i] = an_xstrdup(j->vars.values[i]);
+    }
     an_session_free(j->session); /* an ACP agent and its terminals end here */
     j->session = NULL;
     an_target_conf_free(j->conf);
@@ -241,8 +261,10 @@ static void next_turn(struct an_job *j)
     struct an_turn_rec *rec = an_transcript_add_turn(tr, turn_kind(t));
     rec->drop_frames = !j->env->keep_frames;
     j->tries = 0;
-    if (t->type == AN_TURN_USER && an_interp(t->user.src, &t->user.loc, &j->vars, &rec->input,
-                                             &err)) {
+    /* an MCP turn's input is the request it sends (run/mcp_turn.h) */
+    if (((t->type == AN_TURN_USER || (t->type == AN_TURN_A2A_SEND && t->user.src)) &&
+         an_interp(t->user.src, &t->user.loc, &j->vars, &rec->input, &err)) ||
+        (t->mcp && an_mcp_turn_input(t, &j->vars, &rec->input, &err))) {
         char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
         an_turn_fail(rec, err.code, "%s", an_err_format(&err, buf, sizeof buf));
         set_error_err(&j->res, (int)j->turn, &err);
@@ -283,9 +305,16 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
     }
     struct an_turn_rec *rec = &tr->turns[j->turn];
 
-    if (rec->status == AN_TURN_ERROR && an_turn_retryable(rec) && j->tries < j->env->retries &&
+    /* a session with its own policy (an http target's `retries`) gets the
+     * larger of its count and --retries, and waits as it says */
+    const struct an_session_ops *ops = j->session->ops;
+    unsigned budget = j->env->retries;
+    if (ops->retries && ops->retries(j->session) > budget)
+        budget = ops->retries(j->session);
+    if (rec->status == AN_TURN_ERROR && an_turn_retryable(rec) && j->tries < budget &&
         !an_cancelled()) {
-        int64_t wait = backoff_ms(j->tries, j->session->ops->retry_after_ms(j->session));
+        int64_t wait = ops->backoff_ms ? ops->backoff_ms(j->session, j->tries + 1)
+                                       : backoff_ms(j->tries, ops->retry_after_ms(j->session));
         an_turn_retry(rec, "attempt %u: %s; retried after %lld ms", j->tries + 1, rec->error,
                       (long long)wait);
         j->tries++;
@@ -493,9 +522,10 @@ void an_job_start(struct an_job *j, const struct an_job_env *env)
     an_transcript_init(&j->res.transcript);
     if (env->timeout_ms > 0)
         j->deadline_mono = an_clock_mono_ms() + env->timeout_ms;
-    if (j->cfg->target.type == AN_TARGET_ACP) {
+    if (j->cfg->target.type == AN_TARGET_ACP || j->cfg->target.type == AN_TARGET_MCP) {
         /* a sandbox per test: the agent's cwd, the only place its fs and
-         * terminal requests may touch; ${SANDBOX} for hooks and messages */
+         * terminal requests may touch; ${SANDBOX} for hooks and messages
+         * (MCP: the root a server is given, docs/mcp.md) */
         struct an_err err = AN_ERR_INIT;
         if (an_tmpdir_make("ananke-sandbox-", &j->sandbox, &err)) {
             set_error_err(&j->res, -1, &err);

@@ -260,6 +260,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     s.env.retries = o->retries;
     s.env.timeout_ms = o->test_timeout_ms;
     s.env.keep_frames = o->keep_frames;
+    s.env.keep_var_values = o->keep_var_values;
     s.env.seed = o->has_seed ? o->seed : -1;
     if (o->has_seed)
         s.env.helper_params =

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "proto/a2a.h"
+#include "proto/mcp.h"
 
 /* ---- the interpolated target config: ACP ---- */
 
@@ -60,7 +62,7 @@ static int acp_conf_build(struct acp_conf *c, const struct an_target *t,
     return 0;
 }
 
-/* ---- interpolated headers (AG-UI, OpenAI) ---- */
+/* ---- interpolated headers (AG-UI, OpenAI, HTTP) ---- */
 
 struct headers {
     struct an_kv *kv; /* names borrowed from the target, values owned */
@@ -255,6 +257,199 @@ static int openai_conf_build(struct openai_conf *c, const struct an_target *t,
     return 0;
 }
 
+/* ---- the interpolated target config: HTTP (seed 004's run-case) ---- */
+
+struct http_conf {
+    struct an_http_case_opts o;
+    char *endpoint, *version;
+    struct headers h;
+};
+
+static void http_conf_free(struct http_conf *c)
+{
+    if (!c)
+        return;
+    free(c->endpoint);
+    free(c->version);
+    headers_free(&c->h);
+    free(c);
+}
+
+static int http_conf_build(struct http_conf *c, const struct an_target *t,
+                           const struct an_test *test, const struct an_vars *vars,
+                           struct an_err *err)
+{
+    int rc;
+    if ((rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)))
+        return rc;
+    if (t->case_version.src &&
+        (rc = an_interp(t->case_version.src, &t->case_version.loc, vars, &c->version, err)))
+        return rc;
+    if ((rc = headers_build(&c->h, t, vars, err)))
+        return rc;
+    c->o.base_url = c->endpoint;
+    c->o.version = c->version;
+    c->o.headers = c->h.kv;
+    c->o.nheaders = c->h.n;
+    /* a case is named by its id (JSONL, cases.json), a YAML test by its name;
+     * a helper agent asked without a test by "agent" */
+    c->o.case_id = test ? (test->id ? test->id : test->name) : "agent";
+    c->o.context = test && test->options ? json_object_get(test->options, "context") : NULL;
+    c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
+    c->o.retries = t->retries;
+    c->o.max_body_bytes = (size_t)t->max_body_bytes;
+    c->o.body_snippet_bytes = (size_t)t->body_snippet_bytes;
+    return 0;
+}
+
+/* ---- the interpolated target config: MCP ---- */
+
+struct mcp_conf {
+    struct an_mcp_opts o;
+    struct acp_conf *stdio; /* command, args, env: built as an ACP agent's */
+    char *endpoint;
+    struct headers h;
+    char **roots; /* NULL-terminated file:// URIs */
+    size_t nroots;
+    bool *allow;
+};
+
+static void mcp_conf_free(struct mcp_conf *c)
+{
+    if (!c)
+        return;
+    acp_conf_free(c->stdio);
+    free(c->endpoint);
+    headers_free(&c->h);
+    for (size_t i = 0; i < c->nroots; i++)
+        free(c->roots[i]);
+    free(c->roots);
+    free(c->allow);
+    free(c);
+}
+
+/* A root as a file:// URI: an absolute path gets the scheme, a URI stays. */
+static char *root_uri(const char *r)
+{
+    if (r[0] != '/')
+        return an_xstrdup(r);
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_printf(&b, "file://%s", r);
+    return an_buf_detach(&b, NULL);
+}
+
+static int mcp_conf_build(struct mcp_conf *c, const struct an_target *t,
+                          const struct an_test *test, const struct an_vars *vars,
+                          const char *sandbox, const char *project_dir, struct an_err *err)
+{
+    int rc;
+    if (test && (test->history || test->options))
+        return an_fail(err, AN_EUSAGE, test->nturns ? &test->turns[0].loc : &test->loc,
+                       "this case carries earlier messages or 'options', and an mcp target has "
+                       "no place for them");
+    if (t->mcp_http) {
+        if ((rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)) ||
+            (rc = headers_build(&c->h, t, vars, err)))
+            return rc;
+    } else {
+        c->stdio = an_xcalloc(1, sizeof *c->stdio);
+        if ((rc = acp_conf_build(c->stdio, t, vars, err)))
+            return rc;
+    }
+    c->roots = an_xcalloc(t->nmcp_roots + 2, sizeof *c->roots);
+    if (t->mcp_roots_set) {
+        for (size_t i = 0; i < t->nmcp_roots; i++) {
+            char *v = NULL;
+            if ((rc = an_interp(t->mcp_roots[i].src, &t->mcp_roots[i].loc, vars, &v, err)))
+                return rc;
+            c->roots[c->nroots++] = root_uri(v);
+            free(v);
+        }
+    } else if (sandbox) {
+        c->roots[c->nroots++] = root_uri(sandbox);
+    }
+    size_t nturns = test ? test->nturns : 0;
+    c->allow = an_xcalloc(nturns + 1, sizeof *c->allow);
+    for (size_t i = 0; i < nturns; i++)
+        c->allow[i] = test->turns[i].mcp && test->turns[i].mcp->allow_error;
+    c->o.http = t->mcp_http;
+    c->o.argv = c->stdio ? (const char *const *)c->stdio->argv : NULL;
+    c->o.env = c->stdio ? (const char *const *)c->stdio->env : NULL;
+    c->o.cwd = project_dir;
+    c->o.endpoint = c->endpoint;
+    c->o.headers = c->h.kv;
+    c->o.nheaders = c->h.n;
+    c->o.version = t->mcp_version;
+    c->o.roots = (const char *const *)c->roots;
+    c->o.no_roots = t->mcp_no_roots;
+    c->o.allow_error = c->allow;
+    c->o.nallow = nturns;
+    c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
+    return 0;
+}
+
+/* ---- the interpolated target config: A2A ---- */
+
+struct a2a_conf {
+    struct an_a2a_opts o;
+    char *card_url, *endpoint, *api_key, *bearer;
+    json_t *card;
+    struct headers h;
+};
+
+static void a2a_conf_free(struct a2a_conf *c)
+{
+    if (!c)
+        return;
+    free(c->card_url);
+    free(c->endpoint);
+    free(c->api_key);
+    free(c->bearer);
+    json_decref(c->card);
+    headers_free(&c->h);
+    free(c);
+}
+
+static int a2a_conf_build(struct a2a_conf *c, const struct an_target *t,
+                          const struct an_test *test, const struct an_vars *vars,
+                          struct an_err *err)
+{
+    int rc;
+    if (test && (test->history || test->options))
+        return an_fail(err, AN_EUSAGE, test->nturns ? &test->turns[0].loc : &test->loc,
+                       "this case carries earlier messages or 'options', and an a2a target has "
+                       "no place for them (an A2A conversation starts with its first message)");
+    if (t->card_url.src &&
+        (rc = an_interp(t->card_url.src, &t->card_url.loc, vars, &c->card_url, err)))
+        return rc;
+    if (t->endpoint.src &&
+        (rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)))
+        return rc;
+    if (t->api_key.src && (rc = an_interp(t->api_key.src, &t->api_key.loc, vars, &c->api_key, err)))
+        return rc;
+    if (t->bearer.src && (rc = an_interp(t->bearer.src, &t->bearer.loc, vars, &c->bearer, err)))
+        return rc;
+    if (t->agent_card.value &&
+        (rc = an_interp_json(t->agent_card.value, &t->agent_card.loc, vars, &c->card, err)))
+        return rc;
+    if ((rc = headers_build(&c->h, t, vars, err)))
+        return rc;
+    c->o.card_url = c->card_url;
+    c->o.card = c->card;
+    c->o.endpoint = c->endpoint;
+    c->o.version = t->a2a_version;
+    c->o.blocking = !t->a2a_nonblocking;
+    c->o.stream = t->a2a_stream;
+    c->o.modes = t->output_modes;
+    c->o.nmodes = t->noutput_modes;
+    c->o.api_key = c->api_key;
+    c->o.bearer = c->bearer;
+    c->o.headers = c->h.kv;
+    c->o.nheaders = c->h.n;
+    c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
+    return 0;
+}
+
 /* ---- opening ---- */
 
 struct an_target_conf {
@@ -275,6 +470,15 @@ void an_target_conf_free(struct an_target_conf *c)
         break;
     case AN_TARGET_OPENAI:
         openai_conf_free(c->c);
+        break;
+    case AN_TARGET_HTTP:
+        http_conf_free(c->c);
+        break;
+    case AN_TARGET_MCP:
+        mcp_conf_free(c->c);
+        break;
+    case AN_TARGET_A2A:
+        a2a_conf_free(c->c);
         break;
     }
     free(c);
@@ -346,6 +550,31 @@ int an_target_open(const struct an_target *t, const struct an_test *test,
             c->o.params = c->params;
         }
         return an_openai_open(out, &c->o, err);
+    }
+    case AN_TARGET_HTTP: {
+        struct http_conf *c = an_xcalloc(1, sizeof *c);
+        (*conf)->c = c;
+        if ((rc = http_conf_build(c, t, test, vars, err)))
+            return rc;
+        if (over && over->timeout_ms > 0 && over->timeout_ms < c->o.timeout_ms)
+            c->o.timeout_ms = over->timeout_ms;
+        return an_http_case_open(out, &c->o, err);
+    }
+    case AN_TARGET_MCP: {
+        struct mcp_conf *c = an_xcalloc(1, sizeof *c);
+        (*conf)->c = c;
+        if ((rc = mcp_conf_build(c, t, test, vars, sandbox, project_dir, err)))
+            return rc;
+        return an_mcp_open(out, &c->o, err);
+    }
+    case AN_TARGET_A2A: {
+        struct a2a_conf *c = an_xcalloc(1, sizeof *c);
+        (*conf)->c = c;
+        if ((rc = a2a_conf_build(c, t, test, vars, err)))
+            return rc;
+        if (over && over->timeout_ms > 0 && over->timeout_ms < c->o.timeout_ms)
+            c->o.timeout_ms = over->timeout_ms;
+        return an_a2a_open(out, &c->o, err);
     }
     }
     return an_fail(err, AN_EINTERNAL, &t->loc, "unknown target type");
