@@ -15,8 +15,13 @@ mock=$!
 "$B/ananke-mock" openai --scenario "$root/examples/openai/mock.yaml" \
   --port-file "$out/openai.port" >"$out/openai.log" 2>&1 &
 oamock=$!
-trap 'kill "$mock" "$oamock" 2>/dev/null; wait "$mock" "$oamock" 2>/dev/null' EXIT
-for _ in $(seq 1 100); do [ -s "$out/mock.port" ] && [ -s "$out/openai.port" ] && break; sleep 0.05; done
+"$B/ananke-mock" http --scenario "$root/examples/http/mock.yaml" \
+  --port-file "$out/http.port" >"$out/http.log" 2>&1 &
+httpmock=$!
+trap 'kill "$mock" "$oamock" "$httpmock" 2>/dev/null; wait "$mock" "$oamock" "$httpmock" 2>/dev/null' EXIT
+for _ in $(seq 1 100); do [ -s "$out/mock.port" ] && [ -s "$out/openai.port" ] && [ -s "$out/http.port" ] && break; sleep 0.05; done
+[ -s "$out/http.port" ] || { echo "demo: the mock run-case agent did not start:"; cat "$out/http.log"; exit 1; }
+export ANANKE_HTTP_URL="http://127.0.0.1:$(cat "$out/http.port")"
 [ -s "$out/mock.port" ] || { echo "demo: the mock agent did not start:"; cat "$out/mock.log"; exit 1; }
 [ -s "$out/openai.port" ] || { echo "demo: the mock model did not start:"; cat "$out/openai.log"; exit 1; }
 export ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$out/mock.port")/agent"
@@ -42,9 +47,19 @@ echo "\$ ananke run -c openai/ananke.config.yaml openai/ -v -o ../demo-out/opena
 "$B/ananke" run -c openai/ananke.config.yaml openai/ -v -o "$out/openai.md"
 openai_rc=$?
 echo
-echo "reports: demo-out/junit.xml, demo-out/results.json, demo-out/failing-junit.xml, demo-out/openai.md"
-if [ "$suite_rc" -ne 0 ] || [ "$failing_rc" -ne 1 ] || [ "$acp_rc" -ne 0 ] || [ "$openai_rc" -ne 0 ]; then
-  echo "demo: unexpected exit codes (suite $suite_rc, expected 0; failing $failing_rc, expected 1; acp $acp_rc, expected 0; openai $openai_rc, expected 0)"
+# seed 004: two builds of an agent behind POST /run-case, each run on cases.json;
+# both have known failures (see examples/http/mock.yaml), so each exits 1
+for v in baseline new; do
+  echo "\$ ANANKE_HTTP_VERSION=$v ananke run -c http/ananke.config.yaml http/ --reporter json:../demo-out/http-$v.json"
+  ANANKE_HTTP_VERSION=$v "$B/ananke" run -c http/ananke.config.yaml http/ --reporter json:"$out/http-$v.json"
+  eval "http_${v}_rc=\$?"
+  echo
+done
+echo
+echo "reports: demo-out/junit.xml, demo-out/results.json, demo-out/failing-junit.xml, demo-out/openai.md, demo-out/http-baseline.json, demo-out/http-new.json"
+if [ "$suite_rc" -ne 0 ] || [ "$failing_rc" -ne 1 ] || [ "$acp_rc" -ne 0 ] || [ "$openai_rc" -ne 0 ] ||
+   [ "$http_baseline_rc" -ne 1 ] || [ "$http_new_rc" -ne 1 ]; then
+  echo "demo: unexpected exit codes (suite $suite_rc, expected 0; failing $failing_rc, expected 1; acp $acp_rc, expected 0; openai $openai_rc, expected 0; http baseline $http_baseline_rc and new $http_new_rc, expected 1)"
   exit 1
 fi
 echo "demo: the suite passed and the failing example failed, as expected"

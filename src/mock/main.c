@@ -16,6 +16,7 @@ static const struct {
     {"acp", mock_cmd_acp, "ACP agent (JSON-RPC on stdin/stdout) answering from a YAML scenario"},
     {"openai", mock_cmd_openai,
      "OpenAI-compatible chat completions (JSON or SSE) answering from a YAML scenario"},
+    {"http", mock_cmd_http, "seed 004's run-case agent (POST /run-case) answering per case"},
 };
 
 static void usage(FILE *out)

@@ -110,6 +110,13 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
     memcpy(r->head + r->head_len, p, k);
     r->head_len += k;
     r->head[r->head_len] = '\0';
+    if (x->req->every_body && x->req->on_data) {
+        int rc = x->req->on_data(x->req->ud, p, n);
+        if (rc) {
+            x->stop_rc = rc;
+            return n ? 0 : 1;
+        }
+    }
     return n;
 }
 
@@ -252,9 +259,12 @@ int an_http_xfer_done(struct an_http_xfer *x, CURLcode cc, struct an_err *err)
     if (x->stop_rc && cc == CURLE_WRITE_ERROR)
         return an_fail(err, (enum an_code)x->stop_rc, NULL, "transfer stopped by its reader");
     if (cc == CURLE_OPERATION_TIMEDOUT) {
-        curl_off_t connect_us = 0;
-        curl_easy_getinfo(x->easy, CURLINFO_CONNECT_TIME_T, &connect_us);
-        if (connect_us == 0)
+        /* never got as far as sending: a connect problem. On a reused
+         * connection the connect time is 0, so ask whether the request
+         * was ready to go out (pretransfer) instead. */
+        curl_off_t pre_us = 0;
+        curl_easy_getinfo(x->easy, CURLINFO_PRETRANSFER_TIME_T, &pre_us);
+        if (pre_us == 0)
             return an_fail(err, AN_ECONNECT, NULL, "cannot connect to %s: %s", req->url, why);
         return an_fail(err, AN_ETIMEOUT, NULL, "%s: no complete answer within %lld ms: %s",
                        req->url, (long long)req->timeout_ms, why);

@@ -12,7 +12,8 @@
  *
  * Bodies of 2xx answers go to `on_data`; of any other answer only the first
  * AN_HTTP_HEAD_MAX bytes are kept (for the error message), the rest is
- * read and dropped. Every response is capped by `max_body`.
+ * read and dropped, unless the request asks for `every_body`. Every
+ * response is capped by `max_body`.
  *
  * Ownership: the request is borrowed until an_http_xfer_release(); the
  * response struct is the caller's and holds no heap memory.
@@ -45,6 +46,7 @@ struct an_http_req {
     int64_t connect_timeout_ms; /* <= 0: min(timeout_ms, 30 s) */
     size_t max_body;            /* response body cap; 0: 256 MiB */
     bool follow_redirects;      /* off by default: a 3xx is an HTTP error */
+    bool every_body;            /* non-2xx bodies go to on_data too (and to `head`) */
     an_http_data_fn on_data;
     void *ud;
 };
