@@ -1,0 +1,283 @@
+#!/usr/bin/env bash
+# ananke's A2A target against agents it did not write:
+#   agent.mjs  an agent built on the official A2A SDK (@a2a-js/sdk, npm,
+#              pinned in package.json / package-lock.json), serving A2A 1.0
+#              and, through the SDK's compatibility layer, 0.3 on one URL;
+#              a second instance requires an API key;
+#   fault.mjs  a scripted 1.0 agent for the faults the SDK cannot produce
+#              (malformed frames, a cut stream, a stream that never ends).
+# Both bind 127.0.0.1 only. Runs the suites under suite/ with each config
+# there, then checks exit codes, the JSON reports' transcripts and the
+# requests the agents received with jq. Also a few load errors.
+#
+# Needs node and tests/a2a/node_modules (scripts/setup.sh runs npm ci here);
+# without them this fails, it does not skip. Output lands in tests/a2a/out/.
+# Last line: "a2a: N passed, N failed".
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+B=${ANANKE_BUILD:-build}
+case "$B" in /*) ;; *) B="$root/$B" ;; esac
+ANANKE="${ANANKE:-$B/ananke}"
+export NO_COLOR=1
+pass=0 fail=0
+
+finish() {
+  echo "a2a: $pass passed, $fail failed"
+  [ "$fail" -eq 0 ] && exit 0
+  exit 1
+}
+broken() { # the suite cannot run at all
+  echo "FAIL a2a: $*" >&2
+  fail=$((fail + 1))
+  finish
+}
+
+command -v node >/dev/null 2>&1 || broken "node is not installed (the agents are Node programs)"
+command -v jq >/dev/null 2>&1 || broken "jq is not installed (run scripts/setup.sh)"
+[ -d "$here/node_modules/@a2a-js/sdk" ] && [ -d "$here/node_modules/express" ] ||
+  broken "tests/a2a/node_modules/{@a2a-js/sdk,express} missing: run scripts/setup.sh (npm ci in tests/a2a)"
+[ -x "$ANANKE" ] || broken "$ANANKE not built (make build)"
+
+out="$here/out"
+rm -rf "$out"; mkdir -p "$out"
+
+pids=()
+stop_servers() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+  pids=()
+}
+trap stop_servers EXIT
+
+# start NAME SCRIPT ARGS...: a server that writes its port to out/NAME.port;
+# it lives at most 5 minutes whatever happens to this script. Its base URL
+# is left in $url.
+start() {
+  local name=$1 script=$2; shift 2
+  timeout -k 5 300 node "$here/$script" --port-file "$out/$name.port" \
+    --requests "$out/server-$name.jsonl" "$@" >"$out/$name.stdout" 2>"$out/$name.stderr" &
+  pids+=($!)
+  for _ in $(seq 1 100); do [ -s "$out/$name.port" ] && break; sleep 0.1; done
+  if [ ! -s "$out/$name.port" ]; then
+    sed 's/^/    /' "$out/$name.stderr" >&2
+    broken "the $name server did not start within 10 s"
+  fi
+  touch "$out/server-$name.jsonl"
+  url="http://127.0.0.1:$(tr -d '[:space:]' <"$out/$name.port")"
+}
+
+start agent agent.mjs; A2A_URL=$url
+start auth agent.mjs --api-key s3cret-key; A2A_AUTH_URL=$url
+start fault fault.mjs; A2A_FAULT_URL=$url
+export A2A_URL A2A_AUTH_URL A2A_FAULT_URL A2A_KEY=s3cret-key
+
+# check NAME COMMAND...: one counted check; COMMAND's output is shown on failure.
+check() {
+  local name=$1; shift
+  local log
+  if log=$("$@" 2>&1); then
+    pass=$((pass + 1)); echo "ok   $name"
+  else
+    fail=$((fail + 1)); echo "FAIL $name"
+    [ -n "$log" ] && sed 's/^/    /' <<<"$log" | head -n 30
+  fi
+}
+
+# jq_true FILE FILTER [ARGS...]: FILTER (run with -e) must print true.
+jq_true() {
+  local file=$1 filter=$2; shift 2
+  local got
+  got=$(timeout 20 jq -e "$@" "$filter" "$file" 2>&1) && [ "$got" = true ] && return 0
+  echo "jq: $filter"; echo "got: $got"
+  return 1
+}
+
+# exit_is WANT LOG COMMAND...: run ananke in suite/, keep its output, compare the exit code.
+exit_is() {
+  local want=$1 log=$2; shift 2
+  (cd "$here/suite" && timeout -k 5 120 "$@") >"$log" 2>&1
+  local got=$?
+  [ "$got" = "$want" ] && return 0
+  echo "exit $got, expected $want"; sed 's/^/| /' "$log" | head -n 40
+  return 1
+}
+
+# run_cfg NAME CONFIG DIR WANT_EXIT: run one suite with one config; the
+# requests the agents got during the run land in out/NAME.requests.jsonl.
+run_cfg() {
+  local name=$1 cfg=$2 dir=$3 want=$4 f
+  local -A before
+  for f in agent auth fault; do before[$f]=$(wc -l <"$out/server-$f.jsonl"); done
+  check "$name: $dir with $cfg exits $want" \
+    exit_is "$want" "$out/$name.log" "$ANANKE" run -c "$cfg" "$dir" --reporter "json:$out/$name.json"
+  [ -s "$out/$name.json" ] || echo '{"tests":[]}' >"$out/$name.json"
+  : >"$out/$name.requests.jsonl"
+  for f in agent auth fault; do
+    tail -n +"$((before[$f] + 1))" "$out/server-$f.jsonl" >>"$out/$name.requests.jsonl"
+  done
+}
+
+defs='def T($n): .tests[] | select(.name == $n) | .transcript;'
+statuses='[.tests[] | .status] == ["pass","pass","pass","pass","pass"]'
+
+# ---- the SDK agent: every protocol version and mode --------------------------
+for c in ananke:v10 json:v10-json v03:v03 v03-json:v03-json inline:inline endpoint:endpoint; do
+  cfg=${c%%:*}.config.yaml name=${c##*:}
+  run_cfg "$name" "$cfg" pass 0
+  check "$name: five tests pass" jq_true "$out/$name.json" "$statuses"
+done
+
+# what each mode sent: method, header, card discovery
+methods() { # NAME 'jq filter on the log slurped'
+  jq_true "$out/$1.requests.jsonl" "$2" -s
+}
+check "1.0 streaming: card asked with A2A-Version 1.0, then SendStreamingMessage with 1.0" methods v10 '
+  (map(select(.method == "GET")) | length) == 5 and all(.[] | select(.method == "GET"); .version == "1.0")
+  and (map(select(.method == "POST") | .body.method) | unique) == ["SendStreamingMessage"]
+  and all(.[] | select(.method == "POST"); .version == "1.0" and .accept == "text/event-stream")'
+check "1.0 blocking: SendMessage, no configuration (blocking is the default)" methods v10-json '
+  (map(select(.method == "POST") | .body.method) | unique) == ["SendMessage"]
+  and all(.[] | select(.method == "POST"); .body.params.configuration == null)'
+check "0.3 streaming: message/stream, kind on parts, no version header" methods v03 '
+  (map(select(.method == "POST") | .body.method) | unique) == ["message/stream"]
+  and all(.[] | select(.method == "POST"); .version == null
+          and .body.params.message.kind == "message" and .body.params.message.role == "user"
+          and all(.body.params.message.parts[]; has("kind")))'
+check "0.3 blocking: message/send with configuration.blocking true" methods v03-json '
+  (map(select(.method == "POST") | .body.method) | unique) == ["message/send"]
+  and all(.[] | select(.method == "POST"); .body.params.configuration.blocking == true)'
+check "inline card: no discovery, its 0.3 interface used" methods inline '
+  (map(select(.method == "GET")) | length) == 0
+  and (map(.body.method) | unique) == ["message/stream"]'
+check "endpoint and version: no discovery, SendMessage with acceptedOutputModes" methods endpoint '
+  (map(select(.method == "GET")) | length) == 0
+  and (map(.body.method) | unique) == ["SendMessage"]
+  and all(.[]; .body.params.configuration.acceptedOutputModes == ["text/plain","application/json"])'
+
+for name in v10 v03 v10-json v03-json; do
+  check "$name: input-required continued with its taskId and contextId" methods "$name" '
+    map(select(.method == "POST")) as $p
+    | ($p | map(select(.body.params.message.parts[0].text == "ask:book a flight")) | length) == 1
+    and ($p | map(select(.body.params.message.parts[0].text == "from SFO")) | .[0].body.params.message
+         | (.taskId | type) == "string" and (.contextId | type) == "string")'
+  check "$name: the two turns of the input-required task" jq_true "$out/$name.json" "$defs"'
+    T("input required then completed").turns as $t
+    | $t[0].task.state == "input-required" and $t[1].task.state == "completed"
+    and $t[0].task.id == $t[1].task.id and $t[0].task.contextId == $t[1].task.contextId
+    and $t[0].text == "working\nneed more input" and $t[1].text == "working\necho: from SFO"'
+  check "$name: artifacts as records, data and file parts as results" jq_true "$out/$name.json" "$defs"'
+    T("data and file artifacts").tool_calls | map([.name, .result]) ==
+      [["artifact:result", {"echo":"q42","n":3}],
+       ["artifact:report", {"url":"http://127.0.0.1/report.csv","mediaType":"text/csv","filename":"report.csv"}]]'
+  check "$name: a direct message has no task, a failed task its state" jq_true "$out/$name.json" "$defs"'
+    T("direct message").turns[0].task == null and T("direct message").turns[0].text == "echo: hi there"
+    and T("failed task").turns[0].task.state == "failed"
+    and (T("failed task").turns[0].text | endswith("cannot do: launch the rocket"))'
+done
+check "1.0 streaming: states with arrival times, in order" jq_true "$out/v10.json" "$defs"'
+  T("completed task").turns[0].task.states as $s
+  | ($s | map(.state)) == ["submitted","working","completed"]
+  and ($s | map(.t_ms) | . == sort) and ($s[0].t_ms > 0)'
+check "data parts sent as written: 1.0 {data}, 0.3 {kind: data}" bash -c '
+  jq -e -s "map(select(.body.params.message.parts[0].text == \"data:q42\")) | .[0].body.params.message.parts[1] == {\"data\":{\"order\":42}}" "$1" >/dev/null &&
+  jq -e -s "map(select(.body.params.message.parts[0].text == \"data:q42\")) | .[0].body.params.message.parts[1] == {\"kind\":\"data\",\"data\":{\"order\":42}}" "$2" >/dev/null' _ \
+  "$out/v10.requests.jsonl" "$out/v03.requests.jsonl"
+
+# ---- a slow task: the turn times out, the task is canceled --------------------
+for c in slow:CancelTask slow-v03:tasks/cancel; do
+  name=${c%%:*} method=${c##*:}
+  run_cfg "$name" "$name.config.yaml" slow 1
+  check "$name: the test is an error naming the timeout" jq_true "$out/$name.json" '
+    .tests[0].status == "error" and .tests[0].error.code == "AN_ETIMEOUT"
+    and (.tests[0].error.message | contains("no final task state within 1500 ms (last state: working)"))'
+  check "$name: $method sent for the task, which ended canceled" bash -c '
+    id=$(jq -r ".tests[0].transcript.turns[0].task.id" "$1")
+    jq -e -s --arg id "$id" --arg m "$3" "map(select(.body.method == \$m)) | length == 1 and .[0].body.params.id == \$id" "$2" >/dev/null &&
+    jq -e ".tests[0].transcript.turns[0] | .task.state == \"canceled\" and (.warnings | any(contains(\"canceled after the turn timed out\")))" "$1" >/dev/null' _ \
+    "$out/$name.json" "$out/$name.requests.jsonl" "$method"
+done
+
+# ---- an API key from the environment, in the header the card names -----------
+run_cfg auth auth.config.yaml auth 0
+check "auth: the key in X-API-Key (from the card), the bearer token in Authorization" methods auth '
+  map(select(.method == "POST")) | length == 1
+  and .[0].apiKey == "s3cret-key" and .[0].authorization == "Bearer s3cret-key"'
+run_cfg noauth noauth.config.yaml auth 1
+check "no key: HTTP 401, an error" jq_true "$out/noauth.json" '
+  .tests[0].status == "error" and .tests[0].error.code == "AN_EHTTP"
+  and (.tests[0].error.message | contains("HTTP 401"))'
+
+# ---- faults ---------------------------------------------------------------------
+run_cfg faults faults.config.yaml faults 1
+check "faults: statuses" jq_true "$out/faults.json" '
+  [.tests[] | "\(.status) \(.name)"] | sort ==
+  ["error fault cut", "error fault garbage", "error fault hang", "error fault rpcerror",
+   "error fault shape", "pass fault chunks", "pass fault open"]'
+fault_msg() { # NAME CODE TEXT
+  jq_true "$out/faults.json" '.tests[] | select(.name == $n) | .error.code == $c and (.error.message | contains($m))' \
+    --arg n "fault $1" --arg c "$2" --arg m "$3"
+}
+check "fault garbage: the event that is not JSON" fault_msg garbage AN_EPROTO "SSE event #2 is not JSON"
+check "fault shape: a result of no known shape" fault_msg shape AN_EPROTO "no task, message, statusUpdate or artifactUpdate"
+check "fault rpcerror: the JSON-RPC error, though a stream was asked for" fault_msg rpcerror AN_ERUN \
+  "JSON-RPC error -32004: Unsupported operation: no rockets"
+check "fault cut: the last state it reached" fault_msg cut AN_ECONNECT "cut before a final task state (last state: working)"
+check "fault hang: timed out, then CancelTask" bash -c '
+  jq -e ".tests[] | select(.name == \"fault hang\") | .error.code == \"AN_ETIMEOUT\" and .transcript.turns[0].task.state == \"canceled\"" "$1" >/dev/null &&
+  jq -e -s "map(select(.body.method == \"CancelTask\")) | length == 1 and .[0].body.params.id == \"task-hang\"" "$2" >/dev/null' _ \
+  "$out/faults.json" "$out/faults.requests.jsonl"
+check "fault open: the stream left open ends at its final state, not at the timeout" jq_true "$out/faults.json" "$defs"'
+  T("fault open").turns[0] | .task.state == "completed" and (.end_ms - .start_ms) < 1000'
+check "fault chunks: appended chunks joined in the text and the artifact" jq_true "$out/faults.json" "$defs"'
+  T("fault chunks") | .turns[0].text == "Once upon a time"
+  and (.tool_calls | map([.name, .result])) == [["artifact:story", "Once upon a time"]]'
+
+# ---- load errors --------------------------------------------------------------
+tmp="$out/load"
+mkdir -p "$tmp"
+load_err() { # NAME CONFIG_TARGET_YAML TEST_YAML WANT
+  local d="$tmp/$1"
+  mkdir -p "$d"
+  printf 'version: "1.0"\ntarget:\n%s\n' "$2" >"$d/ananke.config.yaml"
+  printf 'version: "1.0"\nturns:\n%s\n' "$3" >"$d/t.test.yaml"
+  local log
+  log=$(cd "$d" && "$ANANKE" validate 2>&1)
+  local rc=$?
+  [ "$rc" = 2 ] && grep -qF -- "$4" <<<"$log" && return 0
+  echo "exit $rc, want 2 and: $4"; echo "$log" | head -n 10
+  return 1
+}
+ok_turn='  - user: "hi"'
+check "load: a2a:send needs an a2a target" load_err send-agui \
+  '  type: agui
+  endpoint: http://127.0.0.1:9/
+  agentId: a' '  - type: a2a:send
+    message: hi' "an a2a:send turn needs an a2a target (the config's target is agui)"
+check "load: no card, no endpoint" load_err nothing '  type: a2a' "$ok_turn" \
+  "an a2a target needs 'agentCardUrl', 'agentCard' or 'endpoint'"
+check "load: both card keys" load_err both \
+  '  type: a2a
+  agentCardUrl: http://127.0.0.1:9/.well-known/agent-card.json
+  agentCard: {name: x}' "$ok_turn" "'agentCardUrl' or 'agentCard', not both"
+check "load: unknown version" load_err version \
+  '  type: a2a
+  endpoint: http://127.0.0.1:9/
+  version: "0.2"' "$ok_turn" "unknown A2A version '0.2' (one of: auto, 1.0, 0.3)"
+check "load: a2a:send without message or parts" load_err empty-send \
+  '  type: a2a
+  endpoint: http://127.0.0.1:9/' '  - type: a2a:send' "an a2a:send turn needs 'message' or 'parts'"
+check "load: a part of no known shape" load_err bad-part \
+  '  type: a2a
+  endpoint: http://127.0.0.1:9/' '  - type: a2a:send
+    parts: [{image: x}]' "an A2A part needs 'text', 'data', 'url' or 'raw'"
+check "load: task_state with an unknown state" load_err bad-state \
+  '  type: a2a
+  endpoint: http://127.0.0.1:9/' '  - user: hi
+    assert:
+      checks: [{type: task_state, value: done}]' "unknown task state 'done'"
+
+stop_servers
+for f in agent auth fault; do
+  check "server $f: nothing on its stderr" test ! -s "$out/$f.stderr"
+done
+finish
