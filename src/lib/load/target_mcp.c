@@ -1,0 +1,126 @@
+/* `target.type: mcp` (docs/mcp.md) -> struct an_target. */
+#include <string.h>
+
+#include "load/config_int.h"
+#include "proto/mcp.h"
+
+static int load_list(struct an_ld *ld, const struct an_ynode *v, const char *what,
+                     struct an_tmpl **out, size_t *n)
+{
+    int rc;
+    if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, what)))
+        return rc;
+    *n = v->nitems;
+    *out = an_arena_alloc(ld->a, (v->nitems ? v->nitems : 1) * sizeof **out);
+    for (size_t i = 0; i < v->nitems; i++)
+        if ((rc = an_cfg_tmpl(ld, v->items[i], what, &(*out)[i])))
+            return rc;
+    return 0;
+}
+
+static int load_stdio(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+{
+    struct an_ynode *v;
+    int rc;
+    if ((v = an_yaml_get(n, "endpoint")) || (v = an_yaml_get(n, "headers")))
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                       "'%s' belongs to an http transport; a stdio server is started with "
+                       "'command'",
+                       an_yaml_get(n, "endpoint") ? "endpoint" : "headers");
+    if ((rc = an_ld_require(ld, n, "command", "an mcp target with transport stdio", &v)) ||
+        (rc = an_cfg_tmpl(ld, v, "command", &t->command)))
+        return rc;
+    if ((v = an_yaml_get(n, "args")) && (rc = load_list(ld, v, "args[]", &t->args, &t->nargs)))
+        return rc;
+    if ((v = an_yaml_get(n, "env"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "env")))
+            return rc;
+        t->nenv = v->npairs;
+        t->env = an_arena_alloc(ld->a, (v->npairs ? v->npairs : 1) * sizeof *t->env);
+        for (size_t i = 0; i < v->npairs; i++) {
+            t->env[i].name = v->pairs[i].key->str;
+            if ((rc = an_cfg_tmpl(ld, v->pairs[i].value, t->env[i].name, &t->env[i].value)))
+                return rc;
+        }
+    }
+    return 0;
+}
+
+static int load_http(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+{
+    static const char *const stdio_only[] = {"command", "args", "env", NULL};
+    struct an_ynode *v;
+    int rc;
+    for (size_t i = 0; stdio_only[i]; i++)
+        if ((v = an_yaml_get(n, stdio_only[i])))
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "'%s' belongs to a stdio transport; an http server is reached at "
+                           "'endpoint'",
+                           stdio_only[i]);
+    t->mcp_http = true;
+    if ((rc = an_cfg_endpoint(ld, n, "an mcp target with transport http", &t->endpoint)))
+        return rc;
+    if ((v = an_yaml_get(n, "headers")) && (rc = an_cfg_headers(ld, v, t)))
+        return rc;
+    return 0;
+}
+
+int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+{
+    static const char *const keys[] = {"type",     "transport", "command",          "args",
+                                       "env",      "endpoint",  "headers",          "timeout_ms",
+                                       "assert",   "roots",     "protocol_version", NULL};
+    static const char *const transports[] = {"stdio", "http", NULL};
+    struct an_ynode *v;
+    int rc;
+    t->type = AN_TARGET_MCP;
+    if ((rc = an_ld_keys(ld, n, keys, "an mcp target")))
+        return rc;
+    const char *transport = NULL;
+    if ((v = an_yaml_get(n, "transport"))) {
+        if ((rc = an_ld_string(ld, v, "transport", &transport)))
+            return rc;
+        if (strcmp(transport, "stdio") && strcmp(transport, "http")) {
+            const char *near = an_closest(transport, transports);
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "unknown transport '%s' (%s%s%s)", transport,
+                           near ? "did you mean '" : "one of: stdio, http", near ? near : "",
+                           near ? "'?" : "");
+        }
+    } else if (an_yaml_get(n, "endpoint") && !an_yaml_get(n, "command")) {
+        transport = "http"; /* what else could an endpoint be */
+    } else {
+        transport = "stdio";
+    }
+    if ((rc = !strcmp(transport, "http") ? load_http(ld, n, t) : load_stdio(ld, n, t)))
+        return rc;
+    if ((v = an_yaml_get(n, "protocol_version"))) {
+        const char *pv;
+        if ((rc = an_ld_string(ld, v, "protocol_version", &pv)))
+            return rc;
+        if (!an_mcp_version_known(pv))
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "unknown MCP protocol version '%s' (one of: 2025-11-25, 2025-06-18, "
+                           "2025-03-26, 2024-11-05)",
+                           pv);
+        if (t->mcp_http && !strcmp(pv, "2024-11-05"))
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "protocol version 2024-11-05 uses the old HTTP+SSE transport, which "
+                           "ananke does not speak (Streamable HTTP needs 2025-03-26 or later)");
+        t->mcp_version = pv;
+    }
+    if ((v = an_yaml_get(n, "roots"))) {
+        bool b;
+        if (v->kind == AN_Y_SCALAR && an_yaml_as_bool(v, &b)) {
+            if (b)
+                return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                               "'roots' is a list of directories, or false for none");
+            t->mcp_no_roots = true;
+        } else {
+            if ((rc = load_list(ld, v, "roots[]", &t->mcp_roots, &t->nmcp_roots)))
+                return rc;
+            t->mcp_roots_set = true;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# ananke's MCP target against real MCP servers: the reference servers from npm
+# (@modelcontextprotocol/server-everything over stdio and Streamable HTTP,
+# @modelcontextprotocol/server-filesystem in each test's sandbox; installed by
+# scripts/setup.sh from tests/mcp/package.json) and faulty.js, a server that
+# misbehaves on purpose.
+#
+# One directory per case under tests/mcp/cases/, as in tests/e2e:
+#   cmd       the ananke arguments, one line (default: "run")
+#   exit      the expected exit code (default 0)
+#   expect    lines that must appear, in this order, in stdout+stderr (durations
+#             normalised: "123 ms" -> "N ms")
+#   statuses  "STATUS NAME" per test, in run order, from the JSON report
+#   check.sh  optional extra checks, run in the case directory with $OUT set
+# plus the config and test files. The environment gives the servers:
+#   MCP_EVERYTHING  server-everything's entry (node $MCP_EVERYTHING stdio)
+#   MCP_FILESYSTEM  server-filesystem's entry (node $MCP_FILESYSTEM DIR)
+#   MCP_FAULTY      tests/mcp/faulty.js
+#   MCP_HTTP_URL    server-everything in streamableHttp mode, on 127.0.0.1 only
+# Usage: tests/mcp/run.sh [CASE...]; prints "mcp: N passed, N failed".
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+B=${ANANKE_BUILD:-build}
+case "$B" in /*) ;; *) B="$root/$B" ;; esac
+ANANKE="${ANANKE:-$B/ananke}"
+export ANANKE NO_COLOR=1
+pass=0 fail=0
+
+mods="$here/node_modules/@modelcontextprotocol"
+export MCP_EVERYTHING="$mods/server-everything/dist/index.js"
+export MCP_FILESYSTEM="$mods/server-filesystem/dist/index.js"
+export MCP_FAULTY="$here/faulty.js"
+if ! command -v node >/dev/null || [ ! -f "$MCP_EVERYTHING" ] || [ ! -f "$MCP_FILESYSTEM" ]; then
+  echo "FAIL setup: node or the MCP servers are missing (run scripts/setup.sh: npm ci in tests/mcp)"
+  echo "mcp: 0 passed, 1 failed"
+  exit 1
+fi
+
+# server-everything over Streamable HTTP, forced onto loopback by the preload
+srv_pid=""
+srv_log=$(mktemp)
+cleanup() {
+  [ -n "$srv_pid" ] && { kill "$srv_pid" 2>/dev/null; wait "$srv_pid" 2>/dev/null; }
+  rm -f "$srv_log"
+}
+trap cleanup EXIT
+for _ in 1 2 3 4 5; do
+  port=$((20000 + RANDOM % 30000))
+  PORT=$port node -r "$here/loopback.cjs" "$MCP_EVERYTHING" streamableHttp >"$srv_log" 2>&1 &
+  srv_pid=$!
+  for _ in $(seq 1 100); do
+    grep -q "listening on port $port" "$srv_log" && break
+    kill -0 "$srv_pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  grep -q "listening on port $port" "$srv_log" && break
+  kill "$srv_pid" 2>/dev/null; wait "$srv_pid" 2>/dev/null; srv_pid=""
+done
+if [ -z "$srv_pid" ]; then
+  echo "FAIL setup: server-everything (streamableHttp) did not start"; sed 's/^/    /' "$srv_log"
+  echo "mcp: 0 passed, 1 failed"
+  exit 1
+fi
+export MCP_HTTP_URL="http://127.0.0.1:$port/mcp"
+
+# the HTTP server must be reachable on loopback only
+if command -v ss >/dev/null; then
+  if ss -ltnH "sport = :$port" | awk '{print $4}' | grep -qv '^127\.0\.0\.1:'; then
+    echo "FAIL loopback: server-everything listens beyond 127.0.0.1:"; ss -ltn "sport = :$port"
+    fail=$((fail + 1))
+  else
+    echo "ok   loopback: the HTTP server listens on 127.0.0.1 only"
+    pass=$((pass + 1))
+  fi
+fi
+
+normalise() {
+  sed -E -e 's/[0-9]+(\.[0-9]+)? ?(ms|s)\b/N \2/g' -e 's/\x1b\[[0-9;]*m//g'
+}
+
+contains_in_order() {
+  awk 'BEGIN { n = 0; i = 0 }
+       NR == FNR { if (length($0)) want[n++] = $0; next }
+       { while (i < n && index($0, want[i])) i++ }
+       END { if (i < n) { print "    missing: " want[i]; exit 1 } }' "$1" "$2"
+}
+
+run_case() {
+  local dir=$1 name
+  name=$(basename "$dir")
+  local out="$dir/out"
+  rm -rf "$out"; mkdir -p "$out"
+  local args="run"
+  [ -f "$dir/cmd" ] && args=$(head -n1 "$dir/cmd")
+  local want=0
+  [ -f "$dir/exit" ] && want=$(tr -d '[:space:]' <"$dir/exit")
+  # shellcheck disable=SC2086
+  (cd "$dir" && exec "$ANANKE" $args --reporter "json:$out/results.json") >"$out/stdout" 2>&1
+  local got=$?
+  normalise <"$out/stdout" >"$out/normalised"
+  local ok=1 why=""
+  if [ "$got" != "$want" ]; then ok=0; why="exit $got, expected $want"; fi
+  if [ $ok = 1 ] && [ -f "$dir/expect" ] && ! contains_in_order "$dir/expect" "$out/normalised" >"$out/why"; then
+    ok=0; why=$(cat "$out/why")
+  fi
+  if [ $ok = 1 ] && [ -f "$dir/statuses" ]; then
+    jq -r '.tests[] | "\(.status) \(.name)"' "$out/results.json" >"$out/statuses" 2>/dev/null
+    if ! diff -u "$dir/statuses" "$out/statuses" >"$out/why"; then ok=0; why=$(cat "$out/why"); fi
+  fi
+  if [ $ok = 1 ] && [ -f "$dir/check.sh" ] && ! (cd "$dir" && OUT="$out" bash check.sh) >"$out/why" 2>&1; then
+    ok=0; why="check.sh: $(cat "$out/why")"
+  fi
+  if [ $ok = 1 ]; then
+    echo "ok   $name"; pass=$((pass + 1))
+  else
+    echo "FAIL $name: $why"; sed 's/^/    | /' "$out/stdout" | head -40
+    fail=$((fail + 1))
+  fi
+}
+
+if [ $# -gt 0 ]; then
+  for c in "$@"; do run_case "$here/cases/$c"; done
+else
+  for d in "$here"/cases/*/; do run_case "${d%/}"; done
+fi
+if ! kill -0 "$srv_pid" 2>/dev/null; then
+  echo "FAIL server-everything (streamableHttp) died during the run:"; sed 's/^/    /' "$srv_log" | tail -20
+  fail=$((fail + 1))
+fi
+echo "mcp: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
