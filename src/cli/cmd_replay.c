@@ -1,0 +1,149 @@
+/* ananke replay: the tests as they are now, judged on a recording. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ananke/replay.h"
+#include "ananke/report.h"
+#include "cli.h"
+
+static void usage(void)
+{
+    puts("usage: ananke replay DIR [options] [PATH...]\n"
+         "\n"
+         "Judges the tests in PATH (default: as 'ananke run' finds them) on the run\n"
+         "recorded in DIR by 'ananke run --record DIR', contacting no agent: assertions\n"
+         "and script checks run again on the recorded transcripts; judges (agent checks)\n"
+         "take the verdict recorded for the same check and turn.\n"
+         "\n"
+         "options:\n"
+         "  -c, --config FILE        project config (default: ananke.config.yaml, found\n"
+         "                           walking up from the current directory)\n"
+         "  -r, --reporter NAME[:PATH]\n"
+         "                           also write a report, as for 'ananke run'\n"
+         "  -o, --output FILE        also write a report to FILE, its format from the\n"
+         "                           extension, as for 'ananke run'\n"
+         "  -v, --verbose            show every turn: message, tool calls, text, timings\n"
+         "      --color WHEN         auto (default), always, never\n"
+         "  -h, --help               this help\n"
+         "\n"
+         "exit: 0 every test passed, 1 a test failed or errored (a test with no\n"
+         "recording is an error), 2 invalid invocation, config or test file, or DIR is\n"
+         "not a recording.");
+}
+
+static void on_test(const struct an_test_result *t, void *ud)
+{
+    an_console_test(stdout, t, ud);
+}
+
+static void on_warning(const char *msg, void *ud)
+{
+    (void)ud;
+    fflush(stdout);
+    fprintf(stderr, "ananke: warning: %s\n", msg);
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    const char *config = NULL, *color = "auto", *val = NULL, *dir = NULL;
+    char **paths = an_xcalloc((size_t)argc + 1, sizeof *paths);
+    int npaths = 0, verbose = 0, rc = AN_EXIT_OK;
+    struct cli_reporters reps = {0};
+    struct an_suite *suite = NULL;
+    struct an_recording *recording = NULL;
+    struct an_run_result result = {0};
+    struct an_err err = AN_ERR_INIT;
+    char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+
+    for (int i = 1; i < argc && !rc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage();
+            goto done;
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            verbose++;
+        } else if (!strcmp(a, "-vv")) {
+            verbose += 2;
+        } else if (cli_opt("replay", argc, argv, &i, "--config", "-c", &val, &rc)) {
+            config = val;
+        } else if (cli_opt("replay", argc, argv, &i, "--color", NULL, &val, &rc)) {
+            color = val;
+        } else if (cli_opt("replay", argc, argv, &i, "--reporter", "-r", &val, &rc)) {
+            if (val)
+                rc = cli_reporter_add(&reps, val);
+        } else if (cli_opt("replay", argc, argv, &i, "--output", "-o", &val, &rc)) {
+            if (val)
+                rc = cli_reporter_output(&reps, val);
+        } else if (a[0] == '-' && a[1]) {
+            rc = cli_usage_error("unknown option '%s' for replay (see 'ananke replay --help')",
+                                 a);
+        } else if (!dir) {
+            dir = a;
+        } else {
+            paths[npaths++] = argv[i];
+        }
+    }
+    if (rc)
+        goto done;
+    if (!dir) {
+        rc = cli_usage_error("replay needs the recording's directory: ananke replay DIR "
+                             "[PATH...] (see 'ananke replay --help')");
+        goto done;
+    }
+    if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
+        rc = cli_usage_error("--color takes auto, always or never, not '%s'", color);
+        goto done;
+    }
+    if (an_recording_open(&recording, dir, &err)) {
+        fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
+        rc = AN_EXIT_INVALID;
+        goto done;
+    }
+    if ((rc = cli_load(&suite, config, paths, npaths)))
+        goto done;
+
+    struct an_console_opts console = AN_CONSOLE_OPTS_INIT;
+    const char *nc = getenv("NO_COLOR");
+    console.color = !strcmp(color, "always") ||
+                    (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(nc && *nc));
+    console.verbose = verbose;
+
+    const struct an_recording_info *ri = an_recording_info(recording);
+    printf("ananke: replaying %zu test%s on the recording %s (%s %s, %s)\n\n", suite->ntests,
+           suite->ntests == 1 ? "" : "s", ri->dir, ri->target_type ? ri->target_type : "?",
+           ri->endpoint ? ri->endpoint : "?", ri->started_at ? ri->started_at : "?");
+    if (!ri->complete)
+        on_warning("the recording is incomplete (its run was interrupted): tests it did not "
+                   "reach have no recording",
+                   NULL);
+
+    struct an_replay_opts ro = AN_REPLAY_OPTS_INIT;
+    ro.whole_suite = npaths == 0;
+    ro.on_test = on_test;
+    ro.on_warning = on_warning;
+    ro.ud = &console;
+    if (an_replay_suite(suite, recording, &ro, &result, &err)) {
+        fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
+        rc = AN_EXIT_FAIL;
+        goto done;
+    }
+    an_console_summary(stdout, &result, &console);
+    const char *gha = getenv("GITHUB_ACTIONS");
+    if (gha && !strcmp(gha, "true"))
+        an_report_github(stdout, &result);
+    fflush(stdout);
+    if (cli_reporters_write(&reps, &result))
+        rc = AN_EXIT_FAIL;
+    struct an_counts n = an_run_result_counts(&result);
+    if (n.failed || n.errors)
+        rc = AN_EXIT_FAIL;
+
+done:
+    an_run_result_release(&result);
+    an_recording_free(recording);
+    an_suite_free(suite);
+    free(paths);
+    return rc;
+}

@@ -1,0 +1,361 @@
+/* Redaction of secrets and patterns (redact.h). */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "run/redact.h"
+
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/regex.h"
+#include "core/buf.h"
+#include "core/json.h"
+#include "core/vec.h"
+
+/* One way a secret is written: as is, or escaped for JSON. */
+struct form {
+    char *s;
+    size_t n;
+    size_t label;
+};
+
+struct pattern {
+    struct an_regex *re;
+    size_t label;
+    bool utf; /* compiled with the u flag: step over whole characters */
+};
+
+struct an_redactor {
+    char **labels;
+    size_t nlabels, cap_labels;
+    char **values; /* every secret added, as given: to know it again */
+    size_t nvalues, cap_values;
+    struct form *forms;
+    size_t nforms, cap_forms;
+    struct pattern *pats;
+    size_t npats, cap_pats;
+};
+
+struct an_redactor *an_redactor_new(void)
+{
+    return an_xcalloc(1, sizeof(struct an_redactor));
+}
+
+void an_redactor_free(struct an_redactor *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nlabels; i++)
+        free(r->labels[i]);
+    free(r->labels);
+    for (size_t i = 0; i < r->nvalues; i++)
+        free(r->values[i]);
+    free(r->values);
+    for (size_t i = 0; i < r->nforms; i++)
+        free(r->forms[i].s);
+    free(r->forms);
+    for (size_t i = 0; i < r->npats; i++)
+        an_regex_free(r->pats[i].re);
+    free(r->pats);
+    free(r);
+}
+
+static size_t label_of(struct an_redactor *r, const char *label)
+{
+    for (size_t i = 0; i < r->nlabels; i++)
+        if (!strcmp(r->labels[i], label))
+            return i;
+    AN_GROW(r->labels, r->nlabels, r->cap_labels);
+    r->labels[r->nlabels] = an_xstrdup(label);
+    return r->nlabels++;
+}
+
+static void add_form(struct an_redactor *r, const char *s, size_t n, size_t label)
+{
+    if (n == 0)
+        return;
+    for (size_t i = 0; i < r->nforms; i++)
+        if (r->forms[i].n == n && !memcmp(r->forms[i].s, s, n))
+            return;
+    AN_GROW(r->forms, r->nforms, r->cap_forms);
+    r->forms[r->nforms++] = (struct form){an_xstrndup(s, n), n, label};
+}
+
+/* The text between the quotes of s as a JSON string written with `flags`;
+ * NULL when s is not valid UTF-8 (then no JSON writer can have written it). */
+static char *json_escaped(const char *s, size_t flags)
+{
+    json_t *j = json_string(s);
+    if (!j)
+        return NULL;
+    char *q = json_dumps(j, JSON_ENCODE_ANY | flags);
+    json_decref(j);
+    if (!q)
+        an_oom();
+    size_t n = strlen(q);
+    memmove(q, q + 1, n - 2); /* drop the quotes */
+    q[n - 2] = '\0';
+    return q;
+}
+
+/* jansson writes \u00E9, other writers \u00e9: the digits of every \u
+ * escape made lowercase, in place; false when there was none. */
+static bool lower_hex(char *s)
+{
+    bool any = false;
+    for (char *p = s; *p; p++) {
+        if (p[0] == '\\' && p[1] == '\\') {
+            p++; /* an escaped backslash, not an escape's start */
+            continue;
+        }
+        if (p[0] != '\\' || p[1] != 'u')
+            continue;
+        for (int i = 2; i < 6 && p[i]; i++) {
+            if (p[i] >= 'A' && p[i] <= 'F') {
+                p[i] = (char)(p[i] - 'A' + 'a');
+                any = true;
+            }
+        }
+    }
+    return any;
+}
+
+enum an_redact_add an_redactor_add_secret(struct an_redactor *r, const char *label,
+                                          const char *value)
+{
+    size_t n = strlen(value);
+    if (n == 0)
+        return AN_REDACT_EMPTY;
+    if (n < AN_REDACT_MIN)
+        return AN_REDACT_SHORT;
+    for (size_t i = 0; i < r->nvalues; i++)
+        if (!strcmp(r->values[i], value))
+            return AN_REDACT_KNOWN;
+    AN_GROW(r->values, r->nvalues, r->cap_values);
+    r->values[r->nvalues++] = an_xstrdup(value);
+    size_t l = label_of(r, label);
+    add_form(r, value, n, l);
+    static const size_t styles[] = {0, JSON_ENSURE_ASCII, JSON_ESCAPE_SLASH,
+                                    JSON_ENSURE_ASCII | JSON_ESCAPE_SLASH};
+    for (size_t k = 0; k < sizeof styles / sizeof *styles; k++) {
+        char *once = json_escaped(value, styles[k]);
+        if (!once)
+            break;
+        for (int lower = 0; lower < 2; lower++) {
+            if (lower && !lower_hex(once))
+                break;
+            add_form(r, once, strlen(once), l);
+            char *twice = json_escaped(once, styles[k]);
+            if (twice)
+                add_form(r, twice, strlen(twice), l);
+            free(twice);
+        }
+        free(once);
+    }
+    return AN_REDACT_ADDED;
+}
+
+int an_redactor_add_regex(struct an_redactor *r, const char *src, struct an_err *err)
+{
+    struct an_regex *re = NULL;
+    int rc = an_regex_compile(&re, src, NULL, err);
+    if (rc) {
+        an_err_prefix(err, "--redact: ");
+        return rc;
+    }
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_printf(&b, "--redact %s", src);
+    AN_GROW(r->pats, r->npats, r->cap_pats);
+    r->pats[r->npats++] = (struct pattern){re, label_of(r, an_buf_cstr(&b)),
+                                           strchr(re->flags, 'u') != NULL};
+    an_buf_release(&b);
+    return AN_OK;
+}
+
+size_t an_redactor_nlabels(const struct an_redactor *r)
+{
+    return r->nlabels;
+}
+
+const char *an_redactor_label(const struct an_redactor *r, size_t i)
+{
+    return i < r->nlabels ? r->labels[i] : NULL;
+}
+
+/* ---- finding and replacing ---- */
+
+struct spans {
+    struct an_redact_span *v;
+    size_t n, cap;
+};
+
+static void span_add(struct spans *s, size_t a, size_t b)
+{
+    AN_GROW(s->v, s->n, s->cap);
+    s->v[s->n++] = (struct an_redact_span){a, b};
+}
+
+static int span_cmp(const void *x, const void *y)
+{
+    const struct an_redact_span *p = x, *q = y;
+    return p->a < q->a ? -1 : p->a > q->a ? 1 : 0;
+}
+
+/* memmem(), which is a GNU extension. */
+static const char *find_bytes(const char *h, size_t hn, const char *nd, size_t nn)
+{
+    while (hn >= nn) {
+        const char *p = memchr(h, nd[0], hn - nn + 1);
+        if (!p)
+            return NULL;
+        if (!memcmp(p, nd, nn))
+            return p;
+        hn -= (size_t)(p - h) + 1;
+        h = p + 1;
+    }
+    return NULL;
+}
+
+/* Every occurrence of f, overlapping ones included (their union is what
+ * must go); counted as the non-overlapping occurrences a reader would see. */
+static void find_form(const struct form *f, const char *s, size_t n, struct spans *out,
+                      size_t *counts)
+{
+    size_t counted_to = 0;
+    for (size_t at = 0; at + f->n <= n;) {
+        const char *p = find_bytes(s + at, n - at, f->s, f->n);
+        if (!p)
+            break;
+        size_t a = (size_t)(p - s);
+        span_add(out, a, a + f->n);
+        if (a >= counted_to) {
+            if (counts)
+                counts[f->label]++;
+            counted_to = a + f->n;
+        }
+        at = a + 1;
+    }
+}
+
+static void find_pattern(const struct pattern *p, const char *s, size_t n, struct spans *out,
+                         size_t *counts)
+{
+    pcre2_code *code = p->re->code;
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, NULL);
+    if (!md)
+        an_oom();
+    for (size_t at = 0; at <= n;) {
+        int rc = pcre2_match(code, (PCRE2_SPTR)s, n, at, 0, md, NULL);
+        if (rc < 0)
+            break; /* no more matches (or a subject PCRE2 refuses: nothing to find) */
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        if (ov[1] > ov[0]) {
+            span_add(out, ov[0], ov[1]);
+            if (counts)
+                counts[p->label]++;
+            at = ov[1];
+            continue;
+        }
+        /* an empty match hides nothing: step past it, a whole character
+         * in UTF mode (PCRE2 refuses an offset inside one) */
+        at = ov[1] + 1;
+        while (p->utf && at < n && ((unsigned char)s[at] & 0xC0) == 0x80)
+            at++;
+    }
+    pcre2_match_data_free(md);
+}
+
+size_t an_redact_find(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                      struct an_redact_span **out)
+{
+    struct spans sp = {0};
+    *out = NULL;
+    for (size_t i = 0; i < r->nforms; i++)
+        find_form(&r->forms[i], s, n, &sp, counts);
+    for (size_t i = 0; i < r->npats; i++)
+        find_pattern(&r->pats[i], s, n, &sp, counts);
+    if (!sp.n)
+        return 0;
+    qsort(sp.v, sp.n, sizeof *sp.v, span_cmp);
+    /* merge everything that overlaps or touches */
+    size_t w = 0;
+    for (size_t i = 0; i < sp.n; i++) {
+        if (w && sp.v[i].a <= sp.v[w - 1].b) {
+            if (sp.v[i].b > sp.v[w - 1].b)
+                sp.v[w - 1].b = sp.v[i].b;
+            continue;
+        }
+        sp.v[w++] = sp.v[i];
+    }
+    *out = sp.v;
+    return w;
+}
+
+char *an_redact_text(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                     size_t *out_len)
+{
+    struct an_redact_span *sp;
+    size_t nsp = an_redact_find(r, s, n, counts, &sp);
+    if (!nsp)
+        return NULL;
+    struct an_buf b = AN_BUF_INIT;
+    size_t at = 0;
+    for (size_t i = 0; i < nsp; i++) {
+        an_buf_append(&b, s + at, sp[i].a - at);
+        an_buf_puts(&b, AN_REDACTED);
+        at = sp[i].b;
+    }
+    an_buf_append(&b, s + at, n - at);
+    free(sp);
+    size_t len = 0;
+    char *out = an_buf_detach(&b, &len);
+    if (!out)
+        out = an_xstrdup("");
+    if (out_len)
+        *out_len = len;
+    return out;
+}
+
+static json_t *redact_string(const struct an_redactor *r, const json_t *v, size_t *counts)
+{
+    size_t len = 0;
+    char *red = an_redact_text(r, json_string_value(v), json_string_length(v), counts, &len);
+    if (!red)
+        return json_incref((json_t *)v);
+    json_t *out = an_json_lossy(red, len);
+    free(red);
+    return out;
+}
+
+json_t *an_redact_json(const struct an_redactor *r, const json_t *v, size_t *counts)
+{
+    if (json_is_string(v))
+        return redact_string(r, v, counts);
+    if (json_is_array(v)) {
+        json_t *a = json_array();
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x)
+        {
+            if (json_array_append_new(a, an_redact_json(r, x, counts)))
+                an_oom();
+        }
+        return a;
+    }
+    if (json_is_object(v)) {
+        json_t *o = json_object();
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x)
+        {
+            json_t *val = an_redact_json(r, x, counts);
+            char *rk = an_redact_text(r, k, strlen(k), counts, NULL);
+            char *key = rk ? an_utf8_lossy(rk, strlen(rk)) : NULL;
+            if (json_object_set_new(o, key ? key : k, val))
+                an_oom();
+            free(key);
+            free(rk);
+        }
+        return o;
+    }
+    return json_incref((json_t *)v);
+}

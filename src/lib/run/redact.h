@@ -1,0 +1,91 @@
+/*
+ * Redaction: secret values and patterns replaced by "[redacted]" before a
+ * recording reaches the disk (docs/record.md "Secrets never reach the disk").
+ *
+ * A redactor holds literal secrets and regexes, each under a label that
+ * names it in redactions.json ("header Authorization", "hook variable
+ * API_TOKEN", "--redact sk-[a-z]+"); a label never holds a secret's value.
+ * A literal secret is found as written and as it reads inside JSON text:
+ * escaped once (a frame's data) or twice (a tool's arguments inside a
+ * frame), with and without \u escapes for non-ASCII and \/ for slashes.
+ *
+ * Every byte that any match covers is replaced: overlapping and adjacent
+ * matches become one "[redacted]", so a secret that overlaps another (a
+ * header "Bearer abc123" and the token "abc123") leaves no piece behind.
+ *
+ * Redacting (an_redact_text, an_redact_json) does not change the redactor;
+ * what it replaced is added to the caller's `counts`, an array of
+ * an_redactor_nlabels() entries (one per label), which may be NULL.
+ * Secrets added later get new labels: size the array after adding them.
+ */
+#ifndef ANANKE_RUN_REDACT_H
+#define ANANKE_RUN_REDACT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ananke/err.h"
+
+#define AN_REDACTED "[redacted]"
+/* Shorter values are not searched for: replacing every "ab" in a recording
+ * would destroy it and hide nothing worth hiding. */
+#define AN_REDACT_MIN 4
+
+struct an_redactor;
+
+struct an_redactor *an_redactor_new(void);
+void an_redactor_free(struct an_redactor *r); /* NULL-safe */
+
+enum an_redact_add { AN_REDACT_ADDED, AN_REDACT_KNOWN, AN_REDACT_EMPTY, AN_REDACT_SHORT };
+/* Add a literal secret under `label` (both copied). A value already known
+ * (under any label) is not added again; "" is ignored (EMPTY); a value
+ * shorter than AN_REDACT_MIN bytes is ignored too (SHORT: the caller says
+ * so). */
+enum an_redact_add an_redactor_add_secret(struct an_redactor *r, const char *label,
+                                          const char *value);
+/* Add a pattern (an_regex syntax: `re` or `/re/flags`), labelled
+ * "--redact SRC". AN_EREGEX with PCRE2's message when it does not compile. */
+int an_redactor_add_regex(struct an_redactor *r, const char *src, struct an_err *err);
+
+size_t an_redactor_nlabels(const struct an_redactor *r);
+const char *an_redactor_label(const struct an_redactor *r, size_t i);
+
+/* Where s[0..n) must be redacted: sorted spans [a, b), overlapping and
+ * touching ones merged, into *spans (caller frees; NULL when none).
+ * Returns their number. */
+struct an_redact_span {
+    size_t a, b;
+};
+size_t an_redact_find(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                      struct an_redact_span **spans);
+
+/* s[0..n) redacted: NULL when nothing matched, else a new malloc'd,
+ * NUL-terminated string (*out_len its length). Bytes are replaced as they
+ * are; a pattern may cut a UTF-8 character in two (JSON writers replace the
+ * broken bytes). */
+char *an_redact_text(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                     size_t *out_len);
+/* A copy of v with every string and every object key redacted (new
+ * reference; unchanged scalars are shared). Keys that become equal keep
+ * the last value. */
+json_t *an_redact_json(const struct an_redactor *r, const json_t *v, size_t *counts);
+
+/*
+ * A stream of frames (one turn's SSE events or JSON-RPC lines) redacted
+ * together: a streamed secret arrives cut into pieces (an LLM streams a
+ * few characters a delta), and no piece alone is a match. Each frame that
+ * is JSON contributes its string values to streams keyed by the frame's
+ * "type" and the value's path ("TEXT_MESSAGE_CONTENT delta",
+ * "choices[].delta.content"); each stream is searched joined, and every
+ * piece of a match, in whichever frame, becomes "[redacted]". Then every
+ * frame's text is redacted as a whole (an_redact_text), for frames that
+ * are not JSON and secrets in keys.
+ *
+ * Returns n new malloc'd strings (the caller frees each and the array).
+ * A changed JSON frame is written again compactly, its keys in order.
+ */
+char **an_redact_frames(const struct an_redactor *r, const char *const *frames, size_t n,
+                        size_t *counts);
+
+#endif
