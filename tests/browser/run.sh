@@ -11,6 +11,10 @@
 #   2. fixture the report the unit test builds by hand (test_report_html with
 #              ANANKE_HTML_OUT): repeats, retries, warnings, invalid UTF-8;
 #              checked against fixture.expect.json; screenshot: out/fixture.png
+#   3. compare the two recordings of tests/e2e/compare/record.sh (the new
+#              agent answers <script>alert(1)</script>) compared with `ananke
+#              compare`; check-compare.mjs loads report.html and a case page;
+#              screenshots: out/compare-report.png, out/compare-case.png
 #
 # Needs /usr/bin/chromium, node and tests/browser/node_modules (scripts/setup.sh
 # installs all three); without them this fails, it does not skip. Every step
@@ -31,7 +35,30 @@ finish() {
 broken() { # the suite cannot run at all
   echo "FAIL browser: $*" >&2
   fail=$((fail + 1))
-  finish
+  # --- 3. an `ananke compare` evidence pack ----------------------------------
+if command -v jq >/dev/null 2>&1 &&
+   ANANKE="$B/ananke" MOCK="$B/ananke-mock" CMP_E2E_TOKEN=browser-token-5e2d7c41 \
+     timeout -k 5 120 bash "$root/tests/e2e/compare/record.sh" "$out/compare-rec" \
+     >"$out/compare-record.log" 2>&1 &&
+   timeout -k 5 60 "$B/ananke" compare "$out/compare-rec/base" "$out/compare-rec/new" \
+     -o "$out/compare" >"$out/compare.log" 2>&1; then
+  ok "ananke compare wrote out/compare/report.html"
+  log="$out/compare.check.log"
+  timeout -k 5 180 node "$here/check-compare.mjs" "$out/compare" case-checkout.html checkout "$out" \
+    >"$log" 2>&1
+  rc=$?
+  sed "s/^/[compare] /" "$log"
+  n=$(grep -c '^ok ' "$log"); pass=$((pass + n))
+  n=$(grep -c '^FAIL ' "$log"); fail=$((fail + n))
+  if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
+    bad "compare: check-compare.mjs exited $rc"
+  fi
+else
+  bad "ananke compare wrote out/compare/report.html (needs jq; see out/compare-record.log, out/compare.log)"
+  tail -n 20 "$out/compare-record.log" "$out/compare.log" 2>/dev/null | sed 's/^/    /'
+fi
+
+finish
 }
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
@@ -114,6 +141,29 @@ if [ -x "$B/test_report_html" ]; then
   fi
 else
   bad "$B/test_report_html not built (cmocka missing? run scripts/setup.sh)"
+fi
+
+# --- 3. an `ananke compare` evidence pack ----------------------------------
+if command -v jq >/dev/null 2>&1 &&
+   ANANKE="$B/ananke" MOCK="$B/ananke-mock" CMP_E2E_TOKEN=browser-token-5e2d7c41 \
+     timeout -k 5 120 bash "$root/tests/e2e/compare/record.sh" "$out/compare-rec" \
+     >"$out/compare-record.log" 2>&1 &&
+   timeout -k 5 60 "$B/ananke" compare "$out/compare-rec/base" "$out/compare-rec/new" \
+     -o "$out/compare" >"$out/compare.log" 2>&1; then
+  ok "ananke compare wrote out/compare/report.html"
+  log="$out/compare.check.log"
+  timeout -k 5 180 node "$here/check-compare.mjs" "$out/compare" case-checkout.html checkout "$out" \
+    >"$log" 2>&1
+  rc=$?
+  sed "s/^/[compare] /" "$log"
+  n=$(grep -c '^ok ' "$log"); pass=$((pass + n))
+  n=$(grep -c '^FAIL ' "$log"); fail=$((fail + n))
+  if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
+    bad "compare: check-compare.mjs exited $rc"
+  fi
+else
+  bad "ananke compare wrote out/compare/report.html (needs jq; see out/compare-record.log, out/compare.log)"
+  tail -n 20 "$out/compare-record.log" "$out/compare.log" 2>/dev/null | sed 's/^/    /'
 fi
 
 finish

@@ -5,8 +5,12 @@
 //    `ananke validate` (when ANANKE names the binary), so the schemas follow
 //    the loaders rather than the other way round;
 //  - the definitions both schemas share are identical (they are copies, so
-//    editors need no cross-file $ref).
-// Usage: node check.mjs  (env: ANANKE=path/to/ananke, INIT_DIR=output of `ananke init`)
+//    editors need no cross-file $ref);
+//  - the compare-report.json files `ananke compare` wrote (COMPARE_REPORTS)
+//    validate against schema/compare-report.schema.json, and broken copies
+//    of them (an extra member, an absolute href, an unknown gate ...) do not.
+// Usage: node check.mjs  (env: ANANKE=path/to/ananke, INIT_DIR=output of `ananke init`,
+//                         COMPARE_REPORTS=report.json[:report.json...])
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -195,6 +199,47 @@ for (const [k, v] of Object.entries(schemas.test.definitions)) {
   if (c === undefined) continue;
   if (JSON.stringify(c) === JSON.stringify(v)) ok(`definition "${k}" identical in both schemas`);
   else bad(`definition "${k}"`, 'differs between the config and the test schema');
+}
+
+// 7. compare reports: what ananke wrote is valid; the contract is closed
+const compareSchema = load('compare-report.schema.json');
+const validateCompare = ajv.compile(compareSchema);
+const reports = (process.env.COMPARE_REPORTS || '').split(path.delimiter).filter(Boolean);
+if (process.env.COMPARE_REPORTS !== undefined && reports.length === 0)
+  bad('compare reports', 'COMPARE_REPORTS is set but names no file');
+for (const f of reports) {
+  const doc = JSON.parse(fs.readFileSync(f, 'utf8'));
+  if (validateCompare(doc)) ok(`${rel(f)} valid (compare-report schema)`);
+  else bad(`${rel(f)} valid (compare-report schema)`, why(validateCompare.errors));
+}
+if (reports.length) {
+  const base = JSON.parse(fs.readFileSync(reports[0], 'utf8'));
+  const item = (d) => d.items.find((i) => i.artifacts.new_case_response_href) ?? d.items[0];
+  const broken = [
+    ['an unknown top-level member', (d) => { d.extra = 1; }],
+    ['contract_version 4', (d) => { d.contract_version = 4; }],
+    ['no summary.data_coverage', (d) => { delete d.summary.data_coverage; }],
+    ['an unknown gate', (d) => { item(d).gate_recommendation = 'maybe'; }],
+    ['an unknown root cause', (d) => { item(d).new_root = 'bad_luck'; }],
+    ['an unknown artifact', (d) => { item(d).artifacts.new_other_href = 'x.json'; }],
+    ['an absolute href', (d) => { item(d).artifacts.new_case_response_href = '/etc/passwd'; }],
+    ['an href with ..', (d) => { item(d).artifacts.new_case_response_href = 'new/../../x.json'; }],
+    ['an href with a scheme', (d) => { item(d).artifacts.new_case_response_href = 'https://x/y.json'; }],
+    ['an href with a backslash', (d) => { item(d).artifacts.new_case_response_href = 'new\\x.json'; }],
+    ['a signal without evidence', (d) => {
+      d.items[0].security.new.signals = [{ kind: 'pii_in_output', severity: 'high', confidence: 'medium',
+                                           title: 't', details: {}, evidence_refs: [] }];
+    }],
+    ['an unknown availability', (d) => { item(d).data_availability.new.status = 'gone'; }],
+    ['an extra quality flag', (d) => { d.quality_flags.ok = true; }],
+  ];
+  for (const [name, mutate] of broken) {
+    const d = structuredClone(base);
+    mutate(d);
+    const what = `compare report with ${name} rejected`;
+    if (validateCompare(d)) bad(what, 'the schema accepts it');
+    else ok(what);
+  }
 }
 
 console.log(`schema: ${pass} passed, ${fail} failed`);

@@ -2,6 +2,9 @@
 # JSON Schemas (schema/*.schema.json) against every example and accepted
 # end-to-end file, the malformed ones, what `ananke init` writes, and
 # `ananke validate`'s verdict on a table of small cases.
+# With ananke and ananke-mock built, also the compare-report.json that
+# `ananke compare` writes for the recordings of tests/e2e/compare/record.sh
+# (plain and with --redact) against schema/compare-report.schema.json.
 # Needs node and the npm packages of package.json (scripts/setup.sh installs them).
 # Ends with "schema: N passed, N failed".
 set -uo pipefail
@@ -24,5 +27,18 @@ if [ -x "$B/ananke" ]; then
   "$ANANKE" init "$tmp/init" >/dev/null && export INIT_DIR="$tmp/init"
 else
   echo "schema: $B/ananke not built; checking the schemas without ananke validate"
+fi
+if [ -x "$B/ananke" ] && [ -x "$B/ananke-mock" ] && command -v jq >/dev/null 2>&1; then
+  if ANANKE="$B/ananke" MOCK="$B/ananke-mock" CMP_E2E_TOKEN=schema-token-6c1f0a9e \
+       bash "$root/tests/e2e/compare/record.sh" "$tmp/rec" >"$tmp/record.log" 2>&1 &&
+     "$B/ananke" compare "$tmp/rec/base" "$tmp/rec/new" -o "$tmp/cmp" >/dev/null 2>&1 &&
+     "$B/ananke" compare "$tmp/rec/base" "$tmp/rec/new" -o "$tmp/cmp-red" --redact pii \
+       --redact secrets >/dev/null 2>&1; then
+    export COMPARE_REPORTS="$tmp/cmp/compare-report.json:$tmp/cmp-red/compare-report.json"
+  else
+    echo "schema: could not record and compare the runs of tests/e2e/compare:"
+    sed 's/^/    /' "$tmp/record.log" | tail -n 20
+    export COMPARE_REPORTS=""
+  fi
 fi
 node "$here/check.mjs"

@@ -1,0 +1,151 @@
+/* ananke compare: two recorded runs → an evidence pack and a CI gate. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ananke/report.h"
+#include "cli.h"
+#include "core/buf.h"
+#include "report/report_util.h"
+
+static const char USAGE[] =
+    "usage: ananke compare BASELINE_DIR NEW_DIR -o REPORT_DIR [options]\n\n"
+    "Compares two recorded runs (made with 'ananke run --record DIR') case by\n"
+    "case and writes a portable evidence pack into REPORT_DIR: report.html,\n"
+    "one case-<id>.html replay diff per case, compare-report.json (Report\n"
+    "Contract v5; CI reads items[].gate_recommendation), raw copies of the\n"
+    "recorded files, repro commands and artifacts/manifest.json with every\n"
+    "file's SHA-256. The two runs are only read.\n\n"
+    "options:\n"
+    "  -o, --output DIR         the report directory (required); a previous report\n"
+    "                           there is replaced, any other non-empty directory\n"
+    "                           is refused, as is one inside an input\n"
+    "      --fail-on GATE       exit 1 when a case's gate is GATE or worse: block,\n"
+    "                           or require_approval (default: the gate never sets\n"
+    "                           the exit code)\n"
+    "      --redact WHAT        scrub every file of the pack: pii (e-mails, phone\n"
+    "                           numbers, SSNs), secrets (sk- keys, bearer tokens,\n"
+    "                           api_key=...) or a regex; repeatable. Secrets the\n"
+    "                           recorded targets take from ${ENV.NAME} are always\n"
+    "                           scrubbed when NAME is set.\n"
+    "      --report-id ID       the report's id (default: from the run ids and time)\n"
+    "      --color WHEN         auto (default), always, never\n"
+    "  -h, --help               this help\n\n"
+    "A case that passed in the baseline and fails, errors or is missing now is a\n"
+    "regression: its gate is at least require_approval.\n"
+    "exit: 0 the report was written (and no case reached --fail-on), 1 a case\n"
+    "reached the --fail-on gate, 2 invalid invocation or input, or the report\n"
+    "could not be written.\n";
+
+#define MAX_REDACT 32
+
+static void line(FILE *out, bool color, const char *color_on, const char *word,
+                 const struct an_compare_case *k)
+{
+    struct an_buf b = AN_BUF_INIT;
+    if (color)
+        an_buf_puts(&b, color_on);
+    an_buf_printf(&b, "%-11s", word);
+    if (color)
+        an_buf_puts(&b, "\x1b[0m");
+    an_rpt_str(&b, k->case_id, 200, NULL, 0);
+    an_buf_printf(&b, ": %s -> %s", k->baseline_status, k->new_status);
+    if (k->new_root && k->change == AN_CHANGE_REGRESSION)
+        an_buf_printf(&b, " (%s)", k->new_root);
+    if (k->gate != AN_GATE_NONE)
+        an_buf_printf(&b, ", gate %s", an_gate_name(k->gate));
+    fprintf(out, "%s\n", an_buf_cstr(&b));
+    an_buf_release(&b);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    const char *dirs[2] = {NULL, NULL}, *out_dir = NULL, *fail_on = NULL, *color = "auto";
+    const char *redact[MAX_REDACT];
+    struct an_compare_opts o = AN_COMPARE_OPTS_INIT;
+    struct an_compare *c = NULL;
+    int ndirs = 0, rc = 0;
+    size_t nredact = 0;
+    for (int i = 1; i < argc && !rc; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(USAGE, stdout);
+            return AN_EXIT_OK;
+        } else if (cli_opt("compare", argc, argv, &i, "--output", "-o", &v, &rc)) {
+            out_dir = v;
+        } else if (cli_opt("compare", argc, argv, &i, "--fail-on", NULL, &v, &rc)) {
+            fail_on = v;
+            if (v && strcmp(v, "block") && strcmp(v, "require_approval"))
+                rc = cli_usage_error("--fail-on takes block or require_approval, not '%s'", v);
+        } else if (cli_opt("compare", argc, argv, &i, "--redact", NULL, &v, &rc)) {
+            if (v && nredact == MAX_REDACT)
+                rc = cli_usage_error("at most %d --redact options", MAX_REDACT);
+            else if (v)
+                redact[nredact++] = v;
+        } else if (cli_opt("compare", argc, argv, &i, "--report-id", NULL, &v, &rc)) {
+            o.report_id = v;
+        } else if (cli_opt("compare", argc, argv, &i, "--color", NULL, &v, &rc)) {
+            color = v;
+        } else if (a[0] == '-' && a[1]) {
+            rc = cli_usage_error("unknown option '%s' for compare (see 'ananke compare --help')",
+                                 a);
+        } else if (ndirs < 2) {
+            dirs[ndirs++] = a;
+        } else {
+            rc = cli_usage_error("compare takes two directories, BASELINE_DIR and NEW_DIR; "
+                                 "'%s' is a third (see 'ananke compare --help')",
+                                 a);
+        }
+    }
+    if (rc)
+        return rc;
+    if (ndirs < 2)
+        return cli_usage_error("compare needs BASELINE_DIR and NEW_DIR (see 'ananke compare "
+                               "--help')");
+    if (!out_dir)
+        return cli_usage_error("compare needs -o REPORT_DIR (see 'ananke compare --help')");
+    o.redact = redact;
+    o.nredact = nredact;
+
+    struct an_err err = AN_ERR_INIT;
+    char msg[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+    if (an_compare_load(&c, dirs[0], dirs[1], &o, &err) || an_compare_write(c, out_dir, &err)) {
+        fprintf(stderr, "ananke: %s\n", an_err_format(&err, msg, sizeof msg));
+        an_compare_free(c);
+        return AN_EXIT_INVALID;
+    }
+    const char *nc = getenv("NO_COLOR");
+    bool col = !strcmp(color, "always") ||
+               (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(nc && *nc));
+    int threshold = !fail_on                       ? AN_GATE_BLOCK + 1
+                             : !strcmp(fail_on, "block")    ? AN_GATE_BLOCK
+                                                            : AN_GATE_REQUIRE_APPROVAL;
+    size_t n = an_compare_ncases(c), reg = 0, imp = 0, block = 0, appr = 0, reached = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct an_compare_case k;
+        an_compare_case_at(c, i, &k);
+        if (k.change == AN_CHANGE_REGRESSION) {
+            line(stdout, col, "\x1b[31m", "REGRESSION", &k);
+            reg++;
+        } else if (k.change == AN_CHANGE_IMPROVEMENT) {
+            line(stdout, col, "\x1b[32m", "IMPROVED", &k);
+            imp++;
+        }
+        block += k.gate == AN_GATE_BLOCK;
+        appr += k.gate == AN_GATE_REQUIRE_APPROVAL;
+        reached += (int)k.gate >= threshold;
+    }
+    printf("compare: %zu case%s, %zu regression%s, %zu improvement%s; gate: %zu block, "
+           "%zu require_approval\n",
+           n, n == 1 ? "" : "s", reg, reg == 1 ? "" : "s", imp, imp == 1 ? "" : "s", block,
+           appr);
+    const char *sep = out_dir[strlen(out_dir) - 1] == '/' ? "" : "/";
+    printf("compare report: %s%scompare-report.json\nhtml report: %s%sreport.html\n", out_dir,
+           sep, out_dir, sep);
+    if (reached)
+        printf("%zu case%s reached the --fail-on %s gate\n", reached, reached == 1 ? "" : "s",
+               fail_on);
+    an_compare_free(c);
+    return reached ? AN_EXIT_FAIL : AN_EXIT_OK;
+}
