@@ -1,4 +1,5 @@
-/* ananke comply: run a .jsont compliance suite against ACP agents. */
+/* ananke comply: run a .jsont compliance suite against ACP agents or AG-UI
+ * endpoints. */
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
@@ -16,24 +17,28 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "load/jsont.h"
+#include "proto/http.h"
 #include "run/comply.h"
 
 #define DEFAULT_SUITE "compliance/acp"
+#define DEFAULT_SUITE_AGUI "compliance/agui"
 
 static void usage(void)
 {
     puts("usage: ananke comply [options] [SUITE_DIR_OR_FILE...]\n"
          "\n"
          "Runs .jsont compliance tests (default: the *.jsont files "
-         "in " DEFAULT_SUITE "\n"
-         "under the current directory) against each agent and writes a Markdown "
-         "report\n"
-         "to stdout.\n"
+         "in " DEFAULT_SUITE ",\n"
+         "or " DEFAULT_SUITE_AGUI " with --protocol agui, under the current directory)\n"
+         "against each agent and writes a Markdown report to stdout.\n"
          "\n"
          "options:\n"
-         "      --protocol acp       the protocol (only acp for now)\n"
+         "      --protocol acp|agui  the protocol (default acp)\n"
          "  -a, --agent NAME=COMMAND an agent to test: COMMAND is run by /bin/sh; "
          "repeatable\n"
+         "  -a, --agent NAME=URL     with --protocol agui: an AG-UI endpoint (http or "
+         "https);\n"
+         "                           repeatable\n"
          "  -a, --agent NAME         pick an agent of the --settings file; "
          "repeatable\n"
          "      --settings FILE      agents in the editors' shape:\n"
@@ -45,10 +50,11 @@ static void usage(void)
          "      --list-tests         print 'ID - title' for each test and exit\n"
          "  -j, --jobs N             run N tests at once (each has its own agent and\n"
          "                           sandbox); the report is the same (default 1)\n"
-         "      --timeout-scale F    multiply every expect/forbid window by F (a scripted\n"
-         "                           agent answers at once or never: 0.3 saves waiting)\n"
+         "      --timeout-scale F    multiply every expect/forbid window (AG-UI: every\n"
+         "                           step's window) by F (a scripted agent answers at once\n"
+         "                           or never: 0.3 saves waiting)\n"
          "      --keep-sandbox       keep each test's sandbox directory (paths on "
-         "stderr)\n"
+         "stderr; ACP)\n"
          "  -r, --reporter NAME:PATH also write junit:PATH, json:PATH or md:PATH\n"
          "                           (PATH '-' = stdout); repeatable\n"
          "  -v, --verbose            every frame in and out on stderr\n"
@@ -93,17 +99,23 @@ static struct agent *agent_add(struct ctx *c, const char *name, size_t nlen)
     return a;
 }
 
-static int agent_from_shell(struct ctx *c, const char *spec)
+static int agent_from_shell(struct ctx *c, const char *spec, bool agui)
 {
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec || !eq[1])
-        return cli_usage_error("--agent takes NAME=COMMAND, not '%s'", spec);
+        return cli_usage_error("--agent takes NAME=%s, not '%s'", agui ? "URL" : "COMMAND", spec);
     for (size_t i = 0; i < c->nagents; i++)
         if (strlen(c->agents[i].name) == (size_t)(eq - spec) &&
             !strncmp(c->agents[i].name, spec, (size_t)(eq - spec)))
             return cli_usage_error("agent '%.*s' given twice", (int)(eq - spec), spec);
+    if (agui && strncmp(eq + 1, "http://", 7) && strncmp(eq + 1, "https://", 8))
+        return cli_usage_error("--agent %.*s: an AG-UI agent is an http:// or https:// URL, not "
+                               "'%s'",
+                               (int)(eq - spec), spec, eq + 1);
     struct agent *a = agent_add(c, spec, (size_t)(eq - spec));
     a->command = an_xstrdup(eq + 1);
+    if (agui)
+        return 0; /* an endpoint: nothing to start */
     a->argv = an_xcalloc(4, sizeof *a->argv);
     a->argv[0] = an_xstrdup("/bin/sh");
     a->argv[1] = an_xstrdup("-c");
@@ -235,6 +247,8 @@ enum rep_kind { REP_MD, REP_JUNIT, REP_JSON };
  * side by side on a few threads; results land in preallocated slots, in
  * suite order, so the report does not depend on the interleaving. */
 struct pool {
+    void (*run)(const struct an_comply_spec *, const struct an_comply_agent *,
+                const struct an_jsont *, const struct an_comply_opts *, struct an_comply_test *);
     const struct an_comply_spec *spec;
     struct an_comply_agent *ra;
     struct an_jsont *const *tests;
@@ -248,10 +262,12 @@ static void *worker(void *arg)
     struct pool *pl = arg;
     for (;;) {
         size_t k = atomic_fetch_add(&pl->next, 1);
-        if (k >= pl->n)
+        if (k >= pl->n) {
+            an_http_thread_cleanup(); /* AG-UI: this thread's reused handles */
             return NULL;
+        }
         struct an_comply_test *t = &pl->ra->tests[k];
-        an_comply_run(pl->spec, pl->ra, pl->tests[k], pl->o, t);
+        pl->run(pl->spec, pl->ra, pl->tests[k], pl->o, t);
         fprintf(stderr, "comply: %s %s %s (%.1fs)%s%s\n", pl->spec->name, t->id,
                 an_comply_status_name(t->status), (double)t->duration_ms / 1000,
                 t->status == AN_COMPLY_FAIL && t->nunmet ? ": " : "",
@@ -348,14 +364,24 @@ int cmd_comply(int argc, char **argv)
     }
     if (rc)
         goto done;
-    if (strcmp(protocol, "acp")) {
-        rc = cli_usage_error("--protocol: only 'acp' is supported, not '%s'", protocol);
+    if (strcmp(protocol, "acp") && strcmp(protocol, "agui")) {
+        rc = cli_usage_error("--protocol takes acp or agui, not '%s'", protocol);
+        goto done;
+    }
+    bool agui = !strcmp(protocol, "agui");
+    if (agui && (settings || npick)) {
+        rc = cli_usage_error("--protocol agui: agents are endpoints, give --agent NAME=URL "
+                             "(--settings describes ACP agents)");
+        goto done;
+    }
+    if (agui && keep) {
+        rc = cli_usage_error("--keep-sandbox: AG-UI tests have no sandbox");
         goto done;
     }
 
     /* tests */
     if (npaths == 0)
-        paths[npaths++] = DEFAULT_SUITE;
+        paths[npaths++] = agui ? DEFAULT_SUITE_AGUI : DEFAULT_SUITE;
     for (size_t i = 0; i < npaths && !rc; i++)
         rc = collect(paths[i], &files, &nfiles);
     if (rc)
@@ -366,6 +392,15 @@ int cmd_comply(int argc, char **argv)
         if (an_jsont_load(&t, files[i], &err)) {
             char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
             fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
+            rc = AN_EXIT_INVALID;
+            continue;
+        }
+        if (t->protocol != (agui ? AN_JSONT_AGUI : AN_JSONT_ACP)) {
+            fprintf(stderr,
+                    "ananke: %s: an %s test (its steps are %s steps), but --protocol is %s\n",
+                    t->file, t->protocol == AN_JSONT_AGUI ? "AG-UI" : "ACP",
+                    t->protocol == AN_JSONT_AGUI ? "run/http" : "ACP", protocol);
+            an_jsont_free(t);
             rc = AN_EXIT_INVALID;
             continue;
         }
@@ -397,7 +432,7 @@ int cmd_comply(int argc, char **argv)
         }
     }
     if (c.ntests == 0) {
-        rc = cli_usage_error("no .jsont test found in %s", npaths ? paths[0] : DEFAULT_SUITE);
+        rc = cli_usage_error("no .jsont test found in %s", paths[0]);
         goto done;
     }
     if (list) {
@@ -408,7 +443,7 @@ int cmd_comply(int argc, char **argv)
 
     /* agents */
     for (size_t i = 0; i < nshell && !rc; i++)
-        rc = agent_from_shell(&c, shell_specs[i]);
+        rc = agent_from_shell(&c, shell_specs[i], agui);
     if (!rc && settings)
         rc = agents_from_settings(&c, settings, pick, npick);
     else if (!rc && npick)
@@ -416,7 +451,8 @@ int cmd_comply(int argc, char **argv)
     if (rc)
         goto done;
     if (c.nagents == 0) {
-        rc = cli_usage_error("no agent: give --agent NAME=COMMAND or --settings FILE");
+        rc = cli_usage_error(agui ? "no agent: give --agent NAME=URL"
+                                  : "no agent: give --agent NAME=COMMAND or --settings FILE");
         goto done;
     }
 
@@ -434,14 +470,19 @@ int cmd_comply(int argc, char **argv)
         struct an_comply_spec spec = {ag->name, ag->command, (const char *const *)ag->argv,
                                       (const char *const *)ag->env};
         struct an_comply_agent *ra = an_comply_add_agent(&res, ag->name, ag->command);
-        an_comply_probe(&spec, ra, &o);
+        (agui ? an_comply_agui_probe : an_comply_probe)(&spec, ra, &o);
         if (!ra->init)
-            fprintf(stderr, "comply: %s: initialize failed: %s\n", ag->name,
-                    ra->init_error ? ra->init_error : "?");
+            fprintf(stderr, "comply: %s: %s failed: %s\n", ag->name,
+                    agui ? "the probe run" : "initialize", ra->init_error ? ra->init_error : "?");
         /* every slot first: the workers write into them, nothing grows */
         for (size_t k = 0; k < c.ntests; k++)
             an_comply_add_test(ra);
-        struct pool pl = {.spec = &spec, .ra = ra, .tests = c.tests, .n = c.ntests, .o = &o};
+        struct pool pl = {.run = agui ? an_comply_agui_run : an_comply_run,
+                          .spec = &spec,
+                          .ra = ra,
+                          .tests = c.tests,
+                          .n = c.ntests,
+                          .o = &o};
         atomic_init(&pl.next, 0);
         unsigned nw = jobs > c.ntests ? (unsigned)c.ntests : jobs;
         pthread_t th[64];

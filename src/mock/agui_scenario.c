@@ -11,7 +11,7 @@
 
 /* ---- key tables ---------------------------------------------------------- */
 
-static const char *const top_keys[] = {"rules", "default", NULL};
+static const char *const top_keys[] = {"rules", "default", "input", NULL};
 
 static const char *const rule_keys[] = {"match",  "connect",      "path",    "times",
                                         "status", "headers",      "content_type",
@@ -336,6 +336,13 @@ static int load_tree(void *scenario, const struct an_ynode *root, struct an_err 
     int rc = scn_rules_load_list(s, &agui_scenario_kind, root, &rules, &s->nrules, &fallback, err);
     s->rules = rules;
     s->fallback = fallback;
+    const struct an_ynode *in = rc ? NULL : an_yaml_get(root, "input");
+    if (in) {
+        bool strict = in->kind == AN_Y_SCALAR && !strcmp(in->str, "strict");
+        if (!strict && !(in->kind == AN_Y_SCALAR && !strcmp(in->str, "lenient")))
+            return an_fail(err, AN_ESCHEMA, &in->loc, "'input' is strict or lenient");
+        s->strict_input = strict;
+    }
     return rc;
 }
 

@@ -90,6 +90,7 @@ struct agui_rule {
 
 struct agui_scenario {
     struct scn_rules_head head; /* first: see scenario_rules.h */
+    bool strict_input;          /* `input: strict`: see agui_input.h */
     struct agui_rule *rules;
     size_t nrules;
     struct agui_rule *fallback; /* the `default:` rule, or NULL */

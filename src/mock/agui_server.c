@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agui_input.h"
 #include "agui_plan.h"
 #include "agui_request.h"
 #include "core/json.h"
@@ -63,6 +64,12 @@ static enum MHD_Result answer_run(struct mock_http *http, struct agui_scenario *
     if (!json_is_object(body)) {
         json_decref(body);
         return send_error(c, MHD_HTTP_BAD_REQUEST, "body must be a JSON object (RunAgentInput)");
+    }
+    char problem[160], msg[200];
+    if (sc->strict_input && agui_input_problem(body, problem, sizeof problem)) {
+        json_decref(body);
+        snprintf(msg, sizeof msg, "not a RunAgentInput: %s", problem);
+        return send_error(c, MHD_HTTP_UNPROCESSABLE_CONTENT, msg);
     }
     struct agui_request rq;
     agui_request_read(&rq, body, hr->url);

@@ -147,6 +147,60 @@ const rules = [
   },
 ];
 
+// The requests of ananke's AG-UI compliance suite (compliance/agui) that ask
+// the agent for something specific, answered from what the input carries:
+// the tool it offers, its context, its state. Used by tests/comply/agui.sh.
+rules.push(
+  {
+    // a frontend tool the input offers, named in the request: called with
+    // arguments, never answered here, listed as pending (AG-UI 1.0)
+    match: /call the (\w+) tool/i,
+    events: (id, st, input, m) => {
+      const offered = input.tools.find((t) => t.name === m[1]);
+      if (!offered) return text(id("msg"), [`No tool called ${m[1]} was offered.`]);
+      const msg = id("msg");
+      st.pending = id("call");
+      return [
+        ...text(msg, ["Let me ask you to pick one."]),
+        ...tool(st.pending, offered.name, { choices: ["red", "green", "blue"] }, undefined, msg),
+      ];
+    },
+    outcome: (st) => (st.pending ? { type: "success", pendingToolCallIds: [st.pending] } : undefined),
+  },
+  {
+    // the value of the context entry the request asks about
+    match: /secret word/i,
+    events: (id, st, input) => {
+      const c = input.context.find((x) => /secret word/i.test(x.description));
+      return text(id("msg"), [c ? c.value : "There is no secret word in my context."]);
+    },
+  },
+  {
+    // shared state: the state received as a snapshot, then a JSON Patch
+    match: /increment ananke\.counter/i,
+    events: (id, st, input) => {
+      const state = input.state ?? {};
+      const counter = state.ananke?.counter;
+      if (typeof counter !== "number") return text(id("msg"), ["There is no ananke.counter."]);
+      return [
+        { type: EventType.STATE_SNAPSHOT, snapshot: state },
+        { type: EventType.STATE_DELTA,
+          delta: [{ op: "replace", path: "/ananke/counter", value: counter + 1 }] },
+        ...text(id("msg"), [`The counter is now ${counter + 1}.`]),
+      ];
+    },
+  },
+);
+
+// A run whose history ends with tool results: the client ran a frontend
+// tool and sends what it returned; the agent carries on with it.
+const afterTool = {
+  events: (id, st, input) => {
+    const last = input.messages[input.messages.length - 1];
+    return text(id("msg"), [`Thanks, the tool returned: ${last.content}`]);
+  },
+};
+
 const fallback = { events: (id) => text(id("msg"), ["I have no script for that."]) };
 
 // ---- HTTP ----------------------------------------------------------------
@@ -174,18 +228,20 @@ function run(req, res, input) {
   let k = 0;
   const id = (kind) => `${kind}_${n}_${++k}`;
   const user = lastUserText(input);
-  const rule = rules.find((r) => r.match.test(user)) ?? fallback;
+  const last = input.messages[input.messages.length - 1];
+  const rule =
+    last?.role === "tool" ? afterTool : rules.find((r) => r.match.test(user)) ?? fallback;
   const st = {};
 
   const events = [
     { type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId },
-    ...rule.events(id, st),
+    ...rule.events(id, st, input, rule.match?.exec(user)),
   ];
   if (rule.error) events.push({ type: EventType.RUN_ERROR, ...rule.error });
   else
     events.push({
       type: EventType.RUN_FINISHED, threadId: input.threadId, runId: input.runId,
-      ...(rule.outcome ? { outcome: rule.outcome(st) } : {}),
+      ...(rule.outcome?.(st) ? { outcome: rule.outcome(st) } : {}),
     });
 
   const encoder = new EventEncoder({ accept: req.headers.accept });

@@ -10,6 +10,7 @@
 
 #include "core/json.h"
 #include "load/jsont.h"
+#include "load/jsont_int.h"
 #include "run/comply.h"
 
 #define HEAD                                                                                       \
@@ -165,12 +166,167 @@ static void test_path(void **state)
     json_decref(v);
 }
 
+/* ---- AG-UI steps ---- */
+
+static void test_agui_model(void **state)
+{
+    (void)state;
+    struct an_jsont *t = load_ok(
+        HEAD "\"steps\":["
+             "{\"run\":{\"user\":\"hi ${threadId}\",\"input\":{\"state\":{\"a\":1},"
+             "\"extraField\":true},"
+             "\"headers\":{\"X-Test\":\"1\"},\"accept\":\"text/event-stream\","
+             "\"expect\":{\"events\":[{\"type\":\"^TOOL_CALL_START$\"}]},"
+             "\"captures\":[{\"event\":0,\"path\":\"toolCallId\",\"var\":\"callId\"},"
+             "{\"path\":\"runId\",\"var\":\"first\"}]}},"
+             "{\"delayMs\":5},"
+             "{\"run\":{\"continue\":true,\"timeoutMs\":500,\"observe\":true,"
+             "\"input\":{\"messages\":[{\"id\":\"t1\",\"role\":\"tool\","
+             "\"toolCallId\":\"${callId}\",\"content\":\"x\"}]}}},"
+             "{\"http\":{\"body\":\"{not json ${first}\",\"expect\":{\"anyOf\":["
+             "{\"status\":\"^http_error$\",\"http\":{\"status\":\"^4\"}},"
+             "{\"runError\":{}}]}}},"
+             "{\"http\":{\"json\":[1,2],\"expect\":{\"status\":\"http_error\","
+             "\"rule\":\"thread-id-echo\"}}}]}");
+    assert_int_equal(t->protocol, AN_JSONT_AGUI);
+    assert_string_equal(an_jsont_protocol_name(t->protocol), "agui");
+    assert_int_equal(t->nsteps, 5);
+    const struct an_jsont_step *s0 = &t->steps[0], *s2 = &t->steps[2], *s3 = &t->steps[3],
+                               *s4 = &t->steps[4];
+    assert_int_equal(s0->kind, AN_JSONT_AGUI_RUN);
+    assert_string_equal(an_jsont_step_name(s0->kind), "run");
+    assert_string_equal(s0->agui->user, "hi ${threadId}");
+    assert_int_equal(s0->ms, AN_JSONT_AGUI_TIMEOUT_MS);
+    assert_false(s0->agui->cont);
+    assert_true(json_is_true(json_object_get(s0->agui->input, "extraField")));
+    assert_string_equal(s0->agui->accept, "text/event-stream");
+    assert_string_equal(json_string_value(json_object_get(s0->agui->headers, "X-Test")), "1");
+    /* an outcome pattern without status expects completed */
+    char *e0 = an_json_compact(s0->agui->expect);
+    assert_string_equal(e0, "{\"events\":[{\"type\":\"^TOOL_CALL_START$\"}],"
+                            "\"status\":\"^completed$\"}");
+    free(e0);
+    assert_int_equal(s0->ncaptures, 2);
+    assert_int_equal(s0->captures[0].from, 0);
+    assert_int_equal(s0->captures[1].from, -1);
+    assert_int_equal(t->steps[1].kind, AN_JSONT_DELAY);
+    assert_true(s2->agui->cont);
+    assert_true(s2->agui->observe);
+    assert_int_equal(s2->ms, 500);
+    assert_int_equal(s3->kind, AN_JSONT_AGUI_HTTP);
+    assert_string_equal(s3->agui->body, "{not json ${first}");
+    assert_null(s3->agui->json);
+    /* with anyOf the alternatives carry the status: the base has none */
+    assert_null(json_object_get(s3->agui->expect, "status"));
+    assert_int_equal(json_array_size(s3->agui->any_of), 2);
+    assert_string_equal(
+        json_string_value(json_object_get(json_array_get(s3->agui->any_of, 1), "status")),
+        "^completed$");
+    assert_true(json_is_array(s4->agui->json));
+    assert_string_equal(json_string_value(json_object_get(s4->agui->expect, "status")),
+                        "http_error");
+    an_jsont_free(t);
+}
+
+static void test_agui_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int code;
+        const char *where; /* line:col */
+        const char *msg;
+    } rows[] = {
+        {HEAD "\n\"steps\":[\n {\"run\":{\"usr\":\"x\"}}]}", AN_ESCHEMA, "3:16",
+         "steps[0].run.usr: unknown key 'usr' (did you mean 'user'?)"},
+        {HEAD "\n\"steps\":[\n {\"run\":{},\"expect\":{}}]}", AN_ESCHEMA, "3:2",
+         "steps[0] has both 'expect' and 'run'"},
+        {HEAD "\n\"steps\":[\n {\"run\":{},\"captures\":[]}]}", AN_ESCHEMA, "3:23",
+         "steps[0].captures: unknown key 'captures'"},
+        {HEAD "\n\"steps\":[{\"delayMs\":1},\n {\"run\":{\"expect\":{\"status\":\"^complete$\"}}}]}",
+         AN_ESCHEMA, "3:29",
+         "steps[1].run.expect.status: unknown status 'complete', did you mean 'completed'?"},
+        {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"rule\":\"thread-echo\"}}}]}", AN_ESCHEMA,
+         "2:26", "steps[0].run.expect.rule: no AG-UI rule is called 'thread-echo'"},
+        {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"evnts\":[]}}}]}", AN_ESCHEMA, "2:27",
+         "unknown key 'evnts' (did you mean 'events'?)"},
+        {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"events\":[{\"type\":\"(\"}]}}}]}",
+         AN_EREGEX, "2:37", "steps[0].run.expect: events[0].type: invalid regex"},
+        {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"noEvents\":[\"x\"]}}}]}", AN_ESCHEMA,
+         "2:31", "steps[0].run.expect.noEvents[0]: must be an object"},
+        {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"anyOf\":[{\"anyOf\":[]}]}}}]}",
+         AN_ESCHEMA, "2:37", "steps[0].run.expect.anyOf[0].anyOf: 'anyOf' does not nest"},
+        {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"anyOf\":[]}}}]}", AN_ESCHEMA, "2:27",
+         "steps[0].run.expect.anyOf: must be a non-empty array"},
+        {HEAD "\"steps\":[\n{\"run\":{\"continue\":true}}]}", AN_ESCHEMA, "2:20",
+         "steps[0].run.continue: needs an earlier 'run' step"},
+        {HEAD "\"steps\":[\n{\"run\":{\"input\":{\"messages\":{}}}}]}", AN_ESCHEMA, "2:29",
+         "steps[0].run.input.messages: must be an array (send a malformed input with an 'http' "
+         "step)"},
+        {HEAD "\"steps\":[\n{\"run\":{\"input\":{\"messages\":[{\"role\":\"user\"}]}}}]}",
+         AN_ESCHEMA, "2:30", "steps[0].run.input.messages[0]: a message needs 'id' and 'role'"},
+        {HEAD "\"steps\":[\n{\"http\":{\"body\":\"x\",\"json\":{}}}]}", AN_ESCHEMA, "2:9",
+         "steps[0].http: needs exactly one of 'body'"},
+        {HEAD "\"steps\":[\n{\"http\":{\"body\":1}}]}", AN_ESCHEMA, "2:17",
+         "steps[0].http.body: must be a string"},
+        {HEAD "\"steps\":[\n{\"run\":{\"timeoutMs\":0}}]}", AN_ESCHEMA, "2:21",
+         "steps[0].run.timeoutMs: must be a whole number"},
+        {HEAD "\"steps\":[\n{\"run\":{\"headers\":{\"A:B\":\"x\"}}}]}", AN_ESCHEMA, "2:26",
+         "steps[0].run.headers.A:B: a header needs a name without ':'"},
+        {HEAD "\"steps\":[\n{\"run\":{\"captures\":[{\"event\":0,\"path\":\"a\",\"var\":\"v\"}]}}]}",
+         AN_ESCHEMA, "2:30", "steps[0].run.captures[0].event: must index expect.events (which has 0)"},
+        /* one protocol per test */
+        {HEAD "\"steps\":[{\"run\":{}},\n{\"newSession\":{}}]}", AN_ESCHEMA, "2:1",
+         "steps[1]: 'newSession' is an ACP step, but steps[0] is an AG-UI step ('run')"},
+        {HEAD "\"sandbox\":{\"files\":[]},\n\"steps\":[{\"run\":{}}]}", AN_ESCHEMA, "1:77",
+         "'sandbox' belongs to ACP tests"},
+        /* AG-UI built-ins only */
+        {HEAD "\"steps\":[\n{\"run\":{\"user\":\"${sessionId}\"}}]}", AN_EVAR, "2:17",
+         "unknown variable 'sessionId' (built-ins: threadId, runId, suiteDir"},
+        /* the ACP steps' errors carry the step's position too */
+        {HEAD "\"steps\":[{\"delayMs\":1},\n  {\"sned\":{}}]}", AN_ESCHEMA, "2:3",
+         "steps[1] has no known kind ('sned'?)"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        struct an_jsont *t = NULL;
+        struct an_err err = AN_ERR_INIT;
+        int rc = an_jsont_load_text(&t, "f.jsont", rows[i].text, strlen(rows[i].text), &err);
+        assert_null(t);
+        char at[32];
+        snprintf(at, sizeof at, "%u:%u", err.line, err.col);
+        if (rc != rows[i].code || !strstr(err.msg, rows[i].msg) || strcmp(at, rows[i].where))
+            fail_msg("row %zu: code %d at %s (want %s): '%s'", i, rc, at, rows[i].where, err.msg);
+    }
+}
+
+static void test_locate(void **state)
+{
+    (void)state;
+    static const char json[] = "{\"a\": [1, {\"b\\\"\": \"x]}\"}, [2]],\n \"c\": {\"d\": null}}";
+    static const struct {
+        const char *path;
+        const char *at; /* the text found there */
+    } rows[] = {
+        {"", "{\"a\""},      {"a", "[1, "},       {"a.0", "1, "},       {"a.1", "{\"b"},
+        {"a.2", "[2]"},      {"a.2.0", "2]"},     {"c", "{\"d\""},      {"c.d", "null"},
+        {"c.nope", "{\"d\""}, {"a.7", "[1, "},     {"a.x", "[1, "},      {"c.d.e", "null"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        size_t off = jsont_locate(json, sizeof json - 1, rows[i].path);
+        if (strncmp(json + off, rows[i].at, strlen(rows[i].at)))
+            fail_msg("row %zu ('%s'): at '%.12s'", i, rows[i].path, json + off);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_path),
+        cmocka_unit_test(test_agui_model),
+        cmocka_unit_test(test_agui_errors),
+        cmocka_unit_test(test_locate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* .jsont compliance tests: textual interpolation, JSON parse, validation. */
 #include "load/jsont.h"
+#include "load/jsont_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,8 +14,14 @@
 
 const char *an_jsont_step_name(enum an_jsont_step_kind k)
 {
-    static const char *const names[] = {"newSession", "send", "expect", "forbid", "delayMs"};
+    static const char *const names[] = {"newSession", "send", "expect", "forbid",
+                                        "delayMs",    "run",  "http"};
     return names[k];
+}
+
+const char *an_jsont_protocol_name(enum an_jsont_protocol p)
+{
+    return p == AN_JSONT_AGUI ? "agui" : "acp";
 }
 
 const char *an_jsont_msg_name(enum an_jsont_msg_kind k)
@@ -192,31 +199,54 @@ static json_t *pass1_parse(struct pass1 *p, const char *file, const char *text, 
 
 /* ---- pass 3: validation into the model --------------------------------- */
 
-struct ld {
-    struct an_jsont *t;
-    const char *file;
-    struct an_err *err;
-};
+void jsont_loc_at(const struct jsont_ld *l, const char *path, struct an_loc *loc)
+{
+    loc->file = l->file;
+    loc->line = 0;
+    loc->col = 0;
+    if (!path || !*path || !l->pass || !l->src)
+        return;
+    const struct pass1 *p = l->pass;
+    size_t off = jsont_locate(an_buf_cstr(&p->out), p->out.len, path);
+    src_loc(l->src, map_back(p, off), l->file, loc);
+}
 
-static int bad(struct ld *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int bad(struct ld *l, const char *fmt, ...)
+static int fail_atv(struct jsont_ld *l, int code, const char *path, const char *fmt, va_list ap)
+{
+    struct an_loc loc;
+    jsont_loc_at(l, path, &loc);
+    an_failv(l->err, code, &loc, fmt, ap);
+    return code;
+}
+
+int jsont_fail_at(struct jsont_ld *l, int code, const char *path, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    struct an_loc loc = {l->file, 0, 0};
-    an_failv(l->err, AN_ESCHEMA, &loc, fmt, ap);
+    fail_atv(l, code, path, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+/* A schema error at the step being read (l->at), or without a position. */
+static int bad(struct jsont_ld *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bad(struct jsont_ld *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_atv(l, AN_ESCHEMA, l->at, fmt, ap);
     va_end(ap);
     return AN_ESCHEMA;
 }
 
-static json_t *keep(struct ld *l, json_t *v)
+json_t *jsont_keep(struct jsont_ld *l, json_t *v)
 {
     json_incref(v);
     an_arena_defer(&l->t->arena, (void (*)(void *))json_decref, v);
     return v;
 }
 
-static int get_ms(struct ld *l, json_t *v, const char *what, int64_t *out)
+static int get_ms(struct jsont_ld *l, json_t *v, const char *what, int64_t *out)
 {
     if (!json_is_integer(v) || json_integer_value(v) < 0 ||
         json_integer_value(v) > 24LL * 3600 * 1000)
@@ -271,8 +301,8 @@ static unsigned char *b64_decode(const char *s, size_t *len)
     return out;
 }
 
-static int load_strings(struct ld *l, json_t *v, const char *what, const char ***out, size_t *n,
-                        bool nonempty)
+static int load_strings(struct jsont_ld *l, json_t *v, const char *what, const char ***out,
+                        size_t *n, bool nonempty)
 {
     if (!json_is_array(v) || (nonempty && json_array_size(v) == 0))
         return bad(l, "'%s' must be a%s array of strings", what, nonempty ? " non-empty" : "n");
@@ -287,7 +317,7 @@ static int load_strings(struct ld *l, json_t *v, const char *what, const char **
     return AN_OK;
 }
 
-static int load_files(struct ld *l, json_t *sb)
+static int load_files(struct jsont_ld *l, json_t *sb)
 {
     if (!sb)
         return AN_OK;
@@ -338,7 +368,7 @@ static int load_files(struct ld *l, json_t *sb)
     return AN_OK;
 }
 
-static int load_preconds(struct ld *l, json_t *pc)
+static int load_preconds(struct jsont_ld *l, json_t *pc)
 {
     if (!pc)
         return AN_OK;
@@ -364,7 +394,7 @@ static int load_preconds(struct ld *l, json_t *pc)
                        "client.fs.readTextFile), not '%s'",
                        i, p->path);
         json_t *mb = json_object_get(c, "mustBe");
-        p->must_be = keep(l, mb ? mb : json_true());
+        p->must_be = jsont_keep(l, mb ? mb : json_true());
     }
     return AN_OK;
 }
@@ -383,11 +413,11 @@ static void merge_into(json_t *dst, json_t *src)
     }
 }
 
-static int load_init(struct ld *l, json_t *init)
+static int load_init(struct jsont_ld *l, json_t *init)
 {
     struct an_jsont *t = l->t;
     json_t *caps = an_jsont_default_caps();
-    t->client_caps = keep(l, caps);
+    t->client_caps = jsont_keep(l, caps);
     json_decref(caps);
     if (!init)
         return AN_OK;
@@ -417,7 +447,7 @@ static int load_init(struct ld *l, json_t *init)
     return AN_OK;
 }
 
-static int load_expect(struct ld *l, struct an_jsont_step *st, json_t *ex)
+static int load_expect(struct jsont_ld *l, struct an_jsont_step *st, json_t *ex)
 {
     size_t i = st->index;
     struct an_arena *a = &l->t->arena;
@@ -463,7 +493,7 @@ static int load_expect(struct ld *l, struct an_jsont_step *st, json_t *ex)
             reply = json_object_get(pat, "reply"); /* accepted inside too */
             json_object_del(copy, "reply");
         }
-        e->pattern = keep(l, copy);
+        e->pattern = jsont_keep(l, copy);
         json_decref(copy);
         if (reply) {
             if (e->kind != AN_JSONT_CLIENT_REQUEST)
@@ -477,9 +507,10 @@ static int load_expect(struct ld *l, struct an_jsont_step *st, json_t *ex)
                            "steps[%zu]: expect.messages[%zu].reply needs exactly one of "
                            "'result' or 'error'",
                            i, m);
-            e->reply = keep(l, reply);
+            e->reply = jsont_keep(l, reply);
         }
-        struct an_loc loc = {l->file, 0, 0};
+        struct an_loc loc;
+        jsont_loc_at(l, l->at, &loc);
         if (an_jm_check(e->pattern, &loc, l->err)) {
             an_err_prefix(l->err, "steps[%zu]: expect.messages[%zu].%s: ", i, m, kinds[found]);
             return AN_EREGEX;
@@ -515,15 +546,16 @@ static int load_expect(struct ld *l, struct an_jsont_step *st, json_t *ex)
     return AN_OK;
 }
 
-static int load_step(struct ld *l, struct an_jsont_step *st, json_t *s)
+static int load_step(struct jsont_ld *l, struct an_jsont_step *st, json_t *s)
 {
     size_t i = st->index;
     struct an_arena *a = &l->t->arena;
     if (!json_is_object(s))
         return bad(l, "steps[%zu] must be an object", i);
-    static const char *const kinds[] = {"newSession", "send", "expect", "forbid", "delayMs"};
+    static const char *const kinds[] = {"newSession", "send", "expect", "forbid",
+                                        "delayMs",    "run",  "http"};
     int found = -1;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 7; k++) {
         if (json_object_get(s, kinds[k])) {
             if (found >= 0)
                 return bad(l, "steps[%zu] has both '%s' and '%s' (one kind per step)", i,
@@ -538,13 +570,16 @@ static int load_step(struct ld *l, struct an_jsont_step *st, json_t *s)
             k0 = json_object_iter_key(it);
         return bad(l,
                    "steps[%zu] has no known kind ('%s'?): expected one of "
-                   "newSession, send, "
-                   "expect, forbid, delayMs",
+                   "newSession, send, expect, forbid, delayMs (ACP) or run, http, "
+                   "delayMs (AG-UI)",
                    i, k0);
     }
     st->kind = (enum an_jsont_step_kind)found;
     json_t *v = json_object_get(s, kinds[found]);
     switch (st->kind) {
+    case AN_JSONT_AGUI_RUN:
+    case AN_JSONT_AGUI_HTTP:
+        return jsont_load_agui_step(l, st, kinds[found], v, s);
     case AN_JSONT_NEW_SESSION: {
         if (!json_is_object(v))
             return bad(l, "steps[%zu]: 'newSession' must be an object", i);
@@ -556,7 +591,7 @@ static int load_step(struct ld *l, struct an_jsont_step *st, json_t *s)
         if (mcp && !json_is_array(mcp))
             return bad(l, "steps[%zu]: 'newSession.mcpServers' must be an array", i);
         json_t *arr = mcp ? json_incref(mcp) : json_array();
-        st->mcp_servers = keep(l, arr);
+        st->mcp_servers = jsont_keep(l, arr);
         json_decref(arr);
         break;
     }
@@ -583,7 +618,7 @@ static int load_step(struct ld *l, struct an_jsont_step *st, json_t *s)
             json_decref(frame);
             return bad(l, "steps[%zu]: 'expectError' needs a request ('send' with an 'id')", i);
         }
-        st->frame = keep(l, frame);
+        st->frame = jsont_keep(l, frame);
         json_decref(frame);
         break;
     }
@@ -625,8 +660,9 @@ static int load_step(struct ld *l, struct an_jsont_step *st, json_t *s)
                            "'notification' (an object)",
                            i, m);
             st->msgs[m].kind = cr ? AN_JSONT_CLIENT_REQUEST : AN_JSONT_NOTIFICATION;
-            st->msgs[m].pattern = keep(l, cr ? cr : nt);
-            struct an_loc loc = {l->file, 0, 0};
+            st->msgs[m].pattern = jsont_keep(l, cr ? cr : nt);
+            struct an_loc loc;
+            jsont_loc_at(l, l->at, &loc);
             if (an_jm_check(st->msgs[m].pattern, &loc, l->err)) {
                 an_err_prefix(l->err, "steps[%zu]: forbid.messages[%zu]: ", i, m);
                 return AN_EREGEX;
@@ -645,10 +681,12 @@ static int load_step(struct ld *l, struct an_jsont_step *st, json_t *s)
 
 static bool known_var(const struct an_jsont *t, const char *name)
 {
-    static const char *const builtins[] = {"sandbox", "protocolVersionDefault",
-                                           "clientCapabilitiesDefault", "sessionId", "suiteDir"};
-    for (size_t i = 0; i < 5; i++)
-        if (!strcmp(name, builtins[i]))
+    static const char *const acp[] = {
+        "sandbox", "protocolVersionDefault", "clientCapabilitiesDefault", "sessionId", "suiteDir",
+        NULL};
+    static const char *const agui[] = {"threadId", "runId", "suiteDir", NULL};
+    for (const char *const *b = t->protocol == AN_JSONT_AGUI ? agui : acp; *b; b++)
+        if (!strcmp(name, *b))
             return true;
     if (!strncmp(name, "ENV.", 4) && name[4])
         return true;
@@ -663,7 +701,7 @@ static bool known_var(const struct an_jsont *t, const char *name)
     return false;
 }
 
-static int build(struct ld *l, json_t *root)
+static int build(struct jsont_ld *l, json_t *root)
 {
     struct an_jsont *t = l->t;
     struct an_arena *a = &t->arena;
@@ -697,10 +735,37 @@ static int build(struct ld *l, json_t *root)
         return bad(l, "'steps' must be a non-empty array");
     t->nsteps = json_array_size(steps);
     t->steps = an_arena_alloc(a, t->nsteps * sizeof *t->steps);
+    int first_acp = -1, first_agui = -1;
     for (size_t i = 0; i < t->nsteps; i++) {
         t->steps[i].index = i;
+        snprintf(l->at, sizeof l->at, "steps.%zu", i);
         if ((rc = load_step(l, &t->steps[i], json_array_get(steps, i))))
             return rc;
+        enum an_jsont_step_kind k = t->steps[i].kind;
+        if (k == AN_JSONT_DELAY)
+            continue;
+        bool agui = k == AN_JSONT_AGUI_RUN || k == AN_JSONT_AGUI_HTTP;
+        int *first = agui ? &first_agui : &first_acp;
+        if (*first < 0)
+            *first = (int)i;
+        if (first_acp >= 0 && first_agui >= 0)
+            return bad(l,
+                       "steps[%zu]: '%s' is an %s step, but steps[%d] is an %s step ('%s'): "
+                       "a test speaks one protocol",
+                       i, an_jsont_step_name(k), agui ? "AG-UI" : "ACP",
+                       agui ? first_acp : first_agui, agui ? "ACP" : "AG-UI",
+                       an_jsont_step_name(t->steps[agui ? first_acp : first_agui].kind));
+    }
+    l->at[0] = '\0';
+    if (first_agui >= 0) {
+        t->protocol = AN_JSONT_AGUI;
+        static const char *const acp_only[] = {"sandbox", "init", "preconditions"};
+        for (size_t k = 0; k < 3; k++)
+            if (json_object_get(root, acp_only[k]))
+                return jsont_fail_at(l, AN_ESCHEMA, acp_only[k],
+                                     "'%s' belongs to ACP tests; an AG-UI test (steps 'run', "
+                                     "'http') has none",
+                                     acp_only[k]);
     }
     const struct an_jsont_step *s0 = &t->steps[0];
     t->self_init =
@@ -728,7 +793,7 @@ int an_jsont_load_text(struct an_jsont **out, const char *file, const char *text
     *out = NULL;
     t->file = an_arena_strdup(&t->arena, file);
     t->id = base_id(&t->arena, file);
-    struct ld l = {t, t->file, err};
+    struct jsont_ld l = {.t = t, .file = t->file, .err = err, .src = text};
     if (memchr(text, '\0', len)) {
         struct an_loc loc = {t->file, 0, 0};
         rc = an_fail(err, AN_EPARSE, &loc, "file holds a NUL byte");
@@ -753,17 +818,18 @@ int an_jsont_load_text(struct an_jsont **out, const char *file, const char *text
         merge_into(merged, cc);
         char *mt = an_json_compact(merged);
         json_decref(merged);
-        struct pass1 p2 = {0};
-        rc = pass1_run(&p2, t->file, text, len, mt, err);
+        /* the test's own capabilities: what is parsed (and located) now */
+        pass1_release(&p);
+        rc = pass1_run(&p, t->file, text, len, mt, err);
         free(mt);
         json_decref(root);
-        root = rc ? NULL : pass1_parse(&p2, t->file, text, err);
-        pass1_release(&p2);
+        root = rc ? NULL : pass1_parse(&p, t->file, text, err);
         if (!root) {
             rc = rc ? rc : AN_EPARSE;
             goto done;
         }
     }
+    l.pass = &p;
     if ((rc = build(&l, root)))
         goto done;
     for (size_t i = 0; i < p.nrefs; i++) {
@@ -771,10 +837,12 @@ int an_jsont_load_text(struct an_jsont **out, const char *file, const char *text
             struct an_loc loc;
             src_loc(text, p.refs[i].src, t->file, &loc);
             rc = an_fail(err, AN_EVAR, &loc,
-                         "unknown variable '%s' (built-ins: sandbox, protocolVersionDefault, "
-                         "clientCapabilitiesDefault, sessionId, suiteDir; or a name a step "
-                         "captures)",
-                         p.refs[i].name);
+                         "unknown variable '%s' (built-ins: %s; or a name a step captures)",
+                         p.refs[i].name,
+                         t->protocol == AN_JSONT_AGUI
+                             ? "threadId, runId, suiteDir"
+                             : "sandbox, protocolVersionDefault, clientCapabilitiesDefault, "
+                               "sessionId, suiteDir");
             goto done;
         }
     }

@@ -19,6 +19,13 @@
  * suiteDir: the absolute directory of the test file, for support programs),
  * a name some step captures (`newSession.capture`, `expect.captures[].var`)
  * or `ENV.NAME`. Anything else is an error at the `${` (file:line:col).
+ * AG-UI tests (steps `run` and `http`) have other built-ins: threadId (one
+ * per test), runId (a fresh one per step), suiteDir.
+ *
+ * A test speaks one protocol: ACP (newSession, send, expect, forbid,
+ * delayMs) or AG-UI (run, http, delayMs; no sandbox, init or
+ * preconditions). Errors inside a step name its index and carry the
+ * line:col of the offending value (of the step when nothing closer exists).
  *
  * `${clientCapabilitiesDefault}` is the runner's default client
  * capabilities (fs read and write, terminal) with the test's
@@ -54,7 +61,9 @@ enum an_jsont_step_kind {
     AN_JSONT_SEND,
     AN_JSONT_EXPECT,
     AN_JSONT_FORBID,
-    AN_JSONT_DELAY
+    AN_JSONT_DELAY,
+    AN_JSONT_AGUI_RUN, /* AG-UI: POST a RunAgentInput, judge the stream */
+    AN_JSONT_AGUI_HTTP /* AG-UI: POST a body exactly as written */
 };
 const char *an_jsont_step_name(enum an_jsont_step_kind k);
 
@@ -62,6 +71,41 @@ enum an_jsont_msg_kind { AN_JSONT_RESPONSE, AN_JSONT_NOTIFICATION, AN_JSONT_CLIE
 const char *an_jsont_msg_name(enum an_jsont_msg_kind k); /* "response", ... */
 
 enum an_jsont_policy { AN_POLICY_YOLO = 0, AN_POLICY_NONE, AN_POLICY_READ, AN_POLICY_WRITE };
+
+/* Which protocol a test speaks, from its step kinds (one per test). */
+enum an_jsont_protocol { AN_JSONT_ACP = 0, AN_JSONT_AGUI };
+const char *an_jsont_protocol_name(enum an_jsont_protocol p); /* "acp", "agui" */
+
+#define AN_JSONT_AGUI_TIMEOUT_MS 30000
+
+/*
+ * An AG-UI step (`run` or `http`, see docs/comply.md). Every string may hold
+ * ${var}; values are resolved when the step runs.
+ *
+ * The expectation is an outcome pattern: a partial pattern over the step's
+ * outcome object (status, rule, error, http, threadId, runId, types,
+ * events, runError, messages, state, warnings, body) matched with the
+ * regex-subset rules, except `events` (matched in order) and `noEvents`
+ * (none may match); plus `anyOf`, alternative outcome patterns of which one
+ * must match too. An outcome pattern without a `status` expects
+ * "^completed$" (filled in at load time; with `anyOf`, in each alternative
+ * instead).
+ */
+struct an_jsont_agui {
+    /* run */
+    json_t *input;    /* RunAgentInput members (object; {} when absent) */
+    const char *user; /* a user message appended to the messages, or NULL */
+    bool cont;        /* continue the previous `run` step's conversation */
+    /* http */
+    const char *body; /* the raw body text, or NULL */
+    json_t *json;     /* or a JSON body sent compact; NULL when `body` is used */
+    /* both */
+    json_t *headers;    /* object: name -> string, or NULL */
+    const char *accept; /* the Accept header (default text/event-stream) */
+    json_t *expect;     /* outcome pattern (may hold events, noEvents), never NULL */
+    json_t *any_of;     /* array of outcome patterns, or NULL */
+    bool observe;       /* note what the server answered in the report */
+};
 
 struct an_jsont_expected {
     enum an_jsont_msg_kind kind;
@@ -74,7 +118,8 @@ struct an_jsont_capture {
     const char *path; /* dotted path into the matched message: result.sessionId */
     const char *var;
     int from; /* index into messages, or -1: the first matched message having path
-               */
+               * (AG-UI: index into expect.events: the event that matched it; -1:
+               * the path is into the outcome object) */
 };
 
 struct an_jsont_step {
@@ -97,6 +142,8 @@ struct an_jsont_step {
     /* forbid */
     const char **methods;
     size_t nmethods;
+    /* AG-UI run / http (ms: the step's window; captures as above) */
+    struct an_jsont_agui *agui;
 };
 
 struct an_jsont_precond {
@@ -130,6 +177,7 @@ struct an_jsont {
     struct an_jsont_step *steps;
     size_t nsteps;
     bool self_init; /* the first step sends `initialize` itself */
+    enum an_jsont_protocol protocol;
 };
 
 /* The runner's default client capabilities (new reference). */

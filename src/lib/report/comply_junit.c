@@ -6,6 +6,7 @@
  *       <testcase name="TEST-ID" classname="AGENT" time=>
  *         <failure message="first unmet expectation" type="KIND">all of
  * them</failure> <skipped message="NA reason"/>
+ *         <system-out>observed: NOTE</system-out>   (a test's notes, if any)
  *
  * A FAIL of an optional test is still a <failure> (CI shows it), but only
  * required failures change the exit code.
@@ -55,7 +56,7 @@ int an_report_comply_junit(const struct an_comply_result *r, const char *path, s
             an_buf_puts(&b, "\" classname=\"");
             xml(&b, a->name, true);
             an_buf_printf(&b, "\" time=\"%.3f\"", an_rpt_secs(t->duration_ms));
-            if (t->status == AN_COMPLY_PASS) {
+            if (t->status == AN_COMPLY_PASS && !t->nnotes) {
                 an_buf_puts(&b, "/>\n");
                 continue;
             }
@@ -97,6 +98,16 @@ int an_report_comply_junit(const struct an_comply_result *r, const char *path, s
                 xml(&b, an_buf_cstr(&body), false);
                 an_buf_release(&body);
                 an_buf_puts(&b, "</failure>\n");
+            }
+            if (t->nnotes) {
+                /* what the test observed, whatever its status */
+                struct an_buf out = AN_BUF_INIT;
+                for (size_t q = 0; q < t->nnotes; q++)
+                    an_buf_printf(&out, "observed: %s\n", t->notes[q]);
+                an_buf_puts(&b, "      <system-out>");
+                xml(&b, an_buf_cstr(&out), false);
+                an_buf_puts(&b, "</system-out>\n");
+                an_buf_release(&out);
             }
             an_buf_puts(&b, "    </testcase>\n");
         }

@@ -160,11 +160,45 @@ static void caps_line(struct an_buf *b, const json_t *v)
     }
 }
 
-static void agent_summary(struct an_buf *b, const struct an_comply_agent *a)
+/* AG-UI has no handshake: what the probe run answered stands in for it. */
+static void agui_probe_lines(struct an_buf *b, const struct an_comply_agent *a)
 {
-    an_buf_puts(b, "## ");
-    text(b, a->name);
-    an_buf_puts(b, " Summary\n\n");
+    if (a->command) {
+        an_buf_puts(b, "- Endpoint: ");
+        code(b, a->command);
+        an_buf_putc(b, '\n');
+    }
+    if (!a->init) {
+        an_buf_puts(b, "- Probe run failed: ");
+        code(b, a->init_error ? a->init_error : "no answer");
+        an_buf_putc(b, '\n');
+        return;
+    }
+    struct an_buf p = AN_BUF_INIT;
+    json_int_t hs = json_integer_value(json_object_get(a->init, "httpStatus"));
+    const char *ct = an_json_str(a->init, "contentType");
+    json_int_t nev = json_integer_value(json_object_get(a->init, "events"));
+    an_buf_printf(&p, "HTTP %lld %s, %lld event%s, %s", (long long)hs, ct && *ct ? ct : "(none)",
+                  (long long)nev, nev == 1 ? "" : "s",
+                  an_json_str(a->init, "status") ? an_json_str(a->init, "status") : "?");
+    an_buf_puts(b, "- Probe run (one user message, \"Hello\"): ");
+    code(b, an_buf_cstr(&p));
+    an_buf_release(&p);
+    an_buf_puts(b, "\n- Protocol version (RUN_STARTED.protocolVersion): ");
+    json_t *pv = json_object_get(a->init, "protocolVersion");
+    if (pv && !json_is_null(pv)) {
+        char *s = an_json_compact(pv);
+        code(b, s);
+        free(s);
+    } else {
+        an_buf_puts(b, "not declared");
+    }
+    an_buf_putc(b, '\n');
+}
+
+/* ACP: the command, and what initialize and the probe session told. */
+static void acp_lines(struct an_buf *b, const struct an_comply_agent *a)
+{
     if (a->command) {
         an_buf_puts(b, "- Command: ");
         code(b, a->command);
@@ -240,6 +274,19 @@ static void agent_summary(struct an_buf *b, const struct an_comply_agent *a)
     } else {
         an_buf_puts(b, "none seen");
     }
+    an_buf_putc(b, '\n');
+}
+
+static void agent_summary(struct an_buf *b, const struct an_comply_result *r,
+                          const struct an_comply_agent *a)
+{
+    an_buf_puts(b, "## ");
+    text(b, a->name);
+    an_buf_puts(b, " Summary\n\n");
+    if (r->protocol && !strcmp(r->protocol, "agui"))
+        agui_probe_lines(b, a);
+    else
+        acp_lines(b, a);
     size_t rp = 0, rt = 0, op = 0, of = 0, ona = 0, rna = 0;
     for (size_t k = 0; k < a->ntests; k++) {
         const struct an_comply_test *t = &a->tests[k];
@@ -253,7 +300,7 @@ static void agent_summary(struct an_buf *b, const struct an_comply_agent *a)
             ona += t->status == AN_COMPLY_NA;
         }
     }
-    an_buf_printf(b, "\n- Results: required %zu/%zu passed", rp, rt);
+    an_buf_printf(b, "- Results: required %zu/%zu passed", rp, rt);
     if (rna)
         an_buf_printf(b, " (%zu NA)", rna);
     an_buf_printf(b, "; optional %zu passed, %zu failed, %zu NA\n", op, of, ona);
@@ -350,6 +397,11 @@ static void test_section(struct an_buf *b, const struct an_comply_result *r, siz
                 }
             }
         }
+        for (size_t n = 0; n < t->nnotes; n++) {
+            an_buf_puts(b, "  - observed: ");
+            code(b, t->notes[n]);
+            an_buf_putc(b, '\n');
+        }
         if (t->stderr_tail && *t->stderr_tail) {
             an_buf_puts(b, "  - agent stderr (last lines): ");
             code(b, t->stderr_tail);
@@ -370,31 +422,54 @@ static void render(struct an_buf *b, const struct an_comply_result *r)
     size_t ntests = r->nagents ? r->agents[0].ntests : 0, nreq = 0;
     for (size_t k = 0; k < ntests; k++)
         nreq += r->agents[0].tests[k].required;
-    an_buf_printf(b, "# %s Compliance Report\n\n",
-                  r->protocol && !strcmp(r->protocol, "acp") ? "ACP" : "JSON-RPC");
-    an_buf_printf(b,
-                  "Methodology: initialized each agent once to read its "
-                  "capabilities (for the "
-                  "preconditions and the summaries below), then ran each of %zu "
-                  "tests (%zu required, %zu "
-                  "optional) in a fresh sandbox directory with a fresh agent "
-                  "process, speaking ACP as "
-                  "the client over stdio (JSON-RPC 2.0, one message per line) "
-                  "and serving the agent's "
-                  "fs, terminal and permission requests inside the sandbox. "
-                  "Expectations use regex "
-                  "subset matching over responses, notifications and "
-                  "agent→client requests; each "
-                  "expected message must match a distinct observed one. Requests "
-                  "never block later "
-                  "steps, so cancellation and forbidden-request windows are "
-                  "observed while a turn "
-                  "runs. MCP tests start a local stdio MCP server supplied by "
-                  "the suite. NA: a "
-                  "precondition (an agent or client capability) is not met. "
-                  "PARTIAL: some tests of "
-                  "the area passed and some failed.\n\n",
-                  ntests, nreq, ntests - nreq);
+    bool agui = r->protocol && !strcmp(r->protocol, "agui");
+    const char *title = "JSON-RPC";
+    if (agui)
+        title = "AG-UI";
+    else if (r->protocol && !strcmp(r->protocol, "acp"))
+        title = "ACP";
+    an_buf_printf(b, "# %s Compliance Report\n\n", title);
+    if (agui)
+        an_buf_printf(b,
+                      "Methodology: sent each of %zu tests (%zu required, %zu optional) to "
+                      "each AG-UI endpoint as HTTP POSTs of RunAgentInput bodies "
+                      "(Content-Type: application/json, Accept: text/event-stream unless a "
+                      "test says otherwise), one request per step, each bounded by the "
+                      "step's window, so a server that never finishes fails instead of "
+                      "hanging the run. Every answer was framed as SSE and decoded by "
+                      "ananke's own AG-UI client, which checks the stream against every MUST "
+                      "rule of the specification (a violation is a protocol error naming the "
+                      "rule) and rebuilds the messages and the state. Expectations use regex "
+                      "subset matching over each step's outcome (status, HTTP answer, events "
+                      "in order, messages, state); a test stops at its first unmet step. "
+                      "Tests that need the agent to do something specific (call an offered "
+                      "tool, use the context, update the state) are optional. PARTIAL: some "
+                      "tests of the area passed and some failed.\n\n",
+                      ntests, nreq, ntests - nreq);
+    else
+        an_buf_printf(b,
+                      "Methodology: initialized each agent once to read its "
+                      "capabilities (for the "
+                      "preconditions and the summaries below), then ran each of %zu "
+                      "tests (%zu required, %zu "
+                      "optional) in a fresh sandbox directory with a fresh agent "
+                      "process, speaking ACP as "
+                      "the client over stdio (JSON-RPC 2.0, one message per line) "
+                      "and serving the agent's "
+                      "fs, terminal and permission requests inside the sandbox. "
+                      "Expectations use regex "
+                      "subset matching over responses, notifications and "
+                      "agent→client requests; each "
+                      "expected message must match a distinct observed one. Requests "
+                      "never block later "
+                      "steps, so cancellation and forbidden-request windows are "
+                      "observed while a turn "
+                      "runs. MCP tests start a local stdio MCP server supplied by "
+                      "the suite. NA: a "
+                      "precondition (an agent or client capability) is not met. "
+                      "PARTIAL: some tests of "
+                      "the area passed and some failed.\n\n",
+                      ntests, nreq, ntests - nreq);
 
     /* areas in the order they first appear */
     const char **areas = an_xcalloc(ntests + 1, sizeof *areas);
@@ -448,7 +523,7 @@ static void render(struct an_buf *b, const struct an_comply_result *r)
     free(req);
 
     for (size_t i = 0; i < r->nagents; i++)
-        agent_summary(b, &r->agents[i]);
+        agent_summary(b, r, &r->agents[i]);
     an_buf_puts(b, "## Tests\n\n");
     for (size_t k = 0; k < ntests; k++)
         test_section(b, r, k);

@@ -59,8 +59,17 @@ struct an_comply_unmet *an_comply_add_unmet(struct an_comply_test *t, const char
     return u;
 }
 
+void an_comply_add_note(struct an_comply_test *t, const char *note)
+{
+    t->notes = an_xrealloc(t->notes, (t->nnotes + 1) * sizeof *t->notes);
+    t->notes[t->nnotes++] = an_xstrdup(note ? note : "");
+}
+
 static void test_release(struct an_comply_test *t)
 {
+    for (size_t i = 0; i < t->nnotes; i++)
+        free(t->notes[i]);
+    free(t->notes);
     free(t->id);
     free(t->title);
     free(t->description);
@@ -156,7 +165,9 @@ json_t *an_comply_result_to_json(const struct an_comply_result *r)
         json_t *tests = json_array();
         for (size_t k = 0; k < a->ntests; k++) {
             const struct an_comply_test *t = &a->tests[k];
-            json_t *docs = json_array(), *unmet = json_array();
+            json_t *docs = json_array(), *unmet = json_array(), *notes = json_array();
+            for (size_t d = 0; d < t->nnotes; d++)
+                json_array_append_new(notes, str_or_null(t->notes[d]));
             for (size_t d = 0; d < t->ndocs; d++)
                 json_array_append_new(docs, str_or_null(t->docs[d]));
             for (size_t u = 0; u < t->nunmet; u++) {
@@ -173,13 +184,13 @@ json_t *an_comply_result_to_json(const struct an_comply_result *r)
             }
             json_array_append_new(
                 tests,
-                json_pack("{s:o,s:o,s:o,s:o,s:s,s:o,s:s,s:o,s:o,s:I,s:o}", "id", str_or_null(t->id),
-                          "title", str_or_null(t->title), "description",
+                json_pack("{s:o,s:o,s:o,s:o,s:s,s:o,s:s,s:o,s:o,s:o,s:I,s:o}", "id",
+                          str_or_null(t->id), "title", str_or_null(t->title), "description",
                           str_or_null(t->description), "area", str_or_null(t->area), "severity",
                           t->required ? "required" : "optional", "docs", docs, "status",
                           an_comply_status_name(t->status), "na_reason", str_or_null(t->na_reason),
-                          "unmet", unmet, "duration_ms", (json_int_t)t->duration_ms, "stderr_tail",
-                          str_or_null(t->stderr_tail)));
+                          "unmet", unmet, "notes", notes, "duration_ms", (json_int_t)t->duration_ms,
+                          "stderr_tail", str_or_null(t->stderr_tail)));
         }
         json_array_append_new(agents, json_pack("{s:o,s:o,s:O?,s:o,s:O?,s:O?,s:o}", "name",
                                                 str_or_null(a->name), "command",

@@ -300,6 +300,13 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
         case AN_JSONT_DELAY:
             comply_pump_all(&e, st->ms);
             break;
+        case AN_JSONT_AGUI_RUN:
+        case AN_JSONT_AGUI_HTTP:
+            /* the CLI runs AG-UI tests with an_comply_agui_run(); the loader
+             * never mixes the protocols in one test */
+            comply_unmet_add(&e, "step", (int)s, "an AG-UI step in an ACP run");
+            ok = false;
+            break;
         }
         /* a failed expect or forbid is recorded and the test goes on (every
          * unmet expectation is reported); a step that could not run at all

@@ -1,6 +1,7 @@
 /*
  * The compliance runner (`ananke comply`): runs one .jsont test against one
- * ACP agent and records the outcome in the comply result model.
+ * ACP agent (or AG-UI endpoint, below) and records the outcome in the
+ * comply result model.
  *
  * Per test: a fresh sandbox (mkdtemp) holding the test's files, a fresh
  * agent process started by the ACP client with the test's client
@@ -63,6 +64,22 @@ void an_comply_probe(const struct an_comply_spec *spec, struct an_comply_agent *
 void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_agent *a,
                    const struct an_jsont *t, const struct an_comply_opts *o,
                    struct an_comply_test *out);
+
+/*
+ * AG-UI (comply_agui.c): the agent is an endpoint, spec->command its URL
+ * (argv and env unused). Each test's steps POST to it, one request per
+ * step, and judge the answer with ananke's own AG-UI decoder and
+ * conformance verifier (strict: every MUST rule). See docs/comply.md.
+ *
+ * The probe is one plain run ("Hello"): a->init gets what it answered
+ * ({httpStatus, contentType, status, events, protocolVersion}), or
+ * a->init_error why nothing came back.
+ */
+void an_comply_agui_probe(const struct an_comply_spec *spec, struct an_comply_agent *a,
+                          const struct an_comply_opts *o);
+void an_comply_agui_run(const struct an_comply_spec *spec, const struct an_comply_agent *a,
+                        const struct an_jsont *t, const struct an_comply_opts *o,
+                        struct an_comply_test *out);
 
 /* The precondition check alone (pure): NULL when every precondition holds,
  * else a malloc'd NA reason. agent_caps may be NULL. */
