@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole suite: unit tests (ctest), the mock's own tests, the end-to-end
 # cases, the AG-UI conformance corpus, the examples (the demo), the JSON Schemas, the peer test against the official
-# AG-UI encoder, the ACP compliance suite (mock faults and the SDK example agent), and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
+# AG-UI encoder, the ACP compliance suite (mock faults and the SDK example agent), the AG-UI compliance suite (good and broken mocks, the official encoder), the MCP target against the MCP reference servers, the A2A target against an agent built on the A2A SDK (and a fault double), and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
 # over every suite) and exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +38,10 @@ step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
 step examples env ANANKE_BUILD="$B" bash tests/examples.sh
 step comply env ANANKE_BUILD="$B" bash tests/comply/run.sh
+step comply-agui env ANANKE_BUILD="$B" bash tests/comply/agui.sh
 step acp-sdk env ANANKE_BUILD="$B" bash tests/acp-sdk/run.sh
+step mcp env ANANKE_BUILD="$B" bash tests/mcp/run.sh
+step a2a env ANANKE_BUILD="$B" bash tests/a2a/run.sh
 step docs bash tests/docs.sh
 # only once, in the plain run: -O2 warnings do not depend on the sanitizers
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then

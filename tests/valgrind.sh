@@ -40,5 +40,15 @@ else
   fail=$((fail + 1)); echo "FAIL e2e under valgrind"; tail -n 30 /tmp/ananke-vg-e2e.$$
 fi
 rm -f /tmp/ananke-vg-e2e.$$
+# the MCP target against the reference servers (stdio, HTTP, faults)
+if [ -d "$root/tests/mcp/node_modules" ]; then
+  if ANANKE="$wrap" ANANKE_BUILD="$B" bash "$root/tests/mcp/run.sh" everything-stdio \
+       everything-http faults filesystem >/tmp/ananke-vg-mcp.$$ 2>&1; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL mcp under valgrind"; tail -n 30 /tmp/ananke-vg-mcp.$$
+  fi
+  rm -f /tmp/ananke-vg-mcp.$$
+fi
 echo "valgrind: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
