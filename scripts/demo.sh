@@ -50,16 +50,23 @@ echo
 # seed 004: two builds of an agent behind POST /run-case, each run on cases.json;
 # both have known failures (see examples/http/mock.yaml), so each exits 1
 for v in baseline new; do
-  echo "\$ ANANKE_HTTP_VERSION=$v ananke run -c http/ananke.config.yaml http/ --reporter json:../demo-out/http-$v.json"
-  ANANKE_HTTP_VERSION=$v "$B/ananke" run -c http/ananke.config.yaml http/ --reporter json:"$out/http-$v.json"
+  echo "\$ ANANKE_HTTP_VERSION=$v ananke run -c http/ananke.config.yaml http/ --record ../demo-out/http-$v --reporter json:../demo-out/http-$v.json"
+  ANANKE_HTTP_VERSION=$v "$B/ananke" run -c http/ananke.config.yaml http/ --record "$out/http-$v" \
+    --reporter json:"$out/http-$v.json"
   eval "http_${v}_rc=\$?"
   echo
 done
+# what changed between the two builds, case by case, and may it ship
+echo "\$ ananke compare ../demo-out/http-baseline ../demo-out/http-new -o ../demo-out/compare"
+"$B/ananke" compare "$out/http-baseline" "$out/http-new" -o "$out/compare"
+compare_rc=$?
 echo
-echo "reports: demo-out/junit.xml, demo-out/results.json, demo-out/failing-junit.xml, demo-out/openai.md, demo-out/http-baseline.json, demo-out/http-new.json"
+echo "reports: demo-out/junit.xml, demo-out/results.json, demo-out/failing-junit.xml, demo-out/openai.md,"
+echo "         demo-out/http-baseline.json, demo-out/http-new.json, and the evidence pack:"
+echo "open demo-out/compare/report.html"
 if [ "$suite_rc" -ne 0 ] || [ "$failing_rc" -ne 1 ] || [ "$acp_rc" -ne 0 ] || [ "$openai_rc" -ne 0 ] ||
-   [ "$http_baseline_rc" -ne 1 ] || [ "$http_new_rc" -ne 1 ]; then
-  echo "demo: unexpected exit codes (suite $suite_rc, expected 0; failing $failing_rc, expected 1; acp $acp_rc, expected 0; openai $openai_rc, expected 0; http baseline $http_baseline_rc and new $http_new_rc, expected 1)"
+   [ "$http_baseline_rc" -ne 1 ] || [ "$http_new_rc" -ne 1 ] || [ "$compare_rc" -ne 0 ]; then
+  echo "demo: unexpected exit codes (suite $suite_rc, expected 0; failing $failing_rc, expected 1; acp $acp_rc, expected 0; openai $openai_rc, expected 0; http baseline $http_baseline_rc and new $http_new_rc, expected 1; compare $compare_rc, expected 0)"
   exit 1
 fi
 echo "demo: the suite passed and the failing example failed, as expected"

@@ -21,7 +21,9 @@ check "PASS  [follow-up] answers from the conversation so far"
 check "10 passed, 2 failed, 0 errors (12 tests)"   # examples/http, baseline
 check "5 passed, 3 failed, 4 errors (12 tests)"    # examples/http, new
 check "turn 1: network_error (socket_hang_up)"
-for f in junit.xml results.json failing-junit.xml openai.md http-baseline.json http-new.json; do
+for f in junit.xml results.json failing-junit.xml openai.md http-baseline.json http-new.json \
+         http-baseline/run.json http-new/run.json compare/compare-report.json compare/report.html \
+         compare/artifacts/manifest.json; do
   [ -s "$root/demo-out/$f" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "missing report $f"; }
 done
 echo "examples: $pass passed, $fail failed"
