@@ -119,6 +119,10 @@ struct an_check_item {
     const char *path;    /* json_path / type: as written ("$.a.b[0]"); NULL = none */
     struct an_regex *re; /* regex */
     bool negate;
+    /* what text/JSON checks look at: the agent's text (default), the state
+     * after the turn (AG-UI snapshots and deltas applied), or the messages
+     * the conversation holds after it */
+    enum { AN_OF_OUTPUT = 0, AN_OF_STATE, AN_OF_MESSAGES } of;
     const char *message; /* replaces the finding's label; NULL = none */
     struct an_loc loc;
     enum an_level level;

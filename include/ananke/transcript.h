@@ -61,6 +61,7 @@ struct an_turn_rec {
     char *text;       /* assistant text of the turn, deltas concatenated */
     size_t first_call, ncalls; /* slice of an_transcript.calls */
     json_t *state;    /* state after the turn (snapshots/deltas applied); may be NULL */
+    json_t *messages; /* the conversation's messages after the turn (AG-UI); may be NULL */
     enum an_turn_status status;
     int error_code;   /* enum an_code when status == AN_TURN_ERROR */
     char *error;      /* message when status == AN_TURN_ERROR */
@@ -110,6 +111,9 @@ struct an_scope {
     /* an a2a target's task (see an_turn_rec); for the whole test: the last
      * turn's. NULL: none */
     const json_t *task;
+    /* the state and the messages after the turn (for the whole test: the
+     * last turn's); NULL when the protocol has none */
+    const json_t *state, *messages;
 };
 
 void an_transcript_init(struct an_transcript *t);

@@ -222,6 +222,8 @@ static void test_load_errors(void **state)
         {"{\"type\": \"agent\", \"use\": \"agents:x\"}", "an agent check needs criteria: 'value' or 'options.metadata.criteria'"},
         {"{\"type\": \"contain\", \"value\": 1}", "unknown assertion type 'contain' (did you mean 'contains'?)"},
         {"{\"type\": \"contains\"}", "a contains check needs 'value'"},
+        {"{\"type\": \"contains\", \"value\": \"x\", \"of\": \"stat\"}", "'of' must be output, state or messages"},
+        {"{\"type\": \"tool_called\", \"name\": \"x\", \"of\": \"state\"}", "'of' does not apply to a tool_called check"},
         {"{\"type\": \"regex\", \"pattern\": \"(\"}", "invalid regex '(': missing closing parenthesis at offset 1"},
         {"{\"type\": \"contains\", \"value\": \"x\", \"pattern\": \"y\"}", "'pattern' does not apply to a contains check"},
         {"{\"type\": \"type\", \"value\": \"integer\"}", "a type check needs 'value': string, number, boolean, array, object or null"},

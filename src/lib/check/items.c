@@ -528,16 +528,26 @@ size_t chk_items(const struct an_assert *blk, const struct an_scope *s, struct a
         if (it->kind == AN_CHECK_SCRIPT || it->kind == AN_CHECK_AGENT)
             continue; /* impure: run/script_check.c, run/judge.c */
         struct chk_verdict v = {.ok = false};
+        /* `of: state | messages`: the same check on that JSON, as text */
+        char *of_text = NULL;
+        const char *ct = t;
+        size_t clen = len;
+        if (it->of != AN_OF_OUTPUT) {
+            const json_t *doc = it->of == AN_OF_STATE ? s->state : s->messages;
+            of_text = doc ? an_json_compact(doc) : an_xstrdup("null");
+            ct = of_text;
+            clen = strlen(of_text);
+        }
         switch (it->kind) {
         case AN_CHECK_CONTAINS:
         case AN_CHECK_NOT_CONTAINS:
         case AN_CHECK_EQUALS:
         case AN_CHECK_REGEX:
-            text_check(it, t, len, &v);
+            text_check(it, ct, clen, &v);
             break;
         case AN_CHECK_JSON_PATH:
         case AN_CHECK_TYPE:
-            json_check(it, t, len, &v);
+            json_check(it, ct, clen, &v);
             break;
         case AN_CHECK_TOOL_CALLED:
             tool_called(it, s, &v);
@@ -559,6 +569,21 @@ size_t chk_items(const struct an_assert *blk, const struct an_scope *s, struct a
         case AN_CHECK_SCRIPT:
         case AN_CHECK_AGENT:
             break;
+        }
+        if (it->of != AN_OF_OUTPUT) {
+            /* "Output must ..." / "JSON at $.a must ..." name what was looked at */
+            const char *what = it->of == AN_OF_STATE ? "State" : "Messages";
+            const char *sub = an_buf_cstr(&v.subject);
+            struct an_buf named = AN_BUF_INIT;
+            if (!strncmp(sub, "Output", 6))
+                an_buf_printf(&named, "%s%s", what, sub + 6);
+            else if (!strncmp(sub, "JSON at ", 8))
+                an_buf_printf(&named, "%s at %s", what, sub + 8);
+            else
+                an_buf_puts(&named, sub);
+            an_buf_release(&v.subject);
+            v.subject = named;
+            free(of_text);
         }
         /* not_contains is contains turned around */
         bool negated = it->negate != (it->kind == AN_CHECK_NOT_CONTAINS);

@@ -30,6 +30,7 @@ static void attempt_release(struct an_turn_rec *r)
     free(r->text);
     free(r->error);
     json_decref(r->state);
+    json_decref(r->messages);
     json_decref(r->response);
     json_decref(r->actions);
     json_decref(r->retrievals);
@@ -197,6 +198,8 @@ struct an_scope an_scope_turn(const struct an_transcript *t, size_t turn)
     };
     scope_answer(&s, r);
     s.task = r->task;
+    s.state = r->state;
+    s.messages = r->messages;
     return s;
 }
 
@@ -222,6 +225,12 @@ struct an_scope an_scope_test(const struct an_transcript *t, char **joined)
     for (size_t i = t->nturns; i-- > 0 && !s.task;)
         if (t->turns[i].status != AN_TURN_NOT_RUN)
             s.task = t->turns[i].task;
+    for (size_t i = t->nturns; i-- > 0;)
+        if (t->turns[i].status != AN_TURN_NOT_RUN) {
+            s.state = t->turns[i].state;
+            s.messages = t->turns[i].messages;
+            break;
+        }
     for (size_t i = t->nturns; i-- > 0;)
         if (t->turns[i].response) {
             scope_answer(&s, &t->turns[i]);
@@ -273,6 +282,8 @@ json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
             json_object_set_new(o, "http_status", json_integer(r->http_status));
         if (r->state)
             json_object_set_new(o, "state", json_incref(r->state));
+        if (r->messages)
+            json_object_set_new(o, "messages", json_incref(r->messages));
         if (r->error)
             json_object_set_new(o, "error", str_or_null(r->error));
         if (r->retries) {

@@ -302,10 +302,48 @@ static int load_extends(struct an_ld *ld, const struct an_ynode *n, enum an_leve
     return 0;
 }
 
+static void json_release(void *p)
+{
+    json_decref(p);
+}
+
+/* `state: {PATH: VALUE}`: the state after the turn (AG-UI snapshots and
+ * deltas applied) holds VALUE at each JSON path (a list VALUE: any of
+ * them). Written as json_path checks `of: state`, so they fail alike. */
+static int load_state(struct an_ld *ld, const struct an_ynode *n, enum an_level level,
+                      struct an_assert *out)
+{
+    int rc;
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "state")))
+        return rc;
+    const char *file = n->loc.file;
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    const char *dir = slash ? an_arena_strndup(ld->a, file, (size_t)(slash - file)) : ".";
+    struct an_check_item *v = an_arena_grow(ld->a, out->checks, out->nchecks,
+                                            out->nchecks + n->npairs + 1, sizeof *v);
+    for (size_t i = 0; i < n->npairs; i++) {
+        json_t *val = an_yaml_to_json(n->pairs[i].value, ld->err);
+        if (!val)
+            return ld->err->code;
+        const char *path = n->pairs[i].key->str;
+        json_t *item = json_pack("{s:s,s:s,s:s,s:o}", "type", "json_path", "of", "state", "path",
+                                 path[0] == '$' ? path : an_arena_printf(ld->a, "$.%s", path),
+                                 "value", val);
+        an_arena_defer(ld->a, json_release, item);
+        struct an_ck_src src = {n->pairs[i].key->loc, NULL, NULL, dir};
+        if ((rc = an_check_item_load(ld, item, &src, level, &v[out->nchecks + i])))
+            return rc;
+    }
+    out->checks = v;
+    out->nchecks += n->npairs;
+    return 0;
+}
+
 int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
                    const struct an_assert_lib *lib, struct an_assert *out)
 {
-    static const char *const keys[] = {"tools", "timing", "text", "checks", "extends", NULL};
+    static const char *const keys[] = {"tools",   "timing", "text", "checks",
+                                       "extends", "state",  NULL};
     static const char *const tool_keys[] = {"forbid", "require", "forbid_calls", NULL};
     static const char *const timing_keys[] = {"max_duration_ms", "max_idle_ms", "max_gap_ms",
                                               NULL};
@@ -358,6 +396,8 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
                            &out->nmust_not_match)))
             return rc;
     }
+    if ((v = an_yaml_get(node, "state")) && (rc = load_state(ld, v, level, out)))
+        return rc;
     if ((v = an_yaml_get(node, "checks")) && (rc = an_checks_load_yaml(ld, v, level, out)))
         return rc;
     if ((v = an_yaml_get(node, "extends")) && (rc = load_extends(ld, v, level, lib, out)))

@@ -23,7 +23,7 @@ static const char *const kinds[] = {"contains",          "not_contains",     "eq
 static const char *const item_keys[] = {"type",    "value", "pattern", "path",
                                         "name",    "arguments", "negate", "message",
                                         "use",     "cmd",   "options", "timeout_ms",
-                                        "ignore_case", NULL};
+                                        "ignore_case", "of", NULL};
 
 static const char *const json_types[] = {"string", "number", "boolean", "array",
                                          "object", "null",   NULL};
@@ -491,8 +491,23 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
                        ck == AN_CHECK_SCRIPT || ck == AN_CHECK_AGENT)) ||
         (rc = only_for(ld, src, item, "timeout_ms", ck, ck == AN_CHECK_SCRIPT)) ||
         (rc = only_for(ld, src, item, "ignore_case", ck,
-                       ck == AN_CHECK_CONTAINS || ck == AN_CHECK_NOT_CONTAINS)))
+                       ck == AN_CHECK_CONTAINS || ck == AN_CHECK_NOT_CONTAINS)) ||
+        (rc = only_for(ld, src, item, "of", ck,
+                       ck == AN_CHECK_CONTAINS || ck == AN_CHECK_NOT_CONTAINS ||
+                           ck == AN_CHECK_EQUALS || ck == AN_CHECK_REGEX ||
+                           ck == AN_CHECK_JSON_PATH || ck == AN_CHECK_TYPE)))
         return rc;
+    if ((v = json_object_get(item, "of"))) {
+        const char *of = json_string_value(v);
+        if (of && !strcmp(of, "output"))
+            out->of = AN_OF_OUTPUT;
+        else if (of && !strcmp(of, "state"))
+            out->of = AN_OF_STATE;
+        else if (of && !strcmp(of, "messages"))
+            out->of = AN_OF_MESSAGES;
+        else
+            return bad(ld, src, "of", "'of' must be output, state or messages", "", NULL);
+    }
     if ((v = json_object_get(item, "ignore_case"))) {
         if (!json_is_boolean(v))
             return bad(ld, src, "ignore_case", "'ignore_case' must be true or false", "", NULL);

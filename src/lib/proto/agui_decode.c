@@ -682,6 +682,9 @@ void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
     json_decref(d->conv->state);
     d->conv->state = json_incref(d->state);
     an_agui_history_merge(d);
+    /* a copy: the conversation goes on changing in later turns */
+    json_decref(r->messages);
+    r->messages = json_deep_copy(d->conv->messages);
 }
 
 /* ---- lifecycle ---- */

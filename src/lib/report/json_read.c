@@ -147,6 +147,8 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
         r->http_status = (int)num(v, "http_status");
         json_t *s = json_object_get(v, "state");
         r->state = s ? json_incref(s) : NULL;
+        json_t *m = json_object_get(v, "messages");
+        r->messages = m ? json_incref(m) : NULL;
         json_t *resp = json_object_get(v, "response");
         if (resp)
             an_turn_set_response(r, json_incref(resp));
