@@ -67,6 +67,12 @@ int cli_reporters_write(const struct cli_reporters *r, const struct an_run_resul
 bool cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *alias,
              const char **val, int *rc);
 
+/* "-h" or "--help". */
+bool cli_opt_help(const char *a);
+/* "-v"/"--verbose" adds 1 to *verbose and, for a command with a frames
+ * level (`vv`), "-vv" adds 2: true when a was one of them. */
+bool cli_opt_verbose(const char *a, bool vv, int *verbose);
+
 /* SIGINT and SIGTERM request cancellation (core/cancel.h): the running
  * tests stop and the report says "interrupted". */
 void cli_cancel_on_signals(void);

@@ -298,11 +298,11 @@ int cmd_comply(int argc, char **argv)
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        if (cli_opt_help(a)) {
             usage();
             goto done;
-        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-            verbose++;
+        } else if (cli_opt_verbose(a, false, &verbose)) {
+            continue;
         } else if (!strcmp(a, "--list-tests")) {
             list = true;
         } else if (!strcmp(a, "--keep-sandbox")) {

@@ -332,13 +332,11 @@ int cmd_run(int argc, char **argv)
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        if (cli_opt_help(a)) {
             usage();
             goto done;
-        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-            verbose++;
-        } else if (!strcmp(a, "-vv")) {
-            verbose += 2;
+        } else if (cli_opt_verbose(a, true, &verbose)) {
+            continue;
         } else if (!strcmp(a, "--dry-run")) {
             dry = true;
         } else if (!strcmp(a, "--fail-fast")) {

@@ -26,6 +26,22 @@ bool cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, c
     return true;
 }
 
+bool cli_opt_help(const char *a)
+{
+    return !strcmp(a, "-h") || !strcmp(a, "--help");
+}
+
+bool cli_opt_verbose(const char *a, bool vv, int *verbose)
+{
+    if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
+        *verbose += 1;
+    else if (vv && !strcmp(a, "-vv"))
+        *verbose += 2;
+    else
+        return false;
+    return true;
+}
+
 static void on_signal(int sig)
 {
     (void)sig;

@@ -146,6 +146,42 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
     return 0;
 }
 
+int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *what,
+                     const char *item, struct an_tmpl **out, size_t *n)
+{
+    int rc;
+    if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, what)))
+        return rc;
+    *n = v->nitems;
+    *out = an_arena_alloc(ld->a, (v->nitems ? v->nitems : 1) * sizeof **out);
+    for (size_t i = 0; i < v->nitems; i++)
+        if ((rc = an_cfg_tmpl(ld, v->items[i], item, &(*out)[i])))
+            return rc;
+    return 0;
+}
+
+int an_cfg_args_env(struct an_ld *ld, const struct an_ynode *n, const char *args_what,
+                    struct an_target *t)
+{
+    struct an_ynode *v;
+    int rc;
+    if ((v = an_yaml_get(n, "args")) &&
+        (rc = an_cfg_tmpl_list(ld, v, args_what, "args[]", &t->args, &t->nargs)))
+        return rc;
+    if ((v = an_yaml_get(n, "env"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "env")))
+            return rc;
+        t->nenv = v->npairs;
+        t->env = an_arena_alloc(ld->a, (v->npairs ? v->npairs : 1) * sizeof *t->env);
+        for (size_t i = 0; i < v->npairs; i++) {
+            t->env[i].name = v->pairs[i].key->str;
+            if ((rc = an_cfg_tmpl(ld, v->pairs[i].value, t->env[i].name, &t->env[i].value)))
+                return rc;
+        }
+    }
+    return 0;
+}
+
 static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
     static const char *const keys[] = {"type",    "timeout_ms",         "assert",
@@ -159,26 +195,8 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
         (rc = an_ld_require(ld, n, "command", "an acp target", &v)) ||
         (rc = an_cfg_tmpl(ld, v, "command", &t->command)))
         return rc;
-    if ((v = an_yaml_get(n, "args"))) {
-        if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, "args")))
-            return rc;
-        t->nargs = v->nitems;
-        t->args = an_arena_alloc(ld->a, (v->nitems ? v->nitems : 1) * sizeof *t->args);
-        for (size_t i = 0; i < v->nitems; i++)
-            if ((rc = an_cfg_tmpl(ld, v->items[i], "args[]", &t->args[i])))
-                return rc;
-    }
-    if ((v = an_yaml_get(n, "env"))) {
-        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "env")))
-            return rc;
-        t->nenv = v->npairs;
-        t->env = an_arena_alloc(ld->a, (v->npairs ? v->npairs : 1) * sizeof *t->env);
-        for (size_t i = 0; i < v->npairs; i++) {
-            t->env[i].name = v->pairs[i].key->str;
-            if ((rc = an_cfg_tmpl(ld, v->pairs[i].value, t->env[i].name, &t->env[i].value)))
-                return rc;
-        }
-    }
+    if ((rc = an_cfg_args_env(ld, n, "args", t)))
+        return rc;
     if ((v = an_yaml_get(n, "clientCapabilities"))) {
         if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "clientCapabilities")) ||
             (rc = an_cfg_json_tmpl(ld, v, "clientCapabilities", &t->client_capabilities)))

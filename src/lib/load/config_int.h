@@ -17,6 +17,16 @@ int an_cfg_headers(struct an_ld *ld, const struct an_ynode *n, struct an_target 
 int an_cfg_endpoint(struct an_ld *ld, const struct an_ynode *map, const char *where,
                     struct an_tmpl *out);
 
+/* A list of templates into *out (from the arena) and *n: `what` names the
+ * list when v is not one, `item` each of its entries ("args[]"). */
+int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *what,
+                     const char *item, struct an_tmpl **out, size_t *n);
+/* A child process's optional `args` (templates) and `env` ({NAME: template})
+ * of the map n into t->args and t->env; `args_what` names `args` when it is
+ * not a list. The command itself is the caller's (its wording differs). */
+int an_cfg_args_env(struct an_ld *ld, const struct an_ynode *n, const char *args_what,
+                    struct an_target *t);
+
 /* `type: openai` (docs/openai.md). */
 int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 /* `type: http` (docs/http.md). */

@@ -4,20 +4,6 @@
 #include "load/config_int.h"
 #include "proto/mcp.h"
 
-static int load_list(struct an_ld *ld, const struct an_ynode *v, const char *what,
-                     struct an_tmpl **out, size_t *n)
-{
-    int rc;
-    if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, what)))
-        return rc;
-    *n = v->nitems;
-    *out = an_arena_alloc(ld->a, (v->nitems ? v->nitems : 1) * sizeof **out);
-    for (size_t i = 0; i < v->nitems; i++)
-        if ((rc = an_cfg_tmpl(ld, v->items[i], what, &(*out)[i])))
-            return rc;
-    return 0;
-}
-
 static int load_stdio(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
     struct an_ynode *v;
@@ -30,20 +16,8 @@ static int load_stdio(struct an_ld *ld, const struct an_ynode *n, struct an_targ
     if ((rc = an_ld_require(ld, n, "command", "an mcp target with transport stdio", &v)) ||
         (rc = an_cfg_tmpl(ld, v, "command", &t->command)))
         return rc;
-    if ((v = an_yaml_get(n, "args")) && (rc = load_list(ld, v, "args[]", &t->args, &t->nargs)))
-        return rc;
-    if ((v = an_yaml_get(n, "env"))) {
-        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "env")))
-            return rc;
-        t->nenv = v->npairs;
-        t->env = an_arena_alloc(ld->a, (v->npairs ? v->npairs : 1) * sizeof *t->env);
-        for (size_t i = 0; i < v->npairs; i++) {
-            t->env[i].name = v->pairs[i].key->str;
-            if ((rc = an_cfg_tmpl(ld, v->pairs[i].value, t->env[i].name, &t->env[i].value)))
-                return rc;
-        }
-    }
-    return 0;
+    /* "args[]" names the list itself here, as it always has */
+    return an_cfg_args_env(ld, n, "args[]", t);
 }
 
 static int load_http(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
@@ -117,7 +91,7 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
                                "'roots' is a list of directories, or false for none");
             t->mcp_no_roots = true;
         } else {
-            if ((rc = load_list(ld, v, "roots[]", &t->mcp_roots, &t->nmcp_roots)))
+            if ((rc = an_cfg_tmpl_list(ld, v, "roots[]", "roots[]", &t->mcp_roots, &t->nmcp_roots)))
                 return rc;
             t->mcp_roots_set = true;
         }

@@ -23,6 +23,7 @@
 #include "core/json.h"
 #include "proto/acp_client.h"
 #include "proto/adapter.h"
+#include "proto/fd_session.h"
 
 enum phase { PH_NEW, PH_INIT, PH_SESSION, PH_READY, PH_PROMPT, PH_BROKEN };
 
@@ -248,12 +249,7 @@ static void on_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, con
     (void)c;
     if (!s->t)
         return;
-    /* the direction leads the frame: "> " we sent it, "< " the agent did */
-    struct an_buf b = AN_BUF_INIT;
-    an_buf_puts(&b, dir == AN_RPC_OUT ? "> " : "< ");
-    an_buf_append(&b, line, len);
-    an_turn_add_frame(cur(s), unix_ms, b.data, b.len);
-    an_buf_release(&b);
+    an_fd_turn_frame(cur(s), dir, line, len, unix_ms);
 }
 
 static void on_warning(void *ud, struct an_acp_client *c, const char *what, const char *line,
@@ -296,10 +292,7 @@ static int acp_begin(struct an_session *base, struct an_transcript *t, const cha
     s->pending_user = an_xstrdup(user ? user : "");
     if (user && !r->input)
         r->input = an_xstrdup(user);
-    r->start_ms = an_clock_unix_ms();
-    if (!t->start_ms)
-        t->start_ms = r->start_ms;
-    s->deadline_mono = s->timeout_ms > 0 ? an_clock_mono_ms() + s->timeout_ms : 0;
+    s->deadline_mono = an_fd_turn_start(t, s->timeout_ms);
     struct an_err err = AN_ERR_INIT;
     switch (s->phase) {
     case PH_NEW:
@@ -325,42 +318,21 @@ static size_t acp_fds(struct an_session *base, struct curl_waitfd *out, size_t m
 {
     struct acp_session *s = (struct acp_session *)base;
     struct pollfd p[16];
-    size_t n = an_acp_fds(s->c, p, max < 16 ? max : 16);
-    for (size_t i = 0; i < n; i++) {
-        out[i].fd = p[i].fd;
-        out[i].events = (short)((p[i].events & POLLIN ? CURL_WAIT_POLLIN : 0) |
-                                (p[i].events & POLLOUT ? CURL_WAIT_POLLOUT : 0));
-        out[i].revents = 0;
-    }
-    return n;
+    return an_fd_session_waitfds(out, p, an_acp_fds(s->c, p, max < 16 ? max : 16));
 }
 
 static bool acp_step(struct an_session *base, struct an_transcript *t,
                      const struct curl_waitfd *fds, size_t n)
 {
     struct acp_session *s = (struct acp_session *)base;
-    struct pollfd p[16];
-    size_t k = 0;
     (void)t;
     if (s->done)
         return true;
     /* the same descriptors acp_fds() listed, with what the poll saw */
     struct pollfd want[16];
     size_t nw = an_acp_fds(s->c, want, 16);
-    for (size_t i = 0; i < nw && k < 16; i++) {
-        p[k] = want[i];
-        p[k].revents = 0;
-        for (size_t j = 0; j < n; j++) {
-            if (fds[j].fd != want[i].fd)
-                continue;
-            if (fds[j].revents & CURL_WAIT_POLLIN)
-                p[k].revents |= (short)(want[i].events & POLLIN ? POLLIN : POLLHUP);
-            if (fds[j].revents & CURL_WAIT_POLLOUT)
-                p[k].revents |= POLLOUT;
-        }
-        k++;
-    }
-    an_acp_handle(s->c, p, k);
+    an_fd_session_revents(want, nw, fds, n);
+    an_acp_handle(s->c, want, nw);
     if (!s->done && s->deadline_mono && an_clock_mono_ms() >= s->deadline_mono) {
         char ms[32];
         snprintf(ms, sizeof ms, "%lld", (long long)s->timeout_ms);
@@ -374,21 +346,10 @@ static bool acp_step(struct an_session *base, struct an_transcript *t,
 static void acp_end(struct an_session *base, struct an_transcript *t, CURLcode cc)
 {
     struct acp_session *s = (struct acp_session *)base;
-    struct an_turn_rec *r = &t->turns[t->nturns - 1];
     if (cc == CURLE_ABORTED_BY_CALLBACK && s->phase == PH_PROMPT && s->session_id)
         an_acp_cancel(s->c, s->session_id, NULL); /* the caller gave up on the turn */
-    free(r->text);
-    r->text = an_buf_detach(&s->text, NULL);
-    r->ncalls = t->ncalls - r->first_call;
-    r->end_ms = an_clock_unix_ms();
-    t->end_ms = r->end_ms;
+    an_fd_turn_end(t, &s->text);
     s->t = NULL;
-}
-
-static int64_t acp_retry_after(const struct an_session *base)
-{
-    (void)base;
-    return -1;
 }
 
 static void acp_free(struct an_session *base)
@@ -408,7 +369,7 @@ static const struct an_session_ops acp_ops = {
     .end = acp_end,
     .fds = acp_fds,
     .step = acp_step,
-    .retry_after_ms = acp_retry_after,
+    .retry_after_ms = an_fd_session_no_retry_after,
     .free = acp_free,
 };
 

@@ -12,6 +12,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "proto/fd_session.h"
 #include "proto/mcp_int.h"
 
 /* mcp:list follows nextCursor at most this many pages. */
@@ -254,12 +255,7 @@ static void on_frame(void *ud, enum an_rpc_dir dir, const char *line, size_t len
     struct mcp_session *s = ud;
     if (!s->t)
         return;
-    /* the direction leads the frame: "> " we sent it, "< " the server did */
-    struct an_buf b = AN_BUF_INIT;
-    an_buf_puts(&b, dir == AN_RPC_OUT ? "> " : "< ");
-    an_buf_append(&b, line, len);
-    an_turn_add_frame(cur(s), unix_ms, b.data, b.len);
-    an_buf_release(&b);
+    an_fd_turn_frame(cur(s), dir, line, len, unix_ms);
 }
 
 static void on_warning(void *ud, const char *what)
@@ -275,7 +271,6 @@ static int mcp_begin(struct an_session *base, struct an_transcript *t, const cha
                      bool retry, CURL **easy)
 {
     struct mcp_session *s = (struct mcp_session *)base;
-    struct an_turn_rec *r = &t->turns[t->nturns - 1];
     (void)retry;
     *easy = NULL;
     s->t = t;
@@ -288,10 +283,7 @@ static int mcp_begin(struct an_session *base, struct an_transcript *t, const cha
     an_buf_reset(&s->text);
     json_decref(s->req);
     s->req = NULL;
-    r->start_ms = an_clock_unix_ms();
-    if (!t->start_ms)
-        t->start_ms = r->start_ms;
-    s->deadline_mono = s->timeout_ms > 0 ? an_clock_mono_ms() + s->timeout_ms : 0;
+    s->deadline_mono = an_fd_turn_start(t, s->timeout_ms);
     char why[200] = "";
     s->req = input ? an_json_parse(input, strlen(input), why, sizeof why) : NULL;
     s->method = an_json_str(s->req, "method");
@@ -325,14 +317,7 @@ static size_t mcp_fds(struct an_session *base, struct curl_waitfd *out, size_t m
 {
     struct mcp_session *s = (struct mcp_session *)base;
     struct pollfd p[16];
-    size_t n = mcp_conn_fds(s->c, p, max < 16 ? max : 16);
-    for (size_t i = 0; i < n; i++) {
-        out[i].fd = p[i].fd;
-        out[i].events = (short)((p[i].events & POLLIN ? CURL_WAIT_POLLIN : 0) |
-                                (p[i].events & POLLOUT ? CURL_WAIT_POLLOUT : 0));
-        out[i].revents = 0;
-    }
-    return n;
+    return an_fd_session_waitfds(out, p, mcp_conn_fds(s->c, p, max < 16 ? max : 16));
 }
 
 static void cancel_request(struct mcp_session *s, const char *reason)
@@ -356,17 +341,7 @@ static bool mcp_step(struct an_session *base, struct an_transcript *t,
     /* the descriptors mcp_fds() listed, with what the poll saw */
     struct pollfd want[16];
     size_t nw = mcp_conn_fds(s->c, want, 16);
-    for (size_t i = 0; i < nw; i++) {
-        want[i].revents = 0;
-        for (size_t j = 0; j < n; j++) {
-            if (fds[j].fd != want[i].fd)
-                continue;
-            if (fds[j].revents & CURL_WAIT_POLLIN)
-                want[i].revents |= (short)(want[i].events & POLLIN ? POLLIN : POLLHUP);
-            if (fds[j].revents & CURL_WAIT_POLLOUT)
-                want[i].revents |= POLLOUT;
-        }
-    }
+    an_fd_session_revents(want, nw, fds, n);
     mcp_conn_handle(s->c, want, nw);
     if (!s->done && s->deadline_mono && an_clock_mono_ms() >= s->deadline_mono) {
         bool init = mcp_conn_state(s->c) == MCP_INIT;
@@ -380,21 +355,10 @@ static bool mcp_step(struct an_session *base, struct an_transcript *t,
 static void mcp_end(struct an_session *base, struct an_transcript *t, CURLcode cc)
 {
     struct mcp_session *s = (struct mcp_session *)base;
-    struct an_turn_rec *r = &t->turns[t->nturns - 1];
     if (cc == CURLE_ABORTED_BY_CALLBACK)
         cancel_request(s, "ananke: the test was stopped"); /* the caller gave up on the turn */
-    free(r->text);
-    r->text = an_buf_detach(&s->text, NULL);
-    r->ncalls = t->ncalls - r->first_call;
-    r->end_ms = an_clock_unix_ms();
-    t->end_ms = r->end_ms;
+    an_fd_turn_end(t, &s->text);
     s->t = NULL;
-}
-
-static int64_t mcp_retry_after(const struct an_session *base)
-{
-    (void)base;
-    return -1;
 }
 
 static void mcp_free(struct an_session *base)
@@ -415,7 +379,7 @@ static const struct an_session_ops mcp_ops = {
     .end = mcp_end,
     .fds = mcp_fds,
     .step = mcp_step,
-    .retry_after_ms = mcp_retry_after,
+    .retry_after_ms = an_fd_session_no_retry_after,
     .free = mcp_free,
 };
 

@@ -114,38 +114,6 @@ static const char STYLE[] =
 
 /* --- shared pieces ----------------------------------------------------------- */
 
-/* s[0..n) is valid UTF-8 without controls (an_rpt_text's output). */
-static void esc(struct an_buf *b, const char *s, size_t n)
-{
-    size_t from = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *ent;
-        switch (s[i]) {
-        case '&':
-            ent = "&amp;";
-            break;
-        case '<':
-            ent = "&lt;";
-            break;
-        case '>':
-            ent = "&gt;";
-            break;
-        case '"':
-            ent = "&quot;";
-            break;
-        case '\'':
-            ent = "&#39;";
-            break;
-        default:
-            continue;
-        }
-        an_buf_append(b, s + from, i - from);
-        an_buf_puts(b, ent);
-        from = i + 1;
-    }
-    an_buf_append(b, s + from, n - from);
-}
-
 void cmp_page_text(struct cmp_page *pg, const char *s, bool multi)
 {
     if (!s)
@@ -154,7 +122,7 @@ void cmp_page_text(struct cmp_page *pg, const char *s, bool multi)
     char *red = cmp_redact(pg->red, s, n, &rn);
     struct an_buf tmp = AN_BUF_INIT;
     an_rpt_text(&tmp, red ? red : s, red ? rn : n, PAGE_CUT, multi ? "" : NULL, 0);
-    esc(&pg->b, tmp.data ? tmp.data : "", tmp.len);
+    an_rpt_html(&pg->b, tmp.data ? tmp.data : "", tmp.len);
     an_buf_release(&tmp);
     free(red);
 }
@@ -181,9 +149,9 @@ void cmp_page_link(struct cmp_page *pg, const char *key, const char *label)
     }
     /* rel and key are made of the pack's own safe names; escaped anyway */
     an_buf_puts(&pg->b, "<a href=\"");
-    esc(&pg->b, rel, strlen(rel));
+    an_rpt_html(&pg->b, rel, strlen(rel));
     an_buf_puts(&pg->b, "\" data-manifest-key=\"");
-    esc(&pg->b, key, strlen(key));
+    an_rpt_html(&pg->b, key, strlen(key));
     an_buf_puts(&pg->b, "\">");
     cmp_page_text(pg, label, false);
     an_buf_puts(&pg->b, "</a>");
@@ -192,7 +160,7 @@ void cmp_page_link(struct cmp_page *pg, const char *key, const char *label)
 void cmp_page_badge(struct cmp_page *pg, const char *cls, const char *word)
 {
     an_buf_puts(&pg->b, "<span class=\"badge ");
-    esc(&pg->b, cls, strlen(cls));
+    an_rpt_html(&pg->b, cls, strlen(cls));
     an_buf_puts(&pg->b, "\">");
     cmp_page_text(pg, word, false);
     an_buf_puts(&pg->b, "</span>");
@@ -376,9 +344,9 @@ static void case_row(struct cmp_page *pg, const struct cmp_item *it)
 {
     an_buf_printf(&pg->b, "<tr class=\"case %s%s\"><td class=\"name\"><a href=\"",
                   change_word(it->change), it->gate != AN_GATE_NONE ? " gated" : "");
-    esc(&pg->b, it->diff_href, strlen(it->diff_href));
+    an_rpt_html(&pg->b, it->diff_href, strlen(it->diff_href));
     an_buf_puts(&pg->b, "\" data-manifest-key=\"");
-    esc(&pg->b, it->fid, strlen(it->fid));
+    an_rpt_html(&pg->b, it->fid, strlen(it->fid));
     an_buf_puts(&pg->b, "/replay_diff\">");
     cmp_page_text(pg, it->title, false);
     an_buf_puts(&pg->b, "</a>");

@@ -190,45 +190,13 @@ static const char STYLE[] =
 
 /* --- escaping ----------------------------------------------------------- */
 
-/* s[0..n) is valid UTF-8 without controls (an_rpt_text's output). */
-static void esc(struct an_buf *b, const char *s, size_t n)
-{
-    size_t from = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *ent;
-        switch (s[i]) {
-        case '&':
-            ent = "&amp;";
-            break;
-        case '<':
-            ent = "&lt;";
-            break;
-        case '>':
-            ent = "&gt;";
-            break;
-        case '"':
-            ent = "&quot;";
-            break;
-        case '\'':
-            ent = "&#39;";
-            break;
-        default:
-            continue;
-        }
-        an_buf_append(b, s + from, i - from);
-        an_buf_puts(b, ent);
-        from = i + 1;
-    }
-    an_buf_append(b, s + from, n - from);
-}
-
 /* Untrusted s[0..n), made safe and escaped. `multi` keeps line breaks and
  * tabs as they are (for pre-wrap blocks); otherwise they show as \n, \t. */
 static void text_n(struct an_buf *b, const char *s, size_t n, bool multi)
 {
     struct an_buf tmp = AN_BUF_INIT;
     an_rpt_text(&tmp, s, n, HTML_CUT, multi ? "" : NULL, 0);
-    esc(b, tmp.data ? tmp.data : "", tmp.len);
+    an_rpt_html(b, tmp.data ? tmp.data : "", tmp.len);
     an_buf_release(&tmp);
 }
 

@@ -152,6 +152,37 @@ const char *an_rpt_iso8601(char *buf, size_t cap, int64_t unix_ms)
     return buf;
 }
 
+void an_rpt_html(struct an_buf *b, const char *s, size_t n)
+{
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *ent;
+        switch (s[i]) {
+        case '&':
+            ent = "&amp;";
+            break;
+        case '<':
+            ent = "&lt;";
+            break;
+        case '>':
+            ent = "&gt;";
+            break;
+        case '"':
+            ent = "&quot;";
+            break;
+        case '\'':
+            ent = "&#39;";
+            break;
+        default:
+            continue;
+        }
+        an_buf_append(b, s + from, i - from);
+        an_buf_puts(b, ent);
+        from = i + 1;
+    }
+    an_buf_append(b, s + from, n - from);
+}
+
 double an_rpt_secs(int64_t ms)
 {
     return (double)(ms > 0 ? ms : 0) / 1000.0;

@@ -47,6 +47,12 @@ void an_rpt_escape(struct an_buf *b, const char *s, an_rpt_esc_fn *esc, bool att
  */
 void an_rpt_xml(struct an_buf *b, const char *s, bool attr, bool apos);
 
+/* Append s[0..n) to b as HTML text or a quoted attribute value: & < > " '
+ * become entities, everything else is copied. s[0..n) must already be valid
+ * UTF-8 without controls (an_rpt_text's output); the HTML reporters pass
+ * untrusted text through an_rpt_text first. */
+void an_rpt_html(struct an_buf *b, const char *s, size_t n);
+
 /* A JSONL case's own name: t->name without its "ID — " prefix; NULL when
  * the case has none (its name is its id) or t is not a JSONL case (no id).
  * Borrowed from t. */

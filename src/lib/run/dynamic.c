@@ -73,7 +73,7 @@ static void broken(struct an_dyn_run *r, int code, int turn, const char *fmt, ..
 
 /* ---- checkpoints ---- */
 
-static bool after_met(const struct an_dyn_run *r, const struct an_checkpoint *cp)
+bool an_dyn_after_met(const struct an_dyn_run *r, const struct an_checkpoint *cp)
 {
     for (size_t a = 0; a < cp->nafter; a++)
         for (size_t k = 0; k < r->d->ncheckpoints; k++)
@@ -82,7 +82,7 @@ static bool after_met(const struct an_dyn_run *r, const struct an_checkpoint *cp
     return true;
 }
 
-static bool all_required(const struct an_dyn_run *r)
+bool an_dyn_all_required(const struct an_dyn_run *r)
 {
     for (size_t i = 0; i < r->d->ncheckpoints; i++)
         if (r->d->checkpoints[i].required && r->reached_at[i] < 0)
@@ -174,7 +174,7 @@ static void judge_turn(struct an_dyn_run *r, const struct an_transcript *tr, int
         changed = false;
         for (size_t i = 0; i < r->d->ncheckpoints && r->end == AN_DYN_NONE; i++) {
             const struct an_checkpoint *cp = &r->d->checkpoints[i];
-            if (r->reached_at[i] >= 0 || !after_met(r, cp))
+            if (r->reached_at[i] >= 0 || !an_dyn_after_met(r, cp))
                 continue; /* matching too early does not count */
             char *ev = NULL;
             int v = judge_checkpoint(r, cp, &s, input, vars, dir, over, &ev);
@@ -374,7 +374,7 @@ void an_dyn_step(struct an_dyn_run *r, const struct an_transcript *tr, int turn,
             r->end = AN_DYN_GOAL;
             return;
         }
-        if (all_required(r)) {
+        if (an_dyn_all_required(r)) {
             r->end = AN_DYN_ALL_REACHED;
             return;
         }
@@ -470,7 +470,7 @@ void an_dyn_result(struct an_dyn_run *r, const struct an_transcript *tr, const c
         fail(r, res, "dynamic.timeout", label, turns);
         break;
     case AN_DYN_GOAL:
-        if (!all_required(r))
+        if (!an_dyn_all_required(r))
             fail(r, res, "dynamic.goal_achieved",
                  "The simulator said the goal is achieved, but required checkpoints were not "
                  "reached",

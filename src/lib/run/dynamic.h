@@ -50,6 +50,12 @@ void an_dyn_release(struct an_dyn_run *r);
 void an_dyn_step(struct an_dyn_run *r, const struct an_transcript *tr, int turn,
                  const struct an_vars *vars, const char *dir, const struct an_target_over *over);
 
+/* Has every checkpoint cp must come after been reached? (run/replay_dyn.c
+ * decides a replayed loop the same way) */
+bool an_dyn_after_met(const struct an_dyn_run *r, const struct an_checkpoint *cp);
+/* Is every required checkpoint reached? */
+bool an_dyn_all_required(const struct an_dyn_run *r);
+
 /* The loop ended at the case's timeout while a turn was in flight. */
 void an_dyn_timed_out(struct an_dyn_run *r, int turn);
 

@@ -32,7 +32,7 @@ static char *strf(const char *f, ...)
     return s ? s : an_xstrdup("");
 }
 
-static char *excerpt(const char *s)
+char *an_judge_excerpt(const char *s)
 {
     size_t n = strlen(s);
     char *safe = an_utf8_lossy(s, n < EXCERPT ? n : EXCERPT);
@@ -72,7 +72,7 @@ int an_judge_parse(const char *text, char **reason, char **why)
     }
     json_t *o = find_object(text);
     if (!o) {
-        char *ex = excerpt(text);
+        char *ex = an_judge_excerpt(text);
         *why = strf("the judge's answer is not a JSON object {\"passed\": bool, "
                             "\"reason\": \"...\"}: %s",
                             ex);
@@ -82,7 +82,7 @@ int an_judge_parse(const char *text, char **reason, char **why)
     json_t *p = json_object_get(o, "passed");
     if (!json_is_boolean(p)) {
         char *c = an_json_compact(o);
-        char *ex = excerpt(c);
+        char *ex = an_judge_excerpt(c);
         *why = strf(p ? "the judge's 'passed' is not true or false: %s"
                               : "the judge's answer has no 'passed' field: %s",
                             ex);
@@ -190,7 +190,7 @@ static int judge_one(const struct an_check_item *it, const struct an_scope *s, c
         json_t *criteria = it->value ? it->value : (md ? json_object_get(md, "criteria") : NULL);
         char *c = json_is_string(criteria) ? an_xstrdup(json_string_value(criteria))
                                            : an_json_compact(criteria);
-        char *cex = excerpt(c);
+        char *cex = an_judge_excerpt(c);
         an_buf_printf(&exp, "%s: %s", it->negate ? "rejects" : "accepts", cex);
         an_buf_printf(&act, "%s%s%s", verdict ? "accepted" : "rejected", reason ? ": " : "",
                       reason ? reason : "");

@@ -33,6 +33,10 @@ int an_judge_checks(const struct an_assert *blk, const struct an_scope *s, const
                     const struct an_target_over *over, struct an_findings *out, size_t *nfailed,
                     struct an_judgements *js, struct an_err *err);
 
+/* s made safe (valid UTF-8) and cut to its first 300 bytes, marked with
+ * "…" when cut: how a finding quotes what a judge was shown. malloc'd. */
+char *an_judge_excerpt(const char *s);
+
 /* The verdict in a judge's answer: 1 passed, 0 failed, -1 not a usable
  * answer (*why says what is wrong). *reason is the judge's reason or NULL.
  * Both are malloc'd. Pure; exposed for unit tests. */

@@ -17,23 +17,6 @@
 #include "run/replay_int.h"
 #include "run/replay_judge.h"
 
-static bool after_met(const struct an_dyn_run *r, const struct an_checkpoint *cp)
-{
-    for (size_t a = 0; a < cp->nafter; a++)
-        for (size_t k = 0; k < r->d->ncheckpoints; k++)
-            if (!strcmp(r->d->checkpoints[k].id, cp->after[a]) && r->reached_at[k] < 0)
-                return false;
-    return true;
-}
-
-static bool all_required(const struct an_dyn_run *r)
-{
-    for (size_t i = 0; i < r->d->ncheckpoints; i++)
-        if (r->d->checkpoints[i].required && r->reached_at[i] < 0)
-            return false;
-    return true;
-}
-
 /* The recorded evidence when the run reached the checkpoint on the same
  * turn (the same checks held on the same data), else a plain note. */
 static char *evidence(const struct an_dynamic_result *rd, const char *id, int turn)
@@ -56,7 +39,7 @@ static bool judge_turn(struct an_replay_test *x, struct an_dyn_run *r, int t)
         changed = false;
         for (size_t i = 0; i < r->d->ncheckpoints; i++) {
             const struct an_checkpoint *cp = &r->d->checkpoints[i];
-            if (r->reached_at[i] >= 0 || !after_met(r, cp))
+            if (r->reached_at[i] >= 0 || !an_dyn_after_met(r, cp))
                 continue;
             struct an_findings scratch = {0};
             struct an_err err = AN_ERR_INIT;
@@ -145,7 +128,7 @@ void an_replay_dynamic(struct an_replay_test *x)
         }
         if (t + 1 == k && rd->end == AN_DYN_GOAL)
             r.end = AN_DYN_GOAL; /* the simulator's word, as recorded */
-        else if (all_required(&r))
+        else if (an_dyn_all_required(&r))
             r.end = AN_DYN_ALL_REACHED;
         else if ((int64_t)t + 1 >= d->max_turns)
             r.end = AN_DYN_MAX_TURNS;

@@ -7,9 +7,8 @@
 #include "ananke/check.h"
 #include "core/buf.h"
 #include "core/json.h"
+#include "run/judge.h"
 #include "run/script_check.h"
-
-#define EXCERPT 300
 
 static const char *strip_dot(const char *p)
 {
@@ -88,18 +87,6 @@ const struct an_judgement *an_replay_find_judgement(const struct an_judgements *
     return g;
 }
 
-static char *excerpt(const char *s)
-{
-    size_t n = strlen(s);
-    char *safe = an_utf8_lossy(s, n < EXCERPT ? n : EXCERPT);
-    if (n <= EXCERPT)
-        return safe;
-    size_t m = strlen(safe);
-    safe = an_xrealloc(safe, m + 4);
-    memcpy(safe + m, "…", 4);
-    return safe;
-}
-
 static char *dup_or_null(const char *s)
 {
     return s ? an_xstrdup(s) : NULL;
@@ -114,7 +101,7 @@ static void rejected(const struct an_check_item *it, const struct an_scope *s,
     json_t *criteria = criteria_of(it);
     char *c = json_is_string(criteria) ? an_xstrdup(json_string_value(criteria))
                                        : an_json_compact(criteria);
-    char *cex = excerpt(c);
+    char *cex = an_judge_excerpt(c);
     an_buf_printf(&exp, "%s: %s", it->negate ? "rejects" : "accepts", cex);
     an_buf_printf(&act, "%s%s%s", g->verdict ? "accepted" : "rejected", g->reason ? ": " : "",
                   g->reason ? g->reason : "");

@@ -1,11 +1,11 @@
 # the same suite one at a time: reports and console identical but for timings
-# (and the ids the mock hands out in arrival order)
+# (and the ids the mock hands out in arrival order, also inside the rebuilt messages)
 set -e
 "$ANANKE" run . --reporter json:out/seq.json > out/seq.stdout 2>&1 || true
 norm() { jq 'del(.started_ms, .ended_ms, .duration_ms, .options.parallel)
   | .tests[] |= (del(.start_ms, .duration_ms)
   | .transcript |= (del(.start_ms, .end_ms)
-    | .turns[] |= del(.start_ms, .end_ms, .run_id)
+    | .turns[] |= del(.start_ms, .end_ms, .run_id, .messages)
     | .tool_calls[] |= del(.id, .start_ms, .timestamp, .result_ms)))' "$1"; }
 diff <(norm out/seq.json) <(norm out/par.json)
 strip() { sed -E 's/\([0-9.]+m?s\)//; s/in [0-9.]+s$//' "$1"; }
