@@ -329,30 +329,26 @@ static int check_rule(void *scenario, void *rule, const struct an_ynode *n, cons
 
 /* ---- scenario ------------------------------------------------------------ */
 
-static int load_tree(void *scenario, const struct an_ynode *root, struct an_err *err)
+/* `input`, after the rules. */
+static int load_rest(void *scenario, const struct an_ynode *root, struct an_err *err)
 {
     struct agui_scenario *s = scenario;
-    void *rules, *fallback;
-    int rc = scn_rules_load_list(s, &agui_scenario_kind, root, &rules, &s->nrules, &fallback, err);
-    s->rules = rules;
-    s->fallback = fallback;
-    const struct an_ynode *in = rc ? NULL : an_yaml_get(root, "input");
+    const struct an_ynode *in = an_yaml_get(root, "input");
     if (in) {
         bool strict = in->kind == AN_Y_SCALAR && !strcmp(in->str, "strict");
         if (!strict && !(in->kind == AN_Y_SCALAR && !strcmp(in->str, "lenient")))
             return an_fail(err, AN_ESCHEMA, &in->loc, "'input' is strict or lenient");
         s->strict_input = strict;
     }
-    return rc;
+    return 0;
 }
 
 const struct scn_rules_kind agui_scenario_kind = {
-    .size = sizeof(struct agui_scenario),
-    .rule_size = sizeof(struct agui_rule),
+    SCN_RULES_KIND_OF(struct agui_scenario, struct agui_rule),
     .top_keys = top_keys,
     .rule_keys = rule_keys,
     .selector_keys = selector_keys,
-    .load_tree = load_tree,
+    .load_rest = load_rest,
     .init_rule = init_rule,
     .load_key = load_rule_key,
     .check_rule = check_rule,

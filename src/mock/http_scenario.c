@@ -18,28 +18,6 @@ static const char *const selector_keys[] = {"case", "version", "times", NULL};
 static const char *const answer_keys[] = {"status", "headers", "content_type", "response",
                                           "body",   "delay_ms", NULL};
 
-static const struct an_ynode *key_node(const struct an_ynode *n, const char *key)
-{
-    for (size_t i = 0; i < n->npairs; i++)
-        if (!strcmp(n->pairs[i].key->str, key))
-            return n->pairs[i].key;
-    return n;
-}
-
-/* A non-empty string without NUL. */
-static int get_name(const struct an_ynode *n, const char *key, const char **out,
-                    struct an_err *err)
-{
-    size_t len = 0;
-    int rc = scn_get_str(n, key, out, &len, err);
-    if (rc)
-        return rc;
-    if (len == 0 || strlen(*out) != len)
-        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be a non-empty string without NUL",
-                       key);
-    return 0;
-}
-
 /* `stall: true` / `drop: true`; false is refused as a no-op. */
 static int get_true(const struct an_ynode *n, const char *key, bool *out, struct an_err *err)
 {
@@ -68,20 +46,20 @@ static int load_rule_key(void *scenario, void *rule, const struct an_ynode *k,
         if (v->kind != AN_Y_SEQ) {
             r->cases = an_arena_alloc(&s->head.arena, sizeof *r->cases);
             r->ncases = 1;
-            return get_name(v, key, &r->cases[0], err);
+            return scn_get_name(v, key, &r->cases[0], err);
         }
         if (!v->nitems)
             return an_fail(err, AN_ESCHEMA, &v->loc, "'case' must name at least one case id");
         r->cases = an_arena_alloc(&s->head.arena, v->nitems * sizeof *r->cases);
         for (size_t i = 0; i < v->nitems; i++, r->ncases++) {
-            int rc = get_name(v->items[i], key, &r->cases[i], err);
+            int rc = scn_get_name(v->items[i], key, &r->cases[i], err);
             if (rc)
                 return rc;
         }
         return 0;
     }
     if (!strcmp(key, "version"))
-        return get_name(v, key, &r->version, err);
+        return scn_get_name(v, key, &r->version, err);
     if (!strcmp(key, "times"))
         return scn_get_int(v, key, 1, SCN_MAX_TIMES, &r->times, err);
     if (!strcmp(key, "status"))
@@ -90,7 +68,7 @@ static int load_rule_key(void *scenario, void *rule, const struct an_ynode *k,
         return scn_load_headers(&s->head.arena, v, "set the content type with 'content_type'",
                                 &r->headers, &r->nheaders, err);
     if (!strcmp(key, "content_type"))
-        return get_name(v, key, &r->content_type, err);
+        return scn_get_name(v, key, &r->content_type, err);
     if (!strcmp(key, "response"))
         return scn_get_json(&s->head.arena, v, &r->response, err);
     if (!strcmp(key, "body"))
@@ -112,7 +90,7 @@ static int check_rule(void *scenario, void *rule, const struct an_ynode *n, cons
     if (r->stall || r->drop) {
         const char *which = r->stall ? "stall" : "drop";
         if (r->stall && r->drop)
-            return an_fail(err, AN_ESCHEMA, &key_node(n, "drop")->loc,
+            return an_fail(err, AN_ESCHEMA, &scn_key_node(n, "drop")->loc,
                            "give 'stall' or 'drop', not both");
         for (size_t i = 0; i < n->npairs; i++)
             if (scn_in_list(answer_keys, n->pairs[i].key->str))
@@ -122,7 +100,7 @@ static int check_rule(void *scenario, void *rule, const struct an_ynode *n, cons
         return 0;
     }
     if (r->response && r->body)
-        return an_fail(err, AN_ESCHEMA, &key_node(n, "body")->loc,
+        return an_fail(err, AN_ESCHEMA, &scn_key_node(n, "body")->loc,
                        "give 'response' or 'body', not both");
     if (!r->response && !r->body)
         return an_fail(err, AN_ESCHEMA, &n->loc,
@@ -130,24 +108,11 @@ static int check_rule(void *scenario, void *rule, const struct an_ynode *n, cons
     return 0;
 }
 
-static int load_tree(void *scenario, const struct an_ynode *root, struct an_err *err)
-{
-    struct http_scenario *s = scenario;
-    void *rules, *fallback;
-    int rc = scn_rules_load_list(s, &http_scenario_kind, root, &rules, &s->nrules, &fallback,
-                                 err);
-    s->rules = rules;
-    s->fallback = fallback;
-    return rc;
-}
-
 const struct scn_rules_kind http_scenario_kind = {
-    .size = sizeof(struct http_scenario),
-    .rule_size = sizeof(struct http_rule),
+    SCN_RULES_KIND_OF(struct http_scenario, struct http_rule),
     .top_keys = top_keys,
     .rule_keys = rule_keys,
     .selector_keys = selector_keys,
-    .load_tree = load_tree,
     .init_rule = init_rule,
     .load_key = load_rule_key,
     .check_rule = check_rule,

@@ -35,29 +35,6 @@ static const char *const error_keys[] = {"message", "type", "param", "code", NUL
 
 /* ---- small helpers ------------------------------------------------------- */
 
-/* A non-empty string with no NUL inside (names, ids, models). */
-static int get_name(const struct an_ynode *n, const char *key, const char **out,
-                    struct an_err *err)
-{
-    size_t len = 0;
-    int rc = scn_get_str(n, key, out, &len, err);
-    if (rc)
-        return rc;
-    if (len == 0 || strlen(*out) != len)
-        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be a non-empty string without NUL",
-                       key);
-    return 0;
-}
-
-/* The key node of `key` in map n (for errors about the key itself). */
-static const struct an_ynode *key_node(const struct an_ynode *n, const char *key)
-{
-    for (size_t i = 0; i < n->npairs; i++)
-        if (!strcmp(n->pairs[i].key->str, key))
-            return n->pairs[i].key;
-    return n;
-}
-
 /* `cut: true` (after the first chunk) or `cut: N` (after N chunks). */
 static int get_chunk_count(const struct an_ynode *n, const char *key, unsigned *out,
                            struct an_err *err)
@@ -98,12 +75,12 @@ static int load_call(struct oai_scenario *s, struct oai_call *c, const struct an
     const struct an_ynode *id = an_yaml_get(n, "id");
     if (!name)
         return an_fail(err, AN_ESCHEMA, &n->loc, "a tool call needs 'name'");
-    if ((rc = get_name(name, "name", &c->name, err)))
+    if ((rc = scn_get_name(name, "name", &c->name, err)))
         return rc;
-    if (id && (rc = get_name(id, "id", &c->id, err)))
+    if (id && (rc = scn_get_name(id, "id", &c->id, err)))
         return rc;
     if (args && args_text)
-        return an_fail(err, AN_ESCHEMA, &key_node(n, "args_text")->loc,
+        return an_fail(err, AN_ESCHEMA, &scn_key_node(n, "args_text")->loc,
                        "give 'args' or 'args_text', not both");
     if (args_text)
         return scn_get_str(args_text, "args_text", &c->args, &c->args_len, err);
@@ -145,7 +122,7 @@ static int load_reply(struct oai_scenario *s, struct oai_reply *rp, const struct
         (rc = scn_get_str(v, "text", &rp->text, &rp->text_len, err)))
         return rc;
     if ((v = an_yaml_get(n, "finish_reason")) &&
-        (rc = get_name(v, "finish_reason", &rp->finish_reason, err)))
+        (rc = scn_get_name(v, "finish_reason", &rp->finish_reason, err)))
         return rc;
     if ((v = an_yaml_get(n, "usage")) && (rc = load_usage(rp, v, err)))
         return rc;
@@ -240,9 +217,9 @@ static int load_rule_key(void *scenario, void *rule, const struct an_ynode *k,
     if (!strcmp(key, "match"))
         return scn_get_regex(&s->head.arena, v, key, &r->match, err);
     if (!strcmp(key, "model"))
-        return get_name(v, key, &r->model, err);
+        return scn_get_name(v, key, &r->model, err);
     if (!strcmp(key, "after_tool"))
-        return get_name(v, key, &r->after_tool, err);
+        return scn_get_name(v, key, &r->after_tool, err);
     if (!strcmp(key, "times"))
         return scn_get_int(v, key, 1, SCN_MAX_TIMES, &r->times, err);
     if (!strcmp(key, "status"))
@@ -296,7 +273,7 @@ static int check_rule(void *scenario, void *rule, const struct an_ynode *n, cons
         return 0;
     }
     if (error)
-        return an_fail(err, AN_ESCHEMA, &key_node(n, "error")->loc,
+        return an_fail(err, AN_ESCHEMA, &scn_key_node(n, "error")->loc,
                        "'error' needs a non-2xx status (this rule answers %d)", r->status);
     if (!r->has_reply && !body && !r->raw)
         return an_fail(err, AN_ESCHEMA, &n->loc, "%s needs 'reply' (or a plain 'body' or 'raw')",
@@ -310,7 +287,7 @@ static int check_rule(void *scenario, void *rule, const struct an_ynode *n, cons
                                n->pairs[i].key->str);
     }
     if (r->cut && r->stall)
-        return an_fail(err, AN_ESCHEMA, &key_node(n, "stall")->loc,
+        return an_fail(err, AN_ESCHEMA, &scn_key_node(n, "stall")->loc,
                        "give 'cut' or 'stall', not both");
     return 0;
 }
@@ -341,22 +318,17 @@ static int load_models(struct oai_scenario *s, const struct an_ynode *n, struct 
         return an_fail(err, AN_ESCHEMA, &n->loc, "'models' must name at least one model");
     for (size_t i = 0; i < n->nitems; i++) {
         const char *m = NULL;
-        if ((rc = get_name(n->items[i], "models", &m, err)))
+        if ((rc = scn_get_name(n->items[i], "models", &m, err)))
             return rc;
         add_model(s, m, &cap);
     }
     return 0;
 }
 
-static int load_tree(void *scenario, const struct an_ynode *root, struct an_err *err)
+/* `models`, after the rules (without it, the rules' models). */
+static int load_rest(void *scenario, const struct an_ynode *root, struct an_err *err)
 {
     struct oai_scenario *s = scenario;
-    void *rules, *fallback;
-    int rc = scn_rules_load_list(s, &oai_scenario_kind, root, &rules, &s->nrules, &fallback, err);
-    s->rules = rules;
-    s->fallback = fallback;
-    if (rc)
-        return rc;
     const struct an_ynode *models = an_yaml_get(root, "models");
     if (models)
         return load_models(s, models, err);
@@ -370,12 +342,11 @@ static int load_tree(void *scenario, const struct an_ynode *root, struct an_err 
 }
 
 const struct scn_rules_kind oai_scenario_kind = {
-    .size = sizeof(struct oai_scenario),
-    .rule_size = sizeof(struct oai_rule),
+    SCN_RULES_KIND_OF(struct oai_scenario, struct oai_rule),
     .top_keys = top_keys,
     .rule_keys = rule_keys,
     .selector_keys = selector_keys,
-    .load_tree = load_tree,
+    .load_rest = load_rest,
     .init_rule = init_rule,
     .load_key = load_rule_key,
     .check_rule = check_rule,

@@ -5,6 +5,9 @@
 
 #include "scenario_util.h"
 
+static int load_tree(void *scenario, const struct scn_rules_kind *kind,
+                     const struct an_ynode *root, struct an_err *err);
+
 int scn_rules_load(void **out, const struct scn_rules_kind *kind, const char *name,
                    const char *data, size_t len, struct an_err *err)
 {
@@ -15,7 +18,7 @@ int scn_rules_load(void **out, const struct scn_rules_kind *kind, const char *na
     int rc = data ? an_yaml_load_mem(&root, name, data, len, &head->arena, err)
                   : an_yaml_load_file(&root, name, &head->arena, err);
     if (!rc)
-        rc = kind->load_tree(head, root, err);
+        rc = load_tree(head, kind, root, err);
     if (rc) {
         scn_rules_free(head);
         *out = NULL;
@@ -59,14 +62,19 @@ static int load_rule(void *scenario, const struct scn_rules_kind *kind, void *ru
     return kind->check_rule(scenario, rule, n, what, err);
 }
 
-int scn_rules_load_list(void *scenario, const struct scn_rules_kind *kind,
-                        const struct an_ynode *root, void **rules, size_t *nrules,
-                        void **fallback, struct an_err *err)
+/* Check that root is a map of kind->top_keys, load each item of `rules`
+ * into an array of kind->rule_size elements and `default`, when present,
+ * into the scenario's fields (kind->rules_at …), then the protocol's other
+ * keys (kind->load_rest). */
+static int load_tree(void *scenario, const struct scn_rules_kind *kind,
+                     const struct an_ynode *root, struct an_err *err)
 {
+    /* The fields are typed pointers of the protocol's struct: stored with
+     * memcpy, not through a void ** that would alias them. */
+    char *base = scenario;
     struct an_arena *arena = &((struct scn_rules_head *)scenario)->arena;
+    size_t *nrules = (size_t *)(base + kind->nrules_at);
     int rc;
-    *rules = *fallback = NULL;
-    *nrules = 0;
     if (root->kind != AN_Y_MAP)
         return an_fail(err, AN_ESCHEMA, &root->loc,
                        "a scenario must be a map with 'rules' (and 'default'), not %s",
@@ -79,7 +87,7 @@ int scn_rules_load_list(void *scenario, const struct scn_rules_kind *kind,
             return an_fail(err, AN_ESCHEMA, &list->loc, "'rules' must be a list, not %s",
                            an_yaml_kind_name(list));
         char *items = an_arena_alloc(arena, (list->nitems ? list->nitems : 1) * kind->rule_size);
-        *rules = items;
+        memcpy(base + kind->rules_at, &items, sizeof items);
         for (size_t i = 0; i < list->nitems; i++) {
             if ((rc = load_rule(scenario, kind, items + i * kind->rule_size, list->items[i],
                                 false, err)))
@@ -89,11 +97,12 @@ int scn_rules_load_list(void *scenario, const struct scn_rules_kind *kind,
     }
     const struct an_ynode *def = an_yaml_get(root, "default");
     if (def) {
-        *fallback = an_arena_alloc(arena, kind->rule_size);
-        if ((rc = load_rule(scenario, kind, *fallback, def, true, err)))
+        void *fallback = an_arena_alloc(arena, kind->rule_size);
+        memcpy(base + kind->fallback_at, &fallback, sizeof fallback);
+        if ((rc = load_rule(scenario, kind, fallback, def, true, err)))
             return rc;
     }
-    return 0;
+    return kind->load_rest ? kind->load_rest(scenario, root, err) : 0;
 }
 
 void *scn_rules_pick(struct scn_rules_head *head, void *rules, size_t n, size_t size,

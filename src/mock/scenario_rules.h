@@ -1,14 +1,15 @@
 /*
- * The shape the HTTP mocks' scenarios (agui_scenario.c, openai_scenario.c)
- * share: a YAML map with `rules` (a list; the first rule that takes a
- * request answers it, at most `times` times) and an optional `default`
- * rule, loaded into one arena and checked completely before the server
- * listens. A protocol says what its rules hold; this file walks the
+ * The shape the HTTP mocks' scenarios (agui_scenario.c, http_scenario.c,
+ * openai_scenario.c) share: a YAML map with `rules` (a list; the first rule
+ * that takes a request answers it, at most `times` times) and an optional
+ * `default` rule, loaded into one arena and checked completely before the
+ * server listens. A protocol says what its rules hold; this file walks the
  * document, owns the memory and picks rules.
  *
  * A protocol's scenario is a struct whose first member is a struct
  * scn_rules_head (so a pointer to the one is a pointer to the other),
- * followed by its typed rules:
+ * followed by its typed rules under these names (SCN_RULES_KIND_OF finds
+ * them):
  *
  *     struct agui_scenario {
  *         struct scn_rules_head head;
@@ -43,14 +44,18 @@ struct scn_rules_head {
 /* What one protocol's scenario is. The callbacks get the scenario and a
  * rule as void pointers to the protocol's own structs. */
 struct scn_rules_kind {
-    size_t size;                      /* of the scenario struct (head first) */
-    size_t rule_size;                 /* of one rule */
+    size_t size;      /* of the scenario struct (head first) */
+    size_t rule_size; /* of one rule */
+    /* Where the scenario struct keeps its rules (an array), how many, and
+     * `default` (a pointer, NULL when absent): see SCN_RULES_KIND_OF. */
+    size_t rules_at, nrules_at, fallback_at;
     const char *const *top_keys;      /* keys of the scenario map */
     const char *const *rule_keys;     /* keys of a rule */
     const char *const *selector_keys; /* rule keys that choose requests: not in `default` */
-    /* Fill the scenario from the document's root; calls scn_rules_load_list
-     * for `rules` and `default`. */
-    int (*load_tree)(void *scenario, const struct an_ynode *root, struct an_err *err);
+    /* After `rules` and `default` are loaded: the protocol's other keys of
+     * the document's root (which is a map of top_keys). NULL when it has
+     * none. */
+    int (*load_rest)(void *scenario, const struct an_ynode *root, struct an_err *err);
     /* A zeroed rule from map n, before its keys: its location and defaults. */
     void (*init_rule)(void *rule, const struct an_ynode *n, bool is_default);
     /* One key of a rule, in document order. */
@@ -62,6 +67,13 @@ struct scn_rules_kind {
                       struct an_err *err);
 };
 
+/* The sizes and field offsets of a scenario struct S with members `rules`,
+ * `nrules` and `fallback` whose rules are of type R, for the start of a
+ * struct scn_rules_kind initializer. */
+#define SCN_RULES_KIND_OF(S, R)                                                                \
+    .size = sizeof(S), .rule_size = sizeof(R), .rules_at = offsetof(S, rules),                 \
+    .nrules_at = offsetof(S, nrules), .fallback_at = offsetof(S, fallback)
+
 /* Load a scenario of `kind` from data[0..len), named `name` in locations,
  * or from the file `name` when data is NULL. On failure fills err (AN_EIO,
  * AN_EPARSE, AN_ESCHEMA, AN_EREGEX, AN_ELIMIT) with the offending node's
@@ -71,13 +83,6 @@ int scn_rules_load(void **out, const struct scn_rules_kind *kind, const char *na
                    const char *data, size_t len, struct an_err *err);
 /* Free a scenario through its head. NULL-safe. */
 void scn_rules_free(struct scn_rules_head *head);
-
-/* For load_tree: check that root is a map of kind->top_keys, then load each
- * item of `rules` into an array of kind->rule_size elements (*rules,
- * *nrules) and `default`, when present, into *fallback (else NULL). */
-int scn_rules_load_list(void *scenario, const struct scn_rules_kind *kind,
-                        const struct an_ynode *root, void **rules, size_t *nrules,
-                        void **fallback, struct an_err *err);
 
 /* The first of rules[0..n) (each `size` bytes) that `take` accepts, under
  * head->lock; else `fallback` (which may be NULL). `take` says whether the

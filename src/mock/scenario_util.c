@@ -138,6 +138,27 @@ int scn_get_str(const struct an_ynode *n, const char *key, const char **out, siz
     return 0;
 }
 
+int scn_get_name(const struct an_ynode *n, const char *key, const char **out,
+                 struct an_err *err)
+{
+    size_t len = 0;
+    int rc = scn_get_str(n, key, out, &len, err);
+    if (rc)
+        return rc;
+    if (len == 0 || strlen(*out) != len)
+        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be a non-empty string without NUL",
+                       key);
+    return 0;
+}
+
+const struct an_ynode *scn_key_node(const struct an_ynode *n, const char *key)
+{
+    for (size_t i = 0; i < n->npairs; i++)
+        if (!strcmp(n->pairs[i].key->str, key))
+            return n->pairs[i].key;
+    return n;
+}
+
 int scn_get_bool(const struct an_ynode *n, const char *key, bool *out, struct an_err *err)
 {
     if (!an_yaml_as_bool(n, out))

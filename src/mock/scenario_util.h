@@ -1,8 +1,8 @@
 /*
  * What the YAML scenario readers (acp_scenario.c, agui_scenario.c,
- * openai_scenario.c) share: key lists, "did you mean" suggestions for
- * unknown keys, and the type checks that fail with a schema error at the
- * node's location.
+ * http_scenario.c, openai_scenario.c) share: key lists, "did you mean"
+ * suggestions for unknown keys, and the type checks that fail with a schema
+ * error at the node's location.
  *
  * Every function that fails returns the an_fail() code and fills `err`.
  * What they allocate (scn_get_json, scn_get_text_or_json, scn_load_headers,
@@ -62,6 +62,14 @@ int scn_get_int(const struct an_ynode *n, const char *key, long long min, long l
  * (the text may hold a NUL from a YAML "\0" escape; `len` counts it). */
 int scn_get_str(const struct an_ynode *n, const char *key, const char **out, size_t *len,
                 struct an_err *err);
+
+/* A non-empty string without NUL (names, ids, models), as scn_get_str. */
+int scn_get_name(const struct an_ynode *n, const char *key, const char **out,
+                 struct an_err *err);
+
+/* The key node of `key` in map n (for errors about the key itself), or n
+ * when the map has no such key. */
+const struct an_ynode *scn_key_node(const struct an_ynode *n, const char *key);
 
 /* The integers of the HTTP mocks' scripts, each checked with scn_get_int:
  * an HTTP status in [200, 599], a number of chunks in [1, SCN_MAX_CHUNKS],

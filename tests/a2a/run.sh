@@ -15,26 +15,15 @@
 # Last line: "a2a: N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-B=${ANANKE_BUILD:-build}
-case "$B" in /*) ;; *) B="$root/$B" ;; esac
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$here/../lib.sh"
+B=$tests_build
 ANANKE="${ANANKE:-$B/ananke}"
 export NO_COLOR=1
-pass=0 fail=0
+pass=0 fail=0 suite=a2a # finish, broken: tests/lib.sh
 
-finish() {
-  echo "a2a: $pass passed, $fail failed"
-  [ "$fail" -eq 0 ] && exit 0
-  exit 1
-}
-broken() { # the suite cannot run at all
-  echo "FAIL a2a: $*" >&2
-  fail=$((fail + 1))
-  finish
-}
-
-command -v node >/dev/null 2>&1 || broken "node is not installed (the agents are Node programs)"
-command -v jq >/dev/null 2>&1 || broken "jq is not installed (run scripts/setup.sh)"
+need_node "the agents are Node programs"
+need_jq
 [ -d "$here/node_modules/@a2a-js/sdk" ] && [ -d "$here/node_modules/express" ] ||
   broken "tests/a2a/node_modules/{@a2a-js/sdk,express} missing: run scripts/setup.sh (npm ci in tests/a2a)"
 [ -x "$ANANKE" ] || broken "$ANANKE not built (make build)"
@@ -44,7 +33,7 @@ rm -rf "$out"; mkdir -p "$out"
 
 pids=()
 stop_servers() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+  stop_pids "${pids[@]}"
   pids=()
 }
 trap stop_servers EXIT
@@ -54,11 +43,12 @@ trap stop_servers EXIT
 # is left in $url.
 start() {
   local name=$1 script=$2; shift 2
-  timeout -k 5 300 node "$here/$script" --port-file "$out/$name.port" \
-    --requests "$out/server-$name.jsonl" "$@" >"$out/$name.stdout" 2>"$out/$name.stderr" &
-  pids+=($!)
-  for _ in $(seq 1 100); do [ -s "$out/$name.port" ] && break; sleep 0.1; done
-  if [ ! -s "$out/$name.port" ]; then
+  spawn_server "$out/$name.port" 0.1 "$out/$name.stdout" "$out/$name.stderr" \
+    timeout -k 5 300 node "$here/$script" --port-file "$out/$name.port" \
+    --requests "$out/server-$name.jsonl" "$@"
+  local started=$?
+  pids+=("$spawned_pid")
+  if [ "$started" -ne 0 ]; then
     sed 's/^/    /' "$out/$name.stderr" >&2
     broken "the $name server did not start within 10 s"
   fi
@@ -71,36 +61,7 @@ start auth agent.mjs --api-key s3cret-key; A2A_AUTH_URL=$url
 start fault fault.mjs; A2A_FAULT_URL=$url
 export A2A_URL A2A_AUTH_URL A2A_FAULT_URL A2A_KEY=s3cret-key
 
-# check NAME COMMAND...: one counted check; COMMAND's output is shown on failure.
-check() {
-  local name=$1; shift
-  local log
-  if log=$("$@" 2>&1); then
-    pass=$((pass + 1)); echo "ok   $name"
-  else
-    fail=$((fail + 1)); echo "FAIL $name"
-    [ -n "$log" ] && sed 's/^/    /' <<<"$log" | head -n 30
-  fi
-}
-
-# jq_true FILE FILTER [ARGS...]: FILTER (run with -e) must print true.
-jq_true() {
-  local file=$1 filter=$2; shift 2
-  local got
-  got=$(timeout 20 jq -e "$@" "$filter" "$file" 2>&1) && [ "$got" = true ] && return 0
-  echo "jq: $filter"; echo "got: $got"
-  return 1
-}
-
-# exit_is WANT LOG COMMAND...: run ananke in suite/, keep its output, compare the exit code.
-exit_is() {
-  local want=$1 log=$2; shift 2
-  (cd "$here/suite" && timeout -k 5 120 "$@") >"$log" 2>&1
-  local got=$?
-  [ "$got" = "$want" ] && return 0
-  echo "exit $got, expected $want"; sed 's/^/| /' "$log" | head -n 40
-  return 1
-}
+# check, jq_true, exit_is (in suite/): tests/lib.sh
 
 # run_cfg NAME CONFIG DIR WANT_EXIT: run one suite with one config; the
 # requests the agents got during the run land in out/NAME.requests.jsonl.

@@ -21,50 +21,15 @@
 # is bounded by `timeout`. Last line: "browser: N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-B=${ANANKE_BUILD:-build}
-case "$B" in /*) ;; *) B="$root/$B" ;; esac
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$here/../lib.sh"
+root=$tests_root
+B=$tests_build
 export NO_COLOR=1
-pass=0 fail=0
-
-finish() {
-  echo "browser: $pass passed, $fail failed"
-  [ "$fail" -eq 0 ] && exit 0
-  exit 1
-}
-broken() { # the suite cannot run at all
-  echo "FAIL browser: $*" >&2
-  fail=$((fail + 1))
-  # --- 3. an `ananke compare` evidence pack ----------------------------------
-if command -v jq >/dev/null 2>&1 &&
-   ANANKE="$B/ananke" MOCK="$B/ananke-mock" CMP_E2E_TOKEN=browser-token-5e2d7c41 \
-     timeout -k 5 120 bash "$root/tests/e2e/compare/record.sh" "$out/compare-rec" \
-     >"$out/compare-record.log" 2>&1 &&
-   timeout -k 5 60 "$B/ananke" compare "$out/compare-rec/base" "$out/compare-rec/new" \
-     -o "$out/compare" >"$out/compare.log" 2>&1; then
-  ok "ananke compare wrote out/compare/report.html"
-  log="$out/compare.check.log"
-  timeout -k 5 180 node "$here/check-compare.mjs" "$out/compare" case-checkout.html checkout "$out" \
-    >"$log" 2>&1
-  rc=$?
-  sed "s/^/[compare] /" "$log"
-  n=$(grep -c '^ok ' "$log"); pass=$((pass + n))
-  n=$(grep -c '^FAIL ' "$log"); fail=$((fail + n))
-  if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
-    bad "compare: check-compare.mjs exited $rc"
-  fi
-else
-  bad "ananke compare wrote out/compare/report.html (needs jq; see out/compare-record.log, out/compare.log)"
-  tail -n 20 "$out/compare-record.log" "$out/compare.log" 2>/dev/null | sed 's/^/    /'
-fi
-
-finish
-}
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+pass=0 fail=0 suite=browser # ok, bad, finish, broken: tests/lib.sh
 
 [ -x /usr/bin/chromium ] || broken "/usr/bin/chromium missing: run scripts/setup.sh (Debian package chromium)"
-command -v node >/dev/null 2>&1 || broken "node is not installed (check-report.mjs is a Node program)"
+need_node "check-report.mjs is a Node program"
 [ -f "$here/node_modules/playwright-core/package.json" ] ||
   broken "tests/browser/node_modules/playwright-core missing: run scripts/setup.sh (npm ci in tests/browser)"
 [ -x "$B/ananke" ] || broken "$B/ananke not built (make build)"
@@ -75,11 +40,8 @@ rm -rf "$out"; mkdir -p "$out"
 
 mock_pid=""
 stop_mock() {
-  if [ -n "$mock_pid" ]; then
-    kill "$mock_pid" 2>/dev/null
-    wait "$mock_pid" 2>/dev/null
-    mock_pid=""
-  fi
+  stop_pids "$mock_pid"
+  mock_pid=""
 }
 trap stop_mock EXIT
 
@@ -100,11 +62,11 @@ browse() {
 
 # --- 1. a report written by `ananke run` against the mock -----------------
 # The mock lives at most 5 minutes whatever happens to this script.
-timeout -k 5 300 "$B/ananke-mock" agui --scenario "$here/scenario.yaml" --port-file "$out/port" \
-  >"$out/mock.stdout" 2>"$out/mock.stderr" &
-mock_pid=$!
-for _ in $(seq 1 100); do [ -s "$out/port" ] && break; sleep 0.05; done
-if [ -s "$out/port" ]; then
+spawn_server "$out/port" 0.05 "$out/mock.stdout" "$out/mock.stderr" \
+  timeout -k 5 300 "$B/ananke-mock" agui --scenario "$here/scenario.yaml" --port-file "$out/port"
+started=$?
+mock_pid=$spawned_pid
+if [ "$started" -eq 0 ]; then
   ok "mock agent started on 127.0.0.1"
   export ANANKE_MOCK_URL="http://127.0.0.1:$(tr -d '[:space:]' <"$out/port")/agent"
   (cd "$here/suite" && timeout -k 5 120 "$B/ananke" run . --reporter "html:$out/report") \

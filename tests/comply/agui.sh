@@ -21,32 +21,27 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-BUILD=${ANANKE_BUILD:-build}
-case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-ANANKE=$BUILD/ananke
-MOCK=$BUILD/ananke-mock
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$HERE/../lib.sh"
+ANANKE=$tests_build/ananke MOCK=$tests_build/ananke-mock
 TMP=$(mktemp -d)
 PIDS=()
 cleanup() {
-    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+    stop_pids "${PIDS[@]}"
     rm -rf "$TMP"
 }
 trap cleanup EXIT
-PASS=0
-FAIL=0
-ok() { PASS=$((PASS + 1)); echo "ok   $1"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $1"; }
-cd "$ROOT"
+pass=0 fail=0 suite=comply-agui # ok, bad, finish: tests/lib.sh
+cd "$tests_root"
 
 # serve NAME COMMAND...: start a server that writes its port to $TMP/NAME.port
 # (its last argument is that file) and set URL to its endpoint.
 serve() {
     local name=$1; shift
-    timeout -k 5 600 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
-    PIDS+=($!)
-    for _ in $(seq 1 100); do [ -s "$TMP/$name.port" ] && break; sleep 0.1; done
-    if [ ! -s "$TMP/$name.port" ]; then
+    spawn_server "$TMP/$name.port" 0.1 "$TMP/$name.out" "$TMP/$name.err" timeout -k 5 600 "$@"
+    local started=$?
+    PIDS+=("$spawned_pid")
+    if [ "$started" -ne 0 ]; then
         URL=
         bad "$name: the server did not start"
         sed 's/^/    /' "$TMP/$name.err" | head -n 20
@@ -69,7 +64,7 @@ normalise() {
         -e 's/"timestamp":[0-9]+/"timestamp":0/g'
 }
 kept_report() { # REPORT.md DOC
-    local doc=$ROOT/$2
+    local doc=$tests_root/$2
     normalise <"$1" >"$TMP/normalised.md"
     if [ "${ANANKE_UPDATE_DOCS:-0}" = 1 ]; then
         cp "$TMP/normalised.md" "$doc"
@@ -163,20 +158,14 @@ if serve broken "$MOCK" agui --scenario "$HERE/agui-broken.yaml" --port-file "$T
 
     # 6. Ctrl-C while the server holds a run open (the broken mock's stall,
     #    whose window is 30 s unscaled)
-    "$ANANKE" comply --protocol agui -t required.run.same-thread-history --agent broken="$URL" \
-        >"$TMP/int.md" 2>"$TMP/int.err" &
-    cpid=$!
-    sleep 1.5
-    kill -INT "$cpid"
-    t0=$(date +%s%N)
-    wait "$cpid"; rc=$?
-    took=$(( ($(date +%s%N) - t0) / 1000000 ))
+    interrupt "$TMP/int.md" "$TMP/int.err" \
+        "$ANANKE" comply --protocol agui -t required.run.same-thread-history --agent broken="$URL"
     [ "$rc" -eq 130 ] && [ "$took" -lt 2000 ] && ok "interrupt: exit 130 after ${took} ms" ||
         bad "interrupt: exit $rc after ${took} ms (want 130, quickly)"
 fi
 
 # 3. the official encoder
-PEERS=$ROOT/tests/peers
+PEERS=$tests_root/tests/peers
 if ! command -v node >/dev/null || [ ! -d "$PEERS/node_modules/@ag-ui/encoder" ]; then
     bad "encoder: node or tests/peers/node_modules/@ag-ui/encoder missing (run scripts/setup.sh)"
 elif serve encoder node "$PEERS/agui-server.mjs" 0 --port-file "$TMP/encoder.port"; then
@@ -222,5 +211,4 @@ printf 'input: strictly\nrules: []\n' >"$TMP/bad-input.yaml"
 "$ANANKE" comply --protocol nope --agent m=x >/dev/null 2>&1
 [ $? -eq 2 ] && ok "unknown protocol: exit 2" || bad "unknown protocol"
 
-echo "comply-agui: $PASS passed, $FAIL failed"
-[ "$FAIL" -eq 0 ]
+finish

@@ -14,18 +14,13 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-BUILD=${ANANKE_BUILD:-build}
-case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-ANANKE=$BUILD/ananke
-MOCK=$BUILD/ananke-mock
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$HERE/../lib.sh"
+ANANKE=$tests_build/ananke MOCK=$tests_build/ananke-mock
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-PASS=0
-FAIL=0
-ok() { PASS=$((PASS + 1)); echo "ok   $1"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $1"; }
-cd "$ROOT"
+pass=0 fail=0 suite=comply # ok, bad, finish: tests/lib.sh
+cd "$tests_root"
 
 # status TEST-ID FILE.json AGENT → PASS/FAIL/NA
 status() {
@@ -136,24 +131,17 @@ else
     sed -e "s#$HERE/node_modules#tests/comply/node_modules#g" \
         -e 's#/[A-Za-z0-9_./-]*/ananke-comply-[A-Za-z0-9]\{6\}#<SANDBOX>#g' \
         -e 's/[0-9a-f]\{32\}/<SESSION-ID>/g' \
-        "$TMP/sdk.md" >"$ROOT/docs/comply-sdk-example-agent.md"
+        "$TMP/sdk.md" >"$tests_root/docs/comply-sdk-example-agent.md"
     ok "sdk: report written to docs/comply-sdk-example-agent.md"
 fi
 
 # Ctrl-C: the run stops at once with 130 and leaves no agent behind
 mark="$TMP/interrupt-marker.log"
-"$ANANKE" comply -j 4 --agent m="$MOCK acp --log $mark" >"$TMP/int.md" 2>"$TMP/int.err" &
-cpid=$!
-sleep 1.5
-kill -INT "$cpid"
-t0=$(date +%s%N)
-wait "$cpid"; rc=$?
-took=$(( ($(date +%s%N) - t0) / 1000000 ))
+interrupt "$TMP/int.md" "$TMP/int.err" "$ANANKE" comply -j 4 --agent m="$MOCK acp --log $mark"
 [ "$rc" -eq 130 ] && [ "$took" -lt 5000 ] && ok "interrupt: exit 130 after ${took} ms" ||
     bad "interrupt: exit $rc after ${took} ms (want 130, quickly)"
 sleep 0.3
 if pgrep -f -- "--log $mark" >/dev/null; then bad "interrupt: an agent was left running"
 else ok "interrupt: no agent left running"; fi
 
-echo "comply: $PASS passed, $FAIL failed"
-[ "$FAIL" -eq 0 ]
+finish

@@ -28,24 +28,32 @@
 # Usage: tests/e2e/run.sh [CASE...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-B=${ANANKE_BUILD:-build}
-case "$B" in /*) ;; *) B="$root/$B" ;; esac
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$here/../lib.sh"
+B=$tests_build
 ANANKE="${ANANKE:-$B/ananke}"   # a wrapper (valgrind) may stand in
 MOCK="$B/ananke-mock"
 export ANANKE MOCK NO_COLOR=1
 pass=0 fail=0
 
-normalise() {
-  sed -E -e 's/[0-9]+(\.[0-9]+)? ?(ms|s)\b/N \2/g' -e 's/\x1b\[[0-9;]*m//g'
-}
+# normalise, contains_in_order: tests/lib.sh
 
-# in-order containment: every line of $1 appears in $2 after the previous one
-contains_in_order() {
-  awk 'BEGIN { n = 0; i = 0 }  # numeric: an unset subscript would be "", which index() finds everywhere in mawk
-       NR == FNR { if (length($0)) want[n++] = $0; next }
-       { while (i < n && index($0, want[i])) i++ }
-       END { if (i < n) { print "    missing: " want[i]; exit 1 } }' "$1" "$2"
+# start_mock PROTO SCENARIO TAG REQUESTS, inside run_case (its $out, $name):
+# `ananke-mock PROTO` on SCENARIO with its port in $out/TAG-port ($out/port
+# for TAG mock), its requests in $out/REQUESTS, its output in $out/TAG.stdout
+# and .stderr; its pid in $spawned_pid. Fails, saying so, when it does not
+# start; the caller stops it either way.
+start_mock() {
+  local proto=$1 scenario=$2 tag=$3 requests=$4 port_file
+  port_file=$out/$tag-port
+  [ "$tag" = mock ] && port_file=$out/port
+  spawn_server "$port_file" 0.05 "$out/$tag.stdout" "$out/$tag.stderr" \
+    "$MOCK" "$proto" --scenario "$scenario" --port-file "$port_file" --requests "$out/$requests" &&
+    return 0
+  local what="$proto mock"
+  [ "$proto" = agui ] && what=mock
+  echo "FAIL $name: $what did not start"; sed 's/^/    /' "$out/$tag.stderr"
+  return 1
 }
 
 run_case() {
@@ -55,46 +63,30 @@ run_case() {
   rm -rf "$out"; mkdir -p "$out"
   local mock_pid=""
   if [ -f "$dir/scenario.yaml" ]; then
-    "$MOCK" agui --scenario "$dir/scenario.yaml" --port-file "$out/port" \
-      --requests "$out/requests.jsonl" >"$out/mock.stdout" 2>"$out/mock.stderr" &
-    mock_pid=$!
-    for _ in $(seq 1 100); do [ -s "$out/port" ] && break; sleep 0.05; done
-    if [ ! -s "$out/port" ]; then
-      echo "FAIL $name: mock did not start"; sed 's/^/    /' "$out/mock.stderr"
-      kill "$mock_pid" 2>/dev/null; wait "$mock_pid" 2>/dev/null
-      fail=$((fail + 1)); return
-    fi
+    start_mock agui "$dir/scenario.yaml" mock requests.jsonl
+    local started=$?
+    mock_pid=$spawned_pid
+    [ "$started" -eq 0 ] || { stop_pids "$mock_pid"; fail=$((fail + 1)); return; }
     export ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$out/port")/agent"
   else
     export ANANKE_MOCK_URL="http://127.0.0.1:9/agent"
   fi
   local oa_pid=""
   if [ -f "$dir/openai.yaml" ]; then
-    "$MOCK" openai --scenario "$dir/openai.yaml" --port-file "$out/oa-port" \
-      --requests "$out/openai-requests.jsonl" >"$out/oa.stdout" 2>"$out/oa.stderr" &
-    oa_pid=$!
-    for _ in $(seq 1 100); do [ -s "$out/oa-port" ] && break; sleep 0.05; done
-    if [ ! -s "$out/oa-port" ]; then
-      echo "FAIL $name: openai mock did not start"; sed 's/^/    /' "$out/oa.stderr"
-      kill "$oa_pid" 2>/dev/null; wait "$oa_pid" 2>/dev/null
-      [ -n "$mock_pid" ] && { kill "$mock_pid" 2>/dev/null; wait "$mock_pid" 2>/dev/null; }
-      fail=$((fail + 1)); return
-    fi
+    start_mock openai "$dir/openai.yaml" oa openai-requests.jsonl
+    local started=$?
+    oa_pid=$spawned_pid
+    [ "$started" -eq 0 ] || { stop_pids "$oa_pid" "$mock_pid"; fail=$((fail + 1)); return; }
     export ANANKE_OPENAI_URL="http://127.0.0.1:$(cat "$out/oa-port")/v1"
   else
     export ANANKE_OPENAI_URL="http://127.0.0.1:9/v1"
   fi
   local http_pid=""
   if [ -f "$dir/http.yaml" ]; then
-    "$MOCK" http --scenario "$dir/http.yaml" --port-file "$out/http-port" \
-      --requests "$out/http-requests.jsonl" >"$out/http.stdout" 2>"$out/http.stderr" &
-    http_pid=$!
-    for _ in $(seq 1 100); do [ -s "$out/http-port" ] && break; sleep 0.05; done
-    if [ ! -s "$out/http-port" ]; then
-      echo "FAIL $name: http mock did not start"; sed 's/^/    /' "$out/http.stderr"
-      for p in $http_pid $oa_pid $mock_pid; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-      fail=$((fail + 1)); return
-    fi
+    start_mock http "$dir/http.yaml" http http-requests.jsonl
+    local started=$?
+    http_pid=$spawned_pid
+    [ "$started" -eq 0 ] || { stop_pids "$http_pid" "$oa_pid" "$mock_pid"; fail=$((fail + 1)); return; }
     export ANANKE_HTTP_URL="http://127.0.0.1:$(cat "$out/http-port")"
   else
     export ANANKE_HTTP_URL="http://127.0.0.1:9"
@@ -142,9 +134,7 @@ run_case() {
     ok=0; why+=("check.sh: $(tail -n 5 "$out/check")")
   fi
   # the mock runs until check.sh is done: checks may run ananke again
-  if [ -n "$mock_pid" ]; then kill "$mock_pid" 2>/dev/null; wait "$mock_pid" 2>/dev/null; fi
-  if [ -n "$oa_pid" ]; then kill "$oa_pid" 2>/dev/null; wait "$oa_pid" 2>/dev/null; fi
-  if [ -n "$http_pid" ]; then kill "$http_pid" 2>/dev/null; wait "$http_pid" 2>/dev/null; fi
+  stop_pids "$mock_pid" "$oa_pid" "$http_pid"
   if [ $ok = 1 ]; then
     pass=$((pass + 1)); echo "ok   $name"
   else

@@ -20,9 +20,9 @@
 # Usage: tests/mcp/run.sh [CASE...]; prints "mcp: N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-B=${ANANKE_BUILD:-build}
-case "$B" in /*) ;; *) B="$root/$B" ;; esac
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$here/../lib.sh"
+B=$tests_build
 ANANKE="${ANANKE:-$B/ananke}"
 export ANANKE NO_COLOR=1
 pass=0 fail=0
@@ -41,7 +41,7 @@ fi
 srv_pid=""
 srv_log=$(mktemp)
 cleanup() {
-  [ -n "$srv_pid" ] && { kill "$srv_pid" 2>/dev/null; wait "$srv_pid" 2>/dev/null; }
+  stop_pids "$srv_pid"
   rm -f "$srv_log"
 }
 trap cleanup EXIT
@@ -55,7 +55,7 @@ for _ in 1 2 3 4 5; do
     sleep 0.05
   done
   grep -q "listening on port $port" "$srv_log" && break
-  kill "$srv_pid" 2>/dev/null; wait "$srv_pid" 2>/dev/null; srv_pid=""
+  stop_pids "$srv_pid"; srv_pid=""
 done
 if [ -z "$srv_pid" ]; then
   echo "FAIL setup: server-everything (streamableHttp) did not start"; sed 's/^/    /' "$srv_log"
@@ -75,16 +75,7 @@ if command -v ss >/dev/null; then
   fi
 fi
 
-normalise() {
-  sed -E -e 's/[0-9]+(\.[0-9]+)? ?(ms|s)\b/N \2/g' -e 's/\x1b\[[0-9;]*m//g'
-}
-
-contains_in_order() {
-  awk 'BEGIN { n = 0; i = 0 }
-       NR == FNR { if (length($0)) want[n++] = $0; next }
-       { while (i < n && index($0, want[i])) i++ }
-       END { if (i < n) { print "    missing: " want[i]; exit 1 } }' "$1" "$2"
-}
+# normalise, contains_in_order: tests/lib.sh
 
 run_case() {
   local dir=$1 name

@@ -10,26 +10,15 @@
 # Output lands in tests/peers/out/. Last line: "peers: N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-B=${ANANKE_BUILD:-build}
-case "$B" in /*) ;; *) B="$root/$B" ;; esac
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$here/../lib.sh"
+B=$tests_build
 ANANKE="$B/ananke"
 export NO_COLOR=1
-pass=0 fail=0
+pass=0 fail=0 suite=peers # finish, broken: tests/lib.sh
 
-finish() {
-  echo "peers: $pass passed, $fail failed"
-  [ "$fail" -eq 0 ] && exit 0
-  exit 1
-}
-broken() { # the suite cannot run at all
-  echo "FAIL peers: $*" >&2
-  fail=$((fail + 1))
-  finish
-}
-
-command -v node >/dev/null 2>&1 || broken "node is not installed (the peer server is a Node program)"
-command -v jq >/dev/null 2>&1 || broken "jq is not installed (run scripts/setup.sh)"
+need_node "the peer server is a Node program"
+need_jq
 [ -d "$here/node_modules/@ag-ui/encoder" ] && [ -d "$here/node_modules/@ag-ui/core" ] ||
   broken "tests/peers/node_modules/@ag-ui/{encoder,core} missing: run scripts/setup.sh (npm ci in tests/peers)"
 [ -x "$ANANKE" ] || broken "$ANANKE not built (make build)"
@@ -39,56 +28,25 @@ rm -rf "$out"; mkdir -p "$out"
 
 server_pid=""
 stop_server() {
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null
-    wait "$server_pid" 2>/dev/null
-    server_pid=""
-  fi
+  stop_pids "$server_pid"
+  server_pid=""
 }
 trap stop_server EXIT
 
 # The server lives at most 5 minutes whatever happens to this script.
-timeout -k 5 300 node "$here/agui-server.mjs" 0 --port-file "$out/port" \
-  --requests "$out/requests.jsonl" >"$out/server.stdout" 2>"$out/server.stderr" &
-server_pid=$!
-for _ in $(seq 1 100); do [ -s "$out/port" ] && break; sleep 0.1; done
-if [ ! -s "$out/port" ]; then
+spawn_server "$out/port" 0.1 "$out/server.stdout" "$out/server.stderr" \
+  timeout -k 5 300 node "$here/agui-server.mjs" 0 --port-file "$out/port" \
+  --requests "$out/requests.jsonl"
+started=$?
+server_pid=$spawned_pid
+if [ "$started" -ne 0 ]; then
   sed 's/^/    /' "$out/server.stderr" >&2
   stop_server
   broken "the peer server did not start within 10 s"
 fi
 export ANANKE_PEER_URL="http://127.0.0.1:$(tr -d '[:space:]' <"$out/port")/agent"
 
-# check NAME COMMAND...: one counted check; COMMAND's output is shown on failure.
-check() {
-  local name=$1; shift
-  local log
-  if log=$("$@" 2>&1); then
-    pass=$((pass + 1)); echo "ok   $name"
-  else
-    fail=$((fail + 1)); echo "FAIL $name"
-    [ -n "$log" ] && sed 's/^/    /' <<<"$log" | head -n 30
-  fi
-}
-
-# jq_true FILE FILTER [ARGS...]: FILTER (run with -e) must print true.
-jq_true() {
-  local file=$1 filter=$2; shift 2
-  local got
-  got=$(timeout 20 jq -e "$@" "$filter" "$file" 2>&1) && [ "$got" = true ] && return 0
-  echo "jq: $filter"; echo "got: $got"
-  return 1
-}
-
-# exit_is WANT LOG COMMAND...: run ananke, keep its output, compare the exit code.
-exit_is() {
-  local want=$1 log=$2; shift 2
-  (cd "$here/suite" && timeout -k 5 120 "$@") >"$log" 2>&1
-  local got=$?
-  [ "$got" = "$want" ] && return 0
-  echo "exit $got, expected $want"; sed 's/^/| /' "$log" | head -n 40
-  return 1
-}
+# check, jq_true, exit_is (in suite/): tests/lib.sh
 
 # ---- the passing suite ----------------------------------------------------
 P="$out/pass.json"
