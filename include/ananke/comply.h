@@ -66,7 +66,7 @@ struct an_comply_test {
 struct an_comply_agent {
     char *name;
     char *command;    /* as given, for the report (AG-UI: the endpoint URL) */
-    json_t *init;     /* ACP: the agent's initialize result; AG-UI: what the probe
+    json_t *init;     /* ACP, MCP: the agent's (server's) initialize result; AG-UI: what the probe
                          run answered ({httpStatus, contentType, status, events,
                          protocolVersion}); or NULL */
     char *init_error; /* why initialize (the probe run) failed, or NULL */
@@ -77,7 +77,7 @@ struct an_comply_agent {
 };
 
 struct an_comply_result {
-    char *protocol; /* "acp" or "agui" */
+    char *protocol; /* "acp", "agui" or "mcp" */
     int64_t started_ms, duration_ms;
     struct an_comply_agent *agents;
     size_t nagents, capagents;

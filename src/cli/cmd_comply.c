@@ -22,6 +22,7 @@
 
 #define DEFAULT_SUITE "compliance/acp"
 #define DEFAULT_SUITE_AGUI "compliance/agui"
+#define DEFAULT_SUITE_MCP "compliance/mcp"
 
 static void usage(void)
 {
@@ -29,11 +30,13 @@ static void usage(void)
          "\n"
          "Runs .jsont compliance tests (default: the *.jsont files "
          "in " DEFAULT_SUITE ",\n"
-         "or " DEFAULT_SUITE_AGUI " with --protocol agui, under the current directory)\n"
+         "or " DEFAULT_SUITE_AGUI " with --protocol agui, " DEFAULT_SUITE_MCP " with\n"
+         "--protocol mcp, under the current directory)\n"
          "against each agent and writes a Markdown report to stdout.\n"
          "\n"
          "options:\n"
-         "      --protocol acp|agui  the protocol (default acp)\n"
+         "      --protocol acp|agui|mcp  the protocol (default acp); mcp: COMMAND is an\n"
+         "                           MCP server over stdio\n"
          "  -a, --agent NAME=COMMAND an agent to test: COMMAND is run by /bin/sh; "
          "repeatable\n"
          "  -a, --agent NAME=URL     with --protocol agui: an AG-UI endpoint (http or "
@@ -364,11 +367,11 @@ int cmd_comply(int argc, char **argv)
     }
     if (rc)
         goto done;
-    if (strcmp(protocol, "acp") && strcmp(protocol, "agui")) {
-        rc = cli_usage_error("--protocol takes acp or agui, not '%s'", protocol);
+    if (strcmp(protocol, "acp") && strcmp(protocol, "agui") && strcmp(protocol, "mcp")) {
+        rc = cli_usage_error("--protocol takes acp, agui or mcp, not '%s'", protocol);
         goto done;
     }
-    bool agui = !strcmp(protocol, "agui");
+    bool agui = !strcmp(protocol, "agui"), mcp = !strcmp(protocol, "mcp");
     if (agui && (settings || npick)) {
         rc = cli_usage_error("--protocol agui: agents are endpoints, give --agent NAME=URL "
                              "(--settings describes ACP agents)");
@@ -381,7 +384,7 @@ int cmd_comply(int argc, char **argv)
 
     /* tests */
     if (npaths == 0)
-        paths[npaths++] = agui ? DEFAULT_SUITE_AGUI : DEFAULT_SUITE;
+        paths[npaths++] = agui ? DEFAULT_SUITE_AGUI : mcp ? DEFAULT_SUITE_MCP : DEFAULT_SUITE;
     for (size_t i = 0; i < npaths && !rc; i++)
         rc = collect(paths[i], &files, &nfiles);
     if (rc)
@@ -402,6 +405,20 @@ int cmd_comply(int argc, char **argv)
                     t->protocol == AN_JSONT_AGUI ? "run/http" : "ACP", protocol);
             an_jsont_free(t);
             rc = AN_EXIT_INVALID;
+            continue;
+        }
+        /* MCP has no sessions: a newSession step is an ACP test run by mistake */
+        for (size_t s = 0; mcp && s < t->nsteps; s++)
+            if (t->steps[s].kind == AN_JSONT_NEW_SESSION) {
+                fprintf(stderr,
+                        "ananke: %s: steps[%zu]: newSession is an ACP step, but --protocol is "
+                        "mcp\n",
+                        t->file, s);
+                rc = AN_EXIT_INVALID;
+                break;
+            }
+        if (rc) {
+            an_jsont_free(t);
             continue;
         }
         bool want = nids == 0;
@@ -457,6 +474,7 @@ int cmd_comply(int argc, char **argv)
     }
 
     struct an_comply_opts o = AN_COMPLY_OPTS_INIT;
+    o.protocol = mcp ? AN_COMPLY_PROTO_MCP : AN_COMPLY_PROTO_ACP;
     o.keep_sandbox = keep;
     o.timeout_scale = scale;
     o.verbose = verbose;

@@ -76,6 +76,7 @@ static void test_model(void **state)
     assert_int_equal(t->steps[2].expect_error, 1);
     assert_null(json_object_get(t->steps[2].frame, "expectError"));
     assert_int_equal(t->steps[3].ms, AN_JSONT_EXPECT_TIMEOUT_MS);
+    assert_false(t->steps[3].any_of); /* every envelope, unless anyOf */
     assert_non_null(t->steps[3].msgs[0].reply);
     assert_int_equal(t->steps[4].ms, AN_JSONT_FORBID_TIMEOUT_MS);
     assert_int_equal(t->steps[5].ms, 5);
@@ -139,6 +140,8 @@ static void test_errors(void **state)
               "x\",\"text\":\"\"}]},\"steps\":[{\"delayMs\":1}]}",
          AN_ESCHEMA, "", "must be relative"},
         {HEAD "\"steps\":[]}", AN_ESCHEMA, "", "'steps' must be a non-empty array"},
+        {HEAD "\"steps\":[{\"expect\":{\"anyOf\":1,\"messages\":[{\"response\":{}}]}}]}",
+         AN_ESCHEMA, "", "steps[0]: 'expect.anyOf' must be true or false"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         struct an_jsont *t = NULL;
@@ -154,6 +157,19 @@ static void test_errors(void **state)
                 fail_msg("row %zu: at %s, want %s (%s)", i, at, rows[i].where, err.msg);
         }
     }
+}
+
+/* expect.anyOf: the envelopes are alternatives */
+static void test_any_of(void **state)
+{
+    (void)state;
+    struct an_jsont *t = load_ok(
+        HEAD "\"steps\":[{\"send\":{\"id\":6,\"method\":\"tools/call\"}},"
+             "{\"expect\":{\"anyOf\":true,\"messages\":[{\"response\":{\"id\":6,\"error\":{}}},"
+             "{\"response\":{\"id\":6,\"result\":{\"isError\":true}}}]}}]}");
+    assert_true(t->steps[1].any_of);
+    assert_int_equal(t->steps[1].nmsgs, 2);
+    an_jsont_free(t);
 }
 
 static void test_path(void **state)
@@ -323,6 +339,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_any_of),
         cmocka_unit_test(test_path),
         cmocka_unit_test(test_agui_model),
         cmocka_unit_test(test_agui_errors),

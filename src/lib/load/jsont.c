@@ -459,6 +459,10 @@ static int load_expect(struct jsont_ld *l, struct an_jsont_step *st, json_t *ex)
     snprintf(what, sizeof what, "steps[%zu]: 'expect.timeoutMs'", i);
     if (to && get_ms(l, to, what, &st->ms))
         return AN_ESCHEMA;
+    json_t *any = json_object_get(ex, "anyOf");
+    if (any && !json_is_boolean(any))
+        return bad(l, "steps[%zu]: 'expect.anyOf' must be true or false", i);
+    st->any_of = json_is_true(any);
     json_t *msgs = json_object_get(ex, "messages");
     if (!json_is_array(msgs) || json_array_size(msgs) == 0)
         return bad(l, "steps[%zu]: 'expect.messages' must be a non-empty array", i);

@@ -135,6 +135,9 @@ struct an_jsont_step {
     const char *capture; /* variable for the session id: default "sessionId" */
     /* expect, forbid: timeout; delay: the delay */
     int64_t ms;
+    /* expect: `anyOf: true`, one of the messages is enough (alternative
+     * answers: an error result or a JSON-RPC error); default: all of them */
+    bool any_of;
     struct an_jsont_expected *msgs;
     size_t nmsgs;
     struct an_jsont_capture *captures;

@@ -277,6 +277,53 @@ static void acp_lines(struct an_buf *b, const struct an_comply_agent *a)
     an_buf_putc(b, '\n');
 }
 
+/* MCP: the command, and what initialize told (no sessions, modes or commands). */
+static void mcp_lines(struct an_buf *b, const struct an_comply_agent *a)
+{
+    if (a->command) {
+        an_buf_puts(b, "- Command: ");
+        code(b, a->command);
+        an_buf_putc(b, '\n');
+    }
+    if (!a->init) {
+        an_buf_puts(b, "- Initialize failed: ");
+        code(b, a->init_error ? a->init_error : "no answer");
+        an_buf_putc(b, '\n');
+        return;
+    }
+    char *s = an_json_compact(json_object_get(a->init, "protocolVersion"));
+    an_buf_puts(b, "- Protocol version: ");
+    code(b, s);
+    free(s);
+    an_buf_putc(b, '\n');
+    json_t *info = json_object_get(a->init, "serverInfo");
+    if (json_is_object(info)) {
+        struct an_buf n = AN_BUF_INIT;
+        an_buf_printf(&n, "%s %s", an_json_str(info, "name") ? an_json_str(info, "name") : "?",
+                      an_json_str(info, "version") ? an_json_str(info, "version") : "");
+        an_buf_puts(b, "- Server: ");
+        code(b, an_buf_cstr(&n));
+        an_buf_release(&n);
+        an_buf_putc(b, '\n');
+    }
+    json_t *caps = json_object_get(a->init, "capabilities");
+    struct an_buf c = AN_BUF_INIT;
+    if (json_is_object(caps) && json_object_size(caps)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(caps, k, v)
+        {
+            an_buf_printf(&c, "%s%s", c.len ? ", " : "", k);
+        }
+    } else {
+        an_buf_puts(&c, "none advertised");
+    }
+    an_buf_puts(b, "- Capabilities: ");
+    code(b, an_buf_cstr(&c));
+    an_buf_putc(b, '\n');
+    an_buf_release(&c);
+}
+
 static void agent_summary(struct an_buf *b, const struct an_comply_result *r,
                           const struct an_comply_agent *a)
 {
@@ -285,6 +332,8 @@ static void agent_summary(struct an_buf *b, const struct an_comply_result *r,
     an_buf_puts(b, " Summary\n\n");
     if (r->protocol && !strcmp(r->protocol, "agui"))
         agui_probe_lines(b, a);
+    else if (r->protocol && !strcmp(r->protocol, "mcp"))
+        mcp_lines(b, a);
     else
         acp_lines(b, a);
     size_t rp = 0, rt = 0, op = 0, of = 0, ona = 0, rna = 0;
@@ -423,13 +472,30 @@ static void render(struct an_buf *b, const struct an_comply_result *r)
     for (size_t k = 0; k < ntests; k++)
         nreq += r->agents[0].tests[k].required;
     bool agui = r->protocol && !strcmp(r->protocol, "agui");
+    bool mcp = r->protocol && !strcmp(r->protocol, "mcp");
     const char *title = "JSON-RPC";
     if (agui)
         title = "AG-UI";
+    else if (mcp)
+        title = "MCP";
     else if (r->protocol && !strcmp(r->protocol, "acp"))
         title = "ACP";
     an_buf_printf(b, "# %s Compliance Report\n\n", title);
-    if (agui)
+    if (mcp)
+        an_buf_printf(b,
+                      "Methodology: initialized each server once to read its capabilities "
+                      "(for the preconditions and the summaries below), then ran each of %zu "
+                      "tests (%zu required, %zu optional) against a fresh server process, "
+                      "speaking MCP as the client over stdio (JSON-RPC 2.0, one message per "
+                      "line): initialize (protocol 2025-11-25) and notifications/initialized "
+                      "unless the test does its own handshake; the server's own requests are "
+                      "answered (ping, roots/list empty, anything else -32601). Expectations "
+                      "use regex subset matching over responses and notifications; each "
+                      "expected message must match a distinct observed one. NA: a capability "
+                      "the test needs is not advertised. PARTIAL: some tests of the area "
+                      "passed and some failed.\n\n",
+                      ntests, nreq, ntests - nreq);
+    else if (agui)
         an_buf_printf(b,
                       "Methodology: sent each of %zu tests (%zu required, %zu optional) to "
                       "each AG-UI endpoint as HTTP POSTs of RunAgentInput bodies "

@@ -19,6 +19,10 @@
 #include "core/json.h"
 #include "proto/acp_client.h"
 
+#ifndef ANANKE_VERSION
+#define ANANKE_VERSION "0"
+#endif
+
 
 static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, const char *line,
                       size_t len, int64_t unix_ms)
@@ -109,6 +113,23 @@ static void on_warning(void *ud, struct an_acp_client *c, const char *what, cons
     free(shown);
 }
 
+/* MCP: what a client that declared no capabilities answers a server. */
+static void mcp_serve(struct an_acp_client *c, const struct an_rpc_msg *m)
+{
+    struct an_err err = AN_ERR_INIT;
+    if (!strcmp(m->method, "ping")) {
+        an_acp_reply(c, m->id, NULL, &err);
+    } else if (!strcmp(m->method, "roots/list")) {
+        json_t *res = json_pack("{s:[]}", "roots");
+        an_acp_reply(c, m->id, res, &err);
+        json_decref(res);
+    } else {
+        json_t *data = json_pack("{s:s}", "method", m->method);
+        an_acp_reply_error(c, m->id, -32601, "Method not found", data, &err);
+        json_decref(data);
+    }
+}
+
 static bool on_agent_request(void *ud, struct an_acp_client *c, const struct an_rpc_msg *m,
                              const char *violation)
 {
@@ -143,6 +164,10 @@ static bool on_agent_request(void *ud, struct an_acp_client *c, const struct an_
                                json_object_get(er, "data"), &err);
         }
         json_decref(reply);
+        return true;
+    }
+    if (e->o->protocol == AN_COMPLY_PROTO_MCP) {
+        mcp_serve(c, m);
         return true;
     }
     return false;
@@ -191,12 +216,30 @@ void comply_pump_all(struct eng *e, int64_t ms)
 /* ---- one test --------------------------------------------------------------
  */
 
+/* MCP: initialize {protocolVersion, capabilities: {}, clientInfo}; the
+ * notifications/initialized follows once the result is in. */
+static int mcp_initialize(struct an_acp_client *c, int64_t *id, struct an_err *err)
+{
+    json_t *p = json_pack("{s:s,s:{},s:{s:s,s:s}}", "protocolVersion", AN_COMPLY_MCP_VERSION,
+                          "capabilities", "clientInfo", "name", "ananke", "version",
+                          ANANKE_VERSION);
+    int rc = an_rpc_request(an_acp_rpc(c), "initialize", p, id, err);
+    json_decref(p);
+    return rc;
+}
+
+static int mcp_initialized(struct an_acp_client *c, struct an_err *err)
+{
+    return an_rpc_notify(an_acp_rpc(c), "notifications/initialized", NULL, err);
+}
+
 static bool runner_initialize(struct eng *e)
 {
     struct an_err err = AN_ERR_INIT;
     int64_t id;
     json_t *res = NULL, *er = NULL;
-    if (an_acp_initialize(e->c, &id, &err) ||
+    bool mcp = e->o->protocol == AN_COMPLY_PROTO_MCP;
+    if ((mcp ? mcp_initialize(e->c, &id, &err) : an_acp_initialize(e->c, &id, &err)) ||
         (e->nrunner < 8 && (e->runner_ids[e->nrunner++] = id, false)) ||
         an_acp_wait(e->c, id, STEP_WAIT_MS, &res, &er, &err)) {
         comply_unmet_add(e, "startup", -1, "initialize by the runner failed: %s",
@@ -209,6 +252,11 @@ static bool runner_initialize(struct eng *e)
         comply_unmet_add(e, "startup", -1, "initialize by the runner was answered with %s", s);
         free(s);
     }
+    if (ok && mcp && mcp_initialized(e->c, &err)) {
+        comply_unmet_add(e, "startup", -1, "notifications/initialized by the runner: %s",
+                         e->closed ? e->close_reason : err.msg);
+        ok = false;
+    }
     json_decref(res);
     json_decref(er);
     return ok;
@@ -220,8 +268,9 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
 {
     int64_t t0 = an_clock_mono_ms();
     comply_fill_meta(out, t);
-    char *na =
-        an_comply_precheck(t, a->init ? json_object_get(a->init, "agentCapabilities") : NULL);
+    bool mcp = o->protocol == AN_COMPLY_PROTO_MCP;
+    char *na = an_comply_precheck(
+        t, a->init ? json_object_get(a->init, mcp ? "capabilities" : "agentCapabilities") : NULL);
     if (na) {
         out->status = AN_COMPLY_NA;
         out->na_reason = na;
@@ -267,7 +316,7 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
     an_vars_set(&e.vars, "sandbox", an_acp_sandbox(e.c) ? an_acp_sandbox(e.c) : sandbox);
     char pv[16];
     snprintf(pv, sizeof pv, "%d", AN_JSONT_PROTOCOL_VERSION);
-    an_vars_set(&e.vars, "protocolVersionDefault", pv);
+    an_vars_set(&e.vars, "protocolVersionDefault", mcp ? AN_COMPLY_MCP_VERSION : pv);
     char suite[PATH_MAX], *slash;
     snprintf(suite, sizeof suite, "%s", t->file);
     slash = strrchr(suite, '/');
@@ -276,7 +325,8 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
     char *real = realpath(slash ? suite : ".", NULL);
     an_vars_set(&e.vars, "suiteDir", real ? real : suite);
     free(real);
-    char *caps = an_json_compact(t->client_caps);
+    /* MCP: the client declares nothing (the ACP defaults are fs/terminal) */
+    char *caps = mcp ? an_xstrdup("{}") : an_json_compact(t->client_caps);
     an_vars_set(&e.vars, "clientCapabilitiesDefault", caps);
     free(caps);
     if (!t->self_init && !runner_initialize(&e))
@@ -379,10 +429,18 @@ static void probe_close(void *ud, struct an_acp_client *c, enum an_rpc_close_kin
     snprintf(p->reason, sizeof p->reason, "%s", reason ? reason : "agent closed");
 }
 
+static bool probe_mcp_request(void *ud, struct an_acp_client *c, const struct an_rpc_msg *m,
+                              const char *violation)
+{
+    (void)ud;
+    (void)violation;
+    mcp_serve(c, m);
+    return true;
+}
+
 void an_comply_probe(const struct an_comply_spec *spec, struct an_comply_agent *a,
                      const struct an_comply_opts *o)
 {
-    (void)o;
     char dir[PATH_MAX];
     struct an_err err = AN_ERR_INIT;
     struct an_jsont empty = {0};
@@ -398,8 +456,13 @@ void an_comply_probe(const struct an_comply_spec *spec, struct an_comply_agent *
     ao.argv = spec->argv;
     ao.env = spec->env;
     ao.sandbox = dir;
-    struct an_acp_cbs cbs = {.ud = &p, .on_notification = probe_note, .on_close = probe_close};
-    if (an_acp_client_new(&c, &ao, &cbs, &err) || an_acp_initialize(c, &id, &err) ||
+    bool mcp = o->protocol == AN_COMPLY_PROTO_MCP;
+    struct an_acp_cbs cbs = {.ud = &p,
+                             .on_notification = probe_note,
+                             .on_close = probe_close,
+                             .on_agent_request = mcp ? probe_mcp_request : NULL};
+    if (an_acp_client_new(&c, &ao, &cbs, &err) ||
+        (mcp ? mcp_initialize(c, &id, &err) : an_acp_initialize(c, &id, &err)) ||
         an_acp_wait(c, id, STEP_WAIT_MS, &res, &er, &err)) {
         a->init_error = an_xstrdup(err.msg);
         goto done;
@@ -415,6 +478,11 @@ void an_comply_probe(const struct an_comply_spec *spec, struct an_comply_agent *
     a->init = json_incref(res);
     json_decref(res);
     res = NULL;
+    if (mcp) {
+        if (!mcp_initialized(c, &err))
+            an_acp_pump(c, PROBE_LISTEN_MS, NULL);
+        goto done;
+    }
     if (!an_acp_new_session(c, NULL, NULL, &id, &err) &&
         !an_acp_wait(c, id, STEP_WAIT_MS, &res, &er, &err) && res) {
         json_t *modes = json_object_get(res, "modes");

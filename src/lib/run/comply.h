@@ -39,7 +39,19 @@ struct an_comply_spec {
     const char *const *env;  /* "NAME=VALUE", NULL-terminated, or NULL */
 };
 
+/* What the runner itself says to a stdio agent, and how it answers the
+ * agent's requests (the steps are the same JSON-RPC for both):
+ *  - ACP: initialize {protocolVersion: 1, clientCapabilities}; the probe
+ *    opens a session; fs, terminal and permission requests are served
+ *    by the ACP client in the sandbox;
+ *  - MCP: initialize {protocolVersion: AN_COMPLY_MCP_VERSION, capabilities:
+ *    {}} then notifications/initialized, no session; the server's ping is
+ *    answered {}, roots/list {roots: []}, anything else -32601. */
+enum an_comply_proto { AN_COMPLY_PROTO_ACP = 0, AN_COMPLY_PROTO_MCP };
+#define AN_COMPLY_MCP_VERSION "2025-11-25"
+
 struct an_comply_opts {
+    enum an_comply_proto protocol;
     bool keep_sandbox;
     int verbose;                 /* 1: every frame to `log` */
     FILE *log;                   /* progress and kept sandboxes; NULL = stderr */
@@ -56,7 +68,9 @@ struct an_comply_opts {
 
 /* Start the agent once with the default client capabilities: initialize,
  * session/new in a scratch directory, 300 ms of listening for commands.
- * Fills a->init (or a->init_error), a->modes, a->commands. */
+ * Fills a->init (or a->init_error), a->modes, a->commands. MCP: initialize
+ * and notifications/initialized only; a->init is the server's initialize
+ * result, whose `capabilities` feed the `agentCap` preconditions. */
 void an_comply_probe(const struct an_comply_spec *spec, struct an_comply_agent *a,
                      const struct an_comply_opts *o);
 

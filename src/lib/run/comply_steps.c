@@ -84,7 +84,7 @@ static void apply_captures(struct eng *e, const struct an_jsont_step *st, const 
         const struct an_jsont_capture *cp = &st->captures[c];
         json_t *v = NULL;
         for (size_t m = 0; m < st->nmsgs && !v; m++) {
-            if (cp->from >= 0 && (size_t)cp->from != m)
+            if ((cp->from >= 0 && (size_t)cp->from != m) || assign[m] < 0)
                 continue;
             v = an_jsont_path(e->obs[cand[assign[m]]].msg, cp->path);
         }
@@ -183,8 +183,10 @@ bool comply_step_expect(struct eng *e, const struct an_jsont_step *st)
                 cand[ncand++] = k;
         struct match_ctx mc = {e, pats, st, cand};
         size_t got = an_jm_assign(st->nmsgs, ncand, cand_ok, &mc, assign);
-        if (got == st->nmsgs) {
+        if (got == st->nmsgs || (st->any_of && got > 0)) {
             for (size_t m = 0; m < st->nmsgs; m++) {
+                if (assign[m] < 0)
+                    continue; /* anyOf: an alternative that did not happen */
                 struct obs *ob = &e->obs[cand[assign[m]]];
                 ob->taken = true;
                 if (ob->kind == AN_JSONT_RESPONSE)

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# End-to-end checks of `ananke comply --protocol mcp` with the suite in
+# compliance/mcp:
+#  1. against @modelcontextprotocol/server-everything over stdio (npm,
+#     installed under tests/mcp by scripts/setup.sh): every required test
+#     PASS, exit 0; its report kept in docs/comply-mcp-everything.md is
+#     current (paths normalised; ANANKE_UPDATE_DOCS=1 rewrites it);
+#  2. the server's requests answered MCP-style (ping {}, roots/list
+#     {roots: []}, anything else -32601), through tests/mcp/faulty.js's
+#     `ask` tool; no ACP session/new is ever sent;
+#  3. a server that echoes a version nobody speaks fails the version tests
+#     (exit 1);
+#  4. an ACP test (newSession) under --protocol mcp is exit 2.
+# Prints "comply-mcp: N passed, N failed"; exits non-zero on any failure.
+#
+#   ANANKE_BUILD=build-cmcp tests/comply/mcp.sh
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$HERE/../lib.sh"
+ANANKE=$tests_build/ananke
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0 fail=0 suite=comply-mcp # ok, bad, finish: tests/lib.sh
+cd "$tests_root"
+need_node "the MCP servers"
+need_jq
+EVERYTHING=$tests_root/tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+FAULTY=$tests_root/tests/mcp/faulty.js
+[ -f "$EVERYTHING" ] || broken "server-everything is missing (run scripts/setup.sh: npm ci in tests/mcp)"
+
+# status TEST-ID FILE.json → PASS/FAIL/NA
+status() {
+    jq -r --arg id "$1" '.agents[0].tests[] | select(.id == $id) | .status' "$2"
+}
+
+ALL=$("$ANANKE" comply --protocol mcp --list-tests | cut -d' ' -f1)
+n=$(wc -w <<<"$ALL")
+[ "$n" -ge 10 ] && ok "--list-tests: $n tests" || bad "--list-tests: $n"
+
+# 1. server-everything: the required tests pass
+"$ANANKE" comply --protocol mcp -j 4 --agent everything="node $EVERYTHING stdio" \
+    -r json:"$TMP/ev.json" >"$TMP/ev.md" 2>"$TMP/ev.err"
+rc=$?
+[ "$rc" -eq 0 ] && ok "everything: exit 0" || { bad "everything: exit $rc (want 0)"; tail -n 20 "$TMP/ev.err"; }
+for id in $ALL; do
+    st=$(status "$id" "$TMP/ev.json")
+    case $id in
+    required.*) [ "$st" = PASS ] && ok "everything: $id PASS" || bad "everything: $id $st (want PASS)" ;;
+    *) [ -n "$st" ] && ok "everything: $id $st (optional)" || bad "everything: $id has no result" ;;
+    esac
+done
+# the SDK answers a request that breaks the schema with -32603: the optional
+# test says so (if the SDK changes, the kept report shows it)
+grep -q 'error.code: expected -32602, got -32603' "$TMP/ev.md" &&
+    ok "everything: malformed request answered -32603 (optional FAIL)" || bad "everything: -32603 note"
+[ "$(jq -r .protocol "$TMP/ev.json")" = mcp ] && ok "json protocol mcp" || bad "json protocol"
+[ "$(jq -r '.agents[0].initialize.serverInfo.name' "$TMP/ev.json")" = mcp-servers/everything ] &&
+    ok "the probe keeps the initialize result" || bad "probe: serverInfo"
+# the kept report: the server's absolute path changes from checkout to checkout
+sed -e "s#$tests_root/#./#g" "$TMP/ev.md" >"$TMP/normalised.md"
+doc=docs/comply-mcp-everything.md
+if [ "${ANANKE_UPDATE_DOCS:-0}" = 1 ]; then
+    cp "$TMP/normalised.md" "$doc"
+    ok "$doc rewritten (ANANKE_UPDATE_DOCS=1)"
+elif cmp -s "$TMP/normalised.md" "$doc"; then
+    ok "$doc is current"
+else
+    bad "$doc is stale: regenerate with ANANKE_UPDATE_DOCS=1 tests/comply/mcp.sh"
+    diff "$doc" "$TMP/normalised.md" | head -n 20
+fi
+
+# 2. the client side: faulty.js's `ask` tool asks ping, roots/list and
+#    sampling/createMessage and reports what came back
+cat >"$TMP/ask.jsont" <<'JSONT'
+{
+  "title": "server requests answered MCP-style", "description": "d", "severity": "required", "docs": ["https://modelcontextprotocol.io/specification/2025-11-25/client/roots"],
+  "steps": [
+    { "send": { "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": "ask", "arguments": {} } } },
+    { "expect": { "timeoutMs": 5000, "messages": [
+      { "clientRequest": { "method": "^ping$" } },
+      { "clientRequest": { "method": "^roots/list$" } },
+      { "response": { "id": 1, "result": { "content": [ { "text": "^ping: \\{\\}; roots: \\{\"roots\":\\[\\]\\}; sampling: error -32601$" } ] } } }
+    ] } },
+    { "send": { "jsonrpc": "2.0", "id": 2, "method": "ping" } },
+    { "expect": { "messages": [ { "response": { "id": 2, "result": {} } } ] } }
+  ]
+}
+JSONT
+"$ANANKE" comply --protocol mcp -v --agent faulty="node $FAULTY --log $TMP/faulty.log" "$TMP/ask.jsont" \
+    -r json:"$TMP/ask.json" >/dev/null 2>"$TMP/ask.err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(status ask "$TMP/ask.json")" = PASS ] &&
+    ok "faulty: ping {}, roots/list {roots: []}, sampling -32601" ||
+    { bad "faulty: server requests (exit $rc)"; grep -v '^  \[' "$TMP/ask.err" | tail -n 20; }
+grep -q '"method":"notifications/initialized"' "$TMP/faulty.log" &&
+    ok "faulty: the runner sent notifications/initialized" || bad "faulty: no notifications/initialized"
+grep -q '"method":"session/new"' "$TMP/faulty.log" &&
+    bad "faulty: the runner sent ACP's session/new" || ok "faulty: no ACP session/new"
+grep -q '"protocolVersion":"2025-11-25","capabilities":{}' "$TMP/faulty.log" &&
+    ok "faulty: MCP initialize (2025-11-25, capabilities {})" || bad "faulty: initialize params"
+
+# 3. a server that answers a version nobody speaks: the version tests fail
+"$ANANKE" comply --protocol mcp --agent faulty="node $FAULTY --version 1999-01-01" \
+    -t required.initialize -t required.initialize.unknown-version -t required.ping \
+    -r json:"$TMP/ver.json" >"$TMP/ver.md" 2>/dev/null
+rc=$?
+[ "$rc" -eq 1 ] && ok "wrong version: exit 1" || bad "wrong version: exit $rc (want 1)"
+[ "$(status required.initialize "$TMP/ver.json")" = FAIL ] &&
+    [ "$(status required.initialize.unknown-version "$TMP/ver.json")" = FAIL ] &&
+    [ "$(status required.ping "$TMP/ver.json")" = PASS ] &&
+    ok "wrong version: the two version tests FAIL, ping PASS" || bad "wrong version: statuses"
+grep -q 'result.protocolVersion: expected /^2025-11-25$/, got "1999-01-01"' "$TMP/ver.md" &&
+    ok "wrong version: the diff names it" || bad "wrong version: diff line"
+
+# 4. an ACP test under --protocol mcp
+"$ANANKE" comply --protocol mcp --agent x="true" compliance/acp/required.prompt.cancel.jsont \
+    >/dev/null 2>"$TMP/acp.err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'newSession is an ACP step, but --protocol is mcp' "$TMP/acp.err" &&
+    ok "ACP test under --protocol mcp: exit 2" || bad "ACP test under mcp: exit $rc"
+"$ANANKE" comply --protocol xyz --agent x=true >/dev/null 2>&1
+[ $? -eq 2 ] && ok "--protocol xyz: exit 2" || bad "--protocol xyz"
+
+finish
