@@ -78,6 +78,18 @@ struct an_name {
     enum an_level level;
 };
 
+/* tools.sequence (docs/assertions.md "tools.sequence"): the call names
+ * of the scope, judged against `names` (at least one; a name written twice
+ * needs two calls). */
+enum an_seq_mode { AN_SEQ_IN_ORDER = 0, AN_SEQ_EXACT, AN_SEQ_CONTAINS };
+struct an_sequence {
+    const char **names;
+    size_t nnames;
+    enum an_seq_mode mode; /* default in_order */
+    struct an_loc loc;
+    enum an_level level;
+};
+
 /* A regex with the level it came from (text.must_match / must_not_match). */
 struct an_pattern {
     struct an_regex *re; /* may be shared by every place the same pattern is written */
@@ -149,6 +161,11 @@ struct an_assert {
     struct an_loc loc; /* the `assert:` key; file NULL for an empty block */
     struct an_name *forbid;
     size_t nforbid;
+    struct an_name *allow; /* tools.allow: names or fnmatch globs; the union of all
+                              levels is the allowed set; none = no allow-list */
+    size_t nallow;
+    struct an_sequence *sequences; /* tools.sequence: accumulate like require */
+    size_t nsequences;
     struct an_tool_rule *require;
     size_t nrequire;
     struct an_tool_rule *forbid_calls;
@@ -160,6 +177,8 @@ struct an_assert {
     struct an_limit max_duration_ms;
     struct an_limit max_idle_ms;
     struct an_limit max_gap_ms;
+    struct an_limit max_ttft_ms;        /* request sent -> first text delta */
+    struct an_limit max_first_event_ms; /* request sent -> first protocol event */
     struct an_check_item *checks; /* accumulate like must_match */
     size_t nchecks;
 };

@@ -58,6 +58,10 @@ struct an_turn_rec {
     char *run_id;
     int64_t start_ms; /* request sent */
     int64_t end_ms;   /* stream finished */
+    /* the first protocol event and the first assistant text delta of the
+     * turn, on start_ms's clock; 0: none came (timing.max_first_event_ms,
+     * timing.max_ttft_ms) */
+    int64_t first_event_ms, first_text_ms;
     char *text;       /* assistant text of the turn, deltas concatenated */
     size_t first_call, ncalls; /* slice of an_transcript.calls */
     json_t *state;    /* state after the turn (snapshots/deltas applied); may be NULL */
@@ -102,6 +106,7 @@ struct an_scope {
     size_t ncalls;
     const char *text;  /* for a test: turn texts joined with "\n" */
     int64_t start_ms, end_ms;
+    int64_t first_event_ms, first_text_ms; /* a turn's (an_turn_rec); 0 for a test */
     int turn;          /* 0-based turn index, or -1 for the whole test */
     /* seed 004's run-case answer (see an_turn_rec); NULL when the turn has
      * none. For the whole test: the last turn that has one (an http test
@@ -126,6 +131,10 @@ struct an_turn_rec *an_transcript_add_turn(struct an_transcript *t, const char *
 struct an_tool_call *an_transcript_add_call(struct an_transcript *t, unsigned turn);
 /* Forget calls[from..]: what a failed attempt of a turn recorded. */
 void an_transcript_drop_calls(struct an_transcript *t, size_t from);
+/* Note a protocol event / a piece of assistant text at t_ms: the first of
+ * each is kept. Adapters call these as the stream arrives. */
+void an_turn_mark_event(struct an_turn_rec *r, int64_t t_ms);
+void an_turn_mark_text(struct an_turn_rec *r, int64_t t_ms);
 void an_turn_add_frame(struct an_turn_rec *r, int64_t t_ms, const char *data, size_t len);
 void an_turn_warn(struct an_turn_rec *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -14,7 +14,9 @@
 /* Three levels as seed 000's example writes them, plus one require and one
  * must_match per level so we can see where each one goes. */
 struct level_fixture {
-    struct an_name forbid[1];
+    struct an_name forbid[1], allow[1];
+    struct an_sequence seq[1];
+    const char *seq_names[1];
     struct an_tool_rule require[1], forbid_calls[1];
     struct an_pattern must[1], must_not[1];
     struct an_regex *re[2];
@@ -33,6 +35,9 @@ static void level_init(struct level_fixture *f, const char *tag, enum an_level l
     snprintf(src, sizeof src, "never_%s", tag);
     assert_int_equal(an_regex_compile(&f->re[1], src, &loc, &err), 0);
     f->forbid[0] = (struct an_name){tag, loc, lv};
+    f->allow[0] = (struct an_name){tag, loc, lv};
+    f->seq_names[0] = tag;
+    f->seq[0] = (struct an_sequence){f->seq_names, 1, AN_SEQ_IN_ORDER, loc, lv};
     f->require[0] = (struct an_tool_rule){.name = tag, .loc = loc, .level = lv};
     f->forbid_calls[0] = (struct an_tool_rule){.name = tag, .loc = loc, .level = lv};
     f->must[0] = (struct an_pattern){f->re[0], lv, loc};
@@ -40,6 +45,10 @@ static void level_init(struct level_fixture *f, const char *tag, enum an_level l
     f->blk = (struct an_assert){.loc = loc,
                                 .forbid = f->forbid,
                                 .nforbid = 1,
+                                .allow = f->allow,
+                                .nallow = 1,
+                                .sequences = f->seq,
+                                .nsequences = 1,
                                 .require = f->require,
                                 .nrequire = 1,
                                 .forbid_calls = f->forbid_calls,
@@ -74,13 +83,17 @@ static void names_of(char *out, size_t cap, const struct an_assert *b, int which
                         : which == 1 ? b->nrequire
                         : which == 2 ? b->nforbid_calls
                         : which == 3 ? b->nmust_match
-                                     : b->nmust_not_match;
+                        : which == 4 ? b->nmust_not_match
+                        : which == 5 ? b->nallow
+                                     : b->nsequences;
     for (size_t i = 0; i < n; i++) {
         const char *s = which == 0   ? b->forbid[i].name
                         : which == 1 ? b->require[i].name
                         : which == 2 ? b->forbid_calls[i].name
                         : which == 3 ? b->must_match[i].re->src
-                                     : b->must_not_match[i].re->src;
+                        : which == 4 ? b->must_not_match[i].re->src
+                        : which == 5 ? b->allow[i].name
+                                     : b->sequences[i].names[0];
         int w = snprintf(out + len, cap - len, "%s%s", i ? "," : "", s);
         assert_true(w > 0 && (size_t)w < cap - len);
         len += (size_t)w;
@@ -108,6 +121,8 @@ static void test_arrays(void **state)
         {2, "target,test,turn", "target,test"},                         /* forbid_calls */
         {3, "must_turn", "must_target,must_test"},                      /* must_match: own level */
         {4, "never_target,never_test,never_turn", "never_target,never_test"}, /* must_not_match */
+        {5, "target,test,turn", ""},  /* allow: the union, judged turn by turn only */
+        {6, "turn", "target,test"},              /* sequence: own level, like require */
     };
     char got[256];
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

@@ -251,11 +251,71 @@ static void test_locations(void **state)
     an_findings_release(&f);
 }
 
+/* max_ttft_ms / max_first_event_ms: first_* 0 = none came; turn -1 = the
+ * whole test. */
+static void test_first_table(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *title;
+        int64_t first_event, first_text;
+        int turn;
+        int64_t ttft, first_ev;
+        struct want want[2];
+    } rows[] = {
+        {"ttft under the limit", 1050, 1200, 3, 500, 0, {{0}}},
+        {"ttft equal to the limit passes", 1050, 1500, 3, 500, 0, {{0}}},
+        {"ttft over the limit", 1050, 1800, 3, 500, 0,
+         {{"timing.max_ttft_ms", "Time to first text ≤ 500ms", "≤ 500ms", "800ms", NULL}}},
+        {"ttft: a turn with no text fails saying so", 1050, 0, 3, 500, 0,
+         {{"timing.max_ttft_ms", "Time to first text ≤ 500ms", "≤ 500ms",
+           "no assistant text in the turn", NULL}}},
+        {"ttft disabled by false is not checked", 1050, 0, 3, OFF, 0, {{0}}},
+        {"ttft is not judged on the whole test", 1050, 0, -1, 500, 0, {{0}}},
+        {"first event under the limit", 1050, 0, 3, 0, 100, {{0}}},
+        {"first event over the limit", 1250, 1300, 3, 0, 100,
+         {{"timing.max_first_event_ms", "Time to first event ≤ 100ms", "≤ 100ms", "250ms",
+           NULL}}},
+        {"first event: none came", 0, 0, 3, 0, 100,
+         {{"timing.max_first_event_ms", "Time to first event ≤ 100ms", "≤ 100ms",
+           "no protocol event in the turn", NULL}}},
+        {"both over: ttft first", 1250, 1900, 3, 500, 100,
+         {{"timing.max_ttft_ms", "Time to first text ≤ 500ms", "≤ 500ms", "900ms", NULL},
+          {"timing.max_first_event_ms", "Time to first event ≤ 100ms", "≤ 100ms", "250ms",
+           NULL}}},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        struct an_assert blk = {0};
+        blk.max_ttft_ms = limit(rows[k].ttft, 53);
+        blk.max_first_event_ms = limit(rows[k].first_ev, 54);
+        struct an_scope scope = {.text = "", .start_ms = 1000, .end_ms = 3000,
+                                .first_event_ms = rows[k].first_event,
+                                .first_text_ms = rows[k].first_text, .turn = rows[k].turn};
+        struct an_findings f = {0};
+        size_t added = an_check(&blk, &scope, &f);
+        size_t nw = 0;
+        while (nw < 2 && rows[k].want[nw].kind)
+            nw++;
+        if (f.n != nw || added != nw)
+            fail_msg("%s: want %zu findings, got %zu", rows[k].title, nw, f.n);
+        for (size_t i = 0; i < nw; i++) {
+            expect_str(rows[k].title, "kind", rows[k].want[i].kind, f.v[i].kind);
+            expect_str(rows[k].title, "assertion", rows[k].want[i].assertion, f.v[i].assertion);
+            expect_str(rows[k].title, "expected", rows[k].want[i].expected, f.v[i].expected);
+            expect_str(rows[k].title, "actual", rows[k].want[i].actual, f.v[i].actual);
+            /* each finding points at its own limit */
+            assert_int_equal(f.v[i].line, strstr(f.v[i].kind, "first_event") ? 54 : 53);
+        }
+        an_findings_release(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_timing_table),
         cmocka_unit_test(test_locations),
+        cmocka_unit_test(test_first_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

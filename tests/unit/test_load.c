@@ -155,6 +155,17 @@ static void test_errors(void **state)
         {"version: '1.0'\nturns:\n  - user: hi\n    assert: {tools: {require: [{name: x, "
          "count: {exact: 1, min: 1}}]}}\n",
          "either exact or min/max", 4, 49},
+        {"version: '1.0'\nturns:\n  - user: hi\n    assert: {tools: {allow: []}}\n",
+         "'tools.allow' is empty", 4, 29},
+        {"version: '1.0'\nturns:\n  - user: hi\n    assert: {tools: {sequence: {names: []}}}\n",
+         "'tools.sequence' names is empty", 4, 40},
+        {"version: '1.0'\nturns:\n  - user: hi\n    assert: {tools: {sequence: {names: [a], "
+         "mode: any}}}\n",
+         "unknown tools.sequence mode 'any' (in_order, exact or contains)", 4, 51},
+        {"version: '1.0'\nturns:\n  - user: hi\n    assert: {tools: {sequence: {mode: exact}}}\n",
+         "missing required key 'names'", 4, 32},
+        {"version: '1.0'\nturns:\n  - user: hi\n    assert: {timing: {max_ttft_ms: true}}\n",
+         "'max_ttft_ms' takes a number of milliseconds", 4, 36},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         put("bad.test.yaml", rows[i].text);

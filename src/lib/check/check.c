@@ -12,7 +12,9 @@ size_t an_check(const struct an_assert *blk, const struct an_scope *scope,
         return 0;
     size_t added = 0;
     added += chk_forbid(blk, scope, out);
+    added += chk_allow(blk, scope, out);
     added += chk_require(blk, scope, out);
+    added += chk_sequence(blk, scope, out);
     added += chk_forbid_calls(blk, scope, out);
     added += chk_text(blk, scope, out);
     added += chk_timing(blk, scope, out);

@@ -22,6 +22,9 @@
 
 /* Each returns how many findings it appended. */
 size_t chk_forbid(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
+size_t chk_allow(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
+size_t chk_sequence(const struct an_assert *blk, const struct an_scope *s,
+                    struct an_findings *out);
 size_t chk_require(const struct an_assert *blk, const struct an_scope *s,
                    struct an_findings *out);
 size_t chk_forbid_calls(const struct an_assert *blk, const struct an_scope *s,

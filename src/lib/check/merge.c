@@ -52,6 +52,8 @@ static void merge_common(struct an_assert *out, const struct levels *lv)
     NEAREST(out, lv, max_duration_ms);
     NEAREST(out, lv, max_idle_ms);
     NEAREST(out, lv, max_gap_ms);
+    NEAREST(out, lv, max_ttft_ms);
+    NEAREST(out, lv, max_first_event_ms);
     for (size_t i = lv->n; i-- > 0;) {
         if (lv->v[i] && lv->v[i]->loc.file) {
             out->loc = lv->v[i]->loc;
@@ -66,11 +68,17 @@ void an_assert_for_turn(struct an_assert *out, const struct an_assert *target,
     memset(out, 0, sizeof *out);
     struct levels all = {{target, test, turn}, 3};
     merge_common(out, &all);
+    /* The allowed set is the union of the three levels' lists. Every call
+     * belongs to a turn and is judged there against that union; judging the
+     * whole test again with the outer lists alone would refuse what a turn
+     * allowed. */
+    CONCAT(out, &all, allow, nallow);
     /* Requirements and must_match of the outer levels are about the whole
      * test ("charge_card exactly once in the test"): judged once on the
      * aggregate by an_assert_for_test(), never turn by turn. */
     struct levels own = {{turn}, 1};
     CONCAT(out, &own, require, nrequire);
+    CONCAT(out, &own, sequences, nsequences);
     CONCAT(out, &own, must_match, nmust_match);
     CONCAT(out, &own, checks, nchecks);
 }
@@ -82,6 +90,7 @@ void an_assert_for_test(struct an_assert *out, const struct an_assert *target,
     struct levels lv = {{target, test}, 2};
     merge_common(out, &lv);
     CONCAT(out, &lv, require, nrequire);
+    CONCAT(out, &lv, sequences, nsequences);
     CONCAT(out, &lv, must_match, nmust_match);
     CONCAT(out, &lv, checks, nchecks);
 }
@@ -91,6 +100,8 @@ void an_assert_release(struct an_assert *blk)
     if (!blk)
         return;
     free(blk->forbid);
+    free(blk->allow);
+    free(blk->sequences);
     free(blk->require);
     free(blk->forbid_calls);
     free(blk->must_match);

@@ -1,4 +1,4 @@
-/* timing.max_duration_ms, max_idle_ms and max_gap_ms. */
+/* timing.max_duration_ms, max_idle_ms, max_gap_ms, max_ttft_ms and max_first_event_ms. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +96,29 @@ static size_t check_gaps(const struct an_scope *s, const struct an_limit *l, boo
     return added;
 }
 
+/* A turn's time from the request to its first `what` (at `first`, 0:
+ * none came). A turn without one fails: a limit on a latency that never
+ * came must not pass. */
+static size_t check_first(const struct an_scope *s, const struct an_limit *l, int64_t first,
+                          const char *kind, const char *label_what, const char *none,
+                          struct an_findings *out)
+{
+    if (first && first - s->start_ms <= l->value)
+        return 0;
+    struct an_buf label = AN_BUF_INIT, expected = AN_BUF_INIT, actual = AN_BUF_INIT;
+    an_buf_printf(&label, "%s ≤ %lldms", label_what, (long long)l->value);
+    an_buf_printf(&expected, "≤ %lldms", (long long)l->value);
+    if (first)
+        an_buf_printf(&actual, "%lldms", (long long)(first - s->start_ms));
+    else
+        an_buf_puts(&actual, none);
+    chk_add(out, kind, s, &l->loc, &label, &expected, &actual, NULL);
+    an_buf_release(&label);
+    an_buf_release(&expected);
+    an_buf_release(&actual);
+    return 1;
+}
+
 size_t chk_timing(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out)
 {
     size_t added = 0;
@@ -117,5 +140,14 @@ size_t chk_timing(const struct an_assert *blk, const struct an_scope *s, struct 
     if (judged(&blk->max_gap_ms))
         added += check_gaps(s, &blk->max_gap_ms, false, "timing.max_gap_ms",
                             "Gap between tool calls", out);
+    /* Judged per turn: a limit written at the test or the target is every
+     * turn's (the whole test's first text is its first turn's). */
+    if (s->turn >= 0 && judged(&blk->max_ttft_ms))
+        added += check_first(s, &blk->max_ttft_ms, s->first_text_ms, "timing.max_ttft_ms",
+                             "Time to first text", "no assistant text in the turn", out);
+    if (s->turn >= 0 && judged(&blk->max_first_event_ms))
+        added += check_first(s, &blk->max_first_event_ms, s->first_event_ms,
+                             "timing.max_first_event_ms", "Time to first event",
+                             "no protocol event in the turn", out);
     return added;
 }

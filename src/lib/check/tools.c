@@ -1,4 +1,6 @@
-/* tools.forbid, tools.require (count, filters, after) and tools.forbid_calls. */
+/* tools.forbid, tools.allow, tools.require (count, filters, after), tools.sequence and
+ * tools.forbid_calls. */
+#include <fnmatch.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -453,5 +455,204 @@ size_t chk_forbid_calls(const struct an_assert *blk, const struct an_scope *s,
     an_buf_release(&expected);
     an_buf_release(&actual);
     an_buf_release(&detail);
+    return added;
+}
+
+/* ---- allow ---- */
+
+static bool allowed(const struct an_assert *blk, const char *name)
+{
+    for (size_t k = 0; k < blk->nallow; k++)
+        if (fnmatch(blk->allow[k].name, name, 0) == 0)
+            return true;
+    return false;
+}
+
+/* "search_*, lookup_order" without the names written at two levels twice. */
+static void put_allow_list(struct an_buf *b, const struct an_assert *blk)
+{
+    size_t shown = 0;
+    for (size_t k = 0; k < blk->nallow; k++) {
+        bool dup = false;
+        for (size_t g = 0; g < k && !dup; g++)
+            dup = strcmp(blk->allow[g].name, blk->allow[k].name) == 0;
+        if (dup)
+            continue;
+        if (shown == CHK_LIST) {
+            an_buf_puts(b, ", …");
+            return;
+        }
+        an_buf_printf(b, "%s%s", shown ? ", " : "", blk->allow[k].name);
+        shown++;
+    }
+}
+
+/* One finding per distinct tool name outside the allow-list, in order of
+ * its first call, at the place the first allow entry was written. */
+size_t chk_allow(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out)
+{
+    if (!blk->nallow)
+        return 0;
+    size_t added = 0;
+    struct an_buf label = AN_BUF_INIT, expected = AN_BUF_INIT, actual = AN_BUF_INIT;
+    for (size_t i = 0; i < s->ncalls; i++) {
+        const char *name = s->calls[i].name ? s->calls[i].name : "";
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(s->calls[j].name ? s->calls[j].name : "", name) == 0;
+        if (seen || allowed(blk, name))
+            continue;
+        size_t n = 0;
+        for (size_t j = i; j < s->ncalls; j++)
+            n += strcmp(s->calls[j].name ? s->calls[j].name : "", name) == 0;
+        an_buf_reset(&label);
+        an_buf_reset(&expected);
+        an_buf_reset(&actual);
+        an_buf_printf(&label, "Tool \"%s\" is not in tools.allow", name);
+        an_buf_puts(&expected, "only ");
+        put_allow_list(&expected, blk);
+        chk_ncalls(&actual, n);
+        an_buf_puts(&actual, " (");
+        put_call_numbers(&actual, s, name, NULL, NULL);
+        an_buf_putc(&actual, ')');
+        chk_add(out, "tools.allow", s, &blk->allow[0].loc, &label, &expected, &actual, NULL);
+        added++;
+    }
+    an_buf_release(&label);
+    an_buf_release(&expected);
+    an_buf_release(&actual);
+    return added;
+}
+
+/* ---- sequence ---- */
+
+/* Call names shown in a sequence finding: a trajectory is read whole, so
+ * more of it than CHK_LIST. */
+#define CHK_SEQ_SHOWN 20
+
+static const char *call_name(const struct an_scope *s, size_t i)
+{
+    return s->calls[i].name ? s->calls[i].name : "";
+}
+
+static void put_names(struct an_buf *b, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i == CHK_SEQ_SHOWN) {
+            an_buf_puts(b, ", …");
+            return;
+        }
+        an_buf_printf(b, "%s%s", i ? ", " : "", names[i]);
+    }
+}
+
+static void put_trajectory(struct an_buf *b, const struct an_scope *s)
+{
+    if (!s->ncalls) {
+        an_buf_puts(b, "no call");
+        return;
+    }
+    for (size_t i = 0; i < s->ncalls; i++) {
+        if (i == CHK_SEQ_SHOWN) {
+            an_buf_printf(b, ", … (%zu calls)", s->ncalls);
+            return;
+        }
+        an_buf_printf(b, "%s%s", i ? ", " : "", call_name(s, i));
+    }
+}
+
+/* in_order: names is a subsequence of the calls. Greedy matching is exact
+ * for subsequences: taking the earliest call for each name never loses a
+ * match. Fills the detail with how far it got. */
+static bool seq_in_order(const struct an_sequence *q, const struct an_scope *s, struct an_buf *d)
+{
+    size_t k = 0, last = 0;
+    for (size_t i = 0; i < s->ncalls && k < q->nnames; i++)
+        if (strcmp(call_name(s, i), q->names[k]) == 0) {
+            k++;
+            last = i + 1;
+        }
+    if (k == q->nnames)
+        return true;
+    if (k == 0)
+        an_buf_printf(d, "no call of \"%s\"", q->names[0]);
+    else
+        an_buf_printf(d, "matched %zu of %zu up to call #%zu; no \"%s\" after it", k,
+                      q->nnames, last, q->names[k]);
+    return false;
+}
+
+static bool seq_exact(const struct an_sequence *q, const struct an_scope *s, struct an_buf *d)
+{
+    size_t n = q->nnames < s->ncalls ? q->nnames : s->ncalls;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(call_name(s, i), q->names[i]) != 0) {
+            an_buf_printf(d, "call #%zu is \"%s\", expected \"%s\"", i + 1, call_name(s, i),
+                          q->names[i]);
+            return false;
+        }
+    if (q->nnames == s->ncalls)
+        return true;
+    if (s->ncalls < q->nnames)
+        an_buf_printf(d, "%zu of %zu calls made; \"%s\" missing", s->ncalls, q->nnames,
+                      q->names[s->ncalls]);
+    else
+        an_buf_printf(d, "%zu extra call%s from #%zu (\"%s\")", s->ncalls - q->nnames,
+                      s->ncalls - q->nnames == 1 ? "" : "s", q->nnames + 1,
+                      call_name(s, q->nnames));
+    return false;
+}
+
+/* contains: each name is called at least as many times as it is listed. */
+static bool seq_contains(const struct an_sequence *q, const struct an_scope *s, struct an_buf *d)
+{
+    bool ok = true;
+    for (size_t k = 0; k < q->nnames; k++) {
+        bool dup = false;
+        for (size_t g = 0; g < k && !dup; g++)
+            dup = strcmp(q->names[g], q->names[k]) == 0;
+        if (dup)
+            continue;
+        size_t want = 0, got = 0;
+        for (size_t g = k; g < q->nnames; g++)
+            want += strcmp(q->names[g], q->names[k]) == 0;
+        for (size_t i = 0; i < s->ncalls; i++)
+            got += strcmp(call_name(s, i), q->names[k]) == 0;
+        if (got >= want)
+            continue;
+        an_buf_puts(d, ok ? "missing: " : ", ");
+        if (want == 1)
+            an_buf_printf(d, "\"%s\"", q->names[k]);
+        else
+            an_buf_printf(d, "\"%s\" (%zu of %zu calls)", q->names[k], got, want);
+        ok = false;
+    }
+    return ok;
+}
+
+size_t chk_sequence(const struct an_assert *blk, const struct an_scope *s,
+                    struct an_findings *out)
+{
+    static const char *const how[] = {"in order", "exactly", "in any order"};
+    size_t added = 0;
+    for (size_t k = 0; k < blk->nsequences; k++) {
+        const struct an_sequence *q = &blk->sequences[k];
+        struct an_buf label = AN_BUF_INIT, expected = AN_BUF_INIT, actual = AN_BUF_INIT,
+                      detail = AN_BUF_INIT;
+        bool ok = q->mode == AN_SEQ_EXACT      ? seq_exact(q, s, &detail)
+                  : q->mode == AN_SEQ_CONTAINS ? seq_contains(q, s, &detail)
+                                               : seq_in_order(q, s, &detail);
+        if (!ok) {
+            an_buf_printf(&label, "Tools must be called %s", how[q->mode]);
+            put_names(&expected, q->names, q->nnames);
+            put_trajectory(&actual, s);
+            chk_add(out, "tools.sequence", s, &q->loc, &label, &expected, &actual, &detail);
+            added++;
+        }
+        an_buf_release(&label);
+        an_buf_release(&expected);
+        an_buf_release(&actual);
+        an_buf_release(&detail);
+    }
     return added;
 }

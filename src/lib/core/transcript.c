@@ -95,6 +95,18 @@ struct an_tool_call *an_transcript_add_call(struct an_transcript *t, unsigned tu
     return c;
 }
 
+void an_turn_mark_event(struct an_turn_rec *r, int64_t t_ms)
+{
+    if (!r->first_event_ms)
+        r->first_event_ms = t_ms;
+}
+
+void an_turn_mark_text(struct an_turn_rec *r, int64_t t_ms)
+{
+    if (!r->first_text_ms)
+        r->first_text_ms = t_ms;
+}
+
 void an_turn_add_frame(struct an_turn_rec *r, int64_t t_ms, const char *data, size_t len)
 {
     r->events++;
@@ -194,6 +206,8 @@ struct an_scope an_scope_turn(const struct an_transcript *t, size_t turn)
         .text = r->text ? r->text : "",
         .start_ms = r->start_ms,
         .end_ms = r->end_ms,
+        .first_event_ms = r->first_event_ms,
+        .first_text_ms = r->first_text_ms,
         .turn = (int)turn,
     };
     scope_answer(&s, r);
@@ -276,6 +290,10 @@ json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
         if (r->run_id)
             json_object_set_new(o, "run_id", str_or_null(r->run_id));
         json_object_set_new(o, "text", str_or_null(r->text ? r->text : ""));
+        if (r->first_event_ms)
+            json_object_set_new(o, "first_event_ms", json_integer(r->first_event_ms));
+        if (r->first_text_ms)
+            json_object_set_new(o, "first_text_ms", json_integer(r->first_text_ms));
         json_object_set_new(o, "first_call", json_integer((json_int_t)r->first_call));
         json_object_set_new(o, "ncalls", json_integer((json_int_t)r->ncalls));
         if (r->http_status)

@@ -205,6 +205,77 @@ static int load_forbid(struct an_ld *ld, const struct an_ynode *n, enum an_level
     return 0;
 }
 
+/* tools.allow: a name or a list of names and fnmatch globs. An empty list
+ * is refused: under the union rule it would allow nothing at its own level
+ * and nothing less at any other, which no reader would guess. */
+static int load_allow(struct an_ld *ld, const struct an_ynode *n, enum an_level level,
+                      struct an_assert *out)
+{
+    int rc;
+    if (n->kind == AN_Y_SCALAR && !an_yaml_is_null(n)) {
+        out->allow = an_arena_alloc(ld->a, sizeof *out->allow);
+        out->allow[0] = (struct an_name){n->str, n->loc, level};
+        out->nallow = 1;
+        return 0;
+    }
+    if ((rc = an_ld_expect(ld, n, AN_Y_SEQ, "tools.allow")))
+        return rc;
+    if (n->nitems == 0)
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc,
+                       "'tools.allow' is empty (list the tools the agent may call)");
+    out->allow = an_arena_alloc(ld->a, n->nitems * sizeof *out->allow);
+    out->nallow = n->nitems;
+    for (size_t i = 0; i < n->nitems; i++) {
+        const char *name;
+        if ((rc = an_ld_string(ld, n->items[i], "tools.allow[]", &name)))
+            return rc;
+        out->allow[i] = (struct an_name){name, n->items[i]->loc, level};
+    }
+    return 0;
+}
+
+/* tools.sequence: {names: [..], mode: in_order | exact | contains}. */
+static int load_sequence(struct an_ld *ld, const struct an_ynode *n, enum an_level level,
+                         struct an_assert *out)
+{
+    static const char *const keys[] = {"names", "mode", NULL};
+    static const char *const modes[] = {"in_order", "exact", "contains", NULL};
+    struct an_ynode *v;
+    int rc;
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "tools.sequence")) ||
+        (rc = an_ld_keys(ld, n, keys, "tools.sequence")) ||
+        (rc = an_ld_require(ld, n, "names", "tools.sequence", &v)) ||
+        (rc = an_ld_expect(ld, v, AN_Y_SEQ, "names")))
+        return rc;
+    if (v->nitems == 0)
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                       "'tools.sequence' names is empty (list at least one tool)");
+    struct an_sequence *sq = an_arena_alloc(ld->a, sizeof *sq);
+    memset(sq, 0, sizeof *sq);
+    sq->loc = n->loc;
+    sq->level = level;
+    sq->nnames = v->nitems;
+    sq->names = an_arena_alloc(ld->a, v->nitems * sizeof *sq->names);
+    for (size_t i = 0; i < v->nitems; i++)
+        if ((rc = an_ld_string(ld, v->items[i], "names[]", &sq->names[i])))
+            return rc;
+    if ((v = an_yaml_get(n, "mode"))) {
+        const char *m;
+        if ((rc = an_ld_string(ld, v, "mode", &m)))
+            return rc;
+        size_t k = 0;
+        while (modes[k] && strcmp(modes[k], m) != 0)
+            k++;
+        if (!modes[k])
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "unknown tools.sequence mode '%s' (in_order, exact or contains)", m);
+        sq->mode = (enum an_seq_mode)k;
+    }
+    out->sequences = sq;
+    out->nsequences = 1;
+    return 0;
+}
+
 /* Append src's arrays to dst's (arena copies) and take src's limits where
  * dst has none: `extends` gives defaults that the block itself overrides. */
 static void absorb(struct an_ld *ld, struct an_assert *dst, const struct an_assert *src)
@@ -221,6 +292,8 @@ static void absorb(struct an_ld *ld, struct an_assert *dst, const struct an_asse
         }                                                                                     \
     } while (0)
     CAT(forbid, nforbid);
+    CAT(allow, nallow);
+    CAT(sequences, nsequences);
     CAT(require, nrequire);
     CAT(forbid_calls, nforbid_calls);
     CAT(must_match, nmust_match);
@@ -233,6 +306,10 @@ static void absorb(struct an_ld *ld, struct an_assert *dst, const struct an_asse
         dst->max_idle_ms = src->max_idle_ms;
     if (!dst->max_gap_ms.state)
         dst->max_gap_ms = src->max_gap_ms;
+    if (!dst->max_ttft_ms.state)
+        dst->max_ttft_ms = src->max_ttft_ms;
+    if (!dst->max_first_event_ms.state)
+        dst->max_first_event_ms = src->max_first_event_ms;
 }
 
 /* Rewrite the level of everything in a block (an extended block takes the
@@ -241,6 +318,10 @@ static void set_level(struct an_assert *b, enum an_level level)
 {
     for (size_t i = 0; i < b->nforbid; i++)
         b->forbid[i].level = level;
+    for (size_t i = 0; i < b->nallow; i++)
+        b->allow[i].level = level;
+    for (size_t i = 0; i < b->nsequences; i++)
+        b->sequences[i].level = level;
     for (size_t i = 0; i < b->nrequire; i++)
         b->require[i].level = level;
     for (size_t i = 0; i < b->nforbid_calls; i++)
@@ -252,6 +333,7 @@ static void set_level(struct an_assert *b, enum an_level level)
     for (size_t i = 0; i < b->nchecks; i++)
         b->checks[i].level = level;
     b->max_duration_ms.level = b->max_idle_ms.level = b->max_gap_ms.level = level;
+    b->max_ttft_ms.level = b->max_first_event_ms.level = level;
 }
 
 static int load_extends(struct an_ld *ld, const struct an_ynode *n, enum an_level level,
@@ -344,9 +426,11 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
 {
     static const char *const keys[] = {"tools",   "timing", "text", "checks",
                                        "extends", "state",  NULL};
-    static const char *const tool_keys[] = {"forbid", "require", "forbid_calls", NULL};
-    static const char *const timing_keys[] = {"max_duration_ms", "max_idle_ms", "max_gap_ms",
-                                              NULL};
+    static const char *const tool_keys[] = {"forbid", "require", "forbid_calls",
+                                            "allow",  "sequence", NULL};
+    static const char *const timing_keys[] = {"max_duration_ms", "max_idle_ms",
+                                              "max_gap_ms",      "max_ttft_ms",
+                                              "max_first_event_ms", NULL};
     static const char *const text_keys[] = {"must_match", "must_not_match", NULL};
     struct an_ynode *v, *s;
     int rc;
@@ -362,6 +446,10 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
             (rc = an_ld_keys(ld, v, tool_keys, "tools")))
             return rc;
         if ((s = an_yaml_get(v, "forbid")) && (rc = load_forbid(ld, s, level, out)))
+            return rc;
+        if ((s = an_yaml_get(v, "allow")) && (rc = load_allow(ld, s, level, out)))
+            return rc;
+        if ((s = an_yaml_get(v, "sequence")) && (rc = load_sequence(ld, s, level, out)))
             return rc;
         if ((s = an_yaml_get(v, "require")) &&
             (rc = load_rules(ld, s, true, level, &out->require, &out->nrequire)))
@@ -382,6 +470,12 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
             return rc;
         if ((s = an_yaml_get(v, "max_gap_ms")) &&
             (rc = load_limit(ld, s, "max_gap_ms", level, &out->max_gap_ms)))
+            return rc;
+        if ((s = an_yaml_get(v, "max_ttft_ms")) &&
+            (rc = load_limit(ld, s, "max_ttft_ms", level, &out->max_ttft_ms)))
+            return rc;
+        if ((s = an_yaml_get(v, "max_first_event_ms")) &&
+            (rc = load_limit(ld, s, "max_first_event_ms", level, &out->max_first_event_ms)))
             return rc;
     }
     if ((v = an_yaml_get(node, "text"))) {

@@ -159,12 +159,15 @@ static void on_notification(void *ud, struct an_acp_client *c, const struct an_r
         return;
     const json_t *u = json_object_get(m->params, "update");
     const char *kind = an_json_str(u, "sessionUpdate");
+    an_turn_mark_event(cur(s), m->unix_ms);
     if (!kind)
         return;
     if (!strcmp(kind, "agent_message_chunk")) {
         const char *txt = an_json_str(json_object_get(u, "content"), "text");
         if (txt)
             an_buf_puts(&s->text, txt);
+        if (txt && *txt)
+            an_turn_mark_text(cur(s), m->unix_ms);
     } else if (!strcmp(kind, "tool_call")) {
         tool_update(s, u, true);
     } else if (!strcmp(kind, "tool_call_update")) {
@@ -179,6 +182,7 @@ static void on_agent_call(void *ud, struct an_acp_client *cl, const struct an_ac
     (void)cl;
     if (!s->t || s->done)
         return;
+    an_turn_mark_event(cur(s), call->start_ms); /* the agent asked us something */
     struct an_tool_call *c = an_transcript_add_call(s->t, (unsigned)(s->t->nturns - 1));
     c->name = an_xstrdup(call->method);
     c->args = call->params ? json_deep_copy(call->params) : json_object();

@@ -141,6 +141,7 @@ static int agui_begin(struct an_session *base, struct an_transcript *t, const ch
     io->active = true;
 
     r->start_ms = an_clock_unix_ms();
+    r->first_event_ms = r->first_text_ms = 0;
     if (!t->start_ms)
         t->start_ms = r->start_ms;
     int rc = an_http_xfer_init(&io->xfer, &io->req, &io->resp, &herr);

@@ -133,8 +133,11 @@ static void text_content(struct an_agui_dec *d, const char *id, const char *delt
     struct msg *m = &d->msgs[mi];
     m->has_content = true;
     an_buf_append_text(&m->content, delta, n);
-    if (is_assistant(m))
+    if (is_assistant(m)) {
         an_buf_append_text(&d->text, delta, n);
+        if (n)
+            an_turn_mark_text(rec(d), d->now);
+    }
 }
 
 static void text_end(struct an_agui_dec *d, const char *id)
@@ -609,6 +612,7 @@ int an_agui_dec_event(struct an_agui_dec *d, const char *data, size_t len, int64
         return d->failed;
     d->nevents++;
     d->now = t_ms;
+    an_turn_mark_event(rec(d), t_ms);
     an_turn_add_frame(rec(d), t_ms, data, len);
 
     size_t blank = 0;

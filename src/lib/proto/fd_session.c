@@ -36,6 +36,7 @@ int64_t an_fd_turn_start(struct an_transcript *t, int64_t timeout_ms)
 {
     struct an_turn_rec *r = &t->turns[t->nturns - 1];
     r->start_ms = an_clock_unix_ms();
+    r->first_event_ms = r->first_text_ms = 0;
     if (!t->start_ms)
         t->start_ms = r->start_ms;
     return timeout_ms > 0 ? an_clock_mono_ms() + timeout_ms : 0;

@@ -126,7 +126,11 @@ static int on_sse_event(void *ud, const struct an_sse_event *ev)
     struct an_err e = AN_ERR_INIT;
     int64_t now = an_clock_unix_ms();
     an_turn_add_frame(r, now, ev->data, ev->len);
+    an_turn_mark_event(r, now);
+    size_t had = io->s->ans.text.len;
     int rc = an_oai_chunk(&io->s->ans, ev->data, ev->len, now, &e);
+    if (!rc && io->s->ans.text.len > had)
+        an_turn_mark_text(r, now);
     if (rc)
         fail_round(io->s, r, rc, "%s", e.msg);
     return rc;
@@ -298,6 +302,7 @@ static int oai_begin(struct an_session *base, struct an_transcript *t, const cha
         json_array_append_new(s->conv, json_pack("{s:s,s:o}", "role", "user", "content", content));
     }
     r->start_ms = an_clock_unix_ms();
+    r->first_event_ms = r->first_text_ms = 0;
     if (!t->start_ms)
         t->start_ms = r->start_ms;
     s->deadline = s->timeout_ms > 0 ? an_clock_mono_ms() + s->timeout_ms : 0;
@@ -458,8 +463,13 @@ static void oai_end(struct an_session *base, struct an_transcript *t, CURLcode c
                        cut);
         } else {
             an_turn_add_frame(r, now, an_buf_cstr(&io->raw), io->raw.len);
+            /* not streamed: the whole answer is its first event and text */
+            an_turn_mark_event(r, now);
+            size_t had = s->ans.text.len;
             if (an_oai_parse_body(&s->ans, an_buf_cstr(&io->raw), io->raw.len, now, &e))
                 fail_round(s, r, e.code, "%s", e.msg);
+            else if (s->ans.text.len > had)
+                an_turn_mark_text(r, now);
         }
     }
     record(s, t);

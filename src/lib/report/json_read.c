@@ -82,6 +82,8 @@ static const char *kind_static(const char *k)
         "tools.forbid",       "tools.require",       "tools.require.after",
         "tools.forbid_calls", "text.must_match",     "text.must_not_match",
         "timing.max_duration_ms", "timing.max_idle_ms", "timing.max_gap_ms",
+        "tools.allow",        "tools.sequence",      "timing.max_ttft_ms",
+        "timing.max_first_event_ms",
         "check.contains",     "check.not_contains",  "check.equals",
         "check.regex",        "check.json_path",     "check.type",
         "check.tool_called",  "check.tool_result",   "check.script",
@@ -140,6 +142,8 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
         r->error = dup_str(v, "error");
         r->start_ms = num(v, "start_ms");
         r->end_ms = num(v, "end_ms");
+        r->first_event_ms = num(v, "first_event_ms"); /* absent: 0, none recorded */
+        r->first_text_ms = num(v, "first_text_ms");
         r->first_call = (size_t)num(v, "first_call");
         r->ncalls = (size_t)num(v, "ncalls");
         if (r->first_call + r->ncalls > t->ncalls)

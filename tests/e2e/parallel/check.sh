@@ -5,7 +5,7 @@ set -e
 norm() { jq 'del(.started_ms, .ended_ms, .duration_ms, .options.parallel)
   | .tests[] |= (del(.start_ms, .duration_ms)
   | .transcript |= (del(.start_ms, .end_ms)
-    | .turns[] |= del(.start_ms, .end_ms, .run_id, .messages)
+    | .turns[] |= del(.start_ms, .end_ms, .first_event_ms, .first_text_ms, .run_id, .messages)
     | .tool_calls[] |= del(.id, .start_ms, .timestamp, .result_ms)))' "$1"; }
 diff <(norm out/seq.json) <(norm out/par.json)
 strip() { sed -E 's/\([0-9.]+m?s\)//; s/in [0-9.]+s$//' "$1"; }
