@@ -270,7 +270,7 @@ struct an_target {
      * `api_key` goes in the card's apiKey header */
     struct an_tmpl card_url;       /* agentCardUrl; src NULL: none */
     struct an_json_tmpl agent_card; /* inline agentCard; value NULL: none */
-    int a2a_version;               /* enum an_a2a_version (proto/a2a.h); 0: auto */
+    int a2a_version;               /* enum an_a2a_version (core/spec_names.h); 0: auto */
     bool a2a_nonblocking;          /* `blocking: false` */
     int a2a_stream;                /* `stream`: 1 true, 0 false, -1 auto (default) */
     const char **output_modes;     /* acceptedOutputModes */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "load/check_load.h"
-#include "proto/a2a.h"
+#include "core/spec_names.h"
 
 static void json_release(void *p)
 {

@@ -16,7 +16,7 @@
 #include "core/json.h"
 #include "load/jsont_int.h"
 #include "load/schema.h"
-#include "proto/agui_verify.h"
+#include "core/spec_names.h"
 
 static const char *const run_keys[] = {"input",     "user",   "continue", "headers", "accept",
                                        "timeoutMs", "expect", "captures", "observe", NULL};

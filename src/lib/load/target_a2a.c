@@ -3,7 +3,7 @@
 
 #include "core/interp.h"
 #include "load/config_int.h"
-#include "proto/a2a.h"
+#include "core/spec_names.h"
 
 static int url_tmpl(struct an_ld *ld, const struct an_ynode *v, const char *key,
                     struct an_tmpl *out)

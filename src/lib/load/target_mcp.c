@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "load/config_int.h"
-#include "proto/mcp.h"
+#include "core/spec_names.h"
 
 static int load_stdio(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {

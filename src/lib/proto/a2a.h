@@ -31,9 +31,9 @@
 #include "ananke/err.h"
 #include "ananke/transcript.h"
 #include "core/buf.h"
+#include "core/spec_names.h"
 #include "proto/adapter.h"
 
-enum an_a2a_version { AN_A2A_AUTO = 0, AN_A2A_V1_0, AN_A2A_V0_3 };
 /* "1.0" / "0.3" */
 const char *an_a2a_version_name(int v);
 
@@ -59,15 +59,7 @@ void an_a2a_card_release(struct an_a2a_card *c);
 /* "<scheme>://<host[:port]>/.well-known/agent-card.json" for a URL. Caller frees. */
 char *an_a2a_card_url_for(const char *endpoint);
 
-/* ---- task states ---- */
-
-/* A task state as A2A 0.3 spells it ("TASK_STATE_INPUT_REQUIRED",
- * "input-required" and "input_required" all give "input-required";
- * "TASK_STATE_UNSPECIFIED" gives "unknown"), or NULL when s is no state.
- * Static strings. */
-const char *an_a2a_state(const char *s);
-bool an_a2a_state_terminal(const char *state);    /* completed failed canceled rejected */
-bool an_a2a_state_interrupted(const char *state); /* input-required auth-required */
+/* ---- task states: core/spec_names.h (an_a2a_state ...) ---- */
 
 /* ---- requests ---- */
 

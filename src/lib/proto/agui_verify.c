@@ -16,68 +16,6 @@
 
 #define SHOW 80 /* bytes of an event shown in a finding */
 
-const struct an_agui_rule an_agui_rules[] = {
-    {"first-event", AN_AGUI_MUST,
-     "the first event is RUN_STARTED or RUN_ERROR"},
-    {"nested-run-started", AN_AGUI_MUST,
-     "no RUN_STARTED while a run is active"},
-    {"after-run-finished", AN_AGUI_MUST,
-     "after RUN_FINISHED only RUN_STARTED (a new run) or RUN_ERROR (a late "
-     "failure)"},
-    {"nothing-after-run-error", AN_AGUI_MUST,
-     "after RUN_ERROR only RUN_STARTED (a new run)"},
-    {"run-id-echo", AN_AGUI_MUST,
-     "RUN_FINISHED names the runId of its RUN_STARTED"},
-    {"thread-id-echo", AN_AGUI_MUST,
-     "RUN_STARTED and RUN_FINISHED carry the threadId of the request"},
-    {"open-before-use", AN_AGUI_MUST,
-     "content, args and END of messages, tool calls and reasoning, "
-     "STEP_FINISHED and "
-     "SUBAGENT_FINISHED/ERROR name something opened and still open"},
-    {"already-open", AN_AGUI_MUST,
-     "a START does not reopen an id that is still open; a subagent id is not "
-     "reused in a run"},
-    {"closed-before-finish", AN_AGUI_MUST,
-     "every message, tool call, reasoning message or span, step and subagent "
-     "is closed before "
-     "RUN_FINISHED"},
-    {"chunk-first-needs-id", AN_AGUI_MUST,
-     "the first chunk of a stream carries its id (and, for TOOL_CALL_CHUNK, "
-     "toolCallName)"},
-    {"chunk-conflict", AN_AGUI_MUST,
-     "a continuation chunk repeats role, name, toolCallName or parentMessageId "
-     "only with the "
-     "opener's value"},
-    {"subagent-attribution", AN_AGUI_MUST,
-     "a continuation's subagentRunId is the one its opener carried"},
-    {"required-field", AN_AGUI_MUST,
-     "every required field of a known event is present"},
-    {"field-type", AN_AGUI_MUST,
-     "known fields have their types: strings, integer timestamps, object "
-     "metadata, known "
-     "roles, outcome shapes"},
-    {"unknown-event", AN_AGUI_SHOULD,
-     "an unknown event type is dropped with a warning"},
-    {"unknown-property", AN_AGUI_SHOULD,
-     "an unknown property (or content part) is dropped with a warning"},
-    {"unknown-outcome", AN_AGUI_SHOULD,
-     "an unknown RUN_FINISHED outcome type is dropped with a warning (read as "
-     "success)"},
-    {"deprecated-event", AN_AGUI_SHOULD,
-     "THINKING_* events (0.0.x) are accepted with a warning"},
-    {"protocol-version", AN_AGUI_SHOULD,
-     "a producer declaring a newer or uninterpretable protocolVersion is "
-     "served with a warning"},
-};
-const size_t an_agui_nrules = sizeof an_agui_rules / sizeof an_agui_rules[0];
-
-const struct an_agui_rule *an_agui_rule_find(const char *id) {
-  for (size_t i = 0; i < an_agui_nrules; i++)
-    if (!strcmp(an_agui_rules[i].id, id))
-      return &an_agui_rules[i];
-  return NULL;
-}
-
 static const char *const kind_name[K_N] = {
     "text message",   "tool call", "reasoning message",
     "reasoning span", "step",      "subagent"};

@@ -28,25 +28,14 @@
 
 #include "ananke/model.h"
 #include "ananke/transcript.h"
+#include "core/spec_names.h"
 
 /* The protocol version this client implements (compared with a producer's
  * RUN_STARTED.protocolVersion). */
 #define AN_AGUI_PROTOCOL_VERSION "1.1"
 
-enum an_agui_level { AN_AGUI_MUST, AN_AGUI_SHOULD };
-
-struct an_agui_rule {
-  const char *id;
-  enum an_agui_level level;
-  const char *summary; /* one line, for docs and --help */
-};
-
-/* Every rule, in the order docs/agui.md lists them. */
-extern const struct an_agui_rule an_agui_rules[];
-extern const size_t an_agui_nrules;
-
-/* NULL when no rule has that id. */
-const struct an_agui_rule *an_agui_rule_find(const char *id);
+/* The rules themselves (an_agui_rules, an_agui_rule_find) are data shared
+ * with the loaders: core/spec_names.h. */
 
 struct an_agui_verify;
 

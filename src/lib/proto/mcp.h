@@ -33,15 +33,13 @@
 
 #include "ananke/err.h"
 #include "ananke/transcript.h"
+#include "core/spec_names.h"
 #include "proto/adapter.h"
 
 /* The version we ask for unless told otherwise, and every version we speak
  * (what the server answers must be one of these). */
 #define AN_MCP_LATEST "2025-11-25"
-extern const char *const an_mcp_versions[]; /* newest first, NULL-terminated */
-
-/* Is v a protocol version ananke speaks? */
-bool an_mcp_version_known(const char *v);
+/* an_mcp_versions and an_mcp_version_known: core/spec_names.h */
 /* Check an InitializeResult against the version we asked for. NULL when it
  * is fine, else why not (a static or `why` buffer sentence). */
 const char *an_mcp_check_init(const json_t *result, char *why, size_t cap);

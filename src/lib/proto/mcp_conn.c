@@ -28,16 +28,6 @@
  * so requests wait for its 202, or the server could see them first. */
 #define ID_INITIALIZED (-4)
 
-const char *const an_mcp_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05",
-                                       NULL};
-
-bool an_mcp_version_known(const char *v)
-{
-    for (size_t i = 0; v && an_mcp_versions[i]; i++)
-        if (!strcmp(v, an_mcp_versions[i]))
-            return true;
-    return false;
-}
 
 const char *an_mcp_check_init(const json_t *result, char *why, size_t cap)
 {

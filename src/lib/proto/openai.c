@@ -348,8 +348,8 @@ static void record(struct oai_session *s, struct an_transcript *t)
         free(r->run_id);
         r->run_id = an_xstrdup(a->id);
     }
-    /* TODO: keep a->usage (prompt/completion tokens) in the turn record
-     * once transcript.h has a place for it. */
+    /* a->usage (prompt/completion tokens) is parsed but not kept: the turn
+     * record has no place for it until token budgets (issue 10) add one. */
 
     s->ans_first = t->ncalls;
     for (size_t i = 0; i < a->ncalls; i++) {
