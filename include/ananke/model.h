@@ -39,6 +39,7 @@ enum an_limit_state { AN_LIMIT_UNSET = 0, AN_LIMIT_SET, AN_LIMIT_DISABLED };
 struct an_limit {
     enum an_limit_state state;
     int64_t value;
+    double amount; /* usage.max_cost only: the limit in the prices' currency */
     struct an_loc loc;
     enum an_level level;
 };
@@ -179,6 +180,11 @@ struct an_assert {
     struct an_limit max_gap_ms;
     struct an_limit max_ttft_ms;        /* request sent -> first text delta */
     struct an_limit max_first_event_ms; /* request sent -> first protocol event */
+    /* usage.*: token counts the agent reported, summed over the scope; the
+     * cost from the agent, or from the config's `prices:` (docs/assertions.md
+     * "usage") */
+    struct an_limit max_input_tokens, max_output_tokens, max_total_tokens;
+    struct an_limit max_cost; /* `amount` holds the limit */
     struct an_check_item *checks; /* accumulate like must_match */
     size_t nchecks;
 };
@@ -291,6 +297,13 @@ struct an_named_assert {
     struct an_assert block;
 };
 
+/* What a model's tokens cost, per million (`prices:` in the config). */
+struct an_price {
+    const char *model; /* as the agent reports it, or "*": any other model */
+    double input_per_mtok, output_per_mtok;
+    struct an_loc loc;
+};
+
 struct an_config {
     const char *path; /* as given or found */
     const char *dir;  /* the project root: hooks run here */
@@ -300,6 +313,8 @@ struct an_config {
     size_t nassertions;
     struct an_agent *agents; /* `agents:` helper agents */
     size_t nagents;
+    struct an_price *prices; /* `prices:` per model, for usage.max_cost */
+    size_t nprices;
 };
 
 struct an_hook {

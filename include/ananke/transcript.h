@@ -89,6 +89,12 @@ struct an_turn_rec {
      * [{state, t_ms}]}, states spelled "completed", "input-required" ...;
      * NULL when the agent answered with a message, or for other targets */
     json_t *task;
+    /* the token usage the agent reported for the turn (AG-UI
+     * RUN_FINISHED.usage, OpenAI `usage`, ACP PromptResponse.usage and
+     * usage_update.cost): an array of {model?, input_tokens?, output_tokens?,
+     * total_tokens?, cost?, cost_source?}, one per report, counts left out
+     * when not reported (absent is not 0); NULL: nothing reported */
+    json_t *usage;
 };
 
 struct an_transcript {
@@ -119,6 +125,10 @@ struct an_scope {
     /* the state and the messages after the turn (for the whole test: the
      * last turn's); NULL when the protocol has none */
     const json_t *state, *messages;
+    /* the turns the scope covers (one, or every turn of the test), for
+     * what is summed over them (usage) */
+    const struct an_turn_rec *turns;
+    size_t nturns;
 };
 
 void an_transcript_init(struct an_transcript *t);
@@ -147,6 +157,10 @@ void an_turn_reset(struct an_turn_rec *r);
  * from it: proposed_actions (an empty array when absent or not a list) and
  * the `retrieval` events. */
 void an_turn_set_response(struct an_turn_rec *r, json_t *response);
+/* Add one usage report to the turn; negative counts and a negative cost
+ * mean "not reported". `model` may be NULL. */
+void an_turn_add_usage(struct an_turn_rec *r, const char *model, int64_t input, int64_t output,
+                       int64_t total, double cost);
 void an_turn_retry(struct an_turn_rec *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -589,7 +589,7 @@ static void do_prompt(struct agent *a, json_t *id, json_t *params)
             fwrite(line, 1, (size_t)n, stderr);
         fflush(stderr);
     }
-    struct turn_end end = {NULL, NULL};
+    struct turn_end end = {NULL, NULL, NULL};
     struct acp_rule *r = acp_scenario_pick(a->sc, text, strlen(text));
     if (r)
         run_rule(a, s, r, &end);
@@ -605,8 +605,12 @@ static void do_prompt(struct agent *a, json_t *id, json_t *params)
             send_result(a, id, json_pack("{s:s}", "stopReason", "cancelled"));
         else if (end.error)
             send_error(a, id, (int)end.error->num, end.error->str, NULL);
-        else
-            send_result(a, id, json_pack("{s:s}", "stopReason", end.stop ? end.stop : "end_turn"));
+        else {
+            json_t *res = json_pack("{s:s}", "stopReason", end.stop ? end.stop : "end_turn");
+            if (end.usage)
+                json_object_set(res, "usage", (json_t *)end.usage);
+            send_result(a, id, res);
+        }
     }
     json_decref(id);
     a->running = NULL;

@@ -56,6 +56,7 @@ static inline bool fault(const struct agent *a, enum acp_fault f)
 struct turn_end {
     const char *stop; /* stop reason; NULL with an error */
     const struct acp_step *error;
+    const json_t *usage; /* the `usage` step's object, sent in the prompt's result */
 };
 
 /* ---- acp_agent.c: output, input, requests to the client ---------------- */

@@ -47,6 +47,7 @@ static const struct {
     {"delay_ms", ACP_STEP_DELAY, no_mods},
     {"raw", ACP_STEP_RAW, no_mods},
     {"stop", ACP_STEP_STOP, no_mods},
+    {"usage", ACP_STEP_USAGE, no_mods},
     {"error", ACP_STEP_ERROR, error_mods},
     {"exit", ACP_STEP_EXIT, no_mods},
 };
@@ -424,12 +425,14 @@ static int load_step_value(struct acp_scenario *s, struct acp_step *st, const st
         return 0;
     case ACP_STEP_PLAN:
         return load_plan(s, st, v, err);
+    case ACP_STEP_USAGE:
     case ACP_STEP_UPDATE: {
         json_t *j;
-        if ((rc = scn_want_map(v, "'update'", err)) || (rc = to_json(v, &j, err)))
+        if ((rc = scn_want_map(v, st->kind == ACP_STEP_USAGE ? "'usage'" : "'update'", err)) ||
+            (rc = to_json(v, &j, err)))
             return rc;
         st->json = keep(s, j);
-        if (!json_is_string(json_object_get(j, "sessionUpdate")))
+        if (st->kind == ACP_STEP_UPDATE && !json_is_string(json_object_get(j, "sessionUpdate")))
             return an_fail(err, AN_ESCHEMA, &v->loc, "'update' needs a 'sessionUpdate' string");
         return 0;
     }
@@ -508,7 +511,7 @@ static int load_step(struct acp_scenario *s, struct acp_step *st, const struct a
     if (!kind_key)
         return an_fail(err, AN_ESCHEMA, &n->loc,
                        "a step needs one of text, thought, tool_call, tool_update, plan, update, "
-                       "read_file, write_file, terminal, permission, delay_ms, raw, stop, error, "
+                       "read_file, write_file, terminal, permission, delay_ms, raw, stop, usage, error, "
                        "exit");
     st->kind = step_kinds[kind].kind;
     st->loc = n->loc;

@@ -38,6 +38,7 @@ enum acp_step_kind {
     ACP_STEP_DELAY,       /* cancellable sleep */
     ACP_STEP_RAW,         /* one line to stdout, verbatim */
     ACP_STEP_STOP,        /* end the turn with a stop reason */
+    ACP_STEP_USAGE,       /* PromptResponse.usage of the turn */
     ACP_STEP_ERROR,       /* answer the prompt with a JSON-RPC error */
     ACP_STEP_EXIT         /* exit the process mid-turn */
 };
@@ -54,7 +55,8 @@ struct acp_step {
     long long limit; /* read_file: limit (0 = none) */
     /* tool_call, tool_update, update: the update object (toolCallId may be
      * missing: filled at runtime); plan: the entries array; write_file,
-     * terminal, permission: the validated map. Owned by the arena. */
+     * terminal, permission: the validated map; usage: the usage object.
+     * Owned by the arena. */
     json_t *json;
 };
 

@@ -344,6 +344,9 @@ static enum turn run_step(struct agent *a, struct session *s, const struct acp_s
     case ACP_STEP_STOP:
         end->stop = st->str;
         return TURN_STOP;
+    case ACP_STEP_USAGE:
+        end->usage = st->json;
+        return TURN_GO;
     case ACP_STEP_ERROR:
         end->error = st;
         return TURN_STOP;

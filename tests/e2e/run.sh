@@ -22,6 +22,7 @@
 #   statuses        "STATUS NAME" per test, in run order (pass/fail/error/skip),
 #                   checked against the JSON report the harness asks for
 #   env             optional NAME=VALUE lines exported for the command
+#                   (CASE_DIR, the case directory's absolute path, is set too)
 #   check.sh        optional extra checks, run in the case directory with
 #                   $OUT (the out/ directory) set; must exit 0
 # plus the config and test files the command reads. Output lands in out/.
@@ -99,7 +100,7 @@ run_case() {
   local want=0
   [ -f "$dir/exit" ] && want=$(tr -d '[:space:]' <"$dir/exit")
   local got
-  (cd "$dir" && for e in "${envs[@]}"; do export "$e"; done && eval "timeout -k 5 120 \"\$ANANKE\" $args") >"$out/stdout" 2>"$out/stderr"
+  (cd "$dir" && export CASE_DIR="$PWD" && for e in "${envs[@]}"; do export "$e"; done && eval "timeout -k 5 120 \"\$ANANKE\" $args") >"$out/stdout" 2>"$out/stderr"
   got=$?
   cat "$out/stdout" "$out/stderr" | normalise >"$out/combined"
   local ok=1 why=()

@@ -33,6 +33,7 @@ size_t chk_text(const struct an_assert *blk, const struct an_scope *s, struct an
 size_t chk_items(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
 size_t chk_timing(const struct an_assert *blk, const struct an_scope *s,
                   struct an_findings *out);
+size_t chk_usage(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
 
 /* "1 call" / "3 calls". */
 void chk_ncalls(struct an_buf *b, size_t n);

@@ -62,6 +62,16 @@ static void merge_common(struct an_assert *out, const struct levels *lv)
     }
 }
 
+/* Budgets are sums: a turn's own limits judge the turn, the test's or the
+ * target's judge the whole test's sum (never each turn's share of it). */
+static void merge_usage(struct an_assert *out, const struct levels *lv)
+{
+    NEAREST(out, lv, max_input_tokens);
+    NEAREST(out, lv, max_output_tokens);
+    NEAREST(out, lv, max_total_tokens);
+    NEAREST(out, lv, max_cost);
+}
+
 void an_assert_for_turn(struct an_assert *out, const struct an_assert *target,
                         const struct an_assert *test, const struct an_assert *turn)
 {
@@ -77,6 +87,7 @@ void an_assert_for_turn(struct an_assert *out, const struct an_assert *target,
      * test ("charge_card exactly once in the test"): judged once on the
      * aggregate by an_assert_for_test(), never turn by turn. */
     struct levels own = {{turn}, 1};
+    merge_usage(out, &own);
     CONCAT(out, &own, require, nrequire);
     CONCAT(out, &own, sequences, nsequences);
     CONCAT(out, &own, must_match, nmust_match);
@@ -89,6 +100,7 @@ void an_assert_for_test(struct an_assert *out, const struct an_assert *target,
     memset(out, 0, sizeof *out);
     struct levels lv = {{target, test}, 2};
     merge_common(out, &lv);
+    merge_usage(out, &lv);
     CONCAT(out, &lv, require, nrequire);
     CONCAT(out, &lv, sequences, nsequences);
     CONCAT(out, &lv, must_match, nmust_match);

@@ -36,6 +36,7 @@ static void attempt_release(struct an_turn_rec *r)
     json_decref(r->retrievals);
     json_decref(r->failure);
     json_decref(r->task);
+    json_decref(r->usage);
     for (size_t i = 0; i < r->nframes; i++)
         free(r->frames[i].data);
     free(r->frames);
@@ -164,6 +165,27 @@ void an_turn_set_response(struct an_turn_rec *r, json_t *response)
     }
 }
 
+void an_turn_add_usage(struct an_turn_rec *r, const char *model, int64_t input, int64_t output,
+                       int64_t total, double cost)
+{
+    json_t *u = json_object();
+    if (model && *model)
+        json_object_set_new(u, "model", json_string(model));
+    if (input >= 0)
+        json_object_set_new(u, "input_tokens", json_integer(input));
+    if (output >= 0)
+        json_object_set_new(u, "output_tokens", json_integer(output));
+    if (total >= 0)
+        json_object_set_new(u, "total_tokens", json_integer(total));
+    if (cost >= 0) {
+        json_object_set_new(u, "cost", json_real(cost));
+        json_object_set_new(u, "cost_source", json_string("agent"));
+    }
+    if (!r->usage)
+        r->usage = json_array();
+    json_array_append_new(r->usage, u);
+}
+
 void an_turn_retry(struct an_turn_rec *r, const char *fmt, ...)
 {
     char msg[512];
@@ -209,6 +231,8 @@ struct an_scope an_scope_turn(const struct an_transcript *t, size_t turn)
         .first_event_ms = r->first_event_ms,
         .first_text_ms = r->first_text_ms,
         .turn = (int)turn,
+        .turns = r,
+        .nturns = 1,
     };
     scope_answer(&s, r);
     s.task = r->task;
@@ -235,6 +259,8 @@ struct an_scope an_scope_test(const struct an_transcript *t, char **joined)
         .start_ms = t->start_ms,
         .end_ms = t->end_ms,
         .turn = -1,
+        .turns = t->turns,
+        .nturns = t->nturns,
     };
     for (size_t i = t->nturns; i-- > 0 && !s.task;)
         if (t->turns[i].status != AN_TURN_NOT_RUN)
@@ -316,6 +342,8 @@ json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
             json_object_set_new(o, "failure", json_incref(r->failure));
         if (r->task)
             json_object_set_new(o, "task", json_incref(r->task));
+        if (r->usage)
+            json_object_set_new(o, "usage", json_incref(r->usage));
         if (r->nwarnings) {
             json_t *w = json_array();
             for (size_t k = 0; k < r->nwarnings; k++)

@@ -423,3 +423,56 @@ json_t *an_yaml_to_json(const struct an_ynode *n, struct an_err *err)
     size_t budget = AN_YAML_MAX_NODES;
     return to_json(n, &budget, err);
 }
+
+struct an_ynode *an_yaml_from_json(const json_t *j, const struct an_loc *loc, struct an_arena *a)
+{
+    struct an_ynode *n = an_arena_alloc(a, sizeof *n);
+    memset(n, 0, sizeof *n);
+    n->loc = *loc;
+    n->kind = AN_Y_SCALAR;
+    char num[64];
+    const char *k;
+    const json_t *v;
+    size_t i;
+    switch (json_typeof(j)) {
+    case JSON_OBJECT:
+        n->kind = AN_Y_MAP;
+        n->pairs = an_arena_alloc(a, (json_object_size(j) + 1) * sizeof *n->pairs);
+        json_object_foreach((json_t *)j, k, v)
+        {
+            json_t *key = json_string(k);
+            n->pairs[n->npairs].key = an_yaml_from_json(key, loc, a);
+            json_decref(key);
+            n->pairs[n->npairs++].value = an_yaml_from_json(v, loc, a);
+        }
+        return n;
+    case JSON_ARRAY:
+        n->kind = AN_Y_SEQ;
+        n->items = an_arena_alloc(a, (json_array_size(j) + 1) * sizeof *n->items);
+        json_array_foreach(j, i, v) n->items[n->nitems++] = an_yaml_from_json(v, loc, a);
+        return n;
+    case JSON_STRING:
+        n->str = an_arena_strndup(a, json_string_value(j), json_string_length(j));
+        n->len = json_string_length(j);
+        n->quoted = true;
+        return n;
+    case JSON_INTEGER:
+        snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(j));
+        break;
+    case JSON_REAL:
+        snprintf(num, sizeof num, "%.17g", json_real_value(j));
+        break;
+    case JSON_TRUE:
+        snprintf(num, sizeof num, "true");
+        break;
+    case JSON_FALSE:
+        snprintf(num, sizeof num, "false");
+        break;
+    default:
+        snprintf(num, sizeof num, "null");
+        break;
+    }
+    n->str = an_arena_strdup(a, num);
+    n->len = strlen(num);
+    return n;
+}

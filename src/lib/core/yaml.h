@@ -77,4 +77,9 @@ bool an_yaml_as_int(const struct an_ynode *n, long long *out);
  * New reference; NULL plus err on a node count over the cap. */
 json_t *an_yaml_to_json(const struct an_ynode *n, struct an_err *err);
 
+/* The other way: a tree in `a` that reads back as `j` (strings quoted, so
+ * "true" stays a string), every node at `loc`. For rules written in JSON
+ * that the YAML loaders read. */
+struct an_ynode *an_yaml_from_json(const json_t *j, const struct an_loc *loc, struct an_arena *a);
+
 #endif

@@ -60,13 +60,19 @@ static int load_limit(struct an_ld *ld, const struct an_ynode *n, const char *wh
     if (an_yaml_as_bool(n, &b)) {
         if (b)
             return an_fail(ld->err, AN_ESCHEMA, &n->loc,
-                           "'%s' takes a number of milliseconds, or false to disable the "
-                           "inherited limit (true means nothing)",
-                           what);
+                           "'%s' takes %s, or false to disable the inherited limit (true "
+                           "means nothing)",
+                           what,
+                           !strcmp(what, "max_cost")           ? "an amount"
+                           : !strncmp(what, "max_", 4) && strstr(what, "tokens")
+                               ? "a number of tokens"
+                               : "a number of milliseconds");
         out->state = AN_LIMIT_DISABLED;
         return 0;
     }
     out->state = AN_LIMIT_SET;
+    if (!strcmp(what, "max_cost"))
+        return an_ld_amount(ld, n, what, &out->amount);
     return an_ld_uint(ld, n, what, &out->value);
 }
 
@@ -278,7 +284,7 @@ static int load_sequence(struct an_ld *ld, const struct an_ynode *n, enum an_lev
 
 /* Append src's arrays to dst's (arena copies) and take src's limits where
  * dst has none: `extends` gives defaults that the block itself overrides. */
-static void absorb(struct an_ld *ld, struct an_assert *dst, const struct an_assert *src)
+void an_assert_absorb(struct an_ld *ld, struct an_assert *dst, const struct an_assert *src)
 {
 #define CAT(field, nfield)                                                                    \
     do {                                                                                      \
@@ -310,6 +316,14 @@ static void absorb(struct an_ld *ld, struct an_assert *dst, const struct an_asse
         dst->max_ttft_ms = src->max_ttft_ms;
     if (!dst->max_first_event_ms.state)
         dst->max_first_event_ms = src->max_first_event_ms;
+    if (!dst->max_input_tokens.state)
+        dst->max_input_tokens = src->max_input_tokens;
+    if (!dst->max_output_tokens.state)
+        dst->max_output_tokens = src->max_output_tokens;
+    if (!dst->max_total_tokens.state)
+        dst->max_total_tokens = src->max_total_tokens;
+    if (!dst->max_cost.state)
+        dst->max_cost = src->max_cost;
 }
 
 /* Rewrite the level of everything in a block (an extended block takes the
@@ -334,6 +348,8 @@ static void set_level(struct an_assert *b, enum an_level level)
         b->checks[i].level = level;
     b->max_duration_ms.level = b->max_idle_ms.level = b->max_gap_ms.level = level;
     b->max_ttft_ms.level = b->max_first_event_ms.level = level;
+    b->max_input_tokens.level = b->max_output_tokens.level = level;
+    b->max_total_tokens.level = b->max_cost.level = level;
 }
 
 static int load_extends(struct an_ld *ld, const struct an_ynode *n, enum an_level level,
@@ -375,12 +391,12 @@ static int load_extends(struct an_ld *ld, const struct an_ynode *n, enum an_leve
         }
         /* later names override earlier ones' limits: absorb in reverse */
         struct an_assert tmp = {0};
-        absorb(ld, &tmp, found);
-        absorb(ld, &tmp, &base);
+        an_assert_absorb(ld, &tmp, found);
+        an_assert_absorb(ld, &tmp, &base);
         base = tmp;
     }
     set_level(&base, level);
-    absorb(ld, out, &base);
+    an_assert_absorb(ld, out, &base);
     return 0;
 }
 
@@ -424,8 +440,10 @@ static int load_state(struct an_ld *ld, const struct an_ynode *n, enum an_level 
 int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
                    const struct an_assert_lib *lib, struct an_assert *out)
 {
-    static const char *const keys[] = {"tools",   "timing", "text", "checks",
-                                       "extends", "state",  NULL};
+    static const char *const keys[] = {"tools",   "timing", "text",  "checks",
+                                       "extends", "state",  "usage", NULL};
+    static const char *const usage_keys[] = {"max_input_tokens", "max_output_tokens",
+                                             "max_total_tokens", "max_cost", NULL};
     static const char *const tool_keys[] = {"forbid", "require", "forbid_calls",
                                             "allow",  "sequence", NULL};
     static const char *const timing_keys[] = {"max_duration_ms", "max_idle_ms",
@@ -477,6 +495,17 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
         if ((s = an_yaml_get(v, "max_first_event_ms")) &&
             (rc = load_limit(ld, s, "max_first_event_ms", level, &out->max_first_event_ms)))
             return rc;
+    }
+    if ((v = an_yaml_get(node, "usage"))) {
+        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "usage")) ||
+            (rc = an_ld_keys(ld, v, usage_keys, "usage")))
+            return rc;
+        struct an_limit *lim[] = {&out->max_input_tokens, &out->max_output_tokens,
+                                  &out->max_total_tokens, &out->max_cost};
+        for (size_t k = 0; usage_keys[k]; k++)
+            if ((s = an_yaml_get(v, usage_keys[k])) &&
+                (rc = load_limit(ld, s, usage_keys[k], level, lim[k])))
+                return rc;
     }
     if ((v = an_yaml_get(node, "text"))) {
         if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "text")) ||

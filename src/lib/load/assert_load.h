@@ -20,4 +20,8 @@ struct an_assert_lib {
 int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
                    const struct an_assert_lib *lib, struct an_assert *out);
 
+/* Append src's rules to dst's (arena copies); src's limits fill the ones dst
+ * does not set. */
+void an_assert_absorb(struct an_ld *ld, struct an_assert *dst, const struct an_assert *src);
+
 #endif

@@ -43,7 +43,11 @@ static const char *const input_keys[] = {"user", "context", NULL};
 static const char *const expected_keys[] = {
     "action_required",  "tool_required",    "tool_sequence",
     "json_schema",      "retrieval_required", "must_include",
-    "must_not_include", "evidence_required_for_actions", NULL};
+    "must_not_include", "evidence_required_for_actions",
+    /* an assert block's rules, spelt as in JSONL (load/check_block.c) */
+    "tools.allow", "tools.sequence", "timing.max_duration_ms", "timing.max_ttft_ms",
+    "timing.max_first_event_ms", "usage.max_input_tokens", "usage.max_output_tokens",
+    "usage.max_total_tokens", "usage.max_cost", NULL};
 
 static void json_release(void *p)
 {
@@ -308,7 +312,15 @@ static int load_expected(const struct ctx *c, size_t index, const json_t *exp, c
         json_t *v = json_object_get(exp, key);
         if (!v)
             continue;
-        if (!strcmp(key, "tool_required")) {
+        if (strchr(key, '.')) {
+            json_t *item = json_pack("{s:s,s:O}", "type", key, "value", v);
+            an_arena_defer(c->ld->a, json_release, item);
+            char path[64];
+            snprintf(path, sizeof path, "expected.%s", key);
+            struct an_ck_src src = {at(c, index, path), NULL, NULL, dir};
+            bool taken;
+            rc = an_check_block_load(c->ld, item, &src, AN_LEVEL_TEST, &t->assert, &taken);
+        } else if (!strcmp(key, "tool_required")) {
             if (!(rc = strings(c, index, key, v, "tool names")))
                 json_array_foreach(v, i, e)
                 {
@@ -365,7 +377,10 @@ static int load_expected(const struct ctx *c, size_t index, const json_t *exp, c
         return rc;
     t->assert.checks = out.v;
     t->assert.nchecks = out.n;
-    if (out.n)
+    if (out.n || t->assert.nallow || t->assert.nsequences || t->assert.max_duration_ms.state ||
+        t->assert.max_ttft_ms.state || t->assert.max_first_event_ms.state ||
+        t->assert.max_input_tokens.state || t->assert.max_output_tokens.state ||
+        t->assert.max_total_tokens.state || t->assert.max_cost.state)
         t->assert.loc = at(c, index, "expected");
     return 0;
 }

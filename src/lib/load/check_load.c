@@ -464,7 +464,9 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
                    "unknown assertion type '%s' (supported: contains, not_contains, equals, "
                    "regex, json_path, type, tool_called, tool_result, script, agent, "
                    "action_required, tool_sequence, retrieval_required, json_schema, "
-                   "evidence_required, tool_execution, task_state)",
+                   "evidence_required, tool_execution, task_state; and an assert block's "
+                   "rules as GROUP.KEY: tools.allow, tools.sequence, timing.max_ttft_ms, "
+                   "usage.max_total_tokens ...)",
                    type, NULL);
     }
     out->kind = (enum an_check_kind)kind;
@@ -598,17 +600,21 @@ int an_checks_load_yaml(struct an_ld *ld, const struct an_ynode *n, enum an_leve
     const char *dir = slash ? an_arena_strndup(ld->a, file, (size_t)(slash - file)) : ".";
     struct an_check_item *v = an_arena_grow(ld->a, blk->checks, blk->nchecks,
                                             blk->nchecks + n->nitems + 1, sizeof *v);
+    size_t added = 0;
     for (size_t i = 0; i < n->nitems; i++) {
         json_t *j = an_yaml_to_json(n->items[i], ld->err);
         if (!j)
             return ld->err->code;
         an_arena_defer(ld->a, json_release, j);
         struct an_ck_src src = {n->items[i]->loc, n->items[i], NULL, dir};
-        if ((rc = an_check_item_load(ld, j, &src, level, &v[blk->nchecks + i])))
+        bool taken;
+        if ((rc = an_check_block_load(ld, j, &src, level, blk, &taken)))
+            return rc;
+        if (!taken && (rc = an_check_item_load(ld, j, &src, level, &v[blk->nchecks + added++])))
             return rc;
     }
     blk->checks = v;
-    blk->nchecks += n->nitems;
+    blk->nchecks += added;
     return 0;
 }
 

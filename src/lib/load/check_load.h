@@ -28,6 +28,13 @@ struct an_ck_src {
 int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
                        enum an_level level, struct an_check_item *out);
 
+/* An assert block's rule written as a typed check, {"type": "tools.allow",
+ * "value": [...]} for `tools: {allow: [...]}` (any GROUP.KEY of tools,
+ * timing, text and usage): loaded into blk's rules as the block would be,
+ * with *taken set. Anything else: 0 and *taken false. */
+int an_check_block_load(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
+                        enum an_level level, struct an_assert *blk, bool *taken);
+
 /* A YAML `checks:` list into blk->checks (appended). */
 int an_checks_load_yaml(struct an_ld *ld, const struct an_ynode *n, enum an_level level,
                         struct an_assert *blk);

@@ -298,6 +298,37 @@ static int load_agents(struct an_ld *ld, const struct an_ynode *n, const struct 
     return 0;
 }
 
+/* `prices:` model -> {input, output}: what a million tokens cost, in any one
+ * currency, for usage.max_cost when the agent reports tokens but no cost. */
+static int load_prices(struct an_ld *ld, const struct an_ynode *n, struct an_config *c)
+{
+    static const char *const keys[] = {"input", "output", NULL};
+    int rc;
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "prices")))
+        return rc;
+    c->nprices = n->npairs;
+    c->prices = an_arena_alloc(ld->a, (n->npairs ? n->npairs : 1) * sizeof *c->prices);
+    for (size_t i = 0; i < n->npairs; i++) {
+        struct an_price *p = &c->prices[i];
+        const struct an_ynode *v = n->pairs[i].value, *in, *out;
+        p->model = n->pairs[i].key->str;
+        p->loc = n->pairs[i].key->loc;
+        if (!p->model[0])
+            return an_fail(ld->err, AN_ESCHEMA, &p->loc,
+                           "a price needs a model name (or \"*\" for any other model)");
+        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, p->model)) ||
+            (rc = an_ld_keys(ld, v, keys, "a price")) ||
+            (rc = an_ld_require(ld, v, "input", "a price (per million input tokens)",
+                                (struct an_ynode **)&in)) ||
+            (rc = an_ld_require(ld, v, "output", "a price (per million output tokens)",
+                                (struct an_ynode **)&out)) ||
+            (rc = an_ld_amount(ld, in, "input", &p->input_per_mtok)) ||
+            (rc = an_ld_amount(ld, out, "output", &p->output_per_mtok)))
+            return rc;
+    }
+    return 0;
+}
+
 static int load_library(struct an_ld *ld, const struct an_ynode *n, struct an_config *c)
 {
     int rc;
@@ -317,7 +348,8 @@ static int load_library(struct an_ld *ld, const struct an_ynode *n, struct an_co
 
 int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
 {
-    static const char *const keys[] = {"version", "target", "assertions", "agents", NULL};
+    static const char *const keys[] = {"version", "target", "assertions", "agents", "prices",
+                                       NULL};
     struct an_ynode *root, *v;
     int rc;
     memset(c, 0, sizeof *c);
@@ -347,6 +379,8 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
         (rc = load_target(ld, v, &lib, "target", &c->target)))
         return rc;
     if ((v = an_yaml_get(root, "agents")) && (rc = load_agents(ld, v, &lib, c)))
+        return rc;
+    if ((v = an_yaml_get(root, "prices")) && (rc = load_prices(ld, v, c)))
         return rc;
     return 0;
 }

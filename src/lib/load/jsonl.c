@@ -327,10 +327,13 @@ static int load_assertions(const struct line_ctx *c, json_t *obj, const char *di
     json_array_foreach(list, i, item)
     {
         struct an_ck_src src = {blk->loc, NULL, c->text, dir};
-        int rc = an_check_item_load(c->ld, item, &src, AN_LEVEL_TEST, &blk->checks[blk->nchecks]);
+        bool taken;
+        int rc = an_check_block_load(c->ld, item, &src, AN_LEVEL_TEST, blk, &taken);
+        if (!rc && !taken)
+            rc = an_check_item_load(c->ld, item, &src, AN_LEVEL_TEST, &blk->checks[blk->nchecks]);
         if (rc)
             return rc;
-        blk->nchecks++;
+        blk->nchecks += !taken;
     }
     return 0;
 }

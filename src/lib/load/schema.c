@@ -106,6 +106,24 @@ int an_ld_uint(struct an_ld *ld, const struct an_ynode *n, const char *what, int
     return 0;
 }
 
+int an_ld_amount(struct an_ld *ld, const struct an_ynode *n, const char *what, double *out)
+{
+    char *end = NULL;
+    double v = 0;
+    if (n->kind == AN_Y_SCALAR && !an_yaml_is_null(n) && n->str[0])
+        v = strtod(n->str, &end);
+    if (!end || *end || v != v)
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'%s' must be a number, not %s%s%s", what,
+                       n->kind == AN_Y_SCALAR ? "\"" : "",
+                       n->kind == AN_Y_SCALAR ? n->str : an_yaml_kind_name(n),
+                       n->kind == AN_Y_SCALAR ? "\"" : "");
+    if (v < 0)
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'%s' must not be negative (got %s)", what,
+                       n->str);
+    *out = v;
+    return 0;
+}
+
 int an_ld_require(struct an_ld *ld, const struct an_ynode *map, const char *key, const char *where,
                   struct an_ynode **out)
 {

@@ -37,6 +37,8 @@ int an_ld_expect(struct an_ld *ld, const struct an_ynode *n, enum an_ynode_kind 
 int an_ld_string(struct an_ld *ld, const struct an_ynode *n, const char *what, const char **out);
 /* A non-negative integer (what = the key, for messages). */
 int an_ld_uint(struct an_ld *ld, const struct an_ynode *n, const char *what, int64_t *out);
+/* A non-negative decimal number ("0.25", "3", "1e-3"). */
+int an_ld_amount(struct an_ld *ld, const struct an_ynode *n, const char *what, double *out);
 /* A required key: error at the map's location when absent. */
 int an_ld_require(struct an_ld *ld, const struct an_ynode *map, const char *key, const char *where,
                   struct an_ynode **out);

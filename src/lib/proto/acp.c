@@ -21,6 +21,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/usage.h"
 #include "proto/acp_client.h"
 #include "proto/adapter.h"
 #include "proto/fd_session.h"
@@ -41,6 +42,10 @@ struct acp_session {
     int64_t deadline_mono;
     struct an_buf text;
     json_t *call_ix; /* toolCallId -> index in t->calls */
+    /* usage_update's cost: the session's running total as last reported
+     * (-1: never), and what it was when the turn began */
+    double cost_now, cost_at_turn;
+    bool cost_in_turn; /* a usage_update with a cost came during the turn */
 };
 
 static struct an_turn_rec *cur(struct acp_session *s)
@@ -76,6 +81,22 @@ static void send_prompt(struct acp_session *s)
         return;
     }
     s->phase = PH_PROMPT;
+    s->cost_at_turn = s->cost_now < 0 ? 0 : s->cost_now;
+    s->cost_in_turn = false;
+}
+
+/* The turn's usage: PromptResponse.usage's tokens, and the growth of the
+ * session's cost (usage_update) during the turn. */
+static void keep_usage(struct acp_session *s, const json_t *result)
+{
+    const json_t *u = json_object_get(result, "usage");
+    int64_t in = an_usage_count(u, "inputTokens"), out = an_usage_count(u, "outputTokens");
+    int64_t total = an_usage_count(u, "totalTokens");
+    double cost = s->cost_in_turn ? s->cost_now - s->cost_at_turn : -1;
+    if (cost < 0 && s->cost_in_turn)
+        cost = 0; /* a total that went down: the agent reset it */
+    if (json_is_object(u) || cost >= 0)
+        an_turn_add_usage(cur(s), NULL, in, out, total, cost);
 }
 
 /* ---- what the agent sends ---- */
@@ -173,7 +194,14 @@ static void on_notification(void *ud, struct an_acp_client *c, const struct an_r
     } else if (!strcmp(kind, "tool_call_update")) {
         tool_update(s, u, false);
     }
-    /* plans, thoughts, modes, commands, usage: in the frames, not asserted yet */
+    else if (!strcmp(kind, "usage_update")) {
+        const json_t *amount = json_object_get(json_object_get(u, "cost"), "amount");
+        if (json_is_number(amount) && json_number_value(amount) >= 0) {
+            s->cost_now = json_number_value(amount);
+            s->cost_in_turn = true;
+        }
+    }
+    /* plans, thoughts, modes, commands: in the frames, not asserted yet */
 }
 
 static void on_agent_call(void *ud, struct an_acp_client *cl, const struct an_acp_call *call)
@@ -242,6 +270,7 @@ static void on_response(void *ud, struct an_acp_client *c, const struct an_rpc_m
             an_turn_warn(cur(s), "session/prompt result has no stopReason");
         else if (strcmp(stop, "end_turn"))
             an_turn_warn(cur(s), "stopReason: %.60s", stop);
+        keep_usage(s, m->result);
         s->done = true;
     }
 }
@@ -390,6 +419,7 @@ int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, str
     s->base.ops = &acp_ops;
     s->timeout_ms = o->timeout_ms;
     s->call_ix = json_object();
+    s->cost_now = -1;
     struct an_acp_opts ao = AN_ACP_OPTS_INIT;
     ao.argv = o->argv;
     ao.env = o->env;

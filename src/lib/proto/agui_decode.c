@@ -10,6 +10,7 @@
 #include "core/buf.h"
 #include "core/vec.h"
 #include "core/json.h"
+#include "core/usage.h"
 #include "proto/json_patch.h"
 #include "proto/uuid.h"
 
@@ -335,8 +336,23 @@ static int h_run_started(struct an_agui_dec *d, json_t *ev)
     return 0;
 }
 
+/* RUN_FINISHED / RUN_ERROR `usage`: TokenUsage[], one report each. */
+static void keep_usage(struct an_agui_dec *d, const json_t *ev)
+{
+    size_t i;
+    const json_t *u;
+    json_array_foreach(json_object_get(ev, "usage"), i, u)
+    {
+        if (json_is_object(u))
+            an_turn_add_usage(rec(d), an_json_str(u, "model"),
+                              an_usage_count(u, "inputTokens"), an_usage_count(u, "outputTokens"),
+                              an_usage_count(u, "totalTokens"), -1);
+    }
+}
+
 static int h_run_finished(struct an_agui_dec *d, json_t *ev)
 {
+    keep_usage(d, ev);
     json_t *outcome = json_object_get(ev, "outcome");
     const char *otype = an_json_str(outcome, "type");
     if (otype && strcmp(otype, "success"))
@@ -357,6 +373,7 @@ static int h_run_error(struct an_agui_dec *d, json_t *ev)
     else if (json_is_number(code))
         snprintf(codebuf, sizeof codebuf, " (code %g)", json_number_value(code));
     d->run = RUN_ERRORED;
+    keep_usage(d, ev);
     an_turn_fail(rec(d), AN_ERUN, "agent reported RUN_ERROR: %.600s%s",
                  msg ? msg : "(no message)", codebuf);
     return 0;

@@ -23,6 +23,7 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/proc.h"
+#include "core/usage.h"
 #include "proto/adapter.h"
 #include "proto/http.h"
 #include "proto/openai_int.h"
@@ -348,8 +349,11 @@ static void record(struct oai_session *s, struct an_transcript *t)
         free(r->run_id);
         r->run_id = an_xstrdup(a->id);
     }
-    /* a->usage (prompt/completion tokens) is parsed but not kept: the turn
-     * record has no place for it until token budgets (issue 10) add one. */
+    if (a->usage) /* one report per model call: a tool loop's rounds add up */
+        an_turn_add_usage(r, a->model ? a->model : s->model,
+                          an_usage_count(a->usage, "prompt_tokens"),
+                          an_usage_count(a->usage, "completion_tokens"),
+                          an_usage_count(a->usage, "total_tokens"), -1);
 
     s->ans_first = t->ncalls;
     for (size_t i = 0; i < a->ncalls; i++) {

@@ -45,6 +45,7 @@ struct an_oai_answer {
     size_t ncalls, cap_calls;
     char *finish_reason; /* choices[0].finish_reason; NULL until one came */
     json_t *usage;       /* the last `usage` object; NULL: none came */
+    char *model;         /* the model that answered, as it says; NULL: not said */
     bool done;           /* `data: [DONE]` (a non-stream answer: parsed) */
     bool has_choice;     /* some chunk carried choices[0] */
     uint64_t nchunks;    /* data events seen, [DONE] included */

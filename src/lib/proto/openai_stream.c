@@ -32,6 +32,7 @@ void an_oai_answer_release(struct an_oai_answer *a)
     free(a->finish_reason);
     an_buf_release(&a->text);
     json_decref(a->usage);
+    free(a->model);
     memset(a, 0, sizeof *a);
 }
 
@@ -224,6 +225,9 @@ static void keep_common(struct an_oai_answer *a, const json_t *o)
     const char *id = an_json_str(o, "id");
     if (!a->id && id)
         a->id = an_xstrdup(id);
+    const char *model = an_json_str(o, "model");
+    if (!a->model && model)
+        a->model = an_xstrdup(model);
     json_t *usage = json_object_get(o, "usage");
     if (json_is_object(usage)) {
         json_decref(a->usage);

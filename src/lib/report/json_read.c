@@ -160,6 +160,8 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
         r->failure = json_is_object(fail) ? json_incref(fail) : NULL;
         json_t *task = json_object_get(v, "task"); /* an a2a target's */
         r->task = json_is_object(task) ? json_incref(task) : NULL;
+        json_t *usage = json_object_get(v, "usage");
+        r->usage = json_is_array(usage) ? json_incref(usage) : NULL;
         size_t k;
         json_t *w;
         json_array_foreach(json_object_get(v, "warnings"), k, w)

@@ -12,6 +12,7 @@
 #include "core/cancel.h"
 #include "core/clock.h"
 #include "core/tmpdir.h"
+#include "core/usage.h"
 #include "proto/http.h"
 #include "run/hook.h"
 #include "run/judge.h"
@@ -329,6 +330,7 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
         finish(j);
         return;
     }
+    an_usage_price(rec->usage, j->cfg->prices, j->cfg->nprices);
     static const struct an_assert none;
     struct an_assert blk;
     an_assert_for_turn(&blk, &j->cfg->target.assert, &j->test->assert,

@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/usage.h"
 #include "ananke/check.h"
 #include "ananke/run.h"
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/interp.h"
+#include "core/usage.h"
 #include "run/replay_int.h"
 #include "run/replay_judge.h"
 
@@ -74,6 +76,8 @@ bool an_replay_turn_checks(struct an_replay_test *x, size_t turn)
     struct an_transcript *tr = &x->out->transcript;
     struct an_assert blk;
     struct an_err err = AN_ERR_INIT;
+    /* the recorded tokens, priced by today's `prices:` (the agent's own cost stays) */
+    an_usage_price(tr->turns[turn].usage, x->cfg->prices, x->cfg->nprices);
     an_assert_for_turn(&blk, &x->cfg->target.assert, &t->assert,
                        turn < t->nturns ? &t->turns[turn].assert : &none);
     struct an_scope s = an_scope_turn(tr, turn);
