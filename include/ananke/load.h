@@ -53,4 +53,10 @@ int an_config_find(const char *start_dir, char **out, struct an_err *err);
 int an_suite_load(struct an_suite **out, const struct an_load_opts *opts,
                   struct an_errlist *errs);
 
+/* --expected-failures FILE (docs/cli.md): a YAML list of test names, each
+ * `name` or `name: reason`, or a map name -> reason. An empty file is an
+ * empty list. On success *out owns everything (an_expected_release). */
+struct an_expected;
+int an_expected_load(const char *path, struct an_expected *out, struct an_err *err);
+
 #endif

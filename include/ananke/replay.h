@@ -58,6 +58,7 @@ struct an_replay_opts {
     /* Warn about recorded tests with no test now: those of every file when
      * the whole suite was loaded (no PATH), else of the loaded files only. */
     bool whole_suite;
+    struct an_expected *expected; /* --expected-failures; NULL: none */
     /* Called for each test, in suite order (borrowed). */
     void (*on_test)(const struct an_test_result *t, void *ud);
     /* Called for what is worth a line but is no test result (a recorded

@@ -55,6 +55,14 @@ void an_findings_release(struct an_findings *f);
 enum an_status { AN_STATUS_PASS = 0, AN_STATUS_FAIL, AN_STATUS_ERROR, AN_STATUS_SKIP };
 const char *an_status_name(enum an_status s); /* "pass", "fail", "error", "skip" */
 
+/* --expected-failures (docs/cli.md): how a test on the list came out. A
+ * listed test that fails (FAIL) failed as expected and does not fail the
+ * run; one that passes is stale and does fail it, so the list can only
+ * shrink. An ERROR stays an error: the list is about verdicts. */
+enum an_expect { AN_EXPECT_NONE = 0, AN_EXPECT_FAILED, AN_EXPECT_STALE };
+const char *an_expect_name(enum an_expect e); /* "", "expected failure", "stale expected failure" */
+
+
 /* How often a repeated test passes (--repeat): stable 100 %, mostly stable
  * >= 80 %, unstable >= 50 %, highly unstable below. */
 enum an_stability {
@@ -148,6 +156,8 @@ struct an_test_result {
     struct an_judgements judgements; /* agent checks, in the order they ran */
     struct an_dynamic_result *dyn;   /* a dynamic test's checkpoints and end; NULL = static */
     bool timed_out;             /* --timeout cut the test (status is ERROR) */
+    enum an_expect expect;      /* --expected-failures: what the listed test did */
+    char *expect_reason;        /* the list's reason for it; NULL: none given */
     /* --repeat: every run of the test; the findings, error and transcript
      * above are those of the first run that did not pass (else the last).
      * runs == 0 means the test was not repeated (one run). */
@@ -157,6 +167,19 @@ struct an_test_result {
 
 /* passes / runs, 1.0 for a test that was not repeated and passed. */
 double an_test_pass_rate(const struct an_test_result *t);
+
+/* The list: test names (a JSONL case's id or its whole name), each with the
+ * reason given (NULL: none) and where it was written. */
+struct an_expected {
+    char **names;
+    char **reasons;
+    char **where; /* "FILE:LINE:COL" */
+    bool *used;   /* a test of the run matched it */
+    size_t n;
+};
+void an_expected_release(struct an_expected *x);
+/* Mark `t` when the list names it (t->expect, t->expect_reason). */
+void an_expected_apply(struct an_expected *x, struct an_test_result *t);
 
 struct an_run_result {
     struct an_test_result *tests;
@@ -181,7 +204,12 @@ void an_run_result_release(struct an_run_result *r);
 struct an_counts {
     size_t passed, failed, errors, skipped;
     size_t timeouts;
+    size_t xfailed; /* failed as --expected-failures expects (a subset of failed) */
+    size_t stale;   /* listed there, yet passed (a subset of passed) */
 };
+/* Whether the run failed: a failure not expected, an error, or a stale
+ * expected failure (not-run tests are the caller's to add). */
+bool an_counts_failing(const struct an_counts *c);
 struct an_counts an_run_result_counts(const struct an_run_result *r);
 /* passed / (passed + failed + errors): skipped tests ran nothing and are
  * left out; 0 when no test ran. */

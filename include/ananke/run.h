@@ -41,6 +41,9 @@ struct an_run_opts {
     const struct an_regex *filter; /* select tests whose name matches; NULL: all */
     unsigned shard_index;      /* 1-based; with shard_count */
     unsigned shard_count;      /* 0: no sharding */
+    /* --expected-failures: marks the listed tests' results (and which
+     * entries matched) as each finishes; NULL: no list */
+    struct an_expected *expected;
     bool has_seed;             /* --seed: given to simulators and judges */
     int64_t seed;
     /* What the reports will need once the run is over. Memory grows with

@@ -78,6 +78,12 @@ bool cli_opt_verbose(const char *a, bool vv, int *verbose);
 void cli_cancel_on_signals(void);
 
 /* Print "ananke: <msg>" to stderr; returns AN_EXIT_INVALID. */
+/* --expected-failures FILE: load it (an error is printed: exit 2), and warn
+ * on stderr about the entries no test of the run matched (src/cli/expected.c). */
+struct an_expected;
+int cli_expected_load(const char *path, struct an_expected *out);
+void cli_expected_unused(const struct an_expected *x);
+
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -72,7 +72,7 @@ int cmd_merge(int argc, char **argv)
     fflush(stdout);
     rc = cli_reporters_write(&reps, &res);
     struct an_counts n = an_run_result_counts(&res);
-    if (n.failed || n.errors || res.not_run)
+    if (an_counts_failing(&n) || res.not_run)
         rc = AN_EXIT_FAIL;
 done:
     an_run_result_release(&res);

@@ -25,6 +25,8 @@ static void usage(void)
          "  -o, --output FILE        also write a report to FILE, its format from the\n"
          "                           extension, as for 'ananke run'\n"
          "  -v, --verbose            show every turn: message, tool calls, text, timings\n"
+         "      --expected-failures FILE\n"
+         "                           tests known to fail, as for 'ananke run'\n"
          "      --color WHEN         auto (default), always, never\n"
          "  -h, --help               this help\n"
          "\n"
@@ -56,6 +58,8 @@ int cmd_replay(int argc, char **argv)
     struct an_run_result result = {0};
     struct an_err err = AN_ERR_INIT;
     char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+    struct an_expected expected = {0};
+    bool has_expected = false;
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -66,6 +70,10 @@ int cmd_replay(int argc, char **argv)
             continue;
         } else if (cli_opt("replay", argc, argv, &i, "--config", "-c", &val, &rc)) {
             config = val;
+        } else if (cli_opt("replay", argc, argv, &i, "--expected-failures", NULL, &val, &rc)) {
+            an_expected_release(&expected);
+            rc = val ? cli_expected_load(val, &expected) : rc;
+            has_expected = true;
         } else if (cli_opt("replay", argc, argv, &i, "--color", NULL, &val, &rc)) {
             color = val;
         } else if (cli_opt("replay", argc, argv, &i, "--reporter", "-r", &val, &rc)) {
@@ -119,6 +127,7 @@ int cmd_replay(int argc, char **argv)
 
     struct an_replay_opts ro = AN_REPLAY_OPTS_INIT;
     ro.whole_suite = npaths == 0;
+    ro.expected = has_expected ? &expected : NULL;
     ro.on_test = on_test;
     ro.on_warning = on_warning;
     ro.ud = &console;
@@ -135,10 +144,13 @@ int cmd_replay(int argc, char **argv)
     if (cli_reporters_write(&reps, &result))
         rc = AN_EXIT_FAIL;
     struct an_counts n = an_run_result_counts(&result);
-    if (n.failed || n.errors)
+    if (an_counts_failing(&n))
         rc = AN_EXIT_FAIL;
+    if (has_expected)
+        cli_expected_unused(&expected);
 
 done:
+    an_expected_release(&expected);
     an_run_result_release(&result);
     an_recording_free(recording);
     an_suite_free(suite);

@@ -95,6 +95,10 @@ static void usage(void)
          "                           first event), with backoff; never on a failed assertion\n"
          "      --timeout DURATION   bound one test, hooks and turns: 500ms, 30s, 2m\n"
          "      --fail-fast          start no new test after the first failure\n"
+         "      --expected-failures FILE\n"
+         "                           tests known to fail (a YAML list of names, each\n"
+         "                           NAME or 'NAME: reason'): one that fails does not fail\n"
+         "                           the run; one that passes is stale and does\n"
          "      --filter REGEX       run only the tests whose name matches\n"
          "      --shard I/N          run the I-th of N deterministic slices (1-based)\n"
          "      --protocol MODE      AG-UI stream conformance: strict (a MUST violation\n"
@@ -112,8 +116,9 @@ static void usage(void)
          "                           always, never\n"
          "  -h, --help               this help\n"
          "\n"
-         "exit: 0 every test passed (skipped ones aside), 1 a test failed or errored (or\n"
-         "the recording could not be written), 2 invalid invocation, config or test file,\n"
+         "exit: 0 every test passed (skipped ones and expected failures aside), 1 a test\n"
+         "failed or errored, an expected failure passed (stale), or the recording could\n"
+         "not be written, 2 invalid invocation, config or test file,\n"
          "no test found, or a --record DIR that is not new or empty, 130 interrupted.");
 }
 
@@ -329,6 +334,7 @@ int cmd_run(int argc, char **argv)
     const char **redact = an_xcalloc((size_t)argc + 1, sizeof *redact);
     size_t nredact = 0;
     struct an_recorder *rec = NULL;
+    struct an_expected expected = {0};
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -380,6 +386,10 @@ int cmd_run(int argc, char **argv)
             protocol = val;
             if (val && strcmp(val, "strict") && strcmp(val, "warn") && strcmp(val, "off"))
                 rc = cli_usage_error("--protocol takes strict, warn or off, not '%s'", val);
+        } else if (cli_opt("run", argc, argv, &i, "--expected-failures", NULL, &val, &rc)) {
+            an_expected_release(&expected);
+            rc = val ? cli_expected_load(val, &expected) : rc;
+            ro.expected = &expected;
         } else if (cli_opt("run", argc, argv, &i, "--record", NULL, &val, &rc)) {
             record_dir = val;
         } else if (cli_opt("run", argc, argv, &i, "--redact", NULL, &val, &rc)) {
@@ -508,8 +518,11 @@ int cmd_run(int argc, char **argv)
     if (cli_reporters_write(&reps, &result))
         rc = AN_EXIT_FAIL;
     struct an_counts n = an_run_result_counts(&result);
-    if (n.failed || n.errors || result.not_run) /* skipped tests never fail a run */
+    /* skipped tests and expected failures never fail a run; stale ones do */
+    if (an_counts_failing(&n) || result.not_run)
         rc = AN_EXIT_FAIL;
+    if (ro.expected)
+        cli_expected_unused(ro.expected);
     if (rec) {
         struct an_err rerr = AN_ERR_INIT;
         char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
@@ -531,6 +544,7 @@ int cmd_run(int argc, char **argv)
     }
 
 done:
+    an_expected_release(&expected);
     an_record_free(rec);
     free(redact);
     an_run_result_release(&result);

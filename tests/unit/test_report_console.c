@@ -272,6 +272,7 @@ static void test_verbose(void **state)
     o.verbose = 1;
     char *s = render(t, &o);
     assert_string_equal(s, "PASS  pays once (812ms)  tests/checkout.test.yaml\n"
+                           "  1 tool call · 1 turn\n"
                            "  variables: TOKEN, USER\n"
                            "  turn 1 user: \"buy the red shoes\" (790ms)\n"
                            "    calls:\n"
@@ -389,6 +390,7 @@ static void test_dynamic(void **state)
                            "    expected: every required checkpoint reached\n"
                            "    actual:   missing: confirm\n"
                            "    at cases.jsonl:4:1\n"
+                           "  1 tool call · 3 turns\n"
                            "  simulator: user-sim (seed 42)\n"
                            "  turn 1 user: \"Help me file an expense\" (1200ms)\n"
                            "    calls: none\n"
@@ -411,6 +413,7 @@ static void test_dynamic(void **state)
     s = render(&r.tests[1], &o);
     assert_string_equal(s, "PASS  greets back (500ms)  dyn.test.yaml\n"
                            "  1 turn, 1/1 checkpoint (all reached)\n"
+                           "  0 tool calls · 1 turn\n"
                            "  simulator: user-sim\n"
                            "  turn 1 user: \"hi\" (400ms)\n"
                            "    calls: none\n"
@@ -431,6 +434,7 @@ static void test_dynamic(void **state)
     assert_string_equal(s, "PASS  greets back (500ms)  dyn.test.yaml\n"
                            "  1 turn, 2/3 checkpoints (goal achieved); optional, not reached: "
                            "tip\\u001b[2J\n"
+                           "  0 tool calls · 1 turn\n"
                            "  simulator: user-sim\n"
                            "  turn 1 user: \"hi\" (400ms)\n"
                            "    calls: none\n"

@@ -75,11 +75,14 @@ static void test_fields(void **state)
     assert_int_equal(json_integer_value(json_object_get(v, "ended_ms")), T0 + 1420);
     assert_int_equal(json_integer_value(json_object_get(v, "duration_ms")), 1420);
     assert_string_equal(json_string_value(json_object_get(v, "config")), "ananke.config.yaml");
-    json_int_t total, passed, failed, errors, skipped, not_run;
-    assert_int_equal(json_unpack(json_object_get(v, "summary"), "{s:I,s:I,s:I,s:I,s:I,s:I!}",
+    json_int_t total, passed, failed, errors, skipped, not_run, xfailed, stale;
+    assert_int_equal(json_unpack(json_object_get(v, "summary"), "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I!}",
                                  "total", &total, "passed", &passed, "failed", &failed, "errors",
-                                 &errors, "skipped", &skipped, "not_run", &not_run),
+                                 &errors, "skipped", &skipped, "expected_failures", &xfailed,
+                                 "stale", &stale, "not_run", &not_run),
                      0);
+    assert_int_equal(xfailed, 0);
+    assert_int_equal(stale, 0);
     assert_int_equal(skipped, 0);
     assert_int_equal(not_run, 0);
     assert_int_equal(total, 3);

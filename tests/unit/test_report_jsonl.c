@@ -58,21 +58,21 @@ static void test_events(void **state)
         "{\"type\":\"result\",\"id\":\"T001\",\"name\":\"greeting\","
         "\"file\":\"cases.jsonl\",\"status\":\"passed\",\"duration_ms\":812,"
         "\"input\":\"Hello\",\"response\":\"Hi there\",\"messages_count\":3,"
-        "\"assertions\":[],\"judgements\":[],\"error\":null}\n"
+        "\"assertions\":[],\"judgements\":[],\"error\":null,\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":812,\"ttft_ms\":null,\"usage\":null}}\n"
         "{\"type\":\"result\",\"id\":\"T002\",\"name\":\"T002\",\"file\":\"cases.jsonl\","
         "\"status\":\"failed\",\"duration_ms\":40,\"input\":\"Bye | now\","
         "\"response\":\"Later.\",\"messages_count\":1,\"assertions\":[{\"type\":\"contains\","
         "\"passed\":false,\"message\":\"Output must contain \\\"ciao\\\"\","
         "\"expected\":\"the text \\\"ciao\\\"\",\"actual\":null,\"detail\":null,\"turn\":null,"
-        "\"location\":\"cases.jsonl:2:40\"}],\"judgements\":[],\"error\":null}\n"
+        "\"location\":\"cases.jsonl:2:40\"}],\"judgements\":[],\"error\":null,\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":40,\"ttft_ms\":null,\"usage\":null}}\n"
         "{\"type\":\"result\",\"id\":\"slow agent\",\"name\":\"slow agent\","
         "\"file\":\"slow.test.yaml\",\"status\":\"timeout\",\"duration_ms\":500,"
         "\"input\":\"wait\",\"response\":null,\"messages_count\":1,"
-        "\"assertions\":[],\"judgements\":[],\"error\":\"test timed out after 500 ms\"}\n"
+        "\"assertions\":[],\"judgements\":[],\"error\":\"test timed out after 500 ms\",\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":500,\"ttft_ms\":null,\"usage\":null}}\n"
         "{\"type\":\"result\",\"id\":\"agent down\",\"name\":\"agent down\","
         "\"file\":\"down.test.yaml\",\"status\":\"error\",\"duration_ms\":3,"
         "\"input\":\"hi\",\"response\":null,\"messages_count\":1,"
-        "\"assertions\":[],\"judgements\":[],\"error\":\"cannot reach http://127.0.0.1:9/agent: refused\"}\n"
+        "\"assertions\":[],\"judgements\":[],\"error\":\"cannot reach http://127.0.0.1:9/agent: refused\",\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":3,\"ttft_ms\":null,\"usage\":null}}\n"
         "{\"type\":\"result\",\"id\":\"T003\",\"name\":\"later\","
         "\"file\":\"cases.jsonl\",\"status\":\"skipped\",\"duration_ms\":0,"
         "\"input\":null,\"response\":null,\"messages_count\":0,\"assertions\":[],"
@@ -80,12 +80,12 @@ static void test_events(void **state)
         "{\"type\":\"result\",\"id\":\"flaky\",\"name\":\"flaky\","
         "\"file\":\"flaky.test.yaml\",\"status\":\"passed\",\"duration_ms\":60,"
         "\"input\":\"roll\",\"response\":\"4\",\"messages_count\":1,"
-        "\"assertions\":[],\"judgements\":[],\"error\":null}\n"
+        "\"assertions\":[],\"judgements\":[],\"error\":null,\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":60,\"ttft_ms\":null,\"usage\":null}}\n"
         "{\"type\":\"stability\",\"id\":\"flaky\",\"name\":\"flaky\","
         "\"runs\":3,\"passed\":2,\"failed\":1,\"pass_rate\":0.6667,"
         "\"stable\":false,\"stability_class\":\"unstable\",\"avg_duration_ms\":20}\n"
         "{\"type\":\"summary\",\"total\":6,\"passed\":2,\"failed\":1,"
-        "\"skipped\":1,\"errors\":1,\"timeouts\":1,\"not_run\":0,"
+        "\"skipped\":1,\"errors\":1,\"timeouts\":1,\"expected_failures\":0,\"stale\":0,\"not_run\":0,"
         "\"pass_rate\":0.4,\"duration_ms\":1420,\"ended_at\":\"2025-01-17T07:46:41.420Z\"}\n");
     assert_int_equal(objects(s), 9);
     free(s);
@@ -113,7 +113,7 @@ static void test_hostile_text_and_empty_run(void **state)
     s = report(&empty, "empty.jsonl");
     assert_int_equal(objects(s), 2);
     assert_non_null(strstr(s, "\n{\"type\":\"summary\",\"total\":0,\"passed\":0,\"failed\":0,"
-                              "\"skipped\":0,\"errors\":0,\"timeouts\":0,\"not_run\":0,"
+                              "\"skipped\":0,\"errors\":0,\"timeouts\":0,\"expected_failures\":0,\"stale\":0,\"not_run\":0,"
                               "\"pass_rate\":0.0,\"duration_ms\":0,\"ended_at\":null}\n"));
     assert_non_null(strstr(s, "\"started_at\":null,"));
     free(s);
@@ -136,7 +136,7 @@ static void test_dynamic(void **state)
         "\"message\":\"max turns (3) exceeded without reaching all checkpoints\","
         "\"expected\":\"every required checkpoint reached\",\"actual\":\"missing: confirm\","
         "\"detail\":null,\"turn\":null,\"location\":\"cases.jsonl:4:1\"}],\"judgements\":[],"
-        "\"error\":null,"
+        "\"error\":null,\"metrics\":{\"tool_calls\":1,\"turns\":3,\"duration_ms\":6800,\"ttft_ms\":null,\"usage\":null},"
         "\"turns\":[{\"turn\":1,\"input\":\"Help me file an expense\","
         "\"output\":\"What type of expense is it?\"},"
         "{\"turn\":2,\"input\":\"Client dinner, $250\",\"output\":\"Anything else?\"},"
@@ -149,12 +149,12 @@ static void test_dynamic(void **state)
         "{\"type\":\"result\",\"id\":\"greets back\",\"name\":\"greets back\","
         "\"file\":\"dyn.test.yaml\",\"status\":\"passed\",\"duration_ms\":500,"
         "\"input\":\"hi\",\"response\":\"Hello!\",\"messages_count\":1,\"assertions\":[],"
-        "\"judgements\":[],\"error\":null,"
+        "\"judgements\":[],\"error\":null,\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":500,\"ttft_ms\":null,\"usage\":null},"
         "\"turns\":[{\"turn\":1,\"input\":\"hi\",\"output\":\"Hello!\"}],"
         "\"checkpoints\":[{\"id\":\"greet\",\"reached_at_turn\":1,\"passed\":true,"
         "\"required\":true}],\"total_turns\":1}\n"
         "{\"type\":\"summary\",\"total\":2,\"passed\":1,\"failed\":1,\"skipped\":0,"
-        "\"errors\":0,\"timeouts\":0,\"not_run\":0,\"pass_rate\":0.5,\"duration_ms\":9000,"
+        "\"errors\":0,\"timeouts\":0,\"expected_failures\":0,\"stale\":0,\"not_run\":0,\"pass_rate\":0.5,\"duration_ms\":9000,"
         "\"ended_at\":\"2025-01-17T07:46:49.000Z\"}\n");
     assert_int_equal(objects(s), 4);
     free(s);

@@ -301,6 +301,10 @@ static void test_dynamic(void **state)
            "</system-out>\n"));
     assert_non_null(strstr(s, "<testcase name=\"greets back\" classname=\"dyn\" "
                               "file=\"dyn.test.yaml\" time=\"0.500\">\n"
+                              "      <properties>\n"
+                              "        <property name=\"ananke.tool_calls\" value=\"0\"/>\n"
+                              "        <property name=\"ananke.turns\" value=\"1\"/>\n"
+                              "      </properties>\n"
                               "      <system-out>simulator: user-sim\n"
                               "1 turn, 1/1 checkpoint (all reached)\n"
                               "turn 1 user: &quot;hi&quot; (400ms)\n"

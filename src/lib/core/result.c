@@ -160,6 +160,7 @@ void an_test_result_release(struct an_test_result *t)
     free(t->file);
     free(t->id);
     free(t->error);
+    free(t->expect_reason);
     an_findings_release(&t->findings);
     an_judgements_release(&t->judgements);
     an_dynamic_result_free(t->dyn);
@@ -195,9 +196,11 @@ struct an_counts an_run_result_counts(const struct an_run_result *r)
         switch (r->tests[i].status) {
         case AN_STATUS_PASS:
             c.passed++;
+            c.stale += r->tests[i].expect == AN_EXPECT_STALE;
             break;
         case AN_STATUS_FAIL:
             c.failed++;
+            c.xfailed += r->tests[i].expect == AN_EXPECT_FAILED;
             break;
         case AN_STATUS_ERROR:
             c.errors++;
@@ -215,4 +218,47 @@ double an_counts_pass_rate(const struct an_counts *c)
 {
     size_t ran = c->passed + c->failed + c->errors;
     return ran ? (double)c->passed / (double)ran : 0.0;
+}
+
+bool an_counts_failing(const struct an_counts *c)
+{
+    return c->failed > c->xfailed || c->errors || c->stale;
+}
+
+const char *an_expect_name(enum an_expect e)
+{
+    return e == AN_EXPECT_FAILED  ? "expected failure"
+           : e == AN_EXPECT_STALE ? "stale expected failure"
+                                  : "";
+}
+
+void an_expected_release(struct an_expected *x)
+{
+    for (size_t i = 0; i < x->n; i++) {
+        free(x->names[i]);
+        free(x->reasons[i]);
+        free(x->where[i]);
+    }
+    free(x->names);
+    free(x->reasons);
+    free(x->where);
+    free(x->used);
+    memset(x, 0, sizeof *x);
+}
+
+void an_expected_apply(struct an_expected *x, struct an_test_result *t)
+{
+    if (!x || t->status == AN_STATUS_SKIP)
+        return;
+    for (size_t i = 0; i < x->n; i++) {
+        if (strcmp(x->names[i], t->name) && (!t->id || strcmp(x->names[i], t->id)))
+            continue;
+        x->used[i] = true;
+        if (t->status == AN_STATUS_ERROR)
+            return; /* not a verdict: it stays an error */
+        t->expect = t->status == AN_STATUS_FAIL ? AN_EXPECT_FAILED : AN_EXPECT_STALE;
+        free(t->expect_reason);
+        t->expect_reason = x->reasons[i] ? an_xstrdup(x->reasons[i]) : NULL;
+        return;
+    }
 }

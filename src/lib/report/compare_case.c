@@ -21,6 +21,7 @@
 
 #include "core/json.h"
 #include "report/compare_int.h"
+#include "report/metrics.h"
 #include "report/report_util.h"
 
 /* Above this many name comparisons calls are paired by position alone. */
@@ -450,7 +451,21 @@ void cmp_html_case(struct cmp_page *pg, const struct an_compare *c, const struct
     an_buf_printf(&pg->b, "<dt>preventable by policy</dt><dd>%s", it->preventable ? "yes" : "no");
     for (size_t i = 0; i < it->nrules; i++)
         an_buf_printf(&pg->b, " <span class=\"chip\">%s</span>", it->rules[i]);
-    an_buf_puts(&pg->b, "</dd></dl>\n");
+    an_buf_puts(&pg->b, "</dd>");
+    for (int k = 0; k < 2; k++) { /* what every report shows of a test, side by side */
+        const struct an_test_result *t = it->side[k].t;
+        if (!t || t->status == AN_STATUS_SKIP)
+            continue;
+        struct an_metrics m;
+        struct an_buf line = AN_BUF_INIT;
+        an_metrics_of(t, &m);
+        an_metrics_line(&line, &m);
+        an_buf_printf(&pg->b, "<dt>%s metrics</dt><dd>", side_title(k));
+        cmp_page_text(pg, an_buf_cstr(&line), false);
+        an_buf_puts(&pg->b, "</dd>");
+        an_buf_release(&line);
+    }
+    an_buf_puts(&pg->b, "</dl>\n");
     for (int k = 0; k < 2; k++)
         if (it->side[k].avail == CMP_MISSING && it->status != CMP_FILTERED_OUT)
             an_buf_printf(&pg->b, "<div class=\"box missing\">missing on the %s side</div>\n",

@@ -14,6 +14,7 @@
 
 #include "core/json.h"
 #include "report/compare_int.h"
+#include "report/metrics.h"
 #include "report/report_util.h"
 
 #ifndef ANANKE_VERSION
@@ -163,6 +164,50 @@ static json_t *artifacts(const struct cmp_item *it, const struct cmp_pack *p)
     return a;
 }
 
+/* new - baseline of one figure; null when either side does not know it */
+static json_t *delta_int(bool known, int64_t base, int64_t now)
+{
+    return known ? json_integer(now - base) : json_null();
+}
+
+/* What every report shows of a test (report/metrics.h), on both sides,
+ * and how it moved: a regression in calls, latency or tokens is visible
+ * even when the verdict did not change. */
+static json_t *metrics(const struct cmp_item *it)
+{
+    struct an_metrics m[2];
+    json_t *o = json_object();
+    for (int k = 0; k < 2; k++) {
+        const struct an_test_result *t = it->side[k].t;
+        if (t && t->status != AN_STATUS_SKIP) {
+            an_metrics_of(t, &m[k]);
+            json_object_set_new(o, cmp_side_name[k], an_metrics_json(&m[k]));
+        } else {
+            json_object_set_new(o, cmp_side_name[k], json_null());
+        }
+    }
+    const struct an_metrics *b = &m[CMP_BASE], *n = &m[CMP_NEW];
+    if (json_is_null(json_object_get(o, "baseline")) || json_is_null(json_object_get(o, "new"))) {
+        json_object_set_new(o, "delta", json_null());
+        return o;
+    }
+    json_t *d = json_object();
+    json_object_set_new(d, "tool_calls", json_integer((json_int_t)n->tool_calls -
+                                                      (json_int_t)b->tool_calls));
+    json_object_set_new(d, "turns", json_integer((json_int_t)n->turns - (json_int_t)b->turns));
+    json_object_set_new(d, "duration_ms", json_integer(n->duration_ms - b->duration_ms));
+    json_object_set_new(d, "ttft_ms", delta_int(b->ttft_ms >= 0 && n->ttft_ms >= 0, b->ttft_ms,
+                                                n->ttft_ms));
+    json_object_set_new(d, "total_tokens",
+                        delta_int(b->usage.has_total && n->usage.has_total, b->usage.total,
+                                  n->usage.total));
+    json_object_set_new(d, "cost", b->usage.has_cost && n->usage.has_cost
+                                       ? json_real(n->usage.cost - b->usage.cost)
+                                       : json_null());
+    json_object_set_new(o, "delta", d);
+    return o;
+}
+
 static json_t *item_json(const struct cmp_item *it, const struct cmp_pack *p)
 {
     json_t *o = json_object(), *avail = json_object(), *tr = json_object(),
@@ -202,6 +247,7 @@ static json_t *item_json(const struct cmp_item *it, const struct cmp_pack *p)
     json_object_set_new(o, "preventable_by_policy", json_boolean(it->preventable));
     json_object_set_new(o, "recommended_policy_rules", words(it->rules, it->nrules));
     json_object_set_new(o, "trace_integrity", tr);
+    json_object_set_new(o, "metrics", metrics(it));
     json_object_set_new(o, "security", sec);
     json_object_set_new(o, "risk_level", json_string(cmp_risk_level(it->gate)));
     json_object_set_new(o, "risk_tags", words(it->tags, it->ntags));

@@ -27,6 +27,7 @@
 
 #include "ananke/report.h"
 #include "core/buf.h"
+#include "report/metrics.h"
 #include "report/report_util.h"
 
 #define SGR_GREEN "\x1b[32m"
@@ -51,16 +52,23 @@ static void paint(struct con *c, const char *sgr)
         an_buf_puts(&c->b, sgr);
 }
 
-static void status_word(struct con *c, enum an_status s)
+/* PASS, FAIL, ERROR, SKIP; XFAIL for a failure --expected-failures lists,
+ * STALE for a listed test that passed. */
+static void status_word(struct con *c, enum an_status s, enum an_expect e)
 {
-    static const char *const word[] = {"PASS", "FAIL", "ERROR", "SKIP"};
-    static const char *const sgr[] = {SGR_GREEN, SGR_RED, SGR_YELLOW, SGR_DIM};
+    static const char *const word[] = {"PASS", "FAIL", "ERROR", "SKIP", "XFAIL", "STALE"};
+    static const char *const sgr[] = {SGR_GREEN, SGR_RED,  SGR_YELLOW,
+                                      SGR_DIM,   SGR_DIM, SGR_RED};
     unsigned i = (unsigned)s < 4 ? (unsigned)s : 2;
+    if (e == AN_EXPECT_FAILED)
+        i = 4;
+    else if (e == AN_EXPECT_STALE)
+        i = 5;
     paint(c, sgr[i]);
     an_buf_puts(&c->b, word[i]);
     paint(c, SGR_RESET);
     /* pad outside the colour so names line up under a 5-letter "ERROR" */
-    an_buf_puts(&c->b, i == 2 ? " " : "  ");
+    an_buf_puts(&c->b, strlen(word[i]) == 5 ? " " : "  ");
 }
 
 static void location(struct con *c, const struct an_finding *f)
@@ -216,7 +224,7 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
 
     struct an_buf title = AN_BUF_INIT;
     an_rpt_title(&title, t);
-    status_word(&c, t->status);
+    status_word(&c, t->status, t->expect);
     an_rpt_str(&c.b, an_buf_cstr(&title), 0, NULL, 0);
     an_buf_release(&title);
     if (t->status != AN_STATUS_SKIP) /* nothing ran: a duration would say otherwise */
@@ -230,6 +238,23 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
     an_buf_putc(&c.b, '\n');
     if (t->status == AN_STATUS_SKIP)
         goto out;
+    if (t->expect == AN_EXPECT_FAILED) {
+        an_buf_puts(&c.b, "  expected failure");
+        if (t->expect_reason) {
+            an_buf_puts(&c.b, ": ");
+            an_rpt_str(&c.b, t->expect_reason, c.cut, NULL, 0);
+        }
+        an_buf_puts(&c.b, " (does not fail the run)\n");
+    } else if (t->expect == AN_EXPECT_STALE) {
+        an_buf_puts(&c.b, "  stale expected failure: it passed, so take it off the "
+                          "--expected-failures list");
+        if (t->expect_reason) {
+            an_buf_puts(&c.b, " (listed as: ");
+            an_rpt_str(&c.b, t->expect_reason, c.cut, NULL, 0);
+            an_buf_putc(&c.b, ')');
+        }
+        an_buf_putc(&c.b, '\n');
+    }
     if (t->dyn) {
         an_buf_puts(&c.b, "  ");
         an_rpt_dyn_outcome(&c.b, t, c.cut);
@@ -261,6 +286,13 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
         free(turn_shown);
     }
     if (verbose) {
+        struct an_metrics m;
+        an_metrics_of(t, &m);
+        an_buf_puts(&c.b, "  ");
+        paint(&c, SGR_DIM);
+        an_metrics_line(&c.b, &m);
+        paint(&c, SGR_RESET);
+        an_buf_putc(&c.b, '\n');
         if (t->nvar_names) {
             an_buf_puts(&c.b, "  variables: ");
             for (size_t i = 0; i < t->nvar_names; i++) {
@@ -308,11 +340,17 @@ void an_console_summary(FILE *out, const struct an_run_result *r, const struct a
     count(&c, n.passed, SGR_GREEN, "passed", "passed");
     an_buf_puts(&c.b, ", ");
     count(&c, n.failed, SGR_RED, "failed", "failed");
+    if (n.xfailed)
+        an_buf_printf(&c.b, " (%zu expected)", n.xfailed);
     an_buf_puts(&c.b, ", ");
     count(&c, n.errors, SGR_YELLOW, "error", "errors");
     if (n.skipped) {
         an_buf_puts(&c.b, ", ");
         count(&c, n.skipped, SGR_DIM, "skipped", "skipped");
+    }
+    if (n.stale) {
+        an_buf_puts(&c.b, ", ");
+        count(&c, n.stale, SGR_RED, "stale expected failure", "stale expected failures");
     }
     an_buf_printf(&c.b, " (%zu %s) in %.2fs\n", r->ntests, r->ntests == 1 ? "test" : "tests",
                   (double)(ms > 0 ? ms : 0) / 1000.0);

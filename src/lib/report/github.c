@@ -62,10 +62,12 @@ static const char *repo_path(const char *file)
     return file;
 }
 
+/* An ::error annotation, or a ::notice for a failure --expected-failures
+ * lists (it does not fail the run, so it must not read as an error). */
 static void command(struct an_buf *b, const char *file, unsigned line, unsigned col,
                     const char *title, const char *msg)
 {
-    an_buf_puts(b, "::error file=");
+    an_buf_puts(b, strncmp(title, "XFAIL", 5) ? "::error file=" : "::notice file=");
     esc(b, repo_path(file), true);
     an_buf_printf(b, ",line=%u", line ? line : 1);
     if (line && col)
@@ -107,8 +109,18 @@ static void test(struct an_buf *b, const struct an_test_result *t)
 {
     struct an_buf title = AN_BUF_INIT, m = AN_BUF_INIT;
     const char *name = t->name ? t->name : t->file;
-    an_buf_puts(&title, t->status == AN_STATUS_ERROR ? "ERROR " : "FAIL ");
+    an_buf_puts(&title, t->expect == AN_EXPECT_FAILED  ? "XFAIL "
+                        : t->expect == AN_EXPECT_STALE ? "STALE "
+                        : t->status == AN_STATUS_ERROR ? "ERROR "
+                                                       : "FAIL ");
     an_buf_puts(&title, name ? name : "");
+    if (t->expect == AN_EXPECT_STALE) {
+        an_buf_puts(&m, "the test passed, yet --expected-failures lists it: take it off the list");
+        command(b, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
+        an_buf_release(&title);
+        an_buf_release(&m);
+        return;
+    }
     if (t->status == AN_STATUS_ERROR) {
         const char *msg = t->error ? t->error : an_code_desc((enum an_code)t->error_code);
         unsigned line, col;
@@ -154,7 +166,8 @@ void an_report_github(FILE *out, const struct an_run_result *r)
 {
     struct an_buf b = AN_BUF_INIT;
     for (size_t i = 0; i < r->ntests; i++)
-        if (r->tests[i].status == AN_STATUS_FAIL || r->tests[i].status == AN_STATUS_ERROR)
+        if (r->tests[i].status == AN_STATUS_FAIL || r->tests[i].status == AN_STATUS_ERROR ||
+            r->tests[i].expect == AN_EXPECT_STALE)
             test(&b, &r->tests[i]); /* a pass or a skip annotates nothing */
     if (b.len)
         (void)fwrite(b.data, 1, b.len, out);

@@ -43,6 +43,7 @@
 #include "core/buf.h"
 #include "core/json.h"
 #include "core/sha256.h"
+#include "report/metrics.h"
 #include "report/report_util.h"
 
 #ifndef ANANKE_VERSION
@@ -228,12 +229,15 @@ static void json_pretty(struct an_buf *b, const json_t *v)
 
 /* --- small pieces ------------------------------------------------------- */
 
-static const char *status_label(enum an_status s)
+static const char *status_label(const struct an_test_result *t)
 {
-    return s == AN_STATUS_PASS   ? "PASS"
-           : s == AN_STATUS_FAIL ? "FAIL"
-           : s == AN_STATUS_SKIP ? "SKIP"
-                                 : "ERROR";
+    enum an_status s = t->status;
+    return t->expect == AN_EXPECT_FAILED  ? "XFAIL"
+           : t->expect == AN_EXPECT_STALE ? "STALE"
+           : s == AN_STATUS_PASS          ? "PASS"
+           : s == AN_STATUS_FAIL          ? "FAIL"
+           : s == AN_STATUS_SKIP          ? "SKIP"
+                                          : "ERROR";
 }
 
 static void ms(struct an_buf *b, int64_t v)
@@ -550,15 +554,18 @@ static void repeat_box(struct an_buf *b, const struct an_test_result *t)
 
 static void test_section(struct an_buf *b, const struct an_test_result *t, size_t idx)
 {
-    const char *st = an_status_name(t->status);
+    /* a stale expected failure fails the run: it is shown and filtered as
+     * one; an expected failure keeps its section but a muted badge */
+    const char *st = t->expect == AN_EXPECT_STALE ? "fail" : an_status_name(t->status);
+    const char *badge = t->expect == AN_EXPECT_FAILED ? "skip" : st;
     const struct an_transcript *tr = &t->transcript;
     /* open what needs reading: a test that did not pass, or that passed
      * only some of its repeated runs */
     bool open = t->status == AN_STATUS_FAIL || t->status == AN_STATUS_ERROR ||
-                t->passes < t->runs;
+                t->passes < t->runs || t->expect == AN_EXPECT_STALE;
     an_buf_printf(b, "<details class=\"test %s\" id=\"test-%zu\" data-status=\"%s\"%s>"
                      "<summary><span class=\"badge %s\">%s</span><span class=\"tname\">",
-                  st, idx + 1, st, open ? " open" : "", st, status_label(t->status));
+                  st, idx + 1, st, open ? " open" : "", badge, status_label(t));
     text(b, t->name ? t->name : "(unnamed)", false);
     an_buf_puts(b, "</span><span class=\"tfile\">");
     text(b, t->file, false);
@@ -567,6 +574,30 @@ static void test_section(struct an_buf *b, const struct an_test_result *t, size_
     an_buf_puts(b, "</span></summary><div class=\"tbody\">\n");
     if (t->status == AN_STATUS_SKIP)
         an_buf_puts(b, "<div class=\"muted\">Skipped (<code>skip: true</code>): not run.</div>\n");
+    if (t->expect) {
+        an_buf_puts(b, t->expect == AN_EXPECT_FAILED
+                           ? "<div class=\"box\"><span class=\"title\">Expected failure</span> "
+                             "listed in --expected-failures: it does not fail the run"
+                           : "<div class=\"box err\"><span class=\"title\">Stale expected "
+                             "failure</span> it passed, yet --expected-failures lists it: take "
+                             "it off the list");
+        if (t->expect_reason) {
+            an_buf_puts(b, "<div class=\"msg\">");
+            text(b, t->expect_reason, true);
+            an_buf_puts(b, "</div>");
+        }
+        an_buf_puts(b, "</div>\n");
+    }
+    if (t->status != AN_STATUS_SKIP) {
+        struct an_metrics m;
+        struct an_buf line = AN_BUF_INIT;
+        an_metrics_of(t, &m);
+        an_metrics_line(&line, &m);
+        an_buf_puts(b, "<div class=\"muted metrics\">");
+        text(b, an_buf_cstr(&line), false);
+        an_buf_puts(b, "</div>\n");
+        an_buf_release(&line);
+    }
 
     if (t->status == AN_STATUS_ERROR) {
         an_buf_printf(b, "<div class=\"box err\"><span class=\"title\">ERROR %s</span> ",
@@ -664,6 +695,11 @@ static void head(struct an_buf *b, const struct an_run_result *r, const struct a
                   p, f, e, e == 1 ? "" : "s");
     if (sk)
         an_buf_printf(b, "<span class=\"badge skip\">%zu skipped</span>", sk);
+    if (c->xfailed)
+        an_buf_printf(b, "<span class=\"badge skip\">%zu expected failure%s</span>", c->xfailed,
+                      c->xfailed == 1 ? "" : "s");
+    if (c->stale)
+        an_buf_printf(b, "<span class=\"badge fail\">%zu stale</span>", c->stale);
     an_buf_printf(b, "<span class=\"muted\">%zu test%s in ", n, n == 1 ? "" : "s");
     ms(b, r->end_ms - r->start_ms);
     an_buf_puts(b, "</span></div>\n<div class=\"stack\">");

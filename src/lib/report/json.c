@@ -12,7 +12,10 @@
  *   "ended_ms": 1737100001420,      Unix ms, run end
  *   "duration_ms": 1420,            ended_ms - started_ms
  *   "config": "ananke.config.yaml"?, config file used
- *   "summary": {"total": 5, "passed": 3, "failed": 1, "errors": 1, "skipped": 0, "not_run": 0},
+ *   "summary": {"total": 5, "passed": 3, "failed": 1, "errors": 1, "skipped": 0,
+ *               "expected_failures": 1, "stale": 0, "not_run": 0},
+ *               (expected_failures: of the failed, those --expected-failures lists;
+ *                stale: of the passed, those it lists)
  *   "options": {"parallel": 1, "repeat": 1, "pass_rate": 1.0, "shard": "2/4"?, "filter": "re"?},
  *   "tests": [{
  *     "name": "pays once",
@@ -45,6 +48,15 @@
  *     }?,
  *     "variables": ["TOKEN"],       hook variable names (values may be secret)
  *     "timed_out": false,           --timeout cut the test
+ *     "expected_failure": {         null unless --expected-failures lists the test
+ *       "outcome": "failed" | "stale",  failed as listed / passed though listed
+ *       "reason": "..."?            the list's reason
+ *     }?,
+ *     "metrics": {                  null when skipped (report/metrics.h)
+ *       "tool_calls": 2, "turns": 1, "duration_ms": 812,
+ *       "ttft_ms": 120?,            the first turn with text: request -> first text
+ *       "usage": {"input_tokens"?, "output_tokens"?, "total_tokens"?, "cost"?}?
+ *     }?,
  *     "runs": 5, "passes": 3,       --repeat (1 and 0/1 when not repeated, 0 and 0 skipped)
  *     "pass_rate": 0.6?, "stability": "unstable"?,  null when skipped
  *     "attempts": [{"status", "duration_ms", "summary"?}],  one per run when repeated
@@ -73,6 +85,7 @@
 #include "ananke/report.h"
 #include "core/buf.h"
 #include "core/json.h"
+#include "report/metrics.h"
 #include "report/report_util.h"
 
 #ifndef ANANKE_VERSION
@@ -200,6 +213,19 @@ static json_t *test(const struct an_test_result *t)
         json_array_append_new(vars, str(t->var_names[i]));
     set(o, "variables", vars);
     set(o, "timed_out", json_boolean(t->timed_out));
+    if (t->expect)
+        set(o, "expected_failure",
+            json_pack("{s:s,s:o}", "outcome", t->expect == AN_EXPECT_FAILED ? "failed" : "stale",
+                      "reason", str(t->expect_reason)));
+    else
+        set(o, "expected_failure", json_null());
+    if (t->status != AN_STATUS_SKIP) {
+        struct an_metrics m;
+        an_metrics_of(t, &m);
+        set(o, "metrics", an_metrics_json(&m));
+    } else {
+        set(o, "metrics", json_null());
+    }
     bool skip = t->status == AN_STATUS_SKIP; /* not run: no rate, no stability */
     unsigned runs = skip ? 0 : t->runs ? t->runs : 1;
     unsigned passes = t->runs ? t->passes : t->status == AN_STATUS_PASS;
@@ -236,6 +262,8 @@ static json_t *run_head(const struct an_run_result *r)
     set(s, "failed", json_integer((json_int_t)c.failed));
     set(s, "errors", json_integer((json_int_t)c.errors));
     set(s, "skipped", json_integer((json_int_t)c.skipped));
+    set(s, "expected_failures", json_integer((json_int_t)c.xfailed));
+    set(s, "stale", json_integer((json_int_t)c.stale));
     set(s, "not_run", json_integer((json_int_t)r->not_run));
     set(o, "summary", s);
     json_t *opt = json_object();

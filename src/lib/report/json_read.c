@@ -160,7 +160,7 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
         r->failure = json_is_object(fail) ? json_incref(fail) : NULL;
         json_t *task = json_object_get(v, "task"); /* an a2a target's */
         r->task = json_is_object(task) ? json_incref(task) : NULL;
-        json_t *usage = json_object_get(v, "usage");
+        json_t *usage = json_object_get(v, "usage"); /* a turn's reports */
         r->usage = json_is_array(usage) ? json_incref(usage) : NULL;
         size_t k;
         json_t *w;
@@ -235,6 +235,12 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
     t->start_ms = num(j, "start_ms");
     t->end_ms = t->start_ms + num(j, "duration_ms");
     t->timed_out = json_is_true(json_object_get(j, "timed_out"));
+    const json_t *xf = json_object_get(j, "expected_failure");
+    const char *outcome = an_json_str(xf, "outcome");
+    if (outcome) {
+        t->expect = !strcmp(outcome, "stale") ? AN_EXPECT_STALE : AN_EXPECT_FAILED;
+        t->expect_reason = dup_str(xf, "reason");
+    }
     size_t i;
     json_t *v;
     json_array_foreach(json_object_get(j, "findings"), i, v)

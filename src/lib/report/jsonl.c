@@ -42,6 +42,7 @@
 
 #include "ananke/report.h"
 #include "core/json.h"
+#include "report/metrics.h"
 #include "report/report_util.h"
 
 #ifndef ANANKE_VERSION
@@ -220,6 +221,15 @@ static json_t *result_event(const struct an_test_result *t)
         set(o, "error", str(t->error ? t->error : an_code_desc((enum an_code)t->error_code)));
     else
         set(o, "error", json_null());
+    if (t->expect)
+        set(o, "expected_failure",
+            json_pack("{s:s,s:o}", "outcome", t->expect == AN_EXPECT_FAILED ? "failed" : "stale",
+                      "reason", str(t->expect_reason)));
+    if (t->status != AN_STATUS_SKIP) {
+        struct an_metrics m;
+        an_metrics_of(t, &m);
+        set(o, "metrics", an_metrics_json(&m));
+    }
     if (t->dyn)
         dynamic(o, t);
     return o;
@@ -270,6 +280,8 @@ static json_t *summary_event(const struct an_run_result *r)
     /* seed 002 counts a timeout apart from the other errors */
     set(o, "errors", json_integer((json_int_t)(c.errors - c.timeouts)));
     set(o, "timeouts", json_integer((json_int_t)c.timeouts));
+    set(o, "expected_failures", json_integer((json_int_t)c.xfailed));
+    set(o, "stale", json_integer((json_int_t)c.stale));
     set(o, "not_run", json_integer((json_int_t)r->not_run));
     set(o, "pass_rate", rate(an_counts_pass_rate(&c)));
     set(o, "duration_ms", json_integer(r->end_ms > r->start_ms ? r->end_ms - r->start_ms : 0));

@@ -23,6 +23,7 @@
 
 #include "ananke/report.h"
 #include "core/buf.h"
+#include "report/metrics.h"
 #include "report/report_util.h"
 
 /* Agent texts and tool results in system-out are cut to this many bytes:
@@ -106,21 +107,82 @@ static void findings_text(struct an_buf *txt, const struct an_findings *fs)
     }
 }
 
+/* A failure; one --expected-failures lists is <skipped> with the same
+ * text, so CI counts it apart and still shows why it fails. */
 static void failure(struct an_buf *b, const struct an_test_result *t)
 {
     const struct an_findings *fs = &t->findings;
+    bool expected = t->expect == AN_EXPECT_FAILED;
     struct an_buf txt = AN_BUF_INIT;
-    an_buf_puts(b, "      <failure message=\"");
-    if (fs->n)
+    an_buf_puts(b, expected ? "      <skipped message=\"expected failure" : "      <failure message=\"");
+    if (expected && t->expect_reason) {
+        an_buf_puts(b, ": ");
+        xml(b, t->expect_reason, true);
+    } else if (expected) {
+        ;
+    } else if (fs->n) {
         xml(b, fs->v[0].assertion ? fs->v[0].assertion : fs->v[0].kind, true);
-    else
+    } else {
         an_buf_puts(b, "failed");
-    an_buf_puts(b, "\" type=\"assertion\">");
+    }
+    an_buf_puts(b, expected ? "\">" : "\" type=\"assertion\">");
     findings_text(&txt, fs);
     an_rpt_not_run(&txt, &t->transcript, "");
     xml(b, an_buf_cstr(&txt), false);
-    an_buf_puts(b, "</failure>\n");
+    an_buf_puts(b, expected ? "</skipped>\n" : "</failure>\n");
     an_buf_release(&txt);
+}
+
+static void stale(struct an_buf *b, const struct an_test_result *t)
+{
+    an_buf_puts(b, "      <failure message=\"stale expected failure: the test passed; take it "
+                   "off the --expected-failures list\" type=\"stale\">");
+    if (t->expect_reason) {
+        an_buf_puts(b, "listed as: ");
+        xml(b, t->expect_reason, false);
+    }
+    an_buf_puts(b, "</failure>\n");
+}
+
+/* What every report shows of a test (report/metrics.h), and a repeated
+ * test's runs: properties of its testcase. */
+static void properties(struct an_buf *b, const struct an_test_result *t)
+{
+    struct an_metrics m;
+    an_metrics_of(t, &m);
+    an_buf_puts(b, "      <properties>\n");
+#define PROP(name, fmt, v)                                                                    \
+    an_buf_printf(b, "        <property name=\"ananke." name "\" value=\"" fmt "\"/>\n", v)
+    PROP("tool_calls", "%zu", m.tool_calls);
+    PROP("turns", "%zu", m.turns);
+    if (m.ttft_ms >= 0)
+        PROP("ttft_ms", "%lld", (long long)m.ttft_ms);
+    if (m.usage.has_input)
+        PROP("input_tokens", "%lld", (long long)m.usage.input);
+    if (m.usage.has_output)
+        PROP("output_tokens", "%lld", (long long)m.usage.output);
+    if (m.usage.has_total)
+        PROP("total_tokens", "%lld", (long long)m.usage.total);
+    if (m.usage.has_cost)
+        PROP("cost", "%.6g", m.usage.cost);
+    if (t->runs > 1) {
+        /* a repeated test stays one testcase; its runs are properties */
+        PROP("runs", "%u", t->runs);
+        PROP("passes", "%u", t->passes);
+        PROP("pass_rate", "%.3f", an_test_pass_rate(t));
+        PROP("stability", "%s", an_stability_name(an_stability_of(t->passes, t->runs)));
+    }
+#undef PROP
+    if (t->expect) {
+        an_buf_printf(b, "        <property name=\"ananke.expected_failure\" value=\"%s",
+                      t->expect == AN_EXPECT_FAILED ? "failed" : "stale");
+        if (t->expect_reason) {
+            an_buf_puts(b, ": ");
+            xml(b, t->expect_reason, true);
+        }
+        an_buf_puts(b, "\"/>\n");
+    }
+    an_buf_puts(b, "      </properties>\n");
 }
 
 static void broken(struct an_buf *b, const struct an_test_result *t)
@@ -187,19 +249,11 @@ static void testcase(struct an_buf *b, const struct an_test_result *t)
     an_buf_puts(b, "\" file=\"");
     xml(b, t->file, true);
     an_buf_printf(b, "\" time=\"%.3f\">\n", an_rpt_secs(t->end_ms - t->start_ms));
-    if (t->runs > 1) {
-        /* a repeated test stays one testcase; its runs are properties */
-        an_buf_printf(b,
-                      "      <properties>\n"
-                      "        <property name=\"ananke.runs\" value=\"%u\"/>\n"
-                      "        <property name=\"ananke.passes\" value=\"%u\"/>\n"
-                      "        <property name=\"ananke.pass_rate\" value=\"%.3f\"/>\n"
-                      "        <property name=\"ananke.stability\" value=\"%s\"/>\n"
-                      "      </properties>\n",
-                      t->runs, t->passes, an_test_pass_rate(t),
-                      an_stability_name(an_stability_of(t->passes, t->runs)));
-    }
-    if (t->status == AN_STATUS_FAIL)
+    if (t->status != AN_STATUS_SKIP)
+        properties(b, t);
+    if (t->expect == AN_EXPECT_STALE)
+        stale(b, t);
+    else if (t->status == AN_STATUS_FAIL)
         failure(b, t);
     else if (t->status == AN_STATUS_ERROR)
         broken(b, t);
@@ -221,7 +275,8 @@ static void document(struct an_buf *b, const struct an_run_result *r)
     an_buf_printf(b,
                   "<testsuites name=\"ananke\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
                   "skipped=\"%zu\" time=\"%.3f\">\n",
-                  r->ntests, c.failed, c.errors, c.skipped, an_rpt_secs(r->end_ms - r->start_ms));
+                  r->ntests, c.failed - c.xfailed + c.stale, c.errors, c.skipped + c.xfailed,
+                  an_rpt_secs(r->end_ms - r->start_ms));
     /* Suites in the order their files first appear; a file seen before is
      * skipped. Quadratic in the worst case, but in files, not tests. */
     for (size_t i = 0; i < r->ntests; i++) {
@@ -238,9 +293,10 @@ static void document(struct an_buf *b, const struct an_run_result *r)
             if (!same_file(t->file, file))
                 continue;
             n++;
-            nf += t->status == AN_STATUS_FAIL;
+            bool xfail = t->expect == AN_EXPECT_FAILED; /* written as <skipped> */
+            nf += (t->status == AN_STATUS_FAIL && !xfail) || t->expect == AN_EXPECT_STALE;
             ne += t->status == AN_STATUS_ERROR;
-            ns += t->status == AN_STATUS_SKIP;
+            ns += t->status == AN_STATUS_SKIP || xfail;
             ms += t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0;
         }
         an_buf_puts(b, "  <testsuite name=\"");

@@ -32,6 +32,7 @@
 
 #include "ananke/report.h"
 #include "core/buf.h"
+#include "report/metrics.h"
 #include "report/report_util.h"
 
 /* The findings of one test are cut to this many bytes per text: a report
@@ -159,7 +160,10 @@ static void runs_line(struct an_buf *b, const struct an_test_result *t)
 static void not_passed(struct an_buf *b, const struct an_test_result *t)
 {
     struct an_buf txt = AN_BUF_INIT;
-    an_buf_puts(b, t->status == AN_STATUS_FAIL ? "### FAIL " : "### ERROR ");
+    an_buf_puts(b, t->expect == AN_EXPECT_FAILED  ? "### XFAIL "
+                   : t->expect == AN_EXPECT_STALE ? "### STALE "
+                   : t->status == AN_STATUS_FAIL  ? "### FAIL "
+                                                  : "### ERROR ");
     title(b, t, IN_HEADING);
     an_buf_puts(b, "\n\n");
     if (t->file) {
@@ -173,7 +177,29 @@ static void not_passed(struct an_buf *b, const struct an_test_result *t)
         an_buf_puts(b, " \xC2\xB7 ");
         runs_line(b, t);
     }
+    struct an_metrics m;
+    an_metrics_of(t, &m);
+    an_buf_puts(b, " \xC2\xB7 ");
+    an_metrics_line(&txt, &m);
+    inline_text(b, an_buf_cstr(&txt), IN_HEADING);
+    an_buf_reset(&txt);
     an_buf_puts(b, "\n\n");
+    if (t->expect) {
+        an_buf_puts(b, t->expect == AN_EXPECT_FAILED
+                           ? "Expected failure (listed in --expected-failures; it does not fail "
+                             "the run)"
+                           : "Stale expected failure: it passed, yet --expected-failures lists "
+                             "it; take it off the list");
+        if (t->expect_reason) {
+            an_buf_puts(b, ": ");
+            inline_text(b, t->expect_reason, IN_HEADING);
+        }
+        an_buf_puts(b, ".\n\n");
+    }
+    if (t->expect == AN_EXPECT_STALE) {
+        an_buf_release(&txt);
+        return;
+    }
     if (t->status == AN_STATUS_ERROR) {
         const char *msg = t->error ? t->error : an_code_desc((enum an_code)t->error_code);
         if (t->error_turn >= 0)
@@ -217,6 +243,12 @@ static void summary(struct an_buf *b, const struct an_run_result *r)
         an_buf_puts(b, " Skipped tests are left out of the pass rate.");
     if (c.timeouts)
         an_buf_printf(b, " %zu of the errors timed out.", c.timeouts);
+    if (c.xfailed)
+        an_buf_printf(b, " %zu of the failures %s expected (--expected-failures).", c.xfailed,
+                      c.xfailed == 1 ? "was" : "were");
+    if (c.stale)
+        an_buf_printf(b, " %zu listed expected failure%s passed (stale).", c.stale,
+                      c.stale == 1 ? "" : "s");
     if (r->not_run)
         an_buf_printf(b, " %zu test%s not run (stopped early).", r->not_run,
                       r->not_run == 1 ? " was" : "s were");
@@ -231,7 +263,8 @@ static void table_of(struct an_buf *b, const struct an_run_result *r, enum an_st
     if (!any)
         return;
     bool timed = st == AN_STATUS_PASS;
-    an_buf_puts(b, timed ? "## Passed tests\n\n| Test | File | Duration |\n|---|---|---:|\n"
+    an_buf_puts(b, timed ? "## Passed tests\n\n| Test | File | Duration | Tool calls | Turns | "
+                           "TTFT | Tokens | Cost |\n|---|---|---:|---:|---:|---:|---:|---:|\n"
                          : "## Skipped tests\n\n| Test | File |\n|---|---|\n");
     for (size_t i = 0; i < r->ntests; i++) {
         const struct an_test_result *t = &r->tests[i];
@@ -242,8 +275,23 @@ static void table_of(struct an_buf *b, const struct an_run_result *r, enum an_st
         an_buf_puts(b, " | ");
         inline_text(b, t->file, IN_CELL);
         if (timed) {
+            struct an_metrics m;
+            an_metrics_of(t, &m);
             an_buf_puts(b, " | ");
             ms(b, duration(t));
+            an_buf_printf(b, " | %zu | %zu | ", m.tool_calls, m.turns);
+            if (m.ttft_ms >= 0) /* "-": not known */
+                ms(b, m.ttft_ms);
+            else
+                an_buf_putc(b, '-');
+            if (m.usage.has_total)
+                an_buf_printf(b, " | %lld", (long long)m.usage.total);
+            else
+                an_buf_puts(b, " | -");
+            if (m.usage.has_cost)
+                an_buf_printf(b, " | %.6g", m.usage.cost);
+            else
+                an_buf_puts(b, " | -");
         }
         an_buf_puts(b, " |\n");
     }
@@ -336,7 +384,8 @@ int an_report_markdown(const struct an_run_result *r, const char *path, struct a
     bool header = false;
     for (size_t i = 0; i < r->ntests; i++) {
         const struct an_test_result *t = &r->tests[i];
-        if (t->status != AN_STATUS_FAIL && t->status != AN_STATUS_ERROR)
+        if (t->status != AN_STATUS_FAIL && t->status != AN_STATUS_ERROR &&
+            t->expect != AN_EXPECT_STALE)
             continue;
         if (!header)
             an_buf_puts(&b, "## Failed and errored tests\n\n");

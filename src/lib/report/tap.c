@@ -13,8 +13,11 @@
  *         ...
  *     ...
  *
- * One test point per test; a skipped test is "ok N - name # SKIP". Failures
- * and errors carry a YAML diagnostic block. Every string in it is a one-line
+ * One test point per test; a skipped test is "ok N - name # SKIP", a
+ * failure --expected-failures lists is "not ok N - name # TODO expected
+ * failure: reason" (TAP's own known-failure directive), and a listed test
+ * that passed is "not ok" (stale). Every test that ran carries a YAML
+ * diagnostic block: its metrics (report/metrics.h), and what failed. Every string in it is a one-line
  * double-quoted YAML scalar, and descriptions have their line breaks escaped,
  * so no text an agent produced can start a line of its own: a reply holding
  * "\nok 3" cannot forge a test point, a plan or a "Bail out!".
@@ -23,6 +26,7 @@
 
 #include "ananke/report.h"
 #include "core/buf.h"
+#include "report/metrics.h"
 #include "report/report_util.h"
 
 static void yq_char(struct an_buf *b, uint32_t c, const char *s, size_t k, bool attr)
@@ -118,12 +122,29 @@ static void findings(struct an_buf *b, const struct an_findings *fs)
 static void diagnostics(struct an_buf *b, const struct an_test_result *t)
 {
     bool repeated = t->runs > 0;
-    if ((t->status == AN_STATUS_PASS && !repeated) || t->status == AN_STATUS_SKIP)
+    if (t->status == AN_STATUS_SKIP)
         return;
+    struct an_metrics m;
+    an_metrics_of(t, &m);
     an_buf_puts(b, "  ---\n  file: ");
     yq(b, t->file);
-    an_buf_printf(b, "\n  duration_ms: %lld\n",
-                  (long long)(t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0));
+    an_buf_printf(b, "\n  duration_ms: %lld\n", (long long)m.duration_ms);
+    an_buf_printf(b, "  tool_calls: %zu\n  turns: %zu\n", m.tool_calls, m.turns);
+    if (m.ttft_ms >= 0)
+        an_buf_printf(b, "  ttft_ms: %lld\n", (long long)m.ttft_ms);
+    if (m.usage.has_input)
+        an_buf_printf(b, "  input_tokens: %lld\n", (long long)m.usage.input);
+    if (m.usage.has_output)
+        an_buf_printf(b, "  output_tokens: %lld\n", (long long)m.usage.output);
+    if (m.usage.has_total)
+        an_buf_printf(b, "  total_tokens: %lld\n", (long long)m.usage.total);
+    if (m.usage.has_cost)
+        an_buf_printf(b, "  cost: %.6g\n", m.usage.cost);
+    if (t->expect) {
+        an_buf_puts(b, "  expected_failure: ");
+        yq(b, t->expect == AN_EXPECT_FAILED ? "failed" : "stale");
+        an_buf_putc(b, '\n');
+    }
     if (repeated) {
         /* %.4g keeps 1 and 0.8 short and 2/3 readable (0.6667) */
         an_buf_printf(b, "  runs: %u\n  passes: %u\n  pass_rate: %.4g\n  stability: ", t->runs,
@@ -150,12 +171,21 @@ static void document(struct an_buf *b, const struct an_run_result *r)
     an_buf_printf(b, "TAP version 14\n1..%zu\n", r->ntests);
     for (size_t i = 0; i < r->ntests; i++) {
         const struct an_test_result *t = &r->tests[i];
-        bool ok = t->status == AN_STATUS_PASS || t->status == AN_STATUS_SKIP;
+        bool ok = (t->status == AN_STATUS_PASS && t->expect != AN_EXPECT_STALE) ||
+                  t->status == AN_STATUS_SKIP;
         an_buf_printf(b, "%s %zu - ", ok ? "ok" : "not ok", i + 1);
         desc(b, t->name ? t->name : t->file);
-        /* the directive: desc() escaped every '#' of the name, so this is the only one */
+        /* the directive: desc() escaped every '#' of the name and of the
+         * reason, so this is the only one */
         if (t->status == AN_STATUS_SKIP)
             an_buf_puts(b, " # SKIP");
+        else if (t->expect == AN_EXPECT_FAILED) {
+            an_buf_puts(b, " # TODO expected failure");
+            if (t->expect_reason) {
+                an_buf_puts(b, ": ");
+                desc(b, t->expect_reason);
+            }
+        }
         an_buf_putc(b, '\n');
         diagnostics(b, t);
     }

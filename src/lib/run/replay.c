@@ -315,6 +315,7 @@ int an_replay_suite(const struct an_suite *s, struct an_recording *rec,
         struct an_test_result *r = pair(rec, t);
         struct an_test_result *res = an_run_result_add(out);
         replay_test(s, rec, t, r, res);
+        an_expected_apply(o->expected, res);
         if (o->on_test)
             o->on_test(res, o->ud);
     }

@@ -164,6 +164,7 @@ static void collect(struct sched *s, struct an_job *j)
             dst->status = AN_STATUS_FAIL; /* cannot happen: best is a non-pass */
         /* timings of the whole repeated test: first start to last end */
     }
+    an_expected_apply(s->o->expected, dst);
     s->finished_tests++;
     switch (dst->status) {
     case AN_STATUS_PASS:
@@ -178,7 +179,10 @@ static void collect(struct sched *s, struct an_job *j)
     case AN_STATUS_SKIP: /* never run, so never collected: skip_test() counts it */
         break;
     }
-    if (dst->status != AN_STATUS_PASS && s->o->fail_fast)
+    bool failing = dst->status == AN_STATUS_ERROR ||
+                   (dst->status == AN_STATUS_FAIL) != (dst->expect == AN_EXPECT_FAILED) ||
+                   dst->expect == AN_EXPECT_STALE;
+    if (failing && s->o->fail_fast)
         s->stop = true;
 }
 

@@ -8,8 +8,9 @@ grep -q 'Skipped tests are left out of the pass rate.' "$M"
 ! grep -q '^## Failed' "$M"
 # the passed tests with their durations, pipes and emphasis escaped in the cells
 grep -qx '## Passed tests' "$M"
-grep -Eq '^\| \\\[ok\\\] greets \| cases\.jsonl \| [0-9]+ms \|$' "$M"
-grep -Eq '^\| a \\\| b \\\*c\\\* \| pipes\.test\.yaml \| [0-9]+ms \|$' "$M"
+# and what every report shows of a test: tool calls, turns, ttft, tokens, cost
+grep -Eq '^\| \\\[ok\\\] greets \| cases\.jsonl \| [0-9]+ms \| 0 \| 1 \| [0-9]+ms \| - \| - \|$' "$M"
+grep -Eq '^\| a \\\| b \\\*c\\\* \| pipes\.test\.yaml \| [0-9]+ms \| 0 \| 1 \| [0-9]+ms \| - \| - \|$' "$M"
 grep -qx '## Skipped tests' "$M"
 grep -qx '| \\\[later\\\] not \\| yet | cases.jsonl |' "$M"
 # every table row has as many unescaped pipes as its header

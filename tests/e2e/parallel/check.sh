@@ -3,7 +3,7 @@
 set -e
 "$ANANKE" run . --reporter json:out/seq.json > out/seq.stdout 2>&1 || true
 norm() { jq 'del(.started_ms, .ended_ms, .duration_ms, .options.parallel)
-  | .tests[] |= (del(.start_ms, .duration_ms)
+  | .tests[] |= (del(.start_ms, .duration_ms, .metrics.duration_ms, .metrics.ttft_ms)
   | .transcript |= (del(.start_ms, .end_ms)
     | .turns[] |= del(.start_ms, .end_ms, .first_event_ms, .first_text_ms, .run_id, .messages)
     | .tool_calls[] |= del(.id, .start_ms, .timestamp, .result_ms)))' "$1"; }

@@ -30,6 +30,6 @@ set -e
 [ $rc = 2 ]
 grep -q 'out/broken.json:2:' out/merge-bad.stdout
 # every field of every test survives the round trip (timings and mock ids aside)
-t() { jq '.tests | map(del(.start_ms, .duration_ms) | .transcript |= (del(.start_ms, .end_ms)
+t() { jq '.tests | map(del(.start_ms, .duration_ms, .metrics.duration_ms, .metrics.ttft_ms) | .transcript |= (del(.start_ms, .end_ms)
   | .turns[] |= del(.start_ms, .end_ms, .first_event_ms, .first_text_ms, .run_id, .messages)))' "$1"; }
 diff <(t out/all.json) <(t out/merged.json)
