@@ -282,6 +282,32 @@ static void test_levels_judge_the_right_scope(void **state)
 }
 
 /* Absent levels and empty blocks merge to an empty block that finds nothing. */
+/* usage budgets are sums: a turn's own judge the turn; the test's or the
+ * target's (nearest wins, false switches off) judge the whole test only */
+static void test_usage_scopes(void **state)
+{
+    (void)state;
+    struct an_assert target = {0}, test = {0}, turn = {0}, out;
+    target.max_total_tokens = (struct an_limit){.state = AN_LIMIT_SET, .value = 1000};
+    target.max_cost = (struct an_limit){.state = AN_LIMIT_SET, .amount = 0.5};
+    test.max_cost = (struct an_limit){.state = AN_LIMIT_DISABLED};
+    turn.max_output_tokens = (struct an_limit){.state = AN_LIMIT_SET, .value = 10};
+
+    an_assert_for_turn(&out, &target, &test, &turn);
+    assert_int_equal(out.max_total_tokens.state, AN_LIMIT_UNSET); /* not each turn's */
+    assert_int_equal(out.max_cost.state, AN_LIMIT_UNSET);
+    assert_int_equal(out.max_output_tokens.state, AN_LIMIT_SET);
+    assert_int_equal(out.max_output_tokens.value, 10);
+    an_assert_release(&out);
+
+    an_assert_for_test(&out, &target, &test);
+    assert_int_equal(out.max_total_tokens.state, AN_LIMIT_SET);
+    assert_int_equal(out.max_total_tokens.value, 1000);
+    assert_int_equal(out.max_cost.state, AN_LIMIT_DISABLED); /* the test said false */
+    assert_int_equal(out.max_output_tokens.state, AN_LIMIT_UNSET);
+    an_assert_release(&out);
+}
+
 static void test_empty(void **state)
 {
     (void)state;
@@ -317,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_false_disables),
         cmocka_unit_test(test_levels_judge_the_right_scope),
+        cmocka_unit_test(test_usage_scopes),
         cmocka_unit_test(test_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
