@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole suite: unit tests (ctest), the mock's own tests, the end-to-end
 # cases, the AG-UI conformance corpus, the examples (the demo), the JSON Schemas, the peer test against the official
-# AG-UI encoder, the ACP compliance suite (mock faults and the SDK example agent), the AG-UI compliance suite (good and broken mocks, the official encoder), the MCP target against the MCP reference servers, the A2A target against an agent built on the A2A SDK (and a fault double), and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
+# AG-UI encoder, the ACP compliance suite (mock faults and the SDK example agent), the AG-UI compliance suite (good and broken mocks, the official encoder), the MCP target against the MCP reference servers, the A2A target against an agent built on the A2A SDK (and ananke-mock a2a for the faults), and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
 # over every suite) and exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +34,8 @@ step unit ctest --test-dir "$B" --output-on-failure -j2
 step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
 step mock-acp env ANANKE_BUILD="$B" bash tests/mock/acp.sh
 step mock-openai env ANANKE_BUILD="$B" bash tests/mock/openai.sh
+step mock-mcp env ANANKE_BUILD="$B" bash tests/mock/mcp.sh
+step mock-a2a env ANANKE_BUILD="$B" bash tests/mock/a2a.sh
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
 step examples env ANANKE_BUILD="$B" bash tests/examples.sh

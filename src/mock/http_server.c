@@ -9,11 +9,7 @@
 
 static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, json_t *j)
 {
-    char *s = an_json_compact(j);
-    json_decref(j);
-    enum MHD_Result rc = mock_http_send(c, status, "application/json", s, strlen(s), NULL, 0);
-    free(s);
-    return rc;
+    return mock_http_send_json(c, status, j, NULL, 0);
 }
 
 static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *error,
@@ -64,16 +60,12 @@ static enum MHD_Result run_case(struct mock_http *http, struct http_scenario *sc
                                 const struct mock_http_req *hr)
 {
     struct MHD_Connection *c = hr->conn;
-    char why[160], msg[300];
-    json_t *body = mock_http_json_body(http, hr, why, sizeof why);
-    if (hr->too_big) {
-        snprintf(msg, sizeof msg, "request body larger than %zu bytes", mock_http_max_body(http));
-        return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, "too_large", msg);
-    }
-    if (!body) {
-        snprintf(msg, sizeof msg, "%s", hr->body_len ? why : "empty body");
-        return send_error(c, MHD_HTTP_BAD_REQUEST, "bad_request", msg);
-    }
+    char msg[300];
+    unsigned status;
+    json_t *body = mock_http_read_json(http, hr, &status, msg, sizeof msg);
+    if (!body)
+        return send_error(c, status, status == MHD_HTTP_BAD_REQUEST ? "bad_request" : "too_large",
+                          msg);
     const char *problem = request_problem(body);
     if (problem) {
         json_decref(body);

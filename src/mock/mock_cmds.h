@@ -10,5 +10,7 @@ int mock_cmd_agui(int argc, char **argv);
 int mock_cmd_acp(int argc, char **argv);
 int mock_cmd_openai(int argc, char **argv);
 int mock_cmd_http(int argc, char **argv);
+int mock_cmd_mcp(int argc, char **argv);
+int mock_cmd_a2a(int argc, char **argv);
 
 #endif

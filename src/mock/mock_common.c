@@ -50,11 +50,9 @@ static const char *flag_value(int argc, char **argv, int *i, const char *name, b
     return argv[++*i];
 }
 
-int mock_parse_server_flags(int argc, char **argv, struct mock_server_flags *f, bool *help,
-                            struct an_err *err)
+int mock_parse_flags(int argc, char **argv, const struct mock_flag *flags, size_t n, bool *help,
+                     struct an_err *err)
 {
-    static const char *const names[] = {"--scenario", "--port", "--port-file", "--requests",
-                                        "--max-body"};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             *help = true;
@@ -63,8 +61,13 @@ int mock_parse_server_flags(int argc, char **argv, struct mock_server_flags *f, 
         const char *v = NULL;
         size_t which = 0;
         bool matched = false;
-        for (; which < sizeof names / sizeof names[0]; which++) {
-            v = flag_value(argc, argv, &i, names[which], &matched, err);
+        for (; which < n; which++) {
+            if (flags[which].kind == MOCK_FLAG_SWITCH) {
+                matched = !strcmp(argv[i], flags[which].name);
+                v = "";
+            } else {
+                v = flag_value(argc, argv, &i, flags[which].name, &matched, err);
+            }
             if (matched)
                 break;
         }
@@ -72,27 +75,38 @@ int mock_parse_server_flags(int argc, char **argv, struct mock_server_flags *f, 
             return an_fail(err, AN_EUSAGE, NULL, "unknown option '%s'", argv[i]);
         if (!v)
             return AN_EUSAGE; /* err already says which value is missing */
+        const struct mock_flag *f = &flags[which];
         int rc = 0;
-        switch (which) {
-        case 0:
-            f->scenario = v;
+        switch (f->kind) {
+        case MOCK_FLAG_STR:
+            *(const char **)f->out = v;
             break;
-        case 1:
-            rc = mock_parse_ulong(v, "--port", 0, 65535, &f->port, err);
+        case MOCK_FLAG_ULONG:
+            rc = mock_parse_ulong(v, f->name, f->min, f->max, f->out, err);
             break;
-        case 2:
-            f->port_file = v;
-            break;
-        case 3:
-            f->requests = v;
-            break;
-        case 4:
-            rc = mock_parse_ulong(v, "--max-body", 1, (unsigned long)1 << 40, &f->max_body, err);
+        case MOCK_FLAG_SWITCH:
+            *(bool *)f->out = true;
             break;
         }
         if (rc)
             return rc;
     }
+    return 0;
+}
+
+int mock_parse_server_flags(int argc, char **argv, struct mock_server_flags *f, bool *help,
+                            struct an_err *err)
+{
+    const struct mock_flag flags[] = {
+        {"--scenario", MOCK_FLAG_STR, &f->scenario, 0, 0},
+        {"--port", MOCK_FLAG_ULONG, &f->port, 0, 65535},
+        {"--port-file", MOCK_FLAG_STR, &f->port_file, 0, 0},
+        {"--requests", MOCK_FLAG_STR, &f->requests, 0, 0},
+        {"--max-body", MOCK_FLAG_ULONG, &f->max_body, 1, (unsigned long)1 << 40},
+    };
+    int rc = mock_parse_flags(argc, argv, flags, sizeof flags / sizeof flags[0], help, err);
+    if (rc || *help)
+        return rc;
     if (!f->scenario)
         return an_fail(err, AN_EUSAGE, NULL, "--scenario FILE is required");
     return 0;
@@ -107,6 +121,13 @@ int mock_report(const struct an_err *err, const char *protocol, int status)
     else
         fprintf(stderr, "ananke-mock %s: %s\n", protocol, msg);
     return status;
+}
+
+int mock_usage_error(const struct an_err *err, const char *protocol)
+{
+    mock_report(err, protocol, 2);
+    fprintf(stderr, "Run 'ananke-mock %s --help' for usage.\n", protocol);
+    return 2;
 }
 
 void mock_signals_setup(sigset_t *stop_set)

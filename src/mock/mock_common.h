@@ -27,6 +27,23 @@ struct mock_header {
 int mock_parse_ulong(const char *s, const char *flag, unsigned long min, unsigned long max,
                      unsigned long *out, struct an_err *err);
 
+/* One option of a table-driven parser: `--name VALUE`, `--name=VALUE`, or
+ * for a switch `--name` alone. `out` points to a `const char *` (STR, the
+ * value borrowed from argv), an `unsigned long` (ULONG, checked against
+ * [min, max]) or a `bool` (SWITCH, set to true). */
+enum mock_flag_kind { MOCK_FLAG_STR, MOCK_FLAG_ULONG, MOCK_FLAG_SWITCH };
+struct mock_flag {
+    const char *name;
+    enum mock_flag_kind kind;
+    void *out;
+    unsigned long min, max;
+};
+
+/* Parse argv[1..argc) against flags[0..n). Sets *help and stops at
+ * -h/--help. AN_EUSAGE for an unknown option or a missing or bad value. */
+int mock_parse_flags(int argc, char **argv, const struct mock_flag *flags, size_t n, bool *help,
+                     struct an_err *err);
+
 /* The flags of every HTTP mock: --scenario FILE [--port N] [--port-file
  * PATH] [--requests PATH] [--max-body BYTES], each also as --name=VALUE.
  * Strings are borrowed from argv. */
@@ -44,6 +61,10 @@ int mock_parse_server_flags(int argc, char **argv, struct mock_server_flags *f, 
 /* Print err on stderr, as `FILE:LINE:COL: message` when it has a location,
  * else as `ananke-mock PROTOCOL: message`; returns status. */
 int mock_report(const struct an_err *err, const char *protocol, int status);
+
+/* A bad flag: err as mock_report() prints it, then where to find the usage;
+ * returns 2, the exit status of bad flags. */
+int mock_usage_error(const struct an_err *err, const char *protocol);
 
 /* Block SIGINT and SIGTERM in the calling thread (call before starting any
  * server thread, so every thread inherits the mask and the signal waits for

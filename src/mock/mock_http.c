@@ -73,6 +73,17 @@ enum MHD_Result mock_http_send(struct MHD_Connection *c, unsigned status,
     return rc;
 }
 
+enum MHD_Result mock_http_send_json(struct MHD_Connection *c, unsigned status, json_t *j,
+                                    const struct mock_header *headers, size_t nheaders)
+{
+    char *s = an_json_compact(j);
+    json_decref(j);
+    enum MHD_Result rc =
+        mock_http_send(c, status, "application/json", s, strlen(s), headers, nheaders);
+    free(s);
+    return rc;
+}
+
 /* ---- the request log ------------------------------------------------------ */
 
 static enum MHD_Result add_header(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -128,6 +139,20 @@ json_t *mock_http_json_body(struct mock_http *s, const struct mock_http_req *rq,
         body = an_json_parse(rq->body, rq->body_len, why, why_size);
     mock_http_log(s, rq, body);
     return body;
+}
+
+json_t *mock_http_read_json(struct mock_http *s, const struct mock_http_req *rq,
+                            unsigned *status, char *msg, size_t msg_size)
+{
+    json_t *body = mock_http_json_body(s, rq, msg, msg_size);
+    if (body)
+        return body;
+    *status = rq->too_big ? MHD_HTTP_CONTENT_TOO_LARGE : MHD_HTTP_BAD_REQUEST;
+    if (rq->too_big)
+        snprintf(msg, msg_size, "request body larger than %zu bytes", s->max_body);
+    else if (!rq->body_len)
+        snprintf(msg, msg_size, "empty body");
+    return NULL;
 }
 
 /* ---- waiting ------------------------------------------------------------------ */

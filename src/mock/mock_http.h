@@ -75,11 +75,22 @@ void mock_http_log(struct mock_http *s, const struct mock_http_req *rq, const js
 json_t *mock_http_json_body(struct mock_http *s, const struct mock_http_req *rq, char *why,
                             size_t why_size);
 
+/* mock_http_json_body() for a handler that refuses anything else: NULL
+ * then sets *status to the answer to give (413 when the body is too big,
+ * 400 when it is empty or not JSON) and msg to why ("request body larger
+ * than N bytes", "empty body", or the parser's message). */
+json_t *mock_http_read_json(struct mock_http *s, const struct mock_http_req *rq,
+                            unsigned *status, char *msg, size_t msg_size);
+
 /* Answer status + data[0..len) (copied) with an optional content type and
  * extra headers. */
 enum MHD_Result mock_http_send(struct MHD_Connection *c, unsigned status,
                                const char *content_type, const char *data, size_t len,
                                const struct mock_header *headers, size_t nheaders);
+
+/* Answer status with `j` (taken) as compact application/json. */
+enum MHD_Result mock_http_send_json(struct MHD_Connection *c, unsigned status, json_t *j,
+                                    const struct mock_header *headers, size_t nheaders);
 
 /* Answer status with a stream played from `plan`, whose contents are taken
  * (the caller's plan is left empty). Each write leaves in its own chunk as

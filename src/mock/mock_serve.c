@@ -28,13 +28,43 @@ static void usage(FILE *out, const struct mock_serve_proto *p)
             p->name, indent, "", p->about, MOCK_MAX_BODY_DEFAULT);
 }
 
+int mock_serve_run(const char *name, const struct mock_server_flags *f, mock_http_handler handle,
+                   void *ctx, const sigset_t *stop_set)
+{
+    struct an_err err = AN_ERR_INIT;
+    struct mock_reqlog *log = NULL;
+    struct mock_http *http = NULL;
+    int status = 0;
+    if (f->requests && mock_reqlog_open(&log, f->requests, &err)) {
+        status = mock_report(&err, name, 2);
+        goto done;
+    }
+    struct mock_http_opts opts = MOCK_HTTP_OPTS_INIT;
+    opts.port = (unsigned)f->port;
+    opts.max_body = f->max_body;
+    opts.log = log;
+    opts.handle = handle;
+    opts.ctx = ctx;
+    if (mock_http_start(&http, &opts, &err)) {
+        status = mock_report(&err, name, 1);
+        goto done;
+    }
+    if (mock_announce(mock_http_port(http), f->port_file, &err)) {
+        status = mock_report(&err, name, 1);
+        goto done;
+    }
+    mock_signals_wait(stop_set);
+done:
+    mock_http_stop(http);
+    mock_reqlog_close(log);
+    return status;
+}
+
 int mock_serve(int argc, char **argv, const struct mock_serve_proto *p)
 {
     struct an_err err = AN_ERR_INIT;
     struct mock_server_flags f = {.max_body = MOCK_MAX_BODY_DEFAULT};
     void *sc = NULL;
-    struct mock_reqlog *log = NULL;
-    struct mock_http *http = NULL;
     bool help = false;
     int status = 0;
     sigset_t stop_set;
@@ -43,8 +73,7 @@ int mock_serve(int argc, char **argv, const struct mock_serve_proto *p)
      * mask, and as early as possible, so a harness's SIGTERM is never lost. */
     mock_signals_setup(&stop_set);
     if (mock_parse_server_flags(argc, argv, &f, &help, &err)) {
-        status = mock_report(&err, p->name, 2);
-        fprintf(stderr, "Run 'ananke-mock %s --help' for usage.\n", p->name);
+        status = mock_usage_error(&err, p->name);
         goto done;
     }
     if (help) {
@@ -55,28 +84,8 @@ int mock_serve(int argc, char **argv, const struct mock_serve_proto *p)
         status = mock_report(&err, p->name, 2);
         goto done;
     }
-    if (f.requests && mock_reqlog_open(&log, f.requests, &err)) {
-        status = mock_report(&err, p->name, 2);
-        goto done;
-    }
-    struct mock_http_opts opts = MOCK_HTTP_OPTS_INIT;
-    opts.port = (unsigned)f.port;
-    opts.max_body = f.max_body;
-    opts.log = log;
-    opts.handle = p->handle;
-    opts.ctx = sc;
-    if (mock_http_start(&http, &opts, &err)) {
-        status = mock_report(&err, p->name, 1);
-        goto done;
-    }
-    if (mock_announce(mock_http_port(http), f.port_file, &err)) {
-        status = mock_report(&err, p->name, 1);
-        goto done;
-    }
-    mock_signals_wait(&stop_set);
+    status = mock_serve_run(p->name, &f, p->handle, sc, &stop_set);
 done:
-    mock_http_stop(http);
-    mock_reqlog_close(log);
     scn_rules_free(sc);
     return status;
 }

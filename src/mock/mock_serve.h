@@ -7,6 +7,9 @@
 #ifndef ANANKE_MOCK_SERVE_H
 #define ANANKE_MOCK_SERVE_H
 
+#include <signal.h>
+
+#include "mock_common.h"
 #include "mock_http.h"
 #include "scenario_rules.h"
 
@@ -22,5 +25,13 @@ struct mock_serve_proto {
  * exit status: 0 stopped by a signal, 1 the server failed, 2 bad flags or a
  * bad scenario. */
 int mock_serve(int argc, char **argv, const struct mock_serve_proto *p);
+
+/* The part after the flags, for a protocol with flags of its own: open
+ * f->requests, listen on 127.0.0.1:f->port with `handle` (given ctx),
+ * announce (f->port_file too), serve until a signal in stop_set (see
+ * mock_signals_setup, which the caller must have called before), stop.
+ * Returns the exit status as mock_serve does. */
+int mock_serve_run(const char *name, const struct mock_server_flags *f, mock_http_handler handle,
+                   void *ctx, const sigset_t *stop_set);
 
 #endif

@@ -4,9 +4,11 @@
 #              pinned in package.json / package-lock.json), serving A2A 1.0
 #              and, through the SDK's compatibility layer, 0.3 on one URL;
 #              a second instance requires an API key;
-#   fault.mjs  a scripted 1.0 agent for the faults the SDK cannot produce
-#              (malformed frames, a cut stream, a stream that never ends).
-# Both bind 127.0.0.1 only. Runs the suites under suite/ with each config
+#   ananke-mock a2a  the C agent double (src/mock/a2a_agent.c), for the
+#              faults the SDK cannot produce (malformed frames, a cut stream,
+#              a stream that never ends, wrong ids, HTTP errors), over 1.0
+#              (streamed and blocking) and 0.3.
+# All bind 127.0.0.1 only. Runs the suites under suite/ with each config
 # there, then checks exit codes, the JSON reports' transcripts and the
 # requests the agents received with jq. Also a few load errors.
 #
@@ -27,6 +29,8 @@ need_jq
 [ -d "$here/node_modules/@a2a-js/sdk" ] && [ -d "$here/node_modules/express" ] ||
   broken "tests/a2a/node_modules/{@a2a-js/sdk,express} missing: run scripts/setup.sh (npm ci in tests/a2a)"
 [ -x "$ANANKE" ] || broken "$ANANKE not built (make build)"
+MOCK="${ANANKE_MOCK:-$B/ananke-mock}"
+[ -x "$MOCK" ] || broken "$MOCK not built (make build)"
 
 out="$here/out"
 rm -rf "$out"; mkdir -p "$out"
@@ -43,8 +47,10 @@ trap stop_servers EXIT
 # is left in $url.
 start() {
   local name=$1 script=$2; shift 2
+  local cmd=(node "$here/$script")
+  [ "$script" = mock ] && cmd=("$MOCK" a2a --port 0)
   spawn_server "$out/$name.port" 0.1 "$out/$name.stdout" "$out/$name.stderr" \
-    timeout -k 5 300 node "$here/$script" --port-file "$out/$name.port" \
+    timeout -k 5 300 "${cmd[@]}" --port-file "$out/$name.port" \
     --requests "$out/server-$name.jsonl" "$@"
   local started=$?
   pids+=("$spawned_pid")
@@ -58,8 +64,10 @@ start() {
 
 start agent agent.mjs; A2A_URL=$url
 start auth agent.mjs --api-key s3cret-key; A2A_AUTH_URL=$url
-start fault fault.mjs; A2A_FAULT_URL=$url
-export A2A_URL A2A_AUTH_URL A2A_FAULT_URL A2A_KEY=s3cret-key
+start fault mock; A2A_FAULT_URL=$url
+start fault03 mock --version 0.3; A2A_FAULT03_URL=$url
+export A2A_URL A2A_AUTH_URL A2A_FAULT_URL A2A_FAULT03_URL A2A_KEY=s3cret-key
+servers=(agent auth fault fault03)
 
 # check, jq_true, exit_is (in suite/): tests/lib.sh
 
@@ -68,12 +76,12 @@ export A2A_URL A2A_AUTH_URL A2A_FAULT_URL A2A_KEY=s3cret-key
 run_cfg() {
   local name=$1 cfg=$2 dir=$3 want=$4 f
   local -A before
-  for f in agent auth fault; do before[$f]=$(wc -l <"$out/server-$f.jsonl"); done
+  for f in "${servers[@]}"; do before[$f]=$(wc -l <"$out/server-$f.jsonl"); done
   check "$name: $dir with $cfg exits $want" \
     exit_is "$want" "$out/$name.log" "$ANANKE" run -c "$cfg" "$dir" --reporter "json:$out/$name.json"
   [ -s "$out/$name.json" ] || echo '{"tests":[]}' >"$out/$name.json"
   : >"$out/$name.requests.jsonl"
-  for f in agent auth fault; do
+  for f in "${servers[@]}"; do
     tail -n +"$((before[$f] + 1))" "$out/server-$f.jsonl" >>"$out/$name.requests.jsonl"
   done
 }
@@ -168,30 +176,68 @@ check "no key: HTTP 401, an error" jq_true "$out/noauth.json" '
   .tests[0].status == "error" and .tests[0].error.code == "AN_EHTTP"
   and (.tests[0].error.message | contains("HTTP 401"))'
 
-# ---- faults ---------------------------------------------------------------------
-run_cfg faults faults.config.yaml faults 1
-check "faults: statuses" jq_true "$out/faults.json" '
-  [.tests[] | "\(.status) \(.name)"] | sort ==
-  ["error fault cut", "error fault garbage", "error fault hang", "error fault rpcerror",
-   "error fault shape", "pass fault chunks", "pass fault open"]'
-fault_msg() { # NAME CODE TEXT
-  jq_true "$out/faults.json" '.tests[] | select(.name == $n) | .error.code == $c and (.error.message | contains($m))' \
-    --arg n "fault $1" --arg c "$2" --arg m "$3"
+# ---- faults: ananke-mock a2a ---------------------------------------------------
+fault_statuses='[.tests[] | "\(.status) \(.name)"] | sort ==
+  ["error fault cut", "error fault garbage", "error fault hang", "error fault http500",
+   "error fault rpcerror", "error fault shape", "error fault wrongid", "pass fault chunks",
+   "pass fault open"]'
+fault_msg() { # RUN NAME CODE TEXT
+  jq_true "$out/$1.json" '.tests[] | select(.name == $n) | .error.code == $c and (.error.message | contains($m))' \
+    --arg n "fault $2" --arg c "$3" --arg m "$4"
 }
-check "fault garbage: the event that is not JSON" fault_msg garbage AN_EPROTO "SSE event #2 is not JSON"
-check "fault shape: a result of no known shape" fault_msg shape AN_EPROTO "no task, message, statusUpdate or artifactUpdate"
-check "fault rpcerror: the JSON-RPC error, though a stream was asked for" fault_msg rpcerror AN_ERUN \
+hang_canceled() { # RUN METHOD: the hung task timed out, was canceled with METHOD
+  local id
+  id=$(jq -r '.tests[] | select(.name == "fault hang") | .transcript.turns[0].task.id' "$out/$1.json")
+  jq -e '.tests[] | select(.name == "fault hang") | .error.code == "AN_ETIMEOUT" and .transcript.turns[0].task.state == "canceled"' "$out/$1.json" >/dev/null &&
+  jq -e -s --arg id "$id" --arg m "$2" 'map(select(.body.method == $m)) | length == 1 and .[0].body.params.id == $id' \
+    "$out/$1.requests.jsonl" >/dev/null
+}
+
+# streamed, 1.0
+run_cfg faults faults.config.yaml faults 1
+check "faults: statuses" jq_true "$out/faults.json" "$fault_statuses"
+check "fault garbage: the event that is not JSON" fault_msg faults garbage AN_EPROTO "SSE event #2 is not JSON"
+check "fault shape: a result of no known shape" fault_msg faults shape AN_EPROTO "no task, message, statusUpdate or artifactUpdate"
+check "fault rpcerror: the JSON-RPC error, though a stream was asked for" fault_msg faults rpcerror AN_ERUN \
   "JSON-RPC error -32004: Unsupported operation: no rockets"
-check "fault cut: the last state it reached" fault_msg cut AN_ECONNECT "cut before a final task state (last state: working)"
-check "fault hang: timed out, then CancelTask" bash -c '
-  jq -e ".tests[] | select(.name == \"fault hang\") | .error.code == \"AN_ETIMEOUT\" and .transcript.turns[0].task.state == \"canceled\"" "$1" >/dev/null &&
-  jq -e -s "map(select(.body.method == \"CancelTask\")) | length == 1 and .[0].body.params.id == \"task-hang\"" "$2" >/dev/null' _ \
-  "$out/faults.json" "$out/faults.requests.jsonl"
+check "fault cut: the last state it reached" fault_msg faults cut AN_ECONNECT "cut before a final task state (last state: working)"
+check "fault http500: the status" fault_msg faults http500 AN_EHTTP "HTTP 500"
+check "fault wrongid: events under another id" fault_msg faults wrongid AN_EPROTO "SSE event #1 has id 1"
+check "fault hang: timed out, then CancelTask" hang_canceled faults CancelTask
 check "fault open: the stream left open ends at its final state, not at the timeout" jq_true "$out/faults.json" "$defs"'
   T("fault open").turns[0] | .task.state == "completed" and (.end_ms - .start_ms) < 1000'
 check "fault chunks: appended chunks joined in the text and the artifact" jq_true "$out/faults.json" "$defs"'
   T("fault chunks") | .turns[0].text == "Once upon a time"
   and (.tool_calls | map([.name, .result])) == [["artifact:story", "Once upon a time"]]'
+check "faults: every request carried A2A-Version: 1.0" methods faults '
+  all(.[] | select(.method == "POST"); .headers["a2a-version"] == "1.0")'
+
+# blocking, 1.0: one SendMessage per turn
+run_cfg faults-json faults-json.config.yaml faults 1
+check "faults-json: statuses" jq_true "$out/faults-json.json" "$fault_statuses"
+check "faults-json: SendMessage only" methods faults-json '
+  (map(select(.method == "POST") | .body.method) | unique) == ["SendMessage"]'
+check "fault garbage (blocking): the body that is not JSON" fault_msg faults-json garbage AN_EPROTO "the answer is not JSON"
+check "fault shape (blocking)" fault_msg faults-json shape AN_EPROTO "no task, message, statusUpdate or artifactUpdate"
+check "fault cut (blocking): no answer at all" fault_msg faults-json cut AN_ECONNECT "Empty reply from server"
+check "fault hang (blocking): no final state in time" fault_msg faults-json hang AN_ETIMEOUT "no final task state within 1500 ms"
+check "fault wrongid (blocking): the answer under another id" fault_msg faults-json wrongid AN_EPROTO "the answer has id 1"
+check "fault http500 (blocking)" fault_msg faults-json http500 AN_EHTTP "HTTP 500"
+check "fault chunks (blocking): the stored artifact" jq_true "$out/faults-json.json" "$defs"'
+  T("fault chunks") | .turns[0].text == "Once upon a time"'
+
+# streamed, 0.3: message/stream, kind on results, tasks/cancel
+run_cfg faults-v03 faults-v03.config.yaml faults 1
+check "faults-v03: statuses" jq_true "$out/faults-v03.json" "$fault_statuses"
+check "faults-v03: message/stream, no A2A-Version header" methods faults-v03 '
+  (map(select(.method == "POST") | .body.method) | unique) == ["message/stream", "tasks/cancel"]
+  and all(.[] | select(.method == "POST"); .headers["a2a-version"] == null)'
+check "fault garbage (0.3)" fault_msg faults-v03 garbage AN_EPROTO "SSE event #2 is not JSON"
+check "fault cut (0.3)" fault_msg faults-v03 cut AN_ECONNECT "cut before a final task state (last state: working)"
+check "fault wrongid (0.3)" fault_msg faults-v03 wrongid AN_EPROTO "SSE event #1 has id 1"
+check "fault hang (0.3): timed out, then tasks/cancel" hang_canceled faults-v03 tasks/cancel
+check "fault chunks (0.3)" jq_true "$out/faults-v03.json" "$defs"'
+  T("fault chunks") | .turns[0].text == "Once upon a time"'
 
 # ---- load errors --------------------------------------------------------------
 tmp="$out/load"
@@ -238,7 +284,7 @@ check "load: task_state with an unknown state" load_err bad-state \
       checks: [{type: task_state, value: done}]' "unknown task state 'done'"
 
 stop_servers
-for f in agent auth fault; do
+for f in "${servers[@]}"; do
   check "server $f: nothing on its stderr" test ! -s "$out/$f.stderr"
 done
 finish

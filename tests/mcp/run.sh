@@ -2,8 +2,9 @@
 # ananke's MCP target against real MCP servers: the reference servers from npm
 # (@modelcontextprotocol/server-everything over stdio and Streamable HTTP,
 # @modelcontextprotocol/server-filesystem in each test's sandbox; installed by
-# scripts/setup.sh from tests/mcp/package.json) and faulty.js, a server that
-# misbehaves on purpose.
+# scripts/setup.sh from tests/mcp/package.json) and `ananke-mock mcp`, a server
+# whose tools misbehave on purpose (on stdio, and over Streamable HTTP answering
+# in JSON or, with --sse, in SSE).
 #
 # One directory per case under tests/mcp/cases/, as in tests/e2e:
 #   cmd       the ananke arguments, one line (default: "run")
@@ -15,8 +16,10 @@
 # plus the config and test files. The environment gives the servers:
 #   MCP_EVERYTHING  server-everything's entry (node $MCP_EVERYTHING stdio)
 #   MCP_FILESYSTEM  server-filesystem's entry (node $MCP_FILESYSTEM DIR)
-#   MCP_FAULTY      tests/mcp/faulty.js
+#   ANANKE_MOCK     the ananke-mock binary (ananke-mock mcp on stdio)
 #   MCP_HTTP_URL    server-everything in streamableHttp mode, on 127.0.0.1 only
+#   MCP_MOCK_URL    ananke-mock mcp --http (JSON answers), on 127.0.0.1 only
+#   MCP_MOCK_SSE_URL  ananke-mock mcp --http --sse (every answer an SSE stream)
 # Usage: tests/mcp/run.sh [CASE...]; prints "mcp: N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,7 +33,7 @@ pass=0 fail=0
 mods="$here/node_modules/@modelcontextprotocol"
 export MCP_EVERYTHING="$mods/server-everything/dist/index.js"
 export MCP_FILESYSTEM="$mods/server-filesystem/dist/index.js"
-export MCP_FAULTY="$here/faulty.js"
+export ANANKE_MOCK="${ANANKE_MOCK:-$B/ananke-mock}"
 if ! command -v node >/dev/null || [ ! -f "$MCP_EVERYTHING" ] || [ ! -f "$MCP_FILESYSTEM" ]; then
   echo "FAIL setup: node or the MCP servers are missing (run scripts/setup.sh: npm ci in tests/mcp)"
   echo "mcp: 0 passed, 1 failed"
@@ -38,11 +41,12 @@ if ! command -v node >/dev/null || [ ! -f "$MCP_EVERYTHING" ] || [ ! -f "$MCP_FI
 fi
 
 # server-everything over Streamable HTTP, forced onto loopback by the preload
-srv_pid=""
+srv_pid="" mock_pid="" sse_pid=""
 srv_log=$(mktemp)
+mock_dir=$(mktemp -d)
 cleanup() {
-  stop_pids "$srv_pid"
-  rm -f "$srv_log"
+  stop_pids "$srv_pid" "$mock_pid" "$sse_pid"
+  rm -rf "$srv_log" "$mock_dir"
 }
 trap cleanup EXIT
 for _ in 1 2 3 4 5; do
@@ -63,6 +67,21 @@ if [ -z "$srv_pid" ]; then
   exit 1
 fi
 export MCP_HTTP_URL="http://127.0.0.1:$port/mcp"
+
+# ananke-mock mcp over Streamable HTTP: JSON answers, and SSE answers
+start_mock() { # NAME FLAGS...: sets $spawned_pid, or fails the suite
+  local name=$1; shift
+  if ! spawn_server "$mock_dir/$name.port" 0.05 "$mock_dir/$name.out" "$mock_dir/$name.err" \
+      timeout -k 5 600 "$ANANKE_MOCK" mcp --http --port 0 --port-file "$mock_dir/$name.port" "$@"; then
+    echo "FAIL setup: ananke-mock mcp $* did not start"; sed 's/^/    /' "$mock_dir/$name.err"
+    echo "mcp: 0 passed, 1 failed"
+    exit 1
+  fi
+}
+start_mock json; mock_pid=$spawned_pid
+export MCP_MOCK_URL="$(head -n1 "$mock_dir/json.out")/mcp"
+start_mock sse --sse; sse_pid=$spawned_pid
+export MCP_MOCK_SSE_URL="$(head -n1 "$mock_dir/sse.out")/mcp"
 
 # the HTTP server must be reachable on loopback only
 if command -v ss >/dev/null; then
@@ -115,6 +134,12 @@ if [ $# -gt 0 ]; then
 else
   for d in "$here"/cases/*/; do run_case "${d%/}"; done
 fi
+for p in "$mock_pid" "$sse_pid"; do
+  if ! kill -0 "$p" 2>/dev/null; then
+    echo "FAIL ananke-mock mcp --http died during the run:"; tail -n 20 "$mock_dir"/*.err | sed 's/^/    /'
+    fail=$((fail + 1))
+  fi
+done
 if ! kill -0 "$srv_pid" 2>/dev/null; then
   echo "FAIL server-everything (streamableHttp) died during the run:"; sed 's/^/    /' "$srv_log" | tail -20
   fail=$((fail + 1))

@@ -126,6 +126,29 @@ static int take_answer(struct xfer_io *io, const char *data, size_t len, uint64_
     }
     int rc = AN_OK;
     const json_t *e = json_object_get(j, "error"), *res = json_object_get(j, "result");
+    const json_t *id = json_object_get(j, "id");
+    /* JSON-RPC: the answer carries the request's id (null only on an error
+     * about a request the server could not read); one under another id
+     * answers some other request. The last request sent is this one. */
+    bool id_ok = (json_is_integer(id) && json_integer_value(id) == s->next_id) ||
+                 (json_is_object(e) && (!id || json_is_null(id)));
+    if (!id_ok) {
+        char *got = id ? an_json_compact(id) : an_xstrdup("missing");
+        if (io->stage == ST_CANCEL) {
+            an_turn_warn(r, "the answer to CancelTask has id %.100s, not %ld", got, s->next_id);
+        } else {
+            if (event)
+                an_turn_fail(r, AN_EPROTO, "SSE event #%llu has id %.100s, not the request's %ld",
+                             (unsigned long long)event, got, s->next_id);
+            else
+                an_turn_fail(r, AN_EPROTO, "the answer has id %.100s, not the request's %ld", got,
+                             s->next_id);
+            rc = AN_EPROTO;
+        }
+        free(got);
+        json_decref(j);
+        return rc;
+    }
     if (io->stage == ST_CANCEL) {
         struct an_a2a_turn *d = &s->dec;
         const char *st = NULL;

@@ -5,3 +5,9 @@ jq -e '.tests[] | select(.name == "a protocol error breaks the turn") | .transcr
 jq -e '.tests[] | select(.name == "an allowed protocol error is recorded and asserted") | .transcript.tool_calls[0].result.error.code == -32602' $R >/dev/null
 # the malformed frame is a warning of its turn
 jq -e '.tests[] | select(.name == "a malformed frame and no answer") | .transcript.turns[0].warnings | map(select(test("invalid JSON"))) | length == 1' $R >/dev/null
+# the answer under another id is a warning, and the turn still timed out
+jq -e '.tests[] | select(.name == "an answer under another id is no answer") | (.transcript.turns[0].warnings | map(select(test("unknown id 1001"))) | length == 1) and (.error.code == "AN_ETIMEOUT")' $R >/dev/null
+# a frame over the cap, a closed stdout: errors right away, not at the timeout
+jq -e '[.tests[] | select(.name == "a frame over the cap" or .name == "a server that closes stdout and keeps running") | .duration_ms < 1500] == [true, true]' $R >/dev/null
+# the isError result is kept with status error
+jq -e '.tests[] | select(.name == "a tool result with isError fails tool_execution") | .transcript.tool_calls[0].status == "error"' $R >/dev/null

@@ -1,0 +1,575 @@
+#include "a2a_agent.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/err.h"
+#include "core/buf.h"
+#include "core/json.h"
+
+#define CUT_AFTER_MS 100
+#define WAIT_SLICE_MS 100
+
+enum st { ST_SUBMITTED, ST_WORKING, ST_INPUT_REQUIRED, ST_COMPLETED, ST_FAILED, ST_CANCELED };
+/* [v03][state] */
+static const char *const st_names[2][6] = {
+    {"TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_INPUT_REQUIRED",
+     "TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED"},
+    {"submitted", "working", "input-required", "completed", "failed", "canceled"},
+};
+
+struct task {
+    char id[32], ctx[32];
+    enum st state;
+};
+
+struct a2a_agent {
+    bool v03;
+    pthread_mutex_t lock;
+    struct task *tasks;
+    size_t n, cap;
+};
+
+struct a2a_agent *a2a_agent_new(bool v03)
+{
+    struct a2a_agent *a = an_xcalloc(1, sizeof *a);
+    a->v03 = v03;
+    pthread_mutex_init(&a->lock, NULL);
+    return a;
+}
+
+void a2a_agent_free(struct a2a_agent *a)
+{
+    if (!a)
+        return;
+    pthread_mutex_destroy(&a->lock);
+    free(a->tasks);
+    free(a);
+}
+
+/* ---- the task store ------------------------------------------------------------ */
+
+static struct task task_new(struct a2a_agent *a)
+{
+    pthread_mutex_lock(&a->lock);
+    if (a->n == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 16;
+        a->tasks = an_xrealloc(a->tasks, a->cap * sizeof *a->tasks);
+    }
+    struct task *t = &a->tasks[a->n++];
+    snprintf(t->id, sizeof t->id, "task-%zu", a->n);
+    snprintf(t->ctx, sizeof t->ctx, "ctx-%zu", a->n);
+    t->state = ST_SUBMITTED;
+    struct task copy = *t;
+    pthread_mutex_unlock(&a->lock);
+    return copy;
+}
+
+/* Copy the task `id` into *out; false when there is none. */
+static bool task_get(struct a2a_agent *a, const char *id, struct task *out)
+{
+    bool found = false;
+    pthread_mutex_lock(&a->lock);
+    for (size_t i = 0; id && i < a->n && !found; i++)
+        if (!strcmp(a->tasks[i].id, id)) {
+            *out = a->tasks[i];
+            found = true;
+        }
+    pthread_mutex_unlock(&a->lock);
+    return found;
+}
+
+/* Set the state of task `id`, unless it is already canceled (a cancel wins
+ * over a task still playing). Returns the state it has afterwards. */
+static enum st task_set(struct a2a_agent *a, const char *id, enum st s)
+{
+    enum st now = s;
+    pthread_mutex_lock(&a->lock);
+    for (size_t i = 0; i < a->n; i++)
+        if (!strcmp(a->tasks[i].id, id)) {
+            if (a->tasks[i].state != ST_CANCELED)
+                a->tasks[i].state = s;
+            now = a->tasks[i].state;
+        }
+    pthread_mutex_unlock(&a->lock);
+    return now;
+}
+
+static bool terminal(enum st s)
+{
+    return s == ST_COMPLETED || s == ST_FAILED || s == ST_CANCELED;
+}
+
+/* ---- shapes of the two versions -------------------------------------------------- */
+
+static json_t *part_text(const struct a2a_agent *a, const char *text)
+{
+    return a->v03 ? json_pack("{s:s,s:s}", "kind", "text", "text", text)
+                  : json_pack("{s:s}", "text", text);
+}
+
+static json_t *agent_msg(const struct a2a_agent *a, const struct task *t, const char *ctx,
+                         json_t *parts)
+{
+    static unsigned long seq;
+    char mid[48];
+    snprintf(mid, sizeof mid, "mock-msg-%lu", __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
+    json_t *m = json_pack("{s:s,s:s,s:o}", "messageId", mid, "role",
+                          a->v03 ? "agent" : "ROLE_AGENT", "parts", parts);
+    if (a->v03)
+        json_object_set_new(m, "kind", json_string("message"));
+    if (ctx)
+        json_object_set_new(m, "contextId", json_string(ctx));
+    if (t)
+        json_object_set_new(m, "taskId", json_string(t->id));
+    return m;
+}
+
+/* One behaviour played: the events of a stream, and what a blocking call
+ * answers at the end. */
+struct run {
+    struct a2a_agent *a;
+    struct task t;
+    json_t *events;    /* StreamResponse results, in order */
+    json_t *artifacts; /* the task's artifacts so far */
+    json_t *status;    /* the task's current status */
+    json_t *message;   /* a direct message: the answer, no task */
+};
+
+static void emit(struct run *r, const char *key, const char *kind, json_t *obj)
+{
+    if (r->a->v03) {
+        json_object_set_new(obj, "kind", json_string(kind));
+        json_array_append_new(r->events, obj);
+    } else {
+        json_array_append_new(r->events, json_pack("{s:o}", key, obj));
+    }
+}
+
+static json_t *status_obj(struct run *r, enum st s, const char *text)
+{
+    json_t *st = json_pack("{s:s}", "state", st_names[r->a->v03][s]);
+    if (text)
+        json_object_set_new(
+            st, "message",
+            agent_msg(r->a, &r->t, r->t.ctx, json_pack("[o]", part_text(r->a, text))));
+    return st;
+}
+
+static json_t *task_obj(struct run *r)
+{
+    json_t *t =
+        json_pack("{s:s,s:s,s:O}", "id", r->t.id, "contextId", r->t.ctx, "status", r->status);
+    if (json_array_size(r->artifacts))
+        json_object_set(t, "artifacts", r->artifacts);
+    if (r->a->v03)
+        json_object_set_new(t, "kind", json_string("task"));
+    return t;
+}
+
+static void emit_task(struct run *r)
+{
+    emit(r, "task", "task", task_obj(r));
+}
+
+static void emit_status(struct run *r, enum st s, const char *text)
+{
+    s = task_set(r->a, r->t.id, s);
+    r->t.state = s;
+    json_decref(r->status);
+    r->status = status_obj(r, s, text);
+    json_t *ev =
+        json_pack("{s:s,s:s,s:O}", "taskId", r->t.id, "contextId", r->t.ctx, "status", r->status);
+    if (r->a->v03)
+        json_object_set_new(ev, "final", json_boolean(terminal(s) || s == ST_INPUT_REQUIRED));
+    emit(r, "statusUpdate", "status-update", ev);
+}
+
+static void emit_artifact(struct run *r, const char *name, json_t *parts, bool append, bool last)
+{
+    char aid[64];
+    snprintf(aid, sizeof aid, "%s-%s", r->t.id, name);
+    json_t *art = json_pack("{s:s,s:s,s:o}", "artifactId", aid, "name", name, "parts", parts);
+    json_t *kept = append ? json_array_get(r->artifacts, json_array_size(r->artifacts) - 1) : NULL;
+    json_t *kparts = json_object_get(kept, "parts");
+    json_t *tail = json_array_get(kparts, json_array_size(kparts) - 1);
+    const char *more = an_json_str(json_array_get(parts, 0), "text");
+    if (kept && an_json_str(tail, "text") && more && json_array_size(parts) == 1) {
+        /* the stored artifact keeps a chunked text as one part, as the
+         * stream's reader joins it */
+        struct an_buf joined = AN_BUF_INIT;
+        an_buf_printf(&joined, "%s%s", an_json_str(tail, "text"), more);
+        json_object_set_new(tail, "text", json_string(an_buf_cstr(&joined)));
+        an_buf_release(&joined);
+    } else if (kept)
+        json_array_extend(kparts, parts);
+    else
+        json_array_append_new(r->artifacts, json_deep_copy(art));
+    emit(r, "artifactUpdate", "artifact-update",
+         json_pack("{s:s,s:s,s:o,s:b,s:b}", "taskId", r->t.id, "contextId", r->t.ctx, "artifact",
+                   art, "append", append, "lastChunk", last));
+}
+
+static void run_release(struct run *r)
+{
+    json_decref(r->events);
+    json_decref(r->artifacts);
+    json_decref(r->status);
+    json_decref(r->message);
+}
+
+/* ---- answers ------------------------------------------------------------------- */
+
+static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, json_t *j)
+{
+    return mock_http_send_json(c, status, j, NULL, 0);
+}
+
+static enum MHD_Result rpc_error(struct MHD_Connection *c, const json_t *id, int code,
+                                 const char *message)
+{
+    return send_json(c, MHD_HTTP_OK,
+                     json_pack("{s:s,s:O,s:{s:i,s:s}}", "jsonrpc", "2.0", "id",
+                               id ? id : json_null(), "error", "code", code, "message", message));
+}
+
+static enum MHD_Result rpc_result(struct MHD_Connection *c, const json_t *id, json_t *result)
+{
+    return send_json(c, MHD_HTTP_OK,
+                     json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", result));
+}
+
+/* The text of the message's text parts, joined (1.0 and 0.3 both use `text`). */
+static char *user_text(const json_t *msg)
+{
+    struct an_buf b = AN_BUF_INIT;
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(msg, "parts"), i, p)
+    {
+        const char *t = an_json_str(p, "text");
+        if (t)
+            an_buf_puts(&b, t);
+    }
+    return an_buf_detach(&b, NULL);
+}
+
+static bool starts(const char *s, const char *prefix, const char **rest)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(s, prefix, n))
+        return false;
+    *rest = s + n;
+    return true;
+}
+
+enum ending { END_CLOSE, END_STALL, END_CUT, END_GARBAGE };
+
+/* Play a new task's behaviour for `text` into r; returns how its stream ends. */
+static enum ending play(struct run *r, const char *text)
+{
+    struct a2a_agent *a = r->a;
+    const char *rest;
+    char buf[512];
+    r->t = task_new(a);
+    r->status = status_obj(r, ST_SUBMITTED, NULL);
+    if (!strcmp(text, "chunks")) { /* the task first, already working */
+        r->t.state = task_set(a, r->t.id, ST_WORKING);
+        json_decref(r->status);
+        r->status = status_obj(r, ST_WORKING, NULL);
+        emit_task(r);
+        static const char *const bits[] = {"Once ", "upon ", "a time"};
+        for (int i = 0; i < 3; i++)
+            emit_artifact(r, "story", json_pack("[o]", part_text(a, bits[i])), i > 0, i == 2);
+        emit_status(r, ST_COMPLETED, NULL);
+        return END_CLOSE;
+    }
+    emit_task(r);
+    if (!strcmp(text, "garbage"))
+        return END_GARBAGE;
+    if (!strcmp(text, "open")) {
+        emit_status(r, ST_COMPLETED, "done, but I keep the line open");
+        return END_STALL;
+    }
+    emit_status(r, ST_WORKING, "working");
+    if (!strcmp(text, "cut"))
+        return END_CUT;
+    if (!strcmp(text, "hang") || starts(text, "slow:", &rest))
+        return END_STALL;
+    if (starts(text, "ask:", &rest)) {
+        emit_status(r, ST_INPUT_REQUIRED, "need more input");
+    } else if (starts(text, "fail:", &rest)) {
+        snprintf(buf, sizeof buf, "cannot do: %.400s", rest);
+        emit_status(r, ST_FAILED, buf);
+    } else if (starts(text, "data:", &rest)) {
+        json_t *data = json_pack("{s:s,s:i}", "echo", rest, "n", 3);
+        json_t *file = a->v03 ? json_pack("{s:s,s:{s:s,s:s,s:s}}", "kind", "file", "file", "uri",
+                                          "http://127.0.0.1/report.csv", "mimeType", "text/csv",
+                                          "name", "report.csv")
+                              : json_pack("{s:s,s:s,s:s}", "url", "http://127.0.0.1/report.csv",
+                                          "mediaType", "text/csv", "filename", "report.csv");
+        emit_artifact(r, "result",
+                      json_pack("[o]", a->v03 ? json_pack("{s:s,s:o}", "kind", "data", "data", data)
+                                              : json_pack("{s:o}", "data", data)),
+                      false, true);
+        emit_artifact(r, "report", json_pack("[o]", file), false, true);
+        emit_status(r, ST_COMPLETED, NULL);
+    } else {
+        snprintf(buf, sizeof buf, "echo: %.400s", text);
+        emit_artifact(r, "echo", json_pack("[o]", part_text(a, buf)), false, true);
+        emit_status(r, ST_COMPLETED, NULL);
+    }
+    return END_CLOSE;
+}
+
+static enum MHD_Result send_events(struct mock_http *http, struct MHD_Connection *c,
+                                   const json_t *rid, const struct run *r, enum ending end)
+{
+    struct mock_plan plan = MOCK_PLAN_INIT;
+    size_t i;
+    const json_t *ev;
+    json_array_foreach(r->events, i, ev)
+    {
+        json_t *frame = json_pack("{s:s,s:O,s:O}", "jsonrpc", "2.0", "id", rid, "result", ev);
+        char *s = an_json_compact(frame);
+        json_decref(frame);
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_printf(&b, "data: %s\n\n", s);
+        free(s);
+        size_t len;
+        char *data = an_buf_detach(&b, &len);
+        mock_plan_write_take(&plan, data, len);
+    }
+    static const char garbage[] = "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{not json\n\n";
+    switch (end) {
+    case END_CLOSE:
+        break;
+    case END_GARBAGE:
+        mock_plan_write(&plan, garbage, strlen(garbage));
+        break;
+    case END_CUT:
+        mock_plan_sleep(&plan, CUT_AFTER_MS);
+        mock_plan_push(&plan, MOCK_ACT_CUT);
+        break;
+    case END_STALL:
+        mock_plan_push(&plan, MOCK_ACT_STALL);
+        break;
+    }
+    enum MHD_Result rc =
+        mock_http_send_plan(http, c, MHD_HTTP_OK, "text/event-stream", NULL, 0, &plan);
+    mock_plan_release(&plan);
+    return rc;
+}
+
+/* A blocking call whose task does not finish by itself: wait until it is
+ * canceled (answer it) or the client gives up. */
+static enum MHD_Result wait_canceled(struct mock_http *http, struct MHD_Connection *c,
+                                     const json_t *rid, struct run *r)
+{
+    struct task t;
+    while (mock_http_wait(http, c, WAIT_SLICE_MS))
+        if (task_get(r->a, r->t.id, &t) && t.state == ST_CANCELED) {
+            json_decref(r->status);
+            r->status = status_obj(r, ST_CANCELED, NULL);
+            json_t *task = task_obj(r);
+            return rpc_result(c, rid, r->a->v03 ? task : json_pack("{s:o}", "task", task));
+        }
+    return MHD_NO;
+}
+
+static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http,
+                               struct MHD_Connection *c, const json_t *id, const json_t *params,
+                               bool stream)
+{
+    const json_t *msg = json_object_get(params, "message");
+    if (!json_is_object(msg))
+        return rpc_error(c, id, -32602, "Invalid params: 'message' is required");
+    char *text = user_text(msg);
+    const char *task_id = an_json_str(msg, "taskId"), *rest;
+    struct run r = {.a = a, .events = json_array(), .artifacts = json_array()};
+    json_t *wrong =
+        json_is_integer(id) ? json_integer(json_integer_value(id) + 1000) : json_string("wrong-id");
+    const json_t *rid = strcmp(text, "wrongid") ? id : wrong;
+    enum ending end = END_CLOSE;
+    enum MHD_Result rc;
+    char buf[512];
+
+    if (!strcmp(text, "rpcerror")) {
+        rc = rpc_error(c, id, -32004, "Unsupported operation: no rockets");
+        goto done;
+    }
+    if (!strcmp(text, "http500")) {
+        static const char m[] = "internal server error (on purpose)\n";
+        rc = mock_http_send(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", m, strlen(m), NULL, 0);
+        goto done;
+    }
+    if (task_id) { /* a reply to a task that asked for input */
+        if (!task_get(a, task_id, &r.t)) {
+            snprintf(buf, sizeof buf, "Task not found: %.200s", task_id);
+            rc = rpc_error(c, id, -32001, buf);
+            goto done;
+        }
+        if (r.t.state != ST_INPUT_REQUIRED) {
+            snprintf(buf, sizeof buf, "Task %.200s is in state %s and cannot be continued", task_id,
+                     st_names[a->v03][r.t.state]);
+            rc = rpc_error(c, id, -32004, buf);
+            goto done;
+        }
+        r.status = status_obj(&r, r.t.state, NULL);
+        emit_task(&r);
+        emit_status(&r, ST_WORKING, "working");
+        snprintf(buf, sizeof buf, "echo: %.400s", text);
+        emit_artifact(&r, "echo", json_pack("[o]", part_text(a, buf)), false, true);
+        emit_status(&r, ST_COMPLETED, NULL);
+    } else if (starts(text, "msg:", &rest)) {
+        snprintf(buf, sizeof buf, "echo: %.400s", rest);
+        const char *ctx = an_json_str(msg, "contextId");
+        r.message =
+            agent_msg(a, NULL, ctx ? ctx : "ctx-direct", json_pack("[o]", part_text(a, buf)));
+        json_array_append_new(r.events, a->v03 ? json_incref(r.message)
+                                               : json_pack("{s:O}", "message", r.message));
+    } else if (!strcmp(text, "shape")) {
+        json_array_append_new(r.events, json_pack("{s:i}", "foo", 1));
+        r.message = json_pack("{s:i}", "foo", 1); /* the blocking answer: as strange */
+    } else {
+        end = play(&r, text);
+    }
+
+    if (stream) {
+        rc = send_events(http, c, rid, &r, end);
+    } else if (end == END_GARBAGE) {
+        static const char g[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{not json";
+        rc = mock_http_send(c, MHD_HTTP_OK, "application/json", g, strlen(g), NULL, 0);
+    } else if (end == END_CUT) {
+        mock_http_wait(http, c, CUT_AFTER_MS);
+        rc = MHD_NO; /* libmicrohttpd closes the connection: no answer at all */
+    } else if (end == END_STALL && r.t.state != ST_COMPLETED) {
+        rc = wait_canceled(http, c, rid, &r);
+    } else if (r.message) {
+        rc =
+            rpc_result(c, rid,
+                       a->v03 || !strcmp(text, "shape") ? json_incref(r.message)
+                                                        : json_pack("{s:O}", "message", r.message));
+    } else {
+        json_t *task = task_obj(&r);
+        rc = rpc_result(c, rid, a->v03 ? task : json_pack("{s:o}", "task", task));
+    }
+done:
+    run_release(&r);
+    json_decref(wrong);
+    free(text);
+    return rc;
+}
+
+static enum MHD_Result do_task(struct a2a_agent *a, struct MHD_Connection *c, const json_t *id,
+                               const json_t *params, bool cancel)
+{
+    const char *tid = an_json_str(params, "id");
+    struct run r = {.a = a};
+    char buf[300];
+    if (!task_get(a, tid, &r.t)) {
+        snprintf(buf, sizeof buf, "Task not found: %.200s", tid ? tid : "");
+        return rpc_error(c, id, -32001, buf);
+    }
+    if (cancel) {
+        if (terminal(r.t.state)) {
+            snprintf(buf, sizeof buf, "Task not cancelable: %.200s", tid);
+            return rpc_error(c, id, -32002, buf);
+        }
+        r.t.state = task_set(a, tid, ST_CANCELED);
+    }
+    r.status = status_obj(&r, r.t.state, NULL);
+    json_t *task = task_obj(&r);
+    json_decref(r.status);
+    return rpc_result(c, id, task);
+}
+
+static enum MHD_Result on_rpc(struct a2a_agent *a, struct mock_http *http,
+                              const struct mock_http_req *rq)
+{
+    struct MHD_Connection *c = rq->conn;
+    char msg[300];
+    unsigned status;
+    json_t *body = mock_http_read_json(http, rq, &status, msg, sizeof msg);
+    if (!body && status == MHD_HTTP_CONTENT_TOO_LARGE)
+        return mock_http_send(c, status, "text/plain", msg, strlen(msg), NULL, 0);
+    if (!json_is_object(body)) {
+        json_decref(body);
+        return rpc_error(c, NULL, -32700, "Invalid JSON payload.");
+    }
+    enum MHD_Result rc;
+    const json_t *id = json_object_get(body, "id");
+    const char *method = an_json_str(body, "method");
+    const json_t *params = json_object_get(body, "params");
+    const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "A2A-Version");
+    bool v_ok =
+        a->v03 ? (!v || !*v || !strcmp(v, "0.3") || !strcmp(v, "0.3.0")) : (v && !strcmp(v, "1.0"));
+    /* [v03][verb]: send, stream, get, cancel */
+    static const char *const names[2][4] = {
+        {"SendMessage", "SendStreamingMessage", "GetTask", "CancelTask"},
+        {"message/send", "message/stream", "tasks/get", "tasks/cancel"},
+    };
+    int verb = 0;
+    while (verb < 4 && (!method || strcmp(method, names[a->v03][verb])))
+        verb++;
+    if (!v_ok) {
+        snprintf(msg, sizeof msg,
+                 "The requested A2A protocol version '%.20s' is not supported. Supported "
+                 "versions: %s",
+                 v && *v ? v : "0.3", a->v03 ? "0.3" : "1.0");
+        rc = rpc_error(c, id, -32009, msg);
+    } else if (!method || !id) {
+        rc = rpc_error(c, id, -32600, "Invalid Request: 'method' and 'id' are required");
+    } else if (verb == 4) {
+        snprintf(msg, sizeof msg, "Method not found: %.200s", method);
+        rc = rpc_error(c, id, -32601, msg);
+    } else if (verb < 2) {
+        rc = do_send(a, http, c, id, params, verb == 1);
+    } else {
+        rc = do_task(a, c, id, params, verb == 3);
+    }
+    json_decref(body);
+    return rc;
+}
+
+static enum MHD_Result send_card(struct a2a_agent *a, struct mock_http *http,
+                                 struct MHD_Connection *c)
+{
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u/rpc", mock_http_port(http));
+    json_t *card = json_pack(
+        "{s:s,s:s,s:s,s:{s:b,s:b},s:[s],s:[s,s],s:[{s:s,s:s,s:s,s:[s]}]}", "name",
+        "ananke-mock a2a", "description", "answers and fails as its messages say", "version",
+        ANANKE_VERSION, "capabilities", "streaming", 1, "pushNotifications", 0, "defaultInputModes",
+        "text/plain", "defaultOutputModes", "text/plain", "application/json", "skills", "id",
+        "echo", "name", "echo", "description", "echo the text", "tags", "echo");
+    if (a->v03) {
+        json_object_set_new(card, "url", json_string(url));
+        json_object_set_new(card, "preferredTransport", json_string("JSONRPC"));
+        json_object_set_new(card, "protocolVersion", json_string("0.3.0"));
+    } else {
+        json_object_set_new(card, "supportedInterfaces",
+                            json_pack("[{s:s,s:s,s:s}]", "url", url, "protocolBinding", "JSONRPC",
+                                      "protocolVersion", "1.0"));
+    }
+    return send_json(c, MHD_HTTP_OK, card);
+}
+
+enum MHD_Result a2a_agent_handle(void *ctx, struct mock_http *http, const struct mock_http_req *rq)
+{
+    struct a2a_agent *a = ctx;
+    bool get = !strcmp(rq->method, MHD_HTTP_METHOD_GET);
+    if (get && !strcmp(rq->url, "/.well-known/agent-card.json")) {
+        mock_http_log(http, rq, NULL);
+        return send_card(a, http, rq->conn);
+    }
+    if (!strcmp(rq->method, MHD_HTTP_METHOD_POST) &&
+        (!strcmp(rq->url, "/rpc") || !strcmp(rq->url, "/")))
+        return on_rpc(a, http, rq);
+    mock_http_log(http, rq, NULL);
+    static const char m[] = "{\"error\":\"not_found\",\"message\":\"this agent serves GET "
+                            "/.well-known/agent-card.json and POST /rpc\"}";
+    return mock_http_send(rq->conn, MHD_HTTP_NOT_FOUND, "application/json", m, strlen(m), NULL, 0);
+}
