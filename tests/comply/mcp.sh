@@ -6,7 +6,7 @@
 #     PASS, exit 0; its report kept in docs/comply-mcp-everything.md is
 #     current (paths normalised; ANANKE_UPDATE_DOCS=1 rewrites it);
 #  2. the server's requests answered MCP-style (ping {}, roots/list
-#     {roots: []}, anything else -32601), through tests/mcp/faulty.js's
+#     {roots: []}, anything else -32601), through ananke-mock mcp's
 #     `ask` tool; no ACP session/new is ever sent;
 #  3. a server that echoes a version nobody speaks fails the version tests
 #     (exit 1);
@@ -27,7 +27,7 @@ cd "$tests_root"
 need_node "the MCP servers"
 need_jq
 EVERYTHING=$tests_root/tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js
-FAULTY=$tests_root/tests/mcp/faulty.js
+MOCK=$tests_build/ananke-mock
 [ -f "$EVERYTHING" ] || broken "server-everything is missing (run scripts/setup.sh: npm ci in tests/mcp)"
 
 # status TEST-ID FILE.json → PASS/FAIL/NA
@@ -71,7 +71,7 @@ else
     diff "$doc" "$TMP/normalised.md" | head -n 20
 fi
 
-# 2. the client side: faulty.js's `ask` tool asks ping, roots/list and
+# 2. the client side: ananke-mock mcp's `ask` tool asks ping, roots/list and
 #    sampling/createMessage and reports what came back
 cat >"$TMP/ask.jsont" <<'JSONT'
 {
@@ -88,7 +88,7 @@ cat >"$TMP/ask.jsont" <<'JSONT'
   ]
 }
 JSONT
-"$ANANKE" comply --protocol mcp -v --agent faulty="node $FAULTY --log $TMP/faulty.log" "$TMP/ask.jsont" \
+"$ANANKE" comply --protocol mcp -v --agent faulty="$MOCK mcp --requests $TMP/faulty.log" "$TMP/ask.jsont" \
     -r json:"$TMP/ask.json" >/dev/null 2>"$TMP/ask.err"
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(status ask "$TMP/ask.json")" = PASS ] &&
@@ -102,7 +102,7 @@ grep -q '"protocolVersion":"2025-11-25","capabilities":{}' "$TMP/faulty.log" &&
     ok "faulty: MCP initialize (2025-11-25, capabilities {})" || bad "faulty: initialize params"
 
 # 3. a server that answers a version nobody speaks: the version tests fail
-"$ANANKE" comply --protocol mcp --agent faulty="node $FAULTY --version 1999-01-01" \
+"$ANANKE" comply --protocol mcp --agent faulty="$MOCK mcp --version 1999-01-01" \
     -t required.initialize -t required.initialize.unknown-version -t required.ping \
     -r json:"$TMP/ver.json" >"$TMP/ver.md" 2>/dev/null
 rc=$?
