@@ -46,6 +46,8 @@ step acp-sdk env ANANKE_BUILD="$B" bash tests/acp-sdk/run.sh
 step mcp env ANANKE_BUILD="$B" bash tests/mcp/run.sh
 step a2a env ANANKE_BUILD="$B" bash tests/a2a/run.sh
 step docs bash tests/docs.sh
+step security env ANANKE_BUILD="$B" bash tests/security/run.sh
+step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh
 # only once, in the plain run: -O2 warnings do not depend on the sanitizers
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step release-build bash tests/release-build.sh

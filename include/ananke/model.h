@@ -241,6 +241,9 @@ struct an_target {
     struct an_json_tmpl forwarded_props;
     struct an_json_tmpl state;
     enum an_protocol_mode protocol; /* default strict */
+    /* what one turn may take (docs/agui.md "Limits"); 0: the defaults,
+     * 16 MiB, 64 MiB and 100000 */
+    int64_t max_event_bytes, max_turn_bytes, max_tool_calls;
     /* acp: the agent is a child process speaking ACP on its stdio */
     struct an_tmpl command;
     struct an_tmpl *args;

@@ -24,6 +24,7 @@ struct an_regex {
     char flags[8];       /* the flag letters given, for display */
     struct an_loc loc;   /* where it was written */
     void *code;          /* pcre2_code_8 *, owned */
+    void *mctx;          /* pcre2_match_context_8 * with the limits below, owned */
 };
 
 /* Compile `src`; strings are copied. On failure fills err (AN_EREGEX) with
@@ -32,7 +33,21 @@ int an_regex_compile(struct an_regex **out, const char *src, const struct an_loc
                      struct an_err *err);
 void an_regex_free(struct an_regex *re); /* NULL-safe */
 
-/* true when the pattern matches somewhere in subject[0..len). */
+/* What one match may cost before PCRE2 gives up: backtracking steps (and
+ * nesting depth), and KiB of heap for backtracking. */
+#define AN_REGEX_MATCH_LIMIT 10000000u
+#define AN_REGEX_HEAP_LIMIT (64u * 1024u)
+
+/* Where the pattern first matches in subject[0..len): 1 and [*so, *eo)
+ * (so and eo may be NULL), 0 when it does not match, -1 when PCRE2 gave up
+ * at a limit above (a pattern that backtracks catastrophically on this
+ * subject): no verdict may be made of that. Invalid UTF-8 under `u` is no
+ * match. */
+int an_regex_find(const struct an_regex *re, const char *subject, size_t len, size_t *so,
+                  size_t *eo);
+
+/* true when the pattern matches somewhere in subject[0..len); a match that
+ * gave up counts as none (callers that judge use an_regex_find). */
 bool an_regex_search(const struct an_regex *re, const char *subject, size_t len);
 
 #endif

@@ -84,6 +84,10 @@ struct an_expected;
 int cli_expected_load(const char *path, struct an_expected *out);
 void cli_expected_unused(const struct an_expected *x);
 
+/* The exit code of a run cancelled by a signal: 128 + its number (130 for
+ * Ctrl-C, 143 for SIGTERM). */
+int cli_interrupted_exit(void);
+
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

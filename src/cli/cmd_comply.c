@@ -538,7 +538,7 @@ int cmd_comply(int argc, char **argv)
         rc = AN_EXIT_FAIL;
     if (an_cancelled()) {
         fputs("ananke: interrupted\n", stderr);
-        rc = 130;
+        rc = cli_interrupted_exit();
     }
 
 done:

@@ -119,7 +119,8 @@ static void usage(void)
          "exit: 0 every test passed (skipped ones and expected failures aside), 1 a test\n"
          "failed or errored, an expected failure passed (stale), or the recording could\n"
          "not be written, 2 invalid invocation, config or test file,\n"
-         "no test found, or a --record DIR that is not new or empty, 130 interrupted.");
+         "no test found, or a --record DIR that is not new or empty, 130 interrupted\n"
+         "(Ctrl-C), 143 terminated (SIGTERM).");
 }
 
 static int parse_uint(const char *name, const char *s, unsigned min, unsigned max, unsigned *out)
@@ -540,7 +541,7 @@ int cmd_run(int argc, char **argv)
     }
     if (an_cancelled()) {
         fputs("ananke: interrupted\n", stderr);
-        rc = 130;
+        rc = cli_interrupted_exit();
     }
 
 done:

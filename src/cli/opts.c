@@ -42,10 +42,18 @@ bool cli_opt_verbose(const char *a, bool vv, int *verbose)
     return true;
 }
 
+static volatile sig_atomic_t caught; /* the first signal that cancelled the run */
+
 static void on_signal(int sig)
 {
-    (void)sig;
+    if (!caught)
+        caught = sig;
     an_cancel_request();
+}
+
+int cli_interrupted_exit(void)
+{
+    return 128 + (caught ? (int)caught : SIGINT);
 }
 
 void cli_cancel_on_signals(void)

@@ -73,12 +73,39 @@ static void test_errors(void **state)
     an_regex_free(NULL);
 }
 
+/* A pattern that backtracks catastrophically gives up at the limits and
+ * says so (-1), never "no match"; a deep but linear match that overflows
+ * the JIT's stack is retried by the interpreter and found. */
+static void test_limits(void **state)
+{
+    (void)state;
+    struct an_err err = AN_ERR_INIT;
+    struct an_regex *bad, *deep;
+    assert_int_equal(an_regex_compile(&bad, "^(a+)+$", NULL, &err), 0);
+    assert_int_equal(an_regex_compile(&deep, "(a|aa)+!", NULL, &err), 0);
+    char s[5002];
+    memset(s, 'a', 5000);
+    s[5000] = '!';
+    s[5001] = '\0';
+    size_t so = 9, eo = 9;
+    assert_int_equal(an_regex_find(bad, s, 5001, &so, &eo), -1);
+    assert_false(an_regex_search(bad, s, 5001));
+    assert_int_equal(an_regex_find(deep, s, 5001, &so, &eo), 1);
+    assert_int_equal(so, 0);
+    assert_int_equal(eo, 5001);
+    assert_int_equal(an_regex_find(bad, "aaa", 3, NULL, NULL), 1);
+    assert_int_equal(an_regex_find(deep, "bbb", 3, NULL, NULL), 0);
+    an_regex_free(bad);
+    an_regex_free(deep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_invalid_utf8_subject),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,13 +51,18 @@ void chk_regex(struct an_buf *b, const struct an_regex *re);
  * at most CHK_LIST of them; "nothing" when the scope has no call. */
 void chk_called_names(struct an_buf *b, const struct an_scope *s);
 
-/* Where the first match of `re` in s[0..len) starts and ends. */
-bool chk_find(const struct an_regex *re, const char *s, size_t len, size_t *so, size_t *eo);
+/* Where the first match of `re` in s[0..len) starts and ends: 1, 0 when
+ * none, -1 when PCRE2 gave up (an_regex_find). */
+int chk_find(const struct an_regex *re, const char *s, size_t len, size_t *so, size_t *eo);
+/* The `actual` of a check whose regex gave up (chk_find() < 0): such a
+ * check fails, whichever way it is meant, since it could not judge. */
+void chk_gave_up(struct an_buf *b, const struct an_regex *re);
 
 /* What one typed check found, before `negate`: the label is "<subject>
  * must[ not] <verb>", `expected` or `negated_expected` as the case may be. */
 struct chk_verdict {
     bool ok;
+    bool gave_up; /* no verdict could be made (a regex gave up): fails either way */
     struct an_buf subject, verb;
     struct an_buf expected, negated_expected, actual, detail;
 };

@@ -92,20 +92,18 @@ void chk_called_names(struct an_buf *b, const struct an_scope *s)
         an_buf_puts(b, "nothing");
 }
 
-bool chk_find(const struct an_regex *re, const char *s, size_t len, size_t *so, size_t *eo)
+int chk_find(const struct an_regex *re, const char *s, size_t len, size_t *so, size_t *eo)
 {
-    pcre2_match_data *md = pcre2_match_data_create_from_pattern(re->code, NULL);
-    if (!md)
-        an_oom();
-    int rc = pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0, md, NULL);
-    if (rc >= 0) {
-        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-        *so = ov[0];
-        /* \K can put the end before the start; show an empty match then. */
-        *eo = ov[1] >= ov[0] ? ov[1] : ov[0];
-    }
-    pcre2_match_data_free(md);
-    return rc >= 0;
+    return an_regex_find(re, s, len, so, eo);
+}
+
+void chk_gave_up(struct an_buf *b, const struct an_regex *re)
+{
+    an_buf_puts(b, "no verdict: ");
+    chk_regex(b, re);
+    an_buf_printf(b, " gave up on this text (over %u backtracking steps or %u KiB); a "
+                     "pattern that backtracks catastrophically cannot judge",
+                  AN_REGEX_MATCH_LIMIT, AN_REGEX_HEAP_LIMIT);
 }
 
 void chk_add(struct an_findings *out, const char *kind, const struct an_scope *s,

@@ -245,13 +245,17 @@ static void text_check(const struct an_check_item *it, const char *t, size_t len
             an_buf_puts(&v->actual, "empty output");
         return;
     }
-    case AN_CHECK_REGEX:
-        v->ok = chk_find(it->re, t, len, &so, &eo);
+    case AN_CHECK_REGEX: {
+        int m = chk_find(it->re, t, len, &so, &eo);
+        v->ok = m > 0;
+        v->gave_up = m < 0;
         an_buf_puts(&v->verb, "match ");
         chk_regex(&v->verb, it->re);
         an_buf_puts(&v->expected, "a match");
         an_buf_puts(&v->negated_expected, "no match");
-        if (v->ok) {
+        if (v->gave_up) {
+            chk_gave_up(&v->actual, it->re);
+        } else if (v->ok) {
             an_buf_puts(&v->actual, "matched ");
             chk_quote(&v->actual, t + so, eo - so);
             an_buf_printf(&v->actual, " at byte %zu in ", so);
@@ -263,6 +267,7 @@ static void text_check(const struct an_check_item *it, const char *t, size_t len
             an_buf_puts(&v->actual, "no match in empty text");
         }
         return;
+    }
     default:
         return;
     }
@@ -587,7 +592,7 @@ size_t chk_items(const struct an_assert *blk, const struct an_scope *s, struct a
         }
         /* not_contains is contains turned around */
         bool negated = it->negate != (it->kind == AN_CHECK_NOT_CONTAINS);
-        if (v.ok == negated) {
+        if (v.ok == negated || v.gave_up) {
             an_check_item_finding(out, it, s, an_buf_cstr(&v.subject), an_buf_cstr(&v.verb), negated,
                              an_buf_cstr(negated ? &v.negated_expected : &v.expected),
                              an_buf_cstr(&v.actual), v.detail.len ? an_buf_cstr(&v.detail) : NULL);

@@ -45,14 +45,17 @@ size_t chk_text(const struct an_assert *blk, const struct an_scope *s, struct an
                   detail = AN_BUF_INIT;
     for (size_t k = 0; k < blk->nmust_match; k++) {
         const struct an_regex *re = blk->must_match[k].re;
-        if (chk_find(re, t, len, &so, &eo))
+        int m = chk_find(re, t, len, &so, &eo);
+        if (m > 0)
             continue;
         an_buf_reset(&label);
         an_buf_reset(&expected);
         an_buf_reset(&actual);
         text_label(&label, "must match", re);
         an_buf_puts(&expected, "a match");
-        if (len) {
+        if (m < 0) {
+            chk_gave_up(&actual, re);
+        } else if (len) {
             an_buf_puts(&actual, "no match in ");
             chk_quote(&actual, t, len);
         } else {
@@ -64,7 +67,8 @@ size_t chk_text(const struct an_assert *blk, const struct an_scope *s, struct an
     }
     for (size_t k = 0; k < blk->nmust_not_match; k++) {
         const struct an_regex *re = blk->must_not_match[k].re;
-        if (!chk_find(re, t, len, &so, &eo))
+        int m = chk_find(re, t, len, &so, &eo);
+        if (m == 0)
             continue;
         an_buf_reset(&label);
         an_buf_reset(&expected);
@@ -72,10 +76,14 @@ size_t chk_text(const struct an_assert *blk, const struct an_scope *s, struct an
         an_buf_reset(&detail);
         text_label(&label, "must not match", re);
         an_buf_puts(&expected, "no match");
-        an_buf_puts(&actual, "matched ");
-        chk_quote(&actual, t + so, eo - so);
-        an_buf_printf(&actual, " at byte %zu", so);
-        put_context(&detail, t, len, so, eo);
+        if (m < 0) {
+            chk_gave_up(&actual, re);
+        } else {
+            an_buf_puts(&actual, "matched ");
+            chk_quote(&actual, t + so, eo - so);
+            an_buf_printf(&actual, " at byte %zu", so);
+            put_context(&detail, t, len, so, eo);
+        }
         chk_add(out, "text.must_not_match", s, &blk->must_not_match[k].loc, &label, &expected,
                 &actual, &detail);
         added++;

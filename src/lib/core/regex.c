@@ -57,7 +57,19 @@ int an_regex_compile(struct an_regex **out, const char *src, const struct an_loc
     const char *nojit = getenv("ANANKE_NO_JIT");
     if (!(nojit && *nojit && strcmp(nojit, "0") != 0))
         (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
+    /* Explicit limits: a pattern that backtracks catastrophically on what
+     * an agent said gives up after AN_REGEX_MATCH_LIMIT steps (or
+     * AN_REGEX_HEAP_LIMIT KiB of backtracking memory) instead of hanging
+     * the run; an_regex_find() then says so. Read-only while matching, so
+     * one context serves every thread. */
+    pcre2_match_context *mctx = pcre2_match_context_create(NULL);
+    if (!mctx)
+        an_oom();
+    pcre2_set_match_limit(mctx, AN_REGEX_MATCH_LIMIT);
+    pcre2_set_depth_limit(mctx, AN_REGEX_MATCH_LIMIT);
+    pcre2_set_heap_limit(mctx, AN_REGEX_HEAP_LIMIT);
     struct an_regex *re = an_xcalloc(1, sizeof *re);
+    re->mctx = mctx;
     re->src = an_xstrdup(src);
     re->pattern = an_xstrndup(src + off, len);
     snprintf(re->flags, sizeof re->flags, "%.7s", flags);
@@ -73,19 +85,38 @@ void an_regex_free(struct an_regex *re)
     if (!re)
         return;
     pcre2_code_free(re->code);
+    pcre2_match_context_free(re->mctx);
     free((char *)re->src);
     free((char *)re->pattern);
     free(re);
 }
 
-bool an_regex_search(const struct an_regex *re, const char *subject, size_t len)
+int an_regex_find(const struct an_regex *re, const char *subject, size_t len, size_t *so,
+                  size_t *eo)
 {
     pcre2_match_data *md = pcre2_match_data_create_from_pattern(re->code, NULL);
     if (!md)
         an_oom();
-    int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, 0, md, NULL);
-    if (rc == PCRE2_ERROR_BADUTFOFFSET || (rc <= PCRE2_ERROR_UTF8_ERR1 && rc >= PCRE2_ERROR_UTF8_ERR21))
+    int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, 0, md, re->mctx);
+    /* JIT code has a small fixed stack; the interpreter backtracks on the
+     * heap, within the context's limits */
+    if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
+        rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, PCRE2_NO_JIT, md, re->mctx);
+    if (rc == PCRE2_ERROR_BADUTFOFFSET ||
+        (rc <= PCRE2_ERROR_UTF8_ERR1 && rc >= PCRE2_ERROR_UTF8_ERR21) ||
+        rc == PCRE2_ERROR_PARTIAL)
         rc = PCRE2_ERROR_NOMATCH;
+    if (rc >= 0 && so && eo) {
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        *so = ov[0];
+        /* \K can put the end before the start; show an empty match then. */
+        *eo = ov[1] >= ov[0] ? ov[1] : ov[0];
+    }
     pcre2_match_data_free(md);
-    return rc >= 0;
+    return rc >= 0 ? 1 : rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
+}
+
+bool an_regex_search(const struct an_regex *re, const char *subject, size_t len)
+{
+    return an_regex_find(re, subject, len, NULL, NULL) == 1;
 }

@@ -110,7 +110,8 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
     static const char *const keys[] = {"type",     "headers",        "timeout_ms",
                                        "assert",   "endpoint",       "agentId",
                                        "threadId", "forwardedProps", "state",
-                                       "protocol", NULL};
+                                       "protocol", "max_event_bytes", "max_turn_bytes",
+                                       "max_tool_calls", NULL};
     static const char *const modes[] = {"strict", "warn", "off", NULL}; /* an_protocol_mode */
     struct an_ynode *v;
     int rc;
@@ -142,6 +143,16 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
             return an_fail(ld->err, AN_ESCHEMA, &v->loc,
                            "unknown protocol mode '%s' (one of: strict, warn, off)", p);
         t->protocol = (enum an_protocol_mode)k;
+    }
+    static const char *const caps[] = {"max_event_bytes", "max_turn_bytes", "max_tool_calls"};
+    int64_t *capv[] = {&t->max_event_bytes, &t->max_turn_bytes, &t->max_tool_calls};
+    for (size_t k = 0; k < 3; k++) {
+        if (!(v = an_yaml_get(n, caps[k])))
+            continue;
+        if ((rc = an_ld_uint(ld, v, caps[k], capv[k])))
+            return rc;
+        if (*capv[k] < 1)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'%s' must be at least 1", caps[k]);
     }
     return 0;
 }

@@ -39,7 +39,7 @@ struct an_agui_opts {
     const json_t *history;         /* messages before the first turn; NULL: none */
     int64_t timeout_ms;            /* whole turn, request sent -> stream finished */
     size_t max_event_bytes;        /* one SSE event's data; 0: 16 MiB */
-    size_t max_turn_bytes;         /* whole response body; 0: 256 MiB */
+    size_t max_turn_bytes;         /* whole response body; 0: 64 MiB */
     size_t max_tool_calls;         /* per turn; 0: 100000 */
     int protocol;                  /* enum an_protocol_mode; 0: strict */
 };

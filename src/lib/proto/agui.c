@@ -17,7 +17,9 @@
 #include "proto/uuid.h"
 
 #define DEFAULT_MAX_EVENT (16u * 1024u * 1024u)
-#define DEFAULT_MAX_TURN (256u * 1024u * 1024u)
+/* A turn's text is held about three times over at its end (the deltas, the
+ * turn's text, the history): 64 MiB keeps an endless stream near 200 MB. */
+#define DEFAULT_MAX_TURN (64u * 1024u * 1024u)
 
 /* What one turn's callbacks share; lives in the session while the turn is
  * in flight (a session runs one turn at a time). */

@@ -50,17 +50,20 @@ static json_t *msg_json(struct an_agui_dec *d, const struct msg *m)
     return o;
 }
 
-static size_t find_by_id(json_t *arr, const char *id)
+/* id -> position in `arr` (the first message with that id), so merging a
+ * run of many messages costs their number, not its square. New reference. */
+static json_t *index_ids(json_t *arr)
 {
+    json_t *ix = json_object();
     size_t i;
     json_t *m;
     json_array_foreach(arr, i, m)
     {
         const char *mid = an_json_str(m, "id");
-        if (mid && !strcmp(mid, id))
-            return i;
+        if (mid && !json_object_get(ix, mid))
+            json_object_set_new(ix, mid, json_integer((json_int_t)i));
     }
-    return NONE;
+    return ix;
 }
 
 /* A message reopened in a later run continues the one in the history. */
@@ -99,19 +102,27 @@ void an_agui_history_merge(struct an_agui_dec *d)
         json_decref(c->messages);
         c->messages = json_deep_copy(d->snapshot);
     }
+    json_t *ix = index_ids(c->messages);
     for (size_t k = 0; k < d->norder; k++) {
         const struct msg *m = &d->msgs[d->order[k]];
         if (d->snapshot && m->seq < d->snapshot_seq)
             continue;
         json_t *j = msg_json(d, m);
-        size_t at = find_by_id(c->messages, m->id);
-        if (at == NONE)
+        json_t *pos = json_object_get(ix, m->id);
+        size_t at = pos ? (size_t)json_integer_value(pos) : NONE;
+        if (at == NONE) {
+            json_object_set_new(ix, m->id, json_integer((json_int_t)json_array_size(c->messages)));
             json_array_append_new(c->messages, j);
-        else {
-            continue_msg(json_array_get(c->messages, at), j);
+        } else {
+            /* Earlier turn records share the history's message objects
+             * (an_agui_dec_finish): change a copy, never one they hold. */
+            json_t *old = json_deep_copy(json_array_get(c->messages, at));
+            continue_msg(old, j);
+            json_array_set_new(c->messages, at, old);
             json_decref(j);
         }
     }
+    json_decref(ix);
 }
 
 void an_agui_conv_init(struct an_agui_conv *c, const char *thread_id, const json_t *state,
@@ -126,6 +137,7 @@ void an_agui_conv_init(struct an_agui_conv *c, const char *thread_id, const json
     c->messages = json_array();
     c->state = state ? json_deep_copy(state) : json_object();
     c->forwarded_props = forwarded_props ? json_deep_copy(forwarded_props) : json_object();
+    c->user_parts = NULL;
 }
 
 void an_agui_conv_seed(struct an_agui_conv *c, const json_t *messages)

@@ -533,7 +533,7 @@ static int run_tool(struct oai_session *s, struct an_turn_rec *r, const struct t
     }
     if (pr.cancelled) {
         rc = AN_ETIMEOUT;
-        an_turn_fail(r, rc, "interrupted (Ctrl-C) while tool '%.100s' ran", tool->name);
+        an_turn_fail(r, rc, "interrupted (Ctrl-C or SIGTERM) while tool '%.100s' ran", tool->name);
         goto done;
     }
     if (pr.timed_out && by_turn) {

@@ -9,7 +9,8 @@
  * break in agent text could start a command of its own (::add-mask::,
  * ::stop-commands::). GitHub's escaping is applied: in the message '%',
  * CR and LF become %25, %0D, %0A; in property values also ':' and ','
- * (%3A, %2C). Other controls are shown as \uXXXX, invalid UTF-8 as U+FFFD.
+ * (%3A, %2C). Other controls and bidi overrides are shown as \uXXXX,
+ * invalid UTF-8 as U+FFFD.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,8 @@ static void esc_char(struct an_buf *b, uint32_t c, const char *s, size_t k, bool
         an_buf_puts(b, "%2C");
     else if (c == '\t')
         an_buf_putc(b, '\t');
-    else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 || c == 0x2029)
+    else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 || c == 0x2029 ||
+             (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069)) /* bidi overrides */
         an_buf_printf(b, "\\u%04x", (unsigned)c);
     else
         an_buf_append(b, s, k);

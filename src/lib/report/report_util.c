@@ -199,6 +199,10 @@ void an_rpt_text(struct an_buf *b, const char *s, size_t n, size_t cut, const ch
 {
     size_t limit = (cut && cut < n) ? cut : n;
     size_t i = 0;
+    /* At the start of a line we begin (leading blanks skipped), "::" would
+     * be a GitHub Actions workflow command, and "##[" is one anywhere in a
+     * line (the runner's legacy syntax): a CI log shows this text. */
+    bool bol = !(flags & AN_RPT_QUOTE);
     if (flags & AN_RPT_QUOTE)
         an_buf_putc(b, '"');
     while (i < n) {
@@ -209,13 +213,22 @@ void an_rpt_text(struct an_buf *b, const char *s, size_t n, size_t cut, const ch
         if (!k) {
             an_buf_append(b, "\xEF\xBF\xBD", 3);
             i++;
+            bol = false;
             continue;
         }
-        if (!is_hostile(c)) {
+        if (bol && c == ':' && i + 1 < n && s[i + 1] == ':') {
+            an_buf_puts(b, "\\u003a");
+        } else if (c == '#' && i + 2 < n && i + 2 <= limit && s[i + 1] == '#' && s[i + 2] == '[') {
+            an_buf_puts(b, "#\\u0023");
+            k = 2; /* the '[' follows as it is */
+        } else if (!is_hostile(c)) {
             an_buf_append(b, s + i, k);
         } else if (c == '\n' && nl_indent) {
             an_buf_putc(b, '\n');
             an_buf_puts(b, nl_indent);
+            i += k;
+            bol = true;
+            continue;
         } else if (c == '\r' && nl_indent && i + 1 < n && s[i + 1] == '\n') {
             /* CRLF from an HTTP body: the \n alone already breaks the line */
         } else if (c == '\t' && nl_indent) {
@@ -229,6 +242,8 @@ void an_rpt_text(struct an_buf *b, const char *s, size_t n, size_t cut, const ch
         } else {
             an_buf_printf(b, "\\u%04x", (unsigned)c);
         }
+        if (!(bol && (c == ' ' || c == '\t')))
+            bol = false;
         i += k;
     }
     if (i < n)

@@ -7,7 +7,11 @@
  * obeys escape sequences, so a hostile agent could repaint a CI log (print a
  * fake PASS line over its FAIL). an_rpt_text() therefore never emits a byte
  * below 0x20 (apart from the line breaks it adds itself), DEL, C1 controls or
- * bidi overrides, and replaces invalid bytes with U+FFFD.
+ * bidi overrides, and replaces invalid bytes with U+FFFD. A CI log shows
+ * this text too, so it never starts a line with GitHub's "::" (a workflow
+ * command such as ::add-mask::, which the runner accepts after leading
+ * blanks) nor holds "##[" anywhere (the runner's legacy command syntax):
+ * the first ':' is written \u003a, the second '#' \u0023.
  */
 #ifndef ANANKE_REPORT_UTIL_H
 #define ANANKE_REPORT_UTIL_H

@@ -196,7 +196,7 @@ void comply_pump(struct eng *e, int64_t ms)
         /* Ctrl-C: stop waiting; the test ends and its agent is stopped */
         e->closed = true;
         e->news = true;
-        snprintf(e->close_reason, sizeof e->close_reason, "interrupted (Ctrl-C)");
+        snprintf(e->close_reason, sizeof e->close_reason, "interrupted (Ctrl-C or SIGTERM)");
         return;
     }
     an_acp_pump(e->c, ms < AN_CANCEL_POLL_MS ? ms : AN_CANCEL_POLL_MS, &e->news);

@@ -243,7 +243,7 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
             rc = AN_ETIMEOUT;
         r->http_status = (int)resp.status;
         if (cc == CURLE_ABORTED_BY_CALLBACK) {
-            an_turn_fail(r, AN_ECONNECT, "interrupted (Ctrl-C)");
+            an_turn_fail(r, AN_ECONNECT, "interrupted (Ctrl-C or SIGTERM)");
         } else {
             switch (rc) {
             case AN_OK:
@@ -515,7 +515,7 @@ void an_comply_agui_run(const struct an_comply_spec *spec, const struct an_compl
     for (size_t s = 0; s < t->nsteps; s++) {
         const struct an_jsont_step *st = &t->steps[s];
         if (an_cancelled()) {
-            unmet_step(&e, (int)s, "interrupted (Ctrl-C)");
+            unmet_step(&e, (int)s, "interrupted (Ctrl-C or SIGTERM)");
             break;
         }
         if (st->kind == AN_JSONT_DELAY) {

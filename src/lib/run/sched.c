@@ -358,7 +358,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
                 continue;
             }
             if (an_cancelled()) {
-                an_job_abort(j, AN_ETIMEOUT, "interrupted (Ctrl-C): the run was stopped");
+                an_job_abort(j, AN_ETIMEOUT, "interrupted (Ctrl-C or SIGTERM): the run was stopped");
                 after_step(&s, j);
                 continue;
             }

@@ -150,6 +150,9 @@ static int agui_conf_build(struct agui_conf *c, const struct an_target *t, const
     c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
     c->o.history = test ? test->history : NULL;
     c->o.protocol = (int)t->protocol;
+    c->o.max_event_bytes = (size_t)t->max_event_bytes;
+    c->o.max_turn_bytes = (size_t)t->max_turn_bytes;
+    c->o.max_tool_calls = (size_t)t->max_tool_calls;
     return 0;
 }
 

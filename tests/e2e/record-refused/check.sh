@@ -90,4 +90,4 @@ jq -e '.complete == false and (.ended_at | type) == "string" and .tests == [
 rc=0; "$ANANKE" replay "$i" slow/slow.test.yaml >"$OUT/int-replay.txt" 2>&1 || rc=$?
 [ "$rc" = 1 ]
 grep -q "ananke: warning: the recording is incomplete (its run was interrupted)" "$OUT/int-replay.txt"
-grep -q "interrupted (Ctrl-C): the run was stopped (as recorded)" "$OUT/int-replay.txt"
+grep -q "interrupted (Ctrl-C or SIGTERM): the run was stopped (as recorded)" "$OUT/int-replay.txt"
