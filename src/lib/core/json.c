@@ -1,11 +1,14 @@
 #include "core/json.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ananke/err.h"
 #include "core/buf.h"
+
+#define FAST_MAX_DEPTH 2048 /* jansson's JSON_PARSER_MAX_DEPTH */
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
 static size_t utf8_seq(const unsigned char *s, size_t n)
@@ -36,17 +39,42 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
     return len;
 }
 
+/* Bytes of s[0..n) that are valid UTF-8 without NUL, from the start. */
+static size_t utf8_clean_prefix(const unsigned char *p, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    size_t i = 0;
+    while (i < n) {
+        /* eight ASCII bytes without NUL at a time */
+        for (uint64_t w; n - i >= 8; i += 8) {
+            memcpy(&w, p + i, 8);
+            if (((w - ones) | w) & high)
+                break;
+        }
+        if (i == n)
+            break;
+        if (p[i] && p[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t k = utf8_seq(p + i, n - i);
+        if (!k)
+            break;
+        i += k;
+    }
+    return i;
+}
+
 char *an_utf8_lossy(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
     struct an_buf b = AN_BUF_INIT;
     size_t i = 0;
     while (i < n) {
-        size_t k = utf8_seq(p + i, n - i);
-        if (k) {
-            an_buf_append(&b, p + i, k);
-            i += k;
-        } else {
+        size_t k = utf8_clean_prefix(p + i, n - i);
+        an_buf_append(&b, p + i, k);
+        i += k;
+        if (i < n) {
             an_buf_append(&b, "\xEF\xBF\xBD", 3);
             i++;
         }
@@ -56,9 +84,14 @@ char *an_utf8_lossy(const char *s, size_t n)
 
 json_t *an_json_lossy(const char *s, size_t n)
 {
-    char *clean = an_utf8_lossy(s, n);
-    json_t *j = json_string_nocheck(clean);
-    free(clean);
+    json_t *j;
+    if (utf8_clean_prefix((const unsigned char *)s, n) == n) {
+        j = json_stringn_nocheck(s, n); /* nothing to replace: no copy */
+    } else {
+        char *clean = an_utf8_lossy(s, n);
+        j = json_string_nocheck(clean);
+        free(clean);
+    }
     if (!j)
         an_oom();
     return j;
@@ -112,8 +145,147 @@ char *an_json_dumps(const json_t *v, size_t flags)
     return s;
 }
 
+/* Compact JSON as jansson writes it (JSON_COMPACT | JSON_ENCODE_ANY), for
+ * the values it writes the same way every time: false on a real (whose
+ * text an_json_dumps chooses) or a string that is not valid UTF-8 (which
+ * jansson refuses), and the caller falls back to jansson. */
+static inline bool plain8(const unsigned char *s);
+
+/* an_buf_append without the call when there is room (the writer appends
+ * a few bytes at a time) */
+static inline void put(struct an_buf *b, const void *p, size_t n)
+{
+    if (b->len + n < b->cap && !b->cap_max) {
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+    } else {
+        an_buf_append(b, p, n);
+    }
+}
+
+static inline void put1(struct an_buf *b, char c)
+{
+    put(b, &c, 1);
+}
+
+static bool write_str(struct an_buf *b, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t run = 0, i = 0;
+    put1(b, '"');
+    while (i < n) {
+        while (n - i >= 8 && plain8(s + i))
+            i += 8;
+        while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
+            i++;
+        if (i == n)
+            break;
+        unsigned char c = s[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0x80) {
+            size_t k = utf8_seq(s + i, n - i);
+            if (!k)
+                return false;
+            i += k;
+            continue;
+        }
+        put(b, s + run, i - run);
+        switch (c) {
+        case '"': put(b, "\\\"", 2); break;
+        case '\\': put(b, "\\\\", 2); break;
+        case '\b': put(b, "\\b", 2); break;
+        case '\f': put(b, "\\f", 2); break;
+        case '\n': put(b, "\\n", 2); break;
+        case '\r': put(b, "\\r", 2); break;
+        case '\t': put(b, "\\t", 2); break;
+        default: an_buf_printf(b, "\\u%04X", c); break;
+        }
+        run = ++i;
+    }
+    put(b, s + run, n - run);
+    put1(b, '"');
+    return true;
+}
+
+static bool write_json(struct an_buf *b, const json_t *v, unsigned depth)
+{
+    if (depth > FAST_MAX_DEPTH)
+        return false;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        const char *k;
+        size_t klen;
+        json_t *x;
+        bool first = true;
+        put1(b, '{');
+        json_object_keylen_foreach((json_t *)v, k, klen, x)
+        {
+            if (!first)
+                put1(b, ',');
+            first = false;
+            if (!write_str(b, k, klen))
+                return false;
+            put1(b, ':');
+            if (!write_json(b, x, depth + 1))
+                return false;
+        }
+        put1(b, '}');
+        return true;
+    }
+    case JSON_ARRAY:
+        put1(b, '[');
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            if (i)
+                put1(b, ',');
+            if (!write_json(b, json_array_get(v, i), depth + 1))
+                return false;
+        }
+        put1(b, ']');
+        return true;
+    case JSON_STRING:
+        return write_str(b, json_string_value(v), json_string_length(v));
+    case JSON_INTEGER: {
+        /* what "%lld" writes, without printf */
+        char num[24], *e = num + sizeof num, *p = e;
+        json_int_t x = json_integer_value(v);
+        unsigned long long u = x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x;
+        do
+            *--p = (char)('0' + u % 10);
+        while (u /= 10);
+        if (x < 0)
+            *--p = '-';
+        put(b, p, (size_t)(e - p));
+        return true;
+    }
+    case JSON_TRUE:
+        put(b, "true", 4);
+        return true;
+    case JSON_FALSE:
+        put(b, "false", 5);
+        return true;
+    case JSON_NULL:
+        put(b, "null", 4);
+        return true;
+    case JSON_REAL:
+        break;
+    }
+    return false;
+}
+
 char *an_json_compact(const json_t *v)
 {
+    if (v) {
+        struct an_buf b = AN_BUF_INIT;
+        b.data = an_xmalloc(b.cap = 256); /* most messages fit: no regrowth */
+        b.data[0] = '\0';
+        if (write_json(&b, v, 0))
+            return an_buf_detach(&b, NULL);
+        an_buf_release(&b);
+    }
     return an_json_dumps(v, JSON_COMPACT);
 }
 
@@ -146,8 +318,367 @@ const char *an_json_str(const json_t *obj, const char *key)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* ---- a fast path for an_json_parse ----
+ * jansson's lexer reads through a get/unget stream a byte at a time; most
+ * of what ananke parses (an AG-UI event, tool arguments) is small and plain.
+ * This parser builds the same jansson values for a strict subset of what
+ * jansson accepts: anything else (reals, integers of 19+ digits, \u0000,
+ * lone surrogates, invalid UTF-8, any syntax error, deep nesting) makes it
+ * give up, and jansson parses the text again, so results and error
+ * messages stay exactly jansson's. */
+
+
+struct fastp {
+    const unsigned char *s, *end;
+    unsigned depth;
+    struct an_buf scratch; /* unescaped strings */
+};
+
+static void fast_ws(struct fastp *p)
+{
+    while (p->s < p->end && (*p->s == ' ' || *p->s == '\t' || *p->s == '\n' || *p->s == '\r'))
+        p->s++;
+}
+
+static int hexval(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static long hex4(const unsigned char *s)
+{
+    long v = 0;
+    for (int i = 0; i < 4; i++) {
+        int h = hexval(s[i]);
+        if (h < 0)
+            return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+/* Are the eight bytes at s all printable ASCII, none of them '"' or '\\'?
+ * (A false "no" is harmless: the caller then looks at them one by one.) */
+static inline bool plain8(const unsigned char *s)
+{
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    uint64_t w, q, b;
+    memcpy(&w, s, 8);
+    q = w ^ (ones * '"');
+    b = w ^ (ones * '\\');
+    /* a byte of q or b is zero, a byte is below 0x20, or one is not ASCII */
+    uint64_t bad = ((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w;
+    return !(bad & high);
+}
+
+static bool fast_string(struct fastp *p, const char **out, size_t *len)
+{
+    size_t used;
+    if (!an_json_scan_string((const char *)p->s, (size_t)(p->end - p->s), &p->scratch, out, len,
+                             &used))
+        return false;
+    p->s += used;
+    return true;
+}
+
+bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, const char **out,
+                         size_t *len, size_t *used)
+{
+    const unsigned char *start = (const unsigned char *)str;
+    const unsigned char *s = start + 1, *end = start + n, *run = s;
+    bool esc = false;
+    while (s < end) {
+        /* eight plain bytes at a time (printable ASCII but '"' and '\\'),
+         * then one at a time up to whatever needs a look */
+        while (end - s >= 8 && plain8(s))
+            s += 8;
+        while (s < end && *s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\')
+            s++;
+        if (s == end)
+            break;
+        unsigned char c = *s;
+        if (c == '"') {
+            if (esc) {
+                if (s > run && an_buf_append(scratch, run, (size_t)(s - run)))
+                    return false;
+                *out = an_buf_cstr(scratch);
+                *len = scratch->len;
+            } else {
+                *out = (const char *)run;
+                *len = (size_t)(s - run);
+            }
+            *used = (size_t)(s + 1 - start);
+            return true;
+        }
+        if (c < 0x20)
+            return false;
+        if (c < 0x80 && c != '\\') {
+            s++;
+            continue;
+        }
+        if (c >= 0x80) {
+            size_t k = utf8_seq(s, (size_t)(end - s));
+            if (!k)
+                return false;
+            s += k;
+            continue;
+        }
+        /* an escape */
+        if (!esc) {
+            an_buf_reset(scratch);
+            esc = true;
+        }
+        if (s > run && an_buf_append(scratch, run, (size_t)(s - run)))
+            return false;
+        if (end - s < 2)
+            return false;
+        char one;
+        switch (s[1]) {
+        case '"': one = '"'; break;
+        case '\\': one = '\\'; break;
+        case '/': one = '/'; break;
+        case 'b': one = '\b'; break;
+        case 'f': one = '\f'; break;
+        case 'n': one = '\n'; break;
+        case 'r': one = '\r'; break;
+        case 't': one = '\t'; break;
+        case 'u': one = 0; break;
+        default: return false;
+        }
+        if (one) {
+            an_buf_putc(scratch, one);
+            s += 2;
+            run = s;
+            continue;
+        }
+        if (end - s < 6)
+            return false;
+        long cp = hex4(s + 2);
+        if (cp <= 0) /* invalid, or \u0000: jansson's to judge */
+            return false;
+        s += 6;
+        if (cp >= 0xDC00 && cp <= 0xDFFF)
+            return false;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (end - s < 6 || s[0] != '\\' || s[1] != 'u')
+                return false;
+            long lo = hex4(s + 2);
+            if (lo < 0xDC00 || lo > 0xDFFF)
+                return false;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            s += 6;
+        }
+        char u[4];
+        size_t un;
+        if (cp < 0x80) {
+            u[0] = (char)cp, un = 1;
+        } else if (cp < 0x800) {
+            u[0] = (char)(0xC0 | (cp >> 6)), u[1] = (char)(0x80 | (cp & 0x3F)), un = 2;
+        } else if (cp < 0x10000) {
+            u[0] = (char)(0xE0 | (cp >> 12)), u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            u[2] = (char)(0x80 | (cp & 0x3F)), un = 3;
+        } else {
+            u[0] = (char)(0xF0 | (cp >> 18)), u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+            u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F)), un = 4;
+        }
+        if (an_buf_append(scratch, u, un))
+            return false;
+        run = s;
+    }
+    return false;
+}
+
+static json_t *fast_value(struct fastp *p);
+
+static json_t *fast_object(struct fastp *p)
+{
+    json_t *o = json_object();
+    p->s++;
+    fast_ws(p);
+    if (p->s < p->end && *p->s == '}') {
+        p->s++;
+        return o;
+    }
+    for (;;) {
+        const char *k;
+        size_t klen;
+        if (p->s >= p->end || *p->s != '"' || !fast_string(p, &k, &klen))
+            goto fail;
+        /* an unescaped key lies in the input; an escaped one in the
+         * scratch buffer, which the value may reuse: copy that one */
+        char kbuf[128];
+        const char *key = k;
+        char *own = NULL;
+        if (k == p->scratch.data) {
+            own = klen < sizeof kbuf ? kbuf : malloc(klen + 1);
+            if (!own)
+                an_oom();
+            memcpy(own, k, klen);
+            key = own;
+        }
+        fast_ws(p);
+        json_t *v = NULL;
+        if (p->s < p->end && *p->s == ':') {
+            p->s++;
+            fast_ws(p);
+            v = fast_value(p);
+        }
+        if (v && json_object_setn_new_nocheck(o, key, klen, v))
+            an_oom();
+        if (own && own != kbuf)
+            free(own);
+        if (!v)
+            goto fail;
+        fast_ws(p);
+        if (p->s >= p->end)
+            goto fail;
+        if (*p->s == '}') {
+            p->s++;
+            return o;
+        }
+        if (*p->s != ',')
+            goto fail;
+        p->s++;
+        fast_ws(p);
+    }
+fail:
+    json_decref(o);
+    return NULL;
+}
+
+static json_t *fast_array(struct fastp *p)
+{
+    json_t *a = json_array();
+    p->s++;
+    fast_ws(p);
+    if (p->s < p->end && *p->s == ']') {
+        p->s++;
+        return a;
+    }
+    for (;;) {
+        json_t *v = fast_value(p);
+        if (!v)
+            goto fail;
+        if (json_array_append_new(a, v))
+            an_oom();
+        fast_ws(p);
+        if (p->s >= p->end)
+            goto fail;
+        if (*p->s == ']') {
+            p->s++;
+            return a;
+        }
+        if (*p->s != ',')
+            goto fail;
+        p->s++;
+        fast_ws(p);
+    }
+fail:
+    json_decref(a);
+    return NULL;
+}
+
+static json_t *fast_number(struct fastp *p)
+{
+    const unsigned char *s = p->s, *end = p->end;
+    bool neg = false;
+    if (*s == '-')
+        neg = true, s++;
+    if (s >= end || *s < '0' || *s > '9')
+        return NULL;
+    const unsigned char *digits = s;
+    long long v = 0;
+    if (*s == '0') {
+        s++;
+    } else {
+        while (s < end && *s >= '0' && *s <= '9') {
+            if (s - digits >= 18) /* may not fit: jansson's to judge */
+                return NULL;
+            v = v * 10 + (*s++ - '0');
+        }
+    }
+    /* a fraction, an exponent (reals) or a leading zero's digits */
+    if (s < end && (*s == '.' || *s == 'e' || *s == 'E' || (*s >= '0' && *s <= '9')))
+        return NULL;
+    p->s = s;
+    return json_integer(neg ? -v : v);
+}
+
+static bool fast_word(struct fastp *p, const char *w, size_t n)
+{
+    if ((size_t)(p->end - p->s) < n || memcmp(p->s, w, n))
+        return false;
+    /* jansson reads a whole run of letters as one token */
+    if ((size_t)(p->end - p->s) > n) {
+        unsigned char c = p->s[n];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+            return false;
+    }
+    p->s += n;
+    return true;
+}
+
+static json_t *fast_value(struct fastp *p)
+{
+    if (p->s >= p->end)
+        return NULL;
+    json_t *v = NULL;
+    switch (*p->s) {
+    case '{':
+    case '[':
+        if (++p->depth > FAST_MAX_DEPTH)
+            return NULL;
+        v = *p->s == '{' ? fast_object(p) : fast_array(p);
+        p->depth--;
+        return v;
+    case '"': {
+        const char *str;
+        size_t len;
+        if (!fast_string(p, &str, &len))
+            return NULL;
+        v = json_stringn_nocheck(str, len);
+        if (!v)
+            an_oom();
+        return v;
+    }
+    case 't':
+        return fast_word(p, "true", 4) ? json_true() : NULL;
+    case 'f':
+        return fast_word(p, "false", 5) ? json_false() : NULL;
+    case 'n':
+        return fast_word(p, "null", 4) ? json_null() : NULL;
+    default:
+        return fast_number(p);
+    }
+}
+
+static json_t *fast_parse(const char *s, size_t n)
+{
+    struct fastp p = {.s = (const unsigned char *)s, .end = (const unsigned char *)s + n};
+    fast_ws(&p);
+    json_t *v = fast_value(&p);
+    if (v) {
+        fast_ws(&p);
+        if (p.s != p.end) {
+            json_decref(v);
+            v = NULL;
+        }
+    }
+    an_buf_release(&p.scratch);
+    return v;
+}
+
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap)
 {
+    json_t *fast = fast_parse(s, n);
+    if (fast)
+        return fast;
     json_error_t je;
     /* jansson limits nesting itself (JSON_PARSER_MAX_DEPTH, 2048). */
     json_t *v = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);

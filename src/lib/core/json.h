@@ -26,6 +26,16 @@ char *an_json_compact(const json_t *v);
 const char *an_json_type_name(const json_t *v);
 /* A string member, or NULL when absent or not a string. Borrowed. */
 const char *an_json_str(const json_t *obj, const char *key);
+/* The JSON string whose opening quote is s[0], within s[0..n): its value in
+ * *out and *len (pointing into s when it has no escape, else into
+ * *scratch, reset at the first escape), the bytes it spans (quotes included) in
+ * *used. False, with nothing promised, when the string does not end within
+ * n bytes, or when jansson would refuse it (control characters, bad
+ * escapes, lone surrogates, invalid UTF-8) or hold it differently
+ * (\u0000): the caller then leaves it to jansson. */
+struct an_buf;
+bool an_json_scan_string(const char *s, size_t n, struct an_buf *scratch, const char **out,
+                         size_t *len, size_t *used);
 /* Parse JSON text with a nesting limit; NULL + message in `why` on failure. */
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap);
 

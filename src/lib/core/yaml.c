@@ -1,10 +1,12 @@
 #include "core/yaml.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "core/buf.h"
@@ -97,6 +99,8 @@ static int parse_children(struct loader *l, struct an_ynode *n, unsigned depth, 
         yaml_event_delete(&ev);
         if (rc)
             return rc;
+        if (!child) /* parse_node sets it whenever it returns 0 */
+            return an_fail(l->err, AN_EPARSE, NULL, "internal: an empty YAML node");
         *weight += w;
         if (n->kind == AN_Y_SEQ) {
             if (n->nitems == cap) {
@@ -266,24 +270,30 @@ int an_yaml_load_file2(struct an_ynode **out, const char *path, struct an_arena 
                        struct an_arena *strings, struct an_err *err)
 {
     struct an_loc loc = {path, 0, 0};
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* open/read, not stdio: stdio adds an fstat per file, and a suite is
+     * thousands of small files */
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return an_fail(err, AN_EIO, &loc, "cannot open: %s", strerror(errno));
     struct an_buf b;
     an_buf_init(&b, AN_YAML_MAX_BYTES + 1);
     char chunk[65536];
-    size_t n;
+    ssize_t n;
     int rc = 0;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (an_buf_append(&b, chunk, n)) {
+    while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = an_fail(err, AN_EIO, &loc, "read error: %s", strerror(errno));
+            break;
+        }
+        if (an_buf_append(&b, chunk, (size_t)n)) {
             rc = an_fail(err, AN_ELIMIT, &loc, "file is larger than %u bytes",
                          AN_YAML_MAX_BYTES);
             break;
         }
     }
-    if (!rc && ferror(f))
-        rc = an_fail(err, AN_EIO, &loc, "read error: %s", strerror(errno));
-    fclose(f);
+    close(fd);
     if (!rc)
         rc = an_yaml_load_mem2(out, path, an_buf_cstr(&b), b.len, a, strings, err);
     an_buf_release(&b);

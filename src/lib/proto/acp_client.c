@@ -229,12 +229,15 @@ static void keep_response(struct an_acp_client *c, const struct an_rpc_msg *m)
 {
     if (json_array_size(c->responses) >= RESPONSES_KEPT)
         json_array_remove(c->responses, 0);
+    /* References, not copies: the frame is released after its callbacks,
+     * and nothing changes a response once read. */
     json_t *e = json_object();
-    json_object_set_new(e, "id", json_deep_copy(m->id));
+    json_object_set_new(e, "id", json_incref((json_t *)m->id));
     if (m->error)
-        json_object_set_new(e, "error", json_deep_copy(m->error));
+        json_object_set_new(e, "error", json_incref((json_t *)m->error));
     else
-        json_object_set_new(e, "result", m->result ? json_deep_copy(m->result) : json_null());
+        json_object_set_new(e, "result",
+                            m->result ? json_incref((json_t *)m->result) : json_null());
     json_array_append_new(c->responses, e);
 }
 
@@ -568,30 +571,35 @@ int64_t an_acp_next_wake_ms(const struct an_acp_client *c)
     return best;
 }
 
+/* One poll (at most `wait` ms, less when a timer is due) and its events. */
+static void pump_once(struct an_acp_client *c, int64_t wait)
+{
+    struct pollfd stack[64];
+    size_t cap = an_acp_nfds_max(c);
+    struct pollfd *p = cap <= 64 ? stack : an_xcalloc(cap, sizeof *p);
+    size_t n = an_acp_fds(c, p, cap);
+    int64_t wake = an_acp_next_wake_ms(c);
+    if (wake >= 0 && wake < wait)
+        wait = wake;
+    int got = poll(p, (nfds_t)n, (int)wait);
+    an_acp_handle(c, p, got > 0 ? n : 0);
+    if (p != stack)
+        free(p);
+}
+
 bool an_acp_pump(struct an_acp_client *c, int64_t timeout_ms, const bool *stop)
 {
     int64_t start = an_clock_mono_ms();
-    struct pollfd stack[64];
     while (an_rpc_is_open(c->rpc) && !(stop && *stop)) {
-        size_t cap = an_acp_nfds_max(c);
-        struct pollfd *p = cap <= 64 ? stack : an_xcalloc(cap, sizeof *p);
-        size_t n = an_acp_fds(c, p, cap);
-        int64_t now = an_clock_mono_ms();
         int64_t wait = AN_CANCEL_POLL_MS;
         if (timeout_ms >= 0) {
-            int64_t left = start + timeout_ms - now;
+            int64_t left = start + timeout_ms - an_clock_mono_ms();
             if (left < 0)
                 left = 0;
             if (left < wait)
                 wait = left;
         }
-        int64_t wake = an_acp_next_wake_ms(c);
-        if (wake >= 0 && wake < wait)
-            wait = wake;
-        int got = poll(p, (nfds_t)n, (int)wait);
-        an_acp_handle(c, p, got > 0 ? n : 0);
-        if (p != stack)
-            free(p);
+        pump_once(c, wait);
         if (an_cancelled() || (timeout_ms >= 0 && an_clock_mono_ms() - start >= timeout_ms))
             break;
     }
@@ -640,7 +648,9 @@ int an_acp_wait(struct an_acp_client *c, int64_t id, int64_t timeout_ms, json_t 
             return an_fail(err, AN_ETIMEOUT, NULL,
                            "no response to request %lld within %lld ms", (long long)id,
                            (long long)timeout_ms);
-        an_acp_pump(c, left < 0 || left > AN_CANCEL_POLL_MS ? AN_CANCEL_POLL_MS : left, NULL);
+        /* one poll at a time, so the answer is taken as soon as it is read
+         * (pumping for the whole slice would wait it out every time) */
+        pump_once(c, left < 0 || left > AN_CANCEL_POLL_MS ? AN_CANCEL_POLL_MS : left);
     }
 }
 

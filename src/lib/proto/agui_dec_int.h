@@ -68,8 +68,21 @@ struct an_agui_dec {
     enum chunk_kind chunk;
     char *chunk_id;
     struct an_agui_verify *verify; /* the stream's conformance (agui_verify.c) */
+    /* the fast path (agui_decode.c): an escaped delta, unescaped; the last
+     * id it looked up (in msg_ids when fast_text, else call_ids) and what
+     * that gave, valid while map_sets is fast_map_sets */
+    struct an_buf fast_delta;
+    uint64_t map_sets; /* map_set() calls so far */
+    uint64_t fast_map_sets;
+    bool fast_text;
+    size_t fast_idx;
+    char fast_id[256];
 };
 
+
+/* The decoder's fast path for plain text and args deltas (agui_decode.c);
+ * on unless a test switches it off to compare it with the general path. */
+extern bool an_agui_fast_path;
 
 static inline struct an_tool_call *tcall(struct an_agui_dec *d, size_t ci)
 {

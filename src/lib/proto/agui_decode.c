@@ -69,8 +69,9 @@ static size_t map_get(json_t *map, const char *id)
     return v ? (size_t)json_integer_value(v) : NONE;
 }
 
-static void map_set(json_t *map, const char *id, size_t i)
+static void map_set(struct an_agui_dec *d, json_t *map, const char *id, size_t i)
 {
+    d->map_sets++;
     json_object_set_new(map, id, json_integer((json_int_t)i));
 }
 
@@ -84,7 +85,7 @@ static size_t msg_new(struct an_agui_dec *d, const char *id, const char *role)
     m->id = an_xstrdup(id);
     m->role = an_xstrdup(role);
     m->seq = d->seq++;
-    map_set(d->msg_ids, id, d->nmsgs);
+    map_set(d, d->msg_ids, id, d->nmsgs);
     return d->nmsgs++;
 }
 
@@ -123,6 +124,8 @@ static void text_start(struct an_agui_dec *d, const char *id, const char *role, 
         m->name = an_xstrdup(name);
 }
 
+static void text_content_at(struct an_agui_dec *d, size_t mi, const char *delta, size_t n);
+
 static void text_content(struct an_agui_dec *d, const char *id, const char *delta, size_t n)
 {
     size_t mi = map_get(d->msg_ids, id);
@@ -131,6 +134,11 @@ static void text_content(struct an_agui_dec *d, const char *id, const char *delt
         mi = msg_add(d, id, "assistant");
         d->msgs[mi].open = true;
     }
+    text_content_at(d, mi, delta, n);
+}
+
+static void text_content_at(struct an_agui_dec *d, size_t mi, const char *delta, size_t n)
+{
     struct msg *m = &d->msgs[mi];
     m->has_content = true;
     an_buf_append_text(&m->content, delta, n);
@@ -232,7 +240,7 @@ static int tool_start(struct an_agui_dec *d, const char *id, const char *name, c
     c->open = true;
     c->last_ms = d->now;
     c->owner = owner;
-    map_set(d->call_ids, id, d->ncalls);
+    map_set(d, d->call_ids, id, d->ncalls);
 
     struct msg *m = &d->msgs[owner];
     AN_GROW(m->calls, m->ncalls, m->cap_calls);
@@ -241,13 +249,18 @@ static int tool_start(struct an_agui_dec *d, const char *id, const char *name, c
     return 0;
 }
 
+static void tool_args_at(struct an_agui_dec *d, size_t ci, const char *delta, size_t n)
+{
+    an_buf_append_text(&d->calls[ci].args, delta, n);
+    d->calls[ci].last_ms = d->now;
+}
+
 static void tool_args(struct an_agui_dec *d, const char *id, const char *delta, size_t n)
 {
     size_t ci = map_get(d->call_ids, id);
     if (ci == NONE)
         return;
-    an_buf_append_text(&d->calls[ci].args, delta, n);
-    d->calls[ci].last_ms = d->now;
+    tool_args_at(d, ci, delta, n);
 }
 
 static void tool_end(struct an_agui_dec *d, const char *id)
@@ -622,11 +635,185 @@ static const struct handler *find_handler(const char *type)
     return NULL;
 }
 
+/* ---- the fast path ----
+ * Nearly every event of a stream is a TEXT_MESSAGE_CONTENT or a
+ * TOOL_CALL_ARGS. One written plainly (a flat object of exactly `type`, the
+ * id and `delta`, all strings, no escape but in the delta), arriving where
+ * neither the verifier nor the decoder has anything to say about it (a run
+ * active, no chunk stream open, its message or call open), is applied
+ * straight from its bytes: no jansson tree. Anything else takes the general
+ * path below, so what a stream yields, findings included, stays the same. */
+
+#define FAST_ID_MAX 256
+
+bool an_agui_fast_path = true;
+
+static int dec_event(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms);
+
+static const char *skip_ws(const char *s, const char *e)
+{
+    while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+        s++;
+    return s;
+}
+
+/* The layout nearly every producer writes (the reference encoder's,
+ * JSON.stringify's): {"type":"...","<id key>":"<id>","delta":"<delta>"}.
+ * Sets *s past the delta's opening quote's start (at the quote). */
+static bool plain_layout(const char **s, const char *e, bool *text, const char **id,
+                         size_t *id_len)
+{
+    static const char tpre[] = "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"";
+    static const char apre[] = "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"";
+    static const char dpre[] = "\",\"delta\":";
+    const char *p = *s;
+    size_t n = (size_t)(e - p);
+    if (n > sizeof tpre && !memcmp(p, tpre, sizeof tpre - 1))
+        p += sizeof tpre - 1, *text = true;
+    else if (n > sizeof apre && !memcmp(p, apre, sizeof apre - 1))
+        p += sizeof apre - 1, *text = false;
+    else
+        return false;
+    const char *q = memchr(p, '"', (size_t)(e - p));
+    if (!q || q - p >= FAST_ID_MAX)
+        return false;
+    for (const char *c = p; c < q; c++) /* printable ASCII, no escape */
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x80 || *c == '\\')
+            return false;
+    if ((size_t)(e - q) < sizeof dpre || memcmp(q, dpre, sizeof dpre - 1))
+        return false;
+    *id = p;
+    *id_len = (size_t)(q - p);
+    *s = q + sizeof dpre - 1;
+    return *s < e && **s == '"';
+}
+
+static bool fast_delta(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms)
+{
+    const char *s = data, *e = data + len;
+    const char *type = NULL, *id = NULL, *delta = NULL;
+    size_t type_len = 0, id_len = 0, delta_len = 0;
+    bool text_key = false; /* the id was `messageId`, not `toolCallId` */
+    bool text;
+    if (plain_layout(&s, e, &text, &id, &id_len)) {
+        size_t used;
+        if (!an_json_scan_string(s, (size_t)(e - s), &d->fast_delta, &delta, &delta_len, &used))
+            return false;
+        s += used;
+        if (s == e || *s != '}' || skip_ws(s + 1, e) != e)
+            return false;
+        goto known;
+    }
+    s = skip_ws(s, e);
+    if (s == e || *s != '{')
+        return false;
+    s++;
+    for (;;) {
+        s = skip_ws(s, e);
+        if (s == e || *s != '"')
+            return false;
+        const char *k = ++s;
+        while (s < e && *s != '"' && *s != '\\' && (unsigned char)*s >= 0x20 &&
+               (unsigned char)*s < 0x80)
+            s++;
+        if (s == e || *s != '"')
+            return false;
+        size_t klen = (size_t)(s - k);
+        s = skip_ws(s + 1, e);
+        if (s == e || *s != ':')
+            return false;
+        s = skip_ws(s + 1, e);
+        if (s == e || *s != '"')
+            return false;
+        const char **val;
+        size_t *vlen;
+        if (klen == 4 && !memcmp(k, "type", 4))
+            val = &type, vlen = &type_len;
+        else if (klen == 5 && !memcmp(k, "delta", 5))
+            val = &delta, vlen = &delta_len;
+        else if ((klen == 9 && !memcmp(k, "messageId", 9)) ||
+                 (klen == 10 && !memcmp(k, "toolCallId", 10)))
+            val = &id, vlen = &id_len, text_key = klen == 9;
+        else
+            return false;
+        if (*val) /* a key twice: jansson keeps the last */
+            return false;
+        size_t used;
+        if (!an_json_scan_string(s, (size_t)(e - s), &d->fast_delta, val, vlen, &used))
+            return false;
+        /* only the delta may have needed unescaping */
+        if (val != &delta && (*val < data || *val >= e))
+            return false;
+        s = skip_ws(s + used, e);
+        if (s == e)
+            return false;
+        if (*s == '}')
+            break;
+        if (*s != ',')
+            return false;
+        s++;
+    }
+    if (skip_ws(s + 1, e) != e || !type || !id || !delta || id_len >= FAST_ID_MAX)
+        return false;
+    if (text_key && type_len == 20 && !memcmp(type, "TEXT_MESSAGE_CONTENT", 20))
+        text = true;
+    else if (!text_key && type_len == 14 && !memcmp(type, "TOOL_CALL_ARGS", 14))
+        text = false;
+    else
+        return false;
+
+known:;
+    char idz[FAST_ID_MAX];
+    memcpy(idz, id, id_len);
+    idz[id_len] = '\0';
+    if (d->run != RUN_ACTIVE || d->chunk != CHUNK_NONE ||
+        !an_agui_verify_quiet_delta(d->verify, text, idz, id_len))
+        return false;
+
+    /* The message or call: the one of the last delta while no id was
+     * (re)mapped since, else looked up. A text delta of an unknown message
+     * makes one (text_content); an args delta of an unknown call is
+     * dropped (tool_args). */
+    size_t idx;
+    if (d->fast_map_sets == d->map_sets && d->fast_text == text && d->fast_idx != NONE &&
+        !strcmp(d->fast_id, idz)) {
+        idx = d->fast_idx;
+    } else {
+        idx = map_get(text ? d->msg_ids : d->call_ids, idz);
+        memcpy(d->fast_id, idz, id_len + 1);
+        d->fast_text = text;
+        d->fast_idx = idx;
+        d->fast_map_sets = d->map_sets;
+    }
+
+    /* what the general path does for it, in the same order */
+    d->nevents++;
+    d->now = t_ms;
+    an_turn_mark_event(rec(d), t_ms);
+    an_turn_add_frame(rec(d), t_ms, data, len);
+    if (idx == NONE) {
+        if (text)
+            text_content(d, idz, delta, delta_len);
+    } else if (text) {
+        text_content_at(d, idx, delta, delta_len);
+    } else {
+        tool_args_at(d, idx, delta, delta_len);
+    }
+    return true;
+}
+
 int an_agui_dec_event(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms)
 {
-    char why[256], head[SHOW * 3 + 8];
     if (d->failed)
         return d->failed;
+    if (an_agui_fast_path && fast_delta(d, data, len, t_ms))
+        return 0;
+    return dec_event(d, data, len, t_ms);
+}
+
+static int dec_event(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms)
+{
+    char why[256], head[SHOW * 3 + 8];
     d->nevents++;
     d->now = t_ms;
     an_turn_mark_event(rec(d), t_ms);
@@ -703,9 +890,12 @@ void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
     json_decref(d->conv->state);
     d->conv->state = json_incref(d->state);
     an_agui_history_merge(d);
-    /* a copy: the conversation goes on changing in later turns */
+    /* A copy of the list, sharing the messages: the conversation goes on
+     * growing in later turns, but never changes a message it holds in
+     * place (an_agui_history_merge replaces one it continues). */
     json_decref(r->messages);
-    r->messages = json_deep_copy(d->conv->messages);
+    r->messages = json_array();
+    json_array_extend(r->messages, d->conv->messages);
 }
 
 /* ---- lifecycle ---- */
@@ -721,6 +911,7 @@ void an_agui_dec_new(struct an_agui_dec **out, struct an_agui_conv *conv, struct
     d->msg_ids = json_object();
     d->call_ids = json_object();
     d->state = conv->state ? json_incref(conv->state) : json_object();
+    d->fast_idx = NONE;
     an_agui_verify_new(&d->verify, conv->thread_id, AN_PROTOCOL_STRICT);
     *out = d;
 }
@@ -749,6 +940,7 @@ void an_agui_dec_free(struct an_agui_dec *d)
     json_decref(d->state);
     json_decref(d->snapshot);
     an_buf_release(&d->text);
+    an_buf_release(&d->fast_delta);
     free(d->run_id);
     free(d->chunk_id);
     an_agui_verify_free(d->verify);
@@ -757,6 +949,11 @@ void an_agui_dec_free(struct an_agui_dec *d)
 
 void an_agui_dec_protocol(struct an_agui_dec *d, int mode)
 {
+    if (d->nevents == 0) {
+        /* nothing judged yet: a new verifier would differ only in its mode */
+        an_agui_verify_mode(d->verify, mode);
+        return;
+    }
     an_agui_verify_free(d->verify);
     an_agui_verify_new(&d->verify, d->conv->thread_id, mode);
 }

@@ -13,10 +13,17 @@
 static json_t *call_json(const struct an_tool_call *tc, const struct call *c)
 {
     const char *args = tc->args_text ? tc->args_text : an_buf_cstr(&c->args);
-    return json_pack("{s:o,s:s,s:{s:o,s:o}}", "id", an_json_lossy(tc->id, strlen(tc->id)),
-                     "type", "function", "function", "name",
-                     an_json_lossy(tc->name, strlen(tc->name)), "arguments",
-                     an_json_lossy(args, strlen(args)));
+    /* {id, type: "function", function: {name, arguments}}, built directly
+     * (json_pack parses its format string every time) */
+    json_t *fn = json_object(), *o = json_object();
+    if (!fn || !o)
+        an_oom();
+    json_object_set_new(fn, "name", an_json_lossy(tc->name, strlen(tc->name)));
+    json_object_set_new(fn, "arguments", an_json_lossy(args, strlen(args)));
+    json_object_set_new(o, "id", an_json_lossy(tc->id, strlen(tc->id)));
+    json_object_set_new(o, "type", json_string("function"));
+    json_object_set_new(o, "function", fn);
+    return o;
 }
 
 static json_t *str_json(const char *s)

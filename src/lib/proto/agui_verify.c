@@ -28,8 +28,11 @@ void an_agui_verify_new(struct an_agui_verify **out, const char *thread_id,
   for (int k = 0; k < K_N; k++)
     v->open[k] = json_object();
   v->used_subs = json_object();
+  v->quiet_kind = -1;
   *out = v;
 }
+
+void an_agui_verify_mode(struct an_agui_verify *v, int mode) { v->mode = mode; }
 
 void an_agui_verify_free(struct an_agui_verify *v) {
   if (!v)
@@ -88,6 +91,7 @@ int an_agui_finding(struct an_agui_verify *v, const char *rule, const char *fmt,
 static void clear_run(struct an_agui_verify *v) {
   for (int k = 0; k < K_N; k++)
     json_object_clear(v->open[k]);
+  v->removals++;
   json_object_clear(v->used_subs);
   free(v->chunk_id);
   v->chunk_id = NULL;
@@ -132,6 +136,7 @@ static void chunk_close(struct an_agui_verify *v) {
   if (!v->chunk_id)
     return;
   json_object_del(v->open[v->chunk], v->chunk_id);
+  v->removals++;
   free(v->chunk_id);
   v->chunk_id = NULL;
 }
@@ -335,12 +340,37 @@ static int check_sequence(struct an_agui_verify *v, const struct shape *sh,
         v->chunk_id = NULL;
       }
       json_object_del(v->open[sh->kind], id);
+      v->removals++;
     }
     return 0;
   case S_NONE:
     return 0;
   }
   return 0;
+}
+
+bool an_agui_verify_quiet_delta(struct an_agui_verify *v, bool text,
+                                const char *id, size_t id_len) {
+  if (v->mode == AN_PROTOCOL_OFF)
+    return true;
+  /* check_sequence for an S_USE without subagentRunId: inside a run, no
+   * chunk stream to close, the message or call open */
+  if (v->run != V_ACTIVE || v->chunk_id)
+    return false;
+  int k = text ? K_TEXT : K_TOOL;
+  /* the deltas of one message come in a row: remember the last id found
+   * open until anything is removed from the open sets */
+  if (v->quiet_kind == k && v->quiet_removals == v->removals &&
+      !strcmp(v->quiet_id, id))
+    return true;
+  if (!json_object_get(v->open[k], id))
+    return false;
+  if (id_len < sizeof v->quiet_id) {
+    memcpy(v->quiet_id, id, id_len + 1);
+    v->quiet_kind = k;
+    v->quiet_removals = v->removals;
+  }
+  return true;
 }
 
 int an_agui_verify_event(struct an_agui_verify *v, struct an_turn_rec *r,

@@ -44,6 +44,8 @@ struct an_agui_verify;
 void an_agui_verify_new(struct an_agui_verify **out, const char *thread_id,
                         int mode);
 void an_agui_verify_free(struct an_agui_verify *v); /* NULL-safe */
+/* Change the mode of a verifier that has judged no event yet. */
+void an_agui_verify_mode(struct an_agui_verify *v, int mode);
 
 /* Judge event #n (1-based), already parsed into the object `ev` whose
  * string "type" is known to be present; data/len are its raw text (shown in
@@ -54,6 +56,13 @@ void an_agui_verify_free(struct an_agui_verify *v); /* NULL-safe */
 int an_agui_verify_event(struct an_agui_verify *v, struct an_turn_rec *r,
                          json_t *ev, uint64_t n, const char *data, size_t len,
                          bool *drop);
+
+/* Would a TEXT_MESSAGE_CONTENT (text) or TOOL_CALL_ARGS (!text) of `id`,
+ * with no property but type, the id and a string delta, pass without any
+ * finding and without changing the verifier's state? Then the decoder may
+ * skip an_agui_verify_event() for it (its fast path). */
+bool an_agui_verify_quiet_delta(struct an_agui_verify *v, bool text, const char *id,
+                                size_t id_len);
 
 /* The start of an event's data, printable (control bytes as spaces, at
  * most 80 bytes, "..." when cut), for messages. */

@@ -292,8 +292,30 @@ static int check_field(struct an_agui_verify *v, json_t *ev,
  * producers send null), except metadata, where null is invalid. */
 int an_agui_check_fields(struct an_agui_verify *v, const struct shape *sh,
                          json_t *ev) {
+  /* The members the checks look at, found in one pass over the event (it
+   * has a handful of members; a lookup by name per field costs more). Only
+   * check_outcome removes a member (`outcome` itself), so the others stay
+   * valid. Keys never hold a NUL: jansson refuses one in a key. */
+  json_t *vals[MAXF] = {0}, *ts = NULL, *md = NULL, *sub = NULL;
+  {
+    const char *key;
+    json_t *x;
+    json_object_foreach(ev, key, x) {
+      if (!strcmp(key, "timestamp"))
+        ts = x;
+      else if (!strcmp(key, "metadata"))
+        md = x;
+      else if (!strcmp(key, "subagentRunId"))
+        sub = x;
+      for (size_t i = 0; i < MAXF && sh->f[i].name; i++)
+        if (!strcmp(key, sh->f[i].name)) {
+          vals[i] = x;
+          break;
+        }
+    }
+  }
   for (const struct field *f = sh->f; f < sh->f + MAXF && f->name; f++) {
-    json_t *x = json_object_get(ev, f->name);
+    json_t *x = vals[f - sh->f];
     if (!x || (json_is_null(x) && f->kind != F_ANY)) {
       if (f->required &&
           an_agui_finding(v, "required-field", "missing '%s'", f->name))
@@ -303,7 +325,6 @@ int an_agui_check_fields(struct an_agui_verify *v, const struct shape *sh,
     if (check_field(v, ev, f, x))
       return 1;
   }
-  json_t *ts = json_object_get(ev, "timestamp");
   if (ts && !json_is_null(ts)) {
     const json_int_t max = ((json_int_t)1 << 53) - 1;
     if (!json_is_integer(ts) || json_integer_value(ts) > max ||
@@ -312,12 +333,10 @@ int an_agui_check_fields(struct an_agui_verify *v, const struct shape *sh,
           v, "field-type", "'timestamp': expected integer (ms), received %s%s",
           an_json_type_name(ts), json_is_integer(ts) ? " out of range" : "");
   }
-  json_t *md = json_object_get(ev, "metadata");
   if (md && !json_is_object(md))
     return an_agui_finding(v, "field-type",
                            "'metadata': expected object, received %s",
                            an_json_type_name(md));
-  json_t *sub = json_object_get(ev, "subagentRunId");
   if (!(sh->flags & NO_SUBAGENT) && sub && !json_is_null(sub) &&
       !json_is_string(sub))
     return an_agui_finding(v, "field-type",

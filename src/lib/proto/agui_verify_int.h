@@ -90,6 +90,12 @@ struct an_agui_verify {
   json_t *used_subs; /* subagent ids seen in this run */
   enum kind chunk;   /* meaningful when chunk_id != NULL */
   char *chunk_id;
+  /* the fast path's memory (an_agui_verify_quiet_delta): `quiet_id` of
+   * kind `quiet_kind` was open when `removals` was `quiet_removals` */
+  uint64_t removals; /* ids removed from open[] so far (any kind) */
+  uint64_t quiet_removals;
+  int quiet_kind; /* -1: nothing remembered */
+  char quiet_id[256];
   /* the event being judged */
   struct an_turn_rec *r;
   uint64_t n;

@@ -373,6 +373,11 @@ static void read_frames(struct an_rpc *rpc)
         memcpy(chunk, rpc->scratch, (size_t)n);
         feed(rpc, chunk, (size_t)n);
         free(chunk);
+        /* A short read drained the pipe: the next read would only say
+         * EAGAIN (a syscall per frame); poll (level-triggered) calls again
+         * when more arrives. */
+        if ((size_t)n < SCRATCH_SIZE)
+            return;
     }
 }
 

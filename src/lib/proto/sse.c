@@ -66,11 +66,10 @@ static bool all_digits(const char *s, size_t n)
     return true;
 }
 
-/* One complete line (without its line end) is in p->line. */
-static int take_line(struct an_sse_parser *p)
+/* One complete line, without its line end: straight from the bytes fed, or
+ * from p->line when it came in pieces. */
+static int take_line(struct an_sse_parser *p, const char *s, size_t n)
 {
-    const char *s = an_buf_cstr(&p->line);
-    size_t n = p->line.len;
     int rc = 0;
 
     if (n == 0) {
@@ -118,33 +117,52 @@ static int take_line(struct an_sse_parser *p)
     }
     /* Any other field name is ignored, as the standard says. */
 done:
-    an_buf_reset(&p->line);
     return rc;
 }
 
 static int feed_bytes(struct an_sse_parser *p, const unsigned char *s, size_t n)
 {
-    size_t i = 0;
-    while (i < n) {
+    const unsigned char *end = s + n;
+    /* the next LF at or after s (end: none in these bytes), found once and
+     * kept while CR-ended lines come before it, so that neither kind of line
+     * end makes the search quadratic */
+    const unsigned char *nl = NULL;
+    while (s < end) {
         if (p->after_cr) {
             p->after_cr = false;
-            if (s[i] == '\n') {
-                i++;
+            if (*s == '\n') {
+                s++;
                 continue;
             }
         }
-        /* Copy the run of ordinary bytes in one append, not byte by byte:
-         * big events arrive in big reads. */
-        size_t j = i;
-        while (j < n && s[j] != '\n' && s[j] != '\r')
-            j++;
-        if (j > i && an_buf_append(&p->line, s + i, j - i))
-            return stop(p, AN_ELIMIT);
-        if (j == n)
+        if (!nl || nl < s) {
+            nl = memchr(s, '\n', (size_t)(end - s));
+            if (!nl)
+                nl = end;
+        }
+        const unsigned char *eol = memchr(s, '\r', (size_t)(nl - s));
+        if (!eol)
+            eol = nl;
+        if (eol == end) {
+            /* no line end in these bytes: keep the start of the line */
+            if (an_buf_append(&p->line, s, (size_t)(end - s)))
+                return stop(p, AN_ELIMIT);
             break;
-        p->after_cr = s[j] == '\r';
-        i = j + 1;
-        int rc = take_line(p);
+        }
+        const char *line = (const char *)s;
+        size_t len = (size_t)(eol - s);
+        if (p->line.len) {
+            if (an_buf_append(&p->line, s, len))
+                return stop(p, AN_ELIMIT);
+            line = p->line.data;
+            len = p->line.len;
+        } else if (len > p->max_data + 16) { /* the line buffer's cap */
+            return stop(p, AN_ELIMIT);
+        }
+        p->after_cr = *eol == '\r';
+        s = eol + 1;
+        int rc = take_line(p, line, len);
+        an_buf_reset(&p->line);
         if (rc)
             return rc;
     }
@@ -195,7 +213,11 @@ int an_sse_finish(struct an_sse_parser *p)
         if ((rc = feed_bytes(p, bom, seen)))
             return rc;
     }
-    if (p->line.len && (rc = take_line(p)))
-        return rc;
+    if (p->line.len) {
+        rc = take_line(p, p->line.data, p->line.len);
+        an_buf_reset(&p->line);
+        if (rc)
+            return rc;
+    }
     return dispatch(p);
 }

@@ -1,0 +1,107 @@
+/*
+ * ananke's SSE + AG-UI decoding alone, over a recorded stream, for
+ * bench/hotpaths.sh:
+ *
+ *     bench-agui-decode [FILE]     (no FILE, or "-": standard input)
+ *
+ * Reads in 64 KiB reads, as the HTTP client hands a body over, and pushes
+ * the bytes through the SSE framer (proto/sse.h) into the AG-UI decoder
+ * (proto/agui_decode.h) exactly as a run does: conformance checks, the
+ * transcript (text, tool calls, parsed arguments), the conversation for the
+ * next run; raw frames are not kept (as without -vv). Every run in the
+ * stream (RUN_STARTED ... RUN_FINISHED) is one turn with its own decoder, as
+ * every HTTP response is. Prints one line of JSON: bytes, events, runs,
+ * seconds, and the failures and warnings met (0 for a clean stream).
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ananke/transcript.h"
+#include "proto/agui_dec_int.h"
+#include "proto/agui_decode.h"
+#include "proto/sse.h"
+
+struct bench {
+    struct an_agui_conv conv;
+    struct an_transcript t;
+    struct an_agui_dec *dec;
+    unsigned long long events, runs, errors, warnings;
+};
+
+static void turn_begin(struct bench *b)
+{
+    an_transcript_init(&b->t);
+    struct an_turn_rec *r = an_transcript_add_turn(&b->t, "user");
+    r->drop_frames = true;
+    an_agui_conv_init(&b->conv, "thread-1", NULL, NULL);
+    an_agui_dec_new(&b->dec, &b->conv, &b->t, 0);
+}
+
+static void turn_end(struct bench *b)
+{
+    an_agui_dec_finish(b->dec, NULL);
+    struct an_turn_rec *r = &b->t.turns[0];
+    b->errors += r->status != AN_TURN_OK;
+    b->warnings += r->nwarnings;
+    an_agui_dec_free(b->dec);
+    b->dec = NULL;
+    an_transcript_release(&b->t);
+    an_agui_conv_release(&b->conv);
+    b->runs++;
+}
+
+static int on_event(void *ud, const struct an_sse_event *ev)
+{
+    struct bench *b = ud;
+    if (!b->dec)
+        turn_begin(b);
+    b->events++;
+    an_agui_dec_event(b->dec, ev->data, ev->len, 0);
+    if (b->dec->run == RUN_DONE || b->dec->run == RUN_ERRORED || b->dec->failed)
+        turn_end(b);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int fd = 0;
+    if (argc > 1 && strcmp(argv[1], "-")) {
+        fd = open(argv[1], O_RDONLY);
+        if (fd < 0) {
+            perror(argv[1]);
+            return 2;
+        }
+    }
+    static char buf[64 * 1024];
+    struct bench b = {0};
+    struct an_sse_parser p;
+    an_sse_init(&p, 0, on_event, &b);
+    unsigned long long bytes = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0) {
+            perror("read");
+            return 2;
+        }
+        if (n == 0)
+            break;
+        bytes += (size_t)n;
+        an_sse_feed(&p, buf, (size_t)n);
+    }
+    an_sse_finish(&p);
+    if (b.dec)
+        turn_end(&b);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    an_sse_release(&p);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    printf("{\"bytes\":%llu,\"events\":%llu,\"runs\":%llu,\"seconds\":%.6f,\"errors\":%llu,"
+           "\"warnings\":%llu}\n",
+           bytes, b.events, b.runs, s, b.errors, b.warnings);
+    return b.errors ? 1 : 0;
+}
