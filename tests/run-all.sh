@@ -56,6 +56,11 @@ fi
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step valgrind env ANANKE_BUILD="$B" bash tests/valgrind.sh
 fi
+# the fuzz targets build with clang and their own sanitizers (build-fuzz/):
+# once, in the plain run
+if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
+  step fuzz bash tests/fuzz/run.sh
+fi
 step schema env ANANKE_BUILD="$B" bash tests/schema/run.sh
 [ -f tests/peers/run.sh ] && step peers env ANANKE_BUILD="$B" bash tests/peers/run.sh
 step browser env ANANKE_BUILD="$B" bash tests/browser/run.sh

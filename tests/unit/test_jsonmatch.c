@@ -45,6 +45,12 @@ static void test_match_table(void **state)
         {"{\"p\":\"/tmp/\"}", "{\"p\":\"/tmp/x\"}", true}, /* never the /re/flags form */
         {"{\"r\":\"\\\"v\\\":[0-9]+[,}]\"}", "{\"r\":{\"v\":1}}", true}, /* containers: JSON text */
         {"{\"r\":\"\\\"v\\\":[0-9]+[,}]\"}", "{\"r\":{\"v\":\"1\"}}", false},
+        /* a pattern is compiled once per call and reused: the same pattern
+         * against different values, and two patterns side by side */
+        {"[{\"k\":\"^a$\"},{\"k\":\"^b$\"},{\"k\":\"^a$\"}]",
+         "[{\"k\":\"b\"},{\"k\":\"a\"},{\"k\":\"c\"},{\"k\":\"a\"}]", true},
+        {"[{\"k\":\"^a$\"},{\"k\":\"^a$\"}]", "[{\"k\":\"a\"},{\"k\":\"b\"}]", false},
+        {"[\"(\",\"(\"]", "[\"(\",\"(\"]", false}, /* invalid: never matches, twice */
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         json_t *e = J(rows[i].exp), *a = J(rows[i].act);
@@ -53,6 +59,32 @@ static void test_match_table(void **state)
         json_decref(e);
         json_decref(a);
     }
+}
+
+static json_t *nest(unsigned depth, unsigned width)
+{
+    if (depth == 0)
+        return json_string("a");
+    json_t *v = json_array();
+    for (unsigned i = 0; i < width; i++)
+        json_array_append_new(v, nest(depth - 1, width));
+    return v;
+}
+
+/* Arrays of arrays: every expected leaf meets every actual leaf at its
+ * depth (4^4 leaves, 65536 comparisons at the last level). Compiling the pattern
+ * for each comparison took seconds; fuzz/regress/jsonmatch/nested-arrays
+ * holds that input for the fuzz run's time limit. */
+static void test_nested_arrays(void **state)
+{
+    (void)state;
+    json_t *e = nest(4, 4), *a = nest(4, 4);
+    assert_true(an_jm_match(e, a));
+    size_t total = 0;
+    assert_int_equal(an_jm_score(e, a, &total), 256);
+    assert_int_equal(total, 256);
+    json_decref(e);
+    json_decref(a);
 }
 
 static void test_diff(void **state)
@@ -138,7 +170,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_match_table), cmocka_unit_test(test_diff),
         cmocka_unit_test(test_score),       cmocka_unit_test(test_assign),
-        cmocka_unit_test(test_check),
+        cmocka_unit_test(test_check),       cmocka_unit_test(test_nested_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

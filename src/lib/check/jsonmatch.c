@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/arena.h"
 #include "core/buf.h"
 #include "core/json.h"
+#include "core/strmap.h"
 
 int an_jm_compile(struct an_regex **out, const char *pattern, const struct an_loc *loc,
                   struct an_err *err)
@@ -94,15 +96,52 @@ char *an_jm_stringify(const json_t *v)
     return an_json_compact(v);
 }
 
-static bool leaf_match(const json_t *e, const json_t *a)
+/* String leaves compiled once per top-level call, by pattern: one
+ * expected leaf meets every element of an actual array (and each of
+ * theirs), and compiling a pattern (JIT) costs far more than running it.
+ * Compiling per comparison made matching a few kilobytes take seconds
+ * (fuzz/regress/jsonmatch/nested-arrays). A pattern that does not compile
+ * maps to `re_bad`. */
+struct re_cache {
+    struct an_arena a;
+    struct an_strmap m;
+};
+static char re_bad;
+
+static void re_cache_init(struct re_cache *c)
+{
+    c->a = (struct an_arena)AN_ARENA_INIT;
+    an_strmap_init(&c->m, &c->a);
+}
+
+static void re_free(void *re)
+{
+    an_regex_free(re);
+}
+
+static bool leaf_search(struct re_cache *c, const char *pattern, const char *s)
+{
+    void *v = an_strmap_get(&c->m, pattern);
+    if (!v) {
+        struct an_regex *re = NULL;
+        if (an_jm_compile(&re, pattern, NULL, NULL) == AN_OK) {
+            an_arena_defer(&c->a, re_free, re);
+            v = re;
+        } else {
+            an_regex_free(re);
+            v = &re_bad;
+        }
+        an_strmap_put(&c->m, pattern, v);
+    }
+    return v != &re_bad && an_regex_search(v, s, strlen(s));
+}
+
+static bool leaf_match(const json_t *e, const json_t *a, struct re_cache *c)
 {
     char *s = an_jm_stringify(a);
     bool ok;
     if (json_is_string(e)) {
-        struct an_regex *re = NULL;
-        ok = an_jm_compile(&re, json_string_value(e), NULL, NULL) == AN_OK &&
-             an_regex_search(re, s, strlen(s));
-        an_regex_free(re);
+        ok = leaf_search(c, json_string_value(e), s);
     } else {
         char *es = an_jm_stringify(e);
         ok = strcmp(es, s) == 0;
@@ -114,15 +153,27 @@ static bool leaf_match(const json_t *e, const json_t *a)
 
 struct arr_ctx {
     const json_t *e, *a;
+    struct re_cache *cache;
 };
+
+static bool match_rec(const json_t *expected, const json_t *actual, struct re_cache *cache);
 
 static bool arr_ok(size_t e, size_t o, void *ud)
 {
     struct arr_ctx *c = ud;
-    return an_jm_match(json_array_get(c->e, e), json_array_get(c->a, o));
+    return match_rec(json_array_get(c->e, e), json_array_get(c->a, o), c->cache);
 }
 
 bool an_jm_match(const json_t *expected, const json_t *actual)
+{
+    struct re_cache c;
+    re_cache_init(&c);
+    bool ok = match_rec(expected, actual, &c);
+    an_arena_release(&c.a);
+    return ok;
+}
+
+static bool match_rec(const json_t *expected, const json_t *actual, struct re_cache *cache)
 {
     if (json_is_object(expected)) {
         if (!json_is_object(actual))
@@ -132,7 +183,7 @@ bool an_jm_match(const json_t *expected, const json_t *actual)
         json_object_foreach((json_t *)expected, k, v)
         {
             json_t *av = json_object_get(actual, k);
-            if (!av || !an_jm_match(v, av))
+            if (!av || !match_rec(v, av, cache))
                 return false;
         }
         return true;
@@ -146,15 +197,28 @@ bool an_jm_match(const json_t *expected, const json_t *actual)
         if (ne > na)
             return false;
         long *as = an_xcalloc(ne, sizeof *as);
-        struct arr_ctx c = {expected, actual};
+        struct arr_ctx c = {expected, actual, cache};
         size_t got = an_jm_assign(ne, na, arr_ok, &c, as);
         free(as);
         return got == ne;
     }
-    return actual && leaf_match(expected, actual);
+    return actual && leaf_match(expected, actual, cache);
 }
 
+static size_t score_rec(const json_t *expected, const json_t *actual, size_t *total,
+                        struct re_cache *cache);
+
 size_t an_jm_score(const json_t *expected, const json_t *actual, size_t *total)
+{
+    struct re_cache c;
+    re_cache_init(&c);
+    size_t s = score_rec(expected, actual, total, &c);
+    an_arena_release(&c.a);
+    return s;
+}
+
+static size_t score_rec(const json_t *expected, const json_t *actual, size_t *total,
+                        struct re_cache *cache)
 {
     size_t t = 0, s = 0;
     if (json_is_object(expected)) {
@@ -168,7 +232,7 @@ size_t an_jm_score(const json_t *expected, const json_t *actual, size_t *total)
         {
             size_t kt = 0;
             json_t *av = json_is_object(actual) ? json_object_get(actual, k) : NULL;
-            size_t ks = av ? an_jm_score(v, av, &kt) : (an_jm_score(v, NULL, &kt), 0);
+            size_t ks = av ? score_rec(v, av, &kt, cache) : (score_rec(v, NULL, &kt, cache), 0);
             t += kt;
             s += ks;
         }
@@ -182,10 +246,10 @@ size_t an_jm_score(const json_t *expected, const json_t *actual, size_t *total)
         json_array_foreach(expected, i, v)
         {
             size_t et = 0, best = 0;
-            an_jm_score(v, NULL, &et);
+            score_rec(v, NULL, &et, cache);
             for (size_t j = 0; json_is_array(actual) && j < json_array_size(actual); j++) {
                 size_t jt;
-                size_t sc = an_jm_score(v, json_array_get(actual, j), &jt);
+                size_t sc = score_rec(v, json_array_get(actual, j), &jt, cache);
                 if (sc > best)
                     best = sc;
             }
@@ -194,7 +258,7 @@ size_t an_jm_score(const json_t *expected, const json_t *actual, size_t *total)
         }
     } else {
         t = 1;
-        s = actual && leaf_match(expected, actual);
+        s = actual && leaf_match(expected, actual, cache);
     }
     if (total)
         *total = t;
@@ -230,7 +294,8 @@ static const char *kind_name(const json_t *v)
     return "a value";
 }
 
-static void diff_rec(const json_t *e, const json_t *a, const char *path, char ***lines, size_t *n)
+static void diff_rec(const json_t *e, const json_t *a, const char *path, char ***lines, size_t *n,
+                     struct re_cache *cache)
 {
     struct an_buf line = AN_BUF_INIT;
     const char *shown = *path ? path : "(message)";
@@ -253,8 +318,8 @@ static void diff_rec(const json_t *e, const json_t *a, const char *path, char **
                 if (!av) {
                     an_buf_printf(&line, "missing field '%s'", an_buf_cstr(&sub));
                     add_line(lines, n, &line);
-                } else if (!an_jm_match(v, av)) {
-                    diff_rec(v, av, an_buf_cstr(&sub), lines, n);
+                } else if (!match_rec(v, av, cache)) {
+                    diff_rec(v, av, an_buf_cstr(&sub), lines, n, cache);
                 }
                 an_buf_release(&sub);
             }
@@ -264,7 +329,7 @@ static void diff_rec(const json_t *e, const json_t *a, const char *path, char **
         if (ne == 0)
             return;
         long *as = an_xcalloc(ne, sizeof *as);
-        struct arr_ctx c = {e, a};
+        struct arr_ctx c = {e, a, cache};
         an_jm_assign(ne, na, arr_ok, &c, as);
         for (size_t i = 0; i < ne; i++) {
             if (as[i] >= 0)
@@ -276,7 +341,7 @@ static void diff_rec(const json_t *e, const json_t *a, const char *path, char **
             /* the closest element, to say what differs */
             size_t best = 0, bi = na;
             for (size_t j = 0; j < na; j++) {
-                size_t sc = an_jm_score(ev, json_array_get(a, j), NULL);
+                size_t sc = score_rec(ev, json_array_get(a, j), NULL, cache);
                 if (bi == na || sc > best) {
                     best = sc;
                     bi = j;
@@ -285,14 +350,14 @@ static void diff_rec(const json_t *e, const json_t *a, const char *path, char **
             if (bi < na && (json_is_object(ev) || json_is_array(ev))) {
                 struct an_buf sub = AN_BUF_INIT;
                 an_buf_printf(&sub, "%s[%zu]", path, bi);
-                diff_rec(ev, json_array_get(a, bi), an_buf_cstr(&sub), lines, n);
+                diff_rec(ev, json_array_get(a, bi), an_buf_cstr(&sub), lines, n, cache);
                 an_buf_release(&sub);
             }
         }
         free(as);
         return;
     }
-    if (a && leaf_match(e, a))
+    if (a && leaf_match(e, a, cache))
         return;
     if (json_is_string(e))
         an_buf_printf(&line, "%s: expected /%s/, got ", shown, json_string_value(e));
@@ -310,7 +375,10 @@ static void diff_rec(const json_t *e, const json_t *a, const char *path, char **
 
 void an_jm_diff(const json_t *expected, const json_t *actual, char ***lines, size_t *n)
 {
-    diff_rec(expected, actual, "", lines, n);
+    struct re_cache c;
+    re_cache_init(&c);
+    diff_rec(expected, actual, "", lines, n, &c);
+    an_arena_release(&c.a);
 }
 
 struct assign_ctx {

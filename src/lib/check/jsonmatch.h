@@ -16,9 +16,10 @@
  * Patterns are never read in the `/body/flags` form of the YAML formats:
  * "/tmp/x" is a plain pattern.
  *
- * Pure functions: no I/O, no clock. Regexes are compiled per call (the
- * messages of one test are few); an invalid one simply does not match —
- * the loader rejects invalid patterns before anything runs.
+ * Pure functions: no I/O, no clock. Regexes are compiled once per call
+ * (each distinct pattern, however many values it meets); an invalid one
+ * simply does not match — the loader rejects invalid patterns before
+ * anything runs.
  */
 #ifndef ANANKE_CHECK_JSONMATCH_H
 #define ANANKE_CHECK_JSONMATCH_H
