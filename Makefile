@@ -13,7 +13,7 @@ BUILD ?= build-$(subst $(comma),-,$(SANITIZE))
 endif
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Debug
 
-.PHONY: all setup build test unit e2e mocktest demo bench clean
+.PHONY: all setup build test unit e2e mocktest demo bench fuzz analyze clean
 
 all: build
 
@@ -46,6 +46,20 @@ demo: build
 # The benchmark against promptfoo (docs/performance.md); QUICK=1 for N <= 1000.
 bench:
 	@bash bench/run.sh $(if $(QUICK),--quick)
+
+# The libFuzzer targets (docs/fuzzing.md), FUZZ_SECONDS each (two at a time),
+# in build-fuzz/ with clang, ASan and UBSan; `make test` runs them briefly.
+FUZZ_SECONDS ?= 300
+fuzz: setup
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh
+
+# The clang static analyzer over the library, the CLI and the mock (not the
+# tests): any finding fails. Its few hints for the analyzer are in the code
+# under __clang_analyzer__, each with its reason (err.h: an_fail).
+analyze: setup
+	@rm -rf build-analyze
+	@scan-build cmake -S . -B build-analyze -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	@scan-build -o build-analyze/report --status-bugs $(MAKE) -C build-analyze -j$(JOBS) ananke ananke-cli ananke-mock
 
 clean:
 	rm -rf build build-* demo-out tests/e2e/*/out

@@ -65,6 +65,20 @@ int an_fail(struct an_err *err, enum an_code code, const struct an_loc *loc,
 int an_failv(struct an_err *err, enum an_code code, const struct an_loc *loc,
              const char *fmt, va_list ap);
 
+#ifdef __clang_analyzer__
+/* For `make analyze` only: an_fail() returns the code it is given, and every
+ * caller gives an error code, never AN_OK. The analyzer cannot see that
+ * across files and follows "rc == 0" paths where an out-parameter was never
+ * set; this tells it. Compiled code is unchanged. */
+static inline int an_fail_nonzero_(int rc)
+{
+    if (rc == 0)
+        __builtin_unreachable();
+    return rc;
+}
+#define an_fail(...) an_fail_nonzero_((an_fail)(__VA_ARGS__))
+#endif
+
 /* Prefix an existing message ("while running hook 1: ..."), keeping code/loc. */
 void an_err_prefix(struct an_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -78,10 +92,11 @@ int an_code_exit_class(enum an_code code);
 
 /* Out of memory is not an error value: print and abort (jq, redis). */
 _Noreturn void an_oom(void);
-void *an_xmalloc(size_t n);
-void *an_xcalloc(size_t n, size_t size);
-void *an_xrealloc(void *p, size_t n);
-char *an_xstrdup(const char *s);
-char *an_xstrndup(const char *s, size_t n);
+/* Never NULL: out of memory aborts. */
+void *an_xmalloc(size_t n) __attribute__((returns_nonnull));
+void *an_xcalloc(size_t n, size_t size) __attribute__((returns_nonnull));
+void *an_xrealloc(void *p, size_t n) __attribute__((returns_nonnull));
+char *an_xstrdup(const char *s) __attribute__((returns_nonnull));
+char *an_xstrndup(const char *s, size_t n) __attribute__((returns_nonnull));
 
 #endif

@@ -24,7 +24,8 @@ struct levels {
         n_ = 0;                                                                             \
         for (size_t i_ = 0; i_ < (lv)->n; i_++) {                                           \
             const struct an_assert *a_ = (lv)->v[i_];                                       \
-            if (!a_ || !a_->count)                                                          \
+            /* a count without its array cannot be, but say so to the analyzer */          \
+            if (!a_ || !a_->count || !a_->member || !(out)->member)                         \
                 continue;                                                                   \
             memcpy((out)->member + n_, a_->member, a_->count * sizeof *(out)->member);      \
             n_ += a_->count;                                                                \

@@ -21,13 +21,14 @@ struct an_arena {
 #define AN_ARENA_INIT {0}
 
 /* Zeroed memory, aligned for any type; aborts on out of memory. */
-void *an_arena_alloc(struct an_arena *a, size_t n);
+void *an_arena_alloc(struct an_arena *a, size_t n) __attribute__((returns_nonnull));
 char *an_arena_strdup(struct an_arena *a, const char *s);
-char *an_arena_strndup(struct an_arena *a, const char *s, size_t n);
+char *an_arena_strndup(struct an_arena *a, const char *s, size_t n) __attribute__((returns_nonnull));
 char *an_arena_printf(struct an_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Grow an arena array: returns a copy of `old` (n elements) with room for cap. */
-void *an_arena_grow(struct an_arena *a, void *old, size_t n, size_t cap, size_t elem);
+void *an_arena_grow(struct an_arena *a, void *old, size_t n, size_t cap, size_t elem)
+    __attribute__((returns_nonnull));
 
 /* Run fn(p) when the arena is released. */
 void an_arena_defer(struct an_arena *a, void (*fn)(void *), void *p);

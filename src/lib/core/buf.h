@@ -23,7 +23,7 @@ struct an_buf {
 void an_buf_init(struct an_buf *b, size_t cap_max);
 void an_buf_release(struct an_buf *b);
 /* Caller owns the returned string (malloc); the buffer is left empty. */
-char *an_buf_detach(struct an_buf *b, size_t *len);
+char *an_buf_detach(struct an_buf *b, size_t *len) __attribute__((returns_nonnull)); /* "" when empty */
 void an_buf_reset(struct an_buf *b);
 
 /* 0 on success, AN_ELIMIT when cap_max would be crossed (nothing appended). */

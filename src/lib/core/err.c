@@ -32,7 +32,7 @@ int an_failv(struct an_err *err, enum an_code code, const struct an_loc *loc,
     return (int)code;
 }
 
-int an_fail(struct an_err *err, enum an_code code, const struct an_loc *loc,
+int (an_fail)(struct an_err *err, enum an_code code, const struct an_loc *loc,
             const char *fmt, ...)
 {
     va_list ap;

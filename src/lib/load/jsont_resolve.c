@@ -77,10 +77,14 @@ int an_jsont_resolve(const json_t *in, const struct an_vars *vars, bool regex, j
 {
     *out = NULL;
     if (json_is_string(in)) {
-        char *s;
+        char *s = NULL;
         int rc = an_jsont_resolve_str(json_string_value(in), vars, regex, &s, err);
         if (rc)
             return rc;
+        /* set on success; said for the static analyzer, which loses track of
+         * it through the loop above (make analyze) */
+        if (!s)
+            s = an_xstrdup("");
         *out = an_json_lossy(s, strlen(s));
         free(s);
         return AN_OK;

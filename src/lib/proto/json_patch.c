@@ -240,9 +240,9 @@ static const char *apply_op(json_t **root, const json_t *op)
         else if (!place_replace(root, &pl, json_deep_copy(value)))
             why = "path not found";
     } else if (!strcmp(name, "move")) {
-        if (flen == plen && !memcmp(from, path, plen))
+        if (from && flen == plen && !memcmp(from, path, plen))
             goto done;
-        if (plen > flen && !memcmp(from, path, flen) && path[flen] == '/') {
+        if (from && plen > flen && !memcmp(from, path, flen) && path[flen] == '/') {
             why = "cannot move a value into one of its own children";
             goto done;
         }

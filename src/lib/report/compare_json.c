@@ -176,18 +176,20 @@ static json_t *delta_int(bool known, int64_t base, int64_t now)
 static json_t *metrics(const struct cmp_item *it)
 {
     struct an_metrics m[2];
+    bool have[2] = {false, false};
     json_t *o = json_object();
     for (int k = 0; k < 2; k++) {
         const struct an_test_result *t = it->side[k].t;
         if (t && t->status != AN_STATUS_SKIP) {
             an_metrics_of(t, &m[k]);
+            have[k] = true;
             json_object_set_new(o, cmp_side_name[k], an_metrics_json(&m[k]));
         } else {
             json_object_set_new(o, cmp_side_name[k], json_null());
         }
     }
     const struct an_metrics *b = &m[CMP_BASE], *n = &m[CMP_NEW];
-    if (json_is_null(json_object_get(o, "baseline")) || json_is_null(json_object_get(o, "new"))) {
+    if (!have[CMP_BASE] || !have[CMP_NEW]) {
         json_object_set_new(o, "delta", json_null());
         return o;
     }

@@ -833,7 +833,7 @@ int an_compare_write(struct an_compare *c, const char *report_dir, struct an_err
     /* build next to the target: the final rename stays on one file system */
     char *slash = strrchr(target, '/');
     struct an_buf b = AN_BUF_INIT;
-    an_buf_append(&b, target, (size_t)(slash - target));
+    an_buf_append(&b, target, slash ? (size_t)(slash - target) : 0); /* canonical(): absolute */
     if (b.len && (rc = mkdir_p(b.data, b.len, err))) {
         an_buf_release(&b);
         goto done;

@@ -80,7 +80,7 @@ int an_report_comply_junit(const struct an_comply_result *r, const char *path, s
                 an_buf_puts(&b, "\">");
                 struct an_buf body = AN_BUF_INIT;
                 an_buf_printf(&body, "%s\n", t->title);
-                for (size_t u = 0; u < t->nunmet; u++) {
+                for (size_t u = 0; t->unmet && u < t->nunmet; u++) {
                     const struct an_comply_unmet *x = &t->unmet[u];
                     an_buf_printf(&body, "- %s", x->kind);
                     if (x->step >= 0)

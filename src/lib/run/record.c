@@ -309,13 +309,13 @@ static json_t *tests_json(const struct an_recorder *rc, const struct an_run_resu
             json_array_append_new(a, test_entry(t->name, t->id, t->file, NULL, "not_run"));
             continue;
         }
-        json_array_append_new(a, test_entry(r->name, r->id, r->file, slugs[j],
+        json_array_append_new(a, test_entry(r->name, r->id, r->file, slugs ? slugs[j] : NULL,
                                             an_status_name(r->status)));
         j++;
     }
-    for (; j < res->ntests; j++) /* no selection given, or one that does not match */
+    for (; res->tests && j < res->ntests; j++) /* no selection given, or one that does not match */
         json_array_append_new(a, test_entry(res->tests[j].name, res->tests[j].id,
-                                            res->tests[j].file, slugs[j],
+                                            res->tests[j].file, slugs ? slugs[j] : NULL,
                                             an_status_name(res->tests[j].status)));
     return a;
 }
