@@ -6,7 +6,7 @@
 # once. One check per target run and one per regression input; a crash, a
 # leak, UB, a timeout (-timeout) or memory over -rss_limit_mb fails it.
 #
-#   FUZZ_SECONDS  seconds per target (default 8; `make fuzz`: 300)
+#   FUZZ_SECONDS  seconds per target (default 4: 60 s of fuzzing in all; `make fuzz`: 300)
 #   FUZZ_JOBS     targets run at once (default 2)
 #   FUZZ_TARGETS  a subset, space-separated ("sse agui"); default every one
 #   FUZZ_TIMEOUT  seconds one input may take (default 5)
@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$tests_root" || exit 1
 suite=fuzz pass=0 fail=0
 B=${ANANKE_FUZZ_BUILD:-build-fuzz}
-secs=${FUZZ_SECONDS:-8}
+secs=${FUZZ_SECONDS:-4}
 jobs=${FUZZ_JOBS:-2}
 tmo=${FUZZ_TIMEOUT:-5}
 
