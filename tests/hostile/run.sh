@@ -39,7 +39,7 @@ export HOSTILE_URL="http://127.0.0.1:$(cat "$OUT/port")/"
 
 # left NAME PATTERN: no process whose command line matches PATTERN is left
 left() {
-  sleep 0.3
+  sleep 0.1
   if pgrep -f "$2" >/dev/null; then bad "$1: left behind: $(pgrep -af "$2" | head -n 3)"; pkill -f "$2"
   else ok "$1: no process left behind"; fi
 }
@@ -145,8 +145,8 @@ validate "D: a YAML bomb (aliases)" bomb.test.yaml '^bomb.test.yaml:[0-9]+:[0-9]
 validate "D: a duplicate key" dupkey.test.yaml "^dupkey.test.yaml:3:1: duplicate key 'name' \\(first at line 2\\)"
 head -c 4096 /dev/urandom > "$OUT/binary.test.yaml"; printf '\0' >> "$OUT/binary.test.yaml"
 validate "D: a binary file" "$OUT/binary.test.yaml" 'binary.test.yaml: file is binary'
-{ printf 'version: "1.0"\nname: big\nturns:\n'
-  head -c 50000000 /dev/zero | tr '\0' 'x' | fold -w 60 | sed 's/^/  - user: "/; s/$/"/'; } > "$OUT/big.test.yaml"
+{ printf 'version: "1.0"\nname: big\nturns:\n  - user: "'
+  head -c 50000000 /dev/zero | tr '\0' 'x'; printf '"\n'; } > "$OUT/big.test.yaml"
 validate "D: a 50 MB file" "$OUT/big.test.yaml" 'big.test.yaml: file is larger than 16777216 bytes'
 rm -f "$OUT/big.test.yaml"
 
