@@ -13,18 +13,33 @@ export ANANKE_NO_JIT=1
 VG=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
     --child-silent-after-fork=yes --suppressions=/dev/null)
 pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# two at a time (the machine has two cores; valgrind uses one)
+unit() { # TEST: its log and exit code in $tmp
+  (cd "$root" && timeout 600 "${VG[@]}" "$1" >"$tmp/$(basename "$1").log" 2>&1)
+  echo $? >"$tmp/$(basename "$1").rc"
+}
+n=0
 for t in "$B"/test_*; do
   [ -x "$t" ] || continue
-  if (cd "$root" && timeout 600 "${VG[@]}" "$t" >/tmp/ananke-vg.$$ 2>&1); then
+  unit "$t" &
+  n=$((n + 1))
+  [ $((n % 2)) -eq 0 ] && wait
+done
+wait
+for t in "$B"/test_*; do
+  [ -x "$t" ] || continue
+  b=$(basename "$t")
+  if [ "$(cat "$tmp/$b.rc")" = 0 ]; then
     pass=$((pass + 1))
   else
-    fail=$((fail + 1)); echo "FAIL $(basename "$t")"; grep -E '==[0-9]+==' /tmp/ananke-vg.$$ | head -20
+    fail=$((fail + 1)); echo "FAIL $b"; grep -E '==[0-9]+==' "$tmp/$b.log" | head -20
   fi
 done
-rm -f /tmp/ananke-vg.$$
-# the e2e cases, with ananke itself under valgrind (exit 99 = a memory error)
-wrap=$(mktemp)
-trap 'rm -f "$wrap"' EXIT
+# the e2e cases, with ananke itself under valgrind (exit 99 = a memory error),
+# and the MCP target against the reference servers, side by side
+wrap=$tmp/ananke-vg
 cat >"$wrap" <<WRAP
 #!/usr/bin/env bash
 exec ${VG[*]} "$B/ananke" "\$@"
@@ -33,22 +48,26 @@ chmod +x "$wrap"
 cases=(assert-forbid assert-require assert-forbid-calls assert-text conversation hooks faults
        inheritance malformed reporters shard flaky acp-target acp-crash agent-down
        jsonl-output markdown-output jsonl-judge openai-target jsonl-input-sources
-       jsonl-script dynamic)
-if ANANKE="$wrap" ANANKE_BUILD="$B" bash "$root/tests/e2e/run.sh" "${cases[@]}" >/tmp/ananke-vg-e2e.$$ 2>&1; then
+       jsonl-script dynamic assert-usage usage-acp)
+ANANKE="$wrap" ANANKE_BUILD="$B" bash "$root/tests/e2e/run.sh" "${cases[@]}" >"$tmp/e2e.log" 2>&1 &
+e2e_pid=$!
+mcp_pid=""
+if [ -d "$root/tests/mcp/node_modules" ]; then
+  ANANKE="$wrap" ANANKE_BUILD="$B" bash "$root/tests/mcp/run.sh" everything-stdio \
+    everything-http faults filesystem >"$tmp/mcp.log" 2>&1 &
+  mcp_pid=$!
+fi
+if wait "$e2e_pid"; then
   pass=$((pass + 1))
 else
-  fail=$((fail + 1)); echo "FAIL e2e under valgrind"; tail -n 30 /tmp/ananke-vg-e2e.$$
+  fail=$((fail + 1)); echo "FAIL e2e under valgrind"; tail -n 30 "$tmp/e2e.log"
 fi
-rm -f /tmp/ananke-vg-e2e.$$
-# the MCP target against the reference servers (stdio, HTTP, faults)
-if [ -d "$root/tests/mcp/node_modules" ]; then
-  if ANANKE="$wrap" ANANKE_BUILD="$B" bash "$root/tests/mcp/run.sh" everything-stdio \
-       everything-http faults filesystem >/tmp/ananke-vg-mcp.$$ 2>&1; then
+if [ -n "$mcp_pid" ]; then
+  if wait "$mcp_pid"; then
     pass=$((pass + 1))
   else
-    fail=$((fail + 1)); echo "FAIL mcp under valgrind"; tail -n 30 /tmp/ananke-vg-mcp.$$
+    fail=$((fail + 1)); echo "FAIL mcp under valgrind"; tail -n 30 "$tmp/mcp.log"
   fi
-  rm -f /tmp/ananke-vg-mcp.$$
 fi
 echo "valgrind: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
