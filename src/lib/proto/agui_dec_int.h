@@ -92,4 +92,12 @@ static inline struct an_tool_call *tcall(struct an_agui_dec *d, size_t ci)
 /* Merge what this run produced into d->conv->messages (agui_history.c). */
 void an_agui_history_merge(struct an_agui_dec *d);
 
+/* The fast path's reading part (agui_fast.c): true when data[0..len) is a
+ * plainly written TEXT_MESSAGE_CONTENT (*text) or TOOL_CALL_ARGS with an id
+ * of printable ASCII shorter than AN_AGUI_FAST_ID_MAX; *id points into data,
+ * *delta into data or, when it had escapes, into `scratch`. */
+#define AN_AGUI_FAST_ID_MAX 256
+bool an_agui_fast_scan(const char *data, size_t len, struct an_buf *scratch, bool *text,
+                       const char **id, size_t *id_len, const char **delta, size_t *delta_len);
+
 #endif
