@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ananke/report.h"
 #include "support/files.h"
@@ -189,10 +190,21 @@ static void test_io_error(void **state)
     char path[128];
     struct an_err err = AN_ERR_INIT;
     struct an_run_result r = fixture();
-    snprintf(path, sizeof path, "%s/no/such/dir/result.json", files_dir);
+    { /* a file where a directory would have to be: no report can be made under it */
+        char b[160];
+        snprintf(b, sizeof b, "%s/blocker", files_dir);
+        FILE *fp = fopen(b, "w");
+        assert_non_null(fp);
+        fclose(fp);
+    }
+    /* a directory that does not exist yet is made, as html:DIR's is */
+    snprintf(path, sizeof path, "%s/made/on/demand/result.json", files_dir);
+    assert_int_equal(an_report_json(&r, path, &err), AN_OK);
+    assert_int_equal(access(path, R_OK), 0);
+    snprintf(path, sizeof path, "%s/blocker/dir/result.json", files_dir);
     assert_int_equal(an_report_json(&r, path, &err), AN_EIO);
     assert_non_null(strstr(err.msg, path));
-    assert_non_null(strstr(err.msg, "No such file or directory"));
+    assert_non_null(strstr(err.msg, "Not a directory"));
     /* nothing half-written is left behind in the directory that exists */
     files_assert_none_named(files_dir, ".tmp-");
     an_run_result_release(&r);

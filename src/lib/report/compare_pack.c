@@ -34,30 +34,12 @@
 #include "core/tmpdir.h"
 #include "core/vec.h"
 #include "report/compare_int.h"
+#include "report/report_util.h"
 
 /* A recorded file larger than this is not copied (a clean error). */
 #define CMP_MAX_FILE (256u << 20)
 
 /* --- files ------------------------------------------------------------------ */
-
-/* mkdir -p of path[0..n) */
-static int mkdir_p(const char *path, size_t n, struct an_err *err)
-{
-    char *b = an_xstrndup(path, n);
-    int rc = 0;
-    for (size_t i = 1; i <= n && !rc; i++) {
-        if (b[i] != '/' && b[i] != '\0')
-            continue;
-        char c = b[i];
-        b[i] = '\0';
-        if (mkdir(b, 0777) && errno != EEXIST)
-            rc = an_fail(err, AN_EIO, NULL, "cannot create directory '%s': %s", b,
-                         strerror(errno));
-        b[i] = c;
-    }
-    free(b);
-    return rc;
-}
 
 /* The directories of root/rel. */
 static int mkdirs(const char *root, const char *rel, struct an_err *err)
@@ -68,7 +50,7 @@ static int mkdirs(const char *root, const char *rel, struct an_err *err)
     struct an_buf b = AN_BUF_INIT;
     an_buf_printf(&b, "%s/", root);
     an_buf_append(&b, rel, (size_t)(slash - rel));
-    int rc = mkdir_p(b.data, b.len, err);
+    int rc = an_rpt_mkdir_p(b.data, b.len, err);
     an_buf_release(&b);
     return rc;
 }
@@ -834,7 +816,7 @@ int an_compare_write(struct an_compare *c, const char *report_dir, struct an_err
     char *slash = strrchr(target, '/');
     struct an_buf b = AN_BUF_INIT;
     an_buf_append(&b, target, slash ? (size_t)(slash - target) : 0); /* canonical(): absolute */
-    if (b.len && (rc = mkdir_p(b.data, b.len, err))) {
+    if (b.len && (rc = an_rpt_mkdir_p(b.data, b.len, err))) {
         an_buf_release(&b);
         goto done;
     }

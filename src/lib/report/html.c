@@ -804,21 +804,9 @@ int an_report_html(const struct an_run_result *r, const char *dir, struct an_err
 
     if (!dir || !dir[0])
         return an_fail(err, AN_EUSAGE, NULL, "html report needs a directory");
-    /* mkdir -p: each prefix that ends at a '/' and then the whole path */
     an_buf_puts(&path, dir);
-    for (size_t i = 1; i <= path.len; i++) {
-        if (path.data[i] != '/' && path.data[i] != '\0')
-            continue;
-        char c = path.data[i];
-        path.data[i] = '\0';
-        if (mkdir(path.data, 0777) != 0 && errno != EEXIST) {
-            rc = an_fail(err, AN_EIO, NULL, "cannot create directory '%s': %s", path.data,
-                         strerror(errno));
-            path.data[i] = c;
-            goto done;
-        }
-        path.data[i] = c;
-    }
+    if ((rc = an_rpt_mkdir_p(path.data, path.len, err)))
+        goto done;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         rc = an_fail(err, AN_EIO, NULL, "cannot write report into '%s': not a directory", dir);
         goto done;

@@ -1,6 +1,7 @@
 #include "report/report_util.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,6 +389,24 @@ void an_rpt_not_run(struct an_buf *b, const struct an_transcript *t, const char 
     }
 }
 
+int an_rpt_mkdir_p(const char *path, size_t n, struct an_err *err)
+{
+    char *b = an_xstrndup(path, n);
+    int rc = 0;
+    for (size_t i = 1; i <= n && !rc; i++) {
+        if (b[i] != '/' && b[i] != '\0')
+            continue;
+        char c = b[i];
+        b[i] = '\0';
+        if (mkdir(b, 0777) && errno != EEXIST)
+            rc = an_fail(err, AN_EIO, NULL, "cannot create directory '%s': %s", b,
+                         strerror(errno));
+        b[i] = c;
+    }
+    free(b);
+    return rc;
+}
+
 int an_rpt_open(struct an_rpt_file *f, const char *path, struct an_err *err)
 {
     memset(f, 0, sizeof *f);
@@ -398,6 +417,10 @@ int an_rpt_open(struct an_rpt_file *f, const char *path, struct an_err *err)
     f->path = path;
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    /* its directory is made, as html:DIR's is */
+    struct an_err merr = AN_ERR_INIT;
+    if (dirlen > 1 && an_rpt_mkdir_p(path, dirlen - 1, &merr))
+        return an_fail(err, AN_EIO, NULL, "cannot write report '%s': %s", path, merr.msg);
     struct an_buf tmp = AN_BUF_INIT;
     int fd = -1, e = 0;
     /* open(O_EXCL) with our own name rather than mkstemp(): mkstemp makes

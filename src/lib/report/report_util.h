@@ -165,6 +165,10 @@ struct an_rpt_file {
 };
 /* AN_OK or AN_EIO with the path and strerror in err. */
 int an_rpt_open(struct an_rpt_file *f, const char *path, struct an_err *err);
+/* mkdir -p of path[0..n) (each prefix ending at a '/', then the whole);
+ * AN_EIO naming the directory that could not be made. an_rpt_open makes a
+ * report's directory this way. */
+int an_rpt_mkdir_p(const char *path, size_t n, struct an_err *err);
 /* Flush, close and rename into place; on any failure the temporary file is
  * removed and AN_EIO returned. Always releases f. */
 int an_rpt_commit(struct an_rpt_file *f, struct an_err *err);
