@@ -40,6 +40,7 @@ struct an_load_opts {
     const char *target_name;   /* -n NAME: test the agent `agents.NAME` instead of `target` */
     const char *model;         /* --connector MODEL: an openai target's model */
     const char *simulator;     /* --simulator NAME: dynamic tests' default simulator agent */
+    unsigned threads;          /* loaders at once; 0: one per core for 64 files or more */
 };
 #define AN_LOAD_OPTS_INIT {0}
 

@@ -219,6 +219,97 @@ static void test_config_not_found(void **state)
     free(found);
 }
 
+/* A large suite is loaded on several threads; tests and errors must come
+ * out exactly as one thread loads them: same order, same names, same
+ * locations, same first error. */
+static char *summary(const char *sub, unsigned threads, int *rc)
+{
+    char cfg[256], path[256];
+    snprintf(cfg, sizeof cfg, "%s/ananke.config.yaml", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
+    const char *paths[] = {path};
+    struct an_load_opts o = {.config_path = cfg, .paths = paths, .npaths = 1, .threads = threads};
+    struct an_suite *s = NULL;
+    struct an_errlist errs = {0};
+    *rc = an_suite_load(&s, &o, &errs);
+    size_t cap = 1 << 20, n = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    out[0] = '\0';
+    for (size_t i = 0; s && i < s->ntests; i++) {
+        const struct an_test *t = &s->tests[i];
+        n += (size_t)snprintf(out + n, cap - n, "T %s %s %u:%u turns=%zu re=%zu/%u:%u\n", t->file,
+                              t->name, t->loc.line, t->loc.col, t->nturns,
+                              t->nturns ? t->turns[0].assert.nmust_match : 0,
+                              t->nturns && t->turns[0].assert.nmust_match
+                                  ? t->turns[0].assert.must_match[1].loc.line
+                                  : 0,
+                              t->nturns && t->turns[0].assert.nmust_match
+                                  ? t->turns[0].assert.must_match[1].loc.col
+                                  : 0);
+    }
+    for (size_t i = 0; i < errs.n; i++)
+        n += (size_t)snprintf(out + n, cap - n, "E %d %s:%u:%u %s\n", errs.v[i].code,
+                              errs.v[i].file, errs.v[i].line, errs.v[i].col, errs.v[i].msg);
+    assert_true(n < cap);
+    an_errlist_release(&errs);
+    an_suite_free(s);
+    return out;
+}
+
+static void make_many(const char *sub, bool with_errors)
+{
+    char name[128], text[512];
+    snprintf(name, sizeof name, "%s/%s", dir, sub);
+    assert_int_equal(mkdir(name, 0755), 0);
+    for (int i = 0; i < 150; i++) {
+        snprintf(name, sizeof name, "%s/t%03d.test.yaml", sub, i);
+        if (with_errors && (i == 7 || i == 101 || i == 149))
+            snprintf(text, sizeof text, "version: \"1.0\"\nname: bad %d\nturns:\n  - user: hi\n"
+                                        "    asert: {}\n", i);
+        else
+            snprintf(text, sizeof text,
+                     "version: \"1.0\"\nname: many %d\nturns:\n  - user: \"q %d\"\n"
+                     "    assert:\n      text: {must_match: [\"/n%d[a-z]+/\", \"/shared/\"]}\n"
+                     "  - user: again\n", i, i, i % 5);
+        put(name, text);
+        if (i % 40 == 3) {
+            snprintf(name, sizeof name, "%s/c%03d.test.jsonl", sub, i);
+            snprintf(text, sizeof text,
+                     "{\"id\": \"j%d-a\", \"input\": \"x\", \"assertions\": [{\"type\": "
+                     "\"contains\", \"value\": \"y\"}]}\n"
+                     "{\"id\": \"j%d-b\", \"input\": \"x\"%s}\n", i, i,
+                     with_errors && i == 43 ? ", \"bogus\": 1" : "");
+            put(name, text);
+        }
+    }
+}
+
+static void test_threads_same_as_one(void **state)
+{
+    (void)state;
+    make_many("many-ok", false);
+    make_many("many-bad", true);
+    const char *subs[] = {"many-ok", "many-bad"};
+    for (size_t k = 0; k < 2; k++) {
+        int rc1, rc;
+        char *one = summary(subs[k], 1, &rc1);
+        assert_int_equal(rc1 != 0, k == 1);
+        if (k == 0)
+            assert_non_null(strstr(one, "many 149"));
+        else
+            assert_non_null(strstr(one, "t101.test.yaml:5:5"));
+        unsigned threads[] = {0, 2, 3, 7, 200};
+        for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+            char *many = summary(subs[k], threads[t], &rc);
+            assert_int_equal(rc, rc1);
+            assert_string_equal(many, one);
+            free(many);
+        }
+        free(one);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_shared_regex),
         cmocka_unit_test(test_config_not_found),
+        cmocka_unit_test(test_threads_same_as_one),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -361,6 +362,197 @@ static int pick_target(struct an_ld *ld, const struct an_load_opts *opts, struct
     return 0;
 }
 
+/* One loader's share of the test files: items [from, to) of the files
+ * found plus the in-memory ones. The whole suite on the calling thread, or
+ * one part of it on a thread of its own (its own arena, regex map and
+ * errors, joined in order afterwards: the result is the same either way). */
+struct part {
+    const struct an_suite *s; /* the config: read only */
+    const struct an_load_opts *opts;
+    const struct pathlist *files;
+    size_t from, to;
+    struct an_ld ld;
+    struct an_err e;
+    struct an_strmap regexes;
+    struct an_arena scratch;
+    struct an_arena *own; /* a thread's arena; NULL: the suite's */
+    struct an_test *tests;
+    size_t ntests, cap;
+    struct an_errlist errs;
+    int first;
+};
+
+static void part_fail(struct part *p, int rc)
+{
+    an_errlist_add(&p->errs, &p->e);
+    if (!p->first)
+        p->first = rc;
+}
+
+/* Room for n more tests in the part's array. */
+static void part_room(struct part *p, size_t n)
+{
+    if (p->ntests + n <= p->cap)
+        return;
+    size_t ncap = (p->ntests + n) * 2;
+    p->tests = an_arena_grow(p->ld.a, p->tests, p->ntests, ncap, sizeof *p->tests);
+    p->cap = ncap;
+}
+
+/* What a loaded test must also fit: the target's protocol, the http
+ * contract, and the agents its checks name. */
+static int fits(struct part *p, struct an_test *t)
+{
+    const struct an_config *c = &p->s->config;
+    int rc = check_turns_fit(&c->target, t, &p->e);
+    if (!rc)
+        rc = check_http_fits(&c->target, t, &p->e);
+    if (!rc)
+        rc = resolve_agents(c, t, p->opts->simulator, &p->e);
+    return rc;
+}
+
+static void load_item(struct part *p, size_t i)
+{
+    const struct an_load_opts *opts = p->opts;
+    const struct pathlist *files = p->files;
+    const struct an_mem_file *mem = i >= files->n ? &opts->mem[i - files->n] : NULL;
+    const char *path = i < files->n ? files->v[i] : NULL;
+    bool cases_json = path && is_cases_json(path);
+    memset(&p->e, 0, sizeof p->e);
+    if (mem || (path && ends_with(path, ".jsonl")) || cases_json) {
+        struct an_test *cases;
+        size_t ncases;
+        int rc = mem ? an_jsonl_load_mem(&p->ld, mem->name, mem->text, mem->len, &p->errs, &cases,
+                                         &ncases)
+                 : cases_json ? an_cases_json_load(&p->ld, path, &p->errs, &cases, &ncases)
+                              : an_jsonl_load(&p->ld, path, &p->errs, &cases, &ncases);
+        an_arena_release(&p->scratch);
+        if (rc && !p->first)
+            p->first = rc;
+        for (size_t k = 0; k < ncases; k++) {
+            memset(&p->e, 0, sizeof p->e);
+            int r2 = fits(p, &cases[k]);
+            if (r2)
+                part_fail(p, r2);
+        }
+        part_room(p, ncases);
+        if (ncases)
+            memcpy(p->tests + p->ntests, cases, ncases * sizeof *cases);
+        p->ntests += ncases;
+        return;
+    }
+    part_room(p, 1);
+    struct an_assert_lib lib = {p->s->config.assertions, p->s->config.nassertions};
+    int rc = path ? an_test_load(&p->ld, path, &lib, &p->tests[p->ntests]) : AN_OK;
+    an_arena_release(&p->scratch); /* the tree: the model kept only strings */
+    if (!rc)
+        rc = fits(p, &p->tests[p->ntests]);
+    if (rc)
+        part_fail(p, rc);
+    else
+        p->ntests++;
+}
+
+static void *load_part(void *arg)
+{
+    struct part *p = arg;
+    for (size_t i = p->from; i < p->to; i++)
+        load_item(p, i);
+    an_arena_release(&p->scratch);
+    return NULL;
+}
+
+static void part_arena_free(void *a)
+{
+    an_arena_release(a);
+    free(a);
+}
+
+/* Below this many files one thread loads them all: a thread costs about
+ * what two small files do. */
+#define PAR_MIN_FILES 64
+#define PAR_MAX_THREADS 8
+
+static size_t loader_threads(size_t n, unsigned asked)
+{
+    if (asked)
+        return asked < n ? asked : n ? n : 1;
+    if (n < PAR_MIN_FILES)
+        return 1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t t = cpus > 1 ? (size_t)cpus : 1;
+    if (t > PAR_MAX_THREADS)
+        t = PAR_MAX_THREADS;
+    if (t > n / (PAR_MIN_FILES / 2))
+        t = n / (PAR_MIN_FILES / 2);
+    return t ? t : 1;
+}
+
+/* Load every test file, on as many threads as there are cores for a large
+ * suite. Tests and errors come out in file order whatever the threads did;
+ * returns the first error's code. */
+static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load_opts *opts,
+                      const struct pathlist *files, struct an_errlist *errs)
+{
+    size_t total = files->n + opts->nmem, nt = loader_threads(total, opts->threads);
+    struct part *parts = an_xcalloc(nt, sizeof *parts);
+    pthread_t *tid = an_xcalloc(nt, sizeof *tid);
+    bool *started = an_xcalloc(nt, sizeof *started);
+    pthread_attr_t attr;
+    bool attr_ok = nt > 1 && pthread_attr_init(&attr) == 0;
+    if (attr_ok)
+        pthread_attr_setstacksize(&attr, (size_t)8 << 20); /* as the main thread's */
+    for (size_t k = 0; k < nt; k++) {
+        struct part *p = &parts[k];
+        p->s = s;
+        p->opts = opts;
+        p->files = files;
+        p->from = total * k / nt;
+        p->to = total * (k + 1) / nt;
+        if (k) {
+            p->own = an_xcalloc(1, sizeof *p->own);
+            an_arena_defer(ld->a, part_arena_free, p->own);
+        }
+        p->ld = (struct an_ld){p->own ? p->own : ld->a, &p->e, &p->regexes, &p->scratch};
+        an_strmap_init(&p->regexes, p->ld.a);
+        if (k == 0)
+            p->ld.regexes = ld->regexes; /* the config's patterns are there */
+    }
+    for (size_t k = 1; k < nt; k++)
+        started[k] = attr_ok && pthread_create(&tid[k], &attr, load_part, &parts[k]) == 0;
+    load_part(&parts[0]);
+    for (size_t k = 1; k < nt; k++) {
+        if (started[k])
+            pthread_join(tid[k], NULL);
+        else
+            load_part(&parts[k]); /* no thread: here, in order all the same */
+    }
+    if (attr_ok)
+        pthread_attr_destroy(&attr);
+
+    int first = 0;
+    size_t n = 0;
+    for (size_t k = 0; k < nt; k++)
+        n += parts[k].ntests;
+    s->tests = an_arena_alloc(ld->a, (n ? n : 1) * sizeof *s->tests);
+    for (size_t k = 0; k < nt; k++) {
+        struct part *p = &parts[k];
+        if (p->ntests)
+            memcpy(s->tests + s->ntests, p->tests, p->ntests * sizeof *p->tests);
+        s->ntests += p->ntests;
+        for (size_t i = 0; i < p->errs.n; i++)
+            an_errlist_add(errs, &p->errs.v[i]);
+        an_errlist_release(&p->errs);
+        if (p->first && !first)
+            first = p->first;
+    }
+    free(started);
+    free(tid);
+    free(parts);
+    return first;
+}
+
 int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct an_errlist *errs)
 {
     struct an_err e = AN_ERR_INIT;
@@ -400,68 +592,9 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     if (opts->config_only)
         goto done;
     first = discover(opts, s->config.dir, &files, errs);
-
-    size_t cap = files.n ? files.n : 1;
-    s->tests = an_arena_alloc(ld.a, cap * sizeof *s->tests);
-    struct an_assert_lib lib = {s->config.assertions, s->config.nassertions};
-    for (size_t i = 0; i < files.n + opts->nmem; i++) {
-        memset(&e, 0, sizeof e);
-        const struct an_mem_file *mem = i >= files.n ? &opts->mem[i - files.n] : NULL;
-        const char *path = i < files.n ? files.v[i] : NULL;
-        bool cases_json = path && is_cases_json(path);
-        if (mem || (path && ends_with(path, ".jsonl")) || cases_json) {
-            struct an_test *cases;
-            size_t ncases;
-            int rc = mem          ? an_jsonl_load_mem(&ld, mem->name, mem->text, mem->len, errs,
-                                                      &cases, &ncases)
-                     : cases_json ? an_cases_json_load(&ld, path, errs, &cases, &ncases)
-                                  : an_jsonl_load(&ld, path, errs, &cases, &ncases);
-            an_arena_release(&scratch);
-            if (rc && !first)
-                first = rc;
-            for (size_t k = 0; k < ncases; k++) {
-                memset(&e, 0, sizeof e);
-                int r2 = check_turns_fit(&s->config.target, &cases[k], &e);
-                if (!r2)
-                    r2 = check_http_fits(&s->config.target, &cases[k], &e);
-                if (!r2)
-                    r2 = resolve_agents(&s->config, &cases[k], opts->simulator, &e);
-                if (r2) {
-                    an_errlist_add(errs, &e);
-                    if (!first)
-                        first = r2;
-                }
-            }
-            if (s->ntests + ncases > cap) {
-                size_t ncap = (s->ntests + ncases) * 2;
-                s->tests = an_arena_grow(ld.a, s->tests, s->ntests, ncap, sizeof *s->tests);
-                cap = ncap;
-            }
-            if (ncases)
-                memcpy(s->tests + s->ntests, cases, ncases * sizeof *cases);
-            s->ntests += ncases;
-            continue;
-        }
-        if (s->ntests == cap) {
-            s->tests = an_arena_grow(ld.a, s->tests, s->ntests, cap * 2, sizeof *s->tests);
-            cap *= 2;
-        }
-        int rc = path ? an_test_load(&ld, path, &lib, &s->tests[s->ntests]) : AN_OK;
-        an_arena_release(&scratch); /* the tree: the model kept only strings */
-        if (!rc)
-            rc = check_turns_fit(&s->config.target, &s->tests[s->ntests], &e);
-        if (!rc)
-            rc = check_http_fits(&s->config.target, &s->tests[s->ntests], &e);
-        if (!rc)
-            rc = resolve_agents(&s->config, &s->tests[s->ntests], opts->simulator, &e);
-        if (rc) {
-            an_errlist_add(errs, &e);
-            if (!first)
-                first = rc;
-            continue;
-        }
-        s->ntests++;
-    }
+    int rc = load_tests(s, &ld, opts, &files, errs);
+    if (rc && !first)
+        first = rc;
 done:
     an_arena_release(&scratch);
     for (size_t i = 0; i < files.n; i++)
