@@ -6,6 +6,7 @@
 #include "run/job.h"
 
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "ananke/check.h"
@@ -184,7 +185,13 @@ static void checks_done(struct an_job *j)
 static void judge(struct an_job *j, struct an_assert *blk, struct an_scope scope, char *joined,
                   const char *input, bool test_level)
 {
-    struct an_job_checks *c = an_xcalloc(1, sizeof *c);
+    /* zeroed but for the error's text buffers (KiBs, written by an_fail
+     * before anything reads them): this runs for every scope */
+    struct an_job_checks *c = an_xmalloc(sizeof *c);
+    memset(c, 0, offsetof(struct an_job_checks, err));
+    c->err.code = AN_OK;
+    c->err.line = c->err.col = 0;
+    c->err.file[0] = c->err.msg[0] = '\0';
     c->blk = *blk;
     c->scope = scope;
     c->joined = joined;

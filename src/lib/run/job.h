@@ -52,7 +52,7 @@ struct an_job_checks {
     struct an_findings findings;
     struct an_judgements judgements;
     int rc;
-    struct an_err err;
+    struct an_err err;    /* last: judge() zeroes what comes before it */
 };
 
 struct an_job_env {
