@@ -702,97 +702,6 @@ static void test_conv_init_sets_every_member(void **state)
     an_agui_conv_release(&c);
 }
 
-/* The fast path for plain TEXT_MESSAGE_CONTENT / TOOL_CALL_ARGS events
- * must build exactly what the general path builds, findings included:
- * each stream decoded both ways (in strict, warn and off mode), the
- * transcripts and the histories compared as JSON. */
-static char *decode_both_ways(const char *const *events, int mode, bool fast)
-{
-    struct an_agui_conv conv;
-    struct an_transcript t;
-    an_agui_conv_init(&conv, "thread-1", NULL, NULL);
-    an_transcript_init(&t);
-    for (int k = 0; k < 2; k++) { /* two turns: the history carries over */
-        struct an_agui_dec *d;
-        an_transcript_add_turn(&t, "agui:connect"); /* no user message: no random id */
-        json_decref(an_agui_conv_input(&conv, "run-1", NULL));
-        an_agui_dec_new(&d, &conv, &t, 0);
-        an_agui_dec_protocol(d, mode);
-        an_agui_fast_path = fast;
-        for (size_t i = 0; events[i]; i++)
-            if (an_agui_dec_event(d, events[i], strlen(events[i]), AT(i)))
-                break;
-        an_agui_fast_path = true;
-        an_agui_dec_finish(d, NULL);
-        an_agui_dec_free(d);
-    }
-    json_t *j = an_transcript_to_json(&t, true);
-    json_object_set(j, "history", conv.messages);
-    char *s = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT);
-    json_decref(j);
-    an_transcript_release(&t);
-    an_agui_conv_release(&conv);
-    return s;
-}
-
-static void test_fast_path_same_as_general(void **state)
-{
-    (void)state;
-#define RS "{\"type\":\"RUN_STARTED\",\"threadId\":\"thread-1\",\"runId\":\"r\"}"
-#define RF "{\"type\":\"RUN_FINISHED\",\"threadId\":\"thread-1\",\"runId\":\"r\"}"
-#define TS(id) "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" id "\",\"role\":\"assistant\"}"
-#define TE(id) "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" id "\"}"
-#define CS(id) "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"" id "\",\"toolCallName\":\"f\"}"
-#define CE(id) "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"" id "\"}"
-#define TC(rest) "{\"type\":\"TEXT_MESSAGE_CONTENT\"," rest "}"
-#define CA(rest) "{\"type\":\"TOOL_CALL_ARGS\"," rest "}"
-    static const char *const streams[][12] = {
-        /* plain, escapes, non-ASCII, NUL, a second call's args */
-        {RS, TS("m"), TC("\"messageId\":\"m\",\"delta\":\"Hi \\\"x\\\" \\u00e9\\n\""),
-         TC("\"messageId\":\"m\",\"delta\":\"caf\xc3\xa9 \\ud83d\\ude00\""),
-         TC("\"messageId\":\"m\",\"delta\":\"a\\u0000b\""), TE("m"), CS("c"),
-         CA("\"toolCallId\":\"c\",\"delta\":\"{\\\"q\\\":\""),
-         CA("\"toolCallId\":\"c\",\"delta\":\"1}\""), CE("c"), RF, NULL},
-        /* other layouts: key order, spaces, an extra key, a key twice, an
-         * escaped id, a number for a delta, an unknown property */
-        {RS, TS("m"), "{\"messageId\":\"m\",\"delta\":\"a\",\"type\":\"TEXT_MESSAGE_CONTENT\"}",
-         " { \"type\" : \"TEXT_MESSAGE_CONTENT\" , \"messageId\" : \"m\" , \"delta\" : \"b\" } ",
-         TC("\"messageId\":\"m\",\"delta\":\"c\",\"timestamp\":5"),
-         TC("\"messageId\":\"m\",\"delta\":\"d\",\"delta\":\"e\""),
-         TC("\"messageId\":\"\\u006d\",\"delta\":\"f\""), TC("\"messageId\":\"m\",\"delta\":7"),
-         TC("\"messageId\":\"m\",\"delta\":\"g\",\"extra\":\"x\""), TE("m"), RF, NULL},
-        /* wrong places: before the run, unknown ids, after the end, bad JSON,
-         * an id for the other kind, invalid UTF-8 */
-        {TC("\"messageId\":\"m\",\"delta\":\"early\""), RS,
-         TC("\"messageId\":\"nope\",\"delta\":\"x\""), CA("\"toolCallId\":\"nope\",\"delta\":\"x\""),
-         TS("m"), TE("m"), TC("\"messageId\":\"m\",\"delta\":\"late\""),
-         TC("\"toolCallId\":\"m\",\"delta\":\"x\""), TC("\"messageId\":\"m\",\"delta\":\"\xff\""),
-         RF, TC("\"messageId\":\"m\",\"delta\":\"after\""), NULL},
-        /* inside a chunk stream, then a cut string */
-        {RS, "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"k\",\"delta\":\"a\"}",
-         TC("\"messageId\":\"k\",\"delta\":\"b\""), TS("m"),
-         TC("\"messageId\":\"m\",\"delta\":\"c\""), "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"d",
-         TE("m"), RF, NULL},
-    };
-    for (size_t i = 0; i < sizeof streams / sizeof streams[0]; i++)
-        for (int mode = AN_PROTOCOL_STRICT; mode <= AN_PROTOCOL_OFF; mode++) {
-            char *general = decode_both_ways(streams[i], mode, false);
-            char *fast = decode_both_ways(streams[i], mode, true);
-            if (strcmp(general, fast))
-                fail_msg("stream %zu, mode %d:\ngeneral %s\nfast    %s", i, mode, general, fast);
-            free(general);
-            free(fast);
-        }
-#undef RS
-#undef RF
-#undef TS
-#undef TE
-#undef CS
-#undef CE
-#undef TC
-#undef CA
-}
-
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -824,7 +733,6 @@ int main(void)
         T(test_messages_snapshot),
         cmocka_unit_test(test_json_patch),
         cmocka_unit_test(test_conv_init_sets_every_member),
-        cmocka_unit_test(test_fast_path_same_as_general),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 #undef T

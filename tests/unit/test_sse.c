@@ -113,6 +113,20 @@ static const struct row rows[] = {
         "-|-|{\"t\":\"h\xC3\xA9llo \xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB\"};"),
     ROW("agui frame", "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n",
         "-|-|{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"};"),
+    /* one-line events (taken whole when both line ends are in the read)
+     * next to every other shape, lines longer than sixteen bytes */
+    ROW("empty one-line events", "data:\n\ndata: \n\ndata:\n", "-|-|;-|-|;-|-|;"),
+    ROW("one-line after joined lines", "data: a\ndata: b\n\ndata: c\n\n", "-|-|a\\nb;-|-|c;"),
+    ROW("one-line after an event field", "event: e\ndata: a\n\ndata: b\n\n", "e|-|a;-|-|b;"),
+    ROW("one-line then a cr", "data: a\n\r\ndata: b\n\r", "-|-|a;-|-|b;"),
+    ROW("long lines, cr inside the block",
+        "data: 0123456789abcdefghij\rdata: 0123456789abcdefghijklmnop\n\n"
+        "data: 0123456789abcdefghijklmnopqrstuvwxyz\r\n\r\n",
+        "-|-|0123456789abcdefghij\\n0123456789abcdefghijklmnop;"
+        "-|-|0123456789abcdefghijklmnopqrstuvwxyz;"),
+    ROW("data field name only at the start", "datax: a\n\ndata: b\n\n", "-|-|b;"),
+    CAP("one-line data at the cap", "data:12345678\n\ndata: 1\n\n", 8, 0, "-|-|12345678;-|-|1;"),
+    CAP("one-line data over the cap", "data: 1\n\ndata:123456789\n\n", 8, AN_ELIMIT, "-|-|1;"),
     CAP("data at the cap", "data: 12345678\n\n", 8, 0, "-|-|12345678;"),
     CAP("data over the cap", "data: 1\n\ndata: 123456789\n\ndata: 2\n\n", 8, AN_ELIMIT,
         "-|-|1;"),

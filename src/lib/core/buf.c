@@ -30,13 +30,6 @@ char *an_buf_detach(struct an_buf *b, size_t *len)
     return p;
 }
 
-void an_buf_reset(struct an_buf *b)
-{
-    b->len = 0;
-    if (b->data)
-        b->data[0] = '\0';
-}
-
 static int grow(struct an_buf *b, size_t extra)
 {
     if (b->cap_max && (extra > b->cap_max || b->len > b->cap_max - extra))
@@ -50,6 +43,11 @@ static int grow(struct an_buf *b, size_t extra)
     b->data = an_xrealloc(b->data, cap);
     b->cap = cap;
     return 0;
+}
+
+int an_buf_reserve(struct an_buf *b, size_t extra)
+{
+    return grow(b, extra);
 }
 
 int an_buf_append(struct an_buf *b, const void *p, size_t n)
@@ -106,11 +104,6 @@ void an_buf_consume(struct an_buf *b, size_t n)
     memmove(b->data, b->data + n, b->len - n);
     b->len -= n;
     b->data[b->len] = '\0';
-}
-
-const char *an_buf_cstr(const struct an_buf *b)
-{
-    return b->data ? b->data : "";
 }
 
 int an_buf_append_text(struct an_buf *b, const char *s, size_t n)

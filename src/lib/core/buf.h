@@ -24,10 +24,31 @@ void an_buf_init(struct an_buf *b, size_t cap_max);
 void an_buf_release(struct an_buf *b);
 /* Caller owns the returned string (malloc); the buffer is left empty. */
 char *an_buf_detach(struct an_buf *b, size_t *len) __attribute__((returns_nonnull)); /* "" when empty */
-void an_buf_reset(struct an_buf *b);
+/* Empty the buffer, keeping its memory. */
+static inline void an_buf_reset(struct an_buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
 
 /* 0 on success, AN_ELIMIT when cap_max would be crossed (nothing appended). */
 int an_buf_append(struct an_buf *b, const void *p, size_t n);
+/* Make room for `extra` more bytes (and the NUL) at once: 0, or AN_ELIMIT
+ * when cap_max would be crossed (nothing changed). */
+int an_buf_reserve(struct an_buf *b, size_t extra);
+/* an_buf_append, without the call while the bytes fit (short appends in a
+ * hot loop) */
+static inline int an_buf_add(struct an_buf *b, const void *p, size_t n)
+{
+    if (b->len + n < b->cap && (!b->cap_max || b->len + n <= b->cap_max)) {
+        __builtin_memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+        return 0;
+    }
+    return an_buf_append(b, p, n);
+}
 int an_buf_puts(struct an_buf *b, const char *s);
 /* Append text for use as a C string: each NUL byte (a JSON "\u0000")
  * becomes U+FFFD, so the text cannot end early. */
@@ -37,6 +58,9 @@ int an_buf_printf(struct an_buf *b, const char *fmt, ...) __attribute__((format(
 int an_buf_vprintf(struct an_buf *b, const char *fmt, va_list ap);
 /* Drop the first n bytes. */
 void an_buf_consume(struct an_buf *b, size_t n);
-const char *an_buf_cstr(const struct an_buf *b);
+static inline const char *an_buf_cstr(const struct an_buf *b)
+{
+    return b->data ? b->data : "";
+}
 
 #endif

@@ -77,7 +77,12 @@ void an_transcript_release(struct an_transcript *t)
 
 struct an_turn_rec *an_transcript_add_turn(struct an_transcript *t, const char *kind)
 {
-    AN_GROW(t->turns, t->nturns, t->cap_turns);
+    if (t->nturns == t->cap_turns) {
+        /* most transcripts hold a turn or a few: start at two records, not
+         * AN_GROW's eight (2 KiB, past malloc's cheapest sizes) */
+        t->cap_turns = t->cap_turns ? t->cap_turns * 2 : 2;
+        t->turns = an_xrealloc(t->turns, t->cap_turns * sizeof *t->turns);
+    }
     struct an_turn_rec *r = &t->turns[t->nturns];
     memset(r, 0, sizeof *r);
     r->index = (unsigned)t->nturns;

@@ -18,6 +18,21 @@
 enum run_state { RUN_NONE, RUN_ACTIVE, RUN_DONE, RUN_ERRORED };
 enum chunk_kind { CHUNK_NONE, CHUNK_TEXT, CHUNK_TOOL, CHUNK_REASONING };
 
+/* id -> index (agui_idmap.c): the keys are C strings, copied. */
+struct an_agui_idslot {
+    char *key; /* NULL: empty */
+    size_t len, val;
+    uint64_t hash;
+};
+struct an_agui_idmap {
+    struct an_agui_idslot *slots;
+    size_t n, cap; /* cap: 0 or a power of two */
+};
+/* NONE when key[0..n) (no NUL in it) is not there. */
+size_t an_agui_idmap_getn(const struct an_agui_idmap *m, const char *key, size_t n);
+void an_agui_idmap_set(struct an_agui_idmap *m, const char *key, size_t val);
+void an_agui_idmap_release(struct an_agui_idmap *m);
+
 /* A message this run produced, kept for the next run's history. */
 struct msg {
     char *id;
@@ -26,6 +41,7 @@ struct msg {
     struct an_buf content;
     bool has_content; /* a text message: send "content" even when empty */
     bool open;
+    bool assistant; /* role is "assistant" (the role never changes) */
     size_t *calls; /* indexes into dec.calls: this message's toolCalls */
     size_t ncalls, cap_calls;
     char *tool_call_id;  /* role "tool" only */
@@ -53,15 +69,21 @@ struct an_agui_dec {
     int failed;       /* an_code once the turn failed */
     int64_t now;
     const char *type; /* type of the event being decoded */
+    /* the turn's text, assistant deltas in arrival order: while they all
+     * went to one message (text_owner), that message's content is the text
+     * and `text` stays empty; from the first delta of another one on
+     * (text_own), `text` holds it (an_agui_text_add) */
     struct an_buf text;
+    size_t text_owner;
+    bool text_own;
     struct msg *msgs; /* creation order */
     size_t nmsgs, cap_msgs;
     size_t *order; /* history order (tool results sit after their call) */
     size_t norder, cap_order;
-    json_t *msg_ids; /* id -> index in msgs */
+    struct an_agui_idmap msg_ids; /* id -> index in msgs */
     struct call *calls;
     size_t ncalls, cap_calls;
-    json_t *call_ids; /* toolCallId -> index in calls */
+    struct an_agui_idmap call_ids; /* toolCallId -> index in calls */
     json_t *state;
     json_t *snapshot; /* last MESSAGES_SNAPSHOT, activity messages removed */
     unsigned snapshot_seq, seq;
@@ -76,6 +98,10 @@ struct an_agui_dec {
     uint64_t fast_map_sets;
     bool fast_text;
     size_t fast_idx;
+    /* an_agui_verify_changes() when the verifier last let a delta of
+     * fast_id through (0: never) */
+    uint64_t quiet_changes;
+    size_t fast_id_len;
     char fast_id[256];
 };
 
@@ -89,15 +115,38 @@ static inline struct an_tool_call *tcall(struct an_agui_dec *d, size_t ci)
     return &d->t->calls[d->calls[ci].idx];
 }
 
+/* An assistant delta, already added to message mi's content, joins the
+ * turn's text. */
+static inline void an_agui_text_add(struct an_agui_dec *d, size_t mi, const char *delta, size_t n)
+{
+    if (!d->text_own) {
+        if (d->text_owner == NONE)
+            d->text_owner = mi;
+        if (d->text_owner == mi)
+            return;
+        const struct an_buf *c = &d->msgs[d->text_owner].content;
+        an_buf_append(&d->text, an_buf_cstr(c), c->len);
+        d->text_own = true;
+    }
+    an_buf_append_text(&d->text, delta, n);
+}
+
 /* Merge what this run produced into d->conv->messages (agui_history.c). */
 void an_agui_history_merge(struct an_agui_dec *d);
 
-/* The fast path's reading part (agui_fast.c): true when data[0..len) is a
- * plainly written TEXT_MESSAGE_CONTENT (*text) or TOOL_CALL_ARGS with an id
- * of printable ASCII shorter than AN_AGUI_FAST_ID_MAX; *id points into data,
- * *delta into data or, when it had escapes, into `scratch`. */
+/* What the general path does for each kind of event (agui_decode.c), for
+ * the fast path to do the same. */
+void an_agui_text_start(struct an_agui_dec *d, const char *id, const char *role, const char *name);
+void an_agui_text_content(struct an_agui_dec *d, const char *id, const char *delta, size_t n);
+void an_agui_text_end(struct an_agui_dec *d, const char *id);
+int an_agui_tool_start(struct an_agui_dec *d, const char *id, const char *name, const char *parent);
+void an_agui_tool_end(struct an_agui_dec *d, const char *id);
+
+/* The fast path (agui_fast.c): true when the event data[0..len) was applied
+ * there, *rc then being what an_agui_dec_event returns; false, with nothing
+ * changed, when it must take the general path. */
 #define AN_AGUI_FAST_ID_MAX 256
-bool an_agui_fast_scan(const char *data, size_t len, struct an_buf *scratch, bool *text,
-                       const char **id, size_t *id_len, const char **delta, size_t *delta_len);
+bool an_agui_fast_apply(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms,
+                        int *rc);
 
 #endif

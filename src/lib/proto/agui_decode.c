@@ -61,18 +61,17 @@ static const char *str(const json_t *ev, const char *key)
     return an_json_str(ev, key);
 }
 
-/* ---- index maps (jansson objects as hash tables) ---- */
+/* ---- index maps ---- */
 
-static size_t map_get(json_t *map, const char *id)
+static size_t map_get(struct an_agui_idmap *map, const char *id)
 {
-    json_t *v = json_object_get(map, id);
-    return v ? (size_t)json_integer_value(v) : NONE;
+    return an_agui_idmap_getn(map, id, strlen(id));
 }
 
-static void map_set(struct an_agui_dec *d, json_t *map, const char *id, size_t i)
+static void map_set(struct an_agui_dec *d, struct an_agui_idmap *map, const char *id, size_t i)
 {
     d->map_sets++;
-    json_object_set_new(map, id, json_integer((json_int_t)i));
+    an_agui_idmap_set(map, id, i);
 }
 
 /* ---- messages ---- */
@@ -84,8 +83,9 @@ static size_t msg_new(struct an_agui_dec *d, const char *id, const char *role)
     memset(m, 0, sizeof *m);
     m->id = an_xstrdup(id);
     m->role = an_xstrdup(role);
+    m->assistant = !strcmp(role, "assistant");
     m->seq = d->seq++;
-    map_set(d, d->msg_ids, id, d->nmsgs);
+    map_set(d, &d->msg_ids, id, d->nmsgs);
     return d->nmsgs++;
 }
 
@@ -106,12 +106,12 @@ static size_t msg_add(struct an_agui_dec *d, const char *id, const char *role)
 
 static bool is_assistant(const struct msg *m)
 {
-    return !strcmp(m->role, "assistant");
+    return m->assistant;
 }
 
-static void text_start(struct an_agui_dec *d, const char *id, const char *role, const char *name)
+void an_agui_text_start(struct an_agui_dec *d, const char *id, const char *role, const char *name)
 {
-    size_t mi = map_get(d->msg_ids, id);
+    size_t mi = map_get(&d->msg_ids, id);
     if (mi == NONE) {
         mi = msg_add(d, id, role ? role : "assistant");
     }
@@ -126,9 +126,9 @@ static void text_start(struct an_agui_dec *d, const char *id, const char *role, 
 
 static void text_content_at(struct an_agui_dec *d, size_t mi, const char *delta, size_t n);
 
-static void text_content(struct an_agui_dec *d, const char *id, const char *delta, size_t n)
+void an_agui_text_content(struct an_agui_dec *d, const char *id, const char *delta, size_t n)
 {
-    size_t mi = map_get(d->msg_ids, id);
+    size_t mi = map_get(&d->msg_ids, id);
     if (mi == NONE) {
         /* Keep the text rather than drop it: the test may be about it. */
         mi = msg_add(d, id, "assistant");
@@ -143,15 +143,15 @@ static void text_content_at(struct an_agui_dec *d, size_t mi, const char *delta,
     m->has_content = true;
     an_buf_append_text(&m->content, delta, n);
     if (is_assistant(m)) {
-        an_buf_append_text(&d->text, delta, n);
+        an_agui_text_add(d, mi, delta, n);
         if (n)
             an_turn_mark_text(rec(d), d->now);
     }
 }
 
-static void text_end(struct an_agui_dec *d, const char *id)
+void an_agui_text_end(struct an_agui_dec *d, const char *id)
 {
-    size_t mi = map_get(d->msg_ids, id);
+    size_t mi = map_get(&d->msg_ids, id);
     if (mi != NONE)
         d->msgs[mi].open = false;
 }
@@ -197,9 +197,9 @@ static void call_close(struct an_agui_dec *d, size_t ci, int64_t t_ms, bool ende
     tc->ts_ms = tc->result_ms ? tc->result_ms : tc->end_ms;
 }
 
-static int tool_start(struct an_agui_dec *d, const char *id, const char *name, const char *parent)
+int an_agui_tool_start(struct an_agui_dec *d, const char *id, const char *name, const char *parent)
 {
-    size_t ci = map_get(d->call_ids, id);
+    size_t ci = map_get(&d->call_ids, id);
     if (ci != NONE) {
         /* Closing is not sealing: a START after END reopens and appends. */
         struct an_tool_call *tc = tcall(d, ci);
@@ -219,12 +219,12 @@ static int tool_start(struct an_agui_dec *d, const char *id, const char *name, c
 
     /* The owning assistant message, as the reference client picks it. */
     size_t owner;
-    size_t pi = parent ? map_get(d->msg_ids, parent) : NONE;
+    size_t pi = parent ? map_get(&d->msg_ids, parent) : NONE;
     if (pi != NONE && is_assistant(&d->msgs[pi]))
         owner = pi;
     else if (parent && pi == NONE)
         owner = msg_add(d, parent, "assistant");
-    else if ((owner = map_get(d->msg_ids, id)) == NONE || !is_assistant(&d->msgs[owner]))
+    else if ((owner = map_get(&d->msg_ids, id)) == NONE || !is_assistant(&d->msgs[owner]))
         owner = msg_add(d, id, "assistant");
 
     struct an_tool_call *tc = an_transcript_add_call(d->t, (unsigned)d->turn);
@@ -240,7 +240,7 @@ static int tool_start(struct an_agui_dec *d, const char *id, const char *name, c
     c->open = true;
     c->last_ms = d->now;
     c->owner = owner;
-    map_set(d, d->call_ids, id, d->ncalls);
+    map_set(d, &d->call_ids, id, d->ncalls);
 
     struct msg *m = &d->msgs[owner];
     AN_GROW(m->calls, m->ncalls, m->cap_calls);
@@ -257,15 +257,15 @@ static void tool_args_at(struct an_agui_dec *d, size_t ci, const char *delta, si
 
 static void tool_args(struct an_agui_dec *d, const char *id, const char *delta, size_t n)
 {
-    size_t ci = map_get(d->call_ids, id);
+    size_t ci = map_get(&d->call_ids, id);
     if (ci == NONE)
         return;
     tool_args_at(d, ci, delta, n);
 }
 
-static void tool_end(struct an_agui_dec *d, const char *id)
+void an_agui_tool_end(struct an_agui_dec *d, const char *id)
 {
-    size_t ci = map_get(d->call_ids, id);
+    size_t ci = map_get(&d->call_ids, id);
     if (ci == NONE || !d->calls[ci].open)
         return;
     call_close(d, ci, d->now, true);
@@ -276,9 +276,9 @@ static void tool_end(struct an_agui_dec *d, const char *id)
 static void chunk_close(struct an_agui_dec *d)
 {
     if (d->chunk == CHUNK_TEXT)
-        text_end(d, d->chunk_id);
+        an_agui_text_end(d, d->chunk_id);
     else if (d->chunk == CHUNK_TOOL)
-        tool_end(d, d->chunk_id);
+        an_agui_tool_end(d, d->chunk_id);
     free(d->chunk_id);
     d->chunk_id = NULL;
     d->chunk = CHUNK_NONE;
@@ -302,12 +302,12 @@ static int h_text_chunk(struct an_agui_dec *d, json_t *ev)
     if (!chunk_switch(d, CHUNK_TEXT, id)) {
         if (!id)
             return 0;
-        text_start(d, id, str(ev, "role"), str(ev, "name"));
+        an_agui_text_start(d, id, str(ev, "role"), str(ev, "name"));
         d->chunk = CHUNK_TEXT;
         d->chunk_id = an_xstrdup(id);
     }
     if (json_is_string(delta))
-        text_content(d, d->chunk_id, json_string_value(delta), json_string_length(delta));
+        an_agui_text_content(d, d->chunk_id, json_string_value(delta), json_string_length(delta));
     return 0;
 }
 
@@ -318,7 +318,7 @@ static int h_tool_chunk(struct an_agui_dec *d, json_t *ev)
     if (!chunk_switch(d, CHUNK_TOOL, id)) {
         if (!id || !name)
             return 0;
-        int rc = tool_start(d, id, name, str(ev, "parentMessageId"));
+        int rc = an_agui_tool_start(d, id, name, str(ev, "parentMessageId"));
         if (rc)
             return rc;
         d->chunk = CHUNK_TOOL;
@@ -396,7 +396,7 @@ static int h_text_start(struct an_agui_dec *d, json_t *ev)
 {
     const char *id = str(ev, "messageId");
     if (id)
-        text_start(d, id, str(ev, "role"), str(ev, "name"));
+        an_agui_text_start(d, id, str(ev, "role"), str(ev, "name"));
     return 0;
 }
 
@@ -425,12 +425,12 @@ static int with_id(struct an_agui_dec *d, json_t *ev, const char *key,
 
 static int h_text_content(struct an_agui_dec *d, json_t *ev)
 {
-    return with_delta(d, ev, "messageId", text_content);
+    return with_delta(d, ev, "messageId", an_agui_text_content);
 }
 
 static int h_text_end(struct an_agui_dec *d, json_t *ev)
 {
-    return with_id(d, ev, "messageId", text_end);
+    return with_id(d, ev, "messageId", an_agui_text_end);
 }
 
 static int h_tool_start(struct an_agui_dec *d, json_t *ev)
@@ -438,7 +438,7 @@ static int h_tool_start(struct an_agui_dec *d, json_t *ev)
     const char *id = str(ev, "toolCallId"), *name = str(ev, "toolCallName");
     if (!id || !name)
         return 0;
-    return tool_start(d, id, name, str(ev, "parentMessageId"));
+    return an_agui_tool_start(d, id, name, str(ev, "parentMessageId"));
 }
 
 static int h_tool_args(struct an_agui_dec *d, json_t *ev)
@@ -448,7 +448,7 @@ static int h_tool_args(struct an_agui_dec *d, json_t *ev)
 
 static int h_tool_end(struct an_agui_dec *d, json_t *ev)
 {
-    return with_id(d, ev, "toolCallId", tool_end);
+    return with_id(d, ev, "toolCallId", an_agui_tool_end);
 }
 
 /* A result for a call of an earlier turn (a long-running backend tool). */
@@ -474,7 +474,7 @@ static int h_tool_result(struct an_agui_dec *d, json_t *ev)
     if (!result)
         result = json_incref(content); /* plain text, or content parts: keep the JSON */
 
-    size_t ci = map_get(d->call_ids, id);
+    size_t ci = map_get(&d->call_ids, id);
     struct an_tool_call *tc = ci != NONE ? tcall(d, ci) : earlier_call(d, id);
     if (tc) {
         if (tc->result)
@@ -495,7 +495,7 @@ static int h_tool_result(struct an_agui_dec *d, json_t *ev)
         an_uuid4(gen);
         mid = gen;
     }
-    size_t mi = map_get(d->msg_ids, mid);
+    size_t mi = map_get(&d->msg_ids, mid);
     if (mi != NONE && !strcmp(d->msgs[mi].role, "tool")) {
         json_decref(d->msgs[mi].tool_content);
         d->msgs[mi].tool_content = json_incref(content);
@@ -635,72 +635,25 @@ static const struct handler *find_handler(const char *type)
     return NULL;
 }
 
-/* ---- the fast path ----
- * Nearly every event of a stream is a TEXT_MESSAGE_CONTENT or a
- * TOOL_CALL_ARGS. One written plainly (a flat object of exactly `type`, the
- * id and `delta`, all strings, no escape but in the delta), arriving where
- * neither the verifier nor the decoder has anything to say about it (a run
- * active, no chunk stream open, its message or call open), is applied
- * straight from its bytes: no jansson tree. Anything else takes the general
- * path below, so what a stream yields, findings included, stays the same. */
+/* ---- the fast path (agui_fast.c) ----
+ * Nearly every event of a stream is a delta, and most of the rest are the
+ * starts and ends of runs, messages and calls. Such an event written plainly
+ * (a flat object of string members), arriving where neither the verifier
+ * nor the decoder has anything to say about it, is applied straight from its
+ * bytes: no jansson tree. Anything else takes the general path below, so
+ * what a stream yields, findings included, stays the same. */
 
 bool an_agui_fast_path = true;
 
 static int dec_event(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms);
 
-static bool fast_delta(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms)
-{
-    const char *id, *delta;
-    size_t id_len, delta_len;
-    bool text;
-    if (!an_agui_fast_scan(data, len, &d->fast_delta, &text, &id, &id_len, &delta, &delta_len))
-        return false;
-
-    char idz[AN_AGUI_FAST_ID_MAX];
-    memcpy(idz, id, id_len);
-    idz[id_len] = '\0';
-    if (d->run != RUN_ACTIVE || d->chunk != CHUNK_NONE ||
-        !an_agui_verify_quiet_delta(d->verify, text, idz, id_len))
-        return false;
-
-    /* The message or call: the one of the last delta while no id was
-     * (re)mapped since, else looked up. A text delta of an unknown message
-     * makes one (text_content); an args delta of an unknown call is
-     * dropped (tool_args). */
-    size_t idx;
-    if (d->fast_map_sets == d->map_sets && d->fast_text == text && d->fast_idx != NONE &&
-        !strcmp(d->fast_id, idz)) {
-        idx = d->fast_idx;
-    } else {
-        idx = map_get(text ? d->msg_ids : d->call_ids, idz);
-        memcpy(d->fast_id, idz, id_len + 1);
-        d->fast_text = text;
-        d->fast_idx = idx;
-        d->fast_map_sets = d->map_sets;
-    }
-
-    /* what the general path does for it, in the same order */
-    d->nevents++;
-    d->now = t_ms;
-    an_turn_mark_event(rec(d), t_ms);
-    an_turn_add_frame(rec(d), t_ms, data, len);
-    if (idx == NONE) {
-        if (text)
-            text_content(d, idz, delta, delta_len);
-    } else if (text) {
-        text_content_at(d, idx, delta, delta_len);
-    } else {
-        tool_args_at(d, idx, delta, delta_len);
-    }
-    return true;
-}
-
 int an_agui_dec_event(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms)
 {
+    int rc;
     if (d->failed)
         return d->failed;
-    if (an_agui_fast_path && fast_delta(d, data, len, t_ms))
-        return 0;
+    if (an_agui_fast_path && an_agui_fast_apply(d, data, len, t_ms, &rc))
+        return rc;
     return dec_event(d, data, len, t_ms);
 }
 
@@ -776,7 +729,12 @@ void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
         call_close(d, i, d->calls[i].last_ms, false);
     }
     free(r->text);
-    r->text = an_buf_detach(&d->text, NULL);
+    if (!d->text_own && d->text_owner != NONE) {
+        const struct an_buf *c = &d->msgs[d->text_owner].content;
+        r->text = an_xstrndup(an_buf_cstr(c), c->len); /* no NUL: an_buf_append_text */
+    } else {
+        r->text = an_buf_detach(&d->text, NULL);
+    }
     r->ncalls = d->t->ncalls - r->first_call;
     json_decref(r->state);
     r->state = json_incref(d->state);
@@ -801,10 +759,9 @@ void an_agui_dec_new(struct an_agui_dec **out, struct an_agui_conv *conv, struct
     d->t = t;
     d->turn = t->nturns - 1;
     d->max_calls = max_tool_calls ? max_tool_calls : AN_AGUI_DEFAULT_MAX_CALLS;
-    d->msg_ids = json_object();
-    d->call_ids = json_object();
     d->state = conv->state ? json_incref(conv->state) : json_object();
     d->fast_idx = NONE;
+    d->text_owner = NONE;
     an_agui_verify_new(&d->verify, conv->thread_id, AN_PROTOCOL_STRICT);
     *out = d;
 }
@@ -828,8 +785,8 @@ void an_agui_dec_free(struct an_agui_dec *d)
     for (size_t i = 0; i < d->ncalls; i++)
         an_buf_release(&d->calls[i].args);
     free(d->calls);
-    json_decref(d->msg_ids);
-    json_decref(d->call_ids);
+    an_agui_idmap_release(&d->msg_ids);
+    an_agui_idmap_release(&d->call_ids);
     json_decref(d->state);
     json_decref(d->snapshot);
     an_buf_release(&d->text);
@@ -849,4 +806,5 @@ void an_agui_dec_protocol(struct an_agui_dec *d, int mode)
     }
     an_agui_verify_free(d->verify);
     an_agui_verify_new(&d->verify, d->conv->thread_id, mode);
+    d->quiet_changes = 0; /* what the old verifier said is no longer known */
 }

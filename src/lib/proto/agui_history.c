@@ -10,6 +10,22 @@
 #include "proto/agui_dec_int.h"
 #include "proto/uuid.h"
 
+/* A message's text or a call's arguments, as the decoder assembled them:
+ * JSON string values joined (jansson's, or an_json_scan_string's on the
+ * fast path), so valid UTF-8, with every NUL already replaced
+ * (an_buf_append_text): nothing an_json_lossy would change, and no need to
+ * read it all again. */
+static json_t *decoded_json(const char *s, size_t n)
+{
+    json_t *j = json_stringn_nocheck(s, n);
+    if (!j)
+        an_oom();
+    return j;
+}
+
+/* json_object_set_new for a literal key: no strlen, no UTF-8 check */
+#define SET(o, key, v) json_object_setn_new_nocheck(o, key, sizeof key - 1, v)
+
 static json_t *call_json(const struct an_tool_call *tc, const struct call *c)
 {
     const char *args = tc->args_text ? tc->args_text : an_buf_cstr(&c->args);
@@ -18,11 +34,11 @@ static json_t *call_json(const struct an_tool_call *tc, const struct call *c)
     json_t *fn = json_object(), *o = json_object();
     if (!fn || !o)
         an_oom();
-    json_object_set_new(fn, "name", an_json_lossy(tc->name, strlen(tc->name)));
-    json_object_set_new(fn, "arguments", an_json_lossy(args, strlen(args)));
-    json_object_set_new(o, "id", an_json_lossy(tc->id, strlen(tc->id)));
-    json_object_set_new(o, "type", json_string("function"));
-    json_object_set_new(o, "function", fn);
+    SET(fn, "name", an_json_lossy(tc->name, strlen(tc->name)));
+    SET(fn, "arguments", decoded_json(args, strlen(args)));
+    SET(o, "id", an_json_lossy(tc->id, strlen(tc->id)));
+    SET(o, "type", json_string("function"));
+    SET(o, "function", fn);
     return o;
 }
 
@@ -34,43 +50,40 @@ static json_t *str_json(const char *s)
 static json_t *msg_json(struct an_agui_dec *d, const struct msg *m)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "id", str_json(m->id));
-    json_object_set_new(o, "role", str_json(m->role));
+    SET(o, "id", str_json(m->id));
+    SET(o, "role", str_json(m->role));
     if (m->tool_call_id) {
-        json_object_set_new(o, "toolCallId", str_json(m->tool_call_id));
+        SET(o, "toolCallId", str_json(m->tool_call_id));
         json_object_set(o, "content", m->tool_content);
         return o;
     }
     if (m->name)
-        json_object_set_new(o, "name", str_json(m->name));
+        SET(o, "name", str_json(m->name));
     if (m->has_content || !m->ncalls)
-        json_object_set_new(o, "content",
-                            an_json_lossy(an_buf_cstr(&m->content), m->content.len));
+        SET(o, "content", decoded_json(an_buf_cstr(&m->content), m->content.len));
     if (m->ncalls) {
         json_t *calls = json_array();
         for (size_t k = 0; k < m->ncalls; k++) {
             size_t ci = m->calls[k];
             json_array_append_new(calls, call_json(tcall(d, ci), &d->calls[ci]));
         }
-        json_object_set_new(o, "toolCalls", calls);
+        SET(o, "toolCalls", calls);
     }
     return o;
 }
 
 /* id -> position in `arr` (the first message with that id), so merging a
- * run of many messages costs their number, not its square. New reference. */
-static json_t *index_ids(json_t *arr)
+ * run of many messages costs their number, not its square. */
+static void index_ids(struct an_agui_idmap *ix, json_t *arr)
 {
-    json_t *ix = json_object();
     size_t i;
     json_t *m;
     json_array_foreach(arr, i, m)
     {
         const char *mid = an_json_str(m, "id");
-        if (mid && !json_object_get(ix, mid))
-            json_object_set_new(ix, mid, json_integer((json_int_t)i));
+        if (mid && an_agui_idmap_getn(ix, mid, strlen(mid)) == NONE)
+            an_agui_idmap_set(ix, mid, i);
     }
-    return ix;
 }
 
 /* A message reopened in a later run continues the one in the history. */
@@ -109,16 +122,16 @@ void an_agui_history_merge(struct an_agui_dec *d)
         json_decref(c->messages);
         c->messages = json_deep_copy(d->snapshot);
     }
-    json_t *ix = index_ids(c->messages);
+    struct an_agui_idmap ix = {0};
+    index_ids(&ix, c->messages);
     for (size_t k = 0; k < d->norder; k++) {
         const struct msg *m = &d->msgs[d->order[k]];
         if (d->snapshot && m->seq < d->snapshot_seq)
             continue;
         json_t *j = msg_json(d, m);
-        json_t *pos = json_object_get(ix, m->id);
-        size_t at = pos ? (size_t)json_integer_value(pos) : NONE;
+        size_t at = an_agui_idmap_getn(&ix, m->id, strlen(m->id));
         if (at == NONE) {
-            json_object_set_new(ix, m->id, json_integer((json_int_t)json_array_size(c->messages)));
+            an_agui_idmap_set(&ix, m->id, json_array_size(c->messages));
             json_array_append_new(c->messages, j);
         } else {
             /* Earlier turn records share the history's message objects
@@ -129,7 +142,7 @@ void an_agui_history_merge(struct an_agui_dec *d)
             json_decref(j);
         }
     }
-    json_decref(ix);
+    an_agui_idmap_release(&ix);
 }
 
 void an_agui_conv_init(struct an_agui_conv *c, const char *thread_id, const json_t *state,

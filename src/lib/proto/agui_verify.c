@@ -25,14 +25,21 @@ void an_agui_verify_new(struct an_agui_verify **out, const char *thread_id,
   struct an_agui_verify *v = an_xcalloc(1, sizeof *v);
   v->thread_id = thread_id ? an_xstrdup(thread_id) : NULL;
   v->mode = mode;
-  for (int k = 0; k < K_N; k++)
-    v->open[k] = json_object();
-  v->used_subs = json_object();
+  /* the open sets and used_subs are made when first added to (jansson's
+   * lookups, deletions and clears take NULL for an empty object) */
   v->quiet_kind = -1;
+  v->changes = 1;
   *out = v;
 }
 
-void an_agui_verify_mode(struct an_agui_verify *v, int mode) { v->mode = mode; }
+void an_agui_verify_mode(struct an_agui_verify *v, int mode) {
+  v->mode = mode;
+  v->changes++;
+}
+
+uint64_t an_agui_verify_changes(const struct an_agui_verify *v) {
+  return v->changes;
+}
 
 void an_agui_verify_free(struct an_agui_verify *v) {
   if (!v)
@@ -102,6 +109,13 @@ static const char *str_or(const json_t *ev, const char *key, const char *dflt) {
   return s ? s : dflt;
 }
 
+/* The open set of kind k, made when first needed. */
+static json_t *open_set(struct an_agui_verify *v, enum kind k) {
+  if (!v->open[k] && !(v->open[k] = json_object()))
+    an_oom();
+  return v->open[k];
+}
+
 /* An opener's attributes, compared with its continuations. */
 static void open_item(struct an_agui_verify *v, enum kind k, const char *id,
                       const json_t *ev) {
@@ -113,7 +127,7 @@ static void open_item(struct an_agui_verify *v, enum kind k, const char *id,
     if (s)
       json_object_set_new(o, keep[i], json_string(s));
   }
-  json_object_set_new(v->open[k], id, o);
+  json_object_set_new(open_set(v, k), id, o);
 }
 
 /* The continuation's subagentRunId, when it has one, is its opener's. */
@@ -318,8 +332,11 @@ static int check_sequence(struct an_agui_verify *v, const struct shape *sh,
       return an_agui_finding(v, "already-open",
                              "subagent '%.100s' was already used in this run",
                              id);
-    if (sh->kind == K_SUB)
+    if (sh->kind == K_SUB) {
+      if (!v->used_subs && !(v->used_subs = json_object()))
+        an_oom();
       json_object_set_new(v->used_subs, id, json_true());
+    }
     open_item(v, sh->kind, id, ev);
     return 0;
   case S_USE:
@@ -361,21 +378,84 @@ bool an_agui_verify_quiet_delta(struct an_agui_verify *v, bool text,
   /* the deltas of one message come in a row: remember the last id found
    * open until anything is removed from the open sets */
   if (v->quiet_kind == k && v->quiet_removals == v->removals &&
-      !strcmp(v->quiet_id, id))
+      v->quiet_len == id_len && !memcmp(v->quiet_id, id, id_len))
     return true;
-  if (!json_object_get(v->open[k], id))
+  if (!json_object_getn(v->open[k], id, id_len))
     return false;
   if (id_len < sizeof v->quiet_id) {
-    memcpy(v->quiet_id, id, id_len + 1);
+    memcpy(v->quiet_id, id, id_len);
+    v->quiet_len = id_len;
     v->quiet_kind = k;
     v->quiet_removals = v->removals;
   }
   return true;
 }
 
+/* open_item for a plain event. Its attributes are not kept: an entry made
+ * by a START is only ever read for its subagentRunId (check_attribution),
+ * which a plain event does not have; the attributes check_chunk compares
+ * are those of an entry a chunk made (a chunk naming an open START's id
+ * replaces the entry, or ends the turn). */
+static void open_plain(struct an_agui_verify *v, enum kind k,
+                       const struct an_agui_plain *ev) {
+  json_object_set_new(open_set(v, k), ev->id, json_null());
+}
+
+bool an_agui_verify_quiet_event(struct an_agui_verify *v,
+                                const struct an_agui_plain *ev) {
+  v->changes++;
+  if (v->mode == AN_PROTOCOL_OFF)
+    return true;
+  /* the fields are all there and well typed (the decoder made sure); what
+   * is left is check_sequence without a finding. Closing a pending chunk
+   * stream is left to the general path. */
+  if (v->chunk_id)
+    return false;
+  enum kind k = ev->type == AN_PLAIN_TEXT_START || ev->type == AN_PLAIN_TEXT_END
+                    ? K_TEXT
+                    : K_TOOL;
+  switch (ev->type) {
+  case AN_PLAIN_RUN_STARTED:
+    if (v->run == V_ACTIVE ||
+        (v->thread_id && strcmp(ev->thread_id, v->thread_id)))
+      return false;
+    clear_run(v);
+    free(v->run_id);
+    v->run_id = an_xstrdup(ev->run_id);
+    v->run = V_ACTIVE;
+    return true;
+  case AN_PLAIN_RUN_FINISHED:
+    if (v->run != V_ACTIVE ||
+        (v->run_id && strcmp(ev->run_id, v->run_id)) ||
+        (v->thread_id && strcmp(ev->thread_id, v->thread_id)))
+      return false;
+    for (int i = 0; i < K_N; i++)
+      if (json_object_size(v->open[i]))
+        return false;
+    clear_run(v);
+    v->run = V_FINISHED;
+    return true;
+  case AN_PLAIN_TEXT_START:
+  case AN_PLAIN_TOOL_START:
+    if (v->run != V_ACTIVE || json_object_get(v->open[k], ev->id))
+      return false;
+    open_plain(v, k, ev);
+    return true;
+  case AN_PLAIN_TEXT_END:
+  case AN_PLAIN_TOOL_END:
+    if (v->run != V_ACTIVE || !json_object_get(v->open[k], ev->id))
+      return false;
+    json_object_del(v->open[k], ev->id);
+    v->removals++;
+    return true;
+  }
+  return false;
+}
+
 int an_agui_verify_event(struct an_agui_verify *v, struct an_turn_rec *r,
                          json_t *ev, uint64_t n, const char *data, size_t len,
                          bool *drop) {
+  v->changes++;
   const char *type = an_json_str(ev, "type");
   const struct shape *sh = type ? an_agui_shape_find(type) : NULL;
   *drop = !sh;

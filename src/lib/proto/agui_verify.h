@@ -57,12 +57,44 @@ int an_agui_verify_event(struct an_agui_verify *v, struct an_turn_rec *r,
                          json_t *ev, uint64_t n, const char *data, size_t len,
                          bool *drop);
 
-/* Would a TEXT_MESSAGE_CONTENT (text) or TOOL_CALL_ARGS (!text) of `id`,
- * with no property but type, the id and a string delta, pass without any
- * finding and without changing the verifier's state? Then the decoder may
- * skip an_agui_verify_event() for it (its fast path). */
+/* Would a TEXT_MESSAGE_CONTENT (text) or TOOL_CALL_ARGS (!text) of
+ * id[0..id_len) (no NUL in it, none needed after it), with no property
+ * but type, the id and a string delta, pass without any finding and
+ * without changing the verifier's state? Then the decoder may skip
+ * an_agui_verify_event() for it (its fast path). */
 bool an_agui_verify_quiet_delta(struct an_agui_verify *v, bool text, const char *id,
                                 size_t id_len);
+
+/* A count that moves on whenever the verifier judges an event or changes
+ * its mode (never 0): while it stays where it was when
+ * an_agui_verify_quiet_delta() said yes to a kind and id, it would say yes
+ * to them again. */
+uint64_t an_agui_verify_changes(const struct an_agui_verify *v);
+
+/* An event of a common type in its plain layout, as the decoder's fast
+ * path reads it: a flat object of string members, none but `type` and the
+ * ones below, each a NUL-free string (NULL: absent). */
+enum an_agui_plain_type {
+    AN_PLAIN_RUN_STARTED,  /* thread_id, run_id */
+    AN_PLAIN_RUN_FINISHED, /* thread_id, run_id */
+    AN_PLAIN_TEXT_START,   /* id; role (one of the four), name optional */
+    AN_PLAIN_TEXT_END,     /* id */
+    AN_PLAIN_TOOL_START,   /* id, tool_name; parent optional */
+    AN_PLAIN_TOOL_END,     /* id */
+};
+struct an_agui_plain {
+    enum an_agui_plain_type type;
+    const char *id; /* messageId or toolCallId */
+    const char *thread_id, *run_id;
+    const char *role, *name, *tool_name, *parent;
+};
+
+/* Would such an event pass without any finding? Then its effect on the
+ * verifier is applied, as an_agui_verify_event() would apply it, and true
+ * is returned; else nothing changes and the decoder must judge it with
+ * an_agui_verify_event() (its fast path). */
+bool an_agui_verify_quiet_event(struct an_agui_verify *v,
+                                const struct an_agui_plain *ev);
 
 /* The start of an event's data, printable (control bytes as spaces, at
  * most 80 bytes, "..." when cut), for messages. */

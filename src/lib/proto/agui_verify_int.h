@@ -93,8 +93,10 @@ struct an_agui_verify {
   /* the fast path's memory (an_agui_verify_quiet_delta): `quiet_id` of
    * kind `quiet_kind` was open when `removals` was `quiet_removals` */
   uint64_t removals; /* ids removed from open[] so far (any kind) */
+  uint64_t changes;  /* an_agui_verify_changes() */
   uint64_t quiet_removals;
   int quiet_kind; /* -1: nothing remembered */
+  size_t quiet_len;
   char quiet_id[256];
   /* the event being judged */
   struct an_turn_rec *r;

@@ -1,6 +1,9 @@
 #include "proto/sse.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "ananke/err.h"
 
@@ -79,7 +82,8 @@ static int take_line(struct an_sse_parser *p, const char *s, size_t n)
     if (s[0] == ':')
         goto done;
 
-    const char *colon = memchr(s, ':', n);
+    /* nearly every line of an event stream is a `data:` line */
+    const char *colon = n >= 5 && !memcmp(s, "data:", 5) ? s + 4 : memchr(s, ':', n);
     size_t name_len = colon ? (size_t)(colon - s) : n;
     const char *val = colon ? colon + 1 : s + n;
     size_t val_len = n - (size_t)(val - s);
@@ -89,7 +93,7 @@ static int take_line(struct an_sse_parser *p, const char *s, size_t n)
     if (name_len == 4 && !memcmp(s, "data", 4)) {
         if (p->has_data && an_buf_putc(&p->data, '\n'))
             rc = stop(p, AN_ELIMIT);
-        else if (an_buf_append(&p->data, val, val_len))
+        else if (an_buf_add(&p->data, val, val_len))
             rc = stop(p, AN_ELIMIT);
         p->has_data = true;
     } else if (name_len == 5 && !memcmp(s, "event", 5)) {
@@ -120,13 +124,28 @@ done:
     return rc;
 }
 
+/* The first CR or LF in s[0..n), or s + n: one pass for both line ends. */
+static const unsigned char *find_eol(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+#ifdef __SSE2__
+    const __m128i cr = _mm_set1_epi8('\r'), lf = _mm_set1_epi8('\n');
+    for (; n - i >= 16; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(x, cr), _mm_cmpeq_epi8(x, lf)));
+        if (m)
+            return s + i + (unsigned)__builtin_ctz(m);
+    }
+#endif
+    while (i < n && s[i] != '\r' && s[i] != '\n')
+        i++;
+    return s + i;
+}
+
 static int feed_bytes(struct an_sse_parser *p, const unsigned char *s, size_t n)
 {
     const unsigned char *end = s + n;
-    /* the next LF at or after s (end: none in these bytes), found once and
-     * kept while CR-ended lines come before it, so that neither kind of line
-     * end makes the search quadratic */
-    const unsigned char *nl = NULL;
     while (s < end) {
         if (p->after_cr) {
             p->after_cr = false;
@@ -135,14 +154,24 @@ static int feed_bytes(struct an_sse_parser *p, const unsigned char *s, size_t n)
                 continue;
             }
         }
-        if (!nl || nl < s) {
-            nl = memchr(s, '\n', (size_t)(end - s));
-            if (!nl)
-                nl = end;
+        /* the commonest event, one data line: "data: X\n\n", taken whole
+         * (what take_line and the blank line would do, in one step) */
+        if (!p->line.len && !p->has_data && end - s > 6 && !memcmp(s, "data:", 5)) {
+            const unsigned char *v = s + 5 + (s[5] == ' ');
+            const unsigned char *eol = find_eol(v, (size_t)(end - v));
+            if (end - eol >= 2 && eol[0] == '\n' && eol[1] == '\n' &&
+                (size_t)(eol - s) <= p->max_data + 16) {
+                if (an_buf_add(&p->data, v, (size_t)(eol - v)))
+                    return stop(p, AN_ELIMIT);
+                p->has_data = true;
+                s = eol + 2;
+                int rc = dispatch(p);
+                if (rc)
+                    return rc;
+                continue;
+            }
         }
-        const unsigned char *eol = memchr(s, '\r', (size_t)(nl - s));
-        if (!eol)
-            eol = nl;
+        const unsigned char *eol = find_eol(s, (size_t)(end - s));
         if (eol == end) {
             /* no line end in these bytes: keep the start of the line */
             if (an_buf_append(&p->line, s, (size_t)(end - s)))
@@ -165,6 +194,12 @@ static int feed_bytes(struct an_sse_parser *p, const unsigned char *s, size_t n)
         an_buf_reset(&p->line);
         if (rc)
             return rc;
+        /* the blank line that ends an event, taken at once */
+        if (!p->after_cr && s < end && *s == '\n') {
+            s++;
+            if ((rc = dispatch(p)))
+                return rc;
+        }
     }
     return 0;
 }
