@@ -21,7 +21,7 @@ corpus=${ANANKE_AGUI_CORPUS:-$PWD/../shared/data/agui-conformance/1.1}
 rm -rf "$out/seed" "$out/dict"
 mkdir -p "$out/dict"
 for t in sse agui jsonrpc acp a2a yaml config test_yaml jsonl cases_json jsont regex jsonmatch \
-    interp jsonschema; do
+    interp jsonschema openai_stream mcp_http; do
   mkdir -p "$out/seed/$t"
 done
 S=$out/seed
@@ -180,6 +180,57 @@ put a2a card-v10 <<<'{"name":"a","supportedInterfaces":[{"url":"http://h:1/a2a",
 put a2a card-v03 <<<'{"name":"a","url":"http://h:1/","preferredTransport":"JSONRPC","protocolVersion":"0.3.0","additionalInterfaces":[{"url":"https://h/x","transport":"JSONRPC"}],"securitySchemes":{"k":{"type":"apiKey","in":"header","name":"X-Key"}}}'
 printf '"TASK_STATE_COMPLETED"\n"TASK_STATE_WORKING"\n"statusUpdate"\n"artifactUpdate"\n"artifactId"\n"kind"\n"status-update"\n"artifact-update"\n"append"\n"lastChunk"\n"messageId"\n"parts"\n"supportedInterfaces"\n"protocolVersion"\n"JSONRPC"\n' \
   >"$out/dict/a2a.dict"
+
+# ---- OpenAI chat completions answers (fuzz_openai_stream.c); first byte:
+# read size and a small event cap. The stream ananke-mock openai writes, as
+# docs/mock.md shows it, then hand-written tool calls, usage and errors ----
+{ printf '\000'; sed -n '/^data: {"id":"chatcmpl-mock/p; /^data: \[DONE\]/p' docs/mock.md |
+    sed 's/$/\n/'; } | put openai_stream mock-doc
+{ printf '\005'; sed -n '/^data: {"id":"chatcmpl-mock/p; /^data: \[DONE\]/p' docs/mock.md |
+    sed 's/$/\r\n/'; } | put openai_stream mock-doc-crlf
+put openai_stream tools <<'X'
+data: {"id":"c1","model":"m","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]}}]}
+
+data: {"id":"c1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\":"}}]}}]}
+
+data: {"id":"c1","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_2","function":{"name":"b","arguments":"{}"}},{"index":0,"function":{"arguments":"\"Paris\"}"}}]}}]}
+
+data: {"id":"c1","choices":[{"index":0,"delta":{"refusal":"no"},"finish_reason":"tool_calls"}],"usage":null}
+
+data: {"id":"c1","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}}
+
+data: [DONE]
+
+data: {"late":true}
+
+X
+printf '\101data: {"error":{"message":"rate limited","type":"requests","code":429}}\n\n' |
+  put openai_stream api-error
+printf '\000{"id":"c2","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi","tool_calls":[{"id":"t","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"stop"}],"usage":{"total_tokens":1}}' |
+  put openai_stream body
+printf '\000{"detail":"Not Found: model \\"x\\" does not exist"}' | put openai_stream detail
+printf '"choices"\n"delta"\n"content"\n"tool_calls"\n"function"\n"arguments"\n"finish_reason"\n"index"\n"usage"\n"refusal"\n"[DONE]"\n"data: "\n"error"\n"message"\n' \
+  >"$out/dict/openai_stream.dict"
+
+# ---- MCP Streamable HTTP answers (fuzz_mcp_http.c); byte 0: Content-Type
+# (0 SSE, 1 JSON), 0x08 initialize sent first, 0x10 a 64-byte cap, 0xC0
+# the whole body at once. Our ids: initialize 0, tools/call 1 (without
+# 0x08: tools/call 0). The SSE stream of docs/mock.md, the stdio answers
+# ananke-mock mcp gives there as bodies, and batches ----
+{ printf '\310'; sed -n '/^data: {"jsonrpc":"2.0","method":"notifications\/message"/p' docs/mock.md |
+    sed 's/$/\n/'; printf 'id: 1\nevent: message\ndata: {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"echo: hi"}]}}\n\n'; } |
+  put mcp_http sse-doc
+grep -m1 '^{"jsonrpc":"2.0","id":2,"result":{"content"' docs/mock.md | sed 's/"id":2/"id":0/' |
+  { printf '\301'; cat; } | put mcp_http json-doc
+printf '\311[{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}},{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}]' |
+  put mcp_http batch-init
+printf '\100: priming\nid: 0\ndata:\n\nevent: message\ndata: {"jsonrpc":"2.0","id":"s1","method":"ping"}\n\ndata: {"jsonrpc":"2.0","id":"s2","method":"roots/list"}\n\ndata: {"jsonrpc":"2.0","id":"s3","method":"sampling/createMessage","params":{}}\n\ndata: {"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Invalid params"}}\n\n' |
+  put mcp_http sse-requests
+printf '\321{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"over the sixty-four byte cap of this mode"}]}}' |
+  put mcp_http over-cap
+printf '\302{"jsonrpc":"2.0","id":0,"result":{not json' | put mcp_http garbage
+printf '"jsonrpc"\n"result"\n"error"\n"method"\n"id"\n"protocolVersion"\n"capabilities"\n"content"\n"isError"\n"data: "\n"event: message"\n"roots/list"\n"ping"\n' \
+  >"$out/dict/mcp_http.dict"
 
 # ---- regex: pattern line, subject rest ----
 i=0

@@ -5,8 +5,9 @@
  *     bench-acp-rtt N PEER [ARG...]
  *
  * Spawns PEER as the agent, then sends `initialize` and waits for its answer,
- * N times in a row (one request in flight, as a test's turns are). Prints
- * one line of JSON: round_trips, seconds.
+ * N times in a row (one request in flight, as a test's turns are), with
+ * the connection options the ACP target uses (proto/acp.c). Prints one
+ * line of JSON: round_trips, seconds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,8 @@ int main(int argc, char **argv)
     struct an_acp_opts o = AN_ACP_OPTS_INIT;
     o.argv = (const char *const *)argv + 2;
     o.sandbox = sandbox;
+    o.rpc.max_frame_key = "max_frame_bytes";
+    o.rpc.no_message = true;
     struct an_acp_cbs cbs = {0};
     struct an_acp_client *c = NULL;
     struct an_err err = {0};

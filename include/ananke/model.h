@@ -252,6 +252,9 @@ struct an_target {
     size_t nenv;
     struct an_json_tmpl client_capabilities; /* NULL value: fs read/write and terminal on */
     enum an_perm_policy permission_policy;
+    /* acp, mcp: one JSON-RPC message's bytes (a line on stdio; an HTTP body
+     * or SSE event); 0: 32 MiB (docs/acp.md, docs/mcp.md "Limits") */
+    int64_t max_frame_bytes;
     /* openai: `endpoint` is the API's base URL ("http://host/v1") */
     struct an_tmpl model;
     struct an_tmpl api_key; /* src NULL = no Authorization header */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/child.h"
 
 static const struct {
     const char *name;
@@ -35,6 +36,10 @@ int main(int argc, char **argv)
         usage(stderr);
         return AN_EXIT_INVALID;
     }
+    /* A reader of our output that goes away (`ananke run | head`) must
+     * not kill a run half-way, leaving its agents and hooks running and
+     * its reports unwritten: writes to it fail with EPIPE instead. */
+    an_sigpipe_ignore();
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);

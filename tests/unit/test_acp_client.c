@@ -477,6 +477,41 @@ static void test_initialize_and_close(void **state)
     assert_int_equal(waitpid(pg, NULL, WNOHANG), -1); /* reaped: no zombie */
 }
 
+/* Responses are kept by id until waited for, in any order, errors too,
+ * also when the envelope is scanned from the bytes (no_message). */
+static void test_responses_kept(void **state)
+{
+    struct fx *f = *state;
+    const char *script =
+        "read -r a; read -r b; "
+        "printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32000,\"message\":\"no\"}}' "
+        "'{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}' "
+        "'{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":1,"
+        "\"agentCapabilities\":{\"a\":true}}}'; "
+        "while :; do sleep 1; done";
+    struct an_acp_opts o = AN_ACP_OPTS_INIT;
+    o.rpc.no_message = true;
+    struct an_acp_client *c = start(f, script, &o);
+    struct an_err err = AN_ERR_INIT;
+    int64_t init = -1, sess = -1;
+    assert_int_equal(an_acp_initialize(c, &init, &err), AN_OK);
+    assert_int_equal(an_acp_new_session(c, NULL, NULL, &sess, &err), AN_OK);
+    json_t *res = NULL, *er = NULL;
+    assert_int_equal(an_acp_wait(c, sess, 5000, &res, &er, &err), AN_OK);
+    assert_null(res);
+    assert_int_equal(json_integer_value(json_object_get(er, "code")), -32000);
+    json_decref(er);
+    assert_int_equal(an_acp_wait(c, init, 5000, &res, &er, &err), AN_OK);
+    assert_null(er);
+    assert_int_equal(json_integer_value(json_object_get(res, "protocolVersion")), 1);
+    assert_true(json_is_true(json_object_get(an_acp_agent_caps(c), "a")));
+    json_decref(res);
+    /* taken once: a second wait for the same id times out; id 7 was never ours */
+    assert_int_equal(an_acp_wait(c, init, 50, &res, &er, &err), AN_ETIMEOUT);
+    assert_int_equal(an_acp_wait(c, 7, 50, &res, &er, &err), AN_ETIMEOUT);
+    an_acp_client_free(c);
+}
+
 static void test_agent_missing(void **state)
 {
     struct fx *f = *state;
@@ -506,6 +541,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cancel_pending_permission, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hook_claims, setup, teardown),
         cmocka_unit_test_setup_teardown(test_initialize_and_close, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_responses_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_agent_missing, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -389,6 +389,236 @@ static void test_peer_not_reading(void **state)
     seen_release(&s);
 }
 
+/* Every frame we send, exactly as it goes over the wire: the envelope is
+ * written from bytes in the form the jansson object it replaced had. */
+static void test_wire_forms(void **state)
+{
+    (void)state;
+    struct pair p;
+    pair_open(&p, NULL);
+    struct an_err err = AN_ERR_INIT;
+    json_t *params = json_pack("{s:[i,s,n,b],s:{}}", "x", 1, "\xc3\xa9\"\n", 1, "y");
+    json_t *sid = json_string("s-1"), *data = json_pack("[i]", 1), *three = json_integer(3);
+    assert_int_equal(an_rpc_request(p.ra, "a\"b", params, NULL, &err), AN_OK);
+    assert_int_equal(an_rpc_notify(p.ra, "n", NULL, &err), AN_OK);
+    assert_int_equal(an_rpc_reply(p.ra, sid, NULL, &err), AN_OK);
+    assert_int_equal(an_rpc_reply(p.ra, NULL, params, &err), AN_OK);
+    assert_int_equal(an_rpc_reply_error(p.ra, three, -32602, "bad", data, &err), AN_OK);
+    assert_int_equal(an_rpc_request_text(p.ra, "initialize", "{\"a\":1}", 7, NULL, &err), AN_OK);
+    assert_int_equal(an_rpc_request_text(p.ra, "x", "{\n}", 3, NULL, &err), AN_EUSAGE);
+    static const char *const want[] = {
+        "> {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"a\\\"b\",\"params\":{\"x\":[1,\"\xc3\xa9\\\"\\n\","
+        "null,true],\"y\":{}}}",
+        "> {\"jsonrpc\":\"2.0\",\"method\":\"n\"}",
+        "> {\"jsonrpc\":\"2.0\",\"id\":\"s-1\",\"result\":{}}",
+        "> {\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{\"x\":[1,\"\xc3\xa9\\\"\\n\",null,true],"
+        "\"y\":{}}}",
+        "> {\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32602,\"message\":\"bad\",\"data\":[1]}}",
+        "> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"a\":1}}",
+    };
+    assert_int_equal(json_array_size(p.a.frames), 6);
+    for (size_t i = 0; i < 6; i++)
+        assert_string_equal(json_string_value(json_array_get(p.a.frames, i)), want[i]);
+    /* and the peer reads each of them as sent */
+    pump_both(&p, 4);
+    assert_int_equal(json_array_size(p.b.requests), 2);
+    assert_string_equal(an_json_str(json_array_get(p.b.requests, 0), "method"), "a\"b");
+    assert_int_equal(json_array_size(p.b.warnings), 3); /* the answers to unknown ids */
+    assert_int_equal(an_rpc_pending(p.ra), 2);
+    json_decref(params);
+    json_decref(sid);
+    json_decref(data);
+    json_decref(three);
+    pair_close(&p);
+}
+
+/* A send from inside on_frame (which gets the frame being sent) leaves
+ * both frames whole. */
+static void frame_sends(void *ud, struct an_rpc *rpc, enum an_rpc_dir dir, const char *line,
+                        size_t len, int64_t unix_ms)
+{
+    struct seen *s = ud;
+    on_frame(ud, rpc, dir, line, len, unix_ms);
+    if (dir == AN_RPC_OUT && json_array_size(s->frames) == 1) {
+        an_rpc_notify(rpc, "nested", NULL, NULL);
+        /* the outer frame is still readable after the nested send */
+        json_array_append_new(s->frames, an_json_lossy(line, len));
+    }
+}
+
+static void test_send_inside_on_frame(void **state)
+{
+    (void)state;
+    int sv[2];
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+    struct seen s, t;
+    seen_init(&s);
+    seen_init(&t);
+    struct an_rpc_cbs ca = cbs_for(&s), cb = cbs_for(&t);
+    ca.on_frame = frame_sends;
+    struct an_rpc *ra = NULL, *rb = NULL;
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_rpc_new_fds(&ra, sv[0], sv[0], NULL, &ca, &err), AN_OK);
+    assert_int_equal(an_rpc_new_fds(&rb, sv[1], sv[1], NULL, &cb, &err), AN_OK);
+    assert_int_equal(an_rpc_notify(ra, "outer", NULL, &err), AN_OK);
+    assert_int_equal(json_array_size(s.frames), 3);
+    assert_string_equal(json_string_value(json_array_get(s.frames, 1)),
+                        "> {\"jsonrpc\":\"2.0\",\"method\":\"nested\"}");
+    assert_string_equal(json_string_value(json_array_get(s.frames, 2)),
+                        "{\"jsonrpc\":\"2.0\",\"method\":\"outer\"}");
+    for (int i = 0; i < 4; i++)
+        an_rpc_pump(rb, 0, NULL);
+    assert_int_equal(json_array_size(t.notifications), 2);
+    assert_int_equal(json_array_size(t.warnings), 0);
+    an_rpc_free(ra);
+    an_rpc_free(rb);
+    close(sv[0]);
+    close(sv[1]);
+    seen_release(&s);
+    seen_release(&t);
+}
+
+/* The cap's reason names the config key that sets it. */
+static void test_frame_cap_key(void **state)
+{
+    (void)state;
+    struct pair p;
+    struct an_rpc_opts o = {.max_frame = 64, .max_frame_key = "max_frame_bytes"};
+    pair_open(&p, &o);
+    struct an_err err = AN_ERR_INIT;
+    char big[65];
+    memset(big, 'x', sizeof big);
+    an_rpc_send_raw(p.rb, big, 64, &err); /* exactly the cap: read (a warning) */
+    an_rpc_send_raw(p.rb, big, 65, &err);
+    pump_both(&p, 4);
+    assert_int_equal(json_array_size(p.a.warnings), 1);
+    assert_string_equal(p.a.reason, "agent sent a frame over the 64-byte cap (max_frame_bytes)");
+    pair_close(&p);
+}
+
+/* An agent that closed its stdin: sends fail cleanly, no SIGPIPE kills us
+ * (it is ignored once, process-wide), and the child still starts with
+ * SIGPIPE at its default action. */
+static void test_peer_gone(void **state)
+{
+    (void)state;
+    struct seen s;
+    seen_init(&s);
+    struct an_rpc *rpc = spawn_sh(&s, "exec 0<&-; exec sleep 5", NULL);
+    struct sigaction sa;
+    assert_int_equal(sigaction(SIGPIPE, NULL, &sa), 0);
+    assert_true(sa.sa_handler == SIG_IGN);
+    struct an_err err = AN_ERR_INIT;
+    int rc = AN_OK;
+    int64_t t0 = an_clock_mono_ms();
+    while (rc == AN_OK && an_clock_mono_ms() - t0 < 5000) {
+        rc = an_rpc_notify(rpc, "anyone", NULL, &err);
+        an_rpc_pump(rpc, 10, NULL);
+    }
+    assert_int_equal(rc, AN_EIO);
+    assert_string_equal(err.msg, "cannot send to agent: it closed its input");
+    sigset_t pending;
+    sigpending(&pending);
+    assert_int_equal(sigismember(&pending, SIGPIPE), 0);
+    an_rpc_free(rpc);
+    seen_release(&s);
+}
+
+/* an_rpc_scan reads the members as the whole parse would, or declines
+ * (and the whole parse then judges). */
+static void test_scan_table(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        bool scanned;
+    } t[] = {
+        {"{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"a\":[1,2.5,null]}}", true},
+        {" { \"id\" : \"x\\\"}\" , \"method\" : \"m\\u00e9\" , \"params\" : [ ] } ", true},
+        {"{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"extra\":{\"id\":9},\"more\":true}", true},
+        {"{\"\\u0069d\":7,\"error\":{\"code\":-1,\"message\":\"m\"}}", true},
+        {"{}", true},
+        {"{\"id\":1,\"id\":2}", false},             /* repeated: the last wins, judged whole */
+        {"{\"id\":1,}", false},                     /* invalid */
+        {"{\"id\":1 2}", false},                    /* invalid */
+        {"{\"id\":[}", false},                      /* invalid */
+        {"{\"x\":\"\\u0000\",\"id\":1}", true},     /* read by jansson, as whole */
+        {"{\"x\":12345678901234567890123,\"id\":1}", false}, /* too big for jansson */
+        {"[{\"id\":1}]", false},                    /* a batch */
+        {"{\"id\":1}x", false},
+        {"\"id\"", false},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        struct an_rpc_members m;
+        bool got = an_rpc_scan(t[i].in, strlen(t[i].in), &m);
+        if (got != t[i].scanned)
+            fail_msg("%s: scanned %d", t[i].in, got);
+        if (!got)
+            continue;
+        json_t *j = an_json_parse(t[i].in, strlen(t[i].in), NULL, 0);
+        assert_non_null(j);
+        const char *names[] = {"id", "method", "params", "result", "error"};
+        json_t *have[] = {m.id, m.method, m.params, m.result, m.error};
+        for (size_t k = 0; k < 5; k++) {
+            json_t *want = json_object_get(j, names[k]);
+            assert_true(!want == !have[k]);
+            assert_true(!want || json_equal(want, have[k]));
+        }
+        json_decref(j);
+        an_rpc_members_release(&m);
+    }
+}
+
+/* With no_message the callbacks get the same members and warnings, and
+ * no m->json. */
+static void no_json(void *ud, struct an_rpc *rpc, const struct an_rpc_msg *m)
+{
+    assert_null(m->json);
+    if (m->kind == AN_RPC_REQUEST)
+        on_request(ud, rpc, m);
+    else if (m->kind == AN_RPC_RESPONSE)
+        on_response(ud, rpc, m);
+    else
+        on_notification(ud, rpc, m);
+}
+
+static void test_no_message(void **state)
+{
+    (void)state;
+    struct pair p;
+    struct an_rpc_opts o = {.no_message = true};
+    pair_open(&p, &o);
+    an_rpc_free(p.ra);
+    struct an_rpc_cbs ca = cbs_for(&p.a);
+    ca.on_request = ca.on_response = ca.on_notification = no_json;
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_rpc_new_fds(&p.ra, p.sv[0], p.sv[0], &o, &ca, &err), AN_OK);
+    int64_t id = -1;
+    assert_int_equal(an_rpc_request(p.ra, "q", NULL, &id, &err), AN_OK);
+    pump_both(&p, 2);
+    json_t *bid = json_object_get(json_array_get(p.b.requests, 0), "id");
+    json_t *res = json_pack("{s:[i]}", "r", 1);
+    assert_int_equal(an_rpc_reply(p.rb, bid, res, &err), AN_OK);
+    const char *raw[] = {"{\"jsonrpc\":\"2.0\",\"method\":\"note\",\"params\":{\"k\":\"v\"}}",
+                         "{\"jsonrpc\":\"2.0\",\"id\":\"s\",\"method\":\"ask\"}",
+                         "{\"jsonrpc\":\"2.0\",\"method\":7}", "{\"id\":1,\"id\":2}", "{nope"};
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(an_rpc_send_raw(p.rb, raw[i], strlen(raw[i]), &err), AN_OK);
+    pump_both(&p, 4);
+    assert_int_equal(json_array_size(p.a.responses), 1);
+    assert_true(json_equal(json_object_get(json_array_get(p.a.responses, 0), "result"), res));
+    assert_int_equal(json_array_size(p.a.notifications), 1);
+    assert_int_equal(json_array_size(p.a.requests), 1);
+    assert_true(json_is_string(json_object_get(json_array_get(p.a.requests, 0), "id")));
+    assert_int_equal(json_array_size(p.a.warnings), 3);
+    assert_string_equal(json_string_value(json_array_get(p.a.warnings, 0)),
+                        "method is not a string");
+    assert_non_null(strstr(json_string_value(json_array_get(p.a.warnings, 1)), "neither"));
+    assert_non_null(strstr(json_string_value(json_array_get(p.a.warnings, 2)), "invalid JSON"));
+    json_decref(res);
+    pair_close(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +630,12 @@ int main(void)
         cmocka_unit_test(test_crlf_and_last_line),
         cmocka_unit_test(test_stderr_cap),
         cmocka_unit_test(test_peer_not_reading),
+        cmocka_unit_test(test_wire_forms),
+        cmocka_unit_test(test_send_inside_on_frame),
+        cmocka_unit_test(test_frame_cap_key),
+        cmocka_unit_test(test_peer_gone),
+        cmocka_unit_test(test_scan_table),
+        cmocka_unit_test(test_no_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -197,10 +197,29 @@ static _Noreturn void child_main(const struct spawn *s)
     child_fail(s->report_fd, STAGE_EXEC, denied && (last == ENOENT || last == ENOTDIR) ? EACCES : last);
 }
 
-/* write() that turns a SIGPIPE into a plain EPIPE for this thread only:
- * block it, write, and consume the signal the write raised (unless one was
- * already pending before, which is not ours to take). */
-ssize_t an_write_nosigpipe(int fd, const void *p, size_t n)
+/* SIGPIPE ignored by us, process-wide, once (see child.h): then a write to
+ * a reader that is gone is a plain EPIPE at the cost of the write alone. A
+ * disposition the host chose (a handler, or SIG_IGN it may undo later) is
+ * left alone, and every write takes the careful path below. */
+static pthread_once_t sigpipe_once = PTHREAD_ONCE_INIT;
+static bool sigpipe_ours;
+
+static void sigpipe_init(void)
+{
+    struct sigaction cur, ign;
+    if (sigaction(SIGPIPE, NULL, &cur) != 0 || cur.sa_handler != SIG_DFL ||
+        (cur.sa_flags & SA_SIGINFO))
+        return;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigpipe_ours = sigaction(SIGPIPE, &ign, NULL) == 0;
+}
+
+/* The careful path: block SIGPIPE for this thread, write, and consume the
+ * signal the write raised (unless one was already pending before, which
+ * is not ours to take). */
+static ssize_t write_masked(int fd, const void *p, size_t n)
 {
     sigset_t pipe_set, old, pending;
     sigemptyset(&pipe_set);
@@ -218,6 +237,17 @@ ssize_t an_write_nosigpipe(int fd, const void *p, size_t n)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     errno = e;
     return w;
+}
+
+ssize_t an_write_nosigpipe(int fd, const void *p, size_t n)
+{
+    pthread_once(&sigpipe_once, sigpipe_init);
+    return sigpipe_ours ? write(fd, p, n) : write_masked(fd, p, n);
+}
+
+void an_sigpipe_ignore(void)
+{
+    pthread_once(&sigpipe_once, sigpipe_init);
 }
 
 int an_fd_nonblock(int fd)

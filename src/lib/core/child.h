@@ -94,8 +94,19 @@ void an_child_close(struct an_child *c, int64_t grace_ms);
 /* "exited with status 3" / "was killed by signal 9 (SIGKILL)" / "is running". */
 const char *an_child_status_str(const struct an_child *c, char *buf, size_t cap);
 
-/* write() that turns SIGPIPE into EPIPE for the calling thread only. */
+/* write() that never dies of SIGPIPE: a reader that is gone is EPIPE.
+ * The first call (or an_sigpipe_ignore()) sets SIGPIPE to SIG_IGN for the
+ * whole process when it is at its default action, so that each write costs
+ * one syscall (blocking and unblocking the signal around each write cost
+ * three more); children still start with SIGPIPE at its default. A host
+ * that installed a handler or ignores SIGPIPE itself keeps its choice: the
+ * signal is then blocked around each write and the one the write raised is
+ * consumed, in the calling thread only. A host that sets SIGPIPE back to
+ * SIG_DFL after libananke ignored it must not write to children through
+ * libananke any more. */
 ssize_t an_write_nosigpipe(int fd, const void *p, size_t n);
+/* Do the once-per-process SIGPIPE set-up of an_write_nosigpipe() now. */
+void an_sigpipe_ignore(void);
 
 /* O_NONBLOCK on fd; 0 or -1. */
 int an_fd_nonblock(int fd);

@@ -20,10 +20,12 @@
  * - The child gets only fds 0, 1 and 2: every fd made here is CLOEXEC, and
  *   any other fd of the process is closed in the child before exec. It
  *   starts with no blocked signals and SIGPIPE at its default action.
- * - No global state: threads may run children concurrently. SIGPIPE from
- *   writing to a child that stopped reading its stdin is swallowed in the
- *   calling thread only. SIGCHLD is neither used nor changed; the caller must
- *   not reap children it did not start (waitpid(-1, ...)).
+ * - No global state but SIGPIPE: threads may run children concurrently.
+ *   Writing to a child that stopped reading its stdin is a plain EPIPE, never
+ *   a signal death: SIGPIPE is ignored process-wide once when it is at its
+ *   default action (see an_write_nosigpipe in core/child.h), else swallowed
+ *   in the calling thread. SIGCHLD is neither used nor changed; the caller
+ *   must not reap children it did not start (waitpid(-1, ...)).
  *
  * Ownership: o and everything it points to are borrowed for the call.
  * an_proc_run() always initializes *r, even when it fails; the caller

@@ -193,11 +193,25 @@ int an_cfg_args_env(struct an_ld *ld, const struct an_ynode *n, const char *args
     return 0;
 }
 
+int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+{
+    struct an_ynode *v = an_yaml_get(n, "max_frame_bytes");
+    int rc;
+    if (!v)
+        return 0;
+    if ((rc = an_ld_uint(ld, v, "max_frame_bytes", &t->max_frame_bytes)))
+        return rc;
+    if (t->max_frame_bytes < 1)
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'max_frame_bytes' must be at least 1");
+    return 0;
+}
+
 static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
     static const char *const keys[] = {"type",    "timeout_ms",         "assert",
                                        "command", "args",               "env",
-                                       "clientCapabilities", "permissionPolicy", NULL};
+                                       "clientCapabilities", "permissionPolicy",
+                                       "max_frame_bytes", NULL};
     static const char *const policies[] = {"yolo", "none", "read", "write", NULL};
     struct an_ynode *v;
     int rc;
@@ -229,7 +243,7 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
         }
         t->permission_policy = (enum an_perm_policy)k;
     }
-    return 0;
+    return an_cfg_max_frame(ld, n, t);
 }
 
 static const char *const target_types[] = {"agui", "acp", "openai", "http", "mcp",

@@ -27,6 +27,9 @@ int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *wha
 int an_cfg_args_env(struct an_ld *ld, const struct an_ynode *n, const char *args_what,
                     struct an_target *t);
 
+/* The optional `max_frame_bytes` of an acp or mcp target (at least 1). */
+int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+
 /* `type: openai` (docs/openai.md). */
 int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 /* `type: http` (docs/http.md). */

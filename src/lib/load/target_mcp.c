@@ -43,7 +43,8 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
 {
     static const char *const keys[] = {"type",     "transport", "command",          "args",
                                        "env",      "endpoint",  "headers",          "timeout_ms",
-                                       "assert",   "roots",     "protocol_version", NULL};
+                                       "assert",   "roots",     "protocol_version", "max_frame_bytes",
+                                       NULL};
     static const char *const transports[] = {"stdio", "http", NULL};
     struct an_ynode *v;
     int rc;
@@ -96,5 +97,5 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
             t->mcp_roots_set = true;
         }
     }
-    return 0;
+    return an_cfg_max_frame(ld, n, t);
 }

@@ -425,6 +425,9 @@ int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, str
     ao.env = o->env;
     ao.sandbox = o->sandbox;
     ao.client_capabilities = o->client_capabilities;
+    ao.rpc.max_frame = o->max_frame_bytes;
+    ao.rpc.max_frame_key = "max_frame_bytes";
+    ao.rpc.no_message = true; /* nothing here reads a message whole */
     ao.policy = o->policy >= 0 && o->policy <= AN_PERM_WRITE ? policies[o->policy]
                                                             : AN_ACP_POLICY_YOLO;
     struct an_acp_cbs cbs = {

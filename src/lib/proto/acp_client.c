@@ -225,20 +225,30 @@ static void on_request(void *ud, struct an_rpc *rpc, const struct an_rpc_msg *m)
     serve(c, r);
 }
 
+static void resp_release(struct acp_resp *r)
+{
+    json_decref(r->result);
+    json_decref(r->error);
+}
+
 static void keep_response(struct an_acp_client *c, const struct an_rpc_msg *m)
 {
-    if (json_array_size(c->responses) >= RESPONSES_KEPT)
-        json_array_remove(c->responses, 0);
+    if (c->nresp >= RESPONSES_KEPT) {
+        resp_release(&c->resp[0]);
+        memmove(&c->resp[0], &c->resp[1], --c->nresp * sizeof *c->resp);
+    }
+    if (c->nresp == c->resp_cap) {
+        c->resp_cap = c->resp_cap ? c->resp_cap * 2 : 8;
+        c->resp = an_xrealloc(c->resp, c->resp_cap * sizeof *c->resp);
+    }
     /* References, not copies: the frame is released after its callbacks,
-     * and nothing changes a response once read. */
-    json_t *e = json_object();
-    json_object_set_new(e, "id", json_incref((json_t *)m->id));
-    if (m->error)
-        json_object_set_new(e, "error", json_incref((json_t *)m->error));
-    else
-        json_object_set_new(e, "result",
-                            m->result ? json_incref((json_t *)m->result) : json_null());
-    json_array_append_new(c->responses, e);
+     * and nothing changes a response once read. Only an integer id can be
+     * waited for; the others keep their place in the order. */
+    struct acp_resp *r = &c->resp[c->nresp++];
+    r->int_id = json_is_integer(m->id);
+    r->id = r->int_id ? json_integer_value(m->id) : 0;
+    r->error = m->error ? json_incref((json_t *)m->error) : NULL;
+    r->result = m->error ? NULL : m->result ? json_incref((json_t *)m->result) : json_null();
 }
 
 static void on_response(void *ud, struct an_rpc *rpc, const struct an_rpc_msg *m)
@@ -254,8 +264,9 @@ static void on_response(void *ud, struct an_rpc *rpc, const struct an_rpc_msg *m
                                    ? (int)json_integer_value(pv)
                                    : -1;
             json_decref(c->agent_caps);
+            /* a reference, as the kept response: nothing changes one */
             json_t *caps = json_object_get(m->result, "agentCapabilities");
-            c->agent_caps = json_is_object(caps) ? json_deep_copy(caps) : NULL;
+            c->agent_caps = json_is_object(caps) ? json_incref(caps) : NULL;
         }
         keep_response(c, m);
     }
@@ -342,7 +353,13 @@ int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts
     c->proto_version = -1;
     c->init_id = -1;
     c->cancelled = json_object();
-    c->responses = json_array();
+    json_t *ip = json_pack("{s:i,s:O,s:{s:s,s:s}}", "protocolVersion", AN_ACP_PROTOCOL_VERSION,
+                           "clientCapabilities", c->caps, "clientInfo", "name", "ananke",
+                           "version", c->version);
+    if (!ip)
+        an_oom();
+    c->init_text = an_json_compact(ip);
+    json_decref(ip);
     c->scratch = an_xmalloc((size_t)64 << 10);
 
     struct an_child_opts co = {.argv = opts->argv, .cwd = opts->cwd ? opts->cwd : c->sandbox,
@@ -392,7 +409,10 @@ void an_acp_client_free(struct an_acp_client *c)
     json_decref(c->caps);
     json_decref(c->agent_caps);
     json_decref(c->cancelled);
-    json_decref(c->responses);
+    for (size_t i = 0; i < c->nresp; i++)
+        resp_release(&c->resp[i]);
+    free(c->resp);
+    free(c->init_text);
     free(c->sandbox);
     free(c->version);
     free(c->scratch);
@@ -406,12 +426,10 @@ struct an_rpc *an_acp_rpc(struct an_acp_client *c)
 
 int an_acp_initialize(struct an_acp_client *c, int64_t *id, struct an_err *err)
 {
-    json_t *p = json_pack("{s:i,s:O,s:{s:s,s:s}}", "protocolVersion", AN_ACP_PROTOCOL_VERSION,
-                          "clientCapabilities", c->caps, "clientInfo", "name", "ananke",
-                          "version", c->version);
+    /* the same params every time: built once, in an_acp_client_new */
     int64_t got = -1;
-    int rc = an_rpc_request(c->rpc, "initialize", p, &got, err);
-    json_decref(p);
+    int rc = an_rpc_request_text(c->rpc, "initialize", c->init_text, strlen(c->init_text), &got,
+                                 err);
     if (rc == AN_OK) {
         c->init_id = got;
         if (id)
@@ -534,6 +552,8 @@ size_t an_acp_fds(const struct an_acp_client *c, struct pollfd *out, size_t max)
 
 static void held_permissions(struct an_acp_client *c)
 {
+    if (!c->nreqs)
+        return; /* the usual case: no clock read */
     int64_t now = an_clock_mono_ms();
     for (size_t i = 0; i < c->nreqs;) {
         struct acp_req *r = c->reqs[i];
@@ -554,7 +574,7 @@ void an_acp_handle(struct an_acp_client *c, const struct pollfd *pfds, size_t n)
 
 int64_t an_acp_next_wake_ms(const struct an_acp_client *c)
 {
-    int64_t best = -1, now = an_clock_mono_ms();
+    int64_t best = -1, now = c->nreqs ? an_clock_mono_ms() : 0;
     for (size_t i = 0; i < c->nreqs; i++)
         if (c->reqs[i]->park == PARK_PERM) {
             int64_t d = c->reqs[i]->decide_at - now;
@@ -608,20 +628,21 @@ bool an_acp_pump(struct an_acp_client *c, int64_t timeout_ms, const bool *stop)
 
 static bool take_response(struct an_acp_client *c, int64_t id, json_t **result, json_t **error)
 {
-    size_t i;
-    json_t *e;
-    json_array_foreach(c->responses, i, e)
-    {
-        json_t *eid = json_object_get(e, "id");
-        if (json_is_integer(eid) && json_integer_value(eid) == id) {
-            json_t *r = json_object_get(e, "result"), *er = json_object_get(e, "error");
-            if (result)
-                *result = r ? json_incref(r) : NULL;
-            if (error)
-                *error = er ? json_incref(er) : NULL;
-            json_array_remove(c->responses, i);
-            return true;
-        }
+    for (size_t i = 0; i < c->nresp; i++) {
+        struct acp_resp *r = &c->resp[i];
+        if (!r->int_id || r->id != id)
+            continue;
+        /* the references pass to the caller */
+        if (result)
+            *result = r->result;
+        else
+            json_decref(r->result);
+        if (error)
+            *error = r->error;
+        else
+            json_decref(r->error);
+        memmove(r, r + 1, (--c->nresp - i) * sizeof *r);
+        return true;
     }
     return false;
 }

@@ -20,6 +20,14 @@ struct acp_req {
     int64_t decide_at;  /* PARK_PERM: mono ms */
 };
 
+/* A response to one of our requests, kept until an_acp_wait takes it. */
+struct acp_resp {
+    bool int_id;    /* only an integer id can be waited for */
+    int64_t id;
+    json_t *result; /* owned; NULL when error is set */
+    json_t *error;  /* owned, or NULL */
+};
+
 struct acp_term {
     unsigned num; /* "term-<num>" */
     struct an_child child;
@@ -56,7 +64,10 @@ struct an_acp_client {
     size_t nterms, terms_cap;
     unsigned next_term;
 
-    json_t *responses; /* recent responses to our requests: [{id, result|error}] */
+    /* recent responses to our requests, oldest first (at most 256) */
+    struct acp_resp *resp;
+    size_t nresp, resp_cap;
+    char *init_text; /* initialize's params (compact JSON), the same every time */
     char *scratch;
 };
 

@@ -130,6 +130,7 @@ struct an_acp_target_opts {
     const json_t *client_capabilities; /* NULL: fs read/write and terminal */
     int policy;               /* enum an_perm_policy (ananke/model.h) */
     int64_t timeout_ms;       /* one turn, prompt sent -> its response */
+    size_t max_frame_bytes;   /* one JSON-RPC line from the agent; 0: 32 MiB */
 };
 int an_acp_open(struct an_session **out, const struct an_acp_target_opts *opts,
                 struct an_err *err);

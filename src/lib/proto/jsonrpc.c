@@ -28,6 +28,7 @@ struct an_rpc {
     size_t max_frame, max_queue, stderr_max;
     int64_t grace_ms;
     char peer[32];
+    char frame_key[40]; /* " (max_frame_bytes)" or "" */
 
     bool has_child;
     struct an_child child;
@@ -40,9 +41,20 @@ struct an_rpc {
     size_t err_dropped;
     char *scratch;
 
-    json_t *pending; /* array of our ids awaiting a response */
+    /* our ids awaiting a response: the integers we chose (or an_rpc_send
+     * was given) in a plain array, any other id (an_rpc_send) in a JSON
+     * array, NULL until one is sent */
+    int64_t *pend;
+    size_t npend, pend_cap;
+    json_t *pend_other;
     int64_t next_id;
 
+    /* the outbound frame being built; a send from inside on_frame (which
+     * runs while it is in use) builds its own */
+    struct an_buf wire;
+    bool wire_busy;
+
+    bool no_message; /* opts: scan the envelope, no m.json */
     bool eof, write_dead;
     enum an_rpc_close_kind closed;
     char reason[REASON_MAX];
@@ -58,15 +70,18 @@ static void init_common(struct an_rpc *rpc, const struct an_rpc_opts *o,
     rpc->stderr_max = o && o->stderr_max ? o->stderr_max : AN_RPC_STDERR_MAX;
     rpc->grace_ms = o && o->grace_ms > 0 ? o->grace_ms : AN_CHILD_GRACE_MS;
     snprintf(rpc->peer, sizeof rpc->peer, "%s", o && o->peer_name ? o->peer_name : "agent");
+    rpc->no_message = o && o->no_message;
+    if (o && o->max_frame_key)
+        snprintf(rpc->frame_key, sizeof rpc->frame_key, " (%s)", o->max_frame_key);
     rpc->child = (struct an_child)AN_CHILD_INIT;
     rpc->rfd = rpc->wfd = -1;
     an_buf_init(&rpc->line, 0);
     an_buf_init(&rpc->out, 0);
     an_buf_init(&rpc->errlog, 0);
+    an_buf_init(&rpc->wire, 0);
     rpc->scratch = an_xmalloc(SCRATCH_SIZE);
-    rpc->pending = json_array();
-    if (!rpc->pending)
-        an_oom();
+    /* SIGPIPE's once-per-process set-up now, not at the first write */
+    an_sigpipe_ignore();
 }
 
 int an_rpc_spawn(struct an_rpc **out, const struct an_child_opts *co,
@@ -117,8 +132,10 @@ void an_rpc_free(struct an_rpc *rpc)
     an_buf_release(&rpc->line);
     an_buf_release(&rpc->out);
     an_buf_release(&rpc->errlog);
+    an_buf_release(&rpc->wire);
     free(rpc->scratch);
-    json_decref(rpc->pending);
+    free(rpc->pend);
+    json_decref(rpc->pend_other);
     free(rpc);
 }
 
@@ -195,38 +212,71 @@ static void warn(struct an_rpc *rpc, const char *line, size_t len, const char *f
     rpc->cbs.on_warning(rpc->cbs.ud, rpc, what, line, len);
 }
 
+static void pend_add_int(struct an_rpc *rpc, int64_t id)
+{
+    if (rpc->npend == rpc->pend_cap) {
+        rpc->pend_cap = rpc->pend_cap ? rpc->pend_cap * 2 : 16;
+        rpc->pend = an_xrealloc(rpc->pend, rpc->pend_cap * sizeof *rpc->pend);
+    }
+    rpc->pend[rpc->npend++] = id;
+}
+
+/* json_equal semantics: an integer id matches only the same integer (not
+ * 1.0, not "1"), anything else only an equal value. */
 static bool settle_pending(struct an_rpc *rpc, const json_t *id)
 {
+    if (json_is_integer(id)) {
+        int64_t v = json_integer_value(id);
+        for (size_t i = rpc->npend; i-- > 0;)
+            if (rpc->pend[i] == v) {
+                rpc->pend[i] = rpc->pend[--rpc->npend]; /* the order does not matter */
+                return true;
+            }
+        return false;
+    }
     size_t i;
     json_t *v;
-    json_array_foreach(rpc->pending, i, v)
+    json_array_foreach(rpc->pend_other, i, v)
     {
         if (json_equal(v, (json_t *)id)) {
-            json_array_remove(rpc->pending, i);
+            json_array_remove(rpc->pend_other, i);
             return true;
         }
     }
     return false;
 }
 
-static void dispatch(struct an_rpc *rpc, const char *line, size_t len, int64_t now)
+/* The whole message as a jansson object (m.json), its members borrowed
+ * into *mb; NULL after a warning when it is not one. */
+static json_t *parse_whole(struct an_rpc *rpc, const char *line, size_t len,
+                           struct an_rpc_members *mb)
 {
     char why[200];
     json_t *j = an_json_parse(line, len, why, sizeof why);
     if (!j) {
         warn(rpc, line, len, "invalid JSON: %s", why);
-        return;
+        return NULL;
     }
     if (!json_is_object(j)) {
         warn(rpc, line, len, json_is_array(j) ? "batch (JSON array) received: ACP has no batches"
                                               : "message is not a JSON object");
         json_decref(j);
-        return;
+        return NULL;
     }
-    struct an_rpc_msg m = {.json = j, .unix_ms = now};
-    json_t *method = json_object_get(j, "method");
-    m.id = json_object_get(j, "id");
-    m.params = json_object_get(j, "params");
+    an_rpc_members_of(j, mb);
+    return j;
+}
+
+static void dispatch(struct an_rpc *rpc, const char *line, size_t len, int64_t now)
+{
+    struct an_rpc_members mb = {0};
+    json_t *j = NULL;
+    if (!rpc->no_message || !an_rpc_scan(line, len, &mb)) {
+        if (!(j = parse_whole(rpc, line, len, &mb)))
+            return;
+    }
+    struct an_rpc_msg m = {.json = j, .unix_ms = now, .id = mb.id, .params = mb.params};
+    json_t *method = mb.method;
     if (method) {
         if (!json_is_string(method)) {
             warn(rpc, line, len, "method is not a string");
@@ -244,11 +294,11 @@ static void dispatch(struct an_rpc *rpc, const char *line, size_t len, int64_t n
             if (rpc->cbs.on_notification)
                 rpc->cbs.on_notification(rpc->cbs.ud, rpc, &m);
         }
-    } else if (m.id && (json_object_get(j, "result") || json_object_get(j, "error"))) {
+    } else if (m.id && (mb.result || mb.error)) {
         m.kind = AN_RPC_RESPONSE;
         m.params = NULL;
-        m.result = json_object_get(j, "result");
-        m.error = json_object_get(j, "error");
+        m.result = mb.result;
+        m.error = mb.error;
         m.known = settle_pending(rpc, m.id);
         if (!m.known) {
             char *ids = an_json_compact(m.id);
@@ -260,7 +310,10 @@ static void dispatch(struct an_rpc *rpc, const char *line, size_t len, int64_t n
     } else {
         warn(rpc, line, len, "message is neither a request, a notification nor a response");
     }
-    json_decref(j);
+    if (j)
+        json_decref(j); /* the members were borrowed from it */
+    else
+        an_rpc_members_release(&mb);
 }
 
 static bool is_space(char c)
@@ -286,8 +339,8 @@ static void take_line(struct an_rpc *rpc, const char *p, size_t n)
 
 static void oversize(struct an_rpc *rpc)
 {
-    close_with(rpc, AN_RPC_CLOSE_OVERSIZE, "%s sent a frame over the %zu-byte cap", rpc->peer,
-               rpc->max_frame);
+    close_with(rpc, AN_RPC_CLOSE_OVERSIZE, "%s sent a frame over the %zu-byte cap%s", rpc->peer,
+               rpc->max_frame, rpc->frame_key);
 }
 
 /* Split a chunk into lines; a line's bytes before trimming count to the cap. */
@@ -368,11 +421,14 @@ static void read_frames(struct an_rpc *rpc)
                 close_at_eof(rpc);
             return;
         }
-        /* frames are copied out of scratch before any callback runs */
-        char *chunk = an_xmalloc((size_t)n);
+        /* frames are copied out of scratch before any callback runs (one
+         * may read stderr into it, or pump); a small chunk on the stack */
+        char small[4096];
+        char *chunk = (size_t)n <= sizeof small ? small : an_xmalloc((size_t)n);
         memcpy(chunk, rpc->scratch, (size_t)n);
         feed(rpc, chunk, (size_t)n);
-        free(chunk);
+        if (chunk != small)
+            free(chunk);
         /* A short read drained the pipe: the next read would only say
          * EAGAIN (a syscall per frame); poll (level-triggered) calls again
          * when more arrives. */
@@ -401,8 +457,32 @@ static void flush(struct an_rpc *rpc)
     }
 }
 
-static int send_line(struct an_rpc *rpc, const char *line, size_t len, struct an_err *err)
+/* The frame buffer for one send: rpc->wire, or *local when a send is
+ * already building there (a send from inside on_frame). */
+static struct an_buf *frame_begin(struct an_rpc *rpc, struct an_buf *local)
 {
+    an_buf_init(local, 0);
+    if (rpc->wire_busy)
+        return local;
+    rpc->wire_busy = true;
+    an_buf_reset(&rpc->wire);
+    return &rpc->wire;
+}
+
+static void frame_end(struct an_rpc *rpc, struct an_buf *b)
+{
+    if (b == &rpc->wire)
+        rpc->wire_busy = false;
+    /* kept for the next frame, unless a big one grew it */
+    if (b != &rpc->wire || b->cap > SCRATCH_SIZE)
+        an_buf_release(b);
+}
+
+/* Send the frame b holds (without its '\n'). It is written at once when
+ * nothing is queued before it, else queued behind what is. */
+static int send_frame(struct an_rpc *rpc, struct an_buf *b, struct an_err *err)
+{
+    size_t len = b->len;
     if (rpc->closed)
         return an_fail(err, AN_EIO, NULL, "cannot send to %s: %s", rpc->peer, rpc->reason);
     if (rpc->write_dead)
@@ -414,73 +494,163 @@ static int send_line(struct an_rpc *rpc, const char *line, size_t len, struct an
         return an_fail(err, AN_ELIMIT, NULL, "%s", rpc->reason);
     }
     int64_t now = an_clock_unix_ms();
-    an_buf_append(&rpc->out, line, len);
-    an_buf_putc(&rpc->out, '\n');
+    an_buf_putc(b, '\n');
+    size_t done = 0;
+    bool queued = rpc->out.len > 0;
+    while (!queued && done < len + 1) {
+        ssize_t w = an_write_nosigpipe(rpc->wfd, b->data + done, len + 1 - done);
+        if (w > 0) {
+            done += (size_t)w;
+        } else if (w < 0 && errno == EINTR) {
+            continue;
+        } else {
+            if (!(w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))) {
+                /* EPIPE: the peer stopped reading; what it still says is read */
+                rpc->write_dead = true;
+                done = len + 1;
+            }
+            break;
+        }
+    }
+    if (done < len + 1)
+        an_buf_append(&rpc->out, b->data + done, len + 1 - done);
+    if (queued)
+        flush(rpc);
     if (rpc->cbs.on_frame)
-        rpc->cbs.on_frame(rpc->cbs.ud, rpc, AN_RPC_OUT, line, len, now);
-    flush(rpc);
+        rpc->cbs.on_frame(rpc->cbs.ud, rpc, AN_RPC_OUT, b->data, len, now);
     return AN_OK;
 }
 
-static int send_json(struct an_rpc *rpc, const json_t *msg, struct an_err *err)
+static int send_line(struct an_rpc *rpc, const char *line, size_t len, struct an_err *err)
 {
-    char *s = an_json_compact(msg);
-    int rc = send_line(rpc, s, strlen(s), err);
-    free(s);
+    struct an_buf local, *b = frame_begin(rpc, &local);
+    an_buf_append(b, line, len);
+    int rc = send_frame(rpc, b, err);
+    frame_end(rpc, b);
     return rc;
 }
 
-static json_t *envelope(void)
+/* Append compact JSON text of v (an_json_compact's, jansson's form). */
+static void put_json(struct an_buf *b, const json_t *v)
 {
-    json_t *m = json_object();
-    if (!m)
-        an_oom();
-    json_object_set_new(m, "jsonrpc", json_string("2.0"));
-    return m;
+    char *s = an_json_compact(v);
+    an_buf_puts(b, s);
+    free(s);
 }
 
-int an_rpc_request(struct an_rpc *rpc, const char *method, const json_t *params, int64_t *id_out,
-                   struct an_err *err)
+static void put_int(struct an_buf *b, int64_t x)
+{
+    char num[24], *e = num + sizeof num, *p = e;
+    uint64_t u = x < 0 ? 0ull - (uint64_t)x : (uint64_t)x;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (x < 0)
+        *--p = '-';
+    an_buf_append(b, p, (size_t)(e - p));
+}
+
+/* ,"method":"..." -- a method of plain printable ASCII (every real one) as
+ * it is, anything else through jansson, which leaves out a method that is
+ * not valid UTF-8 as the envelope object used to. */
+static void put_method(struct an_buf *b, const char *method)
+{
+    const char *p = method;
+    while ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f && *p != '"' && *p != '\\')
+        p++;
+    if (!*p) {
+        an_buf_puts(b, ",\"method\":\"");
+        an_buf_append(b, method, (size_t)(p - method));
+        an_buf_putc(b, '"');
+        return;
+    }
+    json_t *j = json_string(method);
+    if (j) {
+        an_buf_puts(b, ",\"method\":");
+        put_json(b, j);
+        json_decref(j);
+    }
+}
+
+/* The envelope is written from bytes, in the order and form the jansson
+ * object it replaces had: {"jsonrpc":"2.0","id":..,"method":..,"params":..}
+ * (no id for a notification; params only when given). */
+static int send_call(struct an_rpc *rpc, const int64_t *id, const char *method,
+                     const json_t *params, const char *ptext, size_t plen, struct an_err *err)
+{
+    struct an_buf local, *b = frame_begin(rpc, &local);
+    an_buf_puts(b, "{\"jsonrpc\":\"2.0\"");
+    if (id) {
+        an_buf_puts(b, ",\"id\":");
+        put_int(b, *id);
+    }
+    put_method(b, method);
+    if (params) {
+        an_buf_puts(b, ",\"params\":");
+        put_json(b, params);
+    } else if (ptext) {
+        an_buf_puts(b, ",\"params\":");
+        an_buf_append(b, ptext, plen);
+    }
+    an_buf_putc(b, '}');
+    int rc = send_frame(rpc, b, err);
+    frame_end(rpc, b);
+    return rc;
+}
+
+static int request(struct an_rpc *rpc, const char *method, const json_t *params,
+                   const char *ptext, size_t plen, int64_t *id_out, struct an_err *err)
 {
     int64_t id = rpc->next_id;
-    json_t *m = envelope();
-    json_object_set_new(m, "id", json_integer(id));
-    json_object_set_new(m, "method", json_string(method));
-    if (params)
-        json_object_set(m, "params", (json_t *)params);
-    int rc = send_json(rpc, m, err);
-    json_decref(m);
+    int rc = send_call(rpc, &id, method, params, ptext, plen, err);
     if (rc != AN_OK)
         return rc;
     rpc->next_id++;
-    json_array_append_new(rpc->pending, json_integer(id));
+    pend_add_int(rpc, id);
     if (id_out)
         *id_out = id;
     return AN_OK;
 }
 
+int an_rpc_request(struct an_rpc *rpc, const char *method, const json_t *params, int64_t *id_out,
+                   struct an_err *err)
+{
+    return request(rpc, method, params, NULL, 0, id_out, err);
+}
+
+int an_rpc_request_text(struct an_rpc *rpc, const char *method, const char *params, size_t len,
+                        int64_t *id_out, struct an_err *err)
+{
+    if (memchr(params, '\n', len))
+        return an_fail(err, AN_EUSAGE, NULL, "a frame cannot hold a newline");
+    return request(rpc, method, NULL, params, len, id_out, err);
+}
+
 int an_rpc_notify(struct an_rpc *rpc, const char *method, const json_t *params,
                   struct an_err *err)
 {
-    json_t *m = envelope();
-    json_object_set_new(m, "method", json_string(method));
-    if (params)
-        json_object_set(m, "params", (json_t *)params);
-    int rc = send_json(rpc, m, err);
-    json_decref(m);
-    return rc;
+    return send_call(rpc, NULL, method, params, NULL, 0, err);
 }
 
 int an_rpc_send(struct an_rpc *rpc, const json_t *msg, struct an_err *err)
 {
     if (!msg || json_is_array(msg))
         return an_fail(err, AN_EUSAGE, NULL, "refusing to send a batch: one message per frame");
-    int rc = send_json(rpc, msg, err);
+    struct an_buf local, *b = frame_begin(rpc, &local);
+    put_json(b, msg);
+    int rc = send_frame(rpc, b, err);
+    frame_end(rpc, b);
     if (rc != AN_OK)
         return rc;
     json_t *id = json_is_object(msg) ? json_object_get(msg, "id") : NULL;
     if (id && json_object_get(msg, "method")) {
-        json_array_append_new(rpc->pending, json_deep_copy(id));
+        if (json_is_integer(id)) {
+            pend_add_int(rpc, json_integer_value(id));
+        } else {
+            if (!rpc->pend_other && !(rpc->pend_other = json_array()))
+                an_oom();
+            json_array_append_new(rpc->pend_other, json_deep_copy(id));
+        }
         if (json_is_integer(id) && json_integer_value(id) >= rpc->next_id &&
             json_integer_value(id) < INT64_MAX)
             rpc->next_id = json_integer_value(id) + 1;
@@ -495,33 +665,50 @@ int an_rpc_send_raw(struct an_rpc *rpc, const char *line, size_t len, struct an_
     return send_line(rpc, line, len, err);
 }
 
+/* {"jsonrpc":"2.0","id":<peer's id>, then the caller's member and '}' */
+static void reply_head(struct an_buf *b, const json_t *peer_id)
+{
+    an_buf_puts(b, "{\"jsonrpc\":\"2.0\",\"id\":");
+    if (peer_id)
+        put_json(b, peer_id);
+    else
+        an_buf_puts(b, "null");
+}
+
 int an_rpc_reply(struct an_rpc *rpc, const json_t *peer_id, const json_t *result,
                  struct an_err *err)
 {
-    json_t *m = envelope();
-    json_object_set(m, "id", peer_id ? (json_t *)peer_id : json_null());
+    struct an_buf local, *b = frame_begin(rpc, &local);
+    reply_head(b, peer_id);
+    an_buf_puts(b, ",\"result\":");
     if (result)
-        json_object_set(m, "result", (json_t *)result);
+        put_json(b, result);
     else
-        json_object_set_new(m, "result", json_object());
-    int rc = send_json(rpc, m, err);
-    json_decref(m);
+        an_buf_puts(b, "{}");
+    an_buf_putc(b, '}');
+    int rc = send_frame(rpc, b, err);
+    frame_end(rpc, b);
     return rc;
 }
 
 int an_rpc_reply_error(struct an_rpc *rpc, const json_t *peer_id, int code, const char *message,
                        const json_t *data, struct an_err *err)
 {
-    json_t *m = envelope();
-    json_object_set(m, "id", peer_id ? (json_t *)peer_id : json_null());
     json_t *e = json_object();
+    if (!e)
+        an_oom();
     json_object_set_new(e, "code", json_integer(code));
     json_object_set_new(e, "message", an_json_lossy(message, strlen(message)));
     if (data)
         json_object_set(e, "data", (json_t *)data);
-    json_object_set_new(m, "error", e);
-    int rc = send_json(rpc, m, err);
-    json_decref(m);
+    struct an_buf local, *b = frame_begin(rpc, &local);
+    reply_head(b, peer_id);
+    an_buf_puts(b, ",\"error\":");
+    put_json(b, e);
+    an_buf_putc(b, '}');
+    json_decref(e);
+    int rc = send_frame(rpc, b, err);
+    frame_end(rpc, b);
     return rc;
 }
 
@@ -634,7 +821,7 @@ const char *an_rpc_close_reason(const struct an_rpc *rpc)
 
 size_t an_rpc_pending(const struct an_rpc *rpc)
 {
-    return json_array_size(rpc->pending);
+    return rpc->npend + json_array_size(rpc->pend_other);
 }
 
 size_t an_rpc_queued(const struct an_rpc *rpc)

@@ -116,6 +116,13 @@ struct an_rpc_opts {
     int64_t grace_ms;  /* an_rpc_free(): stdin closed -> SIGTERM -> SIGKILL;
                           0: AN_CHILD_GRACE_MS */
     const char *peer_name; /* in reasons: "agent" (default) */
+    /* the config key that sets max_frame, named in the reason when a frame
+     * crosses it ("... cap (max_frame_bytes)"); NULL: none */
+    const char *max_frame_key;
+    /* The callbacks never read m->json: it stays NULL, and only the members
+     * a message is classified by are parsed (an_rpc_scan), not the whole
+     * envelope. Messages and warnings are otherwise the same. */
+    bool no_message;
 };
 #define AN_RPC_OPTS_INIT {0}
 
@@ -139,6 +146,11 @@ void an_rpc_free(struct an_rpc *rpc);
  * NULL). params: borrowed, NULL = omitted. */
 int an_rpc_request(struct an_rpc *rpc, const char *method, const json_t *params, int64_t *id_out,
                    struct an_err *err);
+/* The same with params given as JSON text (one compact value, such as
+ * an_json_compact() writes; no newline), sent as they are: for params that
+ * do not change from one request to the next, serialized once. */
+int an_rpc_request_text(struct an_rpc *rpc, const char *method, const char *params, size_t len,
+                        int64_t *id_out, struct an_err *err);
 /* Send a notification. params: borrowed, NULL = omitted. */
 int an_rpc_notify(struct an_rpc *rpc, const char *method, const json_t *params,
                   struct an_err *err);
@@ -187,5 +199,20 @@ const struct an_child *an_rpc_child(const struct an_rpc *rpc);
 /* The stderr log: borrowed, NUL-terminated, valid until the next handle.
  * *dropped (may be NULL) gets how many earlier bytes were discarded. */
 const char *an_rpc_stderr(const struct an_rpc *rpc, size_t *len, size_t *dropped);
+
+/* The members a message is classified by, read from its text without
+ * building the envelope object: new references, NULL when absent. */
+struct an_rpc_members {
+    json_t *id, *method, *params, *result, *error;
+};
+/* True with *out filled when s[0..n) is a JSON object that the whole parse
+ * would read to the same members; false (nothing to release) when it may
+ * not be (not an object, invalid, a member repeated, nested deeper than 512
+ * inside a member): the caller parses the whole text, which gives the
+ * message or its error. */
+bool an_rpc_scan(const char *s, size_t n, struct an_rpc_members *out);
+void an_rpc_members_release(struct an_rpc_members *m); /* and zeroes it */
+/* The same members of a parsed message object, borrowed from it. */
+void an_rpc_members_of(const json_t *obj, struct an_rpc_members *m);
 
 #endif

@@ -64,6 +64,8 @@ struct an_mcp_opts {
     const bool *allow_error;   /* per turn (by index): an error answer is recorded */
     size_t nallow;
     int64_t timeout_ms;        /* one turn, request sent -> its answer */
+    size_t max_frame_bytes;    /* one message from the server (a stdio line, an
+                                  HTTP body or SSE event); 0: AN_RPC_MAX_FRAME */
 };
 int an_mcp_open(struct an_session **out, const struct an_mcp_opts *opts, struct an_err *err);
 

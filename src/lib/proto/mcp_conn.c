@@ -484,7 +484,8 @@ int mcp_conn_new(struct mcp_conn **out, const struct an_mcp_opts *o,
     int rc;
     if (o->http) {
         struct mcp_http_cbs hc = {.ud = c, .on_text = http_text, .on_fail = http_fail};
-        rc = mcp_http_new(&c->http, o->endpoint, o->headers, o->nheaders, &hc, err);
+        rc = mcp_http_new(&c->http, o->endpoint, o->headers, o->nheaders, o->max_frame_bytes, &hc,
+                          err);
     } else {
         struct an_child_opts co = AN_CHILD_OPTS_INIT;
         co.argv = o->argv;
@@ -492,6 +493,9 @@ int mcp_conn_new(struct mcp_conn **out, const struct an_mcp_opts *o,
         co.cwd = o->cwd;
         struct an_rpc_opts ro = AN_RPC_OPTS_INIT;
         ro.peer_name = "server";
+        ro.max_frame = o->max_frame_bytes;
+        ro.max_frame_key = "max_frame_bytes";
+        ro.no_message = true; /* nothing here or in mcp.c reads a message whole */
         struct an_rpc_cbs rc_cbs = {.ud = c,
                                     .on_response = rpc_response,
                                     .on_request = rpc_request,

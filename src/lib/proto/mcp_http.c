@@ -56,6 +56,7 @@ struct mcp_http {
     struct post **posts;
     size_t nposts, cap;
     bool busy; /* inside curl_multi_perform: libcurl refuses handles added now */
+    size_t max_message; /* one JSON body or SSE event */
 };
 
 /* Put new POSTs on the multi handle and let them start. Never from inside
@@ -135,8 +136,8 @@ static int start(struct mcp_http *h, const char *body, size_t len, int64_t id,
     p->h = h;
     p->id = id;
     p->body = body ? an_xstrndup(body, len) : NULL;
-    an_sse_init(&p->sse, AN_RPC_MAX_FRAME, on_event, p);
-    an_buf_init(&p->json, AN_RPC_MAX_FRAME);
+    an_sse_init(&p->sse, h->max_message, on_event, p);
+    an_buf_init(&p->json, h->max_message);
     an_kv_append(&p->hdrs, &p->nhdrs, h->headers, h->nheaders);
     if (h->session_id) {
         struct an_kv kv = {"Mcp-Session-Id", h->session_id};
@@ -204,7 +205,8 @@ static void post_done(struct mcp_http *h, struct post *p, CURLcode cc)
     if (rc && !err.msg[0])
         an_fail(&err, rc, NULL, "the answer could not be read");
     if (rc && rc == AN_ELIMIT && p->mode)
-        an_fail(&err, rc, NULL, "a message over the %zu-byte cap", (size_t)AN_RPC_MAX_FRAME);
+        an_fail(&err, rc, NULL, "a message over the %zu-byte cap (max_frame_bytes)",
+                h->max_message);
     h->cbs.on_fail(h->cbs.ud, p->id, rc, (int)p->resp.status, rc ? err.msg : "");
 }
 
@@ -269,7 +271,8 @@ const char *mcp_http_session_id(const struct mcp_http *h)
 }
 
 int mcp_http_new(struct mcp_http **out, const char *endpoint, const struct an_kv *headers,
-                 size_t nheaders, const struct mcp_http_cbs *cbs, struct an_err *err)
+                 size_t nheaders, size_t max_message, const struct mcp_http_cbs *cbs,
+                 struct an_err *err)
 {
     *out = NULL;
     int rc = an_http_headers_check(headers, nheaders, endpoint, err);
@@ -284,6 +287,7 @@ int mcp_http_new(struct mcp_http **out, const char *endpoint, const struct an_kv
         return an_fail(err, AN_EINTERNAL, NULL, "libcurl could not create a multi handle");
     }
     h->endpoint = an_xstrdup(endpoint);
+    h->max_message = max_message ? max_message : AN_RPC_MAX_FRAME;
     an_kv_append(&h->headers, &h->nheaders, headers, nheaders);
     *out = h;
     return AN_OK;

@@ -23,8 +23,10 @@ struct mcp_http_cbs {
     void (*on_fail)(void *ud, int64_t id, int code, int http_status, const char *why);
 };
 
+/* max_message: one JSON body or SSE event's bytes; 0: AN_RPC_MAX_FRAME. */
 int mcp_http_new(struct mcp_http **out, const char *endpoint, const struct an_kv *headers,
-                 size_t nheaders, const struct mcp_http_cbs *cbs, struct an_err *err);
+                 size_t nheaders, size_t max_message, const struct mcp_http_cbs *cbs,
+                 struct an_err *err);
 /* Queue a POST of `body` (copied). `id`: the request id it carries, or -1.
  * It goes out at mcp_http_flush() or the next mcp_http_handle(): never
  * inside this call, so no answer can arrive before the caller has noted

@@ -388,6 +388,7 @@ static int mcp_conf_build(struct mcp_conf *c, const struct an_target *t,
     c->o.allow_error = c->allow;
     c->o.nallow = nturns;
     c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
+    c->o.max_frame_bytes = (size_t)t->max_frame_bytes;
     return 0;
 }
 
@@ -527,6 +528,7 @@ int an_target_open(const struct an_target *t, const struct an_test *test,
             .client_capabilities = c->caps,
             .policy = (int)t->permission_policy,
             .timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms,
+            .max_frame_bytes = (size_t)t->max_frame_bytes,
         };
         return an_acp_open(out, &o, err);
     }
