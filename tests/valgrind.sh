@@ -15,58 +15,67 @@ VG=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=de
 pass=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# two at a time (the machine has two cores; valgrind uses one)
-unit() { # TEST: its log and exit code in $tmp
-  (cd "$root" && timeout 600 "${VG[@]}" "$1" >"$tmp/$(basename "$1").log" 2>&1)
-  echo $? >"$tmp/$(basename "$1").rc"
-}
-n=0
-for t in "$B"/test_*; do
-  [ -x "$t" ] || continue
-  unit "$t" &
-  n=$((n + 1))
-  [ $((n % 2)) -eq 0 ] && wait
-done
-wait
-for t in "$B"/test_*; do
-  [ -x "$t" ] || continue
-  b=$(basename "$t")
-  if [ "$(cat "$tmp/$b.rc")" = 0 ]; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1)); echo "FAIL $b"; grep -E '==[0-9]+==' "$tmp/$b.log" | head -20
-  fi
-done
-# the e2e cases, with ananke itself under valgrind (exit 99 = a memory error),
-# and the MCP target against the reference servers, side by side
+# ananke itself under valgrind (exit 99 = a memory error) for the e2e cases
+# and the MCP target against the reference servers
 wrap=$tmp/ananke-vg
 cat >"$wrap" <<WRAP
 #!/usr/bin/env bash
 exec ${VG[*]} "$B/ananke" "\$@"
 WRAP
 chmod +x "$wrap"
-cases=(assert-forbid assert-require assert-forbid-calls assert-text conversation hooks faults
-       inheritance malformed reporters shard flaky acp-target acp-crash agent-down
-       jsonl-output markdown-output jsonl-judge openai-target jsonl-input-sources
-       jsonl-script dynamic assert-usage usage-acp)
-ANANKE="$wrap" ANANKE_BUILD="$B" bash "$root/tests/e2e/run.sh" "${cases[@]}" >"$tmp/e2e.log" 2>&1 &
-e2e_pid=$!
-mcp_pid=""
-if [ -d "$root/tests/mcp/node_modules" ]; then
-  ANANKE="$wrap" ANANKE_BUILD="$B" bash "$root/tests/mcp/run.sh" everything-stdio \
-    everything-http faults filesystem >"$tmp/mcp.log" 2>&1 &
-  mcp_pid=$!
-fi
-if wait "$e2e_pid"; then
-  pass=$((pass + 1))
-else
-  fail=$((fail + 1)); echo "FAIL e2e under valgrind"; tail -n 30 "$tmp/e2e.log"
-fi
-if [ -n "$mcp_pid" ]; then
-  if wait "$mcp_pid"; then
+# the e2e cases that do not measure time, slowest first
+cases=(shard reporters jsonl-input-sources jsonl-judge flaky dynamic inheritance acp-crash
+       jsonl-script jsonl-output acp-target faults assert-forbid-calls openai-target
+       markdown-output assert-require assert-forbid assert-text hooks conversation agent-down
+       assert-usage usage-acp malformed)
+units=()
+for t in "$B"/test_*; do [ -x "$t" ] && units+=("$(basename "$t")"); done
+# job KIND NAME: one unit test, one e2e case or the MCP suite; its output in
+# $tmp/KIND-NAME.log, its exit code in $tmp/KIND-NAME.rc
+job() {
+  case $1 in
+    unit) (cd "$root" && timeout 600 "${VG[@]}" "$B/$2") ;;
+    e2e) ANANKE="$wrap" ANANKE_BUILD="$B" bash "$root/tests/e2e/run.sh" "$2" ;;
+    mcp) ANANKE="$wrap" ANANKE_BUILD="$B" bash "$root/tests/mcp/run.sh" everything-stdio \
+           everything-http faults filesystem ;;
+  esac >"$tmp/$1-$2.log" 2>&1
+  echo $? >"$tmp/$1-$2.rc"
+}
+# every job, two at a time (the machine has two cores; valgrind uses one),
+# the longest first so that the two finish together
+jobs=()
+[ -d "$root/tests/mcp/node_modules" ] && jobs+=("mcp servers")
+for c in "${cases[@]}"; do jobs+=("e2e $c"); done
+for t in "${units[@]}"; do jobs+=("unit $t"); done
+running=0
+for j in "${jobs[@]}"; do
+  # shellcheck disable=SC2086 # "KIND NAME"
+  job $j &
+  running=$((running + 1))
+  if [ "$running" -ge 2 ]; then wait -n; running=$((running - 1)); fi
+done
+wait
+rc_of() { cat "$tmp/$1-$2.rc" 2>/dev/null || echo missing; }
+for b in "${units[@]}"; do
+  if [ "$(rc_of unit "$b")" = 0 ]; then
     pass=$((pass + 1))
   else
-    fail=$((fail + 1)); echo "FAIL mcp under valgrind"; tail -n 30 "$tmp/mcp.log"
+    fail=$((fail + 1)); echo "FAIL $b"; grep -E '==[0-9]+==' "$tmp/unit-$b.log" | head -20
+  fi
+done
+e2e_failed=()
+for c in "${cases[@]}"; do [ "$(rc_of e2e "$c")" = 0 ] || e2e_failed+=("$c"); done
+if [ ${#e2e_failed[@]} -eq 0 ]; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1)); echo "FAIL e2e under valgrind"
+  for c in "${e2e_failed[@]}"; do tail -n 30 "$tmp/e2e-$c.log"; done
+fi
+if [ -d "$root/tests/mcp/node_modules" ]; then
+  if [ "$(rc_of mcp servers)" = 0 ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL mcp under valgrind"; tail -n 30 "$tmp/mcp-servers.log"
   fi
 fi
 echo "valgrind: $pass passed, $fail failed"

@@ -18,7 +18,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib.sh"
 ANANKE=$tests_build/ananke MOCK=$tests_build/ananke-mock
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+sdk_pid=""
+trap 'stop_pids "$sdk_pid"; rm -rf "$TMP"' EXIT
 pass=0 fail=0 suite=comply # ok, bad, finish: tests/lib.sh
 cd "$tests_root"
 
@@ -45,10 +46,23 @@ grep -q '<testcase name="required.initialize" classname="mock"' "$TMP/mock.xml" 
 grep -q '<skipped message="precondition not met: agentCap' "$TMP/mock.xml" &&
     ok "mock: junit NA is skipped with its reason" || bad "mock: junit skipped"
 
-# 2. one fault switch → one failing test (and a diff or message worth reading)
-check_fault() { # FAULT TEST-ID GREP-IN-REPORT [EXIT: 1 for a required test]
-    local f=$1 id=$2 want=$3 want_rc=${4:-1}
-    "$ANANKE" comply --timeout-scale 0.5 -t "$id" --agent mock="$MOCK acp --fault $f" -r json:"$TMP/$f.json" \
+# 3 starts here and is checked below: the SDK example agent spends its ~20 s
+# waiting (1 s between steps), so it runs beside the mock's checks
+AGENT_JS=$HERE/node_modules/@agentclientprotocol/sdk/dist/examples/agent.js
+if [ -f "$AGENT_JS" ] && command -v node >/dev/null; then
+    # its turns take about 5 s (1 s between steps): 0.6 keeps a 10 s window at 6 s
+    "$ANANKE" comply -j 8 --timeout-scale 0.6 --agent sdk-example-agent="node $AGENT_JS" -r json:"$TMP/sdk.json" \
+        >"$TMP/sdk.md" 2>"$TMP/sdk.err" &
+    sdk_pid=$!
+fi
+
+# 2. one fault switch → one failing test (and a diff or message worth reading).
+#    A failing test waits out its window; the mock answers at once, so 0.2 (as
+#    in 1) is enough for what it sends to arrive. SCALE 0.5 for ignore-cancel:
+#    the end_turn it sends instead comes 2 s after the prompt.
+check_fault() { # FAULT TEST-ID GREP-IN-REPORT [EXIT: 1 for a required test] [SCALE]
+    local f=$1 id=$2 want=$3 want_rc=${4:-1} scale=${5:-0.2}
+    "$ANANKE" comply --timeout-scale "$scale" -t "$id" --agent mock="$MOCK acp --fault $f" -r json:"$TMP/$f.json" \
         >"$TMP/$f.md" 2>"$TMP/$f.err"
     local rc=$? st
     st=$(status "$id" "$TMP/$f.json" mock)
@@ -59,7 +73,7 @@ check_fault() { # FAULT TEST-ID GREP-IN-REPORT [EXIT: 1 for a required test]
         sed -n '/^### /,$p' "$TMP/$f.md" | head -n 20
     fi
 }
-check_fault ignore-cancel required.prompt.cancel 'result.stopReason: expected /^cancelled$/, got "end_turn"'
+check_fault ignore-cancel required.prompt.cancel 'result.stopReason: expected /^cancelled$/, got "end_turn"' 1 0.5
 check_fault fs-without-capability required.capabilities.respect-fs-disabled "forbidden request 'fs/read_text_file'"
 check_fault terminal-without-capability required.capabilities.respect-terminal-disabled "forbidden request 'terminal/create'"
 check_fault relative-paths required.fs.absolute-paths '"path":"greeting.txt"'
@@ -97,15 +111,13 @@ printf '{"agent_servers":{"m":{"command":"%s","args":["acp"],"env":{"X":"1"}}}}\
 "$ANANKE" comply --settings "$TMP/settings.json" -t required.session-new >"$TMP/settings.md" 2>&1
 [ $? -eq 0 ] && grep -q '^## m Summary' "$TMP/settings.md" && ok "--settings" || bad "--settings"
 
-# 3. the real SDK example agent
-AGENT_JS=$HERE/node_modules/@agentclientprotocol/sdk/dist/examples/agent.js
-if [ ! -f "$AGENT_JS" ] || ! command -v node >/dev/null; then
+# 3. the real SDK example agent (started above)
+if [ -z "$sdk_pid" ]; then
     bad "sdk example agent: $AGENT_JS missing (run scripts/setup.sh; needs node and npm)"
 else
-    # its turns take about 5 s (1 s between steps): 0.6 keeps a 10 s window at 6 s
-    "$ANANKE" comply -j 8 --timeout-scale 0.6 --agent sdk-example-agent="node $AGENT_JS" -r json:"$TMP/sdk.json" \
-        >"$TMP/sdk.md" 2>"$TMP/sdk.err"
+    wait "$sdk_pid"
     rc=$?
+    sdk_pid=""
     [ "$rc" -eq 0 ] && ok "sdk: exit 0 (no required failure)" || bad "sdk: exit $rc"
     # acp.md §8: it answers initialize/session/new, cancels, -32601, -32602,
     # and never calls fs/* or terminal/*

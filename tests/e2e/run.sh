@@ -25,6 +25,8 @@
 #                   (CASE_DIR, the case directory's absolute path, is set too)
 #   check.sh        optional extra checks, run in the case directory with
 #                   $OUT (the out/ directory) set; must exit 0
+#   serial          optional, empty: the case measures time, so it runs
+#                   alone (the others run two at a time; E2E_JOBS=1: one)
 # plus the config and test files the command reads. Output lands in out/.
 # Usage: tests/e2e/run.sh [CASE...]
 set -uo pipefail
@@ -151,6 +153,48 @@ if [ $# -gt 0 ]; then
 else
   for d in "$here"/*/; do [ -f "$d/exit" ] || [ -f "$d/expect" ] && cases+=("${d%/}"); done
 fi
-for c in "${cases[@]}"; do run_case "$c"; done
+# Two cases at a time (each has its own out/, mocks and ports; most of a
+# case is waiting on them); a case with a `serial` file measures time and
+# runs alone. Each case's lines are kept in $logs/N (its failures in
+# $logs/N.rc) and shown in case order as soon as the cases before it are done.
+jobs=${E2E_JOBS:-2}
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+shown=0
+flush() {
+  while [ -f "$logs/$((shown + 1)).rc" ]; do
+    shown=$((shown + 1))
+    cat "$logs/$shown"
+    if [ "$(cat "$logs/$shown.rc")" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+  done
+}
+one() { # N DIR: run_case counting in counters of its own
+  local pass=0 fail=0
+  run_case "$2" >"$logs/$1" 2>&1
+  echo "$fail" >"$logs/$1.rc"
+}
+n=0 running=0
+for c in "${cases[@]}"; do
+  n=$((n + 1))
+  if [ -f "$c/serial" ] || [ "$jobs" -le 1 ]; then
+    wait; running=0
+    one "$n" "$c"
+  else
+    one "$n" "$c" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+  fi
+  flush
+done
+wait
+flush
+# a case that died without its verdict fails (and the ones after it are shown)
+while [ "$shown" -lt "$n" ]; do
+  if [ ! -f "$logs/$((shown + 1)).rc" ]; then
+    echo "FAIL ${cases[$shown]##*/}: no verdict" >>"$logs/$((shown + 1))"
+    echo 1 >"$logs/$((shown + 1)).rc"
+  fi
+  flush
+done
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

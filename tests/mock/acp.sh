@@ -192,15 +192,35 @@ probe() {
     echo "${broken[*]}"
 }
 
-check "probe: no fault breaks nothing" "" "$(probe)"
-for pair in ignore-cancel:cancel fs-without-capability:fs-cap \
-    terminal-without-capability:terminal-cap relative-paths:relative \
-    wrong-unknown-method:unknown wrong-invalid-params:params leak-terminal:leak \
-    no-session-id:sessionid bad-protocol-version:version garbage-line:garbage \
-    exit-mid-turn:exit slow-start:slow stderr-flood:flood; do
-    check "fault ${pair%%:*}" "${pair#*:}" "$(probe --fault "${pair%%:*}")"
+# The probes are independent (each its own agent and, below, its own $TMP):
+# two run at a time (in the background), their verdicts are checked in this
+# order. probe_to N [--fault NAME]: the probe's output in $TMP/probe-N.out
+probe_to() {
+    local n=$1
+    shift
+    local TMP=$TMP/probe-$n # the probe and its helpers see this one
+    mkdir -p "$TMP"
+    probe "$@" >"$TMP.out"
+}
+faults=(ignore-cancel:cancel fs-without-capability:fs-cap
+    terminal-without-capability:terminal-cap relative-paths:relative
+    wrong-unknown-method:unknown wrong-invalid-params:params leak-terminal:leak
+    no-session-id:sessionid bad-protocol-version:version garbage-line:garbage
+    exit-mid-turn:exit slow-start:slow stderr-flood:flood)
+probes=("" "${faults[@]%%:*}" "wrong-unknown-method,bad-protocol-version")
+running=0
+for i in "${!probes[@]}"; do
+    if [ -z "${probes[$i]}" ]; then probe_to "$i" & else probe_to "$i" --fault "${probes[$i]}" & fi
+    running=$((running + 1))
+    if [ "$running" -ge 2 ]; then wait -n; running=$((running - 1)); fi
 done
-check "two faults at once" "version unknown" "$(probe --fault wrong-unknown-method,bad-protocol-version)"
+wait
+check "probe: no fault breaks nothing" "" "$(cat "$TMP/probe-0.out")"
+for i in "${!faults[@]}"; do
+    pair=${faults[$i]}
+    check "fault ${pair%%:*}" "${pair#*:}" "$(cat "$TMP/probe-$((i + 1)).out")"
+done
+check "two faults at once" "version unknown" "$(cat "$TMP/probe-$((${#faults[@]} + 1)).out")"
 
 # ---- initialize and session/new ---------------------------------------------------
 start
