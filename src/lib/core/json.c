@@ -305,6 +305,17 @@ char *an_json_compact(const json_t *v)
     return an_json_dumps(v, JSON_COMPACT);
 }
 
+bool an_json_compact_try(struct an_buf *b, const json_t *v)
+{
+    size_t at = b->len;
+    if (v && write_json(b, v, 0))
+        return true;
+    b->len = at;
+    if (b->data)
+        b->data[at] = '\0';
+    return false;
+}
+
 const char *an_json_type_name(const json_t *v)
 {
     if (!v)

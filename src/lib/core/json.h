@@ -21,6 +21,11 @@ char *an_utf8_lossy(const char *s, size_t n);
 char *an_json_dumps(const json_t *v, size_t flags);
 /* Compact JSON text, keys in insertion order; caller frees. Never NULL. */
 char *an_json_compact(const json_t *v);
+/* Appends what an_json_compact(v) returns to b, when that takes no
+ * decision that depends on the whole text (how to print a real); false,
+ * with b as it was, when it would (an_json_compact must then do all). */
+struct an_buf;
+bool an_json_compact_try(struct an_buf *b, const json_t *v);
 /* The JSON type of v as a word: "object", "array", "string", "number",
  * "boolean" or "null" (NULL counts as null). */
 const char *an_json_type_name(const json_t *v);
@@ -33,7 +38,6 @@ const char *an_json_str(const json_t *obj, const char *key);
  * n bytes, or when jansson would refuse it (control characters, bad
  * escapes, lone surrogates, invalid UTF-8) or hold it differently
  * (\u0000): the caller then leaves it to jansson. */
-struct an_buf;
 bool an_json_scan_string(const char *s, size_t n, struct an_buf *scratch, const char **out,
                          size_t *len, size_t *used);
 /* Parse JSON text with a nesting limit; NULL + message in `why` on failure. */

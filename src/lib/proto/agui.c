@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "proto/adapter.h"
+#include "proto/agui_dec_int.h"
 #include "proto/agui_decode.h"
 #include "proto/http.h"
 #include "proto/sse.h"
@@ -230,7 +231,7 @@ static void agui_free(struct an_session *base)
     an_agui_conv_release(&s->conv);
     free(s->endpoint);
     an_kv_free(s->headers, s->nheaders);
-    free(s);
+    an_agui_spare_put(s, sizeof *s);
 }
 
 static const struct an_session_ops agui_ops = {
@@ -251,7 +252,7 @@ int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struc
         return rc;
     an_http_global_init();
 
-    struct agui_session *s = an_xcalloc(1, sizeof *s);
+    struct agui_session *s = an_agui_spare_take(sizeof *s);
     s->base.ops = &agui_ops;
     s->endpoint = an_xstrdup(opts->endpoint);
     s->timeout_ms = opts->timeout_ms;

@@ -18,11 +18,13 @@
 enum run_state { RUN_NONE, RUN_ACTIVE, RUN_DONE, RUN_ERRORED };
 enum chunk_kind { CHUNK_NONE, CHUNK_TEXT, CHUNK_TOOL, CHUNK_REASONING };
 
-/* id -> index (agui_idmap.c): the keys are C strings, copied. */
+/* id -> index (agui_idmap.c): the keys are C strings, copied (a short one
+ * into the slot itself, as most ids are). */
 struct an_agui_idslot {
-    char *key; /* NULL: empty */
+    char *key; /* NULL: empty; `in` or a malloc'd copy */
     size_t len, val;
     uint64_t hash;
+    char in[24];
 };
 struct an_agui_idmap {
     struct an_agui_idslot *slots;
@@ -32,6 +34,8 @@ struct an_agui_idmap {
 size_t an_agui_idmap_getn(const struct an_agui_idmap *m, const char *key, size_t n);
 void an_agui_idmap_set(struct an_agui_idmap *m, const char *key, size_t val);
 void an_agui_idmap_release(struct an_agui_idmap *m);
+/* Empty, keeping the table (released instead when larger than max_cap). */
+void an_agui_idmap_clear(struct an_agui_idmap *m, size_t max_cap);
 
 /* A message this run produced, kept for the next run's history. */
 struct msg {
@@ -78,6 +82,11 @@ struct an_agui_dec {
     bool text_own;
     struct msg *msgs; /* creation order */
     size_t nmsgs, cap_msgs;
+    /* msgs[0..kept_msgs) and calls[0..kept_calls) own a content or args
+     * buffer and a calls array, possibly from an earlier run of a reused
+     * decoder (agui_dec_life.c): msg_new and an_agui_tool_start take them
+     * over emptied rather than allocate new ones */
+    size_t kept_msgs, kept_calls;
     size_t *order; /* history order (tool results sit after their call) */
     size_t norder, cap_order;
     struct an_agui_idmap msg_ids; /* id -> index in msgs */
@@ -105,6 +114,12 @@ struct an_agui_dec {
     char fast_id[256];
 };
 
+
+/* size zeroed bytes, the calling thread's spare block when it has one of
+ * that size (agui_dec_life.c); an_agui_spare_put hands a block back (NULL
+ * is ignored), for the thread's next an_agui_spare_take. */
+void *an_agui_spare_take(size_t size);
+void an_agui_spare_put(void *p, size_t size);
 
 /* The decoder's fast path for plain text and args deltas (agui_decode.c);
  * on unless a test switches it off to compare it with the general path. */

@@ -80,7 +80,16 @@ static size_t msg_new(struct an_agui_dec *d, const char *id, const char *role)
 {
     AN_GROW(d->msgs, d->nmsgs, d->cap_msgs);
     struct msg *m = &d->msgs[d->nmsgs];
-    memset(m, 0, sizeof *m);
+    if (d->nmsgs < d->kept_msgs) {
+        struct msg keep = *m; /* emptied by an_agui_dec_reuse */
+        memset(m, 0, sizeof *m);
+        m->content = keep.content;
+        m->calls = keep.calls;
+        m->cap_calls = keep.cap_calls;
+    } else {
+        memset(m, 0, sizeof *m);
+        d->kept_msgs = d->nmsgs + 1;
+    }
     m->id = an_xstrdup(id);
     m->role = an_xstrdup(role);
     m->assistant = !strcmp(role, "assistant");
@@ -235,7 +244,14 @@ int an_agui_tool_start(struct an_agui_dec *d, const char *id, const char *name, 
 
     AN_GROW(d->calls, d->ncalls, d->cap_calls);
     struct call *c = &d->calls[d->ncalls];
-    memset(c, 0, sizeof *c);
+    if (d->ncalls < d->kept_calls) {
+        struct an_buf args = c->args; /* emptied by an_agui_dec_reuse */
+        memset(c, 0, sizeof *c);
+        c->args = args;
+    } else {
+        memset(c, 0, sizeof *c);
+        d->kept_calls = d->ncalls + 1;
+    }
     c->idx = d->t->ncalls - 1;
     c->open = true;
     c->last_ms = d->now;
@@ -747,54 +763,6 @@ void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
     json_decref(r->messages);
     r->messages = json_array();
     json_array_extend(r->messages, d->conv->messages);
-}
-
-/* ---- lifecycle ---- */
-
-void an_agui_dec_new(struct an_agui_dec **out, struct an_agui_conv *conv, struct an_transcript *t,
-                     size_t max_tool_calls)
-{
-    struct an_agui_dec *d = an_xcalloc(1, sizeof *d);
-    d->conv = conv;
-    d->t = t;
-    d->turn = t->nturns - 1;
-    d->max_calls = max_tool_calls ? max_tool_calls : AN_AGUI_DEFAULT_MAX_CALLS;
-    d->state = conv->state ? json_incref(conv->state) : json_object();
-    d->fast_idx = NONE;
-    d->text_owner = NONE;
-    an_agui_verify_new(&d->verify, conv->thread_id, AN_PROTOCOL_STRICT);
-    *out = d;
-}
-
-void an_agui_dec_free(struct an_agui_dec *d)
-{
-    if (!d)
-        return;
-    for (size_t i = 0; i < d->nmsgs; i++) {
-        struct msg *m = &d->msgs[i];
-        free(m->id);
-        free(m->role);
-        free(m->name);
-        an_buf_release(&m->content);
-        free(m->calls);
-        free(m->tool_call_id);
-        json_decref(m->tool_content);
-    }
-    free(d->msgs);
-    free(d->order);
-    for (size_t i = 0; i < d->ncalls; i++)
-        an_buf_release(&d->calls[i].args);
-    free(d->calls);
-    an_agui_idmap_release(&d->msg_ids);
-    an_agui_idmap_release(&d->call_ids);
-    json_decref(d->state);
-    json_decref(d->snapshot);
-    an_buf_release(&d->text);
-    an_buf_release(&d->fast_delta);
-    free(d->run_id);
-    free(d->chunk_id);
-    an_agui_verify_free(d->verify);
-    free(d);
 }
 
 void an_agui_dec_protocol(struct an_agui_dec *d, int mode)

@@ -37,7 +37,7 @@ static json_t *call_json(const struct an_tool_call *tc, const struct call *c)
     SET(fn, "name", an_json_lossy(tc->name, strlen(tc->name)));
     SET(fn, "arguments", decoded_json(args, strlen(args)));
     SET(o, "id", an_json_lossy(tc->id, strlen(tc->id)));
-    SET(o, "type", json_string("function"));
+    SET(o, "type", json_stringn_nocheck("function", 8));
     SET(o, "function", fn);
     return o;
 }
@@ -86,6 +86,22 @@ static void index_ids(struct an_agui_idmap *ix, json_t *arr)
     }
 }
 
+/* The position of the first message with that id in arr, NONE if none:
+ * what index_ids would say, without the table. */
+#define SCAN_MAX 16
+static size_t find_id(json_t *arr, const char *id)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(arr, i, m)
+    {
+        const char *mid = an_json_str(m, "id");
+        if (mid && !strcmp(mid, id))
+            return i;
+    }
+    return NONE;
+}
+
 /* A message reopened in a later run continues the one in the history. */
 static void continue_msg(json_t *old, json_t *add)
 {
@@ -122,16 +138,21 @@ void an_agui_history_merge(struct an_agui_dec *d)
         json_decref(c->messages);
         c->messages = json_deep_copy(d->snapshot);
     }
+    /* A short history is searched; a long one indexed. */
+    bool indexed = json_array_size(c->messages) + d->norder > SCAN_MAX;
     struct an_agui_idmap ix = {0};
-    index_ids(&ix, c->messages);
+    if (indexed)
+        index_ids(&ix, c->messages);
     for (size_t k = 0; k < d->norder; k++) {
         const struct msg *m = &d->msgs[d->order[k]];
         if (d->snapshot && m->seq < d->snapshot_seq)
             continue;
         json_t *j = msg_json(d, m);
-        size_t at = an_agui_idmap_getn(&ix, m->id, strlen(m->id));
+        size_t at = indexed ? an_agui_idmap_getn(&ix, m->id, strlen(m->id))
+                            : find_id(c->messages, m->id);
         if (at == NONE) {
-            an_agui_idmap_set(&ix, m->id, json_array_size(c->messages));
+            if (indexed)
+                an_agui_idmap_set(&ix, m->id, json_array_size(c->messages));
             json_array_append_new(c->messages, j);
         } else {
             /* Earlier turn records share the history's message objects
@@ -177,18 +198,28 @@ void an_agui_conv_release(struct an_agui_conv *c)
     memset(c, 0, sizeof *c);
 }
 
-/* The user message joins the history; then the input object, whose members
- * are copies (`copy`) or borrowed references to the conversation's own. */
-static json_t *input(struct an_agui_conv *c, const char *run_id, const char *user, bool copy)
+/* The user message joins the history. */
+static void add_user(struct an_agui_conv *c, const char *user)
 {
-    if (user) {
-        char id[AN_UUID_STR];
-        an_uuid4(id);
-        json_t *content = c->user_parts ? json_deep_copy(c->user_parts) : str_json(user);
-        c->user_parts = NULL;
-        json_array_append_new(c->messages, json_pack("{s:s,s:s,s:o}", "id", id, "role", "user",
-                                                     "content", content));
-    }
+    if (!user)
+        return;
+    char id[AN_UUID_STR];
+    an_uuid4(id);
+    json_t *content = c->user_parts ? json_deep_copy(c->user_parts) : str_json(user);
+    c->user_parts = NULL;
+    json_t *m = json_object();
+    if (!m || !content)
+        an_oom();
+    SET(m, "id", json_stringn_nocheck(id, strlen(id)));
+    SET(m, "role", json_stringn_nocheck("user", 4));
+    SET(m, "content", content);
+    json_array_append_new(c->messages, m);
+}
+
+/* The input object, whose members are copies (`copy`) or borrowed
+ * references to the conversation's own. */
+static json_t *input(struct an_agui_conv *c, const char *run_id, bool copy)
+{
     /* Key order as the reference client sends it; `protocolVersion` is left
      * out so 0.0.x servers that reject unknown keys still accept the body. */
     json_t *in = json_object();
@@ -209,14 +240,45 @@ json_t *an_agui_conv_input(struct an_agui_conv *c, const char *run_id, const cha
 {
     /* Copies: the conversation changes as the run is decoded, the input
      * must stay what was sent. */
-    return input(c, run_id, user, true);
+    add_user(c, user);
+    return input(c, run_id, true);
+}
+
+/* A member of the body, as an_json_compact would write it within input()'s
+ * object; false when only the whole object's text can say (or the value is
+ * NULL, which input() leaves out). */
+static bool member(struct an_buf *b, const char *key, const json_t *v)
+{
+    if (!v)
+        return false;
+    an_buf_puts(b, key);
+    return an_json_compact_try(b, v);
 }
 
 char *an_agui_conv_body(struct an_agui_conv *c, const char *run_id, const char *user)
 {
+    add_user(c, user);
+    /* Written member by member: the text an_json_compact gives input()'s
+     * object, without building it. */
+    struct an_buf b = AN_BUF_INIT;
+    /* under glibc's 1 KiB, above which an allocation costs far more */
+    b.data = an_xmalloc(b.cap = 1000);
+    b.data[0] = '\0';
+    json_t *tid = str_json(c->thread_id), *rid = str_json(run_id);
+    bool ok = member(&b, "{\"threadId\":", tid) && member(&b, ",\"runId\":", rid) &&
+              member(&b, ",\"state\":", c->state ? c->state : json_null()) &&
+              member(&b, ",\"messages\":", c->messages) &&
+              member(&b, ",\"tools\":[],\"context\":[],\"forwardedProps\":", c->forwarded_props);
+    json_decref(tid);
+    json_decref(rid);
+    if (ok) {
+        an_buf_putc(&b, '}');
+        return an_buf_detach(&b, NULL);
+    }
+    an_buf_release(&b);
     /* Serialised at once, so the conversation's own values can be shared:
      * no deep copy of a history that grows every turn. */
-    json_t *in = input(c, run_id, user, false);
+    json_t *in = input(c, run_id, false);
     char *body = an_json_compact(in);
     json_decref(in);
     return body;

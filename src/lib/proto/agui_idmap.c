@@ -31,6 +31,12 @@ static struct an_agui_idslot *find(const struct an_agui_idmap *m, const char *ke
     }
 }
 
+static void key_free(struct an_agui_idslot *e)
+{
+    if (e->key != e->in)
+        free(e->key);
+}
+
 size_t an_agui_idmap_getn(const struct an_agui_idmap *m, const char *key, size_t n)
 {
     if (!m->cap)
@@ -46,15 +52,26 @@ void an_agui_idmap_set(struct an_agui_idmap *m, const char *key, size_t val)
     if ((m->n + 1) * 4 > m->cap * 3) { /* at most 3/4 full */
         struct an_agui_idmap grown = {.cap = m->cap ? m->cap * 2 : 16, .n = m->n};
         grown.slots = an_xcalloc(grown.cap, sizeof *grown.slots);
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->slots[i].key)
-                *find(&grown, m->slots[i].key, m->slots[i].len, m->slots[i].hash) = m->slots[i];
+        for (size_t i = 0; i < m->cap; i++) {
+            struct an_agui_idslot *o = &m->slots[i];
+            if (!o->key)
+                continue;
+            struct an_agui_idslot *e = find(&grown, o->key, o->len, o->hash);
+            *e = *o;
+            if (o->key == o->in)
+                e->key = e->in;
+        }
         free(m->slots);
         *m = grown;
     }
     struct an_agui_idslot *e = find(m, key, n, h);
     if (!e->key) {
-        e->key = an_xstrndup(key, n);
+        if (n < sizeof e->in) {
+            memcpy(e->in, key, n + 1);
+            e->key = e->in;
+        } else {
+            e->key = an_xstrndup(key, n);
+        }
         e->len = n;
         e->hash = h;
         m->n++;
@@ -65,7 +82,23 @@ void an_agui_idmap_set(struct an_agui_idmap *m, const char *key, size_t val)
 void an_agui_idmap_release(struct an_agui_idmap *m)
 {
     for (size_t i = 0; i < m->cap; i++)
-        free(m->slots[i].key);
+        key_free(&m->slots[i]);
     free(m->slots);
     memset(m, 0, sizeof *m);
+}
+
+void an_agui_idmap_clear(struct an_agui_idmap *m, size_t max_cap)
+{
+    if (m->cap > max_cap) {
+        an_agui_idmap_release(m);
+        return;
+    }
+    if (!m->n)
+        return;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].key) {
+            key_free(&m->slots[i]);
+            m->slots[i].key = NULL;
+        }
+    m->n = 0;
 }

@@ -138,10 +138,13 @@ static void add_header(struct an_http_xfer *x, const char *name, const char *val
     struct an_buf b = AN_BUF_INIT;
     /* "Name;" is curl's way to send a header with an empty value;
      * "Name:" would remove the header instead. */
-    if (value && *value)
-        an_buf_printf(&b, "%s: %s", name, value);
-    else
-        an_buf_printf(&b, "%s;", name);
+    an_buf_puts(&b, name); /* no printf: a few headers every turn */
+    if (value && *value) {
+        an_buf_append(&b, ": ", 2);
+        an_buf_puts(&b, value);
+    } else {
+        an_buf_putc(&b, ';');
+    }
     struct curl_slist *l = curl_slist_append(x->hdrs, an_buf_cstr(&b));
     an_buf_release(&b);
     if (!l)
