@@ -376,8 +376,9 @@ struct part {
     struct an_strmap regexes;
     struct an_arena scratch;
     struct an_arena *own; /* a thread's arena; NULL: the suite's */
-    struct an_test *tests;
+    struct an_test *tests; /* its slice of the suite's array, until it outgrows it */
     size_t ntests, cap;
+    bool in_place;
     struct an_errlist errs;
     int first;
 };
@@ -397,6 +398,7 @@ static void part_room(struct part *p, size_t n)
     size_t ncap = (p->ntests + n) * 2;
     p->tests = an_arena_grow(p->ld.a, p->tests, p->ntests, ncap, sizeof *p->tests);
     p->cap = ncap;
+    p->in_place = false;
 }
 
 /* What a loaded test must also fit: the target's protocol, the http
@@ -503,6 +505,9 @@ static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load
     bool attr_ok = nt > 1 && pthread_attr_init(&attr) == 0;
     if (attr_ok)
         pthread_attr_setstacksize(&attr, (size_t)8 << 20); /* as the main thread's */
+    /* a slot per file, each part writing its own slice (a YAML file is one
+     * test): no copy at the end unless a JSONL file outgrew its slice */
+    s->tests = an_arena_alloc(ld->a, (total ? total : 1) * sizeof *s->tests);
     for (size_t k = 0; k < nt; k++) {
         struct part *p = &parts[k];
         p->s = s;
@@ -510,6 +515,9 @@ static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load
         p->files = files;
         p->from = total * k / nt;
         p->to = total * (k + 1) / nt;
+        p->tests = s->tests + p->from;
+        p->cap = p->to - p->from;
+        p->in_place = true;
         if (k) {
             p->own = an_xcalloc(1, sizeof *p->own);
             an_arena_defer(ld->a, part_arena_free, p->own);
@@ -533,13 +541,19 @@ static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load
 
     int first = 0;
     size_t n = 0;
-    for (size_t k = 0; k < nt; k++)
+    bool in_place = true;
+    for (size_t k = 0; k < nt; k++) {
         n += parts[k].ntests;
-    s->tests = an_arena_alloc(ld->a, (n ? n : 1) * sizeof *s->tests);
+        in_place = in_place && parts[k].in_place;
+    }
+    if (!in_place)
+        s->tests = an_arena_alloc(ld->a, (n ? n : 1) * sizeof *s->tests);
     for (size_t k = 0; k < nt; k++) {
         struct part *p = &parts[k];
-        if (p->ntests)
-            memcpy(s->tests + s->ntests, p->tests, p->ntests * sizeof *p->tests);
+        /* in place, a part's tests move down over the slots of files that
+         * gave none (errors, empty JSONL): never past where they are */
+        if (p->ntests && s->tests + s->ntests != p->tests)
+            memmove(s->tests + s->ntests, p->tests, p->ntests * sizeof *p->tests);
         s->ntests += p->ntests;
         for (size_t i = 0; i < p->errs.n; i++)
             an_errlist_add(errs, &p->errs.v[i]);
