@@ -46,6 +46,31 @@ static const char *skip_ws(const char *s, const char *e)
     return s;
 }
 
+/* `"key" : "` from *sp, white space allowed around the colon: the key's
+ * text (plain ASCII, no escape) in *k and *klen, *sp left on the value's
+ * opening quote. false for anything else: the general path decides. */
+static bool plain_member(const char **sp, const char *e, const char **k, size_t *klen)
+{
+    const char *s = skip_ws(*sp, e);
+    if (s == e || *s != '"')
+        return false;
+    *k = ++s;
+    while (s < e && *s != '"' && *s != '\\' && (unsigned char)*s >= 0x20 &&
+           (unsigned char)*s < 0x80)
+        s++;
+    if (s == e || *s != '"')
+        return false;
+    *klen = (size_t)(s - *k);
+    s = skip_ws(s + 1, e);
+    if (s == e || *s != ':')
+        return false;
+    s = skip_ws(s + 1, e);
+    if (s == e || *s != '"')
+        return false;
+    *sp = s;
+    return true;
+}
+
 /* The layout nearly every producer writes (the reference encoder's,
  * JSON.stringify's): {"type":"...","<id key>":"<id>","delta":"<delta>"}.
  * Sets *s past the delta's opening quote's start (at the quote). */
@@ -118,21 +143,9 @@ static bool delta_scan(const char *data, size_t len, const char *known, size_t k
         return false;
     s++;
     for (;;) {
-        s = skip_ws(s, e);
-        if (s == e || *s != '"')
-            return false;
-        const char *k = ++s;
-        while (s < e && *s != '"' && *s != '\\' && (unsigned char)*s >= 0x20 &&
-               (unsigned char)*s < 0x80)
-            s++;
-        if (s == e || *s != '"')
-            return false;
-        size_t klen = (size_t)(s - k);
-        s = skip_ws(s + 1, e);
-        if (s == e || *s != ':')
-            return false;
-        s = skip_ws(s + 1, e);
-        if (s == e || *s != '"')
+        const char *k;
+        size_t klen;
+        if (!plain_member(&s, e, &k, &klen))
             return false;
         const char **val;
         size_t *vlen;
@@ -301,27 +314,15 @@ static bool plain_scan(const char *data, size_t len, struct an_buf *scratch,
     size_t used_vals = 0;
     s++;
     for (;;) {
-        s = skip_ws(s, e);
-        if (s == e || *s != '"')
+        const char *k;
+        size_t klen;
+        if (!plain_member(&s, e, &k, &klen))
             return false;
-        const char *k = ++s;
-        while (s < e && *s != '"' && *s != '\\' && (unsigned char)*s >= 0x20 &&
-               (unsigned char)*s < 0x80)
-            s++;
-        if (s == e || *s != '"')
-            return false;
-        size_t klen = (size_t)(s - k);
         unsigned key = 0;
         while (key < P_NKEYS &&
                (plain_keys[key].len != klen || memcmp(plain_keys[key].name, k, klen)))
             key++;
         if (key == P_NKEYS || (seen & BIT(key))) /* a key twice: jansson keeps the last */
-            return false;
-        s = skip_ws(s + 1, e);
-        if (s == e || *s != ':')
-            return false;
-        s = skip_ws(s + 1, e);
-        if (s == e || *s != '"')
             return false;
         const char *v;
         size_t vlen, used;
