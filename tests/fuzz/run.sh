@@ -6,7 +6,7 @@
 # once. One check per target run and one per regression input; a crash, a
 # leak, UB, a timeout (-timeout) or memory over -rss_limit_mb fails it.
 #
-#   FUZZ_SECONDS  seconds per target (default 4: 60 s of fuzzing in all; `make fuzz`: 300)
+#   FUZZ_SECONDS  seconds per target (default 4: 68 s of fuzzing for the 17 targets; `make fuzz`: 300)
 #   FUZZ_JOBS     targets run at once (default 2)
 #   FUZZ_TARGETS  a subset, space-separated ("sse agui"); default every one
 #   FUZZ_TIMEOUT  seconds one input may take (default 5)
