@@ -174,13 +174,7 @@ static void test_io_error(void **state)
     char path[128];
     struct an_err err = AN_ERR_INIT;
     struct an_run_result r = fx_mixed_run();
-    { /* a file where a directory would have to be: no report can be made under it */
-        char b[160];
-        snprintf(b, sizeof b, "%s/blocker", files_dir);
-        FILE *fp = fopen(b, "w");
-        assert_non_null(fp);
-        fclose(fp);
-    }
+    files_touch("blocker"); /* a file where a report's directory would have to be */
     snprintf(path, sizeof path, "%s/blocker/dir/run.jsonl", files_dir);
     assert_int_equal(an_report_jsonl(&r, path, &err), AN_EIO);
     assert_non_null(strstr(err.msg, path));

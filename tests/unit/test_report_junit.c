@@ -226,13 +226,7 @@ static void test_atomic_and_errors(void **state)
     files_assert_none_named(files_dir, ".tmp-");
 
     /* a directory that cannot be made: AN_EIO naming the path and the cause */
-    { /* a file where a directory would have to be: no report can be made under it */
-        char b[160];
-        snprintf(b, sizeof b, "%s/blocker", files_dir);
-        FILE *fp = fopen(b, "w");
-        assert_non_null(fp);
-        fclose(fp);
-    }
+    files_touch("blocker"); /* a file where a report's directory would have to be */
     snprintf(path, sizeof path, "%s/blocker/junit.xml", files_dir);
     assert_int_equal(an_report_junit(&r, path, &err), AN_EIO);
     assert_int_equal(err.code, AN_EIO);

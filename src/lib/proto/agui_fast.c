@@ -71,6 +71,18 @@ static bool plain_member(const char **sp, const char *e, const char **k, size_t 
     return true;
 }
 
+/* After a member's value (`used` bytes from *sp): 1 and *sp past the ','
+ * when another member follows, 0 and *sp on the '}' at the object's end,
+ * -1 for anything else. */
+static int next_member(const char **sp, const char *e, size_t used)
+{
+    const char *s = skip_ws(*sp + used, e);
+    if (s == e || (*s != '}' && *s != ','))
+        return -1;
+    *sp = *s == ',' ? s + 1 : s;
+    return *s == ',';
+}
+
 /* The layout nearly every producer writes (the reference encoder's,
  * JSON.stringify's): {"type":"...","<id key>":"<id>","delta":"<delta>"}.
  * Sets *s past the delta's opening quote's start (at the quote). */
@@ -166,14 +178,11 @@ static bool delta_scan(const char *data, size_t len, const char *known, size_t k
         /* only the delta may have needed unescaping */
         if (val != &delta && (*val < data || *val >= e))
             return false;
-        s = skip_ws(s + used, e);
-        if (s == e)
+        int more = next_member(&s, e, used);
+        if (more < 0)
             return false;
-        if (*s == '}')
+        if (!more)
             break;
-        if (*s != ',')
-            return false;
-        s++;
     }
     if (skip_ws(s + 1, e) != e || !type || !id || !delta || id_len >= AN_AGUI_FAST_ID_MAX)
         return false;
@@ -335,14 +344,11 @@ static bool plain_scan(const char *data, size_t len, struct an_buf *scratch,
         (*vals)[used_vals + vlen] = '\0';
         used_vals += vlen + 1;
         seen |= BIT(key);
-        s = skip_ws(s + used, e);
-        if (s == e)
+        int more = next_member(&s, e, used);
+        if (more < 0)
             return false;
-        if (*s == '}')
+        if (!more)
             break;
-        if (*s != ',')
-            return false;
-        s++;
     }
     if (skip_ws(s + 1, e) != e || !(seen & BIT(P_TYPE)))
         return false;

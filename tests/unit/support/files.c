@@ -85,3 +85,12 @@ void files_assert_none_named(const char *dir, const char *part)
         assert_null(strstr(e->d_name, part));
     closedir(d);
 }
+
+void files_touch(const char *name)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/%s", files_dir, name);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fclose(fp);
+}

@@ -22,5 +22,8 @@ char *files_slurp(const char *path);
 size_t files_count(const char *text, const char *needle);
 /* No entry of dir has `part` in its name (a temporary file left behind). */
 void files_assert_none_named(const char *dir, const char *part);
+/* An empty file files_dir/name, e.g. a file where a report's directory
+ * would have to be made. */
+void files_touch(const char *name);
 
 #endif
