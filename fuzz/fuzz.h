@@ -25,6 +25,15 @@ char *fz_strdup(const uint8_t *data, size_t size);
 void fz_split(const uint8_t *data, size_t size, char **head, const uint8_t **rest,
               size_t *rest_len);
 
+/* The first byte of an input as the target's mode (how to feed the rest):
+ * returns it and leaves *data and *size on the rest; -1 for an empty input.
+ * Targets that feed in pieces take the piece size from it with
+ * fz_step(). */
+int fz_mode(const uint8_t **data, size_t *size);
+/* A piece size from a mode's low 6 bits: 1..63 bytes, or all of size at
+ * once when they are 0. */
+size_t fz_step(unsigned mode, size_t size);
+
 /* A fresh private directory (mkdtemp under $TMPDIR or /tmp), made once per
  * process; the files fz_write() put there and the directory are removed at
  * exit. Returns its path. */

@@ -60,11 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                         "application/json; charset=utf-8",
                                         "TEXT/EVENT-STREAM; charset=utf-8", ""};
     static const size_t steps[] = {1, 7, 64, 0};
-    if (size < 1)
+    int m = fz_mode(&data, &size);
+    if (m < 0)
         return 0;
-    unsigned mode = data[0];
-    data++;
-    size--;
+    unsigned mode = (unsigned)m;
     const char *roots[] = {"file:///tmp/fuzz-root", NULL};
     struct an_mcp_opts o = {.http = true,
                             .endpoint = "http://127.0.0.1:9/mcp",

@@ -78,12 +78,11 @@ static void stream(const uint8_t *data, size_t size, size_t step, size_t cap)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 1)
+    int m = fz_mode(&data, &size);
+    if (m < 0)
         return 0;
-    unsigned mode = data[0];
-    data++;
-    size--;
-    size_t step = (mode & 0x3f) ? (mode & 0x3f) : size + 1;
+    unsigned mode = (unsigned)m;
+    size_t step = fz_step(mode, size);
     stream(data, size, step, (mode & 0x40) ? 256 : 0);
 
     /* the same bytes as a whole non-stream answer, and as an error body */

@@ -22,12 +22,11 @@ static int on_event(void *ud, const struct an_sse_event *ev)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 1)
+    int m = fz_mode(&data, &size);
+    if (m < 0)
         return 0;
-    unsigned mode = data[0];
-    data++;
-    size--;
-    size_t step = (mode & 0x3f) ? (mode & 0x3f) : size + 1;
+    unsigned mode = (unsigned)m;
+    size_t step = fz_step(mode, size);
     size_t cap = (mode & 0x40) ? 64 : 0;
     size_t total = 0;
     struct an_sse_parser p;

@@ -75,3 +75,18 @@ const char *fz_write(const char *name, const uint8_t *data, size_t size)
         return NULL;
     return path;
 }
+
+int fz_mode(const uint8_t **data, size_t *size)
+{
+    if (*size < 1)
+        return -1;
+    unsigned mode = (*data)[0];
+    (*data)++;
+    (*size)--;
+    return (int)mode;
+}
+
+size_t fz_step(unsigned mode, size_t size)
+{
+    return (mode & 0x3f) ? (mode & 0x3f) : size + 1;
+}
