@@ -51,7 +51,7 @@ void an_check_item_finding(struct an_findings *out, const struct an_check_item *
 
 /* Value at a dot path ("user.address.city"; array elements by index:
  * "items.0.sku"); NULL when absent. Borrowed from `root`. */
-json_t *an_json_dot_path(json_t *root, const char *path);
+json_t *an_json_dot_path(const json_t *root, const char *path);
 
 /* Seed 002's JSONPath subset: "$.a.b[0].c" (a leading "$" or "$." is
  * optional). Returns -1 when the path is not written that way, else 0 with

@@ -24,8 +24,13 @@ struct an_tool_call {
     char *id;
     char *name;
     char *args_text;  /* the concatenated argument text as streamed */
-    json_t *args;     /* parsed args_text; NULL when it is not valid JSON */
+    /* The parsed args_text. Read it with an_tool_call_args(), never here:
+     * while args_lazy it is not built yet. Only the producer that sets it
+     * and the transcript's release touch the field. */
+    json_t *args;
     char *args_error; /* why args_text did not parse; NULL when it did */
+    bool args_lazy;   /* args_text is known to be valid JSON (or blank: {}),
+                         args is not built yet (an_tool_call_parse_args) */
     bool args_done;   /* TOOL_CALL_END seen */
     json_t *result;   /* NULL until a result arrives (frontend tools have none) */
     unsigned turn;    /* 0-based turn index */
@@ -139,6 +144,19 @@ struct an_turn_rec *an_transcript_add_turn(struct an_transcript *t, const char *
 /* Append a tool call (zeroed except turn) and return it. Pointers into
  * calls[] are invalidated by the next add; keep indexes, not pointers. */
 struct an_tool_call *an_transcript_add_call(struct an_transcript *t, unsigned turn);
+/* The parsed arguments of a call: NULL when args_text is not valid JSON
+ * (args_error says why). When the producer only checked the text
+ * (args_lazy), the first call builds the tree from args_text and caches it
+ * in the call, so the call changes under its const: a transcript is read
+ * by one thread at a time. Borrowed from the call. */
+const json_t *an_tool_call_args(const struct an_tool_call *tc);
+/* Judge tc->args_text as a decoder does when a call's arguments are
+ * complete, dropping what an earlier judgment left: blank text is {}, valid
+ * JSON is kept for an_tool_call_args() to parse on first read (args_lazy),
+ * and other text leaves no tree and its reason in args_error (a copy of
+ * what goes in `why`). Returns false when the text is not valid JSON, for
+ * the caller to warn with `why`. */
+bool an_tool_call_parse_args(struct an_tool_call *tc, char *why, size_t why_cap);
 /* Forget calls[from..]: what a failed attempt of a turn recorded. */
 void an_transcript_drop_calls(struct an_transcript *t, size_t from);
 /* Note a protocol event / a piece of assistant text at t_ms: the first of

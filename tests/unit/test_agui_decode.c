@@ -188,7 +188,7 @@ static void test_interleaved_text_and_tool(void **state)
     assert_string_equal(c->id, "c1");
     assert_string_equal(c->name, "search");
     assert_string_equal(c->args_text, "{\"q\":\"x\"}");
-    assert_json(c->args, "{\"q\":\"x\"}");
+    assert_json(an_tool_call_args(c), "{\"q\":\"x\"}");
     assert_true(c->args_done);
     assert_null(c->args_error);
     assert_int_equal(c->start_ms, AT(2));
@@ -218,10 +218,10 @@ static void test_parallel_calls(void **state)
     assert_int_equal(r->first_call, 0);
     assert_int_equal(r->ncalls, 2);
     assert_string_equal(f->t.calls[0].id, "c1");
-    assert_json(f->t.calls[0].args, "{\"k\":1}");
+    assert_json(an_tool_call_args(&f->t.calls[0]), "{\"k\":1}");
     assert_int_equal(f->t.calls[0].end_ms, AT(8));
     assert_string_equal(f->t.calls[1].id, "c2");
-    assert_json(f->t.calls[1].args, "[1,2]");
+    assert_json(an_tool_call_args(&f->t.calls[1]), "[1,2]");
     assert_int_equal(f->t.calls[1].end_ms, AT(7));
 }
 
@@ -235,15 +235,117 @@ static void test_bad_args_kept_as_text(void **state)
     assert_ok(r);
     assert_int_equal(r->ncalls, 2);
     const struct an_tool_call *c = &f->t.calls[0];
-    assert_null(c->args);
+    assert_null(an_tool_call_args(c));
     assert_string_equal(c->args_text, "{bad");
     assert_non_null(c->args_error);
     assert_true(c->args_done);
     assert_true(has_warning(r, "not valid JSON"));
     /* no argument text at all reads as {} (tools without parameters) */
-    assert_json(f->t.calls[1].args, "{}");
+    assert_json(an_tool_call_args(&f->t.calls[1]), "{}");
     assert_null(f->t.calls[1].args_error);
     assert_int_equal(r->nwarnings, 1);
+}
+
+/* A TOOL_CALL_ARGS event carrying `text` as its delta (caller frees). */
+static char *cargs(const char *id, const char *text)
+{
+    json_t *ev = json_pack("{s:s,s:s,s:s}", "type", "TOOL_CALL_ARGS", "toolCallId", id, "delta",
+                           text);
+    char *s = json_dumps(ev, JSON_COMPACT);
+    json_decref(ev);
+    return s;
+}
+
+/* At TOOL_CALL_END the decoder only makes sure the argument text is JSON;
+ * the tree is built on first read (an_tool_call_args) and is what a parse
+ * at once would give. Text outside the checker's subset (a real) is parsed
+ * at once, text that is not JSON warns exactly as before, and a call whose
+ * args nobody reads is released whole (the teardown, under ASan). */
+static void test_lazy_args(void **state)
+{
+    struct fx *f = *state;
+    static const char *const texts[] = {
+        "{\"q\":\"a\\\"b\\u00e9\\ud83d\\ude00 \u00e9\",\"n\":[1,-2,0,{\"x\":null}],"
+        "\"t\":true,\"f\":false,\"e\":{},\"a\":[]}",
+        "{\"amount\":54.99}", /* a real: parsed at once */
+        " \n\t",            /* blank: {} */
+        "{\"a\":1} x",        /* not JSON */
+        "[1,2,\"never read\"]",
+    };
+    static const char *const ids[] = {"c0", "c1", "c2", "c3", "c4"};
+    char *args[5];
+    for (size_t i = 0; i < 5; i++)
+        args[i] = cargs(ids[i], texts[i]);
+    const char *ev[] = {STARTED,
+                        CSTART("c0", "f"), args[0], CEND("c0"),
+                        CSTART("c1", "f"), args[1], CEND("c1"),
+                        CSTART("c2", "f"), args[2], CEND("c2"),
+                        CSTART("c3", "f"), args[3], CEND("c3"),
+                        CSTART("c4", "f"), args[4], CEND("c4"),
+                        FINISHED, NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    for (size_t i = 0; i < 5; i++)
+        free(args[i]);
+    assert_ok(r);
+    assert_int_equal(r->ncalls, 5);
+    struct an_tool_call *c = f->t.calls;
+    for (size_t i = 0; i < 5; i++)
+        assert_string_equal(c[i].args_text, texts[i]);
+
+    /* plain JSON: judged, not built */
+    assert_true(c[0].args_lazy);
+    assert_null(c[0].args);
+    assert_null(c[0].args_error);
+    const json_t *got = an_tool_call_args(&c[0]);
+    json_t *eager = json_loads(texts[0], 0, NULL);
+    assert_non_null(got);
+    assert_true(json_equal((json_t *)got, eager));
+    json_decref(eager);
+    assert_false(c[0].args_lazy);
+    assert_ptr_equal(an_tool_call_args(&c[0]), got); /* built once */
+    assert_string_equal(json_string_value(json_object_get(got, "q")),
+                        "a\"b\xc3\xa9\xf0\x9f\x98\x80 \xc3\xa9");
+
+    /* a real: outside the checker's subset, parsed at once as before */
+    assert_false(c[1].args_lazy);
+    assert_non_null(c[1].args);
+    assert_json(an_tool_call_args(&c[1]), "{\"amount\":54.99}");
+
+    /* blank: {} */
+    assert_true(c[2].args_lazy);
+    assert_json(an_tool_call_args(&c[2]), "{}");
+    assert_null(c[2].args_error);
+
+    /* not JSON: the same reason and warning as a parse at once gives */
+    assert_false(c[3].args_lazy);
+    assert_null(an_tool_call_args(&c[3]));
+    assert_string_equal(c[3].args_error, "end of file expected near 'x' at line 1 column 9");
+    assert_int_equal(r->nwarnings, 1);
+    assert_string_equal(r->warnings[0], "tool call 'c3' (f): arguments are not valid JSON: end of "
+                                        "file expected near 'x' at line 1 column 9");
+
+    /* never read: left unbuilt for the release */
+    assert_true(c[4].args_lazy);
+}
+
+/* A START after END reopens the call and appends: the second END judges
+ * the whole text again, dropping the first judgment. */
+static void test_lazy_args_reopened(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED,           CSTART("c1", "f"), CARGS("c1", "[1"),
+                        CEND("c1"),        CSTART("c1", "f"), CARGS("c1", ",2]"),
+                        CEND("c1"),        FINISHED,          NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_ok(r);
+    assert_int_equal(r->ncalls, 1);
+    assert_int_equal(r->nwarnings, 1); /* the first END: "[1" */
+    assert_true(has_warning(r, "tool call 'c1' (f): arguments are not valid JSON: "));
+    const struct an_tool_call *c = &f->t.calls[0];
+    assert_string_equal(c->args_text, "[1,2]");
+    assert_true(c->args_lazy);
+    assert_null(c->args_error);
+    assert_json(an_tool_call_args(c), "[1,2]");
 }
 
 static void test_results(void **state)
@@ -295,11 +397,11 @@ static void test_chunks(void **state)
     assert_ok(r);
     assert_string_equal(r->text, "Hello");
     assert_int_equal(r->ncalls, 2);
-    assert_json(f->t.calls[0].args, "{}");
+    assert_json(an_tool_call_args(&f->t.calls[0]), "{}");
     assert_true(f->t.calls[0].args_done);
     assert_int_equal(f->t.calls[0].start_ms, AT(3));
     assert_int_equal(f->t.calls[0].end_ms, AT(4));
-    assert_json(f->t.calls[1].args, "{\"a\":2}");
+    assert_json(an_tool_call_args(&f->t.calls[1]), "{\"a\":2}");
     assert_int_equal(f->t.calls[1].end_ms, AT(7));
     assert_int_equal(r->nwarnings, 0);
 }
@@ -336,7 +438,7 @@ static void test_run_error_keeps_capture(void **state)
     assert_string_equal(r->text, "partial");
     assert_int_equal(r->ncalls, 1);
     assert_false(f->t.calls[0].args_done);
-    assert_json(f->t.calls[0].args, "{\"a\":1}");
+    assert_json(an_tool_call_args(&f->t.calls[0]), "{\"a\":1}");
     assert_int_equal(f->t.calls[0].end_ms, AT(4)); /* its last args event */
     assert_true(has_warning(r, "never ended"));
 }
@@ -711,6 +813,8 @@ int main(void)
         T(test_interleaved_text_and_tool),
         T(test_parallel_calls),
         T(test_bad_args_kept_as_text),
+        T(test_lazy_args),
+        T(test_lazy_args_reopened),
         T(test_results),
         T(test_chunks),
         T(test_first_chunk_needs_id),

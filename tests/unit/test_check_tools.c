@@ -69,7 +69,11 @@ static json_t *parse(const char *s)
     return v;
 }
 
-static struct an_tool_call *make_calls(const struct cs *spec, size_t *n)
+/* The calls of a case, their args parsed at once (as the ACP or MCP
+ * adapters do), or (lazy) only judged, as the AG-UI decoder does, for the
+ * checks to build the tree on first read; *nlazy counts the calls left so. */
+static struct an_tool_call *make_calls_as(const struct cs *spec, size_t *n, bool lazy,
+                                          size_t *nlazy)
 {
     size_t k = 0;
     while (spec[k].name)
@@ -78,8 +82,15 @@ static struct an_tool_call *make_calls(const struct cs *spec, size_t *n)
     for (size_t i = 0; i < k; i++) {
         c[i].name = strdup(spec[i].name);
         c[i].args_text = spec[i].args ? strdup(spec[i].args) : NULL;
-        /* Like an adapter: args that are not JSON leave args NULL. */
-        c[i].args = spec[i].args ? json_loads(spec[i].args, JSON_DECODE_ANY, NULL) : NULL;
+        if (lazy && spec[i].args) {
+            char why[256];
+            bool ok = an_tool_call_parse_args(&c[i], why, sizeof why);
+            assert_int_equal(ok, c[i].args_error == NULL);
+            *nlazy += c[i].args_lazy;
+        } else {
+            /* Like an adapter: args that are not JSON leave args NULL. */
+            c[i].args = spec[i].args ? json_loads(spec[i].args, JSON_DECODE_ANY, NULL) : NULL;
+        }
         c[i].result = parse(spec[i].result);
         c[i].turn = TURN;
         c[i].ts_ms = 1000 + (int64_t)i * 10;
@@ -88,11 +99,17 @@ static struct an_tool_call *make_calls(const struct cs *spec, size_t *n)
     return c;
 }
 
+static struct an_tool_call *make_calls(const struct cs *spec, size_t *n)
+{
+    return make_calls_as(spec, n, false, NULL);
+}
+
 static void free_calls(struct an_tool_call *c, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(c[i].name);
         free(c[i].args_text);
+        free(c[i].args_error);
         json_decref(c[i].args);
         json_decref(c[i].result);
     }
@@ -480,9 +497,11 @@ static const struct tool_case cases[] = {
        "call #1, args {}, result \"{\\\"error\\\":\\\"card declined\\\"}\"", NULL}}}
 };
 
-static void test_tool_table(void **state)
+/* Every case, its calls' args parsed at once or (lazy) on first read: the
+ * findings are the same. */
+static void run_tool_table(bool lazy)
 {
-    (void)state;
+    size_t nlazy = 0;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const struct tool_case *tc = &cases[k];
         struct pool p = {0};
@@ -504,7 +523,7 @@ static void test_tool_table(void **state)
             blk.nforbid_calls = 1;
         }
         size_t ncalls;
-        struct an_tool_call *calls = make_calls(tc->calls, &ncalls);
+        struct an_tool_call *calls = make_calls_as(tc->calls, &ncalls, lazy, &nlazy);
         struct an_scope scope = {.calls = calls, .ncalls = ncalls, .text = "",
                                 .start_ms = 0, .end_ms = 100, .turn = TURN};
         struct an_findings f = {0};
@@ -514,6 +533,61 @@ static void test_tool_table(void **state)
         free_calls(calls, ncalls);
         pool_free(&p);
     }
+    if (lazy) /* the table's args are mostly plain JSON, left for later */
+        assert_true(nlazy > 30);
+}
+
+static void test_tool_table(void **state)
+{
+    (void)state;
+    run_tool_table(false);
+}
+
+static void test_tool_table_lazy(void **state)
+{
+    (void)state;
+    run_tool_table(true);
+}
+
+/* args_match reads lazily parsed args through the accessor: the first read
+ * builds the tree (the call is no longer lazy), a failing filter still
+ * fails, and the call is freed whole. */
+static void test_lazy_args_match(void **state)
+{
+    (void)state;
+    struct pool p = {0};
+    struct rs r = {.name = "search", .args = {{"filters.lang", "^en$"}}};
+    make_rule(&p, 0, &r, 5);
+    struct an_assert blk = {.require = p.rules, .nrequire = 1};
+    struct cs spec[] = {CALL("search", "{\"filters\":{\"lang\":\"fr\"}}", NULL),
+                        CALL("search", " {\"filters\" : {\"lang\":\"en\"}} ", NULL), {0}};
+    size_t n, nlazy = 0;
+    struct an_tool_call *calls = make_calls_as(spec, &n, true, &nlazy);
+    assert_int_equal(nlazy, 2);
+    assert_null(calls[0].args);
+    struct an_scope scope = {.calls = calls, .ncalls = n, .text = "",
+                            .start_ms = 0, .end_ms = 0, .turn = TURN};
+    struct an_findings f = {0};
+    assert_int_equal(an_check(&blk, &scope, &f), 0);
+    assert_false(calls[1].args_lazy);
+    assert_non_null(calls[1].args);
+    assert_ptr_equal(an_tool_call_args(&calls[1]), calls[1].args); /* cached */
+    an_findings_release(&f);
+    free_calls(calls, n);
+
+    /* only the call that would have matched is gone: the check fails */
+    struct cs spec2[] = {CALL("search", "{\"filters\":{\"lang\":\"fr\"}}", NULL), {0}};
+    nlazy = 0;
+    calls = make_calls_as(spec2, &n, true, &nlazy);
+    assert_int_equal(nlazy, 1);
+    scope.calls = calls;
+    scope.ncalls = n;
+    assert_int_equal(an_check(&blk, &scope, &f), 1);
+    assert_string_equal(f.v[0].detail, "1 call of \"search\", none with args filters.lang "
+                                       "matching /^en$/ (filters.lang was \"fr\")");
+    an_findings_release(&f);
+    free_calls(calls, n);
+    pool_free(&p);
 }
 
 /* Findings point at where the rule was written: the rule for counts, the
@@ -813,7 +887,8 @@ static void test_allow_sequence_table(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tool_table),     cmocka_unit_test(test_locations),
+        cmocka_unit_test(test_tool_table),     cmocka_unit_test(test_tool_table_lazy),
+        cmocka_unit_test(test_lazy_args_match), cmocka_unit_test(test_locations),
         cmocka_unit_test(test_forbid_calls_cap), cmocka_unit_test(test_value_cut),
         cmocka_unit_test(test_dot_path),       cmocka_unit_test(test_match_text),
         cmocka_unit_test(test_allow_sequence_table),

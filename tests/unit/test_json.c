@@ -1,4 +1,5 @@
-/* JSON helpers: the text a regex sees for a value, and lossy UTF-8. */
+/* JSON helpers: the text a regex sees for a value, lossy UTF-8, and the
+ * checker an_json_valid_fast against an_json_parse. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,11 +50,142 @@ static void test_lossy(void **state)
     json_decref(j);
 }
 
+/* Text of `n` nested arrays around 1, or (n < 0) -n openings only. */
+static char *nested(long n)
+{
+    size_t k = (size_t)(n < 0 ? -n : n);
+    char *s = malloc(2 * k + 2), *p = s;
+    memset(p, '[', k);
+    p += k;
+    if (n > 0) {
+        *p++ = '1';
+        memset(p, ']', k);
+        p += k;
+    }
+    *p = '\0';
+    return s;
+}
+
+/* The checker says yes only where an_json_parse surely succeeds, with the
+ * tree jansson itself would build; no is "not sure", and its subset is
+ * pinned here (text outside it costs a parse at once, not a wrong answer). */
+static void test_valid_fast(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        size_t len; /* 0: strlen(in) */
+        bool fast;  /* an_json_valid_fast's answer */
+        bool ok;    /* an_json_parse's */
+    } rows[] = {
+        /* nesting, literals, integers */
+        {"{\"a\":[1,{\"b\":[]},{}],\"c\":{\"d\":null}}", 0, true, true},
+        {" \t\r\n[ true , false , null ] \n", 0, true, true},
+        {"{\"a\":1,\"a\":2}", 0, true, true}, /* a repeated key: the last wins */
+        {"\"just a string\"", 0, true, true},
+        {"-0", 0, true, true},
+        {"123456789012345678", 0, true, true},   /* 18 digits */
+        {"-123456789012345678", 0, true, true},
+        {"1234567890123456789", 0, false, true}, /* 19: jansson's to judge */
+        {"99999999999999999999", 0, false, false}, /* too big for jansson */
+        {"1.5", 0, false, true},                 /* reals: jansson's */
+        {"[1e3]", 0, false, true},
+        {"-1E-2", 0, false, true},
+        {"1e999", 0, false, false},              /* real overflow */
+        {"01", 0, false, false},
+        {"-", 0, false, false},
+        {"+1", 0, false, false},
+        {".5", 0, false, false},
+        {"1.", 0, false, false},
+        {"[1,]", 0, false, false},
+        {"{\"a\":1,}", 0, false, false},
+        {"{\"a\" 1}", 0, false, false},
+        {"{a:1}", 0, false, false},
+        {"{1:1}", 0, false, false},
+        {"[1 2]", 0, false, false},
+        {"tru", 0, false, false},
+        {"truex", 0, false, false},
+        {"[true1]", 0, false, false},
+        {"nul", 0, false, false},
+        {"NaN", 0, false, false},
+        {"'a'", 0, false, false},
+        /* escapes */
+        {"\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"", 0, true, true},
+        {"\"\\u00e9\\u20AC\\ud83d\\ude00\"", 0, true, true},
+        {"{\"k\\u00e9y\":\"v\"}", 0, true, true}, /* an escaped key */
+        {"\"\\u0000\"", 0, false, true},      /* NUL: jansson's to judge */
+        {"\"\\ud83d\"", 0, false, false},      /* a lone high surrogate */
+        {"\"\\ude00\"", 0, false, false},      /* a lone low surrogate */
+        {"\"\\ud83d\\u0041\"", 0, false, false},
+        {"\"\\x41\"", 0, false, false},
+        {"\"\\u12\"", 0, false, false},
+        {"\"\\u12G4\"", 0, false, false},
+        {"\"\\\"", 0, false, false},           /* the escape eats the quote */
+        /* strings and UTF-8 */
+        {"\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"", 0, true, true},
+        {"\"\x7f\"", 0, true, true},             /* DEL is not a control byte */
+        {"\"a\tb\"", 0, false, false},         /* a raw control byte */
+        {"\"a\nb\"", 0, false, false},
+        {"\"\xff\"", 0, false, false},
+        {"\"\xc3\"", 0, false, false},          /* cut short */
+        {"\"\xc0\xaf\"", 0, false, false},      /* overlong */
+        {"\"\xed\xa0\x80\"", 0, false, false},  /* a surrogate in UTF-8 */
+        {"\"\xf4\x90\x80\x80\"", 0, false, false}, /* above U+10FFFF */
+        {"\"a\0b\"", 4, false, false},         /* a raw NUL */
+        {"\"abc", 0, false, false},              /* unterminated */
+        {"\xc3\xa9", 0, false, false},           /* UTF-8 outside a string */
+        {"\xef\xbb\xbf{}", 0, false, false},     /* a byte order mark */
+        /* trailing garbage, empty, whitespace */
+        {"{} x", 0, false, false},
+        {"{}}", 0, false, false},
+        {"[]]", 0, false, false},
+        {"1 2", 0, false, false},
+        {"{}\0", 3, false, false},
+        {"", 0, false, false},
+        {" \n\t\r", 0, false, false}, /* blank is the caller's ({} for tool args) */
+        {"\f{}", 0, false, false},    /* form feed is not JSON whitespace */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        size_t n = rows[i].len ? rows[i].len : strlen(rows[i].in);
+        bool fast = an_json_valid_fast(rows[i].in, n);
+        char why[256] = "";
+        json_t *v = an_json_parse(rows[i].in, n, why, sizeof why);
+        if (fast != rows[i].fast || !!v != rows[i].ok)
+            fail_msg("row %zu (%s): checker %d parse %d, want %d %d (%s)", i, rows[i].in, fast,
+                     !!v, rows[i].fast, rows[i].ok, why);
+        /* yes means the tree jansson builds, whatever the fast path does */
+        if (fast) {
+            json_t *j = json_loadb(rows[i].in, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+            assert_non_null(j);
+            assert_true(json_equal(v, j));
+            json_decref(j);
+        }
+        json_decref(v);
+    }
+
+    /* nesting: jansson's limit (2048) is the checker's; past it, jansson
+     * refuses */
+    static const struct {
+        long depth;
+        bool fast, ok;
+    } deep[] = {
+        {2048, true, true}, {2049, false, false}, {-3000, false, false}, {100000, false, false}};
+    for (size_t i = 0; i < sizeof deep / sizeof *deep; i++) {
+        char *s = nested(deep[i].depth);
+        json_t *v = an_json_parse(s, strlen(s), NULL, 0);
+        if (an_json_valid_fast(s, strlen(s)) != deep[i].fast || !!v != deep[i].ok)
+            fail_msg("depth %ld: checker/parse disagree with the table", deep[i].depth);
+        json_decref(v);
+        free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compact_reals),
         cmocka_unit_test(test_lossy),
+        cmocka_unit_test(test_valid_fast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

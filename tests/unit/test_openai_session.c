@@ -218,7 +218,7 @@ static void test_session_tool_loop(void **state)
     assert_string_equal(c->id, "call_1");
     assert_string_equal(c->name, "get_weather");
     assert_string_equal(c->args_text, "{\"city\":\"Paris\"}");
-    assert_json(c->args, "{\"city\":\"Paris\"}");
+    assert_json(an_tool_call_args(c), "{\"city\":\"Paris\"}");
     assert_json(c->result, "{\"temp\":21,\"sky\":\"clear\"}");
     assert_true(c->args_done);
     assert_true(c->start_ms >= r->start_ms && c->end_ms >= c->start_ms);
@@ -304,8 +304,8 @@ static void test_session_commands(void **state)
     assert_json(x.t.calls[0].result, "\"got:{\\\"a\\\":1}\"");
     assert_json(x.t.calls[1].result, "\"tool error: 'broken' exited with status 3: disk full\"");
     assert_json(x.t.calls[2].result, "\"tool error: 'slow' timed out after 200 ms\"");
-    assert_json(x.t.calls[2].args, "{}");
-    assert_null(x.t.calls[3].args);
+    assert_json(an_tool_call_args(&x.t.calls[2]), "{}");
+    assert_null(an_tool_call_args(&x.t.calls[3]));
     assert_non_null(x.t.calls[3].args_error);
     assert_has(json_string_value(x.t.calls[3].result),
                "tool error: the arguments of 'echo' are not valid JSON");

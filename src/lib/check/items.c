@@ -363,8 +363,8 @@ static void list_calls(struct an_buf *b, const struct an_scope *s, const size_t 
                 chk_quote_json(b, c->result);
             else
                 an_buf_puts(b, "no result");
-        } else if (c->args) {
-            char *a = an_json_compact(c->args);
+        } else if (an_tool_call_args(c)) {
+            char *a = an_json_compact(an_tool_call_args(c));
             chk_cut(b, a, strlen(a));
             free(a);
         } else {
@@ -403,7 +403,7 @@ static void tool_called(const struct an_check_item *it, const struct an_scope *s
         if (!hit)
             continue;
         named[nnamed++] = i;
-        if (!args || subset(args, s->calls[i].args))
+        if (!args || subset(args, an_tool_call_args(&s->calls[i])))
             matched++;
     }
     v->ok = matched > 0;

@@ -25,11 +25,11 @@ static bool parse_index(const char *s, size_t n, size_t *out)
     return true;
 }
 
-json_t *an_json_dot_path(json_t *root, const char *path)
+json_t *an_json_dot_path(const json_t *root, const char *path)
 {
     if (!root || !path || !*path)
         return NULL;
-    json_t *cur = root;
+    const json_t *cur = root;
     const char *p = path;
     for (;;) {
         if (json_is_object(cur)) {

@@ -38,7 +38,7 @@ static bool value_matches(const struct an_regex *re, const json_t *v)
 static size_t first_failed_arg(const struct an_tool_rule *r, const struct an_tool_call *c)
 {
     for (size_t a = 0; a < r->nargs; a++) {
-        json_t *v = an_json_dot_path(c->args, r->args[a].path);
+        json_t *v = an_json_dot_path(an_tool_call_args(c), r->args[a].path);
         if (!v || !value_matches(r->args[a].re, v))
             return a;
     }
@@ -211,7 +211,7 @@ static void put_dropped(struct an_buf *b, const struct an_scope *s, const struct
                 }
                 if (shown)
                     an_buf_puts(b, ", ");
-                chk_quote_json(b, an_json_dot_path(c->args, r->args[a].path));
+                chk_quote_json(b, an_json_dot_path(an_tool_call_args(c), r->args[a].path));
                 shown++;
             }
             any_path |= shown > 0;
@@ -403,8 +403,9 @@ static void put_forbidden_expected(struct an_buf *b, const struct an_tool_rule *
 static void put_call(struct an_buf *b, const struct an_tool_call *c, size_t idx)
 {
     an_buf_printf(b, "call #%zu, args ", idx + 1);
-    if (c->args) {
-        char *t = an_json_compact(c->args);
+    const json_t *args = an_tool_call_args(c);
+    if (args) {
+        char *t = an_json_compact(args);
         chk_cut(b, t, strlen(t));
         free(t);
     } else if (c->args_text) {

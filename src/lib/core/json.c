@@ -352,14 +352,23 @@ const char *an_json_str(const json_t *obj, const char *key)
  * jansson accepts: anything else (reals, integers of 19+ digits, \u0000,
  * lone surrogates, invalid UTF-8, any syntax error, deep nesting) makes it
  * give up, and jansson parses the text again, so results and error
- * messages stay exactly jansson's. */
-
+ * messages stay exactly jansson's.
+ *
+ * The same descent also only checks (an_json_valid_fast): it then builds
+ * and allocates nothing, and a value it accepts is one it would have built,
+ * so the two cannot disagree on what the fast path takes. */
 
 struct fastp {
     const unsigned char *s, *end;
     unsigned depth;
+    bool check;            /* only check: build nothing, allocate nothing */
     struct an_buf scratch; /* unescaped strings */
 };
+
+/* What the descent returns for "valid" when it only checks: jansson's
+ * null is a static value, never counted, so the json_decref calls on the
+ * way out of a failure are harmless on it. */
+#define FAST_CHECKED json_null()
 
 static void fast_ws(struct fastp *p)
 {
@@ -407,8 +416,8 @@ static inline bool plain8(const unsigned char *s)
 static bool fast_string(struct fastp *p, const char **out, size_t *len)
 {
     size_t used;
-    if (!an_json_scan_string((const char *)p->s, (size_t)(p->end - p->s), &p->scratch, out, len,
-                             &used))
+    if (!an_json_scan_string((const char *)p->s, (size_t)(p->end - p->s),
+                             p->check ? NULL : &p->scratch, out, len, &used))
         return false;
     p->s += used;
     return true;
@@ -488,7 +497,10 @@ bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, cons
             break;
         unsigned char c = *s;
         if (c == '"') {
-            if (esc) {
+            if (esc && !scratch) {
+                *out = NULL;
+                *len = 0;
+            } else if (esc) {
                 if (s > run && put_rc(scratch, run, (size_t)(s - run)))
                     return false;
                 *out = an_buf_cstr(scratch);
@@ -515,11 +527,10 @@ bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, cons
             continue;
         }
         /* an escape */
-        if (!esc) {
+        if (!esc && scratch)
             an_buf_reset(scratch);
-            esc = true;
-        }
-        if (s > run && put_rc(scratch, run, (size_t)(s - run)))
+        esc = true;
+        if (scratch && s > run && put_rc(scratch, run, (size_t)(s - run)))
             return false;
         if (end - s < 2)
             return false;
@@ -537,7 +548,7 @@ bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, cons
         default: return false;
         }
         if (one) {
-            if (put_rc(scratch, &one, 1))
+            if (scratch && put_rc(scratch, &one, 1))
                 return false;
             s += 2;
             run = s;
@@ -560,6 +571,9 @@ bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, cons
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
             s += 6;
         }
+        run = s;
+        if (!scratch)
+            continue;
         char u[4];
         size_t un;
         if (cp < 0x80) {
@@ -575,7 +589,6 @@ bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, cons
         }
         if (put_rc(scratch, u, un))
             return false;
-        run = s;
     }
     return false;
 }
@@ -584,7 +597,7 @@ static json_t *fast_value(struct fastp *p);
 
 static json_t *fast_object(struct fastp *p)
 {
-    json_t *o = json_object();
+    json_t *o = p->check ? FAST_CHECKED : json_object();
     p->s++;
     fast_ws(p);
     if (p->s < p->end && *p->s == '}') {
@@ -601,7 +614,7 @@ static json_t *fast_object(struct fastp *p)
         char kbuf[128];
         const char *key = k;
         char *own = NULL;
-        if (k == p->scratch.data) {
+        if (!p->check && k == p->scratch.data) {
             own = klen < sizeof kbuf ? kbuf : malloc(klen + 1);
             if (!own)
                 an_oom();
@@ -615,7 +628,7 @@ static json_t *fast_object(struct fastp *p)
             fast_ws(p);
             v = fast_value(p);
         }
-        if (v && json_object_setn_new_nocheck(o, key, klen, v))
+        if (v && !p->check && json_object_setn_new_nocheck(o, key, klen, v))
             an_oom();
         if (own && own != kbuf)
             free(own);
@@ -640,7 +653,7 @@ fail:
 
 static json_t *fast_array(struct fastp *p)
 {
-    json_t *a = json_array();
+    json_t *a = p->check ? FAST_CHECKED : json_array();
     p->s++;
     fast_ws(p);
     if (p->s < p->end && *p->s == ']') {
@@ -651,7 +664,7 @@ static json_t *fast_array(struct fastp *p)
         json_t *v = fast_value(p);
         if (!v)
             goto fail;
-        if (json_array_append_new(a, v))
+        if (!p->check && json_array_append_new(a, v))
             an_oom();
         fast_ws(p);
         if (p->s >= p->end)
@@ -693,7 +706,7 @@ static json_t *fast_number(struct fastp *p)
     if (s < end && (*s == '.' || *s == 'e' || *s == 'E' || (*s >= '0' && *s <= '9')))
         return NULL;
     p->s = s;
-    return json_integer(neg ? -v : v);
+    return p->check ? FAST_CHECKED : json_integer(neg ? -v : v);
 }
 
 static bool fast_word(struct fastp *p, const char *w, size_t n)
@@ -728,6 +741,8 @@ static json_t *fast_value(struct fastp *p)
         size_t len;
         if (!fast_string(p, &str, &len))
             return NULL;
+        if (p->check)
+            return FAST_CHECKED;
         v = json_stringn_nocheck(str, len);
         if (!v)
             an_oom();
@@ -744,9 +759,10 @@ static json_t *fast_value(struct fastp *p)
     }
 }
 
-static json_t *fast_parse(const char *s, size_t n)
+static json_t *fast_parse(const char *s, size_t n, bool check)
 {
-    struct fastp p = {.s = (const unsigned char *)s, .end = (const unsigned char *)s + n};
+    struct fastp p = {
+        .s = (const unsigned char *)s, .end = (const unsigned char *)s + n, .check = check};
     fast_ws(&p);
     json_t *v = fast_value(&p);
     if (v) {
@@ -760,9 +776,14 @@ static json_t *fast_parse(const char *s, size_t n)
     return v;
 }
 
+bool an_json_valid_fast(const char *s, size_t n)
+{
+    return fast_parse(s, n, true) != NULL;
+}
+
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap)
 {
-    json_t *fast = fast_parse(s, n);
+    json_t *fast = fast_parse(s, n, false);
     if (fast)
         return fast;
     json_error_t je;

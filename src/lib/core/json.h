@@ -37,9 +37,19 @@ const char *an_json_str(const json_t *obj, const char *key);
  * *used. False, with nothing promised, when the string does not end within
  * n bytes, or when jansson would refuse it (control characters, bad
  * escapes, lone surrogates, invalid UTF-8) or hold it differently
- * (\u0000): the caller then leaves it to jansson. */
+ * (\u0000): the caller then leaves it to jansson. With a NULL scratch it
+ * only checks the string (nothing is copied or allocated): *out is then
+ * NULL and *len 0 when the string has an escape. */
 bool an_json_scan_string(const char *s, size_t n, struct an_buf *scratch, const char **out,
                          size_t *len, size_t *used);
+/* True when an_json_parse(s, n) is sure to succeed, found by walking the
+ * text without building or allocating anything (an_json_parse's own fast
+ * path in a checking mode). It answers true only within that path's
+ * subset: objects, arrays, strings without \u0000, integers of up to 18
+ * digits, true, false, null, nesting up to 2048, valid UTF-8. False means
+ * "not sure", not "invalid": reals, longer integers, \u0000 and every
+ * error are left to an_json_parse. */
+bool an_json_valid_fast(const char *s, size_t n);
 /* Parse JSON text with a nesting limit; NULL + message in `why` on failure. */
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap);
 

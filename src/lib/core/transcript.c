@@ -92,6 +92,45 @@ struct an_turn_rec *an_transcript_add_turn(struct an_transcript *t, const char *
     return r;
 }
 
+const json_t *an_tool_call_args(const struct an_tool_call *tc)
+{
+    if (tc->args_lazy) {
+        /* the cache: the header's contract lets a reader fill it */
+        struct an_tool_call *w = (struct an_tool_call *)tc;
+        const char *s = w->args_text;
+        size_t n = strlen(s);
+        w->args = strspn(s, " \t\r\n") == n ? json_object() : an_json_parse(s, n, NULL, 0);
+        if (!w->args) /* an_tool_call_parse_args vouched for the text */
+            an_oom();
+        w->args_lazy = false;
+    }
+    return tc->args;
+}
+
+bool an_tool_call_parse_args(struct an_tool_call *tc, char *why, size_t why_cap)
+{
+    const char *s = tc->args_text;
+    size_t n = strlen(s);
+    json_decref(tc->args);
+    free(tc->args_error);
+    tc->args = NULL;
+    tc->args_error = NULL;
+    tc->args_lazy = false;
+    /* Tools without parameters often stream no argument text at all; the
+     * AG-UI reference client reads that as {} too. Most arguments are never
+     * read (no check looks at them, the report does not show them): only
+     * make sure they are JSON, and build the tree when someone asks. */
+    if (strspn(s, " \t\r\n") == n || an_json_valid_fast(s, n)) {
+        tc->args_lazy = true;
+        return true;
+    }
+    tc->args = an_json_parse(s, n, why, why_cap);
+    if (tc->args)
+        return true;
+    tc->args_error = an_xstrdup(why);
+    return false;
+}
+
 struct an_tool_call *an_transcript_add_call(struct an_transcript *t, unsigned turn)
 {
     AN_GROW(t->calls, t->ncalls, t->cap_calls);
@@ -297,7 +336,10 @@ json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
         json_t *o = json_pack("{s:o,s:o,s:I,s:I,s:I}", "id", str_or_null(c->id), "name",
                               str_or_null(c->name), "turn", (json_int_t)c->turn, "start_ms",
                               (json_int_t)c->start_ms, "timestamp", (json_int_t)c->ts_ms);
-        json_object_set_new(o, "args", c->args ? json_incref(c->args) : json_null());
+        /* shared, not changed (jansson counts references through non-const
+         * pointers) */
+        const json_t *args = an_tool_call_args(c);
+        json_object_set_new(o, "args", args ? json_incref((json_t *)args) : json_null());
         json_object_set_new(o, "args_text", str_or_null(c->args_text));
         if (c->args_error)
             json_object_set_new(o, "args_error", str_or_null(c->args_error));

@@ -171,24 +171,9 @@ void an_agui_text_end(struct an_agui_dec *d, const char *id)
 static void parse_args(struct an_agui_dec *d, struct an_tool_call *tc)
 {
     char why[256];
-    const char *s = tc->args_text;
-    size_t n = strlen(s);
-    json_decref(tc->args);
-    free(tc->args_error);
-    tc->args = NULL;
-    tc->args_error = NULL;
-    if (strspn(s, " \t\r\n") == n) {
-        /* Tools without parameters often stream no argument text at all;
-         * the reference client reads that as {} too. */
-        tc->args = json_object();
-        return;
-    }
-    tc->args = an_json_parse(s, n, why, sizeof why);
-    if (!tc->args) {
-        tc->args_error = an_xstrdup(why);
+    if (!an_tool_call_parse_args(tc, why, sizeof why))
         warn(d, "tool call '%.100s' (%.100s): arguments are not valid JSON: %s", tc->id, tc->name,
              why);
-    }
 }
 
 /* Arguments complete at `t_ms`: by TOOL_CALL_END, a chunk stream closing,

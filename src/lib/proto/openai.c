@@ -315,18 +315,9 @@ static int oai_begin(struct an_session *base, struct an_transcript *t, const cha
 static void parse_args(struct an_turn_rec *r, struct an_tool_call *tc)
 {
     char why[256];
-    size_t n = strlen(tc->args_text);
-    if (strspn(tc->args_text, " \t\r\n") == n) {
-        /* a tool without parameters may stream no argument text at all */
-        tc->args = json_object();
-        return;
-    }
-    tc->args = an_json_parse(tc->args_text, n, why, sizeof why);
-    if (!tc->args) {
-        tc->args_error = an_xstrdup(why);
+    if (!an_tool_call_parse_args(tc, why, sizeof why))
         an_turn_warn(r, "tool call '%.100s' (%.100s): arguments are not valid JSON: %s", tc->id,
                      tc->name, why);
-    }
 }
 
 /* The round's text and tool calls into the transcript, as the AG-UI
@@ -590,7 +581,7 @@ static int answer(struct oai_session *s, struct an_transcript *t, size_t ci,
     if (tool->result) {
         *text = json_is_string(tool->result) ? an_xstrdup(json_string_value(tool->result))
                                              : an_json_compact(tool->result);
-    } else if (!tc->args) {
+    } else if (!an_tool_call_args(tc)) {
         /* a command is not run on arguments it cannot read */
         struct an_buf b = AN_BUF_INIT;
         an_buf_printf(&b, "tool error: the arguments of '%s' are not valid JSON (%s)",

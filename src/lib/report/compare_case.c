@@ -263,9 +263,10 @@ static void call_cell(struct cmp_page *pg, const struct an_tool_call *c,
         an_buf_puts(&pg->b, "<div class=\"cell absent\">no call here</div>");
         return;
     }
-    bool args_chg = paired && (other->args || c->args ? json_differs(c->args, other->args)
-                                                      : str_differs(c->args_text,
-                                                                    other->args_text));
+    const json_t *args = an_tool_call_args(c);
+    const json_t *other_args = paired ? an_tool_call_args(other) : NULL;
+    bool args_chg = paired && (other_args || args ? json_differs(args, other_args)
+                                                  : str_differs(c->args_text, other->args_text));
     bool res_chg = paired && json_differs(c->result, other->result);
     bool time_chg = paired && time_differs(call_ms(c), call_ms(other));
     an_buf_printf(&pg->b, "<div class=\"cell%s\"><code><b>",
@@ -292,8 +293,8 @@ static void call_cell(struct cmp_page *pg, const struct an_tool_call *c,
         cmp_page_text(pg, c->args_error, false);
     }
     an_buf_puts(&pg->b, "</div><pre>");
-    if (c->args)
-        cmp_page_json(pg, c->args);
+    if (args)
+        cmp_page_json(pg, args);
     else
         cmp_page_text(pg, c->args_text, true);
     an_buf_printf(&pg->b, "</pre><div class=\"lbl\">result%s</div>", res_chg ? " (changed)" : "");

@@ -564,8 +564,8 @@ static void call_signals(const struct an_tool_call *c, struct cmp_signals *out)
 {
     char *own = NULL;
     const char *args = c->args_text;
-    if (!args && c->args)
-        args = own = an_json_compact(c->args);
+    if (!args && an_tool_call_args(c))
+        args = own = an_json_compact(an_tool_call_args(c));
     if (!args) {
         free(own);
         return;
@@ -579,7 +579,7 @@ static void call_signals(const struct an_tool_call *c, struct cmp_signals *out)
         if (g) {
             g->tool = an_xstrdup(name);
             g->call_id = c->id ? an_xstrdup(c->id) : NULL;
-            secret_keys(c->args, &g->fields, &g->nfields, 0);
+            secret_keys(an_tool_call_args(c), &g->fields, &g->nfields, 0);
             if (!g->nfields)
                 strv_add(&g->fields, &g->nfields, "args", 4);
             g->notes = an_xstrdup("tool arguments name password, api_key, secret or token");

@@ -357,8 +357,9 @@ static void call_row(struct an_buf *b, const struct an_tool_call *c, const struc
         an_buf_putc(b, ')');
     }
     an_buf_puts(b, "</div><pre>");
-    if (c->args)
-        json_pretty(b, c->args);
+    const json_t *args = an_tool_call_args(c);
+    if (args)
+        json_pretty(b, args);
     else
         text(b, c->args_text, true);
     an_buf_puts(b, "</pre></div><div><div class=\"lbl\">result</div>");

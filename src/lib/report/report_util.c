@@ -305,8 +305,9 @@ void an_rpt_turn_evidence(struct an_buf *b, const struct an_transcript *t, size_
             offset(b, c->start_ms, r->start_ms);
         an_rpt_str(b, c->name ? c->name : "?", cut, NULL, 0);
         an_buf_putc(b, '(');
-        if (c->args)
-            an_rpt_json(b, c->args, cut);
+        const json_t *args = an_tool_call_args(c);
+        if (args)
+            an_rpt_json(b, args, cut);
         else
             an_rpt_str(b, c->args_text, cut, NULL, 0);
         an_buf_puts(b, ") \xE2\x86\x92 "); /* → */

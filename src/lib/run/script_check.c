@@ -19,11 +19,14 @@ json_t *an_check_subject_json(const struct an_scope *s, const char *input)
         json_t *o = json_object();
         json_object_set_new(o, "name", an_json_lossy(c->name ? c->name : "",
                                                      c->name ? strlen(c->name) : 0));
-        /* arguments that were not JSON are sent as their text */
+        /* arguments that were not JSON are sent as their text; the tree is
+         * shared, not changed (jansson counts references through non-const
+         * pointers) */
+        const json_t *args = an_tool_call_args(c);
         json_object_set_new(o, "arguments",
-                            c->args ? json_incref(c->args)
-                                    : an_json_lossy(c->args_text ? c->args_text : "",
-                                                    c->args_text ? strlen(c->args_text) : 0));
+                            args ? json_incref((json_t *)args)
+                                 : an_json_lossy(c->args_text ? c->args_text : "",
+                                                 c->args_text ? strlen(c->args_text) : 0));
         json_object_set(o, "result", c->result ? c->result : json_null());
         json_array_append_new(calls, o);
     }
