@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole suite: unit tests (ctest), the mock's own tests, the end-to-end
 # cases, the AG-UI conformance corpus, the examples (the demo), the JSON Schemas, the peer test against the official
-# AG-UI encoder, the ACP compliance suite (mock faults and the SDK example agent), the AG-UI compliance suite (good and broken mocks, the official encoder), the MCP target against the MCP reference servers, the A2A target against an agent built on the A2A SDK (and ananke-mock a2a for the faults), and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
+# AG-UI encoder, the ACP compliance suite (mock faults and the SDK example agent), the AG-UI compliance suite (good and broken mocks, the official encoder), the MCP target against the MCP reference servers, the A2A target against an agent built on the A2A SDK (and ananke-mock a2a for the faults), data races under ThreadSanitizer, and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
 # over every suite) and exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +56,10 @@ fi
 # valgrind cannot run sanitizer builds; the plain build gets it
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step valgrind env ANANKE_BUILD="$B" bash tests/valgrind.sh
+fi
+# ThreadSanitizer is a build of its own (build-tsan/): once, in the plain run
+if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
+  step tsan bash tests/tsan.sh
 fi
 # the fuzz targets build with clang and their own sanitizers (build-fuzz/):
 # once, in the plain run

@@ -12,6 +12,11 @@
  * stream (RUN_STARTED ... RUN_FINISHED) is one turn with its own decoder, as
  * every HTTP response is. Prints one line of JSON: bytes, events, runs,
  * seconds, and the failures and warnings met (0 for a clean stream).
+ *
+ * A FILE is read into memory first and decoded three times, the best pass
+ * counted: what agui_decode.mjs does for @ag-ui/client, so both figures are
+ * the decoder's alone. Standard input is decoded once as it is read (the
+ * pipe figure, where reading is part of what is timed).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -66,40 +71,102 @@ static int on_event(void *ud, const struct an_sse_event *ev)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* One pass over the bytes in 64 KiB pieces; *stats gets the counts. */
+static double pass(const char *data, size_t len, struct bench *stats)
 {
-    int fd = 0;
-    if (argc > 1 && strcmp(argv[1], "-")) {
-        fd = open(argv[1], O_RDONLY);
-        if (fd < 0) {
-            perror(argv[1]);
-            return 2;
-        }
-    }
-    static char buf[64 * 1024];
     struct bench b = {0};
     struct an_sse_parser p;
     an_sse_init(&p, 0, on_event, &b);
-    unsigned long long bytes = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (size_t off = 0; off < len; off += 64 * 1024)
+        an_sse_feed(&p, data + off, len - off < 64 * 1024 ? len - off : 64 * 1024);
+    an_sse_finish(&p);
+    if (b.dec)
+        turn_end(&b);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    an_sse_release(&p);
+    *stats = b;
+    return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/* Standard input, decoded as it is read. */
+static double stream(int fd, unsigned long long *bytes, struct bench *b)
+{
+    static char buf[64 * 1024];
+    struct an_sse_parser p;
+    an_sse_init(&p, 0, on_event, b);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         ssize_t n = read(fd, buf, sizeof buf);
         if (n < 0) {
             perror("read");
-            return 2;
+            exit(2);
         }
         if (n == 0)
             break;
-        bytes += (size_t)n;
+        *bytes += (size_t)n;
         an_sse_feed(&p, buf, (size_t)n);
     }
     an_sse_finish(&p);
-    if (b.dec)
-        turn_end(&b);
+    if (b->dec)
+        turn_end(b);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     an_sse_release(&p);
-    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        perror(path);
+        exit(2);
+    }
+    size_t cap = 1 << 20, n = 0;
+    char *data = malloc(cap);
+    for (;;) {
+        if (n == cap)
+            data = realloc(data, cap *= 2);
+        if (!data) {
+            fputs("out of memory\n", stderr);
+            exit(2);
+        }
+        ssize_t r = read(fd, data + n, cap - n);
+        if (r < 0) {
+            perror("read");
+            exit(2);
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    *len = n;
+    return data;
+}
+
+int main(int argc, char **argv)
+{
+    struct bench b = {0};
+    unsigned long long bytes = 0;
+    double s;
+    if (argc > 1 && strcmp(argv[1], "-")) {
+        size_t len;
+        char *data = slurp(argv[1], &len);
+        bytes = len;
+        s = pass(data, len, &b);
+        for (int k = 1; k < 3; k++) {
+            struct bench again;
+            double t = pass(data, len, &again);
+            if (t < s)
+                s = t;
+        }
+        free(data);
+    } else {
+        s = stream(0, &bytes, &b);
+    }
     printf("{\"bytes\":%llu,\"events\":%llu,\"runs\":%llu,\"seconds\":%.6f,\"errors\":%llu,"
            "\"warnings\":%llu}\n",
            bytes, b.events, b.runs, s, b.errors, b.warnings);

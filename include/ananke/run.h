@@ -33,6 +33,10 @@ struct an_progress {
 
 struct an_run_opts {
     unsigned parallel;         /* runs at once; 0 or 1: one after another */
+    /* event loops (threads) sharing the runs; 0: one per core, each with
+     * at least 4 of `parallel` (at most 8); 1: one loop on the caller's
+     * thread. Results and their order do not depend on it. */
+    unsigned loops;
     unsigned repeat;           /* runs of each test; 0 or 1: once */
     double pass_rate;          /* share of runs that must pass (0..1]; 0: 1.0 */
     unsigned retries;          /* transport retries per turn */

@@ -87,6 +87,8 @@ static void usage(void)
          "                           extension: .jsonl (seed 002 events), .json, .md,\n"
          "                           .html (one page), .xml (JUnit), .tap; repeatable\n"
          "  -j, --parallel N         run up to N tests at once (default 1)\n"
+         "      --loops N            threads that drive the runs, sharing --parallel\n"
+         "                           (default: one per CPU, each with at least 4 runs)\n"
          "      --repeat K           run each test K times and report its pass rate\n"
          "      --pass-rate P        a repeated test passes when at least P of its runs\n"
          "                           pass: 0.8 or 80% (default 1.0)\n"
@@ -372,6 +374,8 @@ int cmd_run(int argc, char **argv)
             color = val;
         } else if (cli_opt("run", argc, argv, &i, "--parallel", "-j", &val, &rc)) {
             rc = val ? parse_uint("--parallel", val, 1, 10000, &ro.parallel) : rc;
+        } else if (cli_opt("run", argc, argv, &i, "--loops", NULL, &val, &rc)) {
+            rc = val ? parse_uint("--loops", val, 1, 64, &ro.loops) : rc;
         } else if (cli_opt("run", argc, argv, &i, "--repeat", NULL, &val, &rc)) {
             rc = val ? parse_uint("--repeat", val, 1, 100000, &ro.repeat) : rc;
         } else if (cli_opt("run", argc, argv, &i, "--retries", NULL, &val, &rc)) {

@@ -1,17 +1,21 @@
 /*
- * The scheduler: selection (filter, shard), then one event loop over a
- * libcurl multi handle that keeps up to `parallel` runs going, retries with
- * backoff, enforces per-test timeouts, aggregates repeated runs, and hands
- * finished tests to the caller in selection order.
+ * The scheduler: selection (filter, shard), then the event loops
+ * (run/sched_loop.c) that keep up to `parallel` runs going; here, what
+ * becomes of a finished run (repeated runs aggregated into one test, the
+ * fail-fast stop) and the tests handed to the caller in selection order.
  */
+/* sched_getaffinity() and CPU_COUNT are GNU extensions */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ananke/run.h"
 #include "core/cancel.h"
 #include "core/clock.h"
 #include "proto/http.h"
-#include "run/job.h"
+#include "run/sched_int.h"
 
 size_t an_run_select(const struct an_suite *s, const struct an_run_opts *o, size_t **idx)
 {
@@ -29,39 +33,23 @@ size_t an_run_select(const struct an_suite *s, const struct an_run_opts *o, size
     return n;
 }
 
-/* What the loop knows of each selected test. */
-struct slot {
-    unsigned started, done;
-    int best; /* run index whose result represents the test; -1: none yet */
-    bool emitted;
-    bool skip; /* `skip: true`: a SKIP result, no run */
-};
+void sched_lock(struct sched *s)
+{
+    if (s->threaded)
+        pthread_mutex_lock(&s->mu);
+}
 
-struct sched {
-    const struct an_suite *suite;
-    const struct an_run_opts *o;
-    struct an_run_result *out;
-    struct an_job_env env;
-    size_t *sel, nsel;
-    unsigned repeat;
-    double pass_rate;
-    struct slot *slots;
-    struct an_job *jobs; /* nsel * repeat, in start order */
-    size_t njobs, next, active;
-    struct an_job **act; /* the runs in flight (active of them) */
-    size_t steps;        /* runs finished so far */
-    struct curl_waitfd *extra; /* descriptors of fd-driven sessions */
-    size_t cap_extra;
-    size_t emit;         /* next slot to hand to on_test */
-    size_t passed, failed, errors, skipped, finished_tests;
-    bool stop;           /* fail-fast or interrupted: start nothing new */
-    int64_t start_mono;
-};
+void sched_unlock(struct sched *s)
+{
+    if (s->threaded)
+        pthread_mutex_unlock(&s->mu);
+}
 
-static void progress(struct sched *s)
+void sched_progress(struct sched *s)
 {
     if (!s->o->on_progress)
         return;
+    sched_lock(s);
     struct an_progress p = {
         .done = s->finished_tests,
         .total = s->nsel,
@@ -69,9 +57,10 @@ static void progress(struct sched *s)
         .failed = s->failed,
         .errors = s->errors,
         .skipped = s->skipped,
-        .running = s->active,
+        .running = s->running,
         .elapsed_ms = an_clock_mono_ms() - s->start_mono,
     };
+    sched_unlock(s);
     s->o->on_progress(&p, s->o->ud);
 }
 
@@ -109,7 +98,7 @@ static void skip_test(struct sched *s, size_t slot, const struct an_test *t)
 }
 
 /* Move a finished run's result into its test's slot. */
-static void collect(struct sched *s, struct an_job *j)
+void sched_collect(struct sched *s, struct an_job *j)
 {
     struct slot *sl = &s->slots[j->slot];
     struct an_test_result *dst = &s->out->tests[j->slot];
@@ -186,45 +175,33 @@ static void collect(struct sched *s, struct an_job *j)
         s->stop = true;
 }
 
-static void emit_ready(struct sched *s)
+void sched_emit_ready(struct sched *s)
 {
-    while (s->emit < s->nsel) {
-        struct slot *sl = &s->slots[s->emit];
-        bool complete = sl->done == s->repeat;
-        bool skipped = s->stop && sl->started == 0;
-        if (!complete && !skipped)
-            return;
-        if (complete && s->o->on_test)
-            s->o->on_test(&s->out->tests[s->emit], s->o->ud);
-        if (complete && !s->o->keep_transcripts)
-            an_transcript_release(&s->out->tests[s->emit].transcript);
-        sl->emitted = true;
-        s->emit++;
-    }
-}
-
-/* A run that reached DONE leaves the active list and joins its test. */
-static void after_step(struct sched *s, struct an_job *j)
-{
-    if (j->state != AN_JOB_DONE)
-        return;
-    s->steps++;
-    for (size_t i = 0; i < s->active; i++) {
-        if (s->act[i] == j) {
-            s->act[i] = s->act[--s->active];
-            break;
+    for (;;) {
+        /* the tests complete from s->emit on; a complete slot no loop
+         * touches again, and with `stop` set none starts a new run */
+        sched_lock(s);
+        size_t from = s->emit, to = from;
+        while (to < s->nsel) {
+            const struct slot *sl = &s->slots[to];
+            if (sl->done != s->repeat && !(s->stop && sl->started == 0))
+                break;
+            to++;
         }
+        sched_unlock(s);
+        if (to == from)
+            return;
+        for (size_t i = from; i < to; i++) {
+            struct slot *sl = &s->slots[i];
+            bool complete = sl->done == s->repeat;
+            if (complete && s->o->on_test)
+                s->o->on_test(&s->out->tests[i], s->o->ud);
+            if (complete && !s->o->keep_transcripts)
+                an_transcript_release(&s->out->tests[i].transcript);
+            sl->emitted = true;
+        }
+        s->emit = to; /* only this thread reads or writes it */
     }
-    collect(s, j);
-}
-
-static void start_one(struct sched *s)
-{
-    struct an_job *j = &s->jobs[s->next++];
-    s->slots[j->slot].started++;
-    s->act[s->active++] = j;
-    an_job_start(j, &s->env);
-    after_step(s, j);
 }
 
 /* Drop the slots of tests that never started (fail-fast, interruption). */
@@ -244,6 +221,85 @@ static void compact(struct sched *s)
     s->out->ntests = w;
 }
 
+/* Event loops for a run: what the options say, else one per core while
+ * each keeps at least LOOP_MIN_PARALLEL runs in flight (one loop copes with
+ * a handful of transfers; with more, the loop's own work is what waits). */
+#define LOOP_MIN_PARALLEL 4
+#define LOOPS_MAX 8
+static unsigned loop_count(const struct an_run_opts *o, unsigned parallel, size_t njobs)
+{
+    unsigned n = o->loops;
+    if (!n) {
+        cpu_set_t set;
+        long cores = sched_getaffinity(0, sizeof set, &set) ? sysconf(_SC_NPROCESSORS_ONLN)
+                                                            : CPU_COUNT(&set);
+        n = cores > 1 ? (unsigned)(cores < LOOPS_MAX ? cores : LOOPS_MAX) : 1;
+        if (n > parallel / LOOP_MIN_PARALLEL)
+            n = parallel / LOOP_MIN_PARALLEL;
+    }
+    if (n > parallel)
+        n = parallel;
+    if (n > njobs)
+        n = (unsigned)njobs;
+    return n ? n : 1;
+}
+
+static void *loop_thread(void *arg)
+{
+    struct loop *l = arg;
+    sched_loop_run(l);
+    an_http_thread_cleanup(); /* its pool of handles is its own */
+    sched_lock(l->s);
+    l->s->loops_left--;
+    pthread_cond_signal(&l->s->news);
+    sched_unlock(l->s);
+    return NULL;
+}
+
+/* Several loops on threads of their own; this thread hands the tests on as
+ * they complete. Returns how many loops started (0: run them here). */
+static unsigned run_threaded(struct sched *s, struct loop *loops, unsigned n)
+{
+    s->threaded = true;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->news, NULL);
+    unsigned started = 0;
+    sched_lock(s);
+    for (unsigned i = 0; i < n; i++) {
+        if (pthread_create(&loops[i].thread, NULL, loop_thread, &loops[i]))
+            break;
+        started++;
+        s->loops_left++;
+    }
+    /* a loop that could not start leaves its runs to the others, which
+     * take them from the common list: only its share of --parallel is lost */
+    if (!started) {
+        sched_unlock(s);
+        s->threaded = false;
+        pthread_cond_destroy(&s->news);
+        pthread_mutex_destroy(&s->mu);
+        return 0;
+    }
+    for (;;) {
+        size_t seen = s->collected;
+        bool more = s->loops_left > 0;
+        sched_unlock(s);
+        sched_emit_ready(s);
+        sched_progress(s);
+        if (!more)
+            break;
+        sched_lock(s);
+        while (s->collected == seen && s->loops_left > 0)
+            pthread_cond_wait(&s->news, &s->mu);
+    }
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(loops[i].thread, NULL);
+    s->threaded = false;
+    pthread_cond_destroy(&s->news);
+    pthread_mutex_destroy(&s->mu);
+    return started;
+}
+
 int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
                  struct an_run_result *out, struct an_err *err)
 {
@@ -256,20 +312,6 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     s.start_mono = an_clock_mono_ms();
 
     an_http_global_init();
-    s.env.multi = curl_multi_init();
-    if (!s.env.multi)
-        return an_fail(err, AN_EINTERNAL, NULL, "libcurl could not create a multi handle");
-    /* one connection per run in flight, reused across turns and tests */
-    curl_multi_setopt(s.env.multi, CURLMOPT_MAXCONNECTS, (long)(parallel < 8 ? 8 : parallel));
-    s.env.retries = o->retries;
-    s.env.timeout_ms = o->test_timeout_ms;
-    s.env.keep_frames = o->keep_frames;
-    s.env.keep_var_values = o->keep_var_values;
-    s.env.seed = o->has_seed ? o->seed : -1;
-    if (o->has_seed)
-        s.env.helper_params =
-            json_pack("{s:I,s:i}", "seed", (json_int_t)o->seed, "temperature", 0);
-
     out->start_ms = an_clock_unix_ms();
     out->config_path = an_xstrdup(suite->config.path);
     out->parallel = parallel;
@@ -287,7 +329,6 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         nrun += !suite->tests[s.sel[i]].skip;
     s.njobs = nrun * s.repeat; /* a skipped test is skipped once, whatever --repeat says */
     s.jobs = an_xcalloc(s.njobs + 1, sizeof *s.jobs);
-    s.act = an_xcalloc(parallel + 1, sizeof *s.act);
     for (size_t i = 0, k = 0; i < s.nsel; i++) {
         const struct an_test *t = &suite->tests[s.sel[i]];
         if (t->skip) {
@@ -302,134 +343,57 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         }
     }
 
-    for (;;) {
-        size_t steps_before = s.steps;
-        if (an_cancelled() && !s.stop)
-            s.stop = true;
-        while (!s.stop && s.active < parallel && s.next < s.njobs) {
-            start_one(&s);
-            progress(&s);
-        }
-        if (s.active == 0 && (s.stop || s.next == s.njobs))
+    unsigned nloops = loop_count(o, parallel, s.njobs);
+    struct loop *loops = an_xcalloc(nloops, sizeof *loops);
+    json_t *helper_params =
+        o->has_seed ? json_pack("{s:I,s:i}", "seed", (json_int_t)o->seed, "temperature", 0)
+                    : NULL;
+    int rc = AN_OK;
+    for (unsigned i = 0; i < nloops; i++) {
+        struct loop *l = &loops[i];
+        l->s = &s;
+        /* --parallel shared out: the first loops take one more */
+        l->parallel = parallel / nloops + (i < parallel % nloops);
+        l->act = an_xcalloc(l->parallel + 1, sizeof *l->act);
+        l->env.multi = curl_multi_init();
+        if (!l->env.multi) {
+            rc = an_fail(err, AN_EINTERNAL, NULL, "libcurl could not create a multi handle");
             break;
-
-        int running = 0;
-        curl_multi_perform(s.env.multi, &running);
-        CURLMsg *m;
-        int left;
-        while ((m = curl_multi_info_read(s.env.multi, &left))) {
-            if (m->msg != CURLMSG_DONE)
-                continue;
-            struct an_job *j = NULL;
-            CURL *easy = m->easy_handle;
-            CURLcode cc = m->data.result;
-            curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&j);
-            curl_multi_remove_handle(s.env.multi, easy);
-            an_job_transfer_done(j, cc);
-            after_step(&s, j);
-            progress(&s);
         }
-
-        /* fd-driven sessions (ACP): let those whose descriptors are ready work */
-        for (size_t i = s.active; i-- > 0;) {
-            struct an_job *j = s.act[i];
-            if (j->state == AN_JOB_TURN && !j->easy && j->nfds_at >= 0) {
-                if (an_job_fd_step(j, s.extra ? s.extra + j->nfds_at : NULL, j->nfds)) {
-                    after_step(&s, j);
-                    progress(&s);
-                }
-            }
-        }
-
-        int64_t now = an_clock_mono_ms();
-        int64_t next_wake = now + 1000;
-        bool hooks_running = false;
-        /* backwards: after_step() moves the last entry into a finished one's place */
-        for (size_t i = s.active; i-- > 0;) {
-            struct an_job *j = s.act[i];
-            if (j->state == AN_JOB_HOOKS || j->state == AN_JOB_CHECKS || j->state == AN_JOB_SIM) {
-                if (atomic_load(&j->thread_done)) {
-                    an_job_thread_finished(j);
-                    after_step(&s, j);
-                    progress(&s);
-                } else {
-                    hooks_running = true;
-                }
-                continue;
-            }
-            if (an_cancelled()) {
-                an_job_abort(j, AN_ETIMEOUT, "interrupted (Ctrl-C or SIGTERM): the run was stopped");
-                after_step(&s, j);
-                continue;
-            }
-            if (j->deadline_mono && now >= j->deadline_mono) {
-                char msg[128];
-                snprintf(msg, sizeof msg, "test timed out after %lld ms",
-                         (long long)o->test_timeout_ms);
-                an_job_abort(j, AN_ETIMEOUT, msg);
-                after_step(&s, j);
-                progress(&s);
-                continue;
-            }
-            if (j->state == AN_JOB_WAIT) {
-                if (now >= j->wake_mono) {
-                    an_job_wake(j);
-                    after_step(&s, j);
-                    continue;
-                }
-                if (j->wake_mono < next_wake)
-                    next_wake = j->wake_mono;
-            }
-            if (j->deadline_mono && j->deadline_mono < next_wake)
-                next_wake = j->deadline_mono;
-        }
-        emit_ready(&s);
-        if (s.active == 0 && (s.stop || s.next == s.njobs))
-            break;
-
-        /* the descriptors of fd-driven sessions join the poll */
-        size_t nextra = 0;
-        bool fd_sessions = false;
-        for (size_t i = 0; i < s.active; i++) {
-            struct an_job *j = s.act[i];
-            j->nfds_at = -1;
-            if (j->state != AN_JOB_TURN || j->easy)
-                continue;
-            fd_sessions = true;
-            if (nextra + AN_JOB_MAX_FDS > s.cap_extra) {
-                s.cap_extra = (s.cap_extra + AN_JOB_MAX_FDS) * 2;
-                s.extra = an_xrealloc(s.extra, s.cap_extra * sizeof *s.extra);
-            }
-            j->nfds = an_job_fds(j, s.extra + nextra, AN_JOB_MAX_FDS);
-            j->nfds_at = (long)nextra;
-            nextra += j->nfds;
-        }
-        int64_t wait = next_wake - an_clock_mono_ms();
-        if (fd_sessions && wait > AN_CANCEL_POLL_MS)
-            wait = AN_CANCEL_POLL_MS; /* they keep their own turn timeouts */
-        /* a run finished: go round at once, its place may take the next
-         * test (waiting here would leave the place idle) */
-        if (s.steps != steps_before)
-            wait = 0;
-        if (hooks_running || wait > AN_CANCEL_POLL_MS)
-            wait = wait > AN_CANCEL_POLL_MS ? AN_CANCEL_POLL_MS : wait;
-        if (wait < 0)
-            wait = 0;
-        for (size_t i = 0; i < nextra; i++)
-            s.extra[i].revents = 0;
-        curl_multi_poll(s.env.multi, nextra ? s.extra : NULL, (unsigned)nextra, (int)wait, NULL);
+        /* one connection per run in flight, reused across turns and tests */
+        curl_multi_setopt(l->env.multi, CURLMOPT_MAXCONNECTS,
+                          (long)(l->parallel < 8 ? 8 : l->parallel));
+        l->env.retries = o->retries;
+        l->env.timeout_ms = o->test_timeout_ms;
+        l->env.keep_frames = o->keep_frames;
+        l->env.keep_var_values = o->keep_var_values;
+        l->env.seed = o->has_seed ? o->seed : -1;
+        l->env.helper_params = helper_params; /* read only, by every loop */
     }
-    emit_ready(&s);
-    compact(&s);
+
+    if (rc == AN_OK) {
+        if (nloops < 2 || !run_threaded(&s, loops, nloops)) {
+            if (nloops > 1) /* no thread could start: one loop does it all */
+                loops[0].parallel = parallel;
+            loops[0].act = an_xrealloc(loops[0].act, (parallel + 1) * sizeof *loops[0].act);
+            sched_loop_run(&loops[0]);
+        }
+        sched_emit_ready(&s);
+        compact(&s);
+    }
 
     out->end_ms = an_clock_unix_ms();
+    for (unsigned i = 0; i < nloops; i++) {
+        free(loops[i].act);
+        free(loops[i].extra);
+        if (loops[i].env.multi)
+            curl_multi_cleanup(loops[i].env.multi);
+    }
+    free(loops);
     free(s.jobs);
-    free(s.act);
-    free(s.extra);
     free(s.slots);
     free(s.sel);
-    curl_multi_cleanup(s.env.multi);
-    json_decref(s.env.helper_params);
+    json_decref(helper_params);
     an_http_thread_cleanup();
-    return AN_OK;
+    return rc;
 }

@@ -8,5 +8,5 @@ grep -q 'name="ananke.runs" value="5"' out/j.xml
 "$MOCK" agui --scenario scenario.yaml --port-file out/port2 >/dev/null 2>&1 & pid=$!
 trap 'kill $pid 2>/dev/null' EXIT
 for _ in $(seq 50); do [ -s out/port2 ] && break; sleep 0.05; done
-ANANKE_MOCK_URL="http://127.0.0.1:$(cat out/port2)/agent" "$ANANKE" run . --repeat 5 --pass-rate 60% -j 5 > out/rate.stdout
+ANANKE_MOCK_URL="http://127.0.0.1:$(cat out/port2)/agent" "$ANANKE" run . --repeat 5 --pass-rate 60% -j 5 --loops 2 > out/rate.stdout
 grep -q 'PASS  sometimes right' out/rate.stdout

@@ -1,5 +1,5 @@
 set -e
-"$ANANKE" run . -j 3 --reporter json:out/r.json > out/int.stdout 2>&1 &
+"$ANANKE" run . -j 3 --loops 3 --reporter json:out/r.json > out/int.stdout 2>&1 &
 pid=$!
 sleep 0.6
 kill -INT $pid

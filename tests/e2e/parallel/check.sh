@@ -12,3 +12,7 @@ strip() { sed -E 's/\([0-9.]+m?s\)//; s/in [0-9.]+s$//' "$1"; }
 diff <(strip out/seq.stdout) <(strip out/stdout)
 # really concurrent: one at a time the 3 slow tests alone take 450 ms; at -j 8 they overlap
 [ $(( $(jq .duration_ms out/par.json) * 2 )) -lt "$(jq .duration_ms out/seq.json)" ]
+# the same at -j 8 on three event loops (threads): still identical
+"$ANANKE" run . -j 8 --loops 3 --reporter json:out/loops.json > out/loops.stdout 2>&1 || true
+diff <(norm out/seq.json) <(norm out/loops.json)
+diff <(strip out/seq.stdout) <(strip out/loops.stdout)

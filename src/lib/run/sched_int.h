@@ -1,0 +1,87 @@
+/*
+ * The scheduler's inside, shared by its two halves: sched.c (selection,
+ * collecting runs into tests, handing tests to the caller in order) and
+ * sched_loop.c (the event loops that drive the runs).
+ *
+ * A run is driven by one event loop over a libcurl multi handle. With
+ * enough parallelism and more than one core the runs are shared between
+ * several loops, one thread each (struct loop), each with its own multi
+ * handle and its own share of --parallel; they take the next run from the
+ * common list and give finished runs back under `mu`. The caller's thread
+ * then only waits, and hands finished tests to on_test / on_progress in
+ * selection order, so the callbacks never run on a loop's thread.
+ *
+ * Ownership: a run (struct an_job) belongs to the loop that started it
+ * until it is collected; everything else in struct sched is guarded by `mu`
+ * while loops run (with one loop and no threads, by nothing).
+ */
+#ifndef ANANKE_RUN_SCHED_INT_H
+#define ANANKE_RUN_SCHED_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ananke/run.h"
+#include "run/job.h"
+
+/* What the scheduler knows of each selected test. */
+struct slot {
+    unsigned started, done;
+    int best; /* run index whose result represents the test; -1: none yet */
+    bool emitted;
+    bool skip; /* `skip: true`: a SKIP result, no run */
+};
+
+struct sched {
+    const struct an_suite *suite;
+    const struct an_run_opts *o;
+    struct an_run_result *out;
+    size_t *sel, nsel;
+    unsigned repeat;
+    double pass_rate;
+    struct slot *slots;
+    struct an_job *jobs; /* nsel * repeat, in start order */
+    size_t njobs, next;
+    size_t running;      /* runs started and not yet collected */
+    size_t collected;    /* runs collected so far */
+    size_t emit;         /* next slot to hand to on_test */
+    size_t passed, failed, errors, skipped, finished_tests;
+    bool stop;           /* fail-fast or interrupted: start nothing new */
+    int64_t start_mono;
+
+    bool threaded;       /* several loops: take `mu` */
+    pthread_mutex_t mu;
+    pthread_cond_t news; /* a run was collected, or a loop ended */
+    unsigned loops_left; /* loop threads still running */
+};
+
+/* One event loop: its multi handle, its share of the parallelism, the runs
+ * it has in flight. */
+struct loop {
+    struct sched *s;
+    struct an_job_env env;
+    unsigned parallel;
+    struct an_job **act; /* the runs in flight (active of them) */
+    size_t active;
+    size_t steps;        /* runs this loop finished */
+    struct curl_waitfd *extra; /* descriptors of fd-driven sessions */
+    size_t cap_extra;
+    pthread_t thread;
+};
+
+void sched_lock(struct sched *s);
+void sched_unlock(struct sched *s);
+
+/* Move a finished run's result into its test's slot (under the lock). */
+void sched_collect(struct sched *s, struct an_job *j);
+/* Hand complete tests to on_test in selection order (the caller's thread). */
+void sched_emit_ready(struct sched *s);
+/* on_progress with the counts as they are (the caller's thread). */
+void sched_progress(struct sched *s);
+
+/* Drive runs until none is left to start and none is in flight. With one
+ * loop (not threaded) it also emits tests and reports progress as it goes. */
+void sched_loop_run(struct loop *l);
+
+#endif
