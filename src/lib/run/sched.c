@@ -200,7 +200,9 @@ void sched_emit_ready(struct sched *s)
                 an_transcript_release(&s->out->tests[i].transcript);
             sl->emitted = true;
         }
-        s->emit = to; /* only this thread reads or writes it */
+        sched_lock(s); /* the loops read it to know when to wake this thread */
+        s->emit = to;
+        sched_unlock(s);
     }
 }
 

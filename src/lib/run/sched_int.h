@@ -45,7 +45,8 @@ struct sched {
     size_t njobs, next;
     size_t running;      /* runs started and not yet collected */
     size_t collected;    /* runs collected so far */
-    size_t emit;         /* next slot to hand to on_test */
+    size_t emit;         /* next slot to hand to on_test (the caller's thread
+                            writes it; the loops read it) */
     size_t passed, failed, errors, skipped, finished_tests;
     bool stop;           /* fail-fast or interrupted: start nothing new */
     int64_t start_mono;

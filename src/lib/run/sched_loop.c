@@ -36,7 +36,9 @@ static void after_step(struct loop *l, struct an_job *j)
     sched_collect(s, j);
     s->running--;
     s->collected++;
-    if (s->threaded)
+    /* the caller's thread waits for the test it hands on next: wake it
+     * when that one is complete, not for every run (a thread switch each) */
+    if (s->threaded && (s->emit == s->nsel || s->slots[s->emit].done == s->repeat || s->stop))
         pthread_cond_signal(&s->news);
     sched_unlock(s);
 }
