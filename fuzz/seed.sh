@@ -20,8 +20,8 @@ MAX=${FUZZ_SEED_MAX:-40}
 corpus=${ANANKE_AGUI_CORPUS:-$PWD/../shared/data/agui-conformance/1.1}
 rm -rf "$out/seed" "$out/dict"
 mkdir -p "$out/dict"
-for t in sse agui jsonrpc acp a2a yaml config test_yaml jsonl cases_json jsont regex jsonmatch \
-    interp jsonschema openai_stream mcp_http; do
+for t in sse agui jsonrpc acp a2a yaml yaml_fast config test_yaml jsonl cases_json jsont regex jsonmatch \
+    interp jsonschema openai_stream mcp_http json_validate; do
   mkdir -p "$out/seed/$t"
 done
 S=$out/seed
@@ -52,6 +52,11 @@ printf 'a: &x [*x]\n' | put yaml alias-self
 printf 'a: &a [1,2]\nb: &b [*a,*a,*a,*a]\nc: [*b,*b,*b,*b]\n' | put yaml alias-fan
 printf '%s\n' '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[x]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]' |
   put yaml deep
+# the fast path's subset and its edges (tests/unit/test_yaml_fast.c has more)
+copy yaml_fast examples/suite/*.test.yaml examples/ananke.config.yaml tests/e2e/*/*.test.yaml \
+  tests/e2e/*/ananke.config.yaml
+printf 'a:\n- x\n-\n- y: 1\n  z: [a, "b", {c: d}]\nb: \x27it\x27\x27s\x27 # c\n' | put yaml_fast indentless
+printf -- '---\n- - "\\u00e9\\x41\\n"\n  - caf\xc3\xa9: \n' | put yaml_fast escapes
 
 # ---- JSON Schema: every schema of schema/ against a few instances ----
 i=0
@@ -244,6 +249,15 @@ printf '(a+)+$\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!' | put regex backtrack
 printf '/\\p{L}+/u\n\303\274\377' | put regex utf
 printf '/v1/ui\nv1' | put regex not-slash
 printf 'x{2,}(?=y)\\Q.*\\E\nxxy.*' | put regex quoted
+
+# ---- json_validate: JSON texts, as a tool call's arguments arrive ----
+copy json_validate schema/*.json tests/e2e/*/cases.json
+put json_validate args <<<'{"query": "weather in \"Paris\" caf\u00e9 \ud83d\ude00", "limit": 20, "filters": {"lang": "en", "safe": true, "tags": [null, false, -0, 123456789012345678]}}'
+put json_validate real <<<'{"t": 0.5e-3, "big": 1234567890123456789}'
+put json_validate nul <<<'["a\u0000b"]'
+put json_validate deep <<<'[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[{}]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]'
+put json_validate blank <<<'   '
+put json_validate trailing <<<'{"a": 1} x'
 
 # ---- jsonmatch: [expected, actual] ----
 put jsonmatch envelope <<<'[{"result":{"stopReason":"^end_turn$","n":0},"params":{"update":{"content":[{"type":"^image$"}]}}},{"result":{"stopReason":"end_turn","n":"0"},"params":{"update":{"content":[{"type":"text"},{"type":"image"}]}}}]'

@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "core/buf.h"
+#include "core/yaml_fast.h"
 
 struct anchor {
     const char *name;
@@ -19,6 +20,8 @@ struct anchor {
 
 struct loader {
     yaml_parser_t p;
+    const struct an_yfast *fast; /* when set, the events come from it, not from p */
+    size_t fast_next;
     struct an_arena *a; /* nodes */
     struct an_arena *s; /* strings and the file name: may outlive the nodes */
     const char *file;
@@ -46,9 +49,20 @@ static int parser_error(struct loader *l)
 
 static int next_event(struct loader *l, yaml_event_t *ev)
 {
+    if (l->fast) {
+        an_yaml_fast_event(l->fast, l->fast_next++, ev);
+        return 0;
+    }
     if (!yaml_parser_parse(&l->p, ev))
         return parser_error(l);
     return 0;
+}
+
+/* The fast path's events borrow their strings: only libyaml's are freed. */
+static void event_delete(const struct loader *l, yaml_event_t *ev)
+{
+    if (!l->fast)
+        yaml_event_delete(ev);
 }
 
 static int add_anchor(struct loader *l, const unsigned char *name, struct an_ynode *n,
@@ -90,13 +104,13 @@ static int parse_children(struct loader *l, struct an_ynode *n, unsigned depth, 
         if ((rc = next_event(l, &ev)))
             return rc;
         if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) {
-            yaml_event_delete(&ev);
+            event_delete(l, &ev);
             return 0;
         }
         struct an_ynode *child = NULL;
         size_t w = 0;
         rc = parse_node(l, &ev, depth + 1, &child, &w);
-        yaml_event_delete(&ev);
+        event_delete(l, &ev);
         if (rc)
             return rc;
         if (!child) /* parse_node sets it whenever it returns 0 */
@@ -119,7 +133,7 @@ static int parse_children(struct loader *l, struct an_ynode *n, unsigned depth, 
         struct an_ynode *val = NULL;
         w = 0;
         rc = parse_node(l, &vev, depth + 1, &val, &w);
-        yaml_event_delete(&vev);
+        event_delete(l, &vev);
         if (rc)
             return rc;
         *weight += w;
@@ -207,20 +221,42 @@ int an_yaml_load_mem(struct an_ynode **out, const char *name, const char *data, 
 int an_yaml_load_mem2(struct an_ynode **out, const char *name, const char *data, size_t len,
                       struct an_arena *a, struct an_arena *strings, struct an_err *err)
 {
+    return an_yaml_load_mem_with(out, name, data, len, a, strings, err, AN_YAML_READER_AUTO);
+}
+
+int an_yaml_load_mem_with(struct an_ynode **out, const char *name, const char *data, size_t len,
+                          struct an_arena *a, struct an_arena *strings, struct an_err *err,
+                          enum an_yaml_reader reader)
+{
     struct loader l = {.a = a, .s = strings, .file = an_arena_strdup(strings, name), .err = err};
+    struct an_yfast fast;
     int rc = 0;
     *out = NULL;
     if (len > AN_YAML_MAX_BYTES) {
         struct an_loc loc = {l.file, 0, 0};
         return an_fail(err, AN_ELIMIT, &loc, "file is larger than %u bytes", AN_YAML_MAX_BYTES);
     }
-    if (memchr(data, '\0', len)) {
-        struct an_loc loc = {l.file, 0, 0};
-        return an_fail(err, AN_EPARSE, &loc, "file is binary (contains NUL bytes), not YAML");
+    /* The fast path first (core/yaml_fast.h). It reads the whole input
+     * before a node is made, so declining leaves nothing to undo. It
+     * declines any NUL byte, which spares it the check below. */
+    if (reader != AN_YAML_READER_LIBYAML) {
+        if (an_yaml_fast_parse(&fast, data, len)) {
+            l.fast = &fast;
+        } else {
+            an_yaml_fast_release(&fast);
+            if (reader == AN_YAML_READER_FAST)
+                return AN_YAML_FAST_DECLINED;
+        }
     }
-    if (!yaml_parser_initialize(&l.p))
-        an_oom();
-    yaml_parser_set_input_string(&l.p, (const unsigned char *)data, len);
+    if (!l.fast) {
+        if (memchr(data, '\0', len)) {
+            struct an_loc loc = {l.file, 0, 0};
+            return an_fail(err, AN_EPARSE, &loc, "file is binary (contains NUL bytes), not YAML");
+        }
+        if (!yaml_parser_initialize(&l.p))
+            an_oom();
+        yaml_parser_set_input_string(&l.p, (const unsigned char *)data, len);
+    }
     yaml_event_t ev;
     bool done = false;
     while (!done) {
@@ -242,7 +278,7 @@ int an_yaml_load_mem2(struct an_ynode **out, const char *name, const char *data,
         default:
             break;
         }
-        yaml_event_delete(&ev);
+        event_delete(&l, &ev);
         if (rc)
             goto out;
     }
@@ -255,7 +291,10 @@ int an_yaml_load_mem2(struct an_ynode **out, const char *name, const char *data,
         *out = n;
     }
 out:
-    yaml_parser_delete(&l.p);
+    if (l.fast)
+        an_yaml_fast_release(&fast);
+    else
+        yaml_parser_delete(&l.p);
     free(l.anchors);
     return rc;
 }
