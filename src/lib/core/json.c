@@ -10,6 +10,7 @@
 
 #include "ananke/err.h"
 #include "core/buf.h"
+#include "core/hex.h"
 
 #define FAST_MAX_DEPTH 2048 /* jansson's JSON_PARSER_MAX_DEPTH */
 
@@ -376,22 +377,11 @@ static void fast_ws(struct fastp *p)
         p->s++;
 }
 
-static int hexval(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static long hex4(const unsigned char *s)
 {
     long v = 0;
     for (int i = 0; i < 4; i++) {
-        int h = hexval(s[i]);
+        int h = an_hex_digit(s[i]);
         if (h < 0)
             return -1;
         v = v * 16 + h;

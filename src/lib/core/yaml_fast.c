@@ -38,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hex.h"
+
 #define FAST_MAX_DEPTH 64u
 /* libyaml forgets a simple key 1024 characters after its start; bytes >=
  * characters, so this bound keeps every key well inside it. */
@@ -282,17 +284,6 @@ static bool at_end_of_line(const struct scan *s)
     return s->p >= s->end || *s->p == '\n' || (*s->p == '#' && s->p[-1] == ' ');
 }
 
-static int hex(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* The escapes of a "double quoted" scalar that stand for fixed bytes, as
  * libyaml's yaml_parser_scan_flow_scalar() decodes them (\<TAB> aside:
  * no tab gets this far). */
@@ -352,7 +343,7 @@ static bool scan_double(struct scan *s, struct scalar *sc)
             return false;
         uint32_t v = 0;
         for (unsigned k = 1; k <= len; k++) {
-            int h = q + k < close ? hex(q[k]) : -1;
+            int h = q + k < close ? an_hex_digit((unsigned char)q[k]) : -1;
             if (h < 0)
                 return false;
             v = (v << 4) | (uint32_t)h;

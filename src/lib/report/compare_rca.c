@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ananke/regex.h"
+#include "core/hex.h"
 #include "core/json.h"
 #include "core/vec.h"
 #include "report/compare_int.h"
@@ -740,14 +741,6 @@ void cmp_slug(struct an_buf *out, const char *s)
         memset(out->data + from, '_', n);
 }
 
-static int hexval(char c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
 const char *cmp_href_violation(const char *href)
 {
     if (!href || !href[0])
@@ -780,8 +773,10 @@ const char *cmp_href_violation(const char *href)
         bool only_dots = true;
         for (size_t j = start; j < i; j++) {
             char c = href[j];
-            if (c == '%' && j + 2 < i && hexval(href[j + 1]) >= 0 && hexval(href[j + 2]) >= 0) {
-                c = (char)(hexval(href[j + 1]) * 16 + hexval(href[j + 2]));
+            int hi = j + 2 < i ? an_hex_digit((unsigned char)href[j + 1]) : -1;
+            int lo = j + 2 < i ? an_hex_digit((unsigned char)href[j + 2]) : -1;
+            if (c == '%' && hi >= 0 && lo >= 0) {
+                c = (char)(hi * 16 + lo);
                 j += 2;
                 if (c == '/' || c == '\\')
                     return "backslash";

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/hex.h"
 #include "core/json.h"
 #include "core/proc.h"
 #include "proto/adapter.h"
@@ -22,22 +23,16 @@ static const char *const instruction =
     "message\", \"assertions\": [{\"type\": \"contains\", \"value\": \"...\"}]}. Assertion "
     "types: contains, not_contains, equals, regex (pattern), tool_called (name).\n\n";
 
-static int hexval(char c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
 static char *url_decode(const char *s, size_t n)
 {
     char *o = an_xmalloc(n + 1), *p = o;
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '+') {
             *p++ = ' ';
-        } else if (s[i] == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
-            *p++ = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+        } else if (s[i] == '%' && i + 2 < n && an_hex_digit((unsigned char)s[i + 1]) >= 0 &&
+                   an_hex_digit((unsigned char)s[i + 2]) >= 0) {
+            *p++ = (char)(an_hex_digit((unsigned char)s[i + 1]) * 16 +
+                          an_hex_digit((unsigned char)s[i + 2]));
             i += 2;
         } else {
             *p++ = s[i];
