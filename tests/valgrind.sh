@@ -10,6 +10,7 @@ B=${ANANKE_BUILD:-build}
 case "$B" in /*) ;; *) B="$root/$B" ;; esac
 command -v valgrind >/dev/null || { echo "valgrind: not installed"; exit 1; }
 export ANANKE_NO_JIT=1
+export ANANKE_UNDER_VALGRIND=1 # unit tests that loop over many inputs take fewer
 VG=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
     --child-silent-after-fork=yes --suppressions=/dev/null)
 pass=0 fail=0
