@@ -6,9 +6,11 @@
  */
 /* sched_getaffinity() and CPU_COUNT are GNU extensions */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ananke/run.h"
@@ -258,13 +260,19 @@ static void *loop_thread(void *arg)
     return NULL;
 }
 
+#define PROGRESS_MS 250
+
 /* Several loops on threads of their own; this thread hands the tests on as
  * they complete. Returns how many loops started (0: run them here). */
 static unsigned run_threaded(struct sched *s, struct loop *loops, unsigned n)
 {
     s->threaded = true;
     pthread_mutex_init(&s->mu, NULL);
-    pthread_cond_init(&s->news, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->news, &ca);
+    pthread_condattr_destroy(&ca);
     unsigned started = 0;
     sched_lock(s);
     for (unsigned i = 0; i < n; i++) {
@@ -290,9 +298,20 @@ static unsigned run_threaded(struct sched *s, struct loop *loops, unsigned n)
         sched_progress(s);
         if (!more)
             break;
+        /* woken when the next test to hand on is complete; and at least
+         * every PROGRESS_MS, so a progress line keeps its counts and clock
+         * moving while that test takes its time */
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += PROGRESS_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
         sched_lock(s);
         while (s->collected == seen && s->loops_left > 0)
-            pthread_cond_wait(&s->news, &s->mu);
+            if (pthread_cond_timedwait(&s->news, &s->mu, &until) == ETIMEDOUT)
+                break;
     }
     for (unsigned i = 0; i < started; i++)
         pthread_join(loops[i].thread, NULL);
