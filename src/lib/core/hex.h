@@ -1,6 +1,6 @@
 /*
- * Hexadecimal digits, as JSON's \uXXXX, YAML's \xXX and URL escapes write
- * them.
+ * Hexadecimal digits, as JSON's \u escapes (four of them), YAML's \x escapes
+ * (two) and URL %-escapes (two) write them.
  */
 #ifndef ANANKE_CORE_HEX_H
 #define ANANKE_CORE_HEX_H
