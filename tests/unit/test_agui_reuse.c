@@ -131,7 +131,7 @@ static void test_large_run_then_small(void **state)
     size_t k = 0;
     ev[k++] = strdup(STARTED);
     char *big = malloc(70001);
-    memset(big, 'x', 70000);
+    memset(big, 'a', 70000);
     big[70000] = '\0';
     for (size_t i = 0; i < N; i++) {
         char buf[256];
@@ -145,7 +145,7 @@ static void test_large_run_then_small(void **state)
     }
     ev[k++] = strdup(FINISHED);
     char *got = run((const char *const *)ev, NULL);
-    const char *head = "[{\"id\":\"m-0\",\"role\":\"assistant\",\"content\":\"xxx";
+    const char *head = "[{\"id\":\"m-0\",\"role\":\"assistant\",\"content\":\"aaa";
     assert_memory_equal(got, head, strlen(head));
     assert_non_null(strstr(got, "{\"id\":\"m-2999\",\"role\":\"assistant\",\"content\":\"y\"}]|"));
     free(got);
