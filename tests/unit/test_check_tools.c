@@ -533,7 +533,7 @@ static void run_tool_table(bool lazy)
         free_calls(calls, ncalls);
         pool_free(&p);
     }
-    if (lazy) /* the table's args are mostly plain JSON, left for later */
+    if (lazy) /* most of the table's args are plain JSON: built on first read */
         assert_true(nlazy > 30);
 }
 
