@@ -285,6 +285,7 @@ struct an_target {
     int a2a_version;               /* enum an_a2a_version (core/spec_names.h); 0: auto */
     bool a2a_nonblocking;          /* `blocking: false` */
     int a2a_stream;                /* `stream`: 1 true, 0 false, -1 auto (default) */
+    bool a2a_trust_card_url;       /* `trust_card_url: true` (docs/a2a.md) */
     const char **output_modes;     /* acceptedOutputModes */
     size_t noutput_modes;
     struct an_tmpl bearer;         /* Authorization: Bearer; src NULL: none */

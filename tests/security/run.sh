@@ -465,4 +465,7 @@ if start lb-stall agui --scenario "$lb/agui.yaml" --requests "$out/lb-stall.requ
   stop_pids "$ananke_pid" "$spawned_pid"
 fi
 
+# shellcheck source-path=SCRIPTDIR source=origin.sh
+. "$here/origin.sh"
+
 finish

@@ -24,7 +24,7 @@ int an_target_a2a_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
                                        "endpoint",   "version",      "blocking",
                                        "stream",     "acceptedOutputModes", "api_key",
                                        "bearer",     "headers",      "timeout_ms",
-                                       "assert",     NULL};
+                                       "assert",     "trust_card_url", NULL};
     struct an_ynode *v;
     int rc;
     t->type = AN_TARGET_A2A;
@@ -79,6 +79,8 @@ int an_target_a2a_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
         else
             return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'stream' must be true, false or auto");
     }
+    if ((v = an_yaml_get(n, "trust_card_url")) && !an_yaml_as_bool(v, &t->a2a_trust_card_url))
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'trust_card_url' must be true or false");
     if ((v = an_yaml_get(n, "acceptedOutputModes"))) {
         if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, "acceptedOutputModes")))
             return rc;

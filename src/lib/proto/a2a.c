@@ -26,6 +26,7 @@
 #define DEFAULT_MAX_EVENT (16u * 1024u * 1024u)
 #define CARD_MAX (1024u * 1024u)
 #define CANCEL_TIMEOUT_MS 5000
+#define CARD_REDIRECTS 5
 
 enum stage { ST_NONE = 0, ST_CARD, ST_SEND, ST_CANCEL };
 
@@ -56,6 +57,10 @@ struct a2a_session {
     size_t nmodes;
     struct an_kv *user_headers;
     size_t nuser_headers;
+    bool trust_card_url;
+    /* the card fetch: where it is now (after redirects), how many */
+    char *card_at;
+    int card_hops;
     int64_t timeout_ms, cancel_timeout_ms;
     size_t max_turn_bytes, max_event_bytes;
     /* what the card (or the options) decided */
@@ -65,6 +70,10 @@ struct a2a_session {
     bool stream;
     struct an_kv *headers; /* every request's: user headers, auth, A2A-Version */
     size_t nheaders;
+    struct an_kv *bare;    /* the same without credentials: ananke's own headers only,
+                              for an origin the config did not name */
+    size_t nbare;
+    bool url_trusted;      /* `url` may receive `headers` */
     /* the conversation */
     char *context_id;
     char *open_task;       /* an interrupted task the next message continues */
@@ -230,18 +239,18 @@ static int start(struct a2a_session *s, struct an_transcript *t, enum stage stag
     struct an_http_req req = AN_HTTP_REQ_INIT;
     req.url = url;
     req.accept = accept;
-    req.headers = s->headers;
-    req.nheaders = s->nheaders;
+    /* credentials stay with their origin (a2a.h) */
+    bool trusted = stage == ST_CARD ? an_http_same_origin(url, s->card_url) : s->url_trusted;
+    req.headers = trusted ? s->headers : s->bare;
+    req.nheaders = trusted ? s->nheaders : s->nbare;
     req.body = body;
     req.body_len = body ? strlen(body) : 0;
     req.timeout_ms = timeout;
     req.max_body = stage == ST_CARD ? CARD_MAX : s->max_turn_bytes;
     req.on_data = on_body;
     req.ud = io;
-    if (stage == ST_CARD) {
-        req.content_type = NULL;
-        req.follow_redirects = true; /* a card may well live behind one */
-    }
+    if (stage == ST_CARD)
+        req.content_type = NULL; /* a redirect is followed by a2a_end, hop by hop */
     io->req = req;
     io->active = true;
     int rc = an_http_xfer_init(&io->xfer, &io->req, &io->resp, &herr);
@@ -258,7 +267,7 @@ static int start(struct a2a_session *s, struct an_transcript *t, enum stage stag
 
 static int start_card(struct a2a_session *s, struct an_transcript *t, CURL **easy)
 {
-    return start(s, t, ST_CARD, NULL, s->card_url, "application/json", time_left(s), easy);
+    return start(s, t, ST_CARD, NULL, s->card_at, "application/json", time_left(s), easy);
 }
 
 static int start_send(struct a2a_session *s, struct an_transcript *t, CURL **easy)
@@ -298,10 +307,22 @@ static int start_cancel(struct a2a_session *s, struct an_transcript *t, CURL **e
     return start(s, t, ST_CANCEL, body, s->url, "application/json", s->cancel_timeout_ms, easy);
 }
 
+/* Whether the config gave anything that must stay with its origin. */
+static bool has_credentials(const struct a2a_session *s)
+{
+    return s->nuser_headers || s->api_key || s->bearer;
+}
+
 /* ananke's headers, less those the target sets itself, then the target's:
- * a header written in the config wins. */
+ * a header written in the config wins. `bare` gets ananke's own only. */
 static void add_headers(struct a2a_session *s, const struct an_kv *ours, size_t n)
 {
+    an_kv_free(s->bare, s->nbare);
+    s->bare = NULL;
+    s->nbare = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcasecmp(ours[i].name, "A2A-Version"))
+            an_kv_append(&s->bare, &s->nbare, &ours[i], 1);
     for (size_t i = 0; i < n; i++) {
         bool theirs = false;
         for (size_t k = 0; k < s->nuser_headers && !theirs; k++)
@@ -323,12 +344,17 @@ static int settle(struct a2a_session *s, const json_t *card, struct an_err *err)
         if ((rc = an_a2a_card_read(card, s->want_version, &c, err)))
             return rc;
         s->url = an_xstrdup(s->endpoint ? s->endpoint : c.url);
+        /* the config wrote the endpoint, or the card itself; a fetched
+         * card's URL is the agent's word */
+        s->url_trusted = s->endpoint || card == s->card_json || s->trust_card_url ||
+                         (s->card_url && an_http_same_origin(s->url, s->card_url));
         s->tenant = c.tenant ? an_xstrdup(c.tenant) : NULL;
         s->version = c.version;
         s->stream = s->stream_opt < 0 ? c.streaming : s->stream_opt > 0;
         key_header = c.api_key_header;
     } else {
         s->url = an_xstrdup(s->endpoint);
+        s->url_trusted = true;
         s->version = s->want_version;
         s->stream = s->stream_opt > 0;
     }
@@ -428,6 +454,9 @@ static int a2a_begin(struct an_session *base, struct an_transcript *t, const cha
     int rc;
     if (!s->ready && s->card_url) {
         card_headers(s);
+        free(s->card_at);
+        s->card_at = an_xstrdup(s->card_url);
+        s->card_hops = 0;
         rc = start_card(s, t, easy);
     } else {
         rc = start_send(s, t, easy);
@@ -441,6 +470,29 @@ static void end_card(struct a2a_session *s, struct an_transcript *t, int rc, con
 {
     struct an_turn_rec *r = cur(t);
     struct xfer_io *io = &s->io;
+    if (rc == AN_EHTTP && io->resp.status >= 300 && io->resp.status < 400 &&
+        io->resp.location[0]) {
+        const char *to = io->resp.location;
+        if (++s->card_hops > CARD_REDIRECTS) {
+            an_turn_fail(r, AN_EHTTP, "agent card %s: more than %d redirects", s->card_url,
+                         CARD_REDIRECTS);
+            return;
+        }
+        if (strncmp(to, "http://", 7) && strncmp(to, "https://", 8)) {
+            an_turn_fail(r, AN_EHTTP, "agent card %s: redirect to '%.200s', not http(s)",
+                         s->card_at, to);
+            return;
+        }
+        if (has_credentials(s) && an_http_same_origin(s->card_at, s->card_url) &&
+            !an_http_same_origin(to, s->card_url))
+            an_turn_warn(r, "the agent card %s redirects to '%.300s', another origin: fetched "
+                            "there without the configured headers and keys",
+                         s->card_at, to);
+        free(s->card_at);
+        s->card_at = an_xstrdup(to);
+        s->want = ST_CARD;
+        return;
+    }
     if (rc) { /* the message names the URL */
         an_turn_fail(r, rc, "agent card: %s", msg);
         return;
@@ -459,6 +511,11 @@ static void end_card(struct a2a_session *s, struct an_transcript *t, int rc, con
         an_turn_fail(r, rc, "agent card %s: %s", s->card_url, err.msg);
         return;
     }
+    if (!s->url_trusted && has_credentials(s))
+        an_turn_warn(r, "the agent card names '%.300s', another origin than %s: requests go "
+                        "there without the configured headers and keys (trust_card_url: true "
+                        "sends them)",
+                     s->url, s->card_url);
     s->want = ST_SEND;
 }
 
@@ -573,7 +630,9 @@ static bool a2a_next(struct an_session *base, struct an_transcript *t, CURL **ea
     if (w == ST_NONE)
         return false;
     s->want = ST_NONE;
-    int rc = w == ST_SEND ? start_send(s, t, easy) : start_cancel(s, t, easy);
+    int rc = w == ST_SEND   ? start_send(s, t, easy)
+             : w == ST_CARD ? start_card(s, t, easy)
+                            : start_cancel(s, t, easy);
     if (rc) {
         finish_turn(s, t);
         return false;
@@ -594,6 +653,8 @@ static void a2a_free(struct an_session *base)
     if (s->dec_on)
         an_a2a_turn_release(&s->dec);
     free(s->card_url);
+    free(s->card_at);
+    an_kv_free(s->bare, s->nbare);
     free(s->endpoint);
     free(s->api_key);
     free(s->bearer);
@@ -647,6 +708,7 @@ int an_a2a_open(struct an_session **out, const struct an_a2a_opts *o, struct an_
     s->want_version = o->version;
     s->stream_opt = o->stream;
     s->blocking = o->blocking;
+    s->trust_card_url = o->trust_card_url;
     s->modes = an_xcalloc(o->nmodes + 1, sizeof *s->modes);
     for (size_t i = 0; i < o->nmodes; i++)
         s->modes[i] = an_xstrdup(o->modes[i]);

@@ -129,6 +129,13 @@ struct an_a2a_opts {
     const char *bearer;     /* Authorization: Bearer; NULL or "": none */
     const struct an_kv *headers;
     size_t nheaders;
+    /* Credentials (headers, api_key, bearer) go only to the origins the
+     * config names: endpoint's, agentCardUrl's, an inline card's URL. A
+     * fetched card's interface URL on another origin, and a card
+     * redirected to another origin, are spoken to without them, unless
+     * trust_card_url (then the fetched card's URL gets them too; a
+     * redirect never does). */
+    bool trust_card_url;
     int64_t timeout_ms;     /* one turn: card, send and stream */
     int64_t cancel_timeout_ms; /* the CancelTask after a timeout; 0: 5000 */
     size_t max_turn_bytes;  /* one answer's body; 0: 64 MiB */

@@ -81,6 +81,11 @@ static void note_response(struct an_http_xfer *x)
     /* libcurl reads both forms of Retry-After: delta-seconds and an HTTP date */
     if (curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after > 0)
         x->resp->retry_after_ms = (int64_t)after * 1000;
+    char *loc = NULL; /* libcurl resolves a relative Location against the URL */
+    if (status >= 300 && status < 400 &&
+        curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc &&
+        strlen(loc) < sizeof x->resp->location)
+        memcpy(x->resp->location, loc, strlen(loc) + 1);
 }
 
 static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
@@ -211,7 +216,7 @@ int an_http_xfer_init(struct an_http_xfer *x, const struct an_http_req *req,
     SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(req->body ? req->body_len : 0));
     SET(CURLOPT_HTTPHEADER, x->hdrs);
     SET(CURLOPT_USERAGENT, "ananke/" ANANKE_VERSION);
-    SET(CURLOPT_FOLLOWLOCATION, req->follow_redirects ? 1L : 0L);
+    SET(CURLOPT_FOLLOWLOCATION, 0L); /* http.h: credentials stay with their origin */
     SET(CURLOPT_TIMEOUT_MS, req->timeout_ms > 0 ? (long)req->timeout_ms : 0L);
     SET(CURLOPT_CONNECTTIMEOUT_MS, (long)cto);
     SET(CURLOPT_WRITEFUNCTION, on_write);
@@ -278,6 +283,20 @@ int an_http_xfer_done(struct an_http_xfer *x, CURLcode cc, struct an_err *err)
                            req->url, r->status, why);
         return an_fail(err, AN_ECONNECT, NULL, "cannot reach %s: %s", req->url, why);
     }
+    if (r->status >= 300 && r->status < 400) {
+        /* the Location is the server's: shown, never followed */
+        char *loc = an_utf8_lossy(r->location, strnlen(r->location, 300));
+        for (char *p = loc; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7F)
+                *p = ' ';
+        int rc = an_fail(err, AN_EHTTP, NULL,
+                         "HTTP %ld: redirect to '%s' not followed (ananke follows no redirect, so "
+                         "that configured headers stay with their origin: point the target at "
+                         "the final URL)",
+                         r->status, *loc ? loc : "(no Location)");
+        free(loc);
+        return rc;
+    }
     if (!is_2xx(r->status)) {
         char *line = head_line(r);
         int rc = an_fail(err, AN_EHTTP, NULL, "HTTP %ld: %s", r->status,
@@ -308,6 +327,39 @@ int an_http_post_stream(const struct an_http_req *req, struct an_http_resp *resp
     rc = an_http_xfer_done(&x, cc, err);
     an_http_xfer_release(&x);
     return rc;
+}
+
+char *an_http_origin(const char *url)
+{
+    CURLU *u = curl_url();
+    if (!u)
+        an_oom();
+    char *scheme = NULL, *host = NULL, *port = NULL, *out = NULL;
+    if (url && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_printf(&b, "%s://%s:%s", scheme, host, port);
+        out = an_buf_detach(&b, NULL);
+        for (char *p = out; *p; p++)
+            if (*p >= 'A' && *p <= 'Z')
+                *p = (char)(*p - 'A' + 'a');
+    }
+    curl_free(scheme);
+    curl_free(host);
+    curl_free(port);
+    curl_url_cleanup(u);
+    return out;
+}
+
+bool an_http_same_origin(const char *a, const char *b)
+{
+    char *oa = an_http_origin(a), *ob = an_http_origin(b);
+    bool same = oa && ob && !strcmp(oa, ob);
+    free(oa);
+    free(ob);
+    return same;
 }
 
 int an_http_headers_check(const struct an_kv *h, size_t n, const char *url, struct an_err *err)

@@ -45,7 +45,11 @@ struct an_http_req {
     int64_t timeout_ms;         /* whole transfer; <= 0: no limit */
     int64_t connect_timeout_ms; /* <= 0: min(timeout_ms, 30 s) */
     size_t max_body;            /* response body cap; 0: 256 MiB */
-    bool follow_redirects;      /* off by default: a 3xx is an HTTP error */
+    /* No redirect is ever followed here: a 3xx is an HTTP error naming its
+     * Location, so configured headers never reach another origin through
+     * one. A caller that wants to follow (the A2A card) reads
+     * resp.location and starts a new request with the headers fit for the
+     * new origin (an_http_same_origin). */
     bool every_body;            /* non-2xx bodies go to on_data too (and to `head`) */
     an_http_data_fn on_data;
     void *ud;
@@ -63,6 +67,7 @@ struct an_http_resp {
     size_t body_bytes; /* every body byte received */
     char curl_error[CURL_ERROR_SIZE]; /* libcurl's own words, "" when none */
     int64_t retry_after_ms; /* the answer's Retry-After (seconds or a date); -1: none */
+    char location[2048];    /* a 3xx answer's Location, absolute; "" when none (or longer) */
 };
 
 struct an_http_xfer {
@@ -78,6 +83,16 @@ struct an_http_xfer {
 void an_http_global_init(void);
 /* Free this thread's pool of reusable easy handles (at the end of a run). */
 void an_http_thread_cleanup(void);
+
+/* The origin of an http(s) URL, "scheme://host:port" (lower case, the port
+ * written even when it is the scheme's default), or NULL when the URL does
+ * not parse. Caller frees. */
+char *an_http_origin(const char *url);
+/* Whether two URLs share an origin (scheme, host and port). A URL that does
+ * not parse shares none. Credentials configured for one URL go only to
+ * URLs of its origin (docs/security.md "Credentials stay with their
+ * origin"). */
+bool an_http_same_origin(const char *a, const char *b);
 
 /* Request headers a target gives: a name needs text without ':' and neither
  * may hold a line break. AN_EUSAGE naming the header and `url` otherwise. */
@@ -95,7 +110,8 @@ int an_http_xfer_init(struct an_http_xfer *x, const struct an_http_req *req,
 /* Map a finished transfer (`cc` from curl_easy_perform or CURLMsg) to a
  * code and a message in err:
  *   AN_OK        2xx, body complete
- *   AN_EHTTP     "HTTP <status>: <start of the body>"
+ *   AN_EHTTP     "HTTP <status>: <start of the body>"; for a 3xx "HTTP <status>:
+ *                redirect to '<Location>' not followed"
  *   AN_ECONNECT  DNS, refused, TLS, connect timeout, or the connection broke
  *                (resp->status tells whether a response had started)
  *   AN_ETIMEOUT  timeout_ms passed after connecting

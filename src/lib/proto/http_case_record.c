@@ -328,6 +328,9 @@ void an_hc_finish(struct an_transcript *t, const struct an_hc_attempt *a, int64_
         json_t *f = failure("network_error", a);
         json_object_set_new(f, "kind", json_string(kind));
         fail(r, AN_ECONNECT, f, "network_error (%s): %s", kind, a->why ? a->why : "?");
+    } else if (a->status >= 300 && a->status < 400 && a->why) {
+        r->http_status = (int)a->status; /* a redirect: http.c says where to, not followed */
+        fail(r, AN_EHTTP, failure("http_error", a), "http_error: %s (POST %s)", a->why, a->url);
     } else if (a->status < 200 || a->status > 299) {
         body_line(&line, a->body, a->body_len);
         r->http_status = (int)a->status; /* 408, 429 and 5xx are retried */

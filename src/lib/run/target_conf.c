@@ -444,6 +444,7 @@ static int a2a_conf_build(struct a2a_conf *c, const struct an_target *t,
     c->o.version = t->a2a_version;
     c->o.blocking = !t->a2a_nonblocking;
     c->o.stream = t->a2a_stream;
+    c->o.trust_card_url = t->a2a_trust_card_url;
     c->o.modes = t->output_modes;
     c->o.nmodes = t->noutput_modes;
     c->o.api_key = c->api_key;

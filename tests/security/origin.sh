@@ -1,0 +1,156 @@
+# shellcheck shell=bash disable=SC2317 # sourced by run.sh; functions run through check
+# Credentials stay with their origin, and what a server sends instead of an
+# answer is named (docs/security.md "Credentials stay with their origin").
+#
+# origin_srv.py gives two origins on 127.0.0.1 (listeners a and b, two
+# ports) and logs every request with its headers. Targets are configured on
+# a with a secret header; b must never see it, unless the config says
+# trust_card_url: true. Then: compare and replay never follow a symlink
+# planted in a recording.
+
+og=$out/origin
+mkdir -p "$og"
+O_SECRET=origin-5ecret-key-4242
+olog=$og/requests.jsonl
+: >"$olog"
+if spawn_server "$og/ports" 0.05 "$og/srv.stdout" "$og/srv.stderr" \
+  python3 "$here/origin_srv.py" "$olog" "$og/ports"; then
+  pids+=("$spawned_pid")
+  osrv_pid=$spawned_pid
+  read -r PA PB <"$og/ports"
+  A=http://127.0.0.1:$PA B=http://127.0.0.1:$PB
+
+  # osuite NAME TARGET_YAML: a suite dir $og/NAME with one test of one a2a
+  # message (or user turn) against TARGET_YAML (indented two spaces)
+  osuite() {
+    local d=$og/$1 turn
+    mkdir -p "$d"
+    printf 'version: "1.0"\ntarget:\n%s\n' "$2" >"$d/ananke.config.yaml"
+    if grep -q 'type: a2a' <<<"$2"; then
+      turn='  - type: a2a:send
+    message: "hello"'
+    elif grep -q 'type: mcp' <<<"$2"; then
+      turn='  - type: mcp:call
+    tool: "echo"
+    arguments: {}'
+    else
+      turn='  - user: "hello"'
+    fi
+    printf 'version: "1.0"\nname: %s\nturns:\n%s\n' "$1" "$turn" >"$d/a.test.yaml"
+  }
+  # orun NAME: run the suite, JSON report in $og/NAME/results.json
+  orun() {
+    (cd "$og/$1" && ORIGIN_SECRET=$O_SECRET timeout -k 5 60 "$ANANKE" run . \
+      -r json:"$og/$1/results.json" >"$og/$1/stdout" 2>&1)
+  }
+  # seen AT PATH: requests to listener AT for PATH (count)
+  seen() { jq -c --arg at "$1" --arg p "$2" 'select(.at == $at and .path == $p)' "$olog" | wc -l; }
+  # keyed AT PATH: how many of them carried the secret header
+  keyed() {
+    jq -c --arg at "$1" --arg p "$2" --arg s "$O_SECRET" \
+      'select(.at == $at and .path == $p and .headers["x-api-key"] == $s)' "$olog" | wc -l
+  }
+  # counts AT PATH WANT_SEEN WANT_KEYED
+  counts() {
+    local s k
+    s=$(seen "$1" "$2") k=$(keyed "$1" "$2")
+    [ "$s $k" = "$3 $4" ] && return 0
+    echo "$1 $2: $s requests, $k with the key; expected $3 and $4"
+    jq -c --arg at "$1" --arg p "$2" 'select(.at == $at and .path == $p)' "$olog"
+    return 1
+  }
+  key_hdr="  headers:
+    X-Api-Key: \"\${ENV.ORIGIN_SECRET}\""
+
+  # 1. the card moves (302) to the other origin: fetched there without the key
+  osuite a2a-moved "  type: a2a
+  agentCardUrl: \"$A/moved/.well-known/agent-card.json\"
+  timeout_ms: 5000
+$key_hdr"
+  : >"$olog"
+  orun a2a-moved
+  check "origin: a2a card redirected to another origin: the key went to the configured origin" \
+    counts a /moved/.well-known/agent-card.json 1 1
+  check "origin: a2a card redirected to another origin: fetched there without the key" \
+    counts b /card/.well-known/agent-card.json 1 0
+  check "origin: a2a card redirected: the card's url (the other origin) got no key" \
+    counts b /rpc 1 0
+  check "origin: a2a card redirected: a warning names the other origin" \
+    jq_true "$og/a2a-moved/results.json" \
+    '[.tests[0].transcript.turns[0].warnings[]? | select(contains("redirects to '"'"'" + $b))] | length == 1' \
+    --arg b "$B"
+
+  # 2. the card names another origin: spoken to without the key
+  osuite a2a-cross "  type: a2a
+  agentCardUrl: \"$A/cross/.well-known/agent-card.json\"
+  timeout_ms: 5000
+$key_hdr"
+  : >"$olog"
+  orun a2a-cross
+  check "origin: a2a card naming another origin: the card GET carried the key" \
+    counts a /cross/.well-known/agent-card.json 1 1
+  check "origin: a2a card naming another origin: its url got the message without the key" \
+    counts b /rpc 1 0
+  check "origin: a2a card naming another origin: a warning says so" \
+    jq_true "$og/a2a-cross/results.json" \
+    '[.tests[0].transcript.turns[0].warnings[]? | select(contains("trust_card_url"))] | length == 1'
+
+  # 3. the same with trust_card_url: true: the card's url gets the key
+  osuite a2a-trust "  type: a2a
+  agentCardUrl: \"$A/cross/.well-known/agent-card.json\"
+  trust_card_url: true
+  timeout_ms: 5000
+$key_hdr"
+  : >"$olog"
+  orun a2a-trust
+  check "origin: a2a with trust_card_url: true: the card's url got the key" \
+    counts b /rpc 1 1
+  check "origin: a2a with trust_card_url: true: the test passed, no warning" \
+    jq_true "$og/a2a-trust/results.json" \
+    '.tests[0].status == "pass" and ([.tests[0].transcript.turns[0].warnings[]?] | length == 0)'
+
+  # 4. the card on the configured origin: the key goes with every request
+  osuite a2a-same "  type: a2a
+  agentCardUrl: \"$A/card/.well-known/agent-card.json\"
+  timeout_ms: 5000
+$key_hdr"
+  : >"$olog"
+  orun a2a-same
+  check "origin: a2a card on the configured origin: the card GET carried the key" \
+    counts a /card/.well-known/agent-card.json 1 1
+  check "origin: a2a card on the configured origin: the message carried the key" \
+    counts a /rpc 1 1
+
+  # 5. every other HTTP target: a redirect is an error naming it, never followed
+  : >"$olog"
+  osuite agui-redirect "  type: agui
+  endpoint: \"$A/redirect/agui\"
+  agentId: a
+  timeout_ms: 5000
+$key_hdr"
+  osuite openai-redirect "  type: openai
+  endpoint: \"$A/redirect/v1\"
+  model: m
+  timeout_ms: 5000
+$key_hdr"
+  osuite mcp-redirect "  type: mcp
+  transport: http
+  endpoint: \"$A/redirect/mcp\"
+  timeout_ms: 5000
+$key_hdr"
+  osuite http-redirect "  type: http
+  endpoint: \"$A/redirect\"
+  timeout_ms: 5000
+$key_hdr"
+  for t in agui openai mcp http; do
+    orun "$t-redirect"
+    check "origin: a $t target redirected to another origin: an error naming the redirect" \
+      grep -qF "redirect to '$B/" "$og/$t-redirect/stdout"
+  done
+  check "origin: no redirect of agui, openai, mcp, http was followed (the other origin saw nothing)" \
+    bash -c '[ "$(jq -c "select(.at == \"b\")" "'"$olog"'" | wc -l)" = 0 ]'
+  stop_pids "$osrv_pid"
+else
+  pids+=("$spawned_pid")
+  bad "origin: origin_srv.py did not start"; sed 's/^/    /' "$og/srv.stderr" | head -n 5
+fi
