@@ -154,3 +154,58 @@ else
   pids+=("$spawned_pid")
   bad "origin: origin_srv.py did not start"; sed 's/^/    /' "$og/srv.stderr" | head -n 5
 fi
+
+# ---- recordings are read without following links
+# a recording whose tests/linked/vars.json is a link to a file outside
+# (the canary), whose tests/plain is a link to a directory outside, and a
+# results.json given to merge through a link
+orec=$here/origin
+O_CANARY=origin-canary-outside-5150
+if start origin-agui agui --scenario "$orec/agui.yaml"; then
+  for side in a b; do
+    (cd "$orec" && ANANKE_MOCK_URL="$url/agent" timeout -k 5 60 "$ANANKE" run . \
+      --record "$og/rec-$side" -r json:"$og/rec-$side.json" >"$og/rec-$side.out" 2>&1)
+  done
+  stop_pids "$spawned_pid"
+  mkdir -p "$og/outside/plain"
+  printf '{"secret": "%s"}\n' "$O_CANARY" >"$og/outside/vars.json"
+  printf '{"secret": "%s"}\n' "$O_CANARY" >"$og/outside/plain/vars.json"
+  cp "$og/rec-b"/tests/plain/* "$og/outside/plain/"
+  printf '{"secret": "%s"}\n' "$O_CANARY" >"$og/outside/plain/vars.json"
+  rm -f "$og/rec-b/tests/linked/vars.json"
+  ln -s "$og/outside/vars.json" "$og/rec-b/tests/linked/vars.json"
+  rm -rf "$og/rec-b/tests/plain"
+  ln -s "$og/outside/plain" "$og/rec-b/tests/plain"
+  timeout -k 5 60 "$ANANKE" compare "$og/rec-a" "$og/rec-b" -o "$og/pack" \
+    >"$og/compare.out" 2>&1
+  check "origin: compare with links in a recording ran (exit 0 or 1)" \
+    test -s "$og/pack/compare-report.json"
+  check "origin: compare copied nothing a link points to (no canary in the pack)" \
+    absent "$O_CANARY" "$og/pack" "$og/compare.out"
+  check "origin: compare names the linked file and reports the case's data missing" \
+    present "tests/linked/vars.json is (or goes through) a symbolic link: not followed" \
+    "$og/compare.out" "$og/pack/compare-report.json"
+  check "origin: compare reports a linked test directory missing too" \
+    present "tests/plain/result.json is (or goes through) a symbolic link: not followed" \
+    "$og/compare.out" "$og/pack/compare-report.json"
+  check "origin: both cases are missing on the new side" \
+    jq_true "$og/pack/compare-report.json" \
+    '[.. | objects | select(.reason_code? == "missing_file")] | length >= 2'
+  # run.json and results.json through a link: refused by compare and replay
+  cp -r "$og/rec-a" "$og/rec-c"
+  mv "$og/rec-c/results.json" "$og/outside/results.json"
+  ln -s "$og/outside/results.json" "$og/rec-c/results.json"
+  timeout -k 5 60 "$ANANKE" compare "$og/rec-a" "$og/rec-c" -o "$og/pack-c" \
+    >"$og/compare-c.out" 2>&1
+  check "origin: compare refuses a results.json that is a link" \
+    present "rec-c/results.json' is (or goes through) a symbolic link: not followed" "$og/compare-c.out"
+  (cd "$orec" && timeout -k 5 60 "$ANANKE" replay "$og/rec-c" >"$og/replay-c.out" 2>&1)
+  check "origin: replay refuses a results.json that is a link" \
+    present "rec-c/results.json' is (or goes through) a symbolic link: not followed" "$og/replay-c.out"
+  ln -s "$og/rec-a.json" "$og/linked-results.json"
+  timeout -k 5 60 "$ANANKE" merge "$og/rec-b.json" "$og/linked-results.json" \
+    >"$og/merge.out" 2>&1
+  check "origin: merge refuses a results file that is a link (exit 2, names it)" \
+    bash -c '[ "$1" = 2 ] && grep -qF "linked-results.json'"'"' is (or goes through) a symbolic link" "$2"' \
+    _ "$?" "$og/merge.out"
+fi

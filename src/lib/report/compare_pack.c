@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "core/json.h"
+#include "core/nofollow.h"
 #include "core/sha256.h"
 #include "core/tmpdir.h"
 #include "core/vec.h"
@@ -52,29 +53,6 @@ static int mkdirs(const char *root, const char *rel, struct an_err *err)
     an_buf_append(&b, rel, (size_t)(slash - rel));
     int rc = an_rpt_mkdir_p(b.data, b.len, err);
     an_buf_release(&b);
-    return rc;
-}
-
-static int read_file(const char *path, struct an_buf *out, struct an_err *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return an_fail(err, AN_EIO, NULL, "cannot read '%s': %s", path, strerror(errno));
-    char chunk[65536];
-    size_t n;
-    int rc = 0;
-    an_buf_init(out, CMP_MAX_FILE);
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        if (an_buf_append(out, chunk, n)) {
-            rc = an_fail(err, AN_ELIMIT, NULL, "'%s' is larger than %u MiB: not copied", path,
-                         CMP_MAX_FILE >> 20);
-            break;
-        }
-    if (!rc && ferror(f))
-        rc = an_fail(err, AN_EIO, NULL, "cannot read '%s': %s", path, strerror(errno));
-    fclose(f);
-    if (rc)
-        an_buf_release(out);
     return rc;
 }
 
@@ -287,12 +265,13 @@ static int copy_recorded(struct cmp_pack *p, const char *dir, const char *src, c
     struct an_buf path = AN_BUF_INIT, data = AN_BUF_INIT;
     an_buf_printf(&path, "%s/%s", dir, src);
     int rc = 0;
-    struct stat st;
     if (copied)
         *copied = false;
-    if (stat(an_buf_cstr(&path), &st) || !S_ISREG(st.st_mode))
+    /* a link is never followed (nor copied): compare_pair.c reported the
+     * case's data missing */
+    if (an_nf_kind(dir, src) != AN_NF_FILE)
         goto done;
-    if ((rc = read_file(an_buf_cstr(&path), &data, err)))
+    if ((rc = an_nf_read(dir, src, CMP_MAX_FILE, &data, err)))
         goto done;
     cmp_redactor_file(p->red, rel);
     size_t n = strlen(rel);

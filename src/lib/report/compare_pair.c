@@ -22,6 +22,7 @@
 
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/nofollow.h"
 #include "core/sha256.h"
 #include "core/vec.h"
 #include "report/compare_int.h"
@@ -56,27 +57,11 @@ static char *join(const char *dir, const char *rel)
 /* A recorded file is read whole: past this size it is refused. */
 #define CMP_MAX_RECORD_FILE (256u << 20)
 
-static bool too_big(const char *path)
+/* dir/rel, a file of a recording: never through a symbolic link (a link to
+ * /etc/passwd would end up in the pack), at most CMP_MAX_RECORD_FILE. */
+static json_t *load_json(const char *dir, const char *rel, struct an_err *err)
 {
-    struct stat st;
-    return !stat(path, &st) && (uintmax_t)st.st_size > CMP_MAX_RECORD_FILE;
-}
-
-static json_t *load_json(const char *path, struct an_err *err)
-{
-    json_error_t je;
-    if (too_big(path)) {
-        an_fail(err, AN_ELIMIT, NULL, "%s: larger than %u MiB, not read", path,
-                CMP_MAX_RECORD_FILE >> 20);
-        return NULL;
-    }
-    json_t *v = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!v) {
-        struct an_loc loc = {path, (unsigned)(je.line > 0 ? je.line : 0),
-                             (unsigned)(je.column > 0 ? je.column : 0)};
-        an_fail(err, errno == ENOENT ? AN_ENOTFOUND : AN_EPARSE, &loc, "%s", je.text);
-    }
-    return v;
+    return an_nf_json(dir, rel, JSON_REJECT_DUPLICATES, CMP_MAX_RECORD_FILE, err);
 }
 
 static int load_run(struct cmp_run *run, const char *dir, struct an_err *err)
@@ -88,11 +73,11 @@ static int load_run(struct cmp_run *run, const char *dir, struct an_err *err)
     if (stat(dir, &st) || !S_ISDIR(st.st_mode))
         return an_fail(err, AN_ENOTFOUND, NULL, "'%s' is not a directory (a recorded run)", dir);
     path = join(dir, "run.json");
-    if (access(path, F_OK)) {
+    if (an_nf_kind(dir, "run.json") == AN_NF_ABSENT) {
         rc = fail_dir(err, dir, "run.json", AN_ENOTFOUND, "missing: not a recorded run");
         goto done;
     }
-    if (!(run->meta = load_json(path, err))) {
+    if (!(run->meta = load_json(dir, "run.json", err))) {
         rc = err ? (int)err->code : AN_EPARSE;
         goto done;
     }
@@ -105,21 +90,16 @@ static int load_run(struct cmp_run *run, const char *dir, struct an_err *err)
     }
     free(path);
     path = join(dir, "results.json");
-    if (access(path, F_OK)) {
+    if (an_nf_kind(dir, "results.json") == AN_NF_ABSENT) {
         rc = fail_dir(err, dir, "results.json", AN_ENOTFOUND, "missing: not a recorded run");
         goto done;
     }
-    if (too_big(path)) {
-        rc = an_fail(err, AN_ELIMIT, NULL, "%s: larger than %u MiB, not read", path,
-                     CMP_MAX_RECORD_FILE >> 20);
+    if (!(run->doc = load_json(dir, "results.json", err))) {
+        rc = err ? (int)err->code : AN_EPARSE;
         goto done;
     }
     if ((rc = an_run_result_load(&run->res, path, err)))
         goto done;
-    if (!(run->doc = load_json(path, err))) {
-        rc = err ? (int)err->code : AN_EPARSE;
-        goto done;
-    }
     /* The loader keeps the kinds it knows as static strings and calls the
      * rest "other"; the verdicts want the kind as written. */
     json_t *tests = json_object_get(run->doc, "tests");
@@ -138,7 +118,7 @@ static int load_run(struct cmp_run *run, const char *dir, struct an_err *err)
     run->filtered = an_json_str(sel, "filter") || an_json_str(sel, "shard");
     free(path);
     path = join(dir, "redactions.json");
-    run->has_redactions = !access(path, F_OK);
+    run->has_redactions = an_nf_kind(dir, "redactions.json") != AN_NF_ABSENT;
 done:
     free(path);
     return rc;
@@ -246,23 +226,34 @@ static struct entry *entries_of(struct cmp_run *run, size_t *n)
     return v;
 }
 
-static bool file_exists(const char *dir, const char *slug, const char *name)
+static enum an_nf_kind file_kind(const char *dir, const char *slug, const char *name)
 {
     struct an_buf b = AN_BUF_INIT;
-    an_buf_printf(&b, "%s/tests/%s/%s", dir, slug, name);
-    bool ok = !access(an_buf_cstr(&b), F_OK);
+    an_buf_printf(&b, "tests/%s/%s", slug, name);
+    enum an_nf_kind k = an_nf_kind(dir, an_buf_cstr(&b));
     an_buf_release(&b);
-    return ok;
+    return k;
+}
+
+/* The first of the case's recorded files that is (or goes through) a
+ * symbolic link; NULL: none. */
+static const char *linked_file(const char *dir, const char *slug)
+{
+    static const char *const files[] = {"result.json", "frames.jsonl", "vars.json"};
+    for (size_t i = 0; slug && i < sizeof files / sizeof *files; i++)
+        if (file_kind(dir, slug, files[i]) == AN_NF_LINK)
+            return files[i];
+    return NULL;
 }
 
 /* tests/<slug>/result.json is there but is not a JSON object. */
 static bool result_file_broken(const char *dir, const char *slug)
 {
-    if (!slug || !file_exists(dir, slug, "result.json"))
+    if (!slug || file_kind(dir, slug, "result.json") != AN_NF_FILE)
         return false;
     struct an_buf b = AN_BUF_INIT;
-    an_buf_printf(&b, "%s/tests/%s/result.json", dir, slug);
-    json_t *v = too_big(an_buf_cstr(&b)) ? NULL : json_load_file(an_buf_cstr(&b), 0, NULL);
+    an_buf_printf(&b, "tests/%s/result.json", slug);
+    json_t *v = an_nf_json(dir, an_buf_cstr(&b), 0, CMP_MAX_RECORD_FILE, NULL);
     bool broken = !json_is_object(v);
     json_decref(v);
     an_buf_release(&b);
@@ -298,6 +289,21 @@ static void fill_side(struct cmp_side *s, const struct cmp_run *run, const struc
         s->reason = an_xstrdup(not_run ? "listed in run.json but never run (the run stopped early)"
                                        : "listed in run.json without a result in results.json");
         cmp_trace_missing(&s->trace, "missing_response");
+        return;
+    }
+    const char *link = linked_file(run->dir, e->slug);
+    if (link) {
+        /* never followed: the case's data is missing, and says which file */
+        s->avail = CMP_MISSING;
+        s->word = "missing";
+        s->reason_code = "missing_file";
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_printf(&b, "tests/%s/%s is (or goes through) a symbolic link: not followed",
+                      e->slug, link);
+        s->reason = an_buf_detach(&b, NULL);
+        s->slug = NULL; /* nothing of it is copied into the pack */
+        cmp_trace_missing(&s->trace, "missing_response");
+        fprintf(stderr, "ananke: warning: %s/%s\n", run->dir, s->reason);
         return;
     }
     s->t = e->t;

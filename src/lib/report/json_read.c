@@ -9,6 +9,7 @@
 
 #include "ananke/report.h"
 #include "core/json.h"
+#include "core/nofollow.h"
 
 static char *dup_str(const json_t *o, const char *k)
 {
@@ -304,7 +305,13 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
 int an_run_result_load(struct an_run_result *out, const char *path, struct an_err *err)
 {
     json_error_t je;
-    json_t *doc = json_load_file(path, 0, &je);
+    struct an_buf raw;
+    /* a results file read back (merge, replay, compare): never through a link */
+    int rrc = an_nf_read(NULL, path, 0, &raw, err);
+    if (rrc)
+        return rrc;
+    json_t *doc = json_loadb(raw.data ? raw.data : "", raw.len, 0, &je);
+    an_buf_release(&raw);
     if (!doc) {
         struct an_loc loc = {path, (unsigned)(je.line > 0 ? je.line : 0),
                              (unsigned)(je.column > 0 ? je.column : 0)};

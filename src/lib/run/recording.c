@@ -9,6 +9,7 @@
 #include "ananke/report.h"
 #include "core/buf.h"
 #include "core/json.h"
+#include "core/nofollow.h"
 #include "run/replay_int.h"
 
 void an_recording_free(struct an_recording *r)
@@ -53,16 +54,20 @@ int an_recording_open(struct an_recording **out, const char *dir, struct an_err 
         goto done;
     }
     an_buf_printf(&path, "%s/run.json", dir);
-    if (stat(an_buf_cstr(&path), &st) != 0) {
+    /* a recording is read without following links (core/nofollow.h) */
+    if (an_nf_kind(dir, "run.json") == AN_NF_ABSENT) {
         rc = not_a_recording(err, dir, "it has no run.json");
         goto done;
     }
-    json_error_t je;
-    r->run = json_load_file(an_buf_cstr(&path), 0, &je);
+    r->run = an_nf_json(dir, "run.json", 0, 0, err);
     if (!r->run) {
-        struct an_loc loc = {an_buf_cstr(&path), (unsigned)(je.line > 0 ? je.line : 0),
-                             (unsigned)(je.column > 0 ? je.column : 0)};
-        rc = an_fail(err, AN_EPARSE, &loc, "not an ananke recording's run.json: %s", je.text);
+        rc = err->code;
+        if (rc == AN_EPARSE) {
+            char why[AN_ERR_MSG_MAX];
+            snprintf(why, sizeof why, "%s", err->msg);
+            struct an_loc loc = {an_buf_cstr(&path), err->line, err->col};
+            rc = an_fail(err, AN_EPARSE, &loc, "not an ananke recording's run.json: %s", why);
+        }
         goto done;
     }
     const char *format = an_json_str(r->run, "format");
@@ -87,7 +92,7 @@ int an_recording_open(struct an_recording **out, const char *dir, struct an_err 
     r->info.complete = json_is_true(json_object_get(r->run, "complete"));
     an_buf_reset(&path);
     an_buf_printf(&path, "%s/results.json", dir);
-    if (stat(an_buf_cstr(&path), &st) != 0) {
+    if (an_nf_kind(dir, "results.json") == AN_NF_ABSENT) {
         rc = an_fail(err, AN_ESCHEMA, NULL,
                      "'%s' is an incomplete recording: it has no results.json (the run was "
                      "stopped, or writing it failed, before the end)",
