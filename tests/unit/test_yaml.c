@@ -69,6 +69,12 @@ static void test_errors(void **state)
         {"a: 1\na: 2\n", "duplicate key 'a'", 2},
         {"a: *nope\n", "unknown alias", 1},
         {"a: \"x\0y\"\n", "binary", 0},
+        /* one document a file: a second is an error at its '---', not skipped */
+        {"a: 1\n---\nb: 2\n", "a second YAML document", 2},
+        {"---\nname: one\n---\nname: two\n", "a second YAML document", 3},
+        {"a: 1\n...\n---\nb: 2\n", "a second YAML document", 3},
+        {"- x\n--- # empty\n", "a second YAML document", 2},
+        {"a: 1\n---\nb: [\n", "a second YAML document", 2},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         struct an_arena a = AN_ARENA_INIT;
@@ -79,6 +85,8 @@ static void test_errors(void **state)
         if (!strstr(err.msg, rows[i].msg))
             fail_msg("row %zu: '%s'", i, err.msg);
         assert_int_equal(err.line, rows[i].line);
+        if (strstr(rows[i].msg, "second"))
+            assert_int_equal(err.col, 1);
         assert_string_equal(err.file, "mem.yaml");
         an_arena_release(&a);
     }

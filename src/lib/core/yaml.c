@@ -258,7 +258,7 @@ int an_yaml_load_mem_with(struct an_ynode **out, const char *name, const char *d
         yaml_parser_set_input_string(&l.p, (const unsigned char *)data, len);
     }
     yaml_event_t ev;
-    bool done = false;
+    bool done = false, had_doc = false;
     while (!done) {
         if ((rc = next_event(&l, &ev)))
             goto out;
@@ -266,13 +266,24 @@ int an_yaml_load_mem_with(struct an_ynode **out, const char *name, const char *d
         case YAML_STREAM_END_EVENT:
             done = true;
             break;
+        case YAML_DOCUMENT_START_EVENT:
+            /* a file is one document: a second one ("---") would be
+             * silently left unread; the parser reads on to find it */
+            if (had_doc) {
+                struct an_loc loc = {l.file, (unsigned)ev.start_mark.line + 1,
+                                     (unsigned)ev.start_mark.column + 1};
+                rc = an_fail(err, AN_EPARSE, &loc,
+                             "a second YAML document ('---'): a file holds one document (put "
+                             "the second in its own file)");
+            }
+            had_doc = true;
+            break;
         case YAML_SCALAR_EVENT:
         case YAML_SEQUENCE_START_EVENT:
         case YAML_MAPPING_START_EVENT:
         case YAML_ALIAS_EVENT: {
             size_t w = 0;
             rc = parse_node(&l, &ev, 0, out, &w);
-            done = true;
             break;
         }
         default:
