@@ -209,3 +209,21 @@ if start origin-agui agui --scenario "$orec/agui.yaml"; then
     bash -c '[ "$1" = 2 ] && grep -qF "linked-results.json'"'"' is (or goes through) a symbolic link" "$2"' \
     _ "$?" "$og/merge.out"
 fi
+
+# ---- a NUL in what the agent sends: kept, written \u0000, never a cut
+onul=$here/origin-nul
+rm -f "$og/nul.port"
+if spawn_server "$og/nul.port" 0.05 "$og/nul-srv.stdout" "$og/nul-srv.stderr" \
+  python3 "$here/sse_raw.py" "$onul/frames.sse" "$og/nul.port"; then
+  pids+=("$spawned_pid")
+  (cd "$onul" && ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$og/nul.port")/" timeout -k 5 60 \
+    "$ANANKE" run . -r json:"$og/nul.json" >"$og/nul.out" 2>&1)
+  stop_pids "$spawned_pid"
+  check "origin: a tool named 'search<NUL>rm -rf' is not read as 'search' (forbid: [search] passes)" \
+    jq_true "$og/nul.json" '.tests[0].status == "pass"'
+  check "origin: the tool name, its id and the text keep the NUL, written \\u0000" \
+    jq_true "$og/nul.json" '.tests[0].transcript.tool_calls[0].name == "search\\u0000rm -rf" and .tests[0].transcript.tool_calls[0].id == "c1\\u0000x" and .tests[0].transcript.turns[0].text == "hello\\u0000 hidden"'
+else
+  pids+=("$spawned_pid")
+  bad "origin: sse_raw.py did not start"
+fi

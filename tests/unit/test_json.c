@@ -180,12 +180,45 @@ static void test_valid_fast(void **state)
     }
 }
 
+/* A NUL an agent sends in any string comes out as the text \u0000, never
+ * as a C string cut short ("search\u0000x" must not read as "search"). */
+static void test_parse_nul(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out; /* out: the compact JSON of the parse */
+    } rows[] = {
+        {"{\"name\":\"search\\u0000rm\"}", "{\"name\": \"search\\\\u0000rm\"}"},
+        {"[\"\\u0000\", \"a\\u0000b\\u0000\"]", "[\"\\\\u0000\", \"a\\\\u0000b\\\\u0000\"]"},
+        {"{\"a\":{\"b\":[1,\"x\\u0000\"]}}", "{\"a\": {\"b\": [1, \"x\\\\u0000\"]}}"},
+        /* an escaped backslash then u0000: no NUL, nothing changes */
+        {"[\"\\\\u0000\"]", "[\"\\\\u0000\"]"},
+        {"[\"plain\"]", "[\"plain\"]"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char why[200];
+        json_t *v = an_json_parse(rows[i].in, strlen(rows[i].in), why, sizeof why);
+        assert_non_null(v);
+        char *got = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+        json_t *w = json_loads(rows[i].out, JSON_DECODE_ANY, NULL);
+        assert_non_null(w);
+        char *want = json_dumps(w, JSON_COMPACT | JSON_ENCODE_ANY);
+        if (strcmp(got, want))
+            fail_msg("row %zu: %s, expected %s", i, got, want);
+        free(got);
+        free(want);
+        json_decref(w);
+        json_decref(v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compact_reals),
         cmocka_unit_test(test_lossy),
         cmocka_unit_test(test_valid_fast),
+        cmocka_unit_test(test_parse_nul),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -771,6 +771,58 @@ bool an_json_valid_fast(const char *s, size_t n)
     return fast_parse(s, n, true) != NULL;
 }
 
+/* Every NUL of every string in v as the text \u0000 (an_json_parse). */
+static void escape_nuls(json_t *v)
+{
+    size_t i;
+    const char *k;
+    json_t *x;
+    switch (json_typeof(v)) {
+    case JSON_STRING: {
+        const char *s = json_string_value(v);
+        size_t n = json_string_length(v);
+        if (!memchr(s, '\0', n))
+            return;
+        struct an_buf b = AN_BUF_INIT;
+        for (size_t j = 0; j < n; j++) {
+            if (s[j])
+                an_buf_putc(&b, s[j]);
+            else
+                an_buf_append(&b, "\\u0000", 6);
+        }
+        json_string_setn_nocheck(v, b.data, b.len);
+        an_buf_release(&b);
+        return;
+    }
+    case JSON_ARRAY:
+        json_array_foreach(v, i, x) escape_nuls(x);
+        return;
+    case JSON_OBJECT:
+        json_object_foreach(v, k, x) escape_nuls(x);
+        return;
+    default:
+        return;
+    }
+}
+
+/* The text holds "\u0000" (maybe after an escaped backslash: then the
+ * walk finds nothing, which is harmless). */
+static bool has_nul_escape(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 6 <= n; i++) /* only the slow path gets here */
+        if (s[i] == '\\' && !memcmp(s + i, "\\u0000", 6))
+            return true;
+    return false;
+}
+
+const char *an_json_error_text(const json_error_t *je)
+{
+    if (strstr(je->text, "JSON_ALLOW_NUL"))
+        return "a NUL character (\\u0000) in a string: ananke cannot keep it (it would cut "
+               "the string there)";
+    return je->text;
+}
+
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap)
 {
     json_t *fast = fast_parse(s, n, false);
@@ -779,6 +831,8 @@ json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap)
     json_error_t je;
     /* jansson limits nesting itself (JSON_PARSER_MAX_DEPTH, 2048). */
     json_t *v = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    if (v && has_nul_escape(s, n))
+        escape_nuls(v); /* the fast path declines \u0000: only this one sees it */
     if (!v && why)
         snprintf(why, why_cap, "%s at line %d column %d", je.text, je.line, je.column);
     return v;

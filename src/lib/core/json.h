@@ -50,7 +50,13 @@ bool an_json_scan_string(const char *s, size_t n, struct an_buf *scratch, const 
  * "not sure", not "invalid": reals, longer integers, \u0000 and every
  * error are left to an_json_parse. */
 bool an_json_valid_fast(const char *s, size_t n);
-/* Parse JSON text with a nesting limit; NULL + message in `why` on failure. */
+/* Parse JSON text with a nesting limit; NULL + message in `why` on failure.
+ * A string holding NUL characters (\u0000) comes out with each of them
+ * written as the six characters \u0000: ananke keeps names, ids and texts
+ * as C strings, which a NUL would silently cut ("search\u0000x" would
+ * read as "search"). What is sent stays whole in the recorded frames. */
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap);
+/* jansson's error text, with its message about \u0000 said for people. */
+const char *an_json_error_text(const json_error_t *je);
 
 #endif

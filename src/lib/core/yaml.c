@@ -478,6 +478,37 @@ static json_t *to_json(const struct an_ynode *n, size_t *budget, struct an_err *
     return NULL;
 }
 
+int an_yaml_no_nul(const struct an_ynode *n, struct an_err *err)
+{
+    /* the tree's size is bounded by AN_YAML_MAX_NODES, aliases expanded */
+    switch (n->kind) {
+    case AN_Y_SCALAR:
+        if (n->str && memchr(n->str, '\0', n->len))
+            return an_fail(err, AN_EPARSE, &n->loc,
+                           "a NUL character ('\\0') in the string '%s...': ananke cannot keep "
+                           "it (it would cut the string there)",
+                           n->str);
+        return AN_OK;
+    case AN_Y_SEQ:
+        for (size_t i = 0; i < n->nitems; i++) {
+            int rc = an_yaml_no_nul(n->items[i], err);
+            if (rc)
+                return rc;
+        }
+        return AN_OK;
+    case AN_Y_MAP:
+        for (size_t i = 0; i < n->npairs; i++) {
+            int rc = an_yaml_no_nul(n->pairs[i].key, err);
+            if (!rc)
+                rc = an_yaml_no_nul(n->pairs[i].value, err);
+            if (rc)
+                return rc;
+        }
+        return AN_OK;
+    }
+    return AN_OK;
+}
+
 json_t *an_yaml_to_json(const struct an_ynode *n, struct an_err *err)
 {
     size_t budget = AN_YAML_MAX_NODES;

@@ -77,6 +77,12 @@ bool an_yaml_as_int(const struct an_ynode *n, long long *out);
  * New reference; NULL plus err on a node count over the cap. */
 json_t *an_yaml_to_json(const struct an_ynode *n, struct an_err *err);
 
+/* AN_EPARSE at the first scalar (key or value) holding a NUL character
+ * (a "\0" or "\x00" escape): ananke's names, keys, patterns, paths and
+ * texts are C strings, which a NUL would silently cut. AN_OK when none.
+ * ananke's own file loaders call it; the mock's scenarios may send one. */
+int an_yaml_no_nul(const struct an_ynode *n, struct an_err *err);
+
 /* The other way: a tree in `a` that reads back as `j` (strings quoted, so
  * "true" stays a string), every node at `loc`. For rules written in JSON
  * that the YAML loaders read. */

@@ -504,7 +504,7 @@ int an_cases_json_load(struct an_ld *ld, const char *path, struct an_errlist *er
     if (!doc) {
         struct an_loc loc = {file, je.line > 0 ? (unsigned)je.line : 1,
                              je.column > 0 ? (unsigned)je.column : 1};
-        first = an_fail(ld->err, AN_EPARSE, &loc, "invalid JSON: %s", je.text);
+        first = an_fail(ld->err, AN_EPARSE, &loc, "invalid JSON: %s", an_json_error_text(&je));
         an_errlist_add(errs, ld->err);
         goto done;
     }

@@ -391,7 +391,8 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
         c->dir = ".";
     }
     if ((rc = an_yaml_load_file2(&root, path, ld->scratch ? ld->scratch : ld->a, ld->a,
-                                  ld->err)))
+                                  ld->err)) ||
+        (rc = an_yaml_no_nul(root, ld->err)))
         return rc;
     if ((rc = an_ld_expect(ld, root, AN_Y_MAP, "the config file")) ||
         (rc = an_ld_keys(ld, root, keys, "the config file")) ||

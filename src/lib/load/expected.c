@@ -76,6 +76,8 @@ int an_expected_load(const char *path, struct an_expected *out, struct an_err *e
     struct an_ynode *root;
     memset(out, 0, sizeof *out);
     int rc = an_yaml_load_file(&root, path, &a, err);
+    if (!rc)
+        rc = an_yaml_no_nul(root, err);
     if (!rc && (rc = load(root, out, err)))
         an_expected_release(out);
     an_arena_release(&a);

@@ -500,7 +500,7 @@ static int load_stream(struct an_ld *ld, FILE *f, const char *file, const char *
             json_t *obj = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
             if (!obj) {
                 struct an_loc loc = {file, lineno, je.column > 0 ? (unsigned)je.column : 1};
-                rc = an_fail(ld->err, AN_EPARSE, &loc, "invalid JSON: %s", je.text);
+                rc = an_fail(ld->err, AN_EPARSE, &loc, "invalid JSON: %s", an_json_error_text(&je));
             } else {
                 an_arena_defer(ld->a, json_release, obj);
                 if (n == cap) {

@@ -192,7 +192,7 @@ static json_t *pass1_parse(struct pass1 *p, const char *file, const char *text, 
         struct an_loc loc;
         size_t off = je.position > 0 ? (size_t)je.position - 1 : 0;
         src_loc(text, map_back(p, off), file, &loc);
-        an_fail(err, AN_EPARSE, &loc, "invalid JSON after interpolation: %s", je.text);
+        an_fail(err, AN_EPARSE, &loc, "invalid JSON after interpolation: %s", an_json_error_text(&je));
     }
     return v;
 }

@@ -302,7 +302,8 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
     int rc;
     memset(t, 0, sizeof *t);
     if ((rc = an_yaml_load_file2(&root, path, ld->scratch ? ld->scratch : ld->a, ld->a,
-                                  ld->err)))
+                                  ld->err)) ||
+        (rc = an_yaml_no_nul(root, ld->err)))
         return rc;
     t->file = root->loc.file;
     t->loc = root->loc;
