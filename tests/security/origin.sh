@@ -149,6 +149,45 @@ $key_hdr"
   done
   check "origin: no redirect of agui, openai, mcp, http was followed (the other origin saw nothing)" \
     bash -c '[ "$(jq -c "select(.at == \"b\")" "'"$olog"'" | wc -l)" = 0 ]'
+
+  # 6. what came instead of an event stream is named, not "no event received"
+  for c in "html|the response was text/html; charset=utf-8 (status 200), not an event stream: <!DOCTYPE html><html><head><title>Login</title>" \
+    "nocontent|status 204 No Content: no body" \
+    "gzip|the response is gzip-encoded though no encoding was requested (Content-Encoding: gzip): not read" \
+    "json|the response was application/json (status 200), not an event stream: {\"ok\": true}"; do
+    p=${c%%|*} want=${c#*|}
+    osuite "agui-$p" "  type: agui
+  endpoint: \"$A/$p\"
+  agentId: a
+  timeout_ms: 5000"
+    orun "agui-$p"
+    check "origin: an AG-UI answer '$p' is named: $want" \
+      jq_true "$og/agui-$p/results.json" \
+      '.tests[0].status == "error" and (.tests[0].transcript.turns[0].error | contains($w)) and (.tests[0].transcript.turns[0].error | contains("no event received") | not)' \
+      --arg w "$want"
+  done
+  for c in "html|the response was text/html; charset=utf-8 (status 200), not " \
+    "nocontent|status 204 No Content: no body" \
+    "gzip|the response is gzip-encoded though no encoding was requested"; do
+    p=${c%%|*} want=${c#*|}
+    osuite "a2a-$p" "  type: a2a
+  endpoint: \"$A/$p\"
+  version: \"0.3\"
+  stream: true
+  timeout_ms: 5000"
+    orun "a2a-$p"
+    check "origin: an A2A stream answered '$p' is named: $want" \
+      jq_true "$og/a2a-$p/results.json" \
+      '.tests[0].status == "error" and (.tests[0].transcript.turns[0].error | contains($w))' \
+      --arg w "$want"
+    osuite "mcp-$p" "  type: mcp
+  transport: http
+  endpoint: \"$A/$p\"
+  timeout_ms: 5000"
+    orun "mcp-$p"
+    check "origin: an MCP over HTTP answer '$p' is named: $want" \
+      grep -qF -- "$want" "$og/mcp-$p/stdout"
+  done
   stop_pids "$osrv_pid"
 else
   pids+=("$spawned_pid")

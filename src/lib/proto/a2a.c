@@ -519,6 +519,15 @@ static void end_card(struct a2a_session *s, struct an_transcript *t, int rc, con
     s->want = ST_SEND;
 }
 
+/* A body of another content type that is JSON all the same (a lenient
+ * agent's text/plain) is read as the answer. */
+static bool is_json(const char *p, size_t n)
+{
+    json_t *v = json_loadb(p ? p : "", n, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+    json_decref(v);
+    return v != NULL;
+}
+
 static void end_send(struct a2a_session *s, struct an_transcript *t, int rc, const char *msg,
                      CURLcode cc)
 {
@@ -533,20 +542,38 @@ static void end_send(struct a2a_session *s, struct an_transcript *t, int rc, con
     switch (rc) {
     case AN_OK:
         if (io->sse_mode) {
-            if (!io->done && an_sse_finish(&io->sse) == AN_OK && !d->final &&
-                r->status != AN_TURN_ERROR) {
+            int frc = io->done ? AN_OK : an_sse_finish(&io->sse);
+            /* not one event: say what came instead (no body, an encoding) */
+            char *why = !io->done && frc == AN_OK && !io->sse.nevents &&
+                                r->status != AN_TURN_ERROR
+                            ? an_http_why_not_stream(&io->resp, "text/event-stream")
+                            : NULL;
+            if (why) {
+                an_turn_fail(r, AN_EPROTO, "%s", why);
+                free(why);
+            } else if (!io->done && frc == AN_OK && !d->final && r->status != AN_TURN_ERROR) {
                 const char *st = d->task ? an_json_str(d->task, "state") : NULL;
                 an_turn_fail(r, AN_EPROTO,
                              "the stream ended before a final task state (last state: %s)",
                              st ? st : "none");
             }
         } else if (r->status != AN_TURN_ERROR) {
-            if (!io->raw.len)
+            char *why = NULL;
+            if (!io->raw.len || io->resp.content_encoding[0] ||
+                (strncasecmp(io->resp.content_type, "application/json", 16) &&
+                 !is_json(io->raw.data, io->raw.len)))
+                why = an_http_why_not_stream(&io->resp, s->stream
+                                                            ? "text/event-stream, application/json"
+                                                            : "application/json");
+            if (why)
+                an_turn_fail(r, AN_EPROTO, "%s", why);
+            else if (!io->raw.len)
                 an_turn_fail(r, AN_EPROTO, "the agent answered with an empty body");
             else if (take_answer(io, io->raw.data, io->raw.len, 0) == AN_OK && s->stream)
                 an_turn_warn(r, "asked for a stream, the agent answered with one JSON "
                                 "document (content-type '%.100s')",
                              io->resp.content_type);
+            free(why);
         }
         if (r->status != AN_TURN_ERROR && !d->final && s->blocking && d->task)
             an_turn_warn(r, "a blocking send answered with the task still %s",

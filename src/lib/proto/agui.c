@@ -180,6 +180,13 @@ static void agui_end(struct an_session *base, struct an_transcript *t, CURLcode 
         switch (rc) {
         case AN_OK:
             note_sse_rc(io, an_sse_finish(&io->sse));
+            if (!io->sse.nevents && r->status != AN_TURN_ERROR) {
+                /* not one event: say what came instead of a stream */
+                char *why = an_http_why_not_stream(&io->resp, "text/event-stream");
+                if (why)
+                    an_turn_fail(r, AN_EPROTO, "%s", why);
+                free(why);
+            }
             break;
         case AN_ETIMEOUT:
             an_turn_fail(r, AN_ETIMEOUT, "no RUN_FINISHED within %lld ms (%s)",
@@ -208,7 +215,8 @@ static void agui_end(struct an_session *base, struct an_transcript *t, CURLcode 
             break;
         }
     }
-    if (is_2xx(io->resp.status) && strncasecmp(io->resp.content_type, "text/event-stream", 17))
+    if (is_2xx(io->resp.status) && io->sse.nevents &&
+        strncasecmp(io->resp.content_type, "text/event-stream", 17))
         an_turn_warn(r, "response content-type is '%.100s', expected text/event-stream",
                      io->resp.content_type[0] ? io->resp.content_type : "(none)");
 

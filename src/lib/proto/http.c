@@ -81,6 +81,10 @@ static void note_response(struct an_http_xfer *x)
     /* libcurl reads both forms of Retry-After: delta-seconds and an HTTP date */
     if (curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after > 0)
         x->resp->retry_after_ms = (int64_t)after * 1000;
+    struct curl_header *h = NULL;
+    if (curl_easy_header(x->easy, "Content-Encoding", 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&
+        h && h->value)
+        snprintf(x->resp->content_encoding, sizeof x->resp->content_encoding, "%s", h->value);
     char *loc = NULL; /* libcurl resolves a relative Location against the URL */
     if (status >= 300 && status < 400 &&
         curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc &&
@@ -102,6 +106,11 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
         return n ? 0 : 1; /* anything but n aborts the transfer */
     }
     r->body_bytes += n;
+    if (r->first_len < sizeof r->first) {
+        size_t k = sizeof r->first - r->first_len < n ? sizeof r->first - r->first_len : n;
+        memcpy(r->first + r->first_len, p, k);
+        r->first_len += k;
+    }
     if (is_2xx(r->status)) {
         int rc = x->req->on_data ? x->req->on_data(x->req->ud, p, n) : 0;
         if (rc) {
@@ -327,6 +336,75 @@ int an_http_post_stream(const struct an_http_req *req, struct an_http_resp *resp
     rc = an_http_xfer_done(&x, cc, err);
     an_http_xfer_release(&x);
     return rc;
+}
+
+/* The first bytes of a body as one line: printable ASCII as it is, the
+ * rest as \xNN, "..." when there was more. */
+static void first_bytes(struct an_buf *b, const struct an_http_resp *r)
+{
+    for (size_t i = 0; i < r->first_len; i++) {
+        unsigned char c = (unsigned char)r->first[i];
+        if (c >= 0x20 && c < 0x7F && c != '\\')
+            an_buf_putc(b, (char)c);
+        else if (c == '\\')
+            an_buf_puts(b, "\\\\");
+        else
+            an_buf_printf(b, "\\x%02X", c);
+    }
+    if (r->body_bytes > r->first_len)
+        an_buf_puts(b, "...");
+}
+
+/* Whether content type ct is one of the list `want` ("a/b, c/d"); *what
+ * gets the list for people ("application/json or an event stream"). */
+static bool type_in(const char *ct, const char *want, struct an_buf *what)
+{
+    bool in = false;
+    for (const char *w = want; *w;) {
+        size_t wn = strcspn(w, ", ");
+        if (wn && !strncasecmp(ct, w, wn) && (!ct[wn] || ct[wn] == ';' || ct[wn] == ' '))
+            in = true;
+        if (wn) {
+            if (what->len)
+                an_buf_puts(what, " or ");
+            if (wn == 17 && !strncasecmp(w, "text/event-stream", 17))
+                an_buf_puts(what, "an event stream");
+            else
+                an_buf_append(what, w, wn);
+        }
+        w += wn;
+        w += strspn(w, ", ");
+    }
+    return in;
+}
+
+char *an_http_why_not_stream(const struct an_http_resp *r, const char *want)
+{
+    struct an_buf b = AN_BUF_INIT, what = AN_BUF_INIT;
+    const char *ct = r->content_type;
+    bool type_ok = type_in(ct, want, &what);
+    if (!is_2xx(r->status))
+        return NULL;
+    if (r->status == 204 || r->status == 205)
+        an_buf_printf(&b, "status %ld %s: no body", r->status,
+                      r->status == 204 ? "No Content" : "Reset Content");
+    else if (!r->body_bytes)
+        an_buf_printf(&b, "status %ld with an empty body (content-type '%.100s')", r->status,
+                      *ct ? ct : "none");
+    else if (*r->content_encoding && strcasecmp(r->content_encoding, "identity"))
+        an_buf_printf(&b,
+                      "the response is %.60s-encoded though no encoding was requested "
+                      "(Content-Encoding: %.60s): not read",
+                      r->content_encoding, r->content_encoding);
+    else if (!type_ok) {
+        an_buf_printf(&b, "the response was %.100s (status %ld), not %s: ", *ct ? ct : "untyped",
+                      r->status, an_buf_cstr(&what));
+        first_bytes(&b, r);
+    }
+    an_buf_release(&what);
+    if (!b.len)
+        return NULL;
+    return an_buf_detach(&b, NULL);
 }
 
 char *an_http_origin(const char *url)

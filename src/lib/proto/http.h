@@ -57,6 +57,7 @@ struct an_http_req {
 #define AN_HTTP_REQ_INIT {.content_type = "application/json"}
 
 #define AN_HTTP_HEAD_MAX 512
+#define AN_HTTP_FIRST_MAX 120
 #define AN_HTTP_DEFAULT_MAX_BODY (256u * 1024u * 1024u)
 
 struct an_http_resp {
@@ -68,6 +69,9 @@ struct an_http_resp {
     char curl_error[CURL_ERROR_SIZE]; /* libcurl's own words, "" when none */
     int64_t retry_after_ms; /* the answer's Retry-After (seconds or a date); -1: none */
     char location[2048];    /* a 3xx answer's Location, absolute; "" when none (or longer) */
+    char content_encoding[64]; /* the answer's Content-Encoding; "" when none */
+    char first[AN_HTTP_FIRST_MAX]; /* the first bytes of any body (not NUL-terminated) */
+    size_t first_len;
 };
 
 struct an_http_xfer {
@@ -93,6 +97,15 @@ char *an_http_origin(const char *url);
  * URLs of its origin (docs/security.md "Credentials stay with their
  * origin"). */
 bool an_http_same_origin(const char *a, const char *b);
+
+/* Why a 2xx answer meant to be of a media type in `want` (a list such as
+ * "application/json, text/event-stream") held nothing to read, said for people: no body
+ * ("status 204 No Content: no body"), an encoding nobody asked for ("the
+ * response is gzip-encoded though no encoding was requested"), another
+ * type ("the response was text/html (status 200), not an event stream:
+ * <first bytes, escaped>"). NULL when none of these is the case. Caller
+ * frees. */
+char *an_http_why_not_stream(const struct an_http_resp *r, const char *want);
 
 /* Request headers a target gives: a name needs text without ':' and neither
  * may hold a line break. AN_EUSAGE naming the header and `url` otherwise. */

@@ -194,13 +194,36 @@ int mcp_http_open_stream(struct mcp_http *h, struct an_err *err)
     return start(h, NULL, 0, MCP_HTTP_STREAM, err);
 }
 
+/* Whether a body of another content type is JSON all the same (a lenient
+ * server's text/plain): only then is it read as the answer. */
+static bool json_loadb_ok(const char *s, size_t n)
+{
+    json_t *v = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+    json_decref(v);
+    return v != NULL;
+}
+
 static void post_done(struct mcp_http *h, struct post *p, CURLcode cc)
 {
     struct an_err err = AN_ERR_INIT;
     int rc = an_http_xfer_done(&p->x, cc, &err);
     if (!rc && p->mode == 1)
         rc = an_sse_finish(&p->sse);
-    else if (!rc && p->mode == 2 && p->json.len)
+    /* a request's answer that holds nothing to read, or is no JSON: say
+     * what came instead (no body, an encoding, HTML) rather than "ended
+     * without its response" */
+    bool unread = p->mode == 1 ? !p->sse.nevents
+                               : !p->json.len || p->resp.content_encoding[0] ||
+                                     (strncasecmp(p->resp.content_type, "application/json", 16) &&
+                                      !json_loadb_ok(p->json.data, p->json.len));
+    if (!rc && p->id >= 0 && unread) {
+        char *why = an_http_why_not_stream(&p->resp, "application/json, text/event-stream");
+        if (why) {
+            rc = an_fail(&err, AN_EPROTO, NULL, "%s", why);
+            free(why);
+        }
+    }
+    if (!rc && p->mode == 2 && p->json.len)
         h->cbs.on_text(h->cbs.ud, p->json.data, p->json.len, an_clock_unix_ms());
     if (rc && !err.msg[0])
         an_fail(&err, rc, NULL, "the answer could not be read");

@@ -251,6 +251,13 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
                 if (rc == AN_ELIMIT)
                     an_turn_fail(r, AN_ELIMIT, "an SSE event larger than %u bytes",
                                  MAX_EVENT_BYTES);
+                if (!io.sse.nevents && r->status != AN_TURN_ERROR) {
+                    /* not one event: what came instead of a stream */
+                    char *why = an_http_why_not_stream(&resp, "text/event-stream");
+                    if (why)
+                        an_turn_fail(r, AN_EPROTO, "%s", why);
+                    free(why);
+                }
                 break;
             case AN_ETIMEOUT:
                 an_turn_fail(r, AN_ETIMEOUT,
@@ -274,7 +281,7 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
                 break;
             }
         }
-        if (resp.status >= 200 && resp.status < 300 &&
+        if (resp.status >= 200 && resp.status < 300 && io.sse.nevents &&
             strncasecmp(resp.content_type, "text/event-stream", 17))
             an_turn_warn(r, "response content-type is '%.100s', expected text/event-stream",
                          resp.content_type[0] ? resp.content_type : "(none)");
