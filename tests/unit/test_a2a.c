@@ -21,6 +21,7 @@
 #include "ananke/transcript.h"
 #include "core/json.h"
 #include "proto/a2a.h"
+#include "proto/http.h"
 
 static json_t *parse(const char *text)
 {
@@ -155,6 +156,34 @@ static void test_card_url_for(void **state)
         assert_string_equal(u, cases[i][1]);
         free(u);
     }
+}
+
+/* Where credentials may go (http.h an_http_same_origin): scheme, host and
+ * port, the default port written or not, the host in any case. */
+static void test_same_origin(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *a, *b;
+        bool same;
+    } rows[] = {
+        {"http://127.0.0.1:8000/a", "http://127.0.0.1:8000/b?x#y", true},
+        {"http://127.0.0.1:8000/", "http://127.0.0.1:8001/", false},  /* another port */
+        {"https://a.example/", "http://a.example/", false},          /* a downgrade */
+        {"https://a.example/", "https://a.example:443/card", true},   /* the default port */
+        {"http://A.Example/x", "http://a.example:80/y", true},         /* host case */
+        {"http://a.example/", "http://a.example.evil/", false},
+        {"http://a.example@evil.example/", "http://a.example/", false}, /* userinfo */
+        {"http://a.example/", "not a url", false},
+        {"http://[::1]:80/", "http://[::1]/", true},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        if (an_http_same_origin(rows[i].a, rows[i].b) != rows[i].same)
+            fail_msg("row %zu: '%s' and '%s' should%s share an origin", i, rows[i].a,
+                     rows[i].b, rows[i].same ? "" : " not");
+    char *o = an_http_origin("HTTPS://Agent.Example/.well-known/agent-card.json");
+    assert_string_equal(o, "https://agent.example:443");
+    free(o);
 }
 
 /* ---- states ---- */
@@ -511,7 +540,7 @@ int main(void)
         cmocka_unit_test(test_cards),        cmocka_unit_test(test_card_url_for),
         cmocka_unit_test(test_states),       cmocka_unit_test(test_send_bodies),
         cmocka_unit_test(test_answers),      cmocka_unit_test(test_answers_across_turns),
-        cmocka_unit_test(test_task_state_check),
+        cmocka_unit_test(test_task_state_check), cmocka_unit_test(test_same_origin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
