@@ -3,10 +3,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "core/json.h"
 
 /* Where the walk stopped and why. */
 enum walk { WK_OK, WK_ABSENT, WK_LINK, WK_OTHER, WK_BADREL };
@@ -177,7 +180,7 @@ json_t *an_nf_json(const char *root, const char *rel, size_t flags, size_t cap,
         an_buf_printf(&path, "%s%s%s", root ? root : "", root ? "/" : "", rel);
         struct an_loc loc = {an_buf_cstr(&path), (unsigned)(je.line > 0 ? je.line : 0),
                              (unsigned)(je.column > 0 ? je.column : 0)};
-        an_fail(err, AN_EPARSE, &loc, "%s", je.text);
+        an_fail(err, AN_EPARSE, &loc, "%s", an_json_error_text(&je));
         an_buf_release(&path);
     }
     an_buf_release(&b);

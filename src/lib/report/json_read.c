@@ -315,7 +315,7 @@ int an_run_result_load(struct an_run_result *out, const char *path, struct an_er
     if (!doc) {
         struct an_loc loc = {path, (unsigned)(je.line > 0 ? je.line : 0),
                              (unsigned)(je.column > 0 ? je.column : 0)};
-        return an_fail(err, AN_EPARSE, &loc, "not a JSON report: %s", je.text);
+        return an_fail(err, AN_EPARSE, &loc, "not a JSON report: %s", an_json_error_text(&je));
     }
     struct an_loc loc = {path, 0, 0};
     json_t *tests = json_object_get(doc, "tests");
