@@ -180,6 +180,13 @@ $key_hdr"
       jq_true "$og/a2a-$p/results.json" \
       '.tests[0].status == "error" and (.tests[0].transcript.turns[0].error | contains($w))' \
       --arg w "$want"
+    osuite "openai-$p" "  type: openai
+  endpoint: \"$A/$p\"
+  model: m
+  timeout_ms: 5000"
+    orun "openai-$p"
+    check "origin: an OpenAI answer '$p' is named: $want" \
+      grep -qF -- "$want" "$og/openai-$p/stdout"
     osuite "mcp-$p" "  type: mcp
   transport: http
   endpoint: \"$A/$p\"

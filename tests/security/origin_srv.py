@@ -11,7 +11,8 @@ ports go to argv[2] as "A B". What each path answers (either listener):
   /rpc                                 a JSON-RPC answer: an agent message "hi"
   /redirect/...                        307 to the other listener, same path
                                        less /redirect (any method)
-  /html                                200 text/html
+  /html, /html/...                     200 text/html (any path under these
+                                       four: an openai target adds its own)
   /nocontent                           204, no body
   /gzip                                200 text/event-stream, gzip-encoded
                                        though nobody asked for it
@@ -84,17 +85,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
                    "result": {"kind": "message", "messageId": "m-1", "role": "agent",
                               "parts": [{"kind": "text", "text": "hi from " + self.me()}]}}
             return self.answer(200, "application/json", json.dumps(msg).encode())
-        if p == "/html":
+        top = "/" + p.split("/")[1]
+        if top == "/html":
             return self.answer(200, "text/html; charset=utf-8",
                                b"<!DOCTYPE html><html><head><title>Login</title></head>"
                                b"<body>please sign in</body></html>\n")
-        if p == "/nocontent":
+        if top == "/nocontent":
             return self.answer(204)
-        if p == "/gzip":
+        if top == "/gzip":
             body = gzip.compress(b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n'
                                  b'data: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n\n')
             return self.answer(200, "text/event-stream", body, [("Content-Encoding", "gzip")])
-        if p == "/json":
+        if top == "/json":
             return self.answer(200, "application/json", b'{"ok": true}')
         return self.answer(404, "text/plain", b"no such path\n")
 

@@ -771,6 +771,17 @@ bool an_json_valid_fast(const char *s, size_t n)
     return fast_parse(s, n, true) != NULL;
 }
 
+bool an_json_valid(const char *s, size_t n)
+{
+    if (!s)
+        return false;
+    if (an_json_valid_fast(s, n))
+        return true;
+    json_t *v = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+    json_decref(v);
+    return v != NULL;
+}
+
 /* Every NUL of every string in v as the text \u0000 (an_json_parse). */
 static void escape_nuls(json_t *v)
 {

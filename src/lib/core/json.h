@@ -50,6 +50,8 @@ bool an_json_scan_string(const char *s, size_t n, struct an_buf *scratch, const 
  * "not sure", not "invalid": reals, longer integers, \u0000 and every
  * error are left to an_json_parse. */
 bool an_json_valid_fast(const char *s, size_t n);
+/* Whether s[0..n) is one JSON value (the fast check, else jansson). */
+bool an_json_valid(const char *s, size_t n);
 /* Parse JSON text with a nesting limit; NULL + message in `why` on failure.
  * A string holding NUL characters (\u0000) comes out with each of them
  * written as the six characters \u0000: ananke keeps names, ids and texts

@@ -519,15 +519,6 @@ static void end_card(struct a2a_session *s, struct an_transcript *t, int rc, con
     s->want = ST_SEND;
 }
 
-/* A body of another content type that is JSON all the same (a lenient
- * agent's text/plain) is read as the answer. */
-static bool is_json(const char *p, size_t n)
-{
-    json_t *v = json_loadb(p ? p : "", n, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
-    json_decref(v);
-    return v != NULL;
-}
-
 static void end_send(struct a2a_session *s, struct an_transcript *t, int rc, const char *msg,
                      CURLcode cc)
 {
@@ -561,7 +552,7 @@ static void end_send(struct a2a_session *s, struct an_transcript *t, int rc, con
             char *why = NULL;
             if (!io->raw.len || io->resp.content_encoding[0] ||
                 (strncasecmp(io->resp.content_type, "application/json", 16) &&
-                 !is_json(io->raw.data, io->raw.len)))
+                 !an_json_valid(io->raw.data, io->raw.len))) /* a lenient text/plain is read */
                 why = an_http_why_not_stream(&io->resp, s->stream
                                                             ? "text/event-stream, application/json"
                                                             : "application/json");

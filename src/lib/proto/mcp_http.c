@@ -23,6 +23,7 @@
 
 #include "core/buf.h"
 #include "core/clock.h"
+#include "core/json.h"
 #include "proto/http.h"
 #include "proto/mcp_int.h"
 #include "proto/sse.h"
@@ -194,15 +195,6 @@ int mcp_http_open_stream(struct mcp_http *h, struct an_err *err)
     return start(h, NULL, 0, MCP_HTTP_STREAM, err);
 }
 
-/* Whether a body of another content type is JSON all the same (a lenient
- * server's text/plain): only then is it read as the answer. */
-static bool json_loadb_ok(const char *s, size_t n)
-{
-    json_t *v = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
-    json_decref(v);
-    return v != NULL;
-}
-
 static void post_done(struct mcp_http *h, struct post *p, CURLcode cc)
 {
     struct an_err err = AN_ERR_INIT;
@@ -215,7 +207,7 @@ static void post_done(struct mcp_http *h, struct post *p, CURLcode cc)
     bool unread = p->mode == 1 ? !p->sse.nevents
                                : !p->json.len || p->resp.content_encoding[0] ||
                                      (strncasecmp(p->resp.content_type, "application/json", 16) &&
-                                      !json_loadb_ok(p->json.data, p->json.len));
+                                      !an_json_valid(p->json.data, p->json.len));
     if (!rc && p->id >= 0 && unread) {
         char *why = an_http_why_not_stream(&p->resp, "application/json, text/event-stream");
         if (why) {

@@ -418,10 +418,25 @@ static void oai_end(struct an_session *base, struct an_transcript *t, CURLcode c
         cut = "the transfer was stopped"; /* the caller said why; keep what arrived */
     } else {
         switch (rc) {
-        case AN_OK:
+        case AN_OK: {
             if (io->sse_mode)
                 note_sse_rc(io, an_sse_finish(&io->sse));
+            /* nothing to read: say what came instead (no body, an
+             * encoding nobody asked for, an HTML page) */
+            bool unread = io->sse_mode ? !io->sse.nevents
+                                       : !io->raw.len || io->resp.content_encoding[0] ||
+                                             (!is_json_type(io->resp.content_type) &&
+                                              !an_json_valid(io->raw.data, io->raw.len));
+            char *why = unread && r->status != AN_TURN_ERROR
+                            ? an_http_why_not_stream(&io->resp, s->stream
+                                                                    ? "text/event-stream, application/json"
+                                                                    : "application/json, text/event-stream")
+                            : NULL;
+            if (why)
+                fail_round(s, r, AN_EPROTO, "%s (POST %s)", why, s->url);
+            free(why);
             break;
+        }
         case AN_ETIMEOUT:
             fail_round(s, r, AN_ETIMEOUT, "no complete answer within timeout_ms (%lld ms) from %s",
                        (long long)s->timeout_ms, s->url);
