@@ -82,6 +82,10 @@ struct an_compare_opts {
     const char *const *redact; /* --redact values: "pii", "secrets" or a regex */
     size_t nredact;
     int64_t now_ms;            /* generated_at; 0: the clock */
+    /* what was not read and why (a symbolic link in a recording), one
+     * message a call; NULL: not said */
+    void (*on_warning)(void *ud, const char *msg);
+    void *warning_ud;
 };
 #define AN_COMPARE_OPTS_INIT {.report_id = NULL, .redact = NULL, .nredact = 0, .now_ms = 0}
 

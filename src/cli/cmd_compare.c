@@ -59,6 +59,12 @@ static void line(FILE *out, bool color, const char *color_on, const char *word,
     an_buf_release(&b);
 }
 
+static void on_warning(void *ud, const char *msg)
+{
+    (void)ud;
+    fprintf(stderr, "ananke: warning: %s\n", msg);
+}
+
 int cmd_compare(int argc, char **argv)
 {
     const char *dirs[2] = {NULL, NULL}, *out_dir = NULL, *fail_on = NULL, *color = "auto";
@@ -107,6 +113,7 @@ int cmd_compare(int argc, char **argv)
         return cli_usage_error("compare needs -o REPORT_DIR (see 'ananke compare --help')");
     o.redact = redact;
     o.nredact = nredact;
+    o.on_warning = on_warning;
 
     struct an_err err = AN_ERR_INIT;
     char msg[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];

@@ -248,6 +248,7 @@ struct cmp_run {
     char **slugs;        /* per test: tests/<slug> */
     bool filtered;       /* the run's selection had a filter or a shard */
     bool has_redactions; /* redactions.json is there */
+    const struct an_compare_opts *o; /* its on_warning; borrowed during an_compare_load */
 };
 
 struct cmp_redactor;

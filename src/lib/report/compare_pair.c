@@ -12,6 +12,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,21 @@ static char *join(const char *dir, const char *rel)
 static json_t *load_json(const char *dir, const char *rel, struct an_err *err)
 {
     return an_nf_json(dir, rel, JSON_REJECT_DUPLICATES, CMP_MAX_RECORD_FILE, err);
+}
+
+static void run_warn(const struct cmp_run *run, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void run_warn(const struct cmp_run *run, const char *fmt, ...)
+{
+    if (!run->o || !run->o->on_warning)
+        return;
+    struct an_buf b = AN_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    an_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    run->o->on_warning(run->o->warning_ud, an_buf_cstr(&b));
+    an_buf_release(&b);
 }
 
 static int load_run(struct cmp_run *run, const char *dir, struct an_err *err)
@@ -116,9 +132,11 @@ static int load_run(struct cmp_run *run, const char *dir, struct an_err *err)
     }
     json_t *sel = json_object_get(run->meta, "selection");
     run->filtered = an_json_str(sel, "filter") || an_json_str(sel, "shard");
-    free(path);
-    path = join(dir, "redactions.json");
-    run->has_redactions = an_nf_kind(dir, "redactions.json") != AN_NF_ABSENT;
+    enum an_nf_kind rk = an_nf_kind(dir, "redactions.json");
+    run->has_redactions = rk == AN_NF_FILE;
+    if (rk == AN_NF_LINK)
+        run_warn(run, "%s/redactions.json is (or goes through) a symbolic link: not followed",
+                 dir);
 done:
     free(path);
     return rc;
@@ -303,7 +321,7 @@ static void fill_side(struct cmp_side *s, const struct cmp_run *run, const struc
         s->reason = an_buf_detach(&b, NULL);
         s->slug = NULL; /* nothing of it is copied into the pack */
         cmp_trace_missing(&s->trace, "missing_response");
-        fprintf(stderr, "ananke: warning: %s/%s\n", run->dir, s->reason);
+        run_warn(run, "%s/%s", run->dir, s->reason);
         return;
     }
     s->t = e->t;
@@ -474,6 +492,7 @@ int an_compare_load(struct an_compare **out, const char *baseline_dir, const cha
     *out = NULL;
     if ((rc = cmp_redactor_new(&c->red, o->redact, o->nredact, err)))
         goto done;
+    c->run[CMP_BASE].o = c->run[CMP_NEW].o = o;
     if ((rc = load_run(&c->run[CMP_BASE], baseline_dir, err)) ||
         (rc = load_run(&c->run[CMP_NEW], new_dir, err)))
         goto done;
@@ -509,6 +528,7 @@ int an_compare_load(struct an_compare **out, const char *baseline_dir, const cha
         an_buf_release(&b);
     }
 done:
+    c->run[CMP_BASE].o = c->run[CMP_NEW].o = NULL; /* o was borrowed for the load */
     free(ev[0]);
     free(ev[1]);
     if (rc)
