@@ -273,3 +273,7 @@ else
   pids+=("$spawned_pid")
   bad "origin: sse_raw.py did not start"
 fi
+(cd "$here/origin-nul-acp" && ACP_SCENARIO="$here/origin-nul-acp/scenario.yaml" timeout -k 5 60 \
+  "$ANANKE" run . -r json:"$og/nul-acp.json" >"$og/nul-acp.out" 2>&1)
+check "origin: an ACP tool titled 'search<NUL>rm -rf' is not read as 'search', its id keeps the NUL" \
+  jq_true "$og/nul-acp.json" '.tests[0].status == "pass" and .tests[0].transcript.tool_calls[0].name == "search\\u0000rm -rf" and .tests[0].transcript.tool_calls[0].id == "t1\\u0000x"'
