@@ -292,7 +292,7 @@ int an_http_xfer_done(struct an_http_xfer *x, CURLcode cc, struct an_err *err)
                            req->url, r->status, why);
         return an_fail(err, AN_ECONNECT, NULL, "cannot reach %s: %s", req->url, why);
     }
-    if (r->status >= 300 && r->status < 400) {
+    if (r->status >= 300 && r->status < 400 && (r->location[0] || r->status != 304)) {
         /* the Location is the server's: shown, never followed */
         char *loc = an_utf8_lossy(r->location, strnlen(r->location, 300));
         for (char *p = loc; *p; p++)
