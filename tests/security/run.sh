@@ -14,6 +14,9 @@
 #             paths, symlinks it makes itself, a terminal cwd outside)
 #   loopback  every mock server listens on 127.0.0.1 only; ananke listens on
 #             nothing
+#   origin    (origin.sh) credentials stay with their origin: redirects and
+#             an agent card's URL on another port; recordings read without
+#             following links; NULs and answers that are no stream named
 #
 # Output lands in tests/security/out/. Usage: tests/security/run.sh
 set -uo pipefail
