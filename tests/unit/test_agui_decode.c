@@ -265,8 +265,8 @@ static void test_lazy_args(void **state)
 {
     struct fx *f = *state;
     static const char *const texts[] = {
-        "{\"q\":\"a\\\"b\\u00e9\\ud83d\\ude00 \u00e9\",\"n\":[1,-2,0,{\"x\":null}],"
-        "\"t\":true,\"f\":false,\"e\":{},\"a\":[]}",
+        ("{\"q\":\"a\\\"b\\u00e9\\ud83d\\ude00 \u00e9\",\"n\":[1,-2,0,{\"x\":null}],"
+         "\"t\":true,\"f\":false,\"e\":{},\"a\":[]}"),
         "{\"amount\":54.99}", /* a real: parsed at once */
         " \n\t",            /* blank: {} */
         "{\"a\":1} x",        /* not JSON */

@@ -162,8 +162,8 @@ static void test_load_and_requests(void **state)
     assert_true(test->turns[1].mcp->allow_error);
 
     static const char *const want[] = {
-        "{\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"message\":"
-        "\"hi echo\",\"n\":2}}}",
+        ("{\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"message\":"
+         "\"hi echo\",\"n\":2}}}"),
         "{\"method\":\"tools/call\",\"params\":{\"name\":\"ping_tool\"}}",
         "{\"method\":\"resources/templates/list\"}",
         "{\"method\":\"resources/read\",\"params\":{\"uri\":\"demo://r/echo\"}}",
