@@ -104,6 +104,13 @@ cf_run net "$cf/net.config.yaml" terminals.test.yaml
 check "confine: with network: true a terminal reaches 127.0.0.1" has net TERM-CONNECTED
 check "confine: with network: true a terminal is still confined" hasnt net TERM-READ-HOME
 
+# ---- a confine_paths entry holding hidden directories ($HOME, $TMPDIR):
+# they stay hidden inside it
+sed -e "s#^  confine_paths:.*#  confine_paths: [\"$cf\"]#" "$cfdir/terminals.config.yaml" >"$cf/above.config.yaml"
+cf_run above "$cf/above.config.yaml" terminals.test.yaml
+check "confine: inside a confine_paths entry, \$HOME and the sandboxes' directory stay hidden" \
+  bash -c '! grep -qE "TERM-READ-(HOME|SIBLING)" <<<"$1" && grep -q visible-ro-5a1 <<<"$1" || { echo "$1"; exit 1; }' _ "$(cf_out above)"
+
 # ---- confine: agent: the agent process itself
 cf_run agent agent.config.yaml agent.test.yaml
 check "confine: the confine: agent run ran (exit 0)" test "$cf_rc" = 0 -a -s "$cf/agent.json"

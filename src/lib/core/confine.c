@@ -8,11 +8,11 @@
  *       program: capabilities dropped, returns to exec
  *
  * The mounts are made by the supervisor in the order that lets each one
- * land: clones of what stays visible (open_tree) are taken first, then the
- * hidden directories get their tmpfs, then the clones are moved back onto
- * their own paths (mount points made inside the tmpfs), then the whole
- * tree is made read-only in one mount_setattr() and the sandbox alone made
- * writable again. */
+ * land: clones of what stays visible (open_tree) are taken first, then,
+ * ancestors first, each hidden directory gets its tmpfs and each clone is
+ * moved back onto its own path (its mount point made inside the tmpfs),
+ * then the whole tree is made read-only in one mount_setattr() and the
+ * sandbox alone made writable again. */
 #define _GNU_SOURCE
 
 #include "core/confine.h"
@@ -22,6 +22,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <net/if.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -366,11 +367,6 @@ static int set_up_mounts(const struct an_confine_plan *p, int *step)
         memcpy(path + 5, devs[i], strlen(devs[i]) + 1);
         dev_fd[i] = open_tree_(path); /* a missing node is left out */
     }
-    *step = S_HIDE;
-    for (size_t i = 0; i < p->nhide; i++)
-        if (mount("tmpfs", p->hide[i], "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k") != 0 &&
-            errno != ENOENT && errno != ENOTDIR)
-            goto done; /* ENOENT: under a directory hidden already */
     *step = S_DEV;
     if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k") != 0)
         goto done;
@@ -387,11 +383,23 @@ static int set_up_mounts(const struct an_confine_plan *p, int *step)
         symlink("/proc/self/fd/1", "/dev/stdout") || symlink("/proc/self/fd/2", "/dev/stderr") ||
         mkdir("/dev/shm", 0755))
         goto done;
-    *step = S_BIND;
-    for (size_t i = 0; i < p->nkeep; i++) {
-        mount_point(p->keep[i].path, p->keep[i].dir);
-        if (move_mount_(keep_fd[i], p->keep[i].path) != 0)
+    /* hidden and kept paths, ancestors first (a hidden path inside a kept
+     * one stays hidden; a kept path inside a hidden one is seen), the kept
+     * one last when they are the same */
+    for (size_t h = 0, k = 0; h < p->nhide || k < p->nkeep;) {
+        if (h < p->nhide && (k == p->nkeep || strlen(p->hide[h]) <= strlen(p->keep[k].path))) {
+            *step = S_HIDE;
+            if (mount("tmpfs", p->hide[h], "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k") != 0 &&
+                errno != ENOENT && errno != ENOTDIR)
+                goto done; /* ENOENT: under a directory hidden already */
+            h++;
+            continue;
+        }
+        *step = S_BIND;
+        mount_point(p->keep[k].path, p->keep[k].dir);
+        if (move_mount_(keep_fd[k], p->keep[k].path) != 0)
             goto done;
+        k++;
     }
     *step = S_RDONLY;
     if (setattr_("/", AT_RECURSIVE, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0))
@@ -496,6 +504,11 @@ static int drop_caps(void)
 static int init_main(int report_fd, const int status_pipe[2], int *step)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    /* the supervisor may have died before that: then nobody reads the
+     * status pipe any more, and its write end polls POLLERR */
+    struct pollfd life = {.fd = status_pipe[1], .events = POLLOUT};
+    if (poll(&life, 1, 0) == 1 && (life.revents & POLLERR))
+        _exit(1);
     *step = S_PROC;
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL) != 0)
         return -1;
