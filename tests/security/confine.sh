@@ -37,7 +37,7 @@ cf_run() {
   local name=$1 config=$2 test=$3
   shift 3
   (cd "$cfdir" && env HOME="$cf/home" TMPDIR="$cf/tmp" CF_SECRET=$CF_SECRET \
-    CF_PASSED=passed-by-env-4410 CF_DIR="$cfdir" CF_SCENARIO="$cf/scenario.yaml" \
+    CF_PASSED=passed-by-env-4410 CF_DIR="$cfdir" CF_REPO="$(cd "$here/../.." && pwd)" CF_SCENARIO="$cf/scenario.yaml" \
     CF_HOME="$cf/home" CF_VISIBLE="$cf/visible" CF_PORT="${cf_port:-9}" CF_SPID="$cf_spid" \
     "$@" timeout -k 5 60 "$ANANKE" run -c "$config" "$test" -r json:"$cf/$name.json" \
     >"$cf/$name.out" 2>&1)
@@ -147,6 +147,7 @@ if unshare -U -r true 2>/dev/null; then
   sed -i 's/^name: .*/name: a second test/' "$cf/second.test.yaml"
   (cd "$cfdir" && env HOME="$cf/home" TMPDIR="$cf/tmp" CF_SECRET=$CF_SECRET \
     CF_PASSED=passed-by-env-4410 CF_SCENARIO="$cf/scenario.yaml" CF_HOME="$cf/home" \
+    CF_REPO="$(cd "$here/../.." && pwd)" \
     unshare -U -r sh -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec "$@"' _ \
     timeout -k 5 60 "$ANANKE" run -c terminals.config.yaml terminals.test.yaml "$cf/second.test.yaml" \
     -r json:"$cf/fallback.json" >"$cf/fallback.out" 2>&1)
@@ -160,6 +161,7 @@ if unshare -U -r true 2>/dev/null; then
   pkill -f "sleep 12[78][.]25" 2>/dev/null
   sed -e 's/^  confine_paths:.*/  confine: required/' "$cfdir/terminals.config.yaml" >"$cf/required.config.yaml"
   (cd "$cfdir" && env HOME="$cf/home" TMPDIR="$cf/tmp" CF_SCENARIO="$cf/scenario.yaml" CF_PASSED=x \
+    CF_REPO="$(cd "$here/../.." && pwd)" \
     unshare -U -r sh -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec "$@"' _ \
     timeout -k 5 60 "$ANANKE" run -c "$cf/required.config.yaml" terminals.test.yaml "$cf/second.test.yaml" \
     -r json:"$cf/required.json" >"$cf/required.out" 2>&1)
