@@ -132,6 +132,17 @@ done
 pkill -f "sleep 1(29|30)[.]25" 2>/dev/null
 echo "visible-ro-5a1" >"$cf/visible/ro.txt"
 
+# ---- a confined agent whose program is under a hidden directory: an
+# ERROR that says why and what to do
+mkdir -p "$cf/home/bin"
+printf '#!/bin/sh\nexec "$MOCK" acp\n' >"$cf/home/bin/agent"
+chmod +x "$cf/home/bin/agent"
+sed -e 's#^  command: .*#  command: "${ENV.CF_HOME}/bin/agent"#' -e '/^  args:/d' \
+  "$cfdir/agent.config.yaml" >"$cf/hidden-agent.config.yaml"
+cf_run hidden-agent "$cf/hidden-agent.config.yaml" agent.test.yaml
+check "confine: a confined agent under a hidden directory is an ERROR pointing at confine_paths" \
+  jq_true "$cf/hidden-agent.json" '.tests[0].status == "error" and (.tests[0].error.message | test("^cannot run .*/home/bin/agent.: No such file or directory \\(the agent is confined: .*list what it needs in confine_paths\\)$"))'
+
 # ---- a confine_paths entry that does not exist: the test is an ERROR
 sed -e 's#^  confine_paths:.*#  confine_paths: ["/nonexistent-ananke-confine-path"]#' \
   "$cfdir/terminals.config.yaml" >"$cf/missing.config.yaml"

@@ -133,7 +133,8 @@ struct keep {
 };
 
 struct an_confine_plan {
-    struct keep keep[MAX_RO_PATHS + 1]; /* ancestors first */
+    /* the sandbox, the ro paths, and resolv.conf's target with network */
+    struct keep keep[MAX_RO_PATHS + 2]; /* ancestors first */
     size_t nkeep;
     char *hide[MAX_HIDE]; /* ancestors first */
     size_t nhide;
@@ -211,6 +212,15 @@ int an_confine_plan_new(struct an_confine_plan **out, const struct an_confine *c
     for (size_t i = 0; c->ro_paths && c->ro_paths[i]; i++)
         if ((rc = add_keep(p, c->ro_paths[i], false, err)))
             goto fail;
+    if (c->network && c->sandbox) {
+        /* DNS keeps working when resolv.conf points into a hidden /run
+         * (systemd-resolved's stub-resolv.conf) */
+        char *rc_real = realpath("/etc/resolv.conf", NULL);
+        if (rc_real && strncmp(rc_real, "/etc/", 5) != 0)
+            p->keep[p->nkeep++] = (struct keep){rc_real, false, false};
+        else
+            free(rc_real);
+    }
     qsort(p->keep, p->nkeep, sizeof p->keep[0], keep_by_length);
     if (c->sandbox) {
         static const char *const fixed[] = {"/tmp", "/var/tmp", "/run", "/var/run", "/home",
@@ -347,8 +357,8 @@ static int loopback_up(void)
 static int set_up_mounts(const struct an_confine_plan *p, int *step)
 {
 #if HAVE_MOUNT_API
-    int keep_fd[MAX_RO_PATHS + 1], dev_fd[NDEVS];
-    for (size_t i = 0; i < MAX_RO_PATHS + 1; i++)
+    int keep_fd[MAX_RO_PATHS + 2], dev_fd[NDEVS];
+    for (size_t i = 0; i < MAX_RO_PATHS + 2; i++)
         keep_fd[i] = -1;
     for (size_t i = 0; i < NDEVS; i++)
         dev_fd[i] = -1;
@@ -413,7 +423,7 @@ static int set_up_mounts(const struct an_confine_plan *p, int *step)
     rc = 0;
 done:;
     int e = errno;
-    close_all(keep_fd, MAX_RO_PATHS + 1);
+    close_all(keep_fd, MAX_RO_PATHS + 2);
     close_all(dev_fd, NDEVS);
     errno = e;
     return rc;

@@ -448,6 +448,14 @@ int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts
     struct an_rpc_opts ro = opts->rpc;
     rcode = an_rpc_spawn(&c->rpc, &co, &ro, &rc, err);
     an_envmin_free(env);
+    if (rcode == AN_ENOTFOUND && confine_agent && err) {
+        char msg[AN_ERR_MSG_MAX];
+        snprintf(msg, sizeof msg,
+                 "%.700s (the agent is confined: /tmp, /run, /home, /root, $HOME and $TMPDIR are "
+                 "hidden from it; list what it needs in confine_paths)",
+                 err->msg);
+        an_fail(err, rcode, NULL, "%s", msg);
+    }
     if (rcode != AN_OK) {
         an_acp_client_free(c);
         return rcode;
