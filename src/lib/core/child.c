@@ -204,7 +204,8 @@ static _Noreturn void child_main(const struct spawn *s)
         if (e != ENOENT && e != ENOTDIR && e != ESTALE && e != ENODEV && e != ETIMEDOUT)
             break;
     }
-    child_fail(s->report_fd, STAGE_EXEC, denied && (last == ENOENT || last == ENOTDIR) ? EACCES : last, 0);
+    child_fail(s->report_fd, STAGE_EXEC,
+               denied && (last == ENOENT || last == ENOTDIR) ? EACCES : last, 0);
 }
 
 /* SIGPIPE ignored by us, process-wide, once (see child.h): then a write to

@@ -399,7 +399,8 @@ static int set_up_mounts(const struct an_confine_plan *p, int *step)
     for (size_t h = 0, k = 0; h < p->nhide || k < p->nkeep;) {
         if (h < p->nhide && (k == p->nkeep || strlen(p->hide[h]) <= strlen(p->keep[k].path))) {
             *step = S_HIDE;
-            if (mount("tmpfs", p->hide[h], "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k") != 0 &&
+            if (mount("tmpfs", p->hide[h], "tmpfs", MS_NOSUID | MS_NODEV,
+                      "mode=0755,size=64k") != 0 &&
                 errno != ENOENT && errno != ENOTDIR)
                 goto done; /* ENOENT: under a directory hidden already */
             h++;
@@ -435,13 +436,13 @@ done:;
 #endif
 }
 
-static volatile pid_t forward_to;
+static volatile sig_atomic_t forward_to; /* a pid; -1: every process of the namespace */
 
 static void forward(int sig)
 {
     int e = errno;
     if (forward_to)
-        kill(forward_to, sig);
+        kill((pid_t)forward_to, sig);
     errno = e;
 }
 
