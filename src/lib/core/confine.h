@@ -12,7 +12,9 @@
  *   except the sandbox (read-write); /tmp, /var/tmp, /run, /home, /root,
  *   ananke's $HOME and $TMPDIR and the directory holding the sandbox each
  *   hidden behind an empty read-only tmpfs; paths the config lists
- *   (ro_paths) bound read-only even where hidden; a fresh /dev holding only
+ *   (ro_paths, at most 32) bound read-only even where hidden (a hidden
+ *   directory inside one stays hidden), and with network the file
+ *   /etc/resolv.conf points to; a fresh /dev holding only
  *   null, zero, full, random, urandom (and fd, stdin, stdout, stderr
  *   links); a fresh read-only /proc of its own PID namespace;
  * - its own PID namespace, whose PID 1 is a small init of ours that reaps
