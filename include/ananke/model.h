@@ -217,6 +217,12 @@ struct an_tool_def {
  * reads, write allows reads and writes, yolo allows all, execute included. */
 enum an_perm_policy { AN_PERM_YOLO = 0, AN_PERM_NONE, AN_PERM_READ, AN_PERM_WRITE };
 
+/* What an ACP target runs in Linux namespaces (docs/acp.md "Confinement"):
+ * its terminals (the default), the agent too, the agent too with no
+ * fallback where namespaces are missing, or nothing. */
+enum an_confine_mode { AN_CONFINE_TERMINALS = 0, AN_CONFINE_AGENT, AN_CONFINE_REQUIRED,
+                       AN_CONFINE_NONE };
+
 /* What AG-UI stream conformance findings do (docs/agui.md "Stream conformance"):
  * strict fails the turn on a MUST violation, warn makes it a warning, off
  * checks nothing. */
@@ -252,6 +258,13 @@ struct an_target {
     size_t nenv;
     struct an_json_tmpl client_capabilities; /* NULL value: fs read/write and terminal on */
     enum an_perm_policy permission_policy;
+    enum an_confine_mode confine;
+    struct an_tmpl *confine_paths; /* bound read-only in the confinement */
+    size_t nconfine_paths;
+    bool network;                  /* confined children keep the host's network */
+    /* acp, mcp stdio: start from ananke's whole environment instead of the
+     * minimal set (core/envmin.h) plus `env` */
+    bool inherit_env;
     /* acp, mcp: one JSON-RPC message's bytes (a line on stdio; an HTTP body
      * or SSE event); 0: 32 MiB (docs/acp.md, docs/mcp.md "Limits") */
     int64_t max_frame_bytes;

@@ -20,6 +20,7 @@
 
 #include "core/buf.h"
 #include "core/clock.h"
+#include "core/confine.h"
 #include "core/proc.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -30,10 +31,11 @@ extern char **environ;
 
 /* What the child tells the parent through the error pipe when it cannot
  * exec; the pipe closes silently (CLOEXEC) when exec succeeds. */
-enum stage { STAGE_SETUP = 1, STAGE_CHDIR, STAGE_EXEC };
+enum stage { STAGE_SETUP = 1, STAGE_CHDIR, STAGE_EXEC, STAGE_CONFINE };
 struct child_report {
     int stage;
     int errnum;
+    int step; /* STAGE_CONFINE: an_confine_step_name() */
 };
 
 /* Everything the child needs, prepared before fork: after fork the child
@@ -45,6 +47,7 @@ struct spawn {
     size_t npaths;
     char **sh_argv; /* {"/bin/sh", <path>, argv[1..], NULL} for ENOEXEC */
     const char *cwd;
+    const struct an_confine_plan *plan; /* NULL: not confined */
     int in_fd, out_fd, err_fd, report_fd;
 };
 
@@ -73,10 +76,10 @@ static bool named_in(const char *entry, const char *const *list, size_t from)
 
 /* The child's environment: the inherited one with `extra` applied. The
  * array is ours; the strings are borrowed from environ and `extra`. */
-static char **build_env(const char *const *extra)
+static char **build_env(const char *const *extra, bool clear)
 {
     size_t n = 0, m = 0;
-    for (char **e = environ; e && *e; e++)
+    for (char **e = environ; !clear && e && *e; e++)
         n++;
     for (size_t i = 0; extra && extra[i]; i++)
         m++;
@@ -132,9 +135,9 @@ static char **find_candidates(const char *prog, char **envp, size_t *count)
     return out;
 }
 
-static _Noreturn void child_fail(int report_fd, int stage, int errnum)
+static _Noreturn void child_fail(int report_fd, int stage, int errnum, int step)
 {
-    struct child_report rep = {stage, errnum};
+    struct child_report rep = {stage, errnum, step};
     ssize_t w;
     do
         w = write(report_fd, &rep, sizeof rep);
@@ -165,14 +168,21 @@ static _Noreturn void child_main(const struct spawn *s)
     int errfd = fcntl(s->err_fd, F_DUPFD_CLOEXEC, 3);
     if (in < 0 || out < 0 || errfd < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
         dup2(errfd, 2) < 0)
-        child_fail(s->report_fd, STAGE_SETUP, errno);
+        child_fail(s->report_fd, STAGE_SETUP, errno, 0);
     /* fds opened elsewhere in the process without CLOEXEC must not leak
      * into the child either; the report pipe stays usable until exec.
      * Old kernels lack this call; then only our own CLOEXEC protects. */
     syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
 
+    /* Confined: from here on this is the program's process inside the
+     * namespaces (the two above it never return), and the cwd is looked
+     * up in the new mounts. */
+    int step = 0;
+    if (s->plan && an_confine_enter(s->plan, s->report_fd, &step) != 0)
+        child_fail(s->report_fd, STAGE_CONFINE, errno, step);
+
     if (s->cwd && chdir(s->cwd) != 0)
-        child_fail(s->report_fd, STAGE_CHDIR, errno);
+        child_fail(s->report_fd, STAGE_CHDIR, errno, 0);
 
     /* The PATH walk of execvp: skip missing entries, remember EACCES,
      * stop at any other error. */
@@ -194,7 +204,8 @@ static _Noreturn void child_main(const struct spawn *s)
         if (e != ENOENT && e != ENOTDIR && e != ESTALE && e != ENODEV && e != ETIMEDOUT)
             break;
     }
-    child_fail(s->report_fd, STAGE_EXEC, denied && (last == ENOENT || last == ENOTDIR) ? EACCES : last);
+    child_fail(s->report_fd, STAGE_EXEC,
+               denied && (last == ENOENT || last == ENOTDIR) ? EACCES : last, 0);
 }
 
 /* SIGPIPE ignored by us, process-wide, once (see child.h): then a write to
@@ -296,6 +307,9 @@ static int start_failure(struct an_err *err, const struct an_child_opts *o,
     if (rep->stage == STAGE_CHDIR)
         return an_fail(err, code, NULL, "cannot run '%s': cannot change directory to '%s': %s",
                        o->argv[0], o->cwd, eb);
+    if (rep->stage == STAGE_CONFINE)
+        return an_fail(err, AN_EIO, NULL, "cannot run '%s': cannot confine it: %s: %s", o->argv[0],
+                       an_confine_step_name(rep->step), eb);
     if (rep->stage == STAGE_SETUP)
         return an_fail(err, AN_EIO, NULL, "cannot run '%s': setting up its stdio: %s",
                        o->argv[0], eb);
@@ -326,23 +340,30 @@ int an_child_spawn(struct an_child *c, const struct an_child_opts *o, struct an_
     int rep_pipe[2] = {-1, -1};
     int child_in = -1;
     struct spawn s = {0};
+    struct an_confine_plan *plan = NULL;
     char eb[128];
 
     child_reset(c);
     if (!o->argv || !o->argv[0] || !o->argv[0][0])
         return an_fail(err, AN_EUSAGE, NULL, "cannot run an empty command");
 
+    if (o->confine) {
+        int prc = an_confine_plan_new(&plan, o->confine, err);
+        if (prc != AN_OK)
+            return prc;
+    }
     size_t argc = 0;
     while (o->argv[argc])
         argc++;
     s.argv = (char *const *)o->argv;
-    s.envp = build_env(o->env);
+    s.envp = build_env(o->env, o->env_clear);
     s.paths = find_candidates(o->argv[0], s.envp, &s.npaths);
     s.sh_argv = an_xcalloc(argc + 2, sizeof *s.sh_argv);
     s.sh_argv[0] = "/bin/sh";
     for (size_t i = 1; i < argc; i++)
         s.sh_argv[i + 1] = (char *)o->argv[i];
     s.cwd = o->cwd;
+    s.plan = plan;
 
     if (pipe2(out_pipe, O_CLOEXEC) || (!o->merge_stderr && pipe2(err_pipe, O_CLOEXEC)) ||
         pipe2(rep_pipe, O_CLOEXEC)) {
@@ -433,6 +454,7 @@ done:
     free(s.paths);
     free(s.sh_argv);
     free(s.envp);
+    an_confine_plan_free(plan);
     return rc;
 }
 

@@ -11,7 +11,7 @@
  *   blocked signals and SIGPIPE at its default action, and gets only fds 0,
  *   1 and 2 (everything made here is CLOEXEC; other fds of the process are
  *   closed in the child before exec).
- * - An exec or chdir failure is reported through a CLOEXEC error pipe, so
+ * - An exec, chdir or confinement failure is reported through a CLOEXEC error pipe, so
  *   an_child_spawn() fails with "cannot run 'foo': No such file or
  *   directory" instead of handing back a child that exits 127.
  * - Our ends of the pipes are non-blocking and CLOEXEC; the child's ends
@@ -44,8 +44,17 @@ struct an_child_opts {
     /* NULL-terminated list, or NULL. "NAME=VALUE" adds or overrides NAME in
      * the inherited environment; a bare "NAME" removes it. Later entries win. */
     const char *const *env;
+    /* true: `env` is the whole environment (bare "NAME" entries mean
+     * nothing); ananke's own is not inherited */
+    bool env_clear;
     bool stdin_null;   /* stdin is /dev/null (no in_fd) instead of a pipe */
     bool merge_stderr; /* stderr goes to the stdout pipe (no err_fd) */
+    /* Run in Linux namespaces (core/confine.h); NULL: not confined. The
+     * pid held in struct an_child is then the confinement's supervisor,
+     * which ends as the program ends; cwd is entered after the mounts. The
+     * caller checks an_confine_available() first: a failure here (a
+     * confine path missing, a mount refused) fails the spawn. */
+    const struct an_confine *confine;
 };
 #define AN_CHILD_OPTS_INIT {0}
 

@@ -193,6 +193,58 @@ int an_cfg_args_env(struct an_ld *ld, const struct an_ynode *n, const char *args
     return 0;
 }
 
+static int cfg_bool(struct an_ld *ld, const struct an_ynode *n, const char *key, bool *out)
+{
+    struct an_ynode *v = an_yaml_get(n, key);
+    if (v && !an_yaml_as_bool(v, out))
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'%s' must be true or false", key);
+    return 0;
+}
+
+int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+{
+    return cfg_bool(ld, n, "inherit_env", &t->inherit_env);
+}
+
+int an_cfg_confine(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+{
+    /* in enum an_confine_mode's order */
+    static const char *const modes[] = {"terminals", "agent", "required", "none", NULL};
+    struct an_ynode *v;
+    int rc;
+    if ((v = an_yaml_get(n, "confine"))) {
+        const char *m;
+        if ((rc = an_ld_string(ld, v, "confine", &m)))
+            return rc;
+        size_t k = 0;
+        while (modes[k] && strcmp(modes[k], m))
+            k++;
+        if (!modes[k]) {
+            const char *near = an_closest(m, modes);
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown confine '%s' (%s%s%s)", m,
+                           near ? "did you mean '" : "one of: terminals, agent, required, none",
+                           near ? near : "", near ? "'?" : "");
+        }
+        t->confine = (enum an_confine_mode)k;
+    }
+    if ((v = an_yaml_get(n, "confine_paths"))) {
+        if ((rc = an_cfg_tmpl_list(ld, v, "confine_paths", "confine_paths[]", &t->confine_paths,
+                                   &t->nconfine_paths)))
+            return rc;
+        for (size_t i = 0; i < v->nitems; i++) {
+            const char *p = t->confine_paths[i].src;
+            /* a variable may still make it absolute: checked when interpolated */
+            if (p && p[0] != '/' && p[0] != '$')
+                return an_fail(ld->err, AN_ESCHEMA, &v->items[i]->loc,
+                               "confine_paths entry '%s' is not an absolute path", p);
+        }
+        if (v->nitems > 32)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "too many confine_paths (%zu; at most 32)", v->nitems);
+    }
+    return cfg_bool(ld, n, "network", &t->network);
+}
+
 int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
     struct an_ynode *v = an_yaml_get(n, "max_frame_bytes");
@@ -211,7 +263,8 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
     static const char *const keys[] = {"type",    "timeout_ms",         "assert",
                                        "command", "args",               "env",
                                        "clientCapabilities", "permissionPolicy",
-                                       "max_frame_bytes", NULL};
+                                       "max_frame_bytes", "confine", "confine_paths",
+                                       "network", "inherit_env", NULL};
     static const char *const policies[] = {"yolo", "none", "read", "write", NULL};
     struct an_ynode *v;
     int rc;
@@ -243,6 +296,8 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
         }
         t->permission_policy = (enum an_perm_policy)k;
     }
+    if ((rc = an_cfg_confine(ld, n, t)) || (rc = an_cfg_inherit_env(ld, n, t)))
+        return rc;
     return an_cfg_max_frame(ld, n, t);
 }
 

@@ -28,6 +28,10 @@ int an_cfg_args_env(struct an_ld *ld, const struct an_ynode *n, const char *args
                     struct an_target *t);
 
 /* The optional `max_frame_bytes` of an acp or mcp target (at least 1). */
+/* acp: confine, confine_paths, network (docs/acp.md "Confinement") */
+int an_cfg_confine(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+/* acp, mcp stdio: inherit_env */
+int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 
 /* `type: openai` (docs/openai.md). */

@@ -16,13 +16,15 @@ static int load_stdio(struct an_ld *ld, const struct an_ynode *n, struct an_targ
     if ((rc = an_ld_require(ld, n, "command", "an mcp target with transport stdio", &v)) ||
         (rc = an_cfg_tmpl(ld, v, "command", &t->command)))
         return rc;
+    if ((rc = an_cfg_inherit_env(ld, n, t)))
+        return rc;
     /* "args[]" names the list itself here, as it always has */
     return an_cfg_args_env(ld, n, "args[]", t);
 }
 
 static int load_http(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
-    static const char *const stdio_only[] = {"command", "args", "env", NULL};
+    static const char *const stdio_only[] = {"command", "args", "env", "inherit_env", NULL};
     struct an_ynode *v;
     int rc;
     for (size_t i = 0; stdio_only[i]; i++)
@@ -44,7 +46,7 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
     static const char *const keys[] = {"type",     "transport", "command",          "args",
                                        "env",      "endpoint",  "headers",          "timeout_ms",
                                        "assert",   "roots",     "protocol_version", "max_frame_bytes",
-                                       NULL};
+                                       "inherit_env", NULL};
     static const char *const transports[] = {"stdio", "http", NULL};
     struct an_ynode *v;
     int rc;

@@ -430,6 +430,17 @@ int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, str
     ao.rpc.no_message = true; /* nothing here reads a message whole */
     ao.policy = o->policy >= 0 && o->policy <= AN_PERM_WRITE ? policies[o->policy]
                                                             : AN_ACP_POLICY_YOLO;
+    static const enum an_acp_confine confines[] = {
+        [AN_CONFINE_TERMINALS] = AN_ACP_CONFINE_TERMINALS,
+        [AN_CONFINE_AGENT] = AN_ACP_CONFINE_AGENT,
+        [AN_CONFINE_REQUIRED] = AN_ACP_CONFINE_REQUIRED,
+        [AN_CONFINE_NONE] = AN_ACP_CONFINE_NONE,
+    };
+    ao.confine = o->confine >= 0 && o->confine <= AN_CONFINE_NONE ? confines[o->confine]
+                                                                 : AN_ACP_CONFINE_TERMINALS;
+    ao.confine_paths = o->confine_paths;
+    ao.network = o->network;
+    ao.clean_env = !o->inherit_env;
     struct an_acp_cbs cbs = {
         .ud = s,
         .on_agent_call = on_agent_call,

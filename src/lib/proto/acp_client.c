@@ -11,6 +11,7 @@
 
 #include "core/cancel.h"
 #include "core/clock.h"
+#include "core/envmin.h"
 #include "core/json.h"
 
 #ifndef ANANKE_VERSION
@@ -317,6 +318,67 @@ static bool cap_bool(const json_t *caps, const char *a, const char *b)
     return json_is_true(v);
 }
 
+static char **copy_list(const char *const *l)
+{
+    size_t n = 0;
+    while (l && l[n])
+        n++;
+    char **out = an_xcalloc(n + 1, sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        out[i] = an_xstrdup(l[i]);
+    return out;
+}
+
+char **acp_spawn_env(const struct an_acp_client *c, const char *const *extra)
+{
+    size_t n = 0, m = 0;
+    while (c->env[n])
+        n++;
+    while (extra && extra[m])
+        m++;
+    const char **all = an_xcalloc(n + m + 1, sizeof *all);
+    memcpy(all, c->env, n * sizeof *all);
+    if (m)
+        memcpy(all + n, extra, m * sizeof *all);
+    char **env = c->clean_env ? an_envmin_build(c->sandbox, all) : copy_list(all);
+    free(all);
+    return env;
+}
+
+/* Which children are confined, after asking whether they can be: the
+ * fallback is said once per process, REQUIRED fails instead. */
+static int decide_confinement(struct an_acp_client *c, const struct an_acp_opts *opts,
+                              bool *agent, struct an_err *err)
+{
+    *agent = false;
+    if (opts->confine == AN_ACP_CONFINE_NONE)
+        return AN_OK;
+    struct an_err cerr = AN_ERR_INIT;
+    if (an_confine_available(&cerr) != AN_OK) {
+        if (opts->confine == AN_ACP_CONFINE_REQUIRED)
+            return an_fail(err, AN_EIO, NULL, "confine is 'required', but %s", cerr.msg);
+        char msg[AN_ERR_MSG_MAX + 160];
+        snprintf(msg, sizeof msg,
+                 "%s; ACP agents and their terminals run unconfined (confine: required makes "
+                 "this an error)",
+                 cerr.msg);
+        an_confine_warn_once(msg);
+        return AN_OK;
+    }
+    c->confine_terms = true;
+    *agent = opts->confine >= AN_ACP_CONFINE_AGENT;
+    c->confine_paths = copy_list(opts->confine_paths);
+    c->confine = (struct an_confine){.sandbox = c->sandbox,
+                                     .ro_paths = (const char *const *)c->confine_paths,
+                                     .network = opts->network};
+    /* a confine path that is missing is the test's error now, not a
+     * terminal/create failure the agent may shrug off */
+    struct an_confine_plan *plan = NULL;
+    int rc = an_confine_plan_new(&plan, &c->confine, err);
+    an_confine_plan_free(plan);
+    return rc;
+}
+
 int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts,
                       const struct an_acp_cbs *cbs, struct an_err *err)
 {
@@ -361,9 +423,21 @@ int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts
     c->init_text = an_json_compact(ip);
     json_decref(ip);
     c->scratch = an_xmalloc((size_t)64 << 10);
+    c->clean_env = opts->clean_env;
+    c->env = copy_list(opts->env);
+    bool confine_agent;
+    int rcode = decide_confinement(c, opts, &confine_agent, err);
+    if (rcode != AN_OK) {
+        an_acp_client_free(c);
+        return rcode;
+    }
 
-    struct an_child_opts co = {.argv = opts->argv, .cwd = opts->cwd ? opts->cwd : c->sandbox,
-                               .env = opts->env};
+    char **env = acp_spawn_env(c, NULL);
+    struct an_child_opts co = {.argv = opts->argv,
+                               .cwd = opts->cwd ? opts->cwd : c->sandbox,
+                               .env = (const char *const *)env,
+                               .env_clear = c->clean_env,
+                               .confine = confine_agent ? &c->confine : NULL};
     struct an_rpc_cbs rc = {.ud = c,
                             .on_response = on_response,
                             .on_request = on_request,
@@ -372,7 +446,16 @@ int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts
                             .on_warning = on_warning,
                             .on_close = on_close};
     struct an_rpc_opts ro = opts->rpc;
-    int rcode = an_rpc_spawn(&c->rpc, &co, &ro, &rc, err);
+    rcode = an_rpc_spawn(&c->rpc, &co, &ro, &rc, err);
+    an_envmin_free(env);
+    if (rcode == AN_ENOTFOUND && confine_agent && err) {
+        char msg[AN_ERR_MSG_MAX];
+        snprintf(msg, sizeof msg,
+                 "%.700s (the agent is confined: /tmp, /run, /home, /root, $HOME and $TMPDIR are "
+                 "hidden from it; list what it needs in confine_paths)",
+                 err->msg);
+        an_fail(err, rcode, NULL, "%s", msg);
+    }
     if (rcode != AN_OK) {
         an_acp_client_free(c);
         return rcode;
@@ -413,6 +496,8 @@ void an_acp_client_free(struct an_acp_client *c)
         resp_release(&c->resp[i]);
     free(c->resp);
     free(c->init_text);
+    an_envmin_free(c->env);
+    an_envmin_free(c->confine_paths);
     free(c->sandbox);
     free(c->version);
     free(c->scratch);

@@ -11,7 +11,9 @@
  *   with data {uri}.
  * - terminal/create|output|wait_for_exit|kill|release: real children
  *   (core/child, own process group, stdout+stderr merged, stdin /dev/null)
- *   in the sandbox, or in an absolute cwd inside it. Output keeps the last
+ *   in the sandbox, or in an absolute cwd inside it; confined (opts.confine)
+ *   and with the agent's environment (opts.clean_env, opts.env, then the
+ *   request's env). Output keeps the last
  *   outputByteLimit bytes (default opts.output_byte_limit), cut on a UTF-8
  *   boundary, with truncated: true. wait_for_exit is answered when the
  *   process exits, without blocking anything else. release kills a running
@@ -61,6 +63,12 @@ enum an_acp_policy { AN_ACP_POLICY_YOLO = 0, AN_ACP_POLICY_NONE, AN_ACP_POLICY_R
 /* "none" | "read" | "write" | "yolo" -> 0, or -1 when unknown. */
 int an_acp_policy_parse(const char *s, enum an_acp_policy *out);
 const char *an_acp_policy_name(enum an_acp_policy p);
+
+/* What runs in Linux namespaces (core/confine.h): nothing, the terminals,
+ * or the agent too; REQUIRED is AGENT where a failure to confine is an
+ * error instead of a warning and a fallback. */
+enum an_acp_confine { AN_ACP_CONFINE_NONE = 0, AN_ACP_CONFINE_TERMINALS, AN_ACP_CONFINE_AGENT,
+                      AN_ACP_CONFINE_REQUIRED };
 
 struct an_acp_client;
 
@@ -114,6 +122,15 @@ struct an_acp_opts {
     size_t output_byte_limit;  /* terminal default; 0: AN_ACP_OUTPUT_LIMIT */
     struct an_rpc_opts rpc;    /* frame cap, stderr log, grace */
     const char *client_version; /* clientInfo.version; NULL: ANANKE_VERSION */
+    /* Confinement. Where namespaces are not available (an_confine_available)
+     * TERMINALS and AGENT warn once per process and run unconfined;
+     * REQUIRED makes an_acp_client_new() fail. */
+    enum an_acp_confine confine;
+    const char *const *confine_paths; /* bound read-only even where hidden; may be NULL */
+    bool network;                     /* confined children keep the host's network */
+    /* true: the agent and its terminals start from core/envmin (HOME = the
+     * sandbox) plus env, not from ananke's environment */
+    bool clean_env;
 };
 #define AN_ACP_OPTS_INIT {.policy = AN_ACP_POLICY_YOLO}
 

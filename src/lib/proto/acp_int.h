@@ -4,6 +4,7 @@
 
 #include "core/buf.h"
 #include "core/child.h"
+#include "core/confine.h"
 #include "core/json.h"
 #include "proto/acp_client.h"
 
@@ -69,6 +70,13 @@ struct an_acp_client {
     size_t nresp, resp_cap;
     char *init_text; /* initialize's params (compact JSON), the same every time */
     char *scratch;
+
+    /* how children start (acp_client.c: acp_spawn_env) */
+    bool clean_env;
+    char **env;                /* the target's env, owned, NULL-terminated */
+    bool confine_terms;        /* terminals run under `confine` */
+    struct an_confine confine; /* points into confine_paths and sandbox */
+    char **confine_paths;      /* owned, NULL-terminated */
 };
 
 /* Answer r (result or error, both stolen; error = {code, message, data?}),
@@ -78,6 +86,11 @@ void acp_finish(struct an_acp_client *c, struct acp_req *r, json_t *result, json
 json_t *acp_error(int code, const char *message, json_t *data); /* data stolen */
 void acp_record_violation(struct an_acp_client *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* The environment list for a child of ours (the agent, a terminal): the
+ * target's env then `extra`, over core/envmin when c->clean_env. Free
+ * with an_envmin_free(). */
+char **acp_spawn_env(const struct an_acp_client *c, const char *const *extra);
 
 /* acp_fs.c */
 void acp_fs_read(struct an_acp_client *c, struct acp_req *r);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/envmin.h"
 #include "core/proc.h"
 
 #define READS_PER_WAKE 16
@@ -164,13 +165,19 @@ static void create(struct an_acp_client *c, struct acp_req *r)
     }
     t = an_xcalloc(1, sizeof *t);
     t->child = (struct an_child)AN_CHILD_INIT;
+    /* the agent's environment then the request's; confined as the target says */
+    char **full_env = acp_spawn_env(c, (const char *const *)envv);
     struct an_child_opts co = {.argv = argv,
                                .cwd = dir ? dir : c->sandbox,
-                               .env = (const char *const *)envv,
+                               .env = (const char *const *)full_env,
+                               .env_clear = c->clean_env,
                                .stdin_null = true,
-                               .merge_stderr = true};
+                               .merge_stderr = true,
+                               .confine = c->confine_terms ? &c->confine : NULL};
     struct an_err err = AN_ERR_INIT;
-    if (an_child_spawn(&t->child, &co, &err) != AN_OK) {
+    int spawned = an_child_spawn(&t->child, &co, &err);
+    an_envmin_free(full_env);
+    if (spawned != AN_OK) {
         free(t);
         t = NULL;
         acp_finish(c, r, NULL, acp_error(AN_RPC_INTERNAL_ERROR, err.msg, NULL), NULL);

@@ -131,6 +131,10 @@ struct an_acp_target_opts {
     int policy;               /* enum an_perm_policy (ananke/model.h) */
     int64_t timeout_ms;       /* one turn, prompt sent -> its response */
     size_t max_frame_bytes;   /* one JSON-RPC line from the agent; 0: 32 MiB */
+    int confine;              /* enum an_confine_mode (ananke/model.h) */
+    const char *const *confine_paths; /* NULL-terminated, absolute; may be NULL */
+    bool network;             /* confined children keep the host's network */
+    bool inherit_env;         /* false: core/envmin plus env only */
 };
 int an_acp_open(struct an_session **out, const struct an_acp_target_opts *opts,
                 struct an_err *err);

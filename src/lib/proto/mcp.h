@@ -53,6 +53,10 @@ struct an_mcp_opts {
     const char *const *argv; /* NULL-terminated */
     const char *const *env;  /* "NAME=VALUE", NULL-terminated, or NULL */
     const char *cwd;         /* the server's working directory; NULL: ours */
+    /* true: the server starts from core/envmin (HOME = home, or ananke's
+     * HOME when NULL) plus env, not from ananke's environment */
+    bool clean_env;
+    const char *home;
     /* http */
     const char *endpoint;
     const struct an_kv *headers;

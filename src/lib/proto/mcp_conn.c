@@ -14,6 +14,7 @@
 
 #include "core/buf.h"
 #include "core/clock.h"
+#include "core/envmin.h"
 #include "core/json.h"
 #include "proto/mcp_int.h"
 
@@ -488,8 +489,10 @@ int mcp_conn_new(struct mcp_conn **out, const struct an_mcp_opts *o,
                           err);
     } else {
         struct an_child_opts co = AN_CHILD_OPTS_INIT;
+        char **env = o->clean_env ? an_envmin_build(o->home, o->env) : NULL;
         co.argv = o->argv;
-        co.env = o->env;
+        co.env = env ? (const char *const *)env : o->env;
+        co.env_clear = o->clean_env;
         co.cwd = o->cwd;
         struct an_rpc_opts ro = AN_RPC_OPTS_INIT;
         ro.peer_name = "server";
@@ -503,6 +506,7 @@ int mcp_conn_new(struct mcp_conn **out, const struct an_mcp_opts *o,
                                     .on_warning = rpc_warning,
                                     .on_close = rpc_close};
         rc = an_rpc_spawn(&c->rpc, &co, &ro, &rc_cbs, err);
+        an_envmin_free(env);
     }
     if (rc) {
         mcp_conn_free(c);

@@ -16,6 +16,8 @@ struct acp_conf {
     size_t argc;
     char **env;  /* NULL-terminated NAME=VALUE */
     size_t nenv;
+    char **confine_paths; /* NULL-terminated, absolute */
+    size_t nconfine;
     json_t *caps;
 };
 
@@ -29,6 +31,9 @@ static void acp_conf_free(struct acp_conf *c)
     for (size_t i = 0; i < c->nenv; i++)
         free(c->env[i]);
     free(c->env);
+    for (size_t i = 0; i < c->nconfine; i++)
+        free(c->confine_paths[i]);
+    free(c->confine_paths);
     json_decref(c->caps);
     free(c);
 }
@@ -54,6 +59,16 @@ static int acp_conf_build(struct acp_conf *c, const struct an_target *t,
         snprintf(c->env[c->nenv], n, "%s=%s", t->env[i].name, v);
         c->nenv++;
         free(v);
+    }
+    c->confine_paths = an_xcalloc(t->nconfine_paths + 1, sizeof *c->confine_paths);
+    for (size_t i = 0; i < t->nconfine_paths; i++) {
+        const struct an_tmpl *p = &t->confine_paths[i];
+        if ((rc = an_interp(p->src, &p->loc, vars, &c->confine_paths[c->nconfine], err)))
+            return rc;
+        if (c->confine_paths[c->nconfine++][0] != '/')
+            return an_fail(err, AN_EUSAGE, &p->loc,
+                           "confine_paths entry '%s' is not an absolute path",
+                           c->confine_paths[c->nconfine - 1]);
     }
     if (t->client_capabilities.value &&
         (rc = an_interp_json(t->client_capabilities.value, &t->client_capabilities.loc, vars,
@@ -378,6 +393,8 @@ static int mcp_conf_build(struct mcp_conf *c, const struct an_target *t,
     c->o.http = t->mcp_http;
     c->o.argv = c->stdio ? (const char *const *)c->stdio->argv : NULL;
     c->o.env = c->stdio ? (const char *const *)c->stdio->env : NULL;
+    c->o.clean_env = c->stdio && !t->inherit_env;
+    c->o.home = sandbox;
     c->o.cwd = project_dir;
     c->o.endpoint = c->endpoint;
     c->o.headers = c->h.kv;
@@ -530,6 +547,10 @@ int an_target_open(const struct an_target *t, const struct an_test *test,
             .policy = (int)t->permission_policy,
             .timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms,
             .max_frame_bytes = (size_t)t->max_frame_bytes,
+            .confine = (int)t->confine,
+            .confine_paths = (const char *const *)c->confine_paths,
+            .network = t->network,
+            .inherit_env = t->inherit_env,
         };
         return an_acp_open(out, &o, err);
     }
