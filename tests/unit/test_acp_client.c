@@ -323,29 +323,71 @@ static void test_terminals(void **state)
 static void test_permission_policy_table(void **state)
 {
     (void)state;
+    /* kind: NULL = absent, "~null" = JSON null, "~7" = the number 7 */
     static const struct {
         enum an_acp_policy p;
         const char *kind, *title, *expect;
     } cases[] = {
         {AN_ACP_POLICY_NONE, "read", "Read x", "no"},
+        {AN_ACP_POLICY_NONE, NULL, "Read x", "no"},
+        /* the kind decides: reads, writes, the rest */
         {AN_ACP_POLICY_READ, "read", "x", "yes"},
         {AN_ACP_POLICY_READ, "search", "x", "yes"},
-        {AN_ACP_POLICY_READ, "edit", "x", "no"},
-        {AN_ACP_POLICY_READ, "other", "read the file", "yes"},
+        {AN_ACP_POLICY_READ, "fetch", "x", "yes"},
+        {AN_ACP_POLICY_READ, "think", "x", "yes"},
+        {AN_ACP_POLICY_READ, "edit", "Read x", "no"},
+        {AN_ACP_POLICY_READ, "delete", "x", "no"},
+        {AN_ACP_POLICY_READ, "move", "x", "no"},
+        {AN_ACP_POLICY_READ, "execute", "Read x", "no"},
+        {AN_ACP_POLICY_READ, "switch_mode", "x", "no"},
+        /* other and unknown kinds are neither, whatever the title says */
+        {AN_ACP_POLICY_READ, "other", "read the file", "no"},
+        {AN_ACP_POLICY_READ, "other", "Overwrite spreadsheet", "no"},
+        {AN_ACP_POLICY_WRITE, "other", "Overwrite spreadsheet", "no"},
+        {AN_ACP_POLICY_READ, "Read", "Read x", "no"},
+        {AN_ACP_POLICY_READ, "readonly", "Read x", "no"},
+        {AN_ACP_POLICY_WRITE, "destroy", "x", "no"},
+        {AN_ACP_POLICY_READ, "~7", "Read x", "no"},
+        {AN_ACP_POLICY_YOLO, "destroy", "x", "yes"},
+        {AN_ACP_POLICY_YOLO, "other", "x", "yes"},
         {AN_ACP_POLICY_WRITE, "edit", "x", "yes"},
         {AN_ACP_POLICY_WRITE, "delete", "x", "yes"},
+        {AN_ACP_POLICY_WRITE, "move", "x", "yes"},
+        {AN_ACP_POLICY_WRITE, "read", "x", "yes"},
         {AN_ACP_POLICY_WRITE, "execute", "x", "no"},
         {AN_ACP_POLICY_YOLO, "execute", "x", "yes"},
+        /* no kind: whole words of the title */
+        {AN_ACP_POLICY_READ, NULL, "Delete already-processed files", "no"},
+        {AN_ACP_POLICY_WRITE, NULL, "Delete already-processed files", "yes"},
+        {AN_ACP_POLICY_READ, NULL, "Overwrite spreadsheet", "no"},
+        {AN_ACP_POLICY_READ, NULL, "Read the config", "yes"},
+        {AN_ACP_POLICY_READ, "~null", "Read the config", "yes"},
+        {AN_ACP_POLICY_READ, NULL, "READ-ONLY: list files", "yes"},
+        {AN_ACP_POLICY_READ, NULL, "Reader mode", "no"},     /* "reader" is no word of ours */
+        {AN_ACP_POLICY_READ, NULL, "Spreadsheet thread", "no"},
+        {AN_ACP_POLICY_READ, NULL, "Read then write", "no"}, /* a write word wins */
+        {AN_ACP_POLICY_WRITE, NULL, "Read then write", "yes"},
+        {AN_ACP_POLICY_WRITE, NULL, "Read and run tests", "no"}, /* an execute word wins */
+        {AN_ACP_POLICY_WRITE, NULL, "Rewrite history", "no"},    /* "rewrite": no known word */
+        {AN_ACP_POLICY_READ, NULL, "", "no"},
+        {AN_ACP_POLICY_READ, NULL, NULL, "no"},
         {AN_ACP_POLICY_YOLO, NULL, "x", "yes"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        {AN_ACP_POLICY_YOLO, NULL, NULL, "yes"},
+    };    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *params = json_pack(
-            "{s:{s:s,s:s},s:[{s:s,s:s},{s:s,s:s},{s:s,s:s}]}", "toolCall", "toolCallId", "t",
-            "title", cases[i].title, "options", "optionId", "yes-always", "kind", "allow_always",
+            "{s:{s:s},s:[{s:s,s:s},{s:s,s:s},{s:s,s:s}]}", "toolCall", "toolCallId", "t",
+            "options", "optionId", "yes-always", "kind", "allow_always",
             "optionId", "yes", "kind", "allow_once", "optionId", "no", "kind", "reject_once");
-        if (cases[i].kind)
-            json_object_set_new(json_object_get(params, "toolCall"), "kind",
-                                json_string(cases[i].kind));
+        json_t *tc = json_object_get(params, "toolCall");
+        if (cases[i].title)
+            json_object_set_new(tc, "title", json_string(cases[i].title));
+        const char *k = cases[i].kind;
+        if (k)
+            json_object_set_new(tc, "kind", !strcmp(k, "~null") ? json_null()
+                                            : !strcmp(k, "~7")  ? json_integer(7)
+                                                                : json_string(k));
+        print_message("case %zu: %s kind %s title '%s'\n", i, an_acp_policy_name(cases[i].p),
+                      k ? k : "(none)", cases[i].title ? cases[i].title : "(none)");
         json_t *r = acp_perm_decide(cases[i].p, params);
         json_t *outc = json_object_get(r, "outcome");
         assert_string_equal(an_json_str(outc, "outcome"), "selected");

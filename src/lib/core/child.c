@@ -45,6 +45,7 @@ struct spawn {
     size_t npaths;
     char **sh_argv; /* {"/bin/sh", <path>, argv[1..], NULL} for ENOEXEC */
     const char *cwd;
+    int cwd_fd; /* >= 0: fchdir there instead of cwd */
     int in_fd, out_fd, err_fd, report_fd;
 };
 
@@ -171,7 +172,7 @@ static _Noreturn void child_main(const struct spawn *s)
      * Old kernels lack this call; then only our own CLOEXEC protects. */
     syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
 
-    if (s->cwd && chdir(s->cwd) != 0)
+    if (s->cwd_fd >= 0 ? fchdir(s->cwd_fd) != 0 : s->cwd && chdir(s->cwd) != 0)
         child_fail(s->report_fd, STAGE_CHDIR, errno);
 
     /* The PATH walk of execvp: skip missing entries, remember EACCES,
@@ -295,7 +296,7 @@ static int start_failure(struct an_err *err, const struct an_child_opts *o,
     const char *eb = errstr(rep->errnum, ebuf, sizeof ebuf);
     if (rep->stage == STAGE_CHDIR)
         return an_fail(err, code, NULL, "cannot run '%s': cannot change directory to '%s': %s",
-                       o->argv[0], o->cwd, eb);
+                       o->argv[0], o->cwd ? o->cwd : "(a directory fd)", eb);
     if (rep->stage == STAGE_SETUP)
         return an_fail(err, AN_EIO, NULL, "cannot run '%s': setting up its stdio: %s",
                        o->argv[0], eb);
@@ -343,6 +344,7 @@ int an_child_spawn(struct an_child *c, const struct an_child_opts *o, struct an_
     for (size_t i = 1; i < argc; i++)
         s.sh_argv[i + 1] = (char *)o->argv[i];
     s.cwd = o->cwd;
+    s.cwd_fd = o->use_cwd_fd ? o->cwd_fd : -1;
 
     if (pipe2(out_pipe, O_CLOEXEC) || (!o->merge_stderr && pipe2(err_pipe, O_CLOEXEC)) ||
         pipe2(rep_pipe, O_CLOEXEC)) {

@@ -213,10 +213,12 @@ static void on_agent_call(void *ud, struct an_acp_client *cl, const struct an_ac
     an_turn_mark_event(cur(s), call->start_ms); /* the agent asked us something */
     struct an_tool_call *c = an_transcript_add_call(s->t, (unsigned)(s->t->nturns - 1));
     c->name = an_xstrdup(call->method);
-    c->args = call->params ? json_deep_copy(call->params) : json_object();
+    /* references, not copies: the client's record never changes them, and
+     * a terminal output read N times is then one string, not N */
+    c->args = call->params ? json_incref((json_t *)call->params) : json_object();
     c->args_text = an_json_compact(c->args);
     c->args_done = true;
-    c->result = call->result ? json_deep_copy(call->result)
+    c->result = call->result ? json_incref((json_t *)call->result)
                              : json_pack("{s:O}", "error", call->error ? call->error : json_null());
     c->start_ms = call->start_ms;
     c->end_ms = c->result_ms = c->ts_ms = call->end_ms;
