@@ -409,6 +409,10 @@ check "acp: the agent's terminal inherits ananke's environment" \
 check "acp: the sandbox is removed after the test" \
   test "$(find "$acp/tmp" -mindepth 1 -maxdepth 1 -name 'ananke-sandbox-*' | wc -l)" = 0
 
+# the ACP sandbox against planted links, special files and odd path shapes
+# shellcheck source=acp_escapes.sh
+. "$here/acp_escapes.sh"
+
 # ---------------------------------------------------------------- loopback
 # listeners PID: the local address:port (hex, as /proc/net/tcp{,6} write
 # it) of every listening TCP socket of PID, one a line.

@@ -211,7 +211,7 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
     static const char *const keys[] = {"type",    "timeout_ms",         "assert",
                                        "command", "args",               "env",
                                        "clientCapabilities", "permissionPolicy",
-                                       "max_frame_bytes", NULL};
+                                       "max_frame_bytes", "max_turn_bytes", NULL};
     static const char *const policies[] = {"yolo", "none", "read", "write", NULL};
     struct an_ynode *v;
     int rc;
@@ -242,6 +242,12 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
                            near ? near : "", near ? "'?" : "");
         }
         t->permission_policy = (enum an_perm_policy)k;
+    }
+    if ((v = an_yaml_get(n, "max_turn_bytes"))) {
+        if ((rc = an_ld_uint(ld, v, "max_turn_bytes", &t->max_turn_bytes)))
+            return rc;
+        if (t->max_turn_bytes < 1)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'max_turn_bytes' must be at least 1");
     }
     return an_cfg_max_frame(ld, n, t);
 }

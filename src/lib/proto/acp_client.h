@@ -55,6 +55,7 @@
 #define AN_ACP_OUTPUT_LIMIT_MAX ((size_t)64 << 20) /* an agent's outputByteLimit is clamped */
 #define AN_ACP_READ_MAX ((size_t)16 << 20)      /* fs/read_text_file: biggest file served */
 #define AN_ACP_MAX_TERMINALS 256
+#define AN_ACP_MAX_TURN ((size_t)64 << 20) /* max_turn_bytes' default (acp.c) */
 
 enum an_acp_policy { AN_ACP_POLICY_YOLO = 0, AN_ACP_POLICY_NONE, AN_ACP_POLICY_READ,
                      AN_ACP_POLICY_WRITE };

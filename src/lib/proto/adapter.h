@@ -131,6 +131,7 @@ struct an_acp_target_opts {
     int policy;               /* enum an_perm_policy (ananke/model.h) */
     int64_t timeout_ms;       /* one turn, prompt sent -> its response */
     size_t max_frame_bytes;   /* one JSON-RPC line from the agent; 0: 32 MiB */
+    size_t max_turn_bytes;    /* what one turn accumulates (acp.c); 0: 64 MiB */
 };
 int an_acp_open(struct an_session **out, const struct an_acp_target_opts *opts,
                 struct an_err *err);

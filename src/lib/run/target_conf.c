@@ -529,6 +529,7 @@ int an_target_open(const struct an_target *t, const struct an_test *test,
             .policy = (int)t->permission_policy,
             .timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms,
             .max_frame_bytes = (size_t)t->max_frame_bytes,
+            .max_turn_bytes = (size_t)t->max_turn_bytes,
         };
         return an_acp_open(out, &o, err);
     }
