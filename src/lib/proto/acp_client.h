@@ -74,10 +74,10 @@ struct an_acp_call {
     const json_t *error;  /* {code, message, data?} or NULL */
     const char *violation; /* why this call broke the rules, or NULL */
     bool by_caller;        /* answered through an_acp_reply* (hook), not served */
-    /* Bytes of new content the answer carries (a file read, terminal output
-     * not handed out before); what a caller keeping answers adds up. An
-     * unchanged terminal output is the same string as the last time
-     * (shared, not copied) and counts 0. */
+    /* Bytes of content the answer carries (a file read, a terminal's
+     * output); what a caller keeping answers adds up. An unchanged terminal
+     * output is the same string as the last time (shared, not copied), yet
+     * counts each time: whoever shows the calls shows it each time. */
     size_t kept_bytes;
     int64_t start_ms, end_ms; /* Unix ms: request read, answer sent */
 };

@@ -226,8 +226,9 @@ void acp_term_request(struct an_acp_client *c, struct acp_req *r)
             json_decref(t->out_json);
             t->out_json = an_json_lossy(t->out.data ? t->out.data : "", t->out.len);
             t->out_new = false;
-            r->kept_bytes = t->out.len;
         }
+        /* shared in memory, but every report shows each read: it counts */
+        r->kept_bytes = t->out.len;
         json_t *res = json_object();
         json_object_set(res, "output", t->out_json);
         json_object_set_new(res, "truncated", json_boolean(t->truncated));
