@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/child.h"
 #include "proto/acp_int.h"
 
 struct fx {
@@ -306,6 +307,42 @@ static void test_rel(void **state)
     }
 }
 
+/* A terminal runs in the directory that was checked, not in what its path
+ * names by the time it starts: here the checked directory is renamed and a
+ * link out put in its place before the child is spawned. */
+static void test_child_cwd_fd(void **state)
+{
+    struct fx *f = *state;
+    char d[160], d2[160], where[160], cmd[256], got[256] = {0};
+    snprintf(d, sizeof d, "%s/d", f->sb);
+    snprintf(d2, sizeof d2, "%s/d2", f->sb);
+    snprintf(where, sizeof where, "%s/where", f->top);
+    assert_int_equal(mkdir(d, 0755), 0);
+    int fd = acp_open_beneath(f->root, "d", O_PATH | O_DIRECTORY, 0);
+    assert_true(fd >= 0);
+    assert_int_equal(rename(d, d2), 0);
+    assert_int_equal(symlink(f->out, d), 0);
+    snprintf(cmd, sizeof cmd, "pwd -P > '%s'; touch made-here", where);
+    const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+    struct an_child_opts o = {.argv = argv, .cwd = d, .cwd_fd = fd, .use_cwd_fd = true,
+                              .stdin_null = true, .merge_stderr = true};
+    struct an_child c = AN_CHILD_INIT;
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_child_spawn(&c, &o, &err), AN_OK);
+    assert_true(an_child_reap(&c, false));
+    an_child_close(&c, 0);
+    close(fd);
+    FILE *fp = fopen(where, "r");
+    assert_non_null(fp);
+    assert_non_null(fgets(got, sizeof got, fp));
+    fclose(fp);
+    got[strcspn(got, "\n")] = '\0';
+    char real[PATH_MAX];
+    assert_non_null(realpath(d2, real));
+    assert_string_equal(got, real);
+    check_outside_untouched(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +350,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_creates, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mkdirs, setup, teardown),
         cmocka_unit_test(test_rel),
+        cmocka_unit_test_setup_teardown(test_child_cwd_fd, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
