@@ -197,6 +197,65 @@ static void test_fs_escapes(void **state)
     free(script);
 }
 
+/* An output read again unchanged is the same string (kept once), yet each
+ * answer says how many bytes it carries; a file read counts its content. */
+static void test_output_shared(void **state)
+{
+    struct fx *f = *state;
+    write_file(f->sandbox, "a.txt", "12345");
+    const char *frames[] = {
+        REQ(0, "terminal/create", "{\"sessionId\":\"s\",\"command\":\"printf\",\"args\":[\"abc\"]}"),
+        REQ(1, "terminal/wait_for_exit", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}"),
+        REQ(2, "terminal/output", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}"),
+        REQ(3, "terminal/output", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}"),
+        REQ(4, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/a.txt\"}"),
+    };
+    char *script = script_for(f, frames, 5);
+    struct an_acp_opts o = AN_ACP_OPTS_INIT;
+    struct an_acp_client *c = start(f, script, &o);
+    run_until(f, c, 5);
+    const struct an_acp_call *a = an_acp_call_at(c, 2), *b = an_acp_call_at(c, 3);
+    assert_string_equal(an_json_str(a->result, "output"), "abc");
+    assert_ptr_equal(json_object_get(a->result, "output"), json_object_get(b->result, "output"));
+    assert_int_equal(a->kept_bytes, 3);
+    assert_int_equal(b->kept_bytes, 3);
+    assert_int_equal(an_acp_call_at(c, 4)->kept_bytes, 5);
+    an_acp_client_free(c);
+    free(script);
+}
+
+/* A sandbox given through a symlink: paths may name it either way. */
+static void test_fs_sandbox_via_link(void **state)
+{
+    struct fx *f = *state;
+    write_file(f->sandbox, "a.txt", "via link");
+    struct fx lf = *f;
+    snprintf(lf.sandbox, sizeof lf.sandbox, "%s-link", f->sandbox);
+    assert_int_equal(symlink(f->sandbox, lf.sandbox), 0);
+    const char *frames[] = {
+        REQ(0, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/a.txt\"}"),
+        REQ(1, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/../x\"}"),
+    };
+    char *script = script_for(&lf, frames, 2);
+    struct an_acp_opts o = AN_ACP_OPTS_INIT;
+    o.sandbox = lf.sandbox;
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    o.argv = argv;
+    o.rpc.grace_ms = 200;
+    struct an_acp_cbs cbs = {.ud = f, .on_agent_call = on_call};
+    struct an_acp_client *c = NULL;
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_acp_client_new(&c, &o, &cbs, &err), AN_OK);
+    assert_string_equal(an_acp_sandbox(c), f->sandbox); /* the realpath */
+    run_until(f, c, 2);
+    assert_string_equal(an_json_str(an_acp_call_at(c, 0)->result, "content"), "via link");
+    assert_int_equal(err_code(an_acp_call_at(c, 1)), -32602);
+    assert_non_null(an_acp_call_at(c, 1)->violation);
+    an_acp_client_free(c);
+    assert_int_equal(unlink(lf.sandbox), 0);
+    free(script);
+}
+
 static void test_capabilities_off(void **state)
 {
     struct fx *f = *state;
@@ -576,6 +635,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_fs_inside, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fs_escapes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fs_sandbox_via_link, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_output_shared, setup, teardown),
         cmocka_unit_test_setup_teardown(test_capabilities_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_terminals, setup, teardown),
         cmocka_unit_test(test_permission_policy_table),

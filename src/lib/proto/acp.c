@@ -12,6 +12,9 @@
  *     [fs/write_text_file]` works
  * The session is driven without blocking: the scheduler polls its fds and
  * calls step(); initialize and session/new ride on the first turn.
+ * max_turn_bytes bounds what a turn keeps (acp_count): every line the agent
+ * sends, the content of our answers (call->kept_bytes), our own lines when
+ * frames are kept. Past it the turn is an ERROR naming the key.
  */
 #include <stdio.h>
 #include <stdlib.h>

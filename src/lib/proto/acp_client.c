@@ -350,6 +350,8 @@ int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts
         c->cbs = *cbs;
     c->sandbox = real;
     c->root_fd = root;
+    if (strcmp(real, opts->sandbox) != 0)
+        c->sandbox_given = an_xstrdup(opts->sandbox);
     if (opts->client_capabilities)
         c->caps = json_deep_copy(opts->client_capabilities);
     else
@@ -428,6 +430,7 @@ void an_acp_client_free(struct an_acp_client *c)
     free(c->resp);
     free(c->init_text);
     free(c->sandbox);
+    free(c->sandbox_given);
     if (c->root_fd >= 0)
         close(c->root_fd);
     free(c->version);

@@ -5,13 +5,19 @@
  * What it serves on its own (agent -> client requests):
  * - fs/read_text_file {sessionId, path, line?, limit?} -> {content}
  *   fs/write_text_file {sessionId, path, content} -> {} (parents created)
- *   A path must be absolute (else -32602, violation) and, after resolving
- *   "..", "." and symlinks, inside the sandbox (else -32602 with data
- *   {path, reason: "outside_sandbox"}, violation). A missing file -> -32002
- *   with data {uri}.
+ *   A path must be absolute, name the sandbox first, and is then opened
+ *   beneath the sandbox's directory fd (acp_path.c: openat2 RESOLVE_BENEATH
+ *   or an O_NOFOLLOW walk), so ".." and symlinks never lead out. Refused
+ *   with -32602, data {path, reason} and a violation: relative_path,
+ *   outside_sandbox, unresolvable, nul_byte, not_regular_file (a FIFO,
+ *   socket or device: opened O_NONBLOCK, never waited on), hard_link;
+ *   without a violation: directory. A missing file -> -32002 with data
+ *   {uri}. A file is truncated only once it is known to be regular.
  * - terminal/create|output|wait_for_exit|kill|release: real children
  *   (core/child, own process group, stdout+stderr merged, stdin /dev/null)
- *   in the sandbox, or in an absolute cwd inside it. Output keeps the last
+ *   in the sandbox, or in an absolute cwd inside it (opened as above; the
+ *   child fchdir()s to that fd). An unchanged output is handed out as the
+ *   same string each time (kept once). Output keeps the last
  *   outputByteLimit bytes (default opts.output_byte_limit), cut on a UTF-8
  *   boundary, with truncated: true. wait_for_exit is answered when the
  *   process exits, without blocking anything else. release kills a running

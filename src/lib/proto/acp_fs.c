@@ -91,6 +91,8 @@ int acp_open_param(struct an_acp_client *c, struct acp_req *r, const char *key, 
     }
     const char *rel;
     int rc = acp_path_rel(c->sandbox, path, &rel);
+    if (rc == ACP_PATH_OUTSIDE && c->sandbox_given) /* the path as configured, links and all */
+        rc = acp_path_rel(c->sandbox_given, path, &rel);
     if (rc == ACP_PATH_RELATIVE) {
         refuse(c, r, AN_RPC_INVALID_PARAMS, "relative_path", path,
                cwd ? "with a cwd not absolute" : "with a relative path",

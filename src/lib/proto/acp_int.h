@@ -48,6 +48,7 @@ struct an_acp_client {
     struct an_rpc *rpc;
     char *sandbox; /* realpath */
     int root_fd;   /* the sandbox directory (O_PATH): every path is opened beneath it */
+    char *sandbox_given; /* opts.sandbox when it is not the realpath, or NULL */
     json_t *caps;
     bool fs_read, fs_write, terminal;
     enum an_acp_policy policy;
