@@ -28,7 +28,7 @@ static void refuse(struct an_acp_client *c, struct acp_req *r, int code, const c
     snprintf(msg, sizeof msg, fmt, subject);
     json_t *data = json_pack("{s:s%,s:s}", "path", path, strlen(path), "reason", reason);
     if (viol)
-        snprintf(v, sizeof v, "agent called %s %s: '%s'", r->method, viol, subject);
+        snprintf(v, sizeof v, "agent called %s %s: '%s'", r->method, viol, path);
     acp_finish(c, r, NULL, acp_error(code, msg, data), viol ? v : NULL);
 }
 
