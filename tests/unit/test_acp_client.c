@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -194,6 +197,72 @@ static void test_fs_escapes(void **state)
     snprintf(path, sizeof path, "%s/../escaped.txt", f->sandbox);
     assert_int_equal(access(path, F_OK), -1);
     an_acp_client_free(c);
+    free(script);
+}
+
+/* FIFOs, sockets, devices and hard links are refused at once, read or
+ * written: nothing blocks, nothing is truncated. */
+static void test_fs_special_files(void **state)
+{
+    struct fx *f = *state;
+    char p[160];
+    snprintf(p, sizeof p, "%s/fifo", f->sandbox);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    snprintf(p, sizeof p, "%s/sock", f->sandbox);
+    int sk = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", p);
+    assert_int_equal(bind(sk, (struct sockaddr *)&sa, sizeof sa), 0);
+    assert_int_equal(listen(sk, 1), 0);
+    /* a device needs CAP_MKNOD: /dev/null's numbers when we have it, a
+     * second FIFO otherwise */
+    snprintf(p, sizeof p, "%s/dev", f->sandbox);
+    if (mknod(p, S_IFCHR | 0666, makedev(1, 3)) != 0)
+        assert_int_equal(mkfifo(p, 0644), 0);
+    write_file(f->sandbox, "a.txt", "keep me");
+    char a[160], b[160];
+    snprintf(a, sizeof a, "%s/a.txt", f->sandbox);
+    snprintf(b, sizeof b, "%s/b.txt", f->sandbox);
+    assert_int_equal(link(a, b), 0);
+    const char *frames[] = {
+        REQ(0, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/fifo\",\"content\":\"x\"}"),
+        REQ(1, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/fifo\"}"),
+        REQ(2, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/sock\",\"content\":\"x\"}"),
+        REQ(3, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/sock\"}"),
+        REQ(4, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/dev\",\"content\":\"x\"}"),
+        REQ(5, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/dev\"}"),
+        REQ(6, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/b.txt\",\"content\":\"x\"}"),
+        REQ(7, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/b.txt\"}"),
+        REQ(8, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/\"}"),
+    };
+    char *script = script_for(f, frames, 9);
+    struct an_acp_opts o = AN_ACP_OPTS_INIT;
+    struct an_acp_client *c = start(f, script, &o);
+    int64_t t0 = an_clock_mono_ms();
+    run_until(f, c, 9);
+    assert_true(an_clock_mono_ms() - t0 < 3000);
+    static const char *const reasons[] = {"not_regular_file", "not_regular_file",
+                                          "not_regular_file", "not_regular_file",
+                                          "not_regular_file", "not_regular_file",
+                                          "hard_link",        "hard_link",
+                                          "directory"};
+    for (size_t i = 0; i < 9; i++) {
+        const struct an_acp_call *k = an_acp_call_at(c, i);
+        print_message("call %zu\n", i);
+        assert_int_equal(err_code(k), -32602);
+        assert_string_equal(an_json_str(json_object_get(k->error, "data"), "reason"), reasons[i]);
+        if (i < 8)
+            assert_non_null(k->violation);
+        else
+            assert_null(k->violation);
+    }
+    an_acp_client_free(c);
+    close(sk);
+    FILE *fp = fopen(a, "r");
+    char buf[32] = {0};
+    assert_non_null(fgets(buf, sizeof buf, fp));
+    fclose(fp);
+    assert_string_equal(buf, "keep me");
     free(script);
 }
 
@@ -637,6 +706,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fs_escapes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fs_sandbox_via_link, setup, teardown),
         cmocka_unit_test_setup_teardown(test_output_shared, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fs_special_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_capabilities_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_terminals, setup, teardown),
         cmocka_unit_test(test_permission_policy_table),
