@@ -139,8 +139,7 @@ static void create(struct an_acp_client *c, struct acp_req *r)
     const char **argv = an_xcalloc(na + 2, sizeof *argv);
     char **envv = an_xcalloc(ne + 1, sizeof *envv);
     argv[0] = command;
-    bool bad = false;
-    bad = has_nul(json_object_get(p, "command"));
+    bool bad = has_nul(json_object_get(p, "command"));
     for (size_t i = 0; i < na && !bad; i++) {
         argv[i + 1] = json_string_value(json_array_get(args, i));
         bad = !argv[i + 1] || has_nul(json_array_get(args, i));
