@@ -227,6 +227,11 @@ void pump(struct agent *a, int timeout_ms)
         return;
     }
     an_buf_append(&a->in, chunk, (size_t)got);
+    /* what was buffered before holds no newline (every line was taken):
+     * only the new bytes can end one, so a long line costs one scan, not
+     * one per read */
+    if (!memchr(chunk, '\n', (size_t)got) && !a->discarding && a->in.len <= ACP_MAX_LINE)
+        return;
     while (!a->quit && take_line(a))
         ;
 }

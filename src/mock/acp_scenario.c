@@ -23,7 +23,7 @@ static const char *const option_kinds[] = {"allow_once", "allow_always", "reject
 static const char *const stop_reasons[] = {"end_turn", "max_tokens", "max_turn_requests",
                                            "refusal", "cancelled", NULL};
 
-static const char *const chunk_mods[] = {"chunks", "id", NULL};
+static const char *const chunk_mods[] = {"chunks", "id", "bytes", "repeat", NULL};
 static const char *const read_mods[] = {"id", "line", "limit", NULL};
 static const char *const id_mods[] = {"id", NULL};
 static const char *const error_mods[] = {"code", NULL};
@@ -286,7 +286,7 @@ static int load_terminal(struct acp_scenario *s, struct acp_step *st, const stru
                          struct an_err *err)
 {
     static const char *const keys[] = {"command", "args", "env", "outputByteLimit", "title",
-                                       NULL};
+                                       "cwd", NULL};
     const struct an_ynode *v;
     const char *str = NULL;
     long long lim;
@@ -338,6 +338,11 @@ static int load_terminal(struct acp_scenario *s, struct acp_step *st, const stru
         if ((rc = get_str(v, "title", &str, err)))
             return rc;
         json_object_set_new(t, "title", json_string(str));
+    }
+    if ((v = an_yaml_get(n, "cwd"))) {
+        if ((rc = get_str(v, "cwd", &str, err)))
+            return rc;
+        json_object_set_new(t, "cwd", json_string(str));
     }
     st->json = t;
     return 0;
@@ -463,6 +468,10 @@ static int load_step_mod(struct acp_step *st, const struct an_ynode *k, const st
         st->chunks = (unsigned)n;
         return 0;
     }
+    if (!strcmp(k->str, "bytes"))
+        return scn_get_int(v, "bytes", 1, 1LL << 30, &st->bytes, err);
+    if (!strcmp(k->str, "repeat"))
+        return scn_get_int(v, "repeat", 1, 1000000, &st->repeat, err);
     if (!strcmp(k->str, "line"))
         return scn_get_int(v, "line", 1, 1LL << 31, &st->num, err);
     if (!strcmp(k->str, "limit"))
@@ -516,6 +525,7 @@ static int load_step(struct acp_scenario *s, struct acp_step *st, const struct a
     st->kind = step_kinds[kind].kind;
     st->loc = n->loc;
     st->chunks = 1;
+    st->repeat = 1;
     if (st->kind == ACP_STEP_ERROR)
         st->num = -32603;
     if ((rc = load_step_value(s, st, an_yaml_get(n, kind_key->str), kind_key->str, err)))

@@ -53,6 +53,10 @@ struct acp_step {
     unsigned chunks; /* text, thought: number of chunks (>= 1) */
     long long num;   /* delay: ms; error: code; exit: status; read_file: line (0 = none) */
     long long limit; /* read_file: limit (0 = none) */
+    /* text, thought: the text repeated (cut on a character) to this many
+     * bytes, 0 = as written; the step done `repeat` times (>= 1). For
+     * flood tests: the script stays small, the agent builds the text. */
+    long long bytes, repeat;
     /* tool_call, tool_update, update: the update object (toolCallId may be
      * missing: filled at runtime); plan: the entries array; write_file,
      * terminal, permission: the validated map; usage: the usage object.

@@ -64,6 +64,31 @@ static void chunks(struct agent *a, struct session *s, const char *tag, const ch
     }
 }
 
+/* text / thought: the text (grown to st->bytes when set), st->repeat times. */
+static void text_step(struct agent *a, struct session *s, const struct acp_step *st)
+{
+    const char *tag = st->kind == ACP_STEP_TEXT ? "agent_message_chunk" : "agent_thought_chunk";
+    char *big = NULL;
+    const char *text = st->str;
+    size_t len = strlen(st->str);
+    if (st->bytes && len) {
+        size_t want = (size_t)st->bytes;
+        big = an_xmalloc(want + 1);
+        for (size_t i = 0; i < want; i++)
+            big[i] = st->str[i % len];
+        /* never end inside a character: the byte after the cut must start one */
+        while (want && ((unsigned char)st->str[want % len] & 0xC0) == 0x80)
+            want--;
+        big[want] = '\0';
+        text = big;
+    }
+    for (long long k = 0; k < st->repeat && !a->quit && !interrupted(a); k++) {
+        chunks(a, s, tag, text, st->chunks, st->id);
+        pump(a, 0); /* a cancel is seen between the repeats */
+    }
+    free(big);
+}
+
 static enum turn step_read(struct agent *a, struct session *s, const char *path, const char *id,
                            long long line, long long limit)
 {
@@ -170,7 +195,17 @@ static enum turn step_terminal(struct agent *a, struct session *s, const json_t 
     }
     json_t *params = json_deep_copy(spec);
     json_object_del(params, "title");
-    json_object_set_new(params, "cwd", json_string(s->cwd));
+    const char *cwd = an_json_str(spec, "cwd");
+    if (cwd) { /* relative: in the session's cwd, as a file path */
+        unsigned keep = a->faults;
+        a->faults &= ~(1u << ACP_FAULT_RELATIVE_PATHS);
+        char *abs = client_path(a, s, cwd);
+        a->faults = keep;
+        json_object_set_new(params, "cwd", json_string(abs));
+        free(abs);
+    } else {
+        json_object_set_new(params, "cwd", json_string(s->cwd));
+    }
     json_t *reply = call(a, s, "terminal/create", params);
     if (!reply)
         return TURN_STOP;
@@ -299,10 +334,8 @@ static enum turn run_step(struct agent *a, struct session *s, const struct acp_s
     enum turn t;
     switch (st->kind) {
     case ACP_STEP_TEXT:
-        chunks(a, s, "agent_message_chunk", st->str, st->chunks, st->id);
-        return TURN_GO;
     case ACP_STEP_THOUGHT:
-        chunks(a, s, "agent_thought_chunk", st->str, st->chunks, st->id);
+        text_step(a, s, st);
         return TURN_GO;
     case ACP_STEP_TOOL_CALL:
     case ACP_STEP_TOOL_UPDATE:

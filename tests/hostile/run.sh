@@ -199,4 +199,8 @@ check "F: the ACP test is reported as interrupted" jq_true "$OUT/term-acp.json" 
   '.tests[0].status == "error" and (.tests[0].error.message | test("interrupted"))'
 left "F: the ACP agent" 'yes flooding stderr'
 
+# the ACP memory bombs
+# shellcheck source=acp_bomb.sh
+. "$here/acp_bomb.sh"
+
 finish

@@ -66,7 +66,7 @@ check "confine: a terminal cannot read next to its sandbox (\$TMPDIR hidden)" ha
 check "confine: a confine_paths entry under \$HOME is readable" has terminals shared-ro-9e21
 check "confine: the rest of the file system is readable" has terminals visible-ro-5a1
 check "confine: a terminal cannot write outside its sandbox" has terminals "Read-only file system"
-for m in TERM-WROTE-OUTSIDE TERM-CREATED-OUTSIDE TERM-MADE-DIR TERM-CONNECTED TERM-SEES-PID TERM-SIGNALLED TERM-UNMOUNTED; do
+for m in TERM-READ-SIBLING-REL TERM-WROTE-UP-REL TERM-WROTE-OUTSIDE TERM-CREATED-OUTSIDE TERM-MADE-DIR TERM-CONNECTED TERM-SEES-PID TERM-SIGNALLED TERM-UNMOUNTED; do
   check "confine: a terminal does not get through: no $m" hasnt terminals "$m"
 done
 check "confine: a terminal writes inside its sandbox" has terminals "inside"
@@ -88,7 +88,7 @@ check "confine: no output holds ananke's secret" absent "$CF_SECRET" "$cf/termin
 # ---- the same terminals unconfined: every probe gets through (the checks can fail)
 sed -e 's/^  confine_paths:.*/  confine: none\n  inherit_env: true/' "$cfdir/terminals.config.yaml" >"$cf/none.config.yaml"
 cf_run none "$cf/none.config.yaml" terminals.test.yaml
-for m in TERM-READ-HOME TERM-READ-SIBLING TERM-WROTE-OUTSIDE TERM-SEES-PID TERM-UNMOUNTED "$CF_SECRET"; do
+for m in TERM-READ-HOME TERM-READ-SIBLING TERM-READ-SIBLING-REL TERM-WROTE-UP-REL TERM-WROTE-OUTSIDE TERM-SEES-PID TERM-UNMOUNTED "$CF_SECRET"; do
   check "confine: unconfined (confine: none, inherit_env: true), a terminal gets through: $m" has none "$m"
 done
 check "confine: unconfined, a setsid child outlives its terminal" pgrep -f "sleep 128[.]25"

@@ -414,6 +414,9 @@ check "acp: the sandbox is removed after the test" \
 # ---------------------------------------------------------------- confine
 # shellcheck source=confine.sh
 . "$here/confine.sh"
+# the ACP sandbox against planted links, special files and odd path shapes
+# shellcheck source=acp_escapes.sh
+. "$here/acp_escapes.sh"
 
 # ---------------------------------------------------------------- loopback
 # listeners PID: the local address:port (hex, as /proc/net/tcp{,6} write

@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -197,6 +200,131 @@ static void test_fs_escapes(void **state)
     free(script);
 }
 
+/* FIFOs, sockets, devices and hard links are refused at once, read or
+ * written: nothing blocks, nothing is truncated. */
+static void test_fs_special_files(void **state)
+{
+    struct fx *f = *state;
+    char p[160];
+    snprintf(p, sizeof p, "%s/fifo", f->sandbox);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    snprintf(p, sizeof p, "%s/sock", f->sandbox);
+    int sk = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", p);
+    assert_int_equal(bind(sk, (struct sockaddr *)&sa, sizeof sa), 0);
+    assert_int_equal(listen(sk, 1), 0);
+    /* a device needs CAP_MKNOD: /dev/null's numbers when we have it, a
+     * second FIFO otherwise */
+    snprintf(p, sizeof p, "%s/dev", f->sandbox);
+    if (mknod(p, S_IFCHR | 0666, makedev(1, 3)) != 0)
+        assert_int_equal(mkfifo(p, 0644), 0);
+    write_file(f->sandbox, "a.txt", "keep me");
+    char a[160], b[160];
+    snprintf(a, sizeof a, "%s/a.txt", f->sandbox);
+    snprintf(b, sizeof b, "%s/b.txt", f->sandbox);
+    assert_int_equal(link(a, b), 0);
+    const char *frames[] = {
+        REQ(0, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/fifo\",\"content\":\"x\"}"),
+        REQ(1, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/fifo\"}"),
+        REQ(2, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/sock\",\"content\":\"x\"}"),
+        REQ(3, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/sock\"}"),
+        REQ(4, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/dev\",\"content\":\"x\"}"),
+        REQ(5, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/dev\"}"),
+        REQ(6, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/b.txt\",\"content\":\"x\"}"),
+        REQ(7, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/b.txt\"}"),
+        REQ(8, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/\"}"),
+    };
+    char *script = script_for(f, frames, 9);
+    struct an_acp_opts o = AN_ACP_OPTS_INIT;
+    struct an_acp_client *c = start(f, script, &o);
+    int64_t t0 = an_clock_mono_ms();
+    run_until(f, c, 9);
+    assert_true(an_clock_mono_ms() - t0 < 3000);
+    static const char *const reasons[] = {"not_regular_file", "not_regular_file",
+                                          "not_regular_file", "not_regular_file",
+                                          "not_regular_file", "not_regular_file",
+                                          "hard_link",        "hard_link",
+                                          "directory"};
+    for (size_t i = 0; i < 9; i++) {
+        const struct an_acp_call *k = an_acp_call_at(c, i);
+        print_message("call %zu\n", i);
+        assert_int_equal(err_code(k), -32602);
+        assert_string_equal(an_json_str(json_object_get(k->error, "data"), "reason"), reasons[i]);
+        if (i < 8)
+            assert_non_null(k->violation);
+        else
+            assert_null(k->violation);
+    }
+    an_acp_client_free(c);
+    close(sk);
+    FILE *fp = fopen(a, "r");
+    char buf[32] = {0};
+    assert_non_null(fgets(buf, sizeof buf, fp));
+    fclose(fp);
+    assert_string_equal(buf, "keep me");
+    free(script);
+}
+
+/* An output read again unchanged is the same string (kept once), yet each
+ * answer says how many bytes it carries; a file read counts its content. */
+static void test_output_shared(void **state)
+{
+    struct fx *f = *state;
+    write_file(f->sandbox, "a.txt", "12345");
+    const char *frames[] = {
+        REQ(0, "terminal/create", "{\"sessionId\":\"s\",\"command\":\"printf\",\"args\":[\"abc\"]}"),
+        REQ(1, "terminal/wait_for_exit", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}"),
+        REQ(2, "terminal/output", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}"),
+        REQ(3, "terminal/output", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}"),
+        REQ(4, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/a.txt\"}"),
+    };
+    char *script = script_for(f, frames, 5);
+    struct an_acp_opts o = AN_ACP_OPTS_INIT;
+    struct an_acp_client *c = start(f, script, &o);
+    run_until(f, c, 5);
+    const struct an_acp_call *a = an_acp_call_at(c, 2), *b = an_acp_call_at(c, 3);
+    assert_string_equal(an_json_str(a->result, "output"), "abc");
+    assert_ptr_equal(json_object_get(a->result, "output"), json_object_get(b->result, "output"));
+    assert_int_equal(a->kept_bytes, 3);
+    assert_int_equal(b->kept_bytes, 3);
+    assert_int_equal(an_acp_call_at(c, 4)->kept_bytes, 5);
+    an_acp_client_free(c);
+    free(script);
+}
+
+/* A sandbox given through a symlink: paths may name it either way. */
+static void test_fs_sandbox_via_link(void **state)
+{
+    struct fx *f = *state;
+    write_file(f->sandbox, "a.txt", "via link");
+    struct fx lf = *f;
+    snprintf(lf.sandbox, sizeof lf.sandbox, "%s-link", f->sandbox);
+    assert_int_equal(symlink(f->sandbox, lf.sandbox), 0);
+    const char *frames[] = {
+        REQ(0, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/a.txt\"}"),
+        REQ(1, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/../x\"}"),
+    };
+    char *script = script_for(&lf, frames, 2);
+    struct an_acp_opts o = AN_ACP_OPTS_INIT;
+    o.sandbox = lf.sandbox;
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    o.argv = argv;
+    o.rpc.grace_ms = 200;
+    struct an_acp_cbs cbs = {.ud = f, .on_agent_call = on_call};
+    struct an_acp_client *c = NULL;
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_acp_client_new(&c, &o, &cbs, &err), AN_OK);
+    assert_string_equal(an_acp_sandbox(c), f->sandbox); /* the realpath */
+    run_until(f, c, 2);
+    assert_string_equal(an_json_str(an_acp_call_at(c, 0)->result, "content"), "via link");
+    assert_int_equal(err_code(an_acp_call_at(c, 1)), -32602);
+    assert_non_null(an_acp_call_at(c, 1)->violation);
+    an_acp_client_free(c);
+    assert_int_equal(unlink(lf.sandbox), 0);
+    free(script);
+}
+
 static void test_capabilities_off(void **state)
 {
     struct fx *f = *state;
@@ -323,29 +451,71 @@ static void test_terminals(void **state)
 static void test_permission_policy_table(void **state)
 {
     (void)state;
+    /* kind: NULL = absent, "~null" = JSON null, "~7" = the number 7 */
     static const struct {
         enum an_acp_policy p;
         const char *kind, *title, *expect;
     } cases[] = {
         {AN_ACP_POLICY_NONE, "read", "Read x", "no"},
+        {AN_ACP_POLICY_NONE, NULL, "Read x", "no"},
+        /* the kind decides: reads, writes, the rest */
         {AN_ACP_POLICY_READ, "read", "x", "yes"},
         {AN_ACP_POLICY_READ, "search", "x", "yes"},
-        {AN_ACP_POLICY_READ, "edit", "x", "no"},
-        {AN_ACP_POLICY_READ, "other", "read the file", "yes"},
+        {AN_ACP_POLICY_READ, "fetch", "x", "yes"},
+        {AN_ACP_POLICY_READ, "think", "x", "yes"},
+        {AN_ACP_POLICY_READ, "edit", "Read x", "no"},
+        {AN_ACP_POLICY_READ, "delete", "x", "no"},
+        {AN_ACP_POLICY_READ, "move", "x", "no"},
+        {AN_ACP_POLICY_READ, "execute", "Read x", "no"},
+        {AN_ACP_POLICY_READ, "switch_mode", "x", "no"},
+        /* other and unknown kinds are neither, whatever the title says */
+        {AN_ACP_POLICY_READ, "other", "read the file", "no"},
+        {AN_ACP_POLICY_READ, "other", "Overwrite spreadsheet", "no"},
+        {AN_ACP_POLICY_WRITE, "other", "Overwrite spreadsheet", "no"},
+        {AN_ACP_POLICY_READ, "Read", "Read x", "no"},
+        {AN_ACP_POLICY_READ, "readonly", "Read x", "no"},
+        {AN_ACP_POLICY_WRITE, "destroy", "x", "no"},
+        {AN_ACP_POLICY_READ, "~7", "Read x", "no"},
+        {AN_ACP_POLICY_YOLO, "destroy", "x", "yes"},
+        {AN_ACP_POLICY_YOLO, "other", "x", "yes"},
         {AN_ACP_POLICY_WRITE, "edit", "x", "yes"},
         {AN_ACP_POLICY_WRITE, "delete", "x", "yes"},
+        {AN_ACP_POLICY_WRITE, "move", "x", "yes"},
+        {AN_ACP_POLICY_WRITE, "read", "x", "yes"},
         {AN_ACP_POLICY_WRITE, "execute", "x", "no"},
         {AN_ACP_POLICY_YOLO, "execute", "x", "yes"},
+        /* no kind: whole words of the title */
+        {AN_ACP_POLICY_READ, NULL, "Delete already-processed files", "no"},
+        {AN_ACP_POLICY_WRITE, NULL, "Delete already-processed files", "yes"},
+        {AN_ACP_POLICY_READ, NULL, "Overwrite spreadsheet", "no"},
+        {AN_ACP_POLICY_READ, NULL, "Read the config", "yes"},
+        {AN_ACP_POLICY_READ, "~null", "Read the config", "yes"},
+        {AN_ACP_POLICY_READ, NULL, "READ-ONLY: list files", "yes"},
+        {AN_ACP_POLICY_READ, NULL, "Reader mode", "no"},     /* "reader" is no word of ours */
+        {AN_ACP_POLICY_READ, NULL, "Spreadsheet thread", "no"},
+        {AN_ACP_POLICY_READ, NULL, "Read then write", "no"}, /* a write word wins */
+        {AN_ACP_POLICY_WRITE, NULL, "Read then write", "yes"},
+        {AN_ACP_POLICY_WRITE, NULL, "Read and run tests", "no"}, /* an execute word wins */
+        {AN_ACP_POLICY_WRITE, NULL, "Rewrite history", "no"},    /* "rewrite": no known word */
+        {AN_ACP_POLICY_READ, NULL, "", "no"},
+        {AN_ACP_POLICY_READ, NULL, NULL, "no"},
         {AN_ACP_POLICY_YOLO, NULL, "x", "yes"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        {AN_ACP_POLICY_YOLO, NULL, NULL, "yes"},
+    };    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *params = json_pack(
-            "{s:{s:s,s:s},s:[{s:s,s:s},{s:s,s:s},{s:s,s:s}]}", "toolCall", "toolCallId", "t",
-            "title", cases[i].title, "options", "optionId", "yes-always", "kind", "allow_always",
+            "{s:{s:s},s:[{s:s,s:s},{s:s,s:s},{s:s,s:s}]}", "toolCall", "toolCallId", "t",
+            "options", "optionId", "yes-always", "kind", "allow_always",
             "optionId", "yes", "kind", "allow_once", "optionId", "no", "kind", "reject_once");
-        if (cases[i].kind)
-            json_object_set_new(json_object_get(params, "toolCall"), "kind",
-                                json_string(cases[i].kind));
+        json_t *tc = json_object_get(params, "toolCall");
+        if (cases[i].title)
+            json_object_set_new(tc, "title", json_string(cases[i].title));
+        const char *k = cases[i].kind;
+        if (k)
+            json_object_set_new(tc, "kind", !strcmp(k, "~null") ? json_null()
+                                            : !strcmp(k, "~7")  ? json_integer(7)
+                                                                : json_string(k));
+        print_message("case %zu: %s kind %s title '%s'\n", i, an_acp_policy_name(cases[i].p),
+                      k ? k : "(none)", cases[i].title ? cases[i].title : "(none)");
         json_t *r = acp_perm_decide(cases[i].p, params);
         json_t *outc = json_object_get(r, "outcome");
         assert_string_equal(an_json_str(outc, "outcome"), "selected");
@@ -534,6 +704,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_fs_inside, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fs_escapes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fs_sandbox_via_link, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_output_shared, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fs_special_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_capabilities_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_terminals, setup, teardown),
         cmocka_unit_test(test_permission_policy_table),

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -48,6 +49,10 @@ struct spawn {
     char **sh_argv; /* {"/bin/sh", <path>, argv[1..], NULL} for ENOEXEC */
     const char *cwd;
     const struct an_confine_plan *plan; /* NULL: not confined */
+    int cwd_fd;           /* >= 0: the directory to run in, opened by the caller */
+    char cwd_real[PATH_MAX]; /* confined with cwd_fd: its path, entered after the mounts */
+    dev_t cwd_dev;           /* ... and what it must turn out to be (the confinement */
+    ino_t cwd_ino;           /* closes cwd_fd before the child gets there) */
     int in_fd, out_fd, err_fd, report_fd;
 };
 
@@ -181,8 +186,21 @@ static _Noreturn void child_main(const struct spawn *s)
     if (s->plan && an_confine_enter(s->plan, s->report_fd, &step) != 0)
         child_fail(s->report_fd, STAGE_CONFINE, errno, step);
 
-    if (s->cwd && chdir(s->cwd) != 0)
+    if (s->cwd_fd >= 0 && s->plan) {
+        /* The caller's fd names the directory in the mounts outside: an
+         * fchdir() there would leave the child below a mount that is
+         * writable, and '..' from it would reach what the confinement
+         * hides. So the path is entered in the new mounts, and it must be
+         * the very directory the caller opened (same device and inode), or
+         * a link swapped in since the check would decide where it runs. */
+        struct stat got;
+        if (chdir(s->cwd_real) != 0 || stat(".", &got) != 0)
+            child_fail(s->report_fd, STAGE_CHDIR, errno, 0);
+        if (got.st_dev != s->cwd_dev || got.st_ino != s->cwd_ino)
+            child_fail(s->report_fd, STAGE_CHDIR, ESTALE, 0);
+    } else if (s->cwd_fd >= 0 ? fchdir(s->cwd_fd) != 0 : s->cwd && chdir(s->cwd) != 0) {
         child_fail(s->report_fd, STAGE_CHDIR, errno, 0);
+    }
 
     /* The PATH walk of execvp: skip missing entries, remember EACCES,
      * stop at any other error. */
@@ -306,7 +324,7 @@ static int start_failure(struct an_err *err, const struct an_child_opts *o,
     const char *eb = errstr(rep->errnum, ebuf, sizeof ebuf);
     if (rep->stage == STAGE_CHDIR)
         return an_fail(err, code, NULL, "cannot run '%s': cannot change directory to '%s': %s",
-                       o->argv[0], o->cwd, eb);
+                       o->argv[0], o->cwd ? o->cwd : "(a directory fd)", eb);
     if (rep->stage == STAGE_CONFINE)
         return an_fail(err, AN_EIO, NULL, "cannot run '%s': cannot confine it: %s: %s", o->argv[0],
                        an_confine_step_name(rep->step), eb);
@@ -364,6 +382,23 @@ int an_child_spawn(struct an_child *c, const struct an_child_opts *o, struct an_
         s.sh_argv[i + 1] = (char *)o->argv[i];
     s.cwd = o->cwd;
     s.plan = plan;
+    s.cwd_fd = o->use_cwd_fd ? o->cwd_fd : -1;
+    if (plan && s.cwd_fd >= 0) {
+        /* the directory's own path, as the kernel resolved it when the
+         * caller opened it; the child enters it after the mounts */
+        char link[64];
+        struct stat st;
+        snprintf(link, sizeof link, "/proc/self/fd/%d", s.cwd_fd);
+        ssize_t n = readlink(link, s.cwd_real, sizeof s.cwd_real - 1);
+        if (n <= 0 || s.cwd_real[0] != '/' || fstat(s.cwd_fd, &st) != 0) {
+            rc = an_fail(err, AN_EIO, NULL, "cannot run '%s': cannot name its directory: %s",
+                         o->argv[0], n < 0 ? errstr(errno, eb, sizeof eb) : "not a path");
+            goto done;
+        }
+        s.cwd_real[n] = '\0';
+        s.cwd_dev = st.st_dev;
+        s.cwd_ino = st.st_ino;
+    }
 
     if (pipe2(out_pipe, O_CLOEXEC) || (!o->merge_stderr && pipe2(err_pipe, O_CLOEXEC)) ||
         pipe2(rep_pipe, O_CLOEXEC)) {

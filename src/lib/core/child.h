@@ -41,6 +41,11 @@
 struct an_child_opts {
     const char *const *argv; /* NULL-terminated; argv[0] must be non-empty */
     const char *cwd;         /* NULL = the caller's working directory */
+    /* With use_cwd_fd: the child fchdir()s to this open directory instead
+     * (cwd, if set, only names it in messages), so the directory a caller
+     * checked is the one the child runs in. The fd is the caller's. */
+    int cwd_fd;
+    bool use_cwd_fd;
     /* NULL-terminated list, or NULL. "NAME=VALUE" adds or overrides NAME in
      * the inherited environment; a bare "NAME" removes it. Later entries win. */
     const char *const *env;

@@ -263,8 +263,8 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
     static const char *const keys[] = {"type",    "timeout_ms",         "assert",
                                        "command", "args",               "env",
                                        "clientCapabilities", "permissionPolicy",
-                                       "max_frame_bytes", "confine", "confine_paths",
-                                       "network", "inherit_env", NULL};
+                                       "max_frame_bytes", "max_turn_bytes", "confine",
+                                       "confine_paths", "network", "inherit_env", NULL};
     static const char *const policies[] = {"yolo", "none", "read", "write", NULL};
     struct an_ynode *v;
     int rc;
@@ -298,6 +298,12 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
     }
     if ((rc = an_cfg_confine(ld, n, t)) || (rc = an_cfg_inherit_env(ld, n, t)))
         return rc;
+    if ((v = an_yaml_get(n, "max_turn_bytes"))) {
+        if ((rc = an_ld_uint(ld, v, "max_turn_bytes", &t->max_turn_bytes)))
+            return rc;
+        if (t->max_turn_bytes < 1)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'max_turn_bytes' must be at least 1");
+    }
     return an_cfg_max_frame(ld, n, t);
 }
 

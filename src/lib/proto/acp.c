@@ -12,6 +12,9 @@
  *     [fs/write_text_file]` works
  * The session is driven without blocking: the scheduler polls its fds and
  * calls step(); initialize and session/new ride on the first turn.
+ * max_turn_bytes bounds what a turn keeps (acp_count): every line the agent
+ * sends, the content of our answers (call->kept_bytes), our own lines when
+ * frames are kept. Past it the turn is an ERROR naming the key.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +49,9 @@ struct acp_session {
      * (-1: never), and what it was when the turn began */
     double cost_now, cost_at_turn;
     bool cost_in_turn; /* a usage_update with a cost came during the turn */
+    /* max_turn_bytes: what the turn accumulated so far (acp_count) */
+    size_t max_turn, turn_bytes;
+    bool over; /* the cap was hit: nothing more of this turn is kept */
 };
 
 static struct an_turn_rec *cur(struct acp_session *s)
@@ -97,6 +103,26 @@ static void keep_usage(struct acp_session *s, const json_t *result)
         cost = 0; /* a total that went down: the agent reset it */
     if (json_is_object(u) || cost >= 0)
         an_turn_add_usage(cur(s), NULL, in, out, total, cost);
+}
+
+/* max_turn_bytes: n more bytes kept by the turn. Past the cap the turn is
+ * an ERROR naming it, the prompt is cancelled and nothing more is kept. */
+static void acp_count(struct acp_session *s, size_t n)
+{
+    if (!s->t || s->over)
+        return;
+    s->turn_bytes += n;
+    if (s->turn_bytes <= s->max_turn)
+        return;
+    char cap[32];
+    snprintf(cap, sizeof cap, "%zu", s->max_turn);
+    s->over = true;
+    if (!s->done) {
+        an_turn_fail(cur(s), AN_ELIMIT, "the turn is larger than max_turn_bytes (%s bytes)", cap);
+        s->done = true;
+    }
+    if (s->session_id && s->phase == PH_PROMPT)
+        an_acp_cancel(s->c, s->session_id, NULL);
 }
 
 /* ---- what the agent sends ---- */
@@ -211,12 +237,17 @@ static void on_agent_call(void *ud, struct an_acp_client *cl, const struct an_ac
     if (!s->t || s->done)
         return;
     an_turn_mark_event(cur(s), call->start_ms); /* the agent asked us something */
+    acp_count(s, call->kept_bytes);
+    if (s->over)
+        return;
     struct an_tool_call *c = an_transcript_add_call(s->t, (unsigned)(s->t->nturns - 1));
     c->name = an_xstrdup(call->method);
-    c->args = call->params ? json_deep_copy(call->params) : json_object();
+    /* references, not copies: the client's record never changes them, and
+     * a terminal output read N times is then one string, not N */
+    c->args = call->params ? json_incref((json_t *)call->params) : json_object();
     c->args_text = an_json_compact(c->args);
     c->args_done = true;
-    c->result = call->result ? json_deep_copy(call->result)
+    c->result = call->result ? json_incref((json_t *)call->result)
                              : json_pack("{s:O}", "error", call->error ? call->error : json_null());
     c->start_ms = call->start_ms;
     c->end_ms = c->result_ms = c->ts_ms = call->end_ms;
@@ -280,7 +311,14 @@ static void on_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, con
 {
     struct acp_session *s = ud;
     (void)c;
-    if (!s->t)
+    if (!s->t || s->over)
+        return;
+    /* every line the agent sends is kept in some form (text, a tool call,
+     * a frame); our own lines only when frames are kept, their content is
+     * counted as the agent call they answer (kept_bytes) */
+    if (dir != AN_RPC_OUT || !cur(s)->drop_frames)
+        acp_count(s, len);
+    if (s->over)
         return;
     an_fd_turn_frame(cur(s), dir, line, len, unix_ms);
 }
@@ -319,6 +357,8 @@ static int acp_begin(struct an_session *base, struct an_transcript *t, const cha
     *easy = NULL;
     s->t = t;
     s->done = false;
+    s->over = false;
+    s->turn_bytes = 0;
     an_buf_reset(&s->text);
     json_object_clear(s->call_ix);
     free(s->pending_user);
@@ -418,6 +458,7 @@ int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, str
     struct acp_session *s = an_xcalloc(1, sizeof *s);
     s->base.ops = &acp_ops;
     s->timeout_ms = o->timeout_ms;
+    s->max_turn = o->max_turn_bytes ? o->max_turn_bytes : AN_ACP_MAX_TURN;
     s->call_ix = json_object();
     s->cost_now = -1;
     struct an_acp_opts ao = AN_ACP_OPTS_INIT;

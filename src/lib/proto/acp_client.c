@@ -1,13 +1,16 @@
 /* ACP client: spawn, dispatch agent requests, helpers, the record. */
+#define _GNU_SOURCE
 #include "proto/acp_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/cancel.h"
 #include "core/clock.h"
@@ -127,6 +130,7 @@ void acp_finish(struct an_acp_client *c, struct acp_req *r, json_t *result, json
                             .error = error,
                             .violation = r->violation,
                             .by_caller = r->park == PARK_CLAIMED,
+                            .kept_bytes = r->kept_bytes,
                             .start_ms = r->start_ms,
                             .end_ms = an_clock_unix_ms()};
     if (error)
@@ -394,10 +398,22 @@ int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts
         return an_fail(err, AN_ENOTFOUND, NULL, "acp sandbox '%s': %s", opts->sandbox,
                        strerror(e));
     }
+    /* the directory itself, held: a sandbox renamed or swapped for a link
+     * later is not followed */
+    int root = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (root < 0) {
+        int e = errno;
+        free(real);
+        return an_fail(err, AN_ENOTFOUND, NULL, "acp sandbox '%s': %s", opts->sandbox,
+                       strerror(e));
+    }
     struct an_acp_client *c = an_xcalloc(1, sizeof *c);
     if (cbs)
         c->cbs = *cbs;
     c->sandbox = real;
+    c->root_fd = root;
+    if (strcmp(real, opts->sandbox) != 0)
+        c->sandbox_given = an_xstrdup(opts->sandbox);
     if (opts->client_capabilities)
         c->caps = json_deep_copy(opts->client_capabilities);
     else
@@ -499,6 +515,9 @@ void an_acp_client_free(struct an_acp_client *c)
     an_envmin_free(c->env);
     an_envmin_free(c->confine_paths);
     free(c->sandbox);
+    free(c->sandbox_given);
+    if (c->root_fd >= 0)
+        close(c->root_fd);
     free(c->version);
     free(c->scratch);
     free(c);

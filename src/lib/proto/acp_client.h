@@ -5,15 +5,21 @@
  * What it serves on its own (agent -> client requests):
  * - fs/read_text_file {sessionId, path, line?, limit?} -> {content}
  *   fs/write_text_file {sessionId, path, content} -> {} (parents created)
- *   A path must be absolute (else -32602, violation) and, after resolving
- *   "..", "." and symlinks, inside the sandbox (else -32602 with data
- *   {path, reason: "outside_sandbox"}, violation). A missing file -> -32002
- *   with data {uri}.
+ *   A path must be absolute, name the sandbox first, and is then opened
+ *   beneath the sandbox's directory fd (acp_path.c: openat2 RESOLVE_BENEATH
+ *   or an O_NOFOLLOW walk), so ".." and symlinks never lead out. Refused
+ *   with -32602, data {path, reason} and a violation: relative_path,
+ *   outside_sandbox, unresolvable, nul_byte, not_regular_file (a FIFO,
+ *   socket or device: opened O_NONBLOCK, never waited on), hard_link;
+ *   without a violation: directory. A missing file -> -32002 with data
+ *   {uri}. A file is truncated only once it is known to be regular.
  * - terminal/create|output|wait_for_exit|kill|release: real children
  *   (core/child, own process group, stdout+stderr merged, stdin /dev/null)
- *   in the sandbox, or in an absolute cwd inside it; confined (opts.confine)
- *   and with the agent's environment (opts.clean_env, opts.env, then the
- *   request's env). Output keeps the last
+ *   in the sandbox, or in an absolute cwd inside it (opened as above; the
+ *   child changes to that directory, checked to be the same one);
+ *   confined (opts.confine) and with the agent's environment
+ *   (opts.clean_env, opts.env, then the request's env). An unchanged output
+ *   is handed out as the same string each time (kept once). Output keeps the last
  *   outputByteLimit bytes (default opts.output_byte_limit), cut on a UTF-8
  *   boundary, with truncated: true. wait_for_exit is answered when the
  *   process exits, without blocking anything else. release kills a running
@@ -57,6 +63,7 @@
 #define AN_ACP_OUTPUT_LIMIT_MAX ((size_t)64 << 20) /* an agent's outputByteLimit is clamped */
 #define AN_ACP_READ_MAX ((size_t)16 << 20)      /* fs/read_text_file: biggest file served */
 #define AN_ACP_MAX_TERMINALS 256
+#define AN_ACP_MAX_TURN ((size_t)64 << 20) /* max_turn_bytes' default (acp.c) */
 
 enum an_acp_policy { AN_ACP_POLICY_YOLO = 0, AN_ACP_POLICY_NONE, AN_ACP_POLICY_READ,
                      AN_ACP_POLICY_WRITE };
@@ -81,6 +88,11 @@ struct an_acp_call {
     const json_t *error;  /* {code, message, data?} or NULL */
     const char *violation; /* why this call broke the rules, or NULL */
     bool by_caller;        /* answered through an_acp_reply* (hook), not served */
+    /* Bytes of content the answer carries (a file read, a terminal's
+     * output); what a caller keeping answers adds up. An unchanged terminal
+     * output is the same string as the last time (shared, not copied), yet
+     * counts each time: whoever shows the calls shows it each time. */
+    size_t kept_bytes;
     int64_t start_ms, end_ms; /* Unix ms: request read, answer sent */
 };
 

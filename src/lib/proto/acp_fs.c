@@ -1,12 +1,12 @@
 /* fs/read_text_file and fs/write_text_file inside the sandbox.
  *
- * A path is resolved the way the kernel would, one component at a time:
- * ".." climbs from what is already resolved (so "link/.." is the link
- * target's parent), a symlink's target is spliced in, components that do
- * not exist yet are taken as written. Only then is the result compared
- * with the sandbox (itself a realpath). The file is then opened with
- * O_NOFOLLOW, so a symlink planted after the check is not followed at the
- * last step. */
+ * A path is checked and opened by acp_open_param(): absolute, naming the
+ * sandbox, then opened beneath the sandbox's directory fd (acp_path.c), so
+ * ".." and symlinks are resolved by the kernel on the very objects that are
+ * opened. Only regular files are served: the open never blocks
+ * (O_NONBLOCK, so a FIFO without a reader is ENXIO instead of a hang), and
+ * anything fstat() does not call a regular file with one link is refused
+ * before a byte is read or written (a file is truncated only then). */
 #define _GNU_SOURCE
 #include "proto/acp_int.h"
 
@@ -19,143 +19,144 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_LINKS 40
-
-static void pop(struct an_buf *b)
+/* Answer r with an error {code, "<message>", data {path, reason}}; with
+ * `viol`, the request also broke the rules: "agent called METHOD <viol>". */
+static void refuse(struct an_acp_client *c, struct acp_req *r, int code, const char *reason,
+                   const char *path, const char *viol, const char *fmt, const char *subject)
 {
-    char *s = b->data;
-    size_t n = b->len;
-    while (n > 1 && s[n - 1] != '/')
-        n--;
-    if (n > 1)
-        n--; /* drop the '/' too, except the root's */
-    b->len = n;
-    b->data[n] = '\0';
+    char msg[PATH_MAX + 160], v[PATH_MAX + 160];
+    snprintf(msg, sizeof msg, fmt, subject);
+    json_t *data = json_pack("{s:s%,s:s}", "path", path, strlen(path), "reason", reason);
+    if (viol)
+        snprintf(v, sizeof v, "agent called %s %s: '%s'", r->method, viol, path);
+    acp_finish(c, r, NULL, acp_error(code, msg, data), viol ? v : NULL);
 }
 
-int acp_resolve(const char *root, const char *path, char **out)
+/* What an open that failed with e means to the agent. */
+static void open_failed(struct an_acp_client *c, struct acp_req *r, const char *path,
+                        const char *subj, bool cwd, int e)
 {
-    *out = NULL;
-    if (!path || path[0] != '/')
-        return -1;
-    struct an_buf res = AN_BUF_INIT, rest = AN_BUF_INIT;
-    an_buf_init(&res, PATH_MAX * 4);
-    an_buf_init(&rest, PATH_MAX * 4);
-    an_buf_puts(&res, "/");
-    if (an_buf_puts(&rest, path) != 0)
-        goto unresolvable;
-    int links = 0;
-    bool missing = false;
-    size_t pos = 0;
-    char target[PATH_MAX];
-    while (pos < rest.len) {
-        const char *s = rest.data + pos;
-        size_t n = 0;
-        while (pos + n < rest.len && s[n] != '/')
-            n++;
-        size_t next = pos + n + (pos + n < rest.len);
-        if (n == 0 || (n == 1 && s[0] == '.')) {
-            pos = next;
-            continue;
-        }
-        if (n == 2 && s[0] == '.' && s[1] == '.') {
-            pop(&res);
-            pos = next;
-            continue;
-        }
-        size_t mark = res.len;
-        if (res.len > 1 && an_buf_putc(&res, '/') != 0)
-            goto unresolvable;
-        if (an_buf_append(&res, s, n) != 0)
-            goto unresolvable;
-        pos = next;
-        if (missing)
-            continue;
-        struct stat st;
-        if (lstat(res.data, &st) != 0) {
-            if (errno != ENOENT && errno != ENOTDIR)
-                goto unresolvable;
-            missing = true; /* the rest is taken as written */
-            continue;
-        }
-        if (!S_ISLNK(st.st_mode))
-            continue;
-        if (++links > MAX_LINKS)
-            goto unresolvable;
-        ssize_t tl = readlink(res.data, target, sizeof target);
-        if (tl < 0 || (size_t)tl >= sizeof target)
-            goto unresolvable;
-        /* the link is replaced by its target, then the rest */
-        res.len = mark;
-        res.data[mark] = '\0';
-        if (target[0] == '/') {
-            res.len = 1;
-            res.data[1] = '\0';
-        }
-        struct an_buf nr = AN_BUF_INIT;
-        an_buf_init(&nr, PATH_MAX * 4);
-        if (an_buf_append(&nr, target, (size_t)tl) != 0 || an_buf_putc(&nr, '/') != 0 ||
-            an_buf_append(&nr, rest.data + pos, rest.len - pos) != 0) {
-            an_buf_release(&nr);
-            goto unresolvable;
-        }
-        an_buf_release(&rest);
-        rest = nr;
-        pos = 0;
+    char msg[PATH_MAX + 128];
+    switch (e) {
+    case EXDEV:
+        refuse(c, r, AN_RPC_INVALID_PARAMS, "outside_sandbox", path,
+               cwd ? "with a cwd outside the sandbox" : "outside the sandbox",
+               "access denied: %s is outside the sandbox", subj);
+        return;
+    case ELOOP:
+    case ENAMETOOLONG:
+        refuse(c, r, AN_RPC_INVALID_PARAMS, "unresolvable", path, "with an unresolvable path",
+               e == ELOOP ? "cannot resolve %s (too many symlinks, or a magic link)"
+                          : "cannot resolve %s (too long)",
+               subj);
+        return;
+    case ENXIO:
+        /* O_NONBLOCK on a FIFO without a reader, or a socket */
+        refuse(c, r, AN_RPC_INVALID_PARAMS, "not_regular_file", path, "on a special file",
+               "%s is not a regular file (a FIFO, socket or device)", subj);
+        return;
+    case EISDIR:
+        refuse(c, r, AN_RPC_INVALID_PARAMS, "directory", path, NULL, "%s is a directory", subj);
+        return;
+    case ENOENT:
+    case ENOTDIR:
+        snprintf(msg, sizeof msg, "Resource not found: %s", path);
+        acp_finish(c, r, NULL,
+                   acp_error(AN_RPC_RESOURCE_NOT_FOUND, msg, json_pack("{s:s}", "uri", path)),
+                   NULL);
+        return;
+    default:
+        snprintf(msg, sizeof msg, "cannot open %s: %s", subj, strerror(e));
+        acp_finish(c, r, NULL, acp_error(AN_RPC_INTERNAL_ERROR, msg, NULL), NULL);
     }
-    an_buf_release(&rest);
-    size_t rl = strlen(root);
-    bool inside = strncmp(res.data, root, rl) == 0 &&
-                  (res.data[rl] == '\0' || res.data[rl] == '/' || (rl == 1 && root[0] == '/'));
-    *out = an_buf_detach(&res, NULL);
-    return inside ? 0 : -2;
-
-unresolvable:
-    an_buf_release(&res);
-    an_buf_release(&rest);
-    return -3;
 }
 
-/* Check r's "path"; on refusal, answer r and return NULL. */
-static char *checked_path(struct an_acp_client *c, struct acp_req *r)
+int acp_open_param(struct an_acp_client *c, struct acp_req *r, const char *key, int flags)
+{
+    const json_t *v = json_object_get(r->params, key);
+    bool cwd = strcmp(key, "cwd") == 0;
+    char msg[128], subj[PATH_MAX + 16];
+    if (!json_is_string(v)) {
+        snprintf(msg, sizeof msg, "Invalid params: '%s' must be a string", key);
+        acp_finish(c, r, NULL, acp_error(AN_RPC_INVALID_PARAMS, msg, NULL), NULL);
+        return -1;
+    }
+    const char *path = json_string_value(v);
+    snprintf(subj, sizeof subj, cwd ? "cwd '%s'" : "'%s'", path);
+    if (strlen(path) != json_string_length(v)) {
+        /* the C string would stop at the NUL: another path than the one sent */
+        refuse(c, r, AN_RPC_INVALID_PARAMS, "nul_byte", path, "with a NUL byte in a path",
+               "%s contains a NUL byte", subj);
+        return -1;
+    }
+    const char *rel;
+    int rc = acp_path_rel(c->sandbox, path, &rel);
+    if (rc == ACP_PATH_OUTSIDE && c->sandbox_given) /* the path as configured, links and all */
+        rc = acp_path_rel(c->sandbox_given, path, &rel);
+    if (rc == ACP_PATH_RELATIVE) {
+        refuse(c, r, AN_RPC_INVALID_PARAMS, "relative_path", path,
+               cwd ? "with a cwd not absolute" : "with a relative path",
+               cwd ? "access denied: %s is not absolute" : "path must be absolute: %s", subj);
+        return -1;
+    }
+    if (rc == ACP_PATH_OUTSIDE) {
+        open_failed(c, r, path, subj, cwd, EXDEV);
+        return -1;
+    }
+    int fd = acp_open_beneath(c->root_fd, rel, flags, 0644);
+    if (fd < 0 && errno == ENOENT && (flags & O_CREAT)) {
+        /* the parents first, each made beneath the sandbox */
+        const char *slash = strrchr(rel, '/');
+        if (slash) {
+            char *dir = an_xstrndup(rel, (size_t)(slash - rel));
+            int mk = acp_mkdirs_beneath(c->root_fd, dir);
+            int e = errno;
+            free(dir);
+            if (mk != 0) {
+                open_failed(c, r, path, subj, cwd, e);
+                return -1;
+            }
+            fd = acp_open_beneath(c->root_fd, rel, flags, 0644);
+        }
+    }
+    if (fd < 0) {
+        open_failed(c, r, path, subj, cwd, errno);
+        return -1;
+    }
+    return fd;
+}
+
+/* fd (just opened) must be a regular file with one link; else r is
+ * answered and false returned. */
+static bool regular(struct an_acp_client *c, struct acp_req *r, int fd)
 {
     const char *path = an_json_str(r->params, "path");
-    char msg[PATH_MAX + 128], viol[PATH_MAX + 128];
-    if (!path) {
-        acp_finish(c, r, NULL,
-                   acp_error(AN_RPC_INVALID_PARAMS, "Invalid params: 'path' must be a string",
-                             NULL),
-                   NULL);
-        return NULL;
+    char subj[PATH_MAX + 16];
+    snprintf(subj, sizeof subj, "'%s'", path);
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        open_failed(c, r, path, subj, false, errno);
+        return false;
     }
-    char *res = NULL;
-    int rc = acp_resolve(c->sandbox, path, &res);
-    if (rc == 0)
-        return res;
-    free(res);
-    const char *reason = rc == -1 ? "relative_path" : rc == -2 ? "outside_sandbox" : "unresolvable";
-    if (rc == -1) {
-        snprintf(msg, sizeof msg, "path must be absolute: '%s'", path);
-        snprintf(viol, sizeof viol, "agent called %s with a relative path '%s'", r->method, path);
-    } else if (rc == -2) {
-        snprintf(msg, sizeof msg, "access denied: '%s' is outside the sandbox", path);
-        snprintf(viol, sizeof viol, "agent called %s outside the sandbox: '%s'", r->method, path);
-    } else {
-        snprintf(msg, sizeof msg, "cannot resolve '%s' (symlink loop or too long)", path);
-        snprintf(viol, sizeof viol, "agent called %s with an unresolvable path '%s'", r->method,
-                 path);
+    if (S_ISDIR(st.st_mode)) {
+        open_failed(c, r, path, subj, false, EISDIR);
+        return false;
     }
-    json_t *data = json_pack("{s:s,s:s}", "path", path, "reason", reason);
-    acp_finish(c, r, NULL, acp_error(AN_RPC_INVALID_PARAMS, msg, data), viol);
-    return NULL;
-}
-
-static void not_found(struct an_acp_client *c, struct acp_req *r, const char *path)
-{
-    char msg[PATH_MAX + 64];
-    snprintf(msg, sizeof msg, "Resource not found: %s", path);
-    acp_finish(c, r, NULL,
-               acp_error(AN_RPC_RESOURCE_NOT_FOUND, msg, json_pack("{s:s}", "uri", path)), NULL);
+    if (!S_ISREG(st.st_mode)) {
+        open_failed(c, r, path, subj, false, ENXIO);
+        return false;
+    }
+    if (st.st_nlink > 1) {
+        /* another name of the same file may be outside the sandbox */
+        refuse(c, r, AN_RPC_INVALID_PARAMS, "hard_link", path, "on a file with several hard links",
+               "%s has several hard links (one may be outside the sandbox)", subj);
+        return false;
+    }
+    /* a regular file never blocks; the flag goes for what follows anyway */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return true;
 }
 
 static void io_error(struct an_acp_client *c, struct acp_req *r, const char *what,
@@ -190,30 +191,14 @@ void acp_fs_read(struct an_acp_client *c, struct acp_req *r)
                    NULL);
         return;
     }
-    char *path = checked_path(c, r);
-    if (!path)
+    int fd = acp_open_param(c, r, "path", O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
         return;
-    const char *asked = an_json_str(r->params, "path");
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    struct stat st;
-    if (fd < 0) {
-        int e = errno;
-        if (e == ENOENT || e == ENOTDIR)
-            not_found(c, r, asked);
-        else
-            io_error(c, r, "read", asked, e);
-        free(path);
-        return;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (!regular(c, r, fd)) {
         close(fd);
-        free(path);
-        acp_finish(c, r, NULL,
-                   acp_error(AN_RPC_INVALID_PARAMS, "not a regular file",
-                             json_pack("{s:s}", "path", asked)),
-                   NULL);
         return;
     }
+    const char *asked = an_json_str(r->params, "path");
     struct an_buf b;
     an_buf_init(&b, AN_ACP_READ_MAX);
     bool over = false;
@@ -234,7 +219,6 @@ void acp_fs_read(struct an_acp_client *c, struct acp_req *r)
         }
     }
     close(fd);
-    free(path);
     if (e || over) {
         an_buf_release(&b);
         if (e) {
@@ -263,31 +247,9 @@ void acp_fs_read(struct an_acp_client *c, struct acp_req *r)
     }
     json_t *res = json_object();
     json_object_set_new(res, "content", an_json_lossy(s, (size_t)(stop - s)));
+    r->kept_bytes = (size_t)(stop - s);
     an_buf_release(&b);
     acp_finish(c, r, res, NULL, NULL);
-}
-
-/* mkdir -p of path's parent; every component below the sandbox was
- * resolved already, so this stays inside it. */
-static int make_parents(const char *root, const char *path)
-{
-    char *p = an_xstrdup(path);
-    size_t rl = strlen(root);
-    int rc = 0;
-    for (char *s = p + rl + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-            rc = -1;
-            break;
-        }
-        *s = '/';
-    }
-    int e = errno;
-    free(p);
-    errno = e;
-    return rc;
 }
 
 void acp_fs_write(struct an_acp_client *c, struct acp_req *r)
@@ -300,25 +262,18 @@ void acp_fs_write(struct an_acp_client *c, struct acp_req *r)
                    NULL);
         return;
     }
-    char *path = checked_path(c, r);
-    if (!path)
+    int fd = acp_open_param(c, r, "path", O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
         return;
+    if (!regular(c, r, fd)) {
+        close(fd);
+        return;
+    }
     const char *asked = an_json_str(r->params, "path");
-    if (strcmp(path, c->sandbox) == 0) {
-        free(path);
-        io_error(c, r, "write", asked, EISDIR);
-        return;
-    }
-    if (make_parents(c->sandbox, path) != 0) {
+    if (ftruncate(fd, 0) != 0) {
         int e = errno;
-        free(path);
-        io_error(c, r, "create the directories of", asked, e);
-        return;
-    }
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-    free(path);
-    if (fd < 0) {
-        io_error(c, r, "write", asked, errno);
+        close(fd);
+        io_error(c, r, "write", asked, e);
         return;
     }
     const char *s = json_string_value(content);

@@ -2,6 +2,8 @@
 #ifndef ANANKE_PROTO_ACP_INT_H
 #define ANANKE_PROTO_ACP_INT_H
 
+#include <sys/types.h>
+
 #include "core/buf.h"
 #include "core/child.h"
 #include "core/confine.h"
@@ -19,6 +21,7 @@ struct acp_req {
     enum acp_park park;
     unsigned term;      /* PARK_WAIT: the terminal's number */
     int64_t decide_at;  /* PARK_PERM: mono ms */
+    size_t kept_bytes;  /* new content in the answer (an_acp_call.kept_bytes) */
 };
 
 /* A response to one of our requests, kept until an_acp_wait takes it. */
@@ -35,12 +38,18 @@ struct acp_term {
     struct an_buf out;
     size_t limit;
     bool truncated;
+    /* the output as last handed out, shared by every answer until more
+     * arrives: reading it N times keeps one copy, not N */
+    json_t *out_json;
+    bool out_new; /* output arrived since out_json was made */
 };
 
 struct an_acp_client {
     struct an_acp_cbs cbs;
     struct an_rpc *rpc;
     char *sandbox; /* realpath */
+    int root_fd;   /* the sandbox directory (O_PATH): every path is opened beneath it */
+    char *sandbox_given; /* opts.sandbox when it is not the realpath, or NULL */
     json_t *caps;
     bool fs_read, fs_write, terminal;
     enum an_acp_policy policy;
@@ -95,9 +104,35 @@ char **acp_spawn_env(const struct an_acp_client *c, const char *const *extra);
 /* acp_fs.c */
 void acp_fs_read(struct an_acp_client *c, struct acp_req *r);
 void acp_fs_write(struct an_acp_client *c, struct acp_req *r);
-/* 0: *out (malloc) is path resolved and inside root; -1 relative; -2
- * outside; -3 unresolvable (symlink loop, too long) */
-int acp_resolve(const char *root, const char *path, char **out);
+/* Check r's string member `key` (a path: "path", or "cwd" for a terminal)
+ * and open it beneath the sandbox with flags (acp_open_beneath; with
+ * O_CREAT the missing parents are made first, 0755, the file 0644).
+ * Returns the fd; on refusal or failure answers r itself (an error, and a
+ * violation when the agent tried to leave the sandbox, sent a NUL or named
+ * a special file) and returns -1. */
+int acp_open_param(struct an_acp_client *c, struct acp_req *r, const char *key, int flags);
+
+/* acp_path.c: the agent's paths, opened beneath the sandbox. */
+enum { ACP_PATH_OK = 0, ACP_PATH_RELATIVE = -1, ACP_PATH_OUTSIDE = -2 };
+/* Lexically: *rel = what follows the sandbox's components in the absolute
+ * path (empty and "." components skipped; nothing else is interpreted), or
+ * NULL with ACP_PATH_RELATIVE / ACP_PATH_OUTSIDE. *rel points into path. */
+int acp_path_rel(const char *sandbox, const char *path, const char **rel);
+/* openat(root, rel, flags, mode) that resolves every component beneath
+ * root and never leaves it: openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)
+ * where the kernel has it, else acp_walk_beneath(). rel "" is root itself.
+ * -1 with errno: EXDEV it would leave root (a "..", an absolute or
+ * climbing symlink), ELOOP too many links or a magic link, ENOENT, ENOTDIR,
+ * ENAMETOOLONG, ... O_CLOEXEC is added. */
+int acp_open_beneath(int root, const char *rel, int flags, mode_t mode);
+/* The component walk alone (O_PATH | O_NOFOLLOW per component, links read
+ * from their fd and spliced in, ".." never above root; a created file is
+ * O_EXCL | O_NOFOLLOW): what runs where openat2 does not. */
+int acp_walk_beneath(int root, const char *rel, int flags, mode_t mode);
+/* mkdir -p of rel beneath root (0755); 0, or -1 with errno (EXDEV ...). */
+int acp_mkdirs_beneath(int root, const char *rel);
+/* Tests: non-zero makes acp_open_beneath use the walk even with openat2. */
+extern int acp_path_force_walk;
 
 /* acp_term.c */
 void acp_term_request(struct an_acp_client *c, struct acp_req *r);

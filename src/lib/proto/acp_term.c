@@ -1,9 +1,11 @@
 /* terminal/create|output|wait_for_exit|kill|release: real children in the
  * sandbox, each in its own process group, output kept up to a byte limit
  * (the tail: the beginning is dropped on a UTF-8 boundary). */
+#define _GNU_SOURCE
 #include "proto/acp_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +33,7 @@ static struct acp_term *find_term(struct an_acp_client *c, const json_t *params)
 
 static void keep_tail(struct acp_term *t, const char *p, size_t n)
 {
+    t->out_new = true;
     an_buf_append(&t->out, p, n);
     if (t->out.len <= t->limit)
         return;
@@ -90,12 +93,19 @@ static void term_free(struct acp_term *t)
 {
     an_child_close(&t->child, 0);
     an_buf_release(&t->out);
+    json_decref(t->out_json);
     free(t);
 }
 
 static void invalid(struct an_acp_client *c, struct acp_req *r, const char *msg)
 {
     acp_finish(c, r, NULL, acp_error(AN_RPC_INVALID_PARAMS, msg, NULL), NULL);
+}
+
+/* A string whose C form would stop early: another value than the one sent. */
+static bool has_nul(const json_t *v)
+{
+    return json_is_string(v) && strlen(json_string_value(v)) != json_string_length(v);
 }
 
 static void create(struct an_acp_client *c, struct acp_req *r)
@@ -121,37 +131,25 @@ static void create(struct an_acp_client *c, struct acp_req *r)
         acp_finish(c, r, NULL, acp_error(AN_RPC_INTERNAL_ERROR, msg, NULL), NULL);
         return;
     }
-    char *dir = NULL;
-    if (cwd) {
-        int rc = acp_resolve(c->sandbox, cwd, &dir);
-        if (rc != 0) {
-            free(dir);
-            char msg[1024], viol[1024];
-            snprintf(msg, sizeof msg, "access denied: cwd '%s' is %s", cwd,
-                     rc == -1 ? "not absolute" : "outside the sandbox");
-            snprintf(viol, sizeof viol, "agent called terminal/create with cwd %s: '%s'",
-                     rc == -1 ? "not absolute" : "outside the sandbox", cwd);
-            acp_finish(c, r, NULL,
-                       acp_error(AN_RPC_INVALID_PARAMS, msg,
-                                 json_pack("{s:s,s:s}", "path", cwd, "reason",
-                                           rc == -1 ? "relative_path" : "outside_sandbox")),
-                       viol);
-            return;
-        }
-    }
+    /* the directory is opened beneath the sandbox and the child fchdir()s
+     * to that fd: what was checked is where it runs */
+    int dir = c->root_fd;
+    if (cwd && (dir = acp_open_param(c, r, "cwd", O_PATH | O_DIRECTORY)) < 0)
+        return;
     size_t na = json_array_size(args), ne = json_array_size(env);
     const char **argv = an_xcalloc(na + 2, sizeof *argv);
     char **envv = an_xcalloc(ne + 1, sizeof *envv);
     argv[0] = command;
-    bool bad = false;
+    bool bad = has_nul(json_object_get(p, "command"));
     for (size_t i = 0; i < na && !bad; i++) {
         argv[i + 1] = json_string_value(json_array_get(args, i));
-        bad = !argv[i + 1];
+        bad = !argv[i + 1] || has_nul(json_array_get(args, i));
     }
     for (size_t i = 0; i < ne && !bad; i++) {
         const json_t *e = json_array_get(env, i);
         const char *name = an_json_str(e, "name"), *value = an_json_str(e, "value");
-        bad = !name || !value || !name[0] || strchr(name, '=');
+        bad = !name || !value || !name[0] || strchr(name, '=') ||
+              has_nul(json_object_get(e, "name")) || has_nul(json_object_get(e, "value"));
         if (!bad) {
             struct an_buf b = AN_BUF_INIT;
             an_buf_printf(&b, "%s=%s", name, value);
@@ -160,7 +158,8 @@ static void create(struct an_acp_client *c, struct acp_req *r)
     }
     struct acp_term *t = NULL;
     if (bad) {
-        invalid(c, r, "Invalid params: 'args' must be strings, 'env' {name, value} strings");
+        invalid(c, r, "Invalid params: 'command' and 'args' must be strings, 'env' {name, value} "
+                      "strings, none with a NUL byte");
         goto done;
     }
     t = an_xcalloc(1, sizeof *t);
@@ -168,7 +167,9 @@ static void create(struct an_acp_client *c, struct acp_req *r)
     /* the agent's environment then the request's; confined as the target says */
     char **full_env = acp_spawn_env(c, (const char *const *)envv);
     struct an_child_opts co = {.argv = argv,
-                               .cwd = dir ? dir : c->sandbox,
+                               .cwd = cwd ? cwd : c->sandbox,
+                               .cwd_fd = dir,
+                               .use_cwd_fd = true,
                                .env = (const char *const *)full_env,
                                .env_clear = c->clean_env,
                                .stdin_null = true,
@@ -204,7 +205,8 @@ done:
         free(envv[i]);
     free(envv);
     free(argv);
-    free(dir);
+    if (dir != c->root_fd)
+        close(dir);
 }
 
 void acp_term_request(struct an_acp_client *c, struct acp_req *r)
@@ -226,8 +228,15 @@ void acp_term_request(struct an_acp_client *c, struct acp_req *r)
     if (strcmp(m, "output") == 0) {
         drain(c, t, 64);
         an_child_reap(&t->child, true);
+        if (!t->out_json || t->out_new) {
+            json_decref(t->out_json);
+            t->out_json = an_json_lossy(t->out.data ? t->out.data : "", t->out.len);
+            t->out_new = false;
+        }
+        /* shared in memory, but every report shows each read: it counts */
+        r->kept_bytes = t->out.len;
         json_t *res = json_object();
-        json_object_set_new(res, "output", an_json_lossy(t->out.data ? t->out.data : "", t->out.len));
+        json_object_set(res, "output", t->out_json);
         json_object_set_new(res, "truncated", json_boolean(t->truncated));
         if (t->child.exited)
             json_object_set_new(res, "exitStatus", exit_status(t));

@@ -135,6 +135,7 @@ struct an_acp_target_opts {
     const char *const *confine_paths; /* NULL-terminated, absolute; may be NULL */
     bool network;             /* confined children keep the host's network */
     bool inherit_env;         /* false: core/envmin plus env only */
+    size_t max_turn_bytes;    /* what one turn accumulates (acp.c); 0: 64 MiB */
 };
 int an_acp_open(struct an_session **out, const struct an_acp_target_opts *opts,
                 struct an_err *err);

@@ -551,6 +551,7 @@ int an_target_open(const struct an_target *t, const struct an_test *test,
             .confine_paths = (const char *const *)c->confine_paths,
             .network = t->network,
             .inherit_env = t->inherit_env,
+            .max_turn_bytes = (size_t)t->max_turn_bytes,
         };
         return an_acp_open(out, &o, err);
     }
