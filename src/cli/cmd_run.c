@@ -109,8 +109,8 @@ static void usage(void)
          "      --record DIR         also record the run into DIR (a new or empty\n"
          "                           directory): results, raw frames, hook variables,\n"
          "                           secrets redacted; 'ananke replay DIR' judges it again\n"
-         "      --redact REGEX       with --record: also redact every match of REGEX\n"
-         "                           (repeatable)\n"
+         "      --redact REGEX       also redact every match of REGEX, in every output:\n"
+         "                           console, reports, recording (repeatable)\n"
          "  -v, --verbose            show every turn: message, tool calls, text, timings\n"
          "      --dry-run            load and check everything, list what would run,\n"
          "                           contact nothing\n"
@@ -297,9 +297,18 @@ static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
     free(idx);
 }
 
+/* What cannot be redacted as asked, said once (the run and the recorder
+ * may both find it); the run calls it one at a time. */
 static void record_warn(const char *msg, void *ud)
 {
+    static char **said;
+    static size_t nsaid;
     (void)ud;
+    for (size_t i = 0; i < nsaid; i++)
+        if (!strcmp(said[i], msg))
+            return;
+    said = an_xrealloc(said, (nsaid + 1) * sizeof *said);
+    said[nsaid++] = an_xstrdup(msg); /* a few per run, kept to the end */
     fprintf(stderr, "ananke: warning: %s\n", msg);
 }
 
@@ -424,9 +433,14 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     ro.filter = filter;
-    if (nredact && !record_dir) {
-        rc = cli_usage_error("--redact takes effect only with --record DIR");
-        goto done;
+    for (size_t k = 0; k < nredact; k++) {
+        struct an_regex *re = NULL;
+        struct an_err err = AN_ERR_INIT;
+        if (an_regex_compile(&re, redact[k], NULL, &err)) {
+            rc = cli_usage_error("--redact: %s", err.msg);
+            goto done;
+        }
+        an_regex_free(re);
     }
     if (record_dir && dry) {
         rc = cli_usage_error("--record and --dry-run do not go together: a dry run records "
@@ -459,6 +473,9 @@ int cmd_run(int argc, char **argv)
     ro.keep_transcripts = reps.n > 0 || record_dir;
     ro.keep_frames = verbose >= 2 || record_dir;
     ro.keep_var_values = record_dir != NULL;
+    ro.redact = redact;
+    ro.nredact = nredact;
+    ro.warn = record_warn;
     ro.on_test = on_test;
     ro.on_progress = on_progress;
     ro.ud = &ctx;
