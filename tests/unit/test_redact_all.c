@@ -131,6 +131,36 @@ static void test_cuts(void **state)
     }
 }
 
+/* An error that quotes one event of a stream: the piece of a secret at
+ * the edges of a quoted string goes too (an_redact_quoted). */
+static void test_quoted(void **state)
+{
+    (void)state;
+    static const struct text_row rows[] = {
+        {SECRET, NULL, "violation at event #3 \u2014 {\"delta\":\"ved-5ecret-4242 done\"}",
+         "violation at event #3 \u2014 {\"delta\":\"[redacted] done\"}"},
+        {SECRET, NULL, "event: {\\\"delta\\\":\\\"ok sk-interleav\\\"}",
+         "event: {\\\"delta\\\":\\\"ok [redacted]\\\"}"},
+        {SECRET, NULL, "a piece: \"leaved-5ec\" alone", "a piece: \"[redacted]\" alone"},
+        {SECRET, NULL, "no piece: \"int\" \"424\" \"hello\"", "no piece: \"int\" \"424\" \"hello\""},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+        struct an_redactor *rd = an_redactor_new();
+        an_redactor_add_secret(rd, "token", rows[r].secret);
+        char *got = an_redact_quoted(rd, rows[r].in, strlen(rows[r].in), NULL, NULL);
+        const char *g = got ? got : rows[r].in;
+        if (strcmp(g, rows[r].want))
+            fail_msg("row %zu: '%s', expected '%s'", r, g, rows[r].want);
+        /* the plain rule leaves them */
+        char *plain = an_redact_text(rd, rows[r].in, strlen(rows[r].in), NULL, NULL);
+        if (r < 3 && plain && strstr(plain, "[redacted]"))
+            fail_msg("row %zu: the plain rule found '%s'", r, plain);
+        free(plain);
+        free(got);
+        an_redactor_free(rd);
+    }
+}
+
 /* A pattern PCRE2 gives up on redacts the whole text, and says so. */
 static void test_match_limit(void **state)
 {
@@ -252,6 +282,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_shapes), cmocka_unit_test(test_cuts),
+        cmocka_unit_test(test_quoted),
         cmocka_unit_test(test_match_limit),   cmocka_unit_test(test_hook_output),
         cmocka_unit_test(test_result),
     };

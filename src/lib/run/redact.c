@@ -427,8 +427,52 @@ static void find_cuts(const struct an_redactor *r, const char *s, size_t n, stru
     }
 }
 
-size_t an_redact_find(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
-                      struct an_redact_span **out)
+/* s[a..) begins with the last k >= AN_REDACT_MIN bytes of f (not all of
+ * them): the longest such k, else 0. */
+static size_t suffix_at(const struct form *f, const char *s, size_t n, size_t a)
+{
+    size_t k = f->n - 1 < n - a ? f->n - 1 : n - a;
+    for (; k >= AN_REDACT_MIN; k--)
+        if (s[a] == f->s[f->n - k] && !memcmp(s + a, f->s + f->n - k, k))
+            return k;
+    return 0;
+}
+
+/* The quoted rule (an_redact_quoted): pieces of a literal secret at the
+ * edges of a quoted string, or all of one. */
+static void find_quoted(const struct an_redactor *r, const char *s, size_t n, struct spans *out,
+                        size_t *counts)
+{
+    const char *q = memchr(s, '"', n);
+    while (q) {
+        size_t at = (size_t)(q - s), a = at + 1;
+        /* the piece before this quote ends before its escaping backslash */
+        size_t e = at > 0 && s[at - 1] == '\\' ? at - 1 : at;
+        const char *next = a < n ? memchr(s + a, '"', n - a) : NULL;
+        size_t e2 = next ? (size_t)(next - s) : n;
+        if (next && e2 > a && s[e2 - 1] == '\\')
+            e2--;
+        for (size_t i = 0; i < r->nforms; i++) {
+            const struct form *f = &r->forms[i];
+            size_t k = a < n ? suffix_at(f, s, n, a) : 0;
+            size_t p = prefix_at(f, s, e);
+            bool whole = e2 > a && e2 - a >= AN_REDACT_MIN && e2 - a < f->n &&
+                         find_bytes(f->s, f->n, s + a, e2 - a);
+            if (k)
+                span_add(out, a, a + k);
+            if (p)
+                span_add(out, e - p, e);
+            if (whole)
+                span_add(out, a, e2);
+            if (counts && (k || p || whole))
+                counts[f->label]++;
+        }
+        q = next;
+    }
+}
+
+static size_t find_all(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                       struct an_redact_span **out, bool quoted)
 {
     struct spans sp = {0};
     *out = NULL;
@@ -439,6 +483,8 @@ size_t an_redact_find(const struct an_redactor *r, const char *s, size_t n, size
     for (size_t i = 0; i < r->npats; i++)
         find_pattern(r->pats[i], s, n, &sp, counts);
     find_cuts(r, s, n, &sp, counts);
+    if (quoted)
+        find_quoted(r, s, n, &sp, counts);
     if (!sp.n)
         return 0;
     qsort(sp.v, sp.n, sizeof *sp.v, span_cmp);
@@ -456,11 +502,17 @@ size_t an_redact_find(const struct an_redactor *r, const char *s, size_t n, size
     return w;
 }
 
-char *an_redact_text(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
-                     size_t *out_len)
+size_t an_redact_find(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                      struct an_redact_span **out)
+{
+    return find_all(r, s, n, counts, out, false);
+}
+
+static char *redact(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                    size_t *out_len, bool quoted)
 {
     struct an_redact_span *sp;
-    size_t nsp = an_redact_find(r, s, n, counts, &sp);
+    size_t nsp = find_all(r, s, n, counts, &sp, quoted);
     if (!nsp)
         return NULL;
     struct an_buf b = AN_BUF_INIT;
@@ -479,6 +531,18 @@ char *an_redact_text(const struct an_redactor *r, const char *s, size_t n, size_
     if (out_len)
         *out_len = len;
     return out;
+}
+
+char *an_redact_text(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                     size_t *out_len)
+{
+    return redact(r, s, n, counts, out_len, false);
+}
+
+char *an_redact_quoted(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                       size_t *out_len)
+{
+    return redact(r, s, n, counts, out_len, true);
 }
 
 static json_t *redact_string(const struct an_redactor *r, const json_t *v, size_t *counts)

@@ -94,6 +94,14 @@ size_t an_redact_find(const struct an_redactor *r, const char *s, size_t n, size
  * broken bytes). */
 char *an_redact_text(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
                      size_t *out_len);
+/* an_redact_text, and also the pieces of a literal secret (AN_REDACT_MIN
+ * bytes or more) at the edges of a quoted string: one that a quote opens,
+ * one that a quote (or \") closes, and all that is between two. An error
+ * or a warning that quotes one event of a stream quotes a piece of a
+ * secret streamed across several, which no whole match finds; a stream's
+ * pieces sit at the edges of its JSON strings. */
+char *an_redact_quoted(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                       size_t *out_len);
 /* A copy of v with every string and every object key redacted (new
  * reference; unchanged scalars are shared). Keys that become equal keep
  * the last value. */

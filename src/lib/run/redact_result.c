@@ -22,6 +22,19 @@ static void str(struct red *c, char **s)
     *s = out;
 }
 
+/* Errors and warnings: they may quote one event of a stream, and with it
+ * a piece of a secret streamed across several (an_redact_quoted). */
+static void msg(struct red *c, char **s)
+{
+    if (!*s)
+        return;
+    char *out = an_redact_quoted(c->r, *s, strlen(*s), c->counts, NULL);
+    if (!out)
+        return;
+    free(*s);
+    *s = out;
+}
+
 static void json(struct red *c, json_t **v)
 {
     if (!*v)
@@ -29,6 +42,27 @@ static void json(struct red *c, json_t **v)
     json_t *out = an_redact_json(c->r, *v, c->counts);
     json_decref(*v);
     *v = out;
+}
+
+/* A list whose strings may continue each other (the conversation's
+ * messages: a secret begun in one message and ended in the next): its
+ * strings searched joined, as a stream's frames are (an_redact_frames). */
+static void json_joined(struct red *c, json_t **v)
+{
+    if (!*v)
+        return;
+    char *text = an_json_compact(*v);
+    const char *one[1] = {text};
+    char **red = an_redact_frames(c->r, one, 1, c->counts);
+    if (strcmp(red[0], text)) {
+        json_t *back = json_loads(red[0], JSON_ALLOW_NUL, NULL);
+        json_decref(*v);
+        /* not JSON any more (a pattern that ate its syntax): the text */
+        *v = back ? back : an_json_lossy(red[0], strlen(red[0]));
+    }
+    free(red[0]);
+    free(red);
+    free(text);
 }
 
 static void call(struct red *c, struct an_tool_call *tc)
@@ -55,7 +89,7 @@ static void call(struct red *c, struct an_tool_call *tc)
     } else if (tc->args) {
         json(c, &tc->args); /* a tree with secrets in keys the text had escaped */
     }
-    str(c, &tc->args_error);
+    msg(c, &tc->args_error);
 }
 
 static void turn(struct red *c, struct an_turn_rec *r, size_t *frame_counts)
@@ -64,13 +98,13 @@ static void turn(struct red *c, struct an_turn_rec *r, size_t *frame_counts)
     json(c, &r->input_parts);
     str(c, &r->run_id);
     str(c, &r->text);
-    json(c, &r->state);
-    json(c, &r->messages);
-    str(c, &r->error);
+    json_joined(c, &r->state);
+    json_joined(c, &r->messages);
+    msg(c, &r->error);
     for (size_t i = 0; i < r->nwarnings; i++)
-        str(c, &r->warnings[i]);
+        msg(c, &r->warnings[i]);
     for (size_t i = 0; r->retry_log && i < r->retries; i++)
-        str(c, &r->retry_log[i]);
+        msg(c, &r->retry_log[i]);
     json(c, &r->response);
     json(c, &r->actions);
     json(c, &r->retrievals);
@@ -123,7 +157,7 @@ void an_test_result_redact(struct an_test_result *t, const struct an_redactor *r
     str(&c, &t->name);
     str(&c, &t->file);
     str(&c, &t->id);
-    str(&c, &t->error);
+    msg(&c, &t->error);
     str(&c, &t->expect_reason);
     for (size_t i = 0; i < t->nvar_names; i++)
         str(&c, &t->var_names[i]);
@@ -131,8 +165,8 @@ void an_test_result_redact(struct an_test_result *t, const struct an_redactor *r
         struct an_finding *f = &t->findings.v[i];
         str(&c, &f->assertion);
         str(&c, &f->expected);
-        str(&c, &f->actual);
-        str(&c, &f->detail);
+        msg(&c, &f->actual);
+        msg(&c, &f->detail);
         str(&c, &f->file);
     }
     for (size_t i = 0; i < t->judgements.n; i++) {
@@ -155,7 +189,7 @@ void an_test_result_redact(struct an_test_result *t, const struct an_redactor *r
             str(&c, &t->dyn->reasoning[i]);
     }
     for (unsigned i = 0; t->attempts && i < t->runs; i++)
-        str(&c, &t->attempts[i].summary);
+        msg(&c, &t->attempts[i].summary);
     struct an_transcript *tr = &t->transcript;
     for (size_t i = 0; i < tr->ncalls; i++)
         call(&c, &tr->calls[i]);
