@@ -78,3 +78,8 @@ check "secrets: compare calls a case whose frames.jsonl is missing broken" \
   '.items[] | select(.case_id == "login as [redacted]") | .data_availability.new
      | .status == "broken" and .reason_code == "missing_file"
        and .details.file == "tests/login_as__redacted_/frames.jsonl"'
+# what the command prints before any result: a dry run's list of tests
+(cd "$here/secrets" && "$ANANKE" run . --dry-run "${red_args[@]}" >"$sec/dry-run.stdout" 2>&1)
+check "secrets: a dry run lists the test named with a --redact match redacted" \
+  grep -q '^  login as \[redacted\]  (name.test.yaml' "$sec/dry-run.stdout"
+check "secrets: no piece of it in the dry run's output" pieces_absent "$S_RN" "$sec/dry-run.stdout"
