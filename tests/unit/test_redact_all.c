@@ -101,6 +101,42 @@ struct text_row {
     const char *secret, *pattern, *in, *want;
 };
 
+/* Messages whose contents continue each other: searched joined, cut in a
+ * copy (the tree may be shared), keys too; nothing found: NULL. */
+static void test_tree(void **state)
+{
+    (void)state;
+    struct an_redactor *rd = an_redactor_new();
+    an_redactor_add_secret(rd, "token", SECRET);
+    json_t *msgs = json_loads("[{\"role\":\"user\",\"content\":\"hi\"},"
+                              "{\"role\":\"assistant\",\"content\":\"cc sk-interleav\"},"
+                              "{\"role\":\"assistant\",\"content\":\"ed-5ecret-4242 done\"}]",
+                              0, NULL);
+    char *before = json_dumps(msgs, JSON_COMPACT);
+    json_t *out = an_redact_tree(rd, msgs, NULL);
+    assert_non_null(out);
+    char *after = json_dumps(out, JSON_COMPACT);
+    assert_string_equal(after, "[{\"role\":\"user\",\"content\":\"hi\"},"
+                               "{\"role\":\"assistant\",\"content\":\"cc [redacted]\"},"
+                               "{\"role\":\"assistant\",\"content\":\"[redacted] done\"}]");
+    char *again = json_dumps(msgs, JSON_COMPACT);
+    assert_string_equal(before, again); /* the original is untouched */
+    json_t *key = json_loads("{\"" SECRET "\": 1}", 0, NULL);
+    json_t *k2 = an_redact_tree(rd, key, NULL);
+    assert_non_null(json_object_get(k2, "[redacted]"));
+    json_t *plain = json_loads("{\"a\": [\"b\", {\"c\": \"d\"}]}", 0, NULL);
+    assert_null(an_redact_tree(rd, plain, NULL));
+    free(before);
+    free(after);
+    free(again);
+    json_decref(msgs);
+    json_decref(out);
+    json_decref(key);
+    json_decref(k2);
+    json_decref(plain);
+    an_redactor_free(rd);
+}
+
 /* The cut rule: the start of a secret before "..." or at the end goes too. */
 static void test_cuts(void **state)
 {
@@ -282,7 +318,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_shapes), cmocka_unit_test(test_cuts),
-        cmocka_unit_test(test_quoted),
+        cmocka_unit_test(test_quoted),        cmocka_unit_test(test_tree),
         cmocka_unit_test(test_match_limit),   cmocka_unit_test(test_hook_output),
         cmocka_unit_test(test_result),
     };

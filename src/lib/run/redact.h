@@ -124,4 +124,10 @@ json_t *an_redact_json(const struct an_redactor *r, const json_t *v, size_t *cou
 char **an_redact_frames(const struct an_redactor *r, const char *const *frames, size_t n,
                         size_t *counts);
 
+/* A JSON value whose strings may continue each other (a conversation's
+ * messages: a secret begun in one and ended in the next), searched as a
+ * frame is, its strings joined: NULL when nothing is to be redacted, else
+ * a new redacted copy (keys redacted too). v is only read. */
+json_t *an_redact_tree(const struct an_redactor *r, const json_t *v, size_t *counts);
+
 #endif

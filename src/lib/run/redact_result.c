@@ -46,23 +46,14 @@ static void json(struct red *c, json_t **v)
 
 /* A list whose strings may continue each other (the conversation's
  * messages: a secret begun in one message and ended in the next): its
- * strings searched joined, as a stream's frames are (an_redact_frames). */
+ * strings searched joined (an_redact_tree). */
 static void json_joined(struct red *c, json_t **v)
 {
-    if (!*v)
+    json_t *out = *v ? an_redact_tree(c->r, *v, c->counts) : NULL;
+    if (!out)
         return;
-    char *text = an_json_compact(*v);
-    const char *one[1] = {text};
-    char **red = an_redact_frames(c->r, one, 1, c->counts);
-    if (strcmp(red[0], text)) {
-        json_t *back = json_loads(red[0], JSON_ALLOW_NUL, NULL);
-        json_decref(*v);
-        /* not JSON any more (a pattern that ate its syntax): the text */
-        *v = back ? back : an_json_lossy(red[0], strlen(red[0]));
-    }
-    free(red[0]);
-    free(red);
-    free(text);
+    json_decref(*v);
+    *v = out;
 }
 
 static void call(struct red *c, struct an_tool_call *tc)

@@ -205,6 +205,124 @@ static void cut_leaf(struct ctx *c, struct leaf *l)
     c->changed[l->frame] = true;
 }
 
+/* Search the leaves of c joined every way; counts get, per label, the
+ * most any view found (the views search the same pieces). True when a
+ * leaf has something to cut. */
+static bool search(struct ctx *c, const struct an_redactor *r, size_t *counts)
+{
+    size_t nl = an_redactor_nlabels(r);
+    size_t *one = an_xcalloc(nl + 1, sizeof *one), *most = an_xcalloc(nl + 1, sizeof *most);
+    for (int v = 0; v < NVIEWS; v++) {
+        memset(one, 0, (nl + 1) * sizeof *one);
+        search_view(c, r, v, one);
+        for (size_t l = 0; l < nl; l++)
+            most[l] = one[l] > most[l] ? one[l] : most[l];
+    }
+    for (size_t l = 0; counts && l < nl; l++)
+        counts[l] += most[l];
+    free(one);
+    free(most);
+    bool any = false;
+    for (size_t i = 0; i < c->nleaves && !any; i++)
+        any = c->leaves[i].cut.n > 0;
+    return any;
+}
+
+static void release(struct ctx *c)
+{
+    for (size_t i = 0; i < c->nleaves; i++) {
+        free(c->leaves[i].cut.v);
+        for (int v = 0; v < NVIEWS; v++)
+            free(c->leaves[i].key[v]);
+    }
+    free(c->leaves);
+    free(c->changed);
+}
+
+/* The string values of v in walk()'s order. */
+static void strings_of(json_t *v, json_t ***out, size_t *n, size_t *cap)
+{
+    if (json_is_string(v)) {
+        AN_GROW(*out, *n, *cap);
+        (*out)[(*n)++] = v;
+    } else if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach(v, k, x)
+        {
+            strings_of(x, out, n, cap);
+        }
+    } else if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x)
+        {
+            strings_of(x, out, n, cap);
+        }
+    }
+}
+
+/* Whether an object key anywhere in v holds something to redact. */
+static bool keys_match(const struct an_redactor *r, const json_t *v)
+{
+    const char *k;
+    json_t *x;
+    size_t i;
+    if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, k, x)
+        {
+            struct an_redact_span *sp;
+            size_t nsp = an_redact_find(r, k, strlen(k), NULL, &sp);
+            free(sp);
+            if (nsp || keys_match(r, x))
+                return true;
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach((json_t *)v, i, x)
+        {
+            if (keys_match(r, x))
+                return true;
+        }
+    }
+    return false;
+}
+
+json_t *an_redact_tree(const struct an_redactor *r, const json_t *v, size_t *counts)
+{
+    if (an_redactor_empty(r) || !v)
+        return NULL;
+    struct ctx c = {0};
+    c.changed = an_xcalloc(2, sizeof *c.changed);
+    struct an_buf path = AN_BUF_INIT, owner = AN_BUF_INIT;
+    /* the walk only reads: the tree may be shared (a test's history) */
+    const char *type = an_json_str(v, "type");
+    walk(&c, (json_t *)v, 0, type ? type : "", &path, &owner);
+    an_buf_release(&path);
+    an_buf_release(&owner);
+    json_t *out = NULL;
+    if (search(&c, r, counts)) {
+        /* cut in a copy: its strings, in the same order, are the leaves' */
+        out = json_deep_copy(v);
+        if (!out)
+            an_oom();
+        json_t **mine = NULL;
+        size_t n = 0, cap = 0;
+        strings_of(out, &mine, &n, &cap);
+        for (size_t i = 0; i < c.nleaves && i < n; i++) {
+            c.leaves[i].v = mine[i];
+            cut_leaf(&c, &c.leaves[i]);
+        }
+        free(mine);
+    }
+    release(&c);
+    if (keys_match(r, out ? out : v)) {
+        json_t *all = an_redact_json(r, out ? out : v, counts);
+        json_decref(out);
+        out = all;
+    }
+    return out;
+}
+
 char **an_redact_frames(const struct an_redactor *r, const char *const *frames, size_t n,
                         size_t *counts)
 {
@@ -231,25 +349,13 @@ char **an_redact_frames(const struct an_redactor *r, const char *const *frames, 
     an_buf_release(&path);
     an_buf_release(&owner);
 
-    size_t nl = an_redactor_nlabels(r);
-    size_t *one = an_xcalloc(nl + 1, sizeof *one), *most = an_xcalloc(nl + 1, sizeof *most);
-    for (int v = 0; v < NVIEWS; v++) {
-        memset(one, 0, (nl + 1) * sizeof *one);
-        search_view(&c, r, v, one);
-        for (size_t l = 0; l < nl; l++)
-            most[l] = one[l] > most[l] ? one[l] : most[l];
-    }
-    for (size_t l = 0; counts && l < nl; l++)
-        counts[l] += most[l];
-    free(one);
-    free(most);
-    for (size_t i = 0; i < c.nleaves; i++) {
-        cut_leaf(&c, &c.leaves[i]);
-        free(c.leaves[i].cut.v);
-        for (int v = 0; v < NVIEWS; v++)
-            free(c.leaves[i].key[v]);
-    }
-    free(c.leaves);
+    if (search(&c, r, counts))
+        for (size_t i = 0; i < c.nleaves; i++)
+            cut_leaf(&c, &c.leaves[i]);
+    bool *changed = c.changed;
+    c.changed = NULL;
+    release(&c);
+    c.changed = changed;
 
     for (size_t i = 0; i < n; i++) {
         char *text = c.changed[i] ? an_json_compact(parsed[i])
