@@ -148,6 +148,7 @@ static void test_cuts(void **state)
         {SECRET, NULL, "cut at the end: sk-interl", "cut at the end: [redacted]"},
         {SECRET, NULL, "ellipsis sk-inter\xE2\x80\xA6", "ellipsis [redacted]\xE2\x80\xA6"},
         {SECRET, NULL, "too short to tell: sk-...", "too short to tell: sk-..."},
+        {SECRET, NULL, "its stderr ends: ...rleaved-5ecret-4242 bye", "its stderr ends: ...[redacted] bye"},
         {SECRET, NULL, "a word: interleaved...", "a word: interleaved..."},
         {NULL, "card-\\d{4}-\\d{4}", "body: card-1234-56...", "body: [redacted]..."},
         {NULL, "card-\\d{4}-\\d{4}", "total 5", "total 5"},

@@ -356,6 +356,8 @@ static size_t prefix_at(const struct form *f, const char *s, size_t c)
     return 0;
 }
 
+static size_t suffix_at(const struct form *f, const char *s, size_t n, size_t a);
+
 /* A pattern that matches s[0..c) partially at its end: from where (an
  * offset below c), else c. */
 static size_t partial_at(struct pattern *p, const char *s, size_t c)
@@ -408,12 +410,16 @@ static void find_cuts(const struct an_redactor *r, const char *s, size_t n, stru
             break;
         size_t c = (size_t)(m - s);
         for (size_t i = 0; i < r->nforms; i++) {
+            /* the start of a secret before the cut, or its end after it
+             * (a text that keeps only its last bytes: "...tail") */
             size_t k = prefix_at(&r->forms[i], s, c);
-            if (k) {
+            size_t e = c + 3 < n ? suffix_at(&r->forms[i], s, n, c + 3) : 0;
+            if (k)
                 span_add(out, c - k, c);
-                if (counts)
-                    counts[r->forms[i].label]++;
-            }
+            if (e)
+                span_add(out, c + 3, c + 3 + e);
+            if (counts && (k || e))
+                counts[r->forms[i].label]++;
         }
         for (size_t i = 0; i < r->npats; i++) {
             size_t from = partial_at(r->pats[i], s, c);

@@ -25,7 +25,10 @@
  * no search for the whole secret finds. So the bytes just before a cut
  * marker ("..." or U+2026) and at the very end of the text are redacted
  * when they are the start of a literal secret (AN_REDACT_MIN bytes or
- * more), and just before a marker when a pattern matches them partially.
+ * more), and just before a marker when a pattern matches them partially;
+ * the bytes just after a "..." when they are the end of one (a text that
+ * keeps only its last bytes, "...tail"). Who cuts a text says so with a
+ * marker.
  *
  * Fail closed. A pattern that PCRE2 gives up on (its match limit, a
  * catastrophic backtracking on this text) redacts the whole text it was
