@@ -1,9 +1,12 @@
 /* Frames redacted as the streams they carry (redact.h, an_redact_frames). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
 #include "core/json.h"
+#include "core/arena.h"
+#include "core/strmap.h"
 #include "core/vec.h"
 #include "run/redact.h"
 
@@ -115,20 +118,22 @@ static void search_view(struct ctx *c, const struct an_redactor *r, int view, si
      * any view found: the views search the same pieces) */
     struct stream *st = NULL;
     size_t nst = 0, cap = 0;
+    /* an agent may send as many message ids as events: look keys up */
+    struct an_arena arena = AN_ARENA_INIT;
+    struct an_strmap ix;
+    an_strmap_init(&ix, &arena);
     for (size_t i = 0; i < c->nleaves; i++) {
         struct leaf *l = &c->leaves[i];
         struct stream *s = NULL;
-        /* few streams in a turn (one per message and field): a list will do */
-        for (size_t k = nst; k-- > 0;)
-            if (!strcmp(st[k].key, l->key[view])) {
-                s = &st[k];
-                break;
-            }
-        if (!s) {
+        size_t k = (size_t)(uintptr_t)an_strmap_get(&ix, l->key[view]);
+        if (k) {
+            s = &st[k - 1];
+        } else {
             AN_GROW(st, nst, cap);
             s = &st[nst++];
             memset(s, 0, sizeof *s);
             s->key = l->key[view];
+            an_strmap_put(&ix, l->key[view], (void *)(uintptr_t)nst);
         }
         if (s->n == s->cap) {
             s->cap = s->cap ? s->cap * 2 : 8;
@@ -161,6 +166,7 @@ static void search_view(struct ctx *c, const struct an_redactor *r, int view, si
         free(s->at);
     }
     free(st);
+    an_arena_release(&arena);
 }
 
 static int span_cmp(const void *x, const void *y)
