@@ -281,6 +281,12 @@ static void test_result(void **state)
     char why[64];
     an_tool_call_parse_args(tc, why, sizeof why);
     tc->result = json_pack("{s:s}", "session", SECRET);
+    /* a secret behind \u escapes, arguments not parsed yet (lazy) */
+    struct an_tool_call *esc = an_transcript_add_call(&t.transcript, 0);
+    esc->name = strdup("login");
+    esc->args_text = strdup("{\"token\":\"s\\u006b-interleaved-5ecret-4242\"}");
+    an_tool_call_parse_args(esc, why, sizeof why);
+    tc = &t.transcript.calls[0];
 
     an_test_result_redact(&t, rd);
     assert_string_equal(t.name, "login as [redacted]");
@@ -296,6 +302,10 @@ static void test_result(void **state)
     assert_string_equal(json_string_value(json_object_get(an_tool_call_args(tc), "token")),
                         "[redacted]");
     assert_string_equal(json_string_value(json_object_get(tc->result, "session")), "[redacted]");
+    esc = &t.transcript.calls[1];
+    assert_null(strstr(esc->args_text, "5ecret"));
+    assert_string_equal(json_string_value(json_object_get(an_tool_call_args(esc), "token")),
+                        "[redacted]");
     /* what was replaced, by label, frames apart */
     assert_int_equal(t.nredacted, 2);
     assert_string_equal(t.redacted[0].what, "hook variable API_TOKEN");

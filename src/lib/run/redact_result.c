@@ -77,8 +77,17 @@ static void call(struct red *c, struct an_tool_call *tc)
         tc->args_error = NULL;
         char why[256];
         (void)an_tool_call_parse_args(tc, why, sizeof why);
-    } else if (tc->args) {
-        json(c, &tc->args); /* a tree with secrets in keys the text had escaped */
+    } else if (tc->args || strstr(tc->args_text, "\\u")) {
+        /* the text may hide a secret behind \u escapes ("s\u006b-..."),
+         * which the parsed arguments (and every report) spell out */
+        const json_t *args = an_tool_call_args(tc);
+        json_t *red = args ? an_redact_tree(c->r, args, c->counts) : NULL;
+        if (red) {
+            free(tc->args_text);
+            tc->args_text = an_json_compact(red);
+            json_decref(tc->args);
+            tc->args = red;
+        }
     }
     msg(c, &tc->args_error);
 }
