@@ -70,7 +70,10 @@ int an_record_open(struct an_recorder **out, const char *dir, const struct an_su
 /* Write the run's results into the recording; `complete` is false when the
  * run was interrupted (run.json then says "complete": false). AN_OK or
  * AN_EIO naming the file. The secrets are found in the suite's config and
- * in each test's hook variables (an_test_result.var_values). */
+ * in each test's hook variables (an_test_result.var_values); the results
+ * come redacted by the run already (each test with its own secrets, what
+ * it replaced in an_test_result.redacted, counted in redactions.json), and
+ * are redacted again with every test's, directory names included. */
 int an_record_write(struct an_recorder *r, const struct an_run_result *res, bool complete,
                     struct an_err *err);
 

@@ -59,6 +59,13 @@ struct an_replay_opts {
      * the whole suite was loaded (no PATH), else of the loaded files only. */
     bool whole_suite;
     struct an_expected *expected; /* --expected-failures; NULL: none */
+    /* Redacted in every result, as `ananke run` does (the recording is
+     * redacted already; these add the config's credentials as they are
+     * now and --redact patterns, an_regex syntax: AN_EREGEX when one does
+     * not compile). A test whose name the run redacted is paired with its
+     * recording by its name as redacted. */
+    const char *const *redact;
+    size_t nredact;
     /* Called for each test, in suite order (borrowed). */
     void (*on_test)(const struct an_test_result *t, void *ud);
     /* Called for what is worth a line but is no test result (a recorded

@@ -136,6 +136,15 @@ struct an_attempt {
     char *summary; /* first finding's label or the error message; NULL on pass */
 };
 
+/* What the redaction of one result replaced (docs/record.md): a secret's
+ * label (never its value), whether in the raw frames or elsewhere in the
+ * result, and how often. */
+struct an_redacted {
+    char *what;
+    bool frames;
+    size_t count;
+};
+
 struct an_test_result {
     char *name;
     char *file;
@@ -163,6 +172,11 @@ struct an_test_result {
      * runs == 0 means the test was not repeated (one run). */
     unsigned runs, passes;
     struct an_attempt *attempts;
+    /* Every string of a run's result has had its known secrets replaced by
+     * "[redacted]" before any reporter sees it (docs/security.md); what was
+     * replaced, for a recording's redactions.json. */
+    struct an_redacted *redacted;
+    size_t nredacted;
 };
 
 /* passes / runs, 1.0 for a test that was not repeated and passed. */

@@ -58,6 +58,18 @@ struct an_run_opts {
     bool keep_var_values;  /* hook variable values (an_test_result.var_values):
                               a recording writes them, redacted, and needs
                               them to find the secrets it must redact */
+    /* Secrets (docs/security.md): every result is redacted before on_test
+     * or the caller sees it, with the config's credentials, each test's
+     * secret-named hook variables and every match of these patterns
+     * (`--redact`, an_regex syntax; an_run_suite fails with AN_EREGEX on
+     * one that does not compile). */
+    const char *const *redact;
+    size_t nredact;
+    /* Told what cannot be redacted as asked: a secret too short to search
+     * for (once per secret), a pattern PCRE2 gave up on (at the end of the
+     * run; the texts it gave up on were redacted whole). Called one at a
+     * time, from any thread. NULL: nobody is told. */
+    void (*warn)(const char *msg, void *ud);
     /* Called for each finished test, in selection order (borrowed). */
     void (*on_test)(const struct an_test_result *t, void *ud);
     /* Called whenever a run finishes or starts (for a progress line). */

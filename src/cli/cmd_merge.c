@@ -6,6 +6,8 @@
 
 #include "ananke/report.h"
 #include "cli.h"
+#include "run/redact.h"
+#include "run/redact_result.h"
 
 static int by_file_then_name(const void *a, const void *b)
 {
@@ -20,14 +22,17 @@ int cmd_merge(int argc, char **argv)
     struct an_run_result res = {0};
     const char *color = "auto";
     int rc = 0, nfiles = 0, verbose = 0;
+    struct an_redactor *red = an_redactor_new();
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            puts("usage: ananke merge [-r NAME[:PATH]]... [-v] RESULT.json...\n\n"
+            puts("usage: ananke merge [-r NAME[:PATH]]... [-v] [--redact REGEX]... RESULT.json...\n\n"
                  "Joins the JSON results of several runs (the shards of one suite,\n"
                  "written with --reporter json:PATH) into one result set, prints it as\n"
                  "the console does, and writes any other report from it. Tests are\n"
                  "ordered by file and name, as one unsharded run would list them.\n"
+                 "--redact REGEX (repeatable) also redacts every match of REGEX in\n"
+                 "every output (the results of 'ananke run' are redacted already).\n"
                  "exit: 0 every test passed, 1 a test failed or errored, 2 a file\n"
                  "is missing or is not an ananke JSON report.");
             goto done;
@@ -35,6 +40,14 @@ int cmd_merge(int argc, char **argv)
             rc = cli_reporter_add(&reps, argv[++i]);
         } else if (!strncmp(a, "--reporter=", 11)) {
             rc = cli_reporter_add(&reps, a + 11);
+        } else if (!strcmp(a, "--redact") && i + 1 < argc) {
+            struct an_err err = AN_ERR_INIT;
+            if (an_redactor_add_regex(red, argv[++i], &err))
+                rc = cli_usage_error("%s", err.msg);
+        } else if (!strncmp(a, "--redact=", 9)) {
+            struct an_err err = AN_ERR_INIT;
+            if (an_redactor_add_regex(red, a + 9, &err))
+                rc = cli_usage_error("%s", err.msg);
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose++;
         } else if (!strncmp(a, "--color=", 8)) {
@@ -59,6 +72,7 @@ int cmd_merge(int argc, char **argv)
     }
     if (res.ntests)
         qsort(res.tests, res.ntests, sizeof *res.tests, by_file_then_name);
+    an_run_result_redact(&res, red);
 
     struct an_console_opts co = AN_CONSOLE_OPTS_INIT;
     const char *nc = getenv("NO_COLOR");
@@ -76,5 +90,6 @@ int cmd_merge(int argc, char **argv)
         rc = AN_EXIT_FAIL;
 done:
     an_run_result_release(&res);
+    an_redactor_free(red);
     return rc;
 }

@@ -27,6 +27,8 @@ static void usage(void)
          "  -v, --verbose            show every turn: message, tool calls, text, timings\n"
          "      --expected-failures FILE\n"
          "                           tests known to fail, as for 'ananke run'\n"
+         "      --redact REGEX       also redact every match of REGEX in every output\n"
+         "                           (repeatable), as for 'ananke run'\n"
          "      --color WHEN         auto (default), always, never\n"
          "  -h, --help               this help\n"
          "\n"
@@ -51,6 +53,8 @@ int cmd_replay(int argc, char **argv)
 {
     const char *config = NULL, *color = "auto", *val = NULL, *dir = NULL;
     char **paths = an_xcalloc((size_t)argc + 1, sizeof *paths);
+    const char **redact = an_xcalloc((size_t)argc + 1, sizeof *redact);
+    size_t nredact = 0;
     int npaths = 0, verbose = 0, rc = AN_EXIT_OK;
     struct cli_reporters reps = {0};
     struct an_suite *suite = NULL;
@@ -74,6 +78,9 @@ int cmd_replay(int argc, char **argv)
             an_expected_release(&expected);
             rc = val ? cli_expected_load(val, &expected) : rc;
             has_expected = true;
+        } else if (cli_opt("replay", argc, argv, &i, "--redact", NULL, &val, &rc)) {
+            if (val)
+                redact[nredact++] = val;
         } else if (cli_opt("replay", argc, argv, &i, "--color", NULL, &val, &rc)) {
             color = val;
         } else if (cli_opt("replay", argc, argv, &i, "--reporter", "-r", &val, &rc)) {
@@ -128,12 +135,14 @@ int cmd_replay(int argc, char **argv)
     struct an_replay_opts ro = AN_REPLAY_OPTS_INIT;
     ro.whole_suite = npaths == 0;
     ro.expected = has_expected ? &expected : NULL;
+    ro.redact = redact;
+    ro.nredact = nredact;
     ro.on_test = on_test;
     ro.on_warning = on_warning;
     ro.ud = &console;
     if (an_replay_suite(suite, recording, &ro, &result, &err)) {
         fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
-        rc = AN_EXIT_FAIL;
+        rc = err.code == AN_EREGEX ? AN_EXIT_INVALID : AN_EXIT_FAIL;
         goto done;
     }
     an_console_summary(stdout, &result, &console);
@@ -155,5 +164,6 @@ done:
     an_recording_free(recording);
     an_suite_free(suite);
     free(paths);
+    free(redact);
     return rc;
 }

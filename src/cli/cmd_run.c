@@ -14,6 +14,8 @@
 #include "core/cancel.h"
 #include "core/clock.h"
 #include "core/interp.h"
+#include "run/redact.h"
+#include "run/secrets.h"
 
 struct run_ctx {
     struct an_console_opts console;
@@ -109,8 +111,8 @@ static void usage(void)
          "      --record DIR         also record the run into DIR (a new or empty\n"
          "                           directory): results, raw frames, hook variables,\n"
          "                           secrets redacted; 'ananke replay DIR' judges it again\n"
-         "      --redact REGEX       with --record: also redact every match of REGEX\n"
-         "                           (repeatable)\n"
+         "      --redact REGEX       also redact every match of REGEX, in every output:\n"
+         "                           console, reports, recording (repeatable)\n"
          "  -v, --verbose            show every turn: message, tool calls, text, timings\n"
          "      --dry-run            load and check everything, list what would run,\n"
          "                           contact nothing\n"
@@ -235,6 +237,28 @@ static int load_all(struct an_suite **out, const char *config, char **paths, int
 }
 
 /* The first line (seed 002's header): what runs, against what. */
+/* The run's own secrets (the config's, --redact), for what the command
+ * prints itself before any result: the first line, a dry run's list. */
+static struct an_redactor *own_secrets(const struct an_suite *s, const struct an_run_opts *ro)
+{
+    struct an_redactor *r = an_redactor_new();
+    struct an_err err = AN_ERR_INIT;
+    for (size_t i = 0; i < ro->nredact; i++)
+        (void)an_redactor_add_regex(r, ro->redact[i], &err); /* checked already */
+    struct an_vars none = AN_VARS_INIT;
+    an_secrets_gather(r, &s->config, &none, NULL, NULL);
+    return r;
+}
+
+/* s redacted, in a buffer the next call reuses (for printf). */
+static const char *shown_as(const struct an_redactor *r, const char *s)
+{
+    static char *last;
+    free(last);
+    last = s ? an_redact_text(r, s, strlen(s), NULL, NULL) : NULL;
+    return last ? last : s;
+}
+
 static void header(const struct an_suite *s, const struct an_run_opts *ro)
 {
     size_t *idx;
@@ -255,8 +279,10 @@ static void header(const struct an_suite *s, const struct an_run_opts *ro)
         free(shown);
         shown = an_xstrdup(where->src);
     }
+    struct an_redactor *red = own_secrets(s, ro);
     printf("ananke: %zu test%s against %s %s", n, n == 1 ? "" : "s",
-           an_target_type_name(t->type), shown);
+           an_target_type_name(t->type), shown_as(red, shown));
+    an_redactor_free(red);
     if (t->type == AN_TARGET_OPENAI)
         printf(" (model %s)", t->model.src);
     if (ro->repeat > 1)
@@ -276,30 +302,42 @@ static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
     const char *where = tg->endpoint.src ? tg->endpoint.src : tg->command.src;
     if (!where)
         where = tg->card_url.src;
+    struct an_redactor *red = own_secrets(s, ro);
     printf("dry run: %zu test%s would run against %s\n", n, n == 1 ? "" : "s",
            where ? where : an_target_type_name(tg->type));
     for (size_t k = 0; k < n; k++) {
         const struct an_test *t = &s->tests[idx[k]];
         if (t->id) { /* a JSONL case: its line, and the history it carries */
             size_t nh = t->history ? json_array_size(t->history) : 0;
-            printf("  %s  (%s:%u, %zu message%s", t->name, t->file, t->loc.line, nh + 1,
-                   nh ? "s" : "");
+            printf("  %s  (%s:%u, %zu message%s", shown_as(red, t->name), t->file, t->loc.line,
+                   nh + 1, nh ? "s" : "");
             printf(", %zu assertion%s)\n", t->assert.nchecks, t->assert.nchecks == 1 ? "" : "s");
         } else {
-            printf("  %s  (%s, %zu turn%s)\n", t->name, t->file, t->nturns,
+            printf("  %s  (%s, %zu turn%s)\n", shown_as(red, t->name), t->file, t->nturns,
                    t->nturns == 1 ? "" : "s");
         }
     }
     for (size_t k = 0; k < s->ntests; k++)
         if (s->tests[k].skip)
-            printf("  skipped: %s  (%s:%u)\n", s->tests[k].name, s->tests[k].file,
+            printf("  skipped: %s  (%s:%u)\n", shown_as(red, s->tests[k].name), s->tests[k].file,
                    s->tests[k].loc.line);
+    shown_as(red, NULL);
+    an_redactor_free(red);
     free(idx);
 }
 
+/* What cannot be redacted as asked, said once (the run and the recorder
+ * may both find it); the run calls it one at a time. */
 static void record_warn(const char *msg, void *ud)
 {
+    static char **said;
+    static size_t nsaid;
     (void)ud;
+    for (size_t i = 0; i < nsaid; i++)
+        if (!strcmp(said[i], msg))
+            return;
+    said = an_xrealloc(said, (nsaid + 1) * sizeof *said);
+    said[nsaid++] = an_xstrdup(msg); /* a few per run, kept to the end */
     fprintf(stderr, "ananke: warning: %s\n", msg);
 }
 
@@ -424,10 +462,17 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     ro.filter = filter;
-    if (nredact && !record_dir) {
-        rc = cli_usage_error("--redact takes effect only with --record DIR");
-        goto done;
+    for (size_t k = 0; k < nredact; k++) {
+        struct an_regex *re = NULL;
+        struct an_err err = AN_ERR_INIT;
+        if (an_regex_compile(&re, redact[k], NULL, &err)) {
+            rc = cli_usage_error("--redact: %s", err.msg);
+            goto done;
+        }
+        an_regex_free(re);
     }
+    ro.redact = redact;
+    ro.nredact = nredact;
     if (record_dir && dry) {
         rc = cli_usage_error("--record and --dry-run do not go together: a dry run records "
                              "nothing");
@@ -459,6 +504,7 @@ int cmd_run(int argc, char **argv)
     ro.keep_transcripts = reps.n > 0 || record_dir;
     ro.keep_frames = verbose >= 2 || record_dir;
     ro.keep_var_values = record_dir != NULL;
+    ro.warn = record_warn;
     ro.on_test = on_test;
     ro.on_progress = on_progress;
     ro.ud = &ctx;

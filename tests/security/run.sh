@@ -3,9 +3,10 @@
 # The claims of docs/security.md, each shown on a real run:
 #
 #   secrets   a hook hands out secrets, the target's headers carry one from
-#             the environment, the agent echoes one back; every output of
-#             the run (every reporter, -vv, GitHub annotations, --record, a
-#             replay, two compare packs) is searched for each secret
+#             the environment, the agent echoes them back cut every way
+#             (secrets2.sh); every output of the run (every reporter, -v,
+#             -vv, GitHub annotations, --record, a replay, a merge, two
+#             compare packs) is searched for each secret and any piece of one
 #   hostile   an agent whose text, tool names, arguments, results and errors
 #             carry markup, escape sequences and line-start tricks (and one
 #             that sends invalid UTF-8): every report must stay well formed
@@ -74,26 +75,43 @@ present() {
 }
 
 # ---------------------------------------------------------------- secrets
-S_ENV=env-5ecret-header-31337        # the target's X-Api-Key, from the environment
-S_HDR=hook-5ecret-header-8086        # a hook's SESSION_TOKEN, in the Authorization header
-S_ECHO=sk-planted-echo-2718281828    # a hook's API_TOKEN, sent in a message and echoed back
-S_ENV2=env-echoed-5ecret-1618        # the target's X-Echo-Key, from the environment, echoed back
+# Random-looking secrets: no six bytes of one are in ordinary text, so any
+# piece of one found in an output is a leak (secrets2.sh's sliding window).
+S_ENV=vqWNzwZZvYJXGwGqM3vz           # the target's X-Api-Key, from the environment
+S_HDR=tzwQ62wZxKGgNSyS4P76           # a hook's SESSION_TOKEN, in the Authorization header
+S_ECHO=sk-3HH8K5qJY62sZtwxVrT2       # a hook's API_TOKEN, sent in a message and echoed back
+S_ENV2=Y6pw7G4N4YnZsYsZnzn4          # the target's X-Echo-Key, from the environment, echoed back
+# and those of secrets2.sh (each in its own test of secrets/)
+S_IL=PxS743grnYSSvRTrHSQs            # streamed in a message whose deltas alternate with another's
+S_CC=NN9KrV4h6Vst9Vg255X5            # streamed as TEXT_MESSAGE_CONTENT, then TEXT_MESSAGE_CHUNK
+S_TA=pg8GVSY95YTsyvvQKZkn            # in tool arguments whose deltas alternate with another call's
+S_FH=P4v3sxGmt6yrKp7QmPNn            # printed by a hook that then fails
+S_TH=8HPtST2T3gHVj6GSHnxJ            # printed by a hook that then hangs past its timeout
+S_ML=tQrWnpMG5X36nymXMtny            # next to text a --redact pattern gives up on (match limit)
+S_HB=Q4Z32RSKXh2wxhnSQm6g            # in an HTTP error body, across the 300-byte cut
+S_RN=rn-Hxz4rMhryWHh3V2tHTrZ         # in a test name, matched by --redact
+secrets_all=("$S_ENV" "$S_HDR" "$S_ECHO" "$S_ENV2" "$S_IL" "$S_CC" "$S_TA" "$S_FH" "$S_TH" "$S_ML"
+  "$S_HB" "$S_RN")
+red_args=(--redact 'rn-[A-Za-z0-9]{20}' --redact '(x+x+)+y')
 sec=$out/secrets
-mkdir -p "$sec/run-a" "$sec/run-b" "$sec/replay" "$sec/mock"
+mkdir -p "$sec/run-a" "$sec/run-b" "$sec/replay" "$sec/merge" "$sec/mock"
 if start secrets-mock agui --scenario "$here/secrets/scenario.yaml" \
   --requests "$sec/mock/requests.jsonl"; then
   export ANANKE_MOCK_URL="$url/agent" SEC_ENV_TOKEN=$S_ENV SEC_ECHO_KEY=$S_ENV2
   a=$sec/run-a b=$sec/run-b
-  (cd "$here/secrets" && timeout -k 5 60 "$ANANKE" run . -vv --color always \
+  (cd "$here/secrets" && timeout -k 5 60 "$ANANKE" run . -vv --color always "${red_args[@]}" \
     -r junit:"$a/junit.xml" -r json:"$a/results.json" -r tap:"$a/results.tap" \
     -r md:"$a/report.md" -r html:"$a/html" -r jsonl:"$a/events.jsonl" -o "$a/x.jsonl" \
     -o "$a/page.html" --record "$sec/rec-a" >"$a/stdout" 2>"$a/stderr")
   rc_a=$?
-  (cd "$here/secrets" && GITHUB_ACTIONS=true timeout -k 5 60 "$ANANKE" run . -v \
-    -r json:"$b/results.json" --record "$sec/rec-b" >"$b/stdout" 2>"$b/stderr")
-  (cd "$here/secrets" && timeout -k 5 60 "$ANANKE" replay "$sec/rec-a" -v \
+  (cd "$here/secrets" && GITHUB_ACTIONS=true timeout -k 5 60 "$ANANKE" run . -v -j 4 \
+    "${red_args[@]}" -r json:"$b/results.json" --record "$sec/rec-b" >"$b/stdout" 2>"$b/stderr")
+  (cd "$here/secrets" && timeout -k 5 60 "$ANANKE" replay "$sec/rec-a" -v "${red_args[@]}" \
     -r json:"$sec/replay/results.json" -r html:"$sec/replay/html" \
     >"$sec/replay/stdout" 2>"$sec/replay/stderr")
+  timeout -k 5 60 "$ANANKE" merge "$a/results.json" "$b/results.json" -v \
+    -r junit:"$sec/merge/junit.xml" -r md:"$sec/merge/report.md" \
+    >"$sec/merge/stdout" 2>"$sec/merge/stderr"
   timeout -k 5 60 "$ANANKE" compare "$sec/rec-a" "$sec/rec-b" -o "$sec/pack" \
     --redact secrets >"$sec/compare.stdout" 2>"$sec/compare.stderr"
   rc_c=$?
@@ -102,6 +120,8 @@ if start secrets-mock agui --scenario "$here/secrets/scenario.yaml" \
   rc_p=$?
   stop_pids "$spawned_pid"
   unset ANANKE_MOCK_URL SEC_ENV_TOKEN SEC_ECHO_KEY
+  outputs=("$sec/run-a" "$sec/run-b" "$sec/rec-a" "$sec/rec-b" "$sec/replay" "$sec/merge"
+    "$sec/pack" "$sec/pack-plain" "$sec"/compare*.std*)
 
   check "secrets: the run, the replay and both compares ran (exit 1, 0, 0)" \
     test "$rc_a $rc_c $rc_p" = "1 0 0" -a -s "$sec/rec-a/run.json" -a -s "$sec/pack/report.html"
@@ -112,36 +132,34 @@ if start secrets-mock agui --scenario "$here/secrets/scenario.yaml" \
     present '"x-api-key":"'$S_ENV'"' "$sec/mock/requests.jsonl"
   check "secrets: the hook secret was sent in the message" \
     present "log me in with $S_ECHO" "$sec/mock/requests.jsonl"
-  # header and hook values never reach any output of ananke
-  for s in "$S_ENV" "$S_HDR"; do
-    check "secrets: '$s' is in no output (reports, -vv, annotations, recordings, replay, packs)" \
-      absent "$s" "$sec/run-a" "$sec/run-b" "$sec/rec-a" "$sec/rec-b" "$sec/replay" \
-      "$sec/pack" "$sec/pack-plain" "$sec"/compare*.std*
+  # no secret reaches any output of ananke: every reporter, the console
+  # (-v, -vv), annotations, recordings, the replay, the merge, both packs
+  for s in "${secrets_all[@]}"; do
+    check "secrets: '$s' is in no output (reports, -v, -vv, annotations, recordings, replay, merge, packs)" \
+      absent "$s" "${outputs[@]}"
   done
   check "secrets: reports list hook variables by name only" \
-    jq_true "$a/results.json" '.tests[0].variables == ["SESSION_TOKEN", "API_TOKEN", "CART"]'
-  # recordings, replays and evidence packs hold no secret, nor a piece of
-  # the streamed one
-  for s in "$S_ECHO" "$S_ENV" "$S_HDR" "$S_ENV2" 5ecret 2718281828 1618 planted; do
-    check "secrets: recordings, the replay and both packs hold no '$s'" \
-      absent "$s" "$sec/rec-a" "$sec/rec-b" "$sec/replay" "$sec/pack" "$sec/pack-plain" \
-      "$sec"/compare*.std*
-  done
+    jq_true "$a/results.json" '[.tests[] | select(.name == "the agent echoes a secret") | .variables] == [["SESSION_TOKEN", "API_TOKEN", "CART"]]'
   check "secrets: vars.json keeps the names, redacts the secret-looking values" \
     jq_true "$sec/rec-a/tests/the_agent_echoes_a_secret/vars.json" \
     '. == {"SESSION_TOKEN": "[redacted]", "API_TOKEN": "[redacted]", "CART": "cart-7"}'
   check "secrets: redactions.json says what was redacted, where" \
-    jq_true "$sec/rec-a/redactions.json" '(map(.what) | unique) ==
-      ["environment variable SEC_ECHO_KEY", "hook variable API_TOKEN", "hook variable SESSION_TOKEN"]
-      and (map(.file) | unique) == ["results.json", "tests/the_agent_echoes_a_secret/frames.jsonl",
-        "tests/the_agent_echoes_a_secret/result.json", "tests/the_agent_echoes_a_secret/vars.json"]'
+    jq_true "$sec/rec-a/redactions.json" '[.[] | select(.file | test("echoes"))] as $e
+      | ($e | map(.what) | unique) ==
+        ["environment variable SEC_ECHO_KEY", "hook variable API_TOKEN", "hook variable SESSION_TOKEN"]
+      and ($e | map(.file) | unique) == ["tests/the_agent_echoes_a_secret/frames.jsonl",
+        "tests/the_agent_echoes_a_secret/result.json", "tests/the_agent_echoes_a_secret/vars.json"]
+      and (map(.file) | index("results.json"))'
   check "secrets: the recorded text reads [redacted] where the secret was" \
     jq_true "$sec/rec-a/results.json" \
-    '.tests[0].transcript.turns[0].text == "Logged in with [redacted], welcome."'
-  # what the agent said is shown as it was by the run's own reports (docs/security.md)
-  check "secrets: the run's reports show what the agent said, unredacted" \
-    present "$S_ECHO" "$a/stdout" "$a/junit.xml" "$a/results.json" "$a/results.tap" \
-    "$a/report.md" "$a/html/index.html" "$a/events.jsonl" "$a/page.html" "$b/stdout"
+    '.tests[] | select(.name == "the agent echoes a secret") | .transcript.turns[0].text == "Logged in with [redacted], welcome."'
+  # what the agent said is shown redacted by the run's own reports, as in
+  # the recording (docs/security.md)
+  check "secrets: the run's reports show [redacted] where the agent echoed a secret" \
+    present "Logged in with [redacted], welcome." "$a/stdout" "$a/junit.xml" "$a/results.json" \
+    "$a/results.tap" "$a/report.md" "$a/html/index.html" "$a/events.jsonl" "$a/page.html" "$b/stdout"
+  # shellcheck source-path=SCRIPTDIR source=secrets2.sh
+  . "$here/secrets2.sh"
 fi
 
 # ---------------------------------------------------------------- hostile

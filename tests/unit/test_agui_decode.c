@@ -145,7 +145,9 @@ static void test_text_assembly(void **state)
     assert_int_equal(r->ncalls, 0);
 }
 
-static void test_text_of_assistant_only_in_arrival_order(void **state)
+/* Assistant messages only, each whole, in the order their first deltas
+ * came: "a" (1, 3) then "b" (2), not the deltas shuffled "123". */
+static void test_text_of_assistant_only_by_message(void **state)
 {
     struct fx *f = *state;
     const char *ev[] = {STARTED,
@@ -163,7 +165,7 @@ static void test_text_of_assistant_only_in_arrival_order(void **state)
                         NULL};
     struct an_turn_rec *r = turn(f, "hi", ev);
     assert_ok(r);
-    assert_string_equal(r->text, "123");
+    assert_string_equal(r->text, "132");
 }
 
 static void test_interleaved_text_and_tool(void **state)
@@ -809,7 +811,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
     const struct CMUnitTest tests[] = {
         T(test_text_assembly),
-        T(test_text_of_assistant_only_in_arrival_order),
+        T(test_text_of_assistant_only_by_message),
         T(test_interleaved_text_and_tool),
         T(test_parallel_calls),
         T(test_bad_args_kept_as_text),

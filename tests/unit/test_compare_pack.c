@@ -198,7 +198,9 @@ static void records(char base[256], char new_[256])
         "{\"name\": \"T5 \\u2014 later\", \"id\": \"T5\", \"status\": \"skip\", \"findings\": []}"
         "]}");
     put(base, "tests/T1/result.json", "{\"name\": \"T1\"}");
+    put(base, "tests/T1/frames.jsonl", "");
     put(base, "tests/T3/result.json", "{\"name\": \"T3\"}");
+    put(base, "tests/T3/frames.jsonl", "");
     put(files_dir, "escape/result.json", "{\"outside\": true}");
     /* new, run with --filter: T1 renamed and failing, T2 passes, T3's
      * result file is broken, T5 skipped again; T4 not selected */

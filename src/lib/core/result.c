@@ -175,6 +175,9 @@ void an_test_result_release(struct an_test_result *t)
     for (unsigned i = 0; t->attempts && i < t->runs; i++)
         free(t->attempts[i].summary);
     free(t->attempts);
+    for (size_t i = 0; i < t->nredacted; i++)
+        free(t->redacted[i].what);
+    free(t->redacted);
     an_transcript_release(&t->transcript);
 }
 

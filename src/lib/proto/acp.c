@@ -342,7 +342,8 @@ static void on_close(void *ud, struct an_acp_client *c, enum an_rpc_close_kind k
     const char *log = an_rpc_stderr(an_acp_rpc(c), &n, &dropped);
     char tail[300] = "";
     if (n) /* the end of its stderr usually says why */
-        snprintf(tail, sizeof tail, "; its stderr ends: %.200s", n > 200 ? log + n - 200 : log);
+        snprintf(tail, sizeof tail, "; its stderr ends: %s%.200s", n > 200 ? "..." : "",
+                 n > 200 ? log + n - 200 : log); /* a cut says so: see run/redact.h */
     fail(s, AN_EPROTO, "the agent connection closed: %s%s", reason, tail);
 }
 

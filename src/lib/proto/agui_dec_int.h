@@ -51,6 +51,7 @@ struct msg {
     char *tool_call_id;  /* role "tool" only */
     json_t *tool_content; /* role "tool" only: string or content parts */
     unsigned seq;        /* creation order, compared with a MESSAGES_SNAPSHOT's */
+    size_t text_seq;     /* 1 + the order of its first text delta of the turn; 0: none */
 };
 
 /* What the decoder keeps next to a transcript call while it streams. */
@@ -73,13 +74,17 @@ struct an_agui_dec {
     int failed;       /* an_code once the turn failed */
     int64_t now;
     const char *type; /* type of the event being decoded */
-    /* the turn's text, assistant deltas in arrival order: while they all
-     * went to one message (text_owner), that message's content is the text
-     * and `text` stays empty; from the first delta of another one on
-     * (text_own), `text` holds it (an_agui_text_add) */
+    /* the turn's text: while every assistant delta went to one message
+     * (text_owner), that message's content is the text; once another one
+     * had a delta (text_own), the text is each such message's content, in
+     * the order of their first deltas (text_seq), joined at the turn's end
+     * into `text`: two messages whose deltas alternate read as two
+     * messages, not as their pieces shuffled (a secret streamed in one of
+     * them stays whole, so it can be found and redacted) */
     struct an_buf text;
     size_t text_owner;
     bool text_own;
+    size_t text_msgs; /* messages with a text delta so far */
     struct msg *msgs; /* creation order */
     size_t nmsgs, cap_msgs;
     /* msgs[0..kept_msgs) and calls[0..kept_calls) own a content or args
@@ -134,16 +139,16 @@ static inline struct an_tool_call *tcall(struct an_agui_dec *d, size_t ci)
  * turn's text. */
 static inline void an_agui_text_add(struct an_agui_dec *d, size_t mi, const char *delta, size_t n)
 {
+    (void)delta, (void)n; /* in the message's content already */
+    if (!d->msgs[mi].text_seq)
+        d->msgs[mi].text_seq = ++d->text_msgs;
     if (!d->text_own) {
         if (d->text_owner == NONE)
             d->text_owner = mi;
         if (d->text_owner == mi)
             return;
-        const struct an_buf *c = &d->msgs[d->text_owner].content;
-        an_buf_append(&d->text, an_buf_cstr(c), c->len);
         d->text_own = true;
     }
-    an_buf_append_text(&d->text, delta, n);
 }
 
 /* Merge what this run produced into d->conv->messages (agui_history.c). */

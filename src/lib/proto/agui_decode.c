@@ -706,6 +706,25 @@ static int dec_event(struct an_agui_dec *d, const char *data, size_t len, int64_
     json_decref(ev);
     return rc;
 }
+/* The turn's text when deltas went to several messages (text_own): each
+ * one's content, in the order of their first deltas. */
+static void join_text(struct an_agui_dec *d)
+{
+    if (!d->text_own)
+        return;
+    size_t *at = an_xcalloc(d->text_msgs + 1, sizeof *at);
+    for (size_t i = 0; i < d->nmsgs; i++)
+        if (d->msgs[i].text_seq && d->msgs[i].text_seq <= d->text_msgs)
+            at[d->msgs[i].text_seq - 1] = i + 1;
+    for (size_t k = 0; k < d->text_msgs; k++) {
+        if (!at[k])
+            continue;
+        const struct an_buf *c = &d->msgs[at[k] - 1].content;
+        an_buf_append(&d->text, an_buf_cstr(c), c->len);
+    }
+    free(at);
+}
+
 
 void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
 {
@@ -734,6 +753,7 @@ void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
         const struct an_buf *c = &d->msgs[d->text_owner].content;
         r->text = an_xstrndup(an_buf_cstr(c), c->len); /* no NUL: an_buf_append_text */
     } else {
+        join_text(d);
         r->text = an_buf_detach(&d->text, NULL);
     }
     r->ncalls = d->t->ncalls - r->first_call;

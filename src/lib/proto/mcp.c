@@ -203,11 +203,13 @@ static void on_response(void *ud, const struct an_rpc_msg *m)
         if (!allowed(s)) {
             json_t *code = json_object_get(e, "code");
             const char *msg = an_json_str(e, "message");
+            /* a cut says so ("..."): what it cut may be the start of a
+             * secret, which redaction then finds (run/redact.h) */
             fail(s, AN_EPROTO,
-                 "%s answered JSON-RPC error %lld: %.300s (a protocol error; the turn's "
+                 "%s answered JSON-RPC error %lld: %.300s%s (a protocol error; the turn's "
                  "'allow_error: true' records it instead)",
                  s->method, json_is_integer(code) ? (long long)json_integer_value(code) : 0LL,
-                 msg ? msg : "(no message)");
+                 msg ? msg : "(no message)", msg && strlen(msg) > 300 ? "..." : "");
             return;
         }
         s->done = true;

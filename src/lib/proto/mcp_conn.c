@@ -192,9 +192,9 @@ static void err_text(const json_t *e, char *buf, size_t cap)
 {
     json_t *code = json_object_get(e, "code");
     const char *msg = an_json_str(e, "message");
-    snprintf(buf, cap, "error %lld: %.300s",
+    snprintf(buf, cap, "error %lld: %.300s%s", /* a cut says so: see mcp.c */
              json_is_integer(code) ? (long long)json_integer_value(code) : 0LL,
-             msg ? msg : "(no message)");
+             msg ? msg : "(no message)", msg && strlen(msg) > 300 ? "..." : "");
 }
 
 static void init_answered(struct mcp_conn *c, const struct an_rpc_msg *m)
@@ -298,8 +298,8 @@ static void rpc_close(void *ud, struct an_rpc *rpc, enum an_rpc_close_kind kind,
     while (n && (log[n - 1] == '\n' || log[n - 1] == '\r' || log[n - 1] == ' '))
         n--;
     if (n) /* the end of its stderr usually says why */
-        snprintf(tail, sizeof tail, "; its stderr ends: %.*s", (int)(n > 200 ? 200 : n),
-                 n > 200 ? log + n - 200 : log);
+        snprintf(tail, sizeof tail, "; its stderr ends: %s%.*s", n > 200 ? "..." : "",
+                 (int)(n > 200 ? 200 : n), n > 200 ? log + n - 200 : log);
     broken(c, AN_EPROTO, "the server connection closed: %s%s", reason, tail);
 }
 

@@ -206,6 +206,8 @@ struct cmp_side {
     const struct an_test_result *t; /* NULL when missing */
     const char *const *kinds;       /* finding kinds as written; t->findings.n of them */
     const char *slug;               /* tests/<slug> in the record (borrowed); NULL */
+    const char *broken_file;        /* static: the file under tests/<slug>/ that makes it
+                                       broken; NULL: result.json */
     const char *word;               /* pass fail error skip missing broken filtered_out */
     bool pass;
     enum cmp_root root;

@@ -50,7 +50,8 @@ static json_t *availability(const struct cmp_side *s)
         if (s->avail == CMP_BROKEN && s->slug) {
             json_t *d = json_object();
             char path[200];
-            snprintf(path, sizeof path, "tests/%.150s/result.json", s->slug);
+            snprintf(path, sizeof path, "tests/%.150s/%s", s->slug,
+                     s->broken_file ? s->broken_file : "result.json");
             json_object_set_new(d, "file", json_string(path));
             json_object_set_new(o, "details", d);
         }

@@ -36,6 +36,7 @@ struct entry {
     const struct an_test_result *t;
     const char *const *kinds;
     bool taken;
+    bool slug_listed; /* run.json gave its directory (a safe slug) */
 };
 
 static int fail_dir(struct an_err *err, const char *dir, const char *file, enum an_code code,
@@ -217,8 +218,10 @@ static struct entry *entries_of(struct cmp_run *run, size_t *n)
             if (!used[k] &&
                 same_test(nonnull_str(x, "id"), an_json_str(x, "name"), t->id, t->name)) {
                 used[k] = true;
-                if (slug_safe(an_json_str(x, "slug")))
+                if (slug_safe(an_json_str(x, "slug"))) {
                     run->slugs[i] = an_xstrdup(an_json_str(x, "slug"));
+                    e->slug_listed = true;
+                }
                 break;
             }
         }
@@ -278,6 +281,15 @@ static bool result_file_broken(const char *dir, const char *slug)
     return broken;
 }
 
+/* The case's frames should be there and are not (see fill_side). */
+static bool frames_lost(const struct cmp_run *run, const struct entry *e)
+{
+    if (!e->slug_listed)
+        return true;
+    return file_exists(run->dir, e->slug, "result.json") &&
+           !file_exists(run->dir, e->slug, "frames.jsonl");
+}
+
 static const char *status_word(const struct an_test_result *t)
 {
     return an_status_name(t->status);
@@ -333,6 +345,18 @@ static void fill_side(struct cmp_side *s, const struct cmp_run *run, const struc
         s->word = "broken";
         s->reason_code = "invalid_json";
         s->reason = an_xstrdup("tests/<slug>/result.json is not a JSON object");
+    } else if (frames_lost(run, e)) {
+        /* a recording writes result.json and frames.jsonl together: one
+         * without the other, or no directory where run.json names none,
+         * is a recording that lost this case's evidence */
+        s->avail = CMP_BROKEN;
+        s->word = "broken";
+        s->reason_code = "missing_file";
+        s->broken_file = "frames.jsonl";
+        s->reason = an_xstrdup(e->slug ? "tests/<slug>/frames.jsonl is missing: the case's raw "
+                                         "frames were not recorded or were lost"
+                                       : "run.json names no directory for the case: its raw "
+                                         "frames cannot be found");
     }
     s->root = cmp_root_cause(e->t, e->kinds, &s->evidence_failed);
     cmp_trace_of(e->t, &s->trace);

@@ -8,6 +8,7 @@
 #include "core/buf.h"
 #include "core/json.h"
 #include "core/proc.h"
+#include "run/secrets.h"
 
 /* Output budgets that keep the whole message inside struct an_err. */
 #define LABEL_MAX 100
@@ -228,6 +229,9 @@ int an_hook_run_opts(const struct an_hook_opts *o, json_t **vars_out, char **fai
             an_oom();
         goto done;
     }
+    if (o->learn)
+        an_secrets_from_hook_output(o->learn, an_buf_cstr(&r.stdout_buf), r.stdout_buf.len, NULL,
+                                    NULL);
     if (show_stdout)
         put_excerpt(&msg, "stdout", out, out_len);
     const char *errtext = an_buf_cstr(&r.stderr_buf);

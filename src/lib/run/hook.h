@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "ananke/err.h"
+#include "run/redact.h"
 
 #define AN_HOOK_TIMEOUT_MS 30000
 #define AN_HOOK_STDOUT_MAX ((size_t)1 << 20)
@@ -47,6 +48,11 @@ struct an_hook_opts {
     const char *const *env;
     int64_t timeout_ms; /* <= 0 means AN_HOOK_TIMEOUT_MS: a hook is never
                            unbounded */
+    /* When the hook fails (a timeout, a status, invalid JSON ...), the
+     * secret-named members of what it printed on stdout, as far as they
+     * can be read, are added here (run/secrets.h): the failure message
+     * quotes stdout, and what it quotes must be redacted. NULL: not kept. */
+    struct an_redactor *learn;
 };
 #define AN_HOOK_OPTS_INIT {.timeout_ms = AN_HOOK_TIMEOUT_MS}
 

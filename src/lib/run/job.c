@@ -18,7 +18,9 @@
 #include "run/hook.h"
 #include "run/judge.h"
 #include "run/mcp_turn.h"
+#include "run/redact_result.h"
 #include "run/script_check.h"
+#include "run/secrets.h"
 #include "run/target_conf.h"
 
 /* ---- verdicts ---- */
@@ -85,6 +87,10 @@ static void finish(struct an_job *j)
         free(j->sandbox);
         j->sandbox = NULL;
     }
+    /* before the vars go: they name the test's own secrets */
+    if (!j->red)
+        j->red = j->env->secrets ? an_redactor_clone(j->env->secrets) : an_redactor_new();
+    an_secrets_gather(j->red, j->cfg, &j->vars, j->env->short_secret, j->env->short_ud);
     an_vars_release(&j->vars);
     if (j->dyn && !j->res.dyn) {
         /* the agent broke the loop: keep what it reached so far */
@@ -99,6 +105,11 @@ static void finish(struct an_job *j)
         j->dyn = NULL;
     }
     j->res.end_ms = an_clock_unix_ms();
+    /* nothing that leaves the job holds a known secret: every reporter,
+     * the console and the recording read this redacted result */
+    an_test_result_redact(&j->res, j->red);
+    an_redactor_free(j->red);
+    j->red = NULL;
     j->state = AN_JOB_DONE;
 }
 
@@ -493,9 +504,15 @@ static void *hooks_thread(void *arg)
         }
         json_t *out = NULL;
         char *failure = NULL;
-        if (!rc)
-            rc = an_hook_run((const char *const *)argv, h->argc, j->cfg->dir, timeout, &out,
-                             &failure, j->hooks_err);
+        if (!rc) {
+            struct an_hook_opts ho = AN_HOOK_OPTS_INIT;
+            ho.argv = (const char *const *)argv;
+            ho.argc = h->argc;
+            ho.cwd = j->cfg->dir;
+            ho.timeout_ms = timeout;
+            ho.learn = j->red; /* what a failing hook printed is secret too */
+            rc = an_hook_run_opts(&ho, &out, &failure, j->hooks_err);
+        }
         if (rc) {
             struct an_err copy = *j->hooks_err;
             an_fail(j->hooks_err, rc, &h->loc, "%s", failure ? failure : copy.msg);
@@ -549,6 +566,8 @@ void an_job_start(struct an_job *j, const struct an_job_env *env)
     }
     j->state = AN_JOB_HOOKS;
     j->hooks_err = an_xcalloc(1, sizeof *j->hooks_err);
+    if (!j->red)
+        j->red = j->env->secrets ? an_redactor_clone(j->env->secrets) : an_redactor_new();
     if (!start_thread(j, hooks_thread)) {
         hooks_thread(j); /* no thread to be had: run them here */
         an_job_thread_finished(j);

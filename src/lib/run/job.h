@@ -27,6 +27,7 @@
 #include "core/interp.h"
 #include "proto/adapter.h"
 #include "run/dynamic.h"
+#include "run/redact.h"
 #include "run/target_conf.h"
 
 #define AN_JOB_MAX_FDS 8 /* descriptors one fd-driven session may ask to poll */
@@ -63,6 +64,14 @@ struct an_job_env {
     bool keep_var_values;   /* results keep hook variable values (a recording) */
     json_t *helper_params;  /* --seed: {"seed": N, "temperature": 0} for openai helpers; NULL */
     int64_t seed;           /* --seed, or -1 */
+    /* The run's secrets (the config's own and --redact), read only: each
+     * result is redacted with them and its test's own before it leaves the
+     * job (run/redact_result.c). NULL: none. */
+    const struct an_redactor *secrets;
+    /* Told the label of a secret too short to redact; called from the
+     * loop's thread, so it must be thread-safe. NULL: nobody is told. */
+    void (*short_secret)(const char *label, void *ud);
+    void *short_ud;
 };
 
 struct an_job {
@@ -92,6 +101,7 @@ struct an_job {
     atomic_bool thread_done;
     int hooks_rc;
     bool hooks_hit_deadline;
+    struct an_redactor *red;  /* the test's secrets: env->secrets and its own (finish()) */
     struct an_err *hooks_err; /* only while hooks run: an error is 1.5 KiB, a job
                                  list of 10000 tests should not carry 10000 */
     struct an_job_checks *ck; /* only in AN_JOB_CHECKS */

@@ -21,6 +21,7 @@
 #include "proto/uuid.h"
 #include "report/report_util.h"
 #include "run/redact.h"
+#include "run/secrets.h"
 
 #ifndef ANANKE_VERSION
 #define ANANKE_VERSION "unknown"
@@ -91,29 +92,10 @@ void an_record_slugs(const char *const *keys, size_t n, char **out)
 
 /* ---- secrets ---- */
 
-/* strcasestr(), which is a GNU extension. */
-static bool contains_nocase(const char *h, const char *needle)
+static void short_secret(const char *label, void *ud)
 {
-    size_t n = strlen(needle);
-    for (; *h; h++)
-        if (!strncasecmp(h, needle, n))
-            return true;
-    return false;
-}
-
-/* docs/record.md: names that say they hold a secret. */
-static bool secret_name(const char *name)
-{
-    static const char *const words[] = {"TOKEN", "SECRET", "KEY", "PASSWORD"};
-    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-        if (contains_nocase(name, words[i]))
-            return true;
-    return false;
-}
-
-static void add_secret(struct an_recorder *rc, const char *label, const char *value)
-{
-    if (an_redactor_add_secret(rc->red, label, value) != AN_REDACT_SHORT || !rc->info.warn)
+    struct an_recorder *rc = ud;
+    if (!rc->info.warn)
         return;
     for (size_t i = 0; i < rc->nwarned; i++)
         if (!strcmp(rc->warned[i], label))
@@ -128,98 +110,12 @@ static void add_secret(struct an_recorder *rc, const char *label, const char *va
     rc->info.warn(msg, rc->info.ud);
 }
 
-/* What each ${...} of a secret template stands for is as secret as the
- * whole: a token may also show up without its "Bearer ". */
-static void add_refs(struct an_recorder *rc, const char *src, const struct an_vars *vars)
-{
-    for (const char *p = src; p && *p;) {
-        if (p[0] == '$' && p[1] == '$' && p[2] == '{') {
-            p += 3;
-            continue;
-        }
-        if (p[0] != '$' || p[1] != '{') {
-            p++;
-            continue;
-        }
-        const char *start = p + 2, *end = strchr(start, '}');
-        if (!end)
-            return;
-        char *name = an_xstrndup(start, (size_t)(end - start));
-        bool env = !strncmp(name, "ENV.", 4);
-        const char *v = env ? getenv(name + 4) : an_vars_get(vars, name);
-        char label[300];
-        snprintf(label, sizeof label, "%s %.200s", env ? "environment variable" : "hook variable",
-                 env ? name + 4 : name);
-        if (v)
-            add_secret(rc, label, v);
-        free(name);
-        p = end + 1;
-    }
-}
-
-static void add_template(struct an_recorder *rc, const char *label, const struct an_tmpl *t,
-                         const struct an_vars *vars, bool auth)
-{
-    if (!t->src)
-        return;
-    /* the parts first: a value known already keeps its first label, and
-     * "environment variable X" says more than "header Authorization" */
-    add_refs(rc, t->src, vars);
-    char *v = NULL;
-    struct an_err e = AN_ERR_INIT;
-    if (!an_interp(t->src, &t->loc, vars, &v, &e)) {
-        add_secret(rc, label, v);
-        /* "Bearer abc123": the credential alone too */
-        const char *sp = auth ? strchr(v, ' ') : NULL;
-        if (sp)
-            add_secret(rc, label, sp + strspn(sp, " "));
-    }
-    free(v); /* an unknown variable: the test never sent it; its parts still count */
-}
-
-static void target_secrets(struct an_recorder *rc, const struct an_target *t, const char *agent,
-                           const struct an_vars *vars)
-{
-    char label[300];
-    const char *of = agent ? " of agent " : "";
-    for (size_t i = 0; i < t->nheaders; i++) {
-        const struct an_header *h = &t->headers[i];
-        bool auth = !strcasecmp(h->name, "Authorization") ||
-                    !strcasecmp(h->name, "Proxy-Authorization");
-        if (!auth && !secret_name(h->name) && !(h->value.src && strstr(h->value.src, "${ENV.")))
-            continue;
-        snprintf(label, sizeof label, "header %.100s%s%.100s", h->name, of, agent ? agent : "");
-        add_template(rc, label, &h->value, vars, auth);
-    }
-    if (t->api_key.src) {
-        snprintf(label, sizeof label, "api_key%s%.100s", of, agent ? agent : "");
-        add_template(rc, label, &t->api_key, vars, false);
-    }
-    for (size_t i = 0; i < t->nenv; i++) {
-        const struct an_env_var *e = &t->env[i];
-        if (!secret_name(e->name) && !(e->value.src && strstr(e->value.src, "${ENV.")))
-            continue;
-        snprintf(label, sizeof label, "env %.100s%s%.100s", e->name, of, agent ? agent : "");
-        add_template(rc, label, &e->value, vars, false);
-    }
-}
-
 /* Every secret one test may have sent or seen: its target's and helper
  * agents' credentials (built with its variables) and its secret-named
  * hook variables. */
 static void gather_secrets(struct an_recorder *rc, const struct an_vars *vars)
 {
-    const struct an_config *cfg = &rc->suite->config;
-    target_secrets(rc, &cfg->target, NULL, vars);
-    for (size_t i = 0; i < cfg->nagents; i++)
-        target_secrets(rc, &cfg->agents[i].target, cfg->agents[i].name, vars);
-    for (size_t i = 0; i < vars->n; i++) {
-        if (!secret_name(vars->names[i]))
-            continue;
-        char label[300];
-        snprintf(label, sizeof label, "hook variable %.200s", vars->names[i]);
-        add_secret(rc, label, vars->values[i]);
-    }
+    an_secrets_gather(rc->red, &rc->suite->config, vars, short_secret, rc);
 }
 
 /* ---- files ---- */
@@ -292,6 +188,21 @@ static json_t *test_entry(const char *name, const char *id, const char *file, co
     return e;
 }
 
+/* A result's name (or file) is the test's, as the run redacted it. */
+static bool same(const struct an_recorder *rc, const char *result, const char *test)
+{
+    if (!result || !test)
+        return !result && !test;
+    if (!strcmp(result, test))
+        return true;
+    char *a = an_redact_text(rc->red, result, strlen(result), NULL, NULL);
+    char *b = an_redact_text(rc->red, test, strlen(test), NULL, NULL);
+    bool eq = !strcmp(a ? a : result, b ? b : test);
+    free(a);
+    free(b);
+    return eq;
+}
+
 /* Every selected test in run order: those with a result, and those that
  * never started ("not_run", no directory). The results are the selection
  * in order with the never-started ones left out (run/sched.c). */
@@ -303,8 +214,7 @@ static json_t *tests_json(const struct an_recorder *rc, const struct an_run_resu
     for (size_t k = 0; k < rc->info.nselected; k++) {
         const struct an_test *t = &rc->suite->tests[rc->selected[k]];
         const struct an_test_result *r = j < res->ntests ? &res->tests[j] : NULL;
-        bool ran = r && r->name && t->name && !strcmp(r->name, t->name) &&
-                   ((!r->file && !t->file) || (r->file && t->file && !strcmp(r->file, t->file)));
+        bool ran = r && same(rc, r->name, t->name) && same(rc, r->file, t->file);
         if (!ran) {
             json_array_append_new(a, test_entry(t->name, t->id, t->file, NULL, "not_run"));
             continue;
@@ -396,17 +306,41 @@ static int make_dir(const struct an_recorder *rc, const char *rel, struct an_err
     return rc_;
 }
 
+/* `count` replacements of `what` in `file`, into redactions.json's list. */
+static void tally_one(struct an_recorder *rc, const char *file, const char *what, size_t count)
+{
+    if (!count)
+        return;
+    rc->redacted += count;
+    size_t i;
+    json_t *e;
+    json_array_foreach(rc->report, i, e)
+    {
+        if (!strcmp(an_json_str(e, "what"), what) && !strcmp(an_json_str(e, "file"), file)) {
+            json_int_t n = json_integer_value(json_object_get(e, "count"));
+            set(e, "count", json_integer(n + (json_int_t)count));
+            return;
+        }
+    }
+    json_array_append_new(rc->report, json_pack("{s:s,s:s,s:I}", "what", what, "file", file,
+                                                "count", (json_int_t)count));
+}
+
 /* What one file had redacted, into redactions.json's list. */
 static void tally(struct an_recorder *rc, const char *file, const size_t *counts)
 {
-    for (size_t l = 0; l < an_redactor_nlabels(rc->red); l++) {
-        if (!counts[l])
-            continue;
-        json_array_append_new(rc->report,
-                              json_pack("{s:s,s:s,s:I}", "what", an_redactor_label(rc->red, l),
-                                        "file", file, "count", (json_int_t)counts[l]));
-        rc->redacted += counts[l];
-    }
+    for (size_t l = 0; l < an_redactor_nlabels(rc->red); l++)
+        tally_one(rc, file, an_redactor_label(rc->red, l), counts[l]);
+}
+
+/* What the run redacted in a result before it got here (in its frames, or
+ * elsewhere in it). */
+static void tally_run(struct an_recorder *rc, const char *file, const struct an_test_result *t,
+                      bool frames)
+{
+    for (size_t i = 0; i < t->nredacted; i++)
+        if (t->redacted[i].frames == frames)
+            tally_one(rc, file, t->redacted[i].what, t->redacted[i].count);
 }
 
 /* frames.jsonl: every kept frame, its time from the turn's request; a
@@ -461,6 +395,7 @@ static int write_test(struct an_recorder *rc, const struct an_test_result *t, co
     if ((rc_ = write_json(rc, an_buf_cstr(&rel), result, err)))
         goto done;
     tally(rc, an_buf_cstr(&rel), result_counts);
+    tally_run(rc, an_buf_cstr(&rel), t, false);
 
     an_buf_reset(&rel);
     an_buf_printf(&rel, "tests/%s/frames.jsonl", slug);
@@ -468,6 +403,7 @@ static int write_test(struct an_recorder *rc, const struct an_test_result *t, co
     if ((rc_ = write_buf(rc, an_buf_cstr(&rel), &b, err)))
         goto done;
     tally(rc, an_buf_cstr(&rel), counts);
+    tally_run(rc, an_buf_cstr(&rel), t, true);
 
     memset(counts, 0, (nl + 1) * sizeof *counts);
     an_buf_reset(&rel);
@@ -500,8 +436,16 @@ int an_record_write(struct an_recorder *rc, const struct an_run_result *res, boo
     }
     char **slugs = an_xcalloc(n + 1, sizeof *slugs);
     const char **keys = an_xcalloc(n + 1, sizeof *keys);
-    for (size_t i = 0; i < n; i++)
+    /* a directory's name is output too: taken from the names as redacted
+     * (the run's redaction did it; this one adds another test's secrets) */
+    char **red_keys = an_xcalloc(n + 1, sizeof *red_keys);
+    for (size_t i = 0; i < n; i++) {
         keys[i] = res->tests[i].id ? res->tests[i].id : res->tests[i].name;
+        red_keys[i] = keys[i] ? an_redact_text(rc->red, keys[i], strlen(keys[i]), NULL, NULL)
+                              : NULL;
+        if (red_keys[i])
+            keys[i] = red_keys[i];
+    }
     an_record_slugs(keys, n, slugs);
 
     size_t nl = an_redactor_nlabels(rc->red);
@@ -526,6 +470,8 @@ int an_record_write(struct an_recorder *rc, const struct an_run_result *res, boo
     if ((rc_ = write_json(rc, "results.json", red_doc, err)))
         goto done;
     tally(rc, "results.json", all);
+    for (size_t i = 0; i < n; i++)
+        tally_run(rc, "results.json", &res->tests[i], false);
 
     memset(one, 0, (nl + 1) * sizeof *one);
     run = run_json(rc, res, complete, slugs);
@@ -541,9 +487,12 @@ done:
     json_decref(red_tests);
     json_decref(run);
     json_decref(red_run);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(slugs[i]);
+        free(red_keys[i]);
+    }
     free(slugs);
+    free(red_keys);
     free(keys);
     free(all);
     free(one);

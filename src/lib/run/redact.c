@@ -3,6 +3,7 @@
 #include "run/redact.h"
 
 #include <pcre2.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ struct pattern {
     struct an_regex *re;
     size_t label;
     bool utf; /* compiled with the u flag: step over whole characters */
+    atomic_size_t gave_up; /* texts redacted whole: PCRE2 gave up on them */
 };
 
 struct an_redactor {
@@ -31,8 +33,9 @@ struct an_redactor {
     size_t nvalues, cap_values;
     struct form *forms;
     size_t nforms, cap_forms;
-    struct pattern *pats;
+    struct pattern **pats;
     size_t npats, cap_pats;
+    bool borrowed; /* pats are another redactor's (an_redactor_clone) */
 };
 
 struct an_redactor *an_redactor_new(void)
@@ -53,10 +56,48 @@ void an_redactor_free(struct an_redactor *r)
     for (size_t i = 0; i < r->nforms; i++)
         free(r->forms[i].s);
     free(r->forms);
-    for (size_t i = 0; i < r->npats; i++)
-        an_regex_free(r->pats[i].re);
+    for (size_t i = 0; i < r->npats && !r->borrowed; i++) {
+        an_regex_free(r->pats[i]->re);
+        free(r->pats[i]);
+    }
     free(r->pats);
     free(r);
+}
+
+struct an_redactor *an_redactor_clone(const struct an_redactor *r)
+{
+    struct an_redactor *c = an_redactor_new();
+    for (size_t i = 0; i < r->nlabels; i++) {
+        AN_GROW(c->labels, c->nlabels, c->cap_labels);
+        c->labels[c->nlabels++] = an_xstrdup(r->labels[i]);
+    }
+    for (size_t i = 0; i < r->nvalues; i++) {
+        AN_GROW(c->values, c->nvalues, c->cap_values);
+        c->values[c->nvalues++] = an_xstrdup(r->values[i]);
+    }
+    for (size_t i = 0; i < r->nforms; i++) {
+        AN_GROW(c->forms, c->nforms, c->cap_forms);
+        c->forms[c->nforms++] =
+            (struct form){an_xstrndup(r->forms[i].s, r->forms[i].n), r->forms[i].n,
+                          r->forms[i].label};
+    }
+    if (r->npats) {
+        c->pats = an_xcalloc(r->npats, sizeof *c->pats);
+        memcpy(c->pats, r->pats, r->npats * sizeof *c->pats);
+        c->npats = c->cap_pats = r->npats;
+    }
+    c->borrowed = true;
+    return c;
+}
+
+bool an_redactor_empty(const struct an_redactor *r)
+{
+    return !r || (!r->nforms && !r->npats);
+}
+
+size_t an_redactor_size(const struct an_redactor *r)
+{
+    return r ? r->nvalues + r->npats : 0;
 }
 
 static size_t label_of(struct an_redactor *r, const char *label)
@@ -157,18 +198,42 @@ enum an_redact_add an_redactor_add_secret(struct an_redactor *r, const char *lab
 int an_redactor_add_regex(struct an_redactor *r, const char *src, struct an_err *err)
 {
     struct an_regex *re = NULL;
+    if (r->borrowed)
+        return an_fail(err, AN_EINTERNAL, NULL, "--redact: a pattern added to a copy");
     int rc = an_regex_compile(&re, src, NULL, err);
     if (rc) {
         an_err_prefix(err, "--redact: ");
         return rc;
     }
+    /* the cut rule matches partially before a "...": JIT code for that
+     * mode too (without it PCRE2 interprets, which is only slower) */
+    const char *nojit = getenv("ANANKE_NO_JIT");
+    if (!(nojit && *nojit && strcmp(nojit, "0") != 0))
+        (void)pcre2_jit_compile(re->code, PCRE2_JIT_PARTIAL_HARD);
     struct an_buf b = AN_BUF_INIT;
     an_buf_printf(&b, "--redact %s", src);
     AN_GROW(r->pats, r->npats, r->cap_pats);
-    r->pats[r->npats++] = (struct pattern){re, label_of(r, an_buf_cstr(&b)),
-                                           strchr(re->flags, 'u') != NULL};
+    struct pattern *p = an_xcalloc(1, sizeof *p);
+    p->re = re;
+    p->label = label_of(r, an_buf_cstr(&b));
+    p->utf = strchr(re->flags, 'u') != NULL;
+    atomic_init(&p->gave_up, 0);
+    r->pats[r->npats++] = p;
     an_buf_release(&b);
     return AN_OK;
+}
+
+size_t an_redactor_npatterns(const struct an_redactor *r)
+{
+    return r ? r->npats : 0;
+}
+
+const char *an_redactor_gave_up(const struct an_redactor *r, size_t i, size_t *texts)
+{
+    if (!r || i >= r->npats)
+        return NULL;
+    *texts = atomic_load(&r->pats[i]->gave_up);
+    return r->pats[i]->re->src;
 }
 
 size_t an_redactor_nlabels(const struct an_redactor *r)
@@ -236,7 +301,17 @@ static void find_form(const struct form *f, const char *s, size_t n, struct span
     }
 }
 
-static void find_pattern(const struct pattern *p, const char *s, size_t n, struct spans *out,
+/* PCRE2 gave up on s (a limit): all of it goes, and the pattern says so. */
+static void gave_up(struct pattern *p, size_t n, struct spans *out, size_t *counts)
+{
+    if (n)
+        span_add(out, 0, n);
+    if (counts)
+        counts[p->label]++;
+    atomic_fetch_add(&p->gave_up, 1);
+}
+
+static void find_pattern(struct pattern *p, const char *s, size_t n, struct spans *out,
                          size_t *counts)
 {
     pcre2_code *code = p->re->code;
@@ -244,7 +319,13 @@ static void find_pattern(const struct pattern *p, const char *s, size_t n, struc
     if (!md)
         an_oom();
     for (size_t at = 0; at <= n;) {
-        int rc = pcre2_match(code, (PCRE2_SPTR)s, n, at, 0, md, NULL);
+        int rc = pcre2_match(code, (PCRE2_SPTR)s, n, at, 0, md, p->re->mctx);
+        if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+            rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT ||
+            rc == PCRE2_ERROR_NOMEMORY) {
+            gave_up(p, n, out, counts); /* fail closed */
+            break;
+        }
         if (rc < 0)
             break; /* no more matches (or a subject PCRE2 refuses: nothing to find) */
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
@@ -264,15 +345,152 @@ static void find_pattern(const struct pattern *p, const char *s, size_t n, struc
     pcre2_match_data_free(md);
 }
 
-size_t an_redact_find(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
-                      struct an_redact_span **out)
+/* s[0..c) ends in the first k >= AN_REDACT_MIN bytes of f (not all of
+ * them: that is a match): the longest such k, else 0. */
+static size_t prefix_at(const struct form *f, const char *s, size_t c)
+{
+    size_t k = f->n - 1 < c ? f->n - 1 : c;
+    for (; k >= AN_REDACT_MIN; k--)
+        if (s[c - k] == f->s[0] && !memcmp(s + c - k, f->s, k))
+            return k;
+    return 0;
+}
+
+static size_t suffix_at(const struct form *f, const char *s, size_t n, size_t a);
+
+/* A pattern that matches s[0..c) partially at its end: from where (an
+ * offset below c), else c. */
+static size_t partial_at(struct pattern *p, const char *s, size_t c)
+{
+    pcre2_code *code = p->re->code;
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, NULL);
+    if (!md)
+        an_oom();
+    size_t from = c;
+    /* a secret is not kilobytes long: start near the cut, so a text full
+     * of "..." is not searched again from its start at each */
+    size_t at = c > 4096 ? c - 4096 : 0;
+    while (p->utf && at < c && ((unsigned char)s[at] & 0xC0) == 0x80)
+        at++;
+    while (at <= c) {
+        int rc = pcre2_match(code, (PCRE2_SPTR)s, c, at, PCRE2_PARTIAL_HARD, md, p->re->mctx);
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        if (rc == PCRE2_ERROR_PARTIAL) {
+            from = ov[0];
+            break;
+        }
+        if (rc < 0)
+            break; /* no match, or a limit: the whole-text search said so already */
+        at = ov[1] > ov[0] ? ov[1] : ov[1] + 1;
+        while (p->utf && at < c && ((unsigned char)s[at] & 0xC0) == 0x80)
+            at++;
+    }
+    pcre2_match_data_free(md);
+    return from;
+}
+
+/* The cut rule (redact.h): the start of a secret just before a "..." or
+ * U+2026, or at the end of s. */
+static void find_cuts(const struct an_redactor *r, const char *s, size_t n, struct spans *out,
+                      size_t *counts)
+{
+    for (size_t i = 0; i < r->nforms; i++) {
+        size_t k = prefix_at(&r->forms[i], s, n);
+        if (k) {
+            span_add(out, n - k, n);
+            if (counts)
+                counts[r->forms[i].label]++;
+        }
+    }
+    for (size_t at = 0; at < n;) {
+        const char *dots = find_bytes(s + at, n - at, "...", 3);
+        const char *ell = find_bytes(s + at, n - at, "\xE2\x80\xA6", 3);
+        const char *m = !dots ? ell : !ell ? dots : dots < ell ? dots : ell;
+        if (!m)
+            break;
+        size_t c = (size_t)(m - s);
+        for (size_t i = 0; i < r->nforms; i++) {
+            /* the start of a secret before the cut, or its end after it
+             * (a text that keeps only its last bytes: "...tail") */
+            size_t k = prefix_at(&r->forms[i], s, c);
+            size_t e = c + 3 < n ? suffix_at(&r->forms[i], s, n, c + 3) : 0;
+            if (k)
+                span_add(out, c - k, c);
+            if (e)
+                span_add(out, c + 3, c + 3 + e);
+            if (counts && (k || e))
+                counts[r->forms[i].label]++;
+        }
+        for (size_t i = 0; i < r->npats; i++) {
+            size_t from = partial_at(r->pats[i], s, c);
+            if (c - from >= AN_REDACT_MIN) {
+                span_add(out, from, c);
+                if (counts)
+                    counts[r->pats[i]->label]++;
+            }
+        }
+        at = c + 3;
+    }
+}
+
+/* s[a..) begins with the last k >= AN_REDACT_MIN bytes of f (not all of
+ * them): the longest such k, else 0. */
+static size_t suffix_at(const struct form *f, const char *s, size_t n, size_t a)
+{
+    size_t k = f->n - 1 < n - a ? f->n - 1 : n - a;
+    for (; k >= AN_REDACT_MIN; k--)
+        if (s[a] == f->s[f->n - k] && !memcmp(s + a, f->s + f->n - k, k))
+            return k;
+    return 0;
+}
+
+/* The quoted rule (an_redact_quoted): pieces of a literal secret at the
+ * edges of a quoted string, or all of one. */
+static void find_quoted(const struct an_redactor *r, const char *s, size_t n, struct spans *out,
+                        size_t *counts)
+{
+    const char *q = memchr(s, '"', n);
+    while (q) {
+        size_t at = (size_t)(q - s), a = at + 1;
+        /* the piece before this quote ends before its escaping backslash */
+        size_t e = at > 0 && s[at - 1] == '\\' ? at - 1 : at;
+        const char *next = a < n ? memchr(s + a, '"', n - a) : NULL;
+        size_t e2 = next ? (size_t)(next - s) : n;
+        if (next && e2 > a && s[e2 - 1] == '\\')
+            e2--;
+        for (size_t i = 0; i < r->nforms; i++) {
+            const struct form *f = &r->forms[i];
+            size_t k = a < n ? suffix_at(f, s, n, a) : 0;
+            size_t p = prefix_at(f, s, e);
+            bool whole = e2 > a && e2 - a >= AN_REDACT_MIN && e2 - a < f->n &&
+                         find_bytes(f->s, f->n, s + a, e2 - a);
+            if (k)
+                span_add(out, a, a + k);
+            if (p)
+                span_add(out, e - p, e);
+            if (whole)
+                span_add(out, a, e2);
+            if (counts && (k || p || whole))
+                counts[f->label]++;
+        }
+        q = next;
+    }
+}
+
+static size_t find_all(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                       struct an_redact_span **out, bool quoted)
 {
     struct spans sp = {0};
     *out = NULL;
+    if (an_redactor_empty(r))
+        return 0;
     for (size_t i = 0; i < r->nforms; i++)
         find_form(&r->forms[i], s, n, &sp, counts);
     for (size_t i = 0; i < r->npats; i++)
-        find_pattern(&r->pats[i], s, n, &sp, counts);
+        find_pattern(r->pats[i], s, n, &sp, counts);
+    find_cuts(r, s, n, &sp, counts);
+    if (quoted)
+        find_quoted(r, s, n, &sp, counts);
     if (!sp.n)
         return 0;
     qsort(sp.v, sp.n, sizeof *sp.v, span_cmp);
@@ -290,11 +508,17 @@ size_t an_redact_find(const struct an_redactor *r, const char *s, size_t n, size
     return w;
 }
 
-char *an_redact_text(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
-                     size_t *out_len)
+size_t an_redact_find(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                      struct an_redact_span **out)
+{
+    return find_all(r, s, n, counts, out, false);
+}
+
+static char *redact(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                    size_t *out_len, bool quoted)
 {
     struct an_redact_span *sp;
-    size_t nsp = an_redact_find(r, s, n, counts, &sp);
+    size_t nsp = find_all(r, s, n, counts, &sp, quoted);
     if (!nsp)
         return NULL;
     struct an_buf b = AN_BUF_INIT;
@@ -313,6 +537,18 @@ char *an_redact_text(const struct an_redactor *r, const char *s, size_t n, size_
     if (out_len)
         *out_len = len;
     return out;
+}
+
+char *an_redact_text(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                     size_t *out_len)
+{
+    return redact(r, s, n, counts, out_len, false);
+}
+
+char *an_redact_quoted(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                       size_t *out_len)
+{
+    return redact(r, s, n, counts, out_len, true);
 }
 
 static json_t *redact_string(const struct an_redactor *r, const json_t *v, size_t *counts)

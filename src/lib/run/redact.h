@@ -17,6 +17,23 @@
  * what it replaced is added to the caller's `counts`, an array of
  * an_redactor_nlabels() entries (one per label), which may be NULL.
  * Secrets added later get new labels: size the array after adding them.
+ * A redactor is read by any number of threads at once once nothing is
+ * added to it any more.
+ *
+ * Cuts. A text cut short (a reporter's "...", an error that quotes the
+ * first 300 bytes of a body) may end in the first bytes of a secret, which
+ * no search for the whole secret finds. So the bytes just before a cut
+ * marker ("..." or U+2026) and at the very end of the text are redacted
+ * when they are the start of a literal secret (AN_REDACT_MIN bytes or
+ * more), and just before a marker when a pattern matches them partially;
+ * the bytes just after a "..." when they are the end of one (a text that
+ * keeps only its last bytes, "...tail"). Who cuts a text says so with a
+ * marker.
+ *
+ * Fail closed. A pattern that PCRE2 gives up on (its match limit, a
+ * catastrophic backtracking on this text) redacts the whole text it was
+ * searching, and the redactor counts it (an_redactor_gave_up) so that the
+ * caller can say so.
  */
 #ifndef ANANKE_RUN_REDACT_H
 #define ANANKE_RUN_REDACT_H
@@ -35,7 +52,16 @@
 struct an_redactor;
 
 struct an_redactor *an_redactor_new(void);
+/* A copy of r that more secrets can be added to (one test's own, on top
+ * of the run's): its secrets and labels are copied, its patterns are r's,
+ * borrowed: free the copy before r. Patterns cannot be added to a copy. */
+struct an_redactor *an_redactor_clone(const struct an_redactor *r);
 void an_redactor_free(struct an_redactor *r); /* NULL-safe */
+/* Nothing to search for: redacting changes nothing and costs nothing. */
+bool an_redactor_empty(const struct an_redactor *r); /* NULL counts as empty */
+/* How many secrets and patterns it holds, to tell whether a redactor
+ * knows more than another it was cloned from. */
+size_t an_redactor_size(const struct an_redactor *r);
 
 enum an_redact_add { AN_REDACT_ADDED, AN_REDACT_KNOWN, AN_REDACT_EMPTY, AN_REDACT_SHORT };
 /* Add a literal secret under `label` (both copied). A value already known
@@ -50,6 +76,11 @@ int an_redactor_add_regex(struct an_redactor *r, const char *src, struct an_err 
 
 size_t an_redactor_nlabels(const struct an_redactor *r);
 const char *an_redactor_label(const struct an_redactor *r, size_t i);
+/* The patterns PCRE2 gave up on while redacting (over every copy that
+ * shares them): for each, its source and how many texts were therefore
+ * redacted whole. Returns the number of patterns; i past it: NULL. */
+size_t an_redactor_npatterns(const struct an_redactor *r);
+const char *an_redactor_gave_up(const struct an_redactor *r, size_t i, size_t *texts);
 
 /* Where s[0..n) must be redacted: sorted spans [a, b), overlapping and
  * touching ones merged, into *spans (caller frees; NULL when none).
@@ -66,6 +97,14 @@ size_t an_redact_find(const struct an_redactor *r, const char *s, size_t n, size
  * broken bytes). */
 char *an_redact_text(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
                      size_t *out_len);
+/* an_redact_text, and also the pieces of a literal secret (AN_REDACT_MIN
+ * bytes or more) at the edges of a quoted string: one that a quote opens,
+ * one that a quote (or \") closes, and all that is between two. An error
+ * or a warning that quotes one event of a stream quotes a piece of a
+ * secret streamed across several, which no whole match finds; a stream's
+ * pieces sit at the edges of its JSON strings. */
+char *an_redact_quoted(const struct an_redactor *r, const char *s, size_t n, size_t *counts,
+                       size_t *out_len);
 /* A copy of v with every string and every object key redacted (new
  * reference; unchanged scalars are shared). Keys that become equal keep
  * the last value. */
@@ -87,5 +126,11 @@ json_t *an_redact_json(const struct an_redactor *r, const json_t *v, size_t *cou
  */
 char **an_redact_frames(const struct an_redactor *r, const char *const *frames, size_t n,
                         size_t *counts);
+
+/* A JSON value whose strings may continue each other (a conversation's
+ * messages: a secret begun in one and ended in the next), searched as a
+ * frame is, its strings joined: NULL when nothing is to be redacted, else
+ * a new redacted copy (keys redacted too). v is only read. */
+json_t *an_redact_tree(const struct an_redactor *r, const json_t *v, size_t *counts);
 
 #endif

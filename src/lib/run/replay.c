@@ -12,7 +12,9 @@
 #include "core/interp.h"
 #include "core/usage.h"
 #include "run/replay_int.h"
+#include "run/redact_result.h"
 #include "run/replay_judge.h"
+#include "run/secrets.h"
 
 #define SHOWN 80 /* bytes of a message quoted in a line about it */
 
@@ -272,22 +274,32 @@ static void replay_test(const struct an_suite *s, const struct an_recording *rec
 /* The recorded test for t: by id (a JSONL case) or by name (a YAML test),
  * in the same file first (the same path, then one named from elsewhere),
  * then any; never one already taken. */
-static struct an_test_result *pair(struct an_recording *r, const struct an_test *t)
+static struct an_test_result *pair(struct an_recording *r, const struct an_test *t,
+                                   const struct an_redactor *red)
 {
+    /* the run redacted the name it recorded (a --redact match in it) */
+    char *red_name = t->name ? an_redact_text(red, t->name, strlen(t->name), NULL, NULL) : NULL;
+    char *red_id = t->id ? an_redact_text(red, t->id, strlen(t->id), NULL, NULL) : NULL;
+    const char *name = red_name ? red_name : t->name, *id = red_id ? red_id : t->id;
+    struct an_test_result *found = NULL;
     for (int want = 2; want >= 0; want--) {
         for (size_t i = 0; i < r->results.ntests; i++) {
             struct an_test_result *c = &r->results.tests[i];
             if (r->used[i])
                 continue;
-            bool key = t->id ? c->id && !strcmp(c->id, t->id)
-                             : !c->id && c->name && t->name && !strcmp(c->name, t->name);
+            bool key = id ? c->id && !strcmp(c->id, id)
+                          : !c->id && c->name && name && !strcmp(c->name, name);
             if (!key || an_replay_file_match(c->file, t->file) < want)
                 continue;
             r->used[i] = true;
-            return c;
+            found = c;
+            goto done;
         }
     }
-    return NULL;
+done:
+    free(red_name);
+    free(red_id);
+    return found;
 }
 
 static bool file_loaded(const struct an_suite *s, const char *file)
@@ -304,7 +316,18 @@ int an_replay_suite(const struct an_suite *s, struct an_recording *rec,
 {
     struct an_replay_opts defaults = AN_REPLAY_OPTS_INIT;
     const struct an_replay_opts *o = opts ? opts : &defaults;
-    (void)err; /* nothing here fails the replay itself: each test has its verdict */
+    /* the secrets as `ananke run` knows them (the recording's hook
+     * variables are redacted already: only their names are known) */
+    struct an_redactor *red = an_redactor_new();
+    for (size_t i = 0; i < o->nredact; i++) {
+        int rc = an_redactor_add_regex(red, o->redact[i], err);
+        if (rc) {
+            an_redactor_free(red);
+            return rc;
+        }
+    }
+    struct an_vars none = AN_VARS_INIT;
+    an_secrets_gather(red, &s->config, &none, NULL, NULL);
     out->start_ms = an_clock_unix_ms();
     out->config_path = s->config.path ? an_xstrdup(s->config.path) : NULL;
     out->parallel = 1;
@@ -312,9 +335,10 @@ int an_replay_suite(const struct an_suite *s, struct an_recording *rec,
     out->pass_rate = 1.0;
     for (size_t i = 0; i < s->ntests; i++) {
         const struct an_test *t = &s->tests[i];
-        struct an_test_result *r = pair(rec, t);
+        struct an_test_result *r = pair(rec, t, red);
         struct an_test_result *res = an_run_result_add(out);
         replay_test(s, rec, t, r, res);
+        an_test_result_redact(res, red);
         an_expected_apply(o->expected, res);
         if (o->on_test)
             o->on_test(res, o->ud);
@@ -329,6 +353,19 @@ int an_replay_suite(const struct an_suite *s, struct an_recording *rec,
                  c->name ? c->name : "?", c->file ? c->file : "?");
         o->on_warning(msg, o->ud);
     }
+    for (size_t i = 0; o->on_warning && i < an_redactor_npatterns(red); i++) {
+        size_t n = 0;
+        const char *src = an_redactor_gave_up(red, i, &n);
+        if (!n)
+            continue;
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "--redact '%.200s': PCRE2 gave up on %zu text%s (its match limit): %s redacted "
+                 "whole",
+                 src, n, n == 1 ? "" : "s", n == 1 ? "it was" : "they were");
+        o->on_warning(msg, o->ud);
+    }
     out->end_ms = an_clock_unix_ms();
+    an_redactor_free(red);
     return AN_OK;
 }

@@ -18,6 +18,8 @@
 #include "core/clock.h"
 #include "proto/http.h"
 #include "run/sched_int.h"
+#include "run/redact_result.h"
+#include "run/secrets.h"
 
 size_t an_run_select(const struct an_suite *s, const struct an_run_opts *o, size_t **idx)
 {
@@ -76,10 +78,17 @@ static char *attempt_summary(const struct an_test_result *r)
 }
 
 /* What the result says of the test itself (the job fills name and file). */
-static void describe(struct an_test_result *r, const struct an_test *t)
+static void describe(struct sched *s, struct an_test_result *r, const struct an_test *t)
 {
-    if (t->id && !r->id)
+    if (t->id && !r->id) {
         r->id = an_xstrdup(t->id);
+        size_t n = strlen(r->id);
+        char *red = an_redact_text(s->secrets, r->id, n, NULL, NULL); /* --redact */
+        if (red) {
+            free(r->id);
+            r->id = red;
+        }
+    }
     r->nhistory = t->history ? json_array_size(t->history) : 0;
 }
 
@@ -90,7 +99,8 @@ static void skip_test(struct sched *s, size_t slot, const struct an_test *t)
     struct an_test_result *r = &s->out->tests[slot];
     r->name = t->name ? an_xstrdup(t->name) : NULL;
     r->file = t->file ? an_xstrdup(t->file) : NULL;
-    describe(r, t);
+    describe(s, r, t);
+    an_test_result_redact(r, s->secrets);
     r->status = AN_STATUS_SKIP;
     r->start_ms = r->end_ms = s->out->start_ms;
     s->slots[slot].skip = true;
@@ -145,7 +155,7 @@ void sched_collect(struct sched *s, struct an_job *j)
 
     if (sl->done < s->repeat)
         return;
-    describe(dst, j->test);
+    describe(s, dst, j->test);
     if (repeated) {
         /* passes / runs >= pass_rate, compared without rounding surprises */
         bool ok = (double)dst->passes + 1e-9 >= s->pass_rate * (double)dst->runs;
@@ -321,6 +331,60 @@ static unsigned run_threaded(struct sched *s, struct loop *loops, unsigned n)
     return started;
 }
 
+/* A secret too short to redact: said once per label (from any loop). */
+static void short_secret(const char *label, void *ud)
+{
+    struct sched *s = ud;
+    if (!s->o->warn)
+        return;
+    pthread_mutex_lock(&s->warn_mu);
+    bool said = false;
+    for (size_t i = 0; i < s->nwarned && !said; i++)
+        said = !strcmp(s->warned[i], label);
+    if (!said) {
+        s->warned = an_xrealloc(s->warned, (s->nwarned + 1) * sizeof *s->warned);
+        s->warned[s->nwarned++] = an_xstrdup(label);
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "the value of %s is shorter than %d bytes: it is not searched for, so it is "
+                 "not redacted",
+                 label, AN_REDACT_MIN);
+        s->o->warn(msg, s->o->ud);
+    }
+    pthread_mutex_unlock(&s->warn_mu);
+}
+
+/* The run's own secrets: --redact and the config's credentials. */
+static int make_secrets(struct sched *s, struct an_err *err)
+{
+    s->secrets = an_redactor_new();
+    for (size_t i = 0; i < s->o->nredact; i++) {
+        int rc = an_redactor_add_regex(s->secrets, s->o->redact[i], err);
+        if (rc)
+            return rc;
+    }
+    struct an_vars none = AN_VARS_INIT;
+    an_secrets_gather(s->secrets, &s->suite->config, &none, short_secret, s);
+    return AN_OK;
+}
+
+/* Fail closed, said aloud: the texts a pattern was given up on. */
+static void say_gave_up(struct sched *s)
+{
+    for (size_t i = 0; s->o->warn && i < an_redactor_npatterns(s->secrets); i++) {
+        size_t n = 0;
+        const char *src = an_redactor_gave_up(s->secrets, i, &n);
+        if (!n)
+            continue;
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "--redact '%.200s': PCRE2 gave up on %zu text%s (its match limit): %s redacted "
+                 "whole",
+                 src, n, n == 1 ? "" : "s", n == 1 ? "it was" : "they were");
+        s->o->warn(msg, s->o->ud);
+    }
+}
+
 int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
                  struct an_run_result *out, struct an_err *err)
 {
@@ -332,6 +396,12 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     s.pass_rate = o->pass_rate > 0 ? o->pass_rate : 1.0;
     s.start_mono = an_clock_mono_ms();
 
+    pthread_mutex_init(&s.warn_mu, NULL);
+    if (make_secrets(&s, err)) {
+        an_redactor_free(s.secrets);
+        pthread_mutex_destroy(&s.warn_mu);
+        return err->code;
+    }
     an_http_global_init();
     out->start_ms = an_clock_unix_ms();
     out->config_path = an_xstrdup(suite->config.path);
@@ -390,6 +460,9 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         l->env.keep_var_values = o->keep_var_values;
         l->env.seed = o->has_seed ? o->seed : -1;
         l->env.helper_params = helper_params; /* read only, by every loop */
+        l->env.secrets = s.secrets;            /* read only too */
+        l->env.short_secret = short_secret;
+        l->env.short_ud = &s;
     }
 
     if (rc == AN_OK) {
@@ -415,6 +488,12 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     free(s.slots);
     free(s.sel);
     json_decref(helper_params);
+    say_gave_up(&s);
+    an_redactor_free(s.secrets);
+    for (size_t i = 0; i < s.nwarned; i++)
+        free(s.warned[i]);
+    free(s.warned);
+    pthread_mutex_destroy(&s.warn_mu);
     an_http_thread_cleanup();
     return rc;
 }

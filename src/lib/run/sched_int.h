@@ -51,6 +51,11 @@ struct sched {
     bool stop;           /* fail-fast or interrupted: start nothing new */
     int64_t start_mono;
 
+    struct an_redactor *secrets; /* the run's own (run/secrets.h); read only while loops run */
+    pthread_mutex_t warn_mu;     /* one o->warn at a time, from any loop */
+    char **warned;               /* labels of too-short secrets said already */
+    size_t nwarned;
+
     bool threaded;       /* several loops: take `mu` */
     pthread_mutex_t mu;
     pthread_cond_t news; /* a run was collected, or a loop ended */

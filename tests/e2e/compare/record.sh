@@ -3,8 +3,9 @@
 # compare tests (this case's check.sh, tests/schema, tests/browser):
 #   OUT/base  every test but "new feature" against base.yaml
 #   OUT/new   every test but "legacy report" against new.yaml
-# Each holds run.json, results.json and tests/<slug>/result.json; OUT/new also
-# holds a frames.jsonl that carries the secret, as a leaky recorder would.
+# Each holds run.json, results.json and tests/<slug>/{result.json,frames.jsonl}
+# (frames empty; compare calls a case whose frames.jsonl is missing broken);
+# OUT/new's token_echo frames carry the secret, as a leaky recorder would.
 # Needs $ANANKE, $MOCK and $CMP_E2E_TOKEN. Usage: record.sh OUT
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,6 +46,7 @@ record() { # NAME SCENARIO TEST_FILE...
     slug=$(jq -r ".tests[$i].slug" "$out/$name/run.json")
     mkdir -p "$out/$name/tests/$slug"
     jq ".tests[$i]" "$out/$name/results.json" >"$out/$name/tests/$slug/result.json"
+    : >"$out/$name/tests/$slug/frames.jsonl"
   done
 }
 
@@ -52,6 +54,10 @@ record base "$here/base.yaml" a-checkout.test.yaml b-refund.test.yaml c-greeting
   d-legacy.test.yaml e-status.test.yaml f-support.test.yaml h-leak.test.yaml
 record new "$out/new.scenario.yaml" a-checkout.test.yaml b-refund.test.yaml c-greeting.test.yaml \
   e-status.test.yaml f-support.test.yaml g-feature.test.yaml h-leak.test.yaml
+# the run redacted the echoed secret in its report; put it back, as a leaky
+# recorder (or an older ananke) would have left it, for compare to find
+sed -i "s/\[redacted\]/Bearer $CMP_E2E_TOKEN/g" "$out/new/results.json" \
+  "$out/new/tests/token_echo/result.json"
 printf '{"turn": 1, "t_ms": 3, "data": "{\\"type\\":\\"RUN_STARTED\\",\\"note\\":\\"Bearer %s\\"}"}\n' \
   "$CMP_E2E_TOKEN" >"$out/new/tests/token_echo/frames.jsonl"
 echo '[{"what": "header Authorization", "file": "results.json", "count": 0}]' >"$out/base/redactions.json"

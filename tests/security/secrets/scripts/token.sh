@@ -1,3 +1,3 @@
 #!/bin/sh
 # A login hook: hands the test two secrets (their names say TOKEN).
-printf '{"SESSION_TOKEN": "hook-5ecret-header-8086", "API_TOKEN": "sk-planted-echo-2718281828", "CART": "cart-7"}\n'
+printf '{"SESSION_TOKEN": "tzwQ62wZxKGgNSyS4P76", "API_TOKEN": "sk-3HH8K5qJY62sZtwxVrT2", "CART": "cart-7"}\n'
