@@ -286,8 +286,8 @@ static bool frames_lost(const struct cmp_run *run, const struct entry *e)
 {
     if (!e->slug_listed)
         return true;
-    return file_exists(run->dir, e->slug, "result.json") &&
-           !file_exists(run->dir, e->slug, "frames.jsonl");
+    return file_kind(run->dir, e->slug, "result.json") != AN_NF_ABSENT &&
+           file_kind(run->dir, e->slug, "frames.jsonl") == AN_NF_ABSENT;
 }
 
 static const char *status_word(const struct an_test_result *t)
