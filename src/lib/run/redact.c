@@ -4,6 +4,7 @@
 
 #include <pcre2.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,6 +235,23 @@ const char *an_redactor_gave_up(const struct an_redactor *r, size_t i, size_t *t
         return NULL;
     *texts = atomic_load(&r->pats[i]->gave_up);
     return r->pats[i]->re->src;
+}
+
+void an_redactor_say_gave_up(const struct an_redactor *r, void (*warn)(const char *msg, void *ud),
+                             void *ud)
+{
+    for (size_t i = 0; warn && i < an_redactor_npatterns(r); i++) {
+        size_t n = 0;
+        const char *src = an_redactor_gave_up(r, i, &n);
+        if (!n)
+            continue;
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "--redact '%.200s': PCRE2 gave up on %zu text%s (its match limit): %s redacted "
+                 "whole",
+                 src, n, n == 1 ? "" : "s", n == 1 ? "it was" : "they were");
+        warn(msg, ud);
+    }
 }
 
 size_t an_redactor_nlabels(const struct an_redactor *r)

@@ -81,6 +81,11 @@ const char *an_redactor_label(const struct an_redactor *r, size_t i);
  * redacted whole. Returns the number of patterns; i past it: NULL. */
 size_t an_redactor_npatterns(const struct an_redactor *r);
 const char *an_redactor_gave_up(const struct an_redactor *r, size_t i, size_t *texts);
+/* Fail closed, said aloud: one warning per pattern PCRE2 gave up on
+ * ("--redact 'P': PCRE2 gave up on N texts (its match limit): they were
+ * redacted whole"), through warn; warn NULL: nothing. */
+void an_redactor_say_gave_up(const struct an_redactor *r, void (*warn)(const char *msg, void *ud),
+                             void *ud);
 
 /* Where s[0..n) must be redacted: sorted spans [a, b), overlapping and
  * touching ones merged, into *spans (caller frees; NULL when none).

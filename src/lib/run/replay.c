@@ -353,18 +353,7 @@ int an_replay_suite(const struct an_suite *s, struct an_recording *rec,
                  c->name ? c->name : "?", c->file ? c->file : "?");
         o->on_warning(msg, o->ud);
     }
-    for (size_t i = 0; o->on_warning && i < an_redactor_npatterns(red); i++) {
-        size_t n = 0;
-        const char *src = an_redactor_gave_up(red, i, &n);
-        if (!n)
-            continue;
-        char msg[512];
-        snprintf(msg, sizeof msg,
-                 "--redact '%.200s': PCRE2 gave up on %zu text%s (its match limit): %s redacted "
-                 "whole",
-                 src, n, n == 1 ? "" : "s", n == 1 ? "it was" : "they were");
-        o->on_warning(msg, o->ud);
-    }
+    an_redactor_say_gave_up(red, o->on_warning, o->ud);
     out->end_ms = an_clock_unix_ms();
     an_redactor_free(red);
     return AN_OK;

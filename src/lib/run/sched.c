@@ -368,23 +368,6 @@ static int make_secrets(struct sched *s, struct an_err *err)
     return AN_OK;
 }
 
-/* Fail closed, said aloud: the texts a pattern was given up on. */
-static void say_gave_up(struct sched *s)
-{
-    for (size_t i = 0; s->o->warn && i < an_redactor_npatterns(s->secrets); i++) {
-        size_t n = 0;
-        const char *src = an_redactor_gave_up(s->secrets, i, &n);
-        if (!n)
-            continue;
-        char msg[512];
-        snprintf(msg, sizeof msg,
-                 "--redact '%.200s': PCRE2 gave up on %zu text%s (its match limit): %s redacted "
-                 "whole",
-                 src, n, n == 1 ? "" : "s", n == 1 ? "it was" : "they were");
-        s->o->warn(msg, s->o->ud);
-    }
-}
-
 int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
                  struct an_run_result *out, struct an_err *err)
 {
@@ -488,7 +471,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     free(s.slots);
     free(s.sel);
     json_decref(helper_params);
-    say_gave_up(&s);
+    an_redactor_say_gave_up(s.secrets, s.o->warn, s.o->ud);
     an_redactor_free(s.secrets);
     for (size_t i = 0; i < s.nwarned; i++)
         free(s.warned[i]);
