@@ -31,6 +31,7 @@ struct fx {
     int last_rc;   /* what an_agui_dec_event returned last */
     size_t fed;    /* events the decoder accepted before stopping */
     size_t max_calls;
+    uint64_t max_state; /* max_state_bytes; 0: the default */
     int protocol; /* enum an_protocol_mode for the next turns */
 };
 
@@ -63,6 +64,7 @@ static struct an_turn_rec *turn_cut(struct fx *f, const char *user, const char *
     f->input = an_agui_conv_input(&f->conv, "run-1", user);
     an_agui_dec_new(&d, &f->conv, &f->t, f->max_calls);
     an_agui_dec_protocol(d, f->protocol);
+    an_agui_dec_max_state(d, f->max_state);
     f->last_rc = 0;
     f->fed = 0;
     for (size_t i = 0; events[i]; i++) {
@@ -768,7 +770,7 @@ static void test_json_patch(void **state)
         json_t *doc = json_loads(rows[i].doc, JSON_DECODE_ANY, NULL);
         json_t *ops = json_loads(rows[i].ops, JSON_DECODE_ANY, NULL);
         json_t *orig = json_deep_copy(doc);
-        int rc = an_json_patch(&doc, ops, why, sizeof why);
+        int rc = an_json_patch(&doc, ops, NULL, why, sizeof why);
         if (rows[i].want) {
             if (rc)
                 fail_msg("row %zu: failed: %s", i, why);
@@ -783,6 +785,114 @@ static void test_json_patch(void **state)
         json_decref(ops);
         json_decref(orig);
     }
+}
+
+/* A patch log of many kinds of change, undone by a failing last operation:
+ * the document is as it was. Then the caps: a copy that doubles an array
+ * stops at max_bytes before it is made, a document may not nest deeper
+ * than AN_JSON_PATCH_MAX_DEPTH, the work of patches is bounded, and the
+ * weight kept up to date is the document's. */
+static void test_json_patch_caps(void **state)
+{
+    (void)state;
+    char why[256];
+    json_t *doc = json_loads("{\"a\":[1,2,3],\"o\":{\"k\":\"v\",\"z\":[true]}}", 0, NULL);
+    json_t *orig = json_deep_copy(doc);
+    json_t *ops = json_loads(
+        "[{\"op\":\"remove\",\"path\":\"/a/0\"},{\"op\":\"add\",\"path\":\"/a/1\",\"value\":9},"
+        "{\"op\":\"replace\",\"path\":\"/a/0\",\"value\":{}},{\"op\":\"move\",\"from\":\"/o/z\","
+        "\"path\":\"/a/0/m\"},{\"op\":\"copy\",\"from\":\"/o\",\"path\":\"/p\"},"
+        "{\"op\":\"remove\",\"path\":\"/o\"},{\"op\":\"add\",\"path\":\"\",\"value\":{\"r\":1}},"
+        "{\"op\":\"test\",\"path\":\"/r\",\"value\":2}]",
+        0, NULL);
+    struct an_json_patch_cap cap = {.bytes = an_json_weight(doc, NULL)};
+    uint64_t w0 = cap.bytes;
+    assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), AN_EPROTO);
+    assert_true(json_equal(doc, orig));
+    assert_int_equal(cap.bytes, w0);
+    json_decref(ops);
+    /* the same without its failing test: the weight kept is the document's */
+    ops = json_loads("[{\"op\":\"remove\",\"path\":\"/a/0\"},{\"op\":\"move\",\"from\":\"/o/z\","
+                     "\"path\":\"/a/0\"},{\"op\":\"copy\",\"from\":\"/o\",\"path\":\"/a/0/-\"},"
+                     "{\"op\":\"replace\",\"path\":\"/o/k\",\"value\":\"longer value\"}]",
+                     0, NULL);
+    assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), 0);
+    assert_json(doc, "{\"a\":[[true,{\"k\":\"v\"}],2,3],\"o\":{\"k\":\"longer value\"}}");
+    assert_int_equal(cap.bytes, an_json_weight(doc, NULL));
+    json_decref(ops);
+    json_decref(doc);
+    json_decref(orig);
+
+    /* 30 copies, each doubling /a: 2^30 elements without a cap */
+    doc = json_loads("{\"a\":[0]}", 0, NULL);
+    ops = json_array();
+    for (int i = 0; i < 30; i++)
+        json_array_append_new(ops, json_pack("{s:s,s:s,s:s}", "op", "copy", "from", "/a", "path",
+                                             "/a/-"));
+    cap = (struct an_json_patch_cap){.max_bytes = 1u << 20, .bytes = an_json_weight(doc, NULL)};
+    assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), AN_ELIMIT);
+    if (!strstr(why, "more than 1048576 bytes") || !strstr(why, "copy '/a/-'"))
+        fail_msg("why: %s", why);
+    assert_json(doc, "{\"a\":[0]}");
+    assert_int_equal(cap.bytes, an_json_weight(doc, NULL));
+    assert_true(cap.work < 8u << 20); /* stopped at the cap, not after */
+    /* under a work cap the same patch stops earlier */
+    cap = (struct an_json_patch_cap){.bytes = an_json_weight(doc, NULL), .max_work = 4096};
+    assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), AN_ELIMIT);
+    if (!strstr(why, "more than 4096 bytes"))
+        fail_msg("why: %s", why);
+    json_decref(ops);
+
+    /* /a nested as deep as allowed, then a copy of it one level deeper */
+    char deep[2 * (AN_JSON_PATCH_MAX_DEPTH - 1) + 1];
+    memset(deep, '[', AN_JSON_PATCH_MAX_DEPTH - 1);
+    memset(deep + AN_JSON_PATCH_MAX_DEPTH - 1, ']', AN_JSON_PATCH_MAX_DEPTH - 1);
+    deep[sizeof deep - 1] = '\0';
+    ops = json_pack("[{s:s,s:s,s:o},{s:s,s:s,s:s}]", "op", "add", "path", "/a", "value",
+                    json_loads(deep, 0, NULL), "op", "copy", "from", "/a", "path", "/a/0");
+    cap = (struct an_json_patch_cap){.bytes = an_json_weight(doc, NULL)};
+    assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), AN_ELIMIT);
+    if (!strstr(why, "deeper than 2000"))
+        fail_msg("why: %s", why);
+    assert_json(doc, "{\"a\":[0]}");
+    json_decref(ops);
+    json_decref(doc);
+}
+
+/* The decoder ends the turn at max_state_bytes: a STATE_DELTA copy bomb, a
+ * STATE_SNAPSHOT over the cap; the cap names itself. */
+static void test_state_cap(void **state)
+{
+    struct fx *f = *state;
+    char bomb[4096];
+    size_t n = (size_t)snprintf(bomb, sizeof bomb, "{\"type\":\"STATE_DELTA\",\"delta\":["
+                                                   "{\"op\":\"add\",\"path\":\"/a\",\"value\":[0]}");
+    for (int i = 0; i < 30; i++)
+        n += (size_t)snprintf(bomb + n, sizeof bomb - n,
+                              ",{\"op\":\"copy\",\"from\":\"/a\",\"path\":\"/a/-\"}");
+    snprintf(bomb + n, sizeof bomb - n, "]}");
+    const char *ev[] = {STARTED, bomb, FINISHED, NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_failed(r, AN_ELIMIT, "max_state_bytes (16777216 bytes)");
+    assert_json(r->state, "{}");
+
+    f->max_state = 500;
+    const char *snap[] = {
+        STARTED,
+        "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"s\":\"0123456789012345678901234567890123456789"
+        "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567"
+        "89012345678901234567890123456789012345678901234567890123456789012345678901234567890123456"
+        "7890123456789012345678901234567890123456789012345678901234567890123456789012345678901234"
+        "5678901234567890123456789012345678901234567890123456789012345678901234567890123456789012"
+        "3456789012345678901234567890123456789012345678901234567890123456789012345678901234567890"
+        "1234567890123456789012345678901234567890123456789012345678901234567890123456789012345678"
+        "9012345678901234567890123456789012345678901234567890123456789012345678901234567890123456"
+        "7890123456789012345678901234567890123456789012345678901234567890123456789012345678901234"
+        "5678901234567890123456789012345678901234567890123456789012345678901234567890123456789\"}}",
+        FINISHED, NULL};
+    r = turn(f, "again", snap);
+    assert_failed(r, AN_ELIMIT, "STATE_SNAPSHOT (event #2) weighs");
+    assert_failed(r, AN_ELIMIT, "max_state_bytes (500 bytes)");
 }
 
 /* A conversation initialised over stale memory (a struct on the stack) has
@@ -836,6 +946,8 @@ int main(void)
         T(test_tool_call_without_parent_and_connect),
         T(test_messages_snapshot),
         cmocka_unit_test(test_json_patch),
+        cmocka_unit_test(test_json_patch_caps),
+        cmocka_unit_test_setup_teardown(test_state_cap, setup, teardown),
         cmocka_unit_test(test_conv_init_sets_every_member),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

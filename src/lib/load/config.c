@@ -111,7 +111,7 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
                                        "assert",   "endpoint",       "agentId",
                                        "threadId", "forwardedProps", "state",
                                        "protocol", "max_event_bytes", "max_turn_bytes",
-                                       "max_tool_calls", NULL};
+                                       "max_tool_calls", "max_state_bytes", NULL};
     static const char *const modes[] = {"strict", "warn", "off", NULL}; /* an_protocol_mode */
     struct an_ynode *v;
     int rc;
@@ -144,9 +144,11 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
                            "unknown protocol mode '%s' (one of: strict, warn, off)", p);
         t->protocol = (enum an_protocol_mode)k;
     }
-    static const char *const caps[] = {"max_event_bytes", "max_turn_bytes", "max_tool_calls"};
-    int64_t *capv[] = {&t->max_event_bytes, &t->max_turn_bytes, &t->max_tool_calls};
-    for (size_t k = 0; k < 3; k++) {
+    static const char *const caps[] = {"max_event_bytes", "max_turn_bytes", "max_tool_calls",
+                                       "max_state_bytes"};
+    int64_t *capv[] = {&t->max_event_bytes, &t->max_turn_bytes, &t->max_tool_calls,
+                       &t->max_state_bytes};
+    for (size_t k = 0; k < 4; k++) {
         if (!(v = an_yaml_get(n, caps[k])))
             continue;
         if ((rc = an_ld_uint(ld, v, caps[k], capv[k])))
