@@ -322,6 +322,9 @@ struct an_config {
     size_t nagents;
     struct an_price *prices; /* `prices:` per model, for usage.max_cost */
     size_t nprices;
+    /* warnings of one kind kept per turn, 10 times as many in all
+     * (an_turn_warn); 0: AN_DEFAULT_MAX_WARNINGS */
+    int64_t max_warnings;
 };
 
 struct an_hook {

@@ -376,7 +376,7 @@ static int load_library(struct an_ld *ld, const struct an_ynode *n, struct an_co
 int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
 {
     static const char *const keys[] = {"version", "target", "assertions", "agents", "prices",
-                                       NULL};
+                                       "max_warnings", NULL};
     struct an_ynode *root, *v;
     int rc;
     memset(c, 0, sizeof *c);
@@ -409,5 +409,11 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
         return rc;
     if ((v = an_yaml_get(root, "prices")) && (rc = load_prices(ld, v, c)))
         return rc;
+    if ((v = an_yaml_get(root, "max_warnings"))) {
+        if ((rc = an_ld_uint(ld, v, "max_warnings", &c->max_warnings)))
+            return rc;
+        if (c->max_warnings < 1)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'max_warnings' must be at least 1");
+    }
     return 0;
 }

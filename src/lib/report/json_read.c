@@ -169,6 +169,9 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
             if (json_is_string(w))
                 an_turn_warn(r, "%s", json_string_value(w));
         }
+        json_t *dropped = json_object_get(v, "warnings_dropped");
+        if (json_is_integer(dropped) && json_integer_value(dropped) > 0)
+            an_turn_warn_dropped(r, (size_t)json_integer_value(dropped));
         json_array_foreach(json_object_get(v, "retries"), k, w)
         {
             if (json_is_string(w))
