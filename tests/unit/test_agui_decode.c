@@ -895,6 +895,30 @@ static void test_state_cap(void **state)
     assert_failed(r, AN_ELIMIT, "max_state_bytes (500 bytes)");
 }
 
+/* Numbers beyond int64 or a double in fields whose value the spec does not
+ * need (rawEvent, the state) do not break the turn: kept as a real, or as
+ * their text. (A typed field, `timestamp`, is then judged by the
+ * conformance rules: a real is not an integer.) */
+static void test_big_numbers(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {
+        "{\"type\":\"RUN_STARTED\",\"threadId\":\"thread-1\",\"runId\":\"run-1\","
+        "\"rawEvent\":{\"id\":123456789012345678901234567890}}",
+        "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":-99999999999999999999,\"x\":1e999}}",
+        "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}",
+        "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"hi\","
+        "\"rawEvent\":[99999999999999999999]}",
+        "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}",
+        FINISHED,
+        NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_ok(r);
+    assert_string_equal(r->text, "hi");
+    assert_true(json_real_value(json_object_get(r->state, "n")) < -9e19);
+    assert_string_equal(json_string_value(json_object_get(r->state, "x")), "1e999");
+}
+
 /* A conversation initialised over stale memory (a struct on the stack) has
  * no attachment parts: the user message is its text. Found by fuzz_agui
  * (fuzz/regress/agui/conv-init-user-parts): init left user_parts unset. */
@@ -948,6 +972,7 @@ int main(void)
         cmocka_unit_test(test_json_patch),
         cmocka_unit_test(test_json_patch_caps),
         cmocka_unit_test_setup_teardown(test_state_cap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_big_numbers, setup, teardown),
         cmocka_unit_test(test_conv_init_sets_every_member),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,7 @@
 #include "core/json.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -771,6 +773,76 @@ bool an_json_valid_fast(const char *s, size_t n)
     return fast_parse(s, n, true) != NULL;
 }
 
+/* The text with every number jansson cannot hold rewritten, into *out: an
+ * integer beyond int64 gets ".0" (a real, its value rounded), a real beyond
+ * a double's range becomes a string of its text. False when there is none. */
+static bool widen_numbers(const char *s, size_t n, struct an_buf *out)
+{
+    bool in_str = false, changed = false;
+    size_t copied = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = false;
+            continue;
+        }
+        if (c == '"') {
+            in_str = true;
+            continue;
+        }
+        if (c != '-' && (c < '0' || c > '9'))
+            continue;
+        size_t j = i + (c == '-'), digits = 0;
+        bool real = false;
+        while (j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == '.' || s[j] == 'e' ||
+                         s[j] == 'E' || ((s[j] == '+' || s[j] == '-') && j > i &&
+                                         (s[j - 1] == 'e' || s[j - 1] == 'E')))) {
+            real |= s[j] == '.' || s[j] == 'e' || s[j] == 'E';
+            digits += s[j] >= '0' && s[j] <= '9';
+            j++;
+        }
+        size_t len = j - i;
+        if (!digits || len > 4096) { /* not a number, or one jansson reports */
+            i = j - 1 < i ? i : j - 1;
+            continue;
+        }
+        char tok[4100];
+        memcpy(tok, s + i, len);
+        tok[len] = '\0';
+        errno = 0;
+        const char *fix = NULL; /* "real" or "string" */
+        if (!real) {
+            (void)strtoll(tok, NULL, 10);
+            if (errno == ERANGE)
+                fix = "real";
+        } else {
+            double d = strtod(tok, NULL);
+            if (errno == ERANGE && (d == HUGE_VAL || d == -HUGE_VAL))
+                fix = "string";
+        }
+        if (fix) {
+            an_buf_append(out, s + copied, i - copied);
+            if (fix[0] == 'r') {
+                an_buf_append(out, tok, len);
+                an_buf_append(out, ".0", 2);
+            } else {
+                an_buf_putc(out, '"');
+                an_buf_append(out, tok, len);
+                an_buf_putc(out, '"');
+            }
+            copied = j;
+            changed = true;
+        }
+        i = j - 1;
+    }
+    if (changed)
+        an_buf_append(out, s + copied, n - copied);
+    return changed;
+}
+
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap)
 {
     json_t *fast = fast_parse(s, n, false);
@@ -779,6 +851,14 @@ json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap)
     json_error_t je;
     /* jansson limits nesting itself (JSON_PARSER_MAX_DEPTH, 2048). */
     json_t *v = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    if (!v && (strstr(je.text, "too big") || strstr(je.text, "overflow"))) {
+        /* A number no field of ours needs the value of must not make the
+         * whole message unreadable: kept as a real, or as its text. */
+        struct an_buf w = AN_BUF_INIT;
+        if (widen_numbers(s, n, &w))
+            v = json_loadb(an_buf_cstr(&w), w.len, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+        an_buf_release(&w);
+    }
     if (!v && why)
         snprintf(why, why_cap, "%s at line %d column %d", je.text, je.line, je.column);
     return v;
