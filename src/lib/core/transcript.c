@@ -524,7 +524,9 @@ json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
         }
         if (r->warnings_dropped)
             json_object_set_new(o, "warnings_dropped",
-                                json_integer((json_int_t)r->warnings_dropped));
+                                json_integer(r->warnings_dropped > INT64_MAX
+                                                 ? INT64_MAX
+                                                 : (json_int_t)r->warnings_dropped));
         if (with_frames) {
             json_t *f = json_array();
             for (size_t k = 0; k < r->nframes; k++)
