@@ -11,7 +11,8 @@
 #   C. hooks and script checks that flood, never exit, or die by a signal;
 #   D. test files that are empty, binary, 48 MB, YAML bombs, duplicate keys;
 #   E. reports that cannot be written (a path under a file, a full disk);
-#   F. SIGTERM in the middle of a run: exit 143, reports written, children ended.
+#   F. SIGTERM in the middle of a run: exit 143, reports written, children ended;
+#   G. amplification bombs from an AG-UI agent (bombs.sh).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -199,4 +200,5 @@ check "F: the ACP test is reported as interrupted" jq_true "$OUT/term-acp.json" 
   '.tests[0].status == "error" and (.tests[0].error.message | test("interrupted"))'
 left "F: the ACP agent" 'yes flooding stderr'
 
+. "$here/bombs.sh" # G. amplification bombs (issue 18)
 finish

@@ -852,7 +852,7 @@ static void test_json_patch_caps(void **state)
                     json_loads(deep, 0, NULL), "op", "copy", "from", "/a", "path", "/a/0");
     cap = (struct an_json_patch_cap){.bytes = an_json_weight(doc, NULL)};
     assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), AN_ELIMIT);
-    if (!strstr(why, "deeper than 2000"))
+    if (!strstr(why, "deeper than 2000 levels"))
         fail_msg("why: %s", why);
     assert_json(doc, "{\"a\":[0]}");
     json_decref(ops);

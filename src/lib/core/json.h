@@ -50,7 +50,12 @@ bool an_json_scan_string(const char *s, size_t n, struct an_buf *scratch, const 
  * "not sure", not "invalid": reals, longer integers, \u0000 and every
  * error are left to an_json_parse. */
 bool an_json_valid_fast(const char *s, size_t n);
-/* Parse JSON text with a nesting limit; NULL + message in `why` on failure. */
+/* Parse JSON text with a nesting limit; NULL + message in `why` on failure.
+ * A number jansson cannot hold is kept as a real (an integer beyond int64)
+ * or as its text (a real beyond a double). A text over AN_JSON_TREE_FREE
+ * bytes is refused when its tree would take more than 8 times its size
+ * plus 64 MiB (the JSON tree cap: 16 MiB of "[]," would take 900 MB). */
+#define AN_JSON_TREE_FREE ((size_t)1 << 20)
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap);
 
 #endif

@@ -546,7 +546,8 @@ static int h_state_snapshot(struct an_agui_dec *d, json_t *ev)
                     (unsigned long long)d->nevents, (unsigned long long)w,
                     (unsigned long long)d->state_cap.max_bytes);
     if (depth > AN_JSON_PATCH_MAX_DEPTH)
-        return fail(d, AN_ELIMIT, "STATE_SNAPSHOT (event #%llu) nests deeper than %d",
+        return fail(d, AN_ELIMIT,
+                    "STATE_SNAPSHOT (event #%llu) nests deeper than the state may (%d levels)",
                     (unsigned long long)d->nevents, AN_JSON_PATCH_MAX_DEPTH);
     json_decref(d->state);
     d->state = json_incref(snap);

@@ -573,7 +573,7 @@ int an_json_patch(json_t **doc, const json_t *ops, struct an_json_patch_cap *cap
                          "patches copied, weighed or shifted more than %llu bytes",
                          (unsigned long long)p.cap->max_work);
             else
-                snprintf(reason, sizeof reason, "the document would nest deeper than %d",
+                snprintf(reason, sizeof reason, "the document would nest deeper than %d levels",
                          AN_JSON_PATCH_MAX_DEPTH);
             r = reason;
         }
