@@ -100,6 +100,45 @@ static void test_big_numbers(void **state)
     assert_non_null(strstr(why, "overflow"));
 }
 
+/* The JSON tree cap: 2 MiB of "[]," would take some 150 MB as a tree and
+ * are refused before anything is built; 2 MiB of reals (or of "[]" inside
+ * strings) are not. */
+static void test_tree_cap(void **state)
+{
+    (void)state;
+    size_t n = 2u << 20, k = 0;
+    char *s = malloc(n + 2);
+    s[k++] = '[';
+    while (k + 3 < n) {
+        memcpy(s + k, "[],", 3);
+        k += 3;
+    }
+    memcpy(s + k, "[]]", 3);
+    k += 3;
+    char why[200] = "";
+    assert_null(an_json_parse(s, k, why, sizeof why));
+    if (!strstr(why, "the JSON tree cap"))
+        fail_msg("why: %s", why);
+    /* the same brackets in a string are text */
+    s[0] = '"';
+    s[k - 1] = '"';
+    json_t *v = an_json_parse(s, k, why, sizeof why);
+    assert_true(json_is_string(v));
+    json_decref(v);
+    k = 0;
+    s[k++] = '[';
+    while (k + 4 < n) {
+        memcpy(s + k, "1.5,", 4);
+        k += 4;
+    }
+    memcpy(s + k, "1]", 2);
+    k += 2;
+    v = an_json_parse(s, k, why, sizeof why);
+    assert_true(json_is_array(v));
+    json_decref(v);
+    free(s);
+}
+
 static void test_valid_fast(void **state)
 {
     (void)state;
@@ -218,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_lossy),
         cmocka_unit_test(test_valid_fast),
         cmocka_unit_test(test_big_numbers),
+        cmocka_unit_test(test_tree_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
