@@ -768,9 +768,12 @@ static json_t *fast_parse(const char *s, size_t n, bool check)
     return v;
 }
 
+static bool tree_over_cap(const char *s, size_t n, char *why, size_t why_cap);
+
 bool an_json_valid_fast(const char *s, size_t n)
 {
-    return fast_parse(s, n, true) != NULL;
+    /* an_json_parse would refuse it: so must this, which vouches for it */
+    return !tree_over_cap(s, n, NULL, 0) && fast_parse(s, n, true) != NULL;
 }
 
 /* The text with every number jansson cannot hold rewritten, into *out: an
@@ -873,19 +876,26 @@ static uint64_t tree_bytes(const char *s, size_t n)
     return arrays * 160 + objects * 400 + members * 96 + (values + 1) * 48 + n;
 }
 
+/* True (and why) when the tree of s[0..n) would be over the JSON tree cap. */
+static bool tree_over_cap(const char *s, size_t n, char *why, size_t why_cap)
+{
+    if (n <= AN_JSON_TREE_FREE)
+        return false;
+    uint64_t t = tree_bytes(s, n), cap = (uint64_t)n * 8 + AN_JSON_TREE_FREE * 64;
+    if (t <= cap)
+        return false;
+    if (why)
+        snprintf(why, why_cap,
+                 "%zu bytes of JSON would take about %llu MB as a tree, more than 8 times "
+                 "their size and 64 MiB (the JSON tree cap)",
+                 n, (unsigned long long)(t >> 20));
+    return true;
+}
+
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap)
 {
-    if (n > AN_JSON_TREE_FREE) {
-        uint64_t t = tree_bytes(s, n), cap = (uint64_t)n * 8 + AN_JSON_TREE_FREE * 64;
-        if (t > cap) {
-            if (why)
-                snprintf(why, why_cap,
-                         "%zu bytes of JSON would take about %llu MB as a tree, more than 8 "
-                         "times their size and 64 MiB (the JSON tree cap)",
-                         n, (unsigned long long)(t >> 20));
-            return NULL;
-        }
-    }
+    if (tree_over_cap(s, n, why, why_cap))
+        return NULL;
     json_t *fast = fast_parse(s, n, false);
     if (fast)
         return fast;

@@ -46,7 +46,8 @@ bool an_json_scan_string(const char *s, size_t n, struct an_buf *scratch, const 
  * text without building or allocating anything (an_json_parse's own fast
  * path in a checking mode). It answers true only within that path's
  * subset: objects, arrays, strings without \u0000, integers of up to 18
- * digits, true, false, null, nesting up to 2048, valid UTF-8. False means
+ * digits, true, false, null, nesting up to 2048, valid UTF-8, under the JSON
+ * tree cap (below). False means
  * "not sure", not "invalid": reals, longer integers, \u0000 and every
  * error are left to an_json_parse. */
 bool an_json_valid_fast(const char *s, size_t n);

@@ -10,6 +10,7 @@
 //               100000 inserts at its front (each shifts the whole array:
 //               160 GB of memmove without a cap)
 //   deepstate   a STATE_SNAPSHOT nested 2040 levels deep
+//   argsbomb    a tool call whose arguments are 15 MB of [] (5 million arrays)
 //   warnbomb    1000000 events of an unknown type (each one a warning)
 //   bignum      integers beyond int64 and reals beyond a double in fields
 //               whose value the spec does not need, and usage counts at
@@ -68,6 +69,14 @@ const modes = {
     res.write('data: {"type":"STATE_DELTA","delta":[' +
               '{"op":"add","path":"/a/0","value":0},'.repeat(99999) +
               '{"op":"add","path":"/a/0","value":0}]}\n\n');
+    finished(res, b);
+  },
+  argsbomb(res, b) {
+    started(res, b);
+    res.write(ev({type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'bomb'}));
+    res.write(ev({type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '[' + '[],'.repeat(5000000) + '[]]'}));
+    res.write(ev({type: 'TOOL_CALL_END', toolCallId: 'c1'}));
+    text(res, 'm', 'after the bomb');
     finished(res, b);
   },
   deepstate(res, b) {
