@@ -98,6 +98,10 @@ static void test_big_numbers(void **state)
     /* still invalid JSON is still refused, with jansson's reason */
     assert_null(an_json_parse("{\"a\":1e999,}", 12, why, sizeof why));
     assert_non_null(strstr(why, "overflow"));
+    /* only a whole number token is rewritten: not one with a stray exponent
+     * (found by fuzz_json_validate: it became a string) */
+    assert_null(an_json_parse("[3333E3333E]", 12, why, sizeof why));
+    assert_null(an_json_parse("[99999999999999999999-1]", 24, why, sizeof why));
 }
 
 /* The JSON tree cap: 2 MiB of "[]," would take some 150 MB as a tree and

@@ -776,6 +776,39 @@ bool an_json_valid_fast(const char *s, size_t n)
     return !tree_over_cap(s, n, NULL, 0) && fast_parse(s, n, true) != NULL;
 }
 
+/* True when t[0..n) is exactly one JSON number (RFC 8259's grammar). */
+static bool json_number_token(const char *t, size_t n)
+{
+    size_t i = 0;
+    if (i < n && t[i] == '-')
+        i++;
+    if (i < n && t[i] == '0')
+        i++;
+    else if (i < n && t[i] >= '1' && t[i] <= '9')
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            i++;
+    else
+        return false;
+    if (i < n && t[i] == '.') {
+        size_t d = ++i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            i++;
+        if (i == d)
+            return false;
+    }
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        i++;
+        if (i < n && (t[i] == '+' || t[i] == '-'))
+            i++;
+        size_t d = i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            i++;
+        if (i == d)
+            return false;
+    }
+    return i == n;
+}
+
 /* The text with every number jansson cannot hold rewritten, into *out: an
  * integer beyond int64 gets ".0" (a real, its value rounded), a real beyond
  * a double's range becomes a string of its text. False when there is none. */
@@ -808,7 +841,8 @@ static bool widen_numbers(const char *s, size_t n, struct an_buf *out)
             j++;
         }
         size_t len = j - i;
-        if (!digits || len > 4096) { /* not a number, or one jansson reports */
+        if (!digits || len > 4096 || !json_number_token(s + i, len)) {
+            /* not a number (jansson reports it), or too long to hold */
             i = j - 1 < i ? i : j - 1;
             continue;
         }
