@@ -52,3 +52,19 @@ check "G: all bombs in one run: every verdict as alone, the good test passes" jq
   '[.tests[] | "\(.name) \(.status)"] | sort == ["argsbomb fail", "bignum fail", "bigsnap error", "copybomb error",
    "deepstate error", "fine pass", "shiftbomb error", "warnbomb pass"]'
 stop_pids "$bombs_pid"
+
+# comply: an ACP agent that writes 300000 lines that are not JSON-RPC
+# messages gets 100 "framing" entries and one that counts the rest
+t0=$(date +%s%N)
+(cd "$tests_root" && timeout -k 5 60 /usr/bin/time -f '%M' -o "$OUT/bomb-junk.rss" "$ANANKE" comply \
+   -a junk="$here/bombs/junk-acp.sh" -t optional.fs.read -r json:"$OUT/bomb-junk.json" compliance/acp) \
+  >"$OUT/bomb-junk.out" 2>&1
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "G: comply: 300000 lines that are not JSON-RPC: 100 shown, the rest counted" jq_true "$OUT/bomb-junk.json" \
+  '[.. | objects | select(has("unmet")) | .unmet[] | select(.kind == "framing")] |
+   length == 101 and (.[100].message == "and 299900 more lines to stdout that are not JSON-RPC messages, not shown")'
+if [ "$sanitized" = 0 ]; then
+  rss=$(tail -n 1 "$OUT/bomb-junk.rss" 2>/dev/null || echo 0)
+  [ "${rss:-0}" -gt 0 ] && [ "$rss" -lt "$BOMB_MAX_KB" ] &&
+    ok "G: comply junk: peak memory $((rss / 1024)) MB, ${ms} ms" || bad "G: comply junk: peak memory ${rss} KB"
+fi
