@@ -859,6 +859,115 @@ static void test_json_patch_caps(void **state)
     json_decref(doc);
 }
 
+/* Random patches on random documents: a patch that fails leaves the
+ * document equal to what it was, and the weight kept up to date is the
+ * document's, whatever the operations did (an undo log, not a copy). */
+static unsigned rnd_state = 12345;
+static unsigned rnd(unsigned n)
+{
+    rnd_state = rnd_state * 1103515245u + 12345u;
+    return (rnd_state >> 16) % n;
+}
+
+static json_t *rnd_value(int depth)
+{
+    switch (depth > 3 ? rnd(3) : rnd(5)) {
+    case 0:
+        return json_integer(rnd(10));
+    case 1:
+        return json_string(rnd(2) ? "s" : "a longer string");
+    case 2:
+        return json_null();
+    case 3: {
+        json_t *a = json_array();
+        for (unsigned i = rnd(4); i > 0; i--)
+            json_array_append_new(a, rnd_value(depth + 1));
+        return a;
+    }
+    default: {
+        json_t *o = json_object();
+        static const char *const keys[] = {"a", "b", "c~d", "e/f"};
+        for (unsigned i = rnd(4); i > 0; i--)
+            json_object_set_new(o, keys[rnd(4)], rnd_value(depth + 1));
+        return o;
+    }
+    }
+}
+
+/* A pointer into v (escaped), often to a value that is there. */
+static void rnd_path(const json_t *v, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    while (rnd(4) && (json_is_array(v) || json_is_object(v))) {
+        char tok[16];
+        if (json_is_array(v)) {
+            size_t sz = json_array_size(v);
+            unsigned i = rnd((unsigned)sz + 2);
+            if (i == sz + 1)
+                snprintf(tok, sizeof tok, "-");
+            else
+                snprintf(tok, sizeof tok, "%u", i);
+            v = i < sz ? json_array_get(v, i) : NULL;
+        } else {
+            static const char *const keys[] = {"a", "b", "c~0d", "e~1f", "zz"};
+            unsigned k = rnd(5);
+            snprintf(tok, sizeof tok, "%s", keys[k]);
+            static const char *const raw[] = {"a", "b", "c~d", "e/f", "zz"};
+            v = json_object_get(v, raw[k]);
+        }
+        n += (size_t)snprintf(out + n, cap - n, "/%s", tok);
+        if (!v || n > cap - 20)
+            break;
+    }
+}
+
+static void test_json_patch_random(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"add", "remove", "replace", "move", "copy", "test"};
+    size_t applied = 0, refused = 0;
+    for (int round = 0; round < 3000; round++) {
+        json_t *doc = rnd_value(0);
+        json_t *ops = json_array();
+        for (unsigned i = 1 + rnd(5); i > 0; i--) {
+            char path[256], from[256];
+            rnd_path(doc, path, sizeof path);
+            rnd_path(doc, from, sizeof from);
+            const char *name = names[rnd(6)];
+            json_t *op = json_pack("{s:s,s:s}", "op", name, "path", path);
+            if (!strcmp(name, "move") || !strcmp(name, "copy"))
+                json_object_set_new(op, "from", json_string(from));
+            else if (strcmp(name, "remove"))
+                json_object_set_new(op, "value", rnd_value(2));
+            json_array_append_new(ops, op);
+        }
+        json_t *before = json_deep_copy(doc);
+        uint64_t w0 = an_json_weight(doc, NULL);
+        struct an_json_patch_cap cap = {.bytes = w0, .max_bytes = rnd(4) ? 0 : 600};
+        char why[256];
+        int rc = an_json_patch(&doc, ops, &cap, why, sizeof why);
+        if (rc) {
+            refused++;
+            if (!json_equal(doc, before))
+                fail_msg("round %d: failed patch (%s) changed the document", round, why);
+        } else {
+            applied++;
+        }
+        if (cap.bytes != an_json_weight(doc, NULL))
+            fail_msg("round %d: weight %llu kept, %llu real", round,
+                     (unsigned long long)cap.bytes,
+                     (unsigned long long)an_json_weight(doc, NULL));
+        /* a document over the cap already may shrink, never grow */
+        if (!rc && cap.max_bytes && cap.bytes > cap.max_bytes && cap.bytes > w0)
+            fail_msg("round %d: over the cap", round);
+        json_decref(before);
+        json_decref(ops);
+        json_decref(doc);
+    }
+    assert_true(applied > 300 && refused > 300); /* both paths were taken */
+}
+
 /* The decoder ends the turn at max_state_bytes: a STATE_DELTA copy bomb, a
  * STATE_SNAPSHOT over the cap; the cap names itself. */
 static void test_state_cap(void **state)
@@ -971,6 +1080,7 @@ int main(void)
         T(test_messages_snapshot),
         cmocka_unit_test(test_json_patch),
         cmocka_unit_test(test_json_patch_caps),
+        cmocka_unit_test(test_json_patch_random),
         cmocka_unit_test_setup_teardown(test_state_cap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_big_numbers, setup, teardown),
         cmocka_unit_test(test_conv_init_sets_every_member),
