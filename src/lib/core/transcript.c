@@ -90,6 +90,8 @@ static struct warn_kind *warn_kind_of(struct an_warn_kinds *k, uint64_t hash)
 static void warn_add(struct an_turn_rec *r, const char *msg)
 {
     size_t max = r->max_warnings ? r->max_warnings : AN_DEFAULT_MAX_WARNINGS;
+    if (max > SIZE_MAX / 10)
+        max = SIZE_MAX / 10;
     if (!r->warn_kinds)
         r->warn_kinds = an_xcalloc(1, sizeof *r->warn_kinds);
     struct an_warn_kinds *k = r->warn_kinds;
@@ -120,10 +122,14 @@ static void warn_add(struct an_turn_rec *r, const char *msg)
         snprintf(r->warnings[w->summary], WARN_SUMMARY_CAP,
                  "and %zu more warnings of other kinds, not kept (max_warnings: %zu in all)",
                  w->count, 10 * max);
-    else
+    else {
+        size_t cut = strlen(msg) < 200 ? strlen(msg) : 200;
+        while (cut > 0 && ((unsigned char)msg[cut] & 0xC0) == 0x80)
+            cut--; /* not inside a UTF-8 sequence */
         snprintf(r->warnings[w->summary], WARN_SUMMARY_CAP,
-                 "and %zu more warnings like '%.200s', not kept (max_warnings: %zu of a kind)",
-                 w->count - max, msg, max);
+                 "and %zu more warnings like '%.*s', not kept (max_warnings: %zu of a kind)",
+                 w->count - max, (int)cut, msg, max);
+    }
 }
 
 void an_turn_warn_dropped(struct an_turn_rec *r, size_t n)
