@@ -250,6 +250,7 @@ struct an_target {
     /* what one turn may take (docs/agui.md "Limits"); 0: the defaults,
      * 16 MiB, 64 MiB and 100000 */
     int64_t max_event_bytes, max_turn_bytes, max_tool_calls;
+    int64_t max_state_bytes; /* agui: the state's weight (docs/agui.md); 0: 16 MiB */
     /* acp: the agent is a child process speaking ACP on its stdio */
     struct an_tmpl command;
     struct an_tmpl *args;
@@ -335,6 +336,9 @@ struct an_config {
     size_t nagents;
     struct an_price *prices; /* `prices:` per model, for usage.max_cost */
     size_t nprices;
+    /* warnings of one kind kept per turn, 10 times as many in all
+     * (an_turn_warn); 0: AN_DEFAULT_MAX_WARNINGS */
+    int64_t max_warnings;
 };
 
 struct an_hook {

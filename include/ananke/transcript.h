@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct an_warn_kinds;
+
 struct an_tool_call {
     char *id;
     char *name;
@@ -81,6 +83,12 @@ struct an_turn_rec {
     bool drop_frames; /* count frames but keep none (no report needs them) */
     char **warnings;  /* non-fatal oddities (unknown events, bad args JSON ...) */
     size_t nwarnings, cap_warnings;
+    /* an_turn_warn keeps the first max_warnings of a kind (0:
+     * AN_DEFAULT_MAX_WARNINGS) and 10 times as many in all; the rest are
+     * counted here, and in one line per kind ("and K more warnings like
+     * ...") that takes the place of the first one dropped */
+    size_t max_warnings, warnings_dropped;
+    struct an_warn_kinds *warn_kinds; /* private to transcript.c */
     unsigned retries; /* transport retries before this turn's answer (--retries) */
     char **retry_log; /* why each retry happened: "HTTP 503, retried after 210 ms" */
     /* seed 004's run-case answer (an http target; NULL for the others): */
@@ -164,8 +172,14 @@ void an_transcript_drop_calls(struct an_transcript *t, size_t from);
 void an_turn_mark_event(struct an_turn_rec *r, int64_t t_ms);
 void an_turn_mark_text(struct an_turn_rec *r, int64_t t_ms);
 void an_turn_add_frame(struct an_turn_rec *r, int64_t t_ms, const char *data, size_t len);
+/* Add a warning, unless max_warnings of its kind (the message with its
+ * numbers and its quoted parts left out) are there already: then it is
+ * counted (warnings_dropped) in the kind's "and K more" line. */
+#define AN_DEFAULT_MAX_WARNINGS 100
 void an_turn_warn(struct an_turn_rec *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Count n warnings dropped before the record was read (results.json). */
+void an_turn_warn_dropped(struct an_turn_rec *r, size_t n);
 void an_turn_fail(struct an_turn_rec *r, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Forget a failed attempt of the turn (text, frames, warnings, error,

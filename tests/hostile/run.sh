@@ -11,7 +11,8 @@
 #   C. hooks and script checks that flood, never exit, or die by a signal;
 #   D. test files that are empty, binary, 48 MB, YAML bombs, duplicate keys;
 #   E. reports that cannot be written (a path under a file, a full disk);
-#   F. SIGTERM in the middle of a run: exit 143, reports written, children ended.
+#   F. SIGTERM in the middle of a run: exit 143, reports written, children ended;
+#   G. amplification bombs from an AG-UI agent (bombs.sh).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -203,4 +204,5 @@ left "F: the ACP agent" 'yes flooding stderr'
 # shellcheck source=acp_bomb.sh
 . "$here/acp_bomb.sh"
 
+. "$here/bombs.sh" # G. amplification bombs (issue 18)
 finish

@@ -31,6 +31,7 @@ struct fx {
     int last_rc;   /* what an_agui_dec_event returned last */
     size_t fed;    /* events the decoder accepted before stopping */
     size_t max_calls;
+    uint64_t max_state; /* max_state_bytes; 0: the default */
     int protocol; /* enum an_protocol_mode for the next turns */
 };
 
@@ -63,6 +64,7 @@ static struct an_turn_rec *turn_cut(struct fx *f, const char *user, const char *
     f->input = an_agui_conv_input(&f->conv, "run-1", user);
     an_agui_dec_new(&d, &f->conv, &f->t, f->max_calls);
     an_agui_dec_protocol(d, f->protocol);
+    an_agui_dec_max_state(d, f->max_state);
     f->last_rc = 0;
     f->fed = 0;
     for (size_t i = 0; events[i]; i++) {
@@ -770,7 +772,7 @@ static void test_json_patch(void **state)
         json_t *doc = json_loads(rows[i].doc, JSON_DECODE_ANY, NULL);
         json_t *ops = json_loads(rows[i].ops, JSON_DECODE_ANY, NULL);
         json_t *orig = json_deep_copy(doc);
-        int rc = an_json_patch(&doc, ops, why, sizeof why);
+        int rc = an_json_patch(&doc, ops, NULL, why, sizeof why);
         if (rows[i].want) {
             if (rc)
                 fail_msg("row %zu: failed: %s", i, why);
@@ -785,6 +787,247 @@ static void test_json_patch(void **state)
         json_decref(ops);
         json_decref(orig);
     }
+}
+
+/* A patch log of many kinds of change, undone by a failing last operation:
+ * the document is as it was. Then the caps: a copy that doubles an array
+ * stops at max_bytes before it is made, a document may not nest deeper
+ * than AN_JSON_PATCH_MAX_DEPTH, the work of patches is bounded, and the
+ * weight kept up to date is the document's. */
+static void test_json_patch_caps(void **state)
+{
+    (void)state;
+    char why[256];
+    json_t *doc = json_loads("{\"a\":[1,2,3],\"o\":{\"k\":\"v\",\"z\":[true]}}", 0, NULL);
+    json_t *orig = json_deep_copy(doc);
+    json_t *ops = json_loads(
+        "[{\"op\":\"remove\",\"path\":\"/a/0\"},{\"op\":\"add\",\"path\":\"/a/1\",\"value\":9},"
+        "{\"op\":\"replace\",\"path\":\"/a/0\",\"value\":{}},{\"op\":\"move\",\"from\":\"/o/z\","
+        "\"path\":\"/a/0/m\"},{\"op\":\"copy\",\"from\":\"/o\",\"path\":\"/p\"},"
+        "{\"op\":\"remove\",\"path\":\"/o\"},{\"op\":\"add\",\"path\":\"\",\"value\":{\"r\":1}},"
+        "{\"op\":\"test\",\"path\":\"/r\",\"value\":2}]",
+        0, NULL);
+    struct an_json_patch_cap cap = {.bytes = an_json_weight(doc, NULL)};
+    uint64_t w0 = cap.bytes;
+    assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), AN_EPROTO);
+    assert_true(json_equal(doc, orig));
+    assert_int_equal(cap.bytes, w0);
+    json_decref(ops);
+    /* the same without its failing test: the weight kept is the document's */
+    ops = json_loads("[{\"op\":\"remove\",\"path\":\"/a/0\"},{\"op\":\"move\",\"from\":\"/o/z\","
+                     "\"path\":\"/a/0\"},{\"op\":\"copy\",\"from\":\"/o\",\"path\":\"/a/0/-\"},"
+                     "{\"op\":\"replace\",\"path\":\"/o/k\",\"value\":\"longer value\"}]",
+                     0, NULL);
+    assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), 0);
+    assert_json(doc, "{\"a\":[[true,{\"k\":\"v\"}],2,3],\"o\":{\"k\":\"longer value\"}}");
+    assert_int_equal(cap.bytes, an_json_weight(doc, NULL));
+    json_decref(ops);
+    json_decref(doc);
+    json_decref(orig);
+
+    /* 30 copies, each doubling /a: 2^30 elements without a cap */
+    doc = json_loads("{\"a\":[0]}", 0, NULL);
+    ops = json_array();
+    for (int i = 0; i < 30; i++)
+        json_array_append_new(ops, json_pack("{s:s,s:s,s:s}", "op", "copy", "from", "/a", "path",
+                                             "/a/-"));
+    cap = (struct an_json_patch_cap){.max_bytes = 1u << 20, .bytes = an_json_weight(doc, NULL)};
+    assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), AN_ELIMIT);
+    if (!strstr(why, "more than 1048576 bytes") || !strstr(why, "copy '/a/-'"))
+        fail_msg("why: %s", why);
+    assert_json(doc, "{\"a\":[0]}");
+    assert_int_equal(cap.bytes, an_json_weight(doc, NULL));
+    assert_true(cap.work < 8u << 20); /* stopped at the cap, not after */
+    /* under a work cap the same patch stops earlier */
+    cap = (struct an_json_patch_cap){.bytes = an_json_weight(doc, NULL), .max_work = 4096};
+    assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), AN_ELIMIT);
+    if (!strstr(why, "more than 4096 bytes"))
+        fail_msg("why: %s", why);
+    json_decref(ops);
+
+    /* /a nested as deep as allowed, then a copy of it one level deeper */
+    char deep[2 * (AN_JSON_PATCH_MAX_DEPTH - 1) + 1];
+    memset(deep, '[', AN_JSON_PATCH_MAX_DEPTH - 1);
+    memset(deep + AN_JSON_PATCH_MAX_DEPTH - 1, ']', AN_JSON_PATCH_MAX_DEPTH - 1);
+    deep[sizeof deep - 1] = '\0';
+    ops = json_pack("[{s:s,s:s,s:o},{s:s,s:s,s:s}]", "op", "add", "path", "/a", "value",
+                    json_loads(deep, 0, NULL), "op", "copy", "from", "/a", "path", "/a/0");
+    cap = (struct an_json_patch_cap){.bytes = an_json_weight(doc, NULL)};
+    assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), AN_ELIMIT);
+    if (!strstr(why, "deeper than 2000 levels"))
+        fail_msg("why: %s", why);
+    assert_json(doc, "{\"a\":[0]}");
+    json_decref(ops);
+    json_decref(doc);
+}
+
+/* Random patches on random documents: a patch that fails leaves the
+ * document equal to what it was, and the weight kept up to date is the
+ * document's, whatever the operations did (an undo log, not a copy). */
+static unsigned rnd_state = 12345;
+static unsigned rnd(unsigned n)
+{
+    rnd_state = rnd_state * 1103515245u + 12345u;
+    return (rnd_state >> 16) % n;
+}
+
+static json_t *rnd_value(int depth)
+{
+    switch (depth > 3 ? rnd(3) : rnd(5)) {
+    case 0:
+        return json_integer(rnd(10));
+    case 1:
+        return json_string(rnd(2) ? "s" : "a longer string");
+    case 2:
+        return json_null();
+    case 3: {
+        json_t *a = json_array();
+        for (unsigned i = rnd(4); i > 0; i--)
+            json_array_append_new(a, rnd_value(depth + 1));
+        return a;
+    }
+    default: {
+        json_t *o = json_object();
+        static const char *const keys[] = {"a", "b", "c~d", "e/f"};
+        for (unsigned i = rnd(4); i > 0; i--)
+            json_object_set_new(o, keys[rnd(4)], rnd_value(depth + 1));
+        return o;
+    }
+    }
+}
+
+/* A pointer into v (escaped), often to a value that is there. */
+static void rnd_path(const json_t *v, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    while (rnd(4) && (json_is_array(v) || json_is_object(v))) {
+        char tok[16];
+        if (json_is_array(v)) {
+            size_t sz = json_array_size(v);
+            unsigned i = rnd((unsigned)sz + 2);
+            if (i == sz + 1)
+                snprintf(tok, sizeof tok, "-");
+            else
+                snprintf(tok, sizeof tok, "%u", i);
+            v = i < sz ? json_array_get(v, i) : NULL;
+        } else {
+            static const char *const keys[] = {"a", "b", "c~0d", "e~1f", "zz"};
+            unsigned k = rnd(5);
+            snprintf(tok, sizeof tok, "%s", keys[k]);
+            static const char *const raw[] = {"a", "b", "c~d", "e/f", "zz"};
+            v = json_object_get(v, raw[k]);
+        }
+        n += (size_t)snprintf(out + n, cap - n, "/%s", tok);
+        if (!v || n > cap - 20)
+            break;
+    }
+}
+
+static void test_json_patch_random(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"add", "remove", "replace", "move", "copy", "test"};
+    size_t applied = 0, refused = 0;
+    for (int round = 0; round < 3000; round++) {
+        json_t *doc = rnd_value(0);
+        json_t *ops = json_array();
+        for (unsigned i = 1 + rnd(5); i > 0; i--) {
+            char path[256], from[256];
+            rnd_path(doc, path, sizeof path);
+            rnd_path(doc, from, sizeof from);
+            const char *name = names[rnd(6)];
+            json_t *op = json_pack("{s:s,s:s}", "op", name, "path", path);
+            if (!strcmp(name, "move") || !strcmp(name, "copy"))
+                json_object_set_new(op, "from", json_string(from));
+            else if (strcmp(name, "remove"))
+                json_object_set_new(op, "value", rnd_value(2));
+            json_array_append_new(ops, op);
+        }
+        json_t *before = json_deep_copy(doc);
+        uint64_t w0 = an_json_weight(doc, NULL);
+        struct an_json_patch_cap cap = {.bytes = w0, .max_bytes = rnd(4) ? 0 : 600};
+        char why[256];
+        int rc = an_json_patch(&doc, ops, &cap, why, sizeof why);
+        if (rc) {
+            refused++;
+            if (!json_equal(doc, before))
+                fail_msg("round %d: failed patch (%s) changed the document", round, why);
+        } else {
+            applied++;
+        }
+        if (cap.bytes != an_json_weight(doc, NULL))
+            fail_msg("round %d: weight %llu kept, %llu real", round,
+                     (unsigned long long)cap.bytes,
+                     (unsigned long long)an_json_weight(doc, NULL));
+        /* a document over the cap already may shrink, never grow */
+        if (!rc && cap.max_bytes && cap.bytes > cap.max_bytes && cap.bytes > w0)
+            fail_msg("round %d: over the cap", round);
+        json_decref(before);
+        json_decref(ops);
+        json_decref(doc);
+    }
+    assert_true(applied > 300 && refused > 300); /* both paths were taken */
+}
+
+/* The decoder ends the turn at max_state_bytes: a STATE_DELTA copy bomb, a
+ * STATE_SNAPSHOT over the cap; the cap names itself. */
+static void test_state_cap(void **state)
+{
+    struct fx *f = *state;
+    char bomb[4096];
+    size_t n = (size_t)snprintf(bomb, sizeof bomb, "{\"type\":\"STATE_DELTA\",\"delta\":["
+                                                   "{\"op\":\"add\",\"path\":\"/a\",\"value\":[0]}");
+    for (int i = 0; i < 30; i++)
+        n += (size_t)snprintf(bomb + n, sizeof bomb - n,
+                              ",{\"op\":\"copy\",\"from\":\"/a\",\"path\":\"/a/-\"}");
+    snprintf(bomb + n, sizeof bomb - n, "]}");
+    const char *ev[] = {STARTED, bomb, FINISHED, NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_failed(r, AN_ELIMIT, "max_state_bytes (16777216 bytes)");
+    assert_json(r->state, "{}");
+
+    f->max_state = 500;
+    const char *snap[] = {
+        STARTED,
+        "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"s\":\"0123456789012345678901234567890123456789"
+        "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567"
+        "89012345678901234567890123456789012345678901234567890123456789012345678901234567890123456"
+        "7890123456789012345678901234567890123456789012345678901234567890123456789012345678901234"
+        "5678901234567890123456789012345678901234567890123456789012345678901234567890123456789012"
+        "3456789012345678901234567890123456789012345678901234567890123456789012345678901234567890"
+        "1234567890123456789012345678901234567890123456789012345678901234567890123456789012345678"
+        "9012345678901234567890123456789012345678901234567890123456789012345678901234567890123456"
+        "7890123456789012345678901234567890123456789012345678901234567890123456789012345678901234"
+        "5678901234567890123456789012345678901234567890123456789012345678901234567890123456789\"}}",
+        FINISHED, NULL};
+    r = turn(f, "again", snap);
+    assert_failed(r, AN_ELIMIT, "STATE_SNAPSHOT (event #2) weighs");
+    assert_failed(r, AN_ELIMIT, "max_state_bytes (500 bytes)");
+}
+
+/* Numbers beyond int64 or a double in fields whose value the spec does not
+ * need (rawEvent, the state) do not break the turn: kept as a real, or as
+ * their text. (A typed field, `timestamp`, is then judged by the
+ * conformance rules: a real is not an integer.) */
+static void test_big_numbers(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {
+        "{\"type\":\"RUN_STARTED\",\"threadId\":\"thread-1\",\"runId\":\"run-1\","
+        "\"rawEvent\":{\"id\":123456789012345678901234567890}}",
+        "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":-99999999999999999999,\"x\":1e999}}",
+        "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}",
+        "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"hi\","
+        "\"rawEvent\":[99999999999999999999]}",
+        "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}",
+        FINISHED,
+        NULL};
+    struct an_turn_rec *r = turn(f, "go", ev);
+    assert_ok(r);
+    assert_string_equal(r->text, "hi");
+    assert_true(json_real_value(json_object_get(r->state, "n")) < -9e19);
+    assert_string_equal(json_string_value(json_object_get(r->state, "x")), "1e999");
 }
 
 /* A conversation initialised over stale memory (a struct on the stack) has
@@ -838,6 +1081,10 @@ int main(void)
         T(test_tool_call_without_parent_and_connect),
         T(test_messages_snapshot),
         cmocka_unit_test(test_json_patch),
+        cmocka_unit_test(test_json_patch_caps),
+        cmocka_unit_test(test_json_patch_random),
+        cmocka_unit_test_setup_teardown(test_state_cap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_big_numbers, setup, teardown),
         cmocka_unit_test(test_conv_init_sets_every_member),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

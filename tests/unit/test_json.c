@@ -69,6 +69,81 @@ static char *nested(long n)
 /* The checker says yes only where an_json_parse surely succeeds, with the
  * tree jansson itself would build; no is "not sure", and its subset is
  * pinned here (text outside it costs a parse at once, not a wrong answer). */
+/* Numbers jansson cannot hold do not make a message unreadable: an integer
+ * beyond int64 is kept as a real, a real beyond a double's range as its
+ * text; the rest of the message is as it was, strings untouched. */
+static void test_big_numbers(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"a\":123456789012345678901234567890,\"b\":[-99999999999999999999,7],"
+        "\"c\":1e999,\"d\":-2.5E+400,\"s\":\"99999999999999999999999 \\\" 1e999\","
+        "\"n\":9223372036854775807,\"m\":-9223372036854775808,\"r\":1e-999}";
+    char why[200] = "";
+    json_t *v = an_json_parse(text, sizeof text - 1, why, sizeof why);
+    if (!v)
+        fail_msg("not parsed: %s", why);
+    assert_true(json_is_real(json_object_get(v, "a")));
+    assert_true(json_real_value(json_object_get(v, "a")) > 1.2e29);
+    assert_true(json_is_real(json_array_get(json_object_get(v, "b"), 0)));
+    assert_true(json_real_value(json_array_get(json_object_get(v, "b"), 0)) < -9e19);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(v, "b"), 1)), 7);
+    assert_string_equal(json_string_value(json_object_get(v, "c")), "1e999");
+    assert_string_equal(json_string_value(json_object_get(v, "d")), "-2.5E+400");
+    assert_string_equal(json_string_value(json_object_get(v, "s")), "99999999999999999999999 \" 1e999");
+    assert_true(json_integer_value(json_object_get(v, "n")) == INT64_MAX);
+    assert_true(json_integer_value(json_object_get(v, "m")) == INT64_MIN);
+    assert_true(json_is_real(json_object_get(v, "r")));
+    json_decref(v);
+    /* still invalid JSON is still refused, with jansson's reason */
+    assert_null(an_json_parse("{\"a\":1e999,}", 12, why, sizeof why));
+    assert_non_null(strstr(why, "overflow"));
+    /* only a whole number token is rewritten: not one with a stray exponent
+     * (found by fuzz_json_validate: it became a string) */
+    assert_null(an_json_parse("[3333E3333E]", 12, why, sizeof why));
+    assert_null(an_json_parse("[99999999999999999999-1]", 24, why, sizeof why));
+}
+
+/* The JSON tree cap: 2 MiB of "[]," would take some 150 MB as a tree and
+ * are refused before anything is built; 2 MiB of reals (or of "[]" inside
+ * strings) are not. */
+static void test_tree_cap(void **state)
+{
+    (void)state;
+    size_t n = 2u << 20, k = 0;
+    char *s = malloc(n + 2);
+    s[k++] = '[';
+    while (k + 3 < n) {
+        memcpy(s + k, "[],", 3);
+        k += 3;
+    }
+    memcpy(s + k, "[]]", 3);
+    k += 3;
+    char why[200] = "";
+    assert_false(an_json_valid_fast(s, k)); /* it vouches only for what parses */
+    assert_null(an_json_parse(s, k, why, sizeof why));
+    if (!strstr(why, "the JSON tree cap"))
+        fail_msg("why: %s", why);
+    /* the same brackets in a string are text */
+    s[0] = '"';
+    s[k - 1] = '"';
+    json_t *v = an_json_parse(s, k, why, sizeof why);
+    assert_true(json_is_string(v));
+    json_decref(v);
+    k = 0;
+    s[k++] = '[';
+    while (k + 4 < n) {
+        memcpy(s + k, "1.5,", 4);
+        k += 4;
+    }
+    memcpy(s + k, "1]", 2);
+    k += 2;
+    v = an_json_parse(s, k, why, sizeof why);
+    assert_true(json_is_array(v));
+    json_decref(v);
+    free(s);
+}
+
 static void test_valid_fast(void **state)
 {
     (void)state;
@@ -87,11 +162,11 @@ static void test_valid_fast(void **state)
         {"123456789012345678", 0, true, true},   /* 18 digits */
         {"-123456789012345678", 0, true, true},
         {"1234567890123456789", 0, false, true}, /* 19: jansson's to judge */
-        {"99999999999999999999", 0, false, false}, /* too big for jansson */
+        {"99999999999999999999", 0, false, true}, /* beyond int64: kept as a real */
         {"1.5", 0, false, true},                 /* reals: jansson's */
         {"[1e3]", 0, false, true},
         {"-1E-2", 0, false, true},
-        {"1e999", 0, false, false},              /* real overflow */
+        {"1e999", 0, false, true},               /* beyond a double: kept as text */
         {"01", 0, false, false},
         {"-", 0, false, false},
         {"+1", 0, false, false},
@@ -219,6 +294,8 @@ int main(void)
         cmocka_unit_test(test_lossy),
         cmocka_unit_test(test_valid_fast),
         cmocka_unit_test(test_parse_nul),
+        cmocka_unit_test(test_big_numbers),
+        cmocka_unit_test(test_tree_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,7 @@
 #include "core/json.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -766,9 +768,162 @@ static json_t *fast_parse(const char *s, size_t n, bool check)
     return v;
 }
 
+static bool tree_over_cap(const char *s, size_t n, char *why, size_t why_cap);
+
 bool an_json_valid_fast(const char *s, size_t n)
 {
-    return fast_parse(s, n, true) != NULL;
+    /* an_json_parse would refuse it: so must this, which vouches for it */
+    return !tree_over_cap(s, n, NULL, 0) && fast_parse(s, n, true) != NULL;
+}
+
+/* True when t[0..n) is exactly one JSON number (RFC 8259's grammar). */
+static bool json_number_token(const char *t, size_t n)
+{
+    size_t i = 0;
+    if (i < n && t[i] == '-')
+        i++;
+    if (i < n && t[i] == '0')
+        i++;
+    else if (i < n && t[i] >= '1' && t[i] <= '9')
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            i++;
+    else
+        return false;
+    if (i < n && t[i] == '.') {
+        size_t d = ++i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            i++;
+        if (i == d)
+            return false;
+    }
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        i++;
+        if (i < n && (t[i] == '+' || t[i] == '-'))
+            i++;
+        size_t d = i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            i++;
+        if (i == d)
+            return false;
+    }
+    return i == n;
+}
+
+/* The text with every number jansson cannot hold rewritten, into *out: an
+ * integer beyond int64 gets ".0" (a real, its value rounded), a real beyond
+ * a double's range becomes a string of its text. False when there is none. */
+static bool widen_numbers(const char *s, size_t n, struct an_buf *out)
+{
+    bool in_str = false, changed = false;
+    size_t copied = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = false;
+            continue;
+        }
+        if (c == '"') {
+            in_str = true;
+            continue;
+        }
+        if (c != '-' && (c < '0' || c > '9'))
+            continue;
+        size_t j = i + (c == '-'), digits = 0;
+        bool real = false;
+        while (j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == '.' || s[j] == 'e' ||
+                         s[j] == 'E' || ((s[j] == '+' || s[j] == '-') && j > i &&
+                                         (s[j - 1] == 'e' || s[j - 1] == 'E')))) {
+            real |= s[j] == '.' || s[j] == 'e' || s[j] == 'E';
+            digits += s[j] >= '0' && s[j] <= '9';
+            j++;
+        }
+        size_t len = j - i;
+        if (!digits || len > 4096 || !json_number_token(s + i, len)) {
+            /* not a number (jansson reports it), or too long to hold */
+            i = j - 1 < i ? i : j - 1;
+            continue;
+        }
+        char tok[4100];
+        memcpy(tok, s + i, len);
+        tok[len] = '\0';
+        errno = 0;
+        const char *fix = NULL; /* "real" or "string" */
+        if (!real) {
+            (void)strtoll(tok, NULL, 10);
+            if (errno == ERANGE)
+                fix = "real";
+        } else {
+            double d = strtod(tok, NULL);
+            if (errno == ERANGE && (d == HUGE_VAL || d == -HUGE_VAL))
+                fix = "string";
+        }
+        if (fix) {
+            an_buf_append(out, s + copied, i - copied);
+            if (fix[0] == 'r') {
+                an_buf_append(out, tok, len);
+                an_buf_append(out, ".0", 2);
+            } else {
+                an_buf_putc(out, '"');
+                an_buf_append(out, tok, len);
+                an_buf_putc(out, '"');
+            }
+            copied = j;
+            changed = true;
+        }
+        i = j - 1;
+    }
+    if (changed)
+        an_buf_append(out, s + copied, n - copied);
+    return changed;
+}
+
+/* What the tree of s[0..n) would take, about (measured on jansson 2.14,
+ * malloc's overhead included): an array some 160 bytes even when empty, an
+ * object 400, a member 96 more, any other value 48; so 16 MiB of "[]," are
+ * 900 MB of tree. Strings are counted by their text. */
+static uint64_t tree_bytes(const char *s, size_t n)
+{
+    uint64_t arrays = 0, objects = 0, members = 0, values = 0;
+    bool in_str = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = false;
+        } else if (c == '"') {
+            in_str = true;
+        } else if (c == '[') {
+            arrays++;
+        } else if (c == '{') {
+            objects++;
+        } else if (c == ':') {
+            members++;
+        } else if (c == ',') {
+            values++;
+        }
+    }
+    return arrays * 160 + objects * 400 + members * 96 + (values + 1) * 48 + n;
+}
+
+/* True (and why) when the tree of s[0..n) would be over the JSON tree cap. */
+static bool tree_over_cap(const char *s, size_t n, char *why, size_t why_cap)
+{
+    if (n <= AN_JSON_TREE_FREE)
+        return false;
+    uint64_t t = tree_bytes(s, n), cap = (uint64_t)n * 8 + AN_JSON_TREE_FREE * 64;
+    if (t <= cap)
+        return false;
+    if (why)
+        snprintf(why, why_cap,
+                 "%zu bytes of JSON would take about %llu MB as a tree, more than 8 times "
+                 "their size and 64 MiB (the JSON tree cap)",
+                 n, (unsigned long long)(t >> 20));
+    return true;
 }
 
 bool an_json_valid(const char *s, size_t n)
@@ -836,12 +991,22 @@ const char *an_json_error_text(const json_error_t *je)
 
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap)
 {
+    if (tree_over_cap(s, n, why, why_cap))
+        return NULL;
     json_t *fast = fast_parse(s, n, false);
     if (fast)
         return fast;
     json_error_t je;
     /* jansson limits nesting itself (JSON_PARSER_MAX_DEPTH, 2048). */
     json_t *v = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    if (!v && (strstr(je.text, "too big") || strstr(je.text, "overflow"))) {
+        /* A number no field of ours needs the value of must not make the
+         * whole message unreadable: kept as a real, or as its text. */
+        struct an_buf w = AN_BUF_INIT;
+        if (widen_numbers(s, n, &w))
+            v = json_loadb(an_buf_cstr(&w), w.len, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+        an_buf_release(&w);
+    }
     if (v && has_nul_escape(s, n))
         escape_nuls(v); /* the fast path declines \u0000: only this one sees it */
     if (!v && why)

@@ -46,7 +46,8 @@ bool an_json_scan_string(const char *s, size_t n, struct an_buf *scratch, const 
  * text without building or allocating anything (an_json_parse's own fast
  * path in a checking mode). It answers true only within that path's
  * subset: objects, arrays, strings without \u0000, integers of up to 18
- * digits, true, false, null, nesting up to 2048, valid UTF-8. False means
+ * digits, true, false, null, nesting up to 2048, valid UTF-8, under the JSON
+ * tree cap (below). False means
  * "not sure", not "invalid": reals, longer integers, \u0000 and every
  * error are left to an_json_parse. */
 bool an_json_valid_fast(const char *s, size_t n);
@@ -56,7 +57,12 @@ bool an_json_valid(const char *s, size_t n);
  * A string holding NUL characters (\u0000) comes out with each of them
  * written as the six characters \u0000: ananke keeps names, ids and texts
  * as C strings, which a NUL would silently cut ("search\u0000x" would
- * read as "search"). What is sent stays whole in the recorded frames. */
+ * read as "search"). What is sent stays whole in the recorded frames.
+ * A number jansson cannot hold is kept as a real (an integer beyond int64)
+ * or as its text (a real beyond a double). A text over AN_JSON_TREE_FREE
+ * bytes is refused when its tree would take more than 8 times its size
+ * plus 64 MiB (the JSON tree cap: 16 MiB of "[]," would take 900 MB). */
+#define AN_JSON_TREE_FREE ((size_t)1 << 20)
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap);
 /* jansson's error text, with its message about \u0000 said for people. */
 const char *an_json_error_text(const json_error_t *je);

@@ -11,6 +11,132 @@
 #include "core/json.h"
 
 
+/* The kinds of warning a turn had, each with how many came: a kind is a
+ * message without its numbers and its quoted parts ("unknown event type
+ * 'X'" is one kind whatever X is). */
+struct warn_kind {
+    uint64_t hash;
+    size_t count;
+    size_t summary; /* index of its "and K more" line in warnings; 0: none yet */
+    bool has_summary;
+};
+struct an_warn_kinds {
+    struct warn_kind *v;
+    size_t n, cap;
+    size_t *slots; /* open addressing: index in v + 1, 0 empty */
+    size_t nslots; /* a power of two, over twice n; 0: none yet */
+    size_t kept;   /* warnings kept, summaries apart */
+};
+
+#define WARN_SUMMARY_CAP 320
+#define WARN_OTHER_HASH 1 /* the kind of what comes past the cap in all */
+
+static uint64_t warn_kind_hash(const char *m)
+{
+    uint64_t h = 14695981039346656037u;
+    for (const char *p = m; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c >= '0' && c <= '9')
+            continue;
+        if (c == '\'' || c == '"') {
+            const char *end = strchr(p + 1, *p);
+            if (end) {
+                p = end;
+                c = '\'';
+            }
+        }
+        h = (h ^ c) * 1099511628211u;
+    }
+    return h < 2 ? h + 2 : h;
+}
+
+static struct warn_kind *warn_kind_find(const struct an_warn_kinds *k, uint64_t hash)
+{
+    for (size_t i = k->nslots ? hash & (k->nslots - 1) : 0; k->nslots && k->slots[i];
+         i = (i + 1) & (k->nslots - 1))
+        if (k->v[k->slots[i] - 1].hash == hash)
+            return &k->v[k->slots[i] - 1];
+    return NULL;
+}
+
+static struct warn_kind *warn_kind_of(struct an_warn_kinds *k, uint64_t hash)
+{
+    struct warn_kind *w = warn_kind_find(k, hash);
+    if (w)
+        return w;
+    if (2 * (k->n + 1) > k->nslots) {
+        free(k->slots);
+        k->nslots = k->nslots ? 2 * k->nslots : 64;
+        k->slots = an_xcalloc(k->nslots, sizeof *k->slots);
+        for (size_t j = 0; j < k->n; j++) {
+            size_t i = k->v[j].hash & (k->nslots - 1);
+            while (k->slots[i])
+                i = (i + 1) & (k->nslots - 1);
+            k->slots[i] = j + 1;
+        }
+    }
+    AN_GROW(k->v, k->n, k->cap);
+    w = &k->v[k->n++];
+    memset(w, 0, sizeof *w);
+    w->hash = hash;
+    size_t i = hash & (k->nslots - 1);
+    while (k->slots[i])
+        i = (i + 1) & (k->nslots - 1);
+    k->slots[i] = k->n;
+    return w;
+}
+
+/* Keep msg as a warning of r, or count it in its kind's summary line. */
+static void warn_add(struct an_turn_rec *r, const char *msg)
+{
+    size_t max = r->max_warnings ? r->max_warnings : AN_DEFAULT_MAX_WARNINGS;
+    if (max > SIZE_MAX / 10)
+        max = SIZE_MAX / 10;
+    if (!r->warn_kinds)
+        r->warn_kinds = an_xcalloc(1, sizeof *r->warn_kinds);
+    struct an_warn_kinds *k = r->warn_kinds;
+    uint64_t hash = warn_kind_hash(msg);
+    struct warn_kind *w = warn_kind_find(k, hash);
+    if (k->kept < 10 * max && (!w || w->count < max)) {
+        if (!w)
+            w = warn_kind_of(k, hash);
+        w->count++;
+        k->kept++;
+        AN_GROW(r->warnings, r->nwarnings, r->cap_warnings);
+        r->warnings[r->nwarnings++] = an_xstrdup(msg);
+        return;
+    }
+    /* past the cap in all, what its kind would still have kept counts
+     * with the kinds never seen: "of other kinds" */
+    if (!w || w->count < max)
+        w = warn_kind_of(k, WARN_OTHER_HASH);
+    w->count++;
+    r->warnings_dropped++;
+    if (!w->has_summary) {
+        AN_GROW(r->warnings, r->nwarnings, r->cap_warnings);
+        w->summary = r->nwarnings;
+        w->has_summary = true;
+        r->warnings[r->nwarnings++] = an_xmalloc(WARN_SUMMARY_CAP);
+    }
+    if (w->hash == WARN_OTHER_HASH)
+        snprintf(r->warnings[w->summary], WARN_SUMMARY_CAP,
+                 "and %zu more warnings of other kinds, not kept (max_warnings: %zu in all)",
+                 w->count, 10 * max);
+    else {
+        size_t cut = strlen(msg) < 200 ? strlen(msg) : 200;
+        while (cut > 0 && ((unsigned char)msg[cut] & 0xC0) == 0x80)
+            cut--; /* not inside a UTF-8 sequence */
+        snprintf(r->warnings[w->summary], WARN_SUMMARY_CAP,
+                 "and %zu more warnings like '%.*s', not kept (max_warnings: %zu of a kind)",
+                 w->count - max, (int)cut, msg, max);
+    }
+}
+
+void an_turn_warn_dropped(struct an_turn_rec *r, size_t n)
+{
+    r->warnings_dropped = n > SIZE_MAX - r->warnings_dropped ? SIZE_MAX : r->warnings_dropped + n;
+}
+
 void an_transcript_init(struct an_transcript *t)
 {
     memset(t, 0, sizeof *t);
@@ -41,6 +167,11 @@ static void attempt_release(struct an_turn_rec *r)
         free(r->frames[i].data);
     free(r->frames);
     free_strs(r->warnings, r->nwarnings);
+    if (r->warn_kinds) {
+        free(r->warn_kinds->v);
+        free(r->warn_kinds->slots);
+    }
+    free(r->warn_kinds);
 }
 
 static void turn_release(struct an_turn_rec *r)
@@ -170,8 +301,7 @@ void an_turn_warn(struct an_turn_rec *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    AN_GROW(r->warnings, r->nwarnings, r->cap_warnings);
-    r->warnings[r->nwarnings++] = an_xstrdup(msg);
+    warn_add(r, msg);
 }
 
 void an_turn_reset(struct an_turn_rec *r)
@@ -188,6 +318,7 @@ void an_turn_reset(struct an_turn_rec *r)
     r->retries = keep.retries;
     r->retry_log = keep.retry_log;
     r->drop_frames = keep.drop_frames;
+    r->max_warnings = keep.max_warnings;
 }
 
 void an_turn_set_response(struct an_turn_rec *r, json_t *response)
@@ -397,6 +528,11 @@ json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
                 json_array_append_new(w, str_or_null(r->warnings[k]));
             json_object_set_new(o, "warnings", w);
         }
+        if (r->warnings_dropped)
+            json_object_set_new(o, "warnings_dropped",
+                                json_integer(r->warnings_dropped > INT64_MAX
+                                                 ? INT64_MAX
+                                                 : (json_int_t)r->warnings_dropped));
         if (with_frames) {
             json_t *f = json_array();
             for (size_t k = 0; k < r->nframes; k++)

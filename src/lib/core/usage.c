@@ -1,11 +1,19 @@
 #include "core/usage.h"
 
+#include <stdint.h>
 #include <string.h>
 
 int64_t an_usage_count(const json_t *u, const char *key)
 {
     const json_t *v = json_object_get(u, key);
     return json_is_integer(v) && json_integer_value(v) >= 0 ? (int64_t)json_integer_value(v) : -1;
+}
+
+/* Counts come from the agent or from a file: a sum stops at INT64_MAX
+ * rather than overflow. Both are at least 0. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
 
 void an_usage_sum(const struct an_turn_rec *turns, size_t n, struct an_usage_sum *out)
@@ -27,17 +35,17 @@ void an_usage_sum(const struct an_turn_rec *turns, size_t n, struct an_usage_sum
             int64_t in = an_usage_count(u, "input_tokens"), o = an_usage_count(u, "output_tokens");
             int64_t t = an_usage_count(u, "total_tokens");
             if (t < 0 && in >= 0 && o >= 0)
-                t = in + o;
+                t = sat_add(in, o);
             if (in >= 0)
-                out->input += in;
+                out->input = sat_add(out->input, in);
             else
                 out->has_input = false;
             if (o >= 0)
-                out->output += o;
+                out->output = sat_add(out->output, o);
             else
                 out->has_output = false;
             if (t >= 0)
-                out->total += t;
+                out->total = sat_add(out->total, t);
             else
                 out->has_total = false;
             const json_t *c = json_object_get(u, "cost");

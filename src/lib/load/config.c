@@ -111,7 +111,7 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
                                        "assert",   "endpoint",       "agentId",
                                        "threadId", "forwardedProps", "state",
                                        "protocol", "max_event_bytes", "max_turn_bytes",
-                                       "max_tool_calls", NULL};
+                                       "max_tool_calls", "max_state_bytes", NULL};
     static const char *const modes[] = {"strict", "warn", "off", NULL}; /* an_protocol_mode */
     struct an_ynode *v;
     int rc;
@@ -144,9 +144,11 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
                            "unknown protocol mode '%s' (one of: strict, warn, off)", p);
         t->protocol = (enum an_protocol_mode)k;
     }
-    static const char *const caps[] = {"max_event_bytes", "max_turn_bytes", "max_tool_calls"};
-    int64_t *capv[] = {&t->max_event_bytes, &t->max_turn_bytes, &t->max_tool_calls};
-    for (size_t k = 0; k < 3; k++) {
+    static const char *const caps[] = {"max_event_bytes", "max_turn_bytes", "max_tool_calls",
+                                       "max_state_bytes"};
+    int64_t *capv[] = {&t->max_event_bytes, &t->max_turn_bytes, &t->max_tool_calls,
+                       &t->max_state_bytes};
+    for (size_t k = 0; k < 4; k++) {
         if (!(v = an_yaml_get(n, caps[k])))
             continue;
         if ((rc = an_ld_uint(ld, v, caps[k], capv[k])))
@@ -435,7 +437,7 @@ static int load_library(struct an_ld *ld, const struct an_ynode *n, struct an_co
 int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
 {
     static const char *const keys[] = {"version", "target", "assertions", "agents", "prices",
-                                       NULL};
+                                       "max_warnings", NULL};
     struct an_ynode *root, *v;
     int rc;
     memset(c, 0, sizeof *c);
@@ -469,5 +471,11 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
         return rc;
     if ((v = an_yaml_get(root, "prices")) && (rc = load_prices(ld, v, c)))
         return rc;
+    if ((v = an_yaml_get(root, "max_warnings"))) {
+        if ((rc = an_ld_uint(ld, v, "max_warnings", &c->max_warnings)))
+            return rc;
+        if (c->max_warnings < 1)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'max_warnings' must be at least 1");
+    }
     return 0;
 }

@@ -44,6 +44,7 @@ struct agui_session {
     size_t nheaders;
     int64_t timeout_ms;
     size_t max_event_bytes, max_turn_bytes, max_tool_calls;
+    uint64_t max_state_bytes;
     int protocol; /* enum an_protocol_mode */
     size_t history_before; /* conv.messages before this turn's user message */
     int64_t retry_after_ms;
@@ -127,6 +128,7 @@ static int agui_begin(struct an_session *base, struct an_transcript *t, const ch
 
     an_agui_dec_new(&io->dec, &s->conv, t, s->max_tool_calls);
     an_agui_dec_protocol(io->dec, s->protocol);
+    an_agui_dec_max_state(io->dec, s->max_state_bytes);
     an_sse_init(&io->sse, s->max_event_bytes, on_sse_event, io);
 
     struct an_http_req req = AN_HTTP_REQ_INIT;
@@ -267,6 +269,7 @@ int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struc
     s->max_event_bytes = opts->max_event_bytes ? opts->max_event_bytes : DEFAULT_MAX_EVENT;
     s->max_turn_bytes = opts->max_turn_bytes ? opts->max_turn_bytes : DEFAULT_MAX_TURN;
     s->max_tool_calls = opts->max_tool_calls ? opts->max_tool_calls : AN_AGUI_DEFAULT_MAX_CALLS;
+    s->max_state_bytes = opts->max_state_bytes;
     s->protocol = opts->protocol;
     an_kv_append(&s->headers, &s->nheaders, opts->headers, opts->nheaders);
     an_agui_conv_init(&s->conv, opts->thread_id, opts->state, opts->forwarded_props);

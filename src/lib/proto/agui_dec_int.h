@@ -11,6 +11,7 @@
 
 #include "core/buf.h"
 #include "proto/agui_decode.h"
+#include "proto/json_patch.h"
 
 #define NONE ((size_t)-1)
 
@@ -99,6 +100,11 @@ struct an_agui_dec {
     size_t ncalls, cap_calls;
     struct an_agui_idmap call_ids; /* toolCallId -> index in calls */
     json_t *state;
+    /* the state's weight and the turn's patch work (json_patch.h); until
+     * state_own, d->state may be shared (with conv and earlier turns): the
+     * first STATE_DELTA patches a copy */
+    struct an_json_patch_cap state_cap;
+    bool state_own;
     json_t *snapshot; /* last MESSAGES_SNAPSHOT, activity messages removed */
     unsigned snapshot_seq, seq;
     enum chunk_kind chunk;

@@ -219,6 +219,7 @@ void an_agui_dec_new(struct an_agui_dec **out, struct an_agui_conv *conv, struct
     d->turn = t->nturns - 1;
     d->max_calls = max_tool_calls ? max_tool_calls : AN_AGUI_DEFAULT_MAX_CALLS;
     d->state = conv->state ? json_incref(conv->state) : json_object();
+    an_agui_dec_max_state(d, 0);
     d->fast_idx = NONE;
     d->text_owner = NONE;
     an_agui_verify_new(&d->verify, conv->thread_id, AN_PROTOCOL_STRICT);

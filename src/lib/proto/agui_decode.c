@@ -526,13 +526,33 @@ static int h_tool_result(struct an_agui_dec *d, json_t *ev)
     return 0;
 }
 
+void an_agui_dec_max_state(struct an_agui_dec *d, uint64_t max_state_bytes)
+{
+    d->state_cap.max_bytes = max_state_bytes ? max_state_bytes : AN_AGUI_DEFAULT_MAX_STATE;
+    d->state_cap.max_work = d->state_cap.max_bytes * 64;
+}
+
 static int h_state_snapshot(struct an_agui_dec *d, json_t *ev)
 {
     json_t *snap = json_object_get(ev, "snapshot");
     if (!snap)
         return 0;
+    size_t depth;
+    uint64_t w = an_json_weight(snap, &depth);
+    if (w > d->state_cap.max_bytes)
+        return fail(d, AN_ELIMIT,
+                    "STATE_SNAPSHOT (event #%llu) weighs %llu bytes, more than max_state_bytes "
+                    "(%llu bytes)",
+                    (unsigned long long)d->nevents, (unsigned long long)w,
+                    (unsigned long long)d->state_cap.max_bytes);
+    if (depth > AN_JSON_PATCH_MAX_DEPTH)
+        return fail(d, AN_ELIMIT,
+                    "STATE_SNAPSHOT (event #%llu) nests deeper than the state may (%d levels)",
+                    (unsigned long long)d->nevents, AN_JSON_PATCH_MAX_DEPTH);
     json_decref(d->state);
     d->state = json_incref(snap);
+    d->state_own = false; /* the event's: copied by the first patch */
+    d->state_cap.bytes = w;
     return 0;
 }
 
@@ -542,7 +562,29 @@ static int h_state_delta(struct an_agui_dec *d, json_t *ev)
     json_t *ops = json_object_get(ev, "delta");
     if (!json_is_array(ops))
         return 0;
-    if (an_json_patch(&d->state, ops, why, sizeof why))
+    struct an_json_patch_cap *cap = &d->state_cap;
+    if (!d->state_own) {
+        /* patched in place: a copy of our own first (weighed, for a
+         * state that came from the config or an earlier turn) */
+        uint64_t w = an_json_weight(d->state, NULL);
+        cap->bytes = w;
+        cap->work += 2 * w;
+        json_t *own = json_deep_copy(d->state);
+        json_decref(d->state);
+        d->state = own;
+        d->state_own = true;
+    }
+    int rc = AN_ELIMIT;
+    if (cap->work <= cap->max_work)
+        rc = an_json_patch(&d->state, ops, cap, why, sizeof why);
+    else
+        snprintf(why, sizeof why, "patches copied, weighed or shifted more than %llu bytes",
+                 (unsigned long long)cap->max_work);
+    if (rc == AN_ELIMIT)
+        return fail(d, AN_ELIMIT,
+                    "STATE_DELTA (event #%llu) stopped at max_state_bytes (%llu bytes): %s",
+                    (unsigned long long)d->nevents, (unsigned long long)cap->max_bytes, why);
+    if (rc)
         warn(d, "STATE_DELTA (event #%llu) not applied, state kept: %s",
              (unsigned long long)d->nevents, why);
     return 0;

@@ -70,6 +70,13 @@ struct an_agui_dec;
 void an_agui_dec_new(struct an_agui_dec **out, struct an_agui_conv *conv, struct an_transcript *t,
                      size_t max_tool_calls);
 
+/* The state's cap (max_state_bytes): a STATE_SNAPSHOT weighing more, or a
+ * STATE_DELTA that would make the state weigh more (an_json_weight), fails
+ * the turn; the patches of one turn may copy, weigh and shift at most 64
+ * times as much. 0: AN_AGUI_DEFAULT_MAX_STATE. Call before the first event. */
+#define AN_AGUI_DEFAULT_MAX_STATE (16u * 1024u * 1024u)
+void an_agui_dec_max_state(struct an_agui_dec *d, uint64_t max_state_bytes);
+
 /* How conformance findings count (enum an_protocol_mode, ananke/model.h):
  * a new decoder is strict. Call before the first event. */
 void an_agui_dec_protocol(struct an_agui_dec *d, int mode);

@@ -4,6 +4,7 @@
  * report from them. Only what reporters use is read back; unknown keys
  * are ignored so newer files still merge.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,10 +18,38 @@ static char *dup_str(const json_t *o, const char *k)
     return s ? an_xstrdup(s) : NULL;
 }
 
-static int64_t num(const json_t *o, const char *k)
+/* Every number in the file is untrusted: each is read within the range
+ * its field can hold, so that no arithmetic on it (an end from a start
+ * and a duration, a difference of two runs, a sum over tests) can
+ * overflow. Outside it a field reads as absent. */
+
+/* A time or a duration in ms: 0..2^43 (the year 2248 since 1970). */
+#define READ_MS_MAX ((int64_t)1 << 43)
+
+static int64_t in_range(const json_t *o, const char *k, int64_t lo, int64_t hi, int64_t dflt)
 {
     json_t *v = json_object_get(o, k);
-    return json_is_integer(v) ? (int64_t)json_integer_value(v) : 0;
+    if (!json_is_integer(v))
+        return dflt;
+    json_int_t n = json_integer_value(v);
+    return n >= lo && n <= hi ? (int64_t)n : dflt;
+}
+
+static int64_t num(const json_t *o, const char *k)
+{
+    return in_range(o, k, 0, READ_MS_MAX, 0);
+}
+
+/* A count or an index: 0..2^31. */
+static size_t count(const json_t *o, const char *k)
+{
+    return (size_t)in_range(o, k, 0, INT32_MAX, 0);
+}
+
+/* A 1-based turn number as written, 0-based as held; -1: none. */
+static int turn_of(const json_t *o, const char *k)
+{
+    return (int)in_range(o, k, 1, INT32_MAX, 0) - 1;
 }
 
 static int status_of(const char *s, enum an_status *out)
@@ -107,7 +136,7 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
     json_t *v;
     json_array_foreach(json_object_get(j, "tool_calls"), i, v)
     {
-        struct an_tool_call *c = an_transcript_add_call(t, (unsigned)num(v, "turn"));
+        struct an_tool_call *c = an_transcript_add_call(t, (unsigned)count(v, "turn"));
         c->id = dup_str(v, "id");
         c->name = dup_str(v, "name");
         c->args_text = dup_str(v, "args_text");
@@ -145,11 +174,11 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
         r->end_ms = num(v, "end_ms");
         r->first_event_ms = num(v, "first_event_ms"); /* absent: 0, none recorded */
         r->first_text_ms = num(v, "first_text_ms");
-        r->first_call = (size_t)num(v, "first_call");
-        r->ncalls = (size_t)num(v, "ncalls");
+        r->first_call = count(v, "first_call");
+        r->ncalls = count(v, "ncalls");
         if (r->first_call + r->ncalls > t->ncalls)
             r->first_call = r->ncalls = 0; /* a hand-edited file: show no calls */
-        r->http_status = (int)num(v, "http_status");
+        r->http_status = (int)in_range(v, "http_status", 0, 999, 0);
         json_t *s = json_object_get(v, "state");
         r->state = s ? json_incref(s) : NULL;
         json_t *m = json_object_get(v, "messages");
@@ -170,6 +199,7 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
             if (json_is_string(w))
                 an_turn_warn(r, "%s", json_string_value(w));
         }
+        an_turn_warn_dropped(r, count(v, "warnings_dropped"));
         json_array_foreach(json_object_get(v, "retries"), k, w)
         {
             if (json_is_string(w))
@@ -207,10 +237,7 @@ static struct an_dynamic_result *read_dynamic(const json_t *j)
         c->id = dup_str(v, "id");
         c->description = dup_str(v, "description");
         c->required = !json_is_false(json_object_get(v, "required")); /* default true */
-        json_t *turn = json_object_get(v, "reached_at_turn");
-        c->reached_at_turn = json_is_integer(turn) && json_integer_value(turn) > 0
-                                 ? (int)json_integer_value(turn) - 1
-                                 : -1;
+        c->reached_at_turn = turn_of(v, "reached_at_turn");
         c->evidence = dup_str(v, "evidence");
     }
     json_t *why = json_object_get(j, "reasoning");
@@ -249,9 +276,8 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
         char *file;
         unsigned line, col;
         location(an_json_str(v, "location"), &file, &line, &col);
-        json_t *turn = json_object_get(v, "turn");
-        an_findings_add(&t->findings, kind_static(an_json_str(v, "kind")),
-                        json_is_integer(turn) ? (int)json_integer_value(turn) - 1 : -1, file, line,
+        an_findings_add(&t->findings, kind_static(an_json_str(v, "kind")), turn_of(v, "turn"),
+                        file, line,
                         col, an_json_str(v, "assertion"), an_json_str(v, "expected"),
                         an_json_str(v, "actual"), an_json_str(v, "detail"));
         free(file);
@@ -260,9 +286,8 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
     {
         struct an_judgement *g = an_judgements_add(&t->judgements);
         location(an_json_str(v, "location"), &g->file, &g->line, &g->col);
-        json_t *turn = json_object_get(v, "turn");
         const char *verdict = an_json_str(v, "verdict");
-        g->turn = json_is_integer(turn) ? (int)json_integer_value(turn) - 1 : -1;
+        g->turn = turn_of(v, "turn");
         g->agent = dup_str(v, "agent");
         g->shown = dup_str(v, "shown");
         g->answer = dup_str(v, "answer");
@@ -274,8 +299,7 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
     if (json_is_object(e)) {
         t->error = dup_str(e, "message");
         t->error_code = code_of(an_json_str(e, "code"));
-        json_t *turn = json_object_get(e, "turn");
-        t->error_turn = json_is_integer(turn) ? (int)json_integer_value(turn) - 1 : -1;
+        t->error_turn = turn_of(e, "turn");
     }
     json_t *vars = json_object_get(j, "variables");
     t->var_names = an_xcalloc(json_array_size(vars) + 1, sizeof *t->var_names);
@@ -284,11 +308,13 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
         if (json_is_string(v))
             t->var_names[t->nvar_names++] = an_xstrdup(json_string_value(v));
     }
-    int64_t runs = num(j, "runs");
+    size_t runs = count(j, "runs");
     json_t *att = json_object_get(j, "attempts");
-    if (runs > 1 && json_array_size(att) == (size_t)runs) {
+    if (runs > 1 && json_array_size(att) == runs) {
         t->runs = (unsigned)runs;
-        t->passes = (unsigned)num(j, "passes");
+        t->passes = (unsigned)count(j, "passes");
+        if (t->passes > t->runs)
+            t->passes = t->runs;
         t->attempts = an_xcalloc(t->runs, sizeof *t->attempts);
         json_array_foreach(att, i, v)
         {
@@ -333,13 +359,14 @@ int an_run_result_load(struct an_run_result *out, const char *path, struct an_er
     if (!out->config_path)
         out->config_path = dup_str(doc, "config");
     json_t *sum = json_object_get(doc, "summary");
-    out->not_run += (size_t)num(sum, "not_run");
+    out->not_run += count(sum, "not_run");
     json_t *opt = json_object_get(doc, "options");
     if (!out->repeat) {
-        out->parallel = (unsigned)num(opt, "parallel");
-        out->repeat = (unsigned)num(opt, "repeat");
+        out->parallel = (unsigned)in_range(opt, "parallel", 0, 1 << 16, 0);
+        out->repeat = (unsigned)in_range(opt, "repeat", 0, 1 << 20, 0);
         json_t *pr = json_object_get(opt, "pass_rate");
-        out->pass_rate = json_is_number(pr) ? json_number_value(pr) : 1.0;
+        double rate = json_is_number(pr) ? json_number_value(pr) : 1.0;
+        out->pass_rate = rate >= 0 && rate <= 1 ? rate : 1.0;
         if (!out->filter)
             out->filter = dup_str(opt, "filter");
     }

@@ -142,7 +142,7 @@ static json_t *outcome_json(const struct an_turn_rec *r, const struct an_http_re
     struct an_buf types = AN_BUF_INIT;
     for (size_t i = 0; i < r->nframes; i++) {
         const char *d = r->frames[i].data;
-        json_t *ev = json_loads(d, JSON_DECODE_ANY, NULL);
+        json_t *ev = an_json_parse(d, strlen(d), NULL, 0);
         if (!ev)
             ev = an_json_lossy(d, strlen(d));
         const char *type = an_json_str(ev, "type");

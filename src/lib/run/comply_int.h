@@ -63,6 +63,10 @@ struct eng {
     char close_reason[256];
     int64_t start_mono;
     FILE *log;
+    /* lines that were not JSON-RPC messages: the first
+     * AN_DEFAULT_MAX_WARNINGS are unmet entries, the rest counted in one
+     * more (out->unmet[framing_more]) */
+    size_t framing, framing_more;
 };
 
 /* ---- comply.c: the engine core ---------------------------------------- */

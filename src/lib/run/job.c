@@ -266,6 +266,7 @@ static void next_turn(struct an_job *j)
         /* the simulator wrote this one */
         struct an_turn_rec *rec = an_transcript_add_turn(tr, "user");
         rec->drop_frames = !j->env->keep_frames;
+        rec->max_warnings = (size_t)j->cfg->max_warnings;
         rec->input = j->dyn->next;
         j->dyn->next = NULL;
         j->tries = 0;
@@ -279,6 +280,7 @@ static void next_turn(struct an_job *j)
     const struct an_turn *t = &j->test->turns[j->turn];
     struct an_turn_rec *rec = an_transcript_add_turn(tr, turn_kind(t));
     rec->drop_frames = !j->env->keep_frames;
+    rec->max_warnings = (size_t)j->cfg->max_warnings;
     j->tries = 0;
     /* an MCP turn's input is the request it sends (run/mcp_turn.h) */
     if (((t->type == AN_TURN_USER || (t->type == AN_TURN_A2A_SEND && t->user.src)) &&

@@ -168,6 +168,7 @@ static int agui_conf_build(struct agui_conf *c, const struct an_target *t, const
     c->o.max_event_bytes = (size_t)t->max_event_bytes;
     c->o.max_turn_bytes = (size_t)t->max_turn_bytes;
     c->o.max_tool_calls = (size_t)t->max_tool_calls;
+    c->o.max_state_bytes = (uint64_t)t->max_state_bytes;
     return 0;
 }
 

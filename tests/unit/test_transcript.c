@@ -1,0 +1,103 @@
+/* Turn warnings (core/transcript.c): the first max_warnings of a kind are
+ * kept, 10 times as many in all; the rest are counted in one line per kind
+ * and in warnings_dropped, which the JSON form carries. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "ananke/transcript.h"
+
+static size_t count_like(const struct an_turn_rec *r, const char *needle)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nwarnings; i++)
+        n += strstr(r->warnings[i], needle) != NULL;
+    return n;
+}
+
+static void test_one_kind(void **state)
+{
+    (void)state;
+    struct an_transcript t;
+    an_transcript_init(&t);
+    struct an_turn_rec *r = an_transcript_add_turn(&t, "user");
+    r->max_warnings = 10;
+    an_turn_warn(r, "first of its kind");
+    for (int i = 0; i < 300000; i++)
+        an_turn_warn(r, "unknown event type 'T%d' (event #%d), ignored", i, i + 2);
+    an_turn_warn(r, "another kind");
+    assert_int_equal(r->nwarnings, 1 + 10 + 1 + 1);
+    assert_int_equal(r->warnings_dropped, 300000 - 10);
+    assert_int_equal(count_like(r, "unknown event type 'T"), 11);
+    assert_string_equal(r->warnings[11],
+                        "and 299990 more warnings like 'unknown event type 'T299999' (event "
+                        "#300001), ignored', not kept (max_warnings: 10 of a kind)");
+    assert_string_equal(r->warnings[12], "another kind");
+
+    json_t *j = an_transcript_to_json(&t, false);
+    json_t *turn = json_array_get(json_object_get(j, "turns"), 0);
+    assert_int_equal(json_integer_value(json_object_get(turn, "warnings_dropped")), 299990);
+    assert_int_equal(json_array_size(json_object_get(turn, "warnings")), 13);
+    json_decref(j);
+
+    /* a retry starts over, with the same cap */
+    an_turn_reset(r);
+    assert_int_equal(r->nwarnings, 0);
+    assert_int_equal(r->warnings_dropped, 0);
+    assert_int_equal(r->max_warnings, 10);
+    for (int i = 0; i < 12; i++)
+        an_turn_warn(r, "again %d", i);
+    assert_int_equal(r->nwarnings, 11);
+    an_transcript_release(&t);
+}
+
+/* Kinds told apart by words: 10 x max_warnings in all, then "of other kinds". */
+static void test_many_kinds(void **state)
+{
+    (void)state;
+    struct an_transcript t;
+    an_transcript_init(&t);
+    struct an_turn_rec *r = an_transcript_add_turn(&t, "user");
+    r->max_warnings = 2;
+    for (int i = 0; i < 200; i++)
+        an_turn_warn(r, "kind %c%c", 'a' + i % 26, 'a' + i / 26);
+    for (int i = 0; i < 100000; i++)
+        an_turn_warn(r, "kind %c%c", 'a' + i % 26, 'a' + (i / 26) % 26);
+    assert_int_equal(r->nwarnings, 20 + 1);
+    assert_int_equal(r->warnings_dropped, 200 + 100000 - 20);
+    assert_string_equal(r->warnings[20], "and 100180 more warnings of other kinds, not kept "
+                                         "(max_warnings: 20 in all)");
+    an_transcript_release(&t);
+}
+
+/* The default, with no cap set: 100 of a kind. */
+static void test_default(void **state)
+{
+    (void)state;
+    struct an_transcript t;
+    an_transcript_init(&t);
+    struct an_turn_rec *r = an_transcript_add_turn(&t, "user");
+    for (int i = 0; i < 1000; i++)
+        an_turn_warn(r, "unknown event type 'X%d'", i);
+    assert_int_equal(r->nwarnings, AN_DEFAULT_MAX_WARNINGS + 1);
+    assert_int_equal(r->warnings_dropped, 1000 - AN_DEFAULT_MAX_WARNINGS);
+    an_turn_warn_dropped(r, SIZE_MAX);
+    assert_true(r->warnings_dropped == SIZE_MAX); /* saturates: read back from disk */
+    an_transcript_release(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_kind),
+        cmocka_unit_test(test_many_kinds),
+        cmocka_unit_test(test_default),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
