@@ -937,8 +937,7 @@ bool an_json_valid(const char *s, size_t n)
     return v != NULL;
 }
 
-/* Every NUL of every string in v as the text \u0000 (an_json_parse). */
-static void escape_nuls(json_t *v)
+void an_json_escape_nuls(json_t *v)
 {
     size_t i;
     const char *k;
@@ -961,10 +960,10 @@ static void escape_nuls(json_t *v)
         return;
     }
     case JSON_ARRAY:
-        json_array_foreach(v, i, x) escape_nuls(x);
+        json_array_foreach(v, i, x) an_json_escape_nuls(x);
         return;
     case JSON_OBJECT:
-        json_object_foreach(v, k, x) escape_nuls(x);
+        json_object_foreach(v, k, x) an_json_escape_nuls(x);
         return;
     default:
         return;
@@ -1008,7 +1007,7 @@ json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap)
         an_buf_release(&w);
     }
     if (v && has_nul_escape(s, n))
-        escape_nuls(v); /* the fast path declines \u0000: only this one sees it */
+        an_json_escape_nuls(v); /* the fast path declines \u0000: only this one sees it */
     if (!v && why)
         snprintf(why, why_cap, "%s at line %d column %d", je.text, je.line, je.column);
     return v;

@@ -64,6 +64,9 @@ bool an_json_valid(const char *s, size_t n);
  * plus 64 MiB (the JSON tree cap: 16 MiB of "[]," would take 900 MB). */
 #define AN_JSON_TREE_FREE ((size_t)1 << 20)
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap);
+/* Every NUL of every string in v (a tree the caller owns) rewritten as the
+ * six characters \u0000, as an_json_parse does to what it returns. */
+void an_json_escape_nuls(json_t *v);
 /* jansson's error text, with its message about \u0000 said for people. */
 const char *an_json_error_text(const json_error_t *je);
 
