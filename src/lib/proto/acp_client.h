@@ -93,6 +93,10 @@ struct an_acp_call {
      * output is the same string as the last time (shared, not copied), yet
      * counts each time: whoever shows the calls shows it each time. */
     size_t kept_bytes;
+    /* The cap key that refused the request ("max_read_bytes",
+     * "max_terminals"), or NULL: a caller ends the turn as an ERROR naming
+     * it (the answer's message names it too). */
+    const char *cap;
     int64_t start_ms, end_ms; /* Unix ms: request read, answer sent */
 };
 
@@ -131,7 +135,10 @@ struct an_acp_opts {
      * session/cancel arriving meanwhile answers it "cancelled" (the 800 ms
      * of the reference runner); 0 decides at once. */
     int64_t permission_delay_ms;
-    size_t output_byte_limit;  /* terminal default; 0: AN_ACP_OUTPUT_LIMIT */
+    size_t output_byte_limit;  /* terminal default; 0: AN_ACP_OUTPUT_LIMIT (at most the max) */
+    size_t output_limit_max;   /* outputByteLimit clamped to it; 0: AN_ACP_OUTPUT_LIMIT_MAX */
+    size_t read_max;           /* fs/read_text_file's biggest file; 0: AN_ACP_READ_MAX */
+    size_t max_terminals;      /* terminals at once; 0: AN_ACP_MAX_TERMINALS */
     struct an_rpc_opts rpc;    /* frame cap, stderr log, grace */
     const char *client_version; /* clientInfo.version; NULL: ANANKE_VERSION */
     /* Confinement. Where namespaces are not available (an_confine_available)
