@@ -12,7 +12,9 @@
  *   outside_sandbox, unresolvable, nul_byte, not_regular_file (a FIFO,
  *   socket or device: opened O_NONBLOCK, never waited on), hard_link;
  *   without a violation: directory. A missing file -> -32002 with data
- *   {uri}. A file is truncated only once it is known to be regular.
+ *   {uri}. A file is truncated only once it is known to be regular. A
+ *   file over opts.read_max is refused (-32603 naming max_read_bytes) and
+ *   its call carries cap = "max_read_bytes".
  * - terminal/create|output|wait_for_exit|kill|release: real children
  *   (core/child, own process group, stdout+stderr merged, stdin /dev/null)
  *   in the sandbox, or in an absolute cwd inside it (opened as above; the
@@ -20,8 +22,10 @@
  *   confined (opts.confine) and with the agent's environment
  *   (opts.clean_env, opts.env, then the request's env). An unchanged output
  *   is handed out as the same string each time (kept once). Output keeps the last
- *   outputByteLimit bytes (default opts.output_byte_limit), cut on a UTF-8
- *   boundary, with truncated: true. wait_for_exit is answered when the
+ *   outputByteLimit bytes (default opts.output_byte_limit; clamped to
+ *   opts.output_limit_max), cut on a UTF-8 boundary, with truncated: true.
+ *   More than opts.max_terminals at once: create is refused (-32603 naming
+ *   max_terminals) and its call carries cap = "max_terminals". wait_for_exit is answered when the
  *   process exits, without blocking anything else. release kills a running
  *   process and frees the id.
  * - session/request_permission: decided by the policy, or, once
