@@ -310,6 +310,7 @@ struct an_target {
     int64_t max_read_bytes;            /* acp: a file served to fs/read_text_file */
     int64_t max_terminals;             /* acp: terminals at once */
     int64_t max_terminal_output_bytes; /* acp: a terminal's output kept */
+    int64_t max_list_pages;            /* mcp: pages of one mcp:list */
 };
 
 /* A helper agent (`agents:` in the config): a judge, simulator or

@@ -51,7 +51,8 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
     static const char *const keys[] = {"type",     "transport", "command",          "args",
                                        "env",      "endpoint",  "headers",          "timeout_ms",
                                        "assert",   "roots",     "protocol_version", "max_frame_bytes",
-                                       "inherit_env", "max_stderr_bytes", "max_body_bytes", NULL};
+                                       "inherit_env", "max_stderr_bytes", "max_body_bytes",
+                                       "max_list_pages", NULL};
     static const char *const transports[] = {"stdio", "http", NULL};
     struct an_ynode *v;
     int rc;
@@ -104,5 +105,8 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
             t->mcp_roots_set = true;
         }
     }
+    const struct an_cfg_cap caps[] = {{"max_list_pages", &t->max_list_pages}};
+    if ((rc = an_cfg_caps(ld, n, caps, 1)))
+        return rc;
     return an_cfg_max_frame(ld, n, t);
 }

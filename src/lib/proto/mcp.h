@@ -74,6 +74,7 @@ struct an_mcp_opts {
                                   GET stream); 0: AN_HTTP_DEFAULT_MAX_BODY */
     size_t max_stderr_bytes;   /* stdio: the server's stderr kept (the tail);
                                   0: AN_RPC_STDERR_MAX */
+    size_t max_list_pages;     /* mcp:list pages followed (nextCursor); 0: 100 */
 };
 int an_mcp_open(struct an_session **out, const struct an_mcp_opts *opts, struct an_err *err);
 

@@ -411,6 +411,7 @@ static int mcp_conf_build(struct mcp_conf *c, const struct an_target *t,
     c->o.max_frame_bytes = (size_t)t->max_frame_bytes;
     c->o.max_body_bytes = (size_t)t->max_body_bytes;
     c->o.max_stderr_bytes = (size_t)t->max_stderr_bytes;
+    c->o.max_list_pages = (size_t)t->max_list_pages;
     return 0;
 }
 

@@ -37,6 +37,8 @@ done
 bad '  type: mcp
   command: x' max_stderr_bytes 0 "be at least 1"
 bad '  type: mcp
+  command: x' max_list_pages 0 "be at least 1"
+bad '  type: mcp
   endpoint: "http://127.0.0.1:9/mcp"' max_body_bytes 0 "be at least 1"
 # a hook's caps, in a test file
 printf 'version: "1.0"\ntarget:\n  type: acp\n  command: x\n' >out/ok.yaml
