@@ -303,6 +303,15 @@ struct an_target {
     const char **output_modes;     /* acceptedOutputModes */
     size_t noutput_modes;
     struct an_tmpl bearer;         /* Authorization: Bearer; src NULL: none */
+    /* More caps on what the agent sends, each a key of its target (0: the
+     * default; docs/security.md "Size caps"). max_event_bytes and
+     * max_turn_bytes above serve a2a and openai too (one SSE event, the
+     * whole answer), max_body_bytes mcp over HTTP (one response body). */
+    int64_t max_stderr_bytes;          /* acp, mcp stdio: stderr kept (the tail) */
+    int64_t max_read_bytes;            /* acp: a file served to fs/read_text_file */
+    int64_t max_terminals;             /* acp: terminals at once */
+    int64_t max_terminal_output_bytes; /* acp: a terminal's output kept */
+    int64_t max_list_pages;            /* mcp: pages of one mcp:list */
 };
 
 /* A helper agent (`agents:` in the config): a judge, simulator or
@@ -345,6 +354,8 @@ struct an_hook {
     struct an_tmpl *argv; /* each element a template; executed without a shell */
     size_t argc;
     int64_t timeout_ms; /* default 30000 */
+    /* stdout (past it the hook fails) and stderr kept; 0: 1 MiB, 64 KiB */
+    int64_t max_stdout_bytes, max_stderr_bytes;
     struct an_loc loc;
 };
 

@@ -173,7 +173,7 @@ static void test_flood(void **state)
     assert_true(an_clock_mono_ms() - t0 < 4000);
     assert_null(vars);
     const char *want = "hook 'head -c 10000000 /dev/zero' printed more than 1048576 bytes on "
-                       "stdout (the limit); stdout: \"\\x00\\x00";
+                       "stdout (max_stdout_bytes); stdout: \"\\x00\\x00";
     assert_true(strncmp(err.msg, want, strlen(want)) == 0);
     /* the excerpt is cut, so the message stays short */
     assert_true(strlen(err.msg) < 400);

@@ -266,7 +266,9 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
                                        "command", "args",               "env",
                                        "clientCapabilities", "permissionPolicy",
                                        "max_frame_bytes", "max_turn_bytes", "confine",
-                                       "confine_paths", "network", "inherit_env", NULL};
+                                       "confine_paths", "network", "inherit_env",
+                                       "max_stderr_bytes", "max_read_bytes", "max_terminals",
+                                       "max_terminal_output_bytes", NULL};
     static const char *const policies[] = {"yolo", "none", "read", "write", NULL};
     struct an_ynode *v;
     int rc;
@@ -306,6 +308,12 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
         if (t->max_turn_bytes < 1)
             return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'max_turn_bytes' must be at least 1");
     }
+    const struct an_cfg_cap caps[] = {{"max_stderr_bytes", &t->max_stderr_bytes},
+                                      {"max_read_bytes", &t->max_read_bytes},
+                                      {"max_terminals", &t->max_terminals},
+                                      {"max_terminal_output_bytes", &t->max_terminal_output_bytes}};
+    if ((rc = an_cfg_caps(ld, n, caps, 4)))
+        return rc;
     return an_cfg_max_frame(ld, n, t);
 }
 

@@ -34,6 +34,16 @@ int an_cfg_confine(struct an_ld *ld, const struct an_ynode *n, struct an_target 
 int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 
+/* Optional caps: each key present in n must be a whole number of at least
+ * 1 (an error at its place otherwise) and is stored in *out; an absent key
+ * leaves *out as it was (0: the default). */
+struct an_cfg_cap {
+    const char *key;
+    int64_t *out;
+};
+int an_cfg_caps(struct an_ld *ld, const struct an_ynode *n, const struct an_cfg_cap *caps,
+                size_t ncaps);
+
 /* `type: openai` (docs/openai.md). */
 int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 /* `type: http` (docs/http.md). */

@@ -24,7 +24,8 @@ int an_target_a2a_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
                                        "endpoint",   "version",      "blocking",
                                        "stream",     "acceptedOutputModes", "api_key",
                                        "bearer",     "headers",      "timeout_ms",
-                                       "assert",     "trust_card_url", NULL};
+                                       "assert",     "trust_card_url", "max_event_bytes",
+                                       "max_turn_bytes", NULL};
     struct an_ynode *v;
     int rc;
     t->type = AN_TARGET_A2A;
@@ -97,5 +98,7 @@ int an_target_a2a_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
         return rc;
     if ((v = an_yaml_get(n, "headers")) && (rc = an_cfg_headers(ld, v, t)))
         return rc;
-    return 0;
+    const struct an_cfg_cap caps[] = {{"max_event_bytes", &t->max_event_bytes},
+                                      {"max_turn_bytes", &t->max_turn_bytes}};
+    return an_cfg_caps(ld, n, caps, 2);
 }

@@ -8,15 +8,18 @@ static int load_stdio(struct an_ld *ld, const struct an_ynode *n, struct an_targ
 {
     struct an_ynode *v;
     int rc;
-    if ((v = an_yaml_get(n, "endpoint")) || (v = an_yaml_get(n, "headers")))
-        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                       "'%s' belongs to an http transport; a stdio server is started with "
-                       "'command'",
-                       an_yaml_get(n, "endpoint") ? "endpoint" : "headers");
+    static const char *const http_only[] = {"endpoint", "headers", "max_body_bytes", NULL};
+    for (size_t i = 0; http_only[i]; i++)
+        if ((v = an_yaml_get(n, http_only[i])))
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "'%s' belongs to an http transport; a stdio server is started with "
+                           "'command'",
+                           http_only[i]);
     if ((rc = an_ld_require(ld, n, "command", "an mcp target with transport stdio", &v)) ||
         (rc = an_cfg_tmpl(ld, v, "command", &t->command)))
         return rc;
-    if ((rc = an_cfg_inherit_env(ld, n, t)))
+    const struct an_cfg_cap caps[] = {{"max_stderr_bytes", &t->max_stderr_bytes}};
+    if ((rc = an_cfg_inherit_env(ld, n, t)) || (rc = an_cfg_caps(ld, n, caps, 1)))
         return rc;
     /* "args[]" names the list itself here, as it always has */
     return an_cfg_args_env(ld, n, "args[]", t);
@@ -24,7 +27,8 @@ static int load_stdio(struct an_ld *ld, const struct an_ynode *n, struct an_targ
 
 static int load_http(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
-    static const char *const stdio_only[] = {"command", "args", "env", "inherit_env", NULL};
+    static const char *const stdio_only[] = {"command", "args", "env", "inherit_env",
+                                             "max_stderr_bytes", NULL};
     struct an_ynode *v;
     int rc;
     for (size_t i = 0; stdio_only[i]; i++)
@@ -38,7 +42,8 @@ static int load_http(struct an_ld *ld, const struct an_ynode *n, struct an_targe
         return rc;
     if ((v = an_yaml_get(n, "headers")) && (rc = an_cfg_headers(ld, v, t)))
         return rc;
-    return 0;
+    const struct an_cfg_cap caps[] = {{"max_body_bytes", &t->max_body_bytes}};
+    return an_cfg_caps(ld, n, caps, 1);
 }
 
 int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
@@ -46,7 +51,8 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
     static const char *const keys[] = {"type",     "transport", "command",          "args",
                                        "env",      "endpoint",  "headers",          "timeout_ms",
                                        "assert",   "roots",     "protocol_version", "max_frame_bytes",
-                                       "inherit_env", NULL};
+                                       "inherit_env", "max_stderr_bytes", "max_body_bytes",
+                                       "max_list_pages", NULL};
     static const char *const transports[] = {"stdio", "http", NULL};
     struct an_ynode *v;
     int rc;
@@ -99,5 +105,8 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
             t->mcp_roots_set = true;
         }
     }
+    const struct an_cfg_cap caps[] = {{"max_list_pages", &t->max_list_pages}};
+    if ((rc = an_cfg_caps(ld, n, caps, 1)))
+        return rc;
     return an_cfg_max_frame(ld, n, t);
 }

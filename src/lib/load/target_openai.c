@@ -72,6 +72,7 @@ int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_
     static const char *const keys[] = {"type",   "endpoint", "model",  "api_key",
                                        "headers", "system",  "params", "tools",
                                        "stream", "max_rounds", "timeout_ms", "assert",
+                                       "max_event_bytes", "max_turn_bytes", "max_tool_calls",
                                        NULL};
     struct an_ynode *v;
     int rc;
@@ -131,5 +132,8 @@ int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_
                                    t->tools[i].name, t->tools[k].loc.line);
         }
     }
-    return 0;
+    const struct an_cfg_cap caps[] = {{"max_event_bytes", &t->max_event_bytes},
+                                      {"max_turn_bytes", &t->max_turn_bytes},
+                                      {"max_tool_calls", &t->max_tool_calls}};
+    return an_cfg_caps(ld, n, caps, 3);
 }

@@ -3,11 +3,12 @@
 
 #include "core/interp.h"
 #include "load/dynamic_load.h"
-#include "load/loaders.h"
+#include "load/config_int.h" /* an_cfg_caps */
 
 static int load_hook(struct an_ld *ld, const struct an_ynode *n, struct an_hook *h)
 {
-    static const char *const keys[] = {"cmd", "timeout_ms", NULL};
+    static const char *const keys[] = {"cmd", "timeout_ms", "max_stdout_bytes",
+                                       "max_stderr_bytes", NULL};
     struct an_ynode *v;
     int rc;
     h->loc = n->loc;
@@ -38,7 +39,9 @@ static int load_hook(struct an_ld *ld, const struct an_ynode *n, struct an_hook 
         if (h->timeout_ms == 0)
             return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'timeout_ms' must be at least 1");
     }
-    return 0;
+    const struct an_cfg_cap caps[] = {{"max_stdout_bytes", &h->max_stdout_bytes},
+                                      {"max_stderr_bytes", &h->max_stderr_bytes}};
+    return an_cfg_caps(ld, n, caps, 2);
 }
 
 static void json_release(void *p);

@@ -209,13 +209,18 @@ static int on_body(void *ud, const char *p, size_t n)
     if (io->sse_mode) {
         int rc = an_sse_feed(&io->sse, p, n);
         if (rc == AN_ELIMIT && cur(io->t)->status != AN_TURN_ERROR)
-            an_turn_fail(cur(io->t), AN_ELIMIT, "SSE event larger than %zu bytes",
+            an_turn_fail(cur(io->t), AN_ELIMIT, "SSE event larger than max_event_bytes (%zu bytes)",
                          io->s->max_event_bytes);
         return rc;
     }
     if (an_buf_append(&io->raw, p, n)) {
-        an_turn_fail(cur(io->t), AN_ELIMIT, "the answer is larger than %zu bytes",
-                     io->raw.cap_max);
+        if (io->stage == ST_CARD)
+            an_turn_fail(cur(io->t), AN_ELIMIT, "the agent card is larger than %zu bytes",
+                         io->raw.cap_max);
+        else
+            an_turn_fail(cur(io->t), AN_ELIMIT,
+                         "response body larger than max_turn_bytes (%zu bytes)",
+                         io->raw.cap_max);
         return AN_ELIMIT;
     }
     return 0;
@@ -589,8 +594,14 @@ static void end_send(struct a2a_session *s, struct an_transcript *t, int rc, con
         }
         an_turn_fail(r, rc, "%s", msg);
         break;
+    case AN_ELIMIT:
+        /* a stream over the body cap (an event over its cap failed the
+         * turn first, and the first cause wins) */
+        an_turn_fail(r, rc, "response body larger than max_turn_bytes (%zu bytes)",
+                     s->max_turn_bytes);
+        break;
     default:
-        /* AN_EHTTP, AN_ELIMIT, or a frame that failed the turn (recorded
+        /* AN_EHTTP, or a frame that failed the turn (recorded
          * first: the first cause wins) */
         an_turn_fail(r, rc, "%s", msg);
         break;

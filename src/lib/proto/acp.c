@@ -105,8 +105,20 @@ static void keep_usage(struct acp_session *s, const json_t *result)
         an_turn_add_usage(cur(s), NULL, in, out, total, cost);
 }
 
-/* max_turn_bytes: n more bytes kept by the turn. Past the cap the turn is
- * an ERROR naming it, the prompt is cancelled and nothing more is kept. */
+/* A cap was hit: the turn is an ERROR saying which (msg), the prompt is
+ * cancelled and nothing more of the turn is kept. */
+static void acp_over(struct acp_session *s, const char *msg)
+{
+    s->over = true;
+    if (!s->done) {
+        an_turn_fail(cur(s), AN_ELIMIT, "%s", msg);
+        s->done = true;
+    }
+    if (s->session_id && s->phase == PH_PROMPT)
+        an_acp_cancel(s->c, s->session_id, NULL);
+}
+
+/* max_turn_bytes: n more bytes kept by the turn. */
 static void acp_count(struct acp_session *s, size_t n)
 {
     if (!s->t || s->over)
@@ -114,15 +126,9 @@ static void acp_count(struct acp_session *s, size_t n)
     s->turn_bytes += n;
     if (s->turn_bytes <= s->max_turn)
         return;
-    char cap[32];
-    snprintf(cap, sizeof cap, "%zu", s->max_turn);
-    s->over = true;
-    if (!s->done) {
-        an_turn_fail(cur(s), AN_ELIMIT, "the turn is larger than max_turn_bytes (%s bytes)", cap);
-        s->done = true;
-    }
-    if (s->session_id && s->phase == PH_PROMPT)
-        an_acp_cancel(s->c, s->session_id, NULL);
+    char msg[96];
+    snprintf(msg, sizeof msg, "the turn is larger than max_turn_bytes (%zu bytes)", s->max_turn);
+    acp_over(s, msg);
 }
 
 /* ---- what the agent sends ---- */
@@ -237,6 +243,14 @@ static void on_agent_call(void *ud, struct an_acp_client *cl, const struct an_ac
     if (!s->t || s->done)
         return;
     an_turn_mark_event(cur(s), call->start_ms); /* the agent asked us something */
+    if (call->cap && !s->over) {
+        /* a request a cap refused (max_read_bytes, max_terminals): the agent
+         * was answered with an error, and the turn ends here naming it */
+        const char *why = call->error ? an_json_str(call->error, "message") : NULL;
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s refused: %s", call->method, why ? why : call->cap);
+        acp_over(s, msg);
+    }
     acp_count(s, call->kept_bytes);
     if (s->over)
         return;
@@ -469,7 +483,11 @@ int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, str
     ao.client_capabilities = o->client_capabilities;
     ao.rpc.max_frame = o->max_frame_bytes;
     ao.rpc.max_frame_key = "max_frame_bytes";
+    ao.rpc.stderr_max = o->max_stderr_bytes;
     ao.rpc.no_message = true; /* nothing here reads a message whole */
+    ao.read_max = o->max_read_bytes;
+    ao.max_terminals = o->max_terminals;
+    ao.output_limit_max = o->max_terminal_output_bytes;
     ao.policy = o->policy >= 0 && o->policy <= AN_PERM_WRITE ? policies[o->policy]
                                                             : AN_ACP_POLICY_YOLO;
     static const enum an_acp_confine confines[] = {

@@ -131,6 +131,7 @@ void acp_finish(struct an_acp_client *c, struct acp_req *r, json_t *result, json
                             .violation = r->violation,
                             .by_caller = r->park == PARK_CLAIMED,
                             .kept_bytes = r->kept_bytes,
+                            .cap = r->cap,
                             .start_ms = r->start_ms,
                             .end_ms = an_clock_unix_ms()};
     if (error)
@@ -426,7 +427,12 @@ int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts
     c->terminal = cap_bool(c->caps, "terminal", NULL);
     c->policy = opts->policy;
     c->perm_delay_ms = opts->permission_delay_ms > 0 ? opts->permission_delay_ms : 0;
+    c->output_limit_max = opts->output_limit_max ? opts->output_limit_max : AN_ACP_OUTPUT_LIMIT_MAX;
     c->output_limit = opts->output_byte_limit ? opts->output_byte_limit : AN_ACP_OUTPUT_LIMIT;
+    if (c->output_limit > c->output_limit_max)
+        c->output_limit = c->output_limit_max;
+    c->read_max = opts->read_max ? opts->read_max : AN_ACP_READ_MAX;
+    c->max_terms = opts->max_terminals ? opts->max_terminals : AN_ACP_MAX_TERMINALS;
     c->version = an_xstrdup(opts->client_version ? opts->client_version : ANANKE_VERSION);
     c->proto_version = -1;
     c->init_id = -1;

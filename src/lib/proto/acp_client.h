@@ -12,7 +12,9 @@
  *   outside_sandbox, unresolvable, nul_byte, not_regular_file (a FIFO,
  *   socket or device: opened O_NONBLOCK, never waited on), hard_link;
  *   without a violation: directory. A missing file -> -32002 with data
- *   {uri}. A file is truncated only once it is known to be regular.
+ *   {uri}. A file is truncated only once it is known to be regular. A
+ *   file over opts.read_max is refused (-32603 naming max_read_bytes) and
+ *   its call carries cap = "max_read_bytes".
  * - terminal/create|output|wait_for_exit|kill|release: real children
  *   (core/child, own process group, stdout+stderr merged, stdin /dev/null)
  *   in the sandbox, or in an absolute cwd inside it (opened as above; the
@@ -20,8 +22,10 @@
  *   confined (opts.confine) and with the agent's environment
  *   (opts.clean_env, opts.env, then the request's env). An unchanged output
  *   is handed out as the same string each time (kept once). Output keeps the last
- *   outputByteLimit bytes (default opts.output_byte_limit), cut on a UTF-8
- *   boundary, with truncated: true. wait_for_exit is answered when the
+ *   outputByteLimit bytes (default opts.output_byte_limit; clamped to
+ *   opts.output_limit_max), cut on a UTF-8 boundary, with truncated: true.
+ *   More than opts.max_terminals at once: create is refused (-32603 naming
+ *   max_terminals) and its call carries cap = "max_terminals". wait_for_exit is answered when the
  *   process exits, without blocking anything else. release kills a running
  *   process and frees the id.
  * - session/request_permission: decided by the policy, or, once
@@ -93,6 +97,10 @@ struct an_acp_call {
      * output is the same string as the last time (shared, not copied), yet
      * counts each time: whoever shows the calls shows it each time. */
     size_t kept_bytes;
+    /* The cap key that refused the request ("max_read_bytes",
+     * "max_terminals"), or NULL: a caller ends the turn as an ERROR naming
+     * it (the answer's message names it too). */
+    const char *cap;
     int64_t start_ms, end_ms; /* Unix ms: request read, answer sent */
 };
 
@@ -131,7 +139,10 @@ struct an_acp_opts {
      * session/cancel arriving meanwhile answers it "cancelled" (the 800 ms
      * of the reference runner); 0 decides at once. */
     int64_t permission_delay_ms;
-    size_t output_byte_limit;  /* terminal default; 0: AN_ACP_OUTPUT_LIMIT */
+    size_t output_byte_limit;  /* terminal default; 0: AN_ACP_OUTPUT_LIMIT (at most the max) */
+    size_t output_limit_max;   /* outputByteLimit clamped to it; 0: AN_ACP_OUTPUT_LIMIT_MAX */
+    size_t read_max;           /* fs/read_text_file's biggest file; 0: AN_ACP_READ_MAX */
+    size_t max_terminals;      /* terminals at once; 0: AN_ACP_MAX_TERMINALS */
     struct an_rpc_opts rpc;    /* frame cap, stderr log, grace */
     const char *client_version; /* clientInfo.version; NULL: ANANKE_VERSION */
     /* Confinement. Where namespaces are not available (an_confine_available)

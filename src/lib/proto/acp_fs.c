@@ -200,7 +200,7 @@ void acp_fs_read(struct an_acp_client *c, struct acp_req *r)
     }
     const char *asked = an_json_str(r->params, "path");
     struct an_buf b;
-    an_buf_init(&b, AN_ACP_READ_MAX);
+    an_buf_init(&b, c->read_max);
     bool over = false;
     int e = 0;
     for (;;) {
@@ -225,7 +225,9 @@ void acp_fs_read(struct an_acp_client *c, struct acp_req *r)
             io_error(c, r, "read", asked, e);
         } else {
             char msg[128];
-            snprintf(msg, sizeof msg, "file is larger than the %zu-byte cap", (size_t)AN_ACP_READ_MAX);
+            snprintf(msg, sizeof msg, "file is larger than max_read_bytes (%zu bytes)",
+                     c->read_max);
+            r->cap = "max_read_bytes";
             acp_finish(c, r, NULL, acp_error(AN_RPC_INTERNAL_ERROR, msg, NULL), NULL);
         }
         return;

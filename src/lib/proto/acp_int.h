@@ -22,6 +22,7 @@ struct acp_req {
     unsigned term;      /* PARK_WAIT: the terminal's number */
     int64_t decide_at;  /* PARK_PERM: mono ms */
     size_t kept_bytes;  /* new content in the answer (an_acp_call.kept_bytes) */
+    const char *cap;    /* the cap that refused it (an_acp_call.cap), or NULL */
 };
 
 /* A response to one of our requests, kept until an_acp_wait takes it. */
@@ -54,7 +55,10 @@ struct an_acp_client {
     bool fs_read, fs_write, terminal;
     enum an_acp_policy policy;
     int64_t perm_delay_ms;
-    size_t output_limit;
+    size_t output_limit;     /* a terminal's output kept when the agent does not say */
+    size_t output_limit_max; /* an agent's outputByteLimit is clamped to it */
+    size_t read_max;         /* fs/read_text_file: the biggest file served */
+    size_t max_terms;        /* terminals at once */
     char *version;
 
     json_t *agent_caps;

@@ -125,9 +125,10 @@ static void create(struct an_acp_client *c, struct acp_req *r)
         return invalid(c, r, "Invalid params: 'outputByteLimit' must be a non-negative integer");
     if (json_object_get(p, "cwd") && !json_is_null(json_object_get(p, "cwd")) && !cwd)
         return invalid(c, r, "Invalid params: 'cwd' must be a string");
-    if (c->nterms >= AN_ACP_MAX_TERMINALS) {
+    if (c->nterms >= c->max_terms) {
         char msg[96];
-        snprintf(msg, sizeof msg, "too many terminals (at most %d at once)", AN_ACP_MAX_TERMINALS);
+        snprintf(msg, sizeof msg, "more than max_terminals (%zu) terminals at once", c->max_terms);
+        r->cap = "max_terminals";
         acp_finish(c, r, NULL, acp_error(AN_RPC_INTERNAL_ERROR, msg, NULL), NULL);
         return;
     }
@@ -186,9 +187,9 @@ static void create(struct an_acp_client *c, struct acp_req *r)
     }
     size_t limit = c->output_limit;
     if (json_is_integer(lim))
-        limit = (uint64_t)json_integer_value(lim) < AN_ACP_OUTPUT_LIMIT_MAX
+        limit = (uint64_t)json_integer_value(lim) < c->output_limit_max
                     ? (size_t)json_integer_value(lim)
-                    : AN_ACP_OUTPUT_LIMIT_MAX;
+                    : c->output_limit_max;
     t->limit = limit;
     an_buf_init(&t->out, 0);
     t->num = c->next_term++;

@@ -137,6 +137,11 @@ struct an_acp_target_opts {
     bool network;             /* confined children keep the host's network */
     bool inherit_env;         /* false: core/envmin plus env only */
     size_t max_turn_bytes;    /* what one turn accumulates (acp.c); 0: 64 MiB */
+    /* docs/acp.md "Limits"; 0: the default of each */
+    size_t max_stderr_bytes;  /* the agent's stderr kept (the tail); 64 KiB */
+    size_t max_read_bytes;    /* a file served to fs/read_text_file; 16 MiB */
+    size_t max_terminals;     /* terminals at once; 256 */
+    size_t max_terminal_output_bytes; /* a terminal's output kept; 64 MiB */
 };
 int an_acp_open(struct an_session **out, const struct an_acp_target_opts *opts,
                 struct an_err *err);
@@ -179,6 +184,8 @@ struct an_openai_opts {
     unsigned max_rounds;   /* model calls per turn; 0: 10 */
     int64_t timeout_ms;    /* whole turn, every round */
     size_t max_turn_bytes; /* one response body; 0: 64 MiB */
+    size_t max_event_bytes; /* one SSE event's data; 0: 16 MiB */
+    size_t max_tool_calls;  /* tool calls in one answer; 0: 10000 */
 };
 int an_openai_open(struct an_session **out, const struct an_openai_opts *opts,
                    struct an_err *err);

@@ -5,6 +5,7 @@
  * file (run/mcp_turn.c); the handshake rides on the first turn, and the
  * turn's timing starts when its own request goes out.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 #include "proto/fd_session.h"
 #include "proto/mcp_int.h"
 
-/* mcp:list follows nextCursor at most this many pages. */
+/* mcp:list follows nextCursor at most this many pages (max_list_pages). */
 #define MAX_PAGES 100
 
 struct mcp_session {
@@ -37,6 +38,7 @@ struct mcp_session {
     json_t *items;      /* mcp:list: every page's items */
     const char *list_key;
     unsigned pages;
+    unsigned max_pages; /* max_list_pages */
     struct an_buf text;
 };
 
@@ -162,15 +164,20 @@ static void list_page(struct mcp_session *s, const json_t *result)
     }
     s->pages++;
     const char *cursor = an_json_str(result, "nextCursor");
-    if (cursor && *cursor && s->pages < MAX_PAGES) {
+    if (cursor && *cursor && s->pages < s->max_pages) {
         json_t *params = json_pack("{s:s}", "cursor", cursor);
         send_and_flush(s, params);
         json_decref(params);
         return;
     }
-    if (cursor && *cursor)
-        an_turn_warn(cur(s), "%s: stopped after %u pages (nextCursor still given)", s->method,
-                     s->pages);
+    if (cursor && *cursor) {
+        /* a list cut short is not the server's list: the turn says so */
+        an_turn_fail(cur(s), AN_ELIMIT,
+                     "%s: more than max_list_pages (%u) pages (nextCursor still given)",
+                     s->method, s->max_pages);
+        s->done = true;
+        return;
+    }
     if (!s->items)
         s->items = json_array();
     json_t *all = json_pack("{s:O}", s->list_key ? s->list_key : "items", s->items);
@@ -391,6 +398,8 @@ int an_mcp_open(struct an_session **out, const struct an_mcp_opts *o, struct an_
     struct mcp_session *s = an_xcalloc(1, sizeof *s);
     s->base.ops = &mcp_ops;
     s->timeout_ms = o->timeout_ms;
+    s->max_pages = o->max_list_pages && o->max_list_pages < UINT_MAX ? (unsigned)o->max_list_pages
+                                                                     : MAX_PAGES;
     s->call = (size_t)-1;
     if (o->nallow) {
         s->allow = an_xcalloc(o->nallow, sizeof *s->allow);

@@ -487,6 +487,8 @@ int mcp_conn_new(struct mcp_conn **out, const struct an_mcp_opts *o,
         struct mcp_http_cbs hc = {.ud = c, .on_text = http_text, .on_fail = http_fail};
         rc = mcp_http_new(&c->http, o->endpoint, o->headers, o->nheaders, o->max_frame_bytes, &hc,
                           err);
+        if (!rc)
+            mcp_http_set_max_body(c->http, o->max_body_bytes);
     } else {
         struct an_child_opts co = AN_CHILD_OPTS_INIT;
         char **env = o->clean_env ? an_envmin_build(o->home, o->env) : NULL;
@@ -498,6 +500,7 @@ int mcp_conn_new(struct mcp_conn **out, const struct an_mcp_opts *o,
         ro.peer_name = "server";
         ro.max_frame = o->max_frame_bytes;
         ro.max_frame_key = "max_frame_bytes";
+        ro.stderr_max = o->max_stderr_bytes;
         ro.no_message = true; /* nothing here or in mcp.c reads a message whole */
         struct an_rpc_cbs rc_cbs = {.ud = c,
                                     .on_response = rpc_response,

@@ -58,6 +58,7 @@ struct mcp_http {
     size_t nposts, cap;
     bool busy; /* inside curl_multi_perform: libcurl refuses handles added now */
     size_t max_message; /* one JSON body or SSE event */
+    size_t max_body;    /* one response body (max_body_bytes) */
 };
 
 /* Put new POSTs on the multi handle and let them start. Never from inside
@@ -159,7 +160,7 @@ static int start(struct mcp_http *h, const char *body, size_t len, int64_t id,
     p->req.body_len = len;
     p->req.timeout_ms = 0; /* the session keeps the turn's timeout */
     p->req.connect_timeout_ms = 10000;
-    p->req.max_body = AN_HTTP_DEFAULT_MAX_BODY;
+    p->req.max_body = h->max_body;
     p->req.on_data = on_data;
     p->req.ud = p;
     int rc = an_http_xfer_init(&p->x, &p->req, &p->resp, err);
@@ -219,7 +220,10 @@ static void post_done(struct mcp_http *h, struct post *p, CURLcode cc)
         h->cbs.on_text(h->cbs.ud, p->json.data, p->json.len, an_clock_unix_ms());
     if (rc && !err.msg[0])
         an_fail(&err, rc, NULL, "the answer could not be read");
-    if (rc && rc == AN_ELIMIT && p->mode)
+    if (rc == AN_ELIMIT && p->x.over_cap)
+        an_fail(&err, rc, NULL, "response body larger than max_body_bytes (%zu bytes)",
+                h->max_body);
+    else if (rc == AN_ELIMIT && p->mode)
         an_fail(&err, rc, NULL, "a message over the %zu-byte cap (max_frame_bytes)",
                 h->max_message);
     h->cbs.on_fail(h->cbs.ud, p->id, rc, (int)p->resp.status, rc ? err.msg : "");
@@ -280,6 +284,11 @@ void mcp_http_set_version(struct mcp_http *h, const char *version)
     h->version = version ? an_xstrdup(version) : NULL;
 }
 
+void mcp_http_set_max_body(struct mcp_http *h, size_t max_body)
+{
+    h->max_body = max_body ? max_body : AN_HTTP_DEFAULT_MAX_BODY;
+}
+
 const char *mcp_http_session_id(const struct mcp_http *h)
 {
     return h->session_id;
@@ -303,6 +312,7 @@ int mcp_http_new(struct mcp_http **out, const char *endpoint, const struct an_kv
     }
     h->endpoint = an_xstrdup(endpoint);
     h->max_message = max_message ? max_message : AN_RPC_MAX_FRAME;
+    h->max_body = AN_HTTP_DEFAULT_MAX_BODY;
     an_kv_append(&h->headers, &h->nheaders, headers, nheaders);
     *out = h;
     return AN_OK;

@@ -27,6 +27,9 @@ struct mcp_http_cbs {
 int mcp_http_new(struct mcp_http **out, const char *endpoint, const struct an_kv *headers,
                  size_t nheaders, size_t max_message, const struct mcp_http_cbs *cbs,
                  struct an_err *err);
+/* One response body's cap (max_body_bytes), for the POSTs started from now
+ * on; 0: AN_HTTP_DEFAULT_MAX_BODY (the default until set). */
+void mcp_http_set_max_body(struct mcp_http *h, size_t max_body);
 /* Queue a POST of `body` (copied). `id`: the request id it carries, or -1.
  * It goes out at mcp_http_flush() or the next mcp_http_handle(): never
  * inside this call, so no answer can arrive before the caller has noted

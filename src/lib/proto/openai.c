@@ -77,7 +77,7 @@ struct oai_session {
     bool stream;
     unsigned max_rounds;
     int64_t timeout_ms;
-    size_t max_turn_bytes;
+    size_t max_turn_bytes, max_event_bytes, max_tool_calls;
 
     /* the turn in flight */
     size_t turn_start;   /* conv's length before the turn's user message */
@@ -143,8 +143,11 @@ static void note_sse_rc(struct round_io *io, int rc)
 {
     struct an_turn_rec *r = cur(io->t);
     if (rc == AN_ELIMIT && r->status != AN_TURN_ERROR)
-        fail_round(io->s, r, AN_ELIMIT, "SSE event #%llu larger than %zu bytes",
-                   (unsigned long long)io->sse.nevents + 1, io->sse.max_data);
+        fail_round(io->s, r, AN_ELIMIT, "SSE event #%llu larger than %s (%zu bytes)",
+                   (unsigned long long)io->sse.nevents + 1,
+                   io->sse.max_data == io->s->max_event_bytes ? "max_event_bytes"
+                                                              : "max_turn_bytes",
+                   io->sse.max_data);
 }
 
 static bool is_json_type(const char *ct)
@@ -223,6 +226,7 @@ static int start_round(struct oai_session *s, struct an_transcript *t, CURL **ea
     s->rounds++;
     an_oai_answer_release(&s->ans);
     an_oai_answer_init(&s->ans);
+    s->ans.max_calls = s->max_tool_calls;
     s->ans_ok = false;
 
     memset(io, 0, sizeof *io);
@@ -231,8 +235,8 @@ static int start_round(struct oai_session *s, struct an_transcript *t, CURL **ea
     json_t *req = an_oai_request(s->model, s->conv, s->stream, s->tools_json, s->params);
     io->body = an_json_compact(req);
     json_decref(req);
-    size_t max_event = s->max_turn_bytes < AN_SSE_DEFAULT_MAX ? s->max_turn_bytes
-                                                              : AN_SSE_DEFAULT_MAX;
+    size_t max_event = s->max_turn_bytes < s->max_event_bytes ? s->max_turn_bytes
+                                                              : s->max_event_bytes;
     an_sse_init(&io->sse, max_event, on_sse_event, io);
     an_buf_init(&io->raw, s->max_turn_bytes);
 
@@ -816,8 +820,11 @@ int an_openai_open(struct an_session **out, const struct an_openai_opts *opts, s
     s->max_rounds = opts->max_rounds ? opts->max_rounds : DEFAULT_ROUNDS;
     s->timeout_ms = opts->timeout_ms;
     s->max_turn_bytes = opts->max_turn_bytes ? opts->max_turn_bytes : DEFAULT_MAX_TURN;
+    s->max_event_bytes = opts->max_event_bytes ? opts->max_event_bytes : AN_SSE_DEFAULT_MAX;
+    s->max_tool_calls = opts->max_tool_calls;
     s->retry_after_ms = -1;
     an_oai_answer_init(&s->ans);
+    s->ans.max_calls = s->max_tool_calls;
 
     s->conv = json_array();
     if (opts->system)

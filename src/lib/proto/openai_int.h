@@ -50,6 +50,7 @@ struct an_oai_answer {
     bool has_choice;     /* some chunk carried choices[0] */
     uint64_t nchunks;    /* data events seen, [DONE] included */
     uint64_t after_done; /* data events after [DONE], ignored */
+    size_t max_calls;    /* the target's max_tool_calls; 0: AN_OAI_MAX_CALLS */
 };
 
 void an_oai_answer_init(struct an_oai_answer *a);
@@ -60,7 +61,7 @@ void an_oai_answer_release(struct an_oai_answer *a); /* then init again to reuse
  *   AN_EPROTO  not JSON, not an object, or a member of the wrong type
  *              ("chunk #3 is not valid JSON (...): <start of the data>");
  *   AN_ERUN    the chunk is an API error object ({"error": {...}});
- *   AN_ELIMIT  more than AN_OAI_MAX_CALLS tool calls.
+ *   AN_ELIMIT  more than max_calls tool calls (max_tool_calls).
  * Chunks after [DONE] are counted in after_done and otherwise ignored. */
 int an_oai_chunk(struct an_oai_answer *a, const char *data, size_t len, int64_t t_ms,
                  struct an_err *err);

@@ -74,8 +74,10 @@ static struct an_oai_call *call_by_id(struct an_oai_answer *a, const char *id)
 static struct an_oai_call *call_new(struct an_oai_answer *a, long long index, int64_t t_ms,
                                     struct an_err *err)
 {
-    if (a->ncalls >= AN_OAI_MAX_CALLS) {
-        an_fail(err, AN_ELIMIT, NULL, "more than %d tool calls in one answer", AN_OAI_MAX_CALLS);
+    size_t cap = a->max_calls ? a->max_calls : AN_OAI_MAX_CALLS;
+    if (a->ncalls >= cap) {
+        an_fail(err, AN_ELIMIT, NULL, "more than %zu tool calls in one answer (max_tool_calls)",
+                cap);
         return NULL;
     }
     AN_GROW(a->calls, a->ncalls, a->cap_calls);

@@ -182,8 +182,8 @@ int an_hook_run_opts(const struct an_hook_opts *o, json_t **vars_out, char **fai
     po.argv = argv;
     po.cwd = o->cwd;
     po.env = o->env;
-    po.stdout_max = AN_HOOK_STDOUT_MAX;
-    po.stderr_max = AN_HOOK_STDERR_MAX;
+    po.stdout_max = o->stdout_max ? o->stdout_max : AN_HOOK_STDOUT_MAX;
+    po.stderr_max = o->stderr_max ? o->stderr_max : AN_HOOK_STDERR_MAX;
     po.timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : AN_HOOK_TIMEOUT_MS;
 
     if (an_proc_run(&po, &r, &perr) != AN_OK) {
@@ -207,8 +207,8 @@ int an_hook_run_opts(const struct an_hook_opts *o, json_t **vars_out, char **fai
         an_buf_puts(&msg, an_proc_status_str(&r, st, sizeof st));
         rc = AN_EHOOK;
     } else if (r.stdout_truncated) {
-        an_buf_printf(&msg, "printed more than %zu bytes on stdout (the limit)",
-                      AN_HOOK_STDOUT_MAX);
+        an_buf_printf(&msg, "printed more than %zu bytes on stdout (max_stdout_bytes)",
+                      po.stdout_max);
         rc = AN_EHOOK;
     } else if (out_len) {
         doc = an_json_parse(out, out_len, NULL, 0);

@@ -5,8 +5,9 @@
  * The contract:
  * - argv is executed without a shell (see core/proc.h) from cwd, the
  *   project root, with env applied, under a timeout.
- * - stdout is kept up to AN_HOOK_STDOUT_MAX bytes and stderr up to
- *   AN_HOOK_STDERR_MAX. More stdout is a failure (the variables would be
+ * - stdout is kept up to stdout_max bytes (the hook's max_stdout_bytes;
+ *   AN_HOOK_STDOUT_MAX by default) and stderr up to stderr_max
+ *   (max_stderr_bytes; AN_HOOK_STDERR_MAX). More stdout is a failure (the variables would be
  *   cut); more stderr is not, since stderr only serves the failure message.
  * - stdout is trimmed (ASCII whitespace, and a leading UTF-8 BOM). Empty
  *   stdout means no variables. Otherwise it must be one JSON object; each
@@ -22,6 +23,7 @@
  *   when they are not empty:
  *     hook 'bash scripts/seed.sh' exited with status 3; stderr: "db not reachable"
  *     hook 'sleep 60' timed out after 1000 ms
+ *     hook 'cat big' printed more than 1048576 bytes on stdout (max_stdout_bytes)
  *     hook 'echo hi' printed invalid JSON on stdout: "hi" (expected an object of variables)
  *   The message fits in struct an_err; callers show it after "Hook failed: ".
  */
@@ -53,6 +55,7 @@ struct an_hook_opts {
      * can be read, are added here (run/secrets.h): the failure message
      * quotes stdout, and what it quotes must be redacted. NULL: not kept. */
     struct an_redactor *learn;
+    size_t stdout_max, stderr_max; /* 0: AN_HOOK_STDOUT_MAX, AN_HOOK_STDERR_MAX */
 };
 #define AN_HOOK_OPTS_INIT {.timeout_ms = AN_HOOK_TIMEOUT_MS}
 

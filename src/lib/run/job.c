@@ -513,6 +513,8 @@ static void *hooks_thread(void *arg)
             ho.cwd = j->cfg->dir;
             ho.timeout_ms = timeout;
             ho.learn = j->red; /* what a failing hook printed is secret too */
+            ho.stdout_max = (size_t)h->max_stdout_bytes;
+            ho.stderr_max = (size_t)h->max_stderr_bytes;
             rc = an_hook_run_opts(&ho, &out, &failure, j->hooks_err);
         }
         if (rc) {

@@ -272,6 +272,9 @@ static int openai_conf_build(struct openai_conf *c, const struct an_target *t,
     c->o.history = test ? test->history : NULL;
     c->o.no_stream = t->no_stream;
     c->o.max_rounds = t->max_rounds;
+    c->o.max_turn_bytes = (size_t)t->max_turn_bytes;
+    c->o.max_event_bytes = (size_t)t->max_event_bytes;
+    c->o.max_tool_calls = (size_t)t->max_tool_calls;
     c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
     return 0;
 }
@@ -407,6 +410,9 @@ static int mcp_conf_build(struct mcp_conf *c, const struct an_target *t,
     c->o.nallow = nturns;
     c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
     c->o.max_frame_bytes = (size_t)t->max_frame_bytes;
+    c->o.max_body_bytes = (size_t)t->max_body_bytes;
+    c->o.max_stderr_bytes = (size_t)t->max_stderr_bytes;
+    c->o.max_list_pages = (size_t)t->max_list_pages;
     return 0;
 }
 
@@ -470,6 +476,8 @@ static int a2a_conf_build(struct a2a_conf *c, const struct an_target *t,
     c->o.headers = c->h.kv;
     c->o.nheaders = c->h.n;
     c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
+    c->o.max_event_bytes = (size_t)t->max_event_bytes;
+    c->o.max_turn_bytes = (size_t)t->max_turn_bytes;
     return 0;
 }
 
@@ -553,6 +561,10 @@ int an_target_open(const struct an_target *t, const struct an_test *test,
             .network = t->network,
             .inherit_env = t->inherit_env,
             .max_turn_bytes = (size_t)t->max_turn_bytes,
+            .max_stderr_bytes = (size_t)t->max_stderr_bytes,
+            .max_read_bytes = (size_t)t->max_read_bytes,
+            .max_terminals = (size_t)t->max_terminals,
+            .max_terminal_output_bytes = (size_t)t->max_terminal_output_bytes,
         };
         return an_acp_open(out, &o, err);
     }
