@@ -91,6 +91,9 @@ int cli_select_apply(struct cli_select *sel, const struct an_suite *s, struct an
  * cannot be written). */
 void cli_select_save(const struct an_suite *s, const struct an_run_result *r);
 void cli_select_release(struct cli_select *sel);
+/* `ananke init`: make DIR/.gitignore ignore .ananke/ (created, or the line
+ * appended when it lacks it). Returns 0 or AN_EXIT_FAIL (said). */
+int cli_gitignore_state(const char *dir);
 
 /* "--name VALUE" or "--name=VALUE" (also a short alias): true and *val set
  * when argv[*i] is that option; advances *i past a separate value. A

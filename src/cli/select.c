@@ -342,3 +342,64 @@ void cli_select_release(struct cli_select *sel)
     free(sel->chosen);
     memset(sel, 0, sizeof *sel);
 }
+
+/* Whether the .gitignore text already ignores the state directory. */
+static bool ignores_state(const char *text)
+{
+    static const char *const forms[] = {".ananke", ".ananke/", "/.ananke", "/.ananke/", NULL};
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        while (n && (line[n - 1] == '\r' || line[n - 1] == ' '))
+            n--;
+        for (size_t k = 0; forms[k]; k++)
+            if (strlen(forms[k]) == n && !strncmp(line, forms[k], n))
+                return true;
+        if (!end)
+            break;
+        line = end + 1;
+    }
+    return false;
+}
+
+int cli_gitignore_state(const char *dir)
+{
+    char path[4200];
+    size_t dlen = strlen(dir);
+    while (dlen > 1 && dir[dlen - 1] == '/')
+        dlen--;
+    if (!strcmp(dir, "."))
+        snprintf(path, sizeof path, ".gitignore");
+    else
+        snprintf(path, sizeof path, "%.*s/.gitignore", (int)dlen, dir);
+    struct an_buf old = AN_BUF_INIT;
+    struct an_err err = AN_ERR_INIT;
+    int rc = an_nf_read(NULL, path, (size_t)16 << 20, &old, &err);
+    if (rc && rc != AN_ENOTFOUND) {
+        char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+        fprintf(stderr, "ananke: warning: %s: add '" STATE_DIR "/' to it yourself\n",
+                an_err_format(&err, buf, sizeof buf));
+        an_buf_release(&old);
+        return 0;
+    }
+    bool had = !rc;
+    if (had && ignores_state(an_buf_cstr(&old))) {
+        an_buf_release(&old);
+        return 0;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
+    const char *sep = had && old.len && old.data[old.len - 1] != '\n' ? "\n" : "";
+    an_buf_release(&old);
+    char line[64];
+    int n = snprintf(line, sizeof line, "%s# ananke's state (--last-failed)\n" STATE_DIR "/\n",
+                     sep);
+    if (fd < 0 || write(fd, line, (size_t)n) != n) {
+        fprintf(stderr, "ananke: cannot write '%s': %s\n", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return AN_EXIT_FAIL;
+    }
+    close(fd);
+    printf(had ? "added " STATE_DIR "/ to %s\n" : "wrote %s\n", path);
+    return 0;
+}

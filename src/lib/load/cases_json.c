@@ -415,8 +415,9 @@ static int load_case(const struct ctx *c, size_t index, json_t *obj, const char 
         if (json_string_length(v))
             t->name = an_arena_printf(ld->a, "%s — %s", t->id, json_string_value(v));
     }
+    struct an_loc only_at = at(c, index, "only");
     const char *bad_key, *bad = an_select_json(ld, obj, AN_SEL_TAGS | AN_SEL_SKIP | AN_SEL_ONLY,
-                                               &t->loc, t, &bad_key);
+                                               &only_at, t, &bad_key);
     if (bad)
         return fail(c, index, bad_key, "%s", bad);
     json_t *input = json_object_get(obj, "input");

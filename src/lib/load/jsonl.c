@@ -393,8 +393,9 @@ static int load_case(const struct line_ctx *c, json_t *obj, const char *dir, str
      * run depends on it) */
     if ((v = json_object_get(obj, "metadata")) && !json_is_object(v))
         return fail_at(c, "metadata", "'metadata' must be an object", "", NULL);
+    struct an_loc only_at = at_key(c, "only");
     const char *bad_key, *bad = an_select_json(ld, obj, AN_SEL_TAGS | AN_SEL_SKIP | AN_SEL_ONLY,
-                                               &t->loc, t, &bad_key);
+                                               &only_at, t, &bad_key);
     if (bad)
         return fail_at(c, bad_key, "%s", bad, NULL);
     if (json_object_get(obj, "simulator") || json_object_get(obj, "checkpoints") ||
