@@ -430,7 +430,14 @@ struct an_test {
     json_t *history;
     json_t *options;    /* JSONL `options`: merged over forwardedProps; NULL = none */
     int64_t timeout_ms; /* JSONL `timeout`: the turn limit; 0 = the target's */
-    bool skip;          /* JSONL `skip: true`: loaded and listed, never run */
+    bool skip;          /* `skip: true` or `skip: "reason"`: loaded and listed, never run */
+    const char *skip_reason; /* the reason `skip:` gave; NULL: none */
+    /* `tags:` (docs/cli.md "Choosing what runs"): deduplicated, in the order
+     * written; --tag / --exclude-tag select on them */
+    const char **tags;
+    size_t ntags;
+    bool only;              /* `only: true`: the run keeps the `only` tests alone */
+    struct an_loc only_loc; /* where it is written (--forbid-only names it) */
     struct an_dynamic *dyn; /* a dynamic test (no turns of its own); NULL = static */
 };
 

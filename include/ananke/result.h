@@ -49,8 +49,8 @@ struct an_finding *an_findings_add(struct an_findings *f, const char *kind, int 
                                    const char *actual, const char *detail);
 void an_findings_release(struct an_findings *f);
 
-/* SKIP: the test was selected but says it must not run (a JSONL case's
- * `skip: true`); it has no run, no hooks, no transcript and duration 0, and
+/* SKIP: the test was selected but says it must not run (`skip: true` or
+ * `skip: "reason"`); it has no run, no hooks, no transcript and duration 0, and
  * never fails the run. */
 enum an_status { AN_STATUS_PASS = 0, AN_STATUS_FAIL, AN_STATUS_ERROR, AN_STATUS_SKIP };
 const char *an_status_name(enum an_status s); /* "pass", "fail", "error", "skip" */
@@ -150,6 +150,9 @@ struct an_test_result {
     char *file;
     char *id;                   /* a JSONL case's id (name is "ID — NAME"); NULL for YAML */
     size_t nhistory;            /* messages sent before the first turn (JSONL input arrays) */
+    char **tags;                /* the test's `tags`, in the order written */
+    size_t ntags;
+    char *skip_reason;          /* SKIP: the reason `skip:` gave; NULL: none */
     enum an_status status;
     int64_t start_ms, end_ms;   /* Unix ms, test start (before hooks) and end */
     struct an_findings findings;

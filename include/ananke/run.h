@@ -43,6 +43,14 @@ struct an_run_opts {
     int64_t test_timeout_ms;   /* bound on one test (hooks and turns); 0: none */
     bool fail_fast;            /* start no new test after the first failure */
     const struct an_regex *filter; /* select tests whose name matches; NULL: all */
+    /* --tag (any of them; none: every test) and --exclude-tag (none of them) */
+    const char *const *tags;
+    size_t ntags;
+    const char *const *exclude_tags;
+    size_t nexclude_tags;
+    /* one per test of the suite: false leaves it out (PATH:LINE,
+     * --last-failed); NULL: every test */
+    const bool *chosen;
     unsigned shard_index;      /* 1-based; with shard_count */
     unsigned shard_count;      /* 0: no sharding */
     /* --expected-failures: marks the listed tests' results (and which
@@ -78,12 +86,13 @@ struct an_run_opts {
 };
 #define AN_RUN_OPTS_INIT {.pass_rate = 1.0}
 
-/* Which tests of `s` the options select, in order: filter first, then the
- * shard (test k of the filtered list goes to shard k mod N + 1, so shards
- * differ in size by at most one and the split depends only on the sorted
- * file paths). Tests marked `skip` are selected like the others: the run
- * reports each as SKIP in its place without running it. Fills idx (caller
- * frees) and returns the count. */
+/* Which tests of `s` the options select, in order: when some test of the
+ * suite says `only: true`, those alone; then the tags, the filter and
+ * `chosen`; the shard last (test k of that list goes to shard k mod N + 1,
+ * so shards differ in size by at most one and the split depends only on
+ * the sorted file paths). Tests marked `skip` are selected like the
+ * others: the run reports each as SKIP in its place without running it.
+ * Fills idx (caller frees) and returns the count. */
 size_t an_run_select(const struct an_suite *s, const struct an_run_opts *o, size_t **idx);
 
 /* Run the selected tests into `out` (zeroed by the caller). Returns AN_OK

@@ -7,6 +7,7 @@
 
 #include "ananke/load.h"
 #include "ananke/result.h"
+#include "ananke/run.h"
 
 /* Exit codes (DESIGN.md "Command line"). */
 enum { AN_EXIT_OK = 0, AN_EXIT_FAIL = 1, AN_EXIT_INVALID = 2 };
@@ -59,6 +60,40 @@ int cli_reporter_add(struct cli_reporters *r, const char *spec);
 int cli_reporter_output(struct cli_reporters *r, const char *path);
 /* Write every report; errors go to stderr; returns 0 or AN_EXIT_FAIL. */
 int cli_reporters_write(const struct cli_reporters *r, const struct an_run_result *res);
+
+/* Choosing what runs (src/cli/select.c, docs/cli.md "Choosing what runs"). */
+struct cli_at {
+    char *file;       /* PATH of PATH:LINE (owned) */
+    unsigned line;
+    const char *arg;  /* as given (borrowed from argv) */
+};
+struct cli_select {
+    const char **tags; /* --tag (borrowed strings) */
+    size_t ntags;
+    const char **xtags; /* --exclude-tag */
+    size_t nxtags;
+    struct cli_at *at; /* PATH:LINE arguments */
+    size_t nat;
+    bool last_failed;  /* --last-failed */
+    int forbid_only;   /* 1 --forbid-only; -1 not given: on when CI is set */
+    bool *chosen;      /* per test of the suite, once applied (owned) */
+};
+/* A PATH argument: PATH:LINE is noted in sel and *path is its PATH (owned
+ * by sel); anything else is *path = arg. Returns 0 or a usage error. */
+int cli_select_path(struct cli_select *sel, const char *arg, const char **path);
+/* Once the suite is loaded: refuse `only` under --forbid-only (every one
+ * named, exit 2), and set ro->chosen from PATH:LINE and --last-failed.
+ * *nothing: --last-failed has nothing to rerun (said; the run exits 0). */
+int cli_select_apply(struct cli_select *sel, const struct an_suite *s, struct an_run_opts *ro,
+                     bool *nothing);
+/* Keep the run's failed and errored tests in the project's
+ * .ananke/last-run.json for the next --last-failed (a warning when it
+ * cannot be written). */
+void cli_select_save(const struct an_suite *s, const struct an_run_result *r);
+void cli_select_release(struct cli_select *sel);
+/* `ananke init`: make DIR/.gitignore ignore .ananke/ (created, or the line
+ * appended when it lacks it). Returns 0 or AN_EXIT_FAIL (said). */
+int cli_gitignore_state(const char *dir);
 
 /* "--name VALUE" or "--name=VALUE" (also a short alias): true and *val set
  * when argv[*i] is that option; advances *i past a separate value. A

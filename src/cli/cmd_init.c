@@ -189,6 +189,8 @@ int cmd_init(int argc, char **argv)
         }
         printf("wrote %s\n", path[i]);
     }
+    if (cli_gitignore_state(here ? "." : dir))
+        return AN_EXIT_FAIL;
     printf("\nSee it pass against the bundled mock agent:\n\n");
     if (!here)
         printf("  cd %s\n", dir);

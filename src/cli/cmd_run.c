@@ -59,11 +59,14 @@ static void on_progress(const struct an_progress *p, void *ud)
 
 static void usage(void)
 {
-    puts("usage: ananke run [options] [PATH...]\n"
+    puts("usage: ananke run [options] [PATH[:LINE]...]\n"
          "\n"
          "Runs the tests in PATH (files, or directories searched for *.test.yaml,\n"
-         "*.test.yml and *.test.jsonl; default: the config's directory) against the\n"
-         "config's target.\n"
+         "*.test.yml, *.test.jsonl and cases.json, not entering a directory that holds\n"
+         "its own ananke.config.yaml; default: the config's directory) against the\n"
+         "config's target. PATH:LINE runs the test at that line: the test of a YAML\n"
+         "file (any of its lines), the JSONL case on that line, the cases.json case\n"
+         "that holds it.\n"
          "\n"
          "options:\n"
          "  -c, --config FILE        project config (default: ananke.config.yaml, found\n"
@@ -104,6 +107,13 @@ static void usage(void)
          "                           NAME or 'NAME: reason'): one that fails does not fail\n"
          "                           the run; one that passes is stale and does\n"
          "      --filter REGEX       run only the tests whose name matches\n"
+         "      --tag NAME           run only the tests tagged NAME (repeatable: any of\n"
+         "                           them)\n"
+         "      --exclude-tag NAME   leave out the tests tagged NAME (repeatable)\n"
+         "      --last-failed        rerun the tests that failed or errored in the\n"
+         "                           project's last run (kept in .ananke/ beside the config)\n"
+         "      --forbid-only        a test marked 'only: true' is an error (the default\n"
+         "                           when the CI environment variable is set)\n"
          "      --shard I/N          run the I-th of N deterministic slices (1-based)\n"
          "      --protocol MODE      AG-UI stream conformance: strict (a MUST violation\n"
          "                           fails the turn), warn, off; overrides the config's\n"
@@ -114,8 +124,8 @@ static void usage(void)
          "      --redact REGEX       also redact every match of REGEX, in every output:\n"
          "                           console, reports, recording (repeatable)\n"
          "  -v, --verbose            show every turn: message, tool calls, text, timings\n"
-         "      --dry-run            load and check everything, list what would run,\n"
-         "                           contact nothing\n"
+         "      --dry-run            load and check everything, list what would run\n"
+         "                           (after every selection above), contact nothing\n"
          "      --color WHEN         auto (default: on a terminal, unless NO_COLOR is set),\n"
          "                           always, never\n"
          "  -h, --help               this help\n"
@@ -291,13 +301,23 @@ static void header(const struct an_suite *s, const struct an_run_opts *ro)
     free(shown);
 }
 
+/* ", tags: a, b" for a listed test; "" when it has none. */
+static void print_tags(const struct an_redactor *red, const struct an_test *t)
+{
+    for (size_t i = 0; i < t->ntags; i++)
+        printf("%s%s", i ? ", " : "; tags: ", shown_as(red, t->tags[i]));
+}
+
 static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
 {
     size_t *idx;
     size_t nsel = an_run_select(s, ro, &idx), n = 0;
+    size_t *skipped = an_xcalloc(nsel + 1, sizeof *skipped), nskipped = 0;
     for (size_t k = 0; k < nsel; k++) /* skipped tests are listed apart, below */
         if (!s->tests[idx[k]].skip)
             idx[n++] = idx[k];
+        else
+            skipped[nskipped++] = idx[k];
     const struct an_target *tg = &s->config.target;
     const char *where = tg->endpoint.src ? tg->endpoint.src : tg->command.src;
     if (!where)
@@ -311,18 +331,26 @@ static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
             size_t nh = t->history ? json_array_size(t->history) : 0;
             printf("  %s  (%s:%u, %zu message%s", shown_as(red, t->name), t->file, t->loc.line,
                    nh + 1, nh ? "s" : "");
-            printf(", %zu assertion%s)\n", t->assert.nchecks, t->assert.nchecks == 1 ? "" : "s");
+            printf(", %zu assertion%s", t->assert.nchecks, t->assert.nchecks == 1 ? "" : "s");
         } else {
-            printf("  %s  (%s, %zu turn%s)\n", shown_as(red, t->name), t->file, t->nturns,
+            printf("  %s  (%s, %zu turn%s", shown_as(red, t->name), t->file, t->nturns,
                    t->nturns == 1 ? "" : "s");
         }
+        print_tags(red, t);
+        puts(")");
     }
-    for (size_t k = 0; k < s->ntests; k++)
-        if (s->tests[k].skip)
-            printf("  skipped: %s  (%s:%u)\n", shown_as(red, s->tests[k].name), s->tests[k].file,
-                   s->tests[k].loc.line);
+    for (size_t k = 0; k < nskipped; k++) {
+        const struct an_test *t = &s->tests[skipped[k]];
+        printf("  skipped: %s  (%s:%u", shown_as(red, t->name), t->file, t->loc.line);
+        print_tags(red, t);
+        printf(")");
+        if (t->skip_reason)
+            printf(": %s", shown_as(red, t->skip_reason));
+        putchar('\n');
+    }
     shown_as(red, NULL);
     an_redactor_free(red);
+    free(skipped);
     free(idx);
 }
 
@@ -356,6 +384,14 @@ static int record_open(struct an_recorder **rec, const char *dir, const struct a
     return rc == AN_EIO ? AN_EXIT_FAIL : AN_EXIT_INVALID;
 }
 
+static bool suite_has_only(const struct an_suite *s)
+{
+    for (size_t i = 0; i < s->ntests; i++)
+        if (s->tests[i].only)
+            return true;
+    return false;
+}
+
 int cmd_run(int argc, char **argv)
 {
     const char *config = NULL, *color = "auto", *val = NULL, *shard = NULL;
@@ -376,6 +412,8 @@ int cmd_run(int argc, char **argv)
     size_t nredact = 0;
     struct an_recorder *rec = NULL;
     struct an_expected expected = {0};
+    struct cli_select sel = {.forbid_only = -1};
+    bool nothing = false;
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -388,6 +426,20 @@ int cmd_run(int argc, char **argv)
             dry = true;
         } else if (!strcmp(a, "--fail-fast")) {
             ro.fail_fast = true;
+        } else if (!strcmp(a, "--last-failed")) {
+            sel.last_failed = true;
+        } else if (!strcmp(a, "--forbid-only")) {
+            sel.forbid_only = 1;
+        } else if (cli_opt("run", argc, argv, &i, "--tag", NULL, &val, &rc)) {
+            if (val) {
+                sel.tags = an_xrealloc(sel.tags, (sel.ntags + 1) * sizeof *sel.tags);
+                sel.tags[sel.ntags++] = val;
+            }
+        } else if (cli_opt("run", argc, argv, &i, "--exclude-tag", NULL, &val, &rc)) {
+            if (val) {
+                sel.xtags = an_xrealloc(sel.xtags, (sel.nxtags + 1) * sizeof *sel.xtags);
+                sel.xtags[sel.nxtags++] = val;
+            }
         } else if (cli_opt("run", argc, argv, &i, "--config", "-c", &val, &rc)) {
             config = val;
         } else if (cli_opt("run", argc, argv, &i, "--input", "-i", &val, &rc)) {
@@ -452,7 +504,9 @@ int cmd_run(int argc, char **argv)
         } else if (a[0] == '-' && a[1]) {
             rc = cli_usage_error("unknown option '%s' for run (see 'ananke run --help')", a);
         } else {
-            paths[npaths++] = argv[i];
+            const char *p;
+            rc = cli_select_path(&sel, argv[i], &p);
+            paths[npaths++] = (char *)p;
         }
     }
     if (rc)
@@ -462,6 +516,10 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     ro.filter = filter;
+    ro.tags = sel.tags;
+    ro.ntags = sel.ntags;
+    ro.exclude_tags = sel.xtags;
+    ro.nexclude_tags = sel.nxtags;
     for (size_t k = 0; k < nredact; k++) {
         struct an_regex *re = NULL;
         struct an_err err = AN_ERR_INIT;
@@ -489,6 +547,8 @@ int cmd_run(int argc, char **argv)
         suite->config.target.protocol = !strcmp(protocol, "strict") ? AN_PROTOCOL_STRICT
                                         : !strcmp(protocol, "warn") ? AN_PROTOCOL_WARN
                                                                     : AN_PROTOCOL_OFF;
+    if ((rc = cli_select_apply(&sel, suite, &ro, &nothing)) || nothing)
+        goto done;
     if (dry) {
         dry_run(suite, &ro);
         goto done;
@@ -553,11 +613,15 @@ int cmd_run(int argc, char **argv)
     if (filter_src)
         result.filter = an_xstrdup(filter_src);
     if (result.ntests == 0 && !result.not_run) {
-        fprintf(stderr, "ananke: no test selected (%s%s%s)\n", filter_src ? "--filter" : "",
-                filter_src && shard ? " and " : "", shard ? "--shard" : "");
+        fprintf(stderr, "ananke: no test selected (by%s%s%s%s%s%s%s)\n",
+                filter_src ? " --filter" : "", sel.ntags ? " --tag" : "",
+                sel.nxtags ? " --exclude-tag" : "", sel.nat ? " PATH:LINE" : "",
+                sel.last_failed ? " --last-failed" : "", shard ? " --shard" : "",
+                suite_has_only(suite) ? " 'only'" : "");
         rc = AN_EXIT_INVALID;
         goto done;
     }
+    cli_select_save(suite, &result);
     an_console_summary(stdout, &result, &ctx.console);
     const char *gha = getenv("GITHUB_ACTIONS");
     if (gha && !strcmp(gha, "true"))
@@ -595,6 +659,7 @@ int cmd_run(int argc, char **argv)
     }
 
 done:
+    cli_select_release(&sel);
     an_expected_release(&expected);
     an_record_free(rec);
     free(redact);

@@ -150,6 +150,12 @@ const cases = [
   ['test', 'limit as a quoted number', turnAssert('timing:\n  max_gap_ms: "10"'), false],
   ['test', 'unknown timing key', turnAssert('timing:\n  max_wait_ms: 1'), false],
   ['test', 'text as a list', turnAssert('text: [a]'), false],
+  ['test', 'tags, skip reason, only', 'version: "1.0"\ntags: [smoke, payments]\nskip: "upstream down"\nonly: false\nturns:\n  - user: hi\n', true],
+  ['test', 'skip true, only true', 'version: "1.0"\nskip: true\nonly: true\nturns:\n  - user: hi\n', true],
+  ['test', 'tag with a blank', 'version: "1.0"\ntags: ["two words"]\nturns:\n  - user: hi\n', false],
+  ['test', 'tags as a string', 'version: "1.0"\ntags: smoke\nturns:\n  - user: hi\n', false],
+  ['test', 'skip empty reason', 'version: "1.0"\nskip: ""\nturns:\n  - user: hi\n', false],
+  ['test', 'only as a string', 'version: "1.0"\nonly: "yes"\nturns:\n  - user: hi\n', false],
 ];
 const configCases = [
   ['config', 'minimal config', CONFIG, true],

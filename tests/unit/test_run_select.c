@@ -1,6 +1,7 @@
 /* Test selection (--filter, --shard) and stability classes, as tables. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -141,6 +142,87 @@ static void test_skipped_tests_reported(void **state)
     suite_free(s);
 }
 
+/* `only`, --tag, --exclude-tag and `chosen` (PATH:LINE, --last-failed),
+ * before the filter and the shard: a table of selections over 6 tests. */
+static void test_tags_only_chosen(void **state)
+{
+    (void)state;
+    static const char *const smoke[] = {"smoke"}, *const pay[] = {"payments", "smoke"},
+                             *const slow[] = {"slow"};
+    struct an_suite *s = suite_of(6);
+    s->tests[0].tags = (const char **)smoke, s->tests[0].ntags = 1;
+    s->tests[1].tags = (const char **)pay, s->tests[1].ntags = 2;
+    s->tests[2].tags = (const char **)slow, s->tests[2].ntags = 1;
+    s->tests[4].tags = (const char **)pay, s->tests[4].ntags = 2;
+    static const char *const t_smoke[] = {"smoke"}, *const t_any[] = {"slow", "payments"},
+                             *const t_none[] = {"nosuch"}, *const x_pay[] = {"payments"};
+    bool chosen[6] = {true, false, true, true, true, true};
+    static const struct {
+        const char *const *tags;
+        size_t ntags;
+        const char *const *xtags;
+        size_t nxtags;
+        bool use_chosen, only3;
+        const char *want; /* indexes selected */
+    } rows[] = {
+        {NULL, 0, NULL, 0, false, false, "012345"},
+        {t_smoke, 1, NULL, 0, false, false, "014"},
+        {t_any, 2, NULL, 0, false, false, "124"},      /* any of them */
+        {t_none, 1, NULL, 0, false, false, ""},
+        {NULL, 0, x_pay, 1, false, false, "0235"},
+        {t_smoke, 1, x_pay, 1, false, false, "0"},     /* exclusion wins */
+        {NULL, 0, NULL, 0, true, false, "02345"},
+        {t_smoke, 1, NULL, 0, true, false, "04"},
+        {NULL, 0, NULL, 0, false, true, "3"},          /* only */
+        {t_smoke, 1, NULL, 0, false, true, ""},        /* only, then tags */
+        {NULL, 0, x_pay, 1, true, true, "3"},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+        struct an_run_opts o = AN_RUN_OPTS_INIT;
+        o.tags = rows[r].tags, o.ntags = rows[r].ntags;
+        o.exclude_tags = rows[r].xtags, o.nexclude_tags = rows[r].nxtags;
+        o.chosen = rows[r].use_chosen ? chosen : NULL;
+        s->tests[3].only = rows[r].only3;
+        size_t *idx;
+        size_t m = an_run_select(s, &o, &idx);
+        char got[8] = {0};
+        for (size_t i = 0; i < m && i < 7; i++)
+            got[i] = (char)('0' + idx[i]);
+        free(idx);
+        if (strcmp(got, rows[r].want))
+            fail_msg("row %zu: selected '%s', want '%s'", r, got, rows[r].want);
+    }
+    for (size_t i = 0; i < 6; i++)
+        s->tests[i].tags = NULL, s->tests[i].ntags = 0;
+    suite_free(s);
+}
+
+/* A skipped test's result carries its reason and tags. */
+static void test_skip_reason_and_tags_in_result(void **state)
+{
+    (void)state;
+    static const char *const tags[] = {"payments"};
+    struct an_suite *s = suite_of(1);
+    s->config.path = "ananke.config.yaml";
+    s->tests[0].skip = true;
+    s->tests[0].skip_reason = "upstream down";
+    s->tests[0].tags = (const char **)tags;
+    s->tests[0].ntags = 1;
+    struct an_run_opts o = AN_RUN_OPTS_INIT;
+    struct an_run_result r = {0};
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_run_suite(s, &o, &r, &err), AN_OK);
+    assert_int_equal(r.ntests, 1);
+    assert_int_equal(r.tests[0].status, AN_STATUS_SKIP);
+    assert_string_equal(r.tests[0].skip_reason, "upstream down");
+    assert_int_equal(r.tests[0].ntags, 1);
+    assert_string_equal(r.tests[0].tags[0], "payments");
+    an_run_result_release(&r);
+    s->tests[0].tags = NULL;
+    s->tests[0].ntags = 0;
+    suite_free(s);
+}
+
 static void test_stability(void **state)
 {
     (void)state;
@@ -163,6 +245,8 @@ int main(void)
         cmocka_unit_test(test_shards_partition),
         cmocka_unit_test(test_filter_then_shard),
         cmocka_unit_test(test_skipped_tests_reported),
+        cmocka_unit_test(test_tags_only_chosen),
+        cmocka_unit_test(test_skip_reason_and_tags_in_result),
         cmocka_unit_test(test_stability),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -161,6 +161,10 @@ void an_test_result_release(struct an_test_result *t)
     free(t->id);
     free(t->error);
     free(t->expect_reason);
+    free(t->skip_reason);
+    for (size_t i = 0; i < t->ntags; i++)
+        free(t->tags[i]);
+    free(t->tags);
     an_findings_release(&t->findings);
     an_judgements_release(&t->judgements);
     an_dynamic_result_free(t->dyn);

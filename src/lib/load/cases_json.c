@@ -31,14 +31,15 @@
 #include "core/json.h"
 #include "load/check_load.h"
 #include "load/loaders.h"
+#include "load/select_load.h"
 
 #define MAX_FILE ((size_t)256 << 20)
 #define SCAN_DEPTH 64
 
 /* `metadata` and `suite` (the original's later files carry them) are read
  * past: nothing in a run depends on them. */
-static const char *const case_keys[] = {"id",       "title",    "input", "expected",
-                                        "metadata", "suite",    NULL};
+static const char *const case_keys[] = {"id",    "title", "input", "expected", "metadata",
+                                        "suite", "tags",  "skip",  "only",     NULL};
 static const char *const input_keys[] = {"user", "context", NULL};
 static const char *const expected_keys[] = {
     "action_required",  "tool_required",    "tool_sequence",
@@ -414,6 +415,11 @@ static int load_case(const struct ctx *c, size_t index, json_t *obj, const char 
         if (json_string_length(v))
             t->name = an_arena_printf(ld->a, "%s — %s", t->id, json_string_value(v));
     }
+    struct an_loc only_at = at(c, index, "only");
+    const char *bad_key, *bad = an_select_json(ld, obj, AN_SEL_TAGS | AN_SEL_SKIP | AN_SEL_ONLY,
+                                               &only_at, t, &bad_key);
+    if (bad)
+        return fail(c, index, bad_key, "%s", bad);
     json_t *input = json_object_get(obj, "input");
     if (!input)
         return fail(c, index, NULL, "a case needs 'input': {\"user\": \"...\"}");

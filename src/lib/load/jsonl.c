@@ -20,13 +20,15 @@
 #include "load/check_load.h"
 #include "load/dynamic_load.h"
 #include "load/loaders.h"
+#include "load/select_load.h"
 
 #define LINE_MAX_BYTES ((size_t)1 << 20)
 
 static const char *const case_keys[] = {"id",        "name",        "input",     "messages",
                                         "assertions", "assert",     "expected",  "options",
                                         "skip",      "timeout",     "simulator", "checkpoints",
-                                        "max_turns", NULL};
+                                        "max_turns", "tags",        "only",      "metadata",
+                                        NULL};
 
 static void json_release(void *p)
 {
@@ -358,7 +360,7 @@ static int load_case(const struct line_ctx *c, json_t *obj, const char *dir, str
         if (ok)
             continue;
         if (!strcmp(k, "before") || !strcmp(k, "after") || !strcmp(k, "user") ||
-            !strcmp(k, "team") || !strcmp(k, "metadata"))
+            !strcmp(k, "team"))
             return fail_at(c, k, "'%s' is not supported yet by this version of ananke", k, NULL);
         const char *near = an_closest(k, case_keys);
         if (near)
@@ -366,7 +368,7 @@ static int load_case(const struct line_ctx *c, json_t *obj, const char *dir, str
         return fail_at(c, k,
                        "unknown key '%s' in a case (valid keys: id, name, input, messages, "
                        "assertions, assert, expected, options, skip, timeout, simulator, "
-                       "checkpoints, max_turns)",
+                       "checkpoints, max_turns, tags, only, metadata)",
                        k, NULL);
     }
     v = json_object_get(obj, "id");
@@ -387,11 +389,15 @@ static int load_case(const struct line_ctx *c, json_t *obj, const char *dir, str
             return fail_at(c, "options", "'options' must be an object", "", NULL);
         t->options = v;
     }
-    if ((v = json_object_get(obj, "skip"))) {
-        if (!json_is_boolean(v))
-            return fail_at(c, "skip", "'skip' must be true or false", "", NULL);
-        t->skip = json_is_true(v);
-    }
+    /* seed 002's `metadata`: the case's own data, read past (nothing in a
+     * run depends on it) */
+    if ((v = json_object_get(obj, "metadata")) && !json_is_object(v))
+        return fail_at(c, "metadata", "'metadata' must be an object", "", NULL);
+    struct an_loc only_at = at_key(c, "only");
+    const char *bad_key, *bad = an_select_json(ld, obj, AN_SEL_TAGS | AN_SEL_SKIP | AN_SEL_ONLY,
+                                               &only_at, t, &bad_key);
+    if (bad)
+        return fail_at(c, bad_key, "%s", bad, NULL);
     if (json_object_get(obj, "simulator") || json_object_get(obj, "checkpoints") ||
         json_object_get(obj, "max_turns")) {
         /* dynamic mode: `timeout` bounds the whole conversation, `input` is

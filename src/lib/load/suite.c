@@ -147,6 +147,18 @@ static int cmp_named(const void *a, const void *b)
     return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
+/* A directory with its own ananke.config.yaml is another project
+ * (docs/cli.md "Which files"): discovery does not enter it. */
+static bool holds_config(const char *dir)
+{
+    size_t n = strlen(dir) + sizeof "/ananke.config.yaml";
+    char *p = an_xmalloc(n);
+    snprintf(p, n, "%s/ananke.config.yaml", dir);
+    bool yes = access(p, F_OK) == 0;
+    free(p);
+    return yes;
+}
+
 static void walk_dir(const char *dir, struct pathlist *out, unsigned depth)
 {
     if (depth > 32)
@@ -168,7 +180,8 @@ static void walk_dir(const char *dir, struct pathlist *out, unsigned depth)
             is_dir = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
         }
         if (is_dir) {
-            walk_dir(p, out, depth + 1);
+            if (!holds_config(p)) /* another project: its tests are its own */
+                walk_dir(p, out, depth + 1);
             free(p);
         } else if (is_test_file(e->d_name)) {
             pl_add(out, p);

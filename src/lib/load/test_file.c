@@ -4,6 +4,8 @@
 #include "core/interp.h"
 #include "load/dynamic_load.h"
 #include "load/config_int.h" /* an_cfg_caps */
+#include "load/loaders.h"
+#include "load/select_load.h"
 
 static int load_hook(struct an_ld *ld, const struct an_ynode *n, struct an_hook *h)
 {
@@ -299,8 +301,8 @@ static const char *default_name(struct an_ld *ld, const char *path)
 int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib *lib,
                  struct an_test *t)
 {
-    static const char *const keys[] = {"version", "name",     "hooks", "turns",
-                                       "assert",  "simulate", NULL};
+    static const char *const keys[] = {"version", "name", "hooks", "turns", "assert",
+                                       "simulate", "tags", "skip", "only", NULL};
     struct an_ynode *root, *v;
     int rc;
     memset(t, 0, sizeof *t);
@@ -320,6 +322,8 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
     } else {
         t->name = default_name(ld, path);
     }
+    if ((rc = an_select_yaml(ld, root, t)))
+        return rc;
     if ((v = an_yaml_get(root, "hooks"))) {
         if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, "hooks")))
             return rc;

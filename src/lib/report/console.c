@@ -236,8 +236,14 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
         paint(&c, SGR_RESET);
     }
     an_buf_putc(&c.b, '\n');
-    if (t->status == AN_STATUS_SKIP)
+    if (t->status == AN_STATUS_SKIP) {
+        if (t->skip_reason) {
+            an_buf_puts(&c.b, "  skipped: ");
+            an_rpt_str(&c.b, t->skip_reason, c.cut, NULL, 0);
+            an_buf_putc(&c.b, '\n');
+        }
         goto out;
+    }
     if (t->expect == AN_EXPECT_FAILED) {
         an_buf_puts(&c.b, "  expected failure");
         if (t->expect_reason) {

@@ -87,6 +87,7 @@ static const char STYLE[] =
     ".stack .pass,.badge.pass{background:var(--pass)}.stack .fail,.badge.fail{background:"
     "var(--fail)}.stack .error,.badge.error{background:var(--err)}\n"
     ".stack .skip,.badge.skip{background:var(--muted)}\n"
+    ".tag{font-size:.8em;border:1px solid var(--muted);border-radius:3px;padding:0 .3em}\n"
     ".badge{display:inline-block;min-width:52px;text-align:center;padding:1px 7px;"
     "border-radius:4px;font-weight:700;font-size:12px;letter-spacing:.04em;color:var(--on)}\n"
     "dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:8px 0 0}\n"
@@ -568,13 +569,22 @@ static void test_section(struct an_buf *b, const struct an_test_result *t, size_
                      "<summary><span class=\"badge %s\">%s</span><span class=\"tname\">",
                   st, idx + 1, st, open ? " open" : "", badge, status_label(t));
     text(b, t->name ? t->name : "(unnamed)", false);
+    for (size_t i = 0; i < t->ntags; i++) {
+        an_buf_puts(b, "</span> <span class=\"tag\">");
+        text(b, t->tags[i], false);
+    }
     an_buf_puts(b, "</span><span class=\"tfile\">");
     text(b, t->file, false);
     an_buf_puts(b, "</span><span class=\"tdur\">");
     ms(b, t->end_ms - t->start_ms);
     an_buf_puts(b, "</span></summary><div class=\"tbody\">\n");
-    if (t->status == AN_STATUS_SKIP)
+    if (t->status == AN_STATUS_SKIP && t->skip_reason) {
+        an_buf_puts(b, "<div class=\"muted\">Skipped, not run: ");
+        text(b, t->skip_reason, false);
+        an_buf_puts(b, "</div>\n");
+    } else if (t->status == AN_STATUS_SKIP) {
         an_buf_puts(b, "<div class=\"muted\">Skipped (<code>skip: true</code>): not run.</div>\n");
+    }
     if (t->expect) {
         an_buf_puts(b, t->expect == AN_EXPECT_FAILED
                            ? "<div class=\"box\"><span class=\"title\">Expected failure</span> "

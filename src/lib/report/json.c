@@ -22,6 +22,8 @@
  *     "id": "T001"?,                a JSONL case's id; null for a YAML test
  *     "file": "tests/checkout.test.yaml"?,
  *     "status": "pass" | "fail" | "error" | "skip",   skip: never run, duration 0
+ *     "tags": ["smoke"],            the test's `tags`, as written
+ *     "skip_reason": "..."?,        skip: the reason `skip:` gave
  *     "start_ms": 1737100000000,    Unix ms, before hooks
  *     "duration_ms": 812,           end = start_ms + duration_ms
  *     "findings": [{                failed assertions (may be non-empty on "error")
@@ -189,6 +191,11 @@ static json_t *test(const struct an_test_result *t)
     set(o, "id", str(t->id));
     set(o, "file", str(t->file));
     set(o, "status", json_string(an_status_name(t->status)));
+    json_t *tags = json_array();
+    for (size_t i = 0; i < t->ntags; i++)
+        json_array_append_new(tags, str(t->tags[i]));
+    set(o, "tags", tags);
+    set(o, "skip_reason", t->status == AN_STATUS_SKIP ? str(t->skip_reason) : json_null());
     set(o, "start_ms", json_integer(t->start_ms));
     set(o, "duration_ms", json_integer(t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0));
     json_t *fs = json_array();

@@ -263,6 +263,16 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
     t->start_ms = num(j, "start_ms");
     t->end_ms = t->start_ms + num(j, "duration_ms");
     t->timed_out = json_is_true(json_object_get(j, "timed_out"));
+    t->skip_reason = dup_str(j, "skip_reason");
+    const json_t *tags = json_object_get(j, "tags");
+    for (size_t k = 0; k < json_array_size(tags); k++) {
+        const char *tag = json_string_value(json_array_get(tags, k));
+        if (!tag)
+            continue;
+        if (!t->tags)
+            t->tags = an_xcalloc(json_array_size(tags), sizeof *t->tags);
+        t->tags[t->ntags++] = an_xstrdup(tag);
+    }
     const json_t *xf = json_object_get(j, "expected_failure");
     const char *outcome = an_json_str(xf, "outcome");
     if (outcome) {

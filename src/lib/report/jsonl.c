@@ -5,7 +5,7 @@
  *   {"type":"start","ananke":"0.1.0","started_at":"2025-01-17T07:46:40.000Z",
  *    "total":5,"config":"ananke.config.yaml","runs_per_case":1,"parallel":1}
  *   {"type":"result","id":"T001","name":"greeting","file":"cases.jsonl",
- *    "status":"failed","duration_ms":40,"input":"Hello","response":"Hi there",
+ *    "status":"failed","tags":["smoke"],"skip_reason":null,"duration_ms":40,"input":"Hello","response":"Hi there",
  *    "messages_count":1,"assertions":[{"type":"contains","passed":false,
  *    "message":"Output must contain \"Bye\"","expected":"...","actual":null,
  *    "detail":null,"turn":null,"location":"cases.jsonl:1:40"}],"error":null}
@@ -197,6 +197,11 @@ static json_t *result_event(const struct an_test_result *t)
     set(o, "name", name_of(t));
     set(o, "file", str(t->file));
     set(o, "status", json_string(seed_status(t)));
+    json_t *tags = json_array();
+    for (size_t i = 0; i < t->ntags; i++)
+        json_array_append_new(tags, str(t->tags[i]));
+    set(o, "tags", tags);
+    set(o, "skip_reason", t->status == AN_STATUS_SKIP ? str(t->skip_reason) : json_null());
     set(o, "duration_ms", json_integer(duration(t)));
     set(o, "input", str(input));
     set(o, "response", str(response));

@@ -7,7 +7,8 @@
  *       <testcase name="TEST" classname="dir.file" file="FILE" time="0.812">
  *         <failure message="first assertion" type="assertion">all findings</failure>
  *         <error message="what broke" type="AN_ECONNECT">turn, evidence</error>
- *         <skipped message="skip: true"/>        a JSONL case marked skip
+ *         <properties><property name="ananke.tag" value="smoke"/> ...  one per tag
+ *         <skipped message="REASON"/>            skip: "REASON" (or "skip: true")
  *         <system-out>per-turn transcript summary</system-out>
  *
  * One <testsuite> per test file, in the order files first appear. A failed
@@ -146,11 +147,35 @@ static void stale(struct an_buf *b, const struct an_test_result *t)
 
 /* What every report shows of a test (report/metrics.h), and a repeated
  * test's runs: properties of its testcase. */
+/* One <property name="ananke.tag"> per tag (alone in <properties> when
+ * `whole`: a skipped test has no metrics). */
+static void tag_properties(struct an_buf *b, const struct an_test_result *t, bool whole)
+{
+    if (whole)
+        an_buf_puts(b, "      <properties>\n");
+    for (size_t i = 0; i < t->ntags; i++) {
+        an_buf_puts(b, "        <property name=\"ananke.tag\" value=\"");
+        xml(b, t->tags[i], true);
+        an_buf_puts(b, "\"/>\n");
+    }
+    if (whole)
+        an_buf_puts(b, "      </properties>\n");
+}
+
+/* <skipped message="REASON"/>: the reason `skip:` gave, else "skip: true". */
+static void skipped(struct an_buf *b, const struct an_test_result *t)
+{
+    an_buf_puts(b, "      <skipped message=\"");
+    xml(b, t->skip_reason ? t->skip_reason : "skip: true", true);
+    an_buf_puts(b, "\"/>\n");
+}
+
 static void properties(struct an_buf *b, const struct an_test_result *t)
 {
     struct an_metrics m;
     an_metrics_of(t, &m);
     an_buf_puts(b, "      <properties>\n");
+    tag_properties(b, t, false);
 #define PROP(name, fmt, v)                                                                    \
     an_buf_printf(b, "        <property name=\"ananke." name "\" value=\"" fmt "\"/>\n", v)
     PROP("tool_calls", "%zu", m.tool_calls);
@@ -251,6 +276,8 @@ static void testcase(struct an_buf *b, const struct an_test_result *t)
     an_buf_printf(b, "\" time=\"%.3f\">\n", an_rpt_secs(t->end_ms - t->start_ms));
     if (t->status != AN_STATUS_SKIP)
         properties(b, t);
+    else if (t->ntags)
+        tag_properties(b, t, true);
     if (t->expect == AN_EXPECT_STALE)
         stale(b, t);
     else if (t->status == AN_STATUS_FAIL)
@@ -258,7 +285,7 @@ static void testcase(struct an_buf *b, const struct an_test_result *t)
     else if (t->status == AN_STATUS_ERROR)
         broken(b, t);
     else if (t->status == AN_STATUS_SKIP)
-        an_buf_puts(b, "      <skipped message=\"skip: true\"/>\n");
+        skipped(b, t);
     system_out(b, t);
     an_buf_puts(b, "    </testcase>\n");
 }

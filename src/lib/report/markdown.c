@@ -74,6 +74,10 @@ static void title(struct an_buf *b, const struct an_test_result *t, bool cell)
 {
     struct an_buf raw = AN_BUF_INIT;
     an_rpt_title(&raw, t);
+    for (size_t i = 0; i < t->ntags; i++) /* the tags, after the name */
+        an_buf_printf(&raw, "%s%s", i ? ", " : " (tags: ", t->tags[i]);
+    if (t->ntags)
+        an_buf_putc(&raw, ')');
     inline_text(b, an_buf_cstr(&raw), cell);
     an_buf_release(&raw);
 }
@@ -255,6 +259,8 @@ static void summary(struct an_buf *b, const struct an_run_result *r)
     an_buf_puts(b, "\n\n");
 }
 
+static void cell_cut(struct an_buf *b, const char *s);
+
 static void table_of(struct an_buf *b, const struct an_run_result *r, enum an_status st)
 {
     bool any = false;
@@ -265,7 +271,7 @@ static void table_of(struct an_buf *b, const struct an_run_result *r, enum an_st
     bool timed = st == AN_STATUS_PASS;
     an_buf_puts(b, timed ? "## Passed tests\n\n| Test | File | Duration | Tool calls | Turns | "
                            "TTFT | Tokens | Cost |\n|---|---|---:|---:|---:|---:|---:|---:|\n"
-                         : "## Skipped tests\n\n| Test | File |\n|---|---|\n");
+                         : "## Skipped tests\n\n| Test | File | Reason |\n|---|---|---|\n");
     for (size_t i = 0; i < r->ntests; i++) {
         const struct an_test_result *t = &r->tests[i];
         if (t->status != st)
@@ -274,6 +280,10 @@ static void table_of(struct an_buf *b, const struct an_run_result *r, enum an_st
         title(b, t, IN_CELL);
         an_buf_puts(b, " | ");
         inline_text(b, t->file, IN_CELL);
+        if (!timed) {
+            an_buf_puts(b, " | ");
+            cell_cut(b, t->skip_reason);
+        }
         if (timed) {
             struct an_metrics m;
             an_metrics_of(t, &m);

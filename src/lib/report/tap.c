@@ -13,7 +13,7 @@
  *         ...
  *     ...
  *
- * One test point per test; a skipped test is "ok N - name # SKIP", a
+ * One test point per test; a skipped test is "ok N - name # SKIP reason", a
  * failure --expected-failures lists is "not ok N - name # TODO expected
  * failure: reason" (TAP's own known-failure directive), and a listed test
  * that passed is "not ok" (stale). Every test that ran carries a YAML
@@ -119,16 +119,40 @@ static void findings(struct an_buf *b, const struct an_findings *fs)
     }
 }
 
+/* "  tags: [\"a\", \"b\"]" when the test has tags. */
+static void tags(struct an_buf *b, const struct an_test_result *t)
+{
+    if (!t->ntags)
+        return;
+    an_buf_puts(b, "  tags: [");
+    for (size_t i = 0; i < t->ntags; i++) {
+        if (i)
+            an_buf_puts(b, ", ");
+        yq(b, t->tags[i]);
+    }
+    an_buf_puts(b, "]\n");
+}
+
 static void diagnostics(struct an_buf *b, const struct an_test_result *t)
 {
     bool repeated = t->runs > 0;
-    if (t->status == AN_STATUS_SKIP)
+    if (t->status == AN_STATUS_SKIP) {
+        if (t->ntags) { /* a skipped test: nothing ran, only what it is */
+            an_buf_puts(b, "  ---\n  file: ");
+            yq(b, t->file);
+            an_buf_putc(b, '\n');
+            tags(b, t);
+            an_buf_puts(b, "  ...\n");
+        }
         return;
+    }
     struct an_metrics m;
     an_metrics_of(t, &m);
     an_buf_puts(b, "  ---\n  file: ");
     yq(b, t->file);
-    an_buf_printf(b, "\n  duration_ms: %lld\n", (long long)m.duration_ms);
+    an_buf_putc(b, '\n');
+    tags(b, t);
+    an_buf_printf(b, "  duration_ms: %lld\n", (long long)m.duration_ms);
     an_buf_printf(b, "  tool_calls: %zu\n  turns: %zu\n", m.tool_calls, m.turns);
     if (m.ttft_ms >= 0)
         an_buf_printf(b, "  ttft_ms: %lld\n", (long long)m.ttft_ms);
@@ -177,9 +201,13 @@ static void document(struct an_buf *b, const struct an_run_result *r)
         desc(b, t->name ? t->name : t->file);
         /* the directive: desc() escaped every '#' of the name and of the
          * reason, so this is the only one */
-        if (t->status == AN_STATUS_SKIP)
+        if (t->status == AN_STATUS_SKIP) {
             an_buf_puts(b, " # SKIP");
-        else if (t->expect == AN_EXPECT_FAILED) {
+            if (t->skip_reason) {
+                an_buf_putc(b, ' ');
+                desc(b, t->skip_reason);
+            }
+        } else if (t->expect == AN_EXPECT_FAILED) {
             an_buf_puts(b, " # TODO expected failure");
             if (t->expect_reason) {
                 an_buf_puts(b, ": ");

@@ -159,6 +159,9 @@ void an_test_result_redact(struct an_test_result *t, const struct an_redactor *r
     str(&c, &t->id);
     msg(&c, &t->error);
     str(&c, &t->expect_reason);
+    str(&c, &t->skip_reason);
+    for (size_t i = 0; i < t->ntags; i++)
+        str(&c, &t->tags[i]);
     for (size_t i = 0; i < t->nvar_names; i++)
         str(&c, &t->var_names[i]);
     for (size_t i = 0; i < t->findings.n; i++) {

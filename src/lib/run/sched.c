@@ -21,12 +21,31 @@
 #include "run/redact_result.h"
 #include "run/secrets.h"
 
+static bool has_tag(const struct an_test *t, const char *const *tags, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < t->ntags; k++)
+            if (!strcmp(tags[i], t->tags[k]))
+                return true;
+    return false;
+}
+
 size_t an_run_select(const struct an_suite *s, const struct an_run_opts *o, size_t **idx)
 {
     size_t *v = an_xcalloc(s->ntests + 1, sizeof *v);
     size_t n = 0, k = 0;
+    bool only = false;
+    for (size_t i = 0; i < s->ntests && !only; i++)
+        only = s->tests[i].only;
     for (size_t i = 0; i < s->ntests; i++) {
-        const char *name = s->tests[i].name;
+        const struct an_test *t = &s->tests[i];
+        const char *name = t->name;
+        if ((only && !t->only) || (o->chosen && !o->chosen[i]))
+            continue;
+        if (o->ntags && !has_tag(t, o->tags, o->ntags))
+            continue;
+        if (has_tag(t, o->exclude_tags, o->nexclude_tags))
+            continue;
         if (o->filter && !an_regex_search(o->filter, name, strlen(name)))
             continue;
         if (o->shard_count && (k++ % o->shard_count) + 1 != o->shard_index)
@@ -77,19 +96,28 @@ static char *attempt_summary(const struct an_test_result *r)
     return NULL;
 }
 
+/* A copy of what a test file says, redacted as the rest of the result
+ * (--redact). */
+static char *own_copy(struct sched *s, const char *text)
+{
+    char *red = an_redact_text(s->secrets, text, strlen(text), NULL, NULL);
+    return red ? red : an_xstrdup(text);
+}
+
 /* What the result says of the test itself (the job fills name and file). */
 static void describe(struct sched *s, struct an_test_result *r, const struct an_test *t)
 {
-    if (t->id && !r->id) {
-        r->id = an_xstrdup(t->id);
-        size_t n = strlen(r->id);
-        char *red = an_redact_text(s->secrets, r->id, n, NULL, NULL); /* --redact */
-        if (red) {
-            free(r->id);
-            r->id = red;
-        }
-    }
+    if (t->id && !r->id)
+        r->id = own_copy(s, t->id);
     r->nhistory = t->history ? json_array_size(t->history) : 0;
+    if (t->ntags && !r->tags) {
+        r->tags = an_xcalloc(t->ntags, sizeof *r->tags);
+        for (size_t i = 0; i < t->ntags; i++)
+            r->tags[i] = own_copy(s, t->tags[i]);
+        r->ntags = t->ntags;
+    }
+    if (t->skip_reason && !r->skip_reason)
+        r->skip_reason = own_copy(s, t->skip_reason);
 }
 
 /* A selected `skip: true` test: a SKIP result in its place, nothing run.
