@@ -768,12 +768,11 @@ static json_t *fast_parse(const char *s, size_t n, bool check)
     return v;
 }
 
-static bool tree_over_cap(const char *s, size_t n, char *why, size_t why_cap);
 
 bool an_json_valid_fast(const char *s, size_t n)
 {
     /* an_json_parse would refuse it: so must this, which vouches for it */
-    return !tree_over_cap(s, n, NULL, 0) && fast_parse(s, n, true) != NULL;
+    return !an_json_tree_over_cap(s, n, NULL, 0) && fast_parse(s, n, true) != NULL;
 }
 
 /* True when t[0..n) is exactly one JSON number (RFC 8259's grammar). */
@@ -910,8 +909,7 @@ static uint64_t tree_bytes(const char *s, size_t n)
     return arrays * 160 + objects * 400 + members * 96 + (values + 1) * 48 + n;
 }
 
-/* True (and why) when the tree of s[0..n) would be over the JSON tree cap. */
-static bool tree_over_cap(const char *s, size_t n, char *why, size_t why_cap)
+bool an_json_tree_over_cap(const char *s, size_t n, char *why, size_t why_cap)
 {
     if (n <= AN_JSON_TREE_FREE)
         return false;
@@ -990,7 +988,7 @@ const char *an_json_error_text(const json_error_t *je)
 
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap)
 {
-    if (tree_over_cap(s, n, why, why_cap))
+    if (an_json_tree_over_cap(s, n, why, why_cap))
         return NULL;
     json_t *fast = fast_parse(s, n, false);
     if (fast)

@@ -63,6 +63,9 @@ bool an_json_valid(const char *s, size_t n);
  * bytes is refused when its tree would take more than 8 times its size
  * plus 64 MiB (the JSON tree cap: 16 MiB of "[]," would take 900 MB). */
 #define AN_JSON_TREE_FREE ((size_t)1 << 20)
+/* True (and why, when why_cap > 0) when the tree of s[0..n) would be over
+ * the JSON tree cap above: for a text parsed some other way. */
+bool an_json_tree_over_cap(const char *s, size_t n, char *why, size_t why_cap);
 json_t *an_json_parse(const char *s, size_t n, char *why, size_t why_cap);
 /* Every NUL of every string in v (a tree the caller owns) rewritten as the
  * six characters \u0000, as an_json_parse does to what it returns. */

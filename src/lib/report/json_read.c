@@ -25,6 +25,9 @@ static char *dup_str(const json_t *o, const char *k)
 
 /* A time or a duration in ms: 0..2^43 (the year 2248 since 1970). */
 #define READ_MS_MAX ((int64_t)1 << 43)
+/* A JSON report read back (merge, replay, compare) is untrusted input: at
+ * most this many bytes, and no more tree than the JSON tree cap allows. */
+#define AN_RESULTS_MAX_BYTES ((size_t)1 << 30)
 
 static int64_t in_range(const json_t *o, const char *k, int64_t lo, int64_t hi, int64_t dflt)
 {
@@ -343,9 +346,15 @@ int an_run_result_load(struct an_run_result *out, const char *path, struct an_er
     json_error_t je;
     struct an_buf raw;
     /* a results file read back (merge, replay, compare): never through a link */
-    int rrc = an_nf_read(NULL, path, 0, &raw, err);
+    int rrc = an_nf_read(NULL, path, AN_RESULTS_MAX_BYTES, &raw, err);
     if (rrc)
         return rrc;
+    char why[256];
+    if (an_json_tree_over_cap(raw.data ? raw.data : "", raw.len, why, sizeof why)) {
+        an_buf_release(&raw);
+        struct an_loc at = {path, 0, 0};
+        return an_fail(err, AN_ELIMIT, &at, "not read: %s", why);
+    }
     json_t *doc = json_loadb(raw.data ? raw.data : "", raw.len, 0, &je);
     an_buf_release(&raw);
     if (!doc) {

@@ -49,3 +49,14 @@ for f in "$OUT/replay.json" "$OUT/merged.json"; do
           | numbers | select(. > 9007199254740992 or . < 0)] == []' "$f" >/dev/null ||
     { echo "$f holds a time out of range"; exit 1; }
 done
+
+# a results.json whose tree would be far larger than its text (9 MB of "[],"
+# is some 600 MB of tree): refused before it is built, naming the cap
+B=$OUT/bomb
+mkdir -p "$B"
+{ printf '{"ananke":"1","tests":['; head -c 9000000 /dev/zero | tr '\0' ','  | sed 's/,/[],/g'; printf '[]]}'; } >"$B/results.json"
+rc=0
+/usr/bin/time -f "%M" -o "$OUT/bomb.rss" "$ANANKE" merge "$B/results.json" >"$OUT/bomb.out" 2>&1 || rc=$?
+[ "$rc" = 2 ] || { echo "merge of the tree bomb: exit $rc, want 2"; cat "$OUT/bomb.out"; exit 1; }
+grep -q "results.json: not read: .*(the JSON tree cap)" "$OUT/bomb.out" ||
+  { echo "merge of the tree bomb does not name the JSON tree cap:"; cat "$OUT/bomb.out"; exit 1; }
