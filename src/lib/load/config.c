@@ -459,15 +459,17 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
         (rc = an_ld_keys(ld, root, keys, "the config file")) ||
         (rc = an_version_load(ld, root, "the config file", &c->version)))
         return rc;
-    if ((v = an_yaml_get(root, "assertions")) && (rc = load_library(ld, v, c)))
+    /* with ld->errs, a bad section is said and the next one read */
+    if ((v = an_yaml_get(root, "assertions")) && (rc = an_ld_keep(ld, load_library(ld, v, c))))
         return rc;
     struct an_assert_lib lib = {c->assertions, c->nassertions};
     if ((rc = an_ld_require(ld, root, "target", "the config file", &v)) ||
         (rc = load_target(ld, v, &lib, "target", &c->target)))
+        if ((rc = an_ld_keep(ld, rc)))
+            return rc;
+    if ((v = an_yaml_get(root, "agents")) && (rc = an_ld_keep(ld, load_agents(ld, v, &lib, c))))
         return rc;
-    if ((v = an_yaml_get(root, "agents")) && (rc = load_agents(ld, v, &lib, c)))
-        return rc;
-    if ((v = an_yaml_get(root, "prices")) && (rc = load_prices(ld, v, c)))
+    if ((v = an_yaml_get(root, "prices")) && (rc = an_ld_keep(ld, load_prices(ld, v, c))))
         return rc;
     return 0;
 }

@@ -33,6 +33,70 @@ void an_errlist_add(struct an_errlist *l, const struct an_err *e)
     l->v[l->n++] = *e;
 }
 
+struct err_at {
+    const struct an_err *e;
+    size_t at;
+};
+
+static int cmp_err(const void *a, const void *b)
+{
+    const struct err_at *x = a, *y = b;
+    int c = strcmp(x->e->file, y->e->file);
+    if (!c)
+        c = (x->e->line > y->e->line) - (x->e->line < y->e->line);
+    if (!c)
+        c = (x->e->col > y->e->col) - (x->e->col < y->e->col);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* By file, line and column; errors at the same place keep their order. */
+static void errlist_sort(struct an_errlist *l, size_t from)
+{
+    size_t n = l->n - from;
+    if (n < 2)
+        return;
+    struct err_at *v = an_xcalloc(n, sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct err_at){&l->v[from + i], i};
+    qsort(v, n, sizeof *v, cmp_err);
+    struct an_err *sorted = an_xcalloc(n, sizeof *sorted);
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = *v[i].e;
+    memcpy(l->v + from, sorted, n * sizeof *sorted);
+    free(sorted);
+    free(v);
+}
+
+/* A file's errors (ld->errs, then the one that stopped it, if any) into
+ * `out`, sorted by line, and a last line for those beyond the cap.
+ * Returns the first error's code, 0 when the file had none. */
+static int file_errors(struct an_ld *ld, struct an_errlist *mine, int rc, const char *file,
+                       struct an_errlist *out)
+{
+    ld->errs = NULL;
+    if (rc) {
+        if (mine->n < AN_LD_MAX_ERRS)
+            an_errlist_add(mine, ld->err);
+        else
+            ld->dropped++;
+    }
+    int first = rc ? rc : mine->n ? (int)mine->v[0].code : 0;
+    errlist_sort(mine, 0);
+    for (size_t i = 0; i < mine->n; i++)
+        an_errlist_add(out, &mine->v[i]);
+    if (ld->dropped) {
+        struct an_err e = AN_ERR_INIT;
+        struct an_loc loc = {file, 0, 0};
+        an_fail(&e, mine->n ? mine->v[0].code : AN_ESCHEMA, &loc,
+                "and %zu more error%s in this file (the first %d are shown)", ld->dropped,
+                ld->dropped == 1 ? "" : "s", AN_LD_MAX_ERRS);
+        an_errlist_add(out, &e);
+    }
+    ld->dropped = 0;
+    an_errlist_release(mine);
+    return first;
+}
+
 void an_errlist_release(struct an_errlist *l)
 {
     free(l->v);
@@ -446,14 +510,19 @@ static void load_item(struct part *p, size_t i)
     }
     part_room(p, 1);
     struct an_assert_lib lib = {p->s->config.assertions, p->s->config.nassertions};
+    struct an_errlist mine = {0}; /* every error of this file */
+    p->ld.errs = &mine;
     int rc = path ? an_test_load(&p->ld, path, &lib, &p->tests[p->ntests]) : AN_OK;
     an_arena_release(&p->scratch); /* the tree: the model kept only strings */
-    if (!rc)
+    if (!rc && !mine.n)
         rc = fits(p, &p->tests[p->ntests]);
-    if (rc)
-        part_fail(p, rc);
-    else
+    rc = file_errors(&p->ld, &mine, rc, path, &p->errs);
+    if (rc) {
+        if (!p->first)
+            p->first = rc;
+    } else {
         p->ntests++;
+    }
 }
 
 static void *load_part(void *arg)
@@ -522,7 +591,8 @@ static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load
             p->own = an_xcalloc(1, sizeof *p->own);
             an_arena_defer(ld->a, part_arena_free, p->own);
         }
-        p->ld = (struct an_ld){p->own ? p->own : ld->a, &p->e, &p->regexes, &p->scratch};
+        p->ld = (struct an_ld){.a = p->own ? p->own : ld->a, .err = &p->e, .regexes = &p->regexes,
+                               .scratch = &p->scratch};
         an_strmap_init(&p->regexes, p->ld.a);
         if (k == 0)
             p->ld.regexes = ld->regexes; /* the config's patterns are there */
@@ -575,10 +645,11 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     struct an_strmap regexes;
     an_strmap_init(&regexes, &s->mem->a);
     struct an_arena scratch = AN_ARENA_INIT;
-    struct an_ld ld = {&s->mem->a, &e, &regexes, &scratch};
+    struct an_ld ld = {.a = &s->mem->a, .err = &e, .regexes = &regexes, .scratch = &scratch};
     struct pathlist files = {0};
     char *found = NULL;
     int first = 0;
+    size_t nerrs0 = errs->n;
     *out = NULL;
 
     const char *cfg = opts->config_path;
@@ -589,12 +660,12 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
         }
         cfg = found;
     }
+    struct an_errlist mine = {0};
+    ld.errs = &mine;
     first = an_config_load(&ld, cfg, &s->config);
     an_arena_release(&scratch);
-    if (first) {
-        an_errlist_add(errs, &e);
+    if ((first = file_errors(&ld, &mine, first, cfg, errs)))
         goto done;
-    }
     if (!(first = pick_target(&ld, opts, &s->config)) &&
         !(first = an_checks_resolve_agents(&s->config, &s->config.target.assert, &e)))
         for (size_t i = 0; i < s->config.nassertions && !first; i++)
@@ -610,6 +681,7 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     if (rc && !first)
         first = rc;
 done:
+    errlist_sort(errs, nerrs0);
     an_arena_release(&scratch);
     for (size_t i = 0; i < files.n; i++)
         free(files.v[i]);
