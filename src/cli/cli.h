@@ -25,6 +25,12 @@ int cli_load(struct an_suite **out, const char *config, char **paths, int npaths
 /* The same with every load option (-n, --connector, -i cases). */
 int cli_load_opts(struct an_suite **out, struct an_load_opts *o);
 
+/* Every load error: "file:line:col: message", then the line of the file
+ * with a caret under the column (src/cli/excerpt.c). An error in one of
+ * the in-memory `mem` files is shown from its text. */
+void cli_print_errors(FILE *out, const struct an_errlist *errs, const struct an_mem_file *mem,
+                      size_t nmem);
+
 /* seed 002's -i sources (src/cli/input.c). */
 struct cli_inputs {
     const char **src; /* as given, borrowed from argv */
