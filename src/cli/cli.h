@@ -73,6 +73,10 @@ int cli_reporters_write(const struct cli_reporters *r, const struct an_run_resul
 bool cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *alias,
              const char **val, int *rc);
 
+/* Print "unknown option ARG for CMD" (did you mean the closest long
+ * option that `usage` prints, as YAML keys do) and return the exit code. */
+int cli_unknown_option(const char *cmd, const char *arg, void (*usage)(void));
+
 /* "-h" or "--help". */
 bool cli_opt_help(const char *a);
 /* "-v"/"--verbose" adds 1 to *verbose and, for a command with a frames

@@ -146,7 +146,10 @@ static int parse_duration(const char *s, int64_t *ms)
     errno = 0;
     double v = strtod(s, &end);
     double mul = 1;
-    if (!strcmp(end, "ms") || !*end)
+    if (!*end && end != s) /* "5": seconds or milliseconds? say which */
+        return cli_usage_error("--timeout %s has no unit: write %ss or %.0fms", s, s,
+                               isfinite(v) ? v * 1000 : 0.0);
+    if (!strcmp(end, "ms"))
         mul = 1;
     else if (!strcmp(end, "s"))
         mul = 1000;
@@ -450,7 +453,7 @@ int cmd_run(int argc, char **argv)
             if (val)
                 rc = cli_reporter_output(&reps, val);
         } else if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error("unknown option '%s' for run (see 'ananke run --help')", a);
+            rc = cli_unknown_option("run", a, usage);
         } else {
             paths[npaths++] = argv[i];
         }
