@@ -41,6 +41,8 @@ struct an_load_opts {
     const char *model;         /* --connector MODEL: an openai target's model */
     const char *simulator;     /* --simulator NAME: dynamic tests' default simulator agent */
     unsigned threads;          /* loaders at once; 0: one per core for 64 files or more */
+    bool check_env;            /* an unset ${ENV.NAME} the config or a test uses is an error
+                                  (validate, --dry-run); one per variable, where first used */
 };
 #define AN_LOAD_OPTS_INIT {0}
 

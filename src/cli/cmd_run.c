@@ -201,7 +201,7 @@ static int parse_shard(const char *s, unsigned *i, unsigned *n)
  * once the config is known). */
 static int load_all(struct an_suite **out, const char *config, char **paths, int npaths,
                     struct cli_inputs *in, const char *target_name, const char *model,
-                    const char *simulator)
+                    const char *simulator, bool check_env)
 {
     int rc;
     if (in->save_path && !in->nsrc)
@@ -213,6 +213,7 @@ static int load_all(struct an_suite **out, const char *config, char **paths, int
     o.target_name = target_name;
     o.model = model;
     o.simulator = simulator;
+    o.check_env = check_env;
     if (in->generators) {
         struct an_suite *cfg = NULL;
         o.config_only = true;
@@ -486,7 +487,8 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
 
-    if ((rc = load_all(&suite, config, paths, npaths, &inputs, target_name, model, simulator)))
+    if ((rc = load_all(&suite, config, paths, npaths, &inputs, target_name, model, simulator,
+                       dry)))
         goto done;
     if (protocol) /* the command line wins over the config */
         suite->config.target.protocol = !strcmp(protocol, "strict") ? AN_PROTOCOL_STRICT

@@ -36,7 +36,12 @@ int cmd_validate(int argc, char **argv)
         }
     }
     struct an_suite *s;
-    int rc = cli_load(&s, config, paths, npaths);
+    struct an_load_opts o = AN_LOAD_OPTS_INIT;
+    o.config_path = config;
+    o.paths = (const char *const *)paths;
+    o.npaths = (size_t)npaths;
+    o.check_env = true; /* an unset ${ENV.X} is said now, not test by test at run time */
+    int rc = cli_load_opts(&s, &o);
     if (rc)
         return rc;
     size_t turns = 0;

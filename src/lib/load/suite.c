@@ -67,6 +67,31 @@ static void errlist_sort(struct an_errlist *l, size_t from)
     free(v);
 }
 
+/* check_env: an unset ${ENV.NAME} is an error, once per name (where it is
+ * first used), at most AN_LD_MAX_ERRS names. */
+static bool env_noted(const struct an_errlist *l, const char *msg)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->v[i].msg, msg))
+            return true;
+    return false;
+}
+
+static void env_add(struct an_errlist *l, const struct an_err *e)
+{
+    if (l->n < AN_LD_MAX_ERRS && !env_noted(l, e->msg))
+        an_errlist_add(l, e);
+}
+
+static void on_env(void *ctx, const char *name, const struct an_loc *loc)
+{
+    struct an_err e = AN_ERR_INIT;
+    an_fail(&e, AN_ESCHEMA, loc,
+            "environment variable '%s' is not set (used as ${ENV.%s}): a run would stop here",
+            name, name);
+    env_add(ctx, &e);
+}
+
 /* A file's errors (ld->errs, then the one that stopped it, if any) into
  * `out`, sorted by line, and a last line for those beyond the cap.
  * Returns the first error's code, 0 when the file had none. */
@@ -444,6 +469,7 @@ struct part {
     size_t ntests, cap;
     bool in_place;
     struct an_errlist errs;
+    struct an_errlist env; /* check_env: unset variables used */
     int first;
 };
 
@@ -528,8 +554,11 @@ static void load_item(struct part *p, size_t i)
 static void *load_part(void *arg)
 {
     struct part *p = arg;
+    if (p->opts->check_env)
+        an_interp_watch_env(on_env, &p->env);
     for (size_t i = p->from; i < p->to; i++)
         load_item(p, i);
+    an_interp_watch_env(NULL, NULL);
     an_arena_release(&p->scratch);
     return NULL;
 }
@@ -564,7 +593,8 @@ static size_t loader_threads(size_t n, unsigned asked)
  * suite. Tests and errors come out in file order whatever the threads did;
  * returns the first error's code. */
 static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load_opts *opts,
-                      const struct pathlist *files, struct an_errlist *errs)
+                      const struct pathlist *files, struct an_errlist *errs,
+                      struct an_errlist *env)
 {
     size_t total = files->n + opts->nmem, nt = loader_threads(total, opts->threads);
     struct part *parts = an_xcalloc(nt, sizeof *parts);
@@ -628,6 +658,9 @@ static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load
         for (size_t i = 0; i < p->errs.n; i++)
             an_errlist_add(errs, &p->errs.v[i]);
         an_errlist_release(&p->errs);
+        for (size_t i = 0; i < p->env.n; i++)
+            env_add(env, &p->env.v[i]);
+        an_errlist_release(&p->env);
         if (p->first && !first)
             first = p->first;
     }
@@ -650,6 +683,7 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     char *found = NULL;
     int first = 0;
     size_t nerrs0 = errs->n;
+    struct an_errlist env = {0};
     *out = NULL;
 
     const char *cfg = opts->config_path;
@@ -662,7 +696,10 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     }
     struct an_errlist mine = {0};
     ld.errs = &mine;
+    if (opts->check_env)
+        an_interp_watch_env(on_env, &env);
     first = an_config_load(&ld, cfg, &s->config);
+    an_interp_watch_env(NULL, NULL);
     an_arena_release(&scratch);
     if ((first = file_errors(&ld, &mine, first, cfg, errs)))
         goto done;
@@ -677,10 +714,15 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     if (opts->config_only)
         goto done;
     first = discover(opts, s->config.dir, &files, errs);
-    int rc = load_tests(s, &ld, opts, &files, errs);
+    int rc = load_tests(s, &ld, opts, &files, errs, &env);
     if (rc && !first)
         first = rc;
 done:
+    if (env.n && !first) /* (with other errors too: they are all said) */
+        first = AN_ESCHEMA;
+    for (size_t i = 0; i < env.n; i++)
+        an_errlist_add(errs, &env.v[i]);
+    an_errlist_release(&env);
     errlist_sort(errs, nerrs0);
     an_arena_release(&scratch);
     for (size_t i = 0; i < files.n; i++)
