@@ -428,6 +428,7 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
                        "\"value\": \"...\"}");
     const char *k;
     json_t *m;
+    size_t unknown = 0;
     json_object_foreach(item, k, m)
     {
         bool ok = false;
@@ -446,7 +447,13 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
                      k, NULL);
         if ((rc = an_ld_keep(ld, rc))) /* with ld->errs: every unknown key, the rest read */
             return rc;
+        unknown++;
     }
+    /* a misspelt key said, the item is not read further: "needs 'value'"
+     * after "unknown key 'valeu'" would say the same thing twice (the file
+     * has failed already: the list grew) */
+    if (unknown)
+        return 0;
     /* seed 002's original: no type means equals */
     const char *type = "equals";
     json_t *t = json_object_get(item, "type");

@@ -42,8 +42,10 @@ static int cmp_err(const void *a, const void *b)
 {
     const struct err_at *x = a, *y = b;
     int c = strcmp(x->e->file, y->e->file);
+    /* an error of no line (the whole file; "and N more") after the others */
+    unsigned lx = x->e->line ? x->e->line : UINT_MAX, ly = y->e->line ? y->e->line : UINT_MAX;
     if (!c)
-        c = (x->e->line > y->e->line) - (x->e->line < y->e->line);
+        c = (lx > ly) - (lx < ly);
     if (!c)
         c = (x->e->col > y->e->col) - (x->e->col < y->e->col);
     return c ? c : (x->at > y->at) - (x->at < y->at);
