@@ -422,11 +422,14 @@ static int load_library(struct an_ld *ld, const struct an_ynode *n, struct an_co
         return rc;
     c->nassertions = n->npairs;
     c->assertions = an_arena_alloc(ld->a, (n->npairs ? n->npairs : 1) * sizeof *c->assertions);
-    for (size_t i = 0; i < n->npairs; i++) {
+    /* every name first: with ld->errs a bad block is said and the next
+     * read, and whatever reads the library meets no nameless entry */
+    for (size_t i = 0; i < n->npairs; i++)
         c->assertions[i].name = n->pairs[i].key->str;
+    for (size_t i = 0; i < n->npairs; i++) {
         /* named blocks do not extend each other: one level keeps them readable */
-        if ((rc = an_assert_load(ld, n->pairs[i].value, AN_LEVEL_TEST, NULL,
-                                 &c->assertions[i].block)))
+        if ((rc = an_ld_keep(ld, an_assert_load(ld, n->pairs[i].value, AN_LEVEL_TEST, NULL,
+                                                &c->assertions[i].block))))
             return rc;
     }
     return 0;
