@@ -3,8 +3,10 @@
  *
  * Loading contacts nothing and runs nothing. Every problem is reported with
  * file:line:col; a misspelt key names the closest valid one. Loading does
- * not stop at the first bad test file: every file is read and every error
- * collected, so one run shows them all.
+ * not stop at the first bad test file, nor at the first mistake of a file:
+ * every file is read and every error the loaders can read past collected
+ * (at most 100 a file, then one "and N more"), sorted by file,
+ * line and column, so one run shows them all.
  */
 #ifndef ANANKE_LOAD_H
 #define ANANKE_LOAD_H
