@@ -472,6 +472,7 @@ struct part {
     bool in_place;
     struct an_errlist errs;
     struct an_errlist env; /* check_env: unset variables used */
+    bool config_bad;       /* the config had errors: tests are read, not fitted to it */
     int first;
 };
 
@@ -524,7 +525,7 @@ static void load_item(struct part *p, size_t i)
         an_arena_release(&p->scratch);
         if (rc && !p->first)
             p->first = rc;
-        for (size_t k = 0; k < ncases; k++) {
+        for (size_t k = 0; k < ncases && !p->config_bad; k++) {
             memset(&p->e, 0, sizeof p->e);
             int r2 = fits(p, &cases[k]);
             if (r2)
@@ -542,7 +543,7 @@ static void load_item(struct part *p, size_t i)
     p->ld.errs = &mine;
     int rc = path ? an_test_load(&p->ld, path, &lib, &p->tests[p->ntests]) : AN_OK;
     an_arena_release(&p->scratch); /* the tree: the model kept only strings */
-    if (!rc && !mine.n)
+    if (!rc && !mine.n && !p->config_bad)
         rc = fits(p, &p->tests[p->ntests]);
     rc = file_errors(&p->ld, &mine, rc, path, &p->errs);
     if (rc) {
@@ -596,7 +597,7 @@ static size_t loader_threads(size_t n, unsigned asked)
  * returns the first error's code. */
 static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load_opts *opts,
                       const struct pathlist *files, struct an_errlist *errs,
-                      struct an_errlist *env)
+                      struct an_errlist *env, bool config_bad)
 {
     size_t total = files->n + opts->nmem, nt = loader_threads(total, opts->threads);
     struct part *parts = an_xcalloc(nt, sizeof *parts);
@@ -619,6 +620,7 @@ static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load
         p->tests = s->tests + p->from;
         p->cap = p->to - p->from;
         p->in_place = true;
+        p->config_bad = config_bad;
         if (k) {
             p->own = an_xcalloc(1, sizeof *p->own);
             an_arena_defer(ld->a, part_arena_free, p->own);
@@ -700,23 +702,32 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     ld.errs = &mine;
     if (opts->check_env)
         an_interp_watch_env(on_env, &env);
-    first = an_config_load(&ld, cfg, &s->config);
+    int hard = an_config_load(&ld, cfg, &s->config);
     an_interp_watch_env(NULL, NULL);
     an_arena_release(&scratch);
-    if ((first = file_errors(&ld, &mine, first, cfg, errs)))
+    /* a config that could be read past its mistakes still has its tests
+     * read, so one run shows every mistake of every file; they are not
+     * fitted to a target or agents that may be half read */
+    bool config_bad = (first = file_errors(&ld, &mine, hard, cfg, errs)) != 0;
+    if (config_bad && (hard || opts->config_only))
         goto done;
-    if (!(first = pick_target(&ld, opts, &s->config)) &&
-        !(first = an_checks_resolve_agents(&s->config, &s->config.target.assert, &e)))
-        for (size_t i = 0; i < s->config.nassertions && !first; i++)
-            first = an_checks_resolve_agents(&s->config, &s->config.assertions[i].block, &e);
-    if (first) {
-        an_errlist_add(errs, &e);
-        goto done;
+    if (!config_bad) { /* -n, --connector and agent checks: against a config read whole */
+        if (!(first = pick_target(&ld, opts, &s->config)) &&
+            !(first = an_checks_resolve_agents(&s->config, &s->config.target.assert, &e)))
+            for (size_t i = 0; i < s->config.nassertions && !first; i++)
+                first = an_checks_resolve_agents(&s->config, &s->config.assertions[i].block,
+                                                 &e);
+        if (first) {
+            an_errlist_add(errs, &e);
+            goto done;
+        }
     }
     if (opts->config_only)
         goto done;
-    first = discover(opts, s->config.dir, &files, errs);
-    int rc = load_tests(s, &ld, opts, &files, errs, &env);
+    int rc = discover(opts, s->config.dir, &files, errs);
+    if (rc && !first)
+        first = rc;
+    rc = load_tests(s, &ld, opts, &files, errs, &env, config_bad);
     if (rc && !first)
         first = rc;
 done:
