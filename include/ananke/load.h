@@ -3,8 +3,10 @@
  *
  * Loading contacts nothing and runs nothing. Every problem is reported with
  * file:line:col; a misspelt key names the closest valid one. Loading does
- * not stop at the first bad test file: every file is read and every error
- * collected, so one run shows them all.
+ * not stop at the first bad test file, nor at the first mistake of a file:
+ * every file is read and every error the loaders can read past collected
+ * (at most 100 a file, then one "and N more"), sorted by file,
+ * line and column, so one run shows them all.
  */
 #ifndef ANANKE_LOAD_H
 #define ANANKE_LOAD_H
@@ -41,6 +43,8 @@ struct an_load_opts {
     const char *model;         /* --connector MODEL: an openai target's model */
     const char *simulator;     /* --simulator NAME: dynamic tests' default simulator agent */
     unsigned threads;          /* loaders at once; 0: one per core for 64 files or more */
+    bool check_env;            /* an unset ${ENV.NAME} the config or a test uses is an error
+                                  (validate, --dry-run); one per variable, where first used */
 };
 #define AN_LOAD_OPTS_INIT {0}
 

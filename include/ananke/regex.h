@@ -4,9 +4,11 @@
  * Flags: i (caseless), m (multiline), s (dotall), u (UTF + Unicode
  * properties) are honoured; g and y are accepted and have no effect on a
  * "does it match anywhere" test. The slash form applies only when the whole
- * string is `/.../` followed by nothing but flag letters and the body is not
+ * string is `/.../` followed by nothing but letters and the body is not
  * empty; anything else is a plain pattern (so `/v1/ui` would be read as
  * `v1` with flags `u`,`i` — write it without slashes or escape a slash).
+ * A letter that is no flag (`/ok/x`, `/api/users`) is an error, never a
+ * plain pattern read in silence.
  * Subjects are matched as bytes unless `u` is given; invalid UTF-8 in the
  * subject never makes a pattern fail to run.
  */

@@ -26,6 +26,12 @@ int cli_load(struct an_suite **out, const char *config, char **paths, int npaths
 /* The same with every load option (-n, --connector, -i cases). */
 int cli_load_opts(struct an_suite **out, struct an_load_opts *o);
 
+/* Every load error: "file:line:col: message", then the line of the file
+ * with a caret under the column (src/cli/excerpt.c). An error in one of
+ * the in-memory `mem` files is shown from its text. */
+void cli_print_errors(FILE *out, const struct an_errlist *errs, const struct an_mem_file *mem,
+                      size_t nmem);
+
 /* seed 002's -i sources (src/cli/input.c). */
 struct cli_inputs {
     const char **src; /* as given, borrowed from argv */
@@ -101,6 +107,10 @@ int cli_gitignore_state(const char *dir);
  * and *val to NULL, and still returns true. */
 bool cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *alias,
              const char **val, int *rc);
+
+/* Print "unknown option ARG for CMD" (did you mean the closest long
+ * option that `usage` prints, as YAML keys do) and return the exit code. */
+int cli_unknown_option(const char *cmd, const char *arg, void (*usage)(void));
 
 /* "-h" or "--help". */
 bool cli_opt_help(const char *a);

@@ -65,6 +65,11 @@ static void on_warning(void *ud, const char *msg)
     fprintf(stderr, "ananke: warning: %s\n", msg);
 }
 
+static void usage(void)
+{
+    fputs(USAGE, stdout);
+}
+
 int cmd_compare(int argc, char **argv)
 {
     const char *dirs[2] = {NULL, NULL}, *out_dir = NULL, *fail_on = NULL, *color = "auto";
@@ -94,8 +99,7 @@ int cmd_compare(int argc, char **argv)
         } else if (cli_opt("compare", argc, argv, &i, "--color", NULL, &v, &rc)) {
             color = v;
         } else if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error("unknown option '%s' for compare (see 'ananke compare --help')",
-                                 a);
+            rc = cli_unknown_option("compare", a, usage);
         } else if (ndirs < 2) {
             dirs[ndirs++] = a;
         } else {

@@ -360,7 +360,7 @@ int cmd_comply(int argc, char **argv)
             reps[nreps].kind = k;
             reps[nreps++].path = colon && colon[1] ? colon + 1 : "-";
         } else if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error("unknown option '%s' for comply (see 'ananke comply --help')", a);
+            rc = cli_unknown_option("comply", a, usage);
         } else {
             paths[npaths++] = argv[i];
         }

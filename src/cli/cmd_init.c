@@ -139,7 +139,7 @@ int cmd_init(int argc, char **argv)
         } else if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
             force = true;
         } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("unknown option '%s' for init (see 'ananke init --help')", a);
+            return cli_unknown_option("init", a, usage);
         } else if (dir) {
             return cli_usage_error("init takes one directory, not '%s' and '%s'", dir, a);
         } else {

@@ -16,6 +16,19 @@ static int by_file_then_name(const void *a, const void *b)
     return c ? c : strcmp(x->name ? x->name : "", y->name ? y->name : "");
 }
 
+static void usage(void)
+{
+    puts("usage: ananke merge [-r NAME[:PATH]]... [-v] [--redact REGEX]... RESULT.json...\n\n"
+         "Joins the JSON results of several runs (the shards of one suite,\n"
+         "written with --reporter json:PATH) into one result set, prints it as\n"
+         "the console does, and writes any other report from it. Tests are\n"
+         "ordered by file and name, as one unsharded run would list them.\n"
+         "--redact REGEX (repeatable) also redacts every match of REGEX in\n"
+         "every output (the results of 'ananke run' are redacted already).\n"
+         "exit: 0 every test passed, 1 a test failed or errored, 2 a file\n"
+         "is missing or is not an ananke JSON report.");
+}
+
 int cmd_merge(int argc, char **argv)
 {
     struct cli_reporters reps = {0};
@@ -26,15 +39,7 @@ int cmd_merge(int argc, char **argv)
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            puts("usage: ananke merge [-r NAME[:PATH]]... [-v] [--redact REGEX]... RESULT.json...\n\n"
-                 "Joins the JSON results of several runs (the shards of one suite,\n"
-                 "written with --reporter json:PATH) into one result set, prints it as\n"
-                 "the console does, and writes any other report from it. Tests are\n"
-                 "ordered by file and name, as one unsharded run would list them.\n"
-                 "--redact REGEX (repeatable) also redacts every match of REGEX in\n"
-                 "every output (the results of 'ananke run' are redacted already).\n"
-                 "exit: 0 every test passed, 1 a test failed or errored, 2 a file\n"
-                 "is missing or is not an ananke JSON report.");
+            usage();
             goto done;
         } else if ((!strcmp(a, "-r") || !strcmp(a, "--reporter")) && i + 1 < argc) {
             rc = cli_reporter_add(&reps, argv[++i]);
@@ -53,7 +58,7 @@ int cmd_merge(int argc, char **argv)
         } else if (!strncmp(a, "--color=", 8)) {
             color = a + 8;
         } else if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error("unknown option '%s' for merge (see 'ananke merge --help')", a);
+            rc = cli_unknown_option("merge", a, usage);
         } else {
             struct an_err err = AN_ERR_INIT;
             if (an_run_result_load(&res, a, &err)) {

@@ -90,8 +90,7 @@ int cmd_replay(int argc, char **argv)
             if (val)
                 rc = cli_reporter_output(&reps, val);
         } else if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error("unknown option '%s' for replay (see 'ananke replay --help')",
-                                 a);
+            rc = cli_unknown_option("replay", a, usage);
         } else if (!dir) {
             dir = a;
         } else {

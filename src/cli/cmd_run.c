@@ -156,7 +156,10 @@ static int parse_duration(const char *s, int64_t *ms)
     errno = 0;
     double v = strtod(s, &end);
     double mul = 1;
-    if (!strcmp(end, "ms") || !*end)
+    if (!*end && end != s) /* "5": seconds or milliseconds? say which */
+        return cli_usage_error("--timeout %s has no unit: write %ss or %.0fms", s, s,
+                               isfinite(v) ? v * 1000 : 0.0);
+    if (!strcmp(end, "ms"))
         mul = 1;
     else if (!strcmp(end, "s"))
         mul = 1000;
@@ -208,7 +211,7 @@ static int parse_shard(const char *s, unsigned *i, unsigned *n)
  * once the config is known). */
 static int load_all(struct an_suite **out, const char *config, char **paths, int npaths,
                     struct cli_inputs *in, const char *target_name, const char *model,
-                    const char *simulator)
+                    const char *simulator, bool check_env)
 {
     int rc;
     if (in->save_path && !in->nsrc)
@@ -220,6 +223,7 @@ static int load_all(struct an_suite **out, const char *config, char **paths, int
     o.target_name = target_name;
     o.model = model;
     o.simulator = simulator;
+    o.check_env = check_env;
     if (in->generators) {
         struct an_suite *cfg = NULL;
         o.config_only = true;
@@ -502,7 +506,7 @@ int cmd_run(int argc, char **argv)
             if (val)
                 rc = cli_reporter_output(&reps, val);
         } else if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error("unknown option '%s' for run (see 'ananke run --help')", a);
+            rc = cli_unknown_option("run", a, usage);
         } else {
             const char *p;
             rc = cli_select_path(&sel, argv[i], &p);
@@ -541,7 +545,8 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
 
-    if ((rc = load_all(&suite, config, paths, npaths, &inputs, target_name, model, simulator)))
+    if ((rc = load_all(&suite, config, paths, npaths, &inputs, target_name, model, simulator,
+                       dry)))
         goto done;
     if (protocol) /* the command line wins over the config */
         suite->config.target.protocol = !strcmp(protocol, "strict") ? AN_PROTOCOL_STRICT

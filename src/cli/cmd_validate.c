@@ -4,6 +4,15 @@
 
 #include "cli.h"
 
+static void usage(void)
+{
+    puts("usage: ananke validate [-c|--config FILE] [PATH...]\n\n"
+         "Loads the config and every test file and reports every problem at once,\n"
+         "sorted by file and line: file:line:col: message, then the line with a\n"
+         "caret under the column. Contacts no agent and runs no hook.\n"
+         "exit: 0 everything is valid, 2 something is not.");
+}
+
 int cmd_validate(int argc, char **argv)
 {
     const char *config = NULL;
@@ -12,9 +21,7 @@ int cmd_validate(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            puts("usage: ananke validate [-c FILE] [PATH...]\n\n"
-                 "Loads the config and every test file and reports every problem with\n"
-                 "file:line:col. Contacts no agent and runs no hook.");
+            usage();
             return AN_EXIT_OK;
         } else if (!strcmp(a, "-c") || !strcmp(a, "--config")) {
             if (++i >= argc)
@@ -23,13 +30,18 @@ int cmd_validate(int argc, char **argv)
         } else if (!strncmp(a, "--config=", 9)) {
             config = a + 9;
         } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("unknown option '%s' for validate", a);
+            return cli_unknown_option("validate", a, usage);
         } else {
             paths[npaths++] = argv[i];
         }
     }
     struct an_suite *s;
-    int rc = cli_load(&s, config, paths, npaths);
+    struct an_load_opts o = AN_LOAD_OPTS_INIT;
+    o.config_path = config;
+    o.paths = (const char *const *)paths;
+    o.npaths = (size_t)npaths;
+    o.check_env = true; /* an unset ${ENV.X} is said now, not test by test at run time */
+    int rc = cli_load_opts(&s, &o);
     if (rc)
         return rc;
     size_t turns = 0;

@@ -30,10 +30,7 @@ int cli_load_opts(struct an_suite **out, struct an_load_opts *op)
     struct an_errlist errs = {0};
     size_t npaths = o.npaths;
     int rc = an_suite_load(out, &o, &errs);
-    for (size_t i = 0; i < errs.n; i++) {
-        char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
-        fprintf(stderr, "%s\n", an_err_format(&errs.v[i], buf, sizeof buf));
-    }
+    cli_print_errors(stderr, &errs, o.mem, o.nmem);
     if (rc) {
         fprintf(stderr, "ananke: %zu error%s; nothing was run\n", errs.n, errs.n == 1 ? "" : "s");
         an_errlist_release(&errs);

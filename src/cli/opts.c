@@ -1,10 +1,13 @@
 /* Command-line helpers the subcommands share: option values and stopping
  * on a signal. */
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "core/cancel.h"
+#include "load/schema.h"
 
 bool cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *alias,
              const char **val, int *rc)
@@ -24,6 +27,67 @@ bool cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, c
     }
     *val = argv[++*i];
     return true;
+}
+
+/* What `usage` prints, read back from a temporary file it was made to
+ * print into (fd 1 pointed there for the call). NULL when that fails. */
+static char *help_text(void (*usage)(void))
+{
+    FILE *tmp = tmpfile();
+    if (!tmp)
+        return NULL;
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    if (saved < 0 || dup2(fileno(tmp), STDOUT_FILENO) < 0) {
+        if (saved >= 0)
+            close(saved);
+        fclose(tmp);
+        return NULL;
+    }
+    usage();
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    char *text = NULL;
+    long n = ftell(tmp);
+    if (n > 0 && n < (1L << 20) && fseek(tmp, 0, SEEK_SET) == 0) {
+        text = an_xmalloc((size_t)n + 1);
+        size_t got = fread(text, 1, (size_t)n, tmp);
+        text[got] = '\0';
+    }
+    fclose(tmp);
+    return text;
+}
+
+int cli_unknown_option(const char *cmd, const char *arg, void (*usage)(void))
+{
+    /* the long options the help names: "--word" tokens */
+    char *text = usage ? help_text(usage) : NULL;
+    const char *names[256];
+    size_t n = 0;
+    for (char *p = text; p && (p = strstr(p, "--")) && n + 1 < sizeof names / sizeof *names;) {
+        char *q = p + 2;
+        while ((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '-')
+            q++;
+        bool word = q > p + 2 && (p == text || p[-1] == ' ' || p[-1] == '\n' || p[-1] == '[' ||
+                                  p[-1] == ',' || p[-1] == '(' || p[-1] == '|');
+        char end = *q;
+        *q = '\0';
+        if (word)
+            names[n++] = p;
+        p = end ? q + 1 : q;
+    }
+    names[n] = NULL;
+    char key[128];
+    size_t klen = strcspn(arg, "=");
+    snprintf(key, sizeof key, "%.*s", (int)(klen < sizeof key ? klen : sizeof key - 1), arg);
+    const char *near = !strncmp(key, "--", 2) && n ? an_closest(key, names) : NULL;
+    int rc = near ? cli_usage_error("unknown option '%s' for %s (did you mean '%s'?)", arg, cmd,
+                                    near)
+                  : cli_usage_error("unknown option '%s' for %s (see 'ananke %s --help')", arg,
+                                    cmd, cmd);
+    free(text);
+    return rc;
 }
 
 bool cli_opt_help(const char *a)

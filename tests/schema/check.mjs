@@ -160,7 +160,7 @@ const cases = [
 const configCases = [
   ['config', 'minimal config', CONFIG, true],
   ['config', 'config with everything', `${CONFIG_LIB}`.replace('  agentId: x\n', '  agentId: x\n  threadId: "t-${ENV.HOME}"\n  headers:\n    Authorization: "Bearer x"\n  timeout_ms: 5\n  forwardedProps: {a: [1]}\n  state: null\n  assert:\n    extends: polite\n    tools:\n      forbid: [x]\n'), true],
-  ['config', 'endpoint with a variable', CONFIG.replace('"http://127.0.0.1:9/agent"', '"${ENV.URL}"'), true],
+  ['config', 'endpoint with a variable', CONFIG.replace('"http://127.0.0.1:9/agent"', '"${ENV.HOME}"'), true],
   ['config', 'endpoint not http', CONFIG.replace('http://127.0.0.1:9/agent', 'ftp://x'), false],
   ['config', 'header name with a colon', CONFIG.replace('  agentId: x\n', '  agentId: x\n  headers:\n    "X:Y": z\n'), false],
   ['config', 'timeout_ms 0', `${CONFIG}  timeout_ms: 0\n`, false],

@@ -79,7 +79,9 @@ check "secrets: compare calls a case whose frames.jsonl is missing broken" \
      | .status == "broken" and .reason_code == "missing_file"
        and .details.file == "tests/login_as__redacted_/frames.jsonl"'
 # what the command prints before any result: a dry run's list of tests
-(cd "$here/secrets" && "$ANANKE" run . --dry-run "${red_args[@]}" >"$sec/dry-run.stdout" 2>&1)
+# (a dry run refuses an unset ${ENV.X}: the config's are set, to no secret)
+(cd "$here/secrets" && ANANKE_MOCK_URL=http://127.0.0.1:9/agent SEC_ENV_TOKEN=unused \
+  SEC_ECHO_KEY=unused "$ANANKE" run . --dry-run "${red_args[@]}" >"$sec/dry-run.stdout" 2>&1)
 check "secrets: a dry run lists the test named with a --redact match redacted" \
   grep -q '^  login as \[redacted\]  (name.test.yaml' "$sec/dry-run.stdout"
 check "secrets: no piece of it in the dry run's output" pieces_absent "$S_RN" "$sec/dry-run.stdout"

@@ -146,7 +146,7 @@ static void test_checks(void **state)
         const struct case_check *c = &cases[i];
         struct an_arena a = AN_ARENA_INIT;
         struct an_err err = AN_ERR_INIT;
-        struct an_ld ld = {&a, &err, NULL, NULL};
+        struct an_ld ld = {.a = &a, .err = &err};
         json_t *item = json_loads(c->check, 0, NULL);
         assert_non_null(item);
         struct an_ck_src src = {{"cases.json", 4, 7}, NULL, NULL, "."};
@@ -228,7 +228,7 @@ static void test_bad_items(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         struct an_arena a = AN_ARENA_INIT;
         struct an_err err = AN_ERR_INIT;
-        struct an_ld ld = {&a, &err, NULL, NULL};
+        struct an_ld ld = {.a = &a, .err = &err};
         json_t *item = json_loads(bad[i].check, 0, NULL);
         assert_non_null(item);
         struct an_ck_src src = {{"t.jsonl", 3, 1}, NULL, bad[i].check, "."};

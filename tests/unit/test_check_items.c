@@ -153,7 +153,7 @@ static void check_one(const struct item_case *c)
 {
     struct an_arena a = AN_ARENA_INIT;
     struct an_err err = AN_ERR_INIT;
-    struct an_ld ld = {&a, &err, NULL, NULL};
+    struct an_ld ld = {.a = &a, .err = &err};
     json_error_t je;
     json_t *item = json_loads(c->check, 0, &je);
     if (!item)
@@ -237,7 +237,7 @@ static void test_load_errors(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         struct an_arena a = AN_ARENA_INIT;
         struct an_err err = AN_ERR_INIT;
-        struct an_ld ld = {&a, &err, NULL, NULL};
+        struct an_ld ld = {.a = &a, .err = &err};
         json_t *item = json_loads(bad[i].check, 0, NULL);
         assert_non_null(item);
         struct an_ck_src src = {{"t.jsonl", 3, 1}, NULL, bad[i].check, "."};

@@ -181,6 +181,88 @@ static void test_errors(void **state)
     }
 }
 
+/* Every error of a file, not the first (issue 19): in line order, each
+ * where it was written, the valid parts of the file still read. */
+static void test_every_error(void **state)
+{
+    (void)state;
+    put("many.test.yaml", "version: '1.0'\n"
+                          "nmae: x\n"                                 /* 2:1 */
+                          "turns:\n"
+                          "  - user: hi\n"
+                          "    assert:\n"
+                          "      text:\n"
+                          "        must_mach: hello\n"                /* 7:9 */
+                          "      tools:\n"
+                          "        require:\n"
+                          "          - name: search\n"
+                          "            arg_match: {q: x}\n"          /* 11:13 */
+                          "      timing: {max_idle_ms: '5s'}\n"       /* 12:29 */
+                          "  - user: again\n"
+                          "    assert:\n"
+                          "      checks:\n"
+                          "        - {type: regex, pattern: '/ok/x'}\n" /* 16:25 */
+                          "        - {type: contains, valu: a}\n"      /* 17:28 */
+                          "        - {type: contains, value: fine}\n"
+                          "  - {}\n");                                /* 19:5 */
+    static const struct {
+        unsigned line, col;
+        const char *msg;
+    } want[] = {
+        {2, 1, "unknown key 'nmae' in a test file (did you mean 'name'?)"},
+        {7, 9, "unknown key 'must_mach' in text (did you mean 'must_match'?)"},
+        {11, 13, "unknown key 'arg_match' in a tools.require rule (did you mean 'args_match'?)"},
+        {12, 29, "'max_idle_ms' is a number of milliseconds: write 5000, not \"5s\""},
+        {16, 25, "unknown regex flag 'x' in '/ok/x'"},
+        {17, 28, "unknown key 'valu' in an assertion (did you mean 'value'?)"},
+        {19, 5, "a user turn needs 'user: <message>'"},
+    };
+    struct an_suite *s = NULL;
+    struct an_errlist errs = {0};
+    assert_int_equal(load("many.test.yaml", &s, &errs), AN_ESCHEMA);
+    assert_null(s);
+    assert_int_equal(errs.n, sizeof want / sizeof *want);
+    for (size_t i = 0; i < errs.n; i++)
+        if (!strstr(errs.v[i].msg, want[i].msg) || errs.v[i].line != want[i].line ||
+            errs.v[i].col != want[i].col)
+            fail_msg("error %zu: got %u:%u: %s", i, errs.v[i].line, errs.v[i].col,
+                     errs.v[i].msg);
+    an_errlist_release(&errs);
+}
+
+/* check_env (validate, --dry-run): an unset ${ENV.NAME} is an error once
+ * per variable, at its first use; without check_env, loading is silent. */
+static void test_check_env(void **state)
+{
+    (void)state;
+    unsetenv("X");
+    unsetenv("ANANKE_UNIT_UNSET");
+    setenv("TOKEN", "t", 1);
+    put("env.test.yaml", "version: '1.0'\nturns:\n  - user: \"${ENV.ANANKE_UNIT_UNSET}\"\n"
+                         "  - user: \"${ENV.ANANKE_UNIT_UNSET} ${ENV.TOKEN}\"\n");
+    char cfg[256], path[256];
+    snprintf(cfg, sizeof cfg, "%s/ananke.config.yaml", dir);
+    snprintf(path, sizeof path, "%s/env.test.yaml", dir);
+    const char *paths[] = {path};
+    struct an_load_opts o = {.config_path = cfg, .paths = paths, .npaths = 1};
+    struct an_suite *s = NULL;
+    struct an_errlist errs = {0};
+    assert_int_equal(an_suite_load(&s, &o, &errs), 0);
+    assert_int_equal(errs.n, 0);
+    an_suite_free(s);
+    s = NULL;
+    o.check_env = true;
+    assert_int_equal(an_suite_load(&s, &o, &errs), AN_ESCHEMA);
+    assert_null(s);
+    assert_int_equal(errs.n, 2);
+    assert_non_null(strstr(errs.v[0].msg, "environment variable 'X' is not set"));
+    assert_int_equal(errs.v[0].line, 4);
+    assert_non_null(strstr(errs.v[1].msg, "environment variable 'ANANKE_UNIT_UNSET' is not set"));
+    assert_int_equal(errs.v[1].line, 3);
+    an_errlist_release(&errs);
+    unsetenv("TOKEN");
+}
+
 static void test_shared_regex(void **state)
 {
     (void)state;
@@ -325,6 +407,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_every_error),
+        cmocka_unit_test(test_check_env),
         cmocka_unit_test(test_shared_regex),
         cmocka_unit_test(test_config_not_found),
         cmocka_unit_test(test_threads_same_as_one),

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -27,7 +28,8 @@ static void test_table(void **state)
         {"a.b", "a\nb", false, "a.b", ""},
         {"/\\w+/u", "\xc3\xa9t\xc3\xa9", true, "\\w+", "u"},
         {"/x/gy", "x", true, "x", "gy"}, /* g and y accepted, no effect */
-        {"/path/to", "/path/to", true, "/path/to", ""}, /* 'to' are not flags: plain */
+        {"/path/to.x", "/path/to.x", true, "/path/to.x", ""}, /* not letters: plain */
+        {"\\/path/to", "/path/to", true, "\\/path/to", ""}, /* an escaped slash: plain */
         {"//", "//", true, "//", ""},                   /* empty body: plain */
         {"/", "/", true, "/", ""},
         {"a/b/", "a/b/", true, "a/b/", ""},
@@ -73,6 +75,27 @@ static void test_errors(void **state)
     an_regex_free(NULL);
 }
 
+/* /BODY/LETTERS with a letter that is no flag is an error, never a plain
+ * pattern that silently means something else (issue 19). */
+static void test_unknown_flag(void **state)
+{
+    (void)state;
+    struct an_loc loc = {"t.yaml", 4, 9};
+    const char *bad[] = {"/ok/x", "/path/to", "/hello/iX"};
+    const char flag[] = {'x', 't', 'X'};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct an_regex *re = NULL;
+        struct an_err err = AN_ERR_INIT;
+        assert_int_equal(an_regex_compile(&re, bad[i], &loc, &err), AN_EREGEX);
+        assert_null(re);
+        char want[64];
+        snprintf(want, sizeof want, "unknown regex flag '%c' in '%s'", flag[i], bad[i]);
+        assert_non_null(strstr(err.msg, want));
+        assert_int_equal(err.line, 4);
+        assert_int_equal(err.col, 9);
+    }
+}
+
 /* A pattern that backtracks catastrophically gives up at the limits and
  * says so (-1), never "no match"; a deep but linear match that overflows
  * the JIT's stack is retried by the interpreter and found. */
@@ -105,6 +128,7 @@ int main(void)
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_invalid_utf8_subject),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_unknown_flag),
         cmocka_unit_test(test_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -54,7 +54,17 @@ static bool name_ok(const char *s, size_t n)
     return true;
 }
 
-/* Walks src; with out == NULL only checks syntax. */
+static _Thread_local an_env_watch_fn *env_watch;
+static _Thread_local void *env_watch_ctx;
+
+void an_interp_watch_env(an_env_watch_fn *fn, void *ctx)
+{
+    env_watch = fn;
+    env_watch_ctx = ctx;
+}
+
+/* Walks src; with out == NULL only checks syntax (and tells a watch of
+ * the unset environment variables). */
 static int walk(const char *src, const struct an_loc *loc, const struct an_vars *vars,
                 struct an_buf *out, struct an_err *err)
 {
@@ -85,6 +95,13 @@ static int walk(const char *src, const struct an_loc *loc, const struct an_vars 
                            "invalid variable reference '${%.*s}' (expected ${NAME} or "
                            "${ENV.NAME})",
                            (int)n, start);
+        if (!out && env && env_watch && nlen < 256) {
+            char key[256];
+            memcpy(key, name, nlen);
+            key[nlen] = '\0';
+            if (!getenv(key))
+                env_watch(env_watch_ctx, key, loc);
+        }
         if (out) {
             char key[256];
             if (nlen >= sizeof key)

@@ -28,6 +28,13 @@ void an_vars_set(struct an_vars *v, const char *name, const char *value); /* cop
 const char *an_vars_get(const struct an_vars *v, const char *name);       /* NULL if unset */
 void an_vars_release(struct an_vars *v);
 
+/* `validate` and `--dry-run` (this thread only): while a watch is set,
+ * an_interp_check and an_interp_check_json call fn for every ${ENV.NAME}
+ * whose variable is not set now, with the string's location. NULL: no
+ * watch. */
+typedef void an_env_watch_fn(void *ctx, const char *name, const struct an_loc *loc);
+void an_interp_watch_env(an_env_watch_fn *fn, void *ctx);
+
 /* Syntax check only (unterminated ${, bad names); used at load time. */
 int an_interp_check(const char *src, const struct an_loc *loc, struct an_err *err);
 /* true when src holds at least one ${...} reference. */

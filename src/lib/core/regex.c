@@ -16,8 +16,8 @@ static bool split_slash_form(const char *src, size_t *body_off, size_t *body_len
     if (last == src || last == src + 1)
         return false;
     for (const char *f = last + 1; *f; f++)
-        if (!strchr("gimsuy", *f))
-            return false;
+        if (!((*f >= 'a' && *f <= 'z') || (*f >= 'A' && *f <= 'Z')))
+            return false; /* "/a/b.c": a pattern, not /BODY/FLAGS */
     *body_off = 1;
     *body_len = (size_t)(last - src) - 1;
     *flags = last + 1;
@@ -33,6 +33,11 @@ int an_regex_compile(struct an_regex **out, const char *src, const struct an_loc
     *out = NULL;
     if (split_slash_form(src, &off, &len, &flags)) {
         for (const char *f = flags; *f; f++) {
+            if (!strchr("gimsuy", *f))
+                return an_fail(err, AN_EREGEX, loc,
+                               "unknown regex flag '%c' in '%s' (flags are i, m, s, u, g and "
+                               "y; to match a '/' that is not a delimiter, write '\\/')",
+                               *f, src);
             if (*f == 'i')
                 opts |= PCRE2_CASELESS;
             else if (*f == 'm')

@@ -29,6 +29,8 @@ struct loader {
     size_t nanchors, cap_anchors;
     size_t expanded; /* nodes counting alias expansions */
     struct an_err *err;
+    const char *data; /* the text read, to explain a syntax error */
+    size_t len;
 };
 
 static struct an_loc mark_loc(const struct loader *l, yaml_mark_t m)
@@ -37,10 +39,32 @@ static struct an_loc mark_loc(const struct loader *l, yaml_mark_t m)
     return loc;
 }
 
+/* Is a tab the cause of a syntax error on line `line` (0-based)? A tab in
+ * the line's indentation, or right where the reader stopped. */
+static bool tab_at(const struct loader *l, size_t line, size_t col)
+{
+    const char *p = l->data, *end = l->data ? l->data + l->len : NULL;
+    if (!p)
+        return false;
+    for (size_t k = 0; k < line && p < end; k++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    size_t i = 0;
+    for (; p + i < end && (p[i] == ' ' || p[i] == '\t'); i++)
+        if (p[i] == '\t')
+            return true;
+    return p + col < end && memchr(p, '\n', col) == NULL && p[col] == '\t';
+}
+
 static int parser_error(struct loader *l)
 {
     struct an_loc loc = {l->file, (unsigned)l->p.problem_mark.line + 1,
                          (unsigned)l->p.problem_mark.column + 1};
+    if (tab_at(l, l->p.problem_mark.line, l->p.problem_mark.column))
+        return an_fail(l->err, AN_EPARSE, &loc,
+                       "invalid YAML: a tab character where YAML needs spaces (YAML indents "
+                       "with spaces only; replace the tab)");
     const char *what = l->p.problem ? l->p.problem : "malformed YAML";
     if (l->p.context)
         return an_fail(l->err, AN_EPARSE, &loc, "invalid YAML: %s %s", what, l->p.context);
@@ -256,6 +280,8 @@ int an_yaml_load_mem_with(struct an_ynode **out, const char *name, const char *d
         if (!yaml_parser_initialize(&l.p))
             an_oom();
         yaml_parser_set_input_string(&l.p, (const unsigned char *)data, len);
+        l.data = data;
+        l.len = len;
     }
     yaml_event_t ev;
     bool done = false, had_doc = false;

@@ -45,7 +45,7 @@ static int patterns(struct an_ld *ld, const struct an_ynode *n, const char *what
     for (size_t i = 0; i < n->nitems; i++) {
         (*v)[i].level = level;
         (*v)[i].loc = n->items[i]->loc;
-        if ((rc = compile(ld, n->items[i], what, &(*v)[i].re)))
+        if ((rc = an_ld_keep(ld, compile(ld, n->items[i], what, &(*v)[i].re))))
             return rc;
     }
     return 0;
@@ -463,17 +463,17 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
         if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "tools")) ||
             (rc = an_ld_keys(ld, v, tool_keys, "tools")))
             return rc;
-        if ((s = an_yaml_get(v, "forbid")) && (rc = load_forbid(ld, s, level, out)))
+        if ((s = an_yaml_get(v, "forbid")) && (rc = an_ld_keep(ld, load_forbid(ld, s, level, out))))
             return rc;
-        if ((s = an_yaml_get(v, "allow")) && (rc = load_allow(ld, s, level, out)))
+        if ((s = an_yaml_get(v, "allow")) && (rc = an_ld_keep(ld, load_allow(ld, s, level, out))))
             return rc;
-        if ((s = an_yaml_get(v, "sequence")) && (rc = load_sequence(ld, s, level, out)))
+        if ((s = an_yaml_get(v, "sequence")) && (rc = an_ld_keep(ld, load_sequence(ld, s, level, out))))
             return rc;
         if ((s = an_yaml_get(v, "require")) &&
-            (rc = load_rules(ld, s, true, level, &out->require, &out->nrequire)))
+            (rc = an_ld_keep(ld, load_rules(ld, s, true, level, &out->require, &out->nrequire))))
             return rc;
         if ((s = an_yaml_get(v, "forbid_calls")) &&
-            (rc = load_rules(ld, s, false, level, &out->forbid_calls, &out->nforbid_calls)))
+            (rc = an_ld_keep(ld, load_rules(ld, s, false, level, &out->forbid_calls, &out->nforbid_calls))))
             return rc;
     }
     if ((v = an_yaml_get(node, "timing"))) {
@@ -481,19 +481,19 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
             (rc = an_ld_keys(ld, v, timing_keys, "timing")))
             return rc;
         if ((s = an_yaml_get(v, "max_duration_ms")) &&
-            (rc = load_limit(ld, s, "max_duration_ms", level, &out->max_duration_ms)))
+            (rc = an_ld_keep(ld, load_limit(ld, s, "max_duration_ms", level, &out->max_duration_ms))))
             return rc;
         if ((s = an_yaml_get(v, "max_idle_ms")) &&
-            (rc = load_limit(ld, s, "max_idle_ms", level, &out->max_idle_ms)))
+            (rc = an_ld_keep(ld, load_limit(ld, s, "max_idle_ms", level, &out->max_idle_ms))))
             return rc;
         if ((s = an_yaml_get(v, "max_gap_ms")) &&
-            (rc = load_limit(ld, s, "max_gap_ms", level, &out->max_gap_ms)))
+            (rc = an_ld_keep(ld, load_limit(ld, s, "max_gap_ms", level, &out->max_gap_ms))))
             return rc;
         if ((s = an_yaml_get(v, "max_ttft_ms")) &&
-            (rc = load_limit(ld, s, "max_ttft_ms", level, &out->max_ttft_ms)))
+            (rc = an_ld_keep(ld, load_limit(ld, s, "max_ttft_ms", level, &out->max_ttft_ms))))
             return rc;
         if ((s = an_yaml_get(v, "max_first_event_ms")) &&
-            (rc = load_limit(ld, s, "max_first_event_ms", level, &out->max_first_event_ms)))
+            (rc = an_ld_keep(ld, load_limit(ld, s, "max_first_event_ms", level, &out->max_first_event_ms))))
             return rc;
     }
     if ((v = an_yaml_get(node, "usage"))) {
@@ -504,7 +504,7 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
                                   &out->max_total_tokens, &out->max_cost};
         for (size_t k = 0; usage_keys[k]; k++)
             if ((s = an_yaml_get(v, usage_keys[k])) &&
-                (rc = load_limit(ld, s, usage_keys[k], level, lim[k])))
+                (rc = an_ld_keep(ld, load_limit(ld, s, usage_keys[k], level, lim[k]))))
                 return rc;
     }
     if ((v = an_yaml_get(node, "text"))) {
@@ -512,18 +512,19 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
             (rc = an_ld_keys(ld, v, text_keys, "text")))
             return rc;
         if ((s = an_yaml_get(v, "must_match")) &&
-            (rc = patterns(ld, s, "must_match", level, &out->must_match, &out->nmust_match)))
+            (rc = an_ld_keep(ld, patterns(ld, s, "must_match", level, &out->must_match,
+                                          &out->nmust_match))))
             return rc;
         if ((s = an_yaml_get(v, "must_not_match")) &&
-            (rc = patterns(ld, s, "must_not_match", level, &out->must_not_match,
-                           &out->nmust_not_match)))
+            (rc = an_ld_keep(ld, patterns(ld, s, "must_not_match", level,
+                                          &out->must_not_match, &out->nmust_not_match))))
             return rc;
     }
-    if ((v = an_yaml_get(node, "state")) && (rc = load_state(ld, v, level, out)))
+    if ((v = an_yaml_get(node, "state")) && (rc = an_ld_keep(ld, load_state(ld, v, level, out))))
         return rc;
-    if ((v = an_yaml_get(node, "checks")) && (rc = an_checks_load_yaml(ld, v, level, out)))
+    if ((v = an_yaml_get(node, "checks")) && (rc = an_ld_keep(ld, an_checks_load_yaml(ld, v, level, out))))
         return rc;
-    if ((v = an_yaml_get(node, "extends")) && (rc = load_extends(ld, v, level, lib, out)))
+    if ((v = an_yaml_get(node, "extends")) && (rc = an_ld_keep(ld, load_extends(ld, v, level, lib, out))))
         return rc;
     return 0;
 }

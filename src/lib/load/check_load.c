@@ -428,6 +428,7 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
                        "\"value\": \"...\"}");
     const char *k;
     json_t *m;
+    size_t unknown = 0;
     json_object_foreach(item, k, m)
     {
         bool ok = false;
@@ -437,13 +438,22 @@ int an_check_item_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
             continue;
         const char *near = an_closest(k, item_keys);
         if (near)
-            return bad(ld, src, k, "unknown key '%s' in an assertion (did you mean '%s'?)", k,
-                       near);
-        return bad(ld, src, k,
-                   "unknown key '%s' in an assertion (valid keys: type, value, pattern, path, "
-                   "name, arguments, negate, message, use, cmd, options, timeout_ms)",
-                   k, NULL);
+            rc = bad(ld, src, k, "unknown key '%s' in an assertion (did you mean '%s'?)", k,
+                     near);
+        else
+            rc = bad(ld, src, k,
+                     "unknown key '%s' in an assertion (valid keys: type, value, pattern, "
+                     "path, name, arguments, negate, message, use, cmd, options, timeout_ms)",
+                     k, NULL);
+        if ((rc = an_ld_keep(ld, rc))) /* with ld->errs: every unknown key, the rest read */
+            return rc;
+        unknown++;
     }
+    /* a misspelt key said, the item is not read further: "needs 'value'"
+     * after "unknown key 'valeu'" would say the same thing twice (the file
+     * has failed already: the list grew) */
+    if (unknown)
+        return 0;
     /* seed 002's original: no type means equals */
     const char *type = "equals";
     json_t *t = json_object_get(item, "type");
@@ -603,14 +613,24 @@ int an_checks_load_yaml(struct an_ld *ld, const struct an_ynode *n, enum an_leve
     size_t added = 0;
     for (size_t i = 0; i < n->nitems; i++) {
         json_t *j = an_yaml_to_json(n->items[i], ld->err);
-        if (!j)
-            return ld->err->code;
+        if (!j) {
+            if ((rc = an_ld_keep(ld, ld->err->code)))
+                return rc;
+            continue; /* with ld->errs: every check is read, the bad ones left out */
+        }
         an_arena_defer(ld->a, json_release, j);
         struct an_ck_src src = {n->items[i]->loc, n->items[i], NULL, dir};
-        bool taken;
-        if ((rc = an_check_block_load(ld, j, &src, level, blk, &taken)))
-            return rc;
-        if (!taken && (rc = an_check_item_load(ld, j, &src, level, &v[blk->nchecks + added++])))
+        bool taken = false;
+        if ((rc = an_check_block_load(ld, j, &src, level, blk, &taken))) {
+            if ((rc = an_ld_keep(ld, rc)))
+                return rc;
+            continue;
+        }
+        if (taken)
+            continue;
+        if ((rc = an_check_item_load(ld, j, &src, level, &v[blk->nchecks + added])) == 0)
+            added++;
+        else if ((rc = an_ld_keep(ld, rc)))
             return rc;
     }
     blk->checks = v;

@@ -432,11 +432,14 @@ static int load_library(struct an_ld *ld, const struct an_ynode *n, struct an_co
         return rc;
     c->nassertions = n->npairs;
     c->assertions = an_arena_alloc(ld->a, (n->npairs ? n->npairs : 1) * sizeof *c->assertions);
-    for (size_t i = 0; i < n->npairs; i++) {
+    /* every name first: with ld->errs a bad block is said and the next
+     * read, and whatever reads the library meets no nameless entry */
+    for (size_t i = 0; i < n->npairs; i++)
         c->assertions[i].name = n->pairs[i].key->str;
+    for (size_t i = 0; i < n->npairs; i++) {
         /* named blocks do not extend each other: one level keeps them readable */
-        if ((rc = an_assert_load(ld, n->pairs[i].value, AN_LEVEL_TEST, NULL,
-                                 &c->assertions[i].block)))
+        if ((rc = an_ld_keep(ld, an_assert_load(ld, n->pairs[i].value, AN_LEVEL_TEST, NULL,
+                                                &c->assertions[i].block))))
             return rc;
     }
     return 0;
@@ -469,15 +472,17 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
         (rc = an_ld_keys(ld, root, keys, "the config file")) ||
         (rc = an_version_load(ld, root, "the config file", &c->version)))
         return rc;
-    if ((v = an_yaml_get(root, "assertions")) && (rc = load_library(ld, v, c)))
+    /* with ld->errs, a bad section is said and the next one read */
+    if ((v = an_yaml_get(root, "assertions")) && (rc = an_ld_keep(ld, load_library(ld, v, c))))
         return rc;
     struct an_assert_lib lib = {c->assertions, c->nassertions};
     if ((rc = an_ld_require(ld, root, "target", "the config file", &v)) ||
         (rc = load_target(ld, v, &lib, "target", &c->target)))
+        if ((rc = an_ld_keep(ld, rc)))
+            return rc;
+    if ((v = an_yaml_get(root, "agents")) && (rc = an_ld_keep(ld, load_agents(ld, v, &lib, c))))
         return rc;
-    if ((v = an_yaml_get(root, "agents")) && (rc = load_agents(ld, v, &lib, c)))
-        return rc;
-    if ((v = an_yaml_get(root, "prices")) && (rc = load_prices(ld, v, c)))
+    if ((v = an_yaml_get(root, "prices")) && (rc = an_ld_keep(ld, load_prices(ld, v, c))))
         return rc;
     if ((v = an_yaml_get(root, "max_warnings"))) {
         if ((rc = an_ld_uint(ld, v, "max_warnings", &c->max_warnings)))

@@ -333,8 +333,12 @@ static int load_assertions(const struct line_ctx *c, json_t *obj, const char *di
         int rc = an_check_block_load(c->ld, item, &src, AN_LEVEL_TEST, blk, &taken);
         if (!rc && !taken)
             rc = an_check_item_load(c->ld, item, &src, AN_LEVEL_TEST, &blk->checks[blk->nchecks]);
-        if (rc)
-            return rc;
+        if (rc) {
+            /* with ld->errs: said, and the next check read */
+            if ((rc = an_ld_keep(c->ld, rc)))
+                return rc;
+            continue;
+        }
         blk->nchecks += !taken;
     }
     return 0;
@@ -472,10 +476,23 @@ int an_jsonl_load_mem(struct an_ld *ld, const char *name, const char *text, size
     return load_stream(ld, f, an_arena_strdup(ld->a, name), ".", errs, out, nout);
 }
 
+/* At most AN_LD_MAX_ERRS errors of a file are kept; the others counted. */
+static void keep_capped(struct an_errlist *errs, const struct an_err *e, size_t *kept,
+                        size_t *dropped)
+{
+    if (*kept < AN_LD_MAX_ERRS) {
+        an_errlist_add(errs, e);
+        ++*kept;
+    } else {
+        ++*dropped;
+    }
+}
+
 static int load_stream(struct an_ld *ld, FILE *f, const char *file, const char *dir,
                        struct an_errlist *errs, struct an_test **out, size_t *nout)
 {
     int first = 0;
+    size_t kept = 0, dropped = 0;
     struct an_strmap ids;
     an_strmap_init(&ids, ld->scratch ? ld->scratch : ld->a);
     size_t cap = 0, n = 0;
@@ -513,7 +530,23 @@ static int load_stream(struct an_ld *ld, FILE *f, const char *file, const char *
                     tests = an_arena_grow(ld->a, tests, n, cap ? cap * 2 : 16, sizeof *tests);
                     cap = cap ? cap * 2 : 16;
                 }
+                /* every mistake of the line the loader can read past */
+                struct an_errlist mine = {0};
+                struct an_errlist *outer = ld->errs;
+                ld->errs = &mine;
                 rc = load_case(&c, obj, dir, &tests[n]);
+                ld->errs = outer;
+                for (size_t k = 0; k < mine.n; k++)
+                    keep_capped(errs, &mine.v[k], &kept, &dropped);
+                if (!rc && mine.n) {
+                    rc = (int)mine.v[0].code;
+                    if (!first)
+                        first = rc;
+                    rc = 0;
+                    an_errlist_release(&mine);
+                    continue;
+                }
+                an_errlist_release(&mine);
                 if (!rc) {
                     uintptr_t seen = (uintptr_t)an_strmap_get(&ids, tests[n].id);
                     if (seen) {
@@ -530,10 +563,18 @@ static int load_stream(struct an_ld *ld, FILE *f, const char *file, const char *
             }
         }
         if (rc) {
-            an_errlist_add(errs, ld->err);
+            keep_capped(errs, ld->err, &kept, &dropped);
             if (!first)
                 first = rc;
         }
+    }
+    if (dropped) {
+        struct an_err e = AN_ERR_INIT;
+        struct an_loc loc = {file, 0, 0};
+        an_fail(&e, (enum an_code)first, &loc,
+                "and %zu more error%s in this file (the first %d are shown)", dropped,
+                dropped == 1 ? "" : "s", AN_LD_MAX_ERRS);
+        an_errlist_add(errs, &e);
     }
     free(line);
     fclose(f);

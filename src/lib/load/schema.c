@@ -45,6 +45,18 @@ const char *an_closest(const char *key, const char *const *valid)
     return best_d <= limit ? best : NULL;
 }
 
+int an_ld_keep(struct an_ld *ld, int rc)
+{
+    if (!rc || !ld->errs)
+        return rc;
+    if (ld->errs->n < AN_LD_MAX_ERRS)
+        an_errlist_add(ld->errs, ld->err);
+    else
+        ld->dropped++;
+    memset(ld->err, 0, sizeof *ld->err);
+    return 0;
+}
+
 int an_ld_keys(struct an_ld *ld, const struct an_ynode *map, const char *const *valid,
                const char *where)
 {
@@ -55,17 +67,24 @@ int an_ld_keys(struct an_ld *ld, const struct an_ynode *map, const char *const *
             ok = strcmp(k, valid[j]) == 0;
         if (ok)
             continue;
+        /* every unknown key is said; with ld->errs the map is read on
+         * without it */
         const char *near = an_closest(k, valid);
-        if (near)
-            return an_fail(ld->err, AN_ESCHEMA, &map->pairs[i].key->loc,
-                           "unknown key '%s' in %s (did you mean '%s'?)", k, where, near);
-        char list[512] = "";
-        size_t off = 0;
-        for (size_t j = 0; valid[j] && off < sizeof list; j++)
-            off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", j ? ", " : "",
-                                    valid[j]);
-        return an_fail(ld->err, AN_ESCHEMA, &map->pairs[i].key->loc,
-                       "unknown key '%s' in %s (valid keys: %s)", k, where, list);
+        int rc;
+        if (near) {
+            rc = an_fail(ld->err, AN_ESCHEMA, &map->pairs[i].key->loc,
+                         "unknown key '%s' in %s (did you mean '%s'?)", k, where, near);
+        } else {
+            char list[512] = "";
+            size_t off = 0;
+            for (size_t j = 0; valid[j] && off < sizeof list; j++)
+                off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", j ? ", " : "",
+                                        valid[j]);
+            rc = an_fail(ld->err, AN_ESCHEMA, &map->pairs[i].key->loc,
+                         "unknown key '%s' in %s (valid keys: %s)", k, where, list);
+        }
+        if ((rc = an_ld_keep(ld, rc)))
+            return rc;
     }
     return 0;
 }
@@ -93,6 +112,17 @@ int an_ld_uint(struct an_ld *ld, const struct an_ynode *n, const char *what, int
 {
     long long v;
     if (!an_yaml_as_int(n, &v)) {
+        size_t wl = strlen(what);
+        int64_t ms;
+        json_t *j = n->kind == AN_Y_SCALAR && wl > 3 && !strcmp(what + wl - 3, "_ms")
+                        ? json_string(n->str)
+                        : NULL;
+        bool dur = j && an_duration_json(j, &ms);
+        json_decref(j);
+        if (dur) /* "5s" where milliseconds are asked for */
+            return an_fail(ld->err, AN_ESCHEMA, &n->loc,
+                           "'%s' is a number of milliseconds: write %lld, not \"%s\"", what,
+                           (long long)ms, n->str);
         if (n->kind == AN_Y_SCALAR && !an_yaml_is_null(n))
             return an_fail(ld->err, AN_ESCHEMA, &n->loc,
                            "'%s' must be a whole number, not \"%s\"", what, n->str);

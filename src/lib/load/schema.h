@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "ananke/err.h"
+#include "ananke/load.h"
 #include "core/arena.h"
 #include "core/strmap.h"
 #include "core/yaml.h"
@@ -22,7 +23,22 @@ struct an_ld {
     /* where YAML trees go while a file is read (released after each file);
      * NULL: into `a` with everything else */
     struct an_arena *scratch;
+    /* where a loader that can safely read on keeps an error (unknown keys,
+     * bad values, bad regexes, wrong types: the part is left out and the
+     * rest read): every mistake of a file at once. NULL: the first error
+     * stops the file. Whoever sets it owns the list and must treat a list
+     * that grew as a failed file. At most AN_LD_MAX_ERRS are kept; the
+     * others are counted in `dropped`. */
+    struct an_errlist *errs;
+    size_t dropped;
 };
+
+#define AN_LD_MAX_ERRS 100
+
+/* A part of a file failed with rc (its error in *ld->err). With ld->errs,
+ * the error is kept there and 0 returned, so the loader reads on past the
+ * part; without, rc. an_ld_keep(ld, 0) is 0. */
+int an_ld_keep(struct an_ld *ld, int rc);
 
 /* The valid key closest to `key` within a small edit distance, or NULL. */
 const char *an_closest(const char *key, const char *const *valid);

@@ -33,6 +33,97 @@ void an_errlist_add(struct an_errlist *l, const struct an_err *e)
     l->v[l->n++] = *e;
 }
 
+struct err_at {
+    const struct an_err *e;
+    size_t at;
+};
+
+static int cmp_err(const void *a, const void *b)
+{
+    const struct err_at *x = a, *y = b;
+    int c = strcmp(x->e->file, y->e->file);
+    /* an error of no line (the whole file; "and N more") after the others */
+    unsigned lx = x->e->line ? x->e->line : UINT_MAX, ly = y->e->line ? y->e->line : UINT_MAX;
+    if (!c)
+        c = (lx > ly) - (lx < ly);
+    if (!c)
+        c = (x->e->col > y->e->col) - (x->e->col < y->e->col);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* By file, line and column; errors at the same place keep their order. */
+static void errlist_sort(struct an_errlist *l, size_t from)
+{
+    size_t n = l->n - from;
+    if (n < 2)
+        return;
+    struct err_at *v = an_xcalloc(n, sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct err_at){&l->v[from + i], i};
+    qsort(v, n, sizeof *v, cmp_err);
+    struct an_err *sorted = an_xcalloc(n, sizeof *sorted);
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = *v[i].e;
+    memcpy(l->v + from, sorted, n * sizeof *sorted);
+    free(sorted);
+    free(v);
+}
+
+/* check_env: an unset ${ENV.NAME} is an error, once per name (where it is
+ * first used), at most AN_LD_MAX_ERRS names. */
+static bool env_noted(const struct an_errlist *l, const char *msg)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->v[i].msg, msg))
+            return true;
+    return false;
+}
+
+static void env_add(struct an_errlist *l, const struct an_err *e)
+{
+    if (l->n < AN_LD_MAX_ERRS && !env_noted(l, e->msg))
+        an_errlist_add(l, e);
+}
+
+static void on_env(void *ctx, const char *name, const struct an_loc *loc)
+{
+    struct an_err e = AN_ERR_INIT;
+    an_fail(&e, AN_ESCHEMA, loc,
+            "environment variable '%s' is not set (used as ${ENV.%s}): a run would stop here",
+            name, name);
+    env_add(ctx, &e);
+}
+
+/* A file's errors (ld->errs, then the one that stopped it, if any) into
+ * `out`, sorted by line, and a last line for those beyond the cap.
+ * Returns the first error's code, 0 when the file had none. */
+static int file_errors(struct an_ld *ld, struct an_errlist *mine, int rc, const char *file,
+                       struct an_errlist *out)
+{
+    ld->errs = NULL;
+    if (rc) {
+        if (mine->n < AN_LD_MAX_ERRS)
+            an_errlist_add(mine, ld->err);
+        else
+            ld->dropped++;
+    }
+    int first = rc ? rc : mine->n ? (int)mine->v[0].code : 0;
+    errlist_sort(mine, 0);
+    for (size_t i = 0; i < mine->n; i++)
+        an_errlist_add(out, &mine->v[i]);
+    if (ld->dropped) {
+        struct an_err e = AN_ERR_INIT;
+        struct an_loc loc = {file, 0, 0};
+        an_fail(&e, mine->n ? mine->v[0].code : AN_ESCHEMA, &loc,
+                "and %zu more error%s in this file (the first %d are shown)", ld->dropped,
+                ld->dropped == 1 ? "" : "s", AN_LD_MAX_ERRS);
+        an_errlist_add(out, &e);
+    }
+    ld->dropped = 0;
+    an_errlist_release(mine);
+    return first;
+}
+
 void an_errlist_release(struct an_errlist *l)
 {
     free(l->v);
@@ -393,6 +484,8 @@ struct part {
     size_t ntests, cap;
     bool in_place;
     struct an_errlist errs;
+    struct an_errlist env; /* check_env: unset variables used */
+    bool config_bad;       /* the config had errors: tests are read, not fitted to it */
     int first;
 };
 
@@ -445,7 +538,7 @@ static void load_item(struct part *p, size_t i)
         an_arena_release(&p->scratch);
         if (rc && !p->first)
             p->first = rc;
-        for (size_t k = 0; k < ncases; k++) {
+        for (size_t k = 0; k < ncases && !p->config_bad; k++) {
             memset(&p->e, 0, sizeof p->e);
             int r2 = fits(p, &cases[k]);
             if (r2)
@@ -459,21 +552,29 @@ static void load_item(struct part *p, size_t i)
     }
     part_room(p, 1);
     struct an_assert_lib lib = {p->s->config.assertions, p->s->config.nassertions};
+    struct an_errlist mine = {0}; /* every error of this file */
+    p->ld.errs = &mine;
     int rc = path ? an_test_load(&p->ld, path, &lib, &p->tests[p->ntests]) : AN_OK;
     an_arena_release(&p->scratch); /* the tree: the model kept only strings */
-    if (!rc)
+    if (!rc && !mine.n && !p->config_bad)
         rc = fits(p, &p->tests[p->ntests]);
-    if (rc)
-        part_fail(p, rc);
-    else
+    rc = file_errors(&p->ld, &mine, rc, path, &p->errs);
+    if (rc) {
+        if (!p->first)
+            p->first = rc;
+    } else {
         p->ntests++;
+    }
 }
 
 static void *load_part(void *arg)
 {
     struct part *p = arg;
+    if (p->opts->check_env)
+        an_interp_watch_env(on_env, &p->env);
     for (size_t i = p->from; i < p->to; i++)
         load_item(p, i);
+    an_interp_watch_env(NULL, NULL);
     an_arena_release(&p->scratch);
     return NULL;
 }
@@ -508,7 +609,8 @@ static size_t loader_threads(size_t n, unsigned asked)
  * suite. Tests and errors come out in file order whatever the threads did;
  * returns the first error's code. */
 static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load_opts *opts,
-                      const struct pathlist *files, struct an_errlist *errs)
+                      const struct pathlist *files, struct an_errlist *errs,
+                      struct an_errlist *env, bool config_bad)
 {
     size_t total = files->n + opts->nmem, nt = loader_threads(total, opts->threads);
     struct part *parts = an_xcalloc(nt, sizeof *parts);
@@ -531,11 +633,13 @@ static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load
         p->tests = s->tests + p->from;
         p->cap = p->to - p->from;
         p->in_place = true;
+        p->config_bad = config_bad;
         if (k) {
             p->own = an_xcalloc(1, sizeof *p->own);
             an_arena_defer(ld->a, part_arena_free, p->own);
         }
-        p->ld = (struct an_ld){p->own ? p->own : ld->a, &p->e, &p->regexes, &p->scratch};
+        p->ld = (struct an_ld){.a = p->own ? p->own : ld->a, .err = &p->e, .regexes = &p->regexes,
+                               .scratch = &p->scratch};
         an_strmap_init(&p->regexes, p->ld.a);
         if (k == 0)
             p->ld.regexes = ld->regexes; /* the config's patterns are there */
@@ -571,6 +675,9 @@ static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load
         for (size_t i = 0; i < p->errs.n; i++)
             an_errlist_add(errs, &p->errs.v[i]);
         an_errlist_release(&p->errs);
+        for (size_t i = 0; i < p->env.n; i++)
+            env_add(env, &p->env.v[i]);
+        an_errlist_release(&p->env);
         if (p->first && !first)
             first = p->first;
     }
@@ -588,10 +695,12 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
     struct an_strmap regexes;
     an_strmap_init(&regexes, &s->mem->a);
     struct an_arena scratch = AN_ARENA_INIT;
-    struct an_ld ld = {&s->mem->a, &e, &regexes, &scratch};
+    struct an_ld ld = {.a = &s->mem->a, .err = &e, .regexes = &regexes, .scratch = &scratch};
     struct pathlist files = {0};
     char *found = NULL;
     int first = 0;
+    size_t nerrs0 = errs->n;
+    struct an_errlist env = {0};
     *out = NULL;
 
     const char *cfg = opts->config_path;
@@ -602,27 +711,45 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
         }
         cfg = found;
     }
-    first = an_config_load(&ld, cfg, &s->config);
+    struct an_errlist mine = {0};
+    ld.errs = &mine;
+    if (opts->check_env)
+        an_interp_watch_env(on_env, &env);
+    int hard = an_config_load(&ld, cfg, &s->config);
+    an_interp_watch_env(NULL, NULL);
     an_arena_release(&scratch);
-    if (first) {
-        an_errlist_add(errs, &e);
+    /* a config that could be read past its mistakes still has its tests
+     * read, so one run shows every mistake of every file; they are not
+     * fitted to a target or agents that may be half read */
+    bool config_bad = (first = file_errors(&ld, &mine, hard, cfg, errs)) != 0;
+    if (config_bad && (hard || opts->config_only))
         goto done;
-    }
-    if (!(first = pick_target(&ld, opts, &s->config)) &&
-        !(first = an_checks_resolve_agents(&s->config, &s->config.target.assert, &e)))
-        for (size_t i = 0; i < s->config.nassertions && !first; i++)
-            first = an_checks_resolve_agents(&s->config, &s->config.assertions[i].block, &e);
-    if (first) {
-        an_errlist_add(errs, &e);
-        goto done;
+    if (!config_bad) { /* -n, --connector and agent checks: against a config read whole */
+        if (!(first = pick_target(&ld, opts, &s->config)) &&
+            !(first = an_checks_resolve_agents(&s->config, &s->config.target.assert, &e)))
+            for (size_t i = 0; i < s->config.nassertions && !first; i++)
+                first = an_checks_resolve_agents(&s->config, &s->config.assertions[i].block,
+                                                 &e);
+        if (first) {
+            an_errlist_add(errs, &e);
+            goto done;
+        }
     }
     if (opts->config_only)
         goto done;
-    first = discover(opts, s->config.dir, &files, errs);
-    int rc = load_tests(s, &ld, opts, &files, errs);
+    int rc = discover(opts, s->config.dir, &files, errs);
+    if (rc && !first)
+        first = rc;
+    rc = load_tests(s, &ld, opts, &files, errs, &env, config_bad);
     if (rc && !first)
         first = rc;
 done:
+    if (env.n && !first) /* (with other errors too: they are all said) */
+        first = AN_ESCHEMA;
+    for (size_t i = 0; i < env.n; i++)
+        an_errlist_add(errs, &env.v[i]);
+    an_errlist_release(&env);
+    errlist_sort(errs, nerrs0);
     an_arena_release(&scratch);
     for (size_t i = 0; i < files.n; i++)
         free(files.v[i]);

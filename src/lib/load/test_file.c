@@ -233,8 +233,10 @@ static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an
             return an_fail(ld->err, AN_ESCHEMA, &n->loc,
                            "a user turn needs 'user: <message>' (or 'type: agui:connect')");
         if ((rc = an_ld_string(ld, v, "user", &t->user.src)) ||
-            (rc = an_interp_check(t->user.src, &v->loc, ld->err)))
-            return rc;
+            (rc = an_interp_check(t->user.src, &v->loc, ld->err))) {
+            if ((rc = an_ld_keep(ld, rc)))
+                return rc;
+        }
         t->user.loc = v->loc;
     } else if (v) {
         return an_fail(ld->err, AN_ESCHEMA, &v->loc,
@@ -317,7 +319,7 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
         (rc = an_version_load(ld, root, "a test file", &t->version)))
         return rc;
     if ((v = an_yaml_get(root, "name"))) {
-        if ((rc = an_ld_string(ld, v, "name", &t->name)))
+        if ((rc = an_ld_keep(ld, an_ld_string(ld, v, "name", &t->name))))
             return rc;
     } else {
         t->name = default_name(ld, path);
@@ -330,7 +332,7 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
         t->nhooks = v->nitems;
         t->hooks = an_arena_alloc(ld->a, (v->nitems ? v->nitems : 1) * sizeof *t->hooks);
         for (size_t i = 0; i < v->nitems; i++)
-            if ((rc = load_hook(ld, v->items[i], &t->hooks[i])))
+            if ((rc = an_ld_keep(ld, load_hook(ld, v->items[i], &t->hooks[i]))))
                 return rc;
     }
     struct an_ynode *sim = an_yaml_get(root, "simulate");
@@ -353,11 +355,11 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
     t->nturns = v->nitems;
     t->turns = an_arena_alloc(ld->a, v->nitems * sizeof *t->turns);
     for (size_t i = 0; i < v->nitems; i++)
-        if ((rc = load_turn(ld, v->items[i], lib, &t->turns[i])))
+        if ((rc = an_ld_keep(ld, load_turn(ld, v->items[i], lib, &t->turns[i]))))
             return rc;
     }
     if ((v = an_yaml_get(root, "assert")) &&
-        (rc = an_assert_load(ld, v, AN_LEVEL_TEST, lib, &t->assert)))
+        (rc = an_ld_keep(ld, an_assert_load(ld, v, AN_LEVEL_TEST, lib, &t->assert))))
         return rc;
     return 0;
 }

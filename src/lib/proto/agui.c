@@ -212,8 +212,17 @@ static void agui_end(struct an_session *base, struct an_transcript *t, CURLcode 
             break;
         default:
             /* AN_EHTTP, or the decoder stopping the transfer (already
-             * recorded: the first cause wins). */
-            an_turn_fail(r, rc, "%s", herr.msg);
+             * recorded: the first cause wins). A 404, 405 or 501 means
+             * nothing took the POST: most likely not an AG-UI endpoint. */
+            if (rc == AN_EHTTP && (io->resp.status == 404 || io->resp.status == 405 ||
+                                   io->resp.status == 501))
+                an_turn_fail(r, rc,
+                             "HTTP %ld from %s: this does not look like an AG-UI endpoint (an "
+                             "AG-UI endpoint answers a POST of RunAgentInput with 200 and a "
+                             "text/event-stream of events); check the target's endpoint (%s)",
+                             io->resp.status, s->endpoint, herr.msg);
+            else
+                an_turn_fail(r, rc, "%s", herr.msg);
             break;
         }
     }
