@@ -30,9 +30,24 @@ static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, co
     (void)c;
     (void)unix_ms;
     struct eng *e = ud;
-    if (e->o->verbose)
-        fprintf(e->log, "  [%s] %.*s\n", dir == AN_RPC_OUT ? "OUT" : "IN ",
-                (int)(len > 2000 ? 2000 : len), line);
+    if (!e->o->verbose)
+        return;
+    /* the secrets the run knows never reach the console: whole, or a
+     * piece at a string's edge (one chunk of a streamed secret) */
+    size_t n = len > 2000 ? 2000 : len;
+    char *red = an_redact_quoted(e->o->redact, line, n, NULL, &n);
+    fprintf(e->log, "  [%s] %.*s\n", dir == AN_RPC_OUT ? "OUT" : "IN ", (int)n, red ? red : line);
+    free(red);
+}
+
+/* The agent's confinement and environment, as the spec says (the same
+ * keys as an ACP target of `ananke run`). */
+static void confine_opts(struct an_acp_opts *ao, const struct an_comply_spec *spec)
+{
+    ao->confine = (enum an_acp_confine)spec->confine;
+    ao->confine_paths = spec->confine_paths;
+    ao->network = spec->network;
+    ao->clean_env = !spec->inherit_env;
 }
 
 static void observe(struct eng *e, enum an_jsont_msg_kind k, const json_t *msg)
@@ -299,6 +314,7 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
     ao.client_capabilities = t->client_caps;
     ao.policy = (enum an_acp_policy)t->policy; /* same order: yolo, none, read, write */
     ao.permission_delay_ms = o->permission_delay_ms;
+    confine_opts(&ao, spec);
     struct an_acp_cbs cbs = {.ud = &e,
                              .on_agent_request = on_agent_request,
                              .on_notification = on_notification,
@@ -368,11 +384,20 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
 done:
     out->status = out->nunmet ? AN_COMPLY_FAIL : AN_COMPLY_PASS;
     if (e.c && out->status == AN_COMPLY_FAIL) {
-        size_t len = 0;
-        const char *se = an_rpc_stderr(an_acp_rpc(e.c), &len, NULL);
+        size_t len = 0, dropped = 0;
+        const char *se = an_rpc_stderr(an_acp_rpc(e.c), &len, &dropped);
         if (se && len) {
             size_t off = len > STDERR_TAIL ? len - STDERR_TAIL : 0;
-            out->stderr_tail = an_utf8_lossy(se + off, len - off);
+            char *tail = an_utf8_lossy(se + off, len - off);
+            if (off || dropped) {
+                /* "...tail": the redactor then finds the end of a secret
+                 * the cut left (run/redact.h "Cuts") */
+                struct an_buf b = AN_BUF_INIT;
+                an_buf_printf(&b, "...%s", tail);
+                free(tail);
+                tail = an_buf_detach(&b, NULL);
+            }
+            out->stderr_tail = tail;
         }
     }
     an_acp_client_free(e.c);
@@ -456,6 +481,7 @@ void an_comply_probe(const struct an_comply_spec *spec, struct an_comply_agent *
     ao.argv = spec->argv;
     ao.env = spec->env;
     ao.sandbox = dir;
+    confine_opts(&ao, spec);
     bool mcp = o->protocol == AN_COMPLY_PROTO_MCP;
     struct an_acp_cbs cbs = {.ud = &p,
                              .on_notification = probe_note,

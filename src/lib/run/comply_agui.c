@@ -179,10 +179,19 @@ static json_t *outcome_json(const struct an_turn_rec *r, const struct an_http_re
     return o;
 }
 
+/* One -v line, the run's secrets redacted (a piece of one at a string's
+ * edge too: one event of a streamed secret). */
+static void vlog(FILE *log, const struct an_redactor *red, const char *what, const char *s, size_t n)
+{
+    char *out = an_redact_quoted(red, s, n, NULL, &n);
+    fprintf(log, "  [%s] %.*s\n", what, (int)n, out ? out : s);
+    free(out);
+}
+
 /* POST the request and decode the answer into an outcome (new reference).
  * *conv_out (may be NULL) takes the conversation after the run. */
 static json_t *exchange(const char *url, const struct request *rq, FILE *log, int verbose,
-                        struct an_agui_conv *conv_out)
+                        const struct an_redactor *red, struct an_agui_conv *conv_out)
 {
     struct an_transcript t;
     an_transcript_init(&t);
@@ -218,8 +227,12 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
     req.max_body = MAX_BODY_BYTES;
     req.on_data = on_body;
     req.ud = &io;
-    if (verbose)
-        fprintf(log, "  [OUT] POST %s %s\n", url, rq->body);
+    if (verbose) {
+        struct an_buf line = AN_BUF_INIT;
+        an_buf_printf(&line, "POST %s %s", url, rq->body);
+        vlog(log, red, "OUT", line.data, line.len);
+        an_buf_release(&line);
+    }
 
     struct an_http_resp resp;
     struct an_http_xfer x;
@@ -292,9 +305,20 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
     if (verbose) {
         fprintf(log, "  [IN ] HTTP %ld %s\n", resp.status, resp.content_type);
         if (resp.head_len)
-            fprintf(log, "  [IN ] %.*s\n", (int)resp.head_len, resp.head);
+            vlog(log, red, "IN ", resp.head, resp.head_len);
+        /* the frames redacted together: a secret streamed across several */
+        const char **texts = an_xcalloc(r->nframes + 1, sizeof *texts);
         for (size_t i = 0; i < r->nframes; i++)
-            fprintf(log, "  [IN ] %.2000s\n", r->frames[i].data);
+            texts[i] = r->frames[i].data;
+        char **shown = an_redactor_empty(red) ? NULL : an_redact_frames(red, texts, r->nframes, NULL);
+        for (size_t i = 0; i < r->nframes; i++) {
+            const char *f = shown ? shown[i] : texts[i];
+            vlog(log, red, "IN ", f, strnlen(f, 2000));
+            if (shown)
+                free(shown[i]);
+        }
+        free(shown);
+        free(texts);
     }
     json_t *o = outcome_json(r, &resp, &conv, rq);
     an_agui_dec_free(io.dec);
@@ -452,7 +476,7 @@ static bool step_exchange(struct ag_eng *e, const struct an_jsont_step *st)
                          .accept = accept,
                          .window_ms = window(e->o, st->ms)};
     struct an_agui_conv conv = {0};
-    o = exchange(e->url, &rq, e->log, e->o->verbose, &conv);
+    o = exchange(e->url, &rq, e->log, e->o->verbose, e->o->redact, &conv);
     if (run) {
         conv_end_release(&e->prev);
         e->prev.thread_id = rq.thread_id ? an_xstrdup(rq.thread_id) : NULL;
@@ -556,7 +580,7 @@ void an_comply_agui_probe(const struct an_comply_spec *spec, struct an_comply_ag
                          .messages = json_object_get(in, "messages"),
                          .state = json_object_get(in, "state"),
                          .window_ms = window(o, PROBE_WINDOW_MS)};
-    json_t *out = exchange(spec->command, &rq, o->log ? o->log : stderr, o->verbose, NULL);
+    json_t *out = exchange(spec->command, &rq, o->log ? o->log : stderr, o->verbose, o->redact, NULL);
     const char *status = an_json_str(out, "status");
     const json_t *http = json_object_get(out, "http");
     if (!json_integer_value(json_object_get(http, "status"))) {
