@@ -18,11 +18,15 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "proto/acp_client.h"
+#include "run/comply_redact.h"
 
 #ifndef ANANKE_VERSION
 #define ANANKE_VERSION "0"
 #endif
 
+
+#define VFRAME_MAX 2000 /* bytes of a frame -v shows */
+#define VFRAMES_MAX 4096 /* frames -v keeps of one test */
 
 static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, const char *line,
                       size_t len, int64_t unix_ms)
@@ -30,14 +34,48 @@ static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, co
     (void)c;
     (void)unix_ms;
     struct eng *e = ud;
+    if (!e->o->verbose || e->nv == VFRAMES_MAX)
+        return;
+    e->vframes = an_xrealloc(e->vframes, (e->nv + 1) * sizeof *e->vframes);
+    e->vout = an_xrealloc(e->vout, (e->nv + 1) * sizeof *e->vout);
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_append(&b, line, len > VFRAME_MAX ? VFRAME_MAX : len);
+    if (len > VFRAME_MAX)
+        an_buf_puts(&b, "..."); /* a cut: the redactor looks at what it left */
+    e->vframes[e->nv] = an_buf_detach(&b, NULL);
+    e->vout[e->nv++] = dir == AN_RPC_OUT;
+}
+
+/* -v: the test's frames, with the secrets the run knows redacted (the
+ * frames searched together: a secret streamed across several, a --redact
+ * match in pieces), in one block. */
+static void log_flush(struct eng *e, const char *agent)
+{
     if (!e->o->verbose)
         return;
-    /* the secrets the run knows never reach the console: whole, or a
-     * piece at a string's edge (one chunk of a streamed secret) */
-    size_t n = len > 2000 ? 2000 : len;
-    char *red = an_redact_quoted(e->o->redact, line, n, NULL, &n);
-    fprintf(e->log, "  [%s] %.*s\n", dir == AN_RPC_OUT ? "OUT" : "IN ", (int)n, red ? red : line);
-    free(red);
+    char **shown = e->nv && !an_redactor_empty(e->o->redact)
+                       ? an_redact_frames(e->o->redact, (const char *const *)e->vframes, e->nv,
+                                          NULL)
+                       : NULL;
+    char *name = an_comply_shown(e->o->redact, agent);
+    flockfile(e->log);
+    fprintf(e->log, "-- %s: %s\n", name, e->t->id);
+    free(name);
+    for (size_t i = 0; i < e->nv; i++) {
+        const char *f = shown ? shown[i] : e->vframes[i];
+        char *q = an_redact_quoted(e->o->redact, f, strlen(f), NULL, NULL);
+        fprintf(e->log, "  [%s] %s\n", e->vout[i] ? "OUT" : "IN ", q ? q : f);
+        free(q);
+        if (shown)
+            free(shown[i]);
+        free(e->vframes[i]);
+    }
+    if (e->nv == VFRAMES_MAX)
+        fprintf(e->log, "  (-v shows the first %d frames of a test)\n", VFRAMES_MAX);
+    funlockfile(e->log);
+    free(shown);
+    free(e->vframes);
+    free(e->vout);
 }
 
 /* The agent's confinement and environment, as the spec says (the same
@@ -322,8 +360,6 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
                              .on_frame = log_frame,
                              .on_warning = on_warning,
                              .on_close = on_close};
-    if (o->verbose)
-        fprintf(e.log, "-- %s: %s\n", spec->name, t->id);
     e.start_mono = an_clock_mono_ms();
     if (an_acp_client_new(&e.c, &ao, &cbs, &err)) {
         comply_unmet_add(&e, "startup", -1, "cannot start the agent: %s", err.msg);
@@ -401,9 +437,21 @@ done:
         }
     }
     an_acp_client_free(e.c);
+    log_flush(&e, spec->name);
+    /* what the report will quote, redacted here, where what the agent sent
+     * is still known (a --redact match it streamed in pieces) */
+    json_t *seen = json_array();
+    for (size_t i = 0; i < e.nobs; i++)
+        json_array_append(seen, e.obs[i].msg);
+    an_comply_test_redact_seen(out, o->redact, seen);
+    json_decref(seen);
     if (have_sandbox) {
         if (o->keep_sandbox)
-            fprintf(e.log, "comply: kept sandbox of %s / %s: %s\n", spec->name, t->id, sandbox);
+        {
+            char *name = an_comply_shown(o->redact, spec->name);
+            fprintf(e.log, "comply: kept sandbox of %s / %s: %s\n", name, t->id, sandbox);
+            free(name);
+        }
         else
             comply_rm_tree(sandbox);
     }

@@ -31,6 +31,7 @@
 #include "proto/uuid.h"
 #include "run/comply_agui.h"
 #include "run/comply_int.h"
+#include "run/comply_redact.h"
 
 #define MAX_EVENT_BYTES (16u * 1024u * 1024u)
 #define MAX_BODY_BYTES (64u * 1024u * 1024u)
@@ -50,6 +51,7 @@ struct ag_eng {
     struct an_vars vars;
     struct conv_end prev;
     FILE *log;
+    json_t *seen; /* every event of every answer: what the agent sent */
 };
 
 /* A window's length after --timeout-scale (at least 1 ms). */
@@ -498,6 +500,8 @@ static bool step_exchange(struct ag_eng *e, const struct an_jsont_step *st)
         ok = apply_captures(e, st, o, matched);
     ok = ok && !an_cancelled();
 done:
+    if (o)
+        json_array_extend(e->seen, json_object_get(o, "events"));
     free(matched);
     json_decref(o);
     json_decref(in);
@@ -528,8 +532,12 @@ void an_comply_agui_run(const struct an_comply_spec *spec, const struct an_compl
     (void)a;
     int64_t t0 = an_clock_mono_ms();
     comply_fill_meta(out, t);
-    struct ag_eng e = {
-        .t = t, .o = o, .url = spec->command, .out = out, .log = o->log ? o->log : stderr};
+    struct ag_eng e = {.t = t,
+                       .o = o,
+                       .url = spec->command,
+                       .out = out,
+                       .log = o->log ? o->log : stderr,
+                       .seen = json_array()};
     char id[AN_UUID_STR];
     an_uuid4(id);
     an_vars_set(&e.vars, "threadId", id);
@@ -541,8 +549,11 @@ void an_comply_agui_run(const struct an_comply_spec *spec, const struct an_compl
     char *real = realpath(slash ? suite : ".", NULL);
     an_vars_set(&e.vars, "suiteDir", real ? real : suite);
     free(real);
-    if (o->verbose)
-        fprintf(e.log, "-- %s: %s\n", spec->name, t->id);
+    if (o->verbose) {
+        char *name = an_comply_shown(o->redact, spec->name);
+        fprintf(e.log, "-- %s: %s\n", name, t->id);
+        free(name);
+    }
     for (size_t s = 0; s < t->nsteps; s++) {
         const struct an_jsont_step *st = &t->steps[s];
         if (an_cancelled()) {
@@ -557,6 +568,8 @@ void an_comply_agui_run(const struct an_comply_spec *spec, const struct an_compl
             break;
     }
     out->status = out->nunmet ? AN_COMPLY_FAIL : AN_COMPLY_PASS;
+    an_comply_test_redact_seen(out, o->redact, e.seen);
+    json_decref(e.seen);
     conv_end_release(&e.prev);
     an_vars_release(&e.vars);
     out->duration_ms = an_clock_mono_ms() - t0;
@@ -572,8 +585,11 @@ void an_comply_agui_probe(const struct an_comply_spec *spec, struct an_comply_ag
                            "runId", run, "state", "messages", "id", "probe-user-1", "role", "user",
                            "content", "Hello", "tools", "context", "forwardedProps");
     char *body = an_json_compact(in);
-    if (o->verbose)
-        fprintf(o->log ? o->log : stderr, "-- %s: probe run\n", spec->name);
+    if (o->verbose) {
+        char *name = an_comply_shown(o->redact, spec->name);
+        fprintf(o->log ? o->log : stderr, "-- %s: probe run\n", name);
+        free(name);
+    }
     struct request rq = {.body = body,
                          .thread_id = thread,
                          .run_id = run,

@@ -63,6 +63,11 @@ struct eng {
     char close_reason[256];
     int64_t start_mono;
     FILE *log;
+    /* -v: the frames of the test, printed when it ends, redacted together
+     * (a secret streamed in pieces is only known once all have come) */
+    char **vframes;
+    bool *vout; /* sent by us */
+    size_t nv;
 };
 
 /* ---- comply.c: the engine core ---------------------------------------- */
