@@ -183,7 +183,8 @@ static json_t *outcome_json(const struct an_turn_rec *r, const struct an_http_re
 
 /* One -v line, the run's secrets redacted (a piece of one at a string's
  * edge too: one event of a streamed secret). */
-static void vlog(FILE *log, const struct an_redactor *red, const char *what, const char *s, size_t n)
+static void vlog(FILE *log, const struct an_redactor *red, const char *what, const char *s,
+                 size_t n)
 {
     char *out = an_redact_quoted(red, s, n, NULL, &n);
     fprintf(log, "  [%s] %.*s\n", what, (int)n, out ? out : s);
@@ -312,7 +313,8 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
         const char **texts = an_xcalloc(r->nframes + 1, sizeof *texts);
         for (size_t i = 0; i < r->nframes; i++)
             texts[i] = r->frames[i].data;
-        char **shown = an_redactor_empty(red) ? NULL : an_redact_frames(red, texts, r->nframes, NULL);
+        char **shown =
+            an_redactor_empty(red) ? NULL : an_redact_frames(red, texts, r->nframes, NULL);
         for (size_t i = 0; i < r->nframes; i++) {
             const char *f = shown ? shown[i] : texts[i];
             vlog(log, red, "IN ", f, strnlen(f, 2000));
@@ -596,7 +598,8 @@ void an_comply_agui_probe(const struct an_comply_spec *spec, struct an_comply_ag
                          .messages = json_object_get(in, "messages"),
                          .state = json_object_get(in, "state"),
                          .window_ms = window(o, PROBE_WINDOW_MS)};
-    json_t *out = exchange(spec->command, &rq, o->log ? o->log : stderr, o->verbose, o->redact, NULL);
+    json_t *out =
+        exchange(spec->command, &rq, o->log ? o->log : stderr, o->verbose, o->redact, NULL);
     const char *status = an_json_str(out, "status");
     const json_t *http = json_object_get(out, "http");
     if (!json_integer_value(json_object_get(http, "status"))) {
