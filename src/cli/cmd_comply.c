@@ -238,14 +238,25 @@ static int settings_confine(const char *file, const char *name, const json_t *s,
     free(a->confine_paths);
     a->confine_paths = an_xcalloc(json_array_size(v) + 1, sizeof *a->confine_paths);
     for (size_t i = 0; i < json_array_size(v); i++) {
-        const char *p = json_string_value(json_array_get(v, i));
+        const char *src = json_string_value(json_array_get(v, i));
+        char *p = NULL;
+        struct an_err ie = AN_ERR_INIT;
+        struct an_loc loc = {.file = file};
+        struct an_vars none = AN_VARS_INIT; /* ${ENV.NAME} only */
+        if (src && an_interp(src, &loc, &none, &p, &ie)) {
+            fprintf(stderr, "ananke: %s: agent_servers.%s.confine_paths[%zu]: %s\n", file, name,
+                    i, ie.msg);
+            free(p);
+            return AN_EXIT_INVALID;
+        }
         if (!p || p[0] != '/') {
             fprintf(stderr,
                     "ananke: %s: agent_servers.%s.confine_paths[%zu] must be an absolute path\n",
                     file, name, i);
+            free(p);
             return AN_EXIT_INVALID;
         }
-        a->confine_paths[i] = an_xstrdup(p);
+        a->confine_paths[i] = p;
     }
     return 0;
 }

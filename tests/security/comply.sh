@@ -56,7 +56,7 @@ cs_run() {
   local name=$1 settings=$2
   shift 2
   (cd "$cs" && env HOME="$cs/home" TMPDIR="$cs/tmp" CS_HIDDEN=$CS_HIDDEN CS_SET=$S_SET \
-    CS_JT=$S_JT timeout -k 5 90 "$ANANKE" comply -v --settings "$settings" \
+    CS_JT=$S_JT CS_NOPATH=/nonexistent-ananke-comply-path timeout -k 5 90 "$ANANKE" comply -v --settings "$settings" \
     --redact 'rx-[A-Za-z0-9]{20}' "$@" -r junit:"$cs/$name.xml" -r json:"$cs/$name.json" \
     -r md:"$cs/$name.report.md" "$csdir/acp" >"$cs/$name.md" 2>"$cs/$name.err")
   cs_rc=$?
@@ -174,9 +174,9 @@ check "comply: ... naming it" cs_grep "$cs/bad.err" 'confine_paths\[0\] must be 
 "$ANANKE" comply --confine sometimes --agent m="$MOCK acp" "$csdir/acp" >/dev/null 2>"$cs/bad.err"
 check "comply: --confine with an unknown mode is exit 2" cs_exit $? 2 "$cs/bad.err"
 check "comply: ... saying the modes" cs_grep "$cs/bad.err" 'confine takes terminals, agent, required or none' 
-cs_settings "$cs/settings-missing.json" '{"confine_paths": ["/nonexistent-ananke-comply-path"]}'
+cs_settings "$cs/settings-missing.json" '{"confine_paths": ["${ENV.CS_NOPATH}"]}'
 cs_run missing "$cs/settings-missing.json"
-check "comply: a missing confine_paths entry fails the tests, naming it" \
+check "comply: a missing confine_paths entry (from \${ENV...}) fails the tests, naming it" \
   jq_true "$cs/missing.json" '[.agents[].tests[] | .status == "FAIL" and (.unmet[0].message | contains("/nonexistent-ananke-comply-path"))] == [true, true]' 
 
 # ---- where namespaces are missing (a user namespace whose
