@@ -186,14 +186,23 @@ static int agent_from_shell(struct ctx *c, const char *spec, bool agui)
     return 0;
 }
 
-/* A secret too short to be searched for: said once per label. */
+/* A secret too short to be searched for: said once per label (the
+ * settings and tests are read by one thread, before anything runs). */
 static void short_secret(const char *label, void *ud)
 {
-    (void)ud;
+    static char said[16][128];
+    static size_t nsaid;
+    for (size_t i = 0; i < nsaid; i++)
+        if (!strncmp(said[i], label, sizeof said[i] - 1))
+            return;
+    if (nsaid < 16)
+        snprintf(said[nsaid++], sizeof said[0], "%s", label);
+    char *shown = an_comply_shown(ud, label); /* an agent's name may hold a --redact match */
     fprintf(stderr,
             "ananke: warning: the value of %s is shorter than %d bytes: it is not searched for, "
             "so it is not redacted\n",
-            label, AN_REDACT_MIN);
+            shown, AN_REDACT_MIN);
+    free(shown);
 }
 
 /* An agent's confine, confine_paths, network and inherit_env keys (as an
@@ -350,7 +359,8 @@ static int agents_from_settings(struct ctx *c, const char *file, char **pick, si
             if (an_secret_name(k) || strstr(json_string_value(v), "${ENV.")) {
                 char label[300];
                 snprintf(label, sizeof label, "env %.100s of agent %.100s", k, name);
-                an_secrets_add_template(c->red, label, json_string_value(v), short_secret, NULL);
+                an_secrets_add_template(c->red, label, json_string_value(v), short_secret,
+                                        c->red);
             }
             struct an_buf e = AN_BUF_INIT;
             an_buf_printf(&e, "%s=%s", k, val);
@@ -414,7 +424,7 @@ static void env_refs_of(struct an_redactor *red, const char *file)
         an_buf_append(&b, chunk, n);
     fclose(f);
     if (b.data && strstr(b.data, "${ENV."))
-        an_secrets_add_env_refs(red, b.data, short_secret, NULL);
+        an_secrets_add_env_refs(red, b.data, short_secret, red);
     an_buf_release(&b);
 }
 

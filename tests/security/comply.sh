@@ -45,7 +45,7 @@ cs_settings() {
     --arg rx "term-$S_RX" --arg lit "$S_LIT" --argjson extra "${2:-{\}}" '
     {agent_servers: {
       ($rx): ({command: $mock, args: ["acp", "--scenario", $scn],
-               env: {COMPLY_API_KEY: "${ENV.CS_SET}", MY_SERVICE_TOKEN: $lit}} + $extra),
+               env: {COMPLY_API_KEY: "${ENV.CS_SET}", MY_SERVICE_TOKEN: $lit, SHORT_TOKEN: "ab1"}} + $extra),
       self: ({command: "/bin/sh", args: [$sh, $mock, $scn, $canary, $vis, $port],
               env: {COMPLY_API_KEY: "${ENV.CS_SET}"}, confine: "agent"} + $extra)}}' >"$1"
 }
@@ -123,6 +123,8 @@ for m in AGENT-READ-HOME AGENT-WROTE-OUTSIDE AGENT-CONNECTED AGENT-HAS-HIDDEN; d
 done
 check "comply: the confined agent ran its probe (its HOME is its sandbox)" cs_has default self "agent-home: $cs/tmp/"
 check "comply: the process outside is still alive" cs_alive "$cs_spid"
+check "comply: a secret under 4 bytes is said once, the agent's name in it redacted" \
+  test "$(grep -c "^ananke: warning: the value of env SHORT_TOKEN of agent term-\[redacted\] is shorter than 4 bytes" "$cs/default.err")" = 1
 check "comply: nothing outside the sandbox changed" test "$(cat "$cs/visible/ro.txt")" = comply-visible-ro-77a
 check "comply: no output holds the \$HOME canary" cs_absent comply-home-canary-61d2 "$cs"/default.*
 check "comply: no output holds ananke's secret" cs_absent "$CS_HIDDEN" "$cs"/default.*
