@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2317 # sourced by run.sh; functions run through check
+# shellcheck shell=bash disable=SC2317,SC2154,SC2016 # sourced by run.sh (which sets out, here, url, spawned_pid); functions run through check; ${ENV...} is ananke's, not the shell's
 # `ananke comply` (docs/comply.md "Confinement, environment and secrets"):
 # its agents' terminals, and with `confine: agent` the agent, run confined
 # with a scrubbed environment as `ananke run`'s do, and the secrets it knows
