@@ -17,8 +17,12 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "load/jsont.h"
+#include "proto/acp_client.h"
 #include "proto/http.h"
 #include "run/comply.h"
+#include "run/comply_redact.h"
+#include "run/redact.h"
+#include "run/secrets.h"
 
 #define DEFAULT_SUITE "compliance/acp"
 #define DEFAULT_SUITE_AGUI "compliance/agui"
@@ -58,6 +62,18 @@ static void usage(void)
          "                           or never: 0.3 saves waiting)\n"
          "      --keep-sandbox       keep each test's sandbox directory (paths on "
          "stderr; ACP)\n"
+         "      --confine MODE       what runs in Linux namespaces: terminals (default),\n"
+         "                           agent, required (agent, and an error where it\n"
+         "                           cannot be) or none; settings: \"confine\"\n"
+         "      --confine-paths PATH bound read-only in the confinement (absolute);\n"
+         "                           repeatable; settings: \"confine_paths\"\n"
+         "      --network            confined children keep the host's network;\n"
+         "                           settings: \"network\"\n"
+         "      --inherit-env        the agent and its terminals get ananke's whole\n"
+         "                           environment, not PATH, HOME (the sandbox), TMPDIR,\n"
+         "                           LANG, TERM and the agent's env; settings: \"inherit_env\"\n"
+         "      --redact REGEX       also redact every match of REGEX in every output;\n"
+         "                           repeatable\n"
          "  -r, --reporter NAME:PATH also write junit:PATH, json:PATH or md:PATH\n"
          "                           (PATH '-' = stdout); repeatable\n"
          "  -v, --verbose            every frame in and out on stderr\n"
@@ -72,11 +88,26 @@ struct agent {
     char *name, *command;
     char **argv;
     char **env;
+    /* confinement and environment (struct an_comply_spec): the flags',
+     * then the settings file's keys */
+    int confine;
+    char **confine_paths; /* NULL-terminated */
+    bool network, inherit_env;
+};
+
+/* The flags' confinement, every agent's default. */
+struct conf {
+    int confine; /* enum an_acp_confine */
+    const char **paths;
+    size_t npaths;
+    bool network, inherit_env;
 };
 
 struct ctx {
     struct agent *agents;
     size_t nagents;
+    const struct conf *conf;
+    struct an_redactor *red;
     struct an_jsont **tests;
     size_t ntests, captests;
 };
@@ -91,7 +122,28 @@ static void agent_free(struct agent *a)
     for (char **p = a->env; p && *p; p++)
         free(*p);
     free(a->env);
+    for (char **p = a->confine_paths; p && *p; p++)
+        free(*p);
+    free(a->confine_paths);
 }
+
+/* "terminals" ... -> enum an_acp_confine, or -1 */
+static int confine_parse(const char *m)
+{
+    static const struct {
+        const char *name;
+        enum an_acp_confine v;
+    } modes[] = {{"terminals", AN_ACP_CONFINE_TERMINALS},
+                 {"agent", AN_ACP_CONFINE_AGENT},
+                 {"required", AN_ACP_CONFINE_REQUIRED},
+                 {"none", AN_ACP_CONFINE_NONE}};
+    for (size_t i = 0; m && i < sizeof modes / sizeof *modes; i++)
+        if (!strcmp(modes[i].name, m))
+            return (int)modes[i].v;
+    return -1;
+}
+
+#define MAX_CONFINE_PATHS 32 /* as an ACP target's confine_paths */
 
 static struct agent *agent_add(struct ctx *c, const char *name, size_t nlen)
 {
@@ -99,6 +151,12 @@ static struct agent *agent_add(struct ctx *c, const char *name, size_t nlen)
     struct agent *a = &c->agents[c->nagents++];
     memset(a, 0, sizeof *a);
     a->name = an_xstrndup(name, nlen);
+    a->confine = c->conf->confine;
+    a->network = c->conf->network;
+    a->inherit_env = c->conf->inherit_env;
+    a->confine_paths = an_xcalloc(c->conf->npaths + 1, sizeof *a->confine_paths);
+    for (size_t i = 0; i < c->conf->npaths; i++)
+        a->confine_paths[i] = an_xstrdup(c->conf->paths[i]);
     return a;
 }
 
@@ -125,6 +183,90 @@ static int agent_from_shell(struct ctx *c, const char *spec, bool agui)
     struct an_buf b = AN_BUF_INIT;
     an_buf_printf(&b, "exec %s", eq + 1);
     a->argv[2] = an_buf_detach(&b, NULL);
+    return 0;
+}
+
+/* A secret too short to be searched for: said once per label (the
+ * settings and tests are read by one thread, before anything runs). */
+static void short_secret(const char *label, void *ud)
+{
+    static char said[16][128];
+    static size_t nsaid;
+    for (size_t i = 0; i < nsaid; i++)
+        if (!strncmp(said[i], label, sizeof said[i] - 1))
+            return;
+    if (nsaid < 16)
+        snprintf(said[nsaid++], sizeof said[0], "%s", label);
+    char *shown = an_comply_shown(ud, label); /* an agent's name may hold a --redact match */
+    fprintf(stderr,
+            "ananke: warning: the value of %s is shorter than %d bytes: it is not searched for, "
+            "so it is not redacted\n",
+            shown, AN_REDACT_MIN);
+    free(shown);
+}
+
+/* An agent's confine, confine_paths, network and inherit_env keys (as an
+ * ACP target's in a config): over the flags' values. */
+static int settings_confine(const char *file, const char *name, const json_t *s, struct agent *a)
+{
+    json_t *v;
+    if ((v = json_object_get(s, "confine"))) {
+        int m = confine_parse(json_string_value(v));
+        if (m < 0) {
+            fprintf(stderr,
+                    "ananke: %s: agent_servers.%s.confine must be one of: terminals, agent, "
+                    "required, none\n",
+                    file, name);
+            return AN_EXIT_INVALID;
+        }
+        a->confine = m;
+    }
+    static const char *const flags[] = {"network", "inherit_env"};
+    bool *dst[] = {&a->network, &a->inherit_env};
+    for (size_t i = 0; i < 2; i++) {
+        if (!(v = json_object_get(s, flags[i])))
+            continue;
+        if (!json_is_boolean(v)) {
+            fprintf(stderr, "ananke: %s: agent_servers.%s.%s must be true or false\n", file, name,
+                    flags[i]);
+            return AN_EXIT_INVALID;
+        }
+        *dst[i] = json_is_true(v);
+    }
+    if (!(v = json_object_get(s, "confine_paths")))
+        return 0;
+    if (!json_is_array(v) || json_array_size(v) > MAX_CONFINE_PATHS) {
+        fprintf(stderr,
+                "ananke: %s: agent_servers.%s.confine_paths must be an array of at most %d "
+                "absolute paths\n",
+                file, name, MAX_CONFINE_PATHS);
+        return AN_EXIT_INVALID;
+    }
+    for (char **p = a->confine_paths; p && *p; p++)
+        free(*p);
+    free(a->confine_paths);
+    a->confine_paths = an_xcalloc(json_array_size(v) + 1, sizeof *a->confine_paths);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const char *src = json_string_value(json_array_get(v, i));
+        char *p = NULL;
+        struct an_err ie = AN_ERR_INIT;
+        struct an_loc loc = {.file = file};
+        struct an_vars none = AN_VARS_INIT; /* ${ENV.NAME} only */
+        if (src && an_interp(src, &loc, &none, &p, &ie)) {
+            fprintf(stderr, "ananke: %s: agent_servers.%s.confine_paths[%zu]: %s\n", file, name,
+                    i, ie.msg);
+            free(p);
+            return AN_EXIT_INVALID;
+        }
+        if (!p || p[0] != '/') {
+            fprintf(stderr,
+                    "ananke: %s: agent_servers.%s.confine_paths[%zu] must be an absolute path\n",
+                    file, name, i);
+            free(p);
+            return AN_EXIT_INVALID;
+        }
+        a->confine_paths[i] = p;
+    }
     return 0;
 }
 
@@ -199,10 +341,34 @@ static int agents_from_settings(struct ctx *c, const char *file, char **pick, si
                 rc = AN_EXIT_INVALID;
                 break;
             }
+            /* ${ENV.NAME} passes one of ananke's variables on by name (the
+             * agent no longer gets ananke's environment); $${ is a literal ${ */
+            char *val = NULL;
+            struct an_err ie = AN_ERR_INIT;
+            struct an_loc loc = {.file = file};
+            struct an_vars none = AN_VARS_INIT;
+            if (an_interp(json_string_value(v), &loc, &none, &val, &ie)) {
+                fprintf(stderr, "ananke: %s: agent_servers.%s.env.%s: %s\n", file, name, k,
+                        ie.msg);
+                free(val);
+                rc = AN_EXIT_INVALID;
+                break;
+            }
+            /* a secret, as an ACP target's env of `ananke run` is: named like
+             * one, or built from ananke's environment */
+            if (an_secret_name(k) || strstr(json_string_value(v), "${ENV.")) {
+                char label[300];
+                snprintf(label, sizeof label, "env %.100s of agent %.100s", k, name);
+                an_secrets_add_template(c->red, label, json_string_value(v), short_secret,
+                                        c->red);
+            }
             struct an_buf e = AN_BUF_INIT;
-            an_buf_printf(&e, "%s=%s", k, json_string_value(v));
+            an_buf_printf(&e, "%s=%s", k, val);
+            free(val);
             a->env[ne++] = an_buf_detach(&e, NULL);
         }
+        if (!rc)
+            rc = settings_confine(file, name, s, a);
     }
     json_decref(root);
     return rc;
@@ -244,6 +410,24 @@ static int collect(const char *path, char ***files, size_t *n)
     return 0;
 }
 
+/* Every ${ENV.NAME} a test file writes is a secret (an AG-UI header, a
+ * credential in a prompt): its value is redacted in every output. */
+static void env_refs_of(struct an_redactor *red, const char *file)
+{
+    FILE *f = fopen(file, "rb");
+    if (!f)
+        return; /* loaded a moment ago: gone since, it sends nothing */
+    struct an_buf b = AN_BUF_INIT;
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        an_buf_append(&b, chunk, n);
+    fclose(f);
+    if (b.data && strstr(b.data, "${ENV."))
+        an_secrets_add_env_refs(red, b.data, short_secret, red);
+    an_buf_release(&b);
+}
+
 enum rep_kind { REP_MD, REP_JUNIT, REP_JSON };
 
 /* --jobs: each test has its own agent process and sandbox, so tests run
@@ -271,7 +455,8 @@ static void *worker(void *arg)
         }
         struct an_comply_test *t = &pl->ra->tests[k];
         pl->run(pl->spec, pl->ra, pl->tests[k], pl->o, t);
-        fprintf(stderr, "comply: %s %s %s (%.1fs)%s%s\n", pl->spec->name, t->id,
+        an_comply_test_redact(t, pl->o->redact); /* before anyone shows it */
+        fprintf(stderr, "comply: %s %s %s (%.1fs)%s%s\n", pl->ra->name, t->id,
                 an_comply_status_name(t->status), (double)t->duration_ms / 1000,
                 t->status == AN_COMPLY_FAIL && t->nunmet ? ": " : "",
                 t->status == AN_COMPLY_FAIL && t->nunmet ? t->unmet[0].message : "");
@@ -298,6 +483,11 @@ int cmd_comply(int argc, char **argv)
     struct an_comply_result res = {0};
     char **shell_specs = an_xcalloc((size_t)argc + 1, sizeof *shell_specs);
     size_t nshell = 0;
+    bool conf_given = false;
+    struct conf conf = {.confine = AN_ACP_CONFINE_TERMINALS,
+                        .paths = an_xcalloc((size_t)argc + 1, sizeof *conf.paths)};
+    c.conf = &conf;
+    c.red = an_redactor_new();
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -310,6 +500,28 @@ int cmd_comply(int argc, char **argv)
             list = true;
         } else if (!strcmp(a, "--keep-sandbox")) {
             keep = true;
+        } else if (!strcmp(a, "--network")) {
+            conf.network = conf_given = true;
+        } else if (!strcmp(a, "--inherit-env")) {
+            conf.inherit_env = conf_given = true;
+        } else if (cli_opt("comply", argc, argv, &i, "--confine", NULL, &val, &rc)) {
+            conf_given = true;
+            if (val && (conf.confine = confine_parse(val)) < 0)
+                rc = cli_usage_error("--confine takes terminals, agent, required or none, not "
+                                     "'%s'",
+                                     val);
+        } else if (cli_opt("comply", argc, argv, &i, "--confine-paths", NULL, &val, &rc)) {
+            conf_given = true;
+            if (val && val[0] != '/')
+                rc = cli_usage_error("--confine-paths takes an absolute path, not '%s'", val);
+            else if (val && conf.npaths == MAX_CONFINE_PATHS)
+                rc = cli_usage_error("at most %d --confine-paths", MAX_CONFINE_PATHS);
+            else if (val)
+                conf.paths[conf.npaths++] = val;
+        } else if (cli_opt("comply", argc, argv, &i, "--redact", NULL, &val, &rc)) {
+            struct an_err rerr = AN_ERR_INIT;
+            if (val && an_redactor_add_regex(c.red, val, &rerr))
+                rc = cli_usage_error("--redact: %s", rerr.msg);
         } else if (cli_opt("comply", argc, argv, &i, "--jobs", "-j", &val, &rc)) {
             char *end = NULL;
             unsigned long v = val ? strtoul(val, &end, 10) : 0;
@@ -381,6 +593,11 @@ int cmd_comply(int argc, char **argv)
         rc = cli_usage_error("--keep-sandbox: AG-UI tests have no sandbox");
         goto done;
     }
+    if (agui && conf_given) {
+        rc = cli_usage_error("--confine, --confine-paths, --network, --inherit-env: AG-UI agents "
+                             "are endpoints ananke does not start");
+        goto done;
+    }
 
     /* tests */
     if (npaths == 0)
@@ -436,6 +653,7 @@ int cmd_comply(int argc, char **argv)
         }
         c.tests = an_xrealloc(c.tests, (c.ntests + 1) * sizeof *c.tests);
         c.tests[c.ntests++] = t;
+        env_refs_of(c.red, files[i]);
     }
     if (rc)
         goto done;
@@ -474,6 +692,7 @@ int cmd_comply(int argc, char **argv)
     }
 
     struct an_comply_opts o = AN_COMPLY_OPTS_INIT;
+    o.redact = c.red;
     o.protocol = mcp ? AN_COMPLY_PROTO_MCP : AN_COMPLY_PROTO_ACP;
     o.keep_sandbox = keep;
     o.timeout_scale = scale;
@@ -485,12 +704,19 @@ int cmd_comply(int argc, char **argv)
     int64_t t0 = an_clock_mono_ms();
     for (size_t i = 0; i < c.nagents; i++) {
         struct agent *ag = &c.agents[i];
-        struct an_comply_spec spec = {ag->name, ag->command, (const char *const *)ag->argv,
-                                      (const char *const *)ag->env};
+        struct an_comply_spec spec = {ag->name,
+                                      ag->command,
+                                      (const char *const *)ag->argv,
+                                      (const char *const *)ag->env,
+                                      ag->confine,
+                                      (const char *const *)ag->confine_paths,
+                                      ag->network,
+                                      ag->inherit_env};
         struct an_comply_agent *ra = an_comply_add_agent(&res, ag->name, ag->command);
         (agui ? an_comply_agui_probe : an_comply_probe)(&spec, ra, &o);
+        an_comply_agent_redact(ra, c.red);
         if (!ra->init)
-            fprintf(stderr, "comply: %s: %s failed: %s\n", ag->name,
+            fprintf(stderr, "comply: %s: %s failed: %s\n", ra->name,
                     agui ? "the probe run" : "initialize", ra->init_error ? ra->init_error : "?");
         /* every slot first: the workers write into them, nothing grows */
         for (size_t k = 0; k < c.ntests; k++)
@@ -555,6 +781,8 @@ done:
     free(ids);
     free(pick);
     free(shell_specs);
+    free(conf.paths);
+    an_redactor_free(c.red);
     an_comply_result_release(&res);
     return rc;
 }

@@ -435,6 +435,8 @@ check "acp: the sandbox is removed after the test" \
 # the ACP sandbox against planted links, special files and odd path shapes
 # shellcheck source=acp_escapes.sh
 . "$here/acp_escapes.sh"
+# shellcheck source=comply.sh
+. "$here/comply.sh"
 
 # ---------------------------------------------------------------- loopback
 # listeners PID: the local address:port (hex, as /proc/net/tcp{,6} write

@@ -19,11 +19,15 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "proto/acp_client.h"
+#include "run/comply_redact.h"
 
 #ifndef ANANKE_VERSION
 #define ANANKE_VERSION "0"
 #endif
 
+
+#define VFRAME_MAX 2000 /* bytes of a frame -v shows */
+#define VFRAMES_MAX 4096 /* frames -v keeps of one test */
 
 static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, const char *line,
                       size_t len, int64_t unix_ms)
@@ -31,9 +35,58 @@ static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, co
     (void)c;
     (void)unix_ms;
     struct eng *e = ud;
-    if (e->o->verbose)
-        fprintf(e->log, "  [%s] %.*s\n", dir == AN_RPC_OUT ? "OUT" : "IN ",
-                (int)(len > 2000 ? 2000 : len), line);
+    if (!e->o->verbose || e->nv == VFRAMES_MAX)
+        return;
+    e->vframes = an_xrealloc(e->vframes, (e->nv + 1) * sizeof *e->vframes);
+    e->vout = an_xrealloc(e->vout, (e->nv + 1) * sizeof *e->vout);
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_append(&b, line, len > VFRAME_MAX ? VFRAME_MAX : len);
+    if (len > VFRAME_MAX)
+        an_buf_puts(&b, "..."); /* a cut: the redactor looks at what it left */
+    e->vframes[e->nv] = an_buf_detach(&b, NULL);
+    e->vout[e->nv++] = dir == AN_RPC_OUT;
+}
+
+/* -v: the test's frames, with the secrets the run knows redacted (the
+ * frames searched together: a secret streamed across several, a --redact
+ * match in pieces), in one block. */
+static void log_flush(struct eng *e, const char *agent)
+{
+    if (!e->o->verbose)
+        return;
+    char **shown = e->nv && !an_redactor_empty(e->o->redact)
+                       ? an_redact_frames(e->o->redact, (const char *const *)e->vframes, e->nv,
+                                          NULL)
+                       : NULL;
+    char *name = an_comply_shown(e->o->redact, agent);
+    flockfile(e->log);
+    fprintf(e->log, "-- %s: %s\n", name, e->t->id);
+    free(name);
+    for (size_t i = 0; i < e->nv; i++) {
+        const char *f = shown ? shown[i] : e->vframes[i];
+        char *q = an_redact_quoted(e->o->redact, f, strlen(f), NULL, NULL);
+        fprintf(e->log, "  [%s] %s\n", e->vout[i] ? "OUT" : "IN ", q ? q : f);
+        free(q);
+        if (shown)
+            free(shown[i]);
+        free(e->vframes[i]);
+    }
+    if (e->nv == VFRAMES_MAX)
+        fprintf(e->log, "  (-v shows the first %d frames of a test)\n", VFRAMES_MAX);
+    funlockfile(e->log);
+    free(shown);
+    free(e->vframes);
+    free(e->vout);
+}
+
+/* The agent's confinement and environment, as the spec says (the same
+ * keys as an ACP target of `ananke run`). */
+static void confine_opts(struct an_acp_opts *ao, const struct an_comply_spec *spec)
+{
+    ao->confine = (enum an_acp_confine)spec->confine;
+    ao->confine_paths = spec->confine_paths;
+    ao->network = spec->network;
+    ao->clean_env = !spec->inherit_env;
 }
 
 static void observe(struct eng *e, enum an_jsont_msg_kind k, const json_t *msg)
@@ -317,6 +370,7 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
     ao.client_capabilities = t->client_caps;
     ao.policy = (enum an_acp_policy)t->policy; /* same order: yolo, none, read, write */
     ao.permission_delay_ms = o->permission_delay_ms;
+    confine_opts(&ao, spec);
     struct an_acp_cbs cbs = {.ud = &e,
                              .on_agent_request = on_agent_request,
                              .on_notification = on_notification,
@@ -324,8 +378,6 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
                              .on_frame = log_frame,
                              .on_warning = on_warning,
                              .on_close = on_close};
-    if (o->verbose)
-        fprintf(e.log, "-- %s: %s\n", spec->name, t->id);
     e.start_mono = an_clock_mono_ms();
     if (an_acp_client_new(&e.c, &ao, &cbs, &err)) {
         comply_unmet_add(&e, "startup", -1, "cannot start the agent: %s", err.msg);
@@ -386,17 +438,38 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
 done:
     out->status = out->nunmet ? AN_COMPLY_FAIL : AN_COMPLY_PASS;
     if (e.c && out->status == AN_COMPLY_FAIL) {
-        size_t len = 0;
-        const char *se = an_rpc_stderr(an_acp_rpc(e.c), &len, NULL);
+        size_t len = 0, dropped = 0;
+        const char *se = an_rpc_stderr(an_acp_rpc(e.c), &len, &dropped);
         if (se && len) {
             size_t off = len > STDERR_TAIL ? len - STDERR_TAIL : 0;
-            out->stderr_tail = an_utf8_lossy(se + off, len - off);
+            char *tail = an_utf8_lossy(se + off, len - off);
+            if (off || dropped) {
+                /* "...tail": the redactor then finds the end of a secret
+                 * the cut left (run/redact.h "Cuts") */
+                struct an_buf b = AN_BUF_INIT;
+                an_buf_printf(&b, "...%s", tail);
+                free(tail);
+                tail = an_buf_detach(&b, NULL);
+            }
+            out->stderr_tail = tail;
         }
     }
     an_acp_client_free(e.c);
+    log_flush(&e, spec->name);
+    /* what the report will quote, redacted here, where what the agent sent
+     * is still known (a --redact match it streamed in pieces) */
+    json_t *seen = json_array();
+    for (size_t i = 0; i < e.nobs; i++)
+        json_array_append(seen, e.obs[i].msg);
+    an_comply_test_redact_seen(out, o->redact, seen);
+    json_decref(seen);
     if (have_sandbox) {
         if (o->keep_sandbox)
-            fprintf(e.log, "comply: kept sandbox of %s / %s: %s\n", spec->name, t->id, sandbox);
+        {
+            char *name = an_comply_shown(o->redact, spec->name);
+            fprintf(e.log, "comply: kept sandbox of %s / %s: %s\n", name, t->id, sandbox);
+            free(name);
+        }
         else
             comply_rm_tree(sandbox);
     }
@@ -474,6 +547,7 @@ void an_comply_probe(const struct an_comply_spec *spec, struct an_comply_agent *
     ao.argv = spec->argv;
     ao.env = spec->env;
     ao.sandbox = dir;
+    confine_opts(&ao, spec);
     bool mcp = o->protocol == AN_COMPLY_PROTO_MCP;
     struct an_acp_cbs cbs = {.ud = &p,
                              .on_notification = probe_note,

@@ -31,12 +31,22 @@
 
 #include "ananke/comply.h"
 #include "load/jsont.h"
+#include "run/redact.h"
 
 struct an_comply_spec {
     const char *name;
     const char *command;     /* for the report */
     const char *const *argv; /* NULL-terminated */
     const char *const *env;  /* "NAME=VALUE", NULL-terminated, or NULL */
+    /* As a target of `ananke run` (docs/comply.md "Confinement and
+     * environment"; proto/acp_client.h): what runs in Linux namespaces
+     * (enum an_acp_confine; default: the terminals), read-only paths, the
+     * host's network, and ananke's whole environment instead of core/envmin
+     * (HOME = the test's sandbox) plus env. */
+    int confine;
+    const char *const *confine_paths; /* NULL-terminated, absolute; may be NULL */
+    bool network;
+    bool inherit_env;
 };
 
 /* What the runner itself says to a stdio agent, and how it answers the
@@ -60,6 +70,9 @@ struct an_comply_opts {
      * written for real agents that think; a scripted agent answers at once
      * or never, so a test run can wait less. delayMs steps keep their time. */
     double timeout_scale;
+    /* what -v prints is redacted with it (run/redact.h; may be NULL): the
+     * results are redacted by the caller (run/comply_redact.h) */
+    const struct an_redactor *redact;
 };
 #define AN_COMPLY_OPTS_INIT                                                                        \
     {                                                                                              \

@@ -31,6 +31,7 @@
 #include "proto/uuid.h"
 #include "run/comply_agui.h"
 #include "run/comply_int.h"
+#include "run/comply_redact.h"
 
 #define MAX_EVENT_BYTES (16u * 1024u * 1024u)
 #define MAX_BODY_BYTES (64u * 1024u * 1024u)
@@ -50,6 +51,7 @@ struct ag_eng {
     struct an_vars vars;
     struct conv_end prev;
     FILE *log;
+    json_t *seen; /* every event of every answer: what the agent sent */
 };
 
 /* A window's length after --timeout-scale (at least 1 ms). */
@@ -179,10 +181,20 @@ static json_t *outcome_json(const struct an_turn_rec *r, const struct an_http_re
     return o;
 }
 
+/* One -v line, the run's secrets redacted (a piece of one at a string's
+ * edge too: one event of a streamed secret). */
+static void vlog(FILE *log, const struct an_redactor *red, const char *what, const char *s,
+                 size_t n)
+{
+    char *out = an_redact_quoted(red, s, n, NULL, &n);
+    fprintf(log, "  [%s] %.*s\n", what, (int)n, out ? out : s);
+    free(out);
+}
+
 /* POST the request and decode the answer into an outcome (new reference).
  * *conv_out (may be NULL) takes the conversation after the run. */
 static json_t *exchange(const char *url, const struct request *rq, FILE *log, int verbose,
-                        struct an_agui_conv *conv_out)
+                        const struct an_redactor *red, struct an_agui_conv *conv_out)
 {
     struct an_transcript t;
     an_transcript_init(&t);
@@ -218,8 +230,12 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
     req.max_body = MAX_BODY_BYTES;
     req.on_data = on_body;
     req.ud = &io;
-    if (verbose)
-        fprintf(log, "  [OUT] POST %s %s\n", url, rq->body);
+    if (verbose) {
+        struct an_buf line = AN_BUF_INIT;
+        an_buf_printf(&line, "POST %s %s", url, rq->body);
+        vlog(log, red, "OUT", line.data, line.len);
+        an_buf_release(&line);
+    }
 
     struct an_http_resp resp;
     struct an_http_xfer x;
@@ -292,9 +308,21 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
     if (verbose) {
         fprintf(log, "  [IN ] HTTP %ld %s\n", resp.status, resp.content_type);
         if (resp.head_len)
-            fprintf(log, "  [IN ] %.*s\n", (int)resp.head_len, resp.head);
+            vlog(log, red, "IN ", resp.head, resp.head_len);
+        /* the frames redacted together: a secret streamed across several */
+        const char **texts = an_xcalloc(r->nframes + 1, sizeof *texts);
         for (size_t i = 0; i < r->nframes; i++)
-            fprintf(log, "  [IN ] %.2000s\n", r->frames[i].data);
+            texts[i] = r->frames[i].data;
+        char **shown =
+            an_redactor_empty(red) ? NULL : an_redact_frames(red, texts, r->nframes, NULL);
+        for (size_t i = 0; i < r->nframes; i++) {
+            const char *f = shown ? shown[i] : texts[i];
+            vlog(log, red, "IN ", f, strnlen(f, 2000));
+            if (shown)
+                free(shown[i]);
+        }
+        free(shown);
+        free(texts);
     }
     json_t *o = outcome_json(r, &resp, &conv, rq);
     an_agui_dec_free(io.dec);
@@ -452,7 +480,7 @@ static bool step_exchange(struct ag_eng *e, const struct an_jsont_step *st)
                          .accept = accept,
                          .window_ms = window(e->o, st->ms)};
     struct an_agui_conv conv = {0};
-    o = exchange(e->url, &rq, e->log, e->o->verbose, &conv);
+    o = exchange(e->url, &rq, e->log, e->o->verbose, e->o->redact, &conv);
     if (run) {
         conv_end_release(&e->prev);
         e->prev.thread_id = rq.thread_id ? an_xstrdup(rq.thread_id) : NULL;
@@ -474,6 +502,8 @@ static bool step_exchange(struct ag_eng *e, const struct an_jsont_step *st)
         ok = apply_captures(e, st, o, matched);
     ok = ok && !an_cancelled();
 done:
+    if (o)
+        json_array_extend(e->seen, json_object_get(o, "events"));
     free(matched);
     json_decref(o);
     json_decref(in);
@@ -504,8 +534,12 @@ void an_comply_agui_run(const struct an_comply_spec *spec, const struct an_compl
     (void)a;
     int64_t t0 = an_clock_mono_ms();
     comply_fill_meta(out, t);
-    struct ag_eng e = {
-        .t = t, .o = o, .url = spec->command, .out = out, .log = o->log ? o->log : stderr};
+    struct ag_eng e = {.t = t,
+                       .o = o,
+                       .url = spec->command,
+                       .out = out,
+                       .log = o->log ? o->log : stderr,
+                       .seen = json_array()};
     char id[AN_UUID_STR];
     an_uuid4(id);
     an_vars_set(&e.vars, "threadId", id);
@@ -517,8 +551,11 @@ void an_comply_agui_run(const struct an_comply_spec *spec, const struct an_compl
     char *real = realpath(slash ? suite : ".", NULL);
     an_vars_set(&e.vars, "suiteDir", real ? real : suite);
     free(real);
-    if (o->verbose)
-        fprintf(e.log, "-- %s: %s\n", spec->name, t->id);
+    if (o->verbose) {
+        char *name = an_comply_shown(o->redact, spec->name);
+        fprintf(e.log, "-- %s: %s\n", name, t->id);
+        free(name);
+    }
     for (size_t s = 0; s < t->nsteps; s++) {
         const struct an_jsont_step *st = &t->steps[s];
         if (an_cancelled()) {
@@ -533,6 +570,8 @@ void an_comply_agui_run(const struct an_comply_spec *spec, const struct an_compl
             break;
     }
     out->status = out->nunmet ? AN_COMPLY_FAIL : AN_COMPLY_PASS;
+    an_comply_test_redact_seen(out, o->redact, e.seen);
+    json_decref(e.seen);
     conv_end_release(&e.prev);
     an_vars_release(&e.vars);
     out->duration_ms = an_clock_mono_ms() - t0;
@@ -548,15 +587,19 @@ void an_comply_agui_probe(const struct an_comply_spec *spec, struct an_comply_ag
                            "runId", run, "state", "messages", "id", "probe-user-1", "role", "user",
                            "content", "Hello", "tools", "context", "forwardedProps");
     char *body = an_json_compact(in);
-    if (o->verbose)
-        fprintf(o->log ? o->log : stderr, "-- %s: probe run\n", spec->name);
+    if (o->verbose) {
+        char *name = an_comply_shown(o->redact, spec->name);
+        fprintf(o->log ? o->log : stderr, "-- %s: probe run\n", name);
+        free(name);
+    }
     struct request rq = {.body = body,
                          .thread_id = thread,
                          .run_id = run,
                          .messages = json_object_get(in, "messages"),
                          .state = json_object_get(in, "state"),
                          .window_ms = window(o, PROBE_WINDOW_MS)};
-    json_t *out = exchange(spec->command, &rq, o->log ? o->log : stderr, o->verbose, NULL);
+    json_t *out =
+        exchange(spec->command, &rq, o->log ? o->log : stderr, o->verbose, o->redact, NULL);
     const char *status = an_json_str(out, "status");
     const json_t *http = json_object_get(out, "http");
     if (!json_integer_value(json_object_get(http, "status"))) {

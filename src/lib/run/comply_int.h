@@ -67,6 +67,11 @@ struct eng {
      * AN_DEFAULT_MAX_WARNINGS are unmet entries, the rest counted in one
      * more (out->unmet[framing_more]) */
     size_t framing, framing_more;
+    /* -v: the frames of the test, printed when it ends, redacted together
+     * (a secret streamed in pieces is only known once all have come) */
+    char **vframes;
+    bool *vout; /* sent by us */
+    size_t nv;
 };
 
 /* ---- comply.c: the engine core ---------------------------------------- */

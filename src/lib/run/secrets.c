@@ -133,6 +133,23 @@ void an_secrets_gather(struct an_redactor *r, const struct an_config *cfg,
     }
 }
 
+void an_secrets_add_template(struct an_redactor *r, const char *label, const char *src,
+                             an_secret_short_fn short_fn, void *ud)
+{
+    struct gather g = {r, short_fn, ud};
+    struct an_vars none = AN_VARS_INIT;
+    struct an_tmpl t = {.src = src};
+    add_template(&g, label, &t, &none, false);
+}
+
+void an_secrets_add_env_refs(struct an_redactor *r, const char *text, an_secret_short_fn short_fn,
+                             void *ud)
+{
+    struct gather g = {r, short_fn, ud};
+    struct an_vars none = AN_VARS_INIT;
+    add_refs(&g, text, &none);
+}
+
 /* ---- a hook's output, as far as it goes ---- */
 
 /* The JSON string token at s[*i] (on its opening quote), decoded as far

@@ -29,6 +29,18 @@ typedef void (*an_secret_short_fn)(const char *label, void *ud);
 void an_secrets_gather(struct an_redactor *r, const struct an_config *cfg,
                        const struct an_vars *vars, an_secret_short_fn short_fn, void *ud);
 
+/* A value a config builds from the template `src` (${ENV...} only), and
+ * each ${ENV.NAME} it is made of (labelled "environment variable NAME"),
+ * added to r: the whole under `label` when it interpolates. For the
+ * settings of `ananke comply` (an agent's env). */
+void an_secrets_add_template(struct an_redactor *r, const char *label, const char *src,
+                             an_secret_short_fn short_fn, void *ud);
+
+/* The value of every ${ENV.NAME} written in `text` (a test file of `ananke
+ * comply`), labelled "environment variable NAME". */
+void an_secrets_add_env_refs(struct an_redactor *r, const char *text, an_secret_short_fn short_fn,
+                             void *ud);
+
 /* The secret-named members of a hook's output, as far as it can be read (a
  * hook that failed or was cut may have printed them): each added to r
  * labelled "hook variable NAME". `text` need not be valid JSON: the
