@@ -191,6 +191,7 @@ void an_run_result_release(struct an_run_result *r)
         an_test_result_release(&r->tests[i]);
     free(r->tests);
     free(r->config_path);
+    free(r->project_dir);
     free(r->shard);
     free(r->filter);
     memset(r, 0, sizeof *r);

@@ -19,7 +19,7 @@
 #include "run/judge.h"
 #include "run/mcp_turn.h"
 #include "run/redact_result.h"
-#include "run/result_paths.h"
+#include "core/result_paths.h"
 #include "run/script_check.h"
 #include "run/secrets.h"
 #include "run/target_conf.h"

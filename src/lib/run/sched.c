@@ -19,7 +19,7 @@
 #include "proto/http.h"
 #include "run/sched_int.h"
 #include "run/redact_result.h"
-#include "run/result_paths.h"
+#include "core/result_paths.h"
 #include "run/secrets.h"
 
 static bool has_tag(const struct an_test *t, const char *const *tags, size_t n)
@@ -418,6 +418,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     an_http_global_init();
     out->start_ms = an_clock_unix_ms();
     out->config_path = an_path_in_project(suite->config.path, suite->config.dir);
+    out->project_dir = an_path_absolute(suite->config.dir);
     out->parallel = parallel;
     out->repeat = s.repeat;
     out->pass_rate = s.pass_rate;

@@ -9,8 +9,8 @@
  * Done once where a run's result is made, beside the redaction, so that no
  * reporter has to remember it.
  */
-#ifndef ANANKE_RUN_RESULT_PATHS_H
-#define ANANKE_RUN_RESULT_PATHS_H
+#ifndef ANANKE_CORE_RESULT_PATHS_H
+#define ANANKE_CORE_RESULT_PATHS_H
 
 #include "ananke/result.h"
 
@@ -20,6 +20,10 @@
  * resolved when they exist; the file's own name is kept. The caller frees
  * the result. */
 char *an_path_in_project(const char *path, const char *project_dir);
+
+/* A directory's absolute path, symbolic links resolved when it exists
+ * (else "." and ".." folded lexically). The caller frees it. */
+char *an_path_absolute(const char *dir);
 
 /* Rewrite t in place: its file, each finding's and judgement's file, and
  * inside its error and each finding's detail and attempt's summary the

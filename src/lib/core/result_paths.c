@@ -1,5 +1,5 @@
-/* Paths in a result relative to the project directory (run/result_paths.h). */
-#include "run/result_paths.h"
+/* Paths in a result relative to the project directory (core/result_paths.h). */
+#include "core/result_paths.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -54,6 +54,11 @@ static char *dir_abs(const char *d)
 {
     char *r = realpath(d && d[0] ? d : ".", NULL);
     return r ? r : lexical(d && d[0] ? d : ".");
+}
+
+char *an_path_absolute(const char *dir)
+{
+    return dir_abs(dir);
 }
 
 /* The part of abs under dir ("." for dir itself), or NULL. */
