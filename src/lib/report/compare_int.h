@@ -51,6 +51,8 @@ enum cmp_root {
     CMP_ROOT_HALLUCINATION_SIGNAL,
     CMP_ROOT_MISSING_CASE,
     CMP_ROOT_UNKNOWN,
+    CMP_ROOT_AGENT_ERROR,   /* the agent ended the run with its own error (AG-UI RUN_ERROR) */
+    CMP_ROOT_TEXT_MISMATCH, /* the answer's text is not what a text check wants */
     CMP_ROOT_COUNT
 };
 const char *cmp_root_name(enum cmp_root r); /* "tool_failure", ...; NULL for NONE */
@@ -98,8 +100,11 @@ struct cmp_failure {
 /* true and *out filled when t errored. */
 bool cmp_failure_of(const struct an_test_result *t, struct cmp_failure *out);
 /* A transport failure (the agent was down, timed out, answered an HTTP
- * error, broke the protocol, reported a run error, sent too much). */
+ * error, broke the protocol, sent too much). */
 bool cmp_failure_is_transport(const struct cmp_failure *f);
+/* The agent reported the failure itself (AN_ERUN: an AG-UI RUN_ERROR, a
+ * JSON-RPC error answer): root cause agent_error, no security signal. */
+bool cmp_failure_is_agent(const struct cmp_failure *f);
 
 /* --- trace integrity ----------------------------------------------------- */
 

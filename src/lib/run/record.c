@@ -16,6 +16,7 @@
 #include "core/clock.h"
 #include "core/interp.h"
 #include "core/json.h"
+#include "core/result_paths.h"
 #include "core/sha256.h"
 #include "core/strmap.h"
 #include "proto/uuid.h"
@@ -214,11 +215,15 @@ static json_t *tests_json(const struct an_recorder *rc, const struct an_run_resu
     for (size_t k = 0; k < rc->info.nselected; k++) {
         const struct an_test *t = &rc->suite->tests[rc->selected[k]];
         const struct an_test_result *r = j < res->ntests ? &res->tests[j] : NULL;
-        bool ran = r && same(rc, r->name, t->name) && same(rc, r->file, t->file);
+        /* a result names its file relative to the project (core/result_paths.h) */
+        char *file = t->file ? an_path_in_project(t->file, rc->suite->config.dir) : NULL;
+        bool ran = r && same(rc, r->name, t->name) && same(rc, r->file, file);
         if (!ran) {
-            json_array_append_new(a, test_entry(t->name, t->id, t->file, NULL, "not_run"));
+            json_array_append_new(a, test_entry(t->name, t->id, file, NULL, "not_run"));
+            free(file);
             continue;
         }
+        free(file);
         json_array_append_new(a, test_entry(r->name, r->id, r->file, slugs ? slugs[j] : NULL,
                                             an_status_name(r->status)));
         j++;
