@@ -361,7 +361,10 @@ json_t *cmp_report_json(const struct an_compare *c, const struct cmp_pack *p);
 /* quality_flags: every *_href member of report and every page link checked
  * (cmp_href_violation, then: a regular file inside the pack, or planned),
  * and every evidence manifest_key looked up in the pack. New reference. */
-json_t *cmp_quality_flags(const json_t *report, const struct cmp_pack *p);
+/* c (NULL: not checked) adds the paths its runs' raw copies store: an
+ * absolute one is a path violation. */
+json_t *cmp_quality_flags(const json_t *report, const struct cmp_pack *p,
+                          const struct an_compare *c);
 
 /* --- pages (compare_html.c, compare_case.c) ------------------------------- */
 

@@ -751,7 +751,7 @@ static int build(struct an_compare *c, struct cmp_pack *p, struct an_err *err)
     cmp_html_report(&pg, c, report);
     size_t before = p->nlinks;
     cmp_pack_scan_links(p, "report.html", pg.b.data ? pg.b.data : "", pg.b.len);
-    json_object_set_new(report, "quality_flags", cmp_quality_flags(report, p));
+    json_object_set_new(report, "quality_flags", cmp_quality_flags(report, p, c));
     /* write_page scans the final page again */
     for (size_t i = before; i < p->nlinks; i++) {
         free(p->links[i].where);

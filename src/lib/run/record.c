@@ -247,15 +247,21 @@ static json_t *run_json(const struct an_recorder *rc, const struct an_run_result
     set(o, "run_id", json_string(rc->run_id));
     set(o, "ananke_version", json_string(ANANKE_VERSION));
     json_t *c = json_object();
-    set(c, "path", str(cfg->path));
+    /* paths relative to the project, as in every result (core/result_paths.h) */
+    char *cfg_path = cfg->path ? an_path_in_project(cfg->path, cfg->dir) : NULL;
+    set(c, "path", str(cfg_path));
+    free(cfg_path);
     set(c, "sha256", str(rc->config_sha256));
     set(o, "config", c);
     set(o, "target", target_json(&cfg->target));
     set(o, "started_at", iso(res ? res->start_ms : rc->opened_ms));
     set(o, "ended_at", res ? iso(res->end_ms) : json_null());
     json_t *sel = json_object(), *paths = json_array();
-    for (size_t i = 0; i < in->npaths; i++)
-        json_array_append_new(paths, str(in->paths[i]));
+    for (size_t i = 0; i < in->npaths; i++) {
+        char *sp = in->paths[i] ? an_path_in_project(in->paths[i], cfg->dir) : NULL;
+        json_array_append_new(paths, str(sp));
+        free(sp);
+    }
     set(sel, "paths", paths);
     set(sel, "filter", str(in->filter));
     set(sel, "shard", str(in->shard));
