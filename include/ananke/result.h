@@ -104,6 +104,9 @@ struct an_checkpoint_result {
     bool required;
     int reached_at_turn; /* 0-based turn where it was reached; -1 = never */
     char *evidence;      /* what satisfied it (text excerpt, tool calls, judge's reason) */
+    char *missed;        /* never reached: the check that failed the last time it was
+                            judged, and why ("turn 3: Output must contain \"ok\": not
+                            found in ..."); NULL when reached or never judged */
 };
 
 /* How a dynamic test ended. */

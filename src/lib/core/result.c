@@ -145,6 +145,7 @@ void an_dynamic_result_free(struct an_dynamic_result *d)
         free(d->checkpoints[i].id);
         free(d->checkpoints[i].description);
         free(d->checkpoints[i].evidence);
+        free(d->checkpoints[i].missed);
     }
     free(d->checkpoints);
     free(d->simulator);

@@ -533,6 +533,11 @@ static void checkpoint_table(struct an_buf *b, const struct an_dynamic_result *d
             an_buf_puts(b, c->required ? "missing" : "not reached");
         an_buf_puts(b, "</td><td class=\"ev\">");
         text(b, c->evidence, true);
+        if (!hit && c->missed && c->missed[0]) { /* the check that failed, and why */
+            an_buf_puts(b, "<div class=\"missed\">failed: ");
+            text(b, c->missed, true);
+            an_buf_puts(b, "</div>");
+        }
         an_buf_puts(b, "</td></tr>\n");
     }
     an_buf_puts(b, "</tbody></table>\n");
