@@ -123,7 +123,7 @@ static void test_root_priority(void **state)
     fx_error(t, AN_EHOOK, -1, "hook exited 3");
     assert_int_equal(cmp_root_cause(t, NULL, &ev), CMP_ROOT_UNKNOWN);
 
-    /* an evidence finding is flagged for Rule4 */
+    /* an evidence finding is flagged for require_evidence_for_actions */
     t = one(&r, AN_STATUS_FAIL);
     finding(t, "check.evidence_required_for_actions");
     assert_int_equal(cmp_root_cause(t, NULL, &ev), CMP_ROOT_UNKNOWN);
@@ -172,14 +172,14 @@ static void test_policy_and_failure(void **state)
         bool evidence;
         const char *want; /* rules joined with ',' */
     } rows[] = {
-        {CMP_ROOT_WRONG_TOOL_CHOICE, false, "Rule1"},
-        {CMP_ROOT_FORMAT_VIOLATION, false, "Rule3"},
-        {CMP_ROOT_MISSING_REQUIRED_DATA, false, "Rule2,Rule4"},
-        {CMP_ROOT_MISSING_REQUIRED_DATA, true, "Rule2,Rule4"},
-        {CMP_ROOT_HALLUCINATION_SIGNAL, false, "Rule3,Rule4"},
-        {CMP_ROOT_MISSING_CASE, false, "Rule2"},
+        {CMP_ROOT_WRONG_TOOL_CHOICE, false, "check_tool_choice"},
+        {CMP_ROOT_FORMAT_VIOLATION, false, "validate_output_format"},
+        {CMP_ROOT_MISSING_REQUIRED_DATA, false, "require_input_data,require_evidence_for_actions"},
+        {CMP_ROOT_MISSING_REQUIRED_DATA, true, "require_input_data,require_evidence_for_actions"},
+        {CMP_ROOT_HALLUCINATION_SIGNAL, false, "validate_output_format,require_evidence_for_actions"},
+        {CMP_ROOT_MISSING_CASE, false, "require_input_data"},
         {CMP_ROOT_TOOL_FAILURE, false, ""},
-        {CMP_ROOT_UNKNOWN, true, "Rule4"},
+        {CMP_ROOT_UNKNOWN, true, "require_evidence_for_actions"},
         {CMP_ROOT_NONE, false, ""},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
@@ -469,7 +469,7 @@ static void test_judge(void **state)
     assert_string_equal(it.tags[0], "regression");
     assert_true(it.preventable);
     assert_int_equal(it.nrules, 1);
-    assert_string_equal(it.rules[0], "Rule1");
+    assert_string_equal(it.rules[0], "check_tool_choice");
 
     /* missing now after a pass: regression, missing_case, missing_new */
     it.side[CMP_NEW] = (struct cmp_side){.avail = CMP_MISSING, .reason_code = "not_in_run",
@@ -480,7 +480,7 @@ static void test_judge(void **state)
     assert_int_equal(it.gate, AN_GATE_REQUIRE_APPROVAL);
     assert_int_equal(it.ntags, 2);
     assert_string_equal(it.tags[1], "missing_new");
-    assert_string_equal(it.rules[0], "Rule2");
+    assert_string_equal(it.rules[0], "require_input_data");
 
     /* not asked for in the new run (--filter): filtered out, never gated */
     it.side[CMP_NEW] = (struct cmp_side){.avail = CMP_MISSING,

@@ -64,7 +64,7 @@ const char *cmp_root_name(enum cmp_root r); /* "tool_failure", ...; NULL for NON
  * table). A kind no rule names is CMP_ROOT_UNKNOWN; never NONE. */
 enum cmp_root cmp_kind_root(const char *kind);
 /* A finding about evidence for actions (seed 004's
- * evidence_required_for_actions): adds policy Rule4. */
+ * evidence_required_for_actions): adds the policy rule require_evidence_for_actions. */
 bool cmp_kind_is_evidence(const char *kind);
 /* The tool's execution failed: its status says so ("error", "timeout" ...:
  * seed 004's tool_result status), or its result does ({"error": ...},
@@ -80,7 +80,7 @@ bool cmp_call_failed(const struct an_tool_call *c);
  * finding is among them. A passing or skipped test: NONE. */
 enum cmp_root cmp_root_cause(const struct an_test_result *t, const char *const *kinds,
                              bool *evidence_failed);
-/* seed 004's mapPolicyRules: up to 3 of "Rule1".."Rule4" into out (static
+/* seed 004's mapPolicyRules: up to 3 rule names (check_tool_choice, require_input_data, validate_output_format, require_evidence_for_actions) into out (static
  * strings), in order, without repeats; returns how many. */
 size_t cmp_policy_rules(enum cmp_root r, bool evidence_failed, const char *out[4]);
 

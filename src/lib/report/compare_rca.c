@@ -105,7 +105,7 @@ enum cmp_root cmp_kind_root(const char *kind)
             return KINDS[i].root;
     /* Kinds added later (seed 004's cases.json checks, a newer file) are
      * placed by the words they are made of, most specific first; an
-     * evidence check is its own thing (Rule4), not a tool choice. */
+     * evidence check is its own thing (require_evidence_for_actions), not a tool choice. */
     if (cmp_kind_is_evidence(kind) || !strncmp(kind, "timing.", 7) ||
         !strncmp(kind, "dynamic.", 8))
         return CMP_ROOT_UNKNOWN;
@@ -274,27 +274,27 @@ size_t cmp_policy_rules(enum cmp_root r, bool evidence_failed, const char *out[4
     const char *add[3] = {NULL, NULL, NULL};
     switch (r) {
     case CMP_ROOT_WRONG_TOOL_CHOICE:
-        add[0] = "Rule1";
+        add[0] = "check_tool_choice";
         break;
     case CMP_ROOT_FORMAT_VIOLATION:
-        add[0] = "Rule3";
+        add[0] = "validate_output_format";
         break;
     case CMP_ROOT_MISSING_REQUIRED_DATA:
-        add[0] = "Rule2";
-        add[1] = "Rule4";
+        add[0] = "require_input_data";
+        add[1] = "require_evidence_for_actions";
         break;
     case CMP_ROOT_HALLUCINATION_SIGNAL:
-        add[0] = "Rule3";
-        add[1] = "Rule4";
+        add[0] = "validate_output_format";
+        add[1] = "require_evidence_for_actions";
         break;
     case CMP_ROOT_MISSING_CASE:
-        add[0] = "Rule2";
+        add[0] = "require_input_data";
         break;
     default:
         break;
     }
     if (evidence_failed)
-        add[2] = "Rule4";
+        add[2] = "require_evidence_for_actions";
     for (size_t i = 0; i < 3; i++) {
         if (!add[i])
             continue;
