@@ -104,6 +104,9 @@ struct an_checkpoint_result {
     bool required;
     int reached_at_turn; /* 0-based turn where it was reached; -1 = never */
     char *evidence;      /* what satisfied it (text excerpt, tool calls, judge's reason) */
+    char *missed;        /* never reached: the check that failed the last time it was
+                            judged, and why ("turn 3: Output must contain \"ok\": not
+                            found in ..."); NULL when reached or never judged */
 };
 
 /* How a dynamic test ended. */
@@ -202,7 +205,11 @@ struct an_run_result {
     struct an_test_result *tests;
     size_t ntests, cap;
     int64_t start_ms, end_ms;
-    char *config_path;
+    char *config_path;     /* relative to project_dir, as every path of a result */
+    /* The project's directory as an absolute path, for what must point at a
+     * file from elsewhere (GitHub annotations are relative to the
+     * repository); no report writes it. NULL: unknown (`ananke merge`). */
+    char *project_dir;
     /* how the run was made, for reports (0 / NULL when not given) */
     unsigned parallel;     /* --parallel */
     unsigned repeat;       /* --repeat */

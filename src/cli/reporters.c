@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "ananke/report.h"
 #include "cli.h"
@@ -38,6 +39,18 @@ static int add(struct cli_reporters *r, size_t kind, const char *path)
     return 0;
 }
 
+/* -r html:PATH writes the page to PATH itself when PATH ends in ".html"
+ * and is not an existing directory; any other PATH is a directory that gets
+ * index.html (docs/cli.md). */
+static bool html_file(const char *path)
+{
+    size_t n = strlen(path);
+    struct stat st;
+    if (n < 5 || strcasecmp(path + n - 5, ".html"))
+        return false;
+    return stat(path, &st) != 0 || !S_ISDIR(st.st_mode);
+}
+
 int cli_reporter_add(struct cli_reporters *r, const char *spec)
 {
     const char *colon = strchr(spec, ':');
@@ -45,8 +58,13 @@ int cli_reporter_add(struct cli_reporters *r, const char *spec)
     if (n == 7 && !strncmp(spec, "console", 7))
         return 0; /* the console is always on */
     for (size_t k = 0; k < NKINDS; k++)
-        if (kinds[k].named && strlen(kinds[k].name) == n && !strncmp(spec, kinds[k].name, n))
-            return add(r, k, colon && colon[1] ? colon + 1 : kinds[k].default_path);
+        if (kinds[k].named && strlen(kinds[k].name) == n && !strncmp(spec, kinds[k].name, n)) {
+            const char *path = colon && colon[1] ? colon + 1 : kinds[k].default_path;
+            if (kinds[k].write == an_report_html && html_file(path))
+                while (kinds[k].write != an_report_html_file)
+                    k++;
+            return add(r, k, path);
+        }
     return cli_usage_error("unknown reporter '%.*s' (available: console, junit, json, tap, html, "
                            "jsonl, markdown)",
                            (int)n, spec);

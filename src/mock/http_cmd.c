@@ -11,8 +11,8 @@ int mock_cmd_http(int argc, char **argv)
 {
     static const struct mock_serve_proto http = {
         .name = "http",
-        .about = "Serve seed 004's run-case contract on 127.0.0.1 from a YAML scenario (see\n"
-                 "docs/mock.md): POST /run-case {case_id, version, input} answered per case\n"
+        .about = "Serve the run-case HTTP contract on 127.0.0.1 from a YAML scenario\n"
+                 "(see docs/mock.md): POST /run-case {case_id, version, input} answered per case\n"
                  "and version, GET /health. Once listening it prints one line\n"
                  "http://127.0.0.1:PORT; it stops cleanly on SIGTERM/SIGINT.\n",
         .scenario = &http_scenario_kind,

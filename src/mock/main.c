@@ -16,7 +16,7 @@ static const struct {
     {"acp", mock_cmd_acp, "ACP agent (JSON-RPC on stdin/stdout) answering from a YAML scenario"},
     {"openai", mock_cmd_openai,
      "OpenAI-compatible chat completions (JSON or SSE) answering from a YAML scenario"},
-    {"http", mock_cmd_http, "seed 004's run-case agent (POST /run-case) answering per case"},
+    {"http", mock_cmd_http, "a run-case agent (POST /run-case, docs/http.md) answering per case"},
     {"mcp", mock_cmd_mcp, "MCP server (stdio or Streamable HTTP) with well-behaved and faulty tools"},
     {"a2a", mock_cmd_a2a, "A2A agent (JSON-RPC 1.0 or 0.3, SSE) answering and failing by message"},
 };

@@ -9,8 +9,9 @@
 //     no <img>, one <script> (the report's own), and the payload shows as text;
 //   - every expected test is there with its status, failed assertions appear
 //     inside their test, and the expected texts are visible;
-//   - the page's script works (expand all / collapse all), the status filter
-//     works, and with JavaScript off the page still shows and filters;
+//   - the page's script works (expand all / collapse all, the search box by
+//     name, file or tag), failures come first, the status filter works, and
+//     with JavaScript off the page still shows and filters;
 //   - a full-page screenshot is saved.
 //
 // usage: node check-report.mjs REPORT.html EXPECT.json SCREENSHOT.png
@@ -164,6 +165,29 @@ try {
         onlyFail.length === nfail && onlyFail.every((s) => s === 'fail'), onlyFail);
   check('filter "all" shows every test', all.length === expect.tests.length, all);
 
+  // failures first: nothing that failed the run after a test that did not
+  const failing = (t) => (t.status === 'fail' || t.status === 'error') && t.badge !== 'XFAIL';
+  const firstOk = tests.findIndex((t) => !failing(t));
+  check('failures first: no failed or errored test after one that passed',
+        firstOk < 0 || !tests.slice(firstOk).some(failing), tests.map((t) => t.name));
+  if (expect.order)
+    check('tests in the expected order', JSON.stringify(tests.map((t) => t.name)) ===
+          JSON.stringify(expect.order), tests.map((t) => t.name));
+
+  // the search box (shown by the script) filters by name, file or tag as one types
+  const shownNames = () => page.$$eval('details.test', (ds) =>
+    ds.filter((d) => d.offsetParent !== null).map((d) => d.querySelector('.tname')?.textContent ?? ''));
+  const search = await page.$('#search');
+  check('script ran: search box shown', !!search && await search.isVisible());
+  for (const s of expect.searches ?? []) {
+    await page.fill('#search', s.query);
+    const got = await shownNames();
+    check(`search ${JSON.stringify(s.query)} shows ${JSON.stringify(s.shows)}`,
+          JSON.stringify(got) === JSON.stringify(s.shows), got);
+  }
+  if (search)
+    await page.fill('#search', '');
+
   await page.screenshot({ path: shotArg, fullPage: true });
   check('screenshot saved', true);
 
@@ -182,6 +206,8 @@ try {
   const failOpen = await page2.$$eval('details.test:not(.pass)', (ds) =>
     ds.length > 0 && ds.every((d) => d.open && d.offsetParent !== null));
   check('scripts off: failed tests open and visible', failOpen);
+  check('scripts off: no search box (it needs the script)',
+        await page2.$eval('#search', (e) => e.offsetParent === null).catch(() => true));
   await page2.click('label[for="show-pass"]');
   const onlyPass = await page2.$$eval('details.test', (ds) =>
     ds.filter((d) => d.offsetParent !== null).map((d) => d.dataset.status));

@@ -38,13 +38,14 @@ static void test_kind_root(void **state)
         {"check.json_schema", CMP_ROOT_FORMAT_VIOLATION},
         {"check.json_path", CMP_ROOT_FORMAT_VIOLATION},
         {"check.type", CMP_ROOT_FORMAT_VIOLATION},
-        {"check.contains", CMP_ROOT_UNKNOWN},
-        {"check.not_contains", CMP_ROOT_UNKNOWN},
-        {"check.regex", CMP_ROOT_UNKNOWN},
-        {"check.equals", CMP_ROOT_UNKNOWN},
+        {"check.contains", CMP_ROOT_TEXT_MISMATCH},
+        {"check.not_contains", CMP_ROOT_TEXT_MISMATCH},
+        {"check.regex", CMP_ROOT_TEXT_MISMATCH},
+        {"check.equals", CMP_ROOT_TEXT_MISMATCH},
         {"check.script", CMP_ROOT_UNKNOWN},
         {"check.agent", CMP_ROOT_UNKNOWN},
-        {"text.must_match", CMP_ROOT_UNKNOWN},
+        {"text.must_match", CMP_ROOT_TEXT_MISMATCH},
+        {"text.must_not_match", CMP_ROOT_TEXT_MISMATCH},
         {"timing.max_duration_ms", CMP_ROOT_UNKNOWN},
         {"dynamic.max_turns", CMP_ROOT_UNKNOWN},
         /* kinds ananke may add for seed 004's cases.json, by their words */
@@ -122,7 +123,7 @@ static void test_root_priority(void **state)
     fx_error(t, AN_EHOOK, -1, "hook exited 3");
     assert_int_equal(cmp_root_cause(t, NULL, &ev), CMP_ROOT_UNKNOWN);
 
-    /* an evidence finding is flagged for Rule4 */
+    /* an evidence finding is flagged for require_evidence_for_actions */
     t = one(&r, AN_STATUS_FAIL);
     finding(t, "check.evidence_required_for_actions");
     assert_int_equal(cmp_root_cause(t, NULL, &ev), CMP_ROOT_UNKNOWN);
@@ -171,14 +172,14 @@ static void test_policy_and_failure(void **state)
         bool evidence;
         const char *want; /* rules joined with ',' */
     } rows[] = {
-        {CMP_ROOT_WRONG_TOOL_CHOICE, false, "Rule1"},
-        {CMP_ROOT_FORMAT_VIOLATION, false, "Rule3"},
-        {CMP_ROOT_MISSING_REQUIRED_DATA, false, "Rule2,Rule4"},
-        {CMP_ROOT_MISSING_REQUIRED_DATA, true, "Rule2,Rule4"},
-        {CMP_ROOT_HALLUCINATION_SIGNAL, false, "Rule3,Rule4"},
-        {CMP_ROOT_MISSING_CASE, false, "Rule2"},
+        {CMP_ROOT_WRONG_TOOL_CHOICE, false, "check_tool_choice"},
+        {CMP_ROOT_FORMAT_VIOLATION, false, "validate_output_format"},
+        {CMP_ROOT_MISSING_REQUIRED_DATA, false, "require_input_data,require_evidence_for_actions"},
+        {CMP_ROOT_MISSING_REQUIRED_DATA, true, "require_input_data,require_evidence_for_actions"},
+        {CMP_ROOT_HALLUCINATION_SIGNAL, false, "validate_output_format,require_evidence_for_actions"},
+        {CMP_ROOT_MISSING_CASE, false, "require_input_data"},
         {CMP_ROOT_TOOL_FAILURE, false, ""},
-        {CMP_ROOT_UNKNOWN, true, "Rule4"},
+        {CMP_ROOT_UNKNOWN, true, "require_evidence_for_actions"},
         {CMP_ROOT_NONE, false, ""},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
@@ -196,12 +197,18 @@ static void test_policy_and_failure(void **state)
         bool timed_out;
         const char *cls;
         bool transport;
+        bool agent; /* the agent's own error: agent_error, no security signal */
     } codes[] = {
-        {AN_ECONNECT, false, "network_error", true}, {AN_ETIMEOUT, false, "timeout", true},
-        {AN_EHTTP, false, "http_error", true},       {AN_EPROTO, false, "protocol_error", true},
-        {AN_ERUN, false, "run_error", true},         {AN_ELIMIT, false, "limit", true},
-        {AN_EHOOK, false, "hook_error", false},      {AN_EVAR, false, "variable_error", false},
-        {AN_EINTERNAL, false, "internal_error", false}, {AN_EINTERNAL, true, "timeout", true},
+        {AN_ECONNECT, false, "network_error", true, false},
+        {AN_ETIMEOUT, false, "timeout", true, false},
+        {AN_EHTTP, false, "http_error", true, false},
+        {AN_EPROTO, false, "protocol_error", true, false},
+        {AN_ERUN, false, "run_error", false, true},
+        {AN_ELIMIT, false, "limit", true, false},
+        {AN_EHOOK, false, "hook_error", false, false},
+        {AN_EVAR, false, "variable_error", false, false},
+        {AN_EINTERNAL, false, "internal_error", false, false},
+        {AN_EINTERNAL, true, "timeout", true, false},
     };
     for (size_t i = 0; i < sizeof codes / sizeof *codes; i++) {
         struct an_run_result r = {0};
@@ -214,6 +221,21 @@ static void test_policy_and_failure(void **state)
         assert_true(cmp_failure_of(t, &f));
         assert_string_equal(f.cls, codes[i].cls);
         assert_int_equal(cmp_failure_is_transport(&f), codes[i].transport);
+        assert_int_equal(cmp_failure_is_agent(&f), codes[i].agent);
+        /* the root cause: a RUN_ERROR is the agent's error, a transport
+         * failure data that never came */
+        enum cmp_root root = cmp_root_cause(t, NULL, NULL);
+        assert_int_equal(root, codes[i].agent       ? CMP_ROOT_AGENT_ERROR
+                               : codes[i].transport ? CMP_ROOT_MISSING_REQUIRED_DATA
+                                                    : CMP_ROOT_UNKNOWN);
+        /* and a security signal only for a runner failure, never for it */
+        struct cmp_signals sg = {0};
+        cmp_signals_scan(t, &sg);
+        bool runner = false;
+        for (size_t k = 0; k < sg.n; k++)
+            runner |= !strcmp(sg.v[k].kind, "runner_failure_detected");
+        assert_int_equal(runner, !codes[i].agent);
+        cmp_signals_release(&sg);
         assert_int_equal(f.http_status, 503);
         assert_int_equal(f.attempts, 3);
         assert_string_equal(f.message, "broken");
@@ -447,7 +469,7 @@ static void test_judge(void **state)
     assert_string_equal(it.tags[0], "regression");
     assert_true(it.preventable);
     assert_int_equal(it.nrules, 1);
-    assert_string_equal(it.rules[0], "Rule1");
+    assert_string_equal(it.rules[0], "check_tool_choice");
 
     /* missing now after a pass: regression, missing_case, missing_new */
     it.side[CMP_NEW] = (struct cmp_side){.avail = CMP_MISSING, .reason_code = "not_in_run",
@@ -458,7 +480,7 @@ static void test_judge(void **state)
     assert_int_equal(it.gate, AN_GATE_REQUIRE_APPROVAL);
     assert_int_equal(it.ntags, 2);
     assert_string_equal(it.tags[1], "missing_new");
-    assert_string_equal(it.rules[0], "Rule2");
+    assert_string_equal(it.rules[0], "require_input_data");
 
     /* not asked for in the new run (--filter): filtered out, never gated */
     it.side[CMP_NEW] = (struct cmp_side){.avail = CMP_MISSING,

@@ -443,7 +443,7 @@ static void test_quality_flags(void **state)
         "baseline_case_response_href", "../outside.json", "new_frames_href", "/etc/passwd",
         "new_vars_href", "assets/missing.json", "repro_href", "assets/a.json", "security",
         "new", "signals", "evidence_refs", "manifest_key", "x/new/unknown");
-    json_t *q = cmp_quality_flags(report, &p);
+    json_t *q = cmp_quality_flags(report, &p, NULL);
     assert_false(json_is_true(json_object_get(q, "portable_paths")));
     assert_false(json_is_true(json_object_get(q, "self_contained")));
     assert_int_equal(json_integer_value(json_object_get(q, "hrefs_checked")), 12);

@@ -308,21 +308,43 @@ static void test_summary(void **state)
     FILE *f = open_memstream(&s, &n);
     an_console_summary(f, &r, &o);
     fclose(f);
-    assert_string_equal(s, "\n1 passed, 1 failed, 1 error (3 tests) in 1.42s\nPass rate: 33.3%\n");
+    /* the recap of the failed and errored tests comes first */
+    assert_string_equal(s, "\nfailed and errored tests:\n"
+                           "  FAIL  refund twice  tests/refund.test.yaml:14\n"
+                           "    turn 2: Tool \"charge_card\" count: 2 calls (+1 more)\n"
+                           "  ERROR agent down  tests/refund.test.yaml\n"
+                           "    turn 2: stream cut after 2 events\n"
+                           "\n1 passed, 1 failed, 1 error (3 tests) in 1.42s\nPass rate: 33.3%\n");
     free(s);
+    /* in colour, with what the agent said escaped: no escape sequence of
+     * its own, no line a CI runner reads as a workflow command */
+    free(r.tests[1].findings.v[0].actual);
+    r.tests[1].findings.v[0].actual = strdup("\x1b[2J\n::add-mask::x\n##[error]y");
+    o.color = true;
+    f = open_memstream(&s, &n);
+    an_console_summary(f, &r, &o);
+    fclose(f);
+    assert_non_null(strstr(s, "  \x1b[31mFAIL\x1b[0m  refund twice  \x1b[2mtests/refund.test.yaml:14"
+                              "\x1b[0m\n    turn 2: Tool \"charge_card\" count: \\u001b[2J\\n"));
+    assert_null(strstr(s, "\x1b[2J"));
+    assert_null(strstr(s, "\n::"));
+    assert_null(strstr(s, "##["));
+    free(s);
+    o.color = false;
     an_test_result_release(&r.tests[2]);
     r.ntests = 2;
     r.tests[1].status = AN_STATUS_ERROR;
     f = open_memstream(&s, &n);
     an_console_summary(f, &r, &o);
     fclose(f);
-    assert_string_equal(s, "\n1 passed, 0 failed, 1 error (2 tests) in 1.42s\nPass rate: 50.0%\n");
+    assert_non_null(strstr(s, "\n  ERROR refund twice  tests/refund.test.yaml\n"));
+    assert_non_null(strstr(s, "\n1 passed, 0 failed, 1 error (2 tests) in 1.42s\nPass rate: 50.0%\n"));
     free(s);
     r.tests[0].status = AN_STATUS_ERROR;
     f = open_memstream(&s, &n);
     an_console_summary(f, &r, &o);
     fclose(f);
-    assert_string_equal(s, "\n0 passed, 0 failed, 2 errors (2 tests) in 1.42s\nPass rate: 0.0%\n");
+    assert_non_null(strstr(s, "\n0 passed, 0 failed, 2 errors (2 tests) in 1.42s\nPass rate: 0.0%\n"));
     free(s);
     an_run_result_release(&r);
 }
@@ -355,7 +377,14 @@ static void test_skip_and_case_names(void **state)
     FILE *f = open_memstream(&sum, &n);
     an_console_summary(f, &r, &o);
     fclose(f);
-    assert_string_equal(sum, "\n2 passed, 1 failed, 2 errors, 1 skipped (6 tests) in 1.42s\n"
+    assert_string_equal(sum, "\nfailed and errored tests:\n"
+                             "  FAIL  [T002]  cases.jsonl:2\n"
+                             "    Output must contain \"ciao\"\n"
+                             "  ERROR slow agent  slow.test.yaml\n"
+                             "    turn 1: test timed out after 500 ms\n"
+                             "  ERROR agent down  down.test.yaml\n"
+                             "    turn 1: cannot reach http://127.0.0.1:9/agent: refused\n"
+                             "\n2 passed, 1 failed, 2 errors, 1 skipped (6 tests) in 1.42s\n"
                              "Pass rate: 40.0%\n");
     free(sum);
     an_run_result_release(&r);

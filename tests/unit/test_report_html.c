@@ -200,14 +200,24 @@ static void test_structure(void **state)
     find(html, "2025-01-17 07:46:40 UTC");
 
     /* each test, with its status; failing ones open */
-    const char *pass = find(html, "<details class=\"test pass\" id=\"test-1\" data-status=\"pass\">");
+    const char *pass = find(html, "<details class=\"test pass\" id=\"test-1\" data-status=\"pass\" "
+                                  "data-search=\"checkout passes ");
     const char *fail = find(html, "<details class=\"test fail\" id=\"test-2\" data-status=\"fail\" "
-                                  "open>");
+                                  "data-search=");
     const char *err = find(html, "<details class=\"test error\" id=\"test-3\" data-status=\"error\""
-                                 " open>");
+                                 " data-search=");
+    /* the repeated test whose runs disagree is flaky */
     const char *rep = find(html, "<details class=\"test pass\" id=\"test-4\" data-status=\"pass\" "
-                                 "open>");
-    assert_true(pass < fail && fail < err && err < rep);
+                                 "data-flaky=\"1\" data-search=\"search is flaky ");
+    /* failures first: what failed, what errored, the flaky, then the passed */
+    assert_true(fail < err && err < rep && rep < pass);
+    assert_true(strstr(fail, " open><summary>") < err);
+    assert_true(strstr(err, " open><summary>") < rep);
+    const char *flaky_badge = find(rep, "<span class=\"badge flaky\" title=\"");
+    assert_true(flaky_badge < pass);
+    assert_null(strstr(pass, "badge flaky"));
+    /* the search box, shown by the page's script */
+    find(html, "<input type=\"search\" id=\"search\" class=\"search\" hidden ");
     find(html, "<span class=\"tname\">checkout passes</span>");
     find(html, "<span class=\"tname\">agent breaks</span>");
     find(html, "<span class=\"tname\">search is flaky</span>");
@@ -316,8 +326,11 @@ static void test_skip_and_single_file(void **state)
     find(html, "<span class=\"badge skip\">1 skipped</span>");
     find(html, "<label for=\"show-skip\">skipped 1</label>");
     /* a skipped test is shown closed, with its badge and no duration to read */
-    find(html, "<details class=\"test skip\" id=\"test-5\" data-status=\"skip\"><summary>"
-               "<span class=\"badge skip\">SKIP</span>");
+    const char *sk = find(html, "<details class=\"test skip\" id=\"test-5\" data-status=\"skip\" "
+                                "data-search=");
+    find(sk, "\"><summary><span class=\"badge skip\">SKIP</span>");
+    /* skipped tests come last */
+    assert_null(strstr(sk, "<details class=\"test pass\""));
     find(html, "Skipped (<code>skip: true</code>): not run.");
     free(html);
     /* a run without skips has no skipped filter */

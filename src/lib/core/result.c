@@ -145,6 +145,7 @@ void an_dynamic_result_free(struct an_dynamic_result *d)
         free(d->checkpoints[i].id);
         free(d->checkpoints[i].description);
         free(d->checkpoints[i].evidence);
+        free(d->checkpoints[i].missed);
     }
     free(d->checkpoints);
     free(d->simulator);
@@ -191,6 +192,7 @@ void an_run_result_release(struct an_run_result *r)
         an_test_result_release(&r->tests[i]);
     free(r->tests);
     free(r->config_path);
+    free(r->project_dir);
     free(r->shard);
     free(r->filter);
     memset(r, 0, sizeof *r);

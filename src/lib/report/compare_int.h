@@ -51,6 +51,8 @@ enum cmp_root {
     CMP_ROOT_HALLUCINATION_SIGNAL,
     CMP_ROOT_MISSING_CASE,
     CMP_ROOT_UNKNOWN,
+    CMP_ROOT_AGENT_ERROR,   /* the agent ended the run with its own error (AG-UI RUN_ERROR) */
+    CMP_ROOT_TEXT_MISMATCH, /* the answer's text is not what a text check wants */
     CMP_ROOT_COUNT
 };
 const char *cmp_root_name(enum cmp_root r); /* "tool_failure", ...; NULL for NONE */
@@ -62,7 +64,7 @@ const char *cmp_root_name(enum cmp_root r); /* "tool_failure", ...; NULL for NON
  * table). A kind no rule names is CMP_ROOT_UNKNOWN; never NONE. */
 enum cmp_root cmp_kind_root(const char *kind);
 /* A finding about evidence for actions (seed 004's
- * evidence_required_for_actions): adds policy Rule4. */
+ * evidence_required_for_actions): adds the policy rule require_evidence_for_actions. */
 bool cmp_kind_is_evidence(const char *kind);
 /* The tool's execution failed: its status says so ("error", "timeout" ...:
  * seed 004's tool_result status), or its result does ({"error": ...},
@@ -78,7 +80,7 @@ bool cmp_call_failed(const struct an_tool_call *c);
  * finding is among them. A passing or skipped test: NONE. */
 enum cmp_root cmp_root_cause(const struct an_test_result *t, const char *const *kinds,
                              bool *evidence_failed);
-/* seed 004's mapPolicyRules: up to 3 of "Rule1".."Rule4" into out (static
+/* seed 004's mapPolicyRules: up to 3 rule names (check_tool_choice, require_input_data, validate_output_format, require_evidence_for_actions) into out (static
  * strings), in order, without repeats; returns how many. */
 size_t cmp_policy_rules(enum cmp_root r, bool evidence_failed, const char *out[4]);
 
@@ -98,8 +100,11 @@ struct cmp_failure {
 /* true and *out filled when t errored. */
 bool cmp_failure_of(const struct an_test_result *t, struct cmp_failure *out);
 /* A transport failure (the agent was down, timed out, answered an HTTP
- * error, broke the protocol, reported a run error, sent too much). */
+ * error, broke the protocol, sent too much). */
 bool cmp_failure_is_transport(const struct cmp_failure *f);
+/* The agent reported the failure itself (AN_ERUN: an AG-UI RUN_ERROR, a
+ * JSON-RPC error answer): root cause agent_error, no security signal. */
+bool cmp_failure_is_agent(const struct cmp_failure *f);
 
 /* --- trace integrity ----------------------------------------------------- */
 
@@ -356,7 +361,10 @@ json_t *cmp_report_json(const struct an_compare *c, const struct cmp_pack *p);
 /* quality_flags: every *_href member of report and every page link checked
  * (cmp_href_violation, then: a regular file inside the pack, or planned),
  * and every evidence manifest_key looked up in the pack. New reference. */
-json_t *cmp_quality_flags(const json_t *report, const struct cmp_pack *p);
+/* c (NULL: not checked) adds the paths its runs' raw copies store: an
+ * absolute one is a path violation. */
+json_t *cmp_quality_flags(const json_t *report, const struct cmp_pack *p,
+                          const struct an_compare *c);
 
 /* --- pages (compare_html.c, compare_case.c) ------------------------------- */
 

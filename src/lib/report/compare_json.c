@@ -9,6 +9,7 @@
  * *_href member of the report and each link of every page is checked
  * against the portability rules and looked up in the pack.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -481,13 +482,79 @@ static void walk(struct qf *q, const json_t *v, struct an_buf *where, int depth)
     }
 }
 
-json_t *cmp_quality_flags(const json_t *report, const struct cmp_pack *p)
+/* A stored path that names a file by where it sat on the recording
+ * machine: absolute (/..., \\..., C:\\...). A report moved to another
+ * machine cannot use it, and it tells where the project lived. */
+static bool path_absolute(const char *s)
+{
+    return s && (s[0] == '/' || s[0] == '\\' ||
+                 (isalpha((unsigned char)s[0]) && s[1] == ':' && (s[2] == '/' || s[2] == '\\')));
+}
+
+static void stored_path(struct qf *q, const char *file, const char *field, const json_t *v)
+{
+    if (!json_is_string(v))
+        return;
+    q->checked++;
+    if (path_absolute(json_string_value(v))) {
+        struct an_buf w = AN_BUF_INIT;
+        an_buf_printf(&w, "%s:%s", file, field);
+        entry(q->violations, an_buf_cstr(&w), json_string_value(v), "absolute path");
+        an_buf_release(&w);
+    }
+}
+
+/* The paths the pack's raw copies store (seed 004: portable_paths "is
+ * computed by scanning stored path/href strings"): run.json's config path,
+ * selection paths and test files, results.json's config, test files and
+ * finding locations. Every path ananke writes is relative to the project
+ * directory; only a file outside the project keeps an absolute one. */
+static void stored_paths(struct qf *q, const struct an_compare *c)
+{
+    char field[64];
+    for (int k = 0; k < 2; k++) {
+        const struct cmp_run *run = &c->run[k];
+        char file[40];
+        size_t i, j;
+        json_t *v, *f;
+        snprintf(file, sizeof file, "%s/run.json", cmp_side_name[k]);
+        stored_path(q, file, "config.path", json_object_get(json_object_get(run->meta, "config"),
+                                                            "path"));
+        json_array_foreach(json_object_get(json_object_get(run->meta, "selection"), "paths"), i, v)
+        {
+            snprintf(field, sizeof field, "selection.paths[%zu]", i);
+            stored_path(q, file, field, v);
+        }
+        json_array_foreach(json_object_get(run->meta, "tests"), i, v)
+        {
+            snprintf(field, sizeof field, "tests[%zu].file", i);
+            stored_path(q, file, field, json_object_get(v, "file"));
+        }
+        snprintf(file, sizeof file, "%s/results.json", cmp_side_name[k]);
+        stored_path(q, file, "config", json_object_get(run->doc, "config"));
+        json_array_foreach(json_object_get(run->doc, "tests"), i, v)
+        {
+            snprintf(field, sizeof field, "tests[%zu].file", i);
+            stored_path(q, file, field, json_object_get(v, "file"));
+            json_array_foreach(json_object_get(v, "findings"), j, f)
+            {
+                snprintf(field, sizeof field, "tests[%zu].findings[%zu].location", i, j);
+                stored_path(q, file, field, json_object_get(f, "location"));
+            }
+        }
+    }
+}
+
+json_t *cmp_quality_flags(const json_t *report, const struct cmp_pack *p,
+                          const struct an_compare *c)
 {
     struct qf q = {p, json_array(), json_array(), 0};
     struct an_buf where = AN_BUF_INIT;
     an_buf_puts(&where, "");
     walk(&q, report, &where, 0);
     an_buf_release(&where);
+    if (c)
+        stored_paths(&q, c);
     for (size_t i = 0; i < p->nlinks; i++)
         check_href(&q, p->links[i].where, p->links[i].href);
     size_t nm = json_array_size(q.missing), nv = json_array_size(q.violations);

@@ -475,14 +475,24 @@ static int repro_config(struct cmp_pack *p, const struct cmp_run *run, const cha
     cmp_redactor_file(p->red, rel);
     cmp_redact_json(p->red, target);
     char *t = an_json_dumps(target, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    /* the config's reusable blocks, as the recording kept them: a test that
+     * `extends` one loads with this config */
+    const char *as = an_json_str(json_object_get(run->meta, "config"), "assertions");
     struct an_buf b = AN_BUF_INIT;
     an_buf_printf(&b,
                   "# The target of the %s run, as recorded in %s/run.json: secrets are\n"
-                  "# ${ENV.NAME} templates, export them before running. A suite that needs\n"
-                  "# more of its config (assertions:, agents:) needs the original config\n"
-                  "# (its path and SHA-256 are in each repro/<case>.json).\n"
+                  "# ${ENV.NAME} templates, export them before running. The config's\n"
+                  "# reusable assertion blocks (assertions:) follow when it had some; a\n"
+                  "# suite that needs more of its config (agents:, hooks) needs the original\n"
+                  "# config (its path and SHA-256 are in each repro/<case>.json).\n"
                   "version: \"1.0\"\ntarget: %s\n",
                   side, side, t);
+    if (as && !strncmp(as, "assertions:", 11)) {
+        char *red = cmp_redact(p->red, as, strlen(as), NULL);
+        an_buf_puts(&b, red ? red : as);
+        an_buf_putc(&b, '\n');
+        free(red);
+    }
     free(t);
     json_decref(target);
     int rc = cmp_pack_put(p, rel, key, "application/yaml", &b, err);
@@ -521,8 +531,9 @@ static int repro_files(struct an_compare *c, struct cmp_pack *p, struct an_err *
             json_object_set_new(o, "baseline_config_href", json_string(bcfg));
         }
         json_object_set_new(o, "note",
-                            json_string("run from the directory the recorded run was made in, "
-                                        "with the config path made relative to it"));
+                            json_string("run from the project directory (test paths are "
+                                        "relative to it), with the config path made relative "
+                                        "to it"));
         for (int k = 0; k < 2; k++) {
             json_t *m = c->run[k].meta;
             json_t *r = json_object();
@@ -751,7 +762,7 @@ static int build(struct an_compare *c, struct cmp_pack *p, struct an_err *err)
     cmp_html_report(&pg, c, report);
     size_t before = p->nlinks;
     cmp_pack_scan_links(p, "report.html", pg.b.data ? pg.b.data : "", pg.b.len);
-    json_object_set_new(report, "quality_flags", cmp_quality_flags(report, p));
+    json_object_set_new(report, "quality_flags", cmp_quality_flags(report, p, c));
     /* write_page scans the final page again */
     for (size_t i = before; i < p->nlinks; i++) {
         free(p->links[i].where);

@@ -39,7 +39,8 @@ const char *cmp_root_name(enum cmp_root r)
 {
     static const char *const names[CMP_ROOT_COUNT] = {
         NULL,           "tool_failure",         "format_violation", "missing_required_data",
-        "wrong_tool_choice", "hallucination_signal", "missing_case",  "unknown"};
+        "wrong_tool_choice", "hallucination_signal", "missing_case",  "unknown",
+        "agent_error",       "text_mismatch"};
     return (unsigned)r < CMP_ROOT_COUNT ? names[r] : NULL;
 }
 
@@ -59,9 +60,9 @@ const char *cmp_sev_name(enum cmp_sev s)
 /* --- root cause ----------------------------------------------------------- */
 
 /* The kinds ananke writes, each with the class seed 004 gives the check it
- * stands for. Text, timing, script, judge and dynamic checks have no class
- * of their own there: unknown (the original's must_include fell through to
- * unknown as well). */
+ * stands for. Text checks, which the original let fall through to unknown
+ * (a regression with no cause a reader can act on), are text_mismatch;
+ * timing, script, judge and dynamic checks have no class: unknown. */
 static const struct {
     const char *kind;
     enum cmp_root root;
@@ -80,14 +81,14 @@ static const struct {
     {"check.json_path", CMP_ROOT_FORMAT_VIOLATION},
     {"check.json_schema", CMP_ROOT_FORMAT_VIOLATION},
     {"check.type", CMP_ROOT_FORMAT_VIOLATION},
-    {"check.contains", CMP_ROOT_UNKNOWN},
-    {"check.not_contains", CMP_ROOT_UNKNOWN},
-    {"check.equals", CMP_ROOT_UNKNOWN},
-    {"check.regex", CMP_ROOT_UNKNOWN},
+    {"check.contains", CMP_ROOT_TEXT_MISMATCH},
+    {"check.not_contains", CMP_ROOT_TEXT_MISMATCH},
+    {"check.equals", CMP_ROOT_TEXT_MISMATCH},
+    {"check.regex", CMP_ROOT_TEXT_MISMATCH},
     {"check.script", CMP_ROOT_UNKNOWN},
     {"check.agent", CMP_ROOT_UNKNOWN},
-    {"text.must_match", CMP_ROOT_UNKNOWN},
-    {"text.must_not_match", CMP_ROOT_UNKNOWN},
+    {"text.must_match", CMP_ROOT_TEXT_MISMATCH},
+    {"text.must_not_match", CMP_ROOT_TEXT_MISMATCH},
 };
 
 bool cmp_kind_is_evidence(const char *kind)
@@ -104,7 +105,7 @@ enum cmp_root cmp_kind_root(const char *kind)
             return KINDS[i].root;
     /* Kinds added later (seed 004's cases.json checks, a newer file) are
      * placed by the words they are made of, most specific first; an
-     * evidence check is its own thing (Rule4), not a tool choice. */
+     * evidence check is its own thing (require_evidence_for_actions), not a tool choice. */
     if (cmp_kind_is_evidence(kind) || !strncmp(kind, "timing.", 7) ||
         !strncmp(kind, "dynamic.", 8))
         return CMP_ROOT_UNKNOWN;
@@ -204,10 +205,15 @@ bool cmp_failure_of(const struct an_test_result *t, struct cmp_failure *out)
     return true;
 }
 
+bool cmp_failure_is_agent(const struct cmp_failure *f)
+{
+    return f->cls && !strcmp(f->cls, "run_error");
+}
+
 bool cmp_failure_is_transport(const struct cmp_failure *f)
 {
     static const char *const transport[] = {"timeout",   "network_error", "http_error",
-                                            "invalid_json", "protocol_error", "run_error",
+                                            "invalid_json", "protocol_error",
                                             "limit",     NULL};
     return f->cls && word_is(f->cls, transport);
 }
@@ -225,16 +231,23 @@ enum cmp_root cmp_root_cause(const struct an_test_result *t, const char *const *
             best = CMP_ROOT_TOOL_FAILURE;
             break;
         }
-    /* 2. a broken run: the data the case needed never came (HEAD's order:
-     * a transport error is not a format violation) */
+    /* 2. a broken run: the agent said it failed (a RUN_ERROR: the agent's
+     * own error, not data that never came), or the data the case needed
+     * never came (HEAD's order: a transport error is not a format
+     * violation) */
     struct cmp_failure f;
-    if (best == CMP_ROOT_NONE && cmp_failure_of(t, &f) && cmp_failure_is_transport(&f))
-        best = CMP_ROOT_MISSING_REQUIRED_DATA;
+    if (best == CMP_ROOT_NONE && cmp_failure_of(t, &f)) {
+        if (cmp_failure_is_agent(&f))
+            best = CMP_ROOT_AGENT_ERROR;
+        else if (cmp_failure_is_transport(&f))
+            best = CMP_ROOT_MISSING_REQUIRED_DATA;
+    }
     /* 3.. the findings, by the class's rank */
     static const enum cmp_root rank[] = {CMP_ROOT_TOOL_FAILURE, CMP_ROOT_FORMAT_VIOLATION,
                                          CMP_ROOT_MISSING_REQUIRED_DATA,
                                          CMP_ROOT_WRONG_TOOL_CHOICE,
-                                         CMP_ROOT_HALLUCINATION_SIGNAL};
+                                         CMP_ROOT_HALLUCINATION_SIGNAL,
+                                         CMP_ROOT_TEXT_MISMATCH};
     size_t found = sizeof rank / sizeof *rank;
     for (size_t i = 0; i < t->findings.n; i++) {
         const char *k = kinds && kinds[i] ? kinds[i] : t->findings.v[i].kind;
@@ -261,27 +274,27 @@ size_t cmp_policy_rules(enum cmp_root r, bool evidence_failed, const char *out[4
     const char *add[3] = {NULL, NULL, NULL};
     switch (r) {
     case CMP_ROOT_WRONG_TOOL_CHOICE:
-        add[0] = "Rule1";
+        add[0] = "check_tool_choice";
         break;
     case CMP_ROOT_FORMAT_VIOLATION:
-        add[0] = "Rule3";
+        add[0] = "validate_output_format";
         break;
     case CMP_ROOT_MISSING_REQUIRED_DATA:
-        add[0] = "Rule2";
-        add[1] = "Rule4";
+        add[0] = "require_input_data";
+        add[1] = "require_evidence_for_actions";
         break;
     case CMP_ROOT_HALLUCINATION_SIGNAL:
-        add[0] = "Rule3";
-        add[1] = "Rule4";
+        add[0] = "validate_output_format";
+        add[1] = "require_evidence_for_actions";
         break;
     case CMP_ROOT_MISSING_CASE:
-        add[0] = "Rule2";
+        add[0] = "require_input_data";
         break;
     default:
         break;
     }
     if (evidence_failed)
-        add[2] = "Rule4";
+        add[2] = "require_evidence_for_actions";
     for (size_t i = 0; i < 3; i++) {
         if (!add[i])
             continue;
@@ -683,7 +696,10 @@ void cmp_signals_scan(const struct an_test_result *t, struct cmp_signals *out)
     for (size_t i = 0; i < t->transcript.nturns; i++)
         run_case_signals(&t->transcript.turns[i], out);
     struct cmp_failure f;
-    if (cmp_failure_of(t, &f)) {
+    /* a RUN_ERROR is the agent saying it could not do the task: its root
+     * cause (agent_error) and failure summary say so; it is no sign of a
+     * leak or an attack, so no security signal */
+    if (cmp_failure_of(t, &f) && !cmp_failure_is_agent(&f)) {
         bool hard = !strcmp(f.cls, "timeout") || !strcmp(f.cls, "network_error");
         struct cmp_signal *g =
             signal_add(out, "runner_failure_detected", hard ? CMP_SEV_HIGH : CMP_SEV_MEDIUM,

@@ -39,6 +39,10 @@
 /* Most tests call a handful of tools; a test-level finding lists at most
  * this many names so one runaway agent cannot flood the log. */
 #define COMPACT_CALLS_MAX 30
+/* The recap at the end of a run stays short: this many tests, each on two
+ * lines of at most about this many bytes of text. */
+#define RECAP_MAX 20
+#define RECAP_CUT 160
 
 struct con {
     struct an_buf b;
@@ -334,6 +338,84 @@ static void count(struct con *c, size_t n, const char *sgr, const char *one, con
         paint(c, SGR_RESET);
 }
 
+/* The first thing wrong with a failed or errored test, on one line: its
+ * error, or its first finding's label with what was found. */
+static void first_problem(struct con *c, const struct an_test_result *t)
+{
+    if (t->status == AN_STATUS_ERROR) {
+        if (t->error_turn >= 0)
+            an_buf_printf(&c->b, "turn %d: ", t->error_turn + 1);
+        an_rpt_str(&c->b, t->error ? t->error : an_code_desc((enum an_code)t->error_code),
+                   RECAP_CUT, NULL, 0);
+        return;
+    }
+    if (!t->findings.n) {
+        if (t->dyn) /* a dynamic test fails on its checkpoints */
+            an_rpt_dyn_outcome(&c->b, t, RECAP_CUT);
+        else if (t->runs > 1)
+            an_buf_printf(&c->b, "%u/%u runs passed", t->passes, t->runs);
+        return;
+    }
+    const struct an_finding *f = &t->findings.v[0];
+    if (f->turn >= 0)
+        an_buf_printf(&c->b, "turn %d: ", f->turn + 1);
+    an_rpt_str(&c->b, f->assertion ? f->assertion : f->kind, RECAP_CUT, NULL, 0);
+    if (f->actual) {
+        an_buf_puts(&c->b, ": ");
+        an_rpt_str(&c->b, f->actual, RECAP_CUT, NULL, 0);
+    }
+    if (t->findings.n > 1)
+        an_buf_printf(&c->b, " (+%zu more)", t->findings.n - 1);
+}
+
+/* Where to look: the first finding's file:line, else the test's file. */
+static void recap_where(struct con *c, const struct an_test_result *t)
+{
+    const struct an_finding *f = t->status == AN_STATUS_FAIL && t->findings.n ? &t->findings.v[0]
+                                                                               : NULL;
+    const char *file = f && f->file ? f->file : t->file;
+    if (!file)
+        return;
+    an_buf_puts(&c->b, "  ");
+    paint(c, SGR_DIM);
+    an_rpt_str(&c->b, file, 0, NULL, 0);
+    if (f && f->file && f->line)
+        an_buf_printf(&c->b, ":%u", f->line);
+    paint(c, SGR_RESET);
+}
+
+/* The recap that ends a run with failures, as pytest's "short test summary
+ * info" and Playwright's list of failed tests do: one block per failed or
+ * errored test (an expected failure is not one), at most RECAP_MAX. */
+static void recap(struct con *c, const struct an_run_result *r)
+{
+    size_t n = 0, shown = 0;
+    for (size_t i = 0; i < r->ntests; i++) {
+        const struct an_test_result *t = &r->tests[i];
+        bool bad = t->status == AN_STATUS_ERROR ||
+                   (t->status == AN_STATUS_FAIL && t->expect != AN_EXPECT_FAILED);
+        if (!bad)
+            continue;
+        if (!n++)
+            an_buf_puts(&c->b, "\nfailed and errored tests:\n");
+        if (shown == RECAP_MAX)
+            continue;
+        shown++;
+        an_buf_puts(&c->b, "  ");
+        status_word(c, t->status, t->expect);
+        struct an_buf title = AN_BUF_INIT;
+        an_rpt_title(&title, t);
+        an_rpt_str(&c->b, an_buf_cstr(&title), RECAP_CUT, NULL, 0);
+        an_buf_release(&title);
+        recap_where(c, t);
+        an_buf_puts(&c->b, "\n    ");
+        first_problem(c, t);
+        an_buf_putc(&c->b, '\n');
+    }
+    if (n > shown)
+        an_buf_printf(&c->b, "  (+%zu more; the report files list them all)\n", n - shown);
+}
+
 void an_console_summary(FILE *out, const struct an_run_result *r, const struct an_console_opts *o)
 {
     struct an_console_opts def = AN_CONSOLE_OPTS_INIT;
@@ -342,6 +424,7 @@ void an_console_summary(FILE *out, const struct an_run_result *r, const struct a
     struct con c = {.b = AN_BUF_INIT, .color = o->color, .cut = 0};
     int64_t ms = r->end_ms - r->start_ms;
     struct an_counts n = an_run_result_counts(r);
+    recap(&c, r);
     an_buf_putc(&c.b, '\n');
     count(&c, n.passed, SGR_GREEN, "passed", "passed");
     an_buf_puts(&c.b, ", ");

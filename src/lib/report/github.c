@@ -17,6 +17,7 @@
 
 #include "ananke/report.h"
 #include "core/buf.h"
+#include "core/result_paths.h"
 #include "report/report_util.h"
 
 static void esc_char(struct an_buf *b, uint32_t c, const char *s, size_t k, bool property)
@@ -45,32 +46,33 @@ static void esc(struct an_buf *b, const char *s, bool property)
     an_rpt_escape(b, s, esc_char, property);
 }
 
-/* GitHub wants paths relative to the repository: drop "./" and, when the
- * run gave absolute paths, the $GITHUB_WORKSPACE prefix. */
-static const char *repo_path(const char *file)
+/* GitHub wants paths relative to the repository ($GITHUB_WORKSPACE, else
+ * the current directory), while a result's paths are relative to the
+ * project directory: joined to it, then made relative to the repository.
+ * The caller frees the result. */
+static char *repo_path(const struct an_run_result *r, const char *file)
 {
     const char *ws = getenv("GITHUB_WORKSPACE");
     if (!file)
-        return "";
-    if (ws && *ws) {
-        size_t n = strlen(ws);
-        while (n > 1 && ws[n - 1] == '/')
-            n--;
-        if (!strncmp(file, ws, n) && file[n] == '/')
-            file += n + 1;
-    }
-    while (file[0] == '.' && file[1] == '/')
-        file += 2;
-    return file;
+        return an_xstrdup("");
+    struct an_buf abs = AN_BUF_INIT;
+    if (file[0] != '/' && r->project_dir)
+        an_buf_printf(&abs, "%s/", r->project_dir);
+    an_buf_puts(&abs, file);
+    char *out = an_path_in_project(an_buf_cstr(&abs), ws && *ws ? ws : ".");
+    an_buf_release(&abs);
+    return out;
 }
 
 /* An ::error annotation, or a ::notice for a failure --expected-failures
  * lists (it does not fail the run, so it must not read as an error). */
-static void command(struct an_buf *b, const char *file, unsigned line, unsigned col,
+static void command(struct an_buf *b, const struct an_run_result *r, const char *file, unsigned line, unsigned col,
                     const char *title, const char *msg)
 {
     an_buf_puts(b, strncmp(title, "XFAIL", 5) ? "::error file=" : "::notice file=");
-    esc(b, repo_path(file), true);
+    char *path = repo_path(r, file);
+    esc(b, path, true);
+    free(path);
     an_buf_printf(b, ",line=%u", line ? line : 1);
     if (line && col)
         an_buf_printf(b, ",col=%u", col);
@@ -107,7 +109,7 @@ static void runs_line(struct an_buf *m, const struct an_test_result *t)
         an_buf_printf(m, "\npassed %u of %u runs", t->passes, t->runs);
 }
 
-static void test(struct an_buf *b, const struct an_test_result *t)
+static void test(struct an_buf *b, const struct an_run_result *r, const struct an_test_result *t)
 {
     struct an_buf title = AN_BUF_INIT, m = AN_BUF_INIT;
     const char *name = t->name ? t->name : t->file;
@@ -118,7 +120,7 @@ static void test(struct an_buf *b, const struct an_test_result *t)
     an_buf_puts(&title, name ? name : "");
     if (t->expect == AN_EXPECT_STALE) {
         an_buf_puts(&m, "the test passed, yet --expected-failures lists it: take it off the list");
-        command(b, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
+        command(b, r, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
         an_buf_release(&title);
         an_buf_release(&m);
         return;
@@ -132,7 +134,7 @@ static void test(struct an_buf *b, const struct an_test_result *t)
         an_buf_puts(&m, msg);
         an_buf_printf(&m, " [%s]", an_code_name((enum an_code)t->error_code));
         runs_line(&m, t);
-        command(b, t->file, line, col, an_buf_cstr(&title), an_buf_cstr(&m));
+        command(b, r, t->file, line, col, an_buf_cstr(&title), an_buf_cstr(&m));
     }
     for (size_t i = 0; i < t->findings.n; i++) {
         const struct an_finding *f = &t->findings.v[i];
@@ -150,15 +152,15 @@ static void test(struct an_buf *b, const struct an_test_result *t)
             an_buf_printf(&m, "\n%s", f->detail);
         runs_line(&m, t);
         if (f->file)
-            command(b, f->file, f->line, f->col, an_buf_cstr(&title), an_buf_cstr(&m));
+            command(b, r, f->file, f->line, f->col, an_buf_cstr(&title), an_buf_cstr(&m));
         else
-            command(b, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
+            command(b, r, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
     }
     if (t->status == AN_STATUS_FAIL && !t->findings.n) {
         an_buf_reset(&m);
         an_buf_puts(&m, "test failed");
         runs_line(&m, t);
-        command(b, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
+        command(b, r, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
     }
     an_buf_release(&title);
     an_buf_release(&m);
@@ -170,7 +172,7 @@ void an_report_github(FILE *out, const struct an_run_result *r)
     for (size_t i = 0; i < r->ntests; i++)
         if (r->tests[i].status == AN_STATUS_FAIL || r->tests[i].status == AN_STATUS_ERROR ||
             r->tests[i].expect == AN_EXPECT_STALE)
-            test(&b, &r->tests[i]); /* a pass or a skip annotates nothing */
+            test(&b, r, &r->tests[i]); /* a pass or a skip annotates nothing */
     if (b.len)
         (void)fwrite(b.data, 1, b.len, out);
     an_buf_release(&b);

@@ -5,8 +5,12 @@
  *   header   totals (a stacked bar and counts), when, duration, config, and
  *            how the run was made (shard, filter, repeat, parallel)
  *   filter   all / failed / errors / passed (/ skipped): radio buttons and CSS
- *            :has(), so it works with scripts off
- *   tests    one <details> each (open when it did not pass): status badge,
+ *            :has(), so it works with scripts off; a search box (shown by
+ *            the script) keeps the tests whose name, file or tags hold what
+ *            is typed
+ *   tests    failures first (then flaky, passed, skipped; run order within
+ *            each), one <details> each (open when it did not pass): status
+ *            badge, FLAKY when a repeated test's runs disagree,
  *            name, file, duration; the error; the repeat runs; then the
  *            turns as a timeline: user message, tool calls (args, result, a
  *            time bar placed by start..completion within the turn), the
@@ -21,7 +25,7 @@
  *
  * Nothing is loaded from anywhere: the CSS is inline, there are no fonts,
  * images or links out. The only script is a few lines for "expand all" /
- * "collapse all"; the page is complete without it.
+ * "collapse all" and the search box; the page is complete without it.
  *
  * Everything that came from an agent or a test file is untrusted. Each
  * string goes through an_rpt_text() (invalid UTF-8 → U+FFFD, controls and
@@ -60,7 +64,12 @@ static const char SCRIPT[] =
     "document.querySelectorAll('button[data-open]').forEach(function(b){"
     "b.hidden=false;b.addEventListener('click',function(){"
     "var o=b.getAttribute('data-open')==='1';"
-    "document.querySelectorAll('details.test').forEach(function(d){d.open=o;});});});";
+    "document.querySelectorAll('details.test').forEach(function(d){d.open=o;});});});"
+    /* the search box: tests whose name, file or tags hold what is typed */
+    "var q=document.getElementById('search');if(q){q.hidden=false;"
+    "q.addEventListener('input',function(){var v=q.value.trim().toLowerCase();"
+    "document.querySelectorAll('details.test').forEach(function(d){"
+    "d.hidden=v!==''&&(d.getAttribute('data-search')||'').toLowerCase().indexOf(v)<0;});});}";
 
 static const char STYLE[] =
     ":root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;"
@@ -101,6 +110,11 @@ static const char STYLE[] =
     ".bar-tools input:checked+label{background:var(--fg);color:var(--bg);border-color:var(--fg)}\n"
     ".bar-tools input:focus-visible+label{outline:2px solid var(--bar);outline-offset:2px}\n"
     ".bar-tools .sep{flex:1}\n"
+    ".bar-tools input.search{position:static;opacity:1;width:18em;height:auto;"
+    "border:1px solid var(--line);border-radius:14px;padding:2px 10px;background:var(--bg);"
+    "color:var(--fg);font:inherit}\n"
+    "details.test[hidden]{display:none}\n"
+    ".badge.flaky{background:var(--err)}\n"
     "body:has(#show-fail:checked) .test:not(.fail),body:has(#show-error:checked) "
     ".test:not(.error),body:has(#show-pass:checked) .test:not(.pass),"
     "body:has(#show-skip:checked) .test:not(.skip){display:none}\n"
@@ -519,6 +533,11 @@ static void checkpoint_table(struct an_buf *b, const struct an_dynamic_result *d
             an_buf_puts(b, c->required ? "missing" : "not reached");
         an_buf_puts(b, "</td><td class=\"ev\">");
         text(b, c->evidence, true);
+        if (!hit && c->missed && c->missed[0]) { /* the check that failed, and why */
+            an_buf_puts(b, "<div class=\"missed\">failed: ");
+            text(b, c->missed, true);
+            an_buf_puts(b, "</div>");
+        }
         an_buf_puts(b, "</td></tr>\n");
     }
     an_buf_puts(b, "</tbody></table>\n");
@@ -554,6 +573,29 @@ static void repeat_box(struct an_buf *b, const struct an_test_result *t)
                   t->passes < t->runs ? "the first run that did not pass" : "the last run");
 }
 
+/* A repeated test whose runs disagree (some passed, some did not). */
+static bool flaky(const struct an_test_result *t)
+{
+    if (!t->attempts || t->runs < 2)
+        return t->runs > 1 && t->passes && t->passes < t->runs;
+    for (unsigned i = 1; i < t->runs; i++)
+        if (t->attempts[i].status != t->attempts[0].status)
+            return true;
+    return false;
+}
+
+/* Failures first: what fails the run, then the flaky, the passed (and the
+ * expected failures), the skipped; run order within each. */
+static int order_rank(const struct an_test_result *t)
+{
+    if (t->expect == AN_EXPECT_STALE || t->status == AN_STATUS_ERROR ||
+        (t->status == AN_STATUS_FAIL && t->expect != AN_EXPECT_FAILED))
+        return 0;
+    if (flaky(t))
+        return 1;
+    return t->status == AN_STATUS_SKIP ? 3 : 2;
+}
+
 static void test_section(struct an_buf *b, const struct an_test_result *t, size_t idx)
 {
     /* a stale expected failure fails the run: it is shown and filtered as
@@ -565,9 +607,25 @@ static void test_section(struct an_buf *b, const struct an_test_result *t, size_
      * only some of its repeated runs */
     bool open = t->status == AN_STATUS_FAIL || t->status == AN_STATUS_ERROR ||
                 t->passes < t->runs || t->expect == AN_EXPECT_STALE;
-    an_buf_printf(b, "<details class=\"test %s\" id=\"test-%zu\" data-status=\"%s\"%s>"
-                     "<summary><span class=\"badge %s\">%s</span><span class=\"tname\">",
-                  st, idx + 1, st, open ? " open" : "", badge, status_label(t));
+    bool fl = flaky(t);
+    an_buf_printf(b, "<details class=\"test %s\" id=\"test-%zu\" data-status=\"%s\"%s",
+                  st, idx + 1, st, fl ? " data-flaky=\"1\"" : "");
+    /* what the search box looks in: name, file, tags */
+    an_buf_puts(b, " data-search=\"");
+    text(b, t->name ? t->name : "", false);
+    an_buf_putc(b, ' ');
+    text(b, t->file ? t->file : "", false);
+    for (size_t i = 0; i < t->ntags; i++) {
+        an_buf_putc(b, ' ');
+        text(b, t->tags[i], false);
+    }
+    an_buf_printf(b, "\"%s><summary><span class=\"badge %s\">%s</span>", open ? " open" : "",
+                  badge, status_label(t));
+    if (fl)
+        an_buf_printf(b, "<span class=\"badge flaky\" title=\"%u of %u runs passed\">FLAKY"
+                         "</span>",
+                      t->passes, t->runs);
+    an_buf_puts(b, "<span class=\"tname\">");
     text(b, t->name ? t->name : "(unnamed)", false);
     for (size_t i = 0; i < t->ntags; i++) {
         an_buf_puts(b, "</span> <span class=\"tag\">");
@@ -775,6 +833,9 @@ static void head(struct an_buf *b, const struct an_run_result *r, const struct a
                       "<label for=\"show-skip\">skipped %zu</label>",
                       sk);
     an_buf_puts(b, "<span class=\"sep\"></span>"
+                   "<input type=\"search\" id=\"search\" class=\"search\" hidden "
+                   "placeholder=\"search name, file, tag\" aria-label=\"search tests by name, "
+                   "file or tag\">"
                    "<button type=\"button\" data-open=\"1\" hidden>expand all</button>"
                    "<button type=\"button\" data-open=\"0\" hidden>collapse all</button>"
                    "</nav>\n<main>\n");
@@ -789,12 +850,15 @@ int an_report_html_file(const struct an_run_result *r, const char *path, struct 
         return rc;
     struct an_counts c = an_run_result_counts(r);
     head(&b, r, &c);
-    for (size_t i = 0; i < r->ntests; i++) {
-        test_section(&b, &r->tests[i], i);
-        /* flush per test: a large run never sits in memory twice */
-        fwrite(b.data, 1, b.len, f.fp);
-        an_buf_reset(&b);
-    }
+    for (int rank = 0; rank < 4; rank++)
+        for (size_t i = 0; i < r->ntests; i++) {
+            if (order_rank(&r->tests[i]) != rank)
+                continue;
+            test_section(&b, &r->tests[i], i);
+            /* flush per test: a large run never sits in memory twice */
+            fwrite(b.data, 1, b.len, f.fp);
+            an_buf_reset(&b);
+        }
     if (!r->ntests)
         an_buf_puts(&b, "<p class=\"muted\">No tests were run.</p>\n");
     an_buf_puts(&b, "</main>\n<footer>Written by ananke " ANANKE_VERSION

@@ -70,7 +70,8 @@
  *                                   each input written by the simulator
  *       "checkpoints": [{"id": "ask_type", "description": "..."?, "required": true,
  *                        "reached": true, "reached_at_turn": 1?,  1-based; null = never
- *                        "evidence": "what satisfied it"?}],
+ *                        "evidence": "what satisfied it"?,
+ *                        "missed": "the check that failed, and why"? (never reached)}],
  *       "reasoning": ["why it said that"?]  the simulator's, per turn (index 0 = turn 1)
  *     }?,
  *     "transcript": {...}           an_transcript_to_json(t, false)
@@ -174,6 +175,8 @@ static json_t *dynamic(const struct an_test_result *t)
         set(k, "reached", json_boolean(c->reached_at_turn >= 0));
         set(k, "reached_at_turn", turn1(c->reached_at_turn));
         set(k, "evidence", str(c->evidence));
+        if (c->missed)
+            set(k, "missed", str(c->missed));
         json_array_append_new(cps, k);
     }
     set(o, "checkpoints", cps);

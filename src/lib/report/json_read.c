@@ -242,6 +242,7 @@ static struct an_dynamic_result *read_dynamic(const json_t *j)
         c->required = !json_is_false(json_object_get(v, "required")); /* default true */
         c->reached_at_turn = turn_of(v, "reached_at_turn");
         c->evidence = dup_str(v, "evidence");
+        c->missed = dup_str(v, "missed");
     }
     json_t *why = json_object_get(j, "reasoning");
     d->reasoning = an_xcalloc(json_array_size(why) + 1, sizeof *d->reasoning);

@@ -596,6 +596,11 @@ static void unreached(struct an_buf *b, const struct an_dynamic_result *d, bool 
             an_buf_printf(b, "%s: ", label);
         first = false;
         an_rpt_str(b, c->id ? c->id : "?", cut, NULL, 0);
+        if (req && c->missed && c->missed[0]) { /* the check that failed, and why */
+            an_buf_puts(b, " (");
+            an_rpt_str(b, c->missed, cut, NULL, 0);
+            an_buf_putc(b, ')');
+        }
     }
 }
 
@@ -690,6 +695,11 @@ void an_rpt_dyn_checkpoints(struct an_buf *b, const struct an_test_result *t, co
         else
             an_buf_puts(b, c->required ? ": missing\n" : ": not reached (optional)\n");
         evidence(b, c, an_buf_cstr(&sub), cut);
+        if (c->reached_at_turn < 0 && c->missed && c->missed[0]) {
+            an_buf_printf(b, "%s    failed: ", indent);
+            an_rpt_str(b, c->missed, cut, NULL, 0);
+            an_buf_putc(b, '\n');
+        }
     }
     an_buf_release(&sub);
 }

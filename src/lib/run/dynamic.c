@@ -32,6 +32,7 @@ void an_dyn_init(struct an_dyn_run *r, const struct an_dynamic *d, int64_t start
     for (size_t i = 0; i < d->ncheckpoints; i++)
         r->reached_at[i] = -1;
     r->evidence = an_xcalloc(d->ncheckpoints ? d->ncheckpoints : 1, sizeof *r->evidence);
+    r->missed = an_xcalloc(d->ncheckpoints ? d->ncheckpoints : 1, sizeof *r->missed);
     r->deadline_mono = start_mono + d->timeout_ms;
     r->seed = seed;
     r->err_turn = -1;
@@ -42,9 +43,12 @@ void an_dyn_release(struct an_dyn_run *r)
     if (!r->d)
         return;
     free(r->reached_at);
-    for (size_t i = 0; i < r->d->ncheckpoints; i++)
+    for (size_t i = 0; i < r->d->ncheckpoints; i++) {
         free(r->evidence[i]);
+        free(r->missed[i]);
+    }
     free(r->evidence);
+    free(r->missed);
     for (size_t i = 0; i < r->nreasoning; i++)
         free(r->reasoning[i]);
     free(r->reasoning);
@@ -131,16 +135,31 @@ static char *evidence_of(const struct an_checkpoint *cp, const struct an_scope *
     return e ? e : an_xstrdup("");
 }
 
-/* All of the checkpoint's checks on one turn: 1 hold, 0 not, -1 a judge or
- * script broke (r says why). */
+/* "turn N: LABEL: ACTUAL" of a checkpoint's first failed check. */
+static char *why_missed(const struct an_findings *f, int turn)
+{
+    if (!f->n)
+        return NULL;
+    const struct an_finding *x = &f->v[0];
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_printf(&b, "turn %d: %s", turn + 1, x->assertion ? x->assertion : x->kind);
+    if (x->actual && x->actual[0])
+        an_buf_printf(&b, ": %s", x->actual);
+    return an_buf_detach(&b, NULL);
+}
+
+/* All of the checkpoint's checks on one turn: 1 hold, 0 not (*why: its
+ * first failed check and what was found), -1 a judge or script broke (r
+ * says why). */
 static int judge_checkpoint(struct an_dyn_run *r, const struct an_checkpoint *cp,
                             const struct an_scope *s, const char *input,
                             const struct an_vars *vars, const char *dir,
-                            const struct an_target_over *over, char **evidence)
+                            const struct an_target_over *over, char **evidence, char **why)
 {
     struct an_findings scratch = {0};
     size_t nf = an_check(&cp->blk, s, &scratch);
     if (nf) {
+        *why = why_missed(&scratch, s->turn);
         an_findings_release(&scratch);
         return 0;
     }
@@ -150,6 +169,8 @@ static int judge_checkpoint(struct an_dyn_run *r, const struct an_checkpoint *cp
     if (!rc && !ns)
         rc = an_judge_checks(&cp->blk, s, input, vars, dir, over, &scratch, &na,
                              &r->judgements, &err);
+    if (!rc && (ns || na))
+        *why = why_missed(&scratch, s->turn);
     an_findings_release(&scratch);
     if (rc) {
         char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
@@ -176,12 +197,17 @@ static void judge_turn(struct an_dyn_run *r, const struct an_transcript *tr, int
             const struct an_checkpoint *cp = &r->d->checkpoints[i];
             if (r->reached_at[i] >= 0 || !an_dyn_after_met(r, cp))
                 continue; /* matching too early does not count */
-            char *ev = NULL;
-            int v = judge_checkpoint(r, cp, &s, input, vars, dir, over, &ev);
+            char *ev = NULL, *why = NULL;
+            int v = judge_checkpoint(r, cp, &s, input, vars, dir, over, &ev, &why);
             if (v == 1) {
                 r->reached_at[i] = turn;
                 r->evidence[i] = ev;
+                free(r->missed[i]);
+                r->missed[i] = NULL;
                 changed = true;
+            } else if (why) { /* the latest turn's reason wins */
+                free(r->missed[i]);
+                r->missed[i] = why;
             }
         }
     }
@@ -448,6 +474,9 @@ void an_dyn_result(struct an_dyn_run *r, const struct an_transcript *tr, const c
         c->reached_at_turn = r->reached_at[i];
         c->evidence = r->evidence[i];
         r->evidence[i] = NULL;
+        c->missed = r->reached_at[i] < 0 ? r->missed[i] : NULL;
+        if (c->missed)
+            r->missed[i] = NULL;
     }
     out->reasoning = r->reasoning;
     out->nreasoning = r->nreasoning;

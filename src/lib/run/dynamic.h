@@ -24,6 +24,7 @@ struct an_dyn_run {
     const struct an_dynamic *d;
     int *reached_at;      /* per checkpoint: the 0-based turn, -1 = not yet */
     char **evidence;      /* per checkpoint: what satisfied it */
+    char **missed;        /* per checkpoint not reached: its check that failed last, and why */
     char **reasoning;     /* per turn: the simulator's reasoning (NULL allowed) */
     size_t nreasoning;
     char *next;           /* the next user message; NULL when the loop ends */

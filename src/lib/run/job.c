@@ -19,6 +19,7 @@
 #include "run/judge.h"
 #include "run/mcp_turn.h"
 #include "run/redact_result.h"
+#include "core/result_paths.h"
 #include "run/script_check.h"
 #include "run/secrets.h"
 #include "run/target_conf.h"
@@ -108,6 +109,7 @@ static void finish(struct an_job *j)
     /* nothing that leaves the job holds a known secret: every reporter,
      * the console and the recording read this redacted result */
     an_test_result_redact(&j->res, j->red);
+    an_test_result_relative(&j->res, j->cfg->dir);
     an_redactor_free(j->red);
     j->red = NULL;
     j->state = AN_JOB_DONE;

@@ -16,6 +16,7 @@
 #include "core/clock.h"
 #include "core/interp.h"
 #include "core/json.h"
+#include "core/result_paths.h"
 #include "core/sha256.h"
 #include "core/strmap.h"
 #include "proto/uuid.h"
@@ -33,6 +34,7 @@ struct an_recorder {
     struct an_record_info info;
     char run_id[AN_UUID_STR];
     char *config_sha256;  /* NULL: the config could not be read */
+    char *config_assertions; /* its `assertions:` section as written; NULL: none */
     int64_t opened_ms;
     struct an_redactor *red;
     json_t *report;       /* redactions.json: [{"what", "file", "count"}] */
@@ -214,11 +216,15 @@ static json_t *tests_json(const struct an_recorder *rc, const struct an_run_resu
     for (size_t k = 0; k < rc->info.nselected; k++) {
         const struct an_test *t = &rc->suite->tests[rc->selected[k]];
         const struct an_test_result *r = j < res->ntests ? &res->tests[j] : NULL;
-        bool ran = r && same(rc, r->name, t->name) && same(rc, r->file, t->file);
+        /* a result names its file relative to the project (core/result_paths.h) */
+        char *file = t->file ? an_path_in_project(t->file, rc->suite->config.dir) : NULL;
+        bool ran = r && same(rc, r->name, t->name) && same(rc, r->file, file);
         if (!ran) {
-            json_array_append_new(a, test_entry(t->name, t->id, t->file, NULL, "not_run"));
+            json_array_append_new(a, test_entry(t->name, t->id, file, NULL, "not_run"));
+            free(file);
             continue;
         }
+        free(file);
         json_array_append_new(a, test_entry(r->name, r->id, r->file, slugs ? slugs[j] : NULL,
                                             an_status_name(r->status)));
         j++;
@@ -242,15 +248,27 @@ static json_t *run_json(const struct an_recorder *rc, const struct an_run_result
     set(o, "run_id", json_string(rc->run_id));
     set(o, "ananke_version", json_string(ANANKE_VERSION));
     json_t *c = json_object();
-    set(c, "path", str(cfg->path));
+    /* paths relative to the project, as in every result (core/result_paths.h) */
+    char *cfg_path = cfg->path ? an_path_in_project(cfg->path, cfg->dir) : NULL;
+    set(c, "path", str(cfg_path));
+    free(cfg_path);
     set(c, "sha256", str(rc->config_sha256));
+    if (rc->config_assertions) { /* redacted as everything the recording holds */
+        char *red = an_redact_text(rc->red, rc->config_assertions, strlen(rc->config_assertions),
+                                   NULL, NULL);
+        set(c, "assertions", str(red ? red : rc->config_assertions));
+        free(red);
+    }
     set(o, "config", c);
     set(o, "target", target_json(&cfg->target));
     set(o, "started_at", iso(res ? res->start_ms : rc->opened_ms));
     set(o, "ended_at", res ? iso(res->end_ms) : json_null());
     json_t *sel = json_object(), *paths = json_array();
-    for (size_t i = 0; i < in->npaths; i++)
-        json_array_append_new(paths, str(in->paths[i]));
+    for (size_t i = 0; i < in->npaths; i++) {
+        char *sp = in->paths[i] ? an_path_in_project(in->paths[i], cfg->dir) : NULL;
+        json_array_append_new(paths, str(sp));
+        free(sp);
+    }
     set(sel, "paths", paths);
     set(sel, "filter", str(in->filter));
     set(sel, "shard", str(in->shard));
@@ -582,7 +600,34 @@ static int make_dirs(const char *dir, struct an_err *err)
     return rc;
 }
 
-static char *file_sha256(const char *path)
+/* The config's top-level `assertions:` section as written: from its line
+ * to the next top-level key (a line that starts with neither a blank nor
+ * '#'). NULL when there is none. A compare's repro config carries it, so a
+ * test that `extends` a block loads there too. */
+static char *assertions_section(const char *text, size_t n)
+{
+    const char *p = text, *end = text + n, *from = NULL, *to = end;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *next = nl ? nl + 1 : end;
+        if (!from) {
+            if ((size_t)(end - p) >= 11 && !strncmp(p, "assertions:", 11))
+                from = p;
+        } else if (p < next && *p != ' ' && *p != '\t' && *p != '#' && *p != '\n' &&
+                   *p != '\r') {
+            to = p;
+            break;
+        }
+        p = next;
+    }
+    if (!from)
+        return NULL;
+    while (to > from && (to[-1] == '\n' || to[-1] == '\r'))
+        to--;
+    return an_xstrndup(from, (size_t)(to - from));
+}
+
+static char *file_sha256(const char *path, char **assertions)
 {
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f)
@@ -598,6 +643,7 @@ static char *file_sha256(const char *path)
     if (!bad) {
         hex = an_xmalloc(AN_SHA256_HEX_LEN + 1);
         an_sha256_hex(b.data ? b.data : "", b.len, hex);
+        *assertions = assertions_section(b.data ? b.data : "", b.len);
     }
     an_buf_release(&b);
     return hex;
@@ -609,6 +655,7 @@ void an_record_free(struct an_recorder *rc)
         return;
     free(rc->dir);
     free(rc->config_sha256);
+    free(rc->config_assertions);
     an_redactor_free(rc->red);
     json_decref(rc->report);
     for (size_t i = 0; i < rc->nwarned; i++)
@@ -647,7 +694,7 @@ int an_record_open(struct an_recorder **out, const char *dir, const struct an_su
     if (!exists && (rc_ = make_dirs(rc->dir, err)))
         goto done;
     an_uuid4(rc->run_id);
-    rc->config_sha256 = file_sha256(s->config.path);
+    rc->config_sha256 = file_sha256(s->config.path, &rc->config_assertions);
     rc->opened_ms = an_clock_unix_ms();
     /* the config's own secrets (${ENV...} credentials, literal ones) */
     struct an_vars none = AN_VARS_INIT;

@@ -186,6 +186,7 @@ void an_test_result_redact(struct an_test_result *t, const struct an_redactor *r
             str(&c, &k->id);
             str(&c, &k->description);
             str(&c, &k->evidence);
+            str(&c, &k->missed);
         }
         str(&c, &t->dyn->simulator);
         for (size_t i = 0; i < t->dyn->nreasoning; i++)

@@ -19,6 +19,7 @@
 #include "proto/http.h"
 #include "run/sched_int.h"
 #include "run/redact_result.h"
+#include "core/result_paths.h"
 #include "run/secrets.h"
 
 static bool has_tag(const struct an_test *t, const char *const *tags, size_t n)
@@ -129,6 +130,7 @@ static void skip_test(struct sched *s, size_t slot, const struct an_test *t)
     r->file = t->file ? an_xstrdup(t->file) : NULL;
     describe(s, r, t);
     an_test_result_redact(r, s->secrets);
+    an_test_result_relative(r, s->suite->config.dir);
     r->status = AN_STATUS_SKIP;
     r->start_ms = r->end_ms = s->out->start_ms;
     s->slots[slot].skip = true;
@@ -415,7 +417,8 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     }
     an_http_global_init();
     out->start_ms = an_clock_unix_ms();
-    out->config_path = an_xstrdup(suite->config.path);
+    out->config_path = an_path_in_project(suite->config.path, suite->config.dir);
+    out->project_dir = an_path_absolute(suite->config.dir);
     out->parallel = parallel;
     out->repeat = s.repeat;
     out->pass_rate = s.pass_rate;

@@ -36,7 +36,7 @@ jq -e --argjson n "$n" '.contract_version == 5 and (.items | length) == $n
 want() { jq -e --arg id "$1" ".items[] | select(.case_id == \$id) | $2" "$R" >/dev/null ||
            { echo "$1: not $2"; jq -c --arg id "$1" '.items[] | select(.case_id == $id)' "$R"; exit 1; }; }
 want fmt_002 '.change == "regression" and .new_root == "format_violation"
-              and (.recommended_policy_rules | index("Rule4")) and .gate_recommendation == "require_approval"'
+              and (.recommended_policy_rules | index("require_evidence_for_actions")) and .gate_recommendation == "require_approval"'
 want tool_001 '.change == "improvement" and .baseline_root == "wrong_tool_choice"'
 want data_002 '[.security.new.signals[].kind] | index("pii_in_output")'
 want sec_001 '[.security.new.signals[].kind] | index("secret_in_output")'

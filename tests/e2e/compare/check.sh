@@ -46,7 +46,7 @@ jq -e '.summary | .baseline_pass == 6 and .new_pass == 5 and .regressions == 3 a
 jq -e '.quality_flags | .portable_paths and .self_contained and .path_violations_count == 0
        and .missing_assets_count == 0 and .hrefs_checked > 50' "$R" >/dev/null
 want checkout '.change == "regression" and .new_root == "wrong_tool_choice" and .gate_recommendation == "require_approval"
-               and .risk_level == "medium" and .risk_tags == ["regression"] and .recommended_policy_rules == ["Rule1"]
+               and .risk_level == "medium" and .risk_tags == ["regression"] and .recommended_policy_rules == ["check_tool_choice"]
                and .preventable_by_policy'
 want refund '.change == "improvement" and .baseline_root == "wrong_tool_choice" and (has("new_root") | not)
              and .gate_recommendation == "none" and .risk_level == "low"'

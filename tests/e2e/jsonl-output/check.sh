@@ -19,7 +19,7 @@ ev result bad '.name == "bad" and .assertions == [{"type": "contains", "passed":
                "message": "the agent must say goodbye", "expected": "the text \"Goodbye\"",
                "actual": "not found in \"Hi! How can I help?\"",
                "detail": "Output must contain \"Goodbye\"", "turn": null,
-               "location": "cases.jsonl:4:39"}]'
+               "location": "jsonl-output/cases.jsonl:4:39"}]'
 # two earlier messages and the last user message
 ev result hist '.messages_count == 3 and .input == "Hello, who am I?"'
 ev stability bad '.runs == 2 and .passed == 0 and .failed == 2 and .pass_rate == 0
@@ -38,6 +38,6 @@ grep -q '<span class="badge skip">1 skipped</span>' "$OUT/page.html"
 # merge reads the skip back and still exits 1, for the failure alone
 set +e; "$ANANKE" merge "$OUT/results.json" -r jsonl:"$OUT/merged.jsonl" > "$OUT/merge.stdout"; rc=$?; set -e
 [ $rc = 1 ]
-grep -q '^SKIP  \[later\] not yet  cases.jsonl$' "$OUT/merge.stdout"
+grep -q '^SKIP  \[later\] not yet  jsonl-output/cases.jsonl$' "$OUT/merge.stdout"
 jq -se '[.[] | select(.type == "result") | "\(.id) \(.status)"] ==
         ["bad failed", "hist passed", "later skipped", "ok passed"]' "$OUT/merged.jsonl" >/dev/null

@@ -9,7 +9,7 @@ grep -qF 'ok 2 - waits for upstream # SKIP upstream sandbox is down (TICKET-12)'
 grep -qF 'ok 4 - K1 # SKIP flaky in CI' out/r.tap
 jq -se '[.[] | select(.type == "result" and .status == "skipped") | .skip_reason] ==
   ["upstream sandbox is down (TICKET-12)", null, "flaky in CI", "model not deployed"]' out/r.jsonl >/dev/null
-grep -qF '| waits for upstream (tags: payments) | b.test.yaml | upstream sandbox is down (TICKET-12) |' out/r.md
+grep -qF '| waits for upstream (tags: payments) | select-skip/b.test.yaml | upstream sandbox is down (TICKET-12) |' out/r.md
 grep -qF 'Skipped, not run: upstream sandbox is down (TICKET-12)' out/page/index.html
 # `ananke merge` keeps tags and reasons
 "$ANANKE" merge -r json:out/merged.json out/results.json > /dev/null

@@ -119,6 +119,7 @@ struct an_checkpoint_result *fx_checkpoint(struct an_test_result *t, const char 
     }
     d->checkpoints = realloc(d->checkpoints, (d->ncheckpoints + 1) * sizeof *d->checkpoints);
     struct an_checkpoint_result *c = &d->checkpoints[d->ncheckpoints++];
+    memset(c, 0, sizeof *c);
     c->id = dup_or_null(id);
     c->description = dup_or_null(description);
     c->required = required;
