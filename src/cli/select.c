@@ -267,7 +267,10 @@ static char *state_text(const struct an_suite *s, const struct an_run_result *r)
                        t->expect == AN_EXPECT_STALE;
         if (!failing || !t->name)
             continue;
-        char *file = project_path(s->config.dir, t->file ? t->file : "");
+        /* a result's file is already relative to the project (result_paths):
+         * resolved against the working directory it would name another */
+        const char *tf = t->file ? t->file : "";
+        char *file = tf[0] == '/' ? project_path(s->config.dir, tf) : an_xstrdup(tidy(tf));
         json_array_append_new(failed, json_pack("{s:s,s:s}", "file", file, "name", t->name));
         free(file);
     }

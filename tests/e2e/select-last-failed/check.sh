@@ -18,6 +18,13 @@ mkdir -p out/elsewhere
 rc=0; (cd out/elsewhere && "$ANANKE" run -c ../../ananke.config.yaml --last-failed -r json:../run2.json > ../run2 2>&1) || rc=$?
 [ "$rc" = 1 ]
 jq -e '[.tests[] | "\(.status) \(.name)"] == ["fail fails", "fail F1"]' out/run2.json >/dev/null
+# the state that run wrote names the project's files, though the directory it
+# ran in holds a file of the same relative name (a decoy the state must not name)
+cp bad.test.yaml out/elsewhere/bad.test.yaml
+rc=0; (cd out/elsewhere && "$ANANKE" run -c ../../ananke.config.yaml --last-failed > ../run2b 2>&1) || rc=$?
+[ "$rc" = 1 ]
+jq -e '.failed == [{"file": "bad.test.yaml", "name": "fails"}, {"file": "cases.test.jsonl", "name": "F1"}]' .ananke/last-run.json >/dev/null
+rm -f out/elsewhere/bad.test.yaml
 # run 3: a run that passes leaves no failure; --last-failed then runs nothing, exit 0
 "$ANANKE" run good.test.yaml > out/run3 2>&1
 jq -e '.failed == []' .ananke/last-run.json >/dev/null
