@@ -244,6 +244,8 @@ struct an_target {
     struct an_tmpl endpoint;
     struct an_tmpl agent_id;
     struct an_tmpl thread_id; /* src NULL = generate one per test */
+    /* agui:connect turns' URL, with ${agentId}/${threadId}; src NULL = endpoint */
+    struct an_tmpl connect_endpoint;
     struct an_json_tmpl forwarded_props;
     struct an_json_tmpl state;
     enum an_protocol_mode protocol; /* default strict */

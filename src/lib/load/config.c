@@ -111,7 +111,8 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
                                        "assert",   "endpoint",       "agentId",
                                        "threadId", "forwardedProps", "state",
                                        "protocol", "max_event_bytes", "max_turn_bytes",
-                                       "max_tool_calls", "max_state_bytes", NULL};
+                                       "max_tool_calls", "max_state_bytes", "connect_endpoint",
+                                       NULL};
     static const char *const modes[] = {"strict", "warn", "off", NULL}; /* an_protocol_mode */
     struct an_ynode *v;
     int rc;
@@ -125,6 +126,15 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
         return rc;
     if ((v = an_yaml_get(n, "threadId")) && (rc = an_cfg_tmpl(ld, v, "threadId", &t->thread_id)))
         return rc;
+    if ((v = an_yaml_get(n, "connect_endpoint"))) {
+        const char *u;
+        if ((rc = an_cfg_tmpl(ld, v, "connect_endpoint", &t->connect_endpoint)))
+            return rc;
+        u = t->connect_endpoint.src;
+        if (strncmp(u, "http://", 7) && strncmp(u, "https://", 8) && strncmp(u, "${", 2))
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "'connect_endpoint' must be an http:// or https:// URL, not '%s'", u);
+    }
     if ((v = an_yaml_get(n, "headers")) && (rc = an_cfg_headers(ld, v, t)))
         return rc;
     if ((v = an_yaml_get(n, "forwardedProps")) &&
