@@ -42,7 +42,8 @@ char *an_json_match_text(const json_t *v)
 /* One path syntax for every place that takes one (args_match, state:, the
  * json_path and type checks): an optional "$" or "$.", then keys separated
  * by dots, and array indexes either in brackets or as a dotted number
- * ("$.items[0].sku", "items.0.sku"). A key may itself hold dots
+ * ("$.items[0].sku", "items.0.sku"); "$" followed by anything else is part
+ * of a key ("$ref"). A key may itself hold dots
  * ({"user.name": ...}): at an object, the whole rest of the path as one key
  * wins over splitting it. A walk that leaves the document stops with *out
  * NULL; the syntax is still checked to the end. */
@@ -53,14 +54,13 @@ int an_json_path_get(json_t *root, const char *path, json_t **out)
     *out = NULL;
     if (!p || !*p)
         return -1;
-    if (p[0] == '$') {
+    if (p[0] == '$' && (!p[1] || p[1] == '.' || p[1] == '[')) {
+        /* the root; "$ref" is a key */
         p++;
         if (*p == '.') {
             p++;
             if (!*p)
                 return -1;
-        } else if (*p && *p != '[') {
-            return -1;
         }
     }
     bool first = true, whole = false;
