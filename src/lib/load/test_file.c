@@ -64,7 +64,14 @@ static json_t *prompt_arguments(struct an_ld *ld, const struct an_ynode *v)
                     v->pairs[i].key->str);
             return NULL;
         }
-        json_object_set_new(o, v->pairs[i].key->str, json_string(val->str));
+        const struct an_ynode *k = v->pairs[i].key;
+        json_t *str = json_stringn(val->str, val->len);
+        if (!str || json_object_setn_new(o, k->str, k->len, str)) {
+            json_decref(o);
+            an_fail(ld->err, AN_ESCHEMA, &val->loc,
+                    "a prompt's argument '%s' is not valid UTF-8", k->str);
+            return NULL;
+        }
     }
     return o;
 }
