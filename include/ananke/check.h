@@ -49,14 +49,18 @@ void an_check_item_finding(struct an_findings *out, const struct an_check_item *
                            bool negated, const char *expected, const char *actual,
                            const char *detail);
 
-/* Value at a dot path ("user.address.city"; array elements by index:
- * "items.0.sku"); NULL when absent. Borrowed from `root`. */
+/* Value at a path, as an_json_path_get reads it ("user.address.city",
+ * "items.0.sku", "items[0].sku", "$.items[0].sku"); NULL when absent or not
+ * a path. Borrowed from `root`. */
 json_t *an_json_dot_path(const json_t *root, const char *path);
 
-/* Seed 002's JSONPath subset: "$.a.b[0].c" (a leading "$" or "$." is
- * optional). Returns -1 when the path is not written that way, else 0 with
- * *out the value (borrowed from root) or NULL when absent. root may be NULL
- * (to check a path's syntax). */
+/* The one path syntax of args_match, state: and the json_path and type
+ * checks: a leading "$" or "$." (optional), keys separated by dots, array
+ * indexes in brackets or as a dotted number ("$.a.b[0].c" = "a.b.0.c"); at an
+ * object the whole rest of the path as one key wins ({"user.name": ...}).
+ * Returns -1 when the path is not written that way, else 0 with *out the
+ * value (borrowed from root) or NULL when absent. root may be NULL (to check
+ * a path's syntax). */
 int an_json_path_get(json_t *root, const char *path, json_t **out);
 
 /* Text a regex is matched against: strings as they are, anything else as

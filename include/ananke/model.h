@@ -244,6 +244,8 @@ struct an_target {
     struct an_tmpl endpoint;
     struct an_tmpl agent_id;
     struct an_tmpl thread_id; /* src NULL = generate one per test */
+    /* agui:connect turns' URL, with ${agentId}/${threadId}; src NULL = endpoint */
+    struct an_tmpl connect_endpoint;
     struct an_json_tmpl forwarded_props;
     struct an_json_tmpl state;
     enum an_protocol_mode protocol; /* default strict */
@@ -360,12 +362,13 @@ struct an_hook {
 };
 
 enum an_turn_type { AN_TURN_USER = 0, AN_TURN_AGUI_CONNECT, AN_TURN_MCP_CALL, AN_TURN_MCP_LIST,
-                    AN_TURN_MCP_READ, AN_TURN_A2A_SEND };
+                    AN_TURN_MCP_READ, AN_TURN_MCP_PROMPT, AN_TURN_A2A_SEND };
 
-/* What an mcp:call / mcp:list / mcp:read turn sends (docs/mcp.md). */
+/* What an mcp:call / mcp:list / mcp:read / mcp:prompt turn sends (docs/mcp.md). */
 struct an_mcp_turn {
     struct an_tmpl tool;           /* mcp:call */
-    struct an_json_tmpl arguments; /* mcp:call; value NULL: none sent */
+    struct an_tmpl prompt;         /* mcp:prompt: the prompt's name */
+    struct an_json_tmpl arguments; /* mcp:call, mcp:prompt (strings); value NULL: none sent */
     const char *what;              /* mcp:list: "tools", "resources", "prompts", "templates" */
     struct an_tmpl uri;            /* mcp:read */
     bool allow_error;              /* a JSON-RPC error answer is recorded, not a broken turn */

@@ -193,18 +193,8 @@ static void emit_artifact(struct run *r, const char *name, json_t *parts, bool a
     snprintf(aid, sizeof aid, "%s-%s", r->t.id, name);
     json_t *art = json_pack("{s:s,s:s,s:o}", "artifactId", aid, "name", name, "parts", parts);
     json_t *kept = append ? json_array_get(r->artifacts, json_array_size(r->artifacts) - 1) : NULL;
-    json_t *kparts = json_object_get(kept, "parts");
-    json_t *tail = json_array_get(kparts, json_array_size(kparts) - 1);
-    const char *more = an_json_str(json_array_get(parts, 0), "text");
-    if (kept && an_json_str(tail, "text") && more && json_array_size(parts) == 1) {
-        /* the stored artifact keeps a chunked text as one part, as the
-         * stream's reader joins it */
-        struct an_buf joined = AN_BUF_INIT;
-        an_buf_printf(&joined, "%s%s", an_json_str(tail, "text"), more);
-        json_object_set_new(tail, "text", json_string(an_buf_cstr(&joined)));
-        an_buf_release(&joined);
-    } else if (kept)
-        json_array_extend(kparts, parts);
+    if (kept) /* as the SDKs' task aggregation keeps them: each chunk one more part */
+        json_array_extend(json_object_get(kept, "parts"), parts);
     else
         json_array_append_new(r->artifacts, json_deep_copy(art));
     emit(r, "artifactUpdate", "artifact-update",

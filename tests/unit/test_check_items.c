@@ -264,7 +264,17 @@ static void test_json_path(void **state)
     assert_null(v);
     assert_int_equal(an_json_path_get(doc, "$", &v), 0);
     assert_ptr_equal(v, doc);
-    static const char *const bad[] = {"$..a", "a.", "a[", "a[1]b", "a[-1]", ".a", "$x", NULL};
+    /* the dotted index args_match takes, the same here */
+    assert_int_equal(an_json_path_get(doc, "$.a.b.1.c", &v), 0);
+    assert_int_equal(json_integer_value(v), 2);
+    assert_int_equal(an_json_path_get(doc, "a.b.0", &v), 0);
+    assert_int_equal(json_integer_value(v), 10);
+    assert_int_equal(an_json_path_get(doc, "a.0", &v), 0); /* an object has no item 0 */
+    assert_null(v);
+    /* "$x" is a key (a tool's "$ref" argument), not the root */
+    assert_int_equal(an_json_path_get(doc, "$x", &v), 0);
+    assert_null(v);
+    static const char *const bad[] = {"$..a", "a.", "a[", "a[1]b", "a[-1]", ".a", "$.", NULL};
     for (size_t i = 0; bad[i]; i++)
         if (an_json_path_get(doc, bad[i], &v) != -1)
             fail_msg("'%s' should be refused", bad[i]);

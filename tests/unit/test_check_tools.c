@@ -711,10 +711,21 @@ static void test_dot_path(void **state)
         {"user.", NULL},
         {"flag", "false"},
         {"none", "null"},
+        /* the spellings state: and the json_path check take, the same here */
+        {"items[0].sku", "\"A1\""},
+        {"$.items[1].qty", "2"},
+        {"$.items.1.qty", "2"},
+        {"items[1]", "{\"sku\":\"B2\",\"qty\":2}"},
+        {"items[2].sku", NULL},
+        {"user[0]", NULL},
+        {"$.a.b", "\"dotted key\""},
+        {"items[x]", NULL},
+        {"$ref", "\"#/defs/a\""},
+        {"$ref.x", NULL},
     };
     json_t *root = parse("{\"user\":{\"name\":\"John\",\"address\":{\"city\":\"Paris\"}},"
                          "\"items\":[{\"sku\":\"A1\"},{\"sku\":\"B2\",\"qty\":2}],"
-                         "\"a.b\":\"dotted key\",\"flag\":false,\"none\":null}");
+                         "\"a.b\":\"dotted key\",\"flag\":false,\"none\":null,\"$ref\":\"#/defs/a\"}");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         json_t *v = an_json_dot_path(root, rows[i].path);
         if (!rows[i].want) {

@@ -1,4 +1,5 @@
-/* Dot paths into tool arguments, and the text a regex sees for a JSON value. */
+/* Paths into JSON (tool arguments, state, output), and the text a regex sees
+ * for a JSON value. */
 #include <stdint.h>
 #include <string.h>
 
@@ -27,33 +28,8 @@ static bool parse_index(const char *s, size_t n, size_t *out)
 
 json_t *an_json_dot_path(const json_t *root, const char *path)
 {
-    if (!root || !path || !*path)
-        return NULL;
-    const json_t *cur = root;
-    const char *p = path;
-    for (;;) {
-        if (json_is_object(cur)) {
-            /* A key may itself hold dots ({"user.name": ...}); the whole
-             * remaining path as one key wins over splitting it. */
-            json_t *whole = json_object_get(cur, p);
-            if (whole)
-                return whole;
-        }
-        const char *dot = strchr(p, '.');
-        size_t n = dot ? (size_t)(dot - p) : strlen(p);
-        json_t *next = NULL;
-        size_t idx;
-        if (json_is_object(cur))
-            next = json_object_getn(cur, p, n);
-        else if (json_is_array(cur) && parse_index(p, n, &idx))
-            next = json_array_get(cur, idx);
-        if (!next)
-            return NULL;
-        if (!dot)
-            return next;
-        cur = next;
-        p = dot + 1;
-    }
+    json_t *v;
+    return an_json_path_get((json_t *)root, path, &v) ? NULL : v;
 }
 
 char *an_json_match_text(const json_t *v)
@@ -63,31 +39,39 @@ char *an_json_match_text(const json_t *v)
     return an_json_compact(v);
 }
 
-/* Seed 002's JSONPath subset: an optional "$" or "$.", then keys separated
- * by dots, and array indexes in brackets ("$.items[0].sku"). A walk that
- * leaves the document stops with *out NULL. */
+/* One path syntax for every place that takes one (args_match, state:, the
+ * json_path and type checks): an optional "$" or "$.", then keys separated
+ * by dots, and array indexes either in brackets or as a dotted number
+ * ("$.items[0].sku", "items.0.sku"); "$" followed by anything else is part
+ * of a key ("$ref"). A key may itself hold dots
+ * ({"user.name": ...}): at an object, the whole rest of the path as one key
+ * wins over splitting it. A walk that leaves the document stops with *out
+ * NULL; the syntax is still checked to the end. */
 int an_json_path_get(json_t *root, const char *path, json_t **out)
 {
     const char *p = path;
     json_t *cur = root;
     *out = NULL;
-    if (!p)
+    if (!p || !*p)
         return -1;
-    if (p[0] == '$') {
+    if (p[0] == '$' && (!p[1] || p[1] == '.' || p[1] == '[')) {
+        /* the root; "$ref" is a key */
         p++;
-        if (*p == '.')
+        if (*p == '.') {
             p++;
-        else if (*p && *p != '[')
-            return -1;
+            if (!*p)
+                return -1;
+        }
     }
-    bool first = true;
+    bool first = true, whole = false;
     while (*p) {
         if (*p == '[') {
             const char *close = strchr(p, ']');
             size_t idx;
             if (!close || !parse_index(p + 1, (size_t)(close - p - 1), &idx))
                 return -1;
-            cur = json_is_array(cur) ? json_array_get(cur, idx) : NULL;
+            if (!whole)
+                cur = json_is_array(cur) ? json_array_get(cur, idx) : NULL;
             p = close + 1;
             if (*p == '.') {
                 p++;
@@ -102,7 +86,19 @@ int an_json_path_get(json_t *root, const char *path, json_t **out)
             size_t n = strcspn(p, ".[");
             if (n == 0)
                 return -1;
-            cur = json_is_object(cur) ? json_object_getn(cur, p, n) : NULL;
+            json_t *k;
+            if (!whole && json_is_object(cur) && p[n] && (k = json_object_get(cur, p))) {
+                cur = k; /* the rest is one key; its syntax is still checked */
+                whole = true;
+            } else if (whole) {
+                /* already found */
+            } else if (json_is_object(cur)) {
+                cur = json_object_getn(cur, p, n);
+            } else {
+                size_t idx;
+                cur = json_is_array(cur) && parse_index(p, n, &idx) ? json_array_get(cur, idx)
+                                                                    : NULL;
+            }
             p += n;
             if (*p == '.') {
                 p++;

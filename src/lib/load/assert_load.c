@@ -1,5 +1,7 @@
 #include "load/assert_load.h"
 
+#include "ananke/check.h"
+
 #include "load/check_load.h"
 
 #include <string.h>
@@ -150,10 +152,11 @@ static int load_rule(struct an_ld *ld, const struct an_ynode *n, bool require, e
             const struct an_ypair *p = &v->pairs[i];
             r->args[i].path = p->key->str;
             r->args[i].loc = p->key->loc;
-            if (!p->key->len || p->key->str[0] == '.' || p->key->str[p->key->len - 1] == '.' ||
-                strstr(p->key->str, ".."))
+            json_t *none;
+            if (an_json_path_get(NULL, p->key->str, &none))
                 return an_fail(ld->err, AN_ESCHEMA, &p->key->loc,
-                               "invalid argument path '%s' (use dots between keys: user.name)",
+                               "invalid argument path '%s' (dots between keys, list items by "
+                               "number: items.0.sku or items[0].sku)",
                                p->key->str);
             if ((rc = compile(ld, p->value, p->key->str, &r->args[i].re)))
                 return rc;

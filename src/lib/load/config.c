@@ -111,7 +111,8 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
                                        "assert",   "endpoint",       "agentId",
                                        "threadId", "forwardedProps", "state",
                                        "protocol", "max_event_bytes", "max_turn_bytes",
-                                       "max_tool_calls", "max_state_bytes", NULL};
+                                       "max_tool_calls", "max_state_bytes", "connect_endpoint",
+                                       NULL};
     static const char *const modes[] = {"strict", "warn", "off", NULL}; /* an_protocol_mode */
     struct an_ynode *v;
     int rc;
@@ -125,6 +126,15 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
         return rc;
     if ((v = an_yaml_get(n, "threadId")) && (rc = an_cfg_tmpl(ld, v, "threadId", &t->thread_id)))
         return rc;
+    if ((v = an_yaml_get(n, "connect_endpoint"))) {
+        const char *u;
+        if ((rc = an_cfg_tmpl(ld, v, "connect_endpoint", &t->connect_endpoint)))
+            return rc;
+        u = t->connect_endpoint.src;
+        if (strncmp(u, "http://", 7) && strncmp(u, "https://", 8) && strncmp(u, "${", 2))
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "'connect_endpoint' must be an http:// or https:// URL, not '%s'", u);
+    }
     if ((v = an_yaml_get(n, "headers")) && (rc = an_cfg_headers(ld, v, t)))
         return rc;
     if ((v = an_yaml_get(n, "forwardedProps")) &&
@@ -171,6 +181,37 @@ int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *wha
         if ((rc = an_cfg_tmpl(ld, v->items[i], item, &(*out)[i])))
             return rc;
     return 0;
+}
+
+int an_cfg_command(struct an_ld *ld, const struct an_ynode *n, const char *where,
+                   const char *args_what, struct an_target *t)
+{
+    struct an_ynode *v, *a;
+    int rc;
+    if ((rc = an_ld_require(ld, n, "command", where, &v)))
+        return rc;
+    if (v->kind != AN_Y_SEQ) {
+        if ((rc = an_cfg_tmpl(ld, v, "command", &t->command)))
+            return rc;
+        return an_cfg_args_env(ld, n, args_what, t);
+    }
+    /* seed 000's `command: [program, arg...]`: the list carries the arguments */
+    if (!v->nitems)
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                       "'command' must be a program, or a non-empty list (program and its "
+                       "arguments)");
+    if ((a = an_yaml_get(n, "args")))
+        return an_fail(ld->err, AN_ESCHEMA, &a->loc,
+                       "'args' goes with a 'command' string; this 'command' is a list, so put "
+                       "the arguments in it");
+    if ((rc = an_cfg_tmpl(ld, v->items[0], "command[]", &t->command)))
+        return rc;
+    t->nargs = v->nitems - 1;
+    t->args = an_arena_alloc(ld->a, (t->nargs ? t->nargs : 1) * sizeof *t->args);
+    for (size_t i = 1; i < v->nitems; i++)
+        if ((rc = an_cfg_tmpl(ld, v->items[i], "command[]", &t->args[i - 1])))
+            return rc;
+    return an_cfg_args_env(ld, n, args_what, t);
 }
 
 int an_cfg_args_env(struct an_ld *ld, const struct an_ynode *n, const char *args_what,
@@ -274,10 +315,7 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
     int rc;
     t->type = AN_TARGET_ACP;
     if ((rc = an_ld_keys(ld, n, keys, "an acp target")) ||
-        (rc = an_ld_require(ld, n, "command", "an acp target", &v)) ||
-        (rc = an_cfg_tmpl(ld, v, "command", &t->command)))
-        return rc;
-    if ((rc = an_cfg_args_env(ld, n, "args", t)))
+        (rc = an_cfg_command(ld, n, "an acp target", "args", t)))
         return rc;
     if ((v = an_yaml_get(n, "clientCapabilities"))) {
         if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "clientCapabilities")) ||

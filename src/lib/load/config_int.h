@@ -21,6 +21,13 @@ int an_cfg_endpoint(struct an_ld *ld, const struct an_ynode *map, const char *wh
  * list when v is not one, `item` each of its entries ("args[]"). */
 int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *what,
                      const char *item, struct an_tmpl **out, size_t *n);
+/* A child process's required `command` of the map n into t->command and
+ * t->args: a string (a program; then `args` may follow) or, as seed 000
+ * writes it, a non-empty list (program and arguments; then `args` is
+ * refused); `where` names the map when `command` is missing. Then `args`
+ * and `env` as an_cfg_args_env. */
+int an_cfg_command(struct an_ld *ld, const struct an_ynode *n, const char *where,
+                   const char *args_what, struct an_target *t);
 /* A child process's optional `args` (templates) and `env` ({NAME: template})
  * of the map n into t->args and t->env; `args_what` names `args` when it is
  * not a list. The command itself is the caller's (its wording differs). */

@@ -355,7 +355,8 @@ static int check_turns_fit(const struct an_target *t, const struct an_test *test
     if (t->type == AN_TARGET_MCP && test->dyn)
         return an_fail(err, AN_ESCHEMA, &test->dyn->loc,
                        "a simulated user cannot talk to an mcp target: an MCP server takes "
-                       "requests, not chat messages (write mcp:call, mcp:list or mcp:read turns)");
+                       "requests, not chat messages (write mcp:call, mcp:list, mcp:read or mcp:prompt "
+                       "turns)");
     for (size_t i = 0; i < test->nturns; i++) {
         enum an_turn_type ty = test->turns[i].type;
         if (ty == AN_TURN_AGUI_CONNECT && t->type != AN_TARGET_AGUI)
@@ -363,7 +364,7 @@ static int check_turns_fit(const struct an_target *t, const struct an_test *test
                            "an agui:connect turn needs an agui target (the config's target is "
                            "%s)",
                            an_target_type_name(t->type));
-        if (ty >= AN_TURN_MCP_CALL && ty <= AN_TURN_MCP_READ && t->type != AN_TARGET_MCP)
+        if (ty >= AN_TURN_MCP_CALL && ty <= AN_TURN_MCP_PROMPT && t->type != AN_TARGET_MCP)
             return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
                            "an MCP turn needs an mcp target (the config's target is %s)",
                            an_target_type_name(t->type));
@@ -374,8 +375,8 @@ static int check_turns_fit(const struct an_target *t, const struct an_test *test
         if (ty == AN_TURN_USER && t->type == AN_TARGET_MCP)
             return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
                            "a user turn cannot run on an mcp target: an MCP server takes "
-                           "requests, not chat messages (write type: mcp:call, mcp:list or "
-                           "mcp:read)");
+                           "requests, not chat messages (write type: mcp:call, mcp:list, "
+                           "mcp:read or mcp:prompt)");
     }
     return 0;
 }

@@ -15,14 +15,13 @@ static int load_stdio(struct an_ld *ld, const struct an_ynode *n, struct an_targ
                            "'%s' belongs to an http transport; a stdio server is started with "
                            "'command'",
                            http_only[i]);
-    if ((rc = an_ld_require(ld, n, "command", "an mcp target with transport stdio", &v)) ||
-        (rc = an_cfg_tmpl(ld, v, "command", &t->command)))
+    /* "args[]" names the list itself here, as it always has */
+    if ((rc = an_cfg_command(ld, n, "an mcp target with transport stdio", "args[]", t)))
         return rc;
     const struct an_cfg_cap caps[] = {{"max_stderr_bytes", &t->max_stderr_bytes}};
-    if ((rc = an_cfg_inherit_env(ld, n, t)) || (rc = an_cfg_caps(ld, n, caps, 1)))
+    if ((rc = an_cfg_inherit_env(ld, n, t)))
         return rc;
-    /* "args[]" names the list itself here, as it always has */
-    return an_cfg_args_env(ld, n, "args[]", t);
+    return an_cfg_caps(ld, n, caps, 1);
 }
 
 static int load_http(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)

@@ -48,7 +48,36 @@ static int load_hook(struct an_ld *ld, const struct an_ynode *n, struct an_hook 
 
 static void json_release(void *p);
 
-/* mcp:call (tool, arguments), mcp:list (what), mcp:read (uri); docs/mcp.md. */
+/* A prompt's `arguments`: a map of strings (MCP's prompts/get takes
+ * {name: string}); numbers and booleans are the text written. */
+static json_t *prompt_arguments(struct an_ld *ld, const struct an_ynode *v)
+{
+    if (an_ld_expect(ld, v, AN_Y_MAP, "arguments"))
+        return NULL;
+    json_t *o = json_object();
+    for (size_t i = 0; i < v->npairs; i++) {
+        const struct an_ynode *val = v->pairs[i].value;
+        if (val->kind != AN_Y_SCALAR || an_yaml_is_null(val)) {
+            json_decref(o);
+            an_fail(ld->err, AN_ESCHEMA, &val->loc,
+                    "a prompt's argument '%s' must be a string (MCP prompt arguments are text)",
+                    v->pairs[i].key->str);
+            return NULL;
+        }
+        const struct an_ynode *k = v->pairs[i].key;
+        json_t *str = json_stringn(val->str, val->len);
+        if (!str || json_object_setn_new(o, k->str, k->len, str)) {
+            json_decref(o);
+            an_fail(ld->err, AN_ESCHEMA, &val->loc,
+                    "a prompt's argument '%s' is not valid UTF-8", k->str);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+/* mcp:call (tool, arguments), mcp:list (what), mcp:read (uri), mcp:prompt
+ * (prompt, arguments); docs/mcp.md. */
 static int load_mcp_turn(struct an_ld *ld, const struct an_ynode *n, struct an_turn *t)
 {
     static const char *const whats[] = {"tools", "resources", "prompts", "templates", NULL};
@@ -56,12 +85,14 @@ static int load_mcp_turn(struct an_ld *ld, const struct an_ynode *n, struct an_t
         {"tool", "arguments", NULL, NULL}, /* AN_TURN_MCP_CALL */
         {"what", NULL, NULL, NULL},        /* AN_TURN_MCP_LIST */
         {"uri", NULL, NULL, NULL},         /* AN_TURN_MCP_READ */
+        {"prompt", "arguments", NULL, NULL}, /* AN_TURN_MCP_PROMPT */
     };
-    static const char *const all[] = {"tool", "arguments", "what", "uri", NULL};
+    static const char *const all[] = {"tool", "arguments", "what", "uri", "prompt", NULL};
     const char *const *mine = own[t->type - AN_TURN_MCP_CALL];
     const char *kind = t->type == AN_TURN_MCP_CALL   ? "mcp:call"
                        : t->type == AN_TURN_MCP_LIST ? "mcp:list"
-                                                     : "mcp:read";
+                       : t->type == AN_TURN_MCP_READ ? "mcp:read"
+                                                     : "mcp:prompt";
     struct an_ynode *v;
     int rc;
     for (size_t i = 0; all[i]; i++) {
@@ -111,6 +142,21 @@ static int load_mcp_turn(struct an_ld *ld, const struct an_ynode *n, struct an_t
                            m->what);
         return 0;
     }
+    case AN_TURN_MCP_PROMPT:
+        if ((rc = an_ld_require(ld, n, "prompt", "an mcp:prompt turn", &v)) ||
+            (rc = an_ld_string(ld, v, "prompt", &m->prompt.src)) ||
+            (rc = an_interp_check(m->prompt.src, &v->loc, ld->err)))
+            return rc;
+        m->prompt.loc = v->loc;
+        if ((v = an_yaml_get(n, "arguments"))) {
+            m->arguments.loc = v->loc;
+            if (!(m->arguments.value = prompt_arguments(ld, v)))
+                return ld->err->code;
+            an_arena_defer(ld->a, json_release, m->arguments.value);
+            if ((rc = an_interp_check_json(m->arguments.value, &v->loc, ld->err)))
+                return rc;
+        }
+        return 0;
     default:
         if ((rc = an_ld_require(ld, n, "uri", "an mcp:read turn", &v)) ||
             (rc = an_ld_string(ld, v, "uri", &m->uri.src)) ||
@@ -172,9 +218,9 @@ static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an
 {
     static const char *const keys[] = {"type",      "user", "assert", "tool",        "arguments",
                                        "what",      "uri",  "allow_error", "message", "parts",
-                                       NULL};
-    static const char *const types[] = {"user",     "agui:connect", "mcp:call",
-                                        "mcp:list", "mcp:read",     "a2a:send", NULL};
+                                       "prompt",    NULL};
+    static const char *const types[] = {"user",     "agui:connect", "mcp:call",   "mcp:list",
+                                        "mcp:read", "mcp:prompt",   "a2a:send",   NULL};
     struct an_ynode *v;
     int rc;
     t->loc = n->loc;
@@ -194,6 +240,8 @@ static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an
             t->type = AN_TURN_MCP_LIST;
         } else if (strcmp(type, "mcp:read") == 0) {
             t->type = AN_TURN_MCP_READ;
+        } else if (strcmp(type, "mcp:prompt") == 0) {
+            t->type = AN_TURN_MCP_PROMPT;
         } else if (strcmp(type, "a2a:send") == 0) {
             t->type = AN_TURN_A2A_SEND;
         } else if (strcmp(type, "user") != 0) {
@@ -201,7 +249,7 @@ static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an
             return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown turn type '%s'%s%s%s", type,
                            near ? " (did you mean '"
                                 : " (supported: user, agui:connect, mcp:call, mcp:list, "
-                                  "mcp:read, a2a:send)",
+                                  "mcp:read, mcp:prompt, a2a:send)",
                            near ? near : "", near ? "'?)" : "");
         }
     }
@@ -220,12 +268,13 @@ static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an
             return rc;
         return 0;
     }
-    static const char *const mcp_keys[] = {"tool", "arguments", "what", "uri", "allow_error",
-                                           NULL};
+    static const char *const mcp_keys[] = {"tool",        "arguments", "what", "uri", "prompt",
+                                           "allow_error", NULL};
     for (size_t i = 0; mcp_keys[i]; i++)
         if ((v = an_yaml_get(n, mcp_keys[i])))
             return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "'%s' belongs to an MCP turn (type: mcp:call, mcp:list or mcp:read)",
+                           "'%s' belongs to an MCP turn (type: mcp:call, mcp:list, mcp:read or "
+                           "mcp:prompt)",
                            mcp_keys[i]);
     v = an_yaml_get(n, "user");
     if (t->type == AN_TURN_USER) {

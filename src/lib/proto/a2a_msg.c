@@ -351,6 +351,12 @@ static void take_artifact(struct an_a2a_turn *d, const json_t *a, bool append, i
     const char *key = json_object_iter_key(json_object_iter_at(d->artifacts, id));
     size_t i;
     json_t *p;
+    /* One artifact reads the same streamed or whole: the A2A SDKs' task
+     * aggregation turns the chunks of an `append: true` update into more
+     * parts of the artifact, so chunks and parts join alike: text that
+     * follows text of the same artifact is glued on, with no separator
+     * (docs/a2a.md "What is recorded"). */
+    bool after_text = append && json_is_string(json_array_get(values, json_array_size(values) - 1));
     json_array_foreach(json_object_get(a, "parts"), i, p)
     {
         json_t *n = part_norm(p);
@@ -363,8 +369,8 @@ static void take_artifact(struct an_a2a_turn *d, const json_t *a, bool append, i
         size_t nv = json_array_size(values);
         json_t *last = nv ? json_array_get(values, nv - 1) : NULL;
         if (text) {
-            piece(d, text, strlen(text), key, append && i == 0);
-            if (append && i == 0 && json_is_string(last)) {
+            piece(d, text, strlen(text), key, after_text);
+            if (after_text && json_is_string(last)) {
                 /* a chunk of the text streamed so far */
                 struct an_buf b = AN_BUF_INIT;
                 an_buf_append(&b, json_string_value(last), json_string_length(last));
@@ -377,6 +383,7 @@ static void take_artifact(struct an_a2a_turn *d, const json_t *a, bool append, i
         }
         if (v)
             json_array_append_new(values, v);
+        after_text = text != NULL;
         json_decref(n);
     }
     struct an_tool_call *c = &d->t->calls[k];

@@ -30,6 +30,7 @@ struct an_kv {
  * the duration of an_agui_open() only: the session copies what it keeps. */
 struct an_agui_opts {
     const char *endpoint;
+    const char *connect_endpoint; /* agui:connect turns' URL; NULL: endpoint */
     const char *agent_id;
     const char *thread_id; /* NULL: generate a UUID v4 once for the session */
     const struct an_kv *headers;

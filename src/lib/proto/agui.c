@@ -40,6 +40,7 @@ struct agui_session {
     struct an_session base;
     struct an_agui_conv conv;
     char *endpoint;
+    char *connect_endpoint; /* NULL: endpoint */
     struct an_kv *headers; /* deep copies */
     size_t nheaders;
     int64_t timeout_ms;
@@ -132,7 +133,7 @@ static int agui_begin(struct an_session *base, struct an_transcript *t, const ch
     an_sse_init(&io->sse, s->max_event_bytes, on_sse_event, io);
 
     struct an_http_req req = AN_HTTP_REQ_INIT;
-    req.url = s->endpoint;
+    req.url = !user && s->connect_endpoint ? s->connect_endpoint : s->endpoint;
     req.accept = "text/event-stream";
     req.headers = s->headers;
     req.nheaders = s->nheaders;
@@ -249,6 +250,7 @@ static void agui_free(struct an_session *base)
         io_release(&s->io);
     an_agui_conv_release(&s->conv);
     free(s->endpoint);
+    free(s->connect_endpoint);
     an_kv_free(s->headers, s->nheaders);
     an_agui_spare_put(s, sizeof *s);
 }
@@ -274,6 +276,7 @@ int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struc
     struct agui_session *s = an_agui_spare_take(sizeof *s);
     s->base.ops = &agui_ops;
     s->endpoint = an_xstrdup(opts->endpoint);
+    s->connect_endpoint = opts->connect_endpoint ? an_xstrdup(opts->connect_endpoint) : NULL;
     s->timeout_ms = opts->timeout_ms;
     s->max_event_bytes = opts->max_event_bytes ? opts->max_event_bytes : DEFAULT_MAX_EVENT;
     s->max_turn_bytes = opts->max_turn_bytes ? opts->max_turn_bytes : DEFAULT_MAX_TURN;

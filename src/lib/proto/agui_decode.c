@@ -191,6 +191,23 @@ static void call_close(struct an_agui_dec *d, size_t ci, int64_t t_ms, bool ende
     tc->ts_ms = tc->result_ms ? tc->result_ms : tc->end_ms;
 }
 
+/* A call still open when the decoder stopped reading: its arguments so
+ * far, unfinished, with no warning about them (they were cut by the stop,
+ * not by the agent). */
+static void call_cut(struct an_agui_dec *d, size_t ci)
+{
+    struct call *c = &d->calls[ci];
+    struct an_tool_call *tc = tcall(d, ci);
+    char why[256];
+    c->open = false;
+    tc->args_done = false;
+    tc->end_ms = c->last_ms;
+    free(tc->args_text);
+    tc->args_text = an_xstrndup(an_buf_cstr(&c->args), c->args.len);
+    (void)an_tool_call_parse_args(tc, why, sizeof why);
+    tc->ts_ms = tc->result_ms ? tc->result_ms : tc->end_ms;
+}
+
 int an_agui_tool_start(struct an_agui_dec *d, const char *id, const char *name, const char *parent)
 {
     size_t ci = map_get(&d->call_ids, id);
@@ -262,6 +279,16 @@ static void tool_args(struct an_agui_dec *d, const char *id, const char *delta, 
     if (ci == NONE)
         return;
     tool_args_at(d, ci, delta, n);
+    if (!d->calls[ci].open) {
+        /* After TOOL_CALL_END (let through by protocol warn or off): the
+         * reference client's apply appends it to the call's arguments all
+         * the same (`arguments += delta`), so the call's text is that, read
+         * again; its end time stays the END's (docs/agui.md). */
+        struct an_tool_call *tc = tcall(d, ci);
+        free(tc->args_text);
+        tc->args_text = an_xstrndup(an_buf_cstr(&d->calls[ci].args), d->calls[ci].args.len);
+        parse_args(d, tc);
+    }
 }
 
 void an_agui_tool_end(struct an_agui_dec *d, const char *id)
@@ -771,6 +798,11 @@ static void join_text(struct an_agui_dec *d)
 void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
 {
     struct an_turn_rec *r = rec(d);
+    /* the decoder stopped reading inside a run (a protocol stop under
+     * strict, a cap, an event that is no JSON): what came after is unknown,
+     * so a call still open here is not said to have never ended. A run
+     * already over (RUN_ERROR) did close its calls unended. */
+    bool stopped = d->failed != 0 && d->run == RUN_ACTIVE;
     if (!d->failed && r->status != AN_TURN_ERROR) {
         if (d->run != RUN_DONE) {
             if (d->nevents == 0)
@@ -786,6 +818,10 @@ void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
     for (size_t i = 0; i < d->ncalls; i++) {
         if (!d->calls[i].open)
             continue;
+        if (stopped) {
+            call_cut(d, i);
+            continue;
+        }
         warn(d, "tool call '%.100s' (%.100s) never ended (no TOOL_CALL_END)", tcall(d, i)->id,
              tcall(d, i)->name);
         call_close(d, i, d->calls[i].last_ms, false);

@@ -236,6 +236,8 @@ static bool fast_delta(struct an_agui_dec *d, const char *data, size_t len, int6
         d->fast_idx = idx;
         d->fast_map_sets = d->map_sets;
     }
+    if (!text && idx != NONE && !d->calls[idx].open)
+        return false; /* after its END: the general path reads it (tool_args) */
 
     /* what the general path does for it, in the same order; the delta
      * holds no NUL (an_json_scan_string leaves \u0000 to jansson), so it is

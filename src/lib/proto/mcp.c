@@ -297,7 +297,8 @@ static int mcp_begin(struct an_session *base, struct an_transcript *t, const cha
     s->req = input ? an_json_parse(input, strlen(input), why, sizeof why) : NULL;
     s->method = an_json_str(s->req, "method");
     if (!s->method) {
-        fail(s, AN_EUSAGE, "an MCP turn sends a request (mcp:call, mcp:list, mcp:read), not "
+        fail(s, AN_EUSAGE, "an MCP turn sends a request (mcp:call, mcp:list, mcp:read, "
+                           "mcp:prompt), not "
                            "a chat message");
         return AN_OK;
     }

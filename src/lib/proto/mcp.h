@@ -13,6 +13,8 @@
  *   mcp:list  tools/list etc. -> the turn's text is the result as compact
  *                                JSON, every page joined (nextCursor followed)
  *   mcp:read  resources/read  -> the turn's text is the result as compact JSON
+ *   mcp:prompt prompts/get    -> the same (the GetPromptResult: description?,
+ *                                messages)
  * A JSON-RPC error answer breaks the turn (a protocol error) unless the turn
  * allows it; a tool's own failure (isError) never does.
  *

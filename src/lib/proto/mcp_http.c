@@ -13,8 +13,9 @@
  * something (ping, roots/list) and wait for our answer, which is another
  * POST.
  *
- * Not done: the optional GET stream, resuming a cut stream with
- * Last-Event-ID, the 2024-11-05 HTTP+SSE transport.
+ * After the handshake a GET opens the server's own stream (mcp_conn.c).
+ * Not done: resuming a cut stream with Last-Event-ID, the 2024-11-05
+ * HTTP+SSE transport.
  */
 #include <stdlib.h>
 #include <string.h>

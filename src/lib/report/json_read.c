@@ -159,7 +159,7 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
     {
         /* the record's kind is a static string: one of those ananke writes */
         static const char *const kinds[] = {"agui:connect", "mcp:call", "mcp:list", "mcp:read",
-                                            NULL};
+                                            "mcp:prompt", NULL};
         const char *kind = an_json_str(v, "kind"), *known = "user";
         for (size_t k = 0; kind && kinds[k]; k++)
             if (!strcmp(kind, kinds[k]))

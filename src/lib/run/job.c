@@ -52,6 +52,8 @@ static const char *turn_kind(const struct an_turn *t)
         return "mcp:list";
     case AN_TURN_MCP_READ:
         return "mcp:read";
+    case AN_TURN_MCP_PROMPT:
+        return "mcp:prompt";
     case AN_TURN_A2A_SEND:
         return "a2a:send";
     case AN_TURN_USER:

@@ -1,4 +1,4 @@
-/* mcp:call / mcp:list / mcp:read -> the JSON-RPC request they send. */
+/* mcp:call / mcp:list / mcp:read / mcp:prompt -> the JSON-RPC request they send. */
 #include "run/mcp_turn.h"
 
 #include <stdlib.h>
@@ -48,6 +48,20 @@ int an_mcp_turn_input(const struct an_turn *t, const struct an_vars *vars, char 
             goto done;
         req = json_pack("{s:s,s:{s:s}}", "method", "resources/read", "params", "uri", s);
         break;
+    case AN_TURN_MCP_PROMPT: {
+        json_t *args = NULL;
+        if ((rc = an_interp(m->prompt.src, &m->prompt.loc, vars, &s, err)))
+            goto done;
+        if (m->arguments.value &&
+            (rc = an_interp_json(m->arguments.value, &m->arguments.loc, vars, &args, err)))
+            goto done;
+        req = json_pack("{s:s,s:{s:s}}", "method", "prompts/get", "params", "name", s);
+        if (req && args)
+            json_object_set_new(json_object_get(req, "params"), "arguments", args);
+        else
+            json_decref(args);
+        break;
+    }
     default:
         rc = an_fail(err, AN_EINTERNAL, &t->loc, "not an MCP turn");
         goto done;

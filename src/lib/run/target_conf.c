@@ -8,6 +8,7 @@
 #include "core/buf.h"
 #include "proto/a2a.h"
 #include "proto/mcp.h"
+#include "proto/uuid.h"
 
 /* ---- the interpolated target config: ACP ---- */
 
@@ -111,7 +112,7 @@ static int headers_build(struct headers *h, const struct an_target *t, const str
 
 struct agui_conf {
     struct an_agui_opts o;
-    char *endpoint, *agent_id, *thread_id;
+    char *endpoint, *agent_id, *thread_id, *connect_endpoint;
     struct headers h;
     json_t *fwd, *state;
 };
@@ -123,10 +124,50 @@ static void agui_conf_free(struct agui_conf *c)
     free(c->endpoint);
     free(c->agent_id);
     free(c->thread_id);
+    free(c->connect_endpoint);
     headers_free(&c->h);
     json_decref(c->fwd);
     json_decref(c->state);
     free(c);
+}
+
+/* s percent-encoded as one URL path segment (RFC 3986 unreserved kept). */
+static char *path_segment(const char *s)
+{
+    struct an_buf b = AN_BUF_INIT;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+            *p == '-' || *p == '.' || *p == '_' || *p == '~')
+            an_buf_putc(&b, (char)*p);
+        else
+            an_buf_printf(&b, "%%%02X", *p);
+    }
+    return an_buf_detach(&b, NULL);
+}
+
+/* `connect_endpoint`: the test's variables and ${agentId}, ${threadId}
+ * (each percent-encoded, a path segment). The thread id is made here when
+ * the target gives none, so the URL and the requests name the same one. */
+static int connect_url(struct agui_conf *c, const struct an_target *t, const struct an_vars *vars,
+                       struct an_err *err)
+{
+    if (!c->thread_id) {
+        char id[AN_UUID_STR];
+        an_uuid4(id);
+        c->thread_id = an_xstrdup(id);
+    }
+    struct an_vars v = AN_VARS_INIT;
+    for (size_t i = 0; vars && i < vars->n; i++)
+        an_vars_set(&v, vars->names[i], vars->values[i]);
+    char *a = path_segment(c->agent_id), *th = path_segment(c->thread_id);
+    an_vars_set(&v, "agentId", a);
+    an_vars_set(&v, "threadId", th);
+    free(a);
+    free(th);
+    int rc = an_interp(t->connect_endpoint.src, &t->connect_endpoint.loc, &v,
+                       &c->connect_endpoint, err);
+    an_vars_release(&v);
+    return rc;
 }
 
 static int agui_conf_build(struct agui_conf *c, const struct an_target *t, const struct an_test *test,
@@ -140,6 +181,8 @@ static int agui_conf_build(struct agui_conf *c, const struct an_target *t, const
         (rc = an_interp(t->thread_id.src, &t->thread_id.loc, vars, &c->thread_id, err)))
         return rc;
     if ((rc = headers_build(&c->h, t, vars, err)))
+        return rc;
+    if (t->connect_endpoint.src && (rc = connect_url(c, t, vars, err)))
         return rc;
     if (t->forwarded_props.value &&
         (rc = an_interp_json(t->forwarded_props.value, &t->forwarded_props.loc, vars, &c->fwd,
@@ -156,6 +199,7 @@ static int agui_conf_build(struct agui_conf *c, const struct an_target *t, const
         json_object_update(c->fwd, test->options);
     }
     c->o.endpoint = c->endpoint;
+    c->o.connect_endpoint = c->connect_endpoint;
     c->o.agent_id = c->agent_id;
     c->o.thread_id = c->thread_id;
     c->o.headers = c->h.kv;
