@@ -400,7 +400,8 @@ int an_child_spawn(struct an_child *c, const struct an_child_opts *o, struct an_
         s.cwd_ino = st.st_ino;
     }
 
-    if (pipe2(out_pipe, O_CLOEXEC) || (!o->merge_stderr && pipe2(err_pipe, O_CLOEXEC)) ||
+    if ((!o->out_to_fd &&
+         (pipe2(out_pipe, O_CLOEXEC) || (!o->merge_stderr && pipe2(err_pipe, O_CLOEXEC)))) ||
         pipe2(rep_pipe, O_CLOEXEC)) {
         rc = an_fail(err, AN_EIO, NULL, "cannot run '%s': pipe: %s", o->argv[0],
                      errstr(errno, eb, sizeof eb));
@@ -424,15 +425,16 @@ int an_child_spawn(struct an_child *c, const struct an_child_opts *o, struct an_
     }
     /* Only our ends: the child's ends are other open file descriptions and
      * stay blocking, as programs expect. */
-    if (an_fd_nonblock(out_pipe[0]) || (err_pipe[0] >= 0 && an_fd_nonblock(err_pipe[0])) ||
+    if ((out_pipe[0] >= 0 && an_fd_nonblock(out_pipe[0])) ||
+        (err_pipe[0] >= 0 && an_fd_nonblock(err_pipe[0])) ||
         (in_pipe[1] >= 0 && an_fd_nonblock(in_pipe[1]))) {
         rc = an_fail(err, AN_EIO, NULL, "cannot run '%s': fcntl: %s", o->argv[0],
                      errstr(errno, eb, sizeof eb));
         goto done;
     }
     s.in_fd = child_in;
-    s.out_fd = out_pipe[1];
-    s.err_fd = o->merge_stderr ? out_pipe[1] : err_pipe[1];
+    s.out_fd = o->out_to_fd ? o->out_fd : out_pipe[1];
+    s.err_fd = o->out_to_fd ? o->out_fd : o->merge_stderr ? out_pipe[1] : err_pipe[1];
     s.report_fd = rep_pipe[1];
 
     c->start_ms = an_clock_mono_ms();

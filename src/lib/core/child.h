@@ -54,6 +54,11 @@ struct an_child_opts {
     bool env_clear;
     bool stdin_null;   /* stdin is /dev/null (no in_fd) instead of a pipe */
     bool merge_stderr; /* stderr goes to the stdout pipe (no err_fd) */
+    /* With out_to_fd: stdout and stderr both go to out_fd (a log file; the
+     * caller's fd, still open after the call) instead of pipes, so
+     * c->out_fd and c->err_fd stay -1 and nothing needs draining. */
+    bool out_to_fd;
+    int out_fd;
     /* Run in Linux namespaces (core/confine.h); NULL: not confined. The
      * pid held in struct an_child is then the confinement's supervisor,
      * which ends as the program ends; cwd is entered after the mounts. The

@@ -1,0 +1,34 @@
+# Ctrl-C or SIGTERM while ananke waits for the started agent, or while a
+# test runs against it: ananke stops it and exits 130/143; nothing is left.
+. ../start_lib.sh
+port=$(free_port)
+# a server that never listens; its shell names the project (pgrep finds it)
+printf '#!/bin/sh\nsleep 100%s\n' $$ > "$proj/never.sh"
+chmod +x "$proj/never.sh"
+config "$port" "    cmd: [$proj/never.sh]
+    ready: {port: $port}
+    timeout_ms: 20000"
+for sig in INT TERM; do
+  "$ANANKE" run > "$OUT/wait-$sig.out" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 200); do [ -n "$(left_running)" ] && break; sleep 0.01; done
+  [ -n "$(left_running)" ] || { echo "the server did not start"; exit 1; }
+  kill -"$sig" "$pid"; rc=0; wait "$pid" || rc=$?
+  cat "$OUT/wait-$sig.out"
+  want=130; [ "$sig" = TERM ] && want=143
+  [ "$rc" -eq "$want" ] || { echo "SIG$sig while waiting: exit $rc"; exit 1; }
+  grep -q 'ananke: interrupted' "$OUT/wait-$sig.out"
+  nothing_left
+done
+# mid-run: the agent is ready, the test waits on its slow answer
+config "$port" "    cmd: [ananke-mock, agui, --scenario, $proj/slow.mock.yaml, --port, \"$port\"]
+    ready: {port: $port}"
+"$ANANKE" run > "$OUT/run.out" 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do grep -q '^ananke: 1 test' "$OUT/run.out" 2>/dev/null && break; sleep 0.01; done
+sleep 0.2
+kill -INT "$pid"; rc=0; wait "$pid" || rc=$?
+cat "$OUT/run.out"
+[ "$rc" -eq 130 ] && grep -q 'ananke: interrupted' "$OUT/run.out"
+nothing_left
+echo "start-interrupt: ok"
