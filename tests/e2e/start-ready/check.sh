@@ -18,4 +18,16 @@ for ready in url port log; do
   grep -qx "http://127.0.0.1:$port" .ananke/start.log   # its output went to the log
   nothing_left
 done
+# a secret in target.start.env is redacted like the target's own: the
+# started agent repeats it, no output shows it
+printf 'default:\n  steps:\n    - text: "my token is tok-9f8e7d6c5b4a"\n' > "$proj/leak.mock.yaml"
+port=$(free_port)
+config "$port" "    cmd: [ananke-mock, agui, --scenario, $proj/leak.mock.yaml, --port, \"$port\"]
+    ready: {port: $port}
+    env: {API_TOKEN: tok-9f8e7d6c5b4a}"
+rc=0; "$ANANKE" run -v -r json:"$proj/r.json" > "$OUT/leak.out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ]   # the test wanted "started agent"
+grep -qF 'my token is [redacted]' "$OUT/leak.out"
+! grep -qF tok-9f8e7d6c5b4a "$OUT/leak.out" "$proj/r.json"
+nothing_left
 echo "start-ready: ok"
