@@ -16,14 +16,21 @@ turns:
         must_match: "started agent"
 T
 
-# a port free now: a mock takes one, says it, and stops
+# a port free now, below the kernel's ephemeral range (32768 and up by
+# default) so that no client connection of a case running beside this one
+# can hold it next: a mock binds it, says so, and stops
 free_port() {
-  local d pid
+  local d pid p
   d=$(mktemp -d)
-  "$MOCK" agui --scenario agent.mock.yaml --port 0 --port-file "$d/p" >/dev/null 2>&1 &
-  pid=$!
-  for _ in $(seq 1 200); do [ -s "$d/p" ] && break; sleep 0.01; done
-  cat "$d/p"; kill "$pid"; wait "$pid" 2>/dev/null || true; rm -rf "$d"
+  for _ in $(seq 1 50); do
+    p=$((20000 + RANDOM % 12000))
+    "$MOCK" agui --scenario agent.mock.yaml --port "$p" --port-file "$d/p" >/dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 1 200); do [ -s "$d/p" ] || ! kill -0 "$pid" 2>/dev/null && break; sleep 0.01; done
+    kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    if [ -s "$d/p" ]; then cat "$d/p"; rm -rf "$d"; return 0; fi
+  done
+  rm -rf "$d"; echo "no free port found" >&2; return 1
 }
 
 # config PORT START_YAML: an agui target on PORT with `start:` as given

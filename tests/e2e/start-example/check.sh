@@ -3,10 +3,16 @@
 set -euo pipefail
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
-"$MOCK" agui --scenario agent.mock.yaml --port 0 --port-file "$d/p" >/dev/null 2>&1 &
-pid=$!
-for _ in $(seq 1 200); do [ -s "$d/p" ] && break; sleep 0.01; done
-port=$(cat "$d/p"); kill "$pid"; wait "$pid" 2>/dev/null || true
+# a port below the ephemeral range, so no client connection beside us holds it
+for _ in $(seq 1 50); do
+  p=$((20000 + RANDOM % 12000))
+  "$MOCK" agui --scenario agent.mock.yaml --port "$p" --port-file "$d/p" >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 1 200); do [ -s "$d/p" ] || ! kill -0 "$pid" 2>/dev/null && break; sleep 0.01; done
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+  [ -s "$d/p" ] && break
+done
+port=$(cat "$d/p")
 rm -rf .ananke
 AGENT_PORT=$port "$ANANKE" run > "$OUT/run.out" 2>&1
 cat "$OUT/run.out"

@@ -27,7 +27,8 @@ config "$port" "    cmd: [ananke-mock, agui, --scenario, $proj/slow.mock.yaml, -
 pid=$!
 for _ in $(seq 1 300); do grep -q '^ananke: 1 test' "$OUT/run.out" 2>/dev/null && break; sleep 0.01; done
 sleep 0.2
-kill -INT "$pid"; rc=0; wait "$pid" || rc=$?
+kill -INT "$pid" || { echo "ananke ended before the interrupt:"; cat "$OUT/run.out"; exit 1; }
+rc=0; wait "$pid" || rc=$?
 cat "$OUT/run.out"
 [ "$rc" -eq 130 ] && grep -q 'ananke: interrupted' "$OUT/run.out"
 nothing_left
