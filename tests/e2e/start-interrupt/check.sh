@@ -21,15 +21,17 @@ for sig in INT TERM; do
   nothing_left
 done
 # mid-run: the agent is ready, the test waits on its slow answer
-config "$port" "    cmd: [ananke-mock, agui, --scenario, $proj/slow.mock.yaml, --port, \"$port\"]
+config "$port" "    cmd: [ananke-mock, agui, --scenario, $proj/slow.mock.yaml, --port, \"$port\", --requests, $proj/req.jsonl]
     ready: {port: $port}"
 "$ANANKE" run > "$OUT/run.out" 2>&1 &
 pid=$!
-for _ in $(seq 1 300); do grep -q '^ananke: 1 test' "$OUT/run.out" 2>/dev/null && break; sleep 0.01; done
-sleep 0.2
+# the mock has the request: the turn waits on its answer
+for _ in $(seq 1 300); do [ -s "$proj/req.jsonl" ] && break; sleep 0.01; done
+[ -s "$proj/req.jsonl" ] || { echo "the test never reached the agent"; exit 1; }
 kill -INT "$pid" || { echo "ananke ended before the interrupt:"; cat "$OUT/run.out"; exit 1; }
 rc=0; wait "$pid" || rc=$?
 cat "$OUT/run.out"
 [ "$rc" -eq 130 ] && grep -q 'ananke: interrupted' "$OUT/run.out"
+grep -q '^ERROR hello' "$OUT/run.out"   # the test was running
 nothing_left
 echo "start-interrupt: ok"
