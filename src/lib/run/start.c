@@ -8,6 +8,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,6 +365,7 @@ int an_start_up(struct an_started **out, const struct an_target_start *s, const 
     o.stdin_null = true;
     o.out_to_fd = true;
     o.out_fd = wfd;
+    o.parent_death_signal = SIGTERM; /* ananke killed (SIGKILL, SIGHUP) */
     if ((rc = an_child_spawn(&st->child, &o, err))) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);

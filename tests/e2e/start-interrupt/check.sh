@@ -34,4 +34,14 @@ cat "$OUT/run.out"
 [ "$rc" -eq 130 ] && grep -q 'ananke: interrupted' "$OUT/run.out"
 grep -q '^ERROR hello' "$OUT/run.out"   # the test was running
 nothing_left
+# ananke killed outright (SIGKILL, no handler runs): the agent it started
+# still gets SIGTERM (PR_SET_PDEATHSIG) and ends
+rm -f "$proj/req.jsonl"
+"$ANANKE" run > "$OUT/kill.out" 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do [ -s "$proj/req.jsonl" ] && break; sleep 0.01; done
+[ -s "$proj/req.jsonl" ] || { echo "the test never reached the agent"; exit 1; }
+kill -KILL "$pid"; wait "$pid" 2>/dev/null || true
+for _ in $(seq 1 100); do [ -z "$(left_running)" ] && break; sleep 0.01; done
+nothing_left
 echo "start-interrupt: ok"
