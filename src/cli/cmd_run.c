@@ -131,11 +131,14 @@ static void usage(void)
          "                           always, never\n"
          "  -h, --help               this help\n"
          "\n"
+         "With target.start in the config, the agent is started before the first test\n"
+         "and stopped after the last (its output in .ananke/start.log).\n"
+         "\n"
          "exit: 0 every test passed (skipped ones and expected failures aside), 1 a test\n"
-         "failed or errored, an expected failure passed (stale), or the recording could\n"
-         "not be written, 2 invalid invocation, config or test file,\n"
-         "no test found, or a --record DIR that is not new or empty, 130 interrupted\n"
-         "(Ctrl-C), 143 terminated (SIGTERM).");
+         "failed or errored, an expected failure passed (stale), the recording could\n"
+         "not be written, or target.start's agent did not start, 2 invalid invocation,\n"
+         "config or test file, no test found, or a --record DIR that is not new or\n"
+         "empty, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).");
 }
 
 static int parse_uint(const char *name, const char *s, unsigned min, unsigned max, unsigned *out)
