@@ -75,6 +75,9 @@ int an_target_start_load(struct an_ld *ld, const struct an_ynode *n, struct an_t
         s->cmd = an_arena_alloc(ld->a, sizeof *s->cmd);
         if ((rc = an_cfg_tmpl(ld, v, "cmd", &s->cmd[0])))
             return rc;
+    } else if (v->kind != AN_Y_SEQ) {
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                       "'cmd' must be a list (the program, then its arguments) or a program");
     } else if ((rc = an_cfg_tmpl_list(ld, v, "cmd", "cmd[]", &s->cmd, &s->ncmd))) {
         return rc;
     }

@@ -23,7 +23,7 @@ bad '    cmd: [x]
 bad '    cmd: [x]' "ananke.config.yaml:7:5: missing required key 'ready'"
 bad '    ready: {port: 1}' "missing required key 'cmd'"
 bad '    cmd: {program: x}
-    ready: {port: 1}' "ananke.config.yaml:7:10: 'cmd'"
+    ready: {port: 1}' "ananke.config.yaml:7:10: 'cmd' must be a list (the program, then its arguments) or a program"
 bad '    cmd: []
     ready: {port: 1}' "'cmd' needs a program"
 bad '    cmd: [x]
