@@ -28,6 +28,17 @@ cat "$OUT/early.out"
 grep -qF "target.start: 'sh' exited with status 3 before it was ready (ready.url http://127.0.0.1:$port/agent); its output is in .ananke/start.log" "$OUT/early.out"
 grep -qx dying .ananke/start.log
 
+# ready.url: a 404 is not ready (a route not mounted yet), and the error
+# gives the last answer (start-ready: a 405 is ready)
+printf 'default:\n  response:\n    proposed_actions: []\n    events: []\n    final_output: {content_type: text, content: ok}\n' > "$proj/h.yaml"
+config "$port" "    cmd: [ananke-mock, http, --scenario, $proj/h.yaml, --port, \"$port\"]
+    ready: {url: \"http://127.0.0.1:$port/not-here\"}
+    timeout_ms: 300"
+rc=0; "$ANANKE" run > "$OUT/404.out" 2>&1 || rc=$?
+cat "$OUT/404.out"
+[ "$rc" -eq 1 ] && grep -qF "was not ready after 300 ms (ready.url http://127.0.0.1:$port/not-here, last answer HTTP 404; timeout_ms)" "$OUT/404.out"
+nothing_left
+
 config "$port" "    cmd: [$proj/no-such-server]
     ready: {port: $port}"
 rc=0; "$ANANKE" run > "$OUT/missing.out" 2>&1 || rc=$?
