@@ -233,6 +233,26 @@ struct an_env_var {
     struct an_tmpl value;
 };
 
+/* `target.start` (docs/config.md "Starting the agent"): a program ananke
+ * starts before the first test and stops (its process group) after the
+ * last, as Playwright's webServer does. Exactly one way to tell it is
+ * ready. Strings are templates (${ENV.X}); everything is in the arena. */
+enum an_ready_kind { AN_READY_URL = 1, AN_READY_PORT, AN_READY_LOG };
+struct an_target_start {
+    struct an_loc loc;
+    struct an_tmpl *cmd; /* program + arguments, never a shell; ncmd >= 1 */
+    size_t ncmd;
+    enum an_ready_kind ready;
+    struct an_tmpl ready_url;  /* AN_READY_URL: any answer but 404 and 5xx */
+    unsigned ready_port;       /* AN_READY_PORT: a TCP connect to 127.0.0.1 */
+    struct an_regex *ready_log; /* AN_READY_LOG: a line of its output matches */
+    struct an_loc ready_loc;
+    int64_t timeout_ms;        /* to become ready; default 30000 */
+    struct an_env_var *env;    /* added to ananke's environment */
+    size_t nenv;
+    bool reuse_existing;       /* a server already there is used, not started */
+};
+
 struct an_target {
     enum an_target_type type;
     struct an_loc loc;
@@ -314,6 +334,7 @@ struct an_target {
     int64_t max_terminals;             /* acp: terminals at once */
     int64_t max_terminal_output_bytes; /* acp: a terminal's output kept */
     int64_t max_list_pages;            /* mcp: pages of one mcp:list */
+    const struct an_target_start *start; /* NULL: ananke starts nothing */
 };
 
 /* A helper agent (`agents:` in the config): a judge, simulator or

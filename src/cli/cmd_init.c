@@ -1,7 +1,7 @@
 /*
  * ananke init: a starter project that passes against ananke-mock, so a new
- * user sees a green run before writing anything: a config pointing at the
- * mock's fixed port, a mock scenario, and one test.
+ * user sees a green run before writing anything: a config that starts the
+ * mock on a fixed port (target.start), its scenario, and one test.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,10 +17,11 @@
 static const char config_yaml[] =
     "# ananke project config, written by `ananke init`.\n"
     "#\n"
-    "# The endpoint is the bundled mock agent, started with\n"
-    "#   ananke-mock agui --scenario agent.mock.yaml --port " INIT_PORT " &\n"
-    "# To test your own AG-UI agent, change `endpoint` to its URL (variables\n"
-    "# work too: endpoint: \"${ENV.AGENT_URL}\"). Every key: docs/config.md.\n"
+    "# The target is the bundled mock agent, which ananke starts itself (see\n"
+    "# `start` below). To test your own AG-UI agent, change `endpoint` to its\n"
+    "# URL (variables work too: endpoint: \"${ENV.AGENT_URL}\") and `start` to\n"
+    "# the command that serves it, or remove `start` if it is already running.\n"
+    "# Every key: docs/config.md.\n"
     "version: \"1.0\"\n"
     "\n"
     "target:\n"
@@ -28,6 +29,12 @@ static const char config_yaml[] =
     "  endpoint: \"http://127.0.0.1:" INIT_PORT "/agent\"\n"
     "  agentId: \"hello-agent\"\n"
     "  timeout_ms: 10000\n"
+    "\n"
+    "  # Started before the first test, stopped after the last; its output\n"
+    "  # goes to .ananke/start.log.\n"
+    "  start:\n"
+    "    cmd: [ananke-mock, agui, --scenario, agent.mock.yaml, --port, \"" INIT_PORT "\"]\n"
+    "    ready: {port: " INIT_PORT "}\n"
     "\n"
     "  # Defaults for every test: no turn may take longer than this.\n"
     "  assert:\n"
@@ -96,8 +103,8 @@ static void usage(void)
          "\n"
          "Writes a starter project to DIR (default: the current directory, created\n"
          "if missing): ananke.config.yaml, agent.mock.yaml (a scenario for the mock\n"
-         "agent) and hello.test.yaml, which pass against ananke-mock on port " INIT_PORT
-         ".\n"
+         "agent) and hello.test.yaml, which pass with one `ananke run`: the config\n"
+         "starts ananke-mock on port " INIT_PORT " before the tests and stops it after.\n"
          "Existing files are never overwritten unless --force is given.\n"
          "\n"
          "options:\n"
@@ -191,12 +198,11 @@ int cmd_init(int argc, char **argv)
     }
     if (cli_gitignore_state(here ? "." : dir))
         return AN_EXIT_FAIL;
-    printf("\nSee it pass against the bundled mock agent:\n\n");
+    printf("\nSee it pass against the bundled mock agent, which ananke starts itself:\n\n");
     if (!here)
         printf("  cd %s\n", dir);
-    printf("  ananke-mock agui --scenario agent.mock.yaml --port " INIT_PORT " &\n"
-           "  ananke run\n"
-           "  kill %%1        # stop the mock\n"
-           "\nThen point target.endpoint in ananke.config.yaml at your own agent.\n");
+    printf("  ananke run\n"
+           "\nThen point target.endpoint and target.start in ananke.config.yaml at your\n"
+           "own agent.\n");
     return AN_EXIT_OK;
 }

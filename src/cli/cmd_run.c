@@ -15,6 +15,7 @@
 #include "core/clock.h"
 #include "core/interp.h"
 #include "run/redact.h"
+#include "run/start.h"
 #include "run/secrets.h"
 
 struct run_ctx {
@@ -131,11 +132,14 @@ static void usage(void)
          "                           always, never\n"
          "  -h, --help               this help\n"
          "\n"
+         "With target.start in the config, the agent is started before the first test\n"
+         "and stopped after the last (its output in .ananke/start.log).\n"
+         "\n"
          "exit: 0 every test passed (skipped ones and expected failures aside), 1 a test\n"
-         "failed or errored, an expected failure passed (stale), or the recording could\n"
-         "not be written, 2 invalid invocation, config or test file,\n"
-         "no test found, or a --record DIR that is not new or empty, 130 interrupted\n"
-         "(Ctrl-C), 143 terminated (SIGTERM).");
+         "failed or errored, an expected failure passed (stale), the recording could\n"
+         "not be written, or target.start's agent did not start, 2 invalid invocation,\n"
+         "config or test file, no test found, or a --record DIR that is not new or\n"
+         "empty, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).");
 }
 
 static int parse_uint(const char *name, const char *s, unsigned min, unsigned max, unsigned *out)
@@ -397,6 +401,18 @@ static bool suite_has_only(const struct an_suite *s)
     return false;
 }
 
+/* Will a test run (selected and not skipped)? Nothing is started otherwise. */
+static bool will_run(const struct an_suite *s, const struct an_run_opts *ro)
+{
+    size_t *idx;
+    size_t n = an_run_select(s, ro, &idx);
+    bool any = false;
+    for (size_t k = 0; k < n && !any; k++)
+        any = !s->tests[idx[k]].skip;
+    free(idx);
+    return any;
+}
+
 int cmd_run(int argc, char **argv)
 {
     const char *config = NULL, *color = "auto", *val = NULL, *shard = NULL;
@@ -419,6 +435,7 @@ int cmd_run(int argc, char **argv)
     struct an_expected expected = {0};
     struct cli_select sel = {.forbid_only = -1};
     bool nothing = false;
+    struct an_started *started = NULL;
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -603,9 +620,21 @@ int cmd_run(int argc, char **argv)
     }
 
     cli_cancel_on_signals();
+    struct an_err err = AN_ERR_INIT;
+    /* target.start: only when a test will run; stopped at done: on every path */
+    if (suite->config.target.start && will_run(suite, &ro) &&
+        an_start_up(&started, suite->config.target.start, suite->config.dir, &err)) {
+        char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+        fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
+        rc = AN_EXIT_FAIL;
+        if (an_cancelled()) {
+            fputs("ananke: interrupted\n", stderr);
+            rc = cli_interrupted_exit();
+        }
+        goto done;
+    }
     header(suite, &ro);
 
-    struct an_err err = AN_ERR_INIT;
     if (an_run_suite(suite, &ro, &result, &err)) {
         char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
         clear_progress(&ctx);
@@ -665,6 +694,7 @@ int cmd_run(int argc, char **argv)
     }
 
 done:
+    an_start_down(started);
     cli_select_release(&sel);
     an_expected_release(&expected);
     an_record_free(rec);

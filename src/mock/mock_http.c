@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "core/buf.h"
 #include "core/clock.h"
@@ -359,24 +360,41 @@ int mock_http_start(struct mock_http **out, const struct mock_http_opts *opts,
     s->max_body = opts->max_body;
     atomic_init(&s->stopping, false);
     atomic_init(&s->seq, 0);
-    /* Loopback only: a scripted agent must never be reachable from outside. */
+    /* Loopback only: a scripted agent must never be reachable from outside.
+     * The socket is ours, bound without SO_REUSEPORT: a second mock on a
+     * port already bound must fail, not share the traffic with the first
+     * (SO_REUSEADDR alone lets a port in TIME_WAIT be reused, never one
+     * that a listener holds). */
     struct sockaddr_in sa;
     memset(&sa, 0, sizeof sa);
     sa.sin_family = AF_INET;
     sa.sin_port = htons((uint16_t)opts->port);
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int one = 1;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 1024) != 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        free(s);
+        if (e == EADDRINUSE)
+            return an_fail(err, AN_EIO, NULL,
+                           "port %u is already in use on 127.0.0.1: another server listens "
+                           "there (choose another --port, or 0 for a free one)",
+                           opts->port);
+        return an_fail(err, AN_EIO, NULL, "cannot listen on 127.0.0.1:%u: %s", opts->port,
+                       strerror(e));
+    }
     s->d = MHD_start_daemon(
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL,
-        (uint16_t)opts->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
-        (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_LIMIT, CONNECTION_LIMIT,
-        MHD_OPTION_CONNECTION_TIMEOUT, CONNECTION_TIMEOUT_S, MHD_OPTION_THREAD_STACK_SIZE,
-        (size_t)THREAD_STACK, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-        MHD_OPTION_END);
+        (uint16_t)opts->port, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, fd,
+        MHD_OPTION_CONNECTION_LIMIT, CONNECTION_LIMIT, MHD_OPTION_CONNECTION_TIMEOUT,
+        CONNECTION_TIMEOUT_S, MHD_OPTION_THREAD_STACK_SIZE, (size_t)THREAD_STACK,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
     if (!s->d) {
         free(s);
-        return an_fail(err, AN_EIO, NULL, "cannot listen on 127.0.0.1:%u (port in use?)",
-                       opts->port);
+        return an_fail(err, AN_EIO, NULL, "cannot serve on 127.0.0.1:%u", opts->port);
     }
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_LISTEN_FD);
     struct sockaddr_in bound;

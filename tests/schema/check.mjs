@@ -176,6 +176,16 @@ const configCases = [
   ['config', 'agents', `${CONFIG}agents:\n  judge:\n    type: openai\n    endpoint: "http://127.0.0.1:9/v1"\n    model: j\n  h:\n    type: agui\n    endpoint: "http://x"\n    agentId: h\n`, true],
   ['config', 'acp agent', `${CONFIG}agents:\n  j:\n    type: acp\n    command: x\n`, false],
   ['config', 'agent without model', `${CONFIG}agents:\n  j:\n    type: openai\n    endpoint: "http://x"\n`, false],
+  // target.start (docs/config.md "Starting the agent")
+  ['config', 'start by port', `${CONFIG}  start:\n    cmd: [ananke-mock, agui, --port, "8765"]\n    ready: {port: 8765}\n    timeout_ms: 5000\n    env: {A: b}\n    reuse_existing: true\n`, true],
+  ['config', 'start by url, cmd a string', `${CONFIG}  start:\n    cmd: ./serve\n    ready: {url: "http://127.0.0.1:9/health"}\n`, true],
+  ['config', 'start by log', `${CONFIG}  start:\n    cmd: [x]\n    ready: {log: "/listening/i"}\n`, true],
+  ['config', 'start without ready', `${CONFIG}  start:\n    cmd: [x]\n`, false],
+  ['config', 'start ready twice', `${CONFIG}  start:\n    cmd: [x]\n    ready: {port: 1, log: up}\n`, false],
+  ['config', 'start port 0', `${CONFIG}  start:\n    cmd: [x]\n    ready: {port: 0}\n`, false],
+  ['config', 'start empty cmd', `${CONFIG}  start:\n    cmd: []\n    ready: {port: 1}\n`, false],
+  ['config', 'start unknown key', `${CONFIG}  start:\n    cmd: [x]\n    ready: {port: 1}\n    reuse: true\n`, false],
+  ['config', 'start in a helper agent', `${CONFIG}agents:\n  j:\n    type: openai\n    endpoint: "http://x/v1"\n    model: m\n    start:\n      cmd: [x]\n      ready: {port: 1}\n`, false],
 ];
 const ananke = process.env.ANANKE;
 const tmp = ananke ? fs.mkdtempSync(path.join(os.tmpdir(), 'ananke-schema-')) : null;

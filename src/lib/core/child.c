@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -54,6 +55,8 @@ struct spawn {
     dev_t cwd_dev;           /* ... and what it must turn out to be (the confinement */
     ino_t cwd_ino;           /* closes cwd_fd before the child gets there) */
     int in_fd, out_fd, err_fd, report_fd;
+    int death_sig;   /* > 0: PR_SET_PDEATHSIG */
+    pid_t parent;    /* the spawner, to see whether it died before the prctl */
 };
 
 /* strerror() may share a static buffer between threads; this does not.
@@ -157,6 +160,11 @@ static _Noreturn void child_main(const struct spawn *s)
     struct sigaction dfl;
 
     setpgid(0, 0);
+    /* the spawner may have died before the prctl: then end here (a handler
+     * of the parent's is still installed, so no raise()) */
+    if (s->death_sig > 0 &&
+        (prctl(PR_SET_PDEATHSIG, s->death_sig) != 0 || getppid() != s->parent))
+        _exit(127);
     /* Ignored signals stay ignored across exec; a host that ignores SIGPIPE
      * must not pass that on (a child writing to a closed pipe should die). */
     memset(&dfl, 0, sizeof dfl);
@@ -400,7 +408,8 @@ int an_child_spawn(struct an_child *c, const struct an_child_opts *o, struct an_
         s.cwd_ino = st.st_ino;
     }
 
-    if (pipe2(out_pipe, O_CLOEXEC) || (!o->merge_stderr && pipe2(err_pipe, O_CLOEXEC)) ||
+    if ((!o->out_to_fd &&
+         (pipe2(out_pipe, O_CLOEXEC) || (!o->merge_stderr && pipe2(err_pipe, O_CLOEXEC)))) ||
         pipe2(rep_pipe, O_CLOEXEC)) {
         rc = an_fail(err, AN_EIO, NULL, "cannot run '%s': pipe: %s", o->argv[0],
                      errstr(errno, eb, sizeof eb));
@@ -424,16 +433,19 @@ int an_child_spawn(struct an_child *c, const struct an_child_opts *o, struct an_
     }
     /* Only our ends: the child's ends are other open file descriptions and
      * stay blocking, as programs expect. */
-    if (an_fd_nonblock(out_pipe[0]) || (err_pipe[0] >= 0 && an_fd_nonblock(err_pipe[0])) ||
+    if ((out_pipe[0] >= 0 && an_fd_nonblock(out_pipe[0])) ||
+        (err_pipe[0] >= 0 && an_fd_nonblock(err_pipe[0])) ||
         (in_pipe[1] >= 0 && an_fd_nonblock(in_pipe[1]))) {
         rc = an_fail(err, AN_EIO, NULL, "cannot run '%s': fcntl: %s", o->argv[0],
                      errstr(errno, eb, sizeof eb));
         goto done;
     }
     s.in_fd = child_in;
-    s.out_fd = out_pipe[1];
-    s.err_fd = o->merge_stderr ? out_pipe[1] : err_pipe[1];
+    s.out_fd = o->out_to_fd ? o->out_fd : out_pipe[1];
+    s.err_fd = o->out_to_fd ? o->out_fd : o->merge_stderr ? out_pipe[1] : err_pipe[1];
     s.report_fd = rep_pipe[1];
+    s.death_sig = o->parent_death_signal;
+    s.parent = getpid();
 
     c->start_ms = an_clock_mono_ms();
     pid_t pid = fork();

@@ -54,6 +54,16 @@ struct an_child_opts {
     bool env_clear;
     bool stdin_null;   /* stdin is /dev/null (no in_fd) instead of a pipe */
     bool merge_stderr; /* stderr goes to the stdout pipe (no err_fd) */
+    /* With out_to_fd: stdout and stderr both go to out_fd (a log file; the
+     * caller's fd, still open after the call) instead of pipes, so
+     * c->out_fd and c->err_fd stay -1 and nothing needs draining. */
+    bool out_to_fd;
+    int out_fd;
+    /* > 0: the child (the group's leader only) gets this signal when the
+     * thread that spawned it ends, ananke killed by SIGKILL included
+     * (PR_SET_PDEATHSIG); spawn from a thread that lives as long as the
+     * child should. 0: none. */
+    int parent_death_signal;
     /* Run in Linux namespaces (core/confine.h); NULL: not confined. The
      * pid held in struct an_child is then the confinement's supervisor,
      * which ends as the program ends; cwd is entered after the mounts. The

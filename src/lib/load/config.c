@@ -112,7 +112,7 @@ static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_targe
                                        "threadId", "forwardedProps", "state",
                                        "protocol", "max_event_bytes", "max_turn_bytes",
                                        "max_tool_calls", "max_state_bytes", "connect_endpoint",
-                                       NULL};
+                                       "start", NULL};
     static const char *const modes[] = {"strict", "warn", "off", NULL}; /* an_protocol_mode */
     struct an_ynode *v;
     int rc;
@@ -309,7 +309,7 @@ static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target
                                        "max_frame_bytes", "max_turn_bytes", "confine",
                                        "confine_paths", "network", "inherit_env",
                                        "max_stderr_bytes", "max_read_bytes", "max_terminals",
-                                       "max_terminal_output_bytes", NULL};
+                                       "max_terminal_output_bytes", "start", NULL};
     static const char *const policies[] = {"yolo", "none", "read", "write", NULL};
     struct an_ynode *v;
     int rc;
@@ -396,6 +396,8 @@ static int load_target(struct an_ld *ld, const struct an_ynode *n, const struct 
     }
     if (!rc)
         rc = load_common(ld, n, lib, t);
+    if (!rc && (v = an_yaml_get(n, "start")))
+        rc = an_target_start_load(ld, v, t);
     if (!rc && t->type == AN_TARGET_HTTP)
         rc = an_target_http_always(ld, t);
     return rc;
@@ -418,6 +420,9 @@ static int load_agents(struct an_ld *ld, const struct an_ynode *n, const struct 
             return an_fail(ld->err, AN_ESCHEMA, &a->loc, "an agent needs a name");
         if ((rc = load_target(ld, n->pairs[i].value, lib, "an agent", &a->target)))
             return rc;
+        if (a->target.start)
+            return an_fail(ld->err, AN_ESCHEMA, &a->target.start->loc,
+                           "agent '%s': 'start' belongs to the config's target only", a->name);
         if (a->target.type == AN_TARGET_MCP)
             return an_fail(ld->err, AN_ESCHEMA, &n->pairs[i].value->loc,
                            "agent '%s': a helper agent must be of type openai or agui (an MCP "

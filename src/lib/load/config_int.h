@@ -59,6 +59,8 @@ int an_target_http_load(struct an_ld *ld, const struct an_ynode *n, struct an_ta
 int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 /* `type: a2a` (docs/a2a.md). */
 int an_target_a2a_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+/* `target.start` (docs/config.md "Starting the agent") into t->start. */
+int an_target_start_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 /* After the target's `assert`: the checks an http target always makes. */
 int an_target_http_always(struct an_ld *ld, struct an_target *t);
 

@@ -25,7 +25,7 @@ int an_target_a2a_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
                                        "stream",     "acceptedOutputModes", "api_key",
                                        "bearer",     "headers",      "timeout_ms",
                                        "assert",     "trust_card_url", "max_event_bytes",
-                                       "max_turn_bytes", NULL};
+                                       "max_turn_bytes", "start", NULL};
     struct an_ynode *v;
     int rc;
     t->type = AN_TARGET_A2A;

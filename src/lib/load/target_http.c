@@ -29,7 +29,7 @@ int an_target_http_load(struct an_ld *ld, const struct an_ynode *n, struct an_ta
     static const char *const keys[] = {"type",       "endpoint",       "version",
                                        "headers",    "timeout_ms",     "retries",
                                        "max_body_bytes", "body_snippet_bytes", "assert",
-                                       NULL};
+                                       "start", NULL};
     struct an_ynode *v;
     int rc;
     t->type = AN_TARGET_HTTP;

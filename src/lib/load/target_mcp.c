@@ -51,7 +51,7 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
                                        "env",      "endpoint",  "headers",          "timeout_ms",
                                        "assert",   "roots",     "protocol_version", "max_frame_bytes",
                                        "inherit_env", "max_stderr_bytes", "max_body_bytes",
-                                       "max_list_pages", NULL};
+                                       "max_list_pages", "start", NULL};
     static const char *const transports[] = {"stdio", "http", NULL};
     struct an_ynode *v;
     int rc;

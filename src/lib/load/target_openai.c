@@ -73,7 +73,7 @@ int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_
                                        "headers", "system",  "params", "tools",
                                        "stream", "max_rounds", "timeout_ms", "assert",
                                        "max_event_bytes", "max_turn_bytes", "max_tool_calls",
-                                       NULL};
+                                       "start", NULL};
     struct an_ynode *v;
     int rc;
     t->type = AN_TARGET_OPENAI;

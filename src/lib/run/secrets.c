@@ -115,6 +115,14 @@ static void target_secrets(struct gather *rc, const struct an_target *t, const c
         snprintf(label, sizeof label, "env %.100s%s%.100s", e->name, of, agent ? agent : "");
         add_template(rc, label, &e->value, vars, false);
     }
+    /* target.start's env, by the same rule: the started agent may print it */
+    for (size_t i = 0; t->start && i < t->start->nenv; i++) {
+        const struct an_env_var *e = &t->start->env[i];
+        if (!an_secret_name(e->name) && !(e->value.src && strstr(e->value.src, "${ENV.")))
+            continue;
+        snprintf(label, sizeof label, "start env %.100s", e->name);
+        add_template(rc, label, &e->value, vars, false);
+    }
 }
 
 void an_secrets_gather(struct an_redactor *r, const struct an_config *cfg,
