@@ -28,6 +28,14 @@ function lastText(msg) {
   return msg.content.filter((p) => p.type === "text").map((p) => p.text).join("");
 }
 
+// What the model says, shared with the LangChain-side model (langgraph/graph.mjs).
+export const said = {
+  intro: ["Let me look ", "that up."],
+  answer: (v) => [`It is ${v.temperature}°C `, `and ${v.sky} in ${v.city}.`],
+  arithmetic: ["2 + 2 = 4 ", "— naïve ", "arithmetic ✓"],
+  toolCall: { id: "call_weather_1", name: "get_weather", args: { city: "Paris", unit: "celsius" } },
+};
+
 // Text ids are unique per process, as a provider's are (some frameworks use
 // them as AG-UI message ids).
 let calls = 0;
@@ -41,16 +49,16 @@ export function script(prompt) {
   if (last?.role === "tool") {
     const out = last.content.find((p) => p.type === "tool-result")?.output;
     const v = out?.type === "json" ? out.value : JSON.parse(out?.value ?? "{}");
-    parts = textParts(`text-${n}`, [`It is ${v.temperature}°C `, `and ${v.sky} in ${v.city}.`]);
+    parts = textParts(`text-${n}`, said.answer(v));
   } else if (/weather/i.test(lastText([...prompt].reverse().find((m) => m.role === "user")))) {
     parts = [
-      ...textParts(`text-${n}`, ["Let me look ", "that up."]),
-      { type: "tool-call", toolCallId: "call_weather_1", toolName: "get_weather",
-        input: JSON.stringify({ city: "Paris", unit: "celsius" }) },
+      ...textParts(`text-${n}`, said.intro),
+      { type: "tool-call", toolCallId: said.toolCall.id, toolName: said.toolCall.name,
+        input: JSON.stringify(said.toolCall.args) },
     ];
     finish = "tool-calls";
   } else {
-    parts = textParts(`text-${n}`, ["2 + 2 = 4 ", "— naïve ", "arithmetic ✓"]);
+    parts = textParts(`text-${n}`, said.arithmetic);
   }
   return [
     { type: "stream-start", warnings: [] },
