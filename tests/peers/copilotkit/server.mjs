@@ -31,4 +31,5 @@ const agent = new BuiltInAgent({
 const runtime = new CopilotRuntime({ agents: { "weather-agent": agent } });
 const app = express();
 app.use(createCopilotEndpointExpress({ runtime, basePath: "/api" }));
+// --requests is not honoured here: the runtime reads the request body itself.
 listen("copilotkit-server", () => app);
