@@ -44,9 +44,16 @@ export function aguiHandler({ run, encoder }, opts) {
       }
       if (opts?.requests)
         appendFileSync(opts.requests, JSON.stringify({ headers: req.headers, body: input }) + "\n");
+      let events;
+      try {
+        events = run(input);
+      } catch (e) {
+        process.stderr.write(`${opts?.name ?? "peer"}: ${e?.stack ?? e}\n`);
+        return reply(res, 500, { error: String(e?.message ?? e) });
+      }
       const enc = encoder(req);
       res.writeHead(200, { "Content-Type": enc.getContentType(), "Cache-Control": "no-cache" });
-      run(input).subscribe({
+      events.subscribe({
         next: (ev) => res.write(enc.encode(ev)),
         error: (e) => {
           process.stderr.write(`${opts?.name ?? "peer"}: ${e?.stack ?? e}\n`);
