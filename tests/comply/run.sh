@@ -6,7 +6,9 @@
 #  3. against the real ACP SDK example agent (npm @agentclientprotocol/sdk
 #     1.9.0, installed from tests/comply/package.json by scripts/setup.sh):
 #     the whole suite; the report goes to docs/comply-sdk-example-agent.md and
-#     the results that agent is known to earn (acp.md §8) are checked;
+#     the results that agent is known to earn (acp.md §8) are checked; the
+#     same suite against the SDK 2.x agent (tests/acp-sdk/agent2.mjs) must
+#     earn the same statuses (sdk2.sh);
 #  4. invalid files: exit 2 with file:line:col.
 # Prints "comply: N passed, N failed"; exits non-zero on any failure.
 #
@@ -19,7 +21,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ANANKE=$tests_build/ananke MOCK=$tests_build/ananke-mock
 TMP=$(mktemp -d)
 sdk_pid=""
-trap 'stop_pids "$sdk_pid"; rm -rf "$TMP"' EXIT
+trap 'stop_pids "$sdk_pid" "${sdk2_pid:-}"; rm -rf "$TMP"' EXIT
 pass=0 fail=0 suite=comply # ok, bad, finish: tests/lib.sh
 cd "$tests_root"
 
@@ -55,6 +57,10 @@ if [ -f "$AGENT_JS" ] && command -v node >/dev/null; then
         >"$TMP/sdk.md" 2>"$TMP/sdk.err" &
     sdk_pid=$!
 fi
+# and the same suite against the SDK 2.x agent, checked below (sdk2.sh)
+# shellcheck source-path=SCRIPTDIR source=sdk2.sh
+. "$HERE/sdk2.sh"
+sdk2_start
 
 # 2. one fault switch → one failing test (and a diff or message worth reading).
 #    A failing test waits out its window; the mock answers at once, so 0.2 (as
@@ -146,6 +152,7 @@ else
         "$TMP/sdk.md" >"$tests_root/docs/comply-sdk-example-agent.md"
     ok "sdk: report written to docs/comply-sdk-example-agent.md"
 fi
+sdk2_check
 
 # Ctrl-C: the run stops at once with 130 and leaves no agent behind
 mark="$TMP/interrupt-marker.log"

@@ -7,6 +7,8 @@
 # without them this fails, it does not skip. Runs suite/pass (every test must
 # pass) and suite/error (a RUN_ERROR: exit 1, status "error"), then checks
 # the JSON reports' transcripts and the requests the server received with jq.
+# Then frameworks.sh runs frameworks/ against AG-UI servers built with Mastra
+# and CopilotKit (mastra/, copilotkit/: their own package.json and lock).
 # Output lands in tests/peers/out/. Last line: "peers: N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -153,5 +155,9 @@ check "RUN_ERROR: console says so" \
 
 stop_server
 check "server: no errors on its side" test ! -s "$out/server.stderr"
+
+# ---- servers built with agent frameworks (Mastra, CopilotKit) --------------
+# shellcheck source-path=SCRIPTDIR source=frameworks.sh
+. "$here/frameworks.sh"
 
 finish
