@@ -392,11 +392,11 @@ static int check_http_fits(const struct an_target *t, const struct an_test *test
     if (test->dyn)
         return an_fail(err, AN_ESCHEMA, &test->loc,
                        "a dynamic test needs an agent that holds a conversation; an http "
-                       "target answers one request per case (seed 004's run-case contract)");
+                       "target answers one request per case (POST /run-case, docs/http.md)");
     if (test->nturns > 1)
         return an_fail(err, AN_ESCHEMA, &test->turns[1].loc,
-                       "an http target takes one request per case (seed 004's run-case "
-                       "contract): this test has %zu turns; give it one, or split it into "
+                       "an http target takes one request per case (POST /run-case, docs/http.md)"
+                       ": this test has %zu turns; give it one, or split it into "
                        "tests",
                        test->nturns);
     size_t nh = test->history ? json_array_size(test->history) : 0;
