@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/cancel.h"
 #include "core/json.h"
 
 #ifndef ANANKE_VERSION
@@ -25,6 +26,16 @@ static void global_init_once(void)
         fprintf(stderr, "ananke: libcurl failed to initialise\n");
         abort();
     }
+}
+
+int an_http_cancel_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+    (void)ud;
+    (void)dt;
+    (void)dn;
+    (void)ut;
+    (void)un;
+    return an_cancelled() ? 1 : 0;
 }
 
 void an_http_global_init(void)

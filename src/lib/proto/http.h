@@ -85,6 +85,10 @@ struct an_http_xfer {
 
 /* Call once before any other function here; thread-safe (pthread_once). */
 void an_http_global_init(void);
+/* A CURLOPT_XFERINFOFUNCTION that ends the transfer once the run is
+ * cancelled (core/cancel: Ctrl-C, SIGTERM), so a request in flight to a
+ * silent server does not hold the run; set CURLOPT_NOPROGRESS to 0 too. */
+int an_http_cancel_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un);
 /* Free this thread's pool of reusable easy handles (at the end of a run). */
 void an_http_thread_cleanup(void);
 

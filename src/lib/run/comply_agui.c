@@ -92,17 +92,6 @@ static int on_body(void *ud, const char *p, size_t n)
     return an_sse_feed(&io->sse, p, n);
 }
 
-/* Ctrl-C ends a transfer that is waiting on a silent server. */
-static int on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
-{
-    (void)ud;
-    (void)dt;
-    (void)dn;
-    (void)ut;
-    (void)un;
-    return an_cancelled() ? 1 : 0;
-}
-
 static const char *status_name(const struct an_turn_rec *r)
 {
     if (r->status != AN_TURN_ERROR)
@@ -246,7 +235,7 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
     if (rc) {
         an_turn_fail(r, rc, "%s", herr.msg);
     } else {
-        curl_easy_setopt(x.easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl_easy_setopt(x.easy, CURLOPT_XFERINFOFUNCTION, an_http_cancel_progress);
         curl_easy_setopt(x.easy, CURLOPT_NOPROGRESS, 0L);
         CURLcode cc = curl_easy_perform(x.easy);
         rc = an_http_xfer_done(&x, cc, &herr);

@@ -18,6 +18,7 @@
 
 #include "core/buf.h"
 #include "core/cancel.h"
+#include "proto/http.h"
 #include "core/child.h"
 #include "core/clock.h"
 #include "core/interp.h"
@@ -87,17 +88,6 @@ static size_t discard(char *p, size_t size, size_t n, void *ud)
     return size * n;
 }
 
-/* Ctrl-C ends a request in flight, not only the wait between two */
-static int on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
-{
-    (void)ud;
-    (void)dt;
-    (void)dn;
-    (void)ut;
-    (void)un;
-    return an_cancelled() ? 1 : 0;
-}
-
 /* One GET: ready on any HTTP status below 500 but 404 (a route not mounted
  * yet, a proxy in front of nothing); a refused connection is not ready. */
 static bool url_ready(struct waiter *w, int64_t left_ms)
@@ -111,7 +101,7 @@ static bool url_ready(struct waiter *w, int64_t left_ms)
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
-    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, an_http_cancel_progress);
     curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
                      (long)(left_ms < URL_TIMEOUT_MS ? (left_ms > 1 ? left_ms : 1)
