@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,9 @@ static void usage(void)
          "      --timeout-scale F    multiply every expect/forbid window (AG-UI: every\n"
          "                           step's window) by F (a scripted agent answers at once\n"
          "                           or never: 0.3 saves waiting)\n"
+         "      --max-event-bytes N  AG-UI: the largest SSE event a step may get (default\n"
+         "                           16 MiB); past it the step is an ERROR naming it\n"
+         "      --max-turn-bytes N   AG-UI: the largest answer to one step (default 64 MiB)\n"
          "      --keep-sandbox       keep each test's sandbox directory (paths on "
          "stderr; ACP)\n"
          "      --confine MODE       what runs in Linux namespaces: terminals (default),\n"
@@ -463,12 +467,25 @@ static void *worker(void *arg)
     }
 }
 
+/* A byte count of at least 1 (a cap): 0 or an error message (exit 2). */
+static int parse_bytes(const char *name, const char *val, size_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(val, &end, 10);
+    if (end == val || *end || errno || v < 1 || val[0] == '-' || v > SIZE_MAX / 2)
+        return cli_usage_error("%s takes a number of bytes of at least 1, not '%s'", name, val);
+    *out = (size_t)v;
+    return 0;
+}
+
 int cmd_comply(int argc, char **argv)
 {
     int rc = 0, verbose = 0;
     const char *val = NULL, *settings = NULL, *protocol = "acp";
     bool list = false, keep = false;
     double scale = 0;
+    size_t max_event = 0, max_turn = 0; /* AG-UI caps; 0: the defaults */
     unsigned jobs = 1;
     char **paths = an_xcalloc((size_t)argc + 1, sizeof *paths);
     char **ids = an_xcalloc((size_t)argc + 1, sizeof *ids);
@@ -535,6 +552,10 @@ int cmd_comply(int argc, char **argv)
             if (val && (end == val || *end || !(scale > 0 && scale <= 100)))
                 rc = cli_usage_error("--timeout-scale takes a factor above 0, e.g. 0.5, not '%s'",
                                      val);
+        } else if (cli_opt("comply", argc, argv, &i, "--max-event-bytes", NULL, &val, &rc)) {
+            rc = val ? parse_bytes("--max-event-bytes", val, &max_event) : rc;
+        } else if (cli_opt("comply", argc, argv, &i, "--max-turn-bytes", NULL, &val, &rc)) {
+            rc = val ? parse_bytes("--max-turn-bytes", val, &max_turn) : rc;
         } else if (cli_opt("comply", argc, argv, &i, "--protocol", NULL, &val, &rc)) {
             protocol = val;
         } else if (cli_opt("comply", argc, argv, &i, "--agent", "-a", &val, &rc)) {
@@ -587,6 +608,10 @@ int cmd_comply(int argc, char **argv)
     if (agui && (settings || npick)) {
         rc = cli_usage_error("--protocol agui: agents are endpoints, give --agent NAME=URL "
                              "(--settings describes ACP agents)");
+        goto done;
+    }
+    if (!agui && (max_event || max_turn)) {
+        rc = cli_usage_error("--max-event-bytes, --max-turn-bytes: for --protocol agui only");
         goto done;
     }
     if (agui && keep) {
@@ -696,6 +721,8 @@ int cmd_comply(int argc, char **argv)
     o.protocol = mcp ? AN_COMPLY_PROTO_MCP : AN_COMPLY_PROTO_ACP;
     o.keep_sandbox = keep;
     o.timeout_scale = scale;
+    o.max_event_bytes = max_event;
+    o.max_turn_bytes = max_turn;
     o.verbose = verbose;
     o.log = stderr;
     res.protocol = an_xstrdup(protocol);

@@ -114,6 +114,22 @@ if serve mock "$MOCK" agui --scenario "$HERE/agui-mock.yaml" --port-file "$TMP/m
     "$ANANKE" comply --protocol agui --agent mock="$URL" compliance/agui/required.input.unknown-field.jsont \
         >/dev/null 2>&1
     [ $? -eq 0 ] && ok "a single .jsont file as the suite" || bad "single file"
+    # the caps on what an endpoint sends are settable; past one the step is an
+    # error that names it, and generous ones change nothing
+    unmet1() { jq -r '.agents[0].tests[0].unmet[0].message // ""' "$1"; }
+    "$ANANKE" comply --protocol agui -t required.run.lifecycle --agent mock="$URL" \
+        --max-event-bytes 40 -r json:"$TMP/cap-ev.json" >/dev/null 2>&1
+    grep -q 'an SSE event larger than max_event_bytes (40 bytes)' <<<"$(unmet1 "$TMP/cap-ev.json")" &&
+        ok "--max-event-bytes 40: the step names max_event_bytes" || bad "--max-event-bytes: $(unmet1 "$TMP/cap-ev.json")"
+    "$ANANKE" comply --protocol agui -t required.run.lifecycle --agent mock="$URL" \
+        --max-turn-bytes 100 -r json:"$TMP/cap-turn.json" >/dev/null 2>&1
+    grep -q 'response body larger than max_turn_bytes (100 bytes)' <<<"$(unmet1 "$TMP/cap-turn.json")" &&
+        ok "--max-turn-bytes 100: the step names max_turn_bytes" || bad "--max-turn-bytes: $(unmet1 "$TMP/cap-turn.json")"
+    "$ANANKE" comply --protocol agui -t required.run.lifecycle --agent mock="$URL" \
+        --max-event-bytes 100000 --max-turn-bytes 100000 >/dev/null 2>&1
+    [ $? -eq 0 ] && ok "generous caps: the test passes" || bad "generous caps"
+    "$ANANKE" comply --protocol agui --agent mock="$URL" --max-turn-bytes 0 >/dev/null 2>"$TMP/cap0.err"
+    [ $? -eq 2 ] && grep -q "at least 1, not '0'" "$TMP/cap0.err" && ok "--max-turn-bytes 0: exit 2" || bad "--max-turn-bytes 0"
 fi
 
 # 2. the broken mock: these tests fail, each for its bug; the others pass

@@ -73,6 +73,9 @@ struct an_comply_opts {
     /* what -v prints is redacted with it (run/redact.h; may be NULL): the
      * results are redacted by the caller (run/comply_redact.h) */
     const struct an_redactor *redact;
+    /* AG-UI: one SSE event, and one step's whole answer (0: 16 MiB, 64
+     * MiB; --max-event-bytes, --max-turn-bytes) */
+    size_t max_event_bytes, max_turn_bytes;
 };
 #define AN_COMPLY_OPTS_INIT                                                                        \
     {                                                                                              \

@@ -33,8 +33,8 @@
 #include "run/comply_int.h"
 #include "run/comply_redact.h"
 
-#define MAX_EVENT_BYTES (16u * 1024u * 1024u)
-#define MAX_BODY_BYTES (64u * 1024u * 1024u)
+#define MAX_EVENT_BYTES ((size_t)16 << 20) /* --max-event-bytes */
+#define MAX_BODY_BYTES ((size_t)64 << 20)  /* --max-turn-bytes */
 #define PROBE_WINDOW_MS 30000
 
 /* What a `run` step leaves for the next one that continues it. */
@@ -78,6 +78,7 @@ struct request {
 struct xfer_io {
     struct an_sse_parser sse;
     struct an_agui_dec *dec;
+    bool event_over; /* the SSE parser stopped at max_event_bytes */
 };
 
 static int on_event(void *ud, const struct an_sse_event *ev)
@@ -89,7 +90,10 @@ static int on_event(void *ud, const struct an_sse_event *ev)
 static int on_body(void *ud, const char *p, size_t n)
 {
     struct xfer_io *io = ud;
-    return an_sse_feed(&io->sse, p, n);
+    int rc = an_sse_feed(&io->sse, p, n);
+    if (rc == AN_ELIMIT)
+        io->event_over = true;
+    return rc;
 }
 
 static const char *status_name(const struct an_turn_rec *r)
@@ -182,9 +186,13 @@ static void vlog(FILE *log, const struct an_redactor *red, const char *what, con
 
 /* POST the request and decode the answer into an outcome (new reference).
  * *conv_out (may be NULL) takes the conversation after the run. */
-static json_t *exchange(const char *url, const struct request *rq, FILE *log, int verbose,
-                        const struct an_redactor *red, struct an_agui_conv *conv_out)
+static json_t *exchange(const char *url, const struct request *rq, FILE *log,
+                        const struct an_comply_opts *opts, struct an_agui_conv *conv_out)
 {
+    int verbose = opts->verbose;
+    const struct an_redactor *red = opts->redact;
+    size_t max_event = opts->max_event_bytes ? opts->max_event_bytes : MAX_EVENT_BYTES;
+    size_t max_body = opts->max_turn_bytes ? opts->max_turn_bytes : MAX_BODY_BYTES;
     struct an_transcript t;
     an_transcript_init(&t);
     struct an_turn_rec *r = an_transcript_add_turn(&t, "user");
@@ -196,7 +204,7 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
 
     struct xfer_io io = {0};
     an_agui_dec_new(&io.dec, &conv, &t, 0);
-    an_sse_init(&io.sse, MAX_EVENT_BYTES, on_event, &io);
+    an_sse_init(&io.sse, max_event, on_event, &io);
 
     /* headers from the test, after the defaults (a same name replaces) */
     size_t nh = json_object_size(rq->headers), k = 0;
@@ -216,7 +224,7 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
     req.body = rq->body;
     req.body_len = strlen(rq->body);
     req.timeout_ms = rq->window_ms;
-    req.max_body = MAX_BODY_BYTES;
+    req.max_body = max_body;
     req.on_data = on_body;
     req.ud = &io;
     if (verbose) {
@@ -254,8 +262,9 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
             case AN_OK:
                 rc = an_sse_finish(&io.sse);
                 if (rc == AN_ELIMIT)
-                    an_turn_fail(r, AN_ELIMIT, "an SSE event larger than %u bytes",
-                                 MAX_EVENT_BYTES);
+                    an_turn_fail(r, AN_ELIMIT,
+                                 "an SSE event larger than max_event_bytes (%zu bytes)",
+                                 max_event);
                 if (!io.sse.nevents && r->status != AN_TURN_ERROR) {
                     /* not one event: what came instead of a stream */
                     char *why = an_http_why_not_stream(&resp, "text/event-stream");
@@ -278,8 +287,14 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log, in
                 an_turn_fail(r, AN_ECONNECT, "%s", herr.msg);
                 break;
             case AN_ELIMIT:
-                if (r->status != AN_TURN_ERROR)
-                    an_turn_fail(r, AN_ELIMIT, "%s", herr.msg);
+                if (r->status == AN_TURN_ERROR)
+                    break;
+                if (io.event_over)
+                    an_turn_fail(r, AN_ELIMIT,
+                                 "an SSE event larger than max_event_bytes (%zu bytes)", max_event);
+                else
+                    an_turn_fail(r, AN_ELIMIT,
+                                 "response body larger than max_turn_bytes (%zu bytes)", max_body);
                 break;
             default: /* AN_EHTTP, or the decoder stopping the transfer (recorded) */
                 an_turn_fail(r, rc, "%s", herr.msg);
@@ -469,7 +484,7 @@ static bool step_exchange(struct ag_eng *e, const struct an_jsont_step *st)
                          .accept = accept,
                          .window_ms = window(e->o, st->ms)};
     struct an_agui_conv conv = {0};
-    o = exchange(e->url, &rq, e->log, e->o->verbose, e->o->redact, &conv);
+    o = exchange(e->url, &rq, e->log, e->o, &conv);
     if (run) {
         conv_end_release(&e->prev);
         e->prev.thread_id = rq.thread_id ? an_xstrdup(rq.thread_id) : NULL;
@@ -588,7 +603,7 @@ void an_comply_agui_probe(const struct an_comply_spec *spec, struct an_comply_ag
                          .state = json_object_get(in, "state"),
                          .window_ms = window(o, PROBE_WINDOW_MS)};
     json_t *out =
-        exchange(spec->command, &rq, o->log ? o->log : stderr, o->verbose, o->redact, NULL);
+        exchange(spec->command, &rq, o->log ? o->log : stderr, o, NULL);
     const char *status = an_json_str(out, "status");
     const json_t *http = json_object_get(out, "http");
     if (!json_integer_value(json_object_get(http, "status"))) {
