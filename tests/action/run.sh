@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The GitHub Action (action.yml) run locally, no network: its scripts run
+# with the variables GitHub sets (GITHUB_STEP_SUMMARY, GITHUB_OUTPUT,
+# GITHUB_EVENT_NAME/PATH, GITHUB_REPOSITORY, GITHUB_API_URL) against a copy of
+# examples/, the bundled mocks, and a fake REST API on 127.0.0.1
+# (fake_api.py) that records every request. Checks the summary, the
+# outputs, one comment created then updated (PATCH, never a second POST),
+# the regressions of a baseline in the comment, a failing suite's exit code,
+# that no planted secret reaches the summary, the outputs or the comment,
+# and that action.yml is a composite action whose steps all name a shell.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+suite=action pass=0 fail=0
+need_jq
+B=$tests_build
+[ -x "$B/ananke" ] && [ -x "$B/ananke-mock" ] || broken "no ananke in $B (make build)"
+command -v python3 >/dev/null || broken "python3 is not installed"
+root=$tests_root
+tmp=$(mktemp -d)
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+wait_file() { for _ in $(seq 1 200); do [ -s "$1" ] && return 0; sleep 0.05; done; return 1; }
+
+# action.yml: well-formed, composite, every run step names a shell
+check "action.yml is a composite action, every step has shell: or uses:" python3 - "$root/action.yml" <<'PY'
+import sys, yaml
+a = yaml.safe_load(open(sys.argv[1]))
+for k in ("name", "description", "inputs", "outputs", "runs"):
+    assert k in a, "no " + k
+assert a["runs"]["using"] == "composite", a["runs"]["using"]
+for i in ("args", "install", "version", "baseline", "github-token"):
+    assert i in a["inputs"], "no input " + i
+for o in ("exit-code", "total", "passed", "failed", "errors", "regressions"):
+    assert "value" in a["outputs"][o], "output " + o
+steps = a["runs"]["steps"]
+for s in steps:
+    assert ("run" in s and "shell" in s) or ("uses" in s and "run" not in s), s
+assert any(s.get("uses", "").startswith("actions/upload-artifact@") for s in steps)
+PY
+for s in install run comment; do
+  check "scripts/action/$s.sh is valid bash" bash -n "$root/scripts/action/$s.sh"
+done
+
+# the mocks and the fake API
+"$B/ananke-mock" agui --scenario "$root/examples/mock/scenario.yaml" --port-file "$tmp/agui.port" >"$tmp/agui.log" 2>&1 &
+pids+=($!)
+"$B/ananke-mock" http --scenario "$root/examples/http/mock.yaml" --port-file "$tmp/http.port" >"$tmp/http.log" 2>&1 &
+pids+=($!)
+python3 "$here/fake_api.py" "$tmp/api.port" "$tmp/api.log" 2>"$tmp/api.err" &
+pids+=($!)
+wait_file "$tmp/agui.port" && wait_file "$tmp/http.port" && wait_file "$tmp/api.port" ||
+  broken "the mocks or the fake API did not start: $(cat "$tmp"/*.log "$tmp/api.err")"
+export ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$tmp/agui.port")/agent"
+export ANANKE_HTTP_URL="http://127.0.0.1:$(cat "$tmp/http.port")"
+
+# the project: examples/ plus a test whose name holds a secret --redact hides
+secret=Zq7vKx93pLwT4mRn
+token=ghs_Fk29xQpTu7LmWz03Yv   # the GitHub token: never in any output
+cp -r "$root/examples" "$tmp/proj"
+sed "s/^name: .*/name: arithmetic for $secret/" "$root/examples/suite/text.test.yaml" >"$tmp/proj/suite/secret.test.yaml"
+echo '{"action": "synchronize", "number": 7, "pull_request": {"number": 7}}' >"$tmp/pr.json"
+
+export GITHUB_REPOSITORY=acme/agent GITHUB_API_URL="http://127.0.0.1:$(cat "$tmp/api.port")"
+export GITHUB_EVENT_PATH="$tmp/pr.json" GITHUB_EVENT_NAME=pull_request
+# step NAME ARGS [BASELINE]: the action's run step then its comment step, as action.yml runs them
+step() {
+  local name=$1
+  : >"$tmp/$name.summary"; : >"$tmp/$name.output"
+  (cd "$tmp/proj" && PATH="$B:$PATH" GITHUB_STEP_SUMMARY="$tmp/$name.summary" GITHUB_OUTPUT="$tmp/$name.output" \
+     ANANKE_ARGS=$2 ANANKE_BASELINE=${3:-} ANANKE_REPORT_DIR=ananke-report GITHUB_TOKEN=$token \
+     timeout -k 5 120 bash "$root/scripts/action/run.sh") >"$tmp/$name.run.log" 2>&1
+  echo $? >"$tmp/$name.rc"
+  (cd "$tmp/proj" && GITHUB_TOKEN=$token ANANKE_REPORT_DIR="$(sed -n 's/^report-dir=//p' "$tmp/$name.output")" \
+     timeout -k 5 60 bash "$root/scripts/action/comment.sh") >"$tmp/$name.comment.log" 2>&1
+  echo $? >"$tmp/$name.comment.rc"
+}
+output() { sed -n "s/^$2=//p" "$tmp/$1.output" | tail -n1; }
+is() { [ "$1" = "$2" ] || { echo "got '$1', expected '$2'"; return 1; }; }
+reset_api() { cat "$tmp/api.log" >>"$tmp/api.all" 2>/dev/null; : >"$tmp/api.log"; }
+reqs() { jq -r '"\(.method) \(.path)"' "$tmp/api.log" 2>/dev/null; }
+last_body() { jq -rs '[.[] | select(.method != "GET")] | last | .body | fromjson | .body' "$tmp/api.log"; }
+
+# 1. a passing suite on a pull request: summary, outputs, one new comment
+step pass "--redact $secret suite/"
+check "pass: the run step exits 0" is "$(cat "$tmp/pass.rc")" 0
+check "pass: the job summary holds the Markdown report" grep -q '^# ananke test report' "$tmp/pass.summary"
+check "pass: the summary counts the 12 tests" grep -qF '| 12 | 12 | 0 | 0 | 0 |' "$tmp/pass.summary"
+check "pass: outputs exit-code=0 total=12 passed=12 failed=0 errors=0" is \
+  "$(output pass exit-code) $(output pass total) $(output pass passed) $(output pass failed) $(output pass errors)" "0 12 12 0 0"
+for f in junit.xml results.json report.md html/index.html; do
+  check "pass: the report $f is written for the artifact" test -s "$tmp/proj/ananke-report/$f"
+done
+check "pass: the comment step lists the comments, then POSTs one" is "$(reqs | tr '\n' ,)" \
+  "GET /repos/acme/agent/issues/7/comments,POST /repos/acme/agent/issues/7/comments,"
+check "pass: the token is sent as a bearer token" is "$(jq -rs '.[0].auth' "$tmp/api.log")" "Bearer $token"
+last_body >"$tmp/c1.md"
+check "pass: the comment opens with the marker and holds the report" \
+  bash -c 'head -n1 "$1" | grep -qxF "<!-- ananke-report -->" && grep -qF "| 12 | 12 | 0 | 0 | 0 |" "$1"' _ "$tmp/c1.md"
+
+# 2. the same again: the comment is updated, not posted twice
+reset_api
+step again "--redact $secret suite/"
+check "again: the comment is PATCHed, not posted again" is "$(reqs | tr '\n' ,)" \
+  "GET /repos/acme/agent/issues/7/comments,PATCH /repos/acme/agent/issues/comments/1001,"
+
+# 3. a failing suite: the step fails with ananke's exit code; the comment says so
+reset_api
+step failing "failing/"
+check "failing: the run step exits 1" is "$(cat "$tmp/failing.rc")" 1
+check "failing: outputs exit-code=1 failed=1" is "$(output failing exit-code) $(output failing failed)" "1 1"
+check "failing: the comment step still succeeds" is "$(cat "$tmp/failing.comment.rc")" 0
+last_body >"$tmp/c3.md"
+check "failing: the updated comment names the failed test" grep -qF 'large refunds need an order lookup' "$tmp/c3.md"
+check "invalid files: exit 2 and exit-code=2" bash -c '
+  cd "$1" && printf "version: \"1.0\"\nname: [\n" >bad.test.yaml && PATH="$2:$PATH" GITHUB_OUTPUT="$3" ANANKE_ARGS=bad.test.yaml \
+  ANANKE_REPORT_DIR=bad-report bash "$4" >/dev/null 2>&1; rc=$?
+  [ $rc = 2 ] && grep -qx "exit-code=2" "$3"' _ "$tmp/proj" "$B" "$tmp/bad.output" "$root/scripts/action/run.sh"
+
+# 4. a baseline: the regressions from ananke compare join the comment
+(cd "$tmp/proj" && ANANKE_HTTP_VERSION=baseline "$B/ananke" run -c http/ananke.config.yaml http/ \
+   --record "$tmp/baseline" >"$tmp/baseline.log" 2>&1)
+reset_api
+ANANKE_HTTP_VERSION=new step compare "-c http/ananke.config.yaml http/" "$tmp/baseline"
+check "compare: the run step exits 1 (the new build has failures)" is "$(cat "$tmp/compare.rc")" 1
+check "compare: output regressions is the compare report's count" is "$(output compare regressions)" \
+  "$(jq -r '.summary.regressions' "$tmp/proj/ananke-report/compare/compare-report.json" 2>/dev/null)"
+check "compare: there are regressions" test "$(output compare regressions)" -gt 0
+last_body >"$tmp/c4.md"
+check "compare: the comment lists the regressions" bash -c 'grep -qF "## Regressions against the baseline" "$1" &&
+  [ "$(grep -c "^| .* | pass | " "$1")" = "$2" ]' _ "$tmp/c4.md" "$(output compare regressions)"
+check "compare: still one comment, updated" is "$(reqs | tr '\n' ,)" \
+  "GET /repos/acme/agent/issues/7/comments,PATCH /repos/acme/agent/issues/comments/1001,"
+
+# 5. not a pull request: no API call at all
+reset_api
+GITHUB_EVENT_NAME=push step push "--redact $secret suite/"
+check "push: the run passes and nothing is sent to the API" bash -c '[ "$(cat "$1")" = 0 ] && [ ! -s "$2" ]' _ "$tmp/push.rc" "$tmp/api.log"
+
+# 6. no secret anywhere: summaries, outputs, comments sent, logs
+check "secrets: the --redact secret reached the report as [redacted]" grep -qF "arithmetic for \\[redacted\\]" "$tmp/pass.summary"
+check "secrets: neither the redacted secret nor the token is in any summary, output, comment or log" bash -c '
+  ! grep -rlF -e "$1" -e "$2" "$3"/*.summary "$3"/*.output "$3"/*.log "$3"/c*.md "$3/proj/ananke-report"' _ "$secret" "$token" "$tmp"
+reset_api
+check "secrets: no request body sent to the API holds either" bash -c '
+  [ -s "$3" ] && ! jq -r .body "$3" | grep -qF -e "$1" -e "$2"' _ "$secret" "$token" "$tmp/api.all"
+check "secrets: the token is never on curl's command line (no -H Authorization)" bash -c '
+  ! grep -nE -- "-H [\"'"'"']Authorization" "$1"' _ "$root/scripts/action/comment.sh"
+finish
