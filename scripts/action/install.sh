@@ -3,12 +3,12 @@
 #   ANANKE_INSTALL  auto (an ananke on PATH, else build), path, or build
 #   ANANKE_VERSION  only "source" for now: the .deb and npm packages are not
 #                   published yet (issue 21); a release will add them here
-#   ANANKE_ACTION_PATH  the action's checkout (the repository), built with make
+#   GITHUB_ACTION_PATH  the action's checkout (the repository), built with make
 # A build's directory is added to $GITHUB_PATH, so the later steps find it.
 set -euo pipefail
 mode=${ANANKE_INSTALL:-auto}
 version=${ANANKE_VERSION:-source}
-src=${ANANKE_ACTION_PATH:-$(cd "$(dirname "$0")/../.." && pwd)}
+src=${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/../.." && pwd)}
 if [ "$version" != source ]; then
   echo "ananke action: version '$version' is not available: no release packages are published yet; use version: source" >&2
   exit 2
