@@ -137,7 +137,33 @@ reset_api
 GITHUB_EVENT_NAME=push step push "--redact $secret suite/"
 check "push: the run passes and nothing is sent to the API" bash -c '[ "$(cat "$1")" = 0 ] && [ ! -s "$2" ]' _ "$tmp/push.rc" "$tmp/api.log"
 
-# 6. no secret anywhere: summaries, outputs, comments sent, logs
+# 6. the example workflow of docs/ci.md (examples/ci/github-workflow.yml): the
+# inputs and outputs it names are the action's, and its arguments and
+# baseline, run by the action's scripts, pass with no regression
+check "example workflow: its inputs and outputs are the action's" python3 - "$root/examples/ci/github-workflow.yml" "$root/action.yml" "$tmp/example.env" <<'PY'
+import re, shlex, sys, yaml
+wf, action = yaml.safe_load(open(sys.argv[1])), yaml.safe_load(open(sys.argv[2]))
+steps = wf["jobs"]["ananke"]["steps"]
+(step,) = [s for s in steps if s.get("uses", "").startswith("ananke/ananke@")]
+for k in step["with"]:
+    assert k in action["inputs"], "no input " + k
+for o in re.findall(r"steps\.ananke\.outputs\.([a-z-]+)", open(sys.argv[1]).read()):
+    assert o in action["outputs"], "no output " + o
+with open(sys.argv[3], "w") as f:
+    f.write("wd=%s\nargs=%s\nbaseline=%s\n" % tuple(shlex.quote(step["with"][k]) for k in ("working-directory", "args", "baseline")))
+PY
+if [ -s "$tmp/example.env" ]; then
+  . "$tmp/example.env"
+  rm -rf "$tmp/repo" && mkdir -p "$tmp/repo" && cp -r "$root/examples" "$tmp/repo/$wd"
+  (cd "$tmp/repo/$wd" && "$B/ananke" run suite/ --record "$baseline" >"$tmp/example-baseline.log" 2>&1)
+  reset_api
+  (cd "$tmp/repo/$wd" && PATH="$B:$PATH" GITHUB_STEP_SUMMARY="$tmp/example.summary" GITHUB_OUTPUT="$tmp/example.output" \
+     ANANKE_ARGS=$args ANANKE_BASELINE=$baseline bash "$root/scripts/action/run.sh") >"$tmp/example.log" 2>&1
+  check "example workflow: its run passes, no regression against its baseline" is \
+    "$? $(output example exit-code) $(output example passed) $(output example regressions)" "0 0 11 0"
+fi
+
+# 7. no secret anywhere: summaries, outputs, comments sent, logs
 check "secrets: the --redact secret reached the report as [redacted]" grep -qF "arithmetic for \\[redacted\\]" "$tmp/pass.summary"
 check "secrets: neither the redacted secret nor the token is in any summary, output, comment or log" bash -c '
   ! grep -rlF -e "$1" -e "$2" "$3"/*.summary "$3"/*.output "$3"/*.log "$3"/c*.md "$3/proj/ananke-report"' _ "$secret" "$token" "$tmp"
