@@ -10,6 +10,7 @@
 # and that action.yml is a composite action whose steps all name a shell.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$here/../lib.sh"
 suite=action pass=0 fail=0
 need_jq
