@@ -13,7 +13,7 @@ set -uo pipefail
 marker='<!-- ananke-report -->'
 dir=${ANANKE_REPORT_DIR:-ananke-report}
 api=${GITHUB_API_URL:-https://api.github.com}
-max=60000   # GitHub refuses a comment over 65536 characters
+max=50000   # the report, at most: GitHub refuses a comment over 65536 characters
 case "${GITHUB_EVENT_NAME:-}" in
   pull_request|pull_request_target) ;;
   *) echo "ananke action: not a pull request (${GITHUB_EVENT_NAME:-no event}): no comment"; exit 0 ;;
@@ -48,14 +48,16 @@ body=$tmp/body.md
     echo "## Regressions against the baseline"
     echo
     jq -r '
-      def md: tostring | gsub("[\r\n]+"; " ") | gsub("(?<c>[\\\\`*_\\[\\]<>|~&])"; "\\\(.c)");
+      def md: tostring | .[0:80] | gsub("[\r\n]+"; " ") | gsub("(?<c>[\\\\`*_\\[\\]<>|~&])"; "\\\(.c)");
       .summary as $s
       | "\($s.regressions) regressions, \($s.improvements) improvements (passed: \($s.baseline_pass) in the baseline, \($s.new_pass) now).",
         ( [.items[] | select(.change == "regression")] as $r
           | if ($r | length) == 0 then empty else
               "", "| Case | Baseline | Now | Root cause | Gate |", "|---|---|---|---|---|",
-              ($r[:100][] | "| \(.case_id | md) | \(.baseline_status | md) | \(.new_status | md) | \(.new_root // "" | md) | \(.gate_recommendation // "" | md) |")
-            end )' "$cmp" | head -c 4000
+              ($r[:30][] | "| \(.case_id | md) | \(.baseline_status | md) | \(.new_status | md) | \(.new_root // "" | md) | \(.gate_recommendation // "" | md) |")
+            end ),
+        ( [.items[] | select(.change == "regression")] | length
+          | if . > 30 then "", "and \(. - 30) more: see compare/report.html in the artifact." else empty end )' "$cmp"
     echo
   fi
 } >"$body"

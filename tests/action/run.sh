@@ -138,6 +138,26 @@ reset_api
 GITHUB_EVENT_NAME=push step push "--redact $secret suite/"
 check "push: the run passes and nothing is sent to the API" bash -c '[ "$(cat "$1")" = 0 ] && [ ! -s "$2" ]' _ "$tmp/push.rc" "$tmp/api.log"
 
+# 5b. the comment's limits, on reports made here: a report over 50000 bytes
+# gives only its totals; 31 regressions give 30 rows and "1 more"; a case
+# name cannot break the table or add HTML
+mkdir -p "$tmp/big/compare"
+{ printf '# ananke test report\n\n| Total |\n|---:|\n| 9 |\n\n## Failed and errored tests\n\n```text\n'
+  head -c 60000 /dev/zero | tr '\0' x; printf '\n```\n'; } >"$tmp/big/report.md"
+jq -n '{summary: {regressions: 31, improvements: 0, baseline_pass: 31, new_pass: 0},
+        items: [range(31) | {case_id: "c\(.) |<img src=x>|\n# h", change: "regression", baseline_status: "pass",
+                             new_status: "fail", new_root: "text_mismatch", gate_recommendation: "require_approval"}]}' \
+  >"$tmp/big/compare/compare-report.json"
+reset_api
+(GITHUB_TOKEN=$token ANANKE_REPORT_DIR="$tmp/big" bash "$root/scripts/action/comment.sh") >"$tmp/big.log" 2>&1
+last_body >"$tmp/cbig.md"
+check "limits: a long report: its totals only, and where the rest is" bash -c '
+  [ "$(wc -c <"$1")" -lt 10000 ] && grep -qF "| 9 |" "$1" && grep -qF "too long for a comment" "$1" && ! grep -q "^\`\`\`" "$1"' _ "$tmp/cbig.md"
+check "limits: 30 regression rows, then how many more" bash -c '
+  [ "$(grep -c "^| c[0-9]" "$1")" = 30 ] && grep -qF "and 1 more" "$1"' _ "$tmp/cbig.md"
+check "limits: a case name is escaped (no cell break, no HTML, one line)" bash -c '
+  grep -qF "| c0 \\|\\<img src=x\\>\\| # h | pass | fail |" "$1" && ! grep -q "[^\\\\]<img" "$1"' _ "$tmp/cbig.md"
+
 # 6. the example workflow of docs/ci.md (examples/ci/github-workflow.yml): the
 # inputs and outputs it names are the action's, and its arguments and
 # baseline, run by the action's scripts, pass with no regression
