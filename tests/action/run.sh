@@ -43,8 +43,20 @@ for s in install run comment; do
   check "scripts/action/$s.sh is valid bash" bash -n "$root/scripts/action/$s.sh"
 done
 
+# the secrets: one --redact hides (in a test name), one the config sends as a
+# header and the agent echoes (redacted as an environment secret), the token
+secret=Zq7vKx93pLwT4mRn
+envsecret=Hy4rPq8sLm2wXc6v
+token=ghs_Fk29xQpTu7LmWz03Yv   # the GitHub token: never in any output
+export ANANKE_ECHO_KEY=$envsecret
+{ echo 'rules:'
+  echo '  - match: "read my key back"'
+  echo '    steps:'
+  echo "      - text: \"your key is $envsecret\""
+  sed '1,/^rules:/d' "$root/examples/mock/scenario.yaml"; } >"$tmp/scenario.yaml"
+
 # the mocks and the fake API
-"$B/ananke-mock" agui --scenario "$root/examples/mock/scenario.yaml" --port-file "$tmp/agui.port" >"$tmp/agui.log" 2>&1 &
+"$B/ananke-mock" agui --scenario "$tmp/scenario.yaml" --port-file "$tmp/agui.port" >"$tmp/agui.log" 2>&1 &
 pids+=($!)
 "$B/ananke-mock" http --scenario "$root/examples/http/mock.yaml" --port-file "$tmp/http.port" >"$tmp/http.log" 2>&1 &
 pids+=($!)
@@ -55,10 +67,12 @@ wait_file "$tmp/agui.port" && wait_file "$tmp/http.port" && wait_file "$tmp/api.
 export ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$tmp/agui.port")/agent"
 export ANANKE_HTTP_URL="http://127.0.0.1:$(cat "$tmp/http.port")"
 
-# the project: examples/ plus a test whose name holds a secret --redact hides
-secret=Zq7vKx93pLwT4mRn
-token=ghs_Fk29xQpTu7LmWz03Yv   # the GitHub token: never in any output
+# the project: examples/ plus a test whose name holds a secret --redact hides,
+# and a failing test whose agent echoes the header's secret
 cp -r "$root/examples" "$tmp/proj"
+sed -i 's/^  headers:$/  headers:\n    X-Echo-Key: "${ENV.ANANKE_ECHO_KEY}"/' "$tmp/proj/ananke.config.yaml"
+printf '%s\n' 'version: "1.0"' 'name: the agent reads the key back' 'turns:' '  - user: "read my key back"' \
+  '    assert:' '      text:' '        must_match: "no key"' >"$tmp/proj/failing/echo.test.yaml"
 sed "s/^name: .*/name: arithmetic for $secret/" "$root/examples/suite/text.test.yaml" >"$tmp/proj/suite/secret.test.yaml"
 echo '{"action": "synchronize", "number": 7, "pull_request": {"number": 7}}' >"$tmp/pr.json"
 
@@ -109,7 +123,7 @@ check "again: the comment is PATCHed, not posted again" is "$(reqs | tr '\n' ,)"
 reset_api
 step failing "failing/"
 check "failing: the run step exits 1" is "$(cat "$tmp/failing.rc")" 1
-check "failing: outputs exit-code=1 failed=1" is "$(output failing exit-code) $(output failing failed)" "1 1"
+check "failing: outputs exit-code=1 failed=2" is "$(output failing exit-code) $(output failing failed)" "1 2"
 check "failing: the comment step still succeeds" is "$(cat "$tmp/failing.comment.rc")" 0
 last_body >"$tmp/c3.md"
 check "failing: the updated comment names the failed test" grep -qF 'large refunds need an order lookup' "$tmp/c3.md"
@@ -186,11 +200,12 @@ fi
 
 # 7. no secret anywhere: summaries, outputs, comments sent, logs
 check "secrets: the --redact secret reached the report as [redacted]" grep -qF "arithmetic for \\[redacted\\]" "$tmp/pass.summary"
-check "secrets: neither the redacted secret nor the token is in any summary, output, comment or log" bash -c '
-  ! grep -rlF -e "$1" -e "$2" "$3"/*.summary "$3"/*.output "$3"/*.log "$3"/c*.md "$3/proj/ananke-report"' _ "$secret" "$token" "$tmp"
+check "secrets: the echoed header secret reached the failing report as [redacted]" grep -qF "your key is [redacted]" "$tmp/failing.summary"
+check "secrets: none of the three secrets is in any summary, output, comment or log" bash -c '
+  ! grep -rlF -e "$1" -e "$2" -e "$4" "$3"/*.summary "$3"/*.output "$3"/*.log "$3"/c*.md "$3/proj/ananke-report"' _ "$secret" "$token" "$tmp" "$envsecret"
 reset_api
-check "secrets: no request body sent to the API holds either" bash -c '
-  [ -s "$3" ] && ! jq -r .body "$3" | grep -qF -e "$1" -e "$2"' _ "$secret" "$token" "$tmp/api.all"
+check "secrets: no request body sent to the API holds any of them" bash -c '
+  [ -s "$3" ] && ! jq -r .body "$3" | grep -qF -e "$1" -e "$2" -e "$4"' _ "$secret" "$token" "$tmp/api.all" "$envsecret"
 check "secrets: the token is never on curl's command line (no -H Authorization)" bash -c '
   ! grep -nE -- "-H [\"'"'"']Authorization" "$1"' _ "$root/scripts/action/comment.sh"
 finish
