@@ -55,6 +55,22 @@ export ANANKE_ECHO_KEY=$envsecret
   echo "      - text: \"your key is $envsecret\""
   sed '1,/^rules:/d' "$root/examples/mock/scenario.yaml"; } >"$tmp/scenario.yaml"
 
+# the install step, without building: an ananke on PATH is used as it is;
+# "path" without one, an unpublished version, an unknown mode: exit 2
+inst() { # WANT_RC PATH MODE VERSION
+  : >"$tmp/gh_path"
+  PATH=$2 GITHUB_PATH="$tmp/gh_path" ANANKE_INSTALL=$3 ANANKE_VERSION=$4 GITHUB_ACTION_PATH="$tmp/nowhere" \
+    /bin/bash "$root/scripts/action/install.sh" >"$tmp/install.log" 2>&1
+  local rc=$?
+  [ "$rc" = "$1" ] && [ ! -s "$tmp/gh_path" ] && return 0
+  echo "exit $rc, expected $1"; cat "$tmp/install.log" "$tmp/gh_path"; return 1
+}
+check "install: auto uses the ananke on PATH" inst 0 "$B:/usr/bin:/bin" auto source
+check "install: path uses the ananke on PATH" inst 0 "$B:/usr/bin:/bin" path source
+check "install: path without an ananke on PATH: exit 2" inst 2 /usr/bin:/bin path source
+check "install: a version other than source: exit 2 (no release yet)" inst 2 "$B:/usr/bin:/bin" auto 1.0.0
+check "install: an unknown mode: exit 2" inst 2 "$B:/usr/bin:/bin" deb source
+
 # the mocks and the fake API
 "$B/ananke-mock" agui --scenario "$tmp/scenario.yaml" --port-file "$tmp/agui.port" >"$tmp/agui.log" 2>&1 &
 pids+=($!)
