@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole suite: unit tests (ctest), the mock's own tests, the end-to-end
-# cases, the AG-UI conformance corpus, the examples (the demo), the JSON Schemas, the peer test against the official
+# cases, the AG-UI conformance corpus, the examples (the demo), the JSON Schemas, the GitHub Action's steps (tests/action), the peer test against the official
 # AG-UI encoder, the ACP compliance suite (mock faults and the SDK example agent), the AG-UI compliance suite (good and broken mocks, the official encoder), the MCP target against the MCP reference servers, the A2A target against an agent built on the A2A SDK (and ananke-mock a2a for the faults), data races under ThreadSanitizer, and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
 # over every suite) and exits non-zero on any failure.
 set -uo pipefail
@@ -46,6 +46,7 @@ step comply-mcp env ANANKE_BUILD="$B" bash tests/comply/mcp.sh
 step acp-sdk env ANANKE_BUILD="$B" bash tests/acp-sdk/run.sh
 step mcp env ANANKE_BUILD="$B" bash tests/mcp/run.sh
 step a2a env ANANKE_BUILD="$B" bash tests/a2a/run.sh
+step action env ANANKE_BUILD="$B" bash tests/action/run.sh
 step docs bash tests/docs.sh
 step security env ANANKE_BUILD="$B" bash tests/security/run.sh
 step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh

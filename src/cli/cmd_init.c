@@ -1,7 +1,10 @@
 /*
  * ananke init: a starter project that passes against ananke-mock, so a new
  * user sees a green run before writing anything: a config that starts the
- * mock on a fixed port (target.start), its scenario, and one test.
+ * mock on a fixed port (target.start), its scenario, and one test; with
+ * --ci github, a GitHub Actions workflow that runs them with the action of
+ * this repository (action.yml). The YAML files name their JSON Schema in a
+ * yaml-language-server modeline, so editors validate them (docs/config.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,8 +16,12 @@
 #include "cli.h"
 
 #define INIT_PORT "8765"
+/* where editors fetch the schemas (schema/ of the repository); "ananke/ananke"
+ * is the placeholder the action's `uses:` shares (docs/ci.md) */
+#define SCHEMA_URL "https://raw.githubusercontent.com/ananke/ananke/main/schema/"
 
 static const char config_yaml[] =
+    "# yaml-language-server: $schema=" SCHEMA_URL "ananke.config.schema.json\n"
     "# ananke project config, written by `ananke init`.\n"
     "#\n"
     "# The target is the bundled mock agent, which ananke starts itself (see\n"
@@ -58,6 +65,7 @@ static const char mock_yaml[] =
     "    - text: \"Hello! Ask me about the weather.\"\n";
 
 static const char test_yaml[] =
+    "# yaml-language-server: $schema=" SCHEMA_URL "ananke.test.schema.json\n"
     "# One conversation with assertions: `ananke run` finds every *.test.yaml.\n"
     "# Every assertion: docs/assertions.md.\n"
     "version: \"1.0\"\n"
@@ -87,19 +95,46 @@ static const char test_yaml[] =
     "  text:\n"
     "    must_not_match: [\"error\", \"sorry\"]\n";
 
+static const char workflow_yaml[] =
+    "# yaml-language-server: $schema=https://json.schemastore.org/github-workflow.json\n"
+    "# Runs the ananke tests on every push to main and every pull request, written\n"
+    "# by `ananke init --ci github`. The action builds ananke, runs `ananke run`\n"
+    "# with `args`, puts the report in the job summary and the artifacts, and\n"
+    "# keeps one comment on the pull request up to date; its inputs: docs/ci.md.\n"
+    "# \"ananke/ananke@main\" is a placeholder: use the repository the action is\n"
+    "# published from, pinned to a tag or a commit.\n"
+    "name: ananke\n"
+    "on:\n"
+    "  push:\n"
+    "    branches: [main]\n"
+    "  pull_request:\n"
+    "permissions:\n"
+    "  contents: read\n"
+    "  pull-requests: write # the report comment\n"
+    "jobs:\n"
+    "  ananke:\n"
+    "    runs-on: ubuntu-latest\n"
+    "    steps:\n"
+    "      - uses: actions/checkout@v4\n"
+    "      - uses: ananke/ananke@main\n"
+    "        with:\n"
+    "          args: \"\"  # e.g. \"-j 8 --retries 1 tests/\"\n";
+
 static const struct {
     const char *name;
     const char *text;
+    bool ci; /* only with --ci github */
 } files[] = {
-    {"ananke.config.yaml", config_yaml},
-    {"agent.mock.yaml", mock_yaml},
-    {"hello.test.yaml", test_yaml},
+    {"ananke.config.yaml", config_yaml, false},
+    {"agent.mock.yaml", mock_yaml, false},
+    {"hello.test.yaml", test_yaml, false},
+    {".github/workflows/ananke.yml", workflow_yaml, true},
 };
 #define NFILES (sizeof files / sizeof *files)
 
 static void usage(void)
 {
-    puts("usage: ananke init [--force] [DIR]\n"
+    puts("usage: ananke init [--force] [--ci github] [DIR]\n"
          "\n"
          "Writes a starter project to DIR (default: the current directory, created\n"
          "if missing): ananke.config.yaml, agent.mock.yaml (a scenario for the mock\n"
@@ -108,8 +143,10 @@ static void usage(void)
          "Existing files are never overwritten unless --force is given.\n"
          "\n"
          "options:\n"
-         "  -f, --force   overwrite existing files\n"
-         "  -h, --help    this help");
+         "  -f, --force      overwrite existing files\n"
+         "  --ci github      also write .github/workflows/ananke.yml, a GitHub Actions\n"
+         "                   workflow that runs the tests with the ananke action\n"
+         "  -h, --help       this help");
 }
 
 static int write_file(const char *path, const char *text, bool force)
@@ -133,10 +170,30 @@ static int write_file(const char *path, const char *text, bool force)
     return close(fd) ? errno : 0;
 }
 
+/* make the directories PATH names before its last '/' (only those under the
+ * project directory, which exists: ".github", ".github/workflows") */
+static int make_parents(const char *path, size_t skip)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n >= sizeof buf)
+        return ENAMETOOLONG;
+    memcpy(buf, path, n + 1);
+    for (size_t i = skip; i < n; i++) {
+        if (buf[i] != '/')
+            continue;
+        buf[i] = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return errno;
+        buf[i] = '/';
+    }
+    return 0;
+}
+
 int cmd_init(int argc, char **argv)
 {
     const char *dir = NULL;
-    bool force = false;
+    bool force = false, ci = false;
     char path[NFILES][4096];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -145,6 +202,12 @@ int cmd_init(int argc, char **argv)
             return AN_EXIT_OK;
         } else if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
             force = true;
+        } else if (!strcmp(a, "--ci")) {
+            if (i + 1 >= argc)
+                return cli_usage_error("--ci needs a value: github");
+            if (strcmp(argv[++i], "github") != 0)
+                return cli_usage_error("unknown --ci '%s' (github)", argv[i]);
+            ci = true;
         } else if (a[0] == '-' && a[1]) {
             return cli_unknown_option("init", a, usage);
         } else if (dir) {
@@ -173,6 +236,8 @@ int cmd_init(int argc, char **argv)
     /* check every file before writing any: a refusal leaves nothing half done */
     int existing = 0;
     for (size_t i = 0; i < NFILES; i++) {
+        if (files[i].ci && !ci)
+            continue;
         int n = here ? snprintf(path[i], sizeof path[i], "%s", files[i].name)
                      : snprintf(path[i], sizeof path[i], "%.*s/%s", (int)dlen, dir,
                                 files[i].name);
@@ -189,7 +254,11 @@ int cmd_init(int argc, char **argv)
         return AN_EXIT_INVALID;
     }
     for (size_t i = 0; i < NFILES; i++) {
-        int e = write_file(path[i], files[i].text, force);
+        if (files[i].ci && !ci)
+            continue;
+        int e = make_parents(path[i], here ? 0 : dlen + 1);
+        if (!e)
+            e = write_file(path[i], files[i].text, force);
         if (e) {
             fprintf(stderr, "ananke: cannot write '%s': %s\n", path[i], strerror(e));
             return e == EEXIST ? AN_EXIT_INVALID : AN_EXIT_FAIL;
