@@ -51,7 +51,7 @@ PREFIX ?= /usr/local
 install: setup
 	@cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
 	@echo "building ananke in build-release/ ..."
-	@cmake --build build-release -j$(JOBS) >build-release/build.log 2>&1 || { cat build-release/build.log; exit 1; }
+	@cmake --build build-release -j$(JOBS) --target ananke ananke-cli ananke-mock completions >build-release/build.log 2>&1 || { cat build-release/build.log; exit 1; }
 	@cmake --install build-release --prefix "$(PREFIX)"
 
 # The benchmark against promptfoo (docs/performance.md); QUICK=1 for N <= 1000.
