@@ -74,6 +74,14 @@ for p in acp:$nacp agui:$nagui mcp:$nmcp; do
   is "comply --protocol ${p%%:*} finds its ${p#*:} installed tests (found $n)" test "$n" -eq "${p#*:}"
 done
 
+# ... and runs them: the required ACP tests against the installed mock
+req=$(ananke comply --list-tests | awk '/^required\./ {printf " -t %s", $1}')
+out=$(ananke comply -j 8 --timeout-scale 0.2 $req --agent mock="$P/bin/ananke-mock acp" 2>&1); rc=$?
+is "comply runs the installed required ACP tests against the installed mock (exit $rc)" test "$rc" -eq 0
+is "... every one of them" grep -qE "^comply: $(wc -w <<<"$req" | awk '{print $1 / 2}') passed, 0 failed" <<<"$out"
+[ "$rc" -eq 0 ] || echo "$out" | tail -n 20
+is "the suites' support programs stay executable" test -x "$P/share/ananke/compliance/acp/support/mcp-server.sh"
+
 # man pages
 pages=$(find "$P/share/man" -type f \( -name '*.1' -o -name '*.5' \) | sort)
 is "three man pages installed" test "$(wc -l <<<"$pages")" -eq 3
