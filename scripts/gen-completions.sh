@@ -16,6 +16,7 @@ opts() {
   { "$bin" "$1" --help | { grep -oP -- '(?<=^|[\[ |,])(--[a-z][a-z0-9-]*|-[a-zA-Z])(?=[\],| =|]|$)' || true; }
     echo --help; } | sort -u
 }
+words() { paste -sd " " -; } # lines into one line, space-separated
 desc() { "$bin" --help | awk -v c="$1" '$1 == c { $1 = ""; sub(/^ +/, ""); print }'; }
 
 {
@@ -23,7 +24,7 @@ desc() { "$bin" --help | awk -v c="$1" '$1 == c { $1 = ""; sub(/^ +/, ""); print
   echo "_ananke() {"
   echo '  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]-}'
   echo "  if [ \"\$COMP_CWORD\" -eq 1 ]; then"
-  echo "    COMPREPLY=(\$(compgen -W '$(echo $cmds) --help --version' -- \"\$cur\")); return"
+  echo "    COMPREPLY=(\$(compgen -W '$(words <<<"$cmds") --help --version' -- \"\$cur\")); return"
   echo "  fi"
   echo "  case \$prev in -r|--reporter)"
   echo "    compopt -o nospace 2>/dev/null"
@@ -31,7 +32,7 @@ desc() { "$bin" --help | awk -v c="$1" '$1 == c { $1 = ""; sub(/^ +/, ""); print
   echo "  esac"
   echo "  case \$cmd in"
   for c in $cmds; do
-    echo "    $c) if [[ \$cur == -* ]]; then COMPREPLY=(\$(compgen -W '$(echo $(opts "$c"))' -- \"\$cur\")); return; fi;;"
+    echo "    $c) if [[ \$cur == -* ]]; then COMPREPLY=(\$(compgen -W '$(opts "$c" | words)' -- \"\$cur\")); return; fi;;"
   done
   echo "  esac"
   echo "  COMPREPLY=(\$(compgen -f -- \"\$cur\"))"
@@ -47,11 +48,11 @@ desc() { "$bin" --help | awk -v c="$1" '$1 == c { $1 = ""; sub(/^ +/, ""); print
   echo "  cmds=("
   for c in $cmds; do echo "    '$c:$(desc "$c" | sed "s/'/'\\\\''/g; s/:/\\\\:/g")'"; done
   echo "  )"
-  echo "  reporters=($(echo $reporters))"
+  echo "  reporters=($(words <<<"$reporters"))"
   echo "  if (( CURRENT == 2 )); then _describe 'command' cmds; return; fi"
   echo "  if [[ \${words[CURRENT-1]} == (-r|--reporter) ]]; then compadd -S : -a reporters; return; fi"
   echo "  case \${words[2]} in"
-  for c in $cmds; do echo "    $c) opts=($(echo $(opts "$c")));;"; done
+  for c in $cmds; do echo "    $c) opts=($(opts "$c" | words));;"; done
   echo "  esac"
   echo "  if [[ \$PREFIX == -* ]]; then compadd -a opts; else _files; fi"
   echo "}"
@@ -65,7 +66,7 @@ desc() { "$bin" --help | awk -v c="$1" '$1 == c { $1 = ""; sub(/^ +/, ""); print
     echo "complete -c ananke -f -n __fish_use_subcommand -a $c -d '$(desc "$c" | sed "s/'/\\\\'/g")'"
     for o in $(opts "$c"); do
       case $o in
-        --reporter|-r) extra=" -r -a '$(echo $reporters)'";;
+        --reporter|-r) extra=" -r -a '$(words <<<"$reporters")'";;
         *) extra="";;
       esac
       if [[ $o == --* ]]; then

@@ -13,7 +13,7 @@ char *cli_datadir_path(const char *rel)
 {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
+    if (n <= 0 || n >= (ssize_t)sizeof exe - 1) /* none, or perhaps cut short */
         return NULL;
     exe[n] = '\0';
     char *slash = strrchr(exe, '/');
