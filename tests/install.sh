@@ -59,11 +59,12 @@ ananke-mock agui --scenario proj/mock/scenario.yaml --port-file mock.port >mock.
 mock=$!
 for _ in $(seq 1 100); do [ -s mock.port ] && break; sleep 0.05; done
 export ANANKE_MOCK_URL="http://127.0.0.1:$(cat mock.port 2>/dev/null)/agent"
-out=$(cd proj && ananke run suite/ -r junit:"$scratch/junit.xml" 2>&1); rc=$?
+out=$(cd proj && ananke run suite/ -r junit:"$scratch/junit.xml" -r html:"$scratch/html" \
+        -r json:"$scratch/results.json" 2>&1); rc=$?
 is "the demo suite passes with the installed binaries" test "$rc" -eq 0
 is "... all 11 tests" grep -qF "11 passed, 0 failed, 0 errors (11 tests)" <<<"$out"
 [ "$rc" -eq 0 ] || { echo "$out" | tail -n 20; cat mock.log; }
-is "... and its JUnit report is written" test -s junit.xml
+is "... and its JUnit, HTML and JSON reports are written" test -s junit.xml -a -s html/index.html -a -s results.json
 out=$(cd proj && ananke run failing/ 2>&1); rc=$?
 is "the failing example fails (exit 1)" test "$rc" -eq 1
 kill "$mock" 2>/dev/null; wait "$mock" 2>/dev/null
