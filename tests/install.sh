@@ -135,6 +135,26 @@ for c in $(ananke --help | sed -n '/^commands:/,/^$/p' | awk '/^  [a-z]/ {print 
   done
   is "every option of 'ananke $c --help' is in the three completions${missing:+ (missing:$missing)}" test -z "$missing"
 done
+# ananke-mock: its protocols and each one's options
+mbc="$P/share/bash-completion/completions/ananke-mock"
+mfc="$P/share/fish/vendor_completions.d/ananke-mock.fish"
+is "ananke-mock's bash completion is installed under its name" cmp -s "$bc" "$mbc"
+mcomp() { bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ananke_mock
+                   printf "%s\n" "${COMPREPLY[@]}"' _ "$mbc" "$@"; }
+is "ananke-mock ag<TAB> gives agui" test "$(mcomp ananke-mock ag)" = agui
+is "ananke-mock agui --scen<TAB> gives --scenario" test "$(mcomp ananke-mock agui --scen)" = --scenario
+for p in $(ananke-mock --help | sed -n '/^protocols:/,/^$/p' | awk '/^  [a-z]/ {print $1}'); do
+  missing=""
+  for o in $(ananke-mock "$p" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+    for f in "$mbc" "$zc" "$mfc"; do
+      case $f in
+        "$mfc") grep -qE -- "from $p' -l ${o#--}( |$)" "$f" ;;
+        *) grep -E -- "^ +$p\)" "$f" | grep -qE -- "[ '(]$o[ ')]" ;;
+      esac || missing="$missing $(basename "$f"):$o"
+    done
+  done
+  is "every option of 'ananke-mock $p --help' is in the three completions${missing:+ (missing:$missing)}" test -z "$missing"
+done
 echo "install: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
 INNER
