@@ -91,6 +91,20 @@ for m in $pages; do
   is "man -l $(basename "$m")" bash -c 'MANPAGER=cat MANWIDTH=80 man -l "$1" 2>/dev/null | grep -q "^NAME"' _ "$m"
 done
 
+# the man pages name every option the programs' --help name (roff writes - as \-)
+inman() { # PAGE PROGRAM COMMAND...: the options missing from PAGE
+  local page=$1 prog=$2 c o; shift 2
+  for c in "$@"; do
+    for o in $("$prog" "$c" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+      grep -qF -- "${o//-/\\-}" "$page" || printf ' %s:%s' "$c" "$o"
+    done
+  done
+}
+m=$(inman "$P/share/man/man1/ananke.1" ananke $(ananke --help | awk '/^  [a-z]/ {print $1}'))
+is "ananke(1) names every option of every command${m:+ (missing:$m)}" test -z "$m"
+m=$(inman "$P/share/man/man1/ananke-mock.1" ananke-mock $(ananke-mock --help | awk '/^  [a-z]/ {print $1}'))
+is "ananke-mock(1) names every option of every protocol${m:+ (missing:$m)}" test -z "$m"
+
 # pkg-config from the scratch root: compile and link against the install
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
 flags=$(pkg-config --cflags --libs ananke 2>&1)
