@@ -86,7 +86,9 @@ is "the suites' support programs stay executable" test -x "$P/share/ananke/compl
 # man pages
 pages=$(find "$P/share/man" -type f \( -name '*.1' -o -name '*.5' \) | sort)
 is "three man pages installed" test "$(wc -l <<<"$pages")" -eq 3
+ver=$(ananke --version | awk '{print $2}')
 for m in $pages; do
+  is "$(basename "$m")'s .TH names version $ver" grep -qE "^\.TH .* \"ananke $ver\"" "$m"
   is "mandoc -T lint $(basename "$m")" mandoc -T lint -W warning "$m"
   is "man -l $(basename "$m")" bash -c 'MANPAGER=cat MANWIDTH=80 man -l "$1" 2>/dev/null | grep -q "^NAME"' _ "$m"
 done
