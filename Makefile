@@ -13,7 +13,7 @@ BUILD ?= build-$(subst $(comma),-,$(SANITIZE))
 endif
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Debug
 
-.PHONY: all setup build test unit e2e mocktest demo bench fuzz analyze clean
+.PHONY: all setup build test unit e2e mocktest demo bench fuzz analyze clean install
 
 all: build
 
@@ -42,6 +42,17 @@ test: build
 
 demo: build
 	@ANANKE_BUILD=$(BUILD) bash scripts/demo.sh
+
+# Installs under PREFIX (default /usr/local; DESTDIR honoured) from a Release
+# build in build-release/: the programs, man pages, completions, schemas,
+# compliance suites, docs, headers, libananke.a and ananke.pc.
+#   make install PREFIX=~/.local
+PREFIX ?= /usr/local
+install: setup
+	@cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@echo "building ananke in build-release/ ..."
+	@cmake --build build-release -j$(JOBS) --target ananke ananke-cli ananke-mock completions >build-release/build.log 2>&1 || { cat build-release/build.log; exit 1; }
+	@cmake --install build-release --prefix "$(PREFIX)"
 
 # The benchmark against promptfoo (docs/performance.md); QUICK=1 for N <= 1000.
 bench:

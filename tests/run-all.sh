@@ -54,6 +54,11 @@ step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step release-build bash tests/release-build.sh
 fi
+# the installed binaries with the checkout hidden: once, in the plain run,
+# from build-release/ (release-build built it)
+if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
+  step install bash tests/install.sh
+fi
 # valgrind cannot run sanitizer builds; the plain build gets it
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step valgrind env ANANKE_BUILD="$B" bash tests/valgrind.sh

@@ -36,7 +36,8 @@ static void usage(void)
          "Runs .jsont compliance tests (default: the *.jsont files "
          "in " DEFAULT_SUITE ",\n"
          "or " DEFAULT_SUITE_AGUI " with --protocol agui, " DEFAULT_SUITE_MCP " with\n"
-         "--protocol mcp, under the current directory)\n"
+         "--protocol mcp, under the current directory; else the installed suites in\n"
+         "<bindir>/../share/ananke/compliance)\n"
          "against each agent and writes a Markdown report to stdout.\n"
          "\n"
          "options:\n"
@@ -488,6 +489,7 @@ int cmd_comply(int argc, char **argv)
     size_t max_event = 0, max_turn = 0; /* AG-UI caps; 0: the defaults */
     unsigned jobs = 1;
     char **paths = an_xcalloc((size_t)argc + 1, sizeof *paths);
+    char *installed = NULL; /* the installed default suite's path */
     char **ids = an_xcalloc((size_t)argc + 1, sizeof *ids);
     char **pick = an_xcalloc((size_t)argc + 1, sizeof *pick);
     size_t npaths = 0, nids = 0, npick = 0, nfiles = 0, nreps = 0;
@@ -625,8 +627,14 @@ int cmd_comply(int argc, char **argv)
     }
 
     /* tests */
-    if (npaths == 0)
-        paths[npaths++] = agui ? DEFAULT_SUITE_AGUI : mcp ? DEFAULT_SUITE_MCP : DEFAULT_SUITE;
+    if (npaths == 0) {
+        /* ./compliance/PROTO in a checkout, else the installed suites */
+        char *def = agui ? DEFAULT_SUITE_AGUI : mcp ? DEFAULT_SUITE_MCP : DEFAULT_SUITE;
+        struct stat st;
+        if (stat(def, &st) != 0 && (installed = cli_datadir_path(def)))
+            def = installed;
+        paths[npaths++] = def;
+    }
     for (size_t i = 0; i < npaths && !rc; i++)
         rc = collect(paths[i], &files, &nfiles);
     if (rc)
@@ -805,6 +813,7 @@ done:
         free(files[i]);
     free(files);
     free(paths);
+    free(installed);
     free(ids);
     free(pick);
     free(shell_specs);

@@ -46,7 +46,7 @@ int main(int argc, char **argv)
         return AN_EXIT_OK;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-        printf("ananke %s\n", ANANKE_VERSION);
+        printf("ananke %s (commit %s)\n", ANANKE_VERSION, ANANKE_COMMIT);
         return AN_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
