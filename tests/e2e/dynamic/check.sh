@@ -38,5 +38,7 @@ grep -q "flagged.jsonl:1:1: a dynamic test needs a simulator" "$OUT/noflag.out"
 t wander '.dynamic.checkpoints[0].missed == "turn 3: Tool \"create_expense\" must be called: not called (called: nothing)"'
 t "T004 — Expense Submission Coverage" '[.dynamic.checkpoints[] | has("missed")] == [false, false, false]'
 grep -qF '<div class="missed">failed: turn 3: Tool &quot;create_expense&quot; must be called: not called (called: nothing)</div>' "$OUT/dyn.html"
-"$ANANKE" run -v cases.jsonl --filter '^wander' >"$OUT/v.stdout" 2>&1 || true
+rc=0
+"$ANANKE" run -v cases.jsonl --filter '^wander' >"$OUT/v.stdout" 2>&1 || rc=$?
+[ "$rc" = 1 ] || { echo "the wandering case: exit $rc, want 1 (it fails)"; exit 1; }
 grep -qF '3 turns, 0/1 checkpoint (max turns); missing: created (turn 3: Tool "create_expense" must be called: not called (called: nothing))' "$OUT/v.stdout"
