@@ -12,6 +12,9 @@
 /* Exit codes (DESIGN.md "Command line"). */
 enum { AN_EXIT_OK = 0, AN_EXIT_FAIL = 1, AN_EXIT_INVALID = 2 };
 
+/* The whole CLI: argv[1] names the subcommand (src/cli/dispatch.c). */
+int an_cli_main(int argc, char **argv);
+
 int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
