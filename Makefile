@@ -54,6 +54,28 @@ install: setup
 	@cmake --build build-release -j$(JOBS) --target ananke ananke-cli ananke-mock completions >build-release/build.log 2>&1 || { cat build-release/build.log; exit 1; }
 	@cmake --install build-release --prefix "$(PREFIX)"
 
+# The packages (docs/install.md), from the same Release build in
+# build-release/, written to dist/ (never committed):
+#   make deb       dist/ananke_VERSION-1_ARCH.deb (CPack; Depends: from dpkg-shlibdeps)
+#   make release   dist/ananke-VERSION-linux-x64.tar.gz: needs only glibc (bundled libraries)
+#   make npm       dist/npm/ananke-VERSION.tgz and ananke-linux-x64-VERSION.tgz (npm pack)
+.PHONY: release-bin deb release npm
+release-bin: setup
+	@cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@echo "building ananke in build-release/ ..."
+	@cmake --build build-release -j$(JOBS) --target ananke ananke-cli ananke-mock completions >build-release/build.log 2>&1 || { cat build-release/build.log; exit 1; }
+
+deb: release-bin
+	@cd build-release && cpack -G DEB -B "$(CURDIR)/dist" >cpack.log 2>&1 || { cat cpack.log; exit 1; }
+	@rm -rf dist/_CPack_Packages
+	@ls dist/*.deb
+
+release: release-bin
+	@bash scripts/package/release.sh build-release dist
+
+npm: release
+	@bash scripts/package/npm.sh dist
+
 # The benchmark against promptfoo (docs/performance.md); QUICK=1 for N <= 1000.
 bench:
 	@bash bench/run.sh $(if $(QUICK),--quick)

@@ -58,6 +58,11 @@ fi
 # from build-release/ (release-build built it)
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step install bash tests/install.sh
+  # the packages, from the same build-release/: the .deb unpacked, the
+  # self-contained tarball in a glibc-only root, the npm tarballs installed
+  step deb bash tests/deb.sh
+  step release bash tests/release.sh
+  step npm bash tests/npm.sh
 fi
 # valgrind cannot run sanitizer builds; the plain build gets it
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
