@@ -59,6 +59,8 @@ install: setup
 #   make deb       dist/ananke_VERSION-1_ARCH.deb (CPack; Depends: from dpkg-shlibdeps)
 #   make release   dist/ananke-VERSION-linux-x64.tar.gz: needs only glibc (bundled libraries)
 #   make npm       dist/npm/ananke-VERSION.tgz and ananke-linux-x64-VERSION.tgz (npm pack)
+# Each also writes dist/SHA256SUMS: a release publishes these files side by
+# side with it (the action checks its download against it).
 .PHONY: release-bin deb release npm
 release-bin: setup
 	@cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -69,12 +71,15 @@ deb: release-bin
 	@cd build-release && cpack -G DEB -B "$(CURDIR)/dist" >cpack.log 2>&1 || { cat cpack.log; exit 1; }
 	@rm -rf dist/_CPack_Packages
 	@ls dist/*.deb
+	@bash scripts/package/sums.sh dist
 
 release: release-bin
 	@bash scripts/package/release.sh build-release dist
+	@bash scripts/package/sums.sh dist
 
 npm: release
 	@bash scripts/package/npm.sh dist
+	@bash scripts/package/sums.sh dist
 
 # The benchmark against promptfoo (docs/performance.md); QUICK=1 for N <= 1000.
 bench:

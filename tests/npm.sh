@@ -25,10 +25,10 @@ scratch=$(mktemp -d /tmp/ananke-npm.XXXXXX)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$scratch"' EXIT
 command -v npm >/dev/null && command -v node >/dev/null || broken "node and npm are needed"
-if [ ! -x "$B/ananke" ] || [ ! -x "$B/ananke-mock" ]; then
-  { cmake -S "$root" -B "$B" -DANANKE_WERROR=ON -DCMAKE_BUILD_TYPE=Release &&
-    cmake --build "$B" -j2 --target ananke ananke-cli ananke-mock completions; } >"$scratch/build.log" 2>&1 ||
-    { tail -n 30 "$scratch/build.log"; broken "the Release build failed"; }
+# configured again: the commit --version names is read when configuring
+if ! { cmake -S "$root" -B "$B" -DANANKE_WERROR=ON -DCMAKE_BUILD_TYPE=Release &&
+       cmake --build "$B" -j2 --target ananke ananke-cli ananke-mock completions; } >"$scratch/build.log" 2>&1; then
+  tail -n 30 "$scratch/build.log"; broken "the Release build failed"
 fi
 { bash "$root/scripts/package/release.sh" "$B" "$scratch/dist" &&
   bash "$root/scripts/package/npm.sh" "$scratch/dist"; } >"$scratch/pack.log" 2>&1 ||

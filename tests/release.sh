@@ -24,10 +24,10 @@ scratch=$(mktemp -d /tmp/ananke-release.XXXXXX)
 mock=""
 trap '[ -n "$mock" ] && kill "$mock" 2>/dev/null; wait 2>/dev/null; rm -rf "$scratch"' EXIT
 
-if [ ! -x "$B/ananke" ] || [ ! -x "$B/ananke-mock" ]; then
-  { cmake -S "$root" -B "$B" -DANANKE_WERROR=ON -DCMAKE_BUILD_TYPE=Release &&
-    cmake --build "$B" -j2 --target ananke ananke-cli ananke-mock completions; } >"$scratch/build.log" 2>&1 ||
-    { tail -n 30 "$scratch/build.log"; broken "the Release build failed"; }
+# configured again: the commit --version names is read when configuring
+if ! { cmake -S "$root" -B "$B" -DANANKE_WERROR=ON -DCMAKE_BUILD_TYPE=Release &&
+       cmake --build "$B" -j2 --target ananke ananke-cli ananke-mock completions; } >"$scratch/build.log" 2>&1; then
+  tail -n 30 "$scratch/build.log"; broken "the Release build failed"
 fi
 out=$(bash "$root/scripts/package/release.sh" "$B" "$scratch/dist" 2>&1) ||
   { echo "$out"; broken "scripts/package/release.sh failed"; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole suite: unit tests (ctest), the mock's own tests, the end-to-end
-# cases, the AG-UI conformance corpus, the examples (the demo), the JSON Schemas, the GitHub Action's steps (tests/action), the peer test against the official
+# cases, the AG-UI conformance corpus, the examples (the demo), the JSON Schemas, the GitHub Action's steps (tests/action; installing from a fake release: tests/action/packages.sh), the installed and packaged ananke (the .deb, the self-contained tarball, the npm packages), the peer test against the official
 # AG-UI encoder, the ACP compliance suite (mock faults and the SDK example agent), the AG-UI compliance suite (good and broken mocks, the official encoder), the MCP target against the MCP reference servers, the A2A target against an agent built on the A2A SDK (and ananke-mock a2a for the faults), data races under ThreadSanitizer, and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
 # over every suite) and exits non-zero on any failure.
 set -uo pipefail
@@ -63,6 +63,7 @@ if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step deb bash tests/deb.sh
   step release bash tests/release.sh
   step npm bash tests/npm.sh
+  step action-packages bash tests/action/packages.sh
 fi
 # valgrind cannot run sanitizer builds; the plain build gets it
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then

@@ -68,8 +68,8 @@ inst() { # WANT_RC PATH MODE VERSION
 check "install: auto uses the ananke on PATH" inst 0 "$B:/usr/bin:/bin" auto source
 check "install: path uses the ananke on PATH" inst 0 "$B:/usr/bin:/bin" path source
 check "install: path without an ananke on PATH: exit 2" inst 2 /usr/bin:/bin path source
-check "install: a version other than source: exit 2 (no release yet)" inst 2 "$B:/usr/bin:/bin" auto 1.0.0
-check "install: an unknown mode: exit 2" inst 2 "$B:/usr/bin:/bin" deb source
+check "install: deb with version source: exit 2 (a package needs a released version)" inst 2 "$B:/usr/bin:/bin" deb source
+check "install: an unknown mode: exit 2" inst 2 "$B:/usr/bin:/bin" zip source
 
 # the mocks and the fake API
 "$B/ananke-mock" agui --scenario "$tmp/scenario.yaml" --port-file "$tmp/agui.port" >"$tmp/agui.log" 2>&1 &
