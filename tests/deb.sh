@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The .deb (make deb: CPack's DEB generator over the install rules), built
-# from build-release/ (tests/release-build.sh builds it; built here if
-# missing) into a scratch directory, never into dist/:
+# The .deb (make deb: CPack's DEB generator over the install rules), from
+# build-release/, packed into build-release/test-dist/ (tests/package-lib.sh;
+# never into dist/):
 #   - its control fields: name, version (the project's), architecture,
 #     maintainer, description; Depends: names libc6, libcurl4, libyaml,
 #     libpcre2-8, libjansson4 and libmicrohttpd12, and is exactly what
@@ -19,19 +19,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 suite=deb pass=0 fail=0
 root=$tests_root
-B="$root/build-release"
 scratch=$(mktemp -d /tmp/ananke-deb.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 for t in cpack dpkg-deb dpkg-shlibdeps; do
   command -v "$t" >/dev/null || broken "'$t' is not installed (scripts/setup.sh installs it)"
 done
-if ! { cmake -S "$root" -B "$B" -DANANKE_WERROR=ON -DCMAKE_BUILD_TYPE=Release &&
-       cmake --build "$B" -j2; } >"$scratch/build.log" 2>&1; then
-  tail -n 30 "$scratch/build.log"; broken "the Release build failed"
-fi
-(cd "$B" && cpack -G DEB -B "$scratch/dist") >"$scratch/cpack.log" 2>&1 ||
-  { tail -n 30 "$scratch/cpack.log"; broken "cpack -G DEB failed"; }
-debs=("$scratch"/dist/*.deb)
+# shellcheck source=package-lib.sh
+. "$here/package-lib.sh"
+package_dist "$B/test-dist"
+debs=("$B"/test-dist/*.deb)
 ver=$("$B/ananke" --version | awk '{print $2}')
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 arch=$(dpkg --print-architecture)

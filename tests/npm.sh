@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The npm packages (make npm, scripts/package/npm.sh), packed from the release
-# tree of build-release/ (tests/release-build.sh builds it; built here if
-# missing) into a scratch directory, never into dist/:
+# tree of build-release/ into build-release/test-dist/npm/ (tests/package-lib.sh;
+# never into dist/):
 #   - the two tarballs' package.json: `ananke` (bin, the platform package as
 #     an optional dependency of its own version) and `@ananke/linux-x64`
 #     (os, cpu, libc; the binaries, their libraries, the compliance suites);
@@ -20,23 +20,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 suite=npm pass=0 fail=0
 need_jq
 root=$tests_root
-B="$root/build-release"
 scratch=$(mktemp -d /tmp/ananke-npm.XXXXXX)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$scratch"' EXIT
 command -v npm >/dev/null && command -v node >/dev/null || broken "node and npm are needed"
-# configured again: the commit --version names is read when configuring
-if ! { cmake -S "$root" -B "$B" -DANANKE_WERROR=ON -DCMAKE_BUILD_TYPE=Release &&
-       cmake --build "$B" -j2 --target ananke ananke-cli ananke-mock completions; } >"$scratch/build.log" 2>&1; then
-  tail -n 30 "$scratch/build.log"; broken "the Release build failed"
-fi
-{ bash "$root/scripts/package/release.sh" "$B" "$scratch/dist" &&
-  bash "$root/scripts/package/npm.sh" "$scratch/dist"; } >"$scratch/pack.log" 2>&1 ||
-  { cat "$scratch/pack.log"; broken "make npm failed"; }
+# shellcheck source=package-lib.sh
+. "$here/package-lib.sh"
+package_dist "$B/test-dist"
 ver=$("$B/ananke" --version | awk '{print $2}')
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-launcher="$scratch/dist/npm/ananke-$ver.tgz"
-platform="$scratch/dist/npm/ananke-linux-x64-$ver.tgz"
+launcher="$B/test-dist/npm/ananke-$ver.tgz"
+platform="$B/test-dist/npm/ananke-linux-x64-$ver.tgz"
 check "npm pack wrote ananke-$ver.tgz and ananke-linux-x64-$ver.tgz" test -s "$launcher" -a -s "$platform"
 tar -xOzf "$launcher" package/package.json >"$scratch/launcher.json"
 tar -xOzf "$platform" package/package.json >"$scratch/platform.json"

@@ -9,8 +9,8 @@
 #   - ananke --version names the commit; the demo suite passes against the
 #     tarball's ananke-mock, the failing example fails (exit 1);
 #   - ananke comply finds its suites (acp, agui, mcp) in the tarball.
-# Packs from build-release/ (tests/release-build.sh builds it; built here if
-# missing) into a scratch directory, never into dist/. Prints the tarball's
+# Packed from build-release/ into build-release/test-dist/ (tests/package-lib.sh;
+# never into dist/). Prints the tarball's
 # size and the startup times (median of 21) that docs/install.md states.
 # Ends with "release: N passed, N failed".
 set -uo pipefail
@@ -19,20 +19,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 suite=release pass=0 fail=0
 root=$tests_root
-B="$root/build-release"
 scratch=$(mktemp -d /tmp/ananke-release.XXXXXX)
 mock=""
 trap '[ -n "$mock" ] && kill "$mock" 2>/dev/null; wait 2>/dev/null; rm -rf "$scratch"' EXIT
 
-# configured again: the commit --version names is read when configuring
-if ! { cmake -S "$root" -B "$B" -DANANKE_WERROR=ON -DCMAKE_BUILD_TYPE=Release &&
-       cmake --build "$B" -j2 --target ananke ananke-cli ananke-mock completions; } >"$scratch/build.log" 2>&1; then
-  tail -n 30 "$scratch/build.log"; broken "the Release build failed"
-fi
-out=$(bash "$root/scripts/package/release.sh" "$B" "$scratch/dist" 2>&1) ||
-  { echo "$out"; broken "scripts/package/release.sh failed"; }
-echo "$out" | head -n -1
-tgz=$(tail -n1 <<<"$out")
+# shellcheck source=package-lib.sh
+. "$here/package-lib.sh"
+package_dist "$B/test-dist"
+tgz=$(ls "$B"/test-dist/ananke-*-linux-x64.tar.gz)
 ver=$("$B/ananke" --version | awk '{print $2}')
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 check "the tarball is named ananke-$ver-linux-x64.tar.gz" test "$(basename "$tgz")" = "ananke-$ver-linux-x64.tar.gz"
@@ -105,7 +99,7 @@ ms() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1; t1=$(date +%s%N); ec
 P="$R/opt/ananke/bin"
 tv=$(for _ in $(seq 21); do ms "$P/ananke" --version; done | median)
 tval=$(cd "$R/proj" && for _ in $(seq 21); do ms "$P/ananke" validate suite/; done | median)
-echo "info tarball $(( $(stat -c %s "$tgz") / 1024 )) KiB, unpacked $(du -sk "$R/opt/ananke" | cut -f1) KiB" \
+echo "info tarball $(( $(stat -c %s "$tgz") / 1024 )) KiB (needs glibc >= $(cat "$R/opt/ananke/share/ananke/glibc-min")), unpacked $(du -sk "$R/opt/ananke" | cut -f1) KiB" \
      "(bin $(du -sk "$P" | cut -f1), lib $(du -sk "$R/opt/ananke/lib" | cut -f1));" \
      "startup: --version ${tv} us, validate of the demo ${tval} us (median of 21)"
 finish

@@ -2,8 +2,7 @@
 # The action's install step (scripts/action/install.sh) from a release, no
 # network: a fake release (file://) holding what `make deb release npm` write
 # (the .deb, the self-contained tarball, the npm tarballs, SHA256SUMS), packed
-# from build-release/ (tests/release-build.sh builds it; built here if
-# missing). For install: deb, release and npm, and auto with a version: the
+# from build-release/ into build-release/test-dist/ (tests/package-lib.sh). For install: deb, release and npm, and auto with a version: the
 # install puts ananke on $GITHUB_PATH, under $RUNNER_TEMP, never calls
 # apt-get when the .deb's Depends: are installed, and the action's run step
 # then passes the demo suite with that ananke (and its ananke-mock). A .deb
@@ -17,20 +16,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 suite=action-packages pass=0 fail=0
 need_jq
 root=$tests_root
-B="$root/build-release"
 tmp=$(mktemp -d /tmp/ananke-action-pkg.XXXXXX)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-# configured again: the commit --version names is read when configuring
-if ! { cmake -S "$root" -B "$B" -DANANKE_WERROR=ON -DCMAKE_BUILD_TYPE=Release &&
-       cmake --build "$B" -j2 --target ananke ananke-cli ananke-mock completions; } >"$tmp/build.log" 2>&1; then
-  tail -n 30 "$tmp/build.log"; broken "the Release build failed"
-fi
-# the fake release: the files side by side, as a GitHub release holds them
-d="$tmp/dist"
-{ bash "$root/scripts/package/release.sh" "$B" "$d" && bash "$root/scripts/package/npm.sh" "$d" &&
-  (cd "$B" && cpack -G DEB -B "$d") && bash "$root/scripts/package/sums.sh" "$d"; } >"$tmp/pack.log" 2>&1 ||
-  { tail -n 30 "$tmp/pack.log"; broken "packing the fake release failed"; }
+# shellcheck source=../package-lib.sh
+. "$here/../package-lib.sh"
+package_dist "$B/test-dist"
+d="$B/test-dist"
 rel="$tmp/release"
 mkdir -p "$rel" && cp "$d"/*.deb "$d"/*.tar.gz "$d"/npm/*.tgz "$d/SHA256SUMS" "$rel/"
 ver=$("$B/ananke" --version | awk '{print $2}')
