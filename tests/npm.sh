@@ -68,7 +68,7 @@ npx ananke-mock agui --scenario mock/scenario.yaml --port-file mock.port >mock.l
 pids+=($!)
 for _ in $(seq 1 100); do [ -s mock.port ] && break; sleep 0.05; done
 check "npx ananke-mock serves the demo's scenario" test -s mock.port
-export ANANKE_MOCK_URL="http://127.0.0.1:$(cat mock.port 2>/dev/null)/agent"
+ANANKE_MOCK_URL="http://127.0.0.1:$(cat mock.port 2>/dev/null)/agent"; export ANANKE_MOCK_URL
 out=$(npx ananke run suite/ 2>&1); rc=$?
 check "npx ananke run passes the demo suite (exit $rc)" \
   bash -c '[ "$1" -eq 0 ] && grep -qF "11 passed, 0 failed, 0 errors (11 tests)" <<<"$2" || { tail -n 20 <<<"$2"; exit 1; }' _ "$rc" "$out"

@@ -80,7 +80,7 @@ maps=$(awk '$6 ~ /\.so/ {print $6}' "/proc/$mock/maps" 2>/dev/null | sort -u)
 odd=$(grep -vE "^($R)?/opt/ananke/lib/|^($R)?/lib(64|/x86_64-linux-gnu)/(ld-linux-x86-64|libc|libm|libresolv|libpthread|libdl|librt)\.so" <<<"$maps")
 check "the running mock maps only the tarball's libraries and glibc${odd:+ ($odd)}" \
   bash -c '[ -n "$1" ] && [ -z "$2" ] && grep -q /opt/ananke/lib/libmicrohttpd.so.12 <<<"$1"' _ "$maps" "$odd"
-export ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$R/tmp/mock.port" 2>/dev/null)/agent"
+ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$R/tmp/mock.port" 2>/dev/null)/agent"; export ANANKE_MOCK_URL
 out=$(inroot /proj ananke run suite/ -r junit:/tmp/junit.xml 2>&1); rc=$?
 check "the demo suite passes in the root (exit $rc)" bash -c '[ "$1" -eq 0 ] || { tail -n 20 <<<"$2"; exit 1; }' _ "$rc" "$out"
 check "... all 11 tests, JUnit written" bash -c 'grep -qF "11 passed, 0 failed, 0 errors (11 tests)" <<<"$1" && test -s "$2"' _ "$out" "$R/tmp/junit.xml"

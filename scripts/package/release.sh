@@ -30,7 +30,7 @@ rm -rf "$stage" "$dist/$name.tar.gz"
 mkdir -p "$dist"
 cmake --install "$B" --prefix "$stage" >/dev/null
 # a runtime, not a development kit: no headers, static library, pkg-config
-rm -rf "$stage/include" "$stage/lib"
+rm -rf "${stage:?}/include" "${stage:?}/lib"
 mkdir -p "$stage/lib" "$stage/share/doc/ananke/third-party"
 
 # glibc's own libraries stay the system's (the loader and the C library must
