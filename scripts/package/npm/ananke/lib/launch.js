@@ -11,7 +11,8 @@ const path = require('path');
 const fs = require('fs');
 const os = require('os');
 
-const PLATFORMS = { 'linux x64': '@ananke/linux-x64' };
+// one package per platform make npm is run on (only linux-x64 is built and tested today)
+const PLATFORMS = { 'linux x64': '@ananke/linux-x64', 'linux arm64': '@ananke/linux-arm64' };
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
 
 function fail(msg) {
