@@ -440,19 +440,24 @@ static int load_state(struct an_ld *ld, const struct an_ynode *n, enum an_level 
     return 0;
 }
 
+static const char *const tool_keys[] = {"forbid", "require", "forbid_calls", "allow",
+                                        "sequence", NULL};
+static const char *const timing_keys[] = {"max_duration_ms", "max_idle_ms", "max_gap_ms",
+                                          "max_ttft_ms", "max_first_event_ms", NULL};
+static const char *const text_keys[] = {"must_match", "must_not_match", NULL};
+static const char *const usage_keys[] = {"max_input_tokens", "max_output_tokens",
+                                         "max_total_tokens", "max_cost", NULL};
+
+const struct an_rule_group an_rule_groups[] = {
+    {"tools", tool_keys}, {"timing", timing_keys}, {"text", text_keys},
+    {"usage", usage_keys}, {NULL, NULL},
+};
+
 int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
                    const struct an_assert_lib *lib, struct an_assert *out)
 {
     static const char *const keys[] = {"tools",   "timing", "text",  "checks",
                                        "extends", "state",  "usage", NULL};
-    static const char *const usage_keys[] = {"max_input_tokens", "max_output_tokens",
-                                             "max_total_tokens", "max_cost", NULL};
-    static const char *const tool_keys[] = {"forbid", "require", "forbid_calls",
-                                            "allow",  "sequence", NULL};
-    static const char *const timing_keys[] = {"max_duration_ms", "max_idle_ms",
-                                              "max_gap_ms",      "max_ttft_ms",
-                                              "max_first_event_ms", NULL};
-    static const char *const text_keys[] = {"must_match", "must_not_match", NULL};
     struct an_ynode *v, *s;
     int rc;
     memset(out, 0, sizeof *out);

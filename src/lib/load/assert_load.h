@@ -20,6 +20,16 @@ struct an_assert_lib {
 int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
                    const struct an_assert_lib *lib, struct an_assert *out);
 
+/* The groups of an assert block whose keys are rules (tools, timing, text,
+ * usage), each with its keys (NULL-terminated); a NULL name ends the list.
+ * A rule is also written as a typed check {type: GROUP.KEY, value: ...}
+ * (load/check_block.c), and the JSON Schemas list them so. */
+struct an_rule_group {
+    const char *name;
+    const char *const *keys;
+};
+extern const struct an_rule_group an_rule_groups[];
+
 /* Append src's rules to dst's (arena copies); src's limits fill the ones dst
  * does not set. */
 void an_assert_absorb(struct an_ld *ld, struct an_assert *dst, const struct an_assert *src);
