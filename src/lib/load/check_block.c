@@ -42,11 +42,7 @@ int an_check_block_load(struct an_ld *ld, json_t *item, const struct an_ck_src *
     const char *dot = type ? strchr(type, '.') : NULL;
     if (!dot)
         return 0;
-    size_t g = 0;
-    const char *group;
-    while ((group = an_rule_groups[g].name) &&
-           (strlen(group) != (size_t)(dot - type) || strncmp(group, type, (size_t)(dot - type))))
-        g++;
+    const char *group = an_rule_group(type, (size_t)(dot - type));
     if (!group)
         return 0;
     *taken = true;

@@ -67,7 +67,7 @@ static const struct an_check_key builtin_keys[] = {
 #define TEXT_KEYS KEYS("ignore_case", "of")
 
 /* The built-in kinds, in enum an_check_kind order. */
-static const struct an_check_kind_def builtin[AN_CHECK__BUILTIN] = {
+static const struct an_check_kind_def builtin[] = {
     {"contains", "check.contains", TEXT_KEYS, NULL, an_ck_load_text, an_ck_eval_text, true,
      false, false},
     {"not_contains", "check.not_contains", TEXT_KEYS, NULL, an_ck_load_text, an_ck_eval_text,
@@ -103,6 +103,9 @@ static const struct an_check_kind_def builtin[AN_CHECK__BUILTIN] = {
     {"task_state", "check.task_state", NULL, NULL, an_task_state_load, an_ck_eval_task_state,
      true, false, false},
 };
+
+_Static_assert(sizeof builtin / sizeof *builtin == AN_CHECK__BUILTIN,
+               "one row per enum an_check_kind value before AN_CHECK__BUILTIN");
 
 /* Registered rows, and their keys, after the built-in ones. */
 static const struct an_check_kind_def *extra[KIND_MAX - AN_CHECK__BUILTIN];

@@ -32,10 +32,8 @@ static json_t *type_names(void)
     json_t *e = json_array();
     for (size_t k = 0; k < an_check_kind_count(); k++)
         json_array_append_new(e, json_string(an_check_kind_get((enum an_check_kind)k)->name));
-    for (size_t g = 0; an_rule_groups[g].name; g++)
-        for (size_t k = 0; an_rule_groups[g].keys[k]; k++)
-            json_array_append_new(e, json_sprintf("%s.%s", an_rule_groups[g].name,
-                                                  an_rule_groups[g].keys[k]));
+    for (size_t r = 0; an_rules[r].group; r++)
+        json_array_append_new(e, json_sprintf("%s.%s", an_rules[r].group, an_rules[r].key));
     return e;
 }
 
