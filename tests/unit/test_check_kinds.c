@@ -17,6 +17,7 @@
 #include "ananke/check_kind.h"
 #include "core/arena.h"
 #include "load/check_load.h"
+#include "load/loaders.h"
 
 /* The committed schema's definitions.check must equal the derived one. */
 static void schema_matches(const char *path)
@@ -46,6 +47,29 @@ static void test_schemas(void **state)
     (void)state;
     schema_matches("schema/ananke.test.schema.json");
     schema_matches("schema/ananke.config.schema.json");
+}
+
+/* The schema's turn types are the loader's table. */
+static void test_turn_types(void **state)
+{
+    (void)state;
+    json_t *doc = json_load_file("schema/ananke.test.schema.json", 0, NULL);
+    assert_non_null(doc);
+    json_t *e = json_object_get(
+        json_object_get(
+            json_object_get(json_object_get(json_object_get(doc, "definitions"), "turn"),
+                            "properties"),
+            "type"),
+        "enum");
+    const char *const *names = an_turn_type_names();
+    size_t n = 0;
+    for (; names[n]; n++)
+        if (!json_is_string(json_array_get(e, n)) ||
+            strcmp(json_string_value(json_array_get(e, n)), names[n]))
+            fail_msg("turn type %zu: the schema has %s, the loader %s", n,
+                     json_string_value(json_array_get(e, n)), names[n]);
+    assert_int_equal(json_array_size(e), n);
+    json_decref(doc);
 }
 
 /* A row of this test: `longer_than: N` on the text. */
@@ -190,6 +214,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_schemas),
+        cmocka_unit_test(test_turn_types),
         cmocka_unit_test(test_register),
         cmocka_unit_test(test_registered_loads_and_judges),
         cmocka_unit_test(test_supported),
