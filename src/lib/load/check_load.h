@@ -5,7 +5,8 @@
  * first) go through the same code, so they are read alike and fail alike.
  *
  * Values are borrowed: the caller keeps `item` alive as long as the suite
- * (an_arena_defer). Regexes are compiled here, once.
+ * (an_arena_defer). Regexes are compiled here, once. Each kind is a row of
+ * the check-kind table (ananke/check_kind.h, load/check_kinds.c).
  */
 #ifndef ANANKE_LOAD_CHECK_LOAD_H
 #define ANANKE_LOAD_CHECK_LOAD_H
