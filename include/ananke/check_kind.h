@@ -105,8 +105,10 @@ struct an_check_kind_def {
 };
 
 /* Adds a row; the new kind's id (>= AN_CHECK__BUILTIN), or -1 when the name
- * is taken, a key it names is unknown, or the table is full (64 rows). Not
- * thread-safe: call it before anything is loaded. */
+ * is taken, a key it names is unknown, the table is full (64 rows), or the
+ * row is not pure with an evaluator (only the built-in impure kinds, script
+ * and agent, have a runner). Not thread-safe: call it before anything is
+ * loaded. */
 int an_check_kind_register(const struct an_check_kind_def *def);
 
 /* The row of a kind; NULL when there is none. */

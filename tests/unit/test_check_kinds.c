@@ -108,6 +108,10 @@ static const struct an_check_kind_def bad_key = {
     "odd", "check.odd", (const char *const[]){"nosuchkey", NULL}, NULL, lt_load, lt_eval, true,
     false, false};
 
+/* impure: the runner knows only script and agent */
+static const struct an_check_kind_def impure = {
+    "impure", "check.impure", NULL, NULL, lt_load, NULL, false, false, false};
+
 static int load_one(const char *check, struct an_check_item *it, struct an_err *err,
                     struct an_arena *a, json_t **item)
 {
@@ -129,6 +133,7 @@ static void test_register(void **state)
     assert_int_equal(an_check_kind_count(), before + 1);
     assert_int_equal(an_check_kind_register(&longer_than), -1); /* the name is taken */
     assert_int_equal(an_check_kind_register(&bad_key), -1);
+    assert_int_equal(an_check_kind_register(&impure), -1); /* nothing would run it */
     enum an_check_kind k;
     assert_ptr_equal(an_check_kind_find("longer_than", &k), &longer_than);
     assert_int_equal((int)k, id);

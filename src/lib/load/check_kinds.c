@@ -215,7 +215,8 @@ const char *const *an_check_key_names(void)
 
 int an_check_kind_register(const struct an_check_kind_def *def)
 {
-    if (!def || !def->name || !def->finding || !def->load || (def->pure && !def->eval) ||
+    /* an impure kind needs the runner to run it: only built-in ones have one */
+    if (!def || !def->name || !def->finding || !def->load || !def->pure || !def->eval ||
         an_check_kind_find(def->name, NULL) || nextra == KIND_MAX - AN_CHECK__BUILTIN)
         return -1;
     size_t added = 0;
