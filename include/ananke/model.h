@@ -100,7 +100,8 @@ struct an_pattern {
 
 /* Seed 002's assertion list, as typed checks (docs/assertions.md "Typed
  * checks"). Written in a JSONL case's `assertions` or a YAML block's
- * `checks:`; both load into this, so they judge and fail alike. */
+ * `checks:`; both load into this, so they judge and fail alike. Each kind
+ * is a row of ananke/check_kind.h's table, in this order. */
 enum an_check_kind {
     AN_CHECK_CONTAINS = 0,
     AN_CHECK_NOT_CONTAINS,
@@ -121,6 +122,7 @@ enum an_check_kind {
     AN_CHECK_TOOL_EXECUTION,     /* no tool result with a status other than ok */
     AN_CHECK_TASK_STATE,         /* a2a: the task ended in `value` (a state, or a list of
                                     states, normalized at load: docs/a2a.md) */
+    AN_CHECK__BUILTIN, /* kinds from here on are registered (ananke/check_kind.h) */
 };
 
 struct an_agent;

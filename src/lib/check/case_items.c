@@ -70,7 +70,7 @@ static void subject(struct an_buf *b, const char *one, const char *many, const j
 /* ---- action_required ---- */
 
 static void action_required(const struct an_check_item *it, const struct an_scope *s,
-                            struct chk_verdict *v)
+                            struct an_check_verdict *v)
 {
     json_t *types = json_array(), *missing = json_array();
     size_t i;
@@ -109,7 +109,7 @@ static void action_required(const struct an_check_item *it, const struct an_scop
 /* ---- tool_sequence ---- */
 
 static void tool_sequence(const struct an_check_item *it, const struct an_scope *s,
-                          struct chk_verdict *v)
+                          struct an_check_verdict *v)
 {
     size_t n = json_array_size(it->value), bad = n;
     for (size_t i = 0; i < n && bad == n; i++)
@@ -161,7 +161,7 @@ static json_t *retrieved_ids(const struct an_scope *s)
 }
 
 static void retrieval_required(const struct an_check_item *it, const struct an_scope *s,
-                               struct chk_verdict *v)
+                               struct an_check_verdict *v)
 {
     json_t *ids = retrieved_ids(s), *missing = json_array();
     size_t i;
@@ -197,7 +197,7 @@ static void retrieval_required(const struct an_check_item *it, const struct an_s
 /* ---- json_schema ---- */
 
 static void json_schema(const struct an_check_item *it, const struct an_scope *s,
-                        struct chk_verdict *v)
+                        struct an_check_verdict *v)
 {
     an_buf_puts(&v->subject, "Output");
     an_buf_puts(&v->verb, "match the JSON schema");
@@ -304,7 +304,7 @@ static bool lacks_evidence(const struct an_scope *s, const json_t *a, const json
 }
 
 static void evidence_required(const struct an_check_item *it, const struct an_scope *s,
-                              struct chk_verdict *v)
+                              struct an_check_verdict *v)
 {
     (void)it;
     json_t *docs = retrieved_ids(s);
@@ -342,7 +342,7 @@ static void evidence_required(const struct an_check_item *it, const struct an_sc
 
 /* ---- tool_execution ---- */
 
-static void tool_execution(const struct an_scope *s, struct chk_verdict *v)
+static void tool_execution(const struct an_scope *s, struct an_check_verdict *v)
 {
     size_t bad = 0;
     an_buf_puts(&v->subject, "Every tool result");
@@ -377,9 +377,11 @@ static void tool_execution(const struct an_scope *s, struct chk_verdict *v)
     }
 }
 
-void chk_case_item(const struct an_check_item *it, const struct an_scope *s,
-                   struct chk_verdict *v)
+void an_ck_eval_case(const struct an_check_item *it, const struct an_scope *s, const char *text,
+                     size_t len, struct an_check_verdict *v)
 {
+    (void)text;
+    (void)len;
     switch (it->kind) {
     case AN_CHECK_ACTION_REQUIRED:
         action_required(it, s, v);

@@ -1,9 +1,18 @@
 /* an_check(): one assert block against one scope, in a fixed order so
- * reports read the same on every run: tools, then text, then timing, then usage, then typed checks
- * in the order they were written (script checks are left to the runner). */
+ * reports read the same on every run: tools, then text, then timing, then
+ * usage, then typed checks in the order they were written (the impure ones
+ * are left to the runner). The rules' loaders are load/assert_load.c's
+ * table (an_rules); the typed checks' rows are ananke/check_kind.h's. */
 #include "ananke/check.h"
 
 #include "check/check_int.h"
+
+/* One evaluator per group of rules, in the order findings are reported. */
+static size_t (*const evaluators[])(const struct an_assert *, const struct an_scope *,
+                                    struct an_findings *) = {
+    chk_forbid, chk_allow, chk_require, chk_sequence, chk_forbid_calls,
+    chk_text,   chk_timing, chk_usage, chk_items,
+};
 
 size_t an_check(const struct an_assert *blk, const struct an_scope *scope,
                 struct an_findings *out)
@@ -11,14 +20,7 @@ size_t an_check(const struct an_assert *blk, const struct an_scope *scope,
     if (!blk || !scope)
         return 0;
     size_t added = 0;
-    added += chk_forbid(blk, scope, out);
-    added += chk_allow(blk, scope, out);
-    added += chk_require(blk, scope, out);
-    added += chk_sequence(blk, scope, out);
-    added += chk_forbid_calls(blk, scope, out);
-    added += chk_text(blk, scope, out);
-    added += chk_timing(blk, scope, out);
-    added += chk_usage(blk, scope, out);
-    added += chk_items(blk, scope, out);
+    for (size_t i = 0; i < sizeof evaluators / sizeof *evaluators; i++)
+        added += evaluators[i](blk, scope, out);
     return added;
 }

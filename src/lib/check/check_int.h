@@ -15,6 +15,8 @@
 #include <stddef.h>
 
 #include "ananke/check.h"
+#include "ananke/check_kind.h"
+#include "check/check_eval.h"
 #include "core/buf.h"
 
 #define CHK_CUT 120
@@ -59,23 +61,14 @@ int chk_find(const struct an_regex *re, const char *s, size_t len, size_t *so, s
 void chk_gave_up(struct an_buf *b, const struct an_regex *re);
 
 /* What one typed check found, before `negate`: the label is "<subject>
- * must[ not] <verb>", `expected` or `negated_expected` as the case may be. */
-struct chk_verdict {
+ * must[ not] <verb>", `expected` or `negated_expected` as the case may be
+ * (opaque outside src/lib/check/: ananke/check_kind.h's an_check_verdict_*). */
+struct an_check_verdict {
     bool ok;
     bool gave_up; /* no verdict could be made (a regex gave up): fails either way */
     struct an_buf subject, verb;
     struct an_buf expected, negated_expected, actual, detail;
 };
-
-/* Seed 004's kinds (action_required, tool_sequence, retrieval_required,
- * json_schema, evidence_required, tool_execution) over a run-case answer:
- * check/case_items.c. */
-void chk_case_item(const struct an_check_item *it, const struct an_scope *s,
-                   struct chk_verdict *v);
-
-/* task_state (an a2a target's task, docs/a2a.md): check/task_state.c. */
-void chk_task_state(const struct an_check_item *it, const struct an_scope *s,
-                    struct chk_verdict *v);
 
 /* The first place needle[0..nl) occurs in h[0..hl), ASCII letters compared
  * without case; NULL when nowhere. */

@@ -1,6 +1,7 @@
 /*
  * Seed 002's typed checks (contains, equals, regex, json_path, type,
- * tool_called, tool_result) over a scope. Each is judged, then `negate`
+ * tool_called, tool_result) over a scope, and the loop that judges every
+ * pure typed check through its row (ananke/check_kind.h). Each is judged, then `negate`
  * flips the verdict; a failed one is a finding whose label is the check's
  * `message` when it has one (the generated label then moves to the detail,
  * so nothing is lost). Script checks are impure and run elsewhere
@@ -11,20 +12,6 @@
 
 #include "check/check_int.h"
 #include "core/json.h"
-
-static const char *const kind_names[] = {
-    "check.contains",    "check.not_contains", "check.equals",
-    "check.regex",       "check.json_path",    "check.type",
-    "check.tool_called", "check.tool_result",  "check.script",
-    "check.agent",       "check.action_required", "check.tool_sequence",
-    "check.retrieval_required", "check.json_schema", "check.evidence_required",
-    "check.tool_execution", "check.task_state",
-};
-
-const char *an_check_kind_name(enum an_check_kind k)
-{
-    return kind_names[k];
-}
 
 /* A value as a label shows it: strings quoted, anything else as JSON. */
 static void put_value(struct an_buf *b, const json_t *v)
@@ -189,9 +176,10 @@ static json_t *result_json(const json_t *r)
 }
 
 
-static void text_check(const struct an_check_item *it, const char *t, size_t len,
-                       struct chk_verdict *v)
+void an_ck_eval_text(const struct an_check_item *it, const struct an_scope *scope, const char *t,
+                     size_t len, struct an_check_verdict *v)
 {
+    (void)scope;
     size_t so = 0, eo = 0;
     an_buf_puts(&v->subject, "Output");
     switch (it->kind) {
@@ -273,9 +261,10 @@ static void text_check(const struct an_check_item *it, const char *t, size_t len
     }
 }
 
-static void json_check(const struct an_check_item *it, const char *t, size_t len,
-                       struct chk_verdict *v)
+void an_ck_eval_json(const struct an_check_item *it, const struct an_scope *scope, const char *t,
+                     size_t len, struct an_check_verdict *v)
 {
+    (void)scope;
     json_t *doc = NULL, *at = NULL;
     const char *s = t;
     size_t n = len;
@@ -375,9 +364,11 @@ static void list_calls(struct an_buf *b, const struct an_scope *s, const size_t 
         an_buf_puts(b, ", …");
 }
 
-static void tool_called(const struct an_check_item *it, const struct an_scope *s,
-                        struct chk_verdict *v)
+void an_ck_eval_tool_called(const struct an_check_item *it, const struct an_scope *s,
+                            const char *text, size_t len, struct an_check_verdict *v)
 {
+    (void)text;
+    (void)len;
     const json_t *val = it->value;
     const json_t *args = NULL;
     const char *one = NULL;
@@ -450,9 +441,11 @@ static void tool_called(const struct an_check_item *it, const struct an_scope *s
     free(named);
 }
 
-static void tool_result(const struct an_check_item *it, const struct an_scope *s,
-                        struct chk_verdict *v)
+void an_ck_eval_tool_result(const struct an_check_item *it, const struct an_scope *s,
+                            const char *text, size_t len, struct an_check_verdict *v)
 {
+    (void)text;
+    (void)len;
     const char *tool = json_string_value(json_object_get(it->value, "tool"));
     const json_t *want = json_object_get(it->value, "result");
     size_t *named = an_xcalloc(s->ncalls + 1, sizeof *named), nnamed = 0, matched = 0;
@@ -517,11 +510,60 @@ void an_check_item_finding(struct an_findings *out, const struct an_check_item *
     } else if (detail) {
         an_buf_puts(&d, detail);
     }
-    chk_add(out, kind_names[it->kind], s, &it->loc, &label, &e, &a, &d);
+    chk_add(out, an_check_kind_name(it->kind), s, &it->loc, &label, &e, &a, &d);
     an_buf_release(&label);
     an_buf_release(&d);
     an_buf_release(&e);
     an_buf_release(&a);
+}
+
+/* `of: state | messages`: "Output must ..." / "JSON at $.a must ..." name
+ * what was looked at. */
+static void name_subject(const struct an_check_item *it, struct an_check_verdict *v)
+{
+    const char *what = it->of == AN_OF_STATE ? "State" : "Messages";
+    const char *sub = an_buf_cstr(&v->subject);
+    struct an_buf named = AN_BUF_INIT;
+    if (!strncmp(sub, "Output", 6))
+        an_buf_printf(&named, "%s%s", what, sub + 6);
+    else if (!strncmp(sub, "JSON at ", 8))
+        an_buf_printf(&named, "%s at %s", what, sub + 8);
+    else
+        an_buf_puts(&named, sub);
+    an_buf_release(&v->subject);
+    v->subject = named;
+}
+
+/* One pure check on the scope: 1 when it failed (a finding added). */
+static size_t item(const struct an_check_item *it, const struct an_check_kind_def *def,
+                   const struct an_scope *s, const char *t, size_t len, struct an_findings *out)
+{
+    struct an_check_verdict v = {.ok = false};
+    /* `of: state | messages`: the same check on that JSON, as text */
+    char *of_text = NULL;
+    if (it->of != AN_OF_OUTPUT) {
+        const json_t *doc = it->of == AN_OF_STATE ? s->state : s->messages;
+        t = of_text = doc ? an_json_compact(doc) : an_xstrdup("null");
+        len = strlen(t);
+    }
+    def->eval(it, s, t, len, &v);
+    if (it->of != AN_OF_OUTPUT) {
+        name_subject(it, &v);
+        free(of_text);
+    }
+    bool negated = it->negate != def->inverted;
+    size_t failed = v.ok == negated || v.gave_up;
+    if (failed)
+        an_check_item_finding(out, it, s, an_buf_cstr(&v.subject), an_buf_cstr(&v.verb), negated,
+                              an_buf_cstr(negated ? &v.negated_expected : &v.expected),
+                              an_buf_cstr(&v.actual), v.detail.len ? an_buf_cstr(&v.detail) : NULL);
+    an_buf_release(&v.subject);
+    an_buf_release(&v.verb);
+    an_buf_release(&v.expected);
+    an_buf_release(&v.negated_expected);
+    an_buf_release(&v.actual);
+    an_buf_release(&v.detail);
+    return failed;
 }
 
 size_t chk_items(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out)
@@ -530,80 +572,9 @@ size_t chk_items(const struct an_assert *blk, const struct an_scope *s, struct a
     size_t len = strlen(t), added = 0;
     for (size_t k = 0; k < blk->nchecks; k++) {
         const struct an_check_item *it = &blk->checks[k];
-        if (it->kind == AN_CHECK_SCRIPT || it->kind == AN_CHECK_AGENT)
-            continue; /* impure: run/script_check.c, run/judge.c */
-        struct chk_verdict v = {.ok = false};
-        /* `of: state | messages`: the same check on that JSON, as text */
-        char *of_text = NULL;
-        const char *ct = t;
-        size_t clen = len;
-        if (it->of != AN_OF_OUTPUT) {
-            const json_t *doc = it->of == AN_OF_STATE ? s->state : s->messages;
-            of_text = doc ? an_json_compact(doc) : an_xstrdup("null");
-            ct = of_text;
-            clen = strlen(of_text);
-        }
-        switch (it->kind) {
-        case AN_CHECK_CONTAINS:
-        case AN_CHECK_NOT_CONTAINS:
-        case AN_CHECK_EQUALS:
-        case AN_CHECK_REGEX:
-            text_check(it, ct, clen, &v);
-            break;
-        case AN_CHECK_JSON_PATH:
-        case AN_CHECK_TYPE:
-            json_check(it, ct, clen, &v);
-            break;
-        case AN_CHECK_TOOL_CALLED:
-            tool_called(it, s, &v);
-            break;
-        case AN_CHECK_TOOL_RESULT:
-            tool_result(it, s, &v);
-            break;
-        case AN_CHECK_ACTION_REQUIRED:
-        case AN_CHECK_TOOL_SEQUENCE:
-        case AN_CHECK_RETRIEVAL_REQUIRED:
-        case AN_CHECK_JSON_SCHEMA:
-        case AN_CHECK_EVIDENCE_REQUIRED:
-        case AN_CHECK_TOOL_EXECUTION:
-            chk_case_item(it, s, &v);
-            break;
-        case AN_CHECK_TASK_STATE:
-            chk_task_state(it, s, &v);
-            break;
-        case AN_CHECK_SCRIPT:
-        case AN_CHECK_AGENT:
-            break;
-        }
-        if (it->of != AN_OF_OUTPUT) {
-            /* "Output must ..." / "JSON at $.a must ..." name what was looked at */
-            const char *what = it->of == AN_OF_STATE ? "State" : "Messages";
-            const char *sub = an_buf_cstr(&v.subject);
-            struct an_buf named = AN_BUF_INIT;
-            if (!strncmp(sub, "Output", 6))
-                an_buf_printf(&named, "%s%s", what, sub + 6);
-            else if (!strncmp(sub, "JSON at ", 8))
-                an_buf_printf(&named, "%s at %s", what, sub + 8);
-            else
-                an_buf_puts(&named, sub);
-            an_buf_release(&v.subject);
-            v.subject = named;
-            free(of_text);
-        }
-        /* not_contains is contains turned around */
-        bool negated = it->negate != (it->kind == AN_CHECK_NOT_CONTAINS);
-        if (v.ok == negated || v.gave_up) {
-            an_check_item_finding(out, it, s, an_buf_cstr(&v.subject), an_buf_cstr(&v.verb), negated,
-                             an_buf_cstr(negated ? &v.negated_expected : &v.expected),
-                             an_buf_cstr(&v.actual), v.detail.len ? an_buf_cstr(&v.detail) : NULL);
-            added++;
-        }
-        an_buf_release(&v.subject);
-        an_buf_release(&v.verb);
-        an_buf_release(&v.expected);
-        an_buf_release(&v.negated_expected);
-        an_buf_release(&v.actual);
-        an_buf_release(&v.detail);
+        const struct an_check_kind_def *def = an_check_kind_get(it->kind);
+        if (def && def->pure) /* impure: run/script_check.c, run/judge.c */
+            added += item(it, def, s, t, len, out);
     }
     return added;
 }

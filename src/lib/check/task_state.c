@@ -6,9 +6,11 @@
 #include "check/check_int.h"
 #include "core/json.h"
 
-void chk_task_state(const struct an_check_item *it, const struct an_scope *s,
-                    struct chk_verdict *v)
+void an_ck_eval_task_state(const struct an_check_item *it, const struct an_scope *s,
+                           const char *text, size_t len, struct an_check_verdict *v)
 {
+    (void)text;
+    (void)len;
     const char *state = s->task ? an_json_str(s->task, "state") : NULL;
     size_t n = json_array_size(it->value), i;
     json_t *want;

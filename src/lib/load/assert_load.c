@@ -4,6 +4,7 @@
 
 #include "load/check_load.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static void regex_release(void *p)
@@ -440,20 +441,131 @@ static int load_state(struct an_ld *ld, const struct an_ynode *n, enum an_level 
     return 0;
 }
 
+/* The rules of an assert block, one row per GROUP.KEY, in the order they
+ * are read (an_rules, assert_load.h). */
+static int rule_forbid(struct an_ld *ld, const struct an_ynode *n, const struct an_rule_def *r,
+                       enum an_level level, struct an_assert *out)
+{
+    (void)r;
+    return load_forbid(ld, n, level, out);
+}
+
+static int rule_allow(struct an_ld *ld, const struct an_ynode *n, const struct an_rule_def *r,
+                      enum an_level level, struct an_assert *out)
+{
+    (void)r;
+    return load_allow(ld, n, level, out);
+}
+
+static int rule_sequence(struct an_ld *ld, const struct an_ynode *n, const struct an_rule_def *r,
+                         enum an_level level, struct an_assert *out)
+{
+    (void)r;
+    return load_sequence(ld, n, level, out);
+}
+
+static int rule_calls(struct an_ld *ld, const struct an_ynode *n, const struct an_rule_def *r,
+                      enum an_level level, struct an_assert *out)
+{
+    return load_rules(ld, n, !strcmp(r->key, "require"), level,
+                      (struct an_tool_rule **)(void *)((char *)out + r->at),
+                      (size_t *)(void *)((char *)out + r->n_at));
+}
+
+static int rule_limit(struct an_ld *ld, const struct an_ynode *n, const struct an_rule_def *r,
+                      enum an_level level, struct an_assert *out)
+{
+    return load_limit(ld, n, r->key, level, (struct an_limit *)(void *)((char *)out + r->at));
+}
+
+static int rule_patterns(struct an_ld *ld, const struct an_ynode *n, const struct an_rule_def *r,
+                         enum an_level level, struct an_assert *out)
+{
+    return patterns(ld, n, r->key, level, (struct an_pattern **)(void *)((char *)out + r->at),
+                    (size_t *)(void *)((char *)out + r->n_at));
+}
+
+#define AT(f) offsetof(struct an_assert, f)
+#define LIMIT(g, k) {g, #k, rule_limit, AT(k), 0}
+const struct an_rule_def an_rules[] = {
+    {"tools", "forbid", rule_forbid, 0, 0},
+    {"tools", "allow", rule_allow, 0, 0},
+    {"tools", "sequence", rule_sequence, 0, 0},
+    {"tools", "require", rule_calls, AT(require), AT(nrequire)},
+    {"tools", "forbid_calls", rule_calls, AT(forbid_calls), AT(nforbid_calls)},
+    LIMIT("timing", max_duration_ms),
+    LIMIT("timing", max_idle_ms),
+    LIMIT("timing", max_gap_ms),
+    LIMIT("timing", max_ttft_ms),
+    LIMIT("timing", max_first_event_ms),
+    LIMIT("usage", max_input_tokens),
+    LIMIT("usage", max_output_tokens),
+    LIMIT("usage", max_total_tokens),
+    LIMIT("usage", max_cost),
+    {"text", "must_match", rule_patterns, AT(must_match), AT(nmust_match)},
+    {"text", "must_not_match", rule_patterns, AT(must_not_match), AT(nmust_not_match)},
+    {NULL, NULL, NULL, 0, 0},
+};
+#undef LIMIT
+#undef AT
+
+/* The g-th group, in the order of its first row; NULL past the last. */
+static const char *group_at(size_t g)
+{
+    const char *last = NULL;
+    for (size_t i = 0; an_rules[i].group; i++) {
+        if (last && !strcmp(last, an_rules[i].group))
+            continue;
+        last = an_rules[i].group;
+        if (!g--)
+            return last;
+    }
+    return NULL;
+}
+
+static size_t ngroups(void)
+{
+    size_t n = 0;
+    while (group_at(n))
+        n++;
+    return n;
+}
+
+const char *an_rule_group(const char *type, size_t len)
+{
+    for (size_t i = 0; an_rules[i].group; i++)
+        if (strlen(an_rules[i].group) == len && !strncmp(an_rules[i].group, type, len))
+            return an_rules[i].group;
+    return NULL;
+}
+
+/* `tools:`, `timing:` ...: a map of its rows' keys, each read by its row. */
+static int load_group(struct an_ld *ld, const struct an_ynode *v, const char *group,
+                      enum an_level level, struct an_assert *out)
+{
+    const char *keys[32];
+    size_t n = 0;
+    int rc;
+    for (size_t i = 0; an_rules[i].group && n + 1 < sizeof keys / sizeof *keys; i++)
+        if (!strcmp(an_rules[i].group, group))
+            keys[n++] = an_rules[i].key;
+    keys[n] = NULL;
+    if ((rc = an_ld_expect(ld, v, AN_Y_MAP, group)) || (rc = an_ld_keys(ld, v, keys, group)))
+        return rc;
+    const struct an_ynode *s;
+    for (size_t i = 0; an_rules[i].group; i++)
+        if (!strcmp(an_rules[i].group, group) && (s = an_yaml_get(v, an_rules[i].key)) &&
+            (rc = an_ld_keep(ld, an_rules[i].load(ld, s, &an_rules[i], level, out))))
+            return rc;
+    return 0;
+}
+
 int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
                    const struct an_assert_lib *lib, struct an_assert *out)
 {
     static const char *const keys[] = {"tools",   "timing", "text",  "checks",
                                        "extends", "state",  "usage", NULL};
-    static const char *const usage_keys[] = {"max_input_tokens", "max_output_tokens",
-                                             "max_total_tokens", "max_cost", NULL};
-    static const char *const tool_keys[] = {"forbid", "require", "forbid_calls",
-                                            "allow",  "sequence", NULL};
-    static const char *const timing_keys[] = {"max_duration_ms", "max_idle_ms",
-                                              "max_gap_ms",      "max_ttft_ms",
-                                              "max_first_event_ms", NULL};
-    static const char *const text_keys[] = {"must_match", "must_not_match", NULL};
-    struct an_ynode *v, *s;
+    struct an_ynode *v;
     int rc;
     memset(out, 0, sizeof *out);
     out->loc = node->loc;
@@ -462,67 +574,10 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
     if ((rc = an_ld_expect(ld, node, AN_Y_MAP, "assert")) ||
         (rc = an_ld_keys(ld, node, keys, "an assert block")))
         return rc;
-    if ((v = an_yaml_get(node, "tools"))) {
-        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "tools")) ||
-            (rc = an_ld_keys(ld, v, tool_keys, "tools")))
+    for (size_t g = 0; g < ngroups(); g++)
+        if ((v = an_yaml_get(node, group_at(g))) &&
+            (rc = load_group(ld, v, group_at(g), level, out)))
             return rc;
-        if ((s = an_yaml_get(v, "forbid")) && (rc = an_ld_keep(ld, load_forbid(ld, s, level, out))))
-            return rc;
-        if ((s = an_yaml_get(v, "allow")) && (rc = an_ld_keep(ld, load_allow(ld, s, level, out))))
-            return rc;
-        if ((s = an_yaml_get(v, "sequence")) && (rc = an_ld_keep(ld, load_sequence(ld, s, level, out))))
-            return rc;
-        if ((s = an_yaml_get(v, "require")) &&
-            (rc = an_ld_keep(ld, load_rules(ld, s, true, level, &out->require, &out->nrequire))))
-            return rc;
-        if ((s = an_yaml_get(v, "forbid_calls")) &&
-            (rc = an_ld_keep(ld, load_rules(ld, s, false, level, &out->forbid_calls, &out->nforbid_calls))))
-            return rc;
-    }
-    if ((v = an_yaml_get(node, "timing"))) {
-        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "timing")) ||
-            (rc = an_ld_keys(ld, v, timing_keys, "timing")))
-            return rc;
-        if ((s = an_yaml_get(v, "max_duration_ms")) &&
-            (rc = an_ld_keep(ld, load_limit(ld, s, "max_duration_ms", level, &out->max_duration_ms))))
-            return rc;
-        if ((s = an_yaml_get(v, "max_idle_ms")) &&
-            (rc = an_ld_keep(ld, load_limit(ld, s, "max_idle_ms", level, &out->max_idle_ms))))
-            return rc;
-        if ((s = an_yaml_get(v, "max_gap_ms")) &&
-            (rc = an_ld_keep(ld, load_limit(ld, s, "max_gap_ms", level, &out->max_gap_ms))))
-            return rc;
-        if ((s = an_yaml_get(v, "max_ttft_ms")) &&
-            (rc = an_ld_keep(ld, load_limit(ld, s, "max_ttft_ms", level, &out->max_ttft_ms))))
-            return rc;
-        if ((s = an_yaml_get(v, "max_first_event_ms")) &&
-            (rc = an_ld_keep(ld, load_limit(ld, s, "max_first_event_ms", level, &out->max_first_event_ms))))
-            return rc;
-    }
-    if ((v = an_yaml_get(node, "usage"))) {
-        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "usage")) ||
-            (rc = an_ld_keys(ld, v, usage_keys, "usage")))
-            return rc;
-        struct an_limit *lim[] = {&out->max_input_tokens, &out->max_output_tokens,
-                                  &out->max_total_tokens, &out->max_cost};
-        for (size_t k = 0; usage_keys[k]; k++)
-            if ((s = an_yaml_get(v, usage_keys[k])) &&
-                (rc = an_ld_keep(ld, load_limit(ld, s, usage_keys[k], level, lim[k]))))
-                return rc;
-    }
-    if ((v = an_yaml_get(node, "text"))) {
-        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "text")) ||
-            (rc = an_ld_keys(ld, v, text_keys, "text")))
-            return rc;
-        if ((s = an_yaml_get(v, "must_match")) &&
-            (rc = an_ld_keep(ld, patterns(ld, s, "must_match", level, &out->must_match,
-                                          &out->nmust_match))))
-            return rc;
-        if ((s = an_yaml_get(v, "must_not_match")) &&
-            (rc = an_ld_keep(ld, patterns(ld, s, "must_not_match", level,
-                                          &out->must_not_match, &out->nmust_not_match))))
-            return rc;
-    }
     if ((v = an_yaml_get(node, "state")) && (rc = an_ld_keep(ld, load_state(ld, v, level, out))))
         return rc;
     if ((v = an_yaml_get(node, "checks")) && (rc = an_ld_keep(ld, an_checks_load_yaml(ld, v, level, out))))

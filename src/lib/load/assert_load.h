@@ -20,6 +20,24 @@ struct an_assert_lib {
 int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
                    const struct an_assert_lib *lib, struct an_assert *out);
 
+/* The rules of an assert block (`tools: {forbid: ...}`), one row per
+ * GROUP.KEY, in the order they are read; a NULL group ends the table. The
+ * group's valid keys, the rules written as typed checks ({type: GROUP.KEY,
+ * value: ...}, load/check_block.c) and the JSON Schemas' list of them
+ * (load/check_kinds_schema.c) come from it. A rule's evaluation is
+ * check/check.c's list (one function per group). */
+struct an_rule_def {
+    const char *group, *key;
+    int (*load)(struct an_ld *ld, const struct an_ynode *n, const struct an_rule_def *r,
+                enum an_level level, struct an_assert *out);
+    size_t at, n_at; /* offsets in struct an_assert of its field(s), when the loader uses them */
+};
+extern const struct an_rule_def an_rules[];
+
+/* The group type[0..len) names ("tools" ...), as the table spells it; NULL
+ * when no rule has that group. */
+const char *an_rule_group(const char *type, size_t len);
+
 /* Append src's rules to dst's (arena copies); src's limits fill the ones dst
  * does not set. */
 void an_assert_absorb(struct an_ld *ld, struct an_assert *dst, const struct an_assert *src);

@@ -9,8 +9,6 @@
 #include "load/assert_load.h"
 #include "load/check_load.h"
 
-/* The groups of an assert block whose keys are rules. */
-static const char *const groups[] = {"tools", "timing", "text", "usage", NULL};
 
 static struct an_ynode *scalar(struct an_arena *a, const char *s, const struct an_loc *loc)
 {
@@ -44,11 +42,8 @@ int an_check_block_load(struct an_ld *ld, json_t *item, const struct an_ck_src *
     const char *dot = type ? strchr(type, '.') : NULL;
     if (!dot)
         return 0;
-    size_t g = 0;
-    while (groups[g] && (strlen(groups[g]) != (size_t)(dot - type) ||
-                         strncmp(groups[g], type, (size_t)(dot - type))))
-        g++;
-    if (!groups[g])
+    const char *group = an_rule_group(type, (size_t)(dot - type));
+    if (!group)
         return 0;
     *taken = true;
     if (!json_is_object(item))
@@ -72,7 +67,7 @@ int an_check_block_load(struct an_ld *ld, json_t *item, const struct an_ck_src *
     const struct an_ynode *vnode = src->ynode ? an_yaml_get(src->ynode, "value") : NULL;
     struct an_ynode *v = vnode ? (struct an_ynode *)vnode : an_yaml_from_json(value, &vloc, ld->a);
     struct an_ynode *root =
-        map1(ld->a, scalar(ld->a, groups[g], &tloc), map1(ld->a, scalar(ld->a, dot + 1, &tloc), v));
+        map1(ld->a, scalar(ld->a, group, &tloc), map1(ld->a, scalar(ld->a, dot + 1, &tloc), v));
     root->loc = tloc;
     struct an_assert one;
     int rc = an_assert_load(ld, root, level, NULL, &one);

@@ -5,13 +5,15 @@
  * first) go through the same code, so they are read alike and fail alike.
  *
  * Values are borrowed: the caller keeps `item` alive as long as the suite
- * (an_arena_defer). Regexes are compiled here, once.
+ * (an_arena_defer). Regexes are compiled here, once. Each kind is a row of
+ * the check-kind table (ananke/check_kind.h, load/check_kinds.c).
  */
 #ifndef ANANKE_LOAD_CHECK_LOAD_H
 #define ANANKE_LOAD_CHECK_LOAD_H
 
 #include <jansson.h>
 
+#include "ananke/check_kind.h"
 #include "ananke/model.h"
 #include "load/schema.h"
 
@@ -52,9 +54,40 @@ int an_ck_fail(struct an_ld *ld, const struct an_ck_src *src, const char *key, c
 /* The source of a member (`key`, or its index-th item when it is a list). */
 struct an_ck_src an_ck_child(const struct an_ck_src *src, const char *key, size_t index);
 
-/* A task_state check's `value` (load/check_task_state.c). */
-int an_task_state_load(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
-                       struct an_check_item *out);
+/* What a row's loader gets (ananke/check_kind.h's opaque an_check_ctx). */
+struct an_check_ctx {
+    struct an_ld *ld;
+    const struct an_ck_src *src;
+    const struct an_check_kind_def *def;
+};
+
+/* The built-in loaders, reached through the table (load/check_kinds.c):
+ * contains, not_contains, equals, regex, json_path, type (load/check_load_text.c) */
+an_check_load_fn an_ck_load_text, an_ck_load_regex, an_ck_load_json_path, an_ck_load_type;
+/* tool_called, tool_result (load/check_load_tools.c) */
+an_check_load_fn an_ck_load_tool_called, an_ck_load_tool_result;
+/* script, agent: the impure kinds the runner runs (load/check_load_run.c) */
+an_check_load_fn an_ck_load_script, an_ck_load_agent;
+/* seed 004's run-case kinds (load/check_load_case.c) */
+an_check_load_fn an_ck_load_action_required, an_ck_load_tool_sequence,
+    an_ck_load_retrieval_required, an_ck_load_json_schema, an_ck_load_evidence_required,
+    an_ck_load_tool_execution;
+/* task_state (load/check_task_state.c) */
+an_check_load_fn an_task_state_load;
+
+/* The keys of the table (built-in, then registered), in the order
+ * messages list them; a key by name (NULL when none). */
+size_t an_check_keys_count(void);
+const struct an_check_key *an_check_key_at(size_t i);
+const struct an_check_key *an_check_key_find(const char *name);
+/* Does the row take `key` (besides type, value, negate, message)? */
+bool an_check_kind_takes(const struct an_check_kind_def *d, const char *key);
+/* Every kind's name, every key's name (NULL-terminated, for an_closest). */
+const char *const *an_check_kind_names(void);
+const char *const *an_check_key_names(void);
+
+/* Keeps a new JSON value as long as the suite (the arena). */
+json_t *an_ck_keep(struct an_ld *ld, json_t *v);
 
 /* The column (1-based) of `"key"` in `line` at or after byte `from`; 0 when absent. */
 unsigned an_ck_key_col(const char *line, size_t from, const char *key);

@@ -6,22 +6,15 @@
 #include "load/check_load.h"
 #include "core/spec_names.h"
 
-static void json_release(void *p)
-{
-    json_decref(p);
-}
-
-int an_task_state_load(struct an_ld *ld, json_t *item, const struct an_ck_src *src,
-                       struct an_check_item *out)
+int an_task_state_load(struct an_check_ctx *cx, json_t *item, struct an_check_item *out)
 {
     static const char *const usage =
         "a task_state check needs 'value': a task state (submitted, working, input-required, "
         "auth-required, completed, failed, canceled, rejected, unknown) or a list of them";
     json_t *value = json_object_get(item, "value");
     if (!value || !(json_is_string(value) || (json_is_array(value) && json_array_size(value))))
-        return an_ck_fail(ld, src, value ? "value" : "type", "%s", usage);
-    json_t *states = json_array();
-    an_arena_defer(ld->a, json_release, states);
+        return an_check_fail(cx, value ? "value" : "type", "%s", usage);
+    json_t *states = an_ck_keep(cx->ld, json_array());
     size_t i;
     json_t *v;
     json_t *one = json_is_string(value) ? json_pack("[O]", value) : json_incref(value);
@@ -31,8 +24,8 @@ int an_task_state_load(struct an_ld *ld, json_t *item, const struct an_ck_src *s
         if (!st) {
             json_decref(one);
             if (!json_is_string(v))
-                return an_ck_fail(ld, src, "value", "%s", usage);
-            return an_ck_fail(ld, src, "value", "unknown task state '%s' (%s)",
+                return an_check_fail(cx, "value", "%s", usage);
+            return an_check_fail(cx, "value", "unknown task state '%s' (%s)",
                               json_string_value(v), strchr(usage, '(') + 1);
         }
         json_array_append_new(states, json_string(st));

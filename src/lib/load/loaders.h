@@ -12,6 +12,10 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *out);
 /* *.test.yaml (seed 000 "Test file"). */
 int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib *lib,
                  struct an_test *out);
+/* The turn types a test file may write (`type: mcp:call` ...), from its
+ * table (load/test_file.c), NULL-terminated; the schema's list is tested
+ * against it (tests/unit/test_check_kinds.c). */
+const char *const *an_turn_type_names(void);
 /* A JSONL suite (seed 002, standard mode): one test per case. Every bad
  * line is added to errs; the good cases are in *out (an arena array of *n)
  * and the first error's code is returned. */

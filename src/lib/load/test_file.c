@@ -1,6 +1,7 @@
 /* *.test.yaml -> struct an_test. */
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/interp.h"
 #include "load/dynamic_load.h"
 #include "load/config_int.h" /* an_cfg_caps */
@@ -213,69 +214,45 @@ static int load_a2a_turn(struct an_ld *ld, const struct an_ynode *n,
     return 0;
 }
 
-static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
-                     struct an_turn *t)
+/* Keys of the other protocols' turns, said as such. */
+static int foreign_keys(struct an_ld *ld, const struct an_ynode *n, const char *const *keys,
+                        const char *whose)
 {
-    static const char *const keys[] = {"type",      "user", "assert", "tool",        "arguments",
-                                       "what",      "uri",  "allow_error", "message", "parts",
-                                       "prompt",    NULL};
-    static const char *const types[] = {"user",     "agui:connect", "mcp:call",   "mcp:list",
-                                        "mcp:read", "mcp:prompt",   "a2a:send",   NULL};
+    struct an_ynode *v;
+    for (size_t i = 0; keys[i]; i++)
+        if ((v = an_yaml_get(n, keys[i])))
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'%s' belongs to %s", keys[i], whose);
+    return 0;
+}
+
+static const char *const a2a_keys[] = {"message", "parts", NULL};
+
+static int load_mcp(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
+                    struct an_turn *t)
+{
     struct an_ynode *v;
     int rc;
-    t->loc = n->loc;
-    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "turns[]")) ||
-        (rc = an_ld_keys(ld, n, keys, "a turn")))
+    if ((rc = foreign_keys(ld, n, a2a_keys, "an a2a:send turn (type: a2a:send)")) ||
+        (rc = load_mcp_turn(ld, n, t)))
         return rc;
-    t->type = AN_TURN_USER;
-    if ((v = an_yaml_get(n, "type"))) {
-        const char *type;
-        if ((rc = an_ld_string(ld, v, "type", &type)))
-            return rc;
-        if (strcmp(type, "agui:connect") == 0) {
-            t->type = AN_TURN_AGUI_CONNECT;
-        } else if (strcmp(type, "mcp:call") == 0) {
-            t->type = AN_TURN_MCP_CALL;
-        } else if (strcmp(type, "mcp:list") == 0) {
-            t->type = AN_TURN_MCP_LIST;
-        } else if (strcmp(type, "mcp:read") == 0) {
-            t->type = AN_TURN_MCP_READ;
-        } else if (strcmp(type, "mcp:prompt") == 0) {
-            t->type = AN_TURN_MCP_PROMPT;
-        } else if (strcmp(type, "a2a:send") == 0) {
-            t->type = AN_TURN_A2A_SEND;
-        } else if (strcmp(type, "user") != 0) {
-            const char *near = an_closest(type, types);
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown turn type '%s'%s%s%s", type,
-                           near ? " (did you mean '"
-                                : " (supported: user, agui:connect, mcp:call, mcp:list, "
-                                  "mcp:read, mcp:prompt, a2a:send)",
-                           near ? near : "", near ? "'?)" : "");
-        }
-    }
-    if (t->type == AN_TURN_A2A_SEND)
-        return load_a2a_turn(ld, n, lib, t);
-    static const char *const a2a_keys[] = {"message", "parts", NULL};
-    for (size_t i = 0; a2a_keys[i]; i++)
-        if ((v = an_yaml_get(n, a2a_keys[i])))
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "'%s' belongs to an a2a:send turn (type: a2a:send)", a2a_keys[i]);
-    if (t->type >= AN_TURN_MCP_CALL) {
-        if ((rc = load_mcp_turn(ld, n, t)))
-            return rc;
-        if ((v = an_yaml_get(n, "assert")) &&
-            (rc = an_assert_load(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
-            return rc;
-        return 0;
-    }
+    if ((v = an_yaml_get(n, "assert")) &&
+        (rc = an_assert_load(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
+        return rc;
+    return 0;
+}
+
+/* user (a message) and agui:connect (none). */
+static int load_message(struct an_ld *ld, const struct an_ynode *n,
+                        const struct an_assert_lib *lib, struct an_turn *t)
+{
     static const char *const mcp_keys[] = {"tool",        "arguments", "what", "uri", "prompt",
                                            "allow_error", NULL};
-    for (size_t i = 0; mcp_keys[i]; i++)
-        if ((v = an_yaml_get(n, mcp_keys[i])))
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "'%s' belongs to an MCP turn (type: mcp:call, mcp:list, mcp:read or "
-                           "mcp:prompt)",
-                           mcp_keys[i]);
+    struct an_ynode *v;
+    int rc;
+    if ((rc = foreign_keys(ld, n, a2a_keys, "an a2a:send turn (type: a2a:send)")) ||
+        (rc = foreign_keys(ld, n, mcp_keys,
+                           "an MCP turn (type: mcp:call, mcp:list, mcp:read or mcp:prompt)")))
+        return rc;
     v = an_yaml_get(n, "user");
     if (t->type == AN_TURN_USER) {
         if (!v)
@@ -295,6 +272,78 @@ static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an
         (rc = an_assert_load(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
         return rc;
     return 0;
+}
+
+/* The turn types a test file may write (`type:`), one row each, in the
+ * order messages list them; the first is the default. */
+static const struct turn_type {
+    const char *name;
+    enum an_turn_type type;
+    int (*load)(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
+                struct an_turn *t);
+} turn_types[] = {
+    {"user", AN_TURN_USER, load_message},
+    {"agui:connect", AN_TURN_AGUI_CONNECT, load_message},
+    {"mcp:call", AN_TURN_MCP_CALL, load_mcp},
+    {"mcp:list", AN_TURN_MCP_LIST, load_mcp},
+    {"mcp:read", AN_TURN_MCP_READ, load_mcp},
+    {"mcp:prompt", AN_TURN_MCP_PROMPT, load_mcp},
+    {"a2a:send", AN_TURN_A2A_SEND, load_a2a_turn},
+};
+#define NTURN_TYPES (sizeof turn_types / sizeof *turn_types)
+
+const char *const *an_turn_type_names(void)
+{
+    static const char *names[NTURN_TYPES + 1];
+    for (size_t i = 0; i < NTURN_TYPES; i++)
+        names[i] = turn_types[i].name;
+    return names;
+}
+
+/* `type:`'s row; the default when absent. */
+static int turn_type(struct an_ld *ld, const struct an_ynode *n, const struct turn_type **out)
+{
+    struct an_ynode *v = an_yaml_get(n, "type");
+    const char *type;
+    int rc;
+    *out = &turn_types[0];
+    if (!v)
+        return 0;
+    if ((rc = an_ld_string(ld, v, "type", &type)))
+        return rc;
+    for (size_t i = 0; i < NTURN_TYPES; i++)
+        if (!strcmp(turn_types[i].name, type)) {
+            *out = &turn_types[i];
+            return 0;
+        }
+    const char *const *names = an_turn_type_names();
+    const char *near = an_closest(type, names);
+    if (near)
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                       "unknown turn type '%s' (did you mean '%s'?)", type, near);
+    struct an_buf list = AN_BUF_INIT;
+    for (size_t i = 0; names[i]; i++)
+        an_buf_printf(&list, "%s%s", i ? ", " : "", names[i]);
+    rc = an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown turn type '%s' (supported: %s)", type,
+                 an_buf_cstr(&list));
+    an_buf_release(&list);
+    return rc;
+}
+
+static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
+                     struct an_turn *t)
+{
+    static const char *const keys[] = {"type",      "user", "assert", "tool",        "arguments",
+                                       "what",      "uri",  "allow_error", "message", "parts",
+                                       "prompt",    NULL};
+    const struct turn_type *row;
+    int rc;
+    t->loc = n->loc;
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "turns[]")) ||
+        (rc = an_ld_keys(ld, n, keys, "a turn")) || (rc = turn_type(ld, n, &row)))
+        return rc;
+    t->type = row->type;
+    return row->load(ld, n, lib, t);
 }
 
 static void json_release(void *p)

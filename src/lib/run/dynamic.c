@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ananke/check.h"
+#include "ananke/check_kind.h"
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
@@ -102,10 +103,9 @@ static char *evidence_of(const struct an_checkpoint *cp, const struct an_scope *
     struct an_buf b = AN_BUF_INIT;
     bool tools = false, text = false;
     for (size_t i = 0; i < cp->blk.nchecks; i++) {
-        enum an_check_kind k = cp->blk.checks[i].kind;
-        tools |= k == AN_CHECK_TOOL_CALLED || k == AN_CHECK_TOOL_RESULT;
-        text |= k != AN_CHECK_TOOL_CALLED && k != AN_CHECK_TOOL_RESULT && k != AN_CHECK_AGENT &&
-                k != AN_CHECK_SCRIPT;
+        const struct an_check_kind_def *d = an_check_kind_get(cp->blk.checks[i].kind);
+        tools |= d && d->tools;
+        text |= d && d->pure && !d->tools;
     }
     if (tools) {
         for (size_t i = 0; i < s->ncalls && i < 5; i++) {
