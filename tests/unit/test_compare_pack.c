@@ -22,7 +22,7 @@
 
 #include "core/buf.h"
 #include "core/sha256.h"
-#include "report/compare_int.h"
+#include "compare/compare_int.h"
 #include "support/files.h"
 
 /* --- redaction ------------------------------------------------------------- */

@@ -25,7 +25,7 @@
 #include "ananke/regex.h"
 #include "core/json.h"
 #include "core/vec.h"
-#include "report/compare_int.h"
+#include "compare/compare_int.h"
 
 #define REDACTED "[redacted]"
 #define MIN_SECRET 6

@@ -17,8 +17,8 @@
  * finding kinds from the runs. Static strings (names of enums, issue and
  * signal kinds) are never freed.
  */
-#ifndef ANANKE_REPORT_COMPARE_INT_H
-#define ANANKE_REPORT_COMPARE_INT_H
+#ifndef ANANKE_COMPARE_COMPARE_INT_H
+#define ANANKE_COMPARE_COMPARE_INT_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -34,7 +34,7 @@
 #include "core/sha256.h"
 #include "core/tmpdir.h"
 #include "core/vec.h"
-#include "report/compare_int.h"
+#include "compare/compare_int.h"
 #include "report/report_util.h"
 
 /* A recorded file larger than this is not copied (a clean error). */
