@@ -54,12 +54,7 @@ int an_report_markdown(const struct an_run_result *r, const char *path, struct a
  * failed assertion or error, pointing at the assertion's line; written to `out`. */
 void an_report_github(FILE *out, const struct an_run_result *r);
 
-/* Read a JSON report (an_report_json) and append its tests to `out`; the
- * run's start/end widen to cover it. Errors name the file (and line:col
- * for broken JSON). Used by `ananke merge`. */
-int an_run_result_load(struct an_run_result *out, const char *path, struct an_err *err);
-
-/* The result model as JSON (what the json reporter writes). New reference. */
-json_t *an_run_result_to_json(const struct an_run_result *r);
+/* an_run_result_load and an_run_result_to_json, the result model's JSON
+ * form that the json reporter writes, are in ananke/result.h. */
 
 #endif

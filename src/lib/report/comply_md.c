@@ -599,7 +599,7 @@ int an_report_comply_md(const struct an_comply_result *r, const char *path, stru
 {
     struct an_buf b = AN_BUF_INIT;
     render(&b, r);
-    int rc = an_rpt_write(path, &b, err);
+    int rc = an_atomic_write(path, &b, err);
     an_buf_release(&b);
     return rc;
 }

@@ -844,8 +844,8 @@ static void head(struct an_buf *b, const struct an_run_result *r, const struct a
 int an_report_html_file(const struct an_run_result *r, const char *path, struct an_err *err)
 {
     struct an_buf b = AN_BUF_INIT;
-    struct an_rpt_file f;
-    int rc = an_rpt_open(&f, path, err);
+    struct an_atomic_file f;
+    int rc = an_atomic_open(&f, path, err);
     if (rc)
         return rc;
     struct an_counts c = an_run_result_counts(r);
@@ -868,7 +868,7 @@ int an_report_html_file(const struct an_run_result *r, const char *path, struct 
     fwrite(b.data, 1, b.len, f.fp);
     an_buf_release(&b);
     /* a failed fwrite sets the stream's error flag; commit reports it */
-    return an_rpt_commit(&f, err);
+    return an_atomic_commit(&f, err);
 }
 
 int an_report_html(const struct an_run_result *r, const char *dir, struct an_err *err)
@@ -880,7 +880,7 @@ int an_report_html(const struct an_run_result *r, const char *dir, struct an_err
     if (!dir || !dir[0])
         return an_fail(err, AN_EUSAGE, NULL, "html report needs a directory");
     an_buf_puts(&path, dir);
-    if ((rc = an_rpt_mkdir_p(path.data, path.len, err)))
+    if ((rc = an_mkdir_p(path.data, path.len, err)))
         goto done;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         rc = an_fail(err, AN_EIO, NULL, "cannot write report into '%s': not a directory", dir);
