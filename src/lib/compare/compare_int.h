@@ -6,7 +6,8 @@
  *                     per-side availability, pass/fail, regressions
  *   compare_rca.c     root cause, policy hints, failure summary, trace
  *                     integrity, security signals, gate and risk
- *   compare_redact.c  --redact presets and regexes, recorded env secrets
+ *   compare_redact.c  --redact presets and regexes, recorded env secrets, on
+ *                     the recordings' redaction engine (run/redact.c)
  *   compare_pack.c    the pack on disk: files, manifest, href checks
  *   compare_json.c    compare-report.json (Report Contract v5)
  *   compare_html.c    report.html and what every page shares
