@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ananke/err.h"
 #include "ananke/transcript.h"
 
 struct an_finding {
@@ -238,5 +239,14 @@ struct an_counts an_run_result_counts(const struct an_run_result *r);
 /* passed / (passed + failed + errors): skipped tests ran nothing and are
  * left out; 0 when no test ran. */
 double an_counts_pass_rate(const struct an_counts *c);
+
+/* The result model as JSON: what the json reporter writes and `ananke run
+ * --record` keeps as results.json (src/lib/core/result_json.c documents the
+ * shape). New reference. */
+json_t *an_run_result_to_json(const struct an_run_result *r);
+/* Read a JSON report (an_report_json) and append its tests to `out`; the
+ * run's start/end widen to cover it. Errors name the file (and line:col
+ * for broken JSON). Used by `ananke merge`, replay and compare. */
+int an_run_result_load(struct an_run_result *out, const char *path, struct an_err *err);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * `ananke compare`'s pure verdicts (src/lib/report/compare_rca.c and
+ * `ananke compare`'s pure verdicts (src/lib/compare/compare_rca.c and
  * cmp_item_judge): finding kinds to root causes, the root-cause priority,
  * policy hints, failure summaries, trace integrity, security signals, the
  * gate (with the regression rule the original lacked), the href checker
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "report/compare_int.h"
+#include "compare/compare_int.h"
 #include "support/results_fixture.h"
 
 #define T0 1737100000000LL

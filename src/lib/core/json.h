@@ -4,6 +4,14 @@
  * Outside input may hold invalid UTF-8 or NUL bytes; jansson refuses those
  * in strings, so text that came from an agent is turned into a JSON string
  * with an_json_lossy(), which replaces each invalid byte with U+FFFD.
+ *
+ * One header, one file per idea:
+ *   json_lossy.c  outside text made valid: invalid UTF-8 and NULs replaced
+ *   json_write.c  JSON as text: shortest exact reals, the compact writer
+ *   json.c        small accessors (a value's type name, a string member)
+ *   json_fast.c   the parser's fast path and its string scanner
+ *   json_parse.c  an_json_parse: the tree cap, wide numbers, NULs, messages
+ * (json_int.h holds what those files share.)
  */
 #ifndef ANANKE_CORE_JSON_H
 #define ANANKE_CORE_JSON_H
@@ -12,10 +20,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* ---- json_lossy.c ---- */
+
 /* New reference to a JSON string of s[0..n), invalid UTF-8 replaced. */
 json_t *an_json_lossy(const char *s, size_t n);
 /* Same, into a malloc'd C string (caller frees). NULs become U+FFFD too. */
 char *an_utf8_lossy(const char *s, size_t n);
+
+/* ---- json_write.c ---- */
+
 /* JSON text (jansson flags), keys in insertion order, reals in their
  * shortest exact form (54.99, not 54.990000000000002); caller frees. */
 char *an_json_dumps(const json_t *v, size_t flags);
@@ -26,11 +39,17 @@ char *an_json_compact(const json_t *v);
  * with b as it was, when it would (an_json_compact must then do all). */
 struct an_buf;
 bool an_json_compact_try(struct an_buf *b, const json_t *v);
+
+/* ---- json.c ---- */
+
 /* The JSON type of v as a word: "object", "array", "string", "number",
  * "boolean" or "null" (NULL counts as null). */
 const char *an_json_type_name(const json_t *v);
 /* A string member, or NULL when absent or not a string. Borrowed. */
 const char *an_json_str(const json_t *obj, const char *key);
+
+/* ---- json_fast.c ---- */
+
 /* The JSON string whose opening quote is s[0], within s[0..n): its value in
  * *out and *len (pointing into s when it has no escape, else into
  * *scratch, reset at the first escape), the bytes it spans (quotes included) in
@@ -51,6 +70,9 @@ bool an_json_scan_string(const char *s, size_t n, struct an_buf *scratch, const 
  * "not sure", not "invalid": reals, longer integers, \u0000 and every
  * error are left to an_json_parse. */
 bool an_json_valid_fast(const char *s, size_t n);
+
+/* ---- json_parse.c ---- */
+
 /* Whether s[0..n) is one JSON value (the fast check, else jansson). */
 bool an_json_valid(const char *s, size_t n);
 /* Parse JSON text with a nesting limit; NULL + message in `why` on failure.

@@ -263,25 +263,15 @@ static bool is_count(const json_t *v)
     return false;
 }
 
-static int check_schema(struct cctx *c, const json_t *sch)
+/* The keywords that hold values: counts, numbers, type, required, enum. */
+static int check_values(struct cctx *c, const json_t *sch)
 {
-    int rc;
-    if (json_is_boolean(sch))
-        return 0;
-    if (!json_is_object(sch))
-        return cfail(c, "a schema must be an object or a boolean, not %s", an_json_type_name(sch));
-    if (++c->depth > MAX_NEST) {
-        c->depth--;
-        return cfail(c, "schema nested deeper than %d levels", MAX_NEST);
-    }
     static const char *const counts[] = {"minLength",     "maxLength",     "minItems",
                                          "maxItems",      "minProperties", "maxProperties",
                                          NULL};
     static const char *const numbers[] = {"minimum", "maximum", NULL};
-    static const char *const subs[] = {"not", "additionalProperties", "additionalItems",
-                                       "contains", "propertyNames", NULL};
     const json_t *v;
-    rc = 0;
+    int rc = 0;
     for (size_t i = 0; counts[i] && !rc; i++)
         if ((v = json_object_get(sch, counts[i])) && !is_count(v))
             rc = cfail(c, "'%s' must be a whole number, 0 or more", counts[i]);
@@ -332,6 +322,14 @@ static int check_schema(struct cctx *c, const json_t *sch)
     }
     if (!rc && (v = json_object_get(sch, "enum")) && !json_is_array(v))
         rc = cfail(c, "'enum' must be a list of values");
+    return rc;
+}
+
+/* The keywords that hold a regex or a reference. */
+static int check_refs(struct cctx *c, const json_t *sch)
+{
+    const json_t *v;
+    int rc = 0;
     if (!rc && (v = json_object_get(sch, "pattern"))) {
         struct an_regex *re = NULL;
         struct an_err e = AN_ERR_INIT;
@@ -344,7 +342,7 @@ static int check_schema(struct cctx *c, const json_t *sch)
     }
     if (!rc && (v = json_object_get(sch, "patternProperties"))) {
         if ((rc = check_map(c, "patternProperties", v)))
-            goto done;
+            return rc;
         const char *k;
         json_t *m;
         json_object_foreach((json_t *)v, k, m)
@@ -374,6 +372,16 @@ static int check_schema(struct cctx *c, const json_t *sch)
             rc = cfail(c, "'$ref' '%s' points at %s, not a schema", json_string_value(v),
                        an_json_type_name(resolve(c->s->root, json_string_value(v))));
     }
+    return rc;
+}
+
+/* The keywords that hold schemas, each checked in turn. */
+static int check_children(struct cctx *c, const json_t *sch)
+{
+    static const char *const subs[] = {"not", "additionalProperties", "additionalItems",
+                                       "contains", "propertyNames", NULL};
+    const json_t *v;
+    int rc = 0;
     for (size_t i = 0; subs[i] && !rc; i++)
         if ((v = json_object_get(sch, subs[i])))
             rc = check_sub(c, subs[i], v);
@@ -391,7 +399,24 @@ static int check_schema(struct cctx *c, const json_t *sch)
     for (size_t i = 0; lists[i] && !rc; i++)
         if ((v = json_object_get(sch, lists[i])))
             rc = check_list(c, lists[i], v, false);
-done:
+    return rc;
+}
+
+static int check_schema(struct cctx *c, const json_t *sch)
+{
+    if (json_is_boolean(sch))
+        return 0;
+    if (!json_is_object(sch))
+        return cfail(c, "a schema must be an object or a boolean, not %s", an_json_type_name(sch));
+    if (++c->depth > MAX_NEST) {
+        c->depth--;
+        return cfail(c, "schema nested deeper than %d levels", MAX_NEST);
+    }
+    int rc = check_values(c, sch);
+    if (!rc)
+        rc = check_refs(c, sch);
+    if (!rc)
+        rc = check_children(c, sch);
     c->depth--;
     return rc;
 }

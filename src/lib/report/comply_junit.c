@@ -114,7 +114,7 @@ int an_report_comply_junit(const struct an_comply_result *r, const char *path, s
         an_buf_puts(&b, "  </testsuite>\n");
     }
     an_buf_puts(&b, "</testsuites>\n");
-    int rc = an_rpt_write(path, &b, err);
+    int rc = an_atomic_write(path, &b, err);
     an_buf_release(&b);
     return rc;
 }

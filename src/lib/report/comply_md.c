@@ -466,11 +466,10 @@ static void test_section(struct an_buf *b, const struct an_comply_result *r, siz
     an_buf_puts(b, "\n\n");
 }
 
-static void render(struct an_buf *b, const struct an_comply_result *r)
+/* "# PROTOCOL Compliance Report" and how the tests were run. */
+static void methodology(struct an_buf *b, const struct an_comply_result *r, size_t ntests,
+                        size_t nreq)
 {
-    size_t ntests = r->nagents ? r->agents[0].ntests : 0, nreq = 0;
-    for (size_t k = 0; k < ntests; k++)
-        nreq += r->agents[0].tests[k].required;
     bool agui = r->protocol && !strcmp(r->protocol, "agui");
     bool mcp = r->protocol && !strcmp(r->protocol, "mcp");
     const char *title = "JSON-RPC";
@@ -536,7 +535,12 @@ static void render(struct an_buf *b, const struct an_comply_result *r)
                       "PARTIAL: some tests of "
                       "the area passed and some failed.\n\n",
                       ntests, nreq, ntests - nreq);
+}
 
+/* The table of compliance areas (in the order they first appear) against
+ * the agents, then its footnotes. */
+static void area_table(struct an_buf *b, const struct an_comply_result *r, size_t ntests)
+{
     /* areas in the order they first appear */
     const char **areas = an_xcalloc(ntests + 1, sizeof *areas);
     bool *req = an_xcalloc(ntests + 1, sizeof *req);
@@ -587,6 +591,15 @@ static void render(struct an_buf *b, const struct an_comply_result *r)
     an_buf_release(&notes);
     free(areas);
     free(req);
+}
+
+static void render(struct an_buf *b, const struct an_comply_result *r)
+{
+    size_t ntests = r->nagents ? r->agents[0].ntests : 0, nreq = 0;
+    for (size_t k = 0; k < ntests; k++)
+        nreq += r->agents[0].tests[k].required;
+    methodology(b, r, ntests, nreq);
+    area_table(b, r, ntests);
 
     for (size_t i = 0; i < r->nagents; i++)
         agent_summary(b, r, &r->agents[i]);
@@ -599,7 +612,7 @@ int an_report_comply_md(const struct an_comply_result *r, const char *path, stru
 {
     struct an_buf b = AN_BUF_INIT;
     render(&b, r);
-    int rc = an_rpt_write(path, &b, err);
+    int rc = an_atomic_write(path, &b, err);
     an_buf_release(&b);
     return rc;
 }

@@ -214,7 +214,7 @@ int an_report_comply_json(const struct an_comply_result *r, const char *path, st
     an_buf_puts(&b, s);
     an_buf_putc(&b, '\n');
     free(s);
-    int rc = an_rpt_write(path, &b, err);
+    int rc = an_atomic_write(path, &b, err);
     an_buf_release(&b);
     return rc;
 }

@@ -69,7 +69,7 @@ static json_t *rate(double r)
 static json_t *iso(int64_t unix_ms)
 {
     char ts[48];
-    an_rpt_iso8601(ts, sizeof ts, unix_ms);
+    an_iso8601_ms(ts, sizeof ts, unix_ms);
     return ts[0] ? json_string(ts) : json_null();
 }
 
@@ -172,7 +172,7 @@ static void dynamic(json_t *o, const struct an_test_result *t)
         json_array_append_new(cps, k);
     }
     set(o, "checkpoints", cps);
-    set(o, "total_turns", json_integer((json_int_t)an_rpt_turns_run(tr)));
+    set(o, "total_turns", json_integer((json_int_t)an_result_turns_run(tr)));
 }
 
 static json_t *result_event(const struct an_test_result *t)
@@ -306,8 +306,8 @@ static void line(FILE *fp, json_t *ev)
 
 int an_report_jsonl(const struct an_run_result *r, const char *path, struct an_err *err)
 {
-    struct an_rpt_file f;
-    int rc = an_rpt_open(&f, path, err);
+    struct an_atomic_file f;
+    int rc = an_atomic_open(&f, path, err);
     if (rc)
         return rc;
     /* written an event at a time: a run of 10000 tests is never one document */
@@ -319,5 +319,5 @@ int an_report_jsonl(const struct an_run_result *r, const char *path, struct an_e
             line(f.fp, stability_event(&r->tests[i]));
     line(f.fp, summary_event(r));
     /* a failed write sets the stream's error flag; commit reports it */
-    return an_rpt_commit(&f, err);
+    return an_atomic_commit(&f, err);
 }

@@ -411,7 +411,7 @@ int an_report_markdown(const struct an_run_result *r, const char *path, struct a
     /* every section ends in a blank line; the file ends in one newline */
     if (b.len >= 2 && b.data[b.len - 1] == '\n' && b.data[b.len - 2] == '\n')
         b.data[--b.len] = '\0';
-    int rc = an_rpt_write(path, &b, err);
+    int rc = an_atomic_write(path, &b, err);
     an_buf_release(&b);
     return rc;
 }

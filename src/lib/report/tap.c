@@ -226,7 +226,7 @@ int an_report_tap(const struct an_run_result *r, const char *path, struct an_err
 {
     struct an_buf b = AN_BUF_INIT;
     document(&b, r);
-    int rc = an_rpt_write(path, &b, err);
+    int rc = an_atomic_write(path, &b, err);
     an_buf_release(&b);
     return rc;
 }

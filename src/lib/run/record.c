@@ -10,17 +10,18 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "ananke/report.h"
+#include "ananke/result.h"
 #include "core/arena.h"
+#include "core/atomic_file.h"
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/interp.h"
+#include "core/iso8601.h"
 #include "core/json.h"
 #include "core/result_paths.h"
 #include "core/sha256.h"
 #include "core/strmap.h"
 #include "proto/uuid.h"
-#include "report/report_util.h"
 #include "run/redact.h"
 #include "run/secrets.h"
 
@@ -136,7 +137,7 @@ static json_t *str(const char *s)
 static json_t *iso(int64_t ms)
 {
     char buf[40];
-    an_rpt_iso8601(buf, sizeof buf, ms);
+    an_iso8601_ms(buf, sizeof buf, ms);
     return buf[0] ? json_string(buf) : json_null();
 }
 
@@ -296,7 +297,7 @@ static int write_buf(const struct an_recorder *rc, const char *rel, const struct
                      struct an_err *err)
 {
     char *path = path_in(rc, rel);
-    int rc_ = an_rpt_write(path, b, err);
+    int rc_ = an_atomic_write(path, b, err);
     free(path);
     return rc_;
 }

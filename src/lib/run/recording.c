@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "ananke/record.h"
-#include "ananke/report.h"
+#include "ananke/result.h"
 #include "core/buf.h"
 #include "core/json.h"
 #include "core/nofollow.h"

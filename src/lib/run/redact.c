@@ -24,6 +24,7 @@ struct pattern {
     struct an_regex *re;
     size_t label;
     bool utf; /* compiled with the u flag: step over whole characters */
+    bool group1; /* AN_REDACT_GROUP1: replace capture group 1 when it took part */
     atomic_size_t gave_up; /* texts redacted whole: PCRE2 gave up on them */
 };
 
@@ -51,11 +52,16 @@ void an_redactor_free(struct an_redactor *r)
     for (size_t i = 0; i < r->nlabels; i++)
         free(r->labels[i]);
     free(r->labels);
-    for (size_t i = 0; i < r->nvalues; i++)
+    /* wiped before they go back to the allocator: they are secrets */
+    for (size_t i = 0; i < r->nvalues; i++) {
+        memset(r->values[i], 0, strlen(r->values[i]));
         free(r->values[i]);
+    }
     free(r->values);
-    for (size_t i = 0; i < r->nforms; i++)
+    for (size_t i = 0; i < r->nforms; i++) {
+        memset(r->forms[i].s, 0, r->forms[i].n);
         free(r->forms[i].s);
+    }
     free(r->forms);
     for (size_t i = 0; i < r->npats && !r->borrowed; i++) {
         an_regex_free(r->pats[i]->re);
@@ -161,8 +167,10 @@ static bool lower_hex(char *s)
     return any;
 }
 
-enum an_redact_add an_redactor_add_secret(struct an_redactor *r, const char *label,
-                                          const char *value)
+/* The checks both ways of adding a secret make; ADDED when value is new
+ * (it is then known, under the label *l). */
+static enum an_redact_add add_value(struct an_redactor *r, const char *label, const char *value,
+                                    size_t *l)
 {
     size_t n = strlen(value);
     if (n == 0)
@@ -174,8 +182,25 @@ enum an_redact_add an_redactor_add_secret(struct an_redactor *r, const char *lab
             return AN_REDACT_KNOWN;
     AN_GROW(r->values, r->nvalues, r->cap_values);
     r->values[r->nvalues++] = an_xstrdup(value);
-    size_t l = label_of(r, label);
-    add_form(r, value, n, l);
+    *l = label_of(r, label);
+    add_form(r, value, n, *l);
+    return AN_REDACT_ADDED;
+}
+
+enum an_redact_add an_redactor_add_literal(struct an_redactor *r, const char *label,
+                                           const char *value)
+{
+    size_t l;
+    return add_value(r, label, value, &l);
+}
+
+enum an_redact_add an_redactor_add_secret(struct an_redactor *r, const char *label,
+                                          const char *value)
+{
+    size_t l = 0;
+    enum an_redact_add added = add_value(r, label, value, &l);
+    if (added != AN_REDACT_ADDED)
+        return added;
     static const size_t styles[] = {0, JSON_ENSURE_ASCII, JSON_ESCAPE_SLASH,
                                     JSON_ENSURE_ASCII | JSON_ESCAPE_SLASH};
     for (size_t k = 0; k < sizeof styles / sizeof *styles; k++) {
@@ -196,7 +221,8 @@ enum an_redact_add an_redactor_add_secret(struct an_redactor *r, const char *lab
     return AN_REDACT_ADDED;
 }
 
-int an_redactor_add_regex(struct an_redactor *r, const char *src, struct an_err *err)
+int an_redactor_add_pattern(struct an_redactor *r, const char *label, const char *src,
+                            unsigned flags, struct an_err *err)
 {
     struct an_regex *re = NULL;
     if (r->borrowed)
@@ -211,17 +237,24 @@ int an_redactor_add_regex(struct an_redactor *r, const char *src, struct an_err 
     const char *nojit = getenv("ANANKE_NO_JIT");
     if (!(nojit && *nojit && strcmp(nojit, "0") != 0))
         (void)pcre2_jit_compile(re->code, PCRE2_JIT_PARTIAL_HARD);
-    struct an_buf b = AN_BUF_INIT;
-    an_buf_printf(&b, "--redact %s", src);
     AN_GROW(r->pats, r->npats, r->cap_pats);
     struct pattern *p = an_xcalloc(1, sizeof *p);
     p->re = re;
-    p->label = label_of(r, an_buf_cstr(&b));
+    p->label = label_of(r, label);
     p->utf = strchr(re->flags, 'u') != NULL;
+    p->group1 = (flags & AN_REDACT_GROUP1) != 0;
     atomic_init(&p->gave_up, 0);
     r->pats[r->npats++] = p;
-    an_buf_release(&b);
     return AN_OK;
+}
+
+int an_redactor_add_regex(struct an_redactor *r, const char *src, struct an_err *err)
+{
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_printf(&b, "--redact %s", src);
+    int rc = an_redactor_add_pattern(r, an_buf_cstr(&b), src, 0, err);
+    an_buf_release(&b);
+    return rc;
 }
 
 size_t an_redactor_npatterns(const struct an_redactor *r)
@@ -347,15 +380,22 @@ static void find_pattern(struct pattern *p, const char *s, size_t n, struct span
         if (rc < 0)
             break; /* no more matches (or a subject PCRE2 refuses: nothing to find) */
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-        if (ov[1] > ov[0]) {
-            span_add(out, ov[0], ov[1]);
+        size_t a = ov[0], b = ov[1];
+        if (p->group1 && rc > 1 && ov[2] != PCRE2_UNSET) {
+            a = ov[2]; /* may lie in a lookaround, outside the match */
+            b = ov[3];
+        }
+        if (b > a) { /* an empty match (or group) hides nothing */
+            span_add(out, a, b);
             if (counts)
                 counts[p->label]++;
+        }
+        if (ov[1] > ov[0]) {
             at = ov[1];
             continue;
         }
-        /* an empty match hides nothing: step past it, a whole character
-         * in UTF mode (PCRE2 refuses an offset inside one) */
+        /* step past an empty match, a whole character in UTF mode
+         * (PCRE2 refuses an offset inside one) */
         at = ov[1] + 1;
         while (p->utf && at < n && ((unsigned char)s[at] & 0xC0) == 0x80)
             at++;
@@ -612,4 +652,66 @@ json_t *an_redact_json(const struct an_redactor *r, const json_t *v, size_t *cou
         return o;
     }
     return json_incref((json_t *)v);
+}
+
+/* ---- rules in order (an_redact_in_order) ---- */
+
+/* The rules under label l over s[0..n), replaced one match after another
+ * into out; how many were replaced (0: out untouched). */
+static size_t order_label(const struct an_redactor *r, size_t l, const char *s, size_t n,
+                          unsigned what, struct an_buf *out)
+{
+    struct spans sp = {0};
+    size_t sources = 0;
+    for (size_t i = 0; i < r->nforms; i++) {
+        if (r->forms[i].label == l) {
+            find_form(&r->forms[i], s, n, &sp, NULL);
+            sources++;
+        }
+    }
+    for (size_t i = 0; (what & AN_REDACT_PATTERNS) && i < r->npats; i++) {
+        if (r->pats[i]->label == l) {
+            find_pattern(r->pats[i], s, n, &sp, NULL);
+            sources++;
+        }
+    }
+    if (sources > 1) /* one source finds its matches in order already */
+        qsort(sp.v, sp.n, sizeof *sp.v, span_cmp);
+    size_t done = 0, from = 0;
+    for (size_t i = 0; i < sp.n; i++) {
+        if (sp.v[i].a < from || sp.v[i].b <= sp.v[i].a)
+            continue; /* overlaps one replaced already: leftmost first wins */
+        an_buf_append(out, s + from, sp.v[i].a - from);
+        an_buf_puts(out, AN_REDACTED);
+        from = sp.v[i].b;
+        done++;
+    }
+    if (done)
+        an_buf_append(out, s + from, n - from);
+    free(sp.v);
+    return done;
+}
+
+char *an_redact_in_order(const struct an_redactor *r, const char *s, size_t n, unsigned what,
+                         size_t *counts, size_t *out_len)
+{
+    char *cur = NULL;
+    size_t curlen = n;
+    for (size_t l = 0; r && l < r->nlabels; l++) {
+        struct an_buf out = AN_BUF_INIT;
+        size_t k = order_label(r, l, cur ? cur : s, curlen, what, &out);
+        if (!k) {
+            an_buf_release(&out);
+            continue;
+        }
+        if (counts)
+            counts[l] += k;
+        free(cur);
+        cur = an_buf_detach(&out, &curlen);
+        if (!cur)
+            cur = an_xstrdup("");
+    }
+    if (cur && out_len)
+        *out_len = curlen;
+    return cur;
 }

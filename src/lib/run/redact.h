@@ -30,6 +30,9 @@
  * keeps only its last bytes, "...tail"). Who cuts a text says so with a
  * marker.
  *
+ * ananke compare's pack uses the same engine with its rules applied one
+ * after another (an_redact_in_order, below).
+ *
  * Fail closed. A pattern that PCRE2 gives up on (its match limit, a
  * catastrophic backtracking on this text) redacts the whole text it was
  * searching, and the redactor counts it (an_redactor_gave_up) so that the
@@ -73,6 +76,17 @@ enum an_redact_add an_redactor_add_secret(struct an_redactor *r, const char *lab
 /* Add a pattern (an_regex syntax: `re` or `/re/flags`), labelled
  * "--redact SRC". AN_EREGEX with PCRE2's message when it does not compile. */
 int an_redactor_add_regex(struct an_redactor *r, const char *src, struct an_err *err);
+
+/* Add a pattern under `label` (copied). With AN_REDACT_GROUP1 a match
+ * whose capture group 1 took part has only that group replaced, so that
+ * "Bearer " or "api_key=" stays readable. Errors as an_redactor_add_regex. */
+#define AN_REDACT_GROUP1 0x1u
+int an_redactor_add_pattern(struct an_redactor *r, const char *label, const char *src,
+                            unsigned flags, struct an_err *err);
+/* Add a literal secret found only as written (none of the JSON-escaped
+ * forms an_redactor_add_secret adds); same checks and results. */
+enum an_redact_add an_redactor_add_literal(struct an_redactor *r, const char *label,
+                                           const char *value);
 
 size_t an_redactor_nlabels(const struct an_redactor *r);
 const char *an_redactor_label(const struct an_redactor *r, size_t i);
@@ -131,6 +145,21 @@ json_t *an_redact_json(const struct an_redactor *r, const json_t *v, size_t *cou
  */
 char **an_redact_frames(const struct an_redactor *r, const char *const *frames, size_t n,
                         size_t *counts);
+
+/*
+ * Rules in order (ananke compare's evidence pack, docs/compare.md): each
+ * label's secrets and patterns, in the order the labels were made, replace
+ * their matches in the text the labels before them left; within a label the
+ * leftmost match wins over one that overlaps it. A literal is searched for
+ * as added; there is no cut or quoted rule. A pattern PCRE2 gives up on
+ * redacts the whole text (fail closed), as everywhere. counts[label] gets
+ * the number of replacements. `what`: AN_REDACT_PATTERNS for every rule,
+ * 0 for the literal secrets only (a last pass over a file's bytes).
+ * NULL when nothing was replaced, else a new malloc'd string.
+ */
+#define AN_REDACT_PATTERNS 0x1u
+char *an_redact_in_order(const struct an_redactor *r, const char *s, size_t n, unsigned what,
+                         size_t *counts, size_t *out_len);
 
 /* A JSON value whose strings may continue each other (a conversation's
  * messages: a secret begun in one and ended in the next), searched as a

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "core/json.h"
-#include "report/compare_int.h"
+#include "compare/compare_int.h"
 #include "report/metrics.h"
 #include "report/report_util.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/json.h"
-#include "report/compare_int.h"
+#include "compare/compare_int.h"
 #include "report/metrics.h"
 #include "report/report_util.h"
 
@@ -391,7 +391,7 @@ json_t *cmp_report_json(const struct an_compare *c, const struct cmp_pack *p)
     json_object_set_new(o, "contract_version", json_integer(5));
     json_object_set_new(o, "report_id", lossy(c->report_id));
     json_object_set_new(o, "generated_at",
-                        json_string(an_rpt_iso8601(ts, sizeof ts, c->now_ms)));
+                        json_string(an_iso8601_ms(ts, sizeof ts, c->now_ms)));
     json_object_set_new(o, "generator",
                         json_pack("{s:s, s:s}", "name", "ananke", "version", ANANKE_VERSION));
     json_object_set_new(o, "baseline_dir", lossy(c->run[CMP_BASE].dir));

@@ -19,7 +19,7 @@
 #include "core/hex.h"
 #include "core/json.h"
 #include "core/vec.h"
-#include "report/compare_int.h"
+#include "compare/compare_int.h"
 
 const char *const cmp_side_name[2] = {"baseline", "new"};
 const char *const cmp_art_name[CMP_ART_COUNT] = {"case_response", "final_output", "frames",

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "core/json.h"
-#include "report/compare_int.h"
+#include "compare/compare_int.h"
 #include "report/report_util.h"
 
 #ifndef ANANKE_VERSION

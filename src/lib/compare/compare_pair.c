@@ -26,7 +26,7 @@
 #include "core/nofollow.h"
 #include "core/sha256.h"
 #include "core/vec.h"
-#include "report/compare_int.h"
+#include "compare/compare_int.h"
 #include "report/report_util.h"
 
 /* One test of one run: from results.json, or only listed in run.json. */

@@ -1,5 +1,5 @@
 /*
- * Reading a JSON report back (the shape written by json.c) into a run
+ * Reading a JSON report back (the shape written by result_json.c) into a run
  * result, so `ananke merge` can join the results of shards and write any
  * report from them. Only what reporters use is read back; unknown keys
  * are ignored so newer files still merge.
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ananke/report.h"
 #include "core/json.h"
+#include "core/result_json.h"
 #include "core/nofollow.h"
 
 static char *dup_str(const json_t *o, const char *k)

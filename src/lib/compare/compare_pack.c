@@ -34,7 +34,7 @@
 #include "core/sha256.h"
 #include "core/tmpdir.h"
 #include "core/vec.h"
-#include "report/compare_int.h"
+#include "compare/compare_int.h"
 #include "report/report_util.h"
 
 /* A recorded file larger than this is not copied (a clean error). */
@@ -51,7 +51,7 @@ static int mkdirs(const char *root, const char *rel, struct an_err *err)
     struct an_buf b = AN_BUF_INIT;
     an_buf_printf(&b, "%s/", root);
     an_buf_append(&b, rel, (size_t)(slash - rel));
-    int rc = an_rpt_mkdir_p(b.data, b.len, err);
+    int rc = an_mkdir_p(b.data, b.len, err);
     an_buf_release(&b);
     return rc;
 }
@@ -806,7 +806,7 @@ int an_compare_write(struct an_compare *c, const char *report_dir, struct an_err
     char *slash = strrchr(target, '/');
     struct an_buf b = AN_BUF_INIT;
     an_buf_append(&b, target, slash ? (size_t)(slash - target) : 0); /* canonical(): absolute */
-    if (b.len && (rc = an_rpt_mkdir_p(b.data, b.len, err))) {
+    if (b.len && (rc = an_mkdir_p(b.data, b.len, err))) {
         an_buf_release(&b);
         goto done;
     }

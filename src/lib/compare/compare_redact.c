@@ -1,7 +1,8 @@
 /*
  * Redaction for the evidence pack (`ananke compare --redact`).
  *
- * Rules run in order over every string that goes into the pack: the
+ * Rules run in order (run/redact.h an_redact_in_order: the same engine as
+ * a recording's redaction) over every string that goes into the pack: the
  * strings of every JSON file (copied or made), every text shown on a page.
  * A rule is a regex whose match (or its capture group 1, so "Bearer" or
  * "api_key=" stays readable) becomes "[redacted]", or a literal: the value
@@ -15,27 +16,23 @@
  * Replacements are counted per rule category and per pack file, for
  * artifacts/redaction-summary.json. Values are never stored or reported.
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ananke/regex.h"
+#include "compare/compare_int.h"
 #include "core/json.h"
 #include "core/vec.h"
-#include "report/compare_int.h"
+#include "run/redact.h"
 
-#define REDACTED "[redacted]"
 #define MIN_SECRET 6
 
+/* What the summary says of a rule; the matching is the engine's
+ * (run/redact.h): rule i is the redactor's label i. */
 struct rule {
-    const char *category; /* static, or owned in env names */
+    const char *category; /* static */
     char *source;         /* "preset:pii", "regex", "env:NAME" */
-    struct an_regex *re;  /* NULL for a literal */
-    char *literal;
-    size_t litlen;
     size_t count;
 };
 
@@ -45,8 +42,10 @@ struct touched {
 };
 
 struct cmp_redactor {
+    struct an_redactor *eng;
     struct rule *v;
     size_t n, cap;
+    size_t *counts; /* per rule, one call's (an_redact_in_order) */
     struct touched *files;
     size_t nfiles, cap_files;
     size_t cur_ix;
@@ -70,19 +69,20 @@ static const struct {
      "password|passwd|token)[\"']?\\s*[=:]\\s*[\"']?([^\\s\"'&,;<>\\\\]{4,})/i"},
 };
 
-static void add_rule(struct cmp_redactor *r, const char *category, const char *source,
-                     struct an_regex *re, const char *literal)
+/* A rule whose matching the engine has just taken under label r->n. */
+static void add_rule(struct cmp_redactor *r, const char *category, const char *source)
 {
     AN_GROW(r->v, r->n, r->cap);
-    struct rule *u = &r->v[r->n++];
-    memset(u, 0, sizeof *u);
-    u->category = category;
-    u->source = an_xstrdup(source);
-    u->re = re;
-    if (literal) {
-        u->literal = an_xstrdup(literal);
-        u->litlen = strlen(literal);
-    }
+    r->v[r->n++] = (struct rule){category, an_xstrdup(source), 0};
+    r->counts = an_xrealloc(r->counts, r->n * sizeof *r->counts);
+}
+
+/* Each rule its own label, whatever its source: two --redact of the same
+ * regex are two rules, counted apart. */
+static const char *label(struct cmp_redactor *r, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "compare rule %zu", r->n);
+    return buf;
 }
 
 static void preset_word(struct cmp_redactor *r, const char *w)
@@ -99,8 +99,10 @@ int cmp_redactor_new(struct cmp_redactor **out, const char *const *specs, size_t
 {
     struct cmp_redactor *r = an_xcalloc(1, sizeof *r);
     *out = r;
+    r->eng = an_redactor_new();
     r->cur_ix = (size_t)-1;
     an_strmap_init(&r->file_ix, &r->arena);
+    char lb[48];
     for (size_t i = 0; i < n; i++) {
         const char *s = specs[i];
         bool preset = false;
@@ -108,25 +110,23 @@ int cmp_redactor_new(struct cmp_redactor **out, const char *const *specs, size_t
             if (strcmp(s, PRESETS[p].preset))
                 continue;
             preset = true;
-            struct an_regex *re = NULL;
-            if (an_regex_compile(&re, PRESETS[p].pattern, NULL, err))
+            if (an_redactor_add_pattern(r->eng, label(r, lb, sizeof lb), PRESETS[p].pattern,
+                                        AN_REDACT_GROUP1, err))
                 return AN_EREGEX; /* our table: a bug */
             char src[32];
             snprintf(src, sizeof src, "preset:%s", PRESETS[p].preset);
-            add_rule(r, PRESETS[p].category, src, re, NULL);
+            add_rule(r, PRESETS[p].category, src);
         }
         if (preset) {
             preset_word(r, s);
         } else {
-            struct an_regex *re = NULL;
             if (!s[0])
                 return an_fail(err, AN_EUSAGE, NULL,
                                "--redact needs a preset (pii, secrets) or a regex");
-            if (an_regex_compile(&re, s, NULL, err)) {
-                an_err_prefix(err, "--redact: ");
+            if (an_redactor_add_pattern(r->eng, label(r, lb, sizeof lb), s, AN_REDACT_GROUP1,
+                                        err))
                 return AN_EREGEX;
-            }
-            add_rule(r, "custom", "regex", re, NULL);
+            add_rule(r, "custom", "regex");
             preset_word(r, "custom");
         }
         r->given = true;
@@ -138,12 +138,13 @@ void cmp_redactor_add_secret(struct cmp_redactor *r, const char *env_name, const
 {
     if (!r || !value || strlen(value) < MIN_SECRET)
         return;
-    for (size_t i = 0; i < r->n; i++)
-        if (r->v[i].literal && !strcmp(r->v[i].literal, value))
-            return;
+    char lb[48];
+    /* a value known already (under another name) stays one rule */
+    if (an_redactor_add_literal(r->eng, label(r, lb, sizeof lb), value) != AN_REDACT_ADDED)
+        return;
     char src[160];
     snprintf(src, sizeof src, "env:%.150s", env_name);
-    add_rule(r, "env_secret", src, NULL, value);
+    add_rule(r, "env_secret", src);
     if (!r->given)
         preset_word(r, "env_secrets");
 }
@@ -152,14 +153,11 @@ void cmp_redactor_free(struct cmp_redactor *r)
 {
     if (!r)
         return;
-    for (size_t i = 0; i < r->n; i++) {
+    an_redactor_free(r->eng); /* wipes the secrets */
+    for (size_t i = 0; i < r->n; i++)
         free(r->v[i].source);
-        an_regex_free(r->v[i].re);
-        if (r->v[i].literal) /* wipe: it is a secret */
-            memset(r->v[i].literal, 0, r->v[i].litlen);
-        free(r->v[i].literal);
-    }
     free(r->v);
+    free(r->counts);
     for (size_t i = 0; i < r->nfiles; i++)
         free(r->files[i].rel);
     free(r->files);
@@ -196,82 +194,26 @@ void cmp_redactor_file(struct cmp_redactor *r, const char *rel)
     r->cur_ix = ix - 1;
 }
 
-static void counted(struct cmp_redactor *r, struct rule *u)
+/* The engine's replacements, rules in order: counted per rule and for the
+ * current file. NULL when nothing matched. */
+static char *run_rules(struct cmp_redactor *r, const char *s, size_t n, unsigned what,
+                       size_t *outlen)
 {
-    u->count++;
-    if (r->cur_ix != (size_t)-1)
-        r->files[r->cur_ix].count++;
-}
-
-/* One rule over in[0..n): the result in out; false when nothing matched. */
-static bool apply(struct cmp_redactor *r, struct rule *u, const char *in, size_t n,
-                  struct an_buf *out)
-{
-    bool hit = false;
-    size_t from = 0;
-    if (u->literal) {
-        for (size_t i = 0; u->litlen && i + u->litlen <= n;) {
-            if (memcmp(in + i, u->literal, u->litlen)) {
-                i++;
-                continue;
-            }
-            an_buf_append(out, in + from, i - from);
-            an_buf_puts(out, REDACTED);
-            i += u->litlen;
-            from = i;
-            hit = true;
-            counted(r, u);
-        }
-    } else {
-        pcre2_code *code = u->re->code;
-        pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, NULL);
-        if (!md)
-            an_oom();
-        size_t at = 0;
-        while (at <= n) {
-            int m = pcre2_match(code, (PCRE2_SPTR)in, n, at, 0, md, NULL);
-            if (m < 0)
-                break;
-            PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-            size_t s = ov[0], e = ov[1];
-            if (m > 1 && ov[2] != PCRE2_UNSET) {
-                s = ov[2];
-                e = ov[3];
-            }
-            if (e > s && s >= from) {
-                an_buf_append(out, in + from, s - from);
-                an_buf_puts(out, REDACTED);
-                from = e;
-                hit = true;
-                counted(r, u);
-            }
-            at = ov[1] > at ? ov[1] : at + 1;
-        }
-        pcre2_match_data_free(md);
+    memset(r->counts, 0, r->n * sizeof *r->counts);
+    char *out = an_redact_in_order(r->eng, s, n, what, r->counts, outlen);
+    for (size_t i = 0; out && i < r->n; i++) {
+        r->v[i].count += r->counts[i];
+        if (r->cur_ix != (size_t)-1)
+            r->files[r->cur_ix].count += r->counts[i];
     }
-    if (hit)
-        an_buf_append(out, in + from, n - from);
-    return hit;
+    return out;
 }
 
 char *cmp_redact(struct cmp_redactor *r, const char *s, size_t n, size_t *outlen)
 {
     if (!cmp_redactor_active(r) || !s)
         return NULL;
-    char *cur = NULL;
-    size_t curlen = n;
-    for (size_t i = 0; i < r->n; i++) {
-        struct an_buf out = AN_BUF_INIT;
-        if (apply(r, &r->v[i], cur ? cur : s, curlen, &out)) {
-            free(cur);
-            cur = an_buf_detach(&out, &curlen);
-        } else {
-            an_buf_release(&out);
-        }
-    }
-    if (cur && outlen)
-        *outlen = curlen;
-    return cur;
+    return run_rules(r, s, n, AN_REDACT_PATTERNS, outlen);
 }
 
 static bool pack_path_member(const char *k)
@@ -322,17 +264,17 @@ void cmp_redact_json(struct cmp_redactor *r, json_t *v)
 
 void cmp_redact_bytes(struct cmp_redactor *r, struct an_buf *b)
 {
-    for (size_t i = 0; r && i < r->n; i++) {
-        if (!r->v[i].literal || !b->len)
-            continue;
-        struct an_buf out = AN_BUF_INIT;
-        if (apply(r, &r->v[i], b->data, b->len, &out)) {
-            an_buf_release(b);
-            *b = out;
-        } else {
-            an_buf_release(&out);
-        }
-    }
+    if (!cmp_redactor_active(r) || !b->len)
+        return;
+    size_t n = 0;
+    char *out = run_rules(r, b->data, b->len, 0, &n);
+    if (!out)
+        return;
+    struct an_buf nb = AN_BUF_INIT;
+    an_buf_append(&nb, out, n);
+    free(out);
+    an_buf_release(b);
+    *b = nb;
 }
 
 json_t *cmp_redactor_summary(const struct cmp_redactor *r)
@@ -361,7 +303,7 @@ json_t *cmp_redactor_summary(const struct cmp_redactor *r)
                                                                                   : "none"));
     const char *pid = cmp_redactor_preset_id(r);
     json_object_set_new(o, "redaction_preset_id", pid ? json_string(pid) : json_null());
-    json_object_set_new(o, "replacement", json_string(REDACTED));
+    json_object_set_new(o, "replacement", json_string(AN_REDACTED));
     json_object_set_new(o, "rules", rules);
     json_object_set_new(o, "categories", cats);
     json_object_set_new(o, "total", json_integer((json_int_t)total));

@@ -6,7 +6,8 @@
  *                     per-side availability, pass/fail, regressions
  *   compare_rca.c     root cause, policy hints, failure summary, trace
  *                     integrity, security signals, gate and risk
- *   compare_redact.c  --redact presets and regexes, recorded env secrets
+ *   compare_redact.c  --redact presets and regexes, recorded env secrets, on
+ *                     the recordings' redaction engine (run/redact.c)
  *   compare_pack.c    the pack on disk: files, manifest, href checks
  *   compare_json.c    compare-report.json (Report Contract v5)
  *   compare_html.c    report.html and what every page shares
@@ -17,8 +18,8 @@
  * finding kinds from the runs. Static strings (names of enums, issue and
  * signal kinds) are never freed.
  */
-#ifndef ANANKE_REPORT_COMPARE_INT_H
-#define ANANKE_REPORT_COMPARE_INT_H
+#ifndef ANANKE_COMPARE_COMPARE_INT_H
+#define ANANKE_COMPARE_COMPARE_INT_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,0 +1,427 @@
+/* The parser's fast path and the string scanner it is built on (core/json.h). */
+#include "core/json.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "ananke/err.h"
+#include "core/buf.h"
+#include "core/hex.h"
+#include "core/json_int.h"
+
+/* ---- a fast path for an_json_parse ----
+ * jansson's lexer reads through a get/unget stream a byte at a time; most
+ * of what ananke parses (an AG-UI event, tool arguments) is small and plain.
+ * This parser builds the same jansson values for a strict subset of what
+ * jansson accepts: anything else (reals, integers of 19+ digits, \u0000,
+ * lone surrogates, invalid UTF-8, any syntax error, deep nesting) makes it
+ * give up, and jansson parses the text again, so results and error
+ * messages stay exactly jansson's.
+ *
+ * The same descent also only checks (an_json_valid_fast): it then builds
+ * and allocates nothing, and a value it accepts is one it would have built,
+ * so the two cannot disagree on what the fast path takes. */
+
+struct fastp {
+    const unsigned char *s, *end;
+    unsigned depth;
+    bool check;            /* only check: build nothing, allocate nothing */
+    struct an_buf scratch; /* unescaped strings */
+};
+
+/* What the descent returns for "valid" when it only checks: jansson's
+ * null is a static value, never counted, so the json_decref calls on the
+ * way out of a failure are harmless on it. */
+#define FAST_CHECKED json_null()
+
+static void fast_ws(struct fastp *p)
+{
+    while (p->s < p->end && (*p->s == ' ' || *p->s == '\t' || *p->s == '\n' || *p->s == '\r'))
+        p->s++;
+}
+
+static long hex4(const unsigned char *s)
+{
+    long v = 0;
+    for (int i = 0; i < 4; i++) {
+        int h = an_hex_digit(s[i]);
+        if (h < 0)
+            return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+static bool fast_string(struct fastp *p, const char **out, size_t *len)
+{
+    size_t used;
+    if (!an_json_scan_string((const char *)p->s, (size_t)(p->end - p->s),
+                             p->check ? NULL : &p->scratch, out, len, &used))
+        return false;
+    p->s += used;
+    return true;
+}
+
+/* Offset of the first byte of s[0..n) a string scanner must look at: '"',
+ * '\\', a control byte or a non-ASCII byte; n when there is none. Sixteen
+ * bytes at a time where SSE2 is there (every x86-64), else eight. */
+static inline size_t plain_run(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+#ifdef __SSE2__
+    const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), sp = _mm_set1_epi8(0x20);
+    for (; n - i >= 16; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        /* signed: bytes of 0x80 and above count as below 0x20 */
+        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, bs)),
+                                   _mm_cmplt_epi8(x, sp));
+        unsigned m = (unsigned)_mm_movemask_epi8(bad);
+        if (m)
+            return i + (size_t)__builtin_ctz(m);
+    }
+#endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* The lowest flagged byte is exact: a borrow only runs upwards from a
+     * byte that is flagged itself. */
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    for (; n - i >= 8; i += 8) {
+        uint64_t w, qq, bb;
+        memcpy(&w, s + i, 8);
+        qq = w ^ (ones * '"');
+        bb = w ^ (ones * '\\');
+        uint64_t bad = (((qq - ones) & ~qq) | ((bb - ones) & ~bb) | ((w - ones * 0x20) & ~w) | w) &
+                       high;
+        if (bad)
+            return i + (size_t)__builtin_ctzll(bad) / 8;
+    }
+    /* the last bytes: the eight that end at n (a string's closing quote is
+     * nearly always among them); those before i were found plain above, so
+     * they flag nothing, and no borrow runs out of them */
+    if (n >= 8 && i < n) {
+        uint64_t w, qq, bb;
+        memcpy(&w, s + n - 8, 8);
+        qq = w ^ (ones * '"');
+        bb = w ^ (ones * '\\');
+        uint64_t bad = (((qq - ones) & ~qq) | ((bb - ones) & ~bb) | ((w - ones * 0x20) & ~w) | w) &
+                       high;
+        return bad ? n - 8 + (size_t)__builtin_ctzll(bad) / 8 : n;
+    }
+#endif
+    while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
+        i++;
+    return i;
+}
+
+/* put() that says whether the bytes went in (an_buf_append's result) */
+static inline int put_rc(struct an_buf *b, const void *p, size_t n)
+{
+    if (b->len + n < b->cap && !b->cap_max) {
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+        return 0;
+    }
+    return an_buf_append(b, p, n);
+}
+
+bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, const char **out,
+                         size_t *len, size_t *used)
+{
+    const unsigned char *start = (const unsigned char *)str;
+    const unsigned char *s = start + 1, *end = start + n, *run = s;
+    bool esc = false;
+    while (s < end) {
+        s += plain_run(s, (size_t)(end - s));
+        if (s == end)
+            break;
+        unsigned char c = *s;
+        if (c == '"') {
+            if (esc && !scratch) {
+                *out = NULL;
+                *len = 0;
+            } else if (esc) {
+                if (s > run && put_rc(scratch, run, (size_t)(s - run)))
+                    return false;
+                *out = an_buf_cstr(scratch);
+                *len = scratch->len;
+            } else {
+                *out = (const char *)run;
+                *len = (size_t)(s - run);
+            }
+            *used = (size_t)(s + 1 - start);
+            return true;
+        }
+        if (c < 0x20)
+            return false;
+        if (c >= 0x80) {
+            /* two-byte sequences (accents) inline, the rest by utf8_seq */
+            if (c >= 0xC2 && c < 0xE0 && end - s >= 2 && (s[1] & 0xC0) == 0x80) {
+                s += 2;
+                continue;
+            }
+            size_t k = an_json_utf8_seq(s, (size_t)(end - s));
+            if (!k)
+                return false;
+            s += k;
+            continue;
+        }
+        /* an escape */
+        if (!esc && scratch)
+            an_buf_reset(scratch);
+        esc = true;
+        if (scratch && s > run && put_rc(scratch, run, (size_t)(s - run)))
+            return false;
+        if (end - s < 2)
+            return false;
+        char one;
+        switch (s[1]) {
+        case '"': one = '"'; break;
+        case '\\': one = '\\'; break;
+        case '/': one = '/'; break;
+        case 'b': one = '\b'; break;
+        case 'f': one = '\f'; break;
+        case 'n': one = '\n'; break;
+        case 'r': one = '\r'; break;
+        case 't': one = '\t'; break;
+        case 'u': one = 0; break;
+        default: return false;
+        }
+        if (one) {
+            if (scratch && put_rc(scratch, &one, 1))
+                return false;
+            s += 2;
+            run = s;
+            continue;
+        }
+        if (end - s < 6)
+            return false;
+        long cp = hex4(s + 2);
+        if (cp <= 0) /* invalid, or \u0000: jansson's to judge */
+            return false;
+        s += 6;
+        if (cp >= 0xDC00 && cp <= 0xDFFF)
+            return false;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (end - s < 6 || s[0] != '\\' || s[1] != 'u')
+                return false;
+            long lo = hex4(s + 2);
+            if (lo < 0xDC00 || lo > 0xDFFF)
+                return false;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            s += 6;
+        }
+        run = s;
+        if (!scratch)
+            continue;
+        char u[4];
+        size_t un;
+        if (cp < 0x80) {
+            u[0] = (char)cp, un = 1;
+        } else if (cp < 0x800) {
+            u[0] = (char)(0xC0 | (cp >> 6)), u[1] = (char)(0x80 | (cp & 0x3F)), un = 2;
+        } else if (cp < 0x10000) {
+            u[0] = (char)(0xE0 | (cp >> 12)), u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            u[2] = (char)(0x80 | (cp & 0x3F)), un = 3;
+        } else {
+            u[0] = (char)(0xF0 | (cp >> 18)), u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+            u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F)), un = 4;
+        }
+        if (put_rc(scratch, u, un))
+            return false;
+    }
+    return false;
+}
+
+static json_t *fast_value(struct fastp *p);
+
+static json_t *fast_object(struct fastp *p)
+{
+    json_t *o = p->check ? FAST_CHECKED : json_object();
+    p->s++;
+    fast_ws(p);
+    if (p->s < p->end && *p->s == '}') {
+        p->s++;
+        return o;
+    }
+    for (;;) {
+        const char *k;
+        size_t klen;
+        if (p->s >= p->end || *p->s != '"' || !fast_string(p, &k, &klen))
+            goto fail;
+        /* an unescaped key lies in the input; an escaped one in the
+         * scratch buffer, which the value may reuse: copy that one */
+        char kbuf[128];
+        const char *key = k;
+        char *own = NULL;
+        if (!p->check && k == p->scratch.data) {
+            own = klen < sizeof kbuf ? kbuf : malloc(klen + 1);
+            if (!own)
+                an_oom();
+            memcpy(own, k, klen);
+            key = own;
+        }
+        fast_ws(p);
+        json_t *v = NULL;
+        if (p->s < p->end && *p->s == ':') {
+            p->s++;
+            fast_ws(p);
+            v = fast_value(p);
+        }
+        if (v && !p->check && json_object_setn_new_nocheck(o, key, klen, v))
+            an_oom();
+        if (own && own != kbuf)
+            free(own);
+        if (!v)
+            goto fail;
+        fast_ws(p);
+        if (p->s >= p->end)
+            goto fail;
+        if (*p->s == '}') {
+            p->s++;
+            return o;
+        }
+        if (*p->s != ',')
+            goto fail;
+        p->s++;
+        fast_ws(p);
+    }
+fail:
+    json_decref(o);
+    return NULL;
+}
+
+static json_t *fast_array(struct fastp *p)
+{
+    json_t *a = p->check ? FAST_CHECKED : json_array();
+    p->s++;
+    fast_ws(p);
+    if (p->s < p->end && *p->s == ']') {
+        p->s++;
+        return a;
+    }
+    for (;;) {
+        json_t *v = fast_value(p);
+        if (!v)
+            goto fail;
+        if (!p->check && json_array_append_new(a, v))
+            an_oom();
+        fast_ws(p);
+        if (p->s >= p->end)
+            goto fail;
+        if (*p->s == ']') {
+            p->s++;
+            return a;
+        }
+        if (*p->s != ',')
+            goto fail;
+        p->s++;
+        fast_ws(p);
+    }
+fail:
+    json_decref(a);
+    return NULL;
+}
+
+static json_t *fast_number(struct fastp *p)
+{
+    const unsigned char *s = p->s, *end = p->end;
+    bool neg = false;
+    if (*s == '-')
+        neg = true, s++;
+    if (s >= end || *s < '0' || *s > '9')
+        return NULL;
+    const unsigned char *digits = s;
+    long long v = 0;
+    if (*s == '0') {
+        s++;
+    } else {
+        while (s < end && *s >= '0' && *s <= '9') {
+            if (s - digits >= 18) /* may not fit: jansson's to judge */
+                return NULL;
+            v = v * 10 + (*s++ - '0');
+        }
+    }
+    /* a fraction, an exponent (reals) or a leading zero's digits */
+    if (s < end && (*s == '.' || *s == 'e' || *s == 'E' || (*s >= '0' && *s <= '9')))
+        return NULL;
+    p->s = s;
+    return p->check ? FAST_CHECKED : json_integer(neg ? -v : v);
+}
+
+static bool fast_word(struct fastp *p, const char *w, size_t n)
+{
+    if ((size_t)(p->end - p->s) < n || memcmp(p->s, w, n))
+        return false;
+    /* jansson reads a whole run of letters as one token */
+    if ((size_t)(p->end - p->s) > n) {
+        unsigned char c = p->s[n];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+            return false;
+    }
+    p->s += n;
+    return true;
+}
+
+static json_t *fast_value(struct fastp *p)
+{
+    if (p->s >= p->end)
+        return NULL;
+    json_t *v = NULL;
+    switch (*p->s) {
+    case '{':
+    case '[':
+        if (++p->depth > AN_JSON_MAX_DEPTH)
+            return NULL;
+        v = *p->s == '{' ? fast_object(p) : fast_array(p);
+        p->depth--;
+        return v;
+    case '"': {
+        const char *str;
+        size_t len;
+        if (!fast_string(p, &str, &len))
+            return NULL;
+        if (p->check)
+            return FAST_CHECKED;
+        v = json_stringn_nocheck(str, len);
+        if (!v)
+            an_oom();
+        return v;
+    }
+    case 't':
+        return fast_word(p, "true", 4) ? json_true() : NULL;
+    case 'f':
+        return fast_word(p, "false", 5) ? json_false() : NULL;
+    case 'n':
+        return fast_word(p, "null", 4) ? json_null() : NULL;
+    default:
+        return fast_number(p);
+    }
+}
+
+json_t *an_json_fast_parse(const char *s, size_t n, bool check)
+{
+    struct fastp p = {
+        .s = (const unsigned char *)s, .end = (const unsigned char *)s + n, .check = check};
+    fast_ws(&p);
+    json_t *v = fast_value(&p);
+    if (v) {
+        fast_ws(&p);
+        if (p.s != p.end) {
+            json_decref(v);
+            v = NULL;
+        }
+    }
+    an_buf_release(&p.scratch);
+    return v;
+}
+
+
+bool an_json_valid_fast(const char *s, size_t n)
+{
+    /* an_json_parse would refuse it: so must this, which vouches for it */
+    return !an_json_tree_over_cap(s, n, NULL, 0) && an_json_fast_parse(s, n, true) != NULL;
+}

@@ -1,0 +1,215 @@
+/* JSON written as text: reals in their shortest exact form, and a compact
+ * writer that skips jansson for the values it writes the same way
+ * (core/json.h). */
+#include "core/json.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/err.h"
+#include "core/buf.h"
+#include "core/json_int.h"
+
+/* Does the value hold a real anywhere? Only then is precision a question. */
+static bool has_real(const json_t *v)
+{
+    if (json_is_real(v))
+        return true;
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            if (has_real(json_array_get(v, i)))
+                return true;
+    } else if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x)
+        {
+            if (has_real(x))
+                return true;
+        }
+    }
+    return false;
+}
+
+char *an_json_dumps(const json_t *v, size_t flags)
+{
+    if (!v)
+        return an_xstrdup("null");
+    flags |= JSON_ENCODE_ANY;
+    /* jansson prints reals with 17 significant digits, so 54.99 reads back
+     * as "54.990000000000002": unreadable, and a regex on the JSON text of
+     * an argument would not find what the agent sent. 15 digits give the
+     * shortest text for almost every value; keep it when it reads back as
+     * the same doubles, else fall back to the exact 17. */
+    if (has_real(v)) {
+        char *s = json_dumps(v, flags | JSON_REAL_PRECISION(15));
+        if (s) {
+            json_t *back = json_loads(s, JSON_DECODE_ANY, NULL);
+            bool same = back && json_equal(back, v);
+            json_decref(back);
+            if (same)
+                return s;
+            free(s);
+        }
+    }
+    char *s = json_dumps(v, flags);
+    if (!s)
+        an_oom();
+    return s;
+}
+
+/* Compact JSON as jansson writes it (JSON_COMPACT | JSON_ENCODE_ANY), for
+ * the values it writes the same way every time: false on a real (whose
+ * text an_json_dumps chooses) or a string that is not valid UTF-8 (which
+ * jansson refuses), and the caller falls back to jansson. */
+
+/* an_buf_append without the call when there is room (the writer appends
+ * a few bytes at a time) */
+static inline void put(struct an_buf *b, const void *p, size_t n)
+{
+    if (b->len + n < b->cap && !b->cap_max) {
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+    } else {
+        an_buf_append(b, p, n);
+    }
+}
+
+static inline void put1(struct an_buf *b, char c)
+{
+    put(b, &c, 1);
+}
+
+static bool write_str(struct an_buf *b, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t run = 0, i = 0;
+    put1(b, '"');
+    while (i < n) {
+        while (n - i >= 8 && an_json_plain8(s + i))
+            i += 8;
+        while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
+            i++;
+        if (i == n)
+            break;
+        unsigned char c = s[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0x80) {
+            size_t k = an_json_utf8_seq(s + i, n - i);
+            if (!k)
+                return false;
+            i += k;
+            continue;
+        }
+        put(b, s + run, i - run);
+        switch (c) {
+        case '"': put(b, "\\\"", 2); break;
+        case '\\': put(b, "\\\\", 2); break;
+        case '\b': put(b, "\\b", 2); break;
+        case '\f': put(b, "\\f", 2); break;
+        case '\n': put(b, "\\n", 2); break;
+        case '\r': put(b, "\\r", 2); break;
+        case '\t': put(b, "\\t", 2); break;
+        default: an_buf_printf(b, "\\u%04X", c); break;
+        }
+        run = ++i;
+    }
+    put(b, s + run, n - run);
+    put1(b, '"');
+    return true;
+}
+
+static bool write_json(struct an_buf *b, const json_t *v, unsigned depth)
+{
+    if (depth > AN_JSON_MAX_DEPTH)
+        return false;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        const char *k;
+        size_t klen;
+        json_t *x;
+        bool first = true;
+        put1(b, '{');
+        json_object_keylen_foreach((json_t *)v, k, klen, x)
+        {
+            if (!first)
+                put1(b, ',');
+            first = false;
+            if (!write_str(b, k, klen))
+                return false;
+            put1(b, ':');
+            if (!write_json(b, x, depth + 1))
+                return false;
+        }
+        put1(b, '}');
+        return true;
+    }
+    case JSON_ARRAY:
+        put1(b, '[');
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            if (i)
+                put1(b, ',');
+            if (!write_json(b, json_array_get(v, i), depth + 1))
+                return false;
+        }
+        put1(b, ']');
+        return true;
+    case JSON_STRING:
+        return write_str(b, json_string_value(v), json_string_length(v));
+    case JSON_INTEGER: {
+        /* what "%lld" writes, without printf */
+        char num[24], *e = num + sizeof num, *p = e;
+        json_int_t x = json_integer_value(v);
+        unsigned long long u = x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x;
+        do
+            *--p = (char)('0' + u % 10);
+        while (u /= 10);
+        if (x < 0)
+            *--p = '-';
+        put(b, p, (size_t)(e - p));
+        return true;
+    }
+    case JSON_TRUE:
+        put(b, "true", 4);
+        return true;
+    case JSON_FALSE:
+        put(b, "false", 5);
+        return true;
+    case JSON_NULL:
+        put(b, "null", 4);
+        return true;
+    case JSON_REAL:
+        break;
+    }
+    return false;
+}
+
+char *an_json_compact(const json_t *v)
+{
+    if (v) {
+        struct an_buf b = AN_BUF_INIT;
+        b.data = an_xmalloc(b.cap = 256); /* most messages fit: no regrowth */
+        b.data[0] = '\0';
+        if (write_json(&b, v, 0))
+            return an_buf_detach(&b, NULL);
+        an_buf_release(&b);
+    }
+    return an_json_dumps(v, JSON_COMPACT);
+}
+
+bool an_json_compact_try(struct an_buf *b, const json_t *v)
+{
+    size_t at = b->len;
+    if (v && write_json(b, v, 0))
+        return true;
+    b->len = at;
+    if (b->data)
+        b->data[at] = '\0';
+    return false;
+}

@@ -1,0 +1,27 @@
+/*
+ * The result model's JSON form, below both the runner (run/record.c keeps
+ * results.json, replay reads it back) and the reporters (the json reporter
+ * writes it, compare and merge read it).
+ *
+ *   result_json.c       result -> JSON: the shape, documented at its top
+ *   result_json_read.c  JSON report file -> result (an_run_result_load)
+ *
+ * The whole-document calls are public (ananke/result.h:
+ * an_run_result_to_json, an_run_result_load); the two below let a writer
+ * stream a run a test at a time, with the bytes of dumping it whole.
+ * Every json_t returned is a new reference the caller owns; the results
+ * are only read.
+ */
+#ifndef ANANKE_CORE_RESULT_JSON_H
+#define ANANKE_CORE_RESULT_JSON_H
+
+#include <jansson.h>
+
+#include "ananke/result.h"
+
+/* Everything of the run but its "tests" array, in the document's key order. */
+json_t *an_result_json_head(const struct an_run_result *r);
+/* One element of "tests". */
+json_t *an_result_json_test(const struct an_test_result *t);
+
+#endif
