@@ -71,11 +71,11 @@ int acp_path_rel(const char *sandbox, const char *path, const char **rel)
 
 /* ---- openat2 ---- */
 
+#if AN_HAVE_OPENAT2
 /* 1 openat2 works, -1 it does not (ENOSYS, or a seccomp filter that says
  * EPERM), 0 not known yet. */
 static atomic_int have_openat2;
 
-#if AN_HAVE_OPENAT2
 static int openat2_beneath(int root, const char *rel, int flags, mode_t mode)
 {
     struct open_how how;
