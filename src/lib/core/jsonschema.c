@@ -263,32 +263,23 @@ static bool is_count(const json_t *v)
     return false;
 }
 
-static int check_schema(struct cctx *c, const json_t *sch)
+/* The keywords whose value is a number: counts, bounds, multipleOf (and
+ * uniqueItems, a flag). */
+static int check_numbers(struct cctx *c, const json_t *sch)
 {
-    int rc;
-    if (json_is_boolean(sch))
-        return 0;
-    if (!json_is_object(sch))
-        return cfail(c, "a schema must be an object or a boolean, not %s", an_json_type_name(sch));
-    if (++c->depth > MAX_NEST) {
-        c->depth--;
-        return cfail(c, "schema nested deeper than %d levels", MAX_NEST);
-    }
     static const char *const counts[] = {"minLength",     "maxLength",     "minItems",
                                          "maxItems",      "minProperties", "maxProperties",
                                          NULL};
     static const char *const numbers[] = {"minimum", "maximum", NULL};
-    static const char *const subs[] = {"not", "additionalProperties", "additionalItems",
-                                       "contains", "propertyNames", NULL};
+    static const char *const excl[] = {"exclusiveMinimum", "exclusiveMaximum", NULL};
     const json_t *v;
-    rc = 0;
+    int rc = 0;
     for (size_t i = 0; counts[i] && !rc; i++)
         if ((v = json_object_get(sch, counts[i])) && !is_count(v))
             rc = cfail(c, "'%s' must be a whole number, 0 or more", counts[i]);
     for (size_t i = 0; numbers[i] && !rc; i++)
         if ((v = json_object_get(sch, numbers[i])) && !json_is_number(v))
             rc = cfail(c, "'%s' must be a number", numbers[i]);
-    static const char *const excl[] = {"exclusiveMinimum", "exclusiveMaximum", NULL};
     for (size_t i = 0; excl[i] && !rc; i++)
         if ((v = json_object_get(sch, excl[i])) && !json_is_number(v) && !json_is_boolean(v))
             rc = cfail(c, "'%s' must be a number (or, as in draft 4, true or false)", excl[i]);
@@ -297,7 +288,15 @@ static int check_schema(struct cctx *c, const json_t *sch)
         rc = cfail(c, "'multipleOf' must be a number greater than 0");
     if (!rc && (v = json_object_get(sch, "uniqueItems")) && !json_is_boolean(v))
         rc = cfail(c, "'uniqueItems' must be true or false");
-    if (!rc && (v = json_object_get(sch, "type"))) {
+    return rc;
+}
+
+/* "type", "required" and "enum". */
+static int check_type_keys(struct cctx *c, const json_t *sch)
+{
+    const json_t *v;
+    int rc = 0;
+    if ((v = json_object_get(sch, "type"))) {
         if (json_is_string(v)) {
             if (!is_type_name(json_string_value(v)))
                 rc = cfail(c,
@@ -332,7 +331,15 @@ static int check_schema(struct cctx *c, const json_t *sch)
     }
     if (!rc && (v = json_object_get(sch, "enum")) && !json_is_array(v))
         rc = cfail(c, "'enum' must be a list of values");
-    if (!rc && (v = json_object_get(sch, "pattern"))) {
+    return rc;
+}
+
+/* "pattern" and "patternProperties": each regex compiled once, here. */
+static int check_patterns(struct cctx *c, const json_t *sch)
+{
+    const json_t *v;
+    int rc = 0;
+    if ((v = json_object_get(sch, "pattern"))) {
         struct an_regex *re = NULL;
         struct an_err e = AN_ERR_INIT;
         if (!json_is_string(v))
@@ -344,7 +351,7 @@ static int check_schema(struct cctx *c, const json_t *sch)
     }
     if (!rc && (v = json_object_get(sch, "patternProperties"))) {
         if ((rc = check_map(c, "patternProperties", v)))
-            goto done;
+            return rc;
         const char *k;
         json_t *m;
         json_object_foreach((json_t *)v, k, m)
@@ -358,40 +365,73 @@ static int check_schema(struct cctx *c, const json_t *sch)
             add_pat(c->s, v, k, re);
         }
     }
-    if (!rc && (v = json_object_get(sch, "$ref"))) {
-        if (!json_is_string(v))
-            rc = cfail(c, "'$ref' must be a string");
-        else if (json_string_value(v)[0] != '#' ||
-                 (json_string_value(v)[1] && json_string_value(v)[1] != '/'))
-            rc = cfail(c,
-                       "'$ref' '%s': only references inside this schema (\"#\" or "
-                       "\"#/path/to/it\") are supported",
-                       json_string_value(v));
-        else if (!resolve(c->s->root, json_string_value(v)))
-            rc = cfail(c, "'$ref' '%s' points at nothing in this schema", json_string_value(v));
-        else if (!json_is_object(resolve(c->s->root, json_string_value(v))) &&
-                 !json_is_boolean(resolve(c->s->root, json_string_value(v))))
-            rc = cfail(c, "'$ref' '%s' points at %s, not a schema", json_string_value(v),
-                       an_json_type_name(resolve(c->s->root, json_string_value(v))));
-    }
+    return rc;
+}
+
+/* "$ref": only "#" or "#/path" that points at a schema inside this one. */
+static int check_ref(struct cctx *c, const json_t *v)
+{
+    if (!json_is_string(v))
+        return cfail(c, "'$ref' must be a string");
+    const char *ref = json_string_value(v);
+    if (ref[0] != '#' || (ref[1] && ref[1] != '/'))
+        return cfail(c,
+                     "'$ref' '%s': only references inside this schema (\"#\" or "
+                     "\"#/path/to/it\") are supported",
+                     ref);
+    const json_t *to = resolve(c->s->root, ref);
+    if (!to)
+        return cfail(c, "'$ref' '%s' points at nothing in this schema", ref);
+    if (!json_is_object(to) && !json_is_boolean(to))
+        return cfail(c, "'$ref' '%s' points at %s, not a schema", ref, an_json_type_name(to));
+    return 0;
+}
+
+/* The keywords whose values are schemas, checked in turn. */
+static int check_subschemas(struct cctx *c, const json_t *sch)
+{
+    static const char *const subs[] = {"not", "additionalProperties", "additionalItems",
+                                       "contains", "propertyNames", NULL};
+    static const char *const maps[] = {"properties", "$defs", "definitions", NULL};
+    static const char *const lists[] = {"allOf", "anyOf", "oneOf", NULL};
+    const json_t *v;
+    int rc = 0;
     for (size_t i = 0; subs[i] && !rc; i++)
         if ((v = json_object_get(sch, subs[i])))
             rc = check_sub(c, subs[i], v);
-    if (!rc && (v = json_object_get(sch, "properties")))
-        rc = check_map(c, "properties", v);
-    if (!rc && (v = json_object_get(sch, "$defs")))
-        rc = check_map(c, "$defs", v);
-    if (!rc && (v = json_object_get(sch, "definitions")))
-        rc = check_map(c, "definitions", v);
+    for (size_t i = 0; maps[i] && !rc; i++)
+        if ((v = json_object_get(sch, maps[i])))
+            rc = check_map(c, maps[i], v);
     if (!rc && (v = json_object_get(sch, "items")))
         rc = json_is_array(v) ? check_list(c, "items", v, true) : check_sub(c, "items", v);
     if (!rc && (v = json_object_get(sch, "prefixItems")))
         rc = check_list(c, "prefixItems", v, true);
-    static const char *const lists[] = {"allOf", "anyOf", "oneOf", NULL};
     for (size_t i = 0; lists[i] && !rc; i++)
         if ((v = json_object_get(sch, lists[i])))
             rc = check_list(c, lists[i], v, false);
-done:
+    return rc;
+}
+
+static int check_schema(struct cctx *c, const json_t *sch)
+{
+    if (json_is_boolean(sch))
+        return 0;
+    if (!json_is_object(sch))
+        return cfail(c, "a schema must be an object or a boolean, not %s", an_json_type_name(sch));
+    if (++c->depth > MAX_NEST) {
+        c->depth--;
+        return cfail(c, "schema nested deeper than %d levels", MAX_NEST);
+    }
+    const json_t *v;
+    int rc = check_numbers(c, sch);
+    if (!rc)
+        rc = check_type_keys(c, sch);
+    if (!rc)
+        rc = check_patterns(c, sch);
+    if (!rc && (v = json_object_get(sch, "$ref")))
+        rc = check_ref(c, v);
+    if (!rc)
+        rc = check_subschemas(c, sch);
     c->depth--;
     return rc;
 }
