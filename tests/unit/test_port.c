@@ -3,10 +3,10 @@
  * fallback that -DANANKE_PORT_FORCE_FALLBACK=ON builds on Linux: see
  * tests/release-build.sh). Where a fallback cannot do the job it must say
  * so (ENOSYS, -1, "cannot confine"), never answer wrongly. */
+#include <cmocka.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -220,11 +220,11 @@ static void test_confine_refuses(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pipe_cloexec),  cmocka_unit_test(test_cloexec_from),
-        cmocka_unit_test(test_random),        cmocka_unit_test(test_self_exe),
-        cmocka_unit_test(test_fd_path),       cmocka_unit_test(test_pidfd),
-        cmocka_unit_test(test_socket),        cmocka_unit_test(test_group_alive),
-        cmocka_unit_test(test_cpu_count),     cmocka_unit_test(test_confine_refuses),
+        cmocka_unit_test(test_pipe_cloexec), cmocka_unit_test(test_cloexec_from),
+        cmocka_unit_test(test_random),       cmocka_unit_test(test_self_exe),
+        cmocka_unit_test(test_fd_path),      cmocka_unit_test(test_pidfd),
+        cmocka_unit_test(test_socket),       cmocka_unit_test(test_group_alive),
+        cmocka_unit_test(test_cpu_count),    cmocka_unit_test(test_confine_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -404,8 +404,8 @@ static int spawn_pipes(struct spawn *s, struct pipes *p, const struct an_child_o
                        struct an_err *err)
 {
     char eb[128];
-    if ((!o->out_to_fd && (an_port_pipe_cloexec(p->out) ||
-                           (!o->merge_stderr && an_port_pipe_cloexec(p->err)))) ||
+    if ((!o->out_to_fd &&
+         (an_port_pipe_cloexec(p->out) || (!o->merge_stderr && an_port_pipe_cloexec(p->err)))) ||
         an_port_pipe_cloexec(p->rep))
         return an_fail(err, AN_EIO, NULL, "cannot run '%s': pipe: %s", o->argv[0],
                        errstr(errno, eb, sizeof eb));

@@ -37,7 +37,6 @@ static int set_fd_flag(int fd, int flag)
     return f < 0 ? -1 : fcntl(fd, F_SETFD, f | flag);
 }
 
-
 int an_port_pipe_cloexec(int fds[2])
 {
 #if AN_HAVE_PIPE2
