@@ -5,7 +5,7 @@
 # features (confinement in namespaces, openat2) report themselves missing.
 #
 # -DANANKE_PORT_FORCE_FALLBACK=ON sets every AN_HAVE_* to 0 even on Linux,
-# so the fallbacks are built and tested here (tests/release-build.sh builds
+# so the fallbacks are built and tested here (tests/port-fallback.sh builds
 # build-port-fallback/ and runs the unit tests that use them).
 include(CheckSymbolExists)
 include(CheckIncludeFile)

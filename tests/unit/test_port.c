@@ -1,12 +1,12 @@
 /* core/port: what a caller observes of each call of the portability layer,
  * whichever implementation this build has (the Linux one, or the portable
  * fallback that -DANANKE_PORT_FORCE_FALLBACK=ON builds on Linux: see
- * tests/release-build.sh). Where a fallback cannot do the job it must say
+ * tests/port-fallback.sh). Where a fallback cannot do the job it must say
  * so (ENOSYS, -1, "cannot confine"), never answer wrongly. */
-#include <cmocka.h>
-#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
 
 #include <errno.h>
 #include <fcntl.h>

@@ -13,7 +13,7 @@
  * walk of proto/acp_path.c, which gives the same answers.
  *
  * -DANANKE_PORT_FORCE_FALLBACK=ON builds every fallback on Linux;
- * tests/release-build.sh runs tests/unit/test_port.c and the suites that use
+ * tests/port-fallback.sh runs tests/unit/test_port.c and the suites that use
  * these calls against that build.
  *
  * The functions set errno and return -1 on failure unless they say
