@@ -7,6 +7,8 @@
 #   port     the Linux-only calls only in src/lib/core/port.c and the
 #            Linux-only modules (PORT_FILES): core/port.h is the way in
 #   length   no function in src/ longer than MAX_FN_LINES lines
+#   make     `make` and `make build` never install packages: their recipes
+#            (make -n) never reach scripts/setup.sh, apt-get or npm
 # Comments are stripped before the checks (string literals are kept: a
 # "/proc/..." path is a use). Known breaches are listed below with their
 # reason, to be removed; an entry that no longer matches anything is
@@ -240,6 +242,27 @@ fi
 awk 'NF { print $1 " " $2 }' <<<"$LONG_FUNCTIONS" | while read -r e; do
   grep -qxF "$e" "$tmp/used_long" || note "'$e' is no longer over $MAX_FN_LINES lines: remove it from LONG_FUNCTIONS"
 done
+
+# ---- make and make build never install ----
+if [ -f Makefile ]; then
+  : >"$tmp/make"
+  for t in all build; do
+    if ! make -n -s -C "$root" "$t" >"$tmp/make.$t" 2>&1; then
+      echo "make -n $t fails: $(tail -n 1 "$tmp/make.$t")" >>"$tmp/make"
+    elif m=$(grep -E 'setup\.sh|apt-get|apt |npm (ci|install)|dnf |brew ' "$tmp/make.$t"); then
+      echo "'make $t' would run: $(head -n 1 <<<"$m")" >>"$tmp/make"
+    fi
+  done
+  # the check itself: it must see the setup script in `make setup`
+  make -n -s -C "$root" setup 2>/dev/null | grep -q 'setup\.sh' ||
+    echo "'make -n setup' does not show scripts/setup.sh: this check cannot see an install" >>"$tmp/make"
+  if [ -s "$tmp/make" ]; then
+    sed 's/^/  make: /' "$tmp/make"
+    bad "make and make build never install packages"
+  else
+    ok "make and make build never install packages (make setup does)"
+  fi
+fi
 
 echo "lint: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -16,6 +16,8 @@ pass=0 fail=0
 clean() {
   rm -rf "$tmp/t"
   mkdir -p "$tmp/t/src/lib/core" "$tmp/t/src/lib/run" "$tmp/t/include/ananke"
+  printf 'all: build\nsetup:\n\tbash scripts/setup.sh\nbuild:\n\tcmake --build build\n' \
+    >"$tmp/t/Makefile"
   cat >"$tmp/t/include/ananke/err.h" <<'C'
 /* no sprintf( here: a comment */
 int an_x(void);
@@ -100,6 +102,13 @@ must_fail "portability: a Linux header" src/mock/m.c \
 long=$(printf 'int too_long(int x)\n{\n'; for i in $(seq 1 121); do echo "    x += $i;"; done; printf '}\n')
 must_fail "function length: 121 lines" src/lib/check/long.c "$long" \
   'too long: src/lib/check/long.c: too_long() is 121 lines (at most 120)'
+
+must_fail "make build runs the setup script" Makefile \
+  "$(printf 'all: build\nsetup:\n\tbash scripts/setup.sh\nbuild: setup\n\tcmake --build build')" \
+  "make: 'make build' would run: bash scripts/setup.sh"
+must_fail "make installs with apt-get" Makefile \
+  "$(printf 'all:\n\tsudo apt-get install -y libcurl4-openssl-dev\nsetup:\n\tbash scripts/setup.sh\nbuild:\n\ttrue')" \
+  "make: 'make all' would run: sudo apt-get install"
 
 echo "lint-self: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
