@@ -34,12 +34,13 @@ build: $(BUILD)/cmake_install.cmake
 	@echo "building ananke in $(BUILD)/ ..."
 	@cmake --build $(BUILD) -j$(JOBS) >$(BUILD)/build.log 2>&1 || { cat $(BUILD)/build.log; exit 1; }
 
-# The lint step (tests/lint.sh: banned calls, layer rules, function length);
+# The lint step (tests/lint.sh: banned calls, layers, Linux-only calls, function
+# length, make never installing);
 # `make test` runs it too.
 lint:
 	@bash tests/lint.sh
 
-# clang-format over src/, include/, tests/ and fuzz/ with .clang-format, in place.
+# clang-format over src/, include/, tests/, fuzz/ and bench/ with .clang-format, in place.
 FORMAT_FILES = $(shell git ls-files 'src/*.[ch]' 'include/*.h' 'tests/*.[ch]' 'fuzz/*.[ch]' 'bench/*.[ch]')
 format:
 	@command -v clang-format >/dev/null || { echo "clang-format not found; run make setup"; exit 1; }
