@@ -2,6 +2,9 @@
 #   make demo   set up, build, start the mock agent, run examples/, show the report
 #   make test   set up, build, run every test (unit + end to end)
 # SANITIZE=address,undefined builds into its own directory and runs the same suite.
+# Only `make setup`, `make demo` and `make test` install packages (what is
+# missing, scripts/setup.sh); `make` and `make build` never do: a missing
+# library stops CMake's configure step saying which and how to get it.
 
 comma := ,
 SANITIZE ?=
@@ -13,20 +16,36 @@ BUILD ?= build-$(subst $(comma),-,$(SANITIZE))
 endif
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Debug
 
-.PHONY: all setup build test unit e2e mocktest demo bench fuzz analyze clean install
+.PHONY: all setup build test unit e2e mocktest demo bench fuzz analyze clean install lint format
 
 all: build
 
 setup:
 	@bash scripts/setup.sh
 
-$(BUILD)/CMakeCache.txt:
+# ---- build: configure, build (never installs anything) ----
+# cmake_install.cmake is written only when the configure step succeeded, so
+# a failed one (a library missing) is tried again by the next `make build`.
+$(BUILD)/cmake_install.cmake:
 	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DANANKE_SANITIZE="$(SANITIZE)" >/dev/null
 
 # The build's own chatter goes to $(BUILD)/build.log; it is shown when the build fails.
-build: setup $(BUILD)/CMakeCache.txt
+build: $(BUILD)/cmake_install.cmake
 	@echo "building ananke in $(BUILD)/ ..."
 	@cmake --build $(BUILD) -j$(JOBS) >$(BUILD)/build.log 2>&1 || { cat $(BUILD)/build.log; exit 1; }
+
+# The lint step (tests/lint.sh: banned calls, layers, Linux-only calls, function
+# length, make never installing);
+# `make test` runs it too.
+lint:
+	@bash tests/lint.sh
+
+# clang-format over src/, include/, tests/, fuzz/ and bench/ with .clang-format, in place.
+FORMAT_FILES = $(shell git ls-files 'src/*.[ch]' 'include/*.h' 'tests/*.[ch]' 'fuzz/*.[ch]' 'bench/*.[ch]')
+format:
+	@command -v clang-format >/dev/null || { echo "clang-format not found; run make setup"; exit 1; }
+	@clang-format -i $(FORMAT_FILES)
+# ---- end build ----
 
 unit: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
@@ -37,10 +56,13 @@ e2e: build
 mocktest: build
 	ANANKE_BUILD=$(BUILD) bash tests/mock/run.sh
 
-test: build
+# setup first, then the build (a prerequisite list would not order them under -j)
+test: setup
+	@$(MAKE) --no-print-directory build
 	@ANANKE_BUILD=$(BUILD) bash tests/run-all.sh
 
-demo: build
+demo: setup
+	@$(MAKE) --no-print-directory build
 	@ANANKE_BUILD=$(BUILD) bash scripts/demo.sh
 
 # Installs under PREFIX (default /usr/local; DESTDIR honoured) from a Release
@@ -48,7 +70,7 @@ demo: build
 # compliance suites, docs, headers, libananke.a and ananke.pc.
 #   make install PREFIX=~/.local
 PREFIX ?= /usr/local
-install: setup
+install:
 	@cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
 	@echo "building ananke in build-release/ ..."
 	@cmake --build build-release -j$(JOBS) --target ananke ananke-cli ananke-mock completions >build-release/build.log 2>&1 || { cat build-release/build.log; exit 1; }
@@ -88,13 +110,15 @@ bench:
 # The libFuzzer targets (docs/fuzzing.md), FUZZ_SECONDS each (two at a time),
 # in build-fuzz/ with clang, ASan and UBSan; `make test` runs them briefly.
 FUZZ_SECONDS ?= 300
-fuzz: setup
+fuzz:
+	@command -v clang >/dev/null || { echo "clang not found (the fuzz targets need it); run make setup"; exit 1; }
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh
 
 # The clang static analyzer over the library, the CLI and the mock (not the
 # tests): any finding fails. Its few hints for the analyzer are in the code
 # under __clang_analyzer__, each with its reason (err.h: an_fail).
-analyze: setup
+analyze:
+	@command -v scan-build >/dev/null || { echo "scan-build not found (Debian: clang-tools); run make setup"; exit 1; }
 	@rm -rf build-analyze
 	@scan-build cmake -S . -B build-analyze -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	@scan-build -o build-analyze/report --status-bugs $(MAKE) -C build-analyze -j$(JOBS) ananke ananke-cli ananke-mock

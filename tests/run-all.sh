@@ -31,6 +31,10 @@ step() { # NAME COMMAND...
   echo
 }
 
+# the lint (tests/lint.sh: banned calls, layers, Linux-only calls, function
+# length) and its own test, first: they take a few seconds
+step lint bash tests/lint.sh
+step lint-self bash tests/lint/run.sh
 step unit ctest --test-dir "$B" --output-on-failure -j2
 step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
 step mock-acp env ANANKE_BUILD="$B" bash tests/mock/acp.sh
@@ -53,6 +57,10 @@ step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh
 # only once, in the plain run: -O2 warnings do not depend on the sanitizers
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step release-build bash tests/release-build.sh
+fi
+# the portability layer's fallbacks, forced on (build-port-fallback/): once
+if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
+  step port-fallback bash tests/port-fallback.sh
 fi
 # the installed binaries with the checkout hidden: once, in the plain run,
 # from build-release/ (release-build built it)

@@ -16,6 +16,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/port.h"
 
 /* Each connection is a thread; this bounds threads and file descriptors
  * when a client misbehaves (or a test opens many streams at once). */
@@ -371,7 +372,7 @@ int mock_http_start(struct mock_http **out, const struct mock_http_opts *opts,
     sa.sin_port = htons((uint16_t)opts->port);
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     int one = 1;
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    int fd = an_port_socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
         bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 1024) != 0) {
         int e = errno;

@@ -1,10 +1,8 @@
-/* pipe2() (atomic CLOEXEC, so a fork in another thread cannot inherit a
- * pipe between pipe() and fcntl()) is a GNU extension in glibc 2.36. */
+/* strerror_r() returning the message (errstr) is the GNU one. */
 #define _GNU_SOURCE
 
 #include "core/child.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,9 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,11 +19,8 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/confine.h"
+#include "core/port.h"
 #include "core/proc.h"
-
-#ifndef CLOSE_RANGE_CLOEXEC
-#define CLOSE_RANGE_CLOEXEC (1U << 2)
-#endif
 
 extern char **environ;
 
@@ -163,7 +156,7 @@ static _Noreturn void child_main(const struct spawn *s)
     /* the spawner may have died before the prctl: then end here (a handler
      * of the parent's is still installed, so no raise()) */
     if (s->death_sig > 0 &&
-        (prctl(PR_SET_PDEATHSIG, s->death_sig) != 0 || getppid() != s->parent))
+        (an_port_parent_death_signal(s->death_sig) != 0 || getppid() != s->parent))
         _exit(127);
     /* Ignored signals stay ignored across exec; a host that ignores SIGPIPE
      * must not pass that on (a child writing to a closed pipe should die). */
@@ -184,8 +177,8 @@ static _Noreturn void child_main(const struct spawn *s)
         child_fail(s->report_fd, STAGE_SETUP, errno, 0);
     /* fds opened elsewhere in the process without CLOEXEC must not leak
      * into the child either; the report pipe stays usable until exec.
-     * Old kernels lack this call; then only our own CLOEXEC protects. */
-    syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
+     * (core/port.h: close_range, else a loop over the fds) */
+    an_port_cloexec_from(3);
 
     /* Confined: from here on this is the program's process inside the
      * namespaces (the two above it never return), and the cwd is looked
@@ -300,21 +293,6 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
-static int open_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-    /* Lets poll() wake at the child's exit; without it (old kernels,
-     * valgrind) callers fall back to short ticks. */
-    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
-    if (fd >= 0)
-        fcntl(fd, F_SETFD, FD_CLOEXEC);
-    return fd;
-#else
-    (void)pid;
-    return -1;
-#endif
-}
-
 static pid_t waitpid_retry(pid_t pid, int *status, int flags)
 {
     pid_t w;
@@ -359,12 +337,130 @@ static void set_status(struct an_child *c, int status)
     }
 }
 
+/* The pipes of one spawn: ours and the child's ends until they are handed
+ * over; whatever is still >= 0 at the end is closed. */
+struct pipes {
+    int in[2], out[2], err[2], rep[2];
+    int child_in; /* the child's stdin: in[0], or /dev/null */
+};
+#define PIPES_INIT {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, -1}
+
+static void pipes_close(struct pipes *p)
+{
+    close_fd(&p->child_in);
+    for (int i = 0; i < 2; i++) {
+        close_fd(&p->in[i]);
+        close_fd(&p->out[i]);
+        close_fd(&p->err[i]);
+        close_fd(&p->rep[i]);
+    }
+}
+
+static void spawn_release(struct spawn *s)
+{
+    for (size_t i = 0; i < s->npaths; i++)
+        free(s->paths[i]);
+    free(s->paths);
+    free(s->sh_argv);
+    free(s->envp);
+}
+
+/* Everything the child needs, allocated now (spawn_release frees it). */
+static int spawn_prepare(struct spawn *s, const struct an_child_opts *o,
+                         const struct an_confine_plan *plan, struct an_err *err)
+{
+    char eb[128];
+    size_t argc = 0;
+    while (o->argv[argc])
+        argc++;
+    s->argv = (char *const *)o->argv;
+    s->envp = build_env(o->env, o->env_clear);
+    s->paths = find_candidates(o->argv[0], s->envp, &s->npaths);
+    s->sh_argv = an_xcalloc(argc + 2, sizeof *s->sh_argv);
+    s->sh_argv[0] = "/bin/sh";
+    for (size_t i = 1; i < argc; i++)
+        s->sh_argv[i + 1] = (char *)o->argv[i];
+    s->cwd = o->cwd;
+    s->plan = plan;
+    s->cwd_fd = o->use_cwd_fd ? o->cwd_fd : -1;
+    if (plan && s->cwd_fd >= 0) {
+        /* the directory's own path, as the kernel resolved it when the
+         * caller opened it; the child enters it after the mounts */
+        struct stat st;
+        int n = an_port_fd_path(s->cwd_fd, s->cwd_real, sizeof s->cwd_real);
+        if (n != 0 || s->cwd_real[0] != '/' || fstat(s->cwd_fd, &st) != 0)
+            return an_fail(err, AN_EIO, NULL, "cannot run '%s': cannot name its directory: %s",
+                           o->argv[0], n != 0 ? errstr(errno, eb, sizeof eb) : "not a path");
+        s->cwd_dev = st.st_dev;
+        s->cwd_ino = st.st_ino;
+    }
+    s->death_sig = o->parent_death_signal;
+    s->parent = getpid();
+    return AN_OK;
+}
+
+/* The pipes (or /dev/null, or the caller's fd) and which end goes where. */
+static int spawn_pipes(struct spawn *s, struct pipes *p, const struct an_child_opts *o,
+                       struct an_err *err)
+{
+    char eb[128];
+    if ((!o->out_to_fd &&
+         (an_port_pipe_cloexec(p->out) || (!o->merge_stderr && an_port_pipe_cloexec(p->err)))) ||
+        an_port_pipe_cloexec(p->rep))
+        return an_fail(err, AN_EIO, NULL, "cannot run '%s': pipe: %s", o->argv[0],
+                       errstr(errno, eb, sizeof eb));
+    if (!o->stdin_null) {
+        if (an_port_pipe_cloexec(p->in))
+            return an_fail(err, AN_EIO, NULL, "cannot run '%s': pipe: %s", o->argv[0],
+                           errstr(errno, eb, sizeof eb));
+        p->child_in = p->in[0];
+        p->in[0] = -1;
+    } else {
+        p->child_in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (p->child_in < 0)
+            return an_fail(err, AN_EIO, NULL, "cannot run '%s': /dev/null: %s", o->argv[0],
+                           errstr(errno, eb, sizeof eb));
+    }
+    /* Only our ends: the child's ends are other open file descriptions and
+     * stay blocking, as programs expect. */
+    if ((p->out[0] >= 0 && an_fd_nonblock(p->out[0])) ||
+        (p->err[0] >= 0 && an_fd_nonblock(p->err[0])) ||
+        (p->in[1] >= 0 && an_fd_nonblock(p->in[1])))
+        return an_fail(err, AN_EIO, NULL, "cannot run '%s': fcntl: %s", o->argv[0],
+                       errstr(errno, eb, sizeof eb));
+    s->in_fd = p->child_in;
+    s->out_fd = o->out_to_fd ? o->out_fd : p->out[1];
+    s->err_fd = o->out_to_fd ? o->out_fd : o->merge_stderr ? p->out[1] : p->err[1];
+    s->report_fd = p->rep[1];
+    return AN_OK;
+}
+
+/* After the fork: the child's report when it could not exec (then it is
+ * reaped and the failure returned), or AN_OK once the pipe closes at exec. */
+static int spawn_await_exec(pid_t pid, int rep_fd, const struct an_child_opts *o,
+                            struct an_err *err)
+{
+    struct child_report rep;
+    size_t got = 0;
+    while (got < sizeof rep) {
+        ssize_t n = read(rep_fd, (char *)&rep + got, sizeof rep - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    if (got != sizeof rep)
+        return AN_OK;
+    int status;
+    waitpid_retry(pid, &status, 0);
+    return start_failure(err, o, &rep);
+}
+
 int an_child_spawn(struct an_child *c, const struct an_child_opts *o, struct an_err *err)
 {
     int rc = AN_OK;
-    int in_pipe[2] = {-1, -1}, out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
-    int rep_pipe[2] = {-1, -1};
-    int child_in = -1;
+    struct pipes p = PIPES_INIT;
     struct spawn s = {0};
     struct an_confine_plan *plan = NULL;
     char eb[128];
@@ -378,74 +474,9 @@ int an_child_spawn(struct an_child *c, const struct an_child_opts *o, struct an_
         if (prc != AN_OK)
             return prc;
     }
-    size_t argc = 0;
-    while (o->argv[argc])
-        argc++;
-    s.argv = (char *const *)o->argv;
-    s.envp = build_env(o->env, o->env_clear);
-    s.paths = find_candidates(o->argv[0], s.envp, &s.npaths);
-    s.sh_argv = an_xcalloc(argc + 2, sizeof *s.sh_argv);
-    s.sh_argv[0] = "/bin/sh";
-    for (size_t i = 1; i < argc; i++)
-        s.sh_argv[i + 1] = (char *)o->argv[i];
-    s.cwd = o->cwd;
-    s.plan = plan;
-    s.cwd_fd = o->use_cwd_fd ? o->cwd_fd : -1;
-    if (plan && s.cwd_fd >= 0) {
-        /* the directory's own path, as the kernel resolved it when the
-         * caller opened it; the child enters it after the mounts */
-        char link[64];
-        struct stat st;
-        snprintf(link, sizeof link, "/proc/self/fd/%d", s.cwd_fd);
-        ssize_t n = readlink(link, s.cwd_real, sizeof s.cwd_real - 1);
-        if (n <= 0 || s.cwd_real[0] != '/' || fstat(s.cwd_fd, &st) != 0) {
-            rc = an_fail(err, AN_EIO, NULL, "cannot run '%s': cannot name its directory: %s",
-                         o->argv[0], n < 0 ? errstr(errno, eb, sizeof eb) : "not a path");
-            goto done;
-        }
-        s.cwd_real[n] = '\0';
-        s.cwd_dev = st.st_dev;
-        s.cwd_ino = st.st_ino;
-    }
-
-    if ((!o->out_to_fd &&
-         (pipe2(out_pipe, O_CLOEXEC) || (!o->merge_stderr && pipe2(err_pipe, O_CLOEXEC)))) ||
-        pipe2(rep_pipe, O_CLOEXEC)) {
-        rc = an_fail(err, AN_EIO, NULL, "cannot run '%s': pipe: %s", o->argv[0],
-                     errstr(errno, eb, sizeof eb));
+    if ((rc = spawn_prepare(&s, o, plan, err)) != AN_OK ||
+        (rc = spawn_pipes(&s, &p, o, err)) != AN_OK)
         goto done;
-    }
-    if (!o->stdin_null) {
-        if (pipe2(in_pipe, O_CLOEXEC)) {
-            rc = an_fail(err, AN_EIO, NULL, "cannot run '%s': pipe: %s", o->argv[0],
-                         errstr(errno, eb, sizeof eb));
-            goto done;
-        }
-        child_in = in_pipe[0];
-        in_pipe[0] = -1;
-    } else {
-        child_in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-        if (child_in < 0) {
-            rc = an_fail(err, AN_EIO, NULL, "cannot run '%s': /dev/null: %s", o->argv[0],
-                         errstr(errno, eb, sizeof eb));
-            goto done;
-        }
-    }
-    /* Only our ends: the child's ends are other open file descriptions and
-     * stay blocking, as programs expect. */
-    if ((out_pipe[0] >= 0 && an_fd_nonblock(out_pipe[0])) ||
-        (err_pipe[0] >= 0 && an_fd_nonblock(err_pipe[0])) ||
-        (in_pipe[1] >= 0 && an_fd_nonblock(in_pipe[1]))) {
-        rc = an_fail(err, AN_EIO, NULL, "cannot run '%s': fcntl: %s", o->argv[0],
-                     errstr(errno, eb, sizeof eb));
-        goto done;
-    }
-    s.in_fd = child_in;
-    s.out_fd = o->out_to_fd ? o->out_fd : out_pipe[1];
-    s.err_fd = o->out_to_fd ? o->out_fd : o->merge_stderr ? out_pipe[1] : err_pipe[1];
-    s.report_fd = rep_pipe[1];
-    s.death_sig = o->parent_death_signal;
-    s.parent = getpid();
 
     c->start_ms = an_clock_mono_ms();
     pid_t pid = fork();
@@ -459,48 +490,25 @@ int an_child_spawn(struct an_child *c, const struct an_child_opts *o, struct an_
 
     /* Also here, so the group exists before we might signal it. */
     setpgid(pid, pid);
-    close_fd(&child_in);
-    close_fd(&out_pipe[1]);
-    close_fd(&err_pipe[1]);
-    close_fd(&rep_pipe[1]);
-
-    struct child_report rep;
-    size_t got = 0;
-    while (got < sizeof rep) {
-        ssize_t n = read(rep_pipe[0], (char *)&rep + got, sizeof rep - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    if (got == sizeof rep) {
-        int status;
-        waitpid_retry(pid, &status, 0);
-        rc = start_failure(err, o, &rep);
+    close_fd(&p.child_in);
+    close_fd(&p.out[1]);
+    close_fd(&p.err[1]);
+    close_fd(&p.rep[1]);
+    if ((rc = spawn_await_exec(pid, p.rep[0], o, err)) != AN_OK)
         goto done;
-    }
 
     c->pid = pid;
-    c->in_fd = in_pipe[1];
-    c->out_fd = out_pipe[0];
-    c->err_fd = err_pipe[0];
-    in_pipe[1] = out_pipe[0] = err_pipe[0] = -1;
-    c->pid_fd = open_pidfd(pid);
+    c->in_fd = p.in[1];
+    c->out_fd = p.out[0];
+    c->err_fd = p.err[0];
+    p.in[1] = p.out[0] = p.err[0] = -1;
+    /* lets poll() wake at the child's exit; without it (old kernels,
+     * valgrind, other systems) callers fall back to short ticks */
+    c->pid_fd = an_port_pidfd_open(pid);
 
 done:
-    close_fd(&child_in);
-    for (int i = 0; i < 2; i++) {
-        close_fd(&in_pipe[i]);
-        close_fd(&out_pipe[i]);
-        close_fd(&err_pipe[i]);
-        close_fd(&rep_pipe[i]);
-    }
-    for (size_t i = 0; i < s.npaths; i++)
-        free(s.paths[i]);
-    free(s.paths);
-    free(s.sh_argv);
-    free(s.envp);
+    pipes_close(&p);
+    spawn_release(&s);
     an_confine_plan_free(plan);
     return rc;
 }
@@ -579,43 +587,12 @@ static bool wait_exit(struct an_child *c, int64_t deadline)
 /* Is a process of the group still running? kill(-pgid, 0) also counts
  * zombies, and an orphaned member's zombie lingers until PID 1 reaps it,
  * which a container's PID 1 may do late or never: those are dead, so look
- * at their state in /proc before waiting for them. */
+ * at their state (core/port.h: /proc) before waiting for them. */
 static bool group_alive(pid_t pgid)
 {
     if (kill(-pgid, 0) != 0 && errno == ESRCH)
         return false;
-    DIR *d = opendir("/proc");
-    if (!d)
-        return true;
-    bool alive = false;
-    struct dirent *e;
-    char path[64], buf[512];
-    while (!alive && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        ssize_t n = read(fd, buf, sizeof buf - 1);
-        close(fd);
-        if (n <= 0)
-            continue;
-        buf[n] = '\0';
-        /* "pid (comm) S ppid pgrp ...": comm may hold spaces and parens */
-        char *rp = strrchr(buf, ')');
-        if (!rp || rp[1] != ' ')
-            continue;
-        char state = rp[2];
-        char *end = NULL;
-        errno = 0;
-        (void)strtol(rp + 3, &end, 10); /* ppid */
-        long pgrp = strtol(end, NULL, 10);
-        if (errno == 0 && pgrp == pgid && state != 'Z' && state != 'X')
-            alive = true;
-    }
-    closedir(d);
-    return alive;
+    return an_port_group_alive(pgid) != 0; /* -1, cannot tell: trust kill() */
 }
 
 /* Wait until no member of the group is left, or deadline. */

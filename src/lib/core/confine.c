@@ -16,6 +16,10 @@
 #define _GNU_SOURCE
 
 #include "core/confine.h"
+#include "core/port.h"
+
+/* Where the system has no namespaces, confine_none.c answers instead. */
+#if AN_HAVE_CONFINE
 
 #include <errno.h>
 #include <fcntl.h>
@@ -695,15 +699,4 @@ int an_confine_available(struct an_err *err)
                    strerror_r(probe_errno, eb, sizeof eb));
 }
 
-static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool warned;
-
-void an_confine_warn_once(const char *msg)
-{
-    pthread_mutex_lock(&warn_lock);
-    if (!warned) {
-        warned = true;
-        fprintf(stderr, "ananke: warning: %s\n", msg);
-    }
-    pthread_mutex_unlock(&warn_lock);
-}
+#endif /* AN_HAVE_CONFINE */

@@ -550,10 +550,111 @@ static int load_expect(struct jsont_ld *l, struct an_jsont_step *st, json_t *ex)
     return AN_OK;
 }
 
-static int load_step(struct jsont_ld *l, struct an_jsont_step *st, json_t *s)
+/* {"newSession": {"capture"?, "mcpServers"?}} */
+static int load_new_session(struct jsont_ld *l, struct an_jsont_step *st, json_t *v)
 {
     size_t i = st->index;
     struct an_arena *a = &l->t->arena;
+    if (!json_is_object(v))
+        return bad(l, "steps[%zu]: 'newSession' must be an object", i);
+    json_t *cap = json_object_get(v, "capture");
+    if (cap && (!json_is_string(cap) || !json_string_length(cap)))
+        return bad(l, "steps[%zu]: 'newSession.capture' must be a variable name", i);
+    st->capture = an_arena_strdup(a, cap ? json_string_value(cap) : "sessionId");
+    json_t *mcp = json_object_get(v, "mcpServers");
+    if (mcp && !json_is_array(mcp))
+        return bad(l, "steps[%zu]: 'newSession.mcpServers' must be an array", i);
+    json_t *arr = mcp ? json_incref(mcp) : json_array();
+    st->mcp_servers = jsont_keep(l, arr);
+    json_decref(arr);
+    return AN_OK;
+}
+
+/* {"send": FRAME, "expectError"?}: the frame as written, expectError out */
+static int load_send(struct jsont_ld *l, struct an_jsont_step *st, json_t *v, json_t *s)
+{
+    size_t i = st->index;
+    if (!json_is_object(v))
+        return bad(l, "steps[%zu]: 'send' must be an object (a JSON-RPC frame)", i);
+    if (!json_is_string(json_object_get(v, "method")))
+        return bad(l, "steps[%zu]: 'send' needs a 'method' string", i);
+    json_t *frame = json_deep_copy(v);
+    st->expect_error = -1;
+    json_t *ee = json_object_get(frame, "expectError");
+    if (!ee)
+        ee = json_object_get(s, "expectError");
+    if (ee) {
+        if (!json_is_boolean(ee)) {
+            json_decref(frame);
+            return bad(l, "steps[%zu]: 'expectError' must be true or false", i);
+        }
+        st->expect_error = json_is_true(ee);
+        json_object_del(frame, "expectError");
+    }
+    st->has_id = json_object_get(frame, "id") != NULL;
+    if (st->expect_error == 1 && !st->has_id) {
+        json_decref(frame);
+        return bad(l, "steps[%zu]: 'expectError' needs a request ('send' with an 'id')", i);
+    }
+    st->frame = jsont_keep(l, frame);
+    json_decref(frame);
+    return AN_OK;
+}
+
+/* {"forbid": {"timeoutMs"?, "methods"?, "messages"?}} */
+static int load_forbid(struct jsont_ld *l, struct an_jsont_step *st, json_t *v)
+{
+    size_t i = st->index;
+    struct an_arena *a = &l->t->arena;
+    if (!json_is_object(v))
+        return bad(l, "steps[%zu]: 'forbid' must be an object", i);
+    st->ms = AN_JSONT_FORBID_TIMEOUT_MS;
+    json_t *to = json_object_get(v, "timeoutMs");
+    char what[64];
+    snprintf(what, sizeof what, "steps[%zu]: 'forbid.timeoutMs'", i);
+    if (to && get_ms(l, to, what, &st->ms))
+        return AN_ESCHEMA;
+    json_t *fm = json_object_get(v, "methods"), *fe = json_object_get(v, "messages");
+    if (!fm && !fe)
+        return bad(l,
+                   "steps[%zu]: 'forbid' needs 'methods' (names) or 'messages' "
+                   "(envelopes)",
+                   i);
+    snprintf(what, sizeof what, "steps[%zu].forbid.methods", i);
+    if (fm && load_strings(l, fm, what, &st->methods, &st->nmethods, true))
+        return AN_ESCHEMA;
+    if (!fe)
+        return AN_OK;
+    /* an extension: agent requests or notifications matching any of
+     * these partial envelopes are forbidden too */
+    if (!json_is_array(fe) || !json_array_size(fe))
+        return bad(l, "steps[%zu]: 'forbid.messages' must be a non-empty array", i);
+    st->nmsgs = json_array_size(fe);
+    st->msgs = an_arena_alloc(a, st->nmsgs * sizeof *st->msgs);
+    for (size_t m = 0; m < st->nmsgs; m++) {
+        json_t *env = json_array_get(fe, m);
+        json_t *cr = json_object_get(env, "clientRequest"),
+               *nt = json_object_get(env, "notification");
+        if (!json_is_object(cr) == !json_is_object(nt))
+            return bad(l,
+                       "steps[%zu]: forbid.messages[%zu] needs one of 'clientRequest' or "
+                       "'notification' (an object)",
+                       i, m);
+        st->msgs[m].kind = cr ? AN_JSONT_CLIENT_REQUEST : AN_JSONT_NOTIFICATION;
+        st->msgs[m].pattern = jsont_keep(l, cr ? cr : nt);
+        struct an_loc loc;
+        jsont_loc_at(l, l->at, &loc);
+        if (an_jm_check(st->msgs[m].pattern, &loc, l->err)) {
+            an_err_prefix(l->err, "steps[%zu]: forbid.messages[%zu]: ", i, m);
+            return AN_EREGEX;
+        }
+    }
+    return AN_OK;
+}
+
+static int load_step(struct jsont_ld *l, struct an_jsont_step *st, json_t *s)
+{
+    size_t i = st->index;
     if (!json_is_object(s))
         return bad(l, "steps[%zu] must be an object", i);
     static const char *const kinds[] = {"newSession", "send", "expect", "forbid",
@@ -584,96 +685,14 @@ static int load_step(struct jsont_ld *l, struct an_jsont_step *st, json_t *s)
     case AN_JSONT_AGUI_RUN:
     case AN_JSONT_AGUI_HTTP:
         return jsont_load_agui_step(l, st, kinds[found], v, s);
-    case AN_JSONT_NEW_SESSION: {
-        if (!json_is_object(v))
-            return bad(l, "steps[%zu]: 'newSession' must be an object", i);
-        json_t *cap = json_object_get(v, "capture");
-        if (cap && (!json_is_string(cap) || !json_string_length(cap)))
-            return bad(l, "steps[%zu]: 'newSession.capture' must be a variable name", i);
-        st->capture = an_arena_strdup(a, cap ? json_string_value(cap) : "sessionId");
-        json_t *mcp = json_object_get(v, "mcpServers");
-        if (mcp && !json_is_array(mcp))
-            return bad(l, "steps[%zu]: 'newSession.mcpServers' must be an array", i);
-        json_t *arr = mcp ? json_incref(mcp) : json_array();
-        st->mcp_servers = jsont_keep(l, arr);
-        json_decref(arr);
-        break;
-    }
-    case AN_JSONT_SEND: {
-        if (!json_is_object(v))
-            return bad(l, "steps[%zu]: 'send' must be an object (a JSON-RPC frame)", i);
-        if (!json_is_string(json_object_get(v, "method")))
-            return bad(l, "steps[%zu]: 'send' needs a 'method' string", i);
-        json_t *frame = json_deep_copy(v);
-        st->expect_error = -1;
-        json_t *ee = json_object_get(frame, "expectError");
-        if (!ee)
-            ee = json_object_get(s, "expectError");
-        if (ee) {
-            if (!json_is_boolean(ee)) {
-                json_decref(frame);
-                return bad(l, "steps[%zu]: 'expectError' must be true or false", i);
-            }
-            st->expect_error = json_is_true(ee);
-            json_object_del(frame, "expectError");
-        }
-        st->has_id = json_object_get(frame, "id") != NULL;
-        if (st->expect_error == 1 && !st->has_id) {
-            json_decref(frame);
-            return bad(l, "steps[%zu]: 'expectError' needs a request ('send' with an 'id')", i);
-        }
-        st->frame = jsont_keep(l, frame);
-        json_decref(frame);
-        break;
-    }
+    case AN_JSONT_NEW_SESSION:
+        return load_new_session(l, st, v);
+    case AN_JSONT_SEND:
+        return load_send(l, st, v, s);
     case AN_JSONT_EXPECT:
         return load_expect(l, st, v);
-    case AN_JSONT_FORBID: {
-        if (!json_is_object(v))
-            return bad(l, "steps[%zu]: 'forbid' must be an object", i);
-        st->ms = AN_JSONT_FORBID_TIMEOUT_MS;
-        json_t *to = json_object_get(v, "timeoutMs");
-        char what[64];
-        snprintf(what, sizeof what, "steps[%zu]: 'forbid.timeoutMs'", i);
-        if (to && get_ms(l, to, what, &st->ms))
-            return AN_ESCHEMA;
-        json_t *fm = json_object_get(v, "methods"), *fe = json_object_get(v, "messages");
-        if (!fm && !fe)
-            return bad(l,
-                       "steps[%zu]: 'forbid' needs 'methods' (names) or 'messages' "
-                       "(envelopes)",
-                       i);
-        snprintf(what, sizeof what, "steps[%zu].forbid.methods", i);
-        if (fm && load_strings(l, fm, what, &st->methods, &st->nmethods, true))
-            return AN_ESCHEMA;
-        if (!fe)
-            return AN_OK;
-        /* an extension: agent requests or notifications matching any of
-         * these partial envelopes are forbidden too */
-        if (!json_is_array(fe) || !json_array_size(fe))
-            return bad(l, "steps[%zu]: 'forbid.messages' must be a non-empty array", i);
-        st->nmsgs = json_array_size(fe);
-        st->msgs = an_arena_alloc(a, st->nmsgs * sizeof *st->msgs);
-        for (size_t m = 0; m < st->nmsgs; m++) {
-            json_t *env = json_array_get(fe, m);
-            json_t *cr = json_object_get(env, "clientRequest"),
-                   *nt = json_object_get(env, "notification");
-            if (!json_is_object(cr) == !json_is_object(nt))
-                return bad(l,
-                           "steps[%zu]: forbid.messages[%zu] needs one of 'clientRequest' or "
-                           "'notification' (an object)",
-                           i, m);
-            st->msgs[m].kind = cr ? AN_JSONT_CLIENT_REQUEST : AN_JSONT_NOTIFICATION;
-            st->msgs[m].pattern = jsont_keep(l, cr ? cr : nt);
-            struct an_loc loc;
-            jsont_loc_at(l, l->at, &loc);
-            if (an_jm_check(st->msgs[m].pattern, &loc, l->err)) {
-                an_err_prefix(l->err, "steps[%zu]: forbid.messages[%zu]: ", i, m);
-                return AN_EREGEX;
-            }
-        }
-        return AN_OK;
-    }
+    case AN_JSONT_FORBID:
+        return load_forbid(l, st, v);
     case AN_JSONT_DELAY: {
         char what[64];
         snprintf(what, sizeof what, "steps[%zu]: 'delayMs'", i);

@@ -391,6 +391,14 @@ int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts
     if (!opts->sandbox || opts->sandbox[0] != '/')
         return an_fail(err, AN_EUSAGE, NULL, "acp sandbox must be an absolute path, not '%s'",
                        opts->sandbox ? opts->sandbox : "");
+#if !AN_HAVE_O_PATH
+    /* every agent path is opened beneath the sandbox's fd (acp_path.c),
+     * which needs O_PATH: without it, no file system for the agent */
+    return an_fail(err, AN_EIO, NULL,
+                   "acp sandbox '%s': this system has no O_PATH, which the sandbox needs "
+                   "(Linux only)",
+                   opts->sandbox);
+#endif
     char *real = realpath(opts->sandbox, NULL);
     struct stat st;
     if (!real || stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -401,7 +409,7 @@ int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts
     }
     /* the directory itself, held: a sandbox renamed or swapped for a link
      * later is not followed */
-    int root = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int root = open(real, AN_O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (root < 0) {
         int e = errno;
         free(real);

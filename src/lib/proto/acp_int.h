@@ -8,6 +8,7 @@
 #include "core/child.h"
 #include "core/confine.h"
 #include "core/json.h"
+#include "core/port.h"
 #include "proto/acp_client.h"
 
 /* An agent request not answered yet. */

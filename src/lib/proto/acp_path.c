@@ -23,13 +23,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "core/port.h"
+#if AN_HAVE_OPENAT2
+#include <linux/openat2.h>
+#endif
 
 #define MAX_LINKS 40 /* the kernel's MAXSYMLINKS */
 
@@ -67,6 +71,7 @@ int acp_path_rel(const char *sandbox, const char *path, const char **rel)
 
 /* ---- openat2 ---- */
 
+#if AN_HAVE_OPENAT2
 /* 1 openat2 works, -1 it does not (ENOSYS, or a seccomp filter that says
  * EPERM), 0 not known yet. */
 static atomic_int have_openat2;
@@ -85,7 +90,7 @@ static bool use_openat2(int root)
 {
     int h = atomic_load(&have_openat2);
     if (h == 0) {
-        int fd = openat2_beneath(root, ".", O_PATH | O_DIRECTORY, 0);
+        int fd = openat2_beneath(root, ".", AN_O_PATH | O_DIRECTORY, 0);
         h = fd >= 0 ? 1 : errno == ENOSYS || errno == EPERM ? -1 : 0;
         if (fd >= 0)
             close(fd);
@@ -94,6 +99,20 @@ static bool use_openat2(int root)
     }
     return h >= 0;
 }
+#else
+/* no openat2 on this system (core/port.h): the walk below, every time */
+static int openat2_beneath(int root, const char *rel, int flags, mode_t mode)
+{
+    (void)root, (void)rel, (void)flags, (void)mode;
+    return errno = ENOSYS, -1;
+}
+
+static bool use_openat2(int root)
+{
+    (void)root;
+    return false;
+}
+#endif
 
 /* ---- the component walk ---- */
 
@@ -203,7 +222,7 @@ int acp_walk_beneath(int root, const char *rel, int flags, mode_t mode)
             e = errno;
             break;
         }
-        int fd = openat(cur(&w), name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        int fd = openat(cur(&w), name, AN_O_PATH | O_NOFOLLOW | O_CLOEXEC);
         struct stat st;
         if (fd < 0 && errno == ENOENT && last && (flags & O_CREAT)) {
             /* a new file: made here, never through a link planted meanwhile */
@@ -280,7 +299,7 @@ int acp_mkdirs_beneath(int root, const char *rel)
             break;
         char save = p[i];
         p[i] = '\0';
-        int fd = acp_open_beneath(root, p, O_PATH | O_DIRECTORY, 0);
+        int fd = acp_open_beneath(root, p, AN_O_PATH | O_DIRECTORY, 0);
         const char *name = p + start;
         bool plain = strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
         if (fd < 0 && errno == ENOENT && plain) {
@@ -290,7 +309,7 @@ int acp_mkdirs_beneath(int root, const char *rel)
                 p[i] = save;
                 break;
             }
-            fd = acp_open_beneath(root, p, O_PATH | O_DIRECTORY, 0);
+            fd = acp_open_beneath(root, p, AN_O_PATH | O_DIRECTORY, 0);
         }
         p[i] = save;
         if (fd < 0) {

@@ -135,7 +135,7 @@ static void create(struct an_acp_client *c, struct acp_req *r)
     /* the directory is opened beneath the sandbox and the child fchdir()s
      * to that fd: what was checked is where it runs */
     int dir = c->root_fd;
-    if (cwd && (dir = acp_open_param(c, r, "cwd", O_PATH | O_DIRECTORY)) < 0)
+    if (cwd && (dir = acp_open_param(c, r, "cwd", AN_O_PATH | O_DIRECTORY)) < 0)
         return;
     size_t na = json_array_size(args), ne = json_array_size(env);
     const char **argv = an_xcalloc(na + 2, sizeof *argv);

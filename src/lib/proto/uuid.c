@@ -1,6 +1,5 @@
 #include "proto/uuid.h"
 
-#include <sys/random.h>
 #include <stdbool.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -8,8 +7,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/port.h"
+
 /* Ids need to be unique, not secret: a per-thread xoshiro256** generator
- * seeded once from getrandom() gives them without a system call each (a
+ * seeded once from the kernel (core/port.h) gives them without a system call each (a
  * run of 10000 tests makes 30000 of them). */
 static _Thread_local uint64_t st[4];
 static _Thread_local bool seeded;
@@ -35,14 +36,8 @@ static void seed(void)
 {
     static atomic_uint_fast64_t counter;
     unsigned char b[32];
-    size_t got = 0;
-    while (got < sizeof b) {
-        ssize_t r = getrandom(b + got, sizeof b - got, 0);
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    if (got < sizeof b) { /* no getrandom: time, pid and a counter, spread */
+    size_t got = an_port_random(b, sizeof b);
+    if (got < sizeof b) { /* no random source: time, pid and a counter, spread */
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         uint64_t x = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;

@@ -4,10 +4,7 @@
  * becomes of a finished run (repeated runs aggregated into one test, the
  * fail-fast stop) and the tests handed to the caller in selection order.
  */
-/* sched_getaffinity() and CPU_COUNT are GNU extensions */
-#define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +13,7 @@
 #include "ananke/run.h"
 #include "core/cancel.h"
 #include "core/clock.h"
+#include "core/port.h"
 #include "proto/http.h"
 #include "run/sched_int.h"
 #include "run/redact_result.h"
@@ -274,9 +272,7 @@ static unsigned loop_count(const struct an_run_opts *o, unsigned parallel, size_
 {
     unsigned n = o->loops;
     if (!n) {
-        cpu_set_t set;
-        long cores = sched_getaffinity(0, sizeof set, &set) ? sysconf(_SC_NPROCESSORS_ONLN)
-                                                            : CPU_COUNT(&set);
+        long cores = an_port_cpu_count();
         n = cores > 1 ? (unsigned)(cores < LOOPS_MAX ? cores : LOOPS_MAX) : 1;
         if (n > parallel / LOOP_MIN_PARALLEL)
             n = parallel / LOOP_MIN_PARALLEL;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/port.h"
 #include "core/cancel.h"
 #include "proto/http.h"
 #include "core/child.h"
@@ -50,8 +51,7 @@ static bool tcp_accepts(const char *host, const char *port)
         return false;
     bool ok = false;
     for (struct addrinfo *ai = res; ai && !ok; ai = ai->ai_next) {
-        int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-                        ai->ai_protocol);
+        int fd = an_port_socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
         if (fd < 0)
             continue;
         if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
@@ -175,10 +175,8 @@ static char *beside_self(const char *prog)
     if (strcmp(prog, "ananke-mock") != 0)
         return NULL;
     char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
+    if (an_port_self_exe(self, sizeof self) != 0)
         return NULL;
-    self[n] = '\0';
     char *slash = strrchr(self, '/');
     if (!slash)
         return NULL;

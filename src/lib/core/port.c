@@ -1,0 +1,245 @@
+/* The portability layer (core/port.h): for each call, the Linux one when
+ * an_config.h says it is there, else the portable fallback. A port to
+ * another kernel adds its own branch here (e.g. _NSGetExecutablePath for
+ * an_port_self_exe on macOS, procctl(PROC_PDEATHSIG_CTL) on FreeBSD). */
+#define _GNU_SOURCE
+#include "core/port.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#if AN_HAVE_CLOSE_RANGE || AN_HAVE_PIDFD_OPEN
+#include <sys/syscall.h>
+#endif
+#if AN_HAVE_GETRANDOM
+#include <sys/random.h>
+#endif
+#if AN_HAVE_PDEATHSIG
+#include <sys/prctl.h>
+#endif
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+static int set_fd_flag(int fd, int flag)
+{
+    int f = fcntl(fd, F_GETFD);
+    return f < 0 ? -1 : fcntl(fd, F_SETFD, f | flag);
+}
+
+int an_port_pipe_cloexec(int fds[2])
+{
+#if AN_HAVE_PIPE2
+    return pipe2(fds, O_CLOEXEC);
+#else
+    if (pipe(fds) != 0)
+        return -1;
+    if (set_fd_flag(fds[0], FD_CLOEXEC) != 0 || set_fd_flag(fds[1], FD_CLOEXEC) != 0) {
+        int e = errno;
+        close(fds[0]);
+        close(fds[1]);
+        fds[0] = fds[1] = -1;
+        errno = e;
+        return -1;
+    }
+    return 0;
+#endif
+}
+
+#define CLOEXEC_FALLBACK_MAX 65536
+
+void an_port_cloexec_from(int low)
+{
+#if AN_HAVE_CLOSE_RANGE
+    /* old kernels lack the call (ENOSYS): then the loop below */
+    if (syscall(SYS_close_range, (unsigned)low, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+        return;
+#endif
+    struct rlimit rl;
+    long top = CLOEXEC_FALLBACK_MAX;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        rl.rlim_cur < (rlim_t)top)
+        top = (long)rl.rlim_cur;
+    for (long fd = low; fd < top; fd++)
+        (void)set_fd_flag((int)fd, FD_CLOEXEC); /* EBADF for the closed ones */
+}
+
+size_t an_port_random(void *buf, size_t n)
+{
+    unsigned char *b = buf;
+    size_t got = 0;
+#if AN_HAVE_GETRANDOM
+    while (got < n) {
+        ssize_t r = getrandom(b + got, n - got, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    if (got == n)
+        return got;
+#endif
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return got;
+    while (got < n) {
+        ssize_t r = read(fd, b + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    return got;
+}
+
+#if AN_HAVE_PROC_LINUX
+static int read_link(const char *link, char *buf, size_t cap)
+{
+    if (cap < 2)
+        return errno = ENAMETOOLONG, -1;
+    ssize_t n = readlink(link, buf, cap - 1);
+    if (n < 0)
+        return -1;
+    if ((size_t)n >= cap - 1) /* perhaps cut short */
+        return errno = ENAMETOOLONG, -1;
+    buf[n] = '\0';
+    return 0;
+}
+#endif
+
+int an_port_self_exe(char *buf, size_t cap)
+{
+#if AN_HAVE_PROC_LINUX
+    return read_link("/proc/self/exe", buf, cap);
+#else
+    (void)buf;
+    (void)cap;
+    return errno = ENOSYS, -1;
+#endif
+}
+
+int an_port_fd_path(int fd, char *buf, size_t cap)
+{
+#if AN_HAVE_PROC_LINUX
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    return read_link(link, buf, cap);
+#else
+    (void)fd;
+    (void)buf;
+    (void)cap;
+    return errno = ENOSYS, -1;
+#endif
+}
+
+int an_port_parent_death_signal(int sig)
+{
+#if AN_HAVE_PDEATHSIG
+    return prctl(PR_SET_PDEATHSIG, sig);
+#else
+    (void)sig;
+    return 0;
+#endif
+}
+
+int an_port_pidfd_open(pid_t pid)
+{
+#if AN_HAVE_PIDFD_OPEN
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd >= 0)
+        (void)set_fd_flag(fd, FD_CLOEXEC);
+    return fd;
+#else
+    (void)pid;
+    return errno = ENOSYS, -1;
+#endif
+}
+
+int an_port_socket(int domain, int type, int protocol)
+{
+#if AN_HAVE_SOCK_CLOEXEC
+    return socket(domain, type | SOCK_CLOEXEC | SOCK_NONBLOCK, protocol);
+#else
+    int fd = socket(domain, type, protocol), fl;
+    if (fd >= 0 && (set_fd_flag(fd, FD_CLOEXEC) != 0 || (fl = fcntl(fd, F_GETFL)) < 0 ||
+                    fcntl(fd, F_SETFL, fl | O_NONBLOCK) != 0)) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+#endif
+}
+
+#if AN_HAVE_PROC_LINUX
+/* /proc/PID/stat: "pid (comm) S ppid pgrp ...", comm may hold spaces and
+ * parens. 1 when it is a live (not zombie) member of pgid. */
+static bool stat_in_group(const char *pid, pid_t pgid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%s/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    char *rp = strrchr(buf, ')');
+    if (!rp || rp[1] != ' ')
+        return false;
+    char state = rp[2];
+    char *end = NULL;
+    errno = 0;
+    (void)strtol(rp + 3, &end, 10); /* ppid */
+    long pgrp = strtol(end, NULL, 10);
+    return errno == 0 && pgrp == pgid && state != 'Z' && state != 'X';
+}
+#endif
+
+int an_port_group_alive(pid_t pgid)
+{
+#if AN_HAVE_PROC_LINUX
+    DIR *d = opendir("/proc");
+    if (!d)
+        return -1;
+    int alive = 0;
+    struct dirent *e;
+    while (!alive && (e = readdir(d)) != NULL)
+        if (e->d_name[0] >= '1' && e->d_name[0] <= '9' && stat_in_group(e->d_name, pgid))
+            alive = 1;
+    closedir(d);
+    return alive;
+#else
+    (void)pgid;
+    return -1;
+#endif
+}
+
+long an_port_cpu_count(void)
+{
+    long n = 0;
+#if AN_HAVE_SCHED_GETAFFINITY
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        n = CPU_COUNT(&set);
+#endif
+    if (n <= 0)
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? n : 1;
+}
