@@ -50,7 +50,7 @@ cli                        load     | the CLI moves to include/ananke/ only (iss
 cli                        proto    | the CLI moves to include/ananke/ only (issue 20)
 cli                        run      | the CLI moves to include/ananke/ only (issue 20)
 cli                        report   | the CLI moves to include/ananke/ only (issue 20)
-src/lib/run/record.c       report   | result JSON (de)serialisation moves below run/ and report/ (issue 20)
+
 src/lib/load/jsont.c       check    | the jsont loader compiles check/jsonmatch patterns; jsonmatch belongs below load/
 src/lib/load/jsont_agui.c  check    | the jsont loader compiles check/jsonmatch patterns; jsonmatch belongs below load/
 src/lib/load/jsont_resolve.c check  | the jsont loader compiles check/jsonmatch patterns; jsonmatch belongs below load/
@@ -76,9 +76,6 @@ src/cli/datadir.c          | /proc/self/exe: to an_port_self_exe once the CLI ha
 LONG_FUNCTIONS="
 src/cli/cmd_comply.c       cmd_comply
 src/cli/cmd_run.c          cmd_run
-src/lib/load/check_load.c  an_check_item_load
-src/lib/report/comply_md.c render
-src/lib/report/html.c      test_section
 src/lib/run/comply.c       an_comply_run
 src/lib/run/comply_agui.c  exchange
 "

@@ -1,7 +1,7 @@
 /*
  * The built-in check kinds' evaluators (ananke/check_kind.h's
  * an_check_eval_fn), reached only through the table's rows
- * (load/check_kinds.c); an_check() calls them through chk_items().
+ * (check/check_kinds.c); an_check() calls them through chk_items().
  */
 #ifndef ANANKE_CHECK_EVAL_H
 #define ANANKE_CHECK_EVAL_H

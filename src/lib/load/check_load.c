@@ -1,6 +1,6 @@
 /* Seed 002's typed checks, from JSON (JSONL cases, YAML `checks:`): what
  * every check shares (known keys, type, negate, message, of, ignore_case,
- * each key's type), then the loader of the kind's row (load/check_kinds.c). */
+ * each key's type), then the loader of the kind's row (check/check_kinds.c). */
 #include "load/check_load.h"
 
 #include <stdarg.h>

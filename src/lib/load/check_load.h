@@ -6,7 +6,7 @@
  *
  * Values are borrowed: the caller keeps `item` alive as long as the suite
  * (an_arena_defer). Regexes are compiled here, once. Each kind is a row of
- * the check-kind table (ananke/check_kind.h, load/check_kinds.c).
+ * the check-kind table (ananke/check_kind.h, check/check_kinds.c).
  */
 #ifndef ANANKE_LOAD_CHECK_LOAD_H
 #define ANANKE_LOAD_CHECK_LOAD_H
@@ -61,7 +61,7 @@ struct an_check_ctx {
     const struct an_check_kind_def *def;
 };
 
-/* The built-in loaders, reached through the table (load/check_kinds.c):
+/* The built-in loaders, reached through the table (check/check_kinds.c):
  * contains, not_contains, equals, regex, json_path, type (load/check_load_text.c) */
 an_check_load_fn an_ck_load_text, an_ck_load_regex, an_ck_load_json_path, an_ck_load_type;
 /* tool_called, tool_result (load/check_load_tools.c) */

@@ -1,6 +1,6 @@
 /* The loaders of seed 004's run-case checks (docs/http.md):
  * action_required, tool_sequence, retrieval_required, json_schema,
- * evidence_required, tool_execution; rows of load/check_kinds.c. */
+ * evidence_required, tool_execution; rows of check/check_kinds.c. */
 #include <string.h>
 
 #include "core/jsonschema.h"

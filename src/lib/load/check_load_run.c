@@ -1,5 +1,5 @@
 /* The loaders of the impure checks, the ones the runner runs: script
- * (run/script_check.c) and agent (run/judge.c); rows of load/check_kinds.c. */
+ * (run/script_check.c) and agent (run/judge.c); rows of check/check_kinds.c. */
 #include <string.h>
 
 #include "load/check_load.h"

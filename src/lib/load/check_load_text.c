@@ -1,5 +1,5 @@
 /* The loaders of the checks on text and JSON: contains, not_contains,
- * equals, regex, json_path, type (rows of load/check_kinds.c). */
+ * equals, regex, json_path, type (rows of check/check_kinds.c). */
 #include <string.h>
 
 #include "ananke/check.h"

@@ -1,5 +1,5 @@
 /* The loaders of the checks on tool calls: tool_called, tool_result (rows
- * of load/check_kinds.c). Their subset patterns' "regex:..." strings are
+ * of check/check_kinds.c). Their subset patterns' "regex:..." strings are
  * compiled here once, so a bad one is a load error. */
 #include <string.h>
 
