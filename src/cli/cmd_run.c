@@ -5,16 +5,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ananke/cancel.h"
+#include "ananke/clock.h"
+#include "ananke/interp.h"
 #include "ananke/record.h"
+#include "ananke/redact.h"
 #include "ananke/report.h"
 #include "ananke/run.h"
+#include "ananke/start.h"
 #include "cmd_run.h"
-#include "core/cancel.h"
-#include "core/clock.h"
-#include "core/interp.h"
-#include "run/redact.h"
-#include "run/start.h"
-#include "run/secrets.h"
 
 struct run_ctx {
     struct an_console_opts console;
@@ -103,13 +102,7 @@ static int load_all(struct an_suite **out, struct run_args *a)
  * prints itself before any result: the first line, a dry run's list. */
 static struct an_redactor *own_secrets(const struct an_suite *s, const struct an_run_opts *ro)
 {
-    struct an_redactor *r = an_redactor_new();
-    struct an_err err = AN_ERR_INIT;
-    for (size_t i = 0; i < ro->nredact; i++)
-        (void)an_redactor_add_regex(r, ro->redact[i], &err); /* checked already */
-    struct an_vars none = AN_VARS_INIT;
-    an_secrets_gather(r, &s->config, &none, NULL, NULL);
-    return r;
+    return an_redactor_for_suite(s, ro->redact, ro->nredact); /* checked already */
 }
 
 /* s redacted, in a buffer the next call reuses (for printf). */
@@ -117,7 +110,7 @@ static const char *shown_as(const struct an_redactor *r, const char *s)
 {
     static char *last;
     free(last);
-    last = s ? an_redact_text(r, s, strlen(s), NULL, NULL) : NULL;
+    last = an_redact_str(r, s);
     return last ? last : s;
 }
 
@@ -134,10 +127,10 @@ static void header(const struct an_suite *s, const struct an_run_opts *ro)
         where = &t->card_url;
     char *shown = NULL;
     struct an_err err = AN_ERR_INIT;
-    struct an_vars none = AN_VARS_INIT; /* ${ENV...} only: hook variables are per test */
+    /* ${ENV...} only: hook variables are per test */
     if (!where->src)
         shown = an_xstrdup("(an inline agent card)");
-    else if (an_interp(where->src, &where->loc, &none, &shown, &err)) {
+    else if (an_interp_env(where->src, &where->loc, &shown, &err)) {
         free(shown);
         shown = an_xstrdup(where->src);
     }

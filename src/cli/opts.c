@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "core/cancel.h"
-#include "load/schema.h"
+#include "ananke/cancel.h"
+#include "ananke/suggest.h"
 
 bool cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *alias,
              const char **val, int *rc)
