@@ -34,8 +34,22 @@
 bool an_comply_confine_valid(const char *mode);
 #define AN_COMPLY_MAX_CONFINE_PATHS 32 /* as an ACP target's confine_paths */
 
+/* The protocols comply speaks, one table row each
+ * (src/lib/run/comply_protocols.c): --protocol NAME, its default suite
+ * (a directory under the checkout, or <datadir>/ananke/ of an install), and
+ * whether its agents are endpoints (URLs ananke does not start: no
+ * sandbox, no confinement, no settings file) rather than commands. */
+struct an_comply_protocol_info {
+    const char *name;  /* "acp" */
+    const char *suite; /* "compliance/acp" */
+    bool endpoint;
+};
+size_t an_comply_protocol_count(void);
+const struct an_comply_protocol_info *an_comply_protocol_at(size_t i); /* NULL past the end */
+const struct an_comply_protocol_info *an_comply_protocol_find(const char *name);
+
 struct an_comply_plan_opts {
-    const char *protocol;     /* "acp", "agui" or "mcp" (checked by the caller) */
+    const char *protocol;     /* a row's name (an_comply_protocol_find; checked by the caller) */
     const char *const *paths; /* .jsont files and directories of them */
     size_t npaths;
     const char *const *ids; /* only these tests (--test); none: every test */

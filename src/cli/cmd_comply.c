@@ -16,10 +16,6 @@
 #include "ananke/regex.h"
 #include "cli.h"
 
-#define DEFAULT_SUITE "compliance/acp"
-#define DEFAULT_SUITE_AGUI "compliance/agui"
-#define DEFAULT_SUITE_MCP "compliance/mcp"
-
 /* Every value of the command line; strings are borrowed from argv. */
 struct comply_args {
     const char *settings, *protocol, *confine;
@@ -166,10 +162,27 @@ static void reporters_help(void)
     cli_reporters_help(true);
 }
 
+/* The protocol table's names joined by sep ("acp|agui|mcp"); the last one
+ * by last when given ("acp, agui or mcp"). */
+static void join_protocols(char *b, size_t cap, const char *sep, const char *last)
+{
+    size_t len = 0, n = an_comply_protocol_count();
+    b[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        const char *s = i == 0 ? "" : i + 1 == n && last ? last : sep;
+        int w = snprintf(b + len, cap - len, "%s%s", s, an_comply_protocol_at(i)->name);
+        if (w < 0 || (size_t)w >= cap - len)
+            break;
+        len += (size_t)w;
+    }
+}
+
+static char protocol_names[128]; /* --protocol's ARG in the help, filled by cmd_comply */
+
 static const struct cli_option options[] = {
     {.name = "--protocol",
      .alias = NULL,
-     .arg = "acp|agui|mcp",
+     .arg = protocol_names, /* "acp|agui|mcp", from the protocol table */
      .help = "the protocol (default acp); mcp: COMMAND is an\n"
              "MCP server over stdio",
      .field = offsetof(struct comply_args, protocol)},
@@ -284,16 +297,27 @@ static const struct cli_option options[] = {
 
 static void usage(void)
 {
-    fputs("usage: ananke comply [options] [SUITE_DIR_OR_FILE...]\n"
-          "\n"
-          "Runs .jsont compliance tests (default: the *.jsont files in " DEFAULT_SUITE ",\n"
-          "or " DEFAULT_SUITE_AGUI " with --protocol agui, " DEFAULT_SUITE_MCP " with\n"
-          "--protocol mcp, under the current directory; else the installed suites in\n"
-          "<bindir>/../share/ananke/compliance)\n"
-          "against each agent and writes a Markdown report to stdout.\n"
-          "\n"
-          "options:\n",
-          stdout);
+    /* the default suites, from the protocol table */
+    char text[1024];
+    size_t len = 0, n = an_comply_protocol_count();
+    for (size_t i = 0; i < n; i++) {
+        const struct an_comply_protocol_info *p = an_comply_protocol_at(i);
+        int w = i == 0 ? snprintf(text, sizeof text,
+                                  "Runs .jsont compliance tests (default: the *.jsont files in %s",
+                                  p->suite)
+                       : snprintf(text + len, sizeof text - len, "%s%s with --protocol %s",
+                                  i == 1 ? ", or " : ", ", p->suite, p->name);
+        if (w < 0 || (size_t)w >= sizeof text - len)
+            break;
+        len += (size_t)w;
+    }
+    snprintf(text + len, sizeof text - len,
+             ", under the current directory; else the installed suites in "
+             "<bindir>/../share/ananke/compliance) against each agent and writes a Markdown "
+             "report to stdout.");
+    puts("usage: ananke comply [options] [SUITE_DIR_OR_FILE...]\n");
+    cli_help_wrap(0, 0, text);
+    puts("\noptions:");
     cli_options_help(options, sizeof options / sizeof *options);
     puts("\n"
          "exit: 0 every required test passed for every agent, 1 a required test failed,\n"
@@ -318,12 +342,18 @@ static const struct cli_command command = {
 static int check(const struct comply_args *a)
 {
     const char *p = a->protocol;
-    if (strcmp(p, "acp") && strcmp(p, "agui") && strcmp(p, "mcp"))
-        return cli_usage_error("--protocol takes acp, agui or mcp, not '%s'", p);
-    bool agui = !strcmp(p, "agui");
+    const struct an_comply_protocol_info *proto = an_comply_protocol_find(p);
+    if (!proto) {
+        char names[128];
+        join_protocols(names, sizeof names, ", ", " or ");
+        return cli_usage_error("--protocol takes %s, not '%s'", names, p);
+    }
+    /* AG-UI's: agents that are endpoints, the caps of an HTTP answer */
+    bool agui = proto->endpoint;
     if (agui && (a->settings || a->npick))
-        return cli_usage_error("--protocol agui: agents are endpoints, give --agent NAME=URL "
-                               "(--settings describes ACP agents)");
+        return cli_usage_error("--protocol %s: agents are endpoints, give --agent NAME=URL "
+                               "(--settings describes ACP agents)",
+                               p);
     if (!agui && (a->max_event || a->max_turn))
         return cli_usage_error("--max-event-bytes, --max-turn-bytes: for --protocol agui only");
     if (agui && a->keep)
@@ -346,9 +376,7 @@ static void say_error(const char *msg, void *ud)
 static void plan_opts(struct comply_args *a, struct an_comply_plan_opts *o, char **installed)
 {
     if (a->npaths == 0) {
-        const char *def = !strcmp(a->protocol, "agui")  ? DEFAULT_SUITE_AGUI
-                          : !strcmp(a->protocol, "mcp") ? DEFAULT_SUITE_MCP
-                                                        : DEFAULT_SUITE;
+        const char *def = an_comply_protocol_find(a->protocol)->suite;
         struct stat st;
         if (stat(def, &st) != 0 && (*installed = cli_datadir_path(def)))
             def = *installed;
@@ -426,6 +454,7 @@ int cmd_comply(int argc, char **argv)
     char *installed = NULL; /* the installed default suite's path */
     bool helped = false;
 
+    join_protocols(protocol_names, sizeof protocol_names, "|", NULL);
     int rc = cli_parse(&command, argc, argv, &a, &helped);
     if (rc || helped || (rc = check(&a)))
         goto done;

@@ -30,22 +30,25 @@ static struct an_comply_plan_agent *agent_add(struct an_comply_plan *c, const ch
     return a;
 }
 
-static int agent_from_shell(struct an_comply_plan *c, const char *spec, bool agui)
+static int agent_from_shell(struct an_comply_plan *c, const char *spec)
 {
     const char *eq = strchr(spec, '=');
+    bool url = c->proto->info.endpoint;
     if (!eq || eq == spec || !eq[1])
-        return an_comply_plan_fail(c, AN_EUSAGE, "--agent takes NAME=%s, not '%s'", agui ? "URL" : "COMMAND", spec);
+        return an_comply_plan_fail(c, AN_EUSAGE, "--agent takes NAME=%s, not '%s'",
+                                   url ? "URL" : "COMMAND", spec);
     for (size_t i = 0; i < c->nagents; i++)
         if (strlen(c->agents[i].name) == (size_t)(eq - spec) &&
             !strncmp(c->agents[i].name, spec, (size_t)(eq - spec)))
             return an_comply_plan_fail(c, AN_EUSAGE, "agent '%.*s' given twice", (int)(eq - spec), spec);
-    if (agui && strncmp(eq + 1, "http://", 7) && strncmp(eq + 1, "https://", 8))
-        return an_comply_plan_fail(c, AN_EUSAGE, "--agent %.*s: an AG-UI agent is an http:// or https:// URL, not "
-                               "'%s'",
-                               (int)(eq - spec), spec, eq + 1);
+    if (url && strncmp(eq + 1, "http://", 7) && strncmp(eq + 1, "https://", 8))
+        return an_comply_plan_fail(c, AN_EUSAGE,
+                                   "--agent %.*s: an %s agent is an http:// or https:// URL, not "
+                                   "'%s'",
+                                   (int)(eq - spec), spec, c->proto->label, eq + 1);
     struct an_comply_plan_agent *a = agent_add(c, spec, (size_t)(eq - spec));
     a->command = an_xstrdup(eq + 1);
-    if (agui)
+    if (url)
         return 0; /* an endpoint: nothing to start */
     a->argv = an_xcalloc(4, sizeof *a->argv);
     a->argv[0] = an_xstrdup("/bin/sh");
@@ -227,7 +230,7 @@ int an_comply_plan_agents(struct an_comply_plan *p)
     while (p->pick[npick])
         npick++;
     for (char **s = p->agent_specs; *s && !rc; s++)
-        rc = agent_from_shell(p, *s, p->agui);
+        rc = agent_from_shell(p, *s);
     if (!rc && p->settings)
         rc = agents_from_settings(p, p->settings, p->pick, npick);
     else if (!rc && npick)
@@ -238,7 +241,7 @@ int an_comply_plan_agents(struct an_comply_plan *p)
         return rc;
     if (p->nagents == 0)
         return an_comply_plan_fail(p, AN_EUSAGE, "%s",
-                                   p->agui ? "no agent: give --agent NAME=URL"
+                                   p->proto->info.endpoint ? "no agent: give --agent NAME=URL"
                                            : "no agent: give --agent NAME=COMMAND or --settings "
                                              "FILE");
     return 0;

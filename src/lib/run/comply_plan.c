@@ -145,16 +145,16 @@ static void env_refs_of(struct an_comply_plan *p, const char *file)
  * test run as MCP (MCP has no sessions: a newSession step is a mistake). */
 static int protocol_check(struct an_comply_plan *p, const struct an_jsont *t)
 {
-    if (t->protocol != (p->agui ? AN_JSONT_AGUI : AN_JSONT_ACP))
+    if (t->protocol != p->proto->steps)
         return an_comply_plan_fail(
             p, AN_ESCHEMA, "%s: an %s test (its steps are %s steps), but --protocol is %s",
             t->file, t->protocol == AN_JSONT_AGUI ? "AG-UI" : "ACP",
             t->protocol == AN_JSONT_AGUI ? "run/http" : "ACP", p->protocol);
-    for (size_t s = 0; p->mcp && s < t->nsteps; s++)
+    for (size_t s = 0; !p->proto->sessions && s < t->nsteps; s++)
         if (t->steps[s].kind == AN_JSONT_NEW_SESSION)
             return an_comply_plan_fail(
-                p, AN_ESCHEMA, "%s: steps[%zu]: newSession is an ACP step, but --protocol is mcp",
-                t->file, s);
+                p, AN_ESCHEMA, "%s: steps[%zu]: newSession is an ACP step, but --protocol is %s",
+                t->file, s, p->protocol);
     return 0;
 }
 
@@ -230,8 +230,8 @@ int an_comply_plan_new(struct an_comply_plan **out, const struct an_comply_plan_
     p->o = *o;
     p->protocol = an_xstrdup(o->protocol ? o->protocol : "acp");
     p->o.protocol = p->protocol;
-    p->agui = !strcmp(p->protocol, "agui");
-    p->mcp = !strcmp(p->protocol, "mcp");
+    if (!(p->proto = an_comply_protocol_row(p->protocol)))
+        return an_comply_plan_fail(p, AN_EUSAGE, "unknown protocol '%s'", p->protocol);
     p->confine = o->confine ? an_comply_confine_parse(o->confine) : AN_ACP_CONFINE_TERMINALS;
     if (p->confine < 0)
         return an_comply_plan_fail(p, AN_EUSAGE, "unknown confinement '%s'", o->confine);

@@ -9,6 +9,22 @@
 #include "run/comply.h"
 #include "run/redact.h"
 
+/* A row of the protocol table (comply_protocols.c). */
+struct an_comply_protocol {
+    struct an_comply_protocol_info info; /* name, default suite, endpoint agents */
+    const char *label;                   /* "AG-UI", in messages */
+    enum an_jsont_protocol steps;        /* the step kinds its tests have */
+    enum an_comply_proto wire;           /* what a stdio runner says (run/comply.h) */
+    bool sessions;                       /* newSession steps make sense */
+    void (*probe)(const struct an_comply_spec *, struct an_comply_agent *,
+                  const struct an_comply_opts *);
+    void (*run)(const struct an_comply_spec *, const struct an_comply_agent *,
+                const struct an_jsont *, const struct an_comply_opts *, struct an_comply_test *);
+    const char *probe_what; /* "initialize": what failed when the probe did */
+};
+/* The row named name, or NULL. */
+const struct an_comply_protocol *an_comply_protocol_row(const char *name);
+
 /* One agent, as the runner gets it (struct an_comply_spec), owned. */
 struct an_comply_plan_agent {
     char *name, *command;
@@ -24,7 +40,7 @@ struct an_comply_plan_agent {
 struct an_comply_plan {
     struct an_comply_plan_opts o; /* its arrays borrowed from the caller until new() returns */
     char *protocol;
-    bool agui, mcp;
+    const struct an_comply_protocol *proto;
     int confine;                  /* enum an_acp_confine */
     char **confine_paths;         /* copied, NULL-terminated */
     char *settings;

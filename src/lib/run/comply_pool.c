@@ -59,15 +59,15 @@ static void run_agent(struct an_comply_plan *p, const struct an_comply_plan_agen
                                   ag->network,
                                   ag->inherit_env};
     struct an_comply_agent *ra = an_comply_add_agent(res, ag->name, ag->command);
-    (p->agui ? an_comply_agui_probe : an_comply_probe)(&spec, ra, o);
+    p->proto->probe(&spec, ra, o);
     an_comply_agent_redact(ra, p->red);
     if (!ra->init)
-        fprintf(o->log, "comply: %s: %s failed: %s\n", ra->name,
-                p->agui ? "the probe run" : "initialize", ra->init_error ? ra->init_error : "?");
+        fprintf(o->log, "comply: %s: %s failed: %s\n", ra->name, p->proto->probe_what,
+                ra->init_error ? ra->init_error : "?");
     /* every slot first: the workers write into them, nothing grows */
     for (size_t k = 0; k < p->ntests; k++)
         an_comply_add_test(ra);
-    struct pool pl = {.run = p->agui ? an_comply_agui_run : an_comply_run,
+    struct pool pl = {.run = p->proto->run,
                       .spec = &spec,
                       .ra = ra,
                       .tests = p->tests,
@@ -90,7 +90,7 @@ void an_comply_plan_run(struct an_comply_plan *p, struct an_comply_result *res)
 {
     struct an_comply_opts o = AN_COMPLY_OPTS_INIT;
     o.redact = p->red;
-    o.protocol = p->mcp ? AN_COMPLY_PROTO_MCP : AN_COMPLY_PROTO_ACP;
+    o.protocol = p->proto->wire;
     o.keep_sandbox = p->o.keep_sandbox;
     o.timeout_scale = p->o.timeout_scale;
     o.max_event_bytes = p->o.max_event_bytes;
