@@ -113,7 +113,8 @@ struct cli_option {
                            above it with the same name (never matched) */
 };
 /* The -h, --help row every table ends with (cli_parse answers it). */
-#define CLI_OPT_HELP {.name = "--help", .alias = "-h", .help = "this help", .hidden = false, .help_only = true}
+#define CLI_OPT_HELP                                                                               \
+    {.name = "--help", .alias = "-h", .help = "this help", .help_only = true}
 struct cli_command {
     const char *name; /* "run" */
     const struct cli_option *opts;

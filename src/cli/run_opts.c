@@ -413,7 +413,10 @@ static const struct cli_option options[] = {
              "always, never",
      .field = offsetof(struct run_args, color)},
     {.name = "-vv", .hidden = true, .handle = opt_vv},
-    {.name = "--list-reporters", .hidden = true, .field = offsetof(struct run_args, list_reporters)},
+    /* scripts/gen-completions.sh reads the reporter names from it */
+    {.name = "--list-reporters",
+     .hidden = true,
+     .field = offsetof(struct run_args, list_reporters)},
     CLI_OPT_HELP,
 };
 

@@ -40,7 +40,8 @@ static int agent_from_shell(struct an_comply_plan *c, const char *spec)
     for (size_t i = 0; i < c->nagents; i++)
         if (strlen(c->agents[i].name) == (size_t)(eq - spec) &&
             !strncmp(c->agents[i].name, spec, (size_t)(eq - spec)))
-            return an_comply_plan_fail(c, AN_EUSAGE, "agent '%.*s' given twice", (int)(eq - spec), spec);
+            return an_comply_plan_fail(c, AN_EUSAGE, "agent '%.*s' given twice", (int)(eq - spec),
+                                       spec);
     if (url && strncmp(eq + 1, "http://", 7) && strncmp(eq + 1, "https://", 8))
         return an_comply_plan_fail(c, AN_EUSAGE,
                                    "--agent %.*s: an %s agent is an http:// or https:// URL, not "
@@ -69,9 +70,11 @@ static int settings_confine(struct an_comply_plan *c, const char *file, const ch
     if ((v = json_object_get(s, "confine"))) {
         int m = an_comply_confine_parse(json_string_value(v));
         if (m < 0) {
-            rc = an_comply_plan_fail(c, AN_ESCHEMA, "%s: agent_servers.%s.confine must be one of: terminals, agent, "
-                    "required, none",
-                    file, name);
+            rc = an_comply_plan_fail(
+                c, AN_ESCHEMA,
+                "%s: agent_servers.%s.confine must be one of: terminals, agent, "
+                "required, none",
+                file, name);
             return rc;
         }
         a->confine = m;
@@ -82,8 +85,8 @@ static int settings_confine(struct an_comply_plan *c, const char *file, const ch
         if (!(v = json_object_get(s, flags[i])))
             continue;
         if (!json_is_boolean(v)) {
-            rc = an_comply_plan_fail(c, AN_ESCHEMA, "%s: agent_servers.%s.%s must be true or false", file, name,
-                    flags[i]);
+            rc = an_comply_plan_fail(c, AN_ESCHEMA, "%s: agent_servers.%s.%s must be true or false",
+                                     file, name, flags[i]);
             return rc;
         }
         *dst[i] = json_is_true(v);
@@ -91,9 +94,11 @@ static int settings_confine(struct an_comply_plan *c, const char *file, const ch
     if (!(v = json_object_get(s, "confine_paths")))
         return 0;
     if (!json_is_array(v) || json_array_size(v) > MAX_CONFINE_PATHS) {
-        rc = an_comply_plan_fail(c, AN_ESCHEMA, "%s: agent_servers.%s.confine_paths must be an array of at most %d "
-                "absolute paths",
-                file, name, MAX_CONFINE_PATHS);
+        rc =
+            an_comply_plan_fail(c, AN_ESCHEMA,
+                                "%s: agent_servers.%s.confine_paths must be an array of at most %d "
+                                "absolute paths",
+                                file, name, MAX_CONFINE_PATHS);
         return rc;
     }
     for (char **p = a->confine_paths; p && *p; p++)
@@ -107,14 +112,15 @@ static int settings_confine(struct an_comply_plan *c, const char *file, const ch
         struct an_loc loc = {.file = file};
         struct an_vars none = AN_VARS_INIT; /* ${ENV.NAME} only */
         if (src && an_interp(src, &loc, &none, &p, &ie)) {
-            rc = an_comply_plan_fail(c, AN_ESCHEMA, "%s: agent_servers.%s.confine_paths[%zu]: %s", file, name,
-                    i, ie.msg);
+            rc = an_comply_plan_fail(c, AN_ESCHEMA, "%s: agent_servers.%s.confine_paths[%zu]: %s",
+                                     file, name, i, ie.msg);
             free(p);
             return rc;
         }
         if (!p || p[0] != '/') {
-            rc = an_comply_plan_fail(c, AN_ESCHEMA, "%s: agent_servers.%s.confine_paths[%zu] must be an absolute path",
-                    file, name, i);
+            rc = an_comply_plan_fail(
+                c, AN_ESCHEMA, "%s: agent_servers.%s.confine_paths[%zu] must be an absolute path",
+                file, name, i);
             free(p);
             return rc;
         }
@@ -157,10 +163,11 @@ static int agents_from_settings(struct an_comply_plan *c, const char *file, char
         const char *cmd = an_json_str(s, "command");
         json_t *args = json_object_get(s, "args"), *env = json_object_get(s, "env");
         if (!cmd || !*cmd || (args && !json_is_array(args)) || (env && !json_is_object(env))) {
-            rc = an_comply_plan_fail(c, AN_ESCHEMA, "%s: agent_servers.%s needs a \"command\" string, "
-                    "\"args\" an "
-                    "array of strings and \"env\" an object of strings",
-                    file, name);
+            rc = an_comply_plan_fail(c, AN_ESCHEMA,
+                                     "%s: agent_servers.%s needs a \"command\" string, "
+                                     "\"args\" an "
+                                     "array of strings and \"env\" an object of strings",
+                                     file, name);
             break;
         }
         struct an_comply_plan_agent *a = agent_add(c, name, strlen(name));
@@ -172,8 +179,9 @@ static int agents_from_settings(struct an_comply_plan *c, const char *file, char
         for (size_t k = 0; k < na; k++) {
             const char *v = json_string_value(json_array_get(args, k));
             if (!v) {
-                rc = an_comply_plan_fail(c, AN_ESCHEMA, "%s: agent_servers.%s.args[%zu] must be a string", file,
-                        name, k);
+                rc = an_comply_plan_fail(c, AN_ESCHEMA,
+                                         "%s: agent_servers.%s.args[%zu] must be a string", file,
+                                         name, k);
                 break;
             }
             a->argv[k + 1] = an_xstrdup(v);
@@ -187,8 +195,8 @@ static int agents_from_settings(struct an_comply_plan *c, const char *file, char
         json_object_foreach(env, k, v)
         {
             if (!json_is_string(v)) {
-                rc = an_comply_plan_fail(c, AN_ESCHEMA, "%s: agent_servers.%s.env.%s must be a string", file,
-                        name, k);
+                rc = an_comply_plan_fail(
+                    c, AN_ESCHEMA, "%s: agent_servers.%s.env.%s must be a string", file, name, k);
                 break;
             }
             /* ${ENV.NAME} passes one of ananke's variables on by name (the
@@ -198,8 +206,8 @@ static int agents_from_settings(struct an_comply_plan *c, const char *file, char
             struct an_loc loc = {.file = file};
             struct an_vars none = AN_VARS_INIT;
             if (an_interp(json_string_value(v), &loc, &none, &val, &ie)) {
-                rc = an_comply_plan_fail(c, AN_ESCHEMA, "%s: agent_servers.%s.env.%s: %s", file, name, k,
-                        ie.msg);
+                rc = an_comply_plan_fail(c, AN_ESCHEMA, "%s: agent_servers.%s.env.%s: %s", file,
+                                         name, k, ie.msg);
                 free(val);
                 break;
             }
@@ -208,7 +216,8 @@ static int agents_from_settings(struct an_comply_plan *c, const char *file, char
             if (an_secret_name(k) || strstr(json_string_value(v), "${ENV.")) {
                 char label[300];
                 snprintf(label, sizeof label, "env %.100s of agent %.100s", k, name);
-                an_secrets_add_template(c->red, label, json_string_value(v), an_comply_plan_short_secret, c);
+                an_secrets_add_template(c->red, label, json_string_value(v),
+                                        an_comply_plan_short_secret, c);
             }
             struct an_buf e = AN_BUF_INIT;
             an_buf_printf(&e, "%s=%s", k, val);
@@ -222,7 +231,6 @@ static int agents_from_settings(struct an_comply_plan *c, const char *file, char
     return rc;
 }
 
-
 int an_comply_plan_agents(struct an_comply_plan *p)
 {
     int rc = 0;
@@ -234,15 +242,15 @@ int an_comply_plan_agents(struct an_comply_plan *p)
     if (!rc && p->settings)
         rc = agents_from_settings(p, p->settings, p->pick, npick);
     else if (!rc && npick)
-        rc = an_comply_plan_fail(p, AN_EUSAGE,
-                                 "--agent '%s' needs --settings (or write NAME=COMMAND)",
-                                 p->pick[0]);
+        rc = an_comply_plan_fail(
+            p, AN_EUSAGE, "--agent '%s' needs --settings (or write NAME=COMMAND)", p->pick[0]);
     if (rc)
         return rc;
     if (p->nagents == 0)
         return an_comply_plan_fail(p, AN_EUSAGE, "%s",
-                                   p->proto->info.endpoint ? "no agent: give --agent NAME=URL"
-                                           : "no agent: give --agent NAME=COMMAND or --settings "
-                                             "FILE");
+                                   p->proto->info.endpoint
+                                       ? "no agent: give --agent NAME=URL"
+                                       : "no agent: give --agent NAME=COMMAND or --settings "
+                                         "FILE");
     return 0;
 }
