@@ -2,17 +2,18 @@
 # The shell completions of ananke (bash, zsh, fish), generated at build time
 # from the CLI itself so they never drift: the subcommands from
 # `ananke --help`, each one's options from `ananke CMD --help`, the reporter
-# names from the reporter table (src/cli/reporters.c); ananke-mock's
-# protocols from `ananke-mock --help`, each one's options from its --help.
-#   scripts/gen-completions.sh ANANKE_BINARY ANANKE_MOCK_BINARY REPORTERS_C OUTDIR
+# names from the library's reporter table (`ananke run --list-reporters`, a
+# hidden option); ananke-mock's protocols from `ananke-mock --help`, each
+# one's options from its --help.
+#   scripts/gen-completions.sh ANANKE_BINARY ANANKE_MOCK_BINARY OUTDIR
 # writes OUTDIR/ananke.bash (both programs), OUTDIR/_ananke (both),
 # OUTDIR/ananke.fish and OUTDIR/ananke-mock.fish.
 set -euo pipefail
-bin=$1 mock=$2 table=$3 out=$4
+bin=$1 mock=$2 out=$3
 mkdir -p "$out"
 
 cmds=$("$bin" --help | sed -n '/^commands:/,/^$/p' | grep -E '^  [a-z]' | awk '{print $1}')
-reporters=$(grep -oE '^ *\{"[a-z]+", an_report_' "$table" | grep -oE '"[a-z]+"' | tr -d '"' | sort -u)
+reporters=$("$bin" run --list-reporters | sort -u)
 protos=$("$mock" --help | sed -n '/^protocols:/,/^$/p' | grep -E '^  [a-z]' | awk '{print $1}')
 # every option a command's help names: --long, and -x where it stands as one
 # (OPTS_BIN: the program, ananke by default)

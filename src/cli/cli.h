@@ -58,22 +58,77 @@ int cli_inputs_prepare(struct cli_inputs *in);
 int cli_inputs_generate(struct cli_inputs *in, const struct an_config *cfg);
 void cli_inputs_release(struct cli_inputs *in);
 
+/* The reports a command writes, each a row of the library's reporter
+ * table (ananke/reporter.h) and a path (src/cli/reporters.c). */
 #define CLI_MAX_REPORTERS 16
+struct an_reporter;
+struct an_comply_result;
 struct cli_reporters {
     struct {
-        size_t kind;
-        const char *path; /* borrowed from argv */
+        const struct an_reporter *row;
+        const char *path; /* borrowed from argv or the row */
+        bool file;        /* from -o FILE: the row's write_file */
     } v[CLI_MAX_REPORTERS];
     size_t n;
 };
-/* Add "NAME[:PATH]"; a usage error (exit code) for an unknown name. */
+/* Add "NAME[:PATH]"; a usage error (exit code) for an unknown name, listing
+ * the table's. "console" is accepted and adds nothing (always on). */
 int cli_reporter_add(struct cli_reporters *r, const char *spec);
-/* Add seed 002's -o FILE: the format from the extension (.jsonl, .json,
- * .md, .html as one page, .xml JUnit, .tap); a usage error naming the known
- * extensions otherwise. */
+/* The same for comply: the rows with a compliance writer. */
+int cli_reporter_add_comply(struct cli_reporters *r, const char *spec);
+/* Add seed 002's -o FILE: the row whose extension FILE has; a usage error
+ * naming the table's extensions otherwise. */
 int cli_reporter_output(struct cli_reporters *r, const char *path);
 /* Write every report; errors go to stderr; returns 0 or AN_EXIT_FAIL. */
 int cli_reporters_write(const struct cli_reporters *r, const struct an_run_result *res);
+int cli_reporters_write_comply(const struct cli_reporters *r, const struct an_comply_result *res);
+/* --help's lines for the rows (comply: those with a compliance writer),
+ * one "NAME  help" line each under the --reporter option. */
+void cli_reporters_help(bool comply);
+/* -o's line: the extensions the table knows. */
+void cli_reporters_ext_help(void);
+/* `ananke run --list-reporters` (hidden; scripts/gen-completions.sh reads
+ * it): every reporter name and alias, one a line. */
+void cli_reporters_list(void);
+
+/* Option tables: one row per option of a subcommand; cli_parse() parses
+ * argv with it, cli_options_help() prints the options part of --help, and
+ * an unknown option is answered with the closest row's name. */
+struct cli_option {
+    const char *name;  /* "--config" (or a hidden "-vv") */
+    const char *alias; /* "-c", or NULL */
+    const char *arg;   /* "FILE" in the help: the option takes a value; NULL: a flag */
+    /* the description, lines separated by '\n', each further line indented
+     * to the description column; a leading '\n' starts it on a line of its
+     * own (for a long "--name ARG") */
+    const char *help;
+    /* the value (NULL for a flag) into ctx: 0 or an exit code. NULL: `field`
+     * is the offset in ctx of a `const char *` (an option with an arg) or
+     * a `bool` (a flag) set to the value or true */
+    int (*handle)(void *ctx, const char *val);
+    size_t field;
+    void (*more)(void); /* more help lines after the description, or NULL */
+    bool hidden;        /* not in --help (nor suggested) */
+    bool help_only;     /* only a line of --help: another way to write the row
+                           above it with the same name (never matched) */
+};
+/* The -h, --help row every table ends with (cli_parse answers it). */
+#define CLI_OPT_HELP                                                                               \
+    {.name = "--help", .alias = "-h", .help = "this help", .help_only = true}
+struct cli_command {
+    const char *name; /* "run" */
+    const struct cli_option *opts;
+    size_t nopts;
+    void (*usage)(void);                         /* the whole --help */
+    int (*positional)(void *ctx, const char *a); /* an argument that is no option */
+};
+/* Parse argv[1..] with c's table into ctx. *helped: --help was given (its
+ * text printed; the command ends with 0). Returns 0 or an exit code. */
+int cli_parse(const struct cli_command *c, int argc, char **argv, void *ctx, bool *helped);
+void cli_options_help(const struct cli_option *opts, size_t n);
+/* Print text word-wrapped at 79 columns, the cursor at column `first`,
+ * further lines indented by `indent`; ends the line. */
+void cli_help_wrap(int indent, int first, const char *text);
 
 /* Choosing what runs (src/cli/select.c, docs/cli.md "Choosing what runs"). */
 struct cli_at {
@@ -119,6 +174,9 @@ bool cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, c
 /* Print "unknown option ARG for CMD" (did you mean the closest long
  * option that `usage` prints, as YAML keys do) and return the exit code. */
 int cli_unknown_option(const char *cmd, const char *arg, void (*usage)(void));
+/* The same, the candidates being the rows of an option table. */
+int cli_unknown_table_option(const char *cmd, const char *arg, const struct cli_option *opts,
+                             size_t n);
 
 /* "-h" or "--help". */
 bool cli_opt_help(const char *a);

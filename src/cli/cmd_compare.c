@@ -6,8 +6,7 @@
 
 #include "ananke/report.h"
 #include "cli.h"
-#include "core/buf.h"
-#include "report/report_util.h"
+#include "ananke/text.h"
 
 static const char USAGE[] =
     "usage: ananke compare BASELINE_DIR NEW_DIR -o REPORT_DIR [options]\n\n"
@@ -43,20 +42,15 @@ static const char USAGE[] =
 static void line(FILE *out, bool color, const char *color_on, const char *word,
                  const struct an_compare_case *k)
 {
-    struct an_buf b = AN_BUF_INIT;
-    if (color)
-        an_buf_puts(&b, color_on);
-    an_buf_printf(&b, "%-11s", word);
-    if (color)
-        an_buf_puts(&b, "\x1b[0m");
-    an_rpt_str(&b, k->case_id, 200, NULL, 0);
-    an_buf_printf(&b, ": %s -> %s", k->baseline_status, k->new_status);
+    char *id = an_text_shown(k->case_id, 200);
+    fprintf(out, "%s%-11s%s%s: %s -> %s", color ? color_on : "", word, color ? "\x1b[0m" : "", id,
+            k->baseline_status, k->new_status);
     if (k->new_root && k->change == AN_CHANGE_REGRESSION)
-        an_buf_printf(&b, " (%s)", k->new_root);
+        fprintf(out, " (%s)", k->new_root);
     if (k->gate != AN_GATE_NONE)
-        an_buf_printf(&b, ", gate %s", an_gate_name(k->gate));
-    fprintf(out, "%s\n", an_buf_cstr(&b));
-    an_buf_release(&b);
+        fprintf(out, ", gate %s", an_gate_name(k->gate));
+    fputc('\n', out);
+    free(id);
 }
 
 static void on_warning(void *ud, const char *msg)

@@ -6,8 +6,7 @@
 
 #include "ananke/report.h"
 #include "cli.h"
-#include "run/redact.h"
-#include "run/redact_result.h"
+#include "ananke/redact.h"
 
 static int by_file_then_name(const void *a, const void *b)
 {

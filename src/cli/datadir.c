@@ -6,8 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <stdio.h>
+
 #include "cli.h"
-#include "core/buf.h"
 
 char *cli_datadir_path(const char *rel)
 {
@@ -20,9 +21,9 @@ char *cli_datadir_path(const char *rel)
     if (!slash)
         return NULL;
     *slash = '\0'; /* the bin directory */
-    struct an_buf b = AN_BUF_INIT;
-    an_buf_printf(&b, "%s/../share/ananke/%s", exe, rel);
-    char *path = an_buf_detach(&b, NULL);
+    size_t cap = strlen(exe) + strlen(rel) + sizeof "/../share/ananke/";
+    char *path = an_xmalloc(cap);
+    snprintf(path, cap, "%s/../share/ananke/%s", exe, rel);
     struct stat st;
     if (stat(path, &st) != 0) {
         free(path);

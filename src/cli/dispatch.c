@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/child.h"
+#include "ananke/cancel.h" /* an_sigpipe_ignore */
 
 static const struct {
     const char *name;

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "core/yaml.h"
+#include "ananke/limits.h"
 
 #define EXCERPT_WIDTH 120 /* display columns shown of a long line */
 

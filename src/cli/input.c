@@ -5,8 +5,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "core/json.h"
-#include "run/input_source.h"
+#include "ananke/input.h"
 
 void cli_inputs_release(struct cli_inputs *in)
 {
@@ -69,12 +68,12 @@ int cli_inputs_prepare(struct cli_inputs *in)
         }
         /* an inline message: one case (seed 002's -i "Hello"), id "input",
          * or input-1, input-2 ... when there are several */
-        json_t *c = json_object();
-        json_object_set_new(c, "id", ninline > 1 ? json_sprintf("input-%zu", ++k)
-                                                 : json_string("input"));
-        json_object_set_new(c, "input", an_json_lossy(s, strlen(s)));
-        char *line = an_json_compact(c);
-        json_decref(c);
+        char id[32];
+        if (ninline > 1)
+            snprintf(id, sizeof id, "input-%zu", ++k);
+        else
+            snprintf(id, sizeof id, "input");
+        char *line = an_inline_case(s, id);
         add_mem(in, i, "-i", line, strlen(line));
     }
     return 0;

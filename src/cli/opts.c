@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "core/cancel.h"
-#include "load/schema.h"
+#include "ananke/cancel.h"
+#include "ananke/suggest.h"
 
 bool cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *alias,
              const char **val, int *rc)
@@ -59,6 +59,19 @@ static char *help_text(void (*usage)(void))
     return text;
 }
 
+/* "unknown option ARG for CMD", with the closest of `names` (NULL-ended)
+ * when ARG is a long option. */
+static int unknown(const char *cmd, const char *arg, const char **names, size_t n)
+{
+    char key[128];
+    size_t klen = strcspn(arg, "=");
+    snprintf(key, sizeof key, "%.*s", (int)(klen < sizeof key ? klen : sizeof key - 1), arg);
+    const char *near = !strncmp(key, "--", 2) && n ? an_closest(key, names) : NULL;
+    if (near)
+        return cli_usage_error("unknown option '%s' for %s (did you mean '%s'?)", arg, cmd, near);
+    return cli_usage_error("unknown option '%s' for %s (see 'ananke %s --help')", arg, cmd, cmd);
+}
+
 int cli_unknown_option(const char *cmd, const char *arg, void (*usage)(void))
 {
     /* the long options the help names: "--word" tokens */
@@ -78,15 +91,22 @@ int cli_unknown_option(const char *cmd, const char *arg, void (*usage)(void))
         p = end ? q + 1 : q;
     }
     names[n] = NULL;
-    char key[128];
-    size_t klen = strcspn(arg, "=");
-    snprintf(key, sizeof key, "%.*s", (int)(klen < sizeof key ? klen : sizeof key - 1), arg);
-    const char *near = !strncmp(key, "--", 2) && n ? an_closest(key, names) : NULL;
-    int rc = near ? cli_usage_error("unknown option '%s' for %s (did you mean '%s'?)", arg, cmd,
-                                    near)
-                  : cli_usage_error("unknown option '%s' for %s (see 'ananke %s --help')", arg,
-                                    cmd, cmd);
+    int rc = unknown(cmd, arg, names, n);
     free(text);
+    return rc;
+}
+
+int cli_unknown_table_option(const char *cmd, const char *arg, const struct cli_option *opts,
+                             size_t nopts)
+{
+    const char **names = an_xcalloc(nopts + 2, sizeof *names);
+    size_t n = 0;
+    for (size_t i = 0; i < nopts; i++)
+        if (!opts[i].hidden && !opts[i].help_only && !strncmp(opts[i].name, "--", 2))
+            names[n++] = opts[i].name;
+    names[n++] = "--help";
+    int rc = unknown(cmd, arg, names, n);
+    free(names);
     return rc;
 }
 

@@ -1,98 +1,163 @@
-/* --reporter NAME[:PATH], shared by run and merge, and run's -o FILE. */
+/* --reporter NAME[:PATH], shared by run, merge and comply, and run's -o
+ * FILE: every name, extension, message and help line comes from the
+ * library's reporter table (include/ananke/reporter.h). */
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 
-#include "ananke/report.h"
+#include "ananke/reporter.h"
 #include "cli.h"
 
-/* A reporter writes the whole run to a path (a file, "-", or a directory).
- * -r NAME picks a row by name (the `named` rows); -o FILE by the file's
- * extension (`ext`). */
-static const struct {
-    const char *name; /* -r NAME, and in messages */
-    int (*write)(const struct an_run_result *, const char *, struct an_err *);
-    const char *default_path;
-    const char *ext;  /* -o FILE with this extension; NULL: none */
-    bool named;
-} kinds[] = {
-    {"junit", an_report_junit, "-", ".xml", true},
-    {"json", an_report_json, "-", ".json", true},
-    {"tap", an_report_tap, "-", ".tap", true},
-    /* a directory: stdout makes no sense */
-    {"html", an_report_html, "ananke-report", NULL, true},
-    {"html", an_report_html_file, NULL, ".html", false}, /* -o page.html: one file */
-    {"jsonl", an_report_jsonl, "-", ".jsonl", true},
-    {"markdown", an_report_markdown, "-", ".md", true},
-    {"md", an_report_markdown, "-", NULL, true},
-};
-#define NKINDS (sizeof kinds / sizeof *kinds)
-
-static int add(struct cli_reporters *r, size_t kind, const char *path)
+static int add(struct cli_reporters *r, const struct an_reporter *row, const char *path,
+               bool file)
 {
     if (r->n == CLI_MAX_REPORTERS)
         return cli_usage_error("at most %d reporters", CLI_MAX_REPORTERS);
-    r->v[r->n].kind = kind;
+    r->v[r->n].row = row;
     r->v[r->n].path = path;
+    r->v[r->n].file = file;
     r->n++;
     return 0;
 }
 
-/* -r html:PATH writes the page to PATH itself when PATH ends in ".html"
- * and is not an existing directory; any other PATH is a directory that gets
- * index.html (docs/cli.md). */
-static bool html_file(const char *path)
+/* The rows `comply` (or the run) can write, by name, into b: "a, b, c". */
+static void names(char *b, size_t cap, bool comply)
 {
-    size_t n = strlen(path);
-    struct stat st;
-    if (n < 5 || strcasecmp(path + n - 5, ".html"))
-        return false;
-    return stat(path, &st) != 0 || !S_ISDIR(st.st_mode);
+    size_t len = 0;
+    b[0] = '\0';
+    for (size_t i = 0; i < an_reporter_count(); i++) {
+        const struct an_reporter *row = an_reporter_at(i);
+        if (comply ? !row->write_comply : row->write_comply && !row->write)
+            continue;
+        int n = snprintf(b + len, cap - len, "%s%s", len ? ", " : "", row->name);
+        if (n < 0 || (size_t)n >= cap - len)
+            break;
+        len += (size_t)n;
+    }
+}
+
+static int parse(struct cli_reporters *r, const char *spec, bool comply)
+{
+    const char *colon = strchr(spec, ':');
+    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+    const struct an_reporter *row = an_reporter_find(spec, n);
+    /* the run takes every row but comply's own; comply those it can write */
+    if (row && (comply ? row->write_comply != NULL : row->write || !row->write_comply)) {
+        if (!comply && !row->write)
+            return 0; /* the console is always on */
+        return add(r, row, colon && colon[1] ? colon + 1 : row->default_path, false);
+    }
+    char list[512];
+    names(list, sizeof list, comply);
+    return cli_usage_error("unknown reporter '%.*s'%s (available: %s)", (int)n, spec,
+                           comply ? " for comply" : "", list);
 }
 
 int cli_reporter_add(struct cli_reporters *r, const char *spec)
 {
-    const char *colon = strchr(spec, ':');
-    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
-    if (n == 7 && !strncmp(spec, "console", 7))
-        return 0; /* the console is always on */
-    for (size_t k = 0; k < NKINDS; k++)
-        if (kinds[k].named && strlen(kinds[k].name) == n && !strncmp(spec, kinds[k].name, n)) {
-            const char *path = colon && colon[1] ? colon + 1 : kinds[k].default_path;
-            if (kinds[k].write == an_report_html && html_file(path))
-                while (kinds[k].write != an_report_html_file)
-                    k++;
-            return add(r, k, path);
-        }
-    return cli_usage_error("unknown reporter '%.*s' (available: console, junit, json, tap, html, "
-                           "jsonl, markdown)",
-                           (int)n, spec);
+    return parse(r, spec, false);
+}
+
+int cli_reporter_add_comply(struct cli_reporters *r, const char *spec)
+{
+    return parse(r, spec, true);
+}
+
+/* The extensions -o knows, into b: ".xml, .json, ..." (with_names:
+ * ".xml (junit), ..."). */
+static void extensions(char *b, size_t cap, bool with_names)
+{
+    size_t len = 0;
+    b[0] = '\0';
+    for (size_t i = 0; i < an_reporter_count(); i++) {
+        const struct an_reporter *k = an_reporter_at(i);
+        if (!k->ext || !k->write)
+            continue;
+        int m = snprintf(b + len, cap - len, "%s%s%s%s%s", len ? ", " : "", k->ext,
+                         with_names ? " (" : "", with_names ? k->name : "", with_names ? ")" : "");
+        if (m < 0 || (size_t)m >= cap - len)
+            break;
+        len += (size_t)m;
+    }
+}
+
+void cli_reporters_ext_help(void)
+{
+    char list[1024];
+    extensions(list, sizeof list, true);
+    printf("%*s", 27, "");
+    cli_help_wrap(27, 27, list);
 }
 
 int cli_reporter_output(struct cli_reporters *r, const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(slash ? slash + 1 : path, '.');
-    for (size_t k = 0; dot && k < NKINDS; k++)
-        if (kinds[k].ext && !strcasecmp(dot, kinds[k].ext))
-            return add(r, k, path);
-    return cli_usage_error("-o: cannot tell the format of '%s' from its extension (known: "
-                           ".jsonl, .json, .md, .html, .xml, .tap)",
-                           path);
+    const struct an_reporter *row = an_reporter_for_ext(path);
+    if (row && row->write)
+        return add(r, row, path, true);
+    char list[512];
+    extensions(list, sizeof list, false);
+    return cli_usage_error("-o: cannot tell the format of '%s' from its extension (known: %s)",
+                           path, list);
 }
 
 int cli_reporters_write(const struct cli_reporters *r, const struct an_run_result *res)
 {
     int rc = 0;
     for (size_t i = 0; i < r->n; i++) {
+        const struct an_reporter *row = r->v[i].row;
         struct an_err err = AN_ERR_INIT;
-        if (kinds[r->v[i].kind].write(res, r->v[i].path, &err)) {
+        int (*w)(const struct an_run_result *, const char *, struct an_err *) =
+            r->v[i].file && row->write_file ? row->write_file : row->write;
+        if (w(res, r->v[i].path, &err)) {
             char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
-            fprintf(stderr, "ananke: cannot write %s report: %s\n", kinds[r->v[i].kind].name,
+            fprintf(stderr, "ananke: cannot write %s report: %s\n", row->name,
                     an_err_format(&err, buf, sizeof buf));
             rc = AN_EXIT_FAIL;
         }
     }
     return rc;
+}
+
+int cli_reporters_write_comply(const struct cli_reporters *r, const struct an_comply_result *res)
+{
+    int rc = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        struct an_err err = AN_ERR_INIT;
+        if (r->v[i].row->write_comply(res, r->v[i].path, &err)) {
+            char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+            fprintf(stderr, "ananke: cannot write report: %s\n",
+                    an_err_format(&err, buf, sizeof buf));
+            rc = AN_EXIT_FAIL;
+        }
+    }
+    return rc;
+}
+
+void cli_reporters_help(bool comply)
+{
+    for (size_t i = 0; i < an_reporter_count(); i++) {
+        const struct an_reporter *row = an_reporter_at(i);
+        if (comply ? !row->write_comply : false)
+            continue;
+        /* the alias, and a default PATH that is not standard output */
+        char help[512];
+        bool dflt = row->default_path && strcmp(row->default_path, "-");
+        snprintf(help, sizeof help, "%s%s%s%s%s%s", row->help ? row->help : "",
+                 row->alias ? " (also " : "", row->alias ? row->alias : "",
+                 row->alias ? ")" : "", dflt ? "; default PATH " : "",
+                 dflt ? row->default_path : "");
+        printf("%*s%-10s", 29, "", row->name);
+        cli_help_wrap(39, 39, help);
+    }
+}
+
+void cli_reporters_list(void)
+{
+    for (size_t i = 0; i < an_reporter_count(); i++) {
+        const struct an_reporter *row = an_reporter_at(i);
+        if (!row->write && !row->write_comply)
+            continue;
+        puts(row->name);
+        if (row->alias)
+            puts(row->alias);
+    }
 }

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "core/nofollow.h"
+#include "ananke/nofollow.h"
 
 #define STATE_DIR ".ananke"
 #define STATE_FILE "last-run.json"
@@ -375,24 +375,24 @@ int cli_gitignore_state(const char *dir)
         snprintf(path, sizeof path, ".gitignore");
     else
         snprintf(path, sizeof path, "%.*s/.gitignore", (int)dlen, dir);
-    struct an_buf old = AN_BUF_INIT;
+    char *old = NULL;
+    size_t oldlen = 0;
     struct an_err err = AN_ERR_INIT;
-    int rc = an_nf_read(NULL, path, (size_t)16 << 20, &old, &err);
+    int rc = an_nf_read_str(NULL, path, (size_t)16 << 20, &old, &oldlen, &err);
     if (rc && rc != AN_ENOTFOUND) {
         char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
         fprintf(stderr, "ananke: warning: %s: add '" STATE_DIR "/' to it yourself\n",
                 an_err_format(&err, buf, sizeof buf));
-        an_buf_release(&old);
         return 0;
     }
     bool had = !rc;
-    if (had && ignores_state(an_buf_cstr(&old))) {
-        an_buf_release(&old);
+    if (had && ignores_state(old)) {
+        free(old);
         return 0;
     }
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
-    const char *sep = had && old.len && old.data[old.len - 1] != '\n' ? "\n" : "";
-    an_buf_release(&old);
+    const char *sep = had && oldlen && old[oldlen - 1] != '\n' ? "\n" : "";
+    free(old);
     char line[64];
     int n = snprintf(line, sizeof line, "%s# ananke's state (--last-failed)\n" STATE_DIR "/\n",
                      sep);

@@ -20,7 +20,7 @@
 #include "ananke/err.h"
 #include "core/arena.h"
 
-#define AN_YAML_MAX_BYTES (16u * 1024u * 1024u)
+#include "ananke/limits.h" /* AN_YAML_MAX_BYTES */
 #define AN_YAML_MAX_NODES 1000000u
 #define AN_YAML_MAX_DEPTH 256u
 

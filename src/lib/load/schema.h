@@ -41,7 +41,7 @@ struct an_ld {
 int an_ld_keep(struct an_ld *ld, int rc);
 
 /* The valid key closest to `key` within a small edit distance, or NULL. */
-const char *an_closest(const char *key, const char *const *valid);
+#include "ananke/suggest.h" /* an_closest() */
 
 /* Every key of `map` must be in `valid` (NULL-terminated). `where` names
  * the map in messages ("target", "a require rule"). */

@@ -333,6 +333,149 @@ static bool runner_initialize(struct eng *e)
     return ok;
 }
 
+/* The canned replies of the test's steps (answers to the agent's requests). */
+static void collect_canned(struct eng *e, const struct an_jsont *t)
+{
+    for (size_t s = 0; s < t->nsteps; s++)
+        for (size_t m = 0; m < t->steps[s].nmsgs; m++)
+            if (t->steps[s].msgs[m].reply) {
+                e->canned = an_xrealloc(e->canned, (e->ncanned + 1) * sizeof *e->canned);
+                e->canned[e->ncanned++] = (struct canned){&t->steps[s].msgs[m], false};
+            }
+}
+
+/* The variables every test has: sandbox, protocolVersionDefault, suiteDir,
+ * clientCapabilitiesDefault. */
+static void set_vars(struct eng *e, const struct an_jsont *t, const char *sandbox, bool mcp)
+{
+    an_vars_set(&e->vars, "sandbox", an_acp_sandbox(e->c) ? an_acp_sandbox(e->c) : sandbox);
+    char pv[16];
+    snprintf(pv, sizeof pv, "%d", AN_JSONT_PROTOCOL_VERSION);
+    an_vars_set(&e->vars, "protocolVersionDefault", mcp ? AN_COMPLY_MCP_VERSION : pv);
+    char suite[PATH_MAX], *slash;
+    snprintf(suite, sizeof suite, "%s", t->file);
+    slash = strrchr(suite, '/');
+    if (slash)
+        *slash = '\0';
+    char *real = realpath(slash ? suite : ".", NULL);
+    an_vars_set(&e->vars, "suiteDir", real ? real : suite);
+    free(real);
+    /* MCP: the client declares nothing (the ACP defaults are fs/terminal) */
+    char *caps = mcp ? an_xstrdup("{}") : an_json_compact(t->client_caps);
+    an_vars_set(&e->vars, "clientCapabilitiesDefault", caps);
+    free(caps);
+}
+
+/* Start the agent in the sandbox: false (an unmet "startup") when it
+ * cannot be. */
+static bool start_agent(struct eng *e, const struct an_comply_spec *spec,
+                        const struct an_jsont *t, const char *sandbox)
+{
+    struct an_err err = AN_ERR_INIT;
+    struct an_acp_opts ao = AN_ACP_OPTS_INIT;
+    ao.argv = spec->argv;
+    ao.env = spec->env;
+    ao.sandbox = sandbox;
+    ao.client_capabilities = t->client_caps;
+    ao.policy = (enum an_acp_policy)t->policy; /* same order: yolo, none, read, write */
+    ao.permission_delay_ms = e->o->permission_delay_ms;
+    confine_opts(&ao, spec);
+    struct an_acp_cbs cbs = {.ud = e,
+                             .on_agent_request = on_agent_request,
+                             .on_notification = on_notification,
+                             .on_response = on_response,
+                             .on_frame = log_frame,
+                             .on_warning = on_warning,
+                             .on_close = on_close};
+    e->start_mono = an_clock_mono_ms();
+    if (an_acp_client_new(&e->c, &ao, &cbs, &err)) {
+        comply_unmet_add(e, "startup", -1, "cannot start the agent: %s", err.msg);
+        return false;
+    }
+    set_vars(e, t, sandbox, e->o->protocol == AN_COMPLY_PROTO_MCP);
+    return true;
+}
+
+/* The steps in order. A failed expect or forbid is recorded and the test
+ * goes on (every unmet expectation is reported); a step that could not run
+ * at all (no session, nothing sent) ends the test. */
+static void run_steps(struct eng *e, const struct an_jsont *t)
+{
+    for (size_t s = 0; s < t->nsteps; s++) {
+        const struct an_jsont_step *st = &t->steps[s];
+        bool ok = true;
+        switch (st->kind) {
+        case AN_JSONT_NEW_SESSION:
+            ok = comply_step_new_session(e, st);
+            break;
+        case AN_JSONT_SEND:
+            ok = comply_step_send(e, st);
+            break;
+        case AN_JSONT_EXPECT:
+            ok = comply_step_expect(e, st);
+            break;
+        case AN_JSONT_FORBID:
+            ok = comply_step_forbid(e, st);
+            break;
+        case AN_JSONT_DELAY:
+            comply_pump_all(e, st->ms);
+            break;
+        case AN_JSONT_AGUI_RUN:
+        case AN_JSONT_AGUI_HTTP:
+            /* AG-UI tests run with an_comply_agui_run(); the loader never
+             * mixes the protocols in one test */
+            comply_unmet_add(e, "step", (int)s, "an AG-UI step in an ACP run");
+            ok = false;
+            break;
+        }
+        if (!ok && (st->kind == AN_JSONT_NEW_SESSION || st->kind == AN_JSONT_SEND))
+            break;
+    }
+    comply_check_sent(e);
+}
+
+/* A failed test quotes the end of what the agent wrote to stderr. */
+static void keep_stderr_tail(struct eng *e, struct an_comply_test *out)
+{
+    size_t len = 0, dropped = 0;
+    const char *se = an_rpc_stderr(an_acp_rpc(e->c), &len, &dropped);
+    if (!se || !len)
+        return;
+    size_t off = len > STDERR_TAIL ? len - STDERR_TAIL : 0;
+    char *tail = an_utf8_lossy(se + off, len - off);
+    if (off || dropped) {
+        /* "...tail": the redactor then finds the end of a secret the cut
+         * left (run/redact.h "Cuts") */
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_printf(&b, "...%s", tail);
+        free(tail);
+        tail = an_buf_detach(&b, NULL);
+    }
+    out->stderr_tail = tail;
+}
+
+/* What the report will quote, redacted here, where what the agent sent is
+ * still known (a --redact match it streamed in pieces); then the engine's
+ * memory. */
+static void eng_finish(struct eng *e, struct an_comply_test *out)
+{
+    json_t *seen = json_array();
+    for (size_t i = 0; i < e->nobs; i++)
+        json_array_append(seen, e->obs[i].msg);
+    an_comply_test_redact_seen(out, e->o->redact, seen);
+    json_decref(seen);
+    for (size_t i = 0; i < e->nobs; i++)
+        json_decref(e->obs[i].msg);
+    free(e->obs);
+    for (size_t i = 0; i < e->nsent; i++) {
+        json_decref(e->sent[i].id);
+        json_decref(e->sent[i].response);
+    }
+    free(e->sent);
+    free(e->canned);
+    an_vars_release(&e->vars);
+}
+
 void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_agent *a,
                    const struct an_jsont *t, const struct an_comply_opts *o,
                    struct an_comply_test *out)
@@ -350,139 +493,27 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
     struct eng e = {.t = t, .o = o, .out = out, .log = o->log ? o->log : stderr};
     char sandbox[PATH_MAX];
     struct an_err err = AN_ERR_INIT;
-    bool have_sandbox = false;
-    if (comply_make_sandbox(t, sandbox, sizeof sandbox, &err)) {
+    bool have_sandbox = !comply_make_sandbox(t, sandbox, sizeof sandbox, &err);
+    if (!have_sandbox)
         comply_unmet_add(&e, "startup", -1, "%s", err.msg);
-        goto done;
+    else {
+        collect_canned(&e, t);
+        if (start_agent(&e, spec, t, sandbox) && (t->self_init || runner_initialize(&e)))
+            run_steps(&e, t);
     }
-    have_sandbox = true;
-    for (size_t s = 0; s < t->nsteps; s++)
-        for (size_t m = 0; m < t->steps[s].nmsgs; m++)
-            if (t->steps[s].msgs[m].reply) {
-                e.canned = an_xrealloc(e.canned, (e.ncanned + 1) * sizeof *e.canned);
-                e.canned[e.ncanned++] = (struct canned){&t->steps[s].msgs[m], false};
-            }
-
-    struct an_acp_opts ao = AN_ACP_OPTS_INIT;
-    ao.argv = spec->argv;
-    ao.env = spec->env;
-    ao.sandbox = sandbox;
-    ao.client_capabilities = t->client_caps;
-    ao.policy = (enum an_acp_policy)t->policy; /* same order: yolo, none, read, write */
-    ao.permission_delay_ms = o->permission_delay_ms;
-    confine_opts(&ao, spec);
-    struct an_acp_cbs cbs = {.ud = &e,
-                             .on_agent_request = on_agent_request,
-                             .on_notification = on_notification,
-                             .on_response = on_response,
-                             .on_frame = log_frame,
-                             .on_warning = on_warning,
-                             .on_close = on_close};
-    e.start_mono = an_clock_mono_ms();
-    if (an_acp_client_new(&e.c, &ao, &cbs, &err)) {
-        comply_unmet_add(&e, "startup", -1, "cannot start the agent: %s", err.msg);
-        goto done;
-    }
-    an_vars_set(&e.vars, "sandbox", an_acp_sandbox(e.c) ? an_acp_sandbox(e.c) : sandbox);
-    char pv[16];
-    snprintf(pv, sizeof pv, "%d", AN_JSONT_PROTOCOL_VERSION);
-    an_vars_set(&e.vars, "protocolVersionDefault", mcp ? AN_COMPLY_MCP_VERSION : pv);
-    char suite[PATH_MAX], *slash;
-    snprintf(suite, sizeof suite, "%s", t->file);
-    slash = strrchr(suite, '/');
-    if (slash)
-        *slash = '\0';
-    char *real = realpath(slash ? suite : ".", NULL);
-    an_vars_set(&e.vars, "suiteDir", real ? real : suite);
-    free(real);
-    /* MCP: the client declares nothing (the ACP defaults are fs/terminal) */
-    char *caps = mcp ? an_xstrdup("{}") : an_json_compact(t->client_caps);
-    an_vars_set(&e.vars, "clientCapabilitiesDefault", caps);
-    free(caps);
-    if (!t->self_init && !runner_initialize(&e))
-        goto done;
-    for (size_t s = 0; s < t->nsteps; s++) {
-        const struct an_jsont_step *st = &t->steps[s];
-        bool ok = true;
-        switch (st->kind) {
-        case AN_JSONT_NEW_SESSION:
-            ok = comply_step_new_session(&e, st);
-            break;
-        case AN_JSONT_SEND:
-            ok = comply_step_send(&e, st);
-            break;
-        case AN_JSONT_EXPECT:
-            ok = comply_step_expect(&e, st);
-            break;
-        case AN_JSONT_FORBID:
-            ok = comply_step_forbid(&e, st);
-            break;
-        case AN_JSONT_DELAY:
-            comply_pump_all(&e, st->ms);
-            break;
-        case AN_JSONT_AGUI_RUN:
-        case AN_JSONT_AGUI_HTTP:
-            /* the CLI runs AG-UI tests with an_comply_agui_run(); the loader
-             * never mixes the protocols in one test */
-            comply_unmet_add(&e, "step", (int)s, "an AG-UI step in an ACP run");
-            ok = false;
-            break;
-        }
-        /* a failed expect or forbid is recorded and the test goes on (every
-         * unmet expectation is reported); a step that could not run at all
-         * (no session, nothing sent) ends the test */
-        if (!ok && (st->kind == AN_JSONT_NEW_SESSION || st->kind == AN_JSONT_SEND))
-            break;
-    }
-    comply_check_sent(&e);
-done:
     out->status = out->nunmet ? AN_COMPLY_FAIL : AN_COMPLY_PASS;
-    if (e.c && out->status == AN_COMPLY_FAIL) {
-        size_t len = 0, dropped = 0;
-        const char *se = an_rpc_stderr(an_acp_rpc(e.c), &len, &dropped);
-        if (se && len) {
-            size_t off = len > STDERR_TAIL ? len - STDERR_TAIL : 0;
-            char *tail = an_utf8_lossy(se + off, len - off);
-            if (off || dropped) {
-                /* "...tail": the redactor then finds the end of a secret
-                 * the cut left (run/redact.h "Cuts") */
-                struct an_buf b = AN_BUF_INIT;
-                an_buf_printf(&b, "...%s", tail);
-                free(tail);
-                tail = an_buf_detach(&b, NULL);
-            }
-            out->stderr_tail = tail;
-        }
-    }
+    if (e.c && out->status == AN_COMPLY_FAIL)
+        keep_stderr_tail(&e, out);
     an_acp_client_free(e.c);
     log_flush(&e, spec->name);
-    /* what the report will quote, redacted here, where what the agent sent
-     * is still known (a --redact match it streamed in pieces) */
-    json_t *seen = json_array();
-    for (size_t i = 0; i < e.nobs; i++)
-        json_array_append(seen, e.obs[i].msg);
-    an_comply_test_redact_seen(out, o->redact, seen);
-    json_decref(seen);
-    if (have_sandbox) {
-        if (o->keep_sandbox)
-        {
-            char *name = an_comply_shown(o->redact, spec->name);
-            fprintf(e.log, "comply: kept sandbox of %s / %s: %s\n", name, t->id, sandbox);
-            free(name);
-        }
-        else
-            comply_rm_tree(sandbox);
+    eng_finish(&e, out);
+    if (have_sandbox && o->keep_sandbox) {
+        char *name = an_comply_shown(o->redact, spec->name);
+        fprintf(e.log, "comply: kept sandbox of %s / %s: %s\n", name, t->id, sandbox);
+        free(name);
+    } else if (have_sandbox) {
+        comply_rm_tree(sandbox);
     }
-    for (size_t i = 0; i < e.nobs; i++)
-        json_decref(e.obs[i].msg);
-    free(e.obs);
-    for (size_t i = 0; i < e.nsent; i++) {
-        json_decref(e.sent[i].id);
-        json_decref(e.sent[i].response);
-    }
-    free(e.sent);
-    free(e.canned);
-    an_vars_release(&e.vars);
     out->duration_ms = an_clock_mono_ms() - t0;
 }
 

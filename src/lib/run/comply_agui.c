@@ -186,6 +186,83 @@ static void vlog(FILE *log, const struct an_redactor *red, const char *what, con
 
 /* POST the request and decode the answer into an outcome (new reference).
  * *conv_out (may be NULL) takes the conversation after the run. */
+/* What the transfer's end says about the step: the turn failed (with
+ * why), or a stream cut short (*cut: judged by whether the run finished). */
+static void judge_transfer(struct an_turn_rec *r, CURLcode cc, int rc,
+                           const struct an_http_resp *resp, const struct an_err *herr,
+                           struct xfer_io *io, const struct request *rq, size_t max_event,
+                           size_t max_body, const char **cut)
+{
+    if (cc == CURLE_ABORTED_BY_CALLBACK) {
+        an_turn_fail(r, AN_ECONNECT, "interrupted (Ctrl-C or SIGTERM)");
+    } else {
+        switch (rc) {
+        case AN_OK:
+            rc = an_sse_finish(&io->sse);
+            if (rc == AN_ELIMIT)
+                an_turn_fail(r, AN_ELIMIT,
+                             "an SSE event larger than max_event_bytes (%zu bytes)",
+                             max_event);
+            if (!io->sse.nevents && r->status != AN_TURN_ERROR) {
+                /* not one event: what came instead of a stream */
+                char *why = an_http_why_not_stream(resp, "text/event-stream");
+                if (why)
+                    an_turn_fail(r, AN_EPROTO, "%s", why);
+                free(why);
+            }
+            break;
+        case AN_ETIMEOUT:
+            an_turn_fail(r, AN_ETIMEOUT,
+                         "no complete answer within %lld ms (the step's window)",
+                         (long long)rq->window_ms);
+            break;
+        case AN_ECONNECT:
+            if (resp->status >= 200 && resp->status < 300) {
+                /* a stream cut short: judged by whether the run finished */
+                *cut = resp->curl_error[0] ? resp->curl_error : herr->msg;
+                break;
+            }
+            an_turn_fail(r, AN_ECONNECT, "%s", herr->msg);
+            break;
+        case AN_ELIMIT:
+            if (r->status == AN_TURN_ERROR)
+                break;
+            if (io->event_over)
+                an_turn_fail(r, AN_ELIMIT,
+                             "an SSE event larger than max_event_bytes (%zu bytes)", max_event);
+            else
+                an_turn_fail(r, AN_ELIMIT,
+                             "response body larger than max_turn_bytes (%zu bytes)", max_body);
+            break;
+        default: /* AN_EHTTP, or the decoder stopping the transfer (recorded) */
+            an_turn_fail(r, rc, "%s", herr->msg);
+            break;
+        }
+    }
+}
+
+/* -v: the answer's status line, head and frames (redacted together: a
+ * secret streamed across several). */
+static void log_answer(FILE *log, const struct an_redactor *red, const struct an_turn_rec *r,
+                       const struct an_http_resp *resp)
+{
+    fprintf(log, "  [IN ] HTTP %ld %s\n", resp->status, resp->content_type);
+    if (resp->head_len)
+        vlog(log, red, "IN ", resp->head, resp->head_len);
+    const char **texts = an_xcalloc(r->nframes + 1, sizeof *texts);
+    for (size_t i = 0; i < r->nframes; i++)
+        texts[i] = r->frames[i].data;
+    char **shown = an_redactor_empty(red) ? NULL : an_redact_frames(red, texts, r->nframes, NULL);
+    for (size_t i = 0; i < r->nframes; i++) {
+        const char *f = shown ? shown[i] : texts[i];
+        vlog(log, red, "IN ", f, strnlen(f, 2000));
+        if (shown)
+            free(shown[i]);
+    }
+    free(shown);
+    free(texts);
+}
+
 static json_t *exchange(const char *url, const struct request *rq, FILE *log,
                         const struct an_comply_opts *opts, struct an_agui_conv *conv_out)
 {
@@ -255,52 +332,7 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log,
         if (cc == CURLE_OPERATION_TIMEDOUT && (resp.status || sent_us > 0))
             rc = AN_ETIMEOUT;
         r->http_status = (int)resp.status;
-        if (cc == CURLE_ABORTED_BY_CALLBACK) {
-            an_turn_fail(r, AN_ECONNECT, "interrupted (Ctrl-C or SIGTERM)");
-        } else {
-            switch (rc) {
-            case AN_OK:
-                rc = an_sse_finish(&io.sse);
-                if (rc == AN_ELIMIT)
-                    an_turn_fail(r, AN_ELIMIT,
-                                 "an SSE event larger than max_event_bytes (%zu bytes)",
-                                 max_event);
-                if (!io.sse.nevents && r->status != AN_TURN_ERROR) {
-                    /* not one event: what came instead of a stream */
-                    char *why = an_http_why_not_stream(&resp, "text/event-stream");
-                    if (why)
-                        an_turn_fail(r, AN_EPROTO, "%s", why);
-                    free(why);
-                }
-                break;
-            case AN_ETIMEOUT:
-                an_turn_fail(r, AN_ETIMEOUT,
-                             "no complete answer within %lld ms (the step's window)",
-                             (long long)rq->window_ms);
-                break;
-            case AN_ECONNECT:
-                if (resp.status >= 200 && resp.status < 300) {
-                    /* a stream cut short: judged by whether the run finished */
-                    cut = resp.curl_error[0] ? resp.curl_error : herr.msg;
-                    break;
-                }
-                an_turn_fail(r, AN_ECONNECT, "%s", herr.msg);
-                break;
-            case AN_ELIMIT:
-                if (r->status == AN_TURN_ERROR)
-                    break;
-                if (io.event_over)
-                    an_turn_fail(r, AN_ELIMIT,
-                                 "an SSE event larger than max_event_bytes (%zu bytes)", max_event);
-                else
-                    an_turn_fail(r, AN_ELIMIT,
-                                 "response body larger than max_turn_bytes (%zu bytes)", max_body);
-                break;
-            default: /* AN_EHTTP, or the decoder stopping the transfer (recorded) */
-                an_turn_fail(r, rc, "%s", herr.msg);
-                break;
-            }
-        }
+        judge_transfer(r, cc, rc, &resp, &herr, &io, rq, max_event, max_body, &cut);
         if (resp.status >= 200 && resp.status < 300 && io.sse.nevents &&
             strncasecmp(resp.content_type, "text/event-stream", 17))
             an_turn_warn(r, "response content-type is '%.100s', expected text/event-stream",
@@ -309,25 +341,8 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log,
     }
     an_agui_dec_finish(io.dec, cut);
     r->end_ms = an_clock_unix_ms();
-    if (verbose) {
-        fprintf(log, "  [IN ] HTTP %ld %s\n", resp.status, resp.content_type);
-        if (resp.head_len)
-            vlog(log, red, "IN ", resp.head, resp.head_len);
-        /* the frames redacted together: a secret streamed across several */
-        const char **texts = an_xcalloc(r->nframes + 1, sizeof *texts);
-        for (size_t i = 0; i < r->nframes; i++)
-            texts[i] = r->frames[i].data;
-        char **shown =
-            an_redactor_empty(red) ? NULL : an_redact_frames(red, texts, r->nframes, NULL);
-        for (size_t i = 0; i < r->nframes; i++) {
-            const char *f = shown ? shown[i] : texts[i];
-            vlog(log, red, "IN ", f, strnlen(f, 2000));
-            if (shown)
-                free(shown[i]);
-        }
-        free(shown);
-        free(texts);
-    }
+    if (verbose)
+        log_answer(log, red, r, &resp);
     json_t *o = outcome_json(r, &resp, &conv, rq);
     an_agui_dec_free(io.dec);
     an_sse_release(&io.sse);

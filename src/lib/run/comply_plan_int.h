@@ -1,0 +1,68 @@
+/* What the compliance plan (include/ananke/comply_run.h) holds, shared by
+ * its files: comply_plan.c (tests), comply_agents.c (agents),
+ * comply_pool.c (the run). */
+#ifndef ANANKE_RUN_COMPLY_PLAN_INT_H
+#define ANANKE_RUN_COMPLY_PLAN_INT_H
+
+#include "ananke/comply_run.h"
+#include "load/jsont.h"
+#include "run/comply.h"
+#include "run/redact.h"
+
+/* A row of the protocol table (comply_protocols.c). */
+struct an_comply_protocol {
+    struct an_comply_protocol_info info; /* name, default suite, endpoint agents */
+    const char *label;                   /* "AG-UI", in messages */
+    enum an_jsont_protocol steps;        /* the step kinds its tests have */
+    enum an_comply_proto wire;           /* what a stdio runner says (run/comply.h) */
+    bool sessions;                       /* newSession steps make sense */
+    void (*probe)(const struct an_comply_spec *, struct an_comply_agent *,
+                  const struct an_comply_opts *);
+    void (*run)(const struct an_comply_spec *, const struct an_comply_agent *,
+                const struct an_jsont *, const struct an_comply_opts *, struct an_comply_test *);
+    const char *probe_what; /* "initialize": what failed when the probe did */
+};
+/* The row named name, or NULL. */
+const struct an_comply_protocol *an_comply_protocol_row(const char *name);
+
+/* One agent, as the runner gets it (struct an_comply_spec), owned. */
+struct an_comply_plan_agent {
+    char *name, *command;
+    char **argv;
+    char **env;
+    /* confinement and environment: the options', then the settings file's
+     * keys */
+    int confine;
+    char **confine_paths; /* NULL-terminated */
+    bool network, inherit_env;
+};
+
+struct an_comply_plan {
+    struct an_comply_plan_opts o; /* its arrays borrowed from the caller until new() returns */
+    char *protocol;
+    const struct an_comply_protocol *proto;
+    int confine;                  /* enum an_acp_confine */
+    char **confine_paths;         /* copied, NULL-terminated */
+    char *settings;
+    char **pick, **agent_specs;   /* copied, NULL-terminated */
+    struct an_redactor *red;
+    struct an_jsont **tests;
+    size_t ntests;
+    struct an_comply_plan_agent *agents;
+    size_t nagents;
+    char said[16][128];           /* short secrets already warned about */
+    size_t nsaid;
+};
+
+/* "terminals", "agent", "required", "none" -> enum an_acp_confine, or -1. */
+int an_comply_confine_parse(const char *mode);
+/* Say one error (opts.on_error or "ananke: MSG" on the log); returns code. */
+int an_comply_plan_fail(struct an_comply_plan *p, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+FILE *an_comply_plan_log(const struct an_comply_plan *p);
+/* an_secret_short_fn for the plan (ud: the plan): warns once per label. */
+void an_comply_plan_short_secret(const char *label, void *ud);
+char **an_comply_strv_copy(const char *const *v, size_t n); /* NULL-terminated copy */
+void an_comply_strv_free(char **v);
+
+#endif

@@ -1,0 +1,106 @@
+/* A compliance plan's run (include/ananke/comply_run.h): each agent is
+ * probed, then its tests run `jobs` at once. Each test has its own agent
+ * process and sandbox, so tests run side by side on a few threads; results
+ * land in preallocated slots, in suite order, so the report does not
+ * depend on the interleaving. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "proto/http.h"
+#include "run/comply_plan_int.h"
+#include "run/comply_redact.h"
+
+#define MAX_JOBS 64
+
+struct pool {
+    void (*run)(const struct an_comply_spec *, const struct an_comply_agent *,
+                const struct an_jsont *, const struct an_comply_opts *, struct an_comply_test *);
+    const struct an_comply_spec *spec;
+    struct an_comply_agent *ra;
+    struct an_jsont *const *tests;
+    size_t n;
+    const struct an_comply_opts *o;
+    atomic_size_t next;
+};
+
+static void *worker(void *arg)
+{
+    struct pool *pl = arg;
+    for (;;) {
+        size_t k = atomic_fetch_add(&pl->next, 1);
+        if (k >= pl->n) {
+            an_http_thread_cleanup(); /* AG-UI: this thread's reused handles */
+            return NULL;
+        }
+        struct an_comply_test *t = &pl->ra->tests[k];
+        pl->run(pl->spec, pl->ra, pl->tests[k], pl->o, t);
+        an_comply_test_redact(t, pl->o->redact); /* before anyone shows it */
+        fprintf(pl->o->log, "comply: %s %s %s (%.1fs)%s%s\n", pl->ra->name, t->id,
+                an_comply_status_name(t->status), (double)t->duration_ms / 1000,
+                t->status == AN_COMPLY_FAIL && t->nunmet ? ": " : "",
+                t->status == AN_COMPLY_FAIL && t->nunmet ? t->unmet[0].message : "");
+    }
+}
+
+/* One agent: its probe, then every test on up to `jobs` threads (this one
+ * among them). */
+static void run_agent(struct an_comply_plan *p, const struct an_comply_plan_agent *ag,
+                      struct an_comply_result *res, const struct an_comply_opts *o)
+{
+    struct an_comply_spec spec = {ag->name,
+                                  ag->command,
+                                  (const char *const *)ag->argv,
+                                  (const char *const *)ag->env,
+                                  ag->confine,
+                                  (const char *const *)ag->confine_paths,
+                                  ag->network,
+                                  ag->inherit_env};
+    struct an_comply_agent *ra = an_comply_add_agent(res, ag->name, ag->command);
+    p->proto->probe(&spec, ra, o);
+    an_comply_agent_redact(ra, p->red);
+    if (!ra->init)
+        fprintf(o->log, "comply: %s: %s failed: %s\n", ra->name, p->proto->probe_what,
+                ra->init_error ? ra->init_error : "?");
+    /* every slot first: the workers write into them, nothing grows */
+    for (size_t k = 0; k < p->ntests; k++)
+        an_comply_add_test(ra);
+    struct pool pl = {.run = p->proto->run,
+                      .spec = &spec,
+                      .ra = ra,
+                      .tests = p->tests,
+                      .n = p->ntests,
+                      .o = o};
+    atomic_init(&pl.next, 0);
+    unsigned jobs = p->o.jobs ? p->o.jobs : 1;
+    unsigned nw = jobs > p->ntests ? (unsigned)p->ntests : jobs;
+    pthread_t th[MAX_JOBS];
+    unsigned started = 0;
+    for (unsigned w = 1; w < nw && w < MAX_JOBS; w++)
+        if (pthread_create(&th[started], NULL, worker, &pl) == 0)
+            started++;
+    worker(&pl); /* this thread works too */
+    for (unsigned w = 0; w < started; w++)
+        pthread_join(th[w], NULL);
+}
+
+void an_comply_plan_run(struct an_comply_plan *p, struct an_comply_result *res)
+{
+    struct an_comply_opts o = AN_COMPLY_OPTS_INIT;
+    o.redact = p->red;
+    o.protocol = p->proto->wire;
+    o.keep_sandbox = p->o.keep_sandbox;
+    o.timeout_scale = p->o.timeout_scale;
+    o.max_event_bytes = p->o.max_event_bytes;
+    o.max_turn_bytes = p->o.max_turn_bytes;
+    o.verbose = p->o.verbose;
+    o.log = an_comply_plan_log(p);
+    res->protocol = an_xstrdup(p->protocol);
+    res->started_ms = an_clock_unix_ms();
+    int64_t t0 = an_clock_mono_ms();
+    for (size_t i = 0; i < p->nagents; i++)
+        run_agent(p, &p->agents[i], res, &o);
+    res->duration_ms = an_clock_mono_ms() - t0;
+}
