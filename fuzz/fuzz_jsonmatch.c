@@ -1,11 +1,11 @@
 /*
- * The regex-subset matcher of compliance expectations (check/jsonmatch.h):
+ * The regex-subset matcher of compliance expectations (core/jsonmatch.h):
  * the input is a JSON array [expected, actual]; the pattern is checked
  * (as the loader does), matched, scored and diffed.
  */
 #include <stdlib.h>
 
-#include "check/jsonmatch.h"
+#include "core/jsonmatch.h"
 #include "core/json.h"
 #include "fuzz.h"
 

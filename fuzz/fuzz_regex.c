@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "ananke/regex.h"
-#include "check/jsonmatch.h"
+#include "core/jsonmatch.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

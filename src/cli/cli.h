@@ -23,11 +23,6 @@ int cmd_comply(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 
-/* An installed data file or directory: <bindir>/../share/ananke/REL, the
- * bindir being the running binary's (/proc/self/exe). A string the caller
- * frees, or NULL when it does not exist (src/cli/datadir.c). */
-char *cli_datadir_path(const char *rel);
-
 /* Shared by run and validate: load the suite named by -c and the paths,
  * print every load error to stderr. Returns 0 or an exit code. */
 int cli_load(struct an_suite **out, const char *config, char **paths, int npaths);

@@ -13,6 +13,7 @@
 #include "ananke/cancel.h"
 #include "ananke/comply.h"
 #include "ananke/comply_run.h"
+#include "ananke/datadir.h"
 #include "ananke/regex.h"
 #include "cli.h"
 
@@ -378,7 +379,7 @@ static void plan_opts(struct comply_args *a, struct an_comply_plan_opts *o, char
     if (a->npaths == 0) {
         const char *def = an_comply_protocol_find(a->protocol)->suite;
         struct stat st;
-        if (stat(def, &st) != 0 && (*installed = cli_datadir_path(def)))
+        if (stat(def, &st) != 0 && (*installed = an_datadir_path(def)))
             def = *installed;
         append(&a->paths, &a->npaths, def);
     }

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "check/jsonmatch.h"
+#include "core/jsonmatch.h"
 
 static json_t *J(const char *s)
 {

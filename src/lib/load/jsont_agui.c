@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check/jsonmatch.h"
+#include "core/jsonmatch.h"
 #include "core/json.h"
 #include "load/jsont_int.h"
 #include "load/schema.h"

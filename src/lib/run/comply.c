@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "ananke/transcript.h"
-#include "check/jsonmatch.h"
+#include "core/jsonmatch.h"
 #include "core/buf.h"
 #include "core/cancel.h"
 #include "core/clock.h"

@@ -20,7 +20,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "check/jsonmatch.h"
+#include "core/jsonmatch.h"
 #include "core/buf.h"
 #include "core/cancel.h"
 #include "core/clock.h"

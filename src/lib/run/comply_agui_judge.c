@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/jsonmatch.h"
+#include "core/jsonmatch.h"
 #include "core/buf.h"
 #include "core/json.h"
 #include "run/comply_agui.h"

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check/jsonmatch.h"
+#include "core/jsonmatch.h"
 #include "core/buf.h"
 #include "core/cancel.h"
 #include "core/clock.h"

@@ -21,8 +21,8 @@
  * simply does not match — the loader rejects invalid patterns before
  * anything runs.
  */
-#ifndef ANANKE_CHECK_JSONMATCH_H
-#define ANANKE_CHECK_JSONMATCH_H
+#ifndef ANANKE_CORE_JSONMATCH_H
+#define ANANKE_CORE_JSONMATCH_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,4 +1,4 @@
-#include "check/jsonmatch.h"
+#include "core/jsonmatch.h"
 
 #include <stdlib.h>
 #include <string.h>

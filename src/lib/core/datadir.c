@@ -1,22 +1,21 @@
 /* The installed data files (share/ananke/), found relative to the running
  * binary: <bindir>/../share/ananke/REL. Never relative to the source tree. */
+#include "ananke/datadir.h"
+
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <stdio.h>
+#include "ananke/err.h"
+#include "core/port.h"
 
-#include "cli.h"
-
-char *cli_datadir_path(const char *rel)
+char *an_datadir_path(const char *rel)
 {
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0 || n >= (ssize_t)sizeof exe - 1) /* none, or perhaps cut short */
+    if (an_port_self_exe(exe, sizeof exe) != 0) /* none, or perhaps cut short */
         return NULL;
-    exe[n] = '\0';
     char *slash = strrchr(exe, '/');
     if (!slash)
         return NULL;
