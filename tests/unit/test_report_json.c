@@ -259,6 +259,33 @@ static void test_skip_round_trip(void **state)
     an_run_result_release(&r);
 }
 
+/* A finding kind the reader has no static string for (task_state, a
+ * registered check kind's) comes back as written; a name that is not a
+ * kind's shape comes back as "other". */
+static void test_finding_kinds_round_trip(void **state)
+{
+    (void)state;
+    struct an_run_result r = fx_mixed_run();
+    static const char *const kinds[] = {"check.task_state", "check.word_count", "Bad Kind!",
+                                        "tools.forbid"};
+    static const char *const want[] = {"check.task_state", "check.word_count", "other",
+                                       "tools.forbid"};
+    size_t base = r.tests[1].findings.n;
+    for (size_t i = 0; i < 4; i++)
+        an_findings_add(&r.tests[1].findings, kinds[i], 0, NULL, 0, 0, "a", NULL, NULL, NULL);
+    json_decref(write_and_read(&r, "kinds.json", NULL));
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    struct an_run_result back = {0};
+    snprintf(path, sizeof path, "%s/kinds.json", files_dir);
+    assert_int_equal(an_run_result_load(&back, path, &err), AN_OK);
+    assert_int_equal(back.tests[1].findings.n, base + 4);
+    for (size_t i = 0; i < 4; i++)
+        assert_string_equal(back.tests[1].findings.v[base + i].kind, want[i]);
+    an_run_result_release(&back);
+    an_run_result_release(&r);
+}
+
 static void test_dynamic_round_trip(void **state)
 {
     (void)state;
@@ -361,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_skip_round_trip),
+        cmocka_unit_test(test_finding_kinds_round_trip),
         cmocka_unit_test(test_dynamic_round_trip),
         cmocka_unit_test(test_io_error),
     };

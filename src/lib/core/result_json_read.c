@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/intern.h"
 #include "core/json.h"
 #include "core/result_json.h"
 #include "core/nofollow.h"
@@ -128,7 +129,12 @@ static const char *kind_static(const char *k)
     for (size_t i = 0; k && i < sizeof kinds / sizeof *kinds; i++)
         if (!strcmp(k, kinds[i]))
             return kinds[i];
-    return "other";
+    /* any other kind a results file may hold (check.task_state, a
+     * registered check kind's): kept when it looks like a kind name, in
+     * the capped table of core/intern.h */
+    size_t n = k ? strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_.") : 0;
+    const char *kept = n && k[n] == '\0' && k[0] >= 'a' && k[0] <= 'z' ? an_intern(k) : NULL;
+    return kept ? kept : "other";
 }
 
 static void read_transcript(const json_t *j, struct an_transcript *t)
