@@ -194,10 +194,7 @@ struct an_header {
     struct an_tmpl value;
 };
 
-enum an_target_type { AN_TARGET_AGUI = 0, AN_TARGET_ACP, AN_TARGET_OPENAI, AN_TARGET_HTTP,
-                       AN_TARGET_MCP, AN_TARGET_A2A };
-/* "agui", "acp", "openai", "http", "mcp", "a2a" */
-const char *an_target_type_name(enum an_target_type t);
+struct an_target_type; /* its row: ananke/target_type.h */
 
 /* A tool an openai target offers its model (docs/openai.md). A call is
  * answered with `result`, or by running `argv`, or (neither) recorded
@@ -253,8 +250,11 @@ struct an_target_start {
     bool reuse_existing;       /* a server already there is used, not started */
 };
 
+/* A target: what every protocol has, then (until each adapter owns its
+ * own, behind `data`) the built-in protocols' keys. */
 struct an_target {
-    enum an_target_type type;
+    const struct an_target_type *type; /* its row; never NULL once loaded */
+    void *data; /* the type's own config (its header says what); NULL: none */
     struct an_loc loc;
     struct an_header *headers;
     size_t nheaders;

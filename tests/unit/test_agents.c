@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "ananke/load.h"
+#include "ananke/target_type.h"
 #include "core/base64.h"
 #include "run/input_source.h"
 #include "run/judge.h"
@@ -84,7 +85,7 @@ static void test_openai_target_and_agents(void **state)
                                NULL, &s, &errs),
                      0);
     const struct an_target *t = &s->config.target;
-    assert_int_equal(t->type, AN_TARGET_OPENAI);
+    assert_string_equal(t->type->name, "openai");
     assert_string_equal(t->model.src, "m1");
     assert_string_equal(t->api_key.src, "${ENV.KEY}");
     assert_true(t->no_stream);
@@ -97,7 +98,7 @@ static void test_openai_target_and_agents(void **state)
     assert_int_equal(t->tools[2].argc, 0);
     assert_int_equal(s->config.nagents, 2);
     assert_string_equal(s->config.agents[1].name, "helper");
-    assert_int_equal(s->config.agents[1].target.type, AN_TARGET_AGUI);
+    assert_string_equal(s->config.agents[1].target.type->name, "agui");
     const struct an_check_item *it = &s->tests[0].assert.checks[0];
     assert_int_equal(it->kind, AN_CHECK_AGENT);
     assert_ptr_equal(it->agent, &s->config.agents[0]);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "ananke/load.h"
+#include "ananke/target_type.h"
 
 static char dir[] = "/tmp/ananke-cases-XXXXXX";
 
@@ -124,7 +125,7 @@ static void test_model(void **state)
     assert_null(b->options);
     assert_int_equal(b->assert.nchecks, 0);
     /* the http target always checks tool results */
-    assert_int_equal(s->config.target.type, AN_TARGET_HTTP);
+    assert_string_equal(s->config.target.type->name, "http");
     assert_int_equal(s->config.target.assert.nchecks, 1);
     assert_int_equal(s->config.target.assert.checks[0].kind, AN_CHECK_TOOL_EXECUTION);
     assert_int_equal(s->config.target.retries, 2);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "ananke/load.h"
+#include "ananke/target_type.h"
 #include "proto/mcp.h"
 #include "run/mcp_turn.h"
 #include "support/files.h"
@@ -147,7 +148,7 @@ static void test_load_and_requests(void **state)
                           turns, &s, &errs),
                      0);
     const struct an_target *t = &s->config.target;
-    assert_int_equal(t->type, AN_TARGET_MCP);
+    assert_string_equal(t->type->name, "mcp");
     assert_false(t->mcp_http);
     assert_string_equal(t->command.src, "node");
     assert_int_equal(t->nargs, 2);

@@ -51,6 +51,15 @@ struct an_cfg_cap {
 int an_cfg_caps(struct an_ld *ld, const struct an_ynode *n, const struct an_cfg_cap *caps,
                 size_t ncaps);
 
+/* `target:` or an agent: its `type`'s row loads it (ananke/target_type.h),
+ * then the keys every type has; `what` names the map in errors. */
+int an_target_load(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
+                   const char *what, struct an_target *t);
+
+/* `type: agui` (docs/agui.md). */
+int an_target_agui_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+/* `type: acp` (docs/acp.md). */
+int an_target_acp_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 /* `type: openai` (docs/openai.md). */
 int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 /* `type: http` (docs/http.md). */

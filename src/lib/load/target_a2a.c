@@ -28,7 +28,6 @@ int an_target_a2a_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
                                        "max_turn_bytes", "start", NULL};
     struct an_ynode *v;
     int rc;
-    t->type = AN_TARGET_A2A;
     t->a2a_stream = -1;
     if ((rc = an_ld_keys(ld, n, keys, "an a2a target")))
         return rc;

@@ -32,7 +32,6 @@ int an_target_http_load(struct an_ld *ld, const struct an_ynode *n, struct an_ta
                                        "start", NULL};
     struct an_ynode *v;
     int rc;
-    t->type = AN_TARGET_HTTP;
     t->timeout_ms = DEFAULT_TIMEOUT_MS; /* per attempt, as the original runner's */
     t->retries = DEFAULT_RETRIES;
     t->max_body_bytes = DEFAULT_MAX_BODY;

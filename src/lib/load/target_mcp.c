@@ -55,7 +55,6 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
     static const char *const transports[] = {"stdio", "http", NULL};
     struct an_ynode *v;
     int rc;
-    t->type = AN_TARGET_MCP;
     if ((rc = an_ld_keys(ld, n, keys, "an mcp target")))
         return rc;
     const char *transport = NULL;

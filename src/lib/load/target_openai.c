@@ -76,7 +76,6 @@ int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_
                                        "start", NULL};
     struct an_ynode *v;
     int rc;
-    t->type = AN_TARGET_OPENAI;
     if ((rc = an_ld_keys(ld, n, keys, "an openai target")) ||
         (rc = an_cfg_endpoint(ld, n, "an openai target", &t->endpoint)) ||
         (rc = an_ld_require(ld, n, "model", "an openai target", &v)) ||
