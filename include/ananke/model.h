@@ -300,13 +300,8 @@ struct an_target {
     size_t ntools;
     bool no_stream;         /* `stream: false` */
     unsigned max_rounds;    /* model calls per turn; 0 = 10 */
-    /* http (seed 004's run-case contract, docs/http.md): `endpoint` is the
-     * base URL, each test one POST <endpoint>/run-case; `timeout_ms` is per
-     * attempt (default 15000) */
-    struct an_tmpl case_version; /* the request's `version`; src NULL: "new" */
-    unsigned retries;            /* transient failures retried (default 2) */
-    int64_t max_body_bytes;      /* the answer's cap (default 2000000) */
-    int64_t body_snippet_bytes;  /* of a failed answer kept (default 4000) */
+    /* http: its own keys (load/target_http.h) */
+    int64_t max_body_bytes; /* mcp over HTTP: one response body */
     /* mcp (docs/mcp.md): stdio uses command/args/env, http endpoint/headers */
     bool mcp_http;                 /* `transport: http` (Streamable HTTP) */
     const char *mcp_version;       /* protocolVersion asked for; NULL: "2025-11-25" */
@@ -314,17 +309,7 @@ struct an_target {
     size_t nmcp_roots;
     bool mcp_roots_set;
     bool mcp_no_roots;             /* `roots: false`: no roots capability */
-    /* a2a (docs/a2a.md): `endpoint` is the JSON-RPC URL (over the card's),
-     * `api_key` goes in the card's apiKey header */
-    struct an_tmpl card_url;       /* agentCardUrl; src NULL: none */
-    struct an_json_tmpl agent_card; /* inline agentCard; value NULL: none */
-    int a2a_version;               /* enum an_a2a_version (core/spec_names.h); 0: auto */
-    bool a2a_nonblocking;          /* `blocking: false` */
-    int a2a_stream;                /* `stream`: 1 true, 0 false, -1 auto (default) */
-    bool a2a_trust_card_url;       /* `trust_card_url: true` (docs/a2a.md) */
-    const char **output_modes;     /* acceptedOutputModes */
-    size_t noutput_modes;
-    struct an_tmpl bearer;         /* Authorization: Bearer; src NULL: none */
+    /* a2a: its own keys (load/target_a2a.h) */
     /* More caps on what the agent sends, each a key of its target (0: the
      * default; docs/security.md "Size caps"). max_event_bytes and
      * max_turn_bytes above serve a2a and openai too (one SSE event, the

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "load/config_int.h"
+#include "load/target_a2a.h"
 #include "proto/a2a.h"
 #include "run/target_conf_int.h"
 
@@ -29,42 +30,43 @@ static int a2a_conf_build(struct a2a_conf *c, const struct an_target *t,
                           const struct an_test *test, const struct an_vars *vars,
                           struct an_err *err)
 {
+    const struct an_a2a_target *a = an_a2a_target(t);
     int rc;
     if (test && (test->history || test->options))
         return an_fail(err, AN_EUSAGE, test->nturns ? &test->turns[0].loc : &test->loc,
                        "this case carries earlier messages or 'options', and an a2a target has "
                        "no place for them (an A2A conversation starts with its first message)");
-    if (t->card_url.src &&
-        (rc = an_interp(t->card_url.src, &t->card_url.loc, vars, &c->card_url, err)))
+    if (a->card_url.src &&
+        (rc = an_interp(a->card_url.src, &a->card_url.loc, vars, &c->card_url, err)))
         return rc;
-    if (t->endpoint.src &&
-        (rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)))
+    if (a->endpoint.src &&
+        (rc = an_interp(a->endpoint.src, &a->endpoint.loc, vars, &c->endpoint, err)))
         return rc;
-    if (t->api_key.src && (rc = an_interp(t->api_key.src, &t->api_key.loc, vars, &c->api_key, err)))
+    if (a->api_key.src && (rc = an_interp(a->api_key.src, &a->api_key.loc, vars, &c->api_key, err)))
         return rc;
-    if (t->bearer.src && (rc = an_interp(t->bearer.src, &t->bearer.loc, vars, &c->bearer, err)))
+    if (a->bearer.src && (rc = an_interp(a->bearer.src, &a->bearer.loc, vars, &c->bearer, err)))
         return rc;
-    if (t->agent_card.value &&
-        (rc = an_interp_json(t->agent_card.value, &t->agent_card.loc, vars, &c->card, err)))
+    if (a->agent_card.value &&
+        (rc = an_interp_json(a->agent_card.value, &a->agent_card.loc, vars, &c->card, err)))
         return rc;
     if ((rc = an_target_headers_build(&c->h, t, vars, err)))
         return rc;
     c->o.card_url = c->card_url;
     c->o.card = c->card;
     c->o.endpoint = c->endpoint;
-    c->o.version = t->a2a_version;
-    c->o.blocking = !t->a2a_nonblocking;
-    c->o.stream = t->a2a_stream;
-    c->o.trust_card_url = t->a2a_trust_card_url;
-    c->o.modes = t->output_modes;
-    c->o.nmodes = t->noutput_modes;
+    c->o.version = a->version;
+    c->o.blocking = !a->nonblocking;
+    c->o.stream = a->stream;
+    c->o.trust_card_url = a->trust_card_url;
+    c->o.modes = a->output_modes;
+    c->o.nmodes = a->noutput_modes;
     c->o.api_key = c->api_key;
     c->o.bearer = c->bearer;
     c->o.headers = c->h.kv;
     c->o.nheaders = c->h.n;
     c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
-    c->o.max_event_bytes = (size_t)t->max_event_bytes;
-    c->o.max_turn_bytes = (size_t)t->max_turn_bytes;
+    c->o.max_event_bytes = (size_t)a->max_event_bytes;
+    c->o.max_turn_bytes = (size_t)a->max_turn_bytes;
     return 0;
 }
 
@@ -88,21 +90,24 @@ static void a2a_free(void *c)
 /* an a2a agent is named by its JSON-RPC URL, else by its card's */
 static const struct an_tmpl *a2a_where(const struct an_target *t)
 {
-    return t->endpoint.src ? &t->endpoint : &t->card_url;
+    const struct an_a2a_target *a = an_a2a_target(t);
+    return a->endpoint.src ? &a->endpoint : &a->card_url;
 }
 
 static void a2a_describe(const struct an_target *t, json_t *o, bool brief)
 {
-    if (t->endpoint.src)
-        an_target_put(o, "endpoint", t->endpoint.src, brief);
-    if (!brief && t->api_key.src)
-        an_target_put(o, "api_key", t->api_key.src, brief);
+    const struct an_a2a_target *a = an_a2a_target(t);
+    if (a->endpoint.src)
+        an_target_put(o, "endpoint", a->endpoint.src, brief);
+    if (!brief && a->api_key.src)
+        an_target_put(o, "api_key", a->api_key.src, brief);
 }
 
 static void a2a_secrets(const struct an_target *t, an_target_secret_fn fn, void *ud)
 {
-    if (t->api_key.src)
-        fn(ud, "api_key", NULL, &t->api_key);
+    const struct an_a2a_target *a = an_a2a_target(t);
+    if (a->api_key.src)
+        fn(ud, "api_key", NULL, &a->api_key);
 }
 
 const struct an_target_type an_target_a2a = {

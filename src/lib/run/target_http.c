@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "load/config_int.h"
+#include "load/target_http.h"
 #include "run/target_conf_int.h"
 
 struct http_conf {
@@ -26,11 +27,12 @@ static int http_conf_build(struct http_conf *c, const struct an_target *t,
                            const struct an_test *test, const struct an_vars *vars,
                            struct an_err *err)
 {
+    const struct an_http_target *h = an_http_target(t);
     int rc;
-    if ((rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)))
+    if ((rc = an_interp(h->endpoint.src, &h->endpoint.loc, vars, &c->endpoint, err)))
         return rc;
-    if (t->case_version.src &&
-        (rc = an_interp(t->case_version.src, &t->case_version.loc, vars, &c->version, err)))
+    if (h->case_version.src &&
+        (rc = an_interp(h->case_version.src, &h->case_version.loc, vars, &c->version, err)))
         return rc;
     if ((rc = an_target_headers_build(&c->h, t, vars, err)))
         return rc;
@@ -43,9 +45,9 @@ static int http_conf_build(struct http_conf *c, const struct an_target *t,
     c->o.case_id = test ? (test->id ? test->id : test->name) : "agent";
     c->o.context = test && test->options ? json_object_get(test->options, "context") : NULL;
     c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
-    c->o.retries = t->retries;
-    c->o.max_body_bytes = (size_t)t->max_body_bytes;
-    c->o.body_snippet_bytes = (size_t)t->body_snippet_bytes;
+    c->o.retries = h->retries;
+    c->o.max_body_bytes = (size_t)h->max_body_bytes;
+    c->o.body_snippet_bytes = (size_t)h->body_snippet_bytes;
     return 0;
 }
 
@@ -109,13 +111,15 @@ static void http_free(void *c)
 
 static const struct an_tmpl *http_where(const struct an_target *t)
 {
-    return &t->endpoint;
+    const struct an_http_target *h = an_http_target(t);
+    return &h->endpoint;
 }
 
 static void http_describe(const struct an_target *t, json_t *o, bool brief)
 {
-    if (t->endpoint.src)
-        an_target_put(o, "endpoint", t->endpoint.src, brief);
+    const struct an_http_target *h = an_http_target(t);
+    if (h->endpoint.src)
+        an_target_put(o, "endpoint", h->endpoint.src, brief);
 }
 
 const struct an_target_type an_target_http = {
