@@ -196,20 +196,6 @@ struct an_header {
 
 struct an_target_type; /* its row: ananke/target_type.h */
 
-/* A tool an openai target offers its model (docs/openai.md). A call is
- * answered with `result`, or by running `argv`, or (neither) recorded
- * without a result, which ends the turn. */
-struct an_tool_def {
-    const char *name;
-    const char *description; /* NULL = none */
-    json_t *parameters;      /* JSON Schema; NULL = {"type": "object"} */
-    json_t *result;          /* canned answer; NULL = none */
-    struct an_tmpl *argv;    /* command; argc 0 = none */
-    size_t argc;
-    int64_t timeout_ms;      /* command: default 30000 */
-    struct an_loc loc;
-};
-
 /* ACP permission policies (seed 003): none denies everything, read allows
  * reads, write allows reads and writes, yolo allows all, execute included. */
 enum an_perm_policy { AN_PERM_YOLO = 0, AN_PERM_NONE, AN_PERM_READ, AN_PERM_WRITE };
@@ -291,15 +277,7 @@ struct an_target {
     /* acp, mcp: one JSON-RPC message's bytes (a line on stdio; an HTTP body
      * or SSE event); 0: 32 MiB (docs/acp.md, docs/mcp.md "Limits") */
     int64_t max_frame_bytes;
-    /* openai: `endpoint` is the API's base URL ("http://host/v1") */
-    struct an_tmpl model;
-    struct an_tmpl api_key; /* src NULL = no Authorization header */
-    struct an_tmpl system;  /* src NULL = no system message */
-    struct an_json_tmpl params; /* extra request members (temperature ...) */
-    struct an_tool_def *tools;
-    size_t ntools;
-    bool no_stream;         /* `stream: false` */
-    unsigned max_rounds;    /* model calls per turn; 0 = 10 */
+    /* openai: its own keys (load/target_openai.h) */
     /* http: its own keys (load/target_http.h) */
     int64_t max_body_bytes; /* mcp over HTTP: one response body */
     /* mcp (docs/mcp.md): stdio uses command/args/env, http endpoint/headers */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "load/config_int.h"
+#include "load/target_openai.h"
 #include "run/target_conf_int.h"
 
 struct openai_conf {
@@ -38,23 +39,24 @@ static int openai_conf_build(struct openai_conf *c, const struct an_target *t,
                              const struct an_test *test, const struct an_vars *vars,
                              const char *project_dir, struct an_err *err)
 {
+    const struct an_openai_target *ot = an_openai_target(t);
     int rc;
-    if ((rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)) ||
-        (rc = an_interp(t->model.src, &t->model.loc, vars, &c->model, err)))
+    if ((rc = an_interp(ot->endpoint.src, &ot->endpoint.loc, vars, &c->endpoint, err)) ||
+        (rc = an_interp(ot->model.src, &ot->model.loc, vars, &c->model, err)))
         return rc;
-    if (t->api_key.src && (rc = an_interp(t->api_key.src, &t->api_key.loc, vars, &c->api_key, err)))
+    if (ot->api_key.src && (rc = an_interp(ot->api_key.src, &ot->api_key.loc, vars, &c->api_key, err)))
         return rc;
-    if (t->system.src && (rc = an_interp(t->system.src, &t->system.loc, vars, &c->system, err)))
+    if (ot->system.src && (rc = an_interp(ot->system.src, &ot->system.loc, vars, &c->system, err)))
         return rc;
     if ((rc = an_target_headers_build(&c->h, t, vars, err)))
         return rc;
-    if (t->params.value &&
-        (rc = an_interp_json(t->params.value, &t->params.loc, vars, &c->params, err)))
+    if (ot->params.value &&
+        (rc = an_interp_json(ot->params.value, &ot->params.loc, vars, &c->params, err)))
         return rc;
-    c->tools = an_xcalloc(t->ntools + 1, sizeof *c->tools);
-    c->tool_argv = an_xcalloc(t->ntools + 1, sizeof *c->tool_argv);
-    for (size_t i = 0; i < t->ntools; i++) {
-        const struct an_tool_def *d = &t->tools[i];
+    c->tools = an_xcalloc(ot->ntools + 1, sizeof *c->tools);
+    c->tool_argv = an_xcalloc(ot->ntools + 1, sizeof *c->tool_argv);
+    for (size_t i = 0; i < ot->ntools; i++) {
+        const struct an_tool_def *d = &ot->tools[i];
         struct an_openai_tool *o = &c->tools[i];
         c->o.ntools = i + 1;
         o->name = d->name;
@@ -100,11 +102,11 @@ static int openai_conf_build(struct openai_conf *c, const struct an_target *t,
     c->o.params = c->params;
     c->o.tools = c->tools;
     c->o.history = test ? test->history : NULL;
-    c->o.no_stream = t->no_stream;
-    c->o.max_rounds = t->max_rounds;
-    c->o.max_turn_bytes = (size_t)t->max_turn_bytes;
-    c->o.max_event_bytes = (size_t)t->max_event_bytes;
-    c->o.max_tool_calls = (size_t)t->max_tool_calls;
+    c->o.no_stream = ot->no_stream;
+    c->o.max_rounds = ot->max_rounds;
+    c->o.max_turn_bytes = (size_t)ot->max_turn_bytes;
+    c->o.max_event_bytes = (size_t)ot->max_event_bytes;
+    c->o.max_tool_calls = (size_t)ot->max_tool_calls;
     c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
     return 0;
 }
@@ -134,36 +136,44 @@ static void openai_free(void *c)
 
 static const struct an_tmpl *openai_where(const struct an_target *t)
 {
-    return &t->endpoint;
+    const struct an_openai_target *ot = an_openai_target(t);
+    return &ot->endpoint;
 }
 
 static const char *openai_model(const struct an_target *t)
 {
-    return t->model.src;
+    const struct an_openai_target *ot = an_openai_target(t);
+    return ot->model.src;
 }
 
 static int openai_set_model(struct an_ld *ld, struct an_target *t, const char *model,
                             const struct an_loc *at)
 {
-    t->model.src = an_arena_strdup(ld->a, model);
-    t->model.loc = *at;
+    /* a copy: the agent -n picked keeps its own model */
+    struct an_openai_target *o = an_arena_alloc(ld->a, sizeof *o);
+    *o = *an_openai_target(t);
+    o->model.src = an_arena_strdup(ld->a, model);
+    o->model.loc = *at;
+    t->data = o;
     return 0;
 }
 
 static void openai_describe(const struct an_target *t, json_t *o, bool brief)
 {
-    if (t->endpoint.src)
-        an_target_put(o, "endpoint", t->endpoint.src, brief);
-    if (t->model.src)
-        an_target_put(o, "model", t->model.src, brief);
-    if (!brief && t->api_key.src)
-        an_target_put(o, "api_key", t->api_key.src, brief);
+    const struct an_openai_target *ot = an_openai_target(t);
+    if (ot->endpoint.src)
+        an_target_put(o, "endpoint", ot->endpoint.src, brief);
+    if (ot->model.src)
+        an_target_put(o, "model", ot->model.src, brief);
+    if (!brief && ot->api_key.src)
+        an_target_put(o, "api_key", ot->api_key.src, brief);
 }
 
 static void openai_secrets(const struct an_target *t, an_target_secret_fn fn, void *ud)
 {
-    if (t->api_key.src)
-        fn(ud, "api_key", NULL, &t->api_key);
+    const struct an_openai_target *ot = an_openai_target(t);
+    if (ot->api_key.src)
+        fn(ud, "api_key", NULL, &ot->api_key);
 }
 
 const struct an_target_type an_target_openai = {
