@@ -259,44 +259,6 @@ struct an_target {
      * 16 MiB, 64 MiB and 100000 */
     int64_t max_event_bytes, max_turn_bytes, max_tool_calls;
     int64_t max_state_bytes; /* agui: the state's weight (docs/agui.md); 0: 16 MiB */
-    /* acp: the agent is a child process speaking ACP on its stdio */
-    struct an_tmpl command;
-    struct an_tmpl *args;
-    size_t nargs;
-    struct an_env_var *env;
-    size_t nenv;
-    struct an_json_tmpl client_capabilities; /* NULL value: fs read/write and terminal on */
-    enum an_perm_policy permission_policy;
-    enum an_confine_mode confine;
-    struct an_tmpl *confine_paths; /* bound read-only in the confinement */
-    size_t nconfine_paths;
-    bool network;                  /* confined children keep the host's network */
-    /* acp, mcp stdio: start from ananke's whole environment instead of the
-     * minimal set (core/envmin.h) plus `env` */
-    bool inherit_env;
-    /* acp, mcp: one JSON-RPC message's bytes (a line on stdio; an HTTP body
-     * or SSE event); 0: 32 MiB (docs/acp.md, docs/mcp.md "Limits") */
-    int64_t max_frame_bytes;
-    /* openai: its own keys (load/target_openai.h) */
-    /* http: its own keys (load/target_http.h) */
-    int64_t max_body_bytes; /* mcp over HTTP: one response body */
-    /* mcp (docs/mcp.md): stdio uses command/args/env, http endpoint/headers */
-    bool mcp_http;                 /* `transport: http` (Streamable HTTP) */
-    const char *mcp_version;       /* protocolVersion asked for; NULL: "2025-11-25" */
-    struct an_tmpl *mcp_roots;     /* `roots:` as written; mcp_roots_set false: the sandbox */
-    size_t nmcp_roots;
-    bool mcp_roots_set;
-    bool mcp_no_roots;             /* `roots: false`: no roots capability */
-    /* a2a: its own keys (load/target_a2a.h) */
-    /* More caps on what the agent sends, each a key of its target (0: the
-     * default; docs/security.md "Size caps"). max_event_bytes and
-     * max_turn_bytes above serve a2a and openai too (one SSE event, the
-     * whole answer), max_body_bytes mcp over HTTP (one response body). */
-    int64_t max_stderr_bytes;          /* acp, mcp stdio: stderr kept (the tail) */
-    int64_t max_read_bytes;            /* acp: a file served to fs/read_text_file */
-    int64_t max_terminals;             /* acp: terminals at once */
-    int64_t max_terminal_output_bytes; /* acp: a terminal's output kept */
-    int64_t max_list_pages;            /* mcp: pages of one mcp:list */
     const struct an_target_start *start; /* NULL: ananke starts nothing */
 };
 

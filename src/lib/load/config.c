@@ -6,6 +6,7 @@
 #include "core/interp.h"
 #include "ananke/target_type.h"
 #include "load/config_int.h"
+#include "load/target_proc.h"
 
 static void json_release(void *p)
 {
@@ -104,7 +105,7 @@ int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *wha
 }
 
 int an_cfg_command(struct an_ld *ld, const struct an_ynode *n, const char *where,
-                   const char *args_what, struct an_target *t)
+                   const char *args_what, struct an_target_proc *t)
 {
     struct an_ynode *v, *a;
     int rc;
@@ -135,7 +136,7 @@ int an_cfg_command(struct an_ld *ld, const struct an_ynode *n, const char *where
 }
 
 int an_cfg_args_env(struct an_ld *ld, const struct an_ynode *n, const char *args_what,
-                    struct an_target *t)
+                    struct an_target_proc *t)
 {
     struct an_ynode *v;
     int rc;
@@ -164,59 +165,20 @@ static int cfg_bool(struct an_ld *ld, const struct an_ynode *n, const char *key,
     return 0;
 }
 
-int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target_proc *t)
 {
     return cfg_bool(ld, n, "inherit_env", &t->inherit_env);
 }
 
-int an_cfg_confine(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
-{
-    /* in enum an_confine_mode's order */
-    static const char *const modes[] = {"terminals", "agent", "required", "none", NULL};
-    struct an_ynode *v;
-    int rc;
-    if ((v = an_yaml_get(n, "confine"))) {
-        const char *m;
-        if ((rc = an_ld_string(ld, v, "confine", &m)))
-            return rc;
-        size_t k = 0;
-        while (modes[k] && strcmp(modes[k], m))
-            k++;
-        if (!modes[k]) {
-            const char *near = an_closest(m, modes);
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown confine '%s' (%s%s%s)", m,
-                           near ? "did you mean '" : "one of: terminals, agent, required, none",
-                           near ? near : "", near ? "'?" : "");
-        }
-        t->confine = (enum an_confine_mode)k;
-    }
-    if ((v = an_yaml_get(n, "confine_paths"))) {
-        if ((rc = an_cfg_tmpl_list(ld, v, "confine_paths", "confine_paths[]", &t->confine_paths,
-                                   &t->nconfine_paths)))
-            return rc;
-        for (size_t i = 0; i < v->nitems; i++) {
-            const char *p = t->confine_paths[i].src;
-            /* a variable may still make it absolute: checked when interpolated */
-            if (p && p[0] != '/' && p[0] != '$')
-                return an_fail(ld->err, AN_ESCHEMA, &v->items[i]->loc,
-                               "confine_paths entry '%s' is not an absolute path", p);
-        }
-        if (v->nitems > 32)
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "too many confine_paths (%zu; at most 32)", v->nitems);
-    }
-    return cfg_bool(ld, n, "network", &t->network);
-}
-
-int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, int64_t *out)
 {
     struct an_ynode *v = an_yaml_get(n, "max_frame_bytes");
     int rc;
     if (!v)
         return 0;
-    if ((rc = an_ld_uint(ld, v, "max_frame_bytes", &t->max_frame_bytes)))
+    if ((rc = an_ld_uint(ld, v, "max_frame_bytes", out)))
         return rc;
-    if (t->max_frame_bytes < 1)
+    if (*out < 1)
         return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'max_frame_bytes' must be at least 1");
     return 0;
 }

@@ -26,20 +26,19 @@ int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *wha
  * writes it, a non-empty list (program and arguments; then `args` is
  * refused); `where` names the map when `command` is missing. Then `args`
  * and `env` as an_cfg_args_env. */
+struct an_target_proc;
 int an_cfg_command(struct an_ld *ld, const struct an_ynode *n, const char *where,
-                   const char *args_what, struct an_target *t);
+                   const char *args_what, struct an_target_proc *t);
 /* A child process's optional `args` (templates) and `env` ({NAME: template})
  * of the map n into t->args and t->env; `args_what` names `args` when it is
  * not a list. The command itself is the caller's (its wording differs). */
 int an_cfg_args_env(struct an_ld *ld, const struct an_ynode *n, const char *args_what,
-                    struct an_target *t);
+                    struct an_target_proc *t);
 
-/* The optional `max_frame_bytes` of an acp or mcp target (at least 1). */
-/* acp: confine, confine_paths, network (docs/acp.md "Confinement") */
-int an_cfg_confine(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 /* acp, mcp stdio: inherit_env */
-int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
-int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target_proc *t);
+/* The optional `max_frame_bytes` of an acp or mcp target (at least 1). */
+int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, int64_t *out);
 
 /* Optional caps: each key present in n must be a whole number of at least
  * 1 (an error at its place otherwise) and is stored in *out; an absent key

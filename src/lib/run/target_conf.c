@@ -10,25 +10,18 @@
 
 /* ---- a child process's command line and environment (ACP, MCP stdio) ---- */
 
-void an_acp_conf_free(struct an_acp_conf *c)
+void an_proc_conf_release(struct an_proc_conf *c)
 {
-    if (!c)
-        return;
     for (size_t i = 0; i < c->argc; i++)
         free(c->argv[i]);
     free(c->argv);
     for (size_t i = 0; i < c->nenv; i++)
         free(c->env[i]);
     free(c->env);
-    for (size_t i = 0; i < c->nconfine; i++)
-        free(c->confine_paths[i]);
-    free(c->confine_paths);
-    json_decref(c->caps);
-    free(c);
 }
 
-int an_acp_conf_build(struct an_acp_conf *c, const struct an_target *t, const struct an_vars *vars,
-                      struct an_err *err)
+int an_proc_conf_build(struct an_proc_conf *c, const struct an_target_proc *t,
+                       const struct an_vars *vars, struct an_err *err)
 {
     int rc;
     c->argv = an_xcalloc(t->nargs + 2, sizeof *c->argv);
@@ -49,20 +42,6 @@ int an_acp_conf_build(struct an_acp_conf *c, const struct an_target *t, const st
         c->nenv++;
         free(v);
     }
-    c->confine_paths = an_xcalloc(t->nconfine_paths + 1, sizeof *c->confine_paths);
-    for (size_t i = 0; i < t->nconfine_paths; i++) {
-        const struct an_tmpl *p = &t->confine_paths[i];
-        if ((rc = an_interp(p->src, &p->loc, vars, &c->confine_paths[c->nconfine], err)))
-            return rc;
-        if (c->confine_paths[c->nconfine++][0] != '/')
-            return an_fail(err, AN_EUSAGE, &p->loc,
-                           "confine_paths entry '%s' is not an absolute path",
-                           c->confine_paths[c->nconfine - 1]);
-    }
-    if (t->client_capabilities.value &&
-        (rc = an_interp_json(t->client_capabilities.value, &t->client_capabilities.loc, vars,
-                             &c->caps, err)))
-        return rc;
     return 0;
 }
 
@@ -115,7 +94,7 @@ void an_target_put(json_t *o, const char *key, const char *s, bool brief)
         an_oom();
 }
 
-void an_target_describe_command(const struct an_target *t, json_t *o, bool brief)
+void an_target_describe_proc(const struct an_target_proc *t, json_t *o, bool brief)
 {
     if (t->command.src) {
         an_target_put(o, "command", t->command.src, brief);
@@ -135,7 +114,7 @@ void an_target_describe_command(const struct an_target *t, json_t *o, bool brief
     }
 }
 
-void an_target_env_secrets(const struct an_target *t, an_target_secret_fn fn, void *ud)
+void an_target_proc_secrets(const struct an_target_proc *t, an_target_secret_fn fn, void *ud)
 {
     for (size_t i = 0; i < t->nenv; i++)
         fn(ud, "env", t->env[i].name, &t->env[i].value);

@@ -4,12 +4,13 @@
 
 #include "core/buf.h"
 #include "load/config_int.h"
+#include "load/target_mcp.h"
 #include "proto/mcp.h"
 #include "run/target_conf_int.h"
 
 struct mcp_conf {
     struct an_mcp_opts o;
-    struct an_acp_conf *stdio; /* command, args, env: built as an ACP agent's */
+    struct an_proc_conf *stdio; /* command, args, env; NULL over HTTP */
     char *endpoint;
     struct an_target_headers h;
     char **roots; /* NULL-terminated file:// URIs */
@@ -21,7 +22,9 @@ static void mcp_conf_free(struct mcp_conf *c)
 {
     if (!c)
         return;
-    an_acp_conf_free(c->stdio);
+    if (c->stdio)
+        an_proc_conf_release(c->stdio);
+    free(c->stdio);
     free(c->endpoint);
     an_target_headers_free(&c->h);
     for (size_t i = 0; i < c->nroots; i++)
@@ -45,25 +48,26 @@ static int mcp_conf_build(struct mcp_conf *c, const struct an_target *t,
                           const struct an_test *test, const struct an_vars *vars,
                           const char *sandbox, const char *project_dir, struct an_err *err)
 {
+    const struct an_mcp_target *m = an_mcp_target(t);
     int rc;
     if (test && (test->history || test->options))
         return an_fail(err, AN_EUSAGE, test->nturns ? &test->turns[0].loc : &test->loc,
                        "this case carries earlier messages or 'options', and an mcp target has "
                        "no place for them");
-    if (t->mcp_http) {
-        if ((rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)) ||
+    if (m->http) {
+        if ((rc = an_interp(m->endpoint.src, &m->endpoint.loc, vars, &c->endpoint, err)) ||
             (rc = an_target_headers_build(&c->h, t, vars, err)))
             return rc;
     } else {
         c->stdio = an_xcalloc(1, sizeof *c->stdio);
-        if ((rc = an_acp_conf_build(c->stdio, t, vars, err)))
+        if ((rc = an_proc_conf_build(c->stdio, &m->proc, vars, err)))
             return rc;
     }
-    c->roots = an_xcalloc(t->nmcp_roots + 2, sizeof *c->roots);
-    if (t->mcp_roots_set) {
-        for (size_t i = 0; i < t->nmcp_roots; i++) {
+    c->roots = an_xcalloc(m->nroots + 2, sizeof *c->roots);
+    if (m->roots_set) {
+        for (size_t i = 0; i < m->nroots; i++) {
             char *v = NULL;
-            if ((rc = an_interp(t->mcp_roots[i].src, &t->mcp_roots[i].loc, vars, &v, err)))
+            if ((rc = an_interp(m->roots[i].src, &m->roots[i].loc, vars, &v, err)))
                 return rc;
             c->roots[c->nroots++] = root_uri(v);
             free(v);
@@ -75,25 +79,25 @@ static int mcp_conf_build(struct mcp_conf *c, const struct an_target *t,
     c->allow = an_xcalloc(nturns + 1, sizeof *c->allow);
     for (size_t i = 0; i < nturns; i++)
         c->allow[i] = test->turns[i].mcp && test->turns[i].mcp->allow_error;
-    c->o.http = t->mcp_http;
+    c->o.http = m->http;
     c->o.argv = c->stdio ? (const char *const *)c->stdio->argv : NULL;
     c->o.env = c->stdio ? (const char *const *)c->stdio->env : NULL;
-    c->o.clean_env = c->stdio && !t->inherit_env;
+    c->o.clean_env = c->stdio && !m->proc.inherit_env;
     c->o.home = sandbox;
     c->o.cwd = project_dir;
     c->o.endpoint = c->endpoint;
     c->o.headers = c->h.kv;
     c->o.nheaders = c->h.n;
-    c->o.version = t->mcp_version;
+    c->o.version = m->version;
     c->o.roots = (const char *const *)c->roots;
-    c->o.no_roots = t->mcp_no_roots;
+    c->o.no_roots = m->no_roots;
     c->o.allow_error = c->allow;
     c->o.nallow = nturns;
     c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
-    c->o.max_frame_bytes = (size_t)t->max_frame_bytes;
-    c->o.max_body_bytes = (size_t)t->max_body_bytes;
-    c->o.max_stderr_bytes = (size_t)t->max_stderr_bytes;
-    c->o.max_list_pages = (size_t)t->max_list_pages;
+    c->o.max_frame_bytes = (size_t)m->max_frame_bytes;
+    c->o.max_body_bytes = (size_t)m->max_body_bytes;
+    c->o.max_stderr_bytes = (size_t)m->max_stderr_bytes;
+    c->o.max_list_pages = (size_t)m->max_list_pages;
     return 0;
 }
 
@@ -128,14 +132,21 @@ static int mcp_check_test(const struct an_target *t, const struct an_test *test,
 /* a child process is named by its command, a server over HTTP by its URL */
 static const struct an_tmpl *mcp_where(const struct an_target *t)
 {
-    return t->mcp_http ? &t->endpoint : &t->command;
+    const struct an_mcp_target *m = an_mcp_target(t);
+    return m->http ? &m->endpoint : &m->proc.command;
 }
 
 static void mcp_describe(const struct an_target *t, json_t *o, bool brief)
 {
-    if (t->endpoint.src)
-        an_target_put(o, "endpoint", t->endpoint.src, brief);
-    an_target_describe_command(t, o, brief);
+    const struct an_mcp_target *m = an_mcp_target(t);
+    if (m->endpoint.src)
+        an_target_put(o, "endpoint", m->endpoint.src, brief);
+    an_target_describe_proc(&m->proc, o, brief);
+}
+
+static void mcp_secrets(const struct an_target *t, an_target_secret_fn fn, void *ud)
+{
+    an_target_proc_secrets(&an_mcp_target(t)->proc, fn, ud);
 }
 
 const struct an_target_type an_target_mcp = {
@@ -152,5 +163,5 @@ const struct an_target_type an_target_mcp = {
     .not_helper = "an MCP server serves tools, it does not chat",
     .where = mcp_where,
     .describe = mcp_describe,
-    .secrets = an_target_env_secrets,
+    .secrets = mcp_secrets,
 };
