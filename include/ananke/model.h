@@ -246,19 +246,10 @@ struct an_target {
     size_t nheaders;
     int64_t timeout_ms; /* whole turn; default 30000 */
     struct an_assert assert; /* level AN_LEVEL_TARGET */
-    /* agui */
-    struct an_tmpl endpoint;
-    struct an_tmpl agent_id;
-    struct an_tmpl thread_id; /* src NULL = generate one per test */
-    /* agui:connect turns' URL, with ${agentId}/${threadId}; src NULL = endpoint */
-    struct an_tmpl connect_endpoint;
-    struct an_json_tmpl forwarded_props;
-    struct an_json_tmpl state;
-    enum an_protocol_mode protocol; /* default strict */
-    /* what one turn may take (docs/agui.md "Limits"); 0: the defaults,
-     * 16 MiB, 64 MiB and 100000 */
-    int64_t max_event_bytes, max_turn_bytes, max_tool_calls;
-    int64_t max_state_bytes; /* agui: the state's weight (docs/agui.md); 0: 16 MiB */
+    /* AG-UI stream conformance (docs/agui.md "Stream conformance"), of the
+     * types that check it (agui): here, not in the type's own keys, so that
+     * --protocol overrides it without knowing the type; default strict */
+    enum an_protocol_mode protocol;
     const struct an_target_start *start; /* NULL: ananke starts nothing */
 };
 

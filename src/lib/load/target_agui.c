@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "load/config_int.h"
+#include "load/target_agui.h"
 
 int an_target_agui_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
@@ -14,20 +15,22 @@ int an_target_agui_load(struct an_ld *ld, const struct an_ynode *n, struct an_ta
     static const char *const modes[] = {"strict", "warn", "off", NULL}; /* an_protocol_mode */
     struct an_ynode *v;
     int rc;
+    struct an_agui_target *a = an_arena_alloc(ld->a, sizeof *a);
+    t->data = a;
     if ((rc = an_ld_keys(ld, n, keys, "an agui target")))
         return rc;
-    if ((rc = an_cfg_endpoint(ld, n, "an agui target", &t->endpoint)))
+    if ((rc = an_cfg_endpoint(ld, n, "an agui target", &a->endpoint)))
         return rc;
     if ((rc = an_ld_require(ld, n, "agentId", "an agui target", &v)) ||
-        (rc = an_cfg_tmpl(ld, v, "agentId", &t->agent_id)))
+        (rc = an_cfg_tmpl(ld, v, "agentId", &a->agent_id)))
         return rc;
-    if ((v = an_yaml_get(n, "threadId")) && (rc = an_cfg_tmpl(ld, v, "threadId", &t->thread_id)))
+    if ((v = an_yaml_get(n, "threadId")) && (rc = an_cfg_tmpl(ld, v, "threadId", &a->thread_id)))
         return rc;
     if ((v = an_yaml_get(n, "connect_endpoint"))) {
         const char *u;
-        if ((rc = an_cfg_tmpl(ld, v, "connect_endpoint", &t->connect_endpoint)))
+        if ((rc = an_cfg_tmpl(ld, v, "connect_endpoint", &a->connect_endpoint)))
             return rc;
-        u = t->connect_endpoint.src;
+        u = a->connect_endpoint.src;
         if (strncmp(u, "http://", 7) && strncmp(u, "https://", 8) && strncmp(u, "${", 2))
             return an_fail(ld->err, AN_ESCHEMA, &v->loc,
                            "'connect_endpoint' must be an http:// or https:// URL, not '%s'", u);
@@ -35,9 +38,9 @@ int an_target_agui_load(struct an_ld *ld, const struct an_ynode *n, struct an_ta
     if ((v = an_yaml_get(n, "headers")) && (rc = an_cfg_headers(ld, v, t)))
         return rc;
     if ((v = an_yaml_get(n, "forwardedProps")) &&
-        (rc = an_cfg_json_tmpl(ld, v, "forwardedProps", &t->forwarded_props)))
+        (rc = an_cfg_json_tmpl(ld, v, "forwardedProps", &a->forwarded_props)))
         return rc;
-    if ((v = an_yaml_get(n, "state")) && (rc = an_cfg_json_tmpl(ld, v, "state", &t->state)))
+    if ((v = an_yaml_get(n, "state")) && (rc = an_cfg_json_tmpl(ld, v, "state", &a->state)))
         return rc;
     if ((v = an_yaml_get(n, "protocol"))) {
         const char *p;
@@ -53,8 +56,8 @@ int an_target_agui_load(struct an_ld *ld, const struct an_ynode *n, struct an_ta
     }
     static const char *const caps[] = {"max_event_bytes", "max_turn_bytes", "max_tool_calls",
                                        "max_state_bytes"};
-    int64_t *capv[] = {&t->max_event_bytes, &t->max_turn_bytes, &t->max_tool_calls,
-                       &t->max_state_bytes};
+    int64_t *capv[] = {&a->max_event_bytes, &a->max_turn_bytes, &a->max_tool_calls,
+                       &a->max_state_bytes};
     for (size_t k = 0; k < 4; k++) {
         if (!(v = an_yaml_get(n, caps[k])))
             continue;

@@ -4,6 +4,7 @@
 
 #include "core/buf.h"
 #include "load/config_int.h"
+#include "load/target_agui.h"
 #include "proto/uuid.h"
 #include "run/target_conf_int.h"
 
@@ -48,6 +49,7 @@ static char *path_segment(const char *s)
 static int connect_url(struct agui_conf *c, const struct an_target *t, const struct an_vars *vars,
                        struct an_err *err)
 {
+    const struct an_tmpl *url = &an_agui_target(t)->connect_endpoint;
     if (!c->thread_id) {
         char id[AN_UUID_STR];
         an_uuid4(id);
@@ -61,8 +63,7 @@ static int connect_url(struct agui_conf *c, const struct an_target *t, const str
     an_vars_set(&v, "threadId", th);
     free(a);
     free(th);
-    int rc = an_interp(t->connect_endpoint.src, &t->connect_endpoint.loc, &v,
-                       &c->connect_endpoint, err);
+    int rc = an_interp(url->src, &url->loc, &v, &c->connect_endpoint, err);
     an_vars_release(&v);
     return rc;
 }
@@ -70,23 +71,24 @@ static int connect_url(struct agui_conf *c, const struct an_target *t, const str
 static int agui_conf_build(struct agui_conf *c, const struct an_target *t, const struct an_test *test,
                       const struct an_vars *vars, struct an_err *err)
 {
+    const struct an_agui_target *a = an_agui_target(t);
     int rc;
-    if ((rc = an_interp(t->endpoint.src, &t->endpoint.loc, vars, &c->endpoint, err)) ||
-        (rc = an_interp(t->agent_id.src, &t->agent_id.loc, vars, &c->agent_id, err)))
+    if ((rc = an_interp(a->endpoint.src, &a->endpoint.loc, vars, &c->endpoint, err)) ||
+        (rc = an_interp(a->agent_id.src, &a->agent_id.loc, vars, &c->agent_id, err)))
         return rc;
-    if (t->thread_id.src &&
-        (rc = an_interp(t->thread_id.src, &t->thread_id.loc, vars, &c->thread_id, err)))
+    if (a->thread_id.src &&
+        (rc = an_interp(a->thread_id.src, &a->thread_id.loc, vars, &c->thread_id, err)))
         return rc;
     if ((rc = an_target_headers_build(&c->h, t, vars, err)))
         return rc;
-    if (t->connect_endpoint.src && (rc = connect_url(c, t, vars, err)))
+    if (a->connect_endpoint.src && (rc = connect_url(c, t, vars, err)))
         return rc;
-    if (t->forwarded_props.value &&
-        (rc = an_interp_json(t->forwarded_props.value, &t->forwarded_props.loc, vars, &c->fwd,
+    if (a->forwarded_props.value &&
+        (rc = an_interp_json(a->forwarded_props.value, &a->forwarded_props.loc, vars, &c->fwd,
                              err)))
         return rc;
-    if (t->state.value &&
-        (rc = an_interp_json(t->state.value, &t->state.loc, vars, &c->state, err)))
+    if (a->state.value &&
+        (rc = an_interp_json(a->state.value, &a->state.loc, vars, &c->state, err)))
         return rc;
     if (test && test->options) {
         /* a JSONL case's `options` (seed 002's context options) go to the
@@ -106,10 +108,10 @@ static int agui_conf_build(struct agui_conf *c, const struct an_target *t, const
     c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
     c->o.history = test ? test->history : NULL;
     c->o.protocol = (int)t->protocol;
-    c->o.max_event_bytes = (size_t)t->max_event_bytes;
-    c->o.max_turn_bytes = (size_t)t->max_turn_bytes;
-    c->o.max_tool_calls = (size_t)t->max_tool_calls;
-    c->o.max_state_bytes = (uint64_t)t->max_state_bytes;
+    c->o.max_event_bytes = (size_t)a->max_event_bytes;
+    c->o.max_turn_bytes = (size_t)a->max_turn_bytes;
+    c->o.max_tool_calls = (size_t)a->max_tool_calls;
+    c->o.max_state_bytes = (uint64_t)a->max_state_bytes;
     return 0;
 }
 
@@ -132,17 +134,19 @@ static void agui_free(void *c)
 
 static const struct an_tmpl *agui_where(const struct an_target *t)
 {
-    return &t->endpoint;
+    const struct an_agui_target *a = an_agui_target(t);
+    return &a->endpoint;
 }
 
 static void agui_describe(const struct an_target *t, json_t *o, bool brief)
 {
-    if (t->endpoint.src)
-        an_target_put(o, "endpoint", t->endpoint.src, brief);
-    if (t->agent_id.src)
-        an_target_put(o, "agentId", t->agent_id.src, brief);
-    if (!brief && t->thread_id.src)
-        an_target_put(o, "threadId", t->thread_id.src, brief);
+    const struct an_agui_target *a = an_agui_target(t);
+    if (a->endpoint.src)
+        an_target_put(o, "endpoint", a->endpoint.src, brief);
+    if (a->agent_id.src)
+        an_target_put(o, "agentId", a->agent_id.src, brief);
+    if (!brief && a->thread_id.src)
+        an_target_put(o, "threadId", a->thread_id.src, brief);
 }
 
 const struct an_target_type an_target_agui = {
