@@ -236,8 +236,10 @@ struct an_target_start {
     bool reuse_existing;       /* a server already there is used, not started */
 };
 
-/* A target: what every protocol has, then (until each adapter owns its
- * own, behind `data`) the built-in protocols' keys. */
+/* A target (`target:` or one of `agents:`): what every protocol has. The
+ * rest is its type's own, behind `data`: a struct its row's load() fills
+ * (load/target_<type>.h for the built-in types; ananke/target_type.h says
+ * how a type is added). */
 struct an_target {
     const struct an_target_type *type; /* its row; never NULL once loaded */
     void *data; /* the type's own config (its header says what); NULL: none */
