@@ -68,7 +68,8 @@ struct an_target_type {
     /* The refusal of a user turn when `turns` lacks AN_TURN_USER (NULL:
      * every such type says "a user turn needs another target type"). */
     const char *user_refused;
-    /* More a test must fit, after its turn types (NULL: nothing). */
+    /* More a test must fit (NULL: nothing): checked after its turn types,
+     * or, for a dynamic test (test->dyn), before them. */
     int (*check_test)(const struct an_target *t, const struct an_test *test, struct an_err *err);
     /* Interpolate t with ctx->vars into *conf (the type's own, which the
      * session borrows; set even on failure) and open the test's session. */
@@ -101,8 +102,8 @@ bool an_target_type_register(const struct an_target_type *row);
 /* The row called `name`; NULL: none. */
 const struct an_target_type *an_target_type_find(const char *name);
 
-/* Every row's name, built-in ones first, NULL-terminated (static until the
- * next registration). */
+/* Every row's name, built-in ones first, NULL-terminated; static (a later
+ * registration adds to it). */
 const char *const *an_target_type_names(void);
 
 /* ---- for a row's load(): the loader's helpers, errors with file:line:col ---- */

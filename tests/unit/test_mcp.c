@@ -250,6 +250,11 @@ static void test_load_errors(void **state)
          "version: '1.0'\nsimulate:\n  checkpoints: [{id: a, assertion: {type: contains, "
          "value: x}}]\n",
          "a simulated user cannot talk to an mcp target"},
+        /* its first message is a user turn: still the simulated user is refused */
+        {STDIO_CFG,
+         "version: '1.0'\nsimulate:\n  input: hi\n  checkpoints: [{id: a, assertion: {type: "
+         "contains, value: x}}]\n",
+         "a simulated user cannot talk to an mcp target"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct an_suite *s = NULL;

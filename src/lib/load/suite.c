@@ -361,11 +361,16 @@ static const char *const turn_needs[] = {
 
 /* Turn types belong to protocols: an agui:connect turn means nothing to an
  * ACP agent. Said at load time, with the turn's location; then what else
- * the target's row asks of a test. */
+ * the target's row asks of a test. A dynamic test's one turn is its
+ * simulated user's first message: whether the type takes a simulated user
+ * at all is said first. */
 static int check_turns_fit(const struct an_target *t, const struct an_test *test,
                            struct an_err *err)
 {
     const struct an_target_type *row = t->type;
+    int rc;
+    if (test->dyn && row->check_test && (rc = row->check_test(t, test, err)))
+        return rc;
     for (size_t i = 0; i < test->nturns; i++) {
         enum an_turn_type ty = test->turns[i].type;
         if (row->turns & AN_TURN_BIT(ty))
@@ -375,7 +380,7 @@ static int check_turns_fit(const struct an_target *t, const struct an_test *test
         return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
                        "%s (the config's target is %s)", turn_needs[ty], row->name);
     }
-    return row->check_test ? row->check_test(t, test, err) : 0;
+    return row->check_test && !test->dyn ? row->check_test(t, test, err) : 0;
 }
 
 /* Agent checks name agents of the config: resolved once all is loaded. */

@@ -68,8 +68,9 @@ static int connect_url(struct agui_conf *c, const struct an_target *t, const str
     return rc;
 }
 
-static int agui_conf_build(struct agui_conf *c, const struct an_target *t, const struct an_test *test,
-                      const struct an_vars *vars, struct an_err *err)
+static int agui_conf_build(struct agui_conf *c, const struct an_target *t,
+                           const struct an_test *test, const struct an_vars *vars,
+                           struct an_err *err)
 {
     const struct an_agui_target *a = an_agui_target(t);
     int rc;

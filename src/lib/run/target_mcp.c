@@ -124,8 +124,8 @@ static int mcp_check_test(const struct an_target *t, const struct an_test *test,
     if (test->dyn)
         return an_fail(err, AN_ESCHEMA, &test->dyn->loc,
                        "a simulated user cannot talk to an mcp target: an MCP server takes "
-                       "requests, not chat messages (write mcp:call, mcp:list, mcp:read or mcp:prompt "
-                       "turns)");
+                       "requests, not chat messages (write mcp:call, mcp:list, mcp:read or "
+                       "mcp:prompt turns)");
     return 0;
 }
 

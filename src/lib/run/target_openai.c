@@ -44,7 +44,8 @@ static int openai_conf_build(struct openai_conf *c, const struct an_target *t,
     if ((rc = an_interp(ot->endpoint.src, &ot->endpoint.loc, vars, &c->endpoint, err)) ||
         (rc = an_interp(ot->model.src, &ot->model.loc, vars, &c->model, err)))
         return rc;
-    if (ot->api_key.src && (rc = an_interp(ot->api_key.src, &ot->api_key.loc, vars, &c->api_key, err)))
+    if (ot->api_key.src &&
+        (rc = an_interp(ot->api_key.src, &ot->api_key.loc, vars, &c->api_key, err)))
         return rc;
     if (ot->system.src && (rc = an_interp(ot->system.src, &ot->system.loc, vars, &c->system, err)))
         return rc;

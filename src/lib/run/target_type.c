@@ -1,5 +1,6 @@
 /* The target types: the built-in rows, then those registered from outside
  * (ananke/target_type.h). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,16 @@ static const struct an_target_type *const builtin[] = {
 #define MAX_EXTRA 32
 static const struct an_target_type *extra[MAX_EXTRA];
 static size_t nextra;
+/* every row's name, built-in ones first: filled once, then appended to by
+ * an_target_type_register(); loaders on several threads only read it */
 static const char *names[NBUILTIN + MAX_EXTRA + 1];
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void names_init(void)
+{
+    for (size_t i = 0; i < NBUILTIN; i++)
+        names[i] = builtin[i]->name;
+}
 
 const struct an_target_type *an_target_type_find(const char *name)
 {
@@ -34,17 +44,14 @@ bool an_target_type_register(const struct an_target_type *row)
     if (!row || !row->name || !row->name[0] || !row->load || !row->open ||
         an_target_type_find(row->name) || nextra == MAX_EXTRA)
         return false;
+    pthread_once(&names_once, names_init);
+    names[NBUILTIN + nextra] = row->name;
     extra[nextra++] = row;
     return true;
 }
 
 const char *const *an_target_type_names(void)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < NBUILTIN; i++)
-        names[n++] = builtin[i]->name;
-    for (size_t i = 0; i < nextra; i++)
-        names[n++] = extra[i]->name;
-    names[n] = NULL;
+    pthread_once(&names_once, names_init);
     return names;
 }
