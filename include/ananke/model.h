@@ -248,10 +248,6 @@ struct an_target {
     size_t nheaders;
     int64_t timeout_ms; /* whole turn; default 30000 */
     struct an_assert assert; /* level AN_LEVEL_TARGET */
-    /* AG-UI stream conformance (docs/agui.md "Stream conformance"), of the
-     * types that check it (agui): here, not in the type's own keys, so that
-     * --protocol overrides it without knowing the type; default strict */
-    enum an_protocol_mode protocol;
     const struct an_target_start *start; /* NULL: ananke starts nothing */
 };
 

@@ -85,9 +85,12 @@ struct an_target_type {
     const char *unnamed; /* NULL: the type's name */
     /* The model it talks to, shown by `run` (NULL row or result: none). */
     const char *(*model)(const struct an_target *t);
-    /* --connector MODEL: set the model (NULL: the type has none to set). */
-    int (*set_model)(struct an_ld *ld, struct an_target *t, const char *model,
-                     const struct an_loc *at);
+    /* A command-line override of one of its keys: "model" (--connector),
+     * "protocol" (--protocol). It changes a copy of t->data (an agent that
+     * -n picked shares it), from ld's arena. AN_ENOTFOUND, nothing said,
+     * when the type has no such key; NULL: it has none. */
+    int (*set)(struct an_ld *ld, struct an_target *t, const char *key, const char *value,
+               const struct an_loc *at);
     /* Its keys as written (templates, never values) into o, for the run's
      * record; `brief`: only what a generator agent is shown. NULL: none. */
     void (*describe)(const struct an_target *t, json_t *o, bool brief);
@@ -101,6 +104,13 @@ bool an_target_type_register(const struct an_target_type *row);
 
 /* The row called `name`; NULL: none. */
 const struct an_target_type *an_target_type_find(const char *name);
+
+/* --protocol and the like after loading (an_target_type.set on the suite's
+ * target): AN_ENOTFOUND, nothing said, when its type has no such key; err
+ * may be NULL. */
+struct an_suite;
+int an_suite_target_set(struct an_suite *s, const char *key, const char *value,
+                        struct an_err *err);
 
 /* Every row's name, built-in ones first, NULL-terminated; static (a later
  * registration adds to it). */

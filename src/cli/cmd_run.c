@@ -563,10 +563,8 @@ int cmd_run(int argc, char **argv)
     if ((rc = load_all(&suite, config, paths, npaths, &inputs, target_name, model, simulator,
                        dry)))
         goto done;
-    if (protocol) /* the command line wins over the config */
-        suite->config.target.protocol = !strcmp(protocol, "strict") ? AN_PROTOCOL_STRICT
-                                        : !strcmp(protocol, "warn") ? AN_PROTOCOL_WARN
-                                                                    : AN_PROTOCOL_OFF;
+    if (protocol) /* the command line wins over the config; a type without one ignores it */
+        an_suite_target_set(suite, "protocol", protocol, NULL); /* checked above */
     if ((rc = cli_select_apply(&sel, suite, &ro, &nothing)) || nothing)
         goto done;
     if (dry) {

@@ -12,6 +12,7 @@
 
 #include "ananke/load.h"
 #include "ananke/target_type.h"
+#include "load/target_agui.h"
 #include "load/target_openai.h"
 #include "support/files.h"
 
@@ -201,6 +202,39 @@ static void test_connector_copies(void **state)
     an_suite_free(s);
 }
 
+/* --protocol: the target's mode changes, the agent it came from keeps its own;
+ * a type without the key says so and changes nothing. */
+static void test_protocol_override(void **state)
+{
+    (void)state;
+    struct an_suite *s;
+    const char *msg;
+    struct an_load_opts o = AN_LOAD_OPTS_INIT;
+    o.target_name = "ui";
+    assert_int_equal(load("version: '1.0'\n"
+                          "target: {type: openai, endpoint: 'http://127.0.0.1:1/v1', model: j}\n"
+                          "agents:\n"
+                          "  ui: {type: agui, endpoint: 'http://127.0.0.1:1/a', agentId: a}\n",
+                          user_test, &o, &s, &msg),
+                     0);
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_suite_target_set(s, "protocol", "warn", &err), 0);
+    assert_int_equal(an_agui_target(&s->config.target)->protocol, AN_PROTOCOL_WARN);
+    assert_int_equal(an_agui_target(&s->config.agents[0].target)->protocol, AN_PROTOCOL_STRICT);
+    assert_int_equal(an_suite_target_set(s, "protocol", "loud", &err), AN_ESCHEMA);
+    assert_string_equal(err.msg, "unknown protocol mode 'loud' (one of: strict, warn, off)");
+    assert_int_equal(an_suite_target_set(s, "colour", "red", NULL), AN_ENOTFOUND);
+    an_suite_free(s);
+
+    assert_int_equal(load("version: '1.0'\n"
+                          "target: {type: openai, endpoint: 'http://127.0.0.1:1/v1', model: j}\n",
+                          user_test, NULL, &s, &msg),
+                     0);
+    assert_int_equal(an_suite_target_set(s, "protocol", "off", NULL), AN_ENOTFOUND);
+    assert_string_equal(an_openai_target(&s->config.target)->model.src, "j");
+    an_suite_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +242,7 @@ int main(void)
         cmocka_unit_test(test_register),
         cmocka_unit_test(test_load_through_the_row),
         cmocka_unit_test(test_connector_copies),
+        cmocka_unit_test(test_protocol_override),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);
 }

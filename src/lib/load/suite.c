@@ -142,6 +142,15 @@ void an_suite_free(struct an_suite *s)
     free(s);
 }
 
+int an_suite_target_set(struct an_suite *s, const char *key, const char *value,
+                        struct an_err *err)
+{
+    struct an_target *t = &s->config.target;
+    struct an_ld ld = {.a = &s->mem->a, .err = err};
+    struct an_loc at = {s->config.path, 0, 0};
+    return t->type->set ? t->type->set(&ld, t, key, value, &at) : AN_ENOTFOUND;
+}
+
 const char *an_level_name(enum an_level level)
 {
     switch (level) {
@@ -417,11 +426,13 @@ static int pick_target(struct an_ld *ld, const struct an_load_opts *opts, struct
         c->target = a->target;
     }
     if (opts->model) {
-        if (!c->target.type->set_model)
+        const struct an_target_type *row = c->target.type;
+        int rc = row->set ? row->set(ld, &c->target, "model", opts->model, &at) : AN_ENOTFOUND;
+        if (rc == AN_ENOTFOUND)
             return an_fail(ld->err, AN_EUSAGE, &at,
                            "--connector sets the model of an openai target; the target is %s",
-                           c->target.type->name);
-        return c->target.type->set_model(ld, &c->target, opts->model, &at);
+                           row->name);
+        return rc;
     }
     return 0;
 }

@@ -52,7 +52,7 @@ int an_target_agui_load(struct an_ld *ld, const struct an_ynode *n, struct an_ta
         if (!modes[k])
             return an_fail(ld->err, AN_ESCHEMA, &v->loc,
                            "unknown protocol mode '%s' (one of: strict, warn, off)", p);
-        t->protocol = (enum an_protocol_mode)k;
+        a->protocol = (enum an_protocol_mode)k;
     }
     static const char *const caps[] = {"max_event_bytes", "max_turn_bytes", "max_tool_calls",
                                        "max_state_bytes"};

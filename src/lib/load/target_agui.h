@@ -1,8 +1,7 @@
 /*
  * `type: agui` (docs/agui.md): the target's own keys, behind an_target.data.
  * Loaded by load/target_agui.c into the suite's arena; read by
- * run/target_agui.c. (Its `protocol` mode is an_target.protocol, which
- * --protocol overrides.)
+ * run/target_agui.c. --protocol overrides `protocol` (the row's set()).
  */
 #ifndef ANANKE_LOAD_TARGET_AGUI_H
 #define ANANKE_LOAD_TARGET_AGUI_H
@@ -21,6 +20,7 @@ struct an_agui_target {
      * 16 MiB, 64 MiB and 100000 */
     int64_t max_event_bytes, max_turn_bytes, max_tool_calls;
     int64_t max_state_bytes; /* the state's weight; 0: 16 MiB */
+    enum an_protocol_mode protocol; /* stream conformance; default strict */
 };
 
 static inline const struct an_agui_target *an_agui_target(const struct an_target *t)

@@ -108,7 +108,7 @@ static int agui_conf_build(struct agui_conf *c, const struct an_target *t,
     c->o.state = c->state;
     c->o.timeout_ms = test && test->timeout_ms ? test->timeout_ms : t->timeout_ms;
     c->o.history = test ? test->history : NULL;
-    c->o.protocol = (int)t->protocol;
+    c->o.protocol = (int)a->protocol;
     c->o.max_event_bytes = (size_t)a->max_event_bytes;
     c->o.max_turn_bytes = (size_t)a->max_turn_bytes;
     c->o.max_tool_calls = (size_t)a->max_tool_calls;
@@ -139,6 +139,26 @@ static const struct an_tmpl *agui_where(const struct an_target *t)
     return &a->endpoint;
 }
 
+static int agui_set(struct an_ld *ld, struct an_target *t, const char *key, const char *value,
+                    const struct an_loc *at)
+{
+    static const char *const modes[] = {"strict", "warn", "off", NULL}; /* an_protocol_mode */
+    if (strcmp(key, "protocol"))
+        return AN_ENOTFOUND;
+    size_t k = 0;
+    while (modes[k] && strcmp(modes[k], value))
+        k++;
+    if (!modes[k])
+        return an_target_fail(ld, at, "unknown protocol mode '%s' (one of: strict, warn, off)",
+                              value);
+    /* a copy: the agent -n picked keeps its own mode */
+    struct an_agui_target *a = an_target_alloc(ld, sizeof *a);
+    *a = *an_agui_target(t);
+    a->protocol = (enum an_protocol_mode)k;
+    t->data = a;
+    return 0;
+}
+
 static void agui_describe(const struct an_target *t, json_t *o, bool brief)
 {
     const struct an_agui_target *a = an_agui_target(t);
@@ -157,5 +177,6 @@ const struct an_target_type an_target_agui = {
     .open = agui_open,
     .conf_free = agui_free,
     .where = agui_where,
+    .set = agui_set,
     .describe = agui_describe,
 };

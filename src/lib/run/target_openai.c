@@ -147,9 +147,11 @@ static const char *openai_model(const struct an_target *t)
     return ot->model.src;
 }
 
-static int openai_set_model(struct an_ld *ld, struct an_target *t, const char *model,
-                            const struct an_loc *at)
+static int openai_set(struct an_ld *ld, struct an_target *t, const char *key,
+                      const char *model, const struct an_loc *at)
 {
+    if (strcmp(key, "model"))
+        return AN_ENOTFOUND;
     /* a copy: the agent -n picked keeps its own model */
     struct an_openai_target *o = an_arena_alloc(ld->a, sizeof *o);
     *o = *an_openai_target(t);
@@ -186,7 +188,7 @@ const struct an_target_type an_target_openai = {
     .bare_model = true,
     .where = openai_where,
     .model = openai_model,
-    .set_model = openai_set_model,
+    .set = openai_set,
     .describe = openai_describe,
     .secrets = openai_secrets,
 };
