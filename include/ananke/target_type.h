@@ -10,6 +10,10 @@
  * header, allocated from the suite's arena by the row's load() (use
  * an_target_alloc), read by its open().
  *
+ * A row's open() hands back a session: a `struct an_session` whose ops
+ * (src/lib/proto/adapter.h, which an adapter outside the library includes
+ * from the source tree, as tests/extension/ does) run one turn at a time.
+ *
  * Rows are static and live as long as the program: the built-in ones are a
  * table in the library (run/target_type.c); an_target_type_register() adds
  * one from outside (tests/extension/target_echo.c does, from a constructor).
