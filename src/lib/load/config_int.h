@@ -1,5 +1,5 @@
-/* Pieces of the config loader shared by its files (config.c, target_openai.c,
- * target_http.c). */
+/* Pieces of the config loader shared by its files (config.c, target_load.c,
+ * and each type's load/target_<type>.c, which run/target_<type>.c names). */
 #ifndef ANANKE_LOAD_CONFIG_INT_H
 #define ANANKE_LOAD_CONFIG_INT_H
 
