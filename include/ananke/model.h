@@ -196,24 +196,7 @@ struct an_header {
     struct an_tmpl value;
 };
 
-enum an_target_type { AN_TARGET_AGUI = 0, AN_TARGET_ACP, AN_TARGET_OPENAI, AN_TARGET_HTTP,
-                       AN_TARGET_MCP, AN_TARGET_A2A };
-/* "agui", "acp", "openai", "http", "mcp", "a2a" */
-const char *an_target_type_name(enum an_target_type t);
-
-/* A tool an openai target offers its model (docs/openai.md). A call is
- * answered with `result`, or by running `argv`, or (neither) recorded
- * without a result, which ends the turn. */
-struct an_tool_def {
-    const char *name;
-    const char *description; /* NULL = none */
-    json_t *parameters;      /* JSON Schema; NULL = {"type": "object"} */
-    json_t *result;          /* canned answer; NULL = none */
-    struct an_tmpl *argv;    /* command; argc 0 = none */
-    size_t argc;
-    int64_t timeout_ms;      /* command: default 30000 */
-    struct an_loc loc;
-};
+struct an_target_type; /* its row: ananke/target_type.h */
 
 /* ACP permission policies (seed 003): none denies everything, read allows
  * reads, write allows reads and writes, yolo allows all, execute included. */
@@ -255,87 +238,18 @@ struct an_target_start {
     bool reuse_existing;       /* a server already there is used, not started */
 };
 
+/* A target (`target:` or one of `agents:`): what every protocol has. The
+ * rest is its type's own, behind `data`: a struct its row's load() fills
+ * (load/target_<type>.h for the built-in types; ananke/target_type.h says
+ * how a type is added). */
 struct an_target {
-    enum an_target_type type;
+    const struct an_target_type *type; /* its row; never NULL once loaded */
+    void *data; /* the type's own config (its header says what); NULL: none */
     struct an_loc loc;
     struct an_header *headers;
     size_t nheaders;
     int64_t timeout_ms; /* whole turn; default 30000 */
     struct an_assert assert; /* level AN_LEVEL_TARGET */
-    /* agui */
-    struct an_tmpl endpoint;
-    struct an_tmpl agent_id;
-    struct an_tmpl thread_id; /* src NULL = generate one per test */
-    /* agui:connect turns' URL, with ${agentId}/${threadId}; src NULL = endpoint */
-    struct an_tmpl connect_endpoint;
-    struct an_json_tmpl forwarded_props;
-    struct an_json_tmpl state;
-    enum an_protocol_mode protocol; /* default strict */
-    /* what one turn may take (docs/agui.md "Limits"); 0: the defaults,
-     * 16 MiB, 64 MiB and 100000 */
-    int64_t max_event_bytes, max_turn_bytes, max_tool_calls;
-    int64_t max_state_bytes; /* agui: the state's weight (docs/agui.md); 0: 16 MiB */
-    /* acp: the agent is a child process speaking ACP on its stdio */
-    struct an_tmpl command;
-    struct an_tmpl *args;
-    size_t nargs;
-    struct an_env_var *env;
-    size_t nenv;
-    struct an_json_tmpl client_capabilities; /* NULL value: fs read/write and terminal on */
-    enum an_perm_policy permission_policy;
-    enum an_confine_mode confine;
-    struct an_tmpl *confine_paths; /* bound read-only in the confinement */
-    size_t nconfine_paths;
-    bool network;                  /* confined children keep the host's network */
-    /* acp, mcp stdio: start from ananke's whole environment instead of the
-     * minimal set (core/envmin.h) plus `env` */
-    bool inherit_env;
-    /* acp, mcp: one JSON-RPC message's bytes (a line on stdio; an HTTP body
-     * or SSE event); 0: 32 MiB (docs/acp.md, docs/mcp.md "Limits") */
-    int64_t max_frame_bytes;
-    /* openai: `endpoint` is the API's base URL ("http://host/v1") */
-    struct an_tmpl model;
-    struct an_tmpl api_key; /* src NULL = no Authorization header */
-    struct an_tmpl system;  /* src NULL = no system message */
-    struct an_json_tmpl params; /* extra request members (temperature ...) */
-    struct an_tool_def *tools;
-    size_t ntools;
-    bool no_stream;         /* `stream: false` */
-    unsigned max_rounds;    /* model calls per turn; 0 = 10 */
-    /* http (seed 004's run-case contract, docs/http.md): `endpoint` is the
-     * base URL, each test one POST <endpoint>/run-case; `timeout_ms` is per
-     * attempt (default 15000) */
-    struct an_tmpl case_version; /* the request's `version`; src NULL: "new" */
-    unsigned retries;            /* transient failures retried (default 2) */
-    int64_t max_body_bytes;      /* the answer's cap (default 2000000) */
-    int64_t body_snippet_bytes;  /* of a failed answer kept (default 4000) */
-    /* mcp (docs/mcp.md): stdio uses command/args/env, http endpoint/headers */
-    bool mcp_http;                 /* `transport: http` (Streamable HTTP) */
-    const char *mcp_version;       /* protocolVersion asked for; NULL: "2025-11-25" */
-    struct an_tmpl *mcp_roots;     /* `roots:` as written; mcp_roots_set false: the sandbox */
-    size_t nmcp_roots;
-    bool mcp_roots_set;
-    bool mcp_no_roots;             /* `roots: false`: no roots capability */
-    /* a2a (docs/a2a.md): `endpoint` is the JSON-RPC URL (over the card's),
-     * `api_key` goes in the card's apiKey header */
-    struct an_tmpl card_url;       /* agentCardUrl; src NULL: none */
-    struct an_json_tmpl agent_card; /* inline agentCard; value NULL: none */
-    int a2a_version;               /* enum an_a2a_version (core/spec_names.h); 0: auto */
-    bool a2a_nonblocking;          /* `blocking: false` */
-    int a2a_stream;                /* `stream`: 1 true, 0 false, -1 auto (default) */
-    bool a2a_trust_card_url;       /* `trust_card_url: true` (docs/a2a.md) */
-    const char **output_modes;     /* acceptedOutputModes */
-    size_t noutput_modes;
-    struct an_tmpl bearer;         /* Authorization: Bearer; src NULL: none */
-    /* More caps on what the agent sends, each a key of its target (0: the
-     * default; docs/security.md "Size caps"). max_event_bytes and
-     * max_turn_bytes above serve a2a and openai too (one SSE event, the
-     * whole answer), max_body_bytes mcp over HTTP (one response body). */
-    int64_t max_stderr_bytes;          /* acp, mcp stdio: stderr kept (the tail) */
-    int64_t max_read_bytes;            /* acp: a file served to fs/read_text_file */
-    int64_t max_terminals;             /* acp: terminals at once */
-    int64_t max_terminal_output_bytes; /* acp: a terminal's output kept */
-    int64_t max_list_pages;            /* mcp: pages of one mcp:list */
     const struct an_target_start *start; /* NULL: ananke starts nothing */
 };
 

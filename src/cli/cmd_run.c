@@ -13,6 +13,7 @@
 #include "ananke/report.h"
 #include "ananke/run.h"
 #include "ananke/start.h"
+#include "ananke/target_type.h"
 #include "cmd_run.h"
 
 struct run_ctx {
@@ -120,26 +121,23 @@ static void header(const struct an_suite *s, const struct an_run_opts *ro)
     size_t n = an_run_select(s, ro, &idx);
     free(idx);
     const struct an_target *t = &s->config.target;
-    /* a child process is named by its command, the others by their URL */
-    bool child = t->type == AN_TARGET_ACP || (t->type == AN_TARGET_MCP && !t->mcp_http);
-    const struct an_tmpl *where = child ? &t->command : &t->endpoint;
-    if (t->type == AN_TARGET_A2A && !where->src) /* an a2a agent is named by its card */
-        where = &t->card_url;
+    const struct an_tmpl *where = t->type->where ? t->type->where(t) : NULL;
     char *shown = NULL;
     struct an_err err = AN_ERR_INIT;
     /* ${ENV...} only: hook variables are per test */
-    if (!where->src)
-        shown = an_xstrdup("(an inline agent card)");
+    if (!where || !where->src)
+        shown = an_xstrdup(t->type->unnamed ? t->type->unnamed : t->type->name);
     else if (an_interp_env(where->src, &where->loc, &shown, &err)) {
         free(shown);
         shown = an_xstrdup(where->src);
     }
     struct an_redactor *red = own_secrets(s, ro);
     printf("ananke: %zu test%s against %s %s", n, n == 1 ? "" : "s",
-           an_target_type_name(t->type), shown_as(red, shown));
+           t->type->name, shown_as(red, shown));
     an_redactor_free(red);
-    if (t->type == AN_TARGET_OPENAI)
-        printf(" (model %s)", t->model.src);
+    const char *model = t->type->model ? t->type->model(t) : NULL;
+    if (model)
+        printf(" (model %s)", model);
     if (ro->repeat > 1)
         printf(", each %u times", ro->repeat);
     fputs("\n\n", stdout);
@@ -164,12 +162,11 @@ static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
         else
             skipped[nskipped++] = idx[k];
     const struct an_target *tg = &s->config.target;
-    const char *where = tg->endpoint.src ? tg->endpoint.src : tg->command.src;
-    if (!where)
-        where = tg->card_url.src;
+    const struct an_tmpl *at = tg->type->where ? tg->type->where(tg) : NULL;
+    const char *where = at ? at->src : NULL;
     struct an_redactor *red = own_secrets(s, ro);
     printf("dry run: %zu test%s would run against %s\n", n, n == 1 ? "" : "s",
-           where ? where : an_target_type_name(tg->type));
+           where ? where : tg->type->name);
     for (size_t k = 0; k < n; k++) {
         const struct an_test *t = &s->tests[idx[k]];
         if (t->id) { /* a JSONL case: its line, and the history it carries */
@@ -257,10 +254,8 @@ static int prepare(struct run_args *a, struct an_suite **suite, bool *stop)
     bool nothing = false;
     if ((rc = load_all(suite, a)))
         return rc;
-    if (a->protocol) /* the command line wins over the config */
-        (*suite)->config.target.protocol = !strcmp(a->protocol, "strict") ? AN_PROTOCOL_STRICT
-                                           : !strcmp(a->protocol, "warn") ? AN_PROTOCOL_WARN
-                                                                          : AN_PROTOCOL_OFF;
+    if (a->protocol) /* the command line wins over the config; a type without one ignores it */
+        an_suite_target_set(*suite, "protocol", a->protocol, NULL); /* checked in run_opts.c */
     if ((rc = cli_select_apply(&a->sel, *suite, &a->ro, &nothing)) || nothing) {
         *stop = true;
         return rc;

@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "ananke/load.h"
+#include "ananke/target_type.h"
+#include "load/target_openai.h"
 #include "core/base64.h"
 #include "run/input_source.h"
 #include "run/judge.h"
@@ -84,20 +86,20 @@ static void test_openai_target_and_agents(void **state)
                                NULL, &s, &errs),
                      0);
     const struct an_target *t = &s->config.target;
-    assert_int_equal(t->type, AN_TARGET_OPENAI);
-    assert_string_equal(t->model.src, "m1");
-    assert_string_equal(t->api_key.src, "${ENV.KEY}");
-    assert_true(t->no_stream);
-    assert_int_equal(t->max_rounds, 4);
-    assert_int_equal(t->ntools, 3);
-    assert_non_null(t->tools[0].result);
-    assert_int_equal(t->tools[1].argc, 2);
-    assert_int_equal(t->tools[1].timeout_ms, 100);
-    assert_null(t->tools[2].result);
-    assert_int_equal(t->tools[2].argc, 0);
+    assert_string_equal(t->type->name, "openai");
+    assert_string_equal(an_openai_target(t)->model.src, "m1");
+    assert_string_equal(an_openai_target(t)->api_key.src, "${ENV.KEY}");
+    assert_true(an_openai_target(t)->no_stream);
+    assert_int_equal(an_openai_target(t)->max_rounds, 4);
+    assert_int_equal(an_openai_target(t)->ntools, 3);
+    assert_non_null(an_openai_target(t)->tools[0].result);
+    assert_int_equal(an_openai_target(t)->tools[1].argc, 2);
+    assert_int_equal(an_openai_target(t)->tools[1].timeout_ms, 100);
+    assert_null(an_openai_target(t)->tools[2].result);
+    assert_int_equal(an_openai_target(t)->tools[2].argc, 0);
     assert_int_equal(s->config.nagents, 2);
     assert_string_equal(s->config.agents[1].name, "helper");
-    assert_int_equal(s->config.agents[1].target.type, AN_TARGET_AGUI);
+    assert_string_equal(s->config.agents[1].target.type->name, "agui");
     const struct an_check_item *it = &s->tests[0].assert.checks[0];
     assert_int_equal(it->kind, AN_CHECK_AGENT);
     assert_ptr_equal(it->agent, &s->config.agents[0]);
@@ -110,8 +112,8 @@ static void test_openai_target_and_agents(void **state)
     assert_int_equal(load_with(good_config, "a.jsonl", "{\"id\":\"c\",\"input\":\"hi\"}\n", &o,
                                &s, &errs),
                      0);
-    assert_string_equal(s->config.target.model.src, "m9");
-    assert_int_equal(s->config.target.ntools, 0);
+    assert_string_equal(an_openai_target(&s->config.target)->model.src, "m9");
+    assert_int_equal(an_openai_target(&s->config.target)->ntools, 0);
     an_suite_free(s);
 }
 

@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "ananke/load.h"
+#include "ananke/target_type.h"
+#include "load/target_http.h"
 
 static char dir[] = "/tmp/ananke-cases-XXXXXX";
 
@@ -124,14 +126,14 @@ static void test_model(void **state)
     assert_null(b->options);
     assert_int_equal(b->assert.nchecks, 0);
     /* the http target always checks tool results */
-    assert_int_equal(s->config.target.type, AN_TARGET_HTTP);
+    assert_string_equal(s->config.target.type->name, "http");
     assert_int_equal(s->config.target.assert.nchecks, 1);
     assert_int_equal(s->config.target.assert.checks[0].kind, AN_CHECK_TOOL_EXECUTION);
-    assert_int_equal(s->config.target.retries, 2);
+    assert_int_equal(an_http_target(&s->config.target)->retries, 2);
     assert_int_equal(s->config.target.timeout_ms, 15000);
-    assert_int_equal(s->config.target.max_body_bytes, 2000000);
-    assert_int_equal(s->config.target.body_snippet_bytes, 4000);
-    assert_null(s->config.target.case_version.src);
+    assert_int_equal(an_http_target(&s->config.target)->max_body_bytes, 2000000);
+    assert_int_equal(an_http_target(&s->config.target)->body_snippet_bytes, 4000);
+    assert_null(an_http_target(&s->config.target)->case_version.src);
     an_suite_free(s);
     an_errlist_release(&errs);
 }
@@ -261,11 +263,12 @@ static void test_http_config(void **state)
     if (rc)
         fail_msg("%u:%u: %s", errs.v[0].line, errs.v[0].col, errs.v[0].msg);
     const struct an_target *t = &s->config.target;
-    assert_string_equal(t->case_version.src, "baseline");
-    assert_int_equal(t->retries, 0);
+    const struct an_http_target *h = an_http_target(t);
+    assert_string_equal(h->case_version.src, "baseline");
+    assert_int_equal(h->retries, 0);
     assert_int_equal(t->timeout_ms, 500);
-    assert_int_equal(t->max_body_bytes, 100);
-    assert_int_equal(t->body_snippet_bytes, 0);
+    assert_int_equal(h->max_body_bytes, 100);
+    assert_int_equal(h->body_snippet_bytes, 0);
     assert_int_equal(t->nheaders, 1);
     assert_int_equal(t->assert.nchecks, 1); /* written out: not added twice */
     an_suite_free(s);

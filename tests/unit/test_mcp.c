@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include "ananke/load.h"
+#include "ananke/target_type.h"
+#include "load/target_mcp.h"
 #include "proto/mcp.h"
 #include "run/mcp_turn.h"
 #include "support/files.h"
@@ -147,14 +149,15 @@ static void test_load_and_requests(void **state)
                           turns, &s, &errs),
                      0);
     const struct an_target *t = &s->config.target;
-    assert_int_equal(t->type, AN_TARGET_MCP);
-    assert_false(t->mcp_http);
-    assert_string_equal(t->command.src, "node");
-    assert_int_equal(t->nargs, 2);
-    assert_int_equal(t->nenv, 1);
-    assert_string_equal(t->mcp_version, "2025-06-18");
-    assert_true(t->mcp_roots_set);
-    assert_int_equal(t->nmcp_roots, 1);
+    assert_string_equal(t->type->name, "mcp");
+    const struct an_mcp_target *m = an_mcp_target(t);
+    assert_false(m->http);
+    assert_string_equal(m->proc.command.src, "node");
+    assert_int_equal(m->proc.nargs, 2);
+    assert_int_equal(m->proc.nenv, 1);
+    assert_string_equal(m->version, "2025-06-18");
+    assert_true(m->roots_set);
+    assert_int_equal(m->nroots, 1);
     const struct an_test *test = &s->tests[0];
     assert_int_equal(test->nturns, 4);
     assert_int_equal(test->turns[0].type, AN_TURN_MCP_CALL);
@@ -193,8 +196,8 @@ static void test_load_and_requests(void **state)
                           "headers: {X-Key: k}, roots: false}\n",
                           turns, &s, &errs),
                      0);
-    assert_true(s->config.target.mcp_http);
-    assert_true(s->config.target.mcp_no_roots);
+    assert_true(an_mcp_target(&s->config.target)->http);
+    assert_true(an_mcp_target(&s->config.target)->no_roots);
     assert_int_equal(s->config.target.nheaders, 1);
     an_suite_free(s);
 }
@@ -246,6 +249,11 @@ static void test_load_errors(void **state)
         {STDIO_CFG,
          "version: '1.0'\nsimulate:\n  checkpoints: [{id: a, assertion: {type: contains, "
          "value: x}}]\n",
+         "a simulated user cannot talk to an mcp target"},
+        /* its first message is a user turn: still the simulated user is refused */
+        {STDIO_CFG,
+         "version: '1.0'\nsimulate:\n  input: hi\n  checkpoints: [{id: a, assertion: {type: "
+         "contains, value: x}}]\n",
          "a simulated user cannot talk to an mcp target"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "core/interp.h"
+#include "ananke/target_type.h"
 #include "load/config_int.h"
+#include "load/target_proc.h"
 
 static void json_release(void *p)
 {
@@ -88,87 +90,6 @@ int an_cfg_headers(struct an_ld *ld, const struct an_ynode *v, struct an_target 
     return 0;
 }
 
-static int load_common(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
-                       struct an_target *t)
-{
-    struct an_ynode *v;
-    int rc;
-    if ((v = an_yaml_get(n, "timeout_ms"))) {
-        if ((rc = an_ld_uint(ld, v, "timeout_ms", &t->timeout_ms)))
-            return rc;
-        if (t->timeout_ms == 0)
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'timeout_ms' must be at least 1");
-    }
-    if ((v = an_yaml_get(n, "assert")) &&
-        (rc = an_assert_load(ld, v, AN_LEVEL_TARGET, lib, &t->assert)))
-        return rc;
-    return 0;
-}
-
-static int load_agui(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
-{
-    static const char *const keys[] = {"type",     "headers",        "timeout_ms",
-                                       "assert",   "endpoint",       "agentId",
-                                       "threadId", "forwardedProps", "state",
-                                       "protocol", "max_event_bytes", "max_turn_bytes",
-                                       "max_tool_calls", "max_state_bytes", "connect_endpoint",
-                                       "start", NULL};
-    static const char *const modes[] = {"strict", "warn", "off", NULL}; /* an_protocol_mode */
-    struct an_ynode *v;
-    int rc;
-    t->type = AN_TARGET_AGUI;
-    if ((rc = an_ld_keys(ld, n, keys, "an agui target")))
-        return rc;
-    if ((rc = an_cfg_endpoint(ld, n, "an agui target", &t->endpoint)))
-        return rc;
-    if ((rc = an_ld_require(ld, n, "agentId", "an agui target", &v)) ||
-        (rc = an_cfg_tmpl(ld, v, "agentId", &t->agent_id)))
-        return rc;
-    if ((v = an_yaml_get(n, "threadId")) && (rc = an_cfg_tmpl(ld, v, "threadId", &t->thread_id)))
-        return rc;
-    if ((v = an_yaml_get(n, "connect_endpoint"))) {
-        const char *u;
-        if ((rc = an_cfg_tmpl(ld, v, "connect_endpoint", &t->connect_endpoint)))
-            return rc;
-        u = t->connect_endpoint.src;
-        if (strncmp(u, "http://", 7) && strncmp(u, "https://", 8) && strncmp(u, "${", 2))
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "'connect_endpoint' must be an http:// or https:// URL, not '%s'", u);
-    }
-    if ((v = an_yaml_get(n, "headers")) && (rc = an_cfg_headers(ld, v, t)))
-        return rc;
-    if ((v = an_yaml_get(n, "forwardedProps")) &&
-        (rc = an_cfg_json_tmpl(ld, v, "forwardedProps", &t->forwarded_props)))
-        return rc;
-    if ((v = an_yaml_get(n, "state")) && (rc = an_cfg_json_tmpl(ld, v, "state", &t->state)))
-        return rc;
-    if ((v = an_yaml_get(n, "protocol"))) {
-        const char *p;
-        size_t k = 0;
-        if ((rc = an_ld_string(ld, v, "protocol", &p)))
-            return rc;
-        while (modes[k] && strcmp(modes[k], p))
-            k++;
-        if (!modes[k])
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "unknown protocol mode '%s' (one of: strict, warn, off)", p);
-        t->protocol = (enum an_protocol_mode)k;
-    }
-    static const char *const caps[] = {"max_event_bytes", "max_turn_bytes", "max_tool_calls",
-                                       "max_state_bytes"};
-    int64_t *capv[] = {&t->max_event_bytes, &t->max_turn_bytes, &t->max_tool_calls,
-                       &t->max_state_bytes};
-    for (size_t k = 0; k < 4; k++) {
-        if (!(v = an_yaml_get(n, caps[k])))
-            continue;
-        if ((rc = an_ld_uint(ld, v, caps[k], capv[k])))
-            return rc;
-        if (*capv[k] < 1)
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'%s' must be at least 1", caps[k]);
-    }
-    return 0;
-}
-
 int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *what,
                      const char *item, struct an_tmpl **out, size_t *n)
 {
@@ -184,7 +105,7 @@ int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *wha
 }
 
 int an_cfg_command(struct an_ld *ld, const struct an_ynode *n, const char *where,
-                   const char *args_what, struct an_target *t)
+                   const char *args_what, struct an_target_proc *t)
 {
     struct an_ynode *v, *a;
     int rc;
@@ -215,7 +136,7 @@ int an_cfg_command(struct an_ld *ld, const struct an_ynode *n, const char *where
 }
 
 int an_cfg_args_env(struct an_ld *ld, const struct an_ynode *n, const char *args_what,
-                    struct an_target *t)
+                    struct an_target_proc *t)
 {
     struct an_ynode *v;
     int rc;
@@ -244,163 +165,22 @@ static int cfg_bool(struct an_ld *ld, const struct an_ynode *n, const char *key,
     return 0;
 }
 
-int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target_proc *t)
 {
     return cfg_bool(ld, n, "inherit_env", &t->inherit_env);
 }
 
-int an_cfg_confine(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
-{
-    /* in enum an_confine_mode's order */
-    static const char *const modes[] = {"terminals", "agent", "required", "none", NULL};
-    struct an_ynode *v;
-    int rc;
-    if ((v = an_yaml_get(n, "confine"))) {
-        const char *m;
-        if ((rc = an_ld_string(ld, v, "confine", &m)))
-            return rc;
-        size_t k = 0;
-        while (modes[k] && strcmp(modes[k], m))
-            k++;
-        if (!modes[k]) {
-            const char *near = an_closest(m, modes);
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown confine '%s' (%s%s%s)", m,
-                           near ? "did you mean '" : "one of: terminals, agent, required, none",
-                           near ? near : "", near ? "'?" : "");
-        }
-        t->confine = (enum an_confine_mode)k;
-    }
-    if ((v = an_yaml_get(n, "confine_paths"))) {
-        if ((rc = an_cfg_tmpl_list(ld, v, "confine_paths", "confine_paths[]", &t->confine_paths,
-                                   &t->nconfine_paths)))
-            return rc;
-        for (size_t i = 0; i < v->nitems; i++) {
-            const char *p = t->confine_paths[i].src;
-            /* a variable may still make it absolute: checked when interpolated */
-            if (p && p[0] != '/' && p[0] != '$')
-                return an_fail(ld->err, AN_ESCHEMA, &v->items[i]->loc,
-                               "confine_paths entry '%s' is not an absolute path", p);
-        }
-        if (v->nitems > 32)
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "too many confine_paths (%zu; at most 32)", v->nitems);
-    }
-    return cfg_bool(ld, n, "network", &t->network);
-}
-
-int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, int64_t *out)
 {
     struct an_ynode *v = an_yaml_get(n, "max_frame_bytes");
     int rc;
     if (!v)
         return 0;
-    if ((rc = an_ld_uint(ld, v, "max_frame_bytes", &t->max_frame_bytes)))
+    if ((rc = an_ld_uint(ld, v, "max_frame_bytes", out)))
         return rc;
-    if (t->max_frame_bytes < 1)
+    if (*out < 1)
         return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'max_frame_bytes' must be at least 1");
     return 0;
-}
-
-static int load_acp(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
-{
-    static const char *const keys[] = {"type",    "timeout_ms",         "assert",
-                                       "command", "args",               "env",
-                                       "clientCapabilities", "permissionPolicy",
-                                       "max_frame_bytes", "max_turn_bytes", "confine",
-                                       "confine_paths", "network", "inherit_env",
-                                       "max_stderr_bytes", "max_read_bytes", "max_terminals",
-                                       "max_terminal_output_bytes", "start", NULL};
-    static const char *const policies[] = {"yolo", "none", "read", "write", NULL};
-    struct an_ynode *v;
-    int rc;
-    t->type = AN_TARGET_ACP;
-    if ((rc = an_ld_keys(ld, n, keys, "an acp target")) ||
-        (rc = an_cfg_command(ld, n, "an acp target", "args", t)))
-        return rc;
-    if ((v = an_yaml_get(n, "clientCapabilities"))) {
-        if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "clientCapabilities")) ||
-            (rc = an_cfg_json_tmpl(ld, v, "clientCapabilities", &t->client_capabilities)))
-            return rc;
-    }
-    if ((v = an_yaml_get(n, "permissionPolicy"))) {
-        const char *p;
-        if ((rc = an_ld_string(ld, v, "permissionPolicy", &p)))
-            return rc;
-        size_t k = 0;
-        while (policies[k] && strcmp(policies[k], p))
-            k++;
-        if (!policies[k]) {
-            const char *near = an_closest(p, policies);
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "unknown permissionPolicy '%s' (%s%s%s)", p,
-                           near ? "did you mean '" : "one of: none, read, write, yolo",
-                           near ? near : "", near ? "'?" : "");
-        }
-        t->permission_policy = (enum an_perm_policy)k;
-    }
-    if ((rc = an_cfg_confine(ld, n, t)) || (rc = an_cfg_inherit_env(ld, n, t)))
-        return rc;
-    if ((v = an_yaml_get(n, "max_turn_bytes"))) {
-        if ((rc = an_ld_uint(ld, v, "max_turn_bytes", &t->max_turn_bytes)))
-            return rc;
-        if (t->max_turn_bytes < 1)
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'max_turn_bytes' must be at least 1");
-    }
-    const struct an_cfg_cap caps[] = {{"max_stderr_bytes", &t->max_stderr_bytes},
-                                      {"max_read_bytes", &t->max_read_bytes},
-                                      {"max_terminals", &t->max_terminals},
-                                      {"max_terminal_output_bytes", &t->max_terminal_output_bytes}};
-    if ((rc = an_cfg_caps(ld, n, caps, 4)))
-        return rc;
-    return an_cfg_max_frame(ld, n, t);
-}
-
-static const char *const target_types[] = {"agui", "acp", "openai", "http", "mcp",
-                                           "a2a", NULL}; /* an_target_type */
-
-const char *an_target_type_name(enum an_target_type t)
-{
-    return target_types[t];
-}
-
-static int load_target(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
-                       const char *what, struct an_target *t)
-{
-    struct an_ynode *v;
-    const char *type;
-    int rc;
-    t->loc = n->loc;
-    t->timeout_ms = 30000;
-    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, what)) ||
-        (rc = an_ld_require(ld, n, "type", what, &v)) ||
-        (rc = an_ld_string(ld, v, "type", &type)))
-        return rc;
-    if (!strcmp(type, "agui"))
-        rc = load_agui(ld, n, t);
-    else if (!strcmp(type, "acp"))
-        rc = load_acp(ld, n, t);
-    else if (!strcmp(type, "openai"))
-        rc = an_target_openai_load(ld, n, t);
-    else if (!strcmp(type, "http"))
-        rc = an_target_http_load(ld, n, t);
-    else if (!strcmp(type, "mcp"))
-        rc = an_target_mcp_load(ld, n, t);
-    else if (!strcmp(type, "a2a"))
-        rc = an_target_a2a_load(ld, n, t);
-    else {
-        const char *near = an_closest(type, target_types);
-        return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown target type '%s'%s%s%s", type,
-                       near ? " (did you mean '"
-                            : " (supported: agui, acp, openai, http, mcp, a2a)",
-                       near ? near : "", near ? "'?)" : "");
-    }
-    if (!rc)
-        rc = load_common(ld, n, lib, t);
-    if (!rc && (v = an_yaml_get(n, "start")))
-        rc = an_target_start_load(ld, v, t);
-    if (!rc && t->type == AN_TARGET_HTTP)
-        rc = an_target_http_always(ld, t);
-    return rc;
 }
 
 /* `agents:` helper agents (judges, simulators, generators), each a target. */
@@ -418,21 +198,15 @@ static int load_agents(struct an_ld *ld, const struct an_ynode *n, const struct 
         a->loc = n->pairs[i].key->loc;
         if (!a->name[0])
             return an_fail(ld->err, AN_ESCHEMA, &a->loc, "an agent needs a name");
-        if ((rc = load_target(ld, n->pairs[i].value, lib, "an agent", &a->target)))
+        if ((rc = an_target_load(ld, n->pairs[i].value, lib, "an agent", &a->target)))
             return rc;
         if (a->target.start)
             return an_fail(ld->err, AN_ESCHEMA, &a->target.start->loc,
                            "agent '%s': 'start' belongs to the config's target only", a->name);
-        if (a->target.type == AN_TARGET_MCP)
+        if (a->target.type->not_helper)
             return an_fail(ld->err, AN_ESCHEMA, &n->pairs[i].value->loc,
-                           "agent '%s': a helper agent must be of type openai or agui (an MCP "
-                           "server serves tools, it does not chat)",
-                           a->name);
-        if (a->target.type == AN_TARGET_ACP)
-            return an_fail(ld->err, AN_ESCHEMA, &n->pairs[i].value->loc,
-                           "agent '%s': a helper agent must be of type openai or agui (an ACP "
-                           "agent needs a sandbox per test)",
-                           a->name);
+                           "agent '%s': a helper agent must be of type openai or agui (%s)",
+                           a->name, a->target.type->not_helper);
     }
     return 0;
 }
@@ -520,7 +294,7 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
         return rc;
     struct an_assert_lib lib = {c->assertions, c->nassertions};
     if ((rc = an_ld_require(ld, root, "target", "the config file", &v)) ||
-        (rc = load_target(ld, v, &lib, "target", &c->target)))
+        (rc = an_target_load(ld, v, &lib, "target", &c->target)))
         if ((rc = an_ld_keep(ld, rc)))
             return rc;
     if ((v = an_yaml_get(root, "agents")) && (rc = an_ld_keep(ld, load_agents(ld, v, &lib, c))))

@@ -1,5 +1,5 @@
-/* Pieces of the config loader shared by its files (config.c, target_openai.c,
- * target_http.c). */
+/* Pieces of the config loader shared by its files (config.c, target_load.c,
+ * and each type's load/target_<type>.c, which run/target_<type>.c names). */
 #ifndef ANANKE_LOAD_CONFIG_INT_H
 #define ANANKE_LOAD_CONFIG_INT_H
 
@@ -26,20 +26,19 @@ int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *wha
  * writes it, a non-empty list (program and arguments; then `args` is
  * refused); `where` names the map when `command` is missing. Then `args`
  * and `env` as an_cfg_args_env. */
+struct an_target_proc;
 int an_cfg_command(struct an_ld *ld, const struct an_ynode *n, const char *where,
-                   const char *args_what, struct an_target *t);
+                   const char *args_what, struct an_target_proc *t);
 /* A child process's optional `args` (templates) and `env` ({NAME: template})
  * of the map n into t->args and t->env; `args_what` names `args` when it is
  * not a list. The command itself is the caller's (its wording differs). */
 int an_cfg_args_env(struct an_ld *ld, const struct an_ynode *n, const char *args_what,
-                    struct an_target *t);
+                    struct an_target_proc *t);
 
-/* The optional `max_frame_bytes` of an acp or mcp target (at least 1). */
-/* acp: confine, confine_paths, network (docs/acp.md "Confinement") */
-int an_cfg_confine(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 /* acp, mcp stdio: inherit_env */
-int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
-int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target_proc *t);
+/* The optional `max_frame_bytes` of an acp or mcp target (at least 1). */
+int an_cfg_max_frame(struct an_ld *ld, const struct an_ynode *n, int64_t *out);
 
 /* Optional caps: each key present in n must be a whole number of at least
  * 1 (an error at its place otherwise) and is stored in *out; an absent key
@@ -51,6 +50,15 @@ struct an_cfg_cap {
 int an_cfg_caps(struct an_ld *ld, const struct an_ynode *n, const struct an_cfg_cap *caps,
                 size_t ncaps);
 
+/* `target:` or an agent: its `type`'s row loads it (ananke/target_type.h),
+ * then the keys every type has; `what` names the map in errors. */
+int an_target_load(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
+                   const char *what, struct an_target *t);
+
+/* `type: agui` (docs/agui.md). */
+int an_target_agui_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
+/* `type: acp` (docs/acp.md). */
+int an_target_acp_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 /* `type: openai` (docs/openai.md). */
 int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t);
 /* `type: http` (docs/http.md). */

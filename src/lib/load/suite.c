@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ananke/target_type.h"
 #include "core/interp.h"
 #include "load/check_load.h"
 #include "load/dynamic_load.h"
@@ -139,6 +140,15 @@ void an_suite_free(struct an_suite *s)
         free(s->mem);
     }
     free(s);
+}
+
+int an_suite_target_set(struct an_suite *s, const char *key, const char *value,
+                        struct an_err *err)
+{
+    struct an_target *t = &s->config.target;
+    struct an_ld ld = {.a = &s->mem->a, .err = err};
+    struct an_loc at = {s->config.path, 0, 0};
+    return t->type->set ? t->type->set(&ld, t, key, value, &at) : AN_ENOTFOUND;
 }
 
 const char *an_level_name(enum an_level level)
@@ -347,80 +357,39 @@ static int discover(const struct an_load_opts *opts, const char *root, struct pa
     return rc;
 }
 
+/* What a turn of each type needs when the target's row does not take it. */
+static const char *const turn_needs[] = {
+    [AN_TURN_USER] = "a user turn needs another target type",
+    [AN_TURN_AGUI_CONNECT] = "an agui:connect turn needs an agui target",
+    [AN_TURN_MCP_CALL] = "an MCP turn needs an mcp target",
+    [AN_TURN_MCP_LIST] = "an MCP turn needs an mcp target",
+    [AN_TURN_MCP_READ] = "an MCP turn needs an mcp target",
+    [AN_TURN_MCP_PROMPT] = "an MCP turn needs an mcp target",
+    [AN_TURN_A2A_SEND] = "an a2a:send turn needs an a2a target",
+};
+
 /* Turn types belong to protocols: an agui:connect turn means nothing to an
- * ACP agent. Said at load time, with the turn's location. */
+ * ACP agent. Said at load time, with the turn's location; then what else
+ * the target's row asks of a test. A dynamic test's one turn is its
+ * simulated user's first message: whether the type takes a simulated user
+ * at all is said first. */
 static int check_turns_fit(const struct an_target *t, const struct an_test *test,
                            struct an_err *err)
 {
-    if (t->type == AN_TARGET_MCP && test->dyn)
-        return an_fail(err, AN_ESCHEMA, &test->dyn->loc,
-                       "a simulated user cannot talk to an mcp target: an MCP server takes "
-                       "requests, not chat messages (write mcp:call, mcp:list, mcp:read or mcp:prompt "
-                       "turns)");
+    const struct an_target_type *row = t->type;
+    int rc;
+    if (test->dyn && row->check_test && (rc = row->check_test(t, test, err)))
+        return rc;
     for (size_t i = 0; i < test->nturns; i++) {
         enum an_turn_type ty = test->turns[i].type;
-        if (ty == AN_TURN_AGUI_CONNECT && t->type != AN_TARGET_AGUI)
-            return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
-                           "an agui:connect turn needs an agui target (the config's target is "
-                           "%s)",
-                           an_target_type_name(t->type));
-        if (ty >= AN_TURN_MCP_CALL && ty <= AN_TURN_MCP_PROMPT && t->type != AN_TARGET_MCP)
-            return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
-                           "an MCP turn needs an mcp target (the config's target is %s)",
-                           an_target_type_name(t->type));
-        if (ty == AN_TURN_A2A_SEND && t->type != AN_TARGET_A2A)
-            return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
-                           "an a2a:send turn needs an a2a target (the config's target is %s)",
-                           an_target_type_name(t->type));
-        if (ty == AN_TURN_USER && t->type == AN_TARGET_MCP)
-            return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
-                           "a user turn cannot run on an mcp target: an MCP server takes "
-                           "requests, not chat messages (write type: mcp:call, mcp:list, "
-                           "mcp:read or mcp:prompt)");
+        if (row->turns & AN_TURN_BIT(ty))
+            continue;
+        if (ty == AN_TURN_USER && row->user_refused)
+            return an_fail(err, AN_ESCHEMA, &test->turns[i].loc, "%s", row->user_refused);
+        return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
+                       "%s (the config's target is %s)", turn_needs[ty], row->name);
     }
-    return 0;
-}
-
-/* Seed 004's run-case contract is one request per case: {case_id, version,
- * input{user, context?}}. What a test would need beyond that is refused
- * here, at load time, rather than dropped. */
-static int check_http_fits(const struct an_target *t, const struct an_test *test,
-                           struct an_err *err)
-{
-    if (t->type != AN_TARGET_HTTP)
-        return 0;
-    if (test->dyn)
-        return an_fail(err, AN_ESCHEMA, &test->loc,
-                       "a dynamic test needs an agent that holds a conversation; an http "
-                       "target answers one request per case (POST /run-case, docs/http.md)");
-    if (test->nturns > 1)
-        return an_fail(err, AN_ESCHEMA, &test->turns[1].loc,
-                       "an http target takes one request per case (POST /run-case, docs/http.md)"
-                       ": this test has %zu turns; give it one, or split it into "
-                       "tests",
-                       test->nturns);
-    size_t nh = test->history ? json_array_size(test->history) : 0;
-    const struct an_loc *loc = test->nturns ? &test->turns[0].loc : &test->loc;
-    if (nh)
-        return an_fail(err, AN_ESCHEMA, loc,
-                       "this case carries %zu earlier message%s, and an http target cannot "
-                       "send them: a run-case request holds one user message (input.user)",
-                       nh, nh == 1 ? "" : "s");
-    if (test->nturns && test->turns[0].parts)
-        return an_fail(err, AN_ESCHEMA, loc,
-                       "a run-case request holds the user's text only: attachments have no "
-                       "place in it");
-    const char *k;
-    json_t *v;
-    json_object_foreach(test->options, k, v)
-    {
-        if (strcmp(k, "context"))
-            return an_fail(err, AN_ESCHEMA, &test->loc,
-                           "this case's option '%s' has no place in a run-case request (only "
-                           "'context' is sent, as input.context)",
-                           k);
-    }
-    return 0;
+    return row->check_test && !test->dyn ? row->check_test(t, test, err) : 0;
 }
 
 /* Agent checks name agents of the config: resolved once all is loaded. */
@@ -457,12 +426,13 @@ static int pick_target(struct an_ld *ld, const struct an_load_opts *opts, struct
         c->target = a->target;
     }
     if (opts->model) {
-        if (c->target.type != AN_TARGET_OPENAI)
+        const struct an_target_type *row = c->target.type;
+        int rc = row->set ? row->set(ld, &c->target, "model", opts->model, &at) : AN_ENOTFOUND;
+        if (rc == AN_ENOTFOUND)
             return an_fail(ld->err, AN_EUSAGE, &at,
                            "--connector sets the model of an openai target; the target is %s",
-                           an_target_type_name(c->target.type));
-        c->target.model.src = an_arena_strdup(ld->a, opts->model);
-        c->target.model.loc = at;
+                           row->name);
+        return rc;
     }
     return 0;
 }
@@ -514,8 +484,6 @@ static int fits(struct part *p, struct an_test *t)
 {
     const struct an_config *c = &p->s->config;
     int rc = check_turns_fit(&c->target, t, &p->e);
-    if (!rc)
-        rc = check_http_fits(&c->target, t, &p->e);
     if (!rc)
         rc = resolve_agents(c, t, p->opts->simulator, &p->e);
     return rc;

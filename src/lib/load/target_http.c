@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "load/config_int.h"
+#include "load/target_http.h"
 
 #define DEFAULT_TIMEOUT_MS 15000
 #define DEFAULT_RETRIES 2
@@ -32,18 +33,19 @@ int an_target_http_load(struct an_ld *ld, const struct an_ynode *n, struct an_ta
                                        "start", NULL};
     struct an_ynode *v;
     int rc;
-    t->type = AN_TARGET_HTTP;
+    struct an_http_target *h = an_arena_alloc(ld->a, sizeof *h);
+    t->data = h;
     t->timeout_ms = DEFAULT_TIMEOUT_MS; /* per attempt, as the original runner's */
-    t->retries = DEFAULT_RETRIES;
-    t->max_body_bytes = DEFAULT_MAX_BODY;
-    t->body_snippet_bytes = DEFAULT_SNIPPET;
+    h->retries = DEFAULT_RETRIES;
+    h->max_body_bytes = DEFAULT_MAX_BODY;
+    h->body_snippet_bytes = DEFAULT_SNIPPET;
     if ((rc = an_ld_keys(ld, n, keys, "an http target")) ||
-        (rc = an_cfg_endpoint(ld, n, "an http target", &t->endpoint)))
+        (rc = an_cfg_endpoint(ld, n, "an http target", &h->endpoint)))
         return rc;
     if ((v = an_yaml_get(n, "version"))) {
-        if ((rc = an_cfg_tmpl(ld, v, "version", &t->case_version)))
+        if ((rc = an_cfg_tmpl(ld, v, "version", &h->case_version)))
             return rc;
-        if (!t->case_version.src[0])
+        if (!h->case_version.src[0])
             return an_fail(ld->err, AN_ESCHEMA, &v->loc,
                            "'version' must not be empty (the agent's baseline or new, for "
                            "example)");
@@ -57,10 +59,10 @@ int an_target_http_load(struct an_ld *ld, const struct an_ynode *n, struct an_ta
         if (r > MAX_RETRIES)
             return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'retries' must be from 0 to %d, not %lld",
                            MAX_RETRIES, (long long)r);
-        t->retries = (unsigned)r;
+        h->retries = (unsigned)r;
     }
-    if ((rc = load_bytes(ld, n, "max_body_bytes", 1, &t->max_body_bytes)) ||
-        (rc = load_bytes(ld, n, "body_snippet_bytes", 0, &t->body_snippet_bytes)))
+    if ((rc = load_bytes(ld, n, "max_body_bytes", 1, &h->max_body_bytes)) ||
+        (rc = load_bytes(ld, n, "body_snippet_bytes", 0, &h->body_snippet_bytes)))
         return rc;
     return 0;
 }

@@ -2,9 +2,10 @@
 #include <string.h>
 
 #include "load/config_int.h"
+#include "load/target_mcp.h"
 #include "core/spec_names.h"
 
-static int load_stdio(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+static int load_stdio(struct an_ld *ld, const struct an_ynode *n, struct an_mcp_target *t)
 {
     struct an_ynode *v;
     int rc;
@@ -16,15 +17,16 @@ static int load_stdio(struct an_ld *ld, const struct an_ynode *n, struct an_targ
                            "'command'",
                            http_only[i]);
     /* "args[]" names the list itself here, as it always has */
-    if ((rc = an_cfg_command(ld, n, "an mcp target with transport stdio", "args[]", t)))
+    if ((rc = an_cfg_command(ld, n, "an mcp target with transport stdio", "args[]", &t->proc)))
         return rc;
     const struct an_cfg_cap caps[] = {{"max_stderr_bytes", &t->max_stderr_bytes}};
-    if ((rc = an_cfg_inherit_env(ld, n, t)))
+    if ((rc = an_cfg_inherit_env(ld, n, &t->proc)))
         return rc;
     return an_cfg_caps(ld, n, caps, 1);
 }
 
-static int load_http(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
+static int load_http(struct an_ld *ld, const struct an_ynode *n, struct an_target *t,
+                     struct an_mcp_target *m)
 {
     static const char *const stdio_only[] = {"command", "args", "env", "inherit_env",
                                              "max_stderr_bytes", NULL};
@@ -36,12 +38,12 @@ static int load_http(struct an_ld *ld, const struct an_ynode *n, struct an_targe
                            "'%s' belongs to a stdio transport; an http server is reached at "
                            "'endpoint'",
                            stdio_only[i]);
-    t->mcp_http = true;
-    if ((rc = an_cfg_endpoint(ld, n, "an mcp target with transport http", &t->endpoint)))
+    m->http = true;
+    if ((rc = an_cfg_endpoint(ld, n, "an mcp target with transport http", &m->endpoint)))
         return rc;
     if ((v = an_yaml_get(n, "headers")) && (rc = an_cfg_headers(ld, v, t)))
         return rc;
-    const struct an_cfg_cap caps[] = {{"max_body_bytes", &t->max_body_bytes}};
+    const struct an_cfg_cap caps[] = {{"max_body_bytes", &m->max_body_bytes}};
     return an_cfg_caps(ld, n, caps, 1);
 }
 
@@ -55,7 +57,8 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
     static const char *const transports[] = {"stdio", "http", NULL};
     struct an_ynode *v;
     int rc;
-    t->type = AN_TARGET_MCP;
+    struct an_mcp_target *m = an_arena_alloc(ld->a, sizeof *m);
+    t->data = m;
     if ((rc = an_ld_keys(ld, n, keys, "an mcp target")))
         return rc;
     const char *transport = NULL;
@@ -74,7 +77,7 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
     } else {
         transport = "stdio";
     }
-    if ((rc = !strcmp(transport, "http") ? load_http(ld, n, t) : load_stdio(ld, n, t)))
+    if ((rc = !strcmp(transport, "http") ? load_http(ld, n, t, m) : load_stdio(ld, n, m)))
         return rc;
     if ((v = an_yaml_get(n, "protocol_version"))) {
         const char *pv;
@@ -85,11 +88,11 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
                            "unknown MCP protocol version '%s' (one of: 2025-11-25, 2025-06-18, "
                            "2025-03-26, 2024-11-05)",
                            pv);
-        if (t->mcp_http && !strcmp(pv, "2024-11-05"))
+        if (m->http && !strcmp(pv, "2024-11-05"))
             return an_fail(ld->err, AN_ESCHEMA, &v->loc,
                            "protocol version 2024-11-05 uses the old HTTP+SSE transport, which "
                            "ananke does not speak (Streamable HTTP needs 2025-03-26 or later)");
-        t->mcp_version = pv;
+        m->version = pv;
     }
     if ((v = an_yaml_get(n, "roots"))) {
         bool b;
@@ -97,15 +100,15 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
             if (b)
                 return an_fail(ld->err, AN_ESCHEMA, &v->loc,
                                "'roots' is a list of directories, or false for none");
-            t->mcp_no_roots = true;
+            m->no_roots = true;
         } else {
-            if ((rc = an_cfg_tmpl_list(ld, v, "roots[]", "roots[]", &t->mcp_roots, &t->nmcp_roots)))
+            if ((rc = an_cfg_tmpl_list(ld, v, "roots[]", "roots[]", &m->roots, &m->nroots)))
                 return rc;
-            t->mcp_roots_set = true;
+            m->roots_set = true;
         }
     }
-    const struct an_cfg_cap caps[] = {{"max_list_pages", &t->max_list_pages}};
+    const struct an_cfg_cap caps[] = {{"max_list_pages", &m->max_list_pages}};
     if ((rc = an_cfg_caps(ld, n, caps, 1)))
         return rc;
-    return an_cfg_max_frame(ld, n, t);
+    return an_cfg_max_frame(ld, n, &m->max_frame_bytes);
 }

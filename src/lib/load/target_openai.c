@@ -3,6 +3,7 @@
 
 #include "core/interp.h"
 #include "load/config_int.h"
+#include "load/target_openai.h"
 
 static void json_release(void *p)
 {
@@ -76,21 +77,22 @@ int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_
                                        "start", NULL};
     struct an_ynode *v;
     int rc;
-    t->type = AN_TARGET_OPENAI;
+    struct an_openai_target *o = an_arena_alloc(ld->a, sizeof *o);
+    t->data = o;
     if ((rc = an_ld_keys(ld, n, keys, "an openai target")) ||
-        (rc = an_cfg_endpoint(ld, n, "an openai target", &t->endpoint)) ||
+        (rc = an_cfg_endpoint(ld, n, "an openai target", &o->endpoint)) ||
         (rc = an_ld_require(ld, n, "model", "an openai target", &v)) ||
-        (rc = an_cfg_tmpl(ld, v, "model", &t->model)))
+        (rc = an_cfg_tmpl(ld, v, "model", &o->model)))
         return rc;
-    if ((v = an_yaml_get(n, "api_key")) && (rc = an_cfg_tmpl(ld, v, "api_key", &t->api_key)))
+    if ((v = an_yaml_get(n, "api_key")) && (rc = an_cfg_tmpl(ld, v, "api_key", &o->api_key)))
         return rc;
-    if ((v = an_yaml_get(n, "system")) && (rc = an_cfg_tmpl(ld, v, "system", &t->system)))
+    if ((v = an_yaml_get(n, "system")) && (rc = an_cfg_tmpl(ld, v, "system", &o->system)))
         return rc;
     if ((v = an_yaml_get(n, "headers")) && (rc = an_cfg_headers(ld, v, t)))
         return rc;
     if ((v = an_yaml_get(n, "params"))) {
         if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "params")) ||
-            (rc = an_cfg_json_tmpl(ld, v, "params", &t->params)))
+            (rc = an_cfg_json_tmpl(ld, v, "params", &o->params)))
             return rc;
         static const char *const owned[] = {"model", "messages", "stream", "tools", NULL};
         for (size_t i = 0; owned[i]; i++) {
@@ -106,7 +108,7 @@ int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_
         bool b;
         if (!an_yaml_as_bool(v, &b))
             return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'stream' must be true or false");
-        t->no_stream = !b;
+        o->no_stream = !b;
     }
     if ((v = an_yaml_get(n, "max_rounds"))) {
         int64_t r;
@@ -115,25 +117,25 @@ int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_
         if (r < 1 || r > 1000)
             return an_fail(ld->err, AN_ESCHEMA, &v->loc,
                            "'max_rounds' must be from 1 to 1000, not %lld", (long long)r);
-        t->max_rounds = (unsigned)r;
+        o->max_rounds = (unsigned)r;
     }
     if ((v = an_yaml_get(n, "tools"))) {
         if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, "tools")))
             return rc;
-        t->ntools = v->nitems;
-        t->tools = an_arena_alloc(ld->a, (v->nitems ? v->nitems : 1) * sizeof *t->tools);
+        o->ntools = v->nitems;
+        o->tools = an_arena_alloc(ld->a, (v->nitems ? v->nitems : 1) * sizeof *o->tools);
         for (size_t i = 0; i < v->nitems; i++) {
-            if ((rc = load_tool(ld, v->items[i], &t->tools[i])))
+            if ((rc = load_tool(ld, v->items[i], &o->tools[i])))
                 return rc;
             for (size_t k = 0; k < i; k++)
-                if (!strcmp(t->tools[k].name, t->tools[i].name))
+                if (!strcmp(o->tools[k].name, o->tools[i].name))
                     return an_fail(ld->err, AN_ESCHEMA, &v->items[i]->loc,
                                    "tool '%s' is declared twice (first at line %u)",
-                                   t->tools[i].name, t->tools[k].loc.line);
+                                   o->tools[i].name, o->tools[k].loc.line);
         }
     }
-    const struct an_cfg_cap caps[] = {{"max_event_bytes", &t->max_event_bytes},
-                                      {"max_turn_bytes", &t->max_turn_bytes},
-                                      {"max_tool_calls", &t->max_tool_calls}};
+    const struct an_cfg_cap caps[] = {{"max_event_bytes", &o->max_event_bytes},
+                                      {"max_turn_bytes", &o->max_turn_bytes},
+                                      {"max_tool_calls", &o->max_tool_calls}};
     return an_cfg_caps(ld, n, caps, 3);
 }

@@ -7,6 +7,7 @@
 
 #include "ananke/check.h"
 #include "ananke/check_kind.h"
+#include "ananke/target_type.h"
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
@@ -347,7 +348,7 @@ static void simulate(struct an_dyn_run *r, const struct an_transcript *tr, int n
     char *body = json_dumps(in, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(in);
     struct an_buf msg = AN_BUF_INIT;
-    if (agent->target.type == AN_TARGET_OPENAI)
+    if (agent->target.type->bare_model)
         an_buf_puts(&msg, instruction);
     an_buf_puts(&msg, body);
     free(body);

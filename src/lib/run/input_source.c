@@ -145,15 +145,9 @@ static char *as_jsonl(const char *text, size_t *len)
 
 static json_t *target_json(const struct an_target *t)
 {
-    json_t *o = json_pack("{s:s}", "type", an_target_type_name(t->type));
-    if (t->endpoint.src)
-        json_object_set_new(o, "endpoint", json_string(t->endpoint.src));
-    if (t->agent_id.src)
-        json_object_set_new(o, "agentId", json_string(t->agent_id.src));
-    if (t->model.src)
-        json_object_set_new(o, "model", json_string(t->model.src));
-    if (t->command.src)
-        json_object_set_new(o, "command", json_string(t->command.src));
+    json_t *o = json_pack("{s:s}", "type", t->type->name);
+    if (t->type->describe)
+        t->type->describe(t, o, true);
     return o;
 }
 
@@ -175,7 +169,7 @@ int an_generate_cases(const struct an_config *cfg, const struct an_gen_spec *g, 
     char *body = json_dumps(shown, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(shown);
     struct an_buf msg = AN_BUF_INIT;
-    if (agent->target.type == AN_TARGET_OPENAI)
+    if (agent->target.type->bare_model)
         an_buf_puts(&msg, instruction);
     an_buf_puts(&msg, body);
     free(body);

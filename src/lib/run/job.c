@@ -556,7 +556,7 @@ void an_job_start(struct an_job *j, const struct an_job_env *env)
     an_transcript_init(&j->res.transcript);
     if (env->timeout_ms > 0)
         j->deadline_mono = an_clock_mono_ms() + env->timeout_ms;
-    if (j->cfg->target.type == AN_TARGET_ACP || j->cfg->target.type == AN_TARGET_MCP) {
+    if (j->cfg->target.type->sandbox) {
         /* a sandbox per test: the agent's cwd, the only place its fs and
          * terminal requests may touch; ${SANDBOX} for hooks and messages
          * (MCP: the root a server is given, docs/mcp.md) */

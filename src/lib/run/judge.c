@@ -131,7 +131,7 @@ static int judge_one(const struct an_check_item *it, const struct an_scope *s, c
     json_t *shown = shown_json(it, s, input);
     char *body = json_dumps(shown, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(shown);
-    char *msg = agent->target.type == AN_TARGET_OPENAI ? strf("%s%s", instruction, body)
+    char *msg = agent->target.type->bare_model ? strf("%s%s", instruction, body)
                                                        : an_xstrdup(body);
     free(body);
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "ananke/result.h"
+#include "ananke/target_type.h"
 #include "core/arena.h"
 #include "core/atomic_file.h"
 #include "core/buf.h"
@@ -145,29 +146,10 @@ static json_t *iso(int64_t ms)
 static json_t *target_json(const struct an_target *t)
 {
     json_t *o = json_object();
-    set(o, "type", json_string(an_target_type_name(t->type)));
-    if (t->endpoint.src)
-        set(o, "endpoint", str(t->endpoint.src));
-    if (t->agent_id.src)
-        set(o, "agentId", str(t->agent_id.src));
-    if (t->thread_id.src)
-        set(o, "threadId", str(t->thread_id.src));
-    if (t->model.src)
-        set(o, "model", str(t->model.src));
-    if (t->api_key.src)
-        set(o, "api_key", str(t->api_key.src));
-    if (t->command.src) {
-        set(o, "command", str(t->command.src));
-        json_t *args = json_array();
-        for (size_t i = 0; i < t->nargs; i++)
-            json_array_append_new(args, str(t->args[i].src));
-        set(o, "args", args);
-    }
-    if (t->nenv) {
-        json_t *env = json_object();
-        for (size_t i = 0; i < t->nenv; i++)
-            set(env, t->env[i].name, str(t->env[i].value.src));
-        set(o, "env", env);
+    if (t->type) { /* a suite built by hand may have none */
+        set(o, "type", json_string(t->type->name));
+        if (t->type->describe)
+            t->type->describe(t, o, false);
     }
     if (t->nheaders) {
         json_t *h = json_object();

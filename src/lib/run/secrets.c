@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ananke/target_type.h"
 #include "core/buf.h"
 #include "core/json.h"
 
@@ -90,6 +91,29 @@ static void add_template(struct gather *rc, const char *label, const struct an_t
     free(v); /* an unknown variable: the test never sent it; its parts still count */
 }
 
+/* A target's own templates that may carry credentials (its row's secrets()). */
+struct typed {
+    struct gather *rc;
+    const char *agent;
+    const struct an_vars *vars;
+};
+
+static void typed_secret(void *ud, const char *key, const char *name, const struct an_tmpl *value)
+{
+    const struct typed *ty = ud;
+    const char *of = ty->agent ? " of agent " : "";
+    char label[300];
+    if (!name) {
+        snprintf(label, sizeof label, "%s%s%.100s", key, of, ty->agent ? ty->agent : "");
+    } else {
+        if (!an_secret_name(name) && !(value->src && strstr(value->src, "${ENV.")))
+            return;
+        snprintf(label, sizeof label, "%s %.100s%s%.100s", key, name, of,
+                 ty->agent ? ty->agent : "");
+    }
+    add_template(ty->rc, label, value, ty->vars, false);
+}
+
 static void target_secrets(struct gather *rc, const struct an_target *t, const char *agent,
                            const struct an_vars *vars)
 {
@@ -104,16 +128,9 @@ static void target_secrets(struct gather *rc, const struct an_target *t, const c
         snprintf(label, sizeof label, "header %.100s%s%.100s", h->name, of, agent ? agent : "");
         add_template(rc, label, &h->value, vars, auth);
     }
-    if (t->api_key.src) {
-        snprintf(label, sizeof label, "api_key%s%.100s", of, agent ? agent : "");
-        add_template(rc, label, &t->api_key, vars, false);
-    }
-    for (size_t i = 0; i < t->nenv; i++) {
-        const struct an_env_var *e = &t->env[i];
-        if (!an_secret_name(e->name) && !(e->value.src && strstr(e->value.src, "${ENV.")))
-            continue;
-        snprintf(label, sizeof label, "env %.100s%s%.100s", e->name, of, agent ? agent : "");
-        add_template(rc, label, &e->value, vars, false);
+    if (t->type && t->type->secrets) { /* a suite built by hand may have none */
+        struct typed ty = {rc, agent, vars};
+        t->type->secrets(t, typed_secret, &ty);
     }
     /* target.start's env, by the same rule: the started agent may print it */
     for (size_t i = 0; t->start && i < t->start->nenv; i++) {

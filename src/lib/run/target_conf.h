@@ -12,6 +12,7 @@
 #define ANANKE_RUN_TARGET_CONF_H
 
 #include "ananke/model.h"
+#include "ananke/target_type.h"
 #include "core/interp.h"
 #include "proto/adapter.h"
 
