@@ -82,6 +82,13 @@ want slow '.gate_recommendation == "require_approval" and .risk_tags == ["slowdo
 want tokens '.medians.total_tokens.flagged == true and .risk_tags == ["slowdown"]'
 want drop '.medians.total_tokens == null'
 
+# --- the reports hold to schema/compare-report.schema.json ---------------------
+if command -v node >/dev/null && [ -d ../../schema/node_modules/ajv ]; then
+  COMPARE_REPORTS="$OUT/p1/compare-report.json:$OUT/p2/compare-report.json:$OUT/p4/compare-report.json" \
+    node ../../schema/check.mjs >"$OUT/schema.out" 2>&1 || fail "schema: $(grep '^FAIL' "$OUT/schema.out")"
+  grep -q 'p4/compare-report.json valid (compare-report schema)' "$OUT/schema.out"
+fi
+
 # --- bad values ---------------------------------------------------------------
 for bad in "--alpha 0" "--alpha 0.7" "--alpha x" "--gate-on sometimes" "--max-slowdown -1" "--max-slowdown 5x"; do
   set +e
