@@ -97,23 +97,23 @@ static void test_shift_interval(void **state)
         y[i] = 10 - i + 5;
     }
     struct cmp_shift s;
-    assert_true(cmp_shift_of(x, 10, y, 10, 0.05, -1, &s));
+    assert_true(cmp_shift_of(x, 10, y, 10, 0.05, -1, NULL, &s));
     assert_true(s.known && s.has_ci);
     assert_true(s.base_median == 5.5 && s.new_median == 10.5 && s.shift == 5);
     assert_true(s.ci_low == 2 && s.ci_high == 8);
     assert_false(s.flagged); /* no --max-slowdown */
     /* 0.3 of the baseline median 5.5 = 1.65 < 2: flagged; 0.4 (2.2): not */
-    assert_true(cmp_shift_of(x, 10, y, 10, 0.05, 0.3, &s) && s.flagged);
-    assert_true(cmp_shift_of(x, 10, y, 10, 0.05, 0.4, &s) && !s.flagged);
+    assert_true(cmp_shift_of(x, 10, y, 10, 0.05, 0.3, NULL, &s) && s.flagged);
+    assert_true(cmp_shift_of(x, 10, y, 10, 0.05, 0.4, NULL, &s) && !s.flagged);
     /* 3 and 3 runs cannot give 95 %: no interval, never flagged */
     double a[3] = {1, 2, 3}, b[3] = {100, 200, 300};
-    assert_true(cmp_shift_of(a, 3, b, 3, 0.05, 0, &s));
+    assert_true(cmp_shift_of(a, 3, b, 3, 0.05, 0, NULL, &s));
     assert_true(s.known && !s.has_ci && !s.flagged);
     /* 4 and 4: the extreme differences */
     double c[4] = {1, 2, 3, 4}, d[4] = {10, 20, 30, 40};
-    assert_true(cmp_shift_of(c, 4, d, 4, 0.05, 0, &s));
+    assert_true(cmp_shift_of(c, 4, d, 4, 0.05, 0, NULL, &s));
     assert_true(s.has_ci && s.ci_low == 6 && s.ci_high == 39 && s.flagged);
-    assert_false(cmp_shift_of(c, 0, d, 4, 0.05, 0, &s));
+    assert_false(cmp_shift_of(c, 0, d, 4, 0.05, 0, NULL, &s));
     assert_false(s.known);
 }
 

@@ -208,10 +208,19 @@ const char *cmp_href_violation(const char *href);
 
 /* --- repeated cases (compare_stats.c) ------------------------------------- */
 
+/* The interval's rank k for the last (m, n, alpha) asked: the cases of a
+ * run share their run counts, and the exact distribution costs m*n*mn. */
+struct cmp_mw_cache {
+    size_t m, n;
+    double alpha;
+    size_t k;
+};
+
 struct cmp_stat_opts {
     double alpha;        /* significance level, (0, 0.5] */
     bool any_drop;       /* --gate-on any-drop */
     double max_slowdown; /* a share (0.5: 50 % slower); negative: not given */
+    struct cmp_mw_cache *cache; /* NULL: none */
 };
 
 /* One side's pass count and the Wilson score interval of its true rate at
@@ -232,7 +241,7 @@ struct cmp_shift {
     double ci_low, ci_high;
     bool flagged; /* ci_low > max_slowdown * base_median */
 };
-#define CMP_SHIFT_MAX_PAIRS (1u << 22)
+#define CMP_SHIFT_MAX_PAIRS (1u << 18)
 
 struct cmp_rstats {
     struct cmp_rate side[2];
@@ -247,9 +256,9 @@ struct cmp_rstats {
 };
 
 /* x[0..m) baseline, y[0..n) new (both sorted in place). false when m or n
- * is 0. */
+ * is 0. cache may be NULL. */
 bool cmp_shift_of(double *x, size_t m, double *y, size_t n, double alpha, double max_slowdown,
-                  struct cmp_shift *out);
+                  struct cmp_mw_cache *cache, struct cmp_shift *out);
 /* P(U <= u) of the Mann-Whitney statistic with m and n values, exact for
  * m, n <= CMP_MW_EXACT_MAX (no ties), normal with a continuity correction
  * beyond. */
@@ -335,6 +344,7 @@ struct an_compare {
     int64_t now_ms;
     struct cmp_redactor *red;
     struct cmp_stat_opts sopt;
+    struct cmp_mw_cache mw_cache;
 };
 
 /* Per-item verdicts from the sides (compare_pair.c runs it once the sides

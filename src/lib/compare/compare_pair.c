@@ -533,6 +533,7 @@ int an_compare_load(struct an_compare **out, const char *baseline_dir, const cha
     c->sopt.alpha = o->alpha > 0 && o->alpha < 1 ? o->alpha : 0.05;
     c->sopt.any_drop = o->gate_any_drop;
     c->sopt.max_slowdown = o->max_slowdown;
+    c->sopt.cache = &c->mw_cache;
     if ((rc = load_run(&c->run[CMP_BASE], baseline_dir, err)) ||
         (rc = load_run(&c->run[CMP_NEW], new_dir, err)))
         goto done;

@@ -102,8 +102,24 @@ static double median(const double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The largest k >= 1 with P(U <= k - 1) <= alpha / 2 (0: none): the rank
+ * of the interval's ends among the sorted differences. */
+static size_t interval_rank(size_t m, size_t n, double alpha, struct cmp_mw_cache *cache)
+{
+    if (cache && cache->m == m && cache->n == n && cache->alpha == alpha)
+        return cache->k;
+    size_t np = m * n, k = 0;
+    double *cdf = mw_exact(m, n) ? mw_table(m, n) : NULL;
+    while (k < np / 2 && (cdf ? cdf[k] : mw_normal(m, n, (double)k)) <= alpha / 2)
+        k++;
+    free(cdf);
+    if (cache)
+        *cache = (struct cmp_mw_cache){.m = m, .n = n, .alpha = alpha, .k = k};
+    return k;
+}
+
 bool cmp_shift_of(double *x, size_t m, double *y, size_t n, double alpha, double max_slowdown,
-                  struct cmp_shift *out)
+                  struct cmp_mw_cache *cache, struct cmp_shift *out)
 {
     memset(out, 0, sizeof *out);
     if (!m || !n)
@@ -123,13 +139,9 @@ bool cmp_shift_of(double *x, size_t m, double *y, size_t n, double alpha, double
             d[i * n + j] = y[j] - x[i];
     qsort(d, np, sizeof *d, cmp_double);
     out->shift = median(d, np); /* Hodges-Lehmann */
-    /* the largest k >= 1 with P(U <= k - 1) <= alpha / 2: [d_(k), d_(mn+1-k)]
-     * (1-based) covers the true shift with probability >= 1 - alpha */
-    double *cdf = mw_exact(m, n) ? mw_table(m, n) : NULL;
-    size_t k = 0;
-    while (k < np / 2 && (cdf ? cdf[k] : mw_normal(m, n, (double)k)) <= alpha / 2)
-        k++;
-    free(cdf);
+    /* [d_(k), d_(mn+1-k)] (1-based) covers the true shift with probability
+     * >= 1 - alpha (without ties) */
+    size_t k = interval_rank(m, n, alpha, cache);
     if (k >= 1) {
         out->has_ci = true;
         out->ci_low = d[k - 1];
@@ -160,7 +172,7 @@ static void shift_of(const struct cmp_item *it, bool tokens, const struct cmp_st
     const struct an_test_result *b = it->side[CMP_BASE].t, *n = it->side[CMP_NEW].t;
     double *x = an_xcalloc(b->runs, sizeof *x), *y = an_xcalloc(n->runs, sizeof *y);
     size_t m = values(b, tokens, x), k = values(n, tokens, y);
-    cmp_shift_of(x, m, y, k, o->alpha, o->max_slowdown, out);
+    cmp_shift_of(x, m, y, k, o->alpha, o->max_slowdown, o->cache, out);
     free(x);
     free(y);
 }
