@@ -199,6 +199,13 @@ static void test_verdicts(void **state)
     assert_true(it.rs.significant && fabs(it.rs.p_value - 0.04334365325) < 1e-10);
     assert_int_equal(it.change, AN_CHANGE_REGRESSION);
 
+    /* p exactly alpha is significant: 3/3 -> 0/3, p = 1/20 */
+    side(&b, 3, 3, 100, -1);
+    side(&n, 3, 0, 100, -1);
+    judge(&it, &b, &n, &o);
+    assert_true(fabs(it.rs.p_value - 0.05) < 1e-12);
+    assert_true(it.rs.significant);
+
     /* a rise is an improvement only when the two-sided test says so:
      * 3/10 -> 8/10, p = 0.0698, is not; 0/5 -> 5/5 (0.0079) is */
     side(&b, 10, 3, 100, -1);

@@ -212,7 +212,9 @@ void cmp_item_repeat(struct cmp_item *it, const struct cmp_stat_opts *o)
     /* "worse" is the regression question, asked of every case before any
      * data: one-sided. Any other change is reported two-sided. */
     rs->p_value = rs->drop ? f.worse : f.two_sided;
-    rs->significant = rs->p_value <= o->alpha;
+    /* a p-value equal to alpha is significant (3/3 -> 0/3: p = 1/20 at
+     * 0.05), whatever the last bit of the logs and exponentials says */
+    rs->significant = rs->p_value <= o->alpha * (1 + 1e-9);
     rs->regression = rs->drop && (rs->significant || o->any_drop);
     rs->improvement = rs->rise && rs->significant;
     shift_of(it, false, o, &rs->duration);
