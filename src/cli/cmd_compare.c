@@ -75,11 +75,11 @@ static void repeat_line(FILE *out, bool color, const struct an_compare_case *k, 
                        : k->change == AN_CHANGE_IMPROVEMENT ? "IMPROVED"
                        : drop                               ? "DROP"
                                                             : "SLOWER";
-    const char *on = k->change == AN_CHANGE_IMPROVEMENT ? "\x1b[32m"
+    const char *on = k->change == AN_CHANGE_IMPROVEMENT  ? "\x1b[32m"
                      : k->change == AN_CHANGE_REGRESSION ? "\x1b[31m"
                                                          : "\x1b[33m";
-    fprintf(out, "%s%-11s%s%s: %u/%u -> %u/%u runs passed, %s (p = %.3g%s, alpha %g)", color ? on : "",
-            word, color ? "\x1b[0m" : "", id, k->baseline_passes, k->baseline_runs,
+    fprintf(out, "%s%-11s%s%s: %u/%u -> %u/%u runs passed, %s (p = %.3g%s, alpha %g)",
+            color ? on : "", word, color ? "\x1b[0m" : "", id, k->baseline_passes, k->baseline_runs,
             k->new_passes, k->new_runs, k->significant ? "significant" : "not significant",
             k->p_value, drop ? " one-sided" : "", alpha);
     if (k->slower)

@@ -142,10 +142,10 @@ static void judge(struct cmp_item *it, struct side_fx *b, struct side_fx *n,
                   const struct cmp_stat_opts *o)
 {
     memset(it, 0, sizeof *it);
-    it->side[CMP_BASE] = (struct cmp_side){.t = &b->t, .pass = b->t.status == AN_STATUS_PASS,
-                                           .word = an_status_name(b->t.status)};
-    it->side[CMP_NEW] = (struct cmp_side){.t = &n->t, .pass = n->t.status == AN_STATUS_PASS,
-                                          .word = an_status_name(n->t.status)};
+    it->side[CMP_BASE] = (struct cmp_side){
+        .t = &b->t, .pass = b->t.status == AN_STATUS_PASS, .word = an_status_name(b->t.status)};
+    it->side[CMP_NEW] = (struct cmp_side){
+        .t = &n->t, .pass = n->t.status == AN_STATUS_PASS, .word = an_status_name(n->t.status)};
     cmp_item_repeat(it, o);
     cmp_item_judge(it);
 }
@@ -223,7 +223,9 @@ static void test_verdicts(void **state)
     static const struct {
         unsigned passes, runs;
         double lo, hi;
-    } w[] = {{81, 263, 0.2553, 0.3662}, {15, 148, 0.0624, 0.1605}, {0, 20, 0, 0.1611},
+    } w[] = {{81, 263, 0.2553, 0.3662},
+             {15, 148, 0.0624, 0.1605},
+             {0, 20, 0, 0.1611},
              {1, 29, 0.0061, 0.1718}};
     for (size_t i = 0; i < sizeof w / sizeof *w; i++) {
         struct side_fx *bb = malloc(sizeof *bb), *nn = malloc(sizeof *nn);
@@ -238,8 +240,8 @@ static void test_verdicts(void **state)
         assert_true(it.repeated);
         if (fabs(it.rs.side[CMP_BASE].ci_low - w[i].lo) > 5e-5 ||
             fabs(it.rs.side[CMP_BASE].ci_high - w[i].hi) > 5e-5)
-            fail_msg("%u/%u: got %.5f-%.5f", w[i].passes, w[i].runs,
-                     it.rs.side[CMP_BASE].ci_low, it.rs.side[CMP_BASE].ci_high);
+            fail_msg("%u/%u: got %.5f-%.5f", w[i].passes, w[i].runs, it.rs.side[CMP_BASE].ci_low,
+                     it.rs.side[CMP_BASE].ci_high);
         free(bb->t.attempts);
         free(bb);
         free(nn);

@@ -84,9 +84,9 @@ static void test_refused(void **state)
 {
     (void)state;
     struct an_fisher f = {-1, -1, -1};
-    assert_false(an_fisher_exact(0, 0, 1, 2, &f));  /* no baseline run */
-    assert_false(an_fisher_exact(1, 2, 0, 0, &f));  /* no new run */
-    assert_false(an_fisher_exact(3, 2, 1, 2, &f));  /* more passes than runs */
+    assert_false(an_fisher_exact(0, 0, 1, 2, &f)); /* no baseline run */
+    assert_false(an_fisher_exact(1, 2, 0, 0, &f)); /* no new run */
+    assert_false(an_fisher_exact(3, 2, 1, 2, &f)); /* more passes than runs */
     assert_false(an_fisher_exact(1, 2, 3, 2, &f));
     assert_false(an_fisher_exact(1, AN_FISHER_MAX_RUNS + 1, 1, 2, &f));
     assert_true(f.worse == -1 && f.better == -1 && f.two_sided == -1); /* untouched */

@@ -52,7 +52,7 @@ static double *mw_table(size_t m, size_t n)
     for (size_t i = 0; i <= m; i++)
         f[i * len] = 1; /* no new value yet: one ordering, no pair */
     for (size_t j = 1; j <= n; j++)
-        for (size_t i = 1; i <= m; i++) /* ascending: f[i-1] already has j */
+        for (size_t i = 1; i <= m; i++)    /* ascending: f[i-1] already has j */
             for (size_t w = len; w-- > j;) /* descending: f[i]'s old values */
                 f[i * len + w] += f[(i - 1) * len + w - j];
     double *cdf = an_xmalloc(len * sizeof *cdf), total = 0, run = 0;
@@ -198,8 +198,8 @@ void cmp_item_repeat(struct cmp_item *it, const struct cmp_stat_opts *o)
         wilson(r->passes, r->runs, o->alpha, &r->ci_low, &r->ci_high);
     }
     struct an_fisher f;
-    if (!an_fisher_exact(rs->side[0].passes, rs->side[0].runs, rs->side[1].passes,
-                         rs->side[1].runs, &f))
+    if (!an_fisher_exact(rs->side[0].passes, rs->side[0].runs, rs->side[1].passes, rs->side[1].runs,
+                         &f))
         return; /* beyond AN_FISHER_MAX_RUNS: today's verdict stands */
     it->repeated = true;
     /* the rates compared as fractions, exactly: a1/n1 > a2/n2 */
@@ -230,9 +230,9 @@ static json_t *rate_json(const struct cmp_rate *r)
 
 json_t *cmp_rstats_json(const struct cmp_rstats *rs)
 {
-    return json_pack("{s:o, s:o, s:f, s:b, s:f}", "baseline", rate_json(&rs->side[CMP_BASE]),
-                     "new", rate_json(&rs->side[CMP_NEW]), "p_value", rs->p_value,
-                     "significant", rs->significant, "alpha", rs->alpha);
+    return json_pack("{s:o, s:o, s:f, s:b, s:f}", "baseline", rate_json(&rs->side[CMP_BASE]), "new",
+                     rate_json(&rs->side[CMP_NEW]), "p_value", rs->p_value, "significant",
+                     rs->significant, "alpha", rs->alpha);
 }
 
 static json_t *shift_json(const struct cmp_shift *s)

@@ -11,7 +11,8 @@ static void rate(struct an_buf *b, const struct cmp_rate *r, double conf)
 
 static void verdict(struct an_buf *b, const struct cmp_rstats *rs)
 {
-    an_buf_printf(b, "p = %.3g%s: %s at alpha %g", rs->p_value, rs->drop ? " (one-sided, worse)" : "",
+    an_buf_printf(b, "p = %.3g%s: %s at alpha %g", rs->p_value,
+                  rs->drop ? " (one-sided, worse)" : "",
                   rs->significant ? "significant" : "not significant", rs->alpha);
 }
 
