@@ -6,6 +6,7 @@
  * shift. Pure: reads the two results, writes it->rs.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -221,34 +222,43 @@ void cmp_item_repeat(struct cmp_item *it, const struct cmp_stat_opts *o)
     shift_of(it, true, o, &rs->tokens);
 }
 
+/* x to 12 significant digits, so that the report prints it short (0.05,
+ * not 0.050000000000000003: an_json_dumps prints 15 digits when every
+ * real of the document reads back the same). */
+static json_t *real12(double x)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%.12g", x);
+    return json_real(strtod(b, NULL));
+}
+
 static json_t *rate_json(const struct cmp_rate *r)
 {
-    return json_pack("{s:I, s:I, s:f, s:f, s:f}", "runs", (json_int_t)r->runs, "passes",
-                     (json_int_t)r->passes, "pass_rate", r->rate, "ci_low", r->ci_low, "ci_high",
-                     r->ci_high);
+    return json_pack("{s:I, s:I, s:o, s:o, s:o}", "runs", (json_int_t)r->runs, "passes",
+                     (json_int_t)r->passes, "pass_rate", real12(r->rate), "ci_low",
+                     real12(r->ci_low), "ci_high", real12(r->ci_high));
 }
 
 json_t *cmp_rstats_json(const struct cmp_rstats *rs)
 {
-    return json_pack("{s:o, s:o, s:f, s:b, s:f}", "baseline", rate_json(&rs->side[CMP_BASE]), "new",
-                     rate_json(&rs->side[CMP_NEW]), "p_value", rs->p_value, "significant",
-                     rs->significant, "alpha", rs->alpha);
+    return json_pack("{s:o, s:o, s:o, s:b, s:o}", "baseline", rate_json(&rs->side[CMP_BASE]), "new",
+                     rate_json(&rs->side[CMP_NEW]), "p_value", real12(rs->p_value), "significant",
+                     rs->significant, "alpha", real12(rs->alpha));
 }
 
 static json_t *shift_json(const struct cmp_shift *s)
 {
     if (!s->known)
         return json_null();
-    return json_pack("{s:f, s:f, s:f, s:o, s:o, s:b}", "baseline", s->base_median, "new",
-                     s->new_median, "difference", s->shift, "ci_low",
-                     s->has_ci ? json_real(s->ci_low) : json_null(), "ci_high",
-                     s->has_ci ? json_real(s->ci_high) : json_null(), "flagged", s->flagged);
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:b}", "baseline", real12(s->base_median), "new",
+                     real12(s->new_median), "difference", real12(s->shift), "ci_low",
+                     s->has_ci ? real12(s->ci_low) : json_null(), "ci_high",
+                     s->has_ci ? real12(s->ci_high) : json_null(), "flagged", s->flagged);
 }
 
 json_t *cmp_medians_json(const struct cmp_rstats *rs)
 {
     return json_pack("{s:o, s:o, s:o}", "max_slowdown",
-                     rs->max_slowdown >= 0 ? json_real(rs->max_slowdown) : json_null(),
-                     "duration_ms", shift_json(&rs->duration), "total_tokens",
-                     shift_json(&rs->tokens));
+                     rs->max_slowdown >= 0 ? real12(rs->max_slowdown) : json_null(), "duration_ms",
+                     shift_json(&rs->duration), "total_tokens", shift_json(&rs->tokens));
 }
