@@ -269,6 +269,36 @@ static void test_slowdown_and_single_runs(void **state)
     assert_false(it.rs.duration.flagged);
     assert_int_equal(it.gate, AN_GATE_NONE);
 
+    /* a recording claiming more runs than Fisher's test takes: judged as
+     * with single runs, its attempts never read */
+    side(&n, 10, 9, 100, -1);
+    n.t.runs = 200000;
+    n.t.passes = 100000;
+    judge(&it, &b, &n, &o);
+    assert_false(it.repeated);
+
+    /* 600 and 600 runs: beyond CMP_SHIFT_MAX_PAIRS, medians but no interval */
+    {
+        struct an_test_result big[2];
+        memset(big, 0, sizeof big);
+        for (int k = 0; k < 2; k++) {
+            big[k].runs = big[k].passes = 600;
+            big[k].attempts = calloc(600, sizeof *big[k].attempts);
+            for (int i = 0; i < 600; i++)
+                big[k].attempts[i] =
+                    (struct an_attempt){.duration_ms = 10 + k * 1000 + i % 7, .total_tokens = -1};
+        }
+        o.max_slowdown = 0.5;
+        memset(&it, 0, sizeof it);
+        it.side[CMP_BASE] = (struct cmp_side){.t = &big[0], .pass = true, .word = "pass"};
+        it.side[CMP_NEW] = (struct cmp_side){.t = &big[1], .pass = true, .word = "pass"};
+        cmp_item_repeat(&it, &o);
+        assert_true(it.repeated && it.rs.duration.known && !it.rs.duration.has_ci);
+        assert_true(it.rs.duration.shift == 1000 && !it.rs.duration.flagged);
+        free(big[0].attempts);
+        free(big[1].attempts);
+    }
+
     /* a side that ran once: not repeated, today's verdict (pass -> fail) */
     side(&n, 10, 9, 100, -1);
     n.t.runs = 0;
