@@ -54,10 +54,11 @@ void cmp_page_stats(struct cmp_page *pg, const struct cmp_item *it)
     rate(&pg->b, &rs->side[CMP_BASE], conf);
     an_buf_puts(&pg->b, " &#8594; new ");
     rate(&pg->b, &rs->side[CMP_NEW], conf);
-    an_buf_puts(&pg->b, "</dd><dt>Fisher's exact test</dt><dd>");
-    verdict(&pg->b, rs);
-    an_buf_printf(&pg->b, "; two-sided p = %.3g, one-sided (worse) p = %.3g</dd>", rs->p_two,
-                  rs->p_worse);
+    an_buf_printf(&pg->b,
+                  "</dd><dt>Fisher's exact test</dt><dd>%s at alpha %g: one-sided (worse) p = "
+                  "%.3g, two-sided p = %.3g%s</dd>",
+                  rs->significant ? "significant" : "not significant", rs->alpha, rs->p_worse,
+                  rs->p_two, rs->drop ? "" : " (the rate did not drop: the two-sided p decides)");
     shift(&pg->b, "duration", " ms", &rs->duration, conf);
     shift(&pg->b, "token usage", " tokens", &rs->tokens, conf);
     if (rs->max_slowdown >= 0)
