@@ -7,6 +7,7 @@
 #ifndef ANANKE_COMPARE_H
 #define ANANKE_COMPARE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,8 +39,20 @@ struct an_compare_opts {
      * message a call; NULL: not said */
     void (*on_warning)(void *ud, const char *msg);
     void *warning_ud;
+    /* Cases repeated on both sides (--repeat K, K > 1; docs/compare.md
+     * "Repeated runs"): a drop in pass rate is a regression only when
+     * Fisher's exact test finds it significant at `alpha` (0 or less:
+     * 0.05), or with `gate_any_drop` (--gate-on any-drop) whatever its
+     * p-value. `max_slowdown` (--max-slowdown; negative: not given): flag
+     * a case whose median duration or token usage grew by more than this
+     * share of the baseline's with confidence 1 - alpha. */
+    double alpha;
+    bool gate_any_drop;
+    double max_slowdown;
 };
-#define AN_COMPARE_OPTS_INIT {.report_id = NULL, .redact = NULL, .nredact = 0, .now_ms = 0}
+#define AN_COMPARE_OPTS_INIT                                                                  \
+    {.report_id = NULL, .redact = NULL, .nredact = 0, .now_ms = 0, .alpha = 0.05,              \
+     .gate_any_drop = false, .max_slowdown = -1}
 
 struct an_compare; /* opaque */
 
@@ -65,6 +78,14 @@ struct an_compare_case {
     enum an_change change;
     enum an_gate gate;
     const char *new_root;        /* the new side's root cause; NULL when it passed */
+    /* both sides repeated (runs > 1): the pass counts, Fisher's p-value
+     * (one-sided "worse" for a drop, else two-sided) and its verdict at
+     * alpha. All 0 / false when not repeated. */
+    bool repeated;
+    unsigned baseline_runs, baseline_passes, new_runs, new_passes;
+    double p_value;
+    bool significant;
+    bool slower, more_tokens; /* median duration / token usage beyond max_slowdown */
 };
 size_t an_compare_ncases(const struct an_compare *c);
 void an_compare_case_at(const struct an_compare *c, size_t i, struct an_compare_case *out);

@@ -138,6 +138,7 @@ struct an_attempt {
     enum an_status status;
     int64_t duration_ms;
     char *summary; /* first finding's label or the error message; NULL on pass */
+    int64_t total_tokens; /* the run's usage total_tokens, summed; -1: not reported */
 };
 
 /* What the redaction of one result replaced (docs/record.md): a secret's

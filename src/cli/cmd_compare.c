@@ -1,4 +1,6 @@
 /* ananke compare: two recorded runs → an evidence pack and a CI gate. */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,16 +30,67 @@ static const char USAGE[] =
     "                           api_key=...) or a regex; repeatable. Secrets the\n"
     "                           recorded targets take from ${ENV.NAME} are always\n"
     "                           scrubbed when NAME is set.\n"
+    "      --alpha A            significance level for cases repeated on both sides\n"
+    "                           (--repeat): a pass-rate drop is a regression when\n"
+    "                           Fisher's exact test (one-sided) gives p <= A\n"
+    "                           (default 0.05; 0.01 or 1%%)\n"
+    "      --gate-on WHAT       significant (default): only a significant drop of a\n"
+    "                           repeated case gates; any-drop: every drop does\n"
+    "      --max-slowdown S     flag (and gate require_approval) a repeated case\n"
+    "                           whose median duration or token usage grew by more\n"
+    "                           than S of the baseline's, with confidence 1 - alpha\n"
+    "                           (a share: 0.5 or 50%%; default: not checked)\n"
     "      --report-id ID       the report's id (default: from the run ids and time)\n"
     "      --color WHEN         auto (default), always, never\n"
     "  -h, --help               this help\n\n"
     "A case that passed in the baseline and fails, errors or is missing now is a\n"
-    "regression: its gate is at least require_approval.\n"
+    "regression: its gate is at least require_approval. A case repeated on both\n"
+    "sides is judged by its pass rates instead (docs/compare.md).\n"
     "exit: 0 the report was written (and no case reached --fail-on), 1 a case\n"
     "reached the --fail-on gate, 2 invalid invocation or input, or the report\n"
     "could not be written.\n";
 
 #define MAX_REDACT 32
+
+/* A share: "0.05" or "5%"; in (0, max]. -1 when it is not one. */
+static double parse_share(const char *s, double max)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!errno && end != s && !strcmp(end, "%"))
+        v /= 100;
+    else if (errno || end == s || *end)
+        return -1;
+    return isfinite(v) && v > 0 && v <= max ? v : -1;
+}
+
+/* A case repeated on both sides: its pass counts, p-value and verdict. */
+static void repeat_line(FILE *out, bool color, const struct an_compare_case *k, double alpha)
+{
+    char *id = an_text_shown(k->case_id, 200);
+    bool drop = (unsigned long long)k->new_passes * k->baseline_runs <
+                (unsigned long long)k->baseline_passes * k->new_runs;
+    const char *word = k->change == AN_CHANGE_REGRESSION    ? "REGRESSION"
+                       : k->change == AN_CHANGE_IMPROVEMENT ? "IMPROVED"
+                       : drop                               ? "DROP"
+                                                            : "SLOWER";
+    const char *on = k->change == AN_CHANGE_IMPROVEMENT  ? "\x1b[32m"
+                     : k->change == AN_CHANGE_REGRESSION ? "\x1b[31m"
+                                                         : "\x1b[33m";
+    fprintf(out, "%s%-11s%s%s: %u/%u -> %u/%u runs passed, %s (p = %.3g%s, alpha %g)",
+            color ? on : "", word, color ? "\x1b[0m" : "", id, k->baseline_passes, k->baseline_runs,
+            k->new_passes, k->new_runs, k->significant ? "significant" : "not significant",
+            k->p_value, drop ? " one-sided" : "", alpha);
+    if (k->slower)
+        fputs(", median duration beyond --max-slowdown", out);
+    if (k->more_tokens)
+        fputs(", median token usage beyond --max-slowdown", out);
+    if (k->gate != AN_GATE_NONE)
+        fprintf(out, ", gate %s", an_gate_name(k->gate));
+    fputc('\n', out);
+    free(id);
+}
 
 static void line(FILE *out, bool color, const char *color_on, const char *word,
                  const struct an_compare_case *k)
@@ -88,6 +141,20 @@ int cmd_compare(int argc, char **argv)
                 rc = cli_usage_error("at most %d --redact options", MAX_REDACT);
             else if (v)
                 redact[nredact++] = v;
+        } else if (cli_opt("compare", argc, argv, &i, "--alpha", NULL, &v, &rc)) {
+            if (v && (o.alpha = parse_share(v, 0.5)) < 0)
+                rc = cli_usage_error("--alpha takes a level above 0 and at most 0.5 (0.05 or "
+                                     "5%%), not '%s'",
+                                     v);
+        } else if (cli_opt("compare", argc, argv, &i, "--gate-on", NULL, &v, &rc)) {
+            if (v && strcmp(v, "significant") && strcmp(v, "any-drop"))
+                rc = cli_usage_error("--gate-on takes significant or any-drop, not '%s'", v);
+            o.gate_any_drop = v && !strcmp(v, "any-drop");
+        } else if (cli_opt("compare", argc, argv, &i, "--max-slowdown", NULL, &v, &rc)) {
+            if (v && (o.max_slowdown = parse_share(v, 1e6)) < 0)
+                rc = cli_usage_error("--max-slowdown takes a share above 0 (0.5 or 50%%), "
+                                     "not '%s'",
+                                     v);
         } else if (cli_opt("compare", argc, argv, &i, "--report-id", NULL, &v, &rc)) {
             o.report_id = v;
         } else if (cli_opt("compare", argc, argv, &i, "--color", NULL, &v, &rc)) {
@@ -130,7 +197,14 @@ int cmd_compare(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         struct an_compare_case k;
         an_compare_case_at(c, i, &k);
-        if (k.change == AN_CHANGE_REGRESSION) {
+        bool drop = k.repeated && (unsigned long long)k.new_passes * k.baseline_runs <
+                                      (unsigned long long)k.baseline_passes * k.new_runs;
+        if (k.repeated && (k.change != AN_CHANGE_NONE || drop || k.slower || k.more_tokens))
+            repeat_line(stdout, col, &k, o.alpha);
+        if (k.repeated) {
+            reg += k.change == AN_CHANGE_REGRESSION;
+            imp += k.change == AN_CHANGE_IMPROVEMENT;
+        } else if (k.change == AN_CHANGE_REGRESSION) {
             line(stdout, col, "\x1b[31m", "REGRESSION", &k);
             reg++;
         } else if (k.change == AN_CHANGE_IMPROVEMENT) {

@@ -466,6 +466,7 @@ void cmp_html_case(struct cmp_page *pg, const struct an_compare *c, const struct
         an_buf_puts(&pg->b, "</dd>");
         an_buf_release(&line);
     }
+    cmp_page_stats(pg, it);
     an_buf_puts(&pg->b, "</dl>\n");
     for (int k = 0; k < 2; k++)
         if (it->side[k].avail == CMP_MISSING && it->status != CMP_FILTERED_OUT)

@@ -365,6 +365,7 @@ static void case_row(struct cmp_page *pg, const struct cmp_item *it)
     }
     an_buf_puts(&pg->b, "<td>");
     cmp_page_badge(pg, change_word(it->change), change_word(it->change));
+    cmp_page_stats_line(pg, it);
     an_buf_puts(&pg->b, "</td><td>");
     const char *nr = cmp_root_name(it->side[CMP_NEW].root),
                *br = cmp_root_name(it->side[CMP_BASE].root);

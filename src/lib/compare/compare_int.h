@@ -12,6 +12,10 @@
  *   compare_json.c    compare-report.json (Report Contract v5)
  *   compare_html.c    report.html and what every page shares
  *   compare_case.c    case-<id>.html: the side-by-side replay diff
+ *   compare_stats_html.c  a repeated case's statistics on those pages
+ *   compare_stats.c   repeated cases: pass rates with their intervals,
+ *                     Fisher's exact test, medians of durations and token
+ *                     usage with a Mann-Whitney interval of their shift
  *
  * Ownership: struct an_compare owns both runs (their JSON documents and
  * results) and every item; an item's sides borrow their test results and
@@ -202,6 +206,75 @@ void cmp_slug(struct an_buf *out, const char *s);
  * (#...) is allowed. */
 const char *cmp_href_violation(const char *href);
 
+/* --- repeated cases (compare_stats.c) ------------------------------------- */
+
+/* The interval's rank k for the last (m, n, alpha) asked: the cases of a
+ * run share their run counts, and the exact distribution costs m*n*mn. */
+struct cmp_mw_cache {
+    size_t m, n;
+    double alpha;
+    size_t k;
+};
+
+struct cmp_stat_opts {
+    double alpha;        /* significance level, (0, 0.5] */
+    bool any_drop;       /* --gate-on any-drop */
+    double max_slowdown; /* a share (0.5: 50 % slower); negative: not given */
+    struct cmp_mw_cache *cache; /* NULL: none */
+};
+
+/* One side's pass count and the Wilson score interval of its true rate at
+ * confidence 1 - alpha. */
+struct cmp_rate {
+    unsigned runs, passes;
+    double rate, ci_low, ci_high;
+};
+
+/* The shift new - baseline of a per-run number (duration, tokens): the
+ * medians, the Hodges-Lehmann estimate and its Mann-Whitney interval at
+ * confidence 1 - alpha. has_ci false: too few runs for that confidence
+ * (or too many pairs: CMP_SHIFT_MAX_PAIRS), never flagged. */
+struct cmp_shift {
+    bool known; /* both sides have at least one value */
+    double base_median, new_median, shift;
+    bool has_ci;
+    double ci_low, ci_high;
+    bool flagged; /* ci_low > max_slowdown * base_median */
+};
+#define CMP_SHIFT_MAX_PAIRS (1u << 18)
+
+struct cmp_rstats {
+    struct cmp_rate side[2];
+    double p_worse, p_two; /* Fisher: one-sided "new is worse", two-sided */
+    double p_value;        /* p_worse when the rate dropped, else p_two */
+    bool significant;      /* p_value <= alpha */
+    double alpha;
+    bool drop, rise;       /* the new rate is lower / higher */
+    bool regression, improvement; /* what the case's change becomes */
+    struct cmp_shift duration, tokens;
+    double max_slowdown;   /* as given; negative: not given */
+};
+
+/* x[0..m) baseline, y[0..n) new (both sorted in place). false when m or n
+ * is 0. cache may be NULL. */
+bool cmp_shift_of(double *x, size_t m, double *y, size_t n, double alpha, double max_slowdown,
+                  struct cmp_mw_cache *cache, struct cmp_shift *out);
+/* P(U <= u) of the Mann-Whitney statistic with m and n values, exact for
+ * m, n <= CMP_MW_EXACT_MAX (no ties), normal with a continuity correction
+ * beyond. */
+#define CMP_MW_EXACT_MAX 50
+double cmp_mw_cdf(size_t m, size_t n, double u);
+struct cmp_item;
+/* it->repeated and it->rs when both sides ran repeatedly (runs > 1). */
+void cmp_item_repeat(struct cmp_item *it, const struct cmp_stat_opts *o);
+/* compare-report.json's item "stats": {baseline{runs, passes, pass_rate,
+ * ci_low, ci_high}, new{...}, p_value, significant, alpha}. New reference. */
+json_t *cmp_rstats_json(const struct cmp_rstats *rs);
+/* item "medians": {max_slowdown, duration_ms, total_tokens}, each figure
+ * {baseline, new, difference, ci_low, ci_high, flagged} or null. New
+ * reference. */
+json_t *cmp_medians_json(const struct cmp_rstats *rs);
+
 /* --- the model ------------------------------------------------------------ */
 
 struct cmp_side {
@@ -243,6 +316,8 @@ struct cmp_item {
     size_t nrules;
     const char *tags[12]; /* static */
     size_t ntags;
+    bool repeated;          /* both sides ran repeatedly: rs holds their statistics */
+    struct cmp_rstats rs;
     char *diff_href;  /* case-<fid>.html */
     char *repro_href; /* repro/<fid>.json (filled by the pack) */
 };
@@ -268,6 +343,8 @@ struct an_compare {
     char *report_id;
     int64_t now_ms;
     struct cmp_redactor *red;
+    struct cmp_stat_opts sopt;
+    struct cmp_mw_cache mw_cache;
 };
 
 /* Per-item verdicts from the sides (compare_pair.c runs it once the sides
@@ -391,6 +468,11 @@ void cmp_page_badge(struct cmp_page *pg, const char *cls, const char *word);
 
 /* report.html: summary, the case table, the embedded manifest index. */
 void cmp_html_report(struct cmp_page *pg, const struct an_compare *c, const json_t *report);
+/* A repeated case's statistics (compare_stats_html.c): one line for
+ * report.html's table, and <dt>/<dd> rows for the case page's <dl>.
+ * Nothing for a case not repeated on both sides. */
+void cmp_page_stats_line(struct cmp_page *pg, const struct cmp_item *it);
+void cmp_page_stats(struct cmp_page *pg, const struct cmp_item *it);
 /* case-<fid>.html: the replay diff of one case. */
 void cmp_html_case(struct cmp_page *pg, const struct an_compare *c, const struct cmp_item *it);
 

@@ -252,6 +252,10 @@ static json_t *item_json(const struct cmp_item *it, const struct cmp_pack *p)
     json_object_set_new(o, "recommended_policy_rules", words(it->rules, it->nrules));
     json_object_set_new(o, "trace_integrity", tr);
     json_object_set_new(o, "metrics", metrics(it));
+    if (it->repeated) {
+        json_object_set_new(o, "stats", cmp_rstats_json(&it->rs));
+        json_object_set_new(o, "medians", cmp_medians_json(&it->rs));
+    }
     json_object_set_new(o, "security", sec);
     json_object_set_new(o, "risk_level", json_string(cmp_risk_level(it->gate)));
     json_object_set_new(o, "risk_tags", words(it->tags, it->ntags));

@@ -402,18 +402,30 @@ void cmp_item_judge(struct cmp_item *it)
     bool regression = it->status == CMP_EXECUTED && b->pass && !n->pass;
     bool improvement = it->status == CMP_EXECUTED && b->t && !b->pass &&
                        b->t->status != AN_STATUS_SKIP && n->pass;
+    if (it->repeated && it->status == CMP_EXECUTED) {
+        /* repeated on both sides: the rates decide, not one verdict each
+         * (docs/compare.md "Repeated runs") */
+        regression = it->rs.regression;
+        improvement = it->rs.improvement;
+    }
+    bool slow = it->repeated && it->status == CMP_EXECUTED &&
+                (it->rs.duration.flagged || it->rs.tokens.flagged);
     it->change = regression    ? AN_CHANGE_REGRESSION
                  : improvement ? AN_CHANGE_IMPROVEMENT
                                : AN_CHANGE_NONE;
     it->preventable = (n->root != CMP_ROOT_NONE && n->root != CMP_ROOT_TOOL_FAILURE) ||
                       n->evidence_failed;
     it->nrules = cmp_policy_rules(n->root, n->evidence_failed, it->rules);
-    it->gate = cmp_gate(it->status, cmp_signals_max(&n->sig), n->avail, regression);
+    it->gate = cmp_gate(it->status, cmp_signals_max(&n->sig), n->avail, regression || slow);
     it->ntags = 0;
     for (size_t i = 0; i < n->sig.n; i++)
         tag(it, n->sig.v[i].kind);
     if (regression)
         tag(it, "regression");
+    if (it->repeated && it->status == CMP_EXECUTED && it->rs.drop && !it->rs.significant)
+        tag(it, "not_significant");
+    if (slow)
+        tag(it, "slowdown");
     if (it->status == CMP_FILTERED_OUT)
         tag(it, "filtered_out");
     if (it->status == CMP_SKIPPED)
@@ -461,6 +473,7 @@ static void add_item(struct an_compare *c, const struct entry *be, const struct 
     c->nitems++;
     fill_side(&it->side[CMP_BASE], &c->run[CMP_BASE], be);
     fill_side(&it->side[CMP_NEW], &c->run[CMP_NEW], ne);
+    cmp_item_repeat(it, &c->sopt);
     cmp_item_judge(it);
     struct an_buf b = AN_BUF_INIT;
     an_buf_printf(&b, "case-%s.html", it->fid);
@@ -517,6 +530,10 @@ int an_compare_load(struct an_compare **out, const char *baseline_dir, const cha
     if ((rc = cmp_redactor_new(&c->red, o->redact, o->nredact, err)))
         goto done;
     c->run[CMP_BASE].o = c->run[CMP_NEW].o = o;
+    c->sopt.alpha = o->alpha > 0 && o->alpha < 1 ? o->alpha : 0.05;
+    c->sopt.any_drop = o->gate_any_drop;
+    c->sopt.max_slowdown = o->max_slowdown;
+    c->sopt.cache = &c->mw_cache;
     if ((rc = load_run(&c->run[CMP_BASE], baseline_dir, err)) ||
         (rc = load_run(&c->run[CMP_NEW], new_dir, err)))
         goto done;
@@ -608,4 +625,13 @@ void an_compare_case_at(const struct an_compare *c, size_t i, struct an_compare_
     out->change = it->change;
     out->gate = it->gate;
     out->new_root = cmp_root_name(it->side[CMP_NEW].root);
+    out->repeated = it->repeated;
+    out->baseline_runs = it->rs.side[CMP_BASE].runs;
+    out->baseline_passes = it->rs.side[CMP_BASE].passes;
+    out->new_runs = it->rs.side[CMP_NEW].runs;
+    out->new_passes = it->rs.side[CMP_NEW].passes;
+    out->p_value = it->rs.p_value;
+    out->significant = it->rs.significant;
+    out->slower = it->repeated && it->rs.duration.flagged;
+    out->more_tokens = it->repeated && it->rs.tokens.flagged;
 }

@@ -62,7 +62,8 @@
  *     }?,
  *     "runs": 5, "passes": 3,       --repeat (1 and 0/1 when not repeated, 0 and 0 skipped)
  *     "pass_rate": 0.6?, "stability": "unstable"?,  null when skipped
- *     "attempts": [{"status", "duration_ms", "summary"?}],  one per run when repeated
+ *     "attempts": [{"status", "duration_ms", "summary"?, "total_tokens"?}],  one per run
+ *                                   when repeated; total_tokens when the agent reported usage
  *     "dynamic": {                  a dynamic test (seed 002); null for a static one
  *       "simulator": "user-sim"?,   the simulator agent's name
  *       "end": "all_reached" | "goal_achieved" | "max_turns" | "timeout" | "error",
@@ -244,11 +245,14 @@ json_t *an_result_json_test(const struct an_test_result *t)
     set(o, "stability",
         skip ? json_null() : json_string(an_stability_name(an_stability_of(passes, runs))));
     json_t *att = json_array();
-    for (unsigned i = 0; t->attempts && i < t->runs; i++)
-        json_array_append_new(att, json_pack("{s:s,s:I,s:o}", "status",
-                                             an_status_name(t->attempts[i].status), "duration_ms",
-                                             (json_int_t)t->attempts[i].duration_ms, "summary",
-                                             str(t->attempts[i].summary)));
+    for (unsigned i = 0; t->attempts && i < t->runs; i++) {
+        json_t *a = json_pack("{s:s,s:I,s:o}", "status", an_status_name(t->attempts[i].status),
+                              "duration_ms", (json_int_t)t->attempts[i].duration_ms, "summary",
+                              str(t->attempts[i].summary));
+        if (t->attempts[i].total_tokens >= 0) /* only when the agent reported it */
+            set(a, "total_tokens", json_integer(t->attempts[i].total_tokens));
+        json_array_append_new(att, a);
+    }
     set(o, "attempts", att);
     set(o, "dynamic", dynamic(t));
     set(o, "transcript", an_transcript_to_json(&t->transcript, false));

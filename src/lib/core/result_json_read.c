@@ -341,6 +341,9 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
             status_of(an_json_str(v, "status"), &t->attempts[i].status);
             t->attempts[i].duration_ms = num(v, "duration_ms");
             t->attempts[i].summary = dup_str(v, "summary");
+            json_t *tok = json_object_get(v, "total_tokens");
+            t->attempts[i].total_tokens =
+                json_is_integer(tok) && json_integer_value(tok) >= 0 ? json_integer_value(tok) : -1;
         }
     }
     t->dyn = read_dynamic(json_object_get(j, "dynamic"));

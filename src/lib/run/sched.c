@@ -18,6 +18,7 @@
 #include "run/sched_int.h"
 #include "run/redact_result.h"
 #include "core/result_paths.h"
+#include "core/usage.h"
 #include "run/secrets.h"
 
 static bool has_tag(const struct an_test *t, const char *const *tags, size_t n)
@@ -151,6 +152,9 @@ void sched_collect(struct sched *s, struct an_job *j)
         a->status = j->res.status;
         a->duration_ms = j->res.end_ms - j->res.start_ms;
         a->summary = attempt_summary(&j->res);
+        struct an_usage_sum u;
+        an_usage_sum(j->res.transcript.turns, j->res.transcript.nturns, &u);
+        a->total_tokens = u.reports && u.has_total ? u.total : -1;
         dst->runs = s->repeat;
         if (j->res.status == AN_STATUS_PASS)
             dst->passes++;
