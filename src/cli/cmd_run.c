@@ -140,7 +140,10 @@ static void header(const struct an_suite *s, const struct an_run_opts *ro)
     an_redactor_free(red);
     if (t->type == AN_TARGET_OPENAI)
         printf(" (model %s)", t->model.src);
-    if (ro->repeat > 1)
+    if (ro->adaptive)
+        printf(", each until decided (at most %u runs)",
+               ro->max_repeats ? ro->max_repeats : AN_RUN_MAX_REPEATS);
+    else if (ro->repeat > 1)
         printf(", each %u times", ro->repeat);
     fputs("\n\n", stdout);
     free(shown);
@@ -386,6 +389,8 @@ static int finish(struct run_args *a, const struct an_suite *suite, struct an_ru
     if (cli_reporters_write(&a->reps, result))
         rc = AN_EXIT_FAIL;
     struct an_counts n = an_run_result_counts(result);
+    if (a->ro.allow_inconclusive)
+        n.inconclusive = 0;
     /* skipped tests and expected failures never fail a run; stale ones do */
     if (an_counts_failing(&n) || result->not_run)
         rc = AN_EXIT_FAIL;
