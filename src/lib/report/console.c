@@ -458,11 +458,17 @@ void an_console_summary(FILE *out, const struct an_run_result *r, const struct a
     }
     an_buf_printf(&c.b, " (%zu %s) in %.2fs\n", r->ntests, r->ntests == 1 ? "test" : "tests",
                   (double)(ms > 0 ? ms : 0) / 1000.0);
-    if (r->adaptive) /* the cost of certainty */
+    if (r->adaptive) { /* the cost of certainty */
+        size_t runs = 0, most = 0;
+        for (size_t i = 0; i < r->ntests; i++) {
+            runs += r->tests[i].max_runs ? r->tests[i].runs : 0;
+            most += r->tests[i].max_runs;
+        }
         an_buf_printf(&c.b,
-                      "Adaptive repeats: %zu runs saved against --max-repeats %u "
-                      "(%.3g confidence)\n",
-                      an_run_result_runs_saved(r), r->max_repeats, r->confidence);
+                      "Adaptive repeats: %zu runs of at most %zu (--max-repeats %u a test), "
+                      "%zu saved, at %.3g confidence\n",
+                      runs, most, r->max_repeats, an_run_result_runs_saved(r), r->confidence);
+    }
     /* seed 002's summary line; skipped tests are left out of the rate */
     an_buf_printf(&c.b, "Pass rate: %.1f%%\n", an_counts_pass_rate(&n) * 100.0);
     fwrite(c.b.data, 1, c.b.len, out);

@@ -1,0 +1,14 @@
+# --allow-inconclusive: the run passes (exit 0) yet every report still says
+# inconclusive
+set -e
+jq -e '.summary.inconclusive == 1 and .options.confidence == 0.99' out/r.json >/dev/null
+grep -q 'type="inconclusive"' out/j.xml
+# without it the same run fails
+mkdir -p out/again
+"$MOCK" agui --scenario scenario.yaml --port-file out/again/port >/dev/null 2>&1 & pid=$!
+trap 'kill $pid 2>/dev/null' EXIT
+for _ in $(seq 50); do [ -s out/again/port ] && break; sleep 0.05; done
+rc=0
+ANANKE_MOCK_URL="http://127.0.0.1:$(cat out/again/port)/agent" "$ANANKE" run . --repeat auto --pass-rate 0.8 --confidence 99% > out/again/stdout || rc=$?
+[ "$rc" = 1 ]
+grep -q 'INCONCLUSIVE  borderline agent' out/again/stdout
