@@ -256,7 +256,8 @@ struct an_counts {
 bool an_counts_failing(const struct an_counts *c);
 struct an_counts an_run_result_counts(const struct an_run_result *r);
 /* --repeat auto: the runs adaptive mode did not need, summed over the
- * tests: max_runs - runs for each test that ran adaptively. */
+ * tests: max_runs - runs for each test the rule decided (PASS, FAIL or
+ * ERROR; an INCONCLUSIVE test saved nothing). */
 size_t an_run_result_runs_saved(const struct an_run_result *r);
 /* passed / (passed + failed + errors + inconclusive): skipped tests ran
  * nothing and are left out; 0 when no test ran. */

@@ -233,7 +233,9 @@ size_t an_run_result_runs_saved(const struct an_run_result *r)
     size_t saved = 0;
     for (size_t i = 0; i < r->ntests; i++) {
         const struct an_test_result *t = &r->tests[i];
-        if (t->max_runs > t->runs)
+        /* only a verdict saves runs: a test cut before one (fail-fast,
+         * interruption) is INCONCLUSIVE and saved nothing */
+        if (t->max_runs > t->runs && t->status != AN_STATUS_INCONCLUSIVE)
             saved += t->max_runs - t->runs;
     }
     return saved;

@@ -18,8 +18,8 @@
  *               "runs_saved": 0},
  *               (expected_failures: of the failed, those --expected-failures lists;
  *                stale: of the passed, those it lists; inconclusive: --repeat auto
- *                could not decide; runs_saved: --repeat auto, the sum over tests of
- *                --max-repeats minus the runs the test needed, 0 otherwise)
+ *                could not decide; runs_saved: --repeat auto, the sum over the
+ *                tests it decided of --max-repeats minus the runs each needed)
  *   "options": {"parallel": 1, "repeat": 1 | "auto", "pass_rate": 1.0,
  *               "max_repeats": 20?, "confidence": 0.95?,  (--repeat auto; else null)
  *               "shard": "2/4"?, "filter": "re"?},

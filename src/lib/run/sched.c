@@ -475,6 +475,21 @@ static int make_secrets(struct sched *s, struct an_err *err)
     return AN_OK;
 }
 
+/* How the run is made, for the reports. */
+static void run_head(struct sched *s, unsigned parallel)
+{
+    struct an_run_result *out = s->out;
+    out->start_ms = an_clock_unix_ms();
+    out->config_path = an_path_in_project(s->suite->config.path, s->suite->config.dir);
+    out->project_dir = an_path_absolute(s->suite->config.dir);
+    out->parallel = parallel;
+    out->repeat = s->adaptive ? 0 : s->repeat;
+    out->pass_rate = s->pass_rate;
+    out->adaptive = s->adaptive;
+    out->max_repeats = s->adaptive ? s->repeat : 0;
+    out->confidence = s->adaptive ? an_sprt_confidence(s->o->confidence) : 0;
+}
+
 int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
                  struct an_run_result *out, struct an_err *err)
 {
@@ -498,15 +513,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         return err->code;
     }
     an_http_global_init();
-    out->start_ms = an_clock_unix_ms();
-    out->config_path = an_path_in_project(suite->config.path, suite->config.dir);
-    out->project_dir = an_path_absolute(suite->config.dir);
-    out->parallel = parallel;
-    out->repeat = s.adaptive ? 0 : s.repeat;
-    out->pass_rate = s.pass_rate;
-    out->adaptive = s.adaptive;
-    out->max_repeats = s.adaptive ? s.repeat : 0;
-    out->confidence = s.adaptive ? an_sprt_confidence(o->confidence) : 0;
+    run_head(&s, parallel);
 
     s.nsel = an_run_select(suite, o, &s.sel);
     s.slots = an_xcalloc(s.nsel + 1, sizeof *s.slots);

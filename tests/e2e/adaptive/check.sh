@@ -30,3 +30,13 @@ grep -q 'adaptive, at most 20 runs per test, pass rate needed 80.0% at 95.0% con
 jq -e '.summary.inconclusive == 1 and .summary.runs_saved == 30 and .options.repeat == "auto"' out/merged.json >/dev/null
 jq -e '[.tests[].status] == ["pass","fail","inconclusive"]' out/merged.json >/dev/null
 grep -q 'INCONCLUSIVE  borderline agent' out/merge.stdout
+# --fail-fast: the broken agent's FAIL stops the run; a test it cuts before
+# a verdict is INCONCLUSIVE and saves nothing (runs_saved counts decisions)
+mkdir -p out/ff
+"$MOCK" agui --scenario scenario.yaml --port-file out/ff/port >/dev/null 2>&1 & pid=$!
+trap 'kill $pid 2>/dev/null' EXIT
+for _ in $(seq 50); do [ -s out/ff/port ] && break; sleep 0.05; done
+rc=0
+ANANKE_MOCK_URL="http://127.0.0.1:$(cat out/ff/port)/agent" "$ANANKE" run b.test.yaml c.test.yaml --repeat auto --pass-rate 0.8 --fail-fast --reporter json:out/ff/r.json > out/ff/stdout || rc=$?
+[ "$rc" = 1 ]
+jq -e '[.tests[] | .status] == ["fail"] and .summary.not_run == 1 and .summary.runs_saved == 18' out/ff/r.json >/dev/null
