@@ -270,7 +270,8 @@ static json_t *start_event(const struct an_run_result *r)
     set(o, "started_at", iso(r->start_ms));
     set(o, "total", json_integer((json_int_t)r->ntests));
     set(o, "config", str(r->config_path));
-    set(o, "runs_per_case", json_integer(r->repeat ? r->repeat : 1));
+    set(o, "runs_per_case", /* --repeat auto: as many as each test needs */
+        r->adaptive ? json_string("auto") : json_integer(r->repeat ? r->repeat : 1));
     set(o, "parallel", json_integer(r->parallel ? r->parallel : 1));
     return o;
 }

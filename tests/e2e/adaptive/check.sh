@@ -19,6 +19,7 @@ grep -q '^ok 1 - steady agent$' out/r.tap
 # JSONL: the result's status, the summary's count and savings
 jq -se '[.[] | select(.type == "result") | .status] == ["passed","failed","inconclusive"]' out/r.jsonl >/dev/null
 jq -se '.[] | select(.type == "summary") | .inconclusive == 1 and .runs_saved == 30' out/r.jsonl >/dev/null
+jq -se '.[0].runs_per_case == "auto"' out/r.jsonl >/dev/null
 # Markdown and HTML
 grep -q '^### INCONCLUSIVE borderline agent$' out/r.md
 grep -q '1 inconclusive, 30 runs saved\.' out/r.md
