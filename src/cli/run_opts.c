@@ -1,6 +1,7 @@
 /* ananke run's options: one table row each (cli.h "struct cli_option"),
  * from which the parsing and --help come; the values that go together are
  * checked once every option is read. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -175,6 +176,10 @@ static int opt_repeat(void *c, const char *v)
         ARGS(c)->ro.repeat = 0;
         return 0;
     }
+    if (!isdigit((unsigned char)v[0]))
+        return cli_usage_error("--repeat takes a whole number from 1 to 100000 or 'auto', not "
+                               "'%s'",
+                               v);
     return parse_uint("--repeat", v, 1, 100000, &ARGS(c)->ro.repeat);
 }
 

@@ -180,9 +180,11 @@ static bool adaptive_verdict(struct sched *s, struct an_job *j, struct an_test_r
     struct slot *sl = &s->slots[j->slot];
     enum an_sprt_verdict v = an_sprt_decide(&s->sprt, dst->runs, dst->passes);
     if (v == AN_SPRT_CONTINUE && !s->stop && !an_cancelled()) {
-        size_t k = (size_t)(j - s->jobs) - j->run + sl->done;
+        /* the test's one job, done and holding nothing (run/job.h), is
+         * made its next run */
+        *j = (struct an_job){.cfg = j->cfg, .test = j->test, .slot = j->slot, .run = sl->done};
         s->again = an_xrealloc(s->again, (s->nagain + 1) * sizeof *s->again);
-        s->again[s->nagain++] = k;
+        s->again[s->nagain++] = (size_t)(j - s->jobs);
         return false;
     }
     dst->max_runs = s->repeat;
@@ -272,7 +274,7 @@ struct an_job *sched_next(struct sched *s)
         s->again[at] = s->again[--s->nagain];
         return j;
     }
-    return s->next < s->nfresh ? &s->jobs[s->repeat * s->next++] : NULL;
+    return s->next < s->nfresh ? &s->jobs[s->next++] : NULL;
 }
 
 bool sched_drained(const struct sched *s)
@@ -524,7 +526,9 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     size_t nrun = 0;
     for (size_t i = 0; i < s.nsel; i++)
         nrun += !suite->tests[s.sel[i]].skip;
-    s.njobs = nrun * s.repeat; /* a skipped test is skipped once, whatever --repeat says */
+    /* a skipped test is skipped once, whatever --repeat says; with --repeat
+     * auto a test has one job, run again while the rule asks */
+    s.njobs = nrun * (s.adaptive ? 1 : s.repeat);
     s.nfresh = nrun;
     s.jobs = an_xcalloc(s.njobs + 1, sizeof *s.jobs);
     for (size_t i = 0, k = 0; i < s.nsel; i++) {
@@ -533,7 +537,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
             skip_test(&s, i, t);
             continue;
         }
-        for (unsigned r = 0; r < s.repeat; r++, k++) {
+        for (unsigned r = 0; r < (s.adaptive ? 1 : s.repeat); r++, k++) {
             s.jobs[k].cfg = &suite->config;
             s.jobs[k].test = t;
             s.jobs[k].slot = i;
@@ -541,8 +545,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         }
     }
 
-    /* --repeat auto: runs of one test go one after another */
-    unsigned nloops = loop_count(o, parallel, s.adaptive ? nrun : s.njobs);
+    unsigned nloops = loop_count(o, parallel, s.njobs);
     struct loop *loops = an_xcalloc(nloops, sizeof *loops);
     json_t *helper_params =
         o->has_seed ? json_pack("{s:I,s:i}", "seed", (json_int_t)o->seed, "temperature", 0)

@@ -45,11 +45,11 @@ struct sched {
     struct slot *slots;
     struct an_job *jobs; /* nsel * repeat, in start order */
     size_t njobs, next;
-    /* --repeat auto: jobs holds `repeat` (= max runs) places per test that
-     * runs, the first of each started in order (next counts tests, up to
-     * nfresh); a run the rule wants again is queued in `again` (job
-     * indices), taken before any new test so tests finish in order, and
-     * started only once the test's previous run is collected. */
+    /* --repeat auto: jobs holds one job per test that runs (repeat is the
+     * most runs a test may take), started in order (next, up to nfresh);
+     * when the rule wants another run the collected job is reset as that
+     * run and queued in `again` (job indices), taken before any new test so
+     * tests finish in order: runs of one test never overlap. */
     bool adaptive;
     struct an_sprt sprt;
     size_t nfresh;
