@@ -264,6 +264,30 @@ static void test_inconclusive_round_trip(void **state)
     assert_int_equal(an_run_result_runs_saved(&back), 19);
     an_run_result_release(&back);
     an_run_result_release(&r);
+
+    /* an untrusted file: a cap below the runs, or out of range, is no cap,
+     * so runs_saved never counts what did not happen */
+    snprintf(path, sizeof path, "%s/hostile.json", files_dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"ananke\":\"0\",\"tests\":["
+          "{\"name\":\"a\",\"status\":\"inconclusive\",\"runs\":3,\"passes\":1,"
+          "\"max_runs\":2,\"attempts\":[{\"status\":\"pass\"},{\"status\":\"fail\"},"
+          "{\"status\":\"fail\"}]},"
+          "{\"name\":\"b\",\"status\":\"fail\",\"runs\":1,\"passes\":0,"
+          "\"max_runs\":99999999999,\"attempts\":[{\"status\":\"fail\"}]},"
+          "{\"name\":\"c\",\"status\":\"pass\",\"runs\":1,\"passes\":1,"
+          "\"max_runs\":-5,\"attempts\":[{\"status\":\"pass\"}]}]}",
+          f);
+    fclose(f);
+    struct an_run_result h = {0};
+    assert_int_equal(an_run_result_load(&h, path, &err), AN_OK);
+    assert_int_equal(h.tests[0].status, AN_STATUS_INCONCLUSIVE);
+    assert_int_equal(h.tests[0].max_runs, 0);
+    assert_int_equal(h.tests[1].max_runs, 0);
+    assert_int_equal(h.tests[2].max_runs, 0);
+    assert_int_equal(an_run_result_runs_saved(&h), 0);
+    an_run_result_release(&h);
 }
 
 static void test_skip_round_trip(void **state)
