@@ -69,7 +69,8 @@ const char *an_status_name(enum an_status s);
 /* --expected-failures (docs/cli.md): how a test on the list came out. A
  * listed test that fails (FAIL) failed as expected and does not fail the
  * run; one that passes is stale and does fail it, so the list can only
- * shrink. An ERROR stays an error: the list is about verdicts. */
+ * shrink. An ERROR stays an error and an INCONCLUSIVE test inconclusive:
+ * the list is about verdicts. */
 enum an_expect { AN_EXPECT_NONE = 0, AN_EXPECT_FAILED, AN_EXPECT_STALE };
 const char *an_expect_name(enum an_expect e); /* "", "expected failure", "stale expected failure" */
 

@@ -49,8 +49,11 @@ static void on_progress(const struct an_progress *p, void *ud)
     struct run_ctx *c = ud;
     if (!c->progress)
         return;
-    printf("\r\033[K[%zu/%zu] %zu passed, %zu failed, %zu errors, %zu running, %.1fs", p->done,
-           p->total, p->passed, p->failed, p->errors, p->running, (double)p->elapsed_ms / 1000);
+    printf("\r\033[K[%zu/%zu] %zu passed, %zu failed, %zu errors, ", p->done, p->total,
+           p->passed, p->failed, p->errors);
+    if (p->inconclusive)
+        printf("%zu inconclusive, ", p->inconclusive);
+    printf("%zu running, %.1fs", p->running, (double)p->elapsed_ms / 1000);
     fflush(stdout);
     c->line_shown = true;
 }

@@ -265,6 +265,17 @@ static void test_inconclusive_round_trip(void **state)
     an_run_result_release(&back);
     an_run_result_release(&r);
 
+    /* --expected-failures lists it: undecided is no verdict, so neither
+     * an expected failure nor a stale one */
+    char *names[] = {"undecided"}, *reasons[] = {NULL}, *where[] = {"x:1:1"};
+    bool used[] = {false};
+    struct an_expected list = {.names = names, .reasons = reasons, .where = where,
+                               .used = used, .n = 1};
+    struct an_test_result und = {.name = "undecided", .status = AN_STATUS_INCONCLUSIVE};
+    an_expected_apply(&list, &und);
+    assert_true(used[0]);
+    assert_int_equal(und.expect, AN_EXPECT_NONE);
+
     /* an untrusted file: a cap below the runs, or out of range, is no cap,
      * so runs_saved never counts what did not happen */
     snprintf(path, sizeof path, "%s/hostile.json", files_dir);

@@ -281,8 +281,8 @@ void an_expected_apply(struct an_expected *x, struct an_test_result *t)
         if (strcmp(x->names[i], t->name) && (!t->id || strcmp(x->names[i], t->id)))
             continue;
         x->used[i] = true;
-        if (t->status == AN_STATUS_ERROR)
-            return; /* not a verdict: it stays an error */
+        if (t->status == AN_STATUS_ERROR || t->status == AN_STATUS_INCONCLUSIVE)
+            return; /* not a verdict: it stays an error, or undecided */
         t->expect = t->status == AN_STATUS_FAIL ? AN_EXPECT_FAILED : AN_EXPECT_STALE;
         free(t->expect_reason);
         t->expect_reason = x->reasons[i] ? an_xstrdup(x->reasons[i]) : NULL;
