@@ -24,3 +24,8 @@ done
 "$ANANKE" compare out/rec1 out/rec2 -o out/cmp > out/cmp.stdout
 jq -e '[.items[] | [.baseline_status, .new_status]] == [["pass","pass"],["inconclusive","inconclusive"]]' out/cmp/compare-report.json >/dev/null
 jq -e '.tests[1].status == "inconclusive" and .tests[1].max_runs == 20' out/rec1/results.json >/dev/null
+# merge: the inconclusive test fails it, unless --allow-inconclusive
+rc=0; "$ANANKE" merge out/r.json > out/merge1 || rc=$?
+[ "$rc" = 1 ]
+"$ANANKE" merge --allow-inconclusive out/r.json > out/merge2
+grep -q '1 inconclusive' out/merge2
