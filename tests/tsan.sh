@@ -18,5 +18,5 @@ if ! { cmake -S "$root" -B "$B" -DCMAKE_BUILD_TYPE=Debug -DANANKE_SANITIZE=threa
 fi
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
 ANANKE_BUILD="$B" bash "$root/tests/e2e/run.sh" parallel many-streams timeout interrupt retries \
-  flaky jsonl-script-parallel jsonl-judge dynamic hooks 2>&1 | sed 's/^e2e:/tsan:/'
+  flaky adaptive jsonl-script-parallel jsonl-judge dynamic hooks 2>&1 | sed 's/^e2e:/tsan:/'
 exit "${PIPESTATUS[0]}"

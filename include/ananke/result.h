@@ -53,13 +53,24 @@ void an_findings_release(struct an_findings *f);
 /* SKIP: the test was selected but says it must not run (`skip: true` or
  * `skip: "reason"`); it has no run, no hooks, no transcript and duration 0, and
  * never fails the run. */
-enum an_status { AN_STATUS_PASS = 0, AN_STATUS_FAIL, AN_STATUS_ERROR, AN_STATUS_SKIP };
-const char *an_status_name(enum an_status s); /* "pass", "fail", "error", "skip" */
+/* INCONCLUSIVE: adaptive repeats (--repeat auto) ran --max-repeats runs and
+ * could not decide between PASS and FAIL at the asked confidence
+ * (docs/statistics.md); it fails the run unless --allow-inconclusive. */
+enum an_status {
+    AN_STATUS_PASS = 0,
+    AN_STATUS_FAIL,
+    AN_STATUS_ERROR,
+    AN_STATUS_SKIP,
+    AN_STATUS_INCONCLUSIVE,
+};
+/* "pass", "fail", "error", "skip", "inconclusive" */
+const char *an_status_name(enum an_status s);
 
 /* --expected-failures (docs/cli.md): how a test on the list came out. A
  * listed test that fails (FAIL) failed as expected and does not fail the
  * run; one that passes is stale and does fail it, so the list can only
- * shrink. An ERROR stays an error: the list is about verdicts. */
+ * shrink. An ERROR stays an error and an INCONCLUSIVE test inconclusive:
+ * the list is about verdicts. */
 enum an_expect { AN_EXPECT_NONE = 0, AN_EXPECT_FAILED, AN_EXPECT_STALE };
 const char *an_expect_name(enum an_expect e); /* "", "expected failure", "stale expected failure" */
 
@@ -177,8 +188,10 @@ struct an_test_result {
     char *expect_reason;        /* the list's reason for it; NULL: none given */
     /* --repeat: every run of the test; the findings, error and transcript
      * above are those of the first run that did not pass (else the last).
-     * runs == 0 means the test was not repeated (one run). */
+     * runs == 0 means the test was not repeated (one run). With --repeat
+     * auto, runs is how many the rule needed (at most max_runs). */
     unsigned runs, passes;
+    unsigned max_runs;          /* --repeat auto: --max-repeats; 0: not adaptive */
     struct an_attempt *attempts;
     /* Every string of a run's result has had its known secrets replaced by
      * "[redacted]" before any reporter sees it (docs/security.md); what was
@@ -216,6 +229,10 @@ struct an_run_result {
     unsigned parallel;     /* --parallel */
     unsigned repeat;       /* --repeat */
     double pass_rate;      /* --pass-rate (default 1.0) */
+    /* --repeat auto (adaptive repeats, run/sprt.h): repeat is 0 then */
+    bool adaptive;
+    unsigned max_repeats;  /* --max-repeats */
+    double confidence;     /* --confidence */
     char *shard;           /* --shard "I/N" */
     char *filter;          /* --filter REGEX */
     size_t not_run;        /* tests never started (--fail-fast) */
@@ -225,20 +242,27 @@ struct an_test_result *an_run_result_add(struct an_run_result *r);
 void an_test_result_release(struct an_test_result *t);
 void an_run_result_release(struct an_run_result *r);
 /* How many tests ended how. Every test is in exactly one of passed, failed,
- * errors and skipped; timeouts are the errors that --timeout cut (a subset
+ * errors, skipped and inconclusive; timeouts are the errors that --timeout cut (a subset
  * of errors, for the formats that show them apart). */
 struct an_counts {
     size_t passed, failed, errors, skipped;
+    size_t inconclusive; /* --repeat auto could not decide */
     size_t timeouts;
     size_t xfailed; /* failed as --expected-failures expects (a subset of failed) */
     size_t stale;   /* listed there, yet passed (a subset of passed) */
 };
-/* Whether the run failed: a failure not expected, an error, or a stale
- * expected failure (not-run tests are the caller's to add). */
+/* Whether the run failed: a failure not expected, an error, a stale
+ * expected failure or an inconclusive test (--allow-inconclusive: the
+ * caller zeroes `inconclusive` first; not-run tests are the caller's to
+ * add). */
 bool an_counts_failing(const struct an_counts *c);
 struct an_counts an_run_result_counts(const struct an_run_result *r);
-/* passed / (passed + failed + errors): skipped tests ran nothing and are
- * left out; 0 when no test ran. */
+/* --repeat auto: the runs adaptive mode did not need, summed over the
+ * tests: max_runs - runs for each test the rule decided (PASS, FAIL or
+ * ERROR; an INCONCLUSIVE test saved nothing). */
+size_t an_run_result_runs_saved(const struct an_run_result *r);
+/* passed / (passed + failed + errors + inconclusive): skipped tests ran
+ * nothing and are left out; 0 when no test ran. */
 double an_counts_pass_rate(const struct an_counts *c);
 
 /* The result model as JSON: what the json reporter writes and `ananke run

@@ -27,6 +27,7 @@
 struct an_progress {
     size_t done, total; /* tests */
     size_t passed, failed, errors, skipped;
+    size_t inconclusive; /* --repeat auto could not decide */
     size_t running;     /* runs in flight */
     int64_t elapsed_ms;
 };
@@ -39,6 +40,14 @@ struct an_run_opts {
     unsigned loops;
     unsigned repeat;           /* runs of each test; 0 or 1: once */
     double pass_rate;          /* share of runs that must pass (0..1]; 0: 1.0 */
+    /* --repeat auto (docs/statistics.md, run/sprt.h): each test runs again,
+     * one run after another, only while a sequential test (Wald's SPRT on
+     * pass_rate at `confidence`) cannot decide, at most max_repeats times;
+     * an undecided test is INCONCLUSIVE. `repeat` is ignored. */
+    bool adaptive;
+    unsigned max_repeats;      /* 0: 20 */
+    double confidence;         /* --confidence, in (0.5, 1); default 0.95 */
+    bool allow_inconclusive;   /* an INCONCLUSIVE test does not stop --fail-fast */
     unsigned retries;          /* transport retries per turn */
     int64_t test_timeout_ms;   /* bound on one test (hooks and turns); 0: none */
     bool fail_fast;            /* start no new test after the first failure */
@@ -84,7 +93,8 @@ struct an_run_opts {
     void (*on_progress)(const struct an_progress *p, void *ud);
     void *ud;
 };
-#define AN_RUN_OPTS_INIT {.pass_rate = 1.0}
+#define AN_RUN_OPTS_INIT {.pass_rate = 1.0, .confidence = 0.95}
+#define AN_RUN_MAX_REPEATS 20 /* --max-repeats by default */
 
 /* Which tests of `s` the options select, in order: when some test of the
  * suite says `only: true`, those alone; then the tags, the filter and

@@ -17,15 +17,18 @@ static int by_file_then_name(const void *a, const void *b)
 
 static void usage(void)
 {
-    puts("usage: ananke merge [-r NAME[:PATH]]... [-v] [--redact REGEX]... RESULT.json...\n\n"
+    puts("usage: ananke merge [-r NAME[:PATH]]... [-v] [--redact REGEX]...\n"
+         "                    [--allow-inconclusive] RESULT.json...\n\n"
          "Joins the JSON results of several runs (the shards of one suite,\n"
          "written with --reporter json:PATH) into one result set, prints it as\n"
          "the console does, and writes any other report from it. Tests are\n"
          "ordered by file and name, as one unsharded run would list them.\n"
          "--redact REGEX (repeatable) also redacts every match of REGEX in\n"
          "every output (the results of 'ananke run' are redacted already).\n"
-         "exit: 0 every test passed, 1 a test failed or errored, 2 a file\n"
-         "is missing or is not an ananke JSON report.");
+         "--allow-inconclusive: an INCONCLUSIVE test (--repeat auto) does\n"
+         "not fail the merge, as for 'ananke run'.\n"
+         "exit: 0 every test passed, 1 a test failed, errored or was\n"
+         "inconclusive, 2 a file is missing or is not an ananke JSON report.");
 }
 
 int cmd_merge(int argc, char **argv)
@@ -34,6 +37,7 @@ int cmd_merge(int argc, char **argv)
     struct an_run_result res = {0};
     const char *color = "auto";
     int rc = 0, nfiles = 0, verbose = 0;
+    bool allow_inconclusive = false;
     struct an_redactor *red = an_redactor_new();
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -54,6 +58,8 @@ int cmd_merge(int argc, char **argv)
                 rc = cli_usage_error("%s", err.msg);
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose++;
+        } else if (!strcmp(a, "--allow-inconclusive")) {
+            allow_inconclusive = true;
         } else if (!strncmp(a, "--color=", 8)) {
             color = a + 8;
         } else if (a[0] == '-' && a[1]) {
@@ -90,6 +96,8 @@ int cmd_merge(int argc, char **argv)
     fflush(stdout);
     rc = cli_reporters_write(&reps, &res);
     struct an_counts n = an_run_result_counts(&res);
+    if (allow_inconclusive)
+        n.inconclusive = 0;
     if (an_counts_failing(&n) || res.not_run)
         rc = AN_EXIT_FAIL;
 done:

@@ -50,8 +50,11 @@ static void on_progress(const struct an_progress *p, void *ud)
     struct run_ctx *c = ud;
     if (!c->progress)
         return;
-    printf("\r\033[K[%zu/%zu] %zu passed, %zu failed, %zu errors, %zu running, %.1fs", p->done,
-           p->total, p->passed, p->failed, p->errors, p->running, (double)p->elapsed_ms / 1000);
+    printf("\r\033[K[%zu/%zu] %zu passed, %zu failed, %zu errors, ", p->done, p->total,
+           p->passed, p->failed, p->errors);
+    if (p->inconclusive)
+        printf("%zu inconclusive, ", p->inconclusive);
+    printf("%zu running, %.1fs", p->running, (double)p->elapsed_ms / 1000);
     fflush(stdout);
     c->line_shown = true;
 }
@@ -138,7 +141,10 @@ static void header(const struct an_suite *s, const struct an_run_opts *ro)
     const char *model = t->type->model ? t->type->model(t) : NULL;
     if (model)
         printf(" (model %s)", model);
-    if (ro->repeat > 1)
+    if (ro->adaptive)
+        printf(", each until decided (at most %u runs)",
+               ro->max_repeats ? ro->max_repeats : AN_RUN_MAX_REPEATS);
+    else if (ro->repeat > 1)
         printf(", each %u times", ro->repeat);
     fputs("\n\n", stdout);
     free(shown);
@@ -381,6 +387,8 @@ static int finish(struct run_args *a, const struct an_suite *suite, struct an_ru
     if (cli_reporters_write(&a->reps, result))
         rc = AN_EXIT_FAIL;
     struct an_counts n = an_run_result_counts(result);
+    if (a->ro.allow_inconclusive)
+        n.inconclusive = 0;
     /* skipped tests and expected failures never fail a run; stale ones do */
     if (an_counts_failing(&n) || result->not_run)
         rc = AN_EXIT_FAIL;

@@ -1,6 +1,7 @@
 /* ananke run's options: one table row each (cli.h "struct cli_option"),
  * from which the parsing and --help come; the values that go together are
  * checked once every option is read. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -170,7 +171,46 @@ static int opt_loops(void *c, const char *v)
 
 static int opt_repeat(void *c, const char *v)
 {
+    ARGS(c)->ro.adaptive = !strcmp(v, "auto"); /* adaptive repeats (docs/statistics.md) */
+    if (ARGS(c)->ro.adaptive) {
+        ARGS(c)->ro.repeat = 0;
+        return 0;
+    }
+    if (!isdigit((unsigned char)v[0]))
+        return cli_usage_error("--repeat takes a whole number from 1 to 100000 or 'auto', not "
+                               "'%s'",
+                               v);
     return parse_uint("--repeat", v, 1, 100000, &ARGS(c)->ro.repeat);
+}
+
+static int opt_max_repeats(void *c, const char *v)
+{
+    return parse_uint("--max-repeats", v, 1, 100000, &ARGS(c)->ro.max_repeats);
+}
+
+/* --confidence C: a share in (0.5, 1), as 0.95 or 95% */
+static int opt_confidence(void *c, const char *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (!errno && end != v && !strcmp(end, "%"))
+        x /= 100;
+    else if (errno || end == v || *end)
+        x = -1;
+    if (!(x > 0.5 && x < 1))
+        return cli_usage_error("--confidence takes a share above 0.5 and below 1 (0.95 or "
+                               "95%%), not '%s'",
+                               v);
+    ARGS(c)->ro.confidence = x;
+    return 0;
+}
+
+static int opt_allow_inconclusive(void *c, const char *v)
+{
+    (void)v;
+    ARGS(c)->ro.allow_inconclusive = true;
+    return 0;
 }
 
 static int opt_retries(void *c, const char *v)
@@ -308,8 +348,11 @@ static const struct cli_option options[] = {
      .handle = opt_loops},
     {.name = "--repeat",
      .alias = NULL,
-     .arg = "K",
-     .help = "run each test K times and report its pass rate",
+     .arg = "K|auto",
+     .help = "run each test K times and report its pass rate;\n"
+             "auto: run a test again only while a sequential test\n"
+             "cannot decide whether its true pass rate reaches\n"
+             "--pass-rate (PASS, FAIL or INCONCLUSIVE)",
      .handle = opt_repeat},
     {.name = "--pass-rate",
      .alias = NULL,
@@ -317,6 +360,24 @@ static const struct cli_option options[] = {
      .help = "a repeated test passes when at least P of its runs\n"
              "pass: 0.8 or 80% (default 1.0)",
      .handle = opt_pass_rate},
+    {.name = "--max-repeats",
+     .alias = NULL,
+     .arg = "N",
+     .help = "--repeat auto: at most N runs of a test; undecided\n"
+             "after N is INCONCLUSIVE (default 20)",
+     .handle = opt_max_repeats},
+    {.name = "--confidence",
+     .alias = NULL,
+     .arg = "C",
+     .help = "confidence of the verdicts and intervals: 0.95 or\n"
+             "95% (default 0.95)",
+     .handle = opt_confidence},
+    {.name = "--allow-inconclusive",
+     .alias = NULL,
+     .arg = NULL,
+     .help = "an INCONCLUSIVE test (--repeat auto) does not fail\n"
+             "the run",
+     .handle = opt_allow_inconclusive},
     {.name = "--retries",
      .alias = NULL,
      .arg = "R",
@@ -439,7 +500,8 @@ static void usage(void)
          "and stopped after the last (its output in .ananke/start.log).\n"
          "\n"
          "exit: 0 every test passed (skipped ones and expected failures aside), 1 a test\n"
-         "failed or errored, an expected failure passed (stale), the recording could\n"
+         "failed or errored or was inconclusive (unless --allow-inconclusive), an\n"
+         "expected failure passed (stale), the recording could\n"
          "not be written, or target.start's agent did not start, 2 invalid invocation,\n"
          "config or test file, no test found, or a --record DIR that is not new or\n"
          "empty, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).");
@@ -486,6 +548,9 @@ static int check(struct run_args *a)
                                "nothing");
     if (a->record_dir && !*a->record_dir)
         return cli_usage_error("--record needs a directory");
+    if (a->ro.max_repeats && !a->ro.adaptive)
+        return cli_usage_error("--max-repeats goes with --repeat auto; --repeat K runs a test "
+                               "K times");
     return 0;
 }
 

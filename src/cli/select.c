@@ -262,7 +262,7 @@ static char *state_text(const struct an_suite *s, const struct an_run_result *r)
     json_t *failed = json_array();
     for (size_t i = 0; i < r->ntests; i++) {
         const struct an_test_result *t = &r->tests[i];
-        bool failing = t->status == AN_STATUS_ERROR ||
+        bool failing = t->status == AN_STATUS_ERROR || t->status == AN_STATUS_INCONCLUSIVE ||
                        (t->status == AN_STATUS_FAIL && t->expect != AN_EXPECT_FAILED) ||
                        t->expect == AN_EXPECT_STALE;
         if (!failing || !t->name)

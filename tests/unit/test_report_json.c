@@ -76,12 +76,16 @@ static void test_fields(void **state)
     assert_int_equal(json_integer_value(json_object_get(v, "ended_ms")), T0 + 1420);
     assert_int_equal(json_integer_value(json_object_get(v, "duration_ms")), 1420);
     assert_string_equal(json_string_value(json_object_get(v, "config")), "ananke.config.yaml");
-    json_int_t total, passed, failed, errors, skipped, not_run, xfailed, stale;
-    assert_int_equal(json_unpack(json_object_get(v, "summary"), "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I!}",
-                                 "total", &total, "passed", &passed, "failed", &failed, "errors",
-                                 &errors, "skipped", &skipped, "expected_failures", &xfailed,
-                                 "stale", &stale, "not_run", &not_run),
+    json_int_t total, passed, failed, errors, skipped, not_run, xfailed, stale, inconclusive, saved;
+    assert_int_equal(json_unpack(json_object_get(v, "summary"),
+                                 "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I!}", "total", &total,
+                                 "passed", &passed, "failed", &failed, "errors", &errors,
+                                 "skipped", &skipped, "inconclusive", &inconclusive,
+                                 "expected_failures", &xfailed, "stale", &stale, "not_run",
+                                 &not_run, "runs_saved", &saved),
                      0);
+    assert_int_equal(inconclusive, 0);
+    assert_int_equal(saved, 0);
     assert_int_equal(xfailed, 0);
     assert_int_equal(stale, 0);
     assert_int_equal(skipped, 0);
@@ -202,6 +206,99 @@ static void test_io_error(void **state)
     /* nothing half-written is left behind in the directory that exists */
     files_assert_none_named(files_dir, ".tmp-");
     an_run_result_release(&r);
+}
+
+/* --repeat auto: an INCONCLUSIVE test and one decided in a single run
+ * keep their status, runs and max_runs through merge's reader, and the
+ * run's adaptive options and savings with them. */
+static void test_inconclusive_round_trip(void **state)
+{
+    (void)state;
+    struct an_run_result r = {.start_ms = T0, .end_ms = T0 + 10, .adaptive = true,
+                              .max_repeats = 20, .confidence = 0.9, .pass_rate = 0.9};
+    static const struct {
+        const char *name;
+        enum an_status st;
+        unsigned runs, passes;
+    } rows[] = {{"undecided", AN_STATUS_INCONCLUSIVE, 20, 16}, {"failed at once", AN_STATUS_FAIL, 1, 0}};
+    for (size_t i = 0; i < 2; i++) {
+        struct an_test_result *t = an_run_result_add(&r);
+        t->name = strdup(rows[i].name);
+        t->status = rows[i].st;
+        t->error_turn = -1;
+        an_transcript_init(&t->transcript);
+        t->runs = rows[i].runs;
+        t->passes = rows[i].passes;
+        t->max_runs = 20;
+        t->attempts = calloc(t->runs, sizeof *t->attempts);
+        for (unsigned k = 0; k < t->runs; k++)
+            t->attempts[k].status = k < t->passes ? AN_STATUS_PASS : AN_STATUS_FAIL;
+    }
+    json_t *v = write_and_read(&r, "adaptive.json", NULL);
+    json_t *sum = json_object_get(v, "summary");
+    assert_int_equal(json_integer_value(json_object_get(sum, "inconclusive")), 1);
+    assert_int_equal(json_integer_value(json_object_get(sum, "runs_saved")), 19);
+    json_t *t0 = json_array_get(json_object_get(v, "tests"), 0);
+    assert_string_equal(json_string_value(json_object_get(t0, "status")), "inconclusive");
+    json_decref(v);
+
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    struct an_run_result back = {0};
+    snprintf(path, sizeof path, "%s/adaptive.json", files_dir);
+    assert_int_equal(an_run_result_load(&back, path, &err), AN_OK);
+    assert_int_equal(back.ntests, 2);
+    assert_int_equal(back.tests[0].status, AN_STATUS_INCONCLUSIVE);
+    assert_int_equal(back.tests[0].runs, 20);
+    assert_int_equal(back.tests[1].runs, 1); /* a single adaptive run is kept too */
+    assert_int_equal(back.tests[1].max_runs, 20);
+    assert_true(back.adaptive);
+    assert_int_equal(back.max_repeats, 20);
+    struct an_counts c = an_run_result_counts(&back);
+    assert_int_equal(c.inconclusive, 1);
+    assert_true(an_counts_failing(&c));
+    c.failed = 0;
+    assert_true(an_counts_failing(&c)); /* inconclusive alone fails the run */
+    c.inconclusive = 0;
+    assert_false(an_counts_failing(&c));
+    assert_int_equal(an_run_result_runs_saved(&back), 19);
+    an_run_result_release(&back);
+    an_run_result_release(&r);
+
+    /* --expected-failures lists it: undecided is no verdict, so neither
+     * an expected failure nor a stale one */
+    char *names[] = {"undecided"}, *reasons[] = {NULL}, *where[] = {"x:1:1"};
+    bool used[] = {false};
+    struct an_expected list = {.names = names, .reasons = reasons, .where = where,
+                               .used = used, .n = 1};
+    struct an_test_result und = {.name = "undecided", .status = AN_STATUS_INCONCLUSIVE};
+    an_expected_apply(&list, &und);
+    assert_true(used[0]);
+    assert_int_equal(und.expect, AN_EXPECT_NONE);
+
+    /* an untrusted file: a cap below the runs, or out of range, is no cap,
+     * so runs_saved never counts what did not happen */
+    snprintf(path, sizeof path, "%s/hostile.json", files_dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"ananke\":\"0\",\"tests\":["
+          "{\"name\":\"a\",\"status\":\"inconclusive\",\"runs\":3,\"passes\":1,"
+          "\"max_runs\":2,\"attempts\":[{\"status\":\"pass\"},{\"status\":\"fail\"},"
+          "{\"status\":\"fail\"}]},"
+          "{\"name\":\"b\",\"status\":\"fail\",\"runs\":1,\"passes\":0,"
+          "\"max_runs\":99999999999,\"attempts\":[{\"status\":\"fail\"}]},"
+          "{\"name\":\"c\",\"status\":\"pass\",\"runs\":1,\"passes\":1,"
+          "\"max_runs\":-5,\"attempts\":[{\"status\":\"pass\"}]}]}",
+          f);
+    fclose(f);
+    struct an_run_result h = {0};
+    assert_int_equal(an_run_result_load(&h, path, &err), AN_OK);
+    assert_int_equal(h.tests[0].status, AN_STATUS_INCONCLUSIVE);
+    assert_int_equal(h.tests[0].max_runs, 0);
+    assert_int_equal(h.tests[1].max_runs, 0);
+    assert_int_equal(h.tests[2].max_runs, 0);
+    assert_int_equal(an_run_result_runs_saved(&h), 0);
+    an_run_result_release(&h);
 }
 
 static void test_skip_round_trip(void **state)
@@ -388,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_skip_round_trip),
+        cmocka_unit_test(test_inconclusive_round_trip),
         cmocka_unit_test(test_finding_kinds_round_trip),
         cmocka_unit_test(test_dynamic_round_trip),
         cmocka_unit_test(test_io_error),

@@ -57,6 +57,8 @@ const char *an_status_name(enum an_status s)
         return "error";
     case AN_STATUS_SKIP:
         return "skip";
+    case AN_STATUS_INCONCLUSIVE:
+        return "inconclusive";
     }
     return "?";
 }
@@ -218,20 +220,36 @@ struct an_counts an_run_result_counts(const struct an_run_result *r)
         case AN_STATUS_SKIP:
             c.skipped++;
             break;
+        case AN_STATUS_INCONCLUSIVE:
+            c.inconclusive++;
+            break;
         }
     }
     return c;
 }
 
+size_t an_run_result_runs_saved(const struct an_run_result *r)
+{
+    size_t saved = 0;
+    for (size_t i = 0; i < r->ntests; i++) {
+        const struct an_test_result *t = &r->tests[i];
+        /* only a verdict saves runs: a test cut before one (fail-fast,
+         * interruption) is INCONCLUSIVE and saved nothing */
+        if (t->max_runs > t->runs && t->status != AN_STATUS_INCONCLUSIVE)
+            saved += t->max_runs - t->runs;
+    }
+    return saved;
+}
+
 double an_counts_pass_rate(const struct an_counts *c)
 {
-    size_t ran = c->passed + c->failed + c->errors;
+    size_t ran = c->passed + c->failed + c->errors + c->inconclusive;
     return ran ? (double)c->passed / (double)ran : 0.0;
 }
 
 bool an_counts_failing(const struct an_counts *c)
 {
-    return c->failed > c->xfailed || c->errors || c->stale;
+    return c->failed > c->xfailed || c->errors || c->stale || c->inconclusive;
 }
 
 const char *an_expect_name(enum an_expect e)
@@ -263,8 +281,8 @@ void an_expected_apply(struct an_expected *x, struct an_test_result *t)
         if (strcmp(x->names[i], t->name) && (!t->id || strcmp(x->names[i], t->id)))
             continue;
         x->used[i] = true;
-        if (t->status == AN_STATUS_ERROR)
-            return; /* not a verdict: it stays an error */
+        if (t->status == AN_STATUS_ERROR || t->status == AN_STATUS_INCONCLUSIVE)
+            return; /* not a verdict: it stays an error, or undecided */
         t->expect = t->status == AN_STATUS_FAIL ? AN_EXPECT_FAILED : AN_EXPECT_STALE;
         free(t->expect_reason);
         t->expect_reason = x->reasons[i] ? an_xstrdup(x->reasons[i]) : NULL;

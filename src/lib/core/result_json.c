@@ -14,15 +14,22 @@
  *   "duration_ms": 1420,            ended_ms - started_ms
  *   "config": "ananke.config.yaml"?, config file used
  *   "summary": {"total": 5, "passed": 3, "failed": 1, "errors": 1, "skipped": 0,
- *               "expected_failures": 1, "stale": 0, "not_run": 0},
+ *               "inconclusive": 0, "expected_failures": 1, "stale": 0, "not_run": 0,
+ *               "runs_saved": 0},
  *               (expected_failures: of the failed, those --expected-failures lists;
- *                stale: of the passed, those it lists)
- *   "options": {"parallel": 1, "repeat": 1, "pass_rate": 1.0, "shard": "2/4"?, "filter": "re"?},
+ *                stale: of the passed, those it lists; inconclusive: --repeat auto
+ *                could not decide; runs_saved: --repeat auto, the sum over the
+ *                tests it decided of --max-repeats minus the runs each needed)
+ *   "options": {"parallel": 1, "repeat": 1 | "auto", "pass_rate": 1.0,
+ *               "max_repeats": 20?, "confidence": 0.95?,  (--repeat auto; else null)
+ *               "shard": "2/4"?, "filter": "re"?},
  *   "tests": [{
  *     "name": "pays once",
  *     "id": "T001"?,                a JSONL case's id; null for a YAML test
  *     "file": "tests/checkout.test.yaml"?,
- *     "status": "pass" | "fail" | "error" | "skip",   skip: never run, duration 0
+ *     "status": "pass" | "fail" | "error" | "skip" | "inconclusive",
+ *                                   skip: never run, duration 0; inconclusive:
+ *                                   --repeat auto ran max_runs runs undecided
  *     "tags": ["smoke"],            the test's `tags`, as written
  *     "skip_reason": "..."?,        skip: the reason `skip:` gave
  *     "start_ms": 1737100000000,    Unix ms, before hooks
@@ -64,6 +71,7 @@
  *     "pass_rate": 0.6?, "stability": "unstable"?,  null when skipped
  *     "attempts": [{"status", "duration_ms", "summary"?, "total_tokens"?}],  one per run
  *                                   when repeated; total_tokens when the agent reported usage
+ *     "max_runs": 20?,              --repeat auto: the runs it could have taken; else null
  *     "dynamic": {                  a dynamic test (seed 002); null for a static one
  *       "simulator": "user-sim"?,   the simulator agent's name
  *       "end": "all_reached" | "goal_achieved" | "max_turns" | "timeout" | "error",
@@ -254,6 +262,7 @@ json_t *an_result_json_test(const struct an_test_result *t)
         json_array_append_new(att, a);
     }
     set(o, "attempts", att);
+    set(o, "max_runs", t->max_runs ? json_integer(t->max_runs) : json_null());
     set(o, "dynamic", dynamic(t));
     set(o, "transcript", an_transcript_to_json(&t->transcript, false));
     return o;
@@ -274,14 +283,19 @@ json_t *an_result_json_head(const struct an_run_result *r)
     set(s, "failed", json_integer((json_int_t)c.failed));
     set(s, "errors", json_integer((json_int_t)c.errors));
     set(s, "skipped", json_integer((json_int_t)c.skipped));
+    set(s, "inconclusive", json_integer((json_int_t)c.inconclusive));
     set(s, "expected_failures", json_integer((json_int_t)c.xfailed));
     set(s, "stale", json_integer((json_int_t)c.stale));
     set(s, "not_run", json_integer((json_int_t)r->not_run));
+    set(s, "runs_saved", json_integer((json_int_t)an_run_result_runs_saved(r)));
     set(o, "summary", s);
     json_t *opt = json_object();
     set(opt, "parallel", json_integer(r->parallel ? r->parallel : 1));
-    set(opt, "repeat", json_integer(r->repeat ? r->repeat : 1));
+    set(opt, "repeat",
+        r->adaptive ? json_string("auto") : json_integer(r->repeat ? r->repeat : 1));
     set(opt, "pass_rate", json_real(r->pass_rate > 0 ? r->pass_rate : 1.0));
+    set(opt, "max_repeats", r->adaptive ? json_integer(r->max_repeats) : json_null());
+    set(opt, "confidence", r->adaptive ? json_real(r->confidence) : json_null());
     set(opt, "shard", str(r->shard));
     set(opt, "filter", str(r->filter));
     set(o, "options", opt);

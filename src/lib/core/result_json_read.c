@@ -68,6 +68,8 @@ static int status_of(const char *s, enum an_status *out)
         *out = AN_STATUS_ERROR;
     else if (!strcmp(s, "skip"))
         *out = AN_STATUS_SKIP;
+    else if (!strcmp(s, "inconclusive"))
+        *out = AN_STATUS_INCONCLUSIVE;
     else
         return -1;
     return 0;
@@ -330,7 +332,11 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
     }
     size_t runs = count(j, "runs");
     json_t *att = json_object_get(j, "attempts");
-    if (runs > 1 && json_array_size(att) == runs) {
+    /* --repeat auto: the cap it ran under (a single run is repeated too) */
+    t->max_runs = (unsigned)in_range(j, "max_runs", 1, 1 << 20, 0);
+    if (t->max_runs && runs > t->max_runs)
+        t->max_runs = 0;
+    if ((runs > 1 || (runs == 1 && t->max_runs)) && json_array_size(att) == runs) {
         t->runs = (unsigned)runs;
         t->passes = (unsigned)count(j, "passes");
         if (t->passes > t->runs)
@@ -393,6 +399,14 @@ int an_run_result_load(struct an_run_result *out, const char *path, struct an_er
     if (!out->repeat) {
         out->parallel = (unsigned)in_range(opt, "parallel", 0, 1 << 16, 0);
         out->repeat = (unsigned)in_range(opt, "repeat", 0, 1 << 20, 0);
+        const char *rep = an_json_str(opt, "repeat");
+        if (rep && !strcmp(rep, "auto")) {
+            out->adaptive = true;
+            out->max_repeats = (unsigned)in_range(opt, "max_repeats", 1, 1 << 20, 0);
+            json_t *cf = json_object_get(opt, "confidence");
+            double c = json_is_number(cf) ? json_number_value(cf) : 0.95;
+            out->confidence = c > 0 && c < 1 ? c : 0.95;
+        }
         json_t *pr = json_object_get(opt, "pass_rate");
         double rate = json_is_number(pr) ? json_number_value(pr) : 1.0;
         out->pass_rate = rate >= 0 && rate <= 1 ? rate : 1.0;

@@ -60,14 +60,15 @@ static void paint(struct con *c, const char *sgr)
  * STALE for a listed test that passed. */
 static void status_word(struct con *c, enum an_status s, enum an_expect e)
 {
-    static const char *const word[] = {"PASS", "FAIL", "ERROR", "SKIP", "XFAIL", "STALE"};
-    static const char *const sgr[] = {SGR_GREEN, SGR_RED,  SGR_YELLOW,
-                                      SGR_DIM,   SGR_DIM, SGR_RED};
-    unsigned i = (unsigned)s < 4 ? (unsigned)s : 2;
+    static const char *const word[] = {"PASS", "FAIL",  "ERROR", "SKIP",
+                                       "INCONCLUSIVE", "XFAIL", "STALE"};
+    static const char *const sgr[] = {SGR_GREEN,  SGR_RED, SGR_YELLOW, SGR_DIM,
+                                      SGR_YELLOW, SGR_DIM, SGR_RED};
+    unsigned i = (unsigned)s <= AN_STATUS_INCONCLUSIVE ? (unsigned)s : 2;
     if (e == AN_EXPECT_FAILED)
-        i = 4;
-    else if (e == AN_EXPECT_STALE)
         i = 5;
+    else if (e == AN_EXPECT_STALE)
+        i = 6;
     paint(c, sgr[i]);
     an_buf_puts(&c->b, word[i]);
     paint(c, SGR_RESET);
@@ -272,10 +273,16 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
     }
     if (!verbose) /* -v shows them in place, turn by turn */
         warnings_summary(&c, tr);
-    if (t->runs > 1) {
+    if (t->runs > 1 || t->max_runs) {
         an_buf_printf(&c.b, "  %u/%u runs passed (%.0f%%, %s)\n", t->passes, t->runs,
                       an_test_pass_rate(t) * 100,
                       an_stability_name(an_stability_of(t->passes, t->runs)));
+        if (t->max_runs) /* --repeat auto */
+            an_buf_printf(&c.b,
+                          t->status == AN_STATUS_INCONCLUSIVE
+                              ? "  inconclusive: %u runs could not decide (at most %u)\n"
+                              : "  adaptive: decided after %u of at most %u runs\n",
+                          t->runs, t->max_runs);
         if (t->status == AN_STATUS_PASS && t->passes < t->runs && t->attempts)
             for (unsigned i = 0; i < t->runs; i++)
                 if (t->attempts[i].status != AN_STATUS_PASS && t->attempts[i].summary) {
@@ -342,6 +349,10 @@ static void count(struct con *c, size_t n, const char *sgr, const char *one, con
  * error, or its first finding's label with what was found. */
 static void first_problem(struct con *c, const struct an_test_result *t)
 {
+    if (t->status == AN_STATUS_INCONCLUSIVE) {
+        an_buf_printf(&c->b, "inconclusive: %u/%u runs passed, undecided", t->passes, t->runs);
+        return;
+    }
     if (t->status == AN_STATUS_ERROR) {
         if (t->error_turn >= 0)
             an_buf_printf(&c->b, "turn %d: ", t->error_turn + 1);
@@ -392,7 +403,7 @@ static void recap(struct con *c, const struct an_run_result *r)
     size_t n = 0, shown = 0;
     for (size_t i = 0; i < r->ntests; i++) {
         const struct an_test_result *t = &r->tests[i];
-        bool bad = t->status == AN_STATUS_ERROR ||
+        bool bad = t->status == AN_STATUS_ERROR || t->status == AN_STATUS_INCONCLUSIVE ||
                    (t->status == AN_STATUS_FAIL && t->expect != AN_EXPECT_FAILED);
         if (!bad)
             continue;
@@ -441,8 +452,23 @@ void an_console_summary(FILE *out, const struct an_run_result *r, const struct a
         an_buf_puts(&c.b, ", ");
         count(&c, n.stale, SGR_RED, "stale expected failure", "stale expected failures");
     }
+    if (n.inconclusive || r->adaptive) {
+        an_buf_puts(&c.b, ", ");
+        count(&c, n.inconclusive, SGR_YELLOW, "inconclusive", "inconclusive");
+    }
     an_buf_printf(&c.b, " (%zu %s) in %.2fs\n", r->ntests, r->ntests == 1 ? "test" : "tests",
                   (double)(ms > 0 ? ms : 0) / 1000.0);
+    if (r->adaptive) { /* the cost of certainty */
+        size_t runs = 0, most = 0;
+        for (size_t i = 0; i < r->ntests; i++) {
+            runs += r->tests[i].max_runs ? r->tests[i].runs : 0;
+            most += r->tests[i].max_runs;
+        }
+        an_buf_printf(&c.b,
+                      "Adaptive repeats: %zu runs of at most %zu (--max-repeats %u a test), "
+                      "%zu saved, at %.3g confidence\n",
+                      runs, most, r->max_repeats, an_run_result_runs_saved(r), r->confidence);
+    }
     /* seed 002's summary line; skipped tests are left out of the rate */
     an_buf_printf(&c.b, "Pass rate: %.1f%%\n", an_counts_pass_rate(&n) * 100.0);
     fwrite(c.b.data, 1, c.b.len, out);

@@ -116,8 +116,18 @@ static void test(struct an_buf *b, const struct an_run_result *r, const struct a
     an_buf_puts(&title, t->expect == AN_EXPECT_FAILED  ? "XFAIL "
                         : t->expect == AN_EXPECT_STALE ? "STALE "
                         : t->status == AN_STATUS_ERROR ? "ERROR "
-                                                       : "FAIL ");
+                        : t->status == AN_STATUS_INCONCLUSIVE ? "INCONCLUSIVE "
+                                                              : "FAIL ");
     an_buf_puts(&title, name ? name : "");
+    if (t->status == AN_STATUS_INCONCLUSIVE) { /* --repeat auto: no verdict, one note */
+        an_buf_printf(&m, "%u runs could not decide whether the test passes often enough",
+                      t->runs);
+        runs_line(&m, t);
+        command(b, r, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
+        an_buf_release(&title);
+        an_buf_release(&m);
+        return;
+    }
     if (t->expect == AN_EXPECT_STALE) {
         an_buf_puts(&m, "the test passed, yet --expected-failures lists it: take it off the list");
         command(b, r, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
@@ -171,7 +181,7 @@ void an_report_github(FILE *out, const struct an_run_result *r)
     struct an_buf b = AN_BUF_INIT;
     for (size_t i = 0; i < r->ntests; i++)
         if (r->tests[i].status == AN_STATUS_FAIL || r->tests[i].status == AN_STATUS_ERROR ||
-            r->tests[i].expect == AN_EXPECT_STALE)
+            r->tests[i].status == AN_STATUS_INCONCLUSIVE || r->tests[i].expect == AN_EXPECT_STALE)
             test(&b, r, &r->tests[i]); /* a pass or a skip annotates nothing */
     if (b.len)
         (void)fwrite(b.data, 1, b.len, out);

@@ -97,12 +97,15 @@ static void head(struct an_buf *b, const struct an_run_result *r, const struct a
                       c->xfailed == 1 ? "" : "s");
     if (c->stale)
         an_buf_printf(b, "<span class=\"badge fail\">%zu stale</span>", c->stale);
+    if (c->inconclusive || r->adaptive)
+        an_buf_printf(b, "<span class=\"badge inconclusive\">%zu inconclusive</span>",
+                      c->inconclusive);
     an_buf_printf(b, "<span class=\"muted\">%zu test%s in ", n, n == 1 ? "" : "s");
     html_ms(b, r->end_ms - r->start_ms);
     an_buf_puts(b, "</span></div>\n<div class=\"stack\">");
-    const char *cls[4] = {"pass", "fail", "error", "skip"};
-    size_t cnt[4] = {p, f, e, sk};
-    for (int i = 0; i < 4; i++) {
+    const char *cls[5] = {"pass", "fail", "error", "inconclusive", "skip"};
+    size_t cnt[5] = {p, f, e, c->inconclusive, sk};
+    for (int i = 0; i < 5; i++) {
         if (!cnt[i])
             continue;
         an_buf_printf(b, "<span class=\"%s\" style=\"width:", cls[i]);
@@ -136,6 +139,15 @@ static void head(struct an_buf *b, const struct an_run_result *r, const struct a
         double pr = r->pass_rate > 0 ? r->pass_rate : 1.0;
         html_pct(b, (int64_t)(pr * 1000.0 + 0.5), 1000);
         an_buf_puts(b, "</dd>");
+    }
+    if (r->adaptive) {
+        an_buf_printf(b, "<dt>repeat</dt><dd>adaptive, at most %u runs per test, pass rate "
+                         "needed ", r->max_repeats);
+        double pr = r->pass_rate > 0 ? r->pass_rate : 1.0;
+        html_pct(b, (int64_t)(pr * 1000.0 + 0.5), 1000);
+        an_buf_puts(b, " at ");
+        html_pct(b, (int64_t)(r->confidence * 1000.0 + 0.5), 1000);
+        an_buf_printf(b, " confidence; %zu runs saved</dd>", an_run_result_runs_saved(r));
     }
     if (r->parallel > 1)
         an_buf_printf(b, "<dt>parallel</dt><dd>%u</dd>", r->parallel);

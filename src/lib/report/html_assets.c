@@ -40,6 +40,8 @@ const char html_style[] =
     ".stack span{display:block;height:100%}\n"
     ".stack .pass,.badge.pass{background:var(--pass)}.stack .fail,.badge.fail{background:"
     "var(--fail)}.stack .error,.badge.error{background:var(--err)}\n"
+    ".stack .inconclusive,.badge.inconclusive{background:var(--err)}details.test.inconclusive{border-left-color:"
+    "var(--err)}\n"
     ".stack .skip,.badge.skip{background:var(--muted)}\n"
     ".tag{font-size:.8em;border:1px solid var(--muted);border-radius:3px;padding:0 .3em}\n"
     ".badge{display:inline-block;min-width:52px;text-align:center;padding:1px 7px;"

@@ -51,6 +51,7 @@ const char *html_status_label(const struct an_test_result *t)
            : s == AN_STATUS_PASS          ? "PASS"
            : s == AN_STATUS_FAIL          ? "FAIL"
            : s == AN_STATUS_SKIP          ? "SKIP"
+           : s == AN_STATUS_INCONCLUSIVE  ? "INCONCLUSIVE"
                                           : "ERROR";
 }
 

@@ -48,6 +48,7 @@ static bool flaky(const struct an_test_result *t)
 int html_order_rank(const struct an_test_result *t)
 {
     if (t->expect == AN_EXPECT_STALE || t->status == AN_STATUS_ERROR ||
+        t->status == AN_STATUS_INCONCLUSIVE ||
         (t->status == AN_STATUS_FAIL && t->expect != AN_EXPECT_FAILED))
         return 0;
     if (flaky(t))
@@ -66,7 +67,7 @@ static void test_summary(struct an_buf *b, const struct an_test_result *t, size_
     /* open what needs reading: a test that did not pass, or that passed
      * only some of its repeated runs */
     bool open = t->status == AN_STATUS_FAIL || t->status == AN_STATUS_ERROR ||
-                t->passes < t->runs || t->expect == AN_EXPECT_STALE;
+                t->status == AN_STATUS_INCONCLUSIVE || t->passes < t->runs || t->expect == AN_EXPECT_STALE;
     bool fl = flaky(t);
     an_buf_printf(b, "<details class=\"test %s\" id=\"test-%zu\" data-status=\"%s\"%s",
                   st, idx + 1, st, fl ? " data-flaky=\"1\"" : "");

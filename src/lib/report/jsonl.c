@@ -87,6 +87,8 @@ static const char *seed_status(const struct an_test_result *t)
         return "failed";
     case AN_STATUS_SKIP:
         return "skipped";
+    case AN_STATUS_INCONCLUSIVE:
+        return "inconclusive";
     case AN_STATUS_ERROR:
         break;
     }
@@ -268,7 +270,8 @@ static json_t *start_event(const struct an_run_result *r)
     set(o, "started_at", iso(r->start_ms));
     set(o, "total", json_integer((json_int_t)r->ntests));
     set(o, "config", str(r->config_path));
-    set(o, "runs_per_case", json_integer(r->repeat ? r->repeat : 1));
+    set(o, "runs_per_case", /* --repeat auto: as many as each test needs */
+        r->adaptive ? json_string("auto") : json_integer(r->repeat ? r->repeat : 1));
     set(o, "parallel", json_integer(r->parallel ? r->parallel : 1));
     return o;
 }
@@ -288,6 +291,10 @@ static json_t *summary_event(const struct an_run_result *r)
     set(o, "expected_failures", json_integer((json_int_t)c.xfailed));
     set(o, "stale", json_integer((json_int_t)c.stale));
     set(o, "not_run", json_integer((json_int_t)r->not_run));
+    if (r->adaptive) { /* --repeat auto; seed 002's summary otherwise as it was */
+        set(o, "inconclusive", json_integer((json_int_t)c.inconclusive));
+        set(o, "runs_saved", json_integer((json_int_t)an_run_result_runs_saved(r)));
+    }
     set(o, "pass_rate", rate(an_counts_pass_rate(&c)));
     set(o, "duration_ms", json_integer(r->end_ms > r->start_ms ? r->end_ms - r->start_ms : 0));
     set(o, "ended_at", iso(r->end_ms));

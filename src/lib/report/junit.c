@@ -134,6 +134,21 @@ static void failure(struct an_buf *b, const struct an_test_result *t)
     an_buf_release(&txt);
 }
 
+/* --repeat auto could not decide: a failure of its own type, so CI that
+ * reads only failures still sees it and a person can tell it apart. */
+static void inconclusive(struct an_buf *b, const struct an_test_result *t)
+{
+    an_buf_printf(b,
+                  "      <failure message=\"inconclusive: %u of %u runs passed; %u runs could "
+                  "not decide at the asked confidence\" type=\"inconclusive\">",
+                  t->passes, t->runs, t->runs);
+    struct an_buf txt = AN_BUF_INIT;
+    findings_text(&txt, &t->findings);
+    xml(b, an_buf_cstr(&txt), false);
+    an_buf_puts(b, "</failure>\n");
+    an_buf_release(&txt);
+}
+
 static void stale(struct an_buf *b, const struct an_test_result *t)
 {
     an_buf_puts(b, "      <failure message=\"stale expected failure: the test passed; take it "
@@ -282,6 +297,8 @@ static void testcase(struct an_buf *b, const struct an_test_result *t)
         stale(b, t);
     else if (t->status == AN_STATUS_FAIL)
         failure(b, t);
+    else if (t->status == AN_STATUS_INCONCLUSIVE)
+        inconclusive(b, t);
     else if (t->status == AN_STATUS_ERROR)
         broken(b, t);
     else if (t->status == AN_STATUS_SKIP)
@@ -302,7 +319,8 @@ static void document(struct an_buf *b, const struct an_run_result *r)
     an_buf_printf(b,
                   "<testsuites name=\"ananke\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
                   "skipped=\"%zu\" time=\"%.3f\">\n",
-                  r->ntests, c.failed - c.xfailed + c.stale, c.errors, c.skipped + c.xfailed,
+                  r->ntests, c.failed - c.xfailed + c.stale + c.inconclusive, c.errors,
+                  c.skipped + c.xfailed,
                   an_rpt_secs(r->end_ms - r->start_ms));
     /* Suites in the order their files first appear; a file seen before is
      * skipped. Quadratic in the worst case, but in files, not tests. */
@@ -321,7 +339,8 @@ static void document(struct an_buf *b, const struct an_run_result *r)
                 continue;
             n++;
             bool xfail = t->expect == AN_EXPECT_FAILED; /* written as <skipped> */
-            nf += (t->status == AN_STATUS_FAIL && !xfail) || t->expect == AN_EXPECT_STALE;
+            nf += (t->status == AN_STATUS_FAIL && !xfail) || t->expect == AN_EXPECT_STALE ||
+                  t->status == AN_STATUS_INCONCLUSIVE;
             ne += t->status == AN_STATUS_ERROR;
             ns += t->status == AN_STATUS_SKIP || xfail;
             ms += t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0;

@@ -157,6 +157,8 @@ static void findings_text(struct an_buf *txt, const struct an_findings *fs)
 static void runs_line(struct an_buf *b, const struct an_test_result *t)
 {
     an_buf_printf(b, "%u/%u runs passed (", t->passes, t->runs);
+    if (t->max_runs) /* --repeat auto: how many it might have taken */
+        an_buf_printf(b, "adaptive, at most %u; ", t->max_runs);
     an_buf_printf(b, "%.1f%%, %s)", an_test_pass_rate(t) * 100.0,
                   an_stability_name(an_stability_of(t->passes, t->runs)));
 }
@@ -167,7 +169,8 @@ static void not_passed(struct an_buf *b, const struct an_test_result *t)
     an_buf_puts(b, t->expect == AN_EXPECT_FAILED  ? "### XFAIL "
                    : t->expect == AN_EXPECT_STALE ? "### STALE "
                    : t->status == AN_STATUS_FAIL  ? "### FAIL "
-                                                  : "### ERROR ");
+                   : t->status == AN_STATUS_INCONCLUSIVE ? "### INCONCLUSIVE "
+                                                         : "### ERROR ");
     title(b, t, IN_HEADING);
     an_buf_puts(b, "\n\n");
     if (t->file) {
@@ -177,7 +180,7 @@ static void not_passed(struct an_buf *b, const struct an_test_result *t)
     ms(b, duration(t));
     if (t->timed_out)
         an_buf_puts(b, " \xC2\xB7 timed out");
-    if (t->runs > 1) {
+    if (t->runs > 1 || t->max_runs) {
         an_buf_puts(b, " \xC2\xB7 ");
         runs_line(b, t);
     }
@@ -256,6 +259,12 @@ static void summary(struct an_buf *b, const struct an_run_result *r)
     if (r->not_run)
         an_buf_printf(b, " %zu test%s not run (stopped early).", r->not_run,
                       r->not_run == 1 ? " was" : "s were");
+    if (r->adaptive)
+        an_buf_printf(b,
+                      " Adaptive repeats (at most %u runs a test, %.3g confidence): %zu "
+                      "inconclusive, %zu runs saved.",
+                      r->max_repeats, r->confidence, c.inconclusive,
+                      an_run_result_runs_saved(r));
     an_buf_puts(b, "\n\n");
 }
 
@@ -395,7 +404,7 @@ int an_report_markdown(const struct an_run_result *r, const char *path, struct a
     for (size_t i = 0; i < r->ntests; i++) {
         const struct an_test_result *t = &r->tests[i];
         if (t->status != AN_STATUS_FAIL && t->status != AN_STATUS_ERROR &&
-            t->expect != AN_EXPECT_STALE)
+            t->status != AN_STATUS_INCONCLUSIVE && t->expect != AN_EXPECT_STALE)
             continue;
         if (!header)
             an_buf_puts(&b, "## Failed and errored tests\n\n");

@@ -176,6 +176,10 @@ static void diagnostics(struct an_buf *b, const struct an_test_result *t)
         yq(b, an_stability_name(an_stability_of(t->passes, t->runs)));
         an_buf_putc(b, '\n');
     }
+    if (t->max_runs) /* --repeat auto */
+        an_buf_printf(b, "  max_runs: %u\n", t->max_runs);
+    if (t->status == AN_STATUS_INCONCLUSIVE) /* not ok, and why: no verdict */
+        an_buf_puts(b, "  verdict: inconclusive\n");
     if (t->status == AN_STATUS_ERROR) {
         an_buf_puts(b, "  error:\n    code: ");
         yq(b, an_code_name((enum an_code)t->error_code));

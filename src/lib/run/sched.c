@@ -80,6 +80,7 @@ void sched_progress(struct sched *s)
         .failed = s->failed,
         .errors = s->errors,
         .skipped = s->skipped,
+        .inconclusive = s->inconclusive,
         .running = s->running,
         .elapsed_ms = an_clock_mono_ms() - s->start_mono,
     };
@@ -133,9 +134,70 @@ static void skip_test(struct sched *s, size_t slot, const struct an_test *t)
     r->status = AN_STATUS_SKIP;
     r->start_ms = r->end_ms = s->out->start_ms;
     s->slots[slot].skip = true;
+    s->slots[slot].complete = true;
     s->slots[slot].done = s->repeat;
     s->skipped++;
     s->finished_tests++;
+}
+
+/* The test's verdict is final: what the result says of the test, the
+ * counts, the fail-fast stop. */
+static void finish(struct sched *s, struct slot *sl, struct an_test_result *dst,
+                   const struct an_test *t)
+{
+    sl->complete = true;
+    describe(s, dst, t);
+    an_expected_apply(s->o->expected, dst);
+    s->finished_tests++;
+    switch (dst->status) {
+    case AN_STATUS_PASS:
+        s->passed++;
+        break;
+    case AN_STATUS_FAIL:
+        s->failed++;
+        break;
+    case AN_STATUS_ERROR:
+        s->errors++;
+        break;
+    case AN_STATUS_INCONCLUSIVE:
+        s->inconclusive++;
+        break;
+    case AN_STATUS_SKIP: /* never run, so never collected: skip_test() counts it */
+        break;
+    }
+    bool failing = dst->status == AN_STATUS_ERROR ||
+                   (dst->status == AN_STATUS_FAIL) != (dst->expect == AN_EXPECT_FAILED) ||
+                   dst->expect == AN_EXPECT_STALE ||
+                   (dst->status == AN_STATUS_INCONCLUSIVE && !s->o->allow_inconclusive);
+    if (failing && s->o->fail_fast)
+        s->stop = true;
+}
+
+/* --repeat auto: the rule's verdict on the runs so far; false while it
+ * wants another run (then queued). A test the run stops (fail-fast,
+ * interruption) before a verdict is INCONCLUSIVE. */
+static bool adaptive_verdict(struct sched *s, struct an_job *j, struct an_test_result *dst)
+{
+    struct slot *sl = &s->slots[j->slot];
+    enum an_sprt_verdict v = an_sprt_decide(&s->sprt, dst->runs, dst->passes);
+    if (v == AN_SPRT_CONTINUE && !s->stop && !an_cancelled()) {
+        /* the test's one job, done and holding nothing (run/job.h), is
+         * made its next run */
+        *j = (struct an_job){.cfg = j->cfg, .test = j->test, .slot = j->slot, .run = sl->done};
+        s->again = an_xrealloc(s->again, (s->nagain + 1) * sizeof *s->again);
+        s->again[s->nagain++] = (size_t)(j - s->jobs);
+        return false;
+    }
+    dst->max_runs = s->repeat;
+    if (v == AN_SPRT_PASS)
+        dst->status = AN_STATUS_PASS;
+    else if (v == AN_SPRT_FAIL && dst->status == AN_STATUS_PASS)
+        dst->status = AN_STATUS_FAIL; /* cannot happen: a FAIL needs a non-pass run */
+    else if (v != AN_SPRT_FAIL)
+        dst->status = AN_STATUS_INCONCLUSIVE;
+    /* a FAIL keeps its representative run's status: FAIL, or ERROR when
+     * that run broke (as --repeat K does) */
+    return true;
 }
 
 /* Move a finished run's result into its test's slot. */
@@ -143,7 +205,7 @@ void sched_collect(struct sched *s, struct an_job *j)
 {
     struct slot *sl = &s->slots[j->slot];
     struct an_test_result *dst = &s->out->tests[j->slot];
-    bool repeated = s->repeat > 1;
+    bool repeated = s->repeat > 1 || s->adaptive;
     sl->done++;
     if (repeated) {
         if (!dst->attempts)
@@ -155,7 +217,7 @@ void sched_collect(struct sched *s, struct an_job *j)
         struct an_usage_sum u;
         an_usage_sum(j->res.transcript.turns, j->res.transcript.nturns, &u);
         a->total_tokens = u.reports && u.has_total ? u.total : -1;
-        dst->runs = s->repeat;
+        dst->runs = s->adaptive ? sl->done : s->repeat;
         if (j->res.status == AN_STATUS_PASS)
             dst->passes++;
     }
@@ -185,10 +247,12 @@ void sched_collect(struct sched *s, struct an_job *j)
     }
     memset(&j->res, 0, sizeof j->res);
 
-    if (sl->done < s->repeat)
+    if (s->adaptive) {
+        if (!adaptive_verdict(s, j, dst))
+            return;
+    } else if (sl->done < s->repeat) {
         return;
-    describe(s, dst, j->test);
-    if (repeated) {
+    } else if (repeated) {
         /* passes / runs >= pass_rate, compared without rounding surprises */
         bool ok = (double)dst->passes + 1e-9 >= s->pass_rate * (double)dst->runs;
         if (ok)
@@ -197,26 +261,45 @@ void sched_collect(struct sched *s, struct an_job *j)
             dst->status = AN_STATUS_FAIL; /* cannot happen: best is a non-pass */
         /* timings of the whole repeated test: first start to last end */
     }
-    an_expected_apply(s->o->expected, dst);
-    s->finished_tests++;
-    switch (dst->status) {
-    case AN_STATUS_PASS:
-        s->passed++;
-        break;
-    case AN_STATUS_FAIL:
-        s->failed++;
-        break;
-    case AN_STATUS_ERROR:
-        s->errors++;
-        break;
-    case AN_STATUS_SKIP: /* never run, so never collected: skip_test() counts it */
-        break;
+    finish(s, sl, dst, j->test);
+}
+
+struct an_job *sched_next(struct sched *s)
+{
+    if (!s->adaptive)
+        return s->next < s->njobs ? &s->jobs[s->next++] : NULL;
+    if (s->nagain) {
+        /* the earliest test first, so tests complete in selection order */
+        size_t at = 0;
+        for (size_t i = 1; i < s->nagain; i++)
+            if (s->again[i] < s->again[at])
+                at = i;
+        struct an_job *j = &s->jobs[s->again[at]];
+        s->again[at] = s->again[--s->nagain];
+        return j;
     }
-    bool failing = dst->status == AN_STATUS_ERROR ||
-                   (dst->status == AN_STATUS_FAIL) != (dst->expect == AN_EXPECT_FAILED) ||
-                   dst->expect == AN_EXPECT_STALE;
-    if (failing && s->o->fail_fast)
-        s->stop = true;
+    return s->next < s->nfresh ? &s->jobs[s->next++] : NULL;
+}
+
+bool sched_drained(const struct sched *s)
+{
+    if (!s->adaptive)
+        return s->next == s->njobs;
+    /* a run in flight may want its test run again */
+    return s->next == s->nfresh && !s->nagain && !s->running;
+}
+
+void sched_adaptive_finish(struct sched *s)
+{
+    for (size_t i = 0; s->adaptive && i < s->nsel; i++) {
+        struct slot *sl = &s->slots[i];
+        if (sl->complete || sl->skip || !sl->done)
+            continue;
+        struct an_test_result *dst = &s->out->tests[i];
+        dst->max_runs = s->repeat;
+        dst->status = AN_STATUS_INCONCLUSIVE;
+        finish(s, sl, dst, &s->suite->tests[s->sel[i]]);
+    }
 }
 
 void sched_emit_ready(struct sched *s)
@@ -228,7 +311,7 @@ void sched_emit_ready(struct sched *s)
         size_t from = s->emit, to = from;
         while (to < s->nsel) {
             const struct slot *sl = &s->slots[to];
-            if (sl->done != s->repeat && !(s->stop && sl->started == 0))
+            if (!sl->complete && !(s->stop && sl->started == 0))
                 break;
             to++;
         }
@@ -237,7 +320,7 @@ void sched_emit_ready(struct sched *s)
             return;
         for (size_t i = from; i < to; i++) {
             struct slot *sl = &s->slots[i];
-            bool complete = sl->done == s->repeat;
+            bool complete = sl->complete;
             if (complete && s->o->on_test)
                 s->o->on_test(&s->out->tests[i], s->o->ud);
             if (complete && !s->o->keep_transcripts)
@@ -398,6 +481,21 @@ static int make_secrets(struct sched *s, struct an_err *err)
     return AN_OK;
 }
 
+/* How the run is made, for the reports. */
+static void run_head(struct sched *s, unsigned parallel)
+{
+    struct an_run_result *out = s->out;
+    out->start_ms = an_clock_unix_ms();
+    out->config_path = an_path_in_project(s->suite->config.path, s->suite->config.dir);
+    out->project_dir = an_path_absolute(s->suite->config.dir);
+    out->parallel = parallel;
+    out->repeat = s->adaptive ? 0 : s->repeat;
+    out->pass_rate = s->pass_rate;
+    out->adaptive = s->adaptive;
+    out->max_repeats = s->adaptive ? s->repeat : 0;
+    out->confidence = s->adaptive ? an_sprt_confidence(s->o->confidence) : 0;
+}
+
 int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
                  struct an_run_result *out, struct an_err *err)
 {
@@ -407,6 +505,11 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     unsigned parallel = o->parallel ? o->parallel : 1;
     s.repeat = o->repeat ? o->repeat : 1;
     s.pass_rate = o->pass_rate > 0 ? o->pass_rate : 1.0;
+    if (o->adaptive) {
+        s.adaptive = true;
+        an_sprt_init(&s.sprt, s.pass_rate, o->confidence, o->max_repeats);
+        s.repeat = s.sprt.max_runs; /* places for every run a test may need */
+    }
     s.start_mono = an_clock_mono_ms();
 
     pthread_mutex_init(&s.warn_mu, NULL);
@@ -416,12 +519,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         return err->code;
     }
     an_http_global_init();
-    out->start_ms = an_clock_unix_ms();
-    out->config_path = an_path_in_project(suite->config.path, suite->config.dir);
-    out->project_dir = an_path_absolute(suite->config.dir);
-    out->parallel = parallel;
-    out->repeat = s.repeat;
-    out->pass_rate = s.pass_rate;
+    run_head(&s, parallel);
 
     s.nsel = an_run_select(suite, o, &s.sel);
     s.slots = an_xcalloc(s.nsel + 1, sizeof *s.slots);
@@ -432,7 +530,10 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     size_t nrun = 0;
     for (size_t i = 0; i < s.nsel; i++)
         nrun += !suite->tests[s.sel[i]].skip;
-    s.njobs = nrun * s.repeat; /* a skipped test is skipped once, whatever --repeat says */
+    /* a skipped test is skipped once, whatever --repeat says; with --repeat
+     * auto a test has one job, run again while the rule asks */
+    s.njobs = nrun * (s.adaptive ? 1 : s.repeat);
+    s.nfresh = nrun;
     s.jobs = an_xcalloc(s.njobs + 1, sizeof *s.jobs);
     for (size_t i = 0, k = 0; i < s.nsel; i++) {
         const struct an_test *t = &suite->tests[s.sel[i]];
@@ -440,7 +541,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
             skip_test(&s, i, t);
             continue;
         }
-        for (unsigned r = 0; r < s.repeat; r++, k++) {
+        for (unsigned r = 0; r < (s.adaptive ? 1 : s.repeat); r++, k++) {
             s.jobs[k].cfg = &suite->config;
             s.jobs[k].test = t;
             s.jobs[k].slot = i;
@@ -486,6 +587,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
             loops[0].act = an_xrealloc(loops[0].act, (parallel + 1) * sizeof *loops[0].act);
             sched_loop_run(&loops[0]);
         }
+        sched_adaptive_finish(&s);
         sched_emit_ready(&s);
         compact(&s);
     }
@@ -499,6 +601,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     }
     free(loops);
     free(s.jobs);
+    free(s.again);
     free(s.slots);
     free(s.sel);
     json_decref(helper_params);

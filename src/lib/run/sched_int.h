@@ -24,11 +24,13 @@
 
 #include "ananke/run.h"
 #include "run/job.h"
+#include "run/sprt.h"
 
 /* What the scheduler knows of each selected test. */
 struct slot {
     unsigned started, done;
     int best; /* run index whose result represents the test; -1: none yet */
+    bool complete; /* its verdict is final: no run of it starts again */
     bool emitted;
     bool skip; /* `skip: true`: a SKIP result, no run */
 };
@@ -43,11 +45,20 @@ struct sched {
     struct slot *slots;
     struct an_job *jobs; /* nsel * repeat, in start order */
     size_t njobs, next;
+    /* --repeat auto: jobs holds one job per test that runs (repeat is the
+     * most runs a test may take), started in order (next, up to nfresh);
+     * when the rule wants another run the collected job is reset as that
+     * run and queued in `again` (job indices), taken before any new test so
+     * tests finish in order: runs of one test never overlap. */
+    bool adaptive;
+    struct an_sprt sprt;
+    size_t nfresh;
+    size_t *again, nagain;
     size_t running;      /* runs started and not yet collected */
     size_t collected;    /* runs collected so far */
     size_t emit;         /* next slot to hand to on_test (the caller's thread
                             writes it; the loops read it) */
-    size_t passed, failed, errors, skipped, finished_tests;
+    size_t passed, failed, errors, skipped, inconclusive, finished_tests;
     bool stop;           /* fail-fast or interrupted: start nothing new */
     int64_t start_mono;
 
@@ -81,6 +92,13 @@ void sched_unlock(struct sched *s);
 
 /* Move a finished run's result into its test's slot (under the lock). */
 void sched_collect(struct sched *s, struct an_job *j);
+/* The next run to start, or NULL (under the lock). */
+struct an_job *sched_next(struct sched *s);
+/* No run is left to start, now or later (under the lock). */
+bool sched_drained(const struct sched *s);
+/* --repeat auto, the run over: tests left undecided (interrupted, fail-fast)
+ * become INCONCLUSIVE (the caller's thread, loops ended). */
+void sched_adaptive_finish(struct sched *s);
 /* Hand complete tests to on_test in selection order (the caller's thread). */
 void sched_emit_ready(struct sched *s);
 /* on_progress with the counts as they are (the caller's thread). */

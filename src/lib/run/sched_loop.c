@@ -38,7 +38,7 @@ static void after_step(struct loop *l, struct an_job *j)
     s->collected++;
     /* the caller's thread waits for the test it hands on next: wake it
      * when that one is complete, not for every run (a thread switch each) */
-    if (s->threaded && (s->emit == s->nsel || s->slots[s->emit].done == s->repeat || s->stop))
+    if (s->threaded && (s->emit == s->nsel || s->slots[s->emit].complete || s->stop))
         pthread_cond_signal(&s->news);
     sched_unlock(s);
 }
@@ -51,8 +51,7 @@ static struct an_job *take(struct loop *l)
     sched_lock(s);
     if (an_cancelled() && !s->stop)
         s->stop = true;
-    if (!s->stop && l->active < l->parallel && s->next < s->njobs) {
-        j = &s->jobs[s->next++];
+    if (!s->stop && l->active < l->parallel && (j = sched_next(s))) {
         s->slots[j->slot].started++;
         s->running++;
     }
@@ -66,7 +65,7 @@ static bool over(struct loop *l)
     if (l->active)
         return false;
     sched_lock(l->s);
-    bool done = l->s->stop || l->s->next == l->s->njobs;
+    bool done = l->s->stop || sched_drained(l->s);
     sched_unlock(l->s);
     return done;
 }
