@@ -178,7 +178,7 @@ static json_t *outcome(struct xfer *x, const struct an_http_resp *resp, int rc,
     char *kinds = NULL;
     json_t *sum = sse_summary(x->events, x->not_json, rq->rid, &kinds);
     char why[AN_ERR_MSG_MAX + 64];
-    if (!resp->status || (rc && rc != AN_EHTTP && rc != AN_ETIMEOUT)) {
+    if (rc != AN_ETIMEOUT && (!resp->status || (rc && rc != AN_EHTTP))) {
         snprintf(why, sizeof why, "%s", herr->msg[0] ? herr->msg : "no answer");
         set_status(o, rc == AN_ELIMIT ? "protocol_error" : "transport_error", why);
         if (resp->status && rc == AN_ECONNECT)
