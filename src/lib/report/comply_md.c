@@ -509,15 +509,34 @@ static void methodology(struct an_buf *b, const struct an_comply_result *r, size
 {
     bool agui = r->protocol && !strcmp(r->protocol, "agui");
     bool mcp = r->protocol && !strcmp(r->protocol, "mcp");
+    bool a2a = r->protocol && !strcmp(r->protocol, "a2a");
     const char *title = "JSON-RPC";
     if (agui)
         title = "AG-UI";
+    else if (a2a)
+        title = "A2A";
     else if (mcp)
         title = "MCP";
     else if (r->protocol && !strcmp(r->protocol, "acp"))
         title = "ACP";
     an_buf_printf(b, "# %s Compliance Report\n\n", title);
-    if (mcp)
+    if (a2a)
+        an_buf_printf(b,
+                      "Methodology: read each agent's card at /.well-known/agent-card.json on "
+                      "its base URL (its capabilities feed the preconditions), then ran each "
+                      "of %zu tests (%zu required, %zu optional) as HTTP requests: JSON-RPC "
+                      "2.0 POSTs to the card's url (on the base URL's origin only) and GETs of "
+                      "the card, one request per step, each bounded by the step's window. "
+                      "Answers were read whole: a JSON body, or an SSE stream whose events are "
+                      "JSON-RPC responses. Expectations use regex subset matching over each "
+                      "step's outcome (HTTP answer, response, events in order, the sequence of "
+                      "task states); a test stops at its first unmet step. Tests that need "
+                      "the agent to do something specific (ask for input, fail, run long) send "
+                      "the trigger texts of docs/comply.md and are optional. Each test cites "
+                      "the spec requirements it checks. NA: a capability the test needs is not "
+                      "advertised. PARTIAL: some tests of the area passed and some failed.\n\n",
+                      ntests, nreq, ntests - nreq);
+    else if (mcp)
         an_buf_printf(b,
                       "Methodology: initialized each server once to read its capabilities "
                       "(for the preconditions and the summaries below), then ran each of %zu "
