@@ -64,6 +64,9 @@ int an_comply_reqs_load(struct an_comply_plan *p, const char *const *paths, size
                         const char *spec);
 void an_comply_reqs_give(const struct an_comply_plan *p, struct an_comply_agent *a);
 void an_comply_reqs_free(struct an_comply_plan *p);
+/* Revision order (<0, 0, >0): digits compare as numbers, anything else byte
+ * by byte ("0.10" after "0.9", "1.0" after "0.3.0"). */
+int an_comply_rev_cmp(const char *a, const char *b);
 
 /* "terminals", "agent", "required", "none" -> enum an_acp_confine, or -1. */
 int an_comply_confine_parse(const char *mode);

@@ -21,8 +21,7 @@
 
 #define MAX_REQS 4096
 
-/* Version order: digits as numbers, anything else byte by byte. */
-static int rev_cmp(const char *a, const char *b)
+int an_comply_rev_cmp(const char *a, const char *b)
 {
     while (*a && *b) {
         if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
@@ -65,7 +64,7 @@ static char *newest(const char *dir)
         if (n <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + n - 5, ".json"))
             continue;
         char *rev = an_xstrndup(de->d_name, n - 5);
-        if (!best || rev_cmp(rev, best) > 0) {
+        if (!best || an_comply_rev_cmp(rev, best) > 0) {
             free(best);
             best = rev;
         } else {
