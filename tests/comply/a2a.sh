@@ -159,4 +159,32 @@ jq '.requirements = ["A2A-NOPE-001"]' compliance/a2a/required.card.name.jsont >"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "requirement 'A2A-NOPE-001' is not in" "$TMP/nope.err" &&
     ok "an unknown requirement id: exit 2" || bad "unknown requirement id: exit $rc: $(cat "$TMP/nope.err")"
+# 6. docs/comply.md's requirement table is the suite's (generated here)
+table() {
+    echo '| ID | level | requirement | tests |'
+    echo '|---|---|---|---|'
+    jq -s -r '(.[0].requirements) as $reqs | (.[1:] | map({id: .file, reqs: .requirements})) as $tests
+        | $reqs[] | . as $r
+        | [$tests[] | select(.reqs | index($r.id)) | "`\(.id)`"] as $by
+        | "| [\($r.id)](\($r.section)) | \($r.level) | \($r.title) | \(if ($by | length) > 0 then ($by | join(", ")) else "not tested" end) |"' \
+        "$SET" $(for f in compliance/a2a/*.jsont; do
+            jq --arg f "$(basename "$f" .jsont)" '{file: $f, requirements}' "$f" >"$TMP/t-$(basename "$f")"
+            echo "$TMP/t-$(basename "$f")"
+        done)
+}
+table >"$TMP/table.md"
+doc=docs/comply.md
+awk -v t="$TMP/table.md" '
+    /^<!-- \/a2a-requirements -->$/ { while ((getline l < t) > 0) print l; skip = 0 }
+    !skip { print }
+    /^<!-- a2a-requirements -->$/ { skip = 1 }' "$doc" >"$TMP/comply.md"
+if [ "${ANANKE_UPDATE_DOCS:-0}" = 1 ]; then
+    cp "$TMP/comply.md" "$doc"
+    ok "$doc: the A2A requirement table rewritten (ANANKE_UPDATE_DOCS=1)"
+elif cmp -s "$TMP/comply.md" "$doc"; then
+    ok "$doc: the A2A requirement table is current"
+else
+    bad "$doc: the A2A requirement table is stale: ANANKE_UPDATE_DOCS=1 tests/comply/a2a.sh"
+    diff "$doc" "$TMP/comply.md" | head -n 10
+fi
 finish
