@@ -196,7 +196,7 @@ static const struct cli_option options[] = {
      .alias = "-a",
      .arg = "NAME=URL",
      .help = "with --protocol agui: an AG-UI endpoint (http or https);\n"
-             "repeatable",
+             "with --protocol a2a: the agent's base URL; repeatable",
      .help_only = true},
     {.name = "--agent",
      .alias = "-a",
