@@ -121,6 +121,8 @@ fault() {
     [ "$(req A2A-RPC-003 "$TMP/$f.json")" = met ] && ok "$f: the rest still met" || bad "$f: A2A-RPC-003"
     if [ -n "$diff" ]; then
         grep -qF "$diff" "$TMP/$f.md" && ok "$f: says '$diff'" || bad "$f: no '$diff' in the report"
+        grep -q "^comply: $f $t FAIL (.*): $diff" "$TMP/$f.err" && ok "$f: the progress line says it" ||
+            bad "$f: progress line: $(grep "$t" "$TMP/$f.err")"
     fi
 }
 fault bad-transition required.stream.transitions A2A-TASK-010

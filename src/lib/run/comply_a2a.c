@@ -328,6 +328,23 @@ static bool captures(struct a2a_eng *e, const struct an_jsont_step *st, const js
     return ok;
 }
 
+/* An answer with the wrong content is said as such: the first line of
+ * each new unmet part's diff ("response.error.code: expected -32001, got
+ * -32603") leads its message, which the progress line and the reports
+ * show, before what the answer was. */
+static void say_what_differs(struct an_comply_test *out, size_t from)
+{
+    for (size_t i = from; i < out->nunmet; i++) {
+        struct an_comply_unmet *u = &out->unmet[i];
+        if (!u->ndiff || !u->diff[0])
+            continue;
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_printf(&b, "%s (%s)", u->diff[0], u->message);
+        free(u->message);
+        u->message = an_buf_detach(&b, NULL);
+    }
+}
+
 /* The Accept a JSON-RPC body asks for: an event stream for the streaming
  * methods, JSON otherwise. */
 static const char *default_accept(const json_t *body)
@@ -389,7 +406,10 @@ static bool step_exchange(struct a2a_eng *e, const struct an_jsont_step *st)
         an_buf_release(&n);
         free(d);
     }
+    size_t before = e->out->nunmet;
     ok = comply_agui_judge(expect, any_of, o, (int)st->index, e->out, &matched);
+    if (!ok)
+        say_what_differs(e->out, before);
     if (ok)
         ok = captures(e, st, o, matched);
     ok = ok && !an_cancelled();
