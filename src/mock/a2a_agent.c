@@ -27,8 +27,9 @@ struct task {
 };
 
 struct a2a_agent {
-    bool v03;
+    bool v03, push;
     enum a2a_fault fault;
+    json_t *push_configs; /* task id -> [TaskPushNotificationConfig], under lock */
     pthread_mutex_t lock;
     struct task *tasks;
     size_t n, cap;
@@ -37,17 +38,19 @@ struct a2a_agent {
 int a2a_fault_parse(const char *name)
 {
     static const char *const names[] = {"none", "bad-transition", "card-no-name",
-                                        "wrong-error-code"};
-    for (int i = 0; i < 4; i++)
+                                        "wrong-error-code", "push-forgets"};
+    for (int i = 0; i < 5; i++)
         if (!strcmp(name, names[i]))
             return i;
     return -1;
 }
 
-struct a2a_agent *a2a_agent_new(bool v03, enum a2a_fault fault)
+struct a2a_agent *a2a_agent_new(bool v03, enum a2a_fault fault, bool push)
 {
     struct a2a_agent *a = an_xcalloc(1, sizeof *a);
     a->v03 = v03;
+    a->push = push;
+    a->push_configs = json_object();
     a->fault = fault;
     pthread_mutex_init(&a->lock, NULL);
     return a;
@@ -58,6 +61,7 @@ void a2a_agent_free(struct a2a_agent *a)
     if (!a)
         return;
     pthread_mutex_destroy(&a->lock);
+    json_decref(a->push_configs);
     for (size_t i = 0; i < a->n; i++)
         json_decref(a->tasks[i].artifacts);
     free(a->tasks);
@@ -598,6 +602,49 @@ static enum MHD_Result do_resubscribe(struct a2a_agent *a, struct mock_http *htt
     return rc;
 }
 
+/* tasks/pushNotificationConfig/{set,get,list,delete} of an agent that
+ * offers push notifications: configs kept per task, never called. */
+static enum MHD_Result do_push(struct a2a_agent *a, struct MHD_Connection *c, const json_t *id,
+                               const char *verb, const json_t *params)
+{
+    bool set = !strcmp(verb, "set");
+    const char *tid = an_json_str(params, set ? "taskId" : "id");
+    const json_t *cfg = json_object_get(params, "pushNotificationConfig");
+    struct task t;
+    char buf[300];
+    if (!tid || (set && !an_json_str(cfg, "url")))
+        return rpc_error(c, id, -32602, "Invalid params: the task id and a config url are needed");
+    if (!task_get(a, tid, &t)) {
+        snprintf(buf, sizeof buf, "Task not found: %.200s", tid);
+        return rpc_error(c, id, not_found_code(a), buf);
+    }
+    json_t *result = NULL;
+    pthread_mutex_lock(&a->lock);
+    json_t *list = json_object_get(a->push_configs, tid);
+    if (!list) {
+        list = json_array();
+        json_object_set_new(a->push_configs, tid, list);
+    }
+    if (set) {
+        result = json_pack("{s:s,s:O}", "taskId", tid, "pushNotificationConfig", cfg);
+        if (a->fault != A2A_FAULT_PUSH_FORGETS)
+            json_array_append(list, result);
+    } else if (!strcmp(verb, "get")) {
+        result = json_deep_copy(json_array_get(list, json_array_size(list) - 1));
+    } else if (!strcmp(verb, "list")) {
+        result = json_deep_copy(list);
+    } else if (!strcmp(verb, "delete")) {
+        json_array_clear(list);
+        result = json_null();
+    }
+    pthread_mutex_unlock(&a->lock);
+    if (!result)
+        return rpc_error(c, id, !strcmp(verb, "get") ? -32001 : -32601,
+                         !strcmp(verb, "get") ? "No push notification config for this task"
+                                              : "Method not found");
+    return rpc_result(c, id, result);
+}
+
 /* The 0.3 requests beyond send, stream, get and cancel; false when `method`
  * is none of them. */
 static bool extra_03(struct a2a_agent *a, struct mock_http *http, struct MHD_Connection *c,
@@ -612,6 +659,8 @@ static bool extra_03(struct a2a_agent *a, struct mock_http *http, struct MHD_Con
         return false;
     else if (!strcmp(method, "tasks/resubscribe"))
         *rc = do_resubscribe(a, http, c, id, json_object_get(body, "params"));
+    else if (!strncmp(method, "tasks/pushNotificationConfig/", 29) && a->push)
+        *rc = do_push(a, c, id, method + 29, json_object_get(body, "params"));
     else if (!strncmp(method, "tasks/pushNotificationConfig/", 29))
         *rc = rpc_error(c, id, -32003, "Push Notification is not supported");
     else if (!strcmp(method, "agent/getAuthenticatedExtendedCard"))
@@ -684,6 +733,9 @@ static enum MHD_Result send_card(struct a2a_agent *a, struct mock_http *http,
         "echo", "name", "echo", "description", "echo the text", "tags", "echo");
     if (a->fault == A2A_FAULT_CARD_NO_NAME)
         json_object_del(card, "name");
+    if (a->push)
+        json_object_set_new(json_object_get(card, "capabilities"), "pushNotifications",
+                            json_true());
     if (a->v03) {
         json_object_set_new(card, "url", json_string(url));
         json_object_set_new(card, "preferredTransport", json_string("JSONRPC"));

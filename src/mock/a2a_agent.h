@@ -28,13 +28,17 @@ struct a2a_agent;
 
 /* A deviation played on purpose, for `ananke comply --protocol a2a`
  * (docs/mock.md): none, a completed task that goes back to working, a card
- * without its name, or -32603 where an unknown task is -32001. */
+ * without its name, -32603 where an unknown task is -32001, or (with push)
+ * a push config answered but not kept. */
 enum a2a_fault { A2A_FAULT_NONE = 0, A2A_FAULT_BAD_TRANSITION, A2A_FAULT_CARD_NO_NAME,
-                 A2A_FAULT_WRONG_ERROR_CODE };
+                 A2A_FAULT_WRONG_ERROR_CODE, A2A_FAULT_PUSH_FORGETS };
 /* "bad-transition", ... -> the fault; -1 for an unknown name. */
 int a2a_fault_parse(const char *name);
 
-struct a2a_agent *a2a_agent_new(bool v03, enum a2a_fault fault);
+/* push (0.3): the card offers push notifications and the
+ * tasks/pushNotificationConfig methods store configs (nothing is ever
+ * delivered to them); without it they are -32003. */
+struct a2a_agent *a2a_agent_new(bool v03, enum a2a_fault fault, bool push);
 void a2a_agent_free(struct a2a_agent *a); /* NULL-safe */
 
 /* A mock_http_handler; ctx is the struct a2a_agent, borrowed. */

@@ -106,10 +106,11 @@ jq -e '.spec == "0.3.0" and .agents[0].must_coverage.met == .agents[0].must_cove
     "$TMP/mock.json" >/dev/null && ok "mock: json requirements table, every MUST tested is met" ||
     bad "mock: json requirements table"
 
-# 4. the faults: FAULT TEST REQUIREMENT [DIFF]
+# 4. the faults: FAULT TEST REQUIREMENT [DIFF [MOCK-FLAG]]
 fault() {
-    local f=$1 t=$2 r=$3 diff=${4:-}
-    start "fault-$f" "$MOCK" a2a --version 0.3 --fault "$f"
+    local f=$1 t=$2 r=$3 diff=${4:-} more=${5:-}
+    # shellcheck disable=SC2086 # more: one flag or none
+    start "fault-$f" "$MOCK" a2a --version 0.3 --fault "$f" $more
     "$ANANKE" comply --protocol a2a -j 4 --timeout-scale 0.3 --agent "$f=$url" -r json:"$TMP/$f.json" \
         >"$TMP/$f.md" 2>"$TMP/$f.err"
     local rc=$?
@@ -128,6 +129,19 @@ fault() {
 fault bad-transition required.stream.transitions A2A-TASK-010
 fault card-no-name required.card.name A2A-CARD-002 "missing field 'response.name'"
 fault wrong-error-code required.get.not-found A2A-ERR-001 "response.error.code: expected -32001, got -32603"
+fault push-forgets required.push.get A2A-PUSH-002 "" --push
+
+# push notifications, where the card offers them: the mock with --push
+start push "$MOCK" a2a --version 0.3 --push
+"$ANANKE" comply --protocol a2a -j 4 --timeout-scale 0.3 --agent push="$url" -r json:"$TMP/push.json" \
+    >/dev/null 2>"$TMP/push.err"
+rc=$?
+[ "$rc" -eq 0 ] && ok "push: exit 0" || bad "push: exit $rc"
+for t in required.push.set required.push.get optional.push.list; do
+    [ "$(status "$t" "$TMP/push.json")" = PASS ] && ok "push: $t PASS" || bad "push: $t $(status "$t" "$TMP/push.json")"
+done
+[ "$(status required.err.push-get-unsupported "$TMP/push.json")" = NA ] &&
+    ok "push: the not-supported test is NA" || bad "push: err.push-get-unsupported not NA"
 
 # 5. the reports and the options
 grep -q '^## Requirements (spec revision 0.3.0)' "$TMP/sdk.md" && ok "md: requirements section" || bad "md: requirements section"
