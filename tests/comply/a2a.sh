@@ -175,6 +175,34 @@ jq '.requirements = ["A2A-NOPE-001"]' compliance/a2a/required.card.name.jsont >"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "requirement 'A2A-NOPE-001' is not in" "$TMP/nope.err" &&
     ok "an unknown requirement id: exit 2" || bad "unknown requirement id: exit $rc: $(cat "$TMP/nope.err")"
+# 7. a card naming another origin is not followed: the JSON-RPC tests fail
+#    saying so, and the other origin gets no request (python3's http.server
+#    serves a card whose url is the mock's, another port)
+if command -v python3 >/dev/null; then
+    start other "$MOCK" a2a --version 0.3 --requests "$TMP/other.jsonl"
+    mkdir -p "$TMP/www/.well-known"
+    jq --arg u "$url/rpc" '.url = $u' <<<'{"name": "n", "description": "d", "version": "1", "protocolVersion": "0.3.0",
+        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []}' \
+        >"$TMP/www/.well-known/agent-card.json"
+    python3 -m http.server 0 --bind 127.0.0.1 --directory "$TMP/www" >"$TMP/www.out" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 50); do grep -q 'port [0-9]*' "$TMP/www.out" && break; sleep 0.1; done
+    wport=$(grep -o 'port [0-9]*' "$TMP/www.out" | head -n 1 | cut -d' ' -f2)
+    "$ANANKE" comply --protocol a2a -t required.rpc.method-not-found -t required.card.name \
+        --agent elsewhere="http://127.0.0.1:$wport" -r json:"$TMP/else.json" >/dev/null 2>&1
+    [ "$(status required.card.name "$TMP/else.json")" = PASS ] &&
+        [ "$(status required.rpc.method-not-found "$TMP/else.json")" = FAIL ] &&
+        jq -e '.agents[0].tests[] | select(.id == "required.rpc.method-not-found") | .unmet[0].message
+               | test("is on another origin")' "$TMP/else.json" >/dev/null &&
+        ok "a card naming another origin: not followed, said" || bad "a card naming another origin"
+    ! grep -q '"POST"' "$TMP/other.jsonl" 2>/dev/null && ok "the other origin got no request" ||
+        bad "the other origin got: $(head -c 300 "$TMP/other.jsonl")"
+    # the control: the same test sent to that mock directly is logged there
+    "$ANANKE" comply --protocol a2a -t required.rpc.method-not-found --agent direct="$url" >/dev/null 2>&1
+    grep -q '"POST"' "$TMP/other.jsonl" && ok "(control: a request to it is logged)" ||
+        bad "control: the other mock logged no POST"
+fi
+
 # 6. docs/comply.md's requirement table is the suite's (generated here)
 table() {
     echo '| ID | level | requirement | tests |'
