@@ -167,6 +167,15 @@ rc=$?
     bad "--binding rest: exit $rc"
 "$ANANKE" comply --protocol acp --binding jsonrpc --agent m=true >/dev/null 2>&1
 [ $? -eq 2 ] && ok "--binding: a2a only" || bad "--binding with acp accepted"
+# the caps: past one, the step's answer names it
+"$ANANKE" comply --protocol a2a -t required.stream.final-last --max-event-bytes 40 --agent m="$MOCK_URL" \
+    >/dev/null 2>"$TMP/cap.err"
+grep -q 'required.stream.final-last FAIL (.*): the answer was: .*an SSE event larger than max_event_bytes (40 bytes)' "$TMP/cap.err" &&
+    ok "--max-event-bytes: the test fails naming the cap" || bad "--max-event-bytes: $(cat "$TMP/cap.err")"
+"$ANANKE" comply --protocol a2a -t required.card.name --max-turn-bytes 100 --agent m="$MOCK_URL" \
+    >/dev/null 2>"$TMP/cap2.err"
+grep -q 'response body larger than max_turn_bytes (100 bytes)' "$TMP/cap2.err" &&
+    ok "--max-turn-bytes: the card fails naming the cap" || bad "--max-turn-bytes: $(cat "$TMP/cap2.err")"
 # a test citing a requirement the set does not have is exit 2
 mkdir -p "$TMP/s/requirements"
 cp "$SET" "$TMP/s/requirements/"
