@@ -172,6 +172,9 @@ rc=$?
     >/dev/null 2>"$TMP/cap.err"
 grep -q 'required.stream.final-last FAIL (.*): the answer was: .*an SSE event larger than max_event_bytes (40 bytes)' "$TMP/cap.err" &&
     ok "--max-event-bytes: the test fails naming the cap" || bad "--max-event-bytes: $(cat "$TMP/cap.err")"
+"$ANANKE" comply --protocol a2a -t required.card.name -t required.rpc.method-not-found --max-event-bytes 10 \
+    --agent m="$MOCK_URL" >/dev/null 2>&1 && ok "--max-event-bytes does not apply to JSON answers" ||
+    bad "--max-event-bytes 10 broke a JSON answer"
 "$ANANKE" comply --protocol a2a -t required.card.name --max-turn-bytes 100 --agent m="$MOCK_URL" \
     >/dev/null 2>"$TMP/cap2.err"
 grep -q 'response body larger than max_turn_bytes (100 bytes)' "$TMP/cap2.err" &&

@@ -73,6 +73,7 @@ static int64_t window(const struct an_comply_opts *o, int64_t ms)
 /* ---- one exchange ----------------------------------------------------- */
 
 struct xfer {
+    const struct an_http_resp *resp; /* its headers are in before the body */
     struct an_sse_parser sse;
     struct an_buf body;
     size_t max_body;
@@ -95,8 +96,11 @@ static int on_event(void *ud, const struct an_sse_event *ev)
 static int on_body(void *ud, const char *p, size_t n)
 {
     struct xfer *x = ud;
-    if (x->body.len + n <= x->max_body)
-        an_buf_append(&x->body, p, n);
+    if (strncasecmp(x->resp->content_type, "text/event-stream", 17)) {
+        if (x->body.len + n <= x->max_body)
+            an_buf_append(&x->body, p, n);
+        return 0;
+    }
     return an_sse_feed(&x->sse, p, n) == AN_ELIMIT ? AN_ELIMIT : 0;
 }
 
@@ -255,6 +259,8 @@ static json_t *exchange(const struct request *rq, FILE *log, const struct an_com
         free(s);
     }
     struct an_http_resp resp;
+    memset(&resp, 0, sizeof resp);
+    x.resp = &resp;
     struct an_http_xfer xf;
     struct an_err herr = AN_ERR_INIT;
     int rc = an_http_xfer_init(&xf, &req, &resp, &herr);
@@ -270,8 +276,6 @@ static json_t *exchange(const struct request *rq, FILE *log, const struct an_com
         if (cc == CURLE_OPERATION_TIMEDOUT && (resp.status || sent_us > 0))
             rc = AN_ETIMEOUT;
         an_http_xfer_release(&xf);
-    } else {
-        memset(&resp, 0, sizeof resp);
     }
     json_t *o = outcome(&x, &resp, rc, &herr, rq);
     if (opts->verbose) {
