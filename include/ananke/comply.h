@@ -51,6 +51,8 @@ struct an_comply_test {
     bool required; /* severity: required */
     char **docs;
     size_t ndocs;
+    char **requirements; /* the requirement IDs it checks ("A2A-TASK-012") */
+    size_t nrequirements;
     enum an_comply_status status;
     char *na_reason; /* NA only */
     struct an_comply_unmet *unmet;
@@ -61,6 +63,21 @@ struct an_comply_test {
      * (AG-UI `observe`: "step 1: HTTP 406 application/json ...") */
     char **notes;
     size_t nnotes;
+};
+
+/* A requirement of the spec revision, and what the agent's tests say of it:
+ * met (a test citing it passed, none failed), not met (one failed), not
+ * tested (none ran: none cites it, or they were NA). */
+enum an_comply_req_status { AN_REQ_MET = 0, AN_REQ_NOT_MET, AN_REQ_NOT_TESTED };
+/* "met", "not_met", "not_tested" */
+const char *an_comply_req_status_name(enum an_comply_req_status s);
+
+struct an_comply_req {
+    char *id;      /* "A2A-TASK-012" */
+    char *level;   /* "MUST", "SHOULD" or "MAY" */
+    char *title;   /* one line */
+    char *section; /* the spec section's link */
+    enum an_comply_req_status status;
 };
 
 struct an_comply_agent {
@@ -74,10 +91,15 @@ struct an_comply_agent {
     json_t *commands; /* availableCommands seen in the probe, or NULL */
     struct an_comply_test *tests;
     size_t ntests, captests;
+    /* the revision's requirements (when the suite has requirement sets), in
+     * the set's order */
+    struct an_comply_req *reqs;
+    size_t nreqs;
 };
 
 struct an_comply_result {
-    char *protocol; /* "acp", "agui" or "mcp" */
+    char *protocol; /* "acp", "agui", "mcp" or "a2a" */
+    char *spec;     /* the spec revision whose requirements are judged, or NULL */
     int64_t started_ms, duration_ms;
     struct an_comply_agent *agents;
     size_t nagents, capagents;
@@ -92,6 +114,14 @@ struct an_comply_unmet *an_comply_add_unmet(struct an_comply_test *t, const char
 /* Append a note to a test (copied). */
 void an_comply_add_note(struct an_comply_test *t, const char *note);
 void an_comply_result_release(struct an_comply_result *r);
+
+/* Judge every agent's requirement table from its tests (the statuses
+ * above). The table's rows must be there already (ids, levels). */
+void an_comply_judge_reqs(struct an_comply_agent *a);
+/* An agent's MUST coverage: how many MUSTs the revision has, how many were
+ * tested, how many met. */
+void an_comply_must_counts(const struct an_comply_agent *a, size_t *musts, size_t *tested,
+                           size_t *met);
 
 /* Counts over every agent; `required_failed` counts FAILs of required tests. */
 void an_comply_counts(const struct an_comply_result *r, size_t *pass, size_t *fail, size_t *na,

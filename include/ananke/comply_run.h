@@ -53,6 +53,9 @@ struct an_comply_plan_opts {
     const char *const *paths; /* .jsont files and directories of them */
     size_t npaths;
     const char *const *ids; /* only these tests (--test); none: every test */
+    /* the spec revision whose requirement set is judged (--spec): a file
+     * <suite>/requirements/<spec>.json; NULL: the newest the suite has */
+    const char *spec;
     size_t nids;
     /* agents: "NAME=COMMAND" (run by /bin/sh; agui: "NAME=URL"), and the
      * agents of a settings file (all, or those named in `pick`) */

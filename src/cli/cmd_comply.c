@@ -19,7 +19,7 @@
 
 /* Every value of the command line; strings are borrowed from argv. */
 struct comply_args {
-    const char *settings, *protocol, *confine;
+    const char *settings, *protocol, *confine, *spec, *binding;
     bool list, keep, network, inherit_env;
     bool conf_given; /* a confinement option: refused for AG-UI */
     double scale;
@@ -196,7 +196,7 @@ static const struct cli_option options[] = {
      .alias = "-a",
      .arg = "NAME=URL",
      .help = "with --protocol agui: an AG-UI endpoint (http or https);\n"
-             "repeatable",
+             "with --protocol a2a: the agent's base URL; repeatable",
      .help_only = true},
     {.name = "--agent",
      .alias = "-a",
@@ -215,6 +215,18 @@ static const struct cli_option options[] = {
      .help = "run only this test (the file name without .jsont);\n"
              "repeatable",
      .handle = copt_test},
+    {.name = "--spec",
+     .alias = NULL,
+     .arg = "REV",
+     .help = "judge the requirements of this spec revision (the\n"
+             "suite's requirements/REV.json; default: the newest)",
+     .field = offsetof(struct comply_args, spec)},
+    {.name = "--binding",
+     .alias = NULL,
+     .arg = "jsonrpc|rest",
+     .help = "a2a: the protocol binding spoken (default: what the\n"
+             "card offers; only jsonrpc so far)",
+     .field = offsetof(struct comply_args, binding)},
     {.name = "--list-tests",
      .alias = NULL,
      .arg = NULL,
@@ -357,6 +369,13 @@ static int check(const struct comply_args *a)
                                p);
     if (!agui && (a->max_event || a->max_turn))
         return cli_usage_error("--max-event-bytes, --max-turn-bytes: for --protocol agui only");
+    if (a->binding && strcmp(p, "a2a"))
+        return cli_usage_error("--binding: for --protocol a2a only");
+    if (a->binding && strcmp(a->binding, "jsonrpc"))
+        return cli_usage_error("--binding takes jsonrpc%s, not '%s'",
+                               strcmp(a->binding, "rest") ? ""
+                                                          : " (the REST binding is not spoken yet)",
+                               a->binding);
     if (agui && a->keep)
         return cli_usage_error("--keep-sandbox: AG-UI tests have no sandbox");
     if (agui && a->conf_given)
@@ -389,6 +408,7 @@ static void plan_opts(struct comply_args *a, struct an_comply_plan_opts *o, char
         .npaths = a->npaths,
         .ids = a->ids,
         .nids = a->nids,
+        .spec = a->spec,
         .agents = a->specs,
         .nagents = a->nspecs,
         .settings = a->settings,

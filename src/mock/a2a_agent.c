@@ -21,21 +21,37 @@ static const char *const st_names[2][6] = {
 };
 
 struct task {
-    char id[32], ctx[32];
+    char id[32], ctx[64];
     enum st state;
+    json_t *artifacts; /* the store's own (task_keep_artifacts); a copy: borrowed, do not use */
 };
 
 struct a2a_agent {
-    bool v03;
+    bool v03, push;
+    enum a2a_fault fault;
+    json_t *push_configs; /* task id -> [TaskPushNotificationConfig], under lock */
     pthread_mutex_t lock;
     struct task *tasks;
     size_t n, cap;
 };
 
-struct a2a_agent *a2a_agent_new(bool v03)
+int a2a_fault_parse(const char *name)
+{
+    static const char *const names[] = {"none", "bad-transition", "card-no-name",
+                                        "wrong-error-code", "push-forgets"};
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(name, names[i]))
+            return i;
+    return -1;
+}
+
+struct a2a_agent *a2a_agent_new(bool v03, enum a2a_fault fault, bool push)
 {
     struct a2a_agent *a = an_xcalloc(1, sizeof *a);
     a->v03 = v03;
+    a->push = push;
+    a->push_configs = json_object();
+    a->fault = fault;
     pthread_mutex_init(&a->lock, NULL);
     return a;
 }
@@ -45,13 +61,16 @@ void a2a_agent_free(struct a2a_agent *a)
     if (!a)
         return;
     pthread_mutex_destroy(&a->lock);
+    json_decref(a->push_configs);
+    for (size_t i = 0; i < a->n; i++)
+        json_decref(a->tasks[i].artifacts);
     free(a->tasks);
     free(a);
 }
 
 /* ---- the task store ------------------------------------------------------------ */
 
-static struct task task_new(struct a2a_agent *a)
+static struct task task_new(struct a2a_agent *a, const char *ctx)
 {
     pthread_mutex_lock(&a->lock);
     if (a->n == a->cap) {
@@ -60,8 +79,12 @@ static struct task task_new(struct a2a_agent *a)
     }
     struct task *t = &a->tasks[a->n++];
     snprintf(t->id, sizeof t->id, "task-%zu", a->n);
-    snprintf(t->ctx, sizeof t->ctx, "ctx-%zu", a->n);
+    if (ctx && *ctx && strlen(ctx) < sizeof t->ctx)
+        snprintf(t->ctx, sizeof t->ctx, "%s", ctx);
+    else
+        snprintf(t->ctx, sizeof t->ctx, "ctx-%zu", a->n);
     t->state = ST_SUBMITTED;
+    t->artifacts = NULL;
     struct task copy = *t;
     pthread_mutex_unlock(&a->lock);
     return copy;
@@ -95,6 +118,30 @@ static enum st task_set(struct a2a_agent *a, const char *id, enum st s)
         }
     pthread_mutex_unlock(&a->lock);
     return now;
+}
+
+/* Keep a copy of the task's artifacts for tasks/get; the task's artifacts
+ * (a new reference, an empty array when none). */
+static void task_keep_artifacts(struct a2a_agent *a, const char *id, const json_t *arts)
+{
+    pthread_mutex_lock(&a->lock);
+    for (size_t i = 0; i < a->n; i++)
+        if (!strcmp(a->tasks[i].id, id)) {
+            json_decref(a->tasks[i].artifacts);
+            a->tasks[i].artifacts = json_deep_copy(arts);
+        }
+    pthread_mutex_unlock(&a->lock);
+}
+
+static json_t *task_artifacts(struct a2a_agent *a, const char *id)
+{
+    json_t *out = NULL;
+    pthread_mutex_lock(&a->lock);
+    for (size_t i = 0; i < a->n && !out; i++)
+        if (!strcmp(a->tasks[i].id, id) && a->tasks[i].artifacts)
+            out = json_deep_copy(a->tasks[i].artifacts);
+    pthread_mutex_unlock(&a->lock);
+    return out ? out : json_array();
 }
 
 static bool terminal(enum st s)
@@ -136,6 +183,7 @@ struct run {
     json_t *artifacts; /* the task's artifacts so far */
     json_t *status;    /* the task's current status */
     json_t *message;   /* a direct message: the answer, no task */
+    json_t *user;      /* the client's message (borrowed), for the history; or NULL */
 };
 
 static void emit(struct run *r, const char *key, const char *kind, json_t *obj)
@@ -166,6 +214,12 @@ static json_t *task_obj(struct run *r)
         json_object_set(t, "artifacts", r->artifacts);
     if (r->a->v03)
         json_object_set_new(t, "kind", json_string("task"));
+    if (r->a->v03 && r->user) {
+        json_t *u = json_deep_copy(r->user);
+        json_object_set_new(u, "taskId", json_string(r->t.id));
+        json_object_set_new(u, "contextId", json_string(r->t.ctx));
+        json_object_set_new(t, "history", json_pack("[o]", u));
+    }
     return t;
 }
 
@@ -208,6 +262,12 @@ static void run_release(struct run *r)
     json_decref(r->artifacts);
     json_decref(r->status);
     json_decref(r->message);
+}
+
+/* The code of "no such task": -32001, unless the fault says otherwise. */
+static int not_found_code(const struct a2a_agent *a)
+{
+    return a->fault == A2A_FAULT_WRONG_ERROR_CODE ? -32603 : -32001;
 }
 
 /* ---- answers ------------------------------------------------------------------- */
@@ -258,12 +318,12 @@ static bool starts(const char *s, const char *prefix, const char **rest)
 enum ending { END_CLOSE, END_STALL, END_CUT, END_GARBAGE };
 
 /* Play a new task's behaviour for `text` into r; returns how its stream ends. */
-static enum ending play(struct run *r, const char *text)
+static enum ending play(struct run *r, const char *text, const char *ctx)
 {
     struct a2a_agent *a = r->a;
     const char *rest;
     char buf[512];
-    r->t = task_new(a);
+    r->t = task_new(a, ctx);
     r->status = status_obj(r, ST_SUBMITTED, NULL);
     if (!strcmp(text, "chunks")) { /* the task first, already working */
         r->t.state = task_set(a, r->t.id, ST_WORKING);
@@ -310,6 +370,8 @@ static enum ending play(struct run *r, const char *text)
         snprintf(buf, sizeof buf, "echo: %.400s", text);
         emit_artifact(r, "echo", json_pack("[o]", part_text(a, buf)), false, true);
         emit_status(r, ST_COMPLETED, NULL);
+        if (a->fault == A2A_FAULT_BAD_TRANSITION) /* out of a terminal state */
+            emit_status(r, ST_WORKING, "working again");
     }
     return END_CLOSE;
 }
@@ -369,6 +431,25 @@ static enum MHD_Result wait_canceled(struct mock_http *http, struct MHD_Connecti
     return MHD_NO;
 }
 
+/* Why a 0.3 message is not acceptable, or NULL: "Invalid params: ..."
+ * (-32602) or "Incompatible content types: ..." (-32005). */
+static const char *check_message_03(const json_t *msg)
+{
+    if (!an_json_str(msg, "messageId"))
+        return "Invalid params: 'message.messageId' is required";
+    if (!json_is_array(json_object_get(msg, "parts")))
+        return "Invalid params: 'message.parts' must be an array";
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(msg, "parts"), i, p)
+    {
+        const char *mt = an_json_str(json_object_get(p, "file"), "mimeType");
+        if (mt && strncmp(mt, "text/", 5) && strcmp(mt, "application/json"))
+            return "Incompatible content types: this agent takes text/* and application/json";
+    }
+    return NULL;
+}
+
 static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http,
                                struct MHD_Connection *c, const json_t *id, const json_t *params,
                                bool stream)
@@ -376,9 +457,17 @@ static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http,
     const json_t *msg = json_object_get(params, "message");
     if (!json_is_object(msg))
         return rpc_error(c, id, -32602, "Invalid params: 'message' is required");
+    if (a->v03) {
+        const char *why = check_message_03(msg);
+        if (why)
+            return rpc_error(c, id, !strncmp(why, "Incompatible", 12) ? -32005 : -32602, why);
+    }
+    bool now = a->v03 && !stream &&
+               json_is_false(json_object_get(json_object_get(params, "configuration"), "blocking"));
     char *text = user_text(msg);
     const char *task_id = an_json_str(msg, "taskId"), *rest;
-    struct run r = {.a = a, .events = json_array(), .artifacts = json_array()};
+    struct run r = {
+        .a = a, .events = json_array(), .artifacts = json_array(), .user = (json_t *)msg};
     json_t *wrong =
         json_is_integer(id) ? json_integer(json_integer_value(id) + 1000) : json_string("wrong-id");
     const json_t *rid = strcmp(text, "wrongid") ? id : wrong;
@@ -398,7 +487,7 @@ static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http,
     if (task_id) { /* a reply to a task that asked for input */
         if (!task_get(a, task_id, &r.t)) {
             snprintf(buf, sizeof buf, "Task not found: %.200s", task_id);
-            rc = rpc_error(c, id, -32001, buf);
+            rc = rpc_error(c, id, not_found_code(a), buf);
             goto done;
         }
         if (r.t.state != ST_INPUT_REQUIRED) {
@@ -424,10 +513,15 @@ static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http,
         json_array_append_new(r.events, json_pack("{s:i}", "foo", 1));
         r.message = json_pack("{s:i}", "foo", 1); /* the blocking answer: as strange */
     } else {
-        end = play(&r, text);
+        end = play(&r, text, an_json_str(msg, "contextId"));
     }
 
-    if (stream) {
+    if (r.t.id[0] && json_array_size(r.artifacts))
+        task_keep_artifacts(a, r.t.id, r.artifacts);
+    if (now && !r.message && end != END_GARBAGE && end != END_CUT) {
+        json_t *task = task_obj(&r); /* blocking: false: the task as it is */
+        rc = rpc_result(c, rid, task);
+    } else if (stream) {
         rc = send_events(http, c, rid, &r, end);
     } else if (end == END_GARBAGE) {
         static const char g[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{not json";
@@ -459,9 +553,11 @@ static enum MHD_Result do_task(struct a2a_agent *a, struct MHD_Connection *c, co
     const char *tid = an_json_str(params, "id");
     struct run r = {.a = a};
     char buf[300];
+    if (a->v03 && !tid)
+        return rpc_error(c, id, -32602, "Invalid params: 'id' is required");
     if (!task_get(a, tid, &r.t)) {
         snprintf(buf, sizeof buf, "Task not found: %.200s", tid ? tid : "");
-        return rpc_error(c, id, -32001, buf);
+        return rpc_error(c, id, not_found_code(a), buf);
     }
     if (cancel) {
         if (terminal(r.t.state)) {
@@ -471,9 +567,107 @@ static enum MHD_Result do_task(struct a2a_agent *a, struct MHD_Connection *c, co
         r.t.state = task_set(a, tid, ST_CANCELED);
     }
     r.status = status_obj(&r, r.t.state, NULL);
+    r.artifacts = task_artifacts(a, tid);
     json_t *task = task_obj(&r);
     json_decref(r.status);
+    json_decref(r.artifacts);
     return rpc_result(c, id, task);
+}
+
+/* tasks/resubscribe (0.3): the task as it is, then whatever comes (the
+ * stream stays open while the task runs). */
+static enum MHD_Result do_resubscribe(struct a2a_agent *a, struct mock_http *http,
+                                      struct MHD_Connection *c, const json_t *id,
+                                      const json_t *params)
+{
+    const char *tid = an_json_str(params, "id");
+    struct run r = {.a = a, .events = json_array(), .artifacts = json_array()};
+    char buf[300];
+    enum MHD_Result rc;
+    if (!tid) {
+        rc = rpc_error(c, id, -32602, "Invalid params: 'id' is required");
+    } else if (!task_get(a, tid, &r.t)) {
+        snprintf(buf, sizeof buf, "Task not found: %.200s", tid);
+        rc = rpc_error(c, id, not_found_code(a), buf);
+    } else if (terminal(r.t.state)) {
+        snprintf(buf, sizeof buf, "Task %.200s is in a terminal state and cannot be subscribed to",
+                 tid);
+        rc = rpc_error(c, id, -32004, buf);
+    } else {
+        r.status = status_obj(&r, r.t.state, NULL);
+        emit_task(&r);
+        rc = send_events(http, c, id, &r, END_STALL);
+    }
+    run_release(&r);
+    return rc;
+}
+
+/* tasks/pushNotificationConfig/{set,get,list,delete} of an agent that
+ * offers push notifications: configs kept per task, never called. */
+static enum MHD_Result do_push(struct a2a_agent *a, struct MHD_Connection *c, const json_t *id,
+                               const char *verb, const json_t *params)
+{
+    bool set = !strcmp(verb, "set");
+    const char *tid = an_json_str(params, set ? "taskId" : "id");
+    const json_t *cfg = json_object_get(params, "pushNotificationConfig");
+    struct task t;
+    char buf[300];
+    if (!tid || (set && !an_json_str(cfg, "url")))
+        return rpc_error(c, id, -32602, "Invalid params: the task id and a config url are needed");
+    if (!task_get(a, tid, &t)) {
+        snprintf(buf, sizeof buf, "Task not found: %.200s", tid);
+        return rpc_error(c, id, not_found_code(a), buf);
+    }
+    json_t *result = NULL;
+    pthread_mutex_lock(&a->lock);
+    json_t *list = json_object_get(a->push_configs, tid);
+    if (!list) {
+        list = json_array();
+        json_object_set_new(a->push_configs, tid, list);
+    }
+    if (set) {
+        result = json_pack("{s:s,s:O}", "taskId", tid, "pushNotificationConfig", cfg);
+        if (a->fault != A2A_FAULT_PUSH_FORGETS)
+            json_array_append(list, result);
+    } else if (!strcmp(verb, "get")) {
+        result = json_deep_copy(json_array_get(list, json_array_size(list) - 1));
+    } else if (!strcmp(verb, "list")) {
+        result = json_deep_copy(list);
+    } else if (!strcmp(verb, "delete")) {
+        json_array_clear(list);
+        result = json_null();
+    }
+    pthread_mutex_unlock(&a->lock);
+    if (!result)
+        return rpc_error(c, id, !strcmp(verb, "get") ? -32001 : -32601,
+                         !strcmp(verb, "get") ? "No push notification config for this task"
+                                              : "Method not found");
+    return rpc_result(c, id, result);
+}
+
+/* The 0.3 requests beyond send, stream, get and cancel; false when `method`
+ * is none of them. */
+static bool extra_03(struct a2a_agent *a, struct mock_http *http, struct MHD_Connection *c,
+                     const json_t *body, enum MHD_Result *rc)
+{
+    const json_t *id = json_object_get(body, "id");
+    const char *method = an_json_str(body, "method");
+    const char *v = an_json_str(body, "jsonrpc");
+    if (!v || strcmp(v, "2.0"))
+        *rc = rpc_error(c, id, -32600, "Invalid Request: 'jsonrpc' must be \"2.0\"");
+    else if (!method)
+        return false;
+    else if (!strcmp(method, "tasks/resubscribe"))
+        *rc = do_resubscribe(a, http, c, id, json_object_get(body, "params"));
+    else if (!strncmp(method, "tasks/pushNotificationConfig/", 29) && a->push)
+        *rc = do_push(a, c, id, method + 29, json_object_get(body, "params"));
+    else if (!strncmp(method, "tasks/pushNotificationConfig/", 29))
+        *rc = rpc_error(c, id, -32003, "Push Notification is not supported");
+    else if (!strcmp(method, "agent/getAuthenticatedExtendedCard"))
+        *rc = rpc_error(c, id, -32007, "Authenticated Extended Card is not configured");
+    else
+        return false;
+    return true;
 }
 
 static enum MHD_Result on_rpc(struct a2a_agent *a, struct mock_http *http,
@@ -512,6 +706,8 @@ static enum MHD_Result on_rpc(struct a2a_agent *a, struct mock_http *http,
         rc = rpc_error(c, id, -32009, msg);
     } else if (!method || !id) {
         rc = rpc_error(c, id, -32600, "Invalid Request: 'method' and 'id' are required");
+    } else if (a->v03 && extra_03(a, http, c, body, &rc)) {
+        /* answered */
     } else if (verb == 4) {
         snprintf(msg, sizeof msg, "Method not found: %.200s", method);
         rc = rpc_error(c, id, -32601, msg);
@@ -535,6 +731,11 @@ static enum MHD_Result send_card(struct a2a_agent *a, struct mock_http *http,
         ANANKE_VERSION, "capabilities", "streaming", 1, "pushNotifications", 0, "defaultInputModes",
         "text/plain", "defaultOutputModes", "text/plain", "application/json", "skills", "id",
         "echo", "name", "echo", "description", "echo the text", "tags", "echo");
+    if (a->fault == A2A_FAULT_CARD_NO_NAME)
+        json_object_del(card, "name");
+    if (a->push)
+        json_object_set_new(json_object_get(card, "capabilities"), "pushNotifications",
+                            json_true());
     if (a->v03) {
         json_object_set_new(card, "url", json_string(url));
         json_object_set_new(card, "preferredTransport", json_string("JSONRPC"));

@@ -10,7 +10,10 @@
  * What a message does is chosen by its text (see a2a_agent.c and
  * docs/mock.md): the well-behaved answers of the SDK test agent (echo,
  * msg:, ask:, fail:, data:, slow:) and the faults (garbage, shape,
- * rpcerror, cut, hang, open, chunks, wrongid, http500).
+ * rpcerror, cut, hang, open, chunks, wrongid, http500). In 0.3 it also
+ * answers what comply checks: blocking: false, tasks/resubscribe, the push
+ * notification methods (-32003, none offered), the extended card
+ * (-32007), unknown media types (-32005), invalid requests and params.
  *
  * Tasks live in memory under a lock for the life of the process.
  */
@@ -23,7 +26,19 @@
 
 struct a2a_agent;
 
-struct a2a_agent *a2a_agent_new(bool v03);
+/* A deviation played on purpose, for `ananke comply --protocol a2a`
+ * (docs/mock.md): none, a completed task that goes back to working, a card
+ * without its name, -32603 where an unknown task is -32001, or (with push)
+ * a push config answered but not kept. */
+enum a2a_fault { A2A_FAULT_NONE = 0, A2A_FAULT_BAD_TRANSITION, A2A_FAULT_CARD_NO_NAME,
+                 A2A_FAULT_WRONG_ERROR_CODE, A2A_FAULT_PUSH_FORGETS };
+/* "bad-transition", ... -> the fault; -1 for an unknown name. */
+int a2a_fault_parse(const char *name);
+
+/* push (0.3): the card offers push notifications and the
+ * tasks/pushNotificationConfig methods store configs (nothing is ever
+ * delivered to them); without it they are -32003. */
+struct a2a_agent *a2a_agent_new(bool v03, enum a2a_fault fault, bool push);
 void a2a_agent_free(struct a2a_agent *a); /* NULL-safe */
 
 /* A mock_http_handler; ctx is the struct a2a_agent, borrowed. */

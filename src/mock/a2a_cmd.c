@@ -37,6 +37,12 @@ static void usage(FILE *out)
           "  http500     HTTP status 500\n"
           "\n"
           "  --version V       the A2A version spoken: 1.0 (default) or 0.3\n"
+          "  --fault F         a deviation for `ananke comply`: bad-transition (a\n"
+          "                    completed task goes back to working), card-no-name,\n"
+          "                    wrong-error-code (-32603 for an unknown task),\n"
+          "                    push-forgets (with --push: configs answered, not kept)\n"
+          "  --push            0.3: offer push notifications (configs are stored,\n"
+          "                    never called)\n"
           "  --port N          port to listen on; 0 (default) picks a free one\n"
           "  --port-file PATH  also write the port number to PATH (atomically)\n"
           "  --requests PATH   append each request as a JSON line\n"
@@ -52,11 +58,13 @@ int mock_cmd_a2a(int argc, char **argv)
 {
     struct an_err err = AN_ERR_INIT;
     struct mock_server_flags f = {.max_body = MOCK_MAX_BODY_DEFAULT};
-    const char *version = "1.0";
-    bool help = false;
+    const char *version = "1.0", *fault = "none";
+    bool help = false, push = false;
     sigset_t stop_set;
     const struct mock_flag flags[] = {
         {"--version", MOCK_FLAG_STR, &version, 0, 0},
+        {"--fault", MOCK_FLAG_STR, &fault, 0, 0},
+        {"--push", MOCK_FLAG_SWITCH, &push, 0, 0},
         {"--port", MOCK_FLAG_ULONG, &f.port, 0, 65535},
         {"--port-file", MOCK_FLAG_STR, &f.port_file, 0, 0},
         {"--requests", MOCK_FLAG_STR, &f.requests, 0, 0},
@@ -67,13 +75,19 @@ int mock_cmd_a2a(int argc, char **argv)
     if (!mock_parse_flags(argc, argv, flags, sizeof flags / sizeof flags[0], &help, &err) &&
         strcmp(version, "1.0") && strcmp(version, "0.3"))
         an_fail(&err, AN_EUSAGE, NULL, "--version must be 1.0 or 0.3, not '%s'", version);
+    if (!err.code && a2a_fault_parse(fault) < 0)
+        an_fail(&err, AN_EUSAGE, NULL,
+                "--fault must be none, bad-transition, card-no-name, wrong-error-code or "
+                "push-forgets, not '%s'",
+                fault);
     if (err.code)
         return mock_usage_error(&err, "a2a");
     if (help) {
         usage(stdout);
         return 0;
     }
-    struct a2a_agent *a = a2a_agent_new(!strcmp(version, "0.3"));
+    struct a2a_agent *a =
+        a2a_agent_new(!strcmp(version, "0.3"), (enum a2a_fault)a2a_fault_parse(fault), push);
     int status = mock_serve_run("a2a", &f, a2a_agent_handle, a, &stop_set);
     a2a_agent_free(a);
     return status;

@@ -298,7 +298,18 @@ static void test_agui_errors(void **state)
          "'sandbox' belongs to ACP tests"},
         /* AG-UI built-ins only */
         {HEAD "\"steps\":[\n{\"run\":{\"user\":\"${sessionId}\"}}]}", AN_EVAR, "2:17",
-         "unknown variable 'sessionId' (built-ins: threadId, runId, suiteDir"},
+         "unknown variable 'sessionId' (built-ins: threadId, runId, messageId, suiteDir"},
+        /* A2A's http steps: a GET or a POST, a GET with no body */
+        {HEAD "\"steps\":[\n{\"http\":{\"method\":\"PUT\",\"json\":{}}}]}", AN_ESCHEMA, "2:19",
+         "steps[0].http.method: must be \"GET\" or \"POST\""},
+        {HEAD "\"steps\":[\n{\"http\":{\"method\":\"GET\",\"json\":{}}}]}", AN_ESCHEMA, "2:9",
+         "steps[0].http: a GET sends no 'body' or 'json'"},
+        {HEAD "\"steps\":[\n{\"http\":{\"path\":1,\"json\":{}}}]}", AN_ESCHEMA, "2:17",
+         "steps[0].http.path: must be a string"},
+        {HEAD "\"requirements\":[\"A\",1],\n\"steps\":[{\"http\":{\"json\":{}}}]}", AN_ESCHEMA, "0:0",
+         "'requirements[1]' must be a string"},
+        {HEAD "\"init\":{},\n\"steps\":[{\"http\":{\"json\":{}}}]}", AN_ESCHEMA, "1:74",
+         "'init' belongs to ACP tests"},
         /* the ACP steps' errors carry the step's position too */
         {HEAD "\"steps\":[{\"delayMs\":1},\n  {\"sned\":{}}]}", AN_ESCHEMA, "2:3",
          "steps[1] has no known kind ('sned'?)"},
@@ -313,6 +324,30 @@ static void test_agui_errors(void **state)
         if (rc != rows[i].code || !strstr(err.msg, rows[i].msg) || strcmp(at, rows[i].where))
             fail_msg("row %zu: code %d at %s (want %s): '%s'", i, rc, at, rows[i].where, err.msg);
     }
+}
+
+/* A2A tests: requirement IDs, a GET of a path, preconditions kept. */
+static void test_a2a_model(void **state)
+{
+    (void)state;
+    static const char text[] =
+        HEAD "\"requirements\":[\"A2A-CARD-002\",\"A2A-CARD-010\"],"
+             "\"preconditions\":[{\"agentCap\":\"streaming\"}],\"steps\":["
+             "{\"http\":{\"method\":\"GET\",\"path\":\"/.well-known/agent-card.json\","
+             "\"expect\":{\"response\":{\"name\":\".+\"},\"kinds\":\"^$\"}}},"
+             "{\"http\":{\"json\":{\"id\":1,\"params\":{\"m\":\"${messageId}\"}}}}]}";
+    struct an_jsont *t = NULL;
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_jsont_load_text(&t, "a.jsont", text, strlen(text), &err), AN_OK);
+    assert_int_equal(t->nrequirements, 2);
+    assert_string_equal(t->requirements[1], "A2A-CARD-010");
+    assert_int_equal(t->npreconds, 1);
+    assert_string_equal(t->steps[0].agui->method, "GET");
+    assert_string_equal(t->steps[0].agui->path, "/.well-known/agent-card.json");
+    assert_null(t->steps[0].agui->json);
+    assert_null(t->steps[1].agui->method);
+    assert_non_null(t->steps[1].agui->json);
+    an_jsont_free(t);
 }
 
 static void test_locate(void **state)
@@ -343,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_path),
         cmocka_unit_test(test_agui_model),
         cmocka_unit_test(test_agui_errors),
+        cmocka_unit_test(test_a2a_model),
         cmocka_unit_test(test_locate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

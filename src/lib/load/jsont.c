@@ -707,7 +707,7 @@ static bool known_var(const struct an_jsont *t, const char *name)
     static const char *const acp[] = {
         "sandbox", "protocolVersionDefault", "clientCapabilitiesDefault", "sessionId", "suiteDir",
         NULL};
-    static const char *const agui[] = {"threadId", "runId", "suiteDir", NULL};
+    static const char *const agui[] = {"threadId", "runId", "messageId", "suiteDir", NULL};
     for (const char *const *b = t->protocol == AN_JSONT_AGUI ? agui : acp; *b; b++)
         if (!strcmp(name, *b))
             return true;
@@ -748,6 +748,9 @@ static int build(struct jsont_ld *l, json_t *root)
     t->required = !strcmp(sev, "required");
     if (load_strings(l, json_object_get(root, "docs"), "docs", &t->docs, &t->ndocs, true))
         return AN_ESCHEMA;
+    json_t *reqs = json_object_get(root, "requirements");
+    if (reqs && load_strings(l, reqs, "requirements", &t->requirements, &t->nrequirements, false))
+        return AN_ESCHEMA;
     int rc;
     if ((rc = load_preconds(l, json_object_get(root, "preconditions"))) ||
         (rc = load_files(l, json_object_get(root, "sandbox"))) ||
@@ -782,12 +785,13 @@ static int build(struct jsont_ld *l, json_t *root)
     l->at[0] = '\0';
     if (first_agui >= 0) {
         t->protocol = AN_JSONT_AGUI;
-        static const char *const acp_only[] = {"sandbox", "init", "preconditions"};
-        for (size_t k = 0; k < 3; k++)
+        /* preconditions stay: an A2A test's are over the card's capabilities */
+        static const char *const acp_only[] = {"sandbox", "init"};
+        for (size_t k = 0; k < 2; k++)
             if (json_object_get(root, acp_only[k]))
                 return jsont_fail_at(l, AN_ESCHEMA, acp_only[k],
-                                     "'%s' belongs to ACP tests; an AG-UI test (steps 'run', "
-                                     "'http') has none",
+                                     "'%s' belongs to ACP tests; an AG-UI or A2A test (steps "
+                                     "'run', 'http') has none",
                                      acp_only[k]);
     }
     const struct an_jsont_step *s0 = &t->steps[0];
@@ -863,7 +867,7 @@ int an_jsont_load_text(struct an_jsont **out, const char *file, const char *text
                          "unknown variable '%s' (built-ins: %s; or a name a step captures)",
                          p.refs[i].name,
                          t->protocol == AN_JSONT_AGUI
-                             ? "threadId, runId, suiteDir"
+                             ? "threadId, runId, messageId, suiteDir"
                              : "sandbox, protocolVersionDefault, clientCapabilitiesDefault, "
                                "sessionId, suiteDir");
             goto done;

@@ -20,7 +20,8 @@
  * a name some step captures (`newSession.capture`, `expect.captures[].var`)
  * or `ENV.NAME`. Anything else is an error at the `${` (file:line:col).
  * AG-UI tests (steps `run` and `http`) have other built-ins: threadId (one
- * per test), runId (a fresh one per step), suiteDir.
+ * per test), runId and messageId (fresh ones per step), suiteDir. A2A tests
+ * are written with `http` steps too (their runner, run/comply_a2a.c).
  *
  * A test speaks one protocol: ACP (newSession, send, expect, forbid,
  * delayMs) or AG-UI (run, http, delayMs; no sandbox, init or
@@ -98,6 +99,8 @@ struct an_jsont_agui {
     bool cont;        /* continue the previous `run` step's conversation */
     /* http */
     const char *body; /* the raw body text, or NULL */
+    const char *method; /* A2A: "GET" or "POST" (NULL: POST) */
+    const char *path;   /* A2A: a path on the agent's base URL (NULL: its JSON-RPC URL) */
     json_t *json;     /* or a JSON body sent compact; NULL when `body` is used */
     /* both */
     json_t *headers;    /* object: name -> string, or NULL */
@@ -171,6 +174,8 @@ struct an_jsont {
     bool required;
     const char **docs;
     size_t ndocs;
+    const char **requirements; /* the spec requirement IDs it checks ("A2A-TASK-012") */
+    size_t nrequirements;
     struct an_jsont_precond *preconds;
     size_t npreconds;
     struct an_jsont_file *files;

@@ -20,12 +20,15 @@
 
 static const char *const run_keys[] = {"input",     "user",   "continue", "headers", "accept",
                                        "timeoutMs", "expect", "captures", "observe", NULL};
-static const char *const http_keys[] = {"body",   "json",     "headers", "accept", "timeoutMs",
-                                        "expect", "captures", "observe", NULL};
+static const char *const http_keys[] = {"body",     "json",    "headers", "accept",
+                                        "timeoutMs", "expect", "captures", "observe",
+                                        "method",    "path",   NULL};
 /* the members of the outcome object a pattern may name (docs/comply.md) */
 static const char *const outcome_keys[] = {
     "status",   "rule",     "error",    "http",  "threadId", "runId", "types", "events",
-    "noEvents", "runError", "messages", "state", "warnings", "body",  "anyOf", NULL};
+    "noEvents", "runError", "messages", "state", "warnings", "body",  "anyOf",
+    /* A2A (run/comply_a2a.h) */
+    "response", "kinds", "last", "sse", NULL};
 static const char *const statuses[] = {
     "completed", "run_error", "protocol_error", "http_error", "timeout", "transport_error", NULL};
 
@@ -333,8 +336,8 @@ int jsont_load_agui_step(struct jsont_ld *l, struct an_jsont_step *st, const cha
                         "must be a whole number of milliseconds (1 to 86400000)");
         st->ms = (int64_t)json_integer_value(x);
     }
-    static const char *const strs[] = {"user", "accept", "body"};
-    for (size_t k = 0; k < 3; k++)
+    static const char *const strs[] = {"user", "accept", "body", "method", "path"};
+    for (size_t k = 0; k < 5; k++)
         if ((x = json_object_get(v, strs[k])) && !json_is_string(x))
             return fail(l, sub(p, sizeof p, base, "%s", strs[k]), "must be a string");
     static const char *const bools[] = {"continue", "observe"};
@@ -368,13 +371,21 @@ int jsont_load_agui_step(struct jsont_ld *l, struct an_jsont_step *st, const cha
                         "needs an earlier 'run' step to continue");
     } else {
         json_t *body = json_object_get(v, "body"), *js = json_object_get(v, "json");
-        if (!body == !js)
+        const char *m = an_json_str(v, "method");
+        if (m && strcmp(m, "GET") && strcmp(m, "POST"))
+            return fail(l, sub(p, sizeof p, base, "method"), "must be \"GET\" or \"POST\"");
+        g->method = m ? an_arena_strdup(a, m) : NULL;
+        if ((x = json_object_get(v, "path")))
+            g->path = an_arena_strdup(a, json_string_value(x));
+        bool get = m && !strcmp(m, "GET");
+        if (get ? body || js : !body == !js)
             return fail(l, base,
-                        "needs exactly one of 'body' (text sent as is) or 'json' (a value sent "
-                        "as compact JSON)");
+                        get ? "a GET sends no 'body' or 'json'"
+                            : "needs exactly one of 'body' (text sent as is) or 'json' (a value "
+                              "sent as compact JSON)");
         if (body)
             g->body = an_arena_strdup(a, json_string_value(body));
-        else
+        else if (js)
             g->json = jsont_keep(l, js);
     }
     if ((rc = load_expect(l, g, json_object_get(v, "expect"), base)))

@@ -24,6 +24,31 @@ static void xml(struct an_buf *b, const char *s, bool attr)
     an_rpt_xml(b, s, attr, false);
 }
 
+/* The spec revision's requirements of an agent, as testsuite properties:
+ * "spec", "must_coverage" ("51/56 met, 54/56 tested") and one
+ * "requirement:ID" = "MUST met" per requirement. */
+static void suite_properties(struct an_buf *b, const struct an_comply_result *r,
+                             const struct an_comply_agent *a)
+{
+    if (!r->spec || !a->nreqs)
+        return;
+    size_t m, t, k;
+    an_comply_must_counts(a, &m, &t, &k);
+    an_buf_puts(b, "    <properties>\n      <property name=\"spec\" value=\"");
+    xml(b, r->spec, true);
+    an_buf_printf(b,
+                  "\"/>\n      <property name=\"must_coverage\" value=\"%zu/%zu met, %zu/%zu "
+                  "tested\"/>\n",
+                  k, m, t, m);
+    for (size_t q = 0; q < a->nreqs; q++) {
+        an_buf_puts(b, "      <property name=\"requirement:");
+        xml(b, a->reqs[q].id, true);
+        an_buf_printf(b, "\" value=\"%s %s\"/>\n", a->reqs[q].level,
+                      an_comply_req_status_name(a->reqs[q].status));
+    }
+    an_buf_puts(b, "    </properties>\n");
+}
+
 int an_report_comply_junit(const struct an_comply_result *r, const char *path, struct an_err *err)
 {
     struct an_buf b = AN_BUF_INIT;
@@ -49,6 +74,7 @@ int an_report_comply_junit(const struct an_comply_result *r, const char *path, s
                       "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" "
                       "time=\"%.3f\">\n",
                       a->ntests, af, an, an_rpt_secs(ms));
+        suite_properties(&b, r, a);
         for (size_t k = 0; k < a->ntests; k++) {
             const struct an_comply_test *t = &a->tests[k];
             an_buf_puts(&b, "    <testcase name=\"");
@@ -56,16 +82,25 @@ int an_report_comply_junit(const struct an_comply_result *r, const char *path, s
             an_buf_puts(&b, "\" classname=\"");
             xml(&b, a->name, true);
             an_buf_printf(&b, "\" time=\"%.3f\"", an_rpt_secs(t->duration_ms));
-            if (t->status == AN_COMPLY_PASS && !t->nnotes) {
+            if (t->status == AN_COMPLY_PASS && !t->nnotes && !t->nrequirements) {
                 an_buf_puts(&b, "/>\n");
                 continue;
             }
             an_buf_puts(&b, ">\n");
+            if (t->nrequirements) {
+                an_buf_puts(&b, "      <properties>\n");
+                for (size_t q = 0; q < t->nrequirements; q++) {
+                    an_buf_puts(&b, "        <property name=\"requirement\" value=\"");
+                    xml(&b, t->requirements[q], true);
+                    an_buf_puts(&b, "\"/>\n");
+                }
+                an_buf_puts(&b, "      </properties>\n");
+            }
             if (t->status == AN_COMPLY_NA) {
                 an_buf_puts(&b, "      <skipped message=\"");
                 xml(&b, t->na_reason ? t->na_reason : "not applicable", true);
                 an_buf_puts(&b, "\"/>\n");
-            } else {
+            } else if (t->status == AN_COMPLY_FAIL) {
                 const struct an_comply_unmet *u0 = t->nunmet ? &t->unmet[0] : NULL;
                 an_buf_puts(&b, "      <failure message=\"");
                 struct an_buf m = AN_BUF_INIT;

@@ -324,6 +324,32 @@ static void mcp_lines(struct an_buf *b, const struct an_comply_agent *a)
     an_buf_release(&c);
 }
 
+/* A2A: what the card says (the probe). */
+static void a2a_lines(struct an_buf *b, const struct an_comply_agent *a)
+{
+    if (!a->init) {
+        an_buf_puts(b, "- Agent card: none: ");
+        text(b, a->init_error ? a->init_error : "?");
+        an_buf_putc(b, '\n');
+        return;
+    }
+    static const char *const keys[] = {"name", "version", "protocolVersion", "url",
+                                       "preferredTransport"};
+    an_buf_puts(b, "- Agent card:");
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        const char *v = an_json_str(a->init, keys[i]);
+        if (!v)
+            continue;
+        an_buf_printf(b, " %s ", keys[i]);
+        code(b, v);
+    }
+    an_buf_puts(b, "\n- Capabilities: ");
+    char *c = an_json_compact(json_object_get(a->init, "capabilities"));
+    code(b, c ? c : "none");
+    free(c);
+    an_buf_putc(b, '\n');
+}
+
 static void agent_summary(struct an_buf *b, const struct an_comply_result *r,
                           const struct an_comply_agent *a)
 {
@@ -334,6 +360,8 @@ static void agent_summary(struct an_buf *b, const struct an_comply_result *r,
         agui_probe_lines(b, a);
     else if (r->protocol && !strcmp(r->protocol, "mcp"))
         mcp_lines(b, a);
+    else if (r->protocol && !strcmp(r->protocol, "a2a"))
+        a2a_lines(b, a);
     else
         acp_lines(b, a);
     size_t rp = 0, rt = 0, op = 0, of = 0, ona = 0, rna = 0;
@@ -406,6 +434,15 @@ static void test_section(struct an_buf *b, const struct an_comply_result *r, siz
     an_buf_puts(b, "\n- description: ");
     text(b, t0->description);
     an_buf_putc(b, '\n');
+    if (t0->nrequirements) {
+        an_buf_puts(b, "- requirements: ");
+        for (size_t q = 0; q < t0->nrequirements; q++) {
+            if (q)
+                an_buf_puts(b, ", ");
+            code(b, t0->requirements[q]);
+        }
+        an_buf_putc(b, '\n');
+    }
     for (size_t i = 0; i < r->nagents; i++) {
         const struct an_comply_agent *a = &r->agents[i];
         if (ti >= a->ntests)
@@ -472,15 +509,34 @@ static void methodology(struct an_buf *b, const struct an_comply_result *r, size
 {
     bool agui = r->protocol && !strcmp(r->protocol, "agui");
     bool mcp = r->protocol && !strcmp(r->protocol, "mcp");
+    bool a2a = r->protocol && !strcmp(r->protocol, "a2a");
     const char *title = "JSON-RPC";
     if (agui)
         title = "AG-UI";
+    else if (a2a)
+        title = "A2A";
     else if (mcp)
         title = "MCP";
     else if (r->protocol && !strcmp(r->protocol, "acp"))
         title = "ACP";
     an_buf_printf(b, "# %s Compliance Report\n\n", title);
-    if (mcp)
+    if (a2a)
+        an_buf_printf(b,
+                      "Methodology: read each agent's card at /.well-known/agent-card.json on "
+                      "its base URL (its capabilities feed the preconditions), then ran each "
+                      "of %zu tests (%zu required, %zu optional) as HTTP requests: JSON-RPC "
+                      "2.0 POSTs to the card's url (on the base URL's origin only) and GETs of "
+                      "the card, one request per step, each bounded by the step's window. "
+                      "Answers were read whole: a JSON body, or an SSE stream whose events are "
+                      "JSON-RPC responses. Expectations use regex subset matching over each "
+                      "step's outcome (HTTP answer, response, events in order, the sequence of "
+                      "task states); a test stops at its first unmet step. Tests that need "
+                      "the agent to do something specific (ask for input, fail, run long) send "
+                      "the trigger texts of docs/comply.md and are optional. Each test cites "
+                      "the spec requirements it checks. NA: a capability the test needs is not "
+                      "advertised. PARTIAL: some tests of the area passed and some failed.\n\n",
+                      ntests, nreq, ntests - nreq);
+    else if (mcp)
         an_buf_printf(b,
                       "Methodology: initialized each server once to read its capabilities "
                       "(for the preconditions and the summaries below), then ran each of %zu "
@@ -593,6 +649,55 @@ static void area_table(struct an_buf *b, const struct an_comply_result *r, size_
     free(req);
 }
 
+static const char *req_cell(enum an_comply_req_status s)
+{
+    return s == AN_REQ_MET ? "met" : s == AN_REQ_NOT_MET ? "**not met**" : "not tested";
+}
+
+/* The revision's requirements: the MUST coverage per agent, then one row
+ * per requirement, one column per agent. */
+static void req_table(struct an_buf *b, const struct an_comply_result *r)
+{
+    if (!r->spec || !r->nagents || !r->agents[0].nreqs)
+        return;
+    an_buf_puts(b, "## Requirements (spec revision ");
+    text(b, r->spec);
+    an_buf_puts(b, ")\n\n");
+    for (size_t i = 0; i < r->nagents; i++) {
+        size_t m, t, k;
+        an_comply_must_counts(&r->agents[i], &m, &t, &k);
+        an_buf_puts(b, "- ");
+        text(b, r->agents[i].name);
+        an_buf_printf(b, ": MUST coverage: %zu of %zu MUSTs tested, %zu met\n", t, m, k);
+    }
+    an_buf_puts(b, "\n| Requirement | Level | Title |");
+    for (size_t i = 0; i < r->nagents; i++) {
+        an_buf_putc(b, ' ');
+        text(b, r->agents[i].name);
+        an_buf_puts(b, " |");
+    }
+    an_buf_puts(b, "\n|---|---|---|");
+    for (size_t i = 0; i < r->nagents; i++)
+        an_buf_puts(b, "---|");
+    an_buf_putc(b, '\n');
+    const struct an_comply_agent *a0 = &r->agents[0];
+    for (size_t q = 0; q < a0->nreqs; q++) {
+        an_buf_puts(b, "| ");
+        if (*a0->reqs[q].section)
+            an_buf_printf(b, "[%s](%s)", a0->reqs[q].id, a0->reqs[q].section);
+        else
+            text(b, a0->reqs[q].id);
+        an_buf_printf(b, " | %s | ", a0->reqs[q].level);
+        text(b, a0->reqs[q].title);
+        an_buf_puts(b, " |");
+        for (size_t i = 0; i < r->nagents; i++)
+            an_buf_printf(b, " %s |",
+                          q < r->agents[i].nreqs ? req_cell(r->agents[i].reqs[q].status) : "?");
+        an_buf_putc(b, '\n');
+    }
+    an_buf_putc(b, '\n');
+}
+
 static void render(struct an_buf *b, const struct an_comply_result *r)
 {
     size_t ntests = r->nagents ? r->agents[0].ntests : 0, nreq = 0;
@@ -603,6 +708,7 @@ static void render(struct an_buf *b, const struct an_comply_result *r)
 
     for (size_t i = 0; i < r->nagents; i++)
         agent_summary(b, r, &r->agents[i]);
+    req_table(b, r);
     an_buf_puts(b, "## Tests\n\n");
     for (size_t k = 0; k < ntests; k++)
         test_section(b, r, k);

@@ -19,6 +19,51 @@ const char *an_comply_status_name(enum an_comply_status s)
     return "?";
 }
 
+const char *an_comply_req_status_name(enum an_comply_req_status s)
+{
+    switch (s) {
+    case AN_REQ_MET:
+        return "met";
+    case AN_REQ_NOT_MET:
+        return "not_met";
+    case AN_REQ_NOT_TESTED:
+        return "not_tested";
+    }
+    return "?";
+}
+
+void an_comply_judge_reqs(struct an_comply_agent *a)
+{
+    for (size_t r = 0; r < a->nreqs; r++) {
+        bool pass = false, fail = false;
+        for (size_t k = 0; k < a->ntests; k++) {
+            const struct an_comply_test *t = &a->tests[k];
+            for (size_t i = 0; i < t->nrequirements; i++)
+                if (!strcmp(t->requirements[i], a->reqs[r].id)) {
+                    pass = pass || t->status == AN_COMPLY_PASS;
+                    fail = fail || t->status == AN_COMPLY_FAIL;
+                }
+        }
+        a->reqs[r].status = fail ? AN_REQ_NOT_MET : pass ? AN_REQ_MET : AN_REQ_NOT_TESTED;
+    }
+}
+
+void an_comply_must_counts(const struct an_comply_agent *a, size_t *musts, size_t *tested,
+                           size_t *met)
+{
+    size_t m = 0, t = 0, k = 0;
+    for (size_t r = 0; r < a->nreqs; r++) {
+        if (strcmp(a->reqs[r].level, "MUST"))
+            continue;
+        m++;
+        t += a->reqs[r].status != AN_REQ_NOT_TESTED;
+        k += a->reqs[r].status == AN_REQ_MET;
+    }
+    *musts = m;
+    *tested = t;
+    *met = k;
+}
+
 struct an_comply_agent *an_comply_add_agent(struct an_comply_result *r, const char *name,
                                             const char *command)
 {
@@ -77,6 +122,9 @@ static void test_release(struct an_comply_test *t)
     for (size_t i = 0; i < t->ndocs; i++)
         free(t->docs[i]);
     free(t->docs);
+    for (size_t i = 0; i < t->nrequirements; i++)
+        free(t->requirements[i]);
+    free(t->requirements);
     free(t->na_reason);
     for (size_t i = 0; i < t->nunmet; i++) {
         struct an_comply_unmet *u = &t->unmet[i];
@@ -107,9 +155,17 @@ void an_comply_result_release(struct an_comply_result *r)
         for (size_t k = 0; k < a->ntests; k++)
             test_release(&a->tests[k]);
         free(a->tests);
+        for (size_t k = 0; k < a->nreqs; k++) {
+            free(a->reqs[k].id);
+            free(a->reqs[k].level);
+            free(a->reqs[k].title);
+            free(a->reqs[k].section);
+        }
+        free(a->reqs);
     }
     free(r->agents);
     free(r->protocol);
+    free(r->spec);
     memset(r, 0, sizeof *r);
 }
 
@@ -155,6 +211,20 @@ static json_t *json_text(const char *s)
     return v ? v : an_json_lossy(s, strlen(s));
 }
 
+/* ID -> {level, status, title, section}, and the MUST coverage */
+static json_t *reqs_json(const struct an_comply_agent *a)
+{
+    json_t *o = json_object();
+    for (size_t k = 0; k < a->nreqs; k++) {
+        const struct an_comply_req *q = &a->reqs[k];
+        json_object_set_new(o, q->id,
+                            json_pack("{s:s,s:s,s:o,s:o}", "level", q->level, "status",
+                                      an_comply_req_status_name(q->status), "title",
+                                      str_or_null(q->title), "section", str_or_null(q->section)));
+    }
+    return o;
+}
+
 json_t *an_comply_result_to_json(const struct an_comply_result *r)
 {
     size_t p, f, n, rf;
@@ -165,7 +235,10 @@ json_t *an_comply_result_to_json(const struct an_comply_result *r)
         json_t *tests = json_array();
         for (size_t k = 0; k < a->ntests; k++) {
             const struct an_comply_test *t = &a->tests[k];
-            json_t *docs = json_array(), *unmet = json_array(), *notes = json_array();
+            json_t *docs = json_array(), *unmet = json_array(), *notes = json_array(),
+                   *reqs = json_array();
+            for (size_t d = 0; d < t->nrequirements; d++)
+                json_array_append_new(reqs, str_or_null(t->requirements[d]));
             for (size_t d = 0; d < t->nnotes; d++)
                 json_array_append_new(notes, str_or_null(t->notes[d]));
             for (size_t d = 0; d < t->ndocs; d++)
@@ -182,27 +255,39 @@ json_t *an_comply_result_to_json(const struct an_comply_result *r)
                               str_or_null(x->message), "expected", json_text(x->expected),
                               "closest", json_text(x->closest), "diff", diff));
             }
-            json_array_append_new(
-                tests,
+            json_t *tj =
                 json_pack("{s:o,s:o,s:o,s:o,s:s,s:o,s:s,s:o,s:o,s:o,s:I,s:o}", "id",
                           str_or_null(t->id), "title", str_or_null(t->title), "description",
                           str_or_null(t->description), "area", str_or_null(t->area), "severity",
                           t->required ? "required" : "optional", "docs", docs, "status",
                           an_comply_status_name(t->status), "na_reason", str_or_null(t->na_reason),
                           "unmet", unmet, "notes", notes, "duration_ms", (json_int_t)t->duration_ms,
-                          "stderr_tail", str_or_null(t->stderr_tail)));
+                          "stderr_tail", str_or_null(t->stderr_tail));
+            json_object_set_new(tj, "requirements", reqs);
+            json_array_append_new(tests, tj);
         }
-        json_array_append_new(agents, json_pack("{s:o,s:o,s:O?,s:o,s:O?,s:O?,s:o}", "name",
-                                                str_or_null(a->name), "command",
-                                                str_or_null(a->command), "initialize", a->init,
-                                                "init_error", str_or_null(a->init_error), "modes",
-                                                a->modes, "commands", a->commands, "tests", tests));
+        json_t *aj = json_pack("{s:o,s:o,s:O?,s:o,s:O?,s:O?,s:o}", "name", str_or_null(a->name),
+                               "command", str_or_null(a->command), "initialize", a->init,
+                               "init_error", str_or_null(a->init_error), "modes", a->modes,
+                               "commands", a->commands, "tests", tests);
+        if (r->spec) {
+            size_t m, t, k;
+            an_comply_must_counts(a, &m, &t, &k);
+            json_object_set_new(aj, "requirements", reqs_json(a));
+            json_object_set_new(aj, "must_coverage",
+                                json_pack("{s:I,s:I,s:I}", "musts", (json_int_t)m, "tested",
+                                          (json_int_t)t, "met", (json_int_t)k));
+        }
+        json_array_append_new(agents, aj);
     }
-    return json_pack("{s:s,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o}", "tool", "ananke comply",
+    json_t *out = json_pack("{s:s,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o}", "tool", "ananke comply",
                      "protocol", str_or_null(r->protocol), "started_ms", (json_int_t)r->started_ms,
                      "duration_ms", (json_int_t)r->duration_ms, "summary", "passed", (json_int_t)p,
                      "failed", (json_int_t)f, "na", (json_int_t)n, "required_failed",
                      (json_int_t)rf, "agents", agents);
+    if (r->spec)
+        json_object_set_new(out, "spec", json_string(r->spec));
+    return out;
 }
 
 int an_report_comply_json(const struct an_comply_result *r, const char *path, struct an_err *err)

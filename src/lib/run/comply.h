@@ -111,6 +111,20 @@ void an_comply_agui_run(const struct an_comply_spec *spec, const struct an_compl
                         const struct an_jsont *t, const struct an_comply_opts *o,
                         struct an_comply_test *out);
 
+/*
+ * A2A (comply_a2a.c): the agent is its base URL (spec->command). The probe
+ * GETs the card at /.well-known/agent-card.json: a->init is the card (its
+ * `capabilities` feed the `agentCap` preconditions), or a->init_error why
+ * none came. Each test's `http` steps go to the card's JSON-RPC URL (on
+ * the base URL's origin only) or to a path on the base URL. See
+ * docs/comply.md "A2A".
+ */
+void an_comply_a2a_probe(const struct an_comply_spec *spec, struct an_comply_agent *a,
+                         const struct an_comply_opts *o);
+void an_comply_a2a_run(const struct an_comply_spec *spec, const struct an_comply_agent *a,
+                       const struct an_jsont *t, const struct an_comply_opts *o,
+                       struct an_comply_test *out);
+
 /* The precondition check alone (pure): NULL when every precondition holds,
  * else a malloc'd NA reason. agent_caps may be NULL. */
 char *an_comply_precheck(const struct an_jsont *t, const json_t *agent_caps);

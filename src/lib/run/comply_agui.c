@@ -553,6 +553,12 @@ void an_comply_agui_run(const struct an_comply_spec *spec, const struct an_compl
     (void)a;
     int64_t t0 = an_clock_mono_ms();
     comply_fill_meta(out, t);
+    char *na = an_comply_precheck(t, NULL); /* an AG-UI agent advertises nothing */
+    if (na) {
+        out->status = AN_COMPLY_NA;
+        out->na_reason = na;
+        return;
+    }
     struct ag_eng e = {.t = t,
                        .o = o,
                        .url = spec->command,

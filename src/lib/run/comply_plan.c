@@ -246,10 +246,13 @@ int an_comply_plan_new(struct an_comply_plan **out, const struct an_comply_plan_
             return an_comply_plan_fail(p, AN_EREGEX, "--redact: %s", err.msg);
     }
     int rc = load_tests(p);
+    if (!rc)
+        rc = an_comply_reqs_load(p, o->paths, o->npaths, o->spec);
     /* what the caller's arrays were is not kept past this call */
     p->o.paths = p->o.ids = p->o.agents = p->o.pick = p->o.confine_paths = p->o.redact = NULL;
     p->o.npaths = p->o.nids = p->o.nagents = p->o.npick = p->o.nconfine_paths = p->o.nredact = 0;
     p->o.settings = p->settings;
+    p->o.spec = NULL;
     return rc;
 }
 
@@ -292,6 +295,7 @@ void an_comply_plan_free(struct an_comply_plan *p)
     an_comply_strv_free(p->agent_specs);
     free(p->settings);
     free(p->protocol);
+    an_comply_reqs_free(p);
     an_redactor_free(p->red);
     free(p);
 }

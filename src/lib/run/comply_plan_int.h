@@ -50,9 +50,23 @@ struct an_comply_plan {
     size_t ntests;
     struct an_comply_plan_agent *agents;
     size_t nagents;
+    char *spec;                   /* the requirement set's revision, or NULL */
+    struct an_comply_req *reqs;   /* its rows (comply_reqs.c) */
+    size_t nreqs;
     char said[16][128];           /* short secrets already warned about */
     size_t nsaid;
 };
+
+/* comply_reqs.c: load the suite's requirement set for `spec` (NULL: the
+ * newest; none at all is fine without --spec) and check the tests' IDs;
+ * give an agent the set's rows, judged from its tests; free them. */
+int an_comply_reqs_load(struct an_comply_plan *p, const char *const *paths, size_t npaths,
+                        const char *spec);
+void an_comply_reqs_give(const struct an_comply_plan *p, struct an_comply_agent *a);
+void an_comply_reqs_free(struct an_comply_plan *p);
+/* Revision order (<0, 0, >0): digits compare as numbers, anything else byte
+ * by byte ("0.10" after "0.9", "1.0" after "0.3.0"). */
+int an_comply_rev_cmp(const char *a, const char *b);
 
 /* "terminals", "agent", "required", "none" -> enum an_acp_confine, or -1. */
 int an_comply_confine_parse(const char *mode);

@@ -84,6 +84,7 @@ static void run_agent(struct an_comply_plan *p, const struct an_comply_plan_agen
     worker(&pl); /* this thread works too */
     for (unsigned w = 0; w < started; w++)
         pthread_join(th[w], NULL);
+    an_comply_reqs_give(p, ra);
 }
 
 void an_comply_plan_run(struct an_comply_plan *p, struct an_comply_result *res)
@@ -98,6 +99,7 @@ void an_comply_plan_run(struct an_comply_plan *p, struct an_comply_result *res)
     o.verbose = p->o.verbose;
     o.log = an_comply_plan_log(p);
     res->protocol = an_xstrdup(p->protocol);
+    res->spec = p->spec ? an_xstrdup(p->spec) : NULL;
     res->started_ms = an_clock_unix_ms();
     int64_t t0 = an_clock_mono_ms();
     for (size_t i = 0; i < p->nagents; i++)

@@ -28,6 +28,12 @@ static const struct an_comply_protocol protocols[] = {
      .probe = an_comply_probe,
      .run = an_comply_run,
      .probe_what = "initialize"},
+    {.info = {.name = "a2a", .suite = "compliance/a2a", .endpoint = true},
+     .label = "A2A",
+     .steps = AN_JSONT_AGUI, /* `http` steps, judged as A2A outcomes */
+     .probe = an_comply_a2a_probe,
+     .run = an_comply_a2a_run,
+     .probe_what = "the agent card"},
 };
 #define NPROTOCOLS (sizeof protocols / sizeof *protocols)
 

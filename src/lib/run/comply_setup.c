@@ -129,4 +129,8 @@ void comply_fill_meta(struct an_comply_test *out, const struct an_jsont *t)
     out->docs = an_xcalloc(t->ndocs + 1, sizeof *out->docs);
     for (size_t i = 0; i < t->ndocs; i++)
         out->docs[i] = an_xstrdup(t->docs[i]);
+    out->nrequirements = t->nrequirements;
+    out->requirements = an_xcalloc(t->nrequirements + 1, sizeof *out->requirements);
+    for (size_t i = 0; i < t->nrequirements; i++)
+        out->requirements[i] = an_xstrdup(t->requirements[i]);
 }

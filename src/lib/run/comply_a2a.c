@@ -1,0 +1,593 @@
+/*
+ * The A2A compliance runner: one .jsont test against one A2A agent, its
+ * base URL given (docs/comply.md "A2A"). The probe reads the agent card at
+ * the well-known path; the JSON-RPC URL is the card's `url`, and only on
+ * the base URL's origin: a card cannot send ananke elsewhere.
+ *
+ * Each `http` step is one request: a POST of its body to the JSON-RPC URL
+ * (or to `path` on the base URL), or a GET of `path`. The whole answer is
+ * read, bounded by the step's window and the caps: a JSON body, or an SSE
+ * stream whose events are JSON-RPC responses. What came back becomes the
+ * step's outcome object (below), which the step's expectation is matched
+ * against with the AG-UI judge (the same pattern rules: `events` in order,
+ * `noEvents`, `anyOf`).
+ *
+ * The outcome of one step:
+ *   status    completed (an answer, read whole) | protocol_error (an SSE
+ *             event or a JSON body that is not JSON, an event stream
+ *             without events) | timeout | transport_error
+ *   error     what went wrong, one line, or null
+ *   http      {"status": 200, "contentType": "application/json"}
+ *   response  the JSON body (a JSON-RPC response; the card for a GET), or null
+ *   body      the start of a body that is not JSON, or null
+ *   events    the SSE events' data, parsed (a frame that is not JSON: its text)
+ *   kinds     "task:submitted status-update:working artifact-update
+ *             status-update:completed": each event's result.kind, with the
+ *             state of a task or status update; "error" for an error event
+ *   last      the last event, or null
+ *   sse       {"events", "notJson", "otherIds" (events under another
+ *             JSON-RPC id than the request's), "finals" (status updates with
+ *             final: true), "afterFinal" (events after the first final one)}
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "core/buf.h"
+#include "core/cancel.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/jsonmatch.h"
+#include "proto/http.h"
+#include "proto/sse.h"
+#include "proto/uuid.h"
+#include "run/comply_agui.h"
+#include "run/comply_int.h"
+#include "run/comply_redact.h"
+
+#define MAX_EVENT_BYTES ((size_t)16 << 20) /* --max-event-bytes */
+#define MAX_BODY_BYTES ((size_t)64 << 20)  /* --max-turn-bytes */
+#define PROBE_WINDOW_MS 30000
+#define CARD_PATH "/.well-known/agent-card.json"
+
+struct a2a_eng {
+    const struct an_comply_opts *o;
+    const char *base; /* the agent's base URL, without a trailing '/' */
+    char *rpc;        /* the card's JSON-RPC URL, or NULL */
+    char *rpc_why;    /* why there is none */
+    struct an_comply_test *out;
+    struct an_vars vars;
+    FILE *log;
+    json_t *seen;
+};
+
+static int64_t window(const struct an_comply_opts *o, int64_t ms)
+{
+    double f = o->timeout_scale > 0 ? o->timeout_scale : 1.0;
+    int64_t w = (int64_t)((double)ms * f + 0.5);
+    return w > 0 ? w : 1;
+}
+
+/* ---- one exchange ----------------------------------------------------- */
+
+struct xfer {
+    const struct an_http_resp *resp; /* its headers are in before the body */
+    struct an_sse_parser sse;
+    struct an_buf body;
+    size_t max_body;
+    json_t *events;
+    size_t not_json;
+};
+
+static int on_event(void *ud, const struct an_sse_event *ev)
+{
+    struct xfer *x = ud;
+    json_t *j = an_json_parse(ev->data, ev->len, NULL, 0);
+    if (!j) {
+        x->not_json++;
+        j = an_json_lossy(ev->data, ev->len);
+    }
+    json_array_append_new(x->events, j);
+    return 0;
+}
+
+static int on_body(void *ud, const char *p, size_t n)
+{
+    struct xfer *x = ud;
+    if (strncasecmp(x->resp->content_type, "text/event-stream", 17)) {
+        if (x->body.len + n <= x->max_body)
+            an_buf_append(&x->body, p, n);
+        return 0;
+    }
+    return an_sse_feed(&x->sse, p, n) == AN_ELIMIT ? AN_ELIMIT : 0;
+}
+
+/* "task:working", "status-update:completed", "artifact-update", "message", "error" */
+static void kind_of(struct an_buf *b, const json_t *ev)
+{
+    const json_t *res = json_object_get(ev, "result");
+    if (!json_is_object(res)) {
+        an_buf_puts(b, json_object_get(ev, "error") ? "error" : "?");
+        return;
+    }
+    const char *k = an_json_str(res, "kind");
+    an_buf_puts(b, k ? k : "?");
+    const char *st = an_json_str(json_object_get(res, "status"), "state");
+    if (st)
+        an_buf_printf(b, ":%s", st);
+}
+
+static json_t *sse_summary(const json_t *events, size_t not_json, const json_t *rid,
+                           char **kinds)
+{
+    size_t other = 0, finals = 0, after = 0, i;
+    bool seen_final = false;
+    const json_t *ev;
+    struct an_buf b = AN_BUF_INIT;
+    json_array_foreach(events, i, ev)
+    {
+        if (i)
+            an_buf_putc(&b, ' ');
+        kind_of(&b, ev);
+        if (seen_final)
+            after++;
+        const json_t *id = json_object_get(ev, "id");
+        if (rid && (!id || !json_equal((json_t *)id, (json_t *)rid)))
+            other++;
+        if (json_is_true(json_object_get(json_object_get(ev, "result"), "final"))) {
+            finals++;
+            seen_final = true;
+        }
+    }
+    *kinds = an_buf_detach(&b, NULL);
+    return json_pack("{s:I,s:I,s:I,s:I,s:I}", "events", (json_int_t)json_array_size(events),
+                     "notJson", (json_int_t)not_json, "otherIds", (json_int_t)other, "finals",
+                     (json_int_t)finals, "afterFinal", (json_int_t)after);
+}
+
+struct request {
+    const char *url, *method, *body, *accept;
+    const json_t *headers; /* name -> value, or NULL */
+    const json_t *rid;     /* the JSON-RPC id sent, or NULL */
+    int64_t window_ms;
+};
+
+static void set_status(json_t *o, const char *status, const char *error)
+{
+    json_object_set_new(o, "status", json_string(status));
+    json_object_set_new(o, "error", error ? an_json_lossy(error, strlen(error)) : json_null());
+}
+
+/* What came back, once the transfer ended with rc (herr says why). */
+static json_t *outcome(struct xfer *x, const struct an_http_resp *resp, int rc,
+                       const struct an_err *herr, const struct request *rq)
+{
+    json_t *o = json_object();
+    bool sse = !strncasecmp(resp->content_type, "text/event-stream", 17);
+    json_t *response = json_null(), *body = json_null();
+    if (!sse && x->body.len) {
+        json_t *j = an_json_parse(x->body.data, x->body.len, NULL, 0);
+        if (j) {
+            json_decref(response);
+            response = j;
+        } else {
+            json_decref(body);
+            body = an_json_lossy(x->body.data, x->body.len < 512 ? x->body.len : 512);
+        }
+    }
+    if (sse)
+        an_sse_finish(&x->sse);
+    char *kinds = NULL;
+    json_t *sum = sse_summary(x->events, x->not_json, rq->rid, &kinds);
+    char why[AN_ERR_MSG_MAX + 64];
+    if (rc == AN_ELIMIT && x->sse.stopped == AN_ELIMIT) {
+        snprintf(why, sizeof why, "an SSE event larger than max_event_bytes (%zu bytes)",
+                 x->sse.max_data);
+        set_status(o, "protocol_error", why);
+    } else if (rc == AN_ELIMIT) {
+        snprintf(why, sizeof why, "response body larger than max_turn_bytes (%zu bytes)",
+                 x->max_body);
+        set_status(o, "protocol_error", why);
+    } else if (rc != AN_ETIMEOUT && (!resp->status || (rc && rc != AN_EHTTP))) {
+        snprintf(why, sizeof why, "%s", herr->msg[0] ? herr->msg : "no answer");
+        set_status(o, "transport_error", why);
+        if (resp->status && rc == AN_ECONNECT)
+            set_status(o, "protocol_error", why); /* an answer cut short */
+    } else if (rc == AN_ETIMEOUT) {
+        snprintf(why, sizeof why, "no complete answer within %lld ms (the step's window)",
+                 (long long)rq->window_ms);
+        set_status(o, "timeout", why);
+    } else if (sse && x->not_json) {
+        set_status(o, "protocol_error", "an SSE event whose data is not JSON");
+    } else if (sse && !json_array_size(x->events)) {
+        set_status(o, "protocol_error", "an event stream without one event");
+    } else if (!sse && x->body.len && json_is_null(response) &&
+               strstr(resp->content_type, "json")) {
+        set_status(o, "protocol_error", "a body declared JSON that does not parse");
+    } else {
+        set_status(o, "completed", NULL);
+    }
+    json_object_set_new(o, "http",
+                        json_pack("{s:I,s:s}", "status", (json_int_t)resp->status, "contentType",
+                                  resp->content_type));
+    json_object_set_new(o, "response", response);
+    json_object_set_new(o, "body", body);
+    json_object_set(o, "events", x->events);
+    json_object_set_new(o, "kinds", json_string(kinds));
+    size_t n = json_array_size(x->events);
+    json_object_set(o, "last", n ? json_array_get(x->events, n - 1) : json_null());
+    json_object_set_new(o, "sse", sum);
+    free(kinds);
+    return o;
+}
+
+static json_t *exchange(const struct request *rq, FILE *log, const struct an_comply_opts *opts)
+{
+    struct xfer x = {.events = json_array(),
+                     .max_body = opts->max_turn_bytes ? opts->max_turn_bytes : MAX_BODY_BYTES};
+    size_t max_event = opts->max_event_bytes ? opts->max_event_bytes : MAX_EVENT_BYTES;
+    an_sse_init(&x.sse, max_event, on_event, &x);
+    size_t nh = json_object_size(rq->headers), k = 0;
+    struct an_kv *kv = an_xcalloc(nh + 1, sizeof *kv);
+    const char *name;
+    json_t *val;
+    json_object_foreach((json_t *)rq->headers, name, val)
+    {
+        kv[k].name = name;
+        kv[k++].value = json_string_value(val);
+    }
+    bool get = !strcmp(rq->method, "GET");
+    struct an_http_req req = AN_HTTP_REQ_INIT;
+    req.url = rq->url;
+    req.accept = rq->accept;
+    req.content_type = get ? NULL : "application/json";
+    req.headers = kv;
+    req.nheaders = k;
+    req.body = get ? NULL : rq->body;
+    req.body_len = get ? 0 : strlen(rq->body);
+    req.timeout_ms = rq->window_ms;
+    req.max_body = x.max_body;
+    req.every_body = true;
+    req.on_data = on_body;
+    req.ud = &x;
+    if (opts->verbose) {
+        char *s = an_redact_quoted(opts->redact, rq->body ? rq->body : "",
+                                   rq->body ? strlen(rq->body) : 0, NULL, &nh);
+        fprintf(log, "  [OUT] %s %s %.*s\n", rq->method, rq->url, (int)nh, s ? s : "");
+        free(s);
+    }
+    struct an_http_resp resp;
+    memset(&resp, 0, sizeof resp);
+    x.resp = &resp;
+    struct an_http_xfer xf;
+    struct an_err herr = AN_ERR_INIT;
+    int rc = an_http_xfer_init(&xf, &req, &resp, &herr);
+    if (!rc) {
+        if (get)
+            curl_easy_setopt(xf.easy, CURLOPT_HTTPGET, 1L);
+        curl_easy_setopt(xf.easy, CURLOPT_XFERINFOFUNCTION, an_http_cancel_progress);
+        curl_easy_setopt(xf.easy, CURLOPT_NOPROGRESS, 0L);
+        CURLcode cc = curl_easy_perform(xf.easy);
+        rc = an_http_xfer_done(&xf, cc, &herr);
+        curl_off_t sent_us = 0;
+        curl_easy_getinfo(xf.easy, CURLINFO_PRETRANSFER_TIME_T, &sent_us);
+        if (cc == CURLE_OPERATION_TIMEDOUT && (resp.status || sent_us > 0))
+            rc = AN_ETIMEOUT;
+        an_http_xfer_release(&xf);
+    }
+    json_t *o = outcome(&x, &resp, rc, &herr, rq);
+    if (opts->verbose) {
+        char *d = an_json_compact(o);
+        char *s = an_redact_quoted(opts->redact, d, strlen(d), NULL, &nh);
+        fprintf(log, "  [IN ] %.*s\n", (int)(nh < 4000 ? nh : 4000), s ? s : d);
+        free(s);
+        free(d);
+    }
+    free(kv);
+    an_sse_release(&x.sse);
+    an_buf_release(&x.body);
+    json_decref(x.events);
+    return o;
+}
+
+/* ---- steps ------------------------------------------------------------ */
+
+static void unmet(struct a2a_eng *e, int step, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void unmet(struct a2a_eng *e, int step, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    an_comply_add_unmet(e->out, "step", step, msg);
+}
+
+static void fresh(struct a2a_eng *e, const char *var)
+{
+    char id[AN_UUID_STR];
+    an_uuid4(id);
+    an_vars_set(&e->vars, var, id);
+}
+
+/* false when a capture found nothing: the steps after it would use it */
+static bool captures(struct a2a_eng *e, const struct an_jsont_step *st, const json_t *o,
+                     const long *matched)
+{
+    bool ok = true;
+    const json_t *events = json_object_get(o, "events");
+    for (size_t c = 0; c < st->ncaptures; c++) {
+        const struct an_jsont_capture *cp = &st->captures[c];
+        const json_t *root = o;
+        if (cp->from >= 0)
+            root = matched && matched[cp->from] >= 0
+                       ? json_array_get(events, (size_t)matched[cp->from])
+                       : NULL;
+        json_t *v = root ? an_jsont_path(root, cp->path) : NULL;
+        if (!v) {
+            unmet(e, (int)st->index, "capture '%s': the %s has no '%s'", cp->var,
+                  cp->from >= 0 ? "matched event" : "outcome", cp->path);
+            ok = false;
+            continue;
+        }
+        char *s = an_jm_stringify(v);
+        an_vars_set(&e->vars, cp->var, s);
+        free(s);
+    }
+    return ok;
+}
+
+/* An answer (read whole) with the wrong content is said as such; one that
+ * broke off or came late is said by what happened. The first line of
+ * each new unmet part's diff ("response.error.code: expected -32001, got
+ * -32603") leads its message, which the progress line and the reports
+ * show, before what the answer was. */
+static void say_what_differs(struct an_comply_test *out, size_t from)
+{
+    for (size_t i = from; i < out->nunmet; i++) {
+        struct an_comply_unmet *u = &out->unmet[i];
+        if (!u->ndiff || !u->diff[0])
+            continue;
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_printf(&b, "%s (%s)", u->diff[0], u->message);
+        free(u->message);
+        u->message = an_buf_detach(&b, NULL);
+    }
+}
+
+/* The Accept a JSON-RPC body asks for: an event stream for the streaming
+ * methods, JSON otherwise. */
+static const char *default_accept(const json_t *body)
+{
+    const char *m = an_json_str(body, "method");
+    if (m && (!strcmp(m, "message/stream") || !strcmp(m, "tasks/resubscribe")))
+        return "text/event-stream";
+    return "application/json";
+}
+
+static bool step_exchange(struct a2a_eng *e, const struct an_jsont_step *st)
+{
+    const struct an_jsont_agui *g = st->agui;
+    struct an_err err = AN_ERR_INIT;
+    json_t *headers = NULL, *js = NULL, *expect = NULL, *any_of = NULL, *o = NULL;
+    char *accept = NULL, *body = NULL, *path = NULL, *url = NULL;
+    long *matched = NULL;
+    bool ok = false;
+    fresh(e, "runId");
+    fresh(e, "messageId");
+    if ((g->headers && an_jsont_resolve(g->headers, &e->vars, false, &headers, &err)) ||
+        (g->accept && an_jsont_resolve_str(g->accept, &e->vars, false, &accept, &err)) ||
+        (g->json && an_jsont_resolve(g->json, &e->vars, false, &js, &err)) ||
+        (g->body && an_jsont_resolve_str(g->body, &e->vars, false, &body, &err)) ||
+        (g->path && an_jsont_resolve_str(g->path, &e->vars, false, &path, &err)) ||
+        an_jsont_resolve(g->expect, &e->vars, true, &expect, &err) ||
+        (g->any_of && an_jsont_resolve(g->any_of, &e->vars, true, &any_of, &err))) {
+        unmet(e, (int)st->index, "http: %s", err.msg);
+        goto done;
+    }
+    if (path) {
+        if (path[0] != '/') {
+            unmet(e, (int)st->index, "http: path '%s' must start with '/'", path);
+            goto done;
+        }
+        struct an_buf u = AN_BUF_INIT;
+        an_buf_printf(&u, "%s%s", e->base, path);
+        url = an_buf_detach(&u, NULL);
+    } else if (!e->rpc) {
+        unmet(e, (int)st->index, "no JSON-RPC URL to send to: %s", e->rpc_why);
+        goto done;
+    }
+    if (js && !body)
+        body = an_json_compact(js);
+    struct request rq = {.url = url ? url : e->rpc,
+                         .method = g->method ? g->method : "POST",
+                         .body = body ? body : "",
+                         .accept = accept ? accept : default_accept(js),
+                         .headers = headers,
+                         .rid = json_object_get(js, "id"),
+                         .window_ms = window(e->o, st->ms)};
+    o = exchange(&rq, e->log, e->o);
+    if (g->observe) {
+        char *d = comply_agui_describe(o);
+        struct an_buf n = AN_BUF_INIT;
+        an_buf_printf(&n, "step %zu: %s; kinds: %s", st->index + 1, d,
+                      an_json_str(o, "kinds") ? an_json_str(o, "kinds") : "");
+        an_comply_add_note(e->out, an_buf_cstr(&n));
+        an_buf_release(&n);
+        free(d);
+    }
+    size_t before = e->out->nunmet;
+    ok = comply_agui_judge(expect, any_of, o, (int)st->index, e->out, &matched);
+    if (!ok && !strcmp(an_json_str(o, "status"), "completed"))
+        say_what_differs(e->out, before);
+    if (ok)
+        ok = captures(e, st, o, matched);
+    ok = ok && !an_cancelled();
+done:
+    if (o) {
+        json_array_extend(e->seen, json_object_get(o, "events"));
+        if (!json_is_null(json_object_get(o, "response")))
+            json_array_append(e->seen, json_object_get(o, "response"));
+    }
+    free(matched);
+    json_decref(o);
+    json_decref(js);
+    json_decref(headers);
+    json_decref(expect);
+    json_decref(any_of);
+    free(accept);
+    free(body);
+    free(path);
+    free(url);
+    return ok;
+}
+
+static void sleep_ms(int64_t ms)
+{
+    int64_t end = an_clock_mono_ms() + ms;
+    for (int64_t left; (left = end - an_clock_mono_ms()) > 0 && !an_cancelled();) {
+        int64_t n = left < AN_CANCEL_POLL_MS ? left : AN_CANCEL_POLL_MS;
+        struct timespec ts = {(time_t)(n / 1000), (long)(n % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* The base URL without its trailing '/' (malloc'd). */
+static char *base_of(const char *url)
+{
+    size_t n = strlen(url);
+    while (n && url[n - 1] == '/')
+        n--;
+    return an_xstrndup(url, n);
+}
+
+/* The card's JSON-RPC URL on the base's origin, or NULL with *why. */
+static char *rpc_url(const json_t *card, const char *base, char **why)
+{
+    const char *u = NULL;
+    const char *pt = an_json_str(card, "preferredTransport");
+    if (an_json_str(card, "url") && (!pt || !strcasecmp(pt, "JSONRPC")))
+        u = an_json_str(card, "url");
+    size_t i;
+    const json_t *itf;
+    json_array_foreach(json_object_get(card, "additionalInterfaces"), i, itf)
+    {
+        const char *t = an_json_str(itf, "transport");
+        if (!u && t && !strcasecmp(t, "JSONRPC"))
+            u = an_json_str(itf, "url");
+    }
+    struct an_buf b = AN_BUF_INIT;
+    if (!card)
+        an_buf_puts(&b, "no agent card");
+    else if (!u)
+        an_buf_puts(&b, "the agent card names no JSON-RPC URL ('url' with preferredTransport "
+                        "JSONRPC, or an additionalInterfaces entry)");
+    else if (!an_http_same_origin(u, base))
+        an_buf_printf(&b,
+                      "the agent card's URL '%.200s' is on another origin than '%.200s': comply "
+                      "speaks only to the origin it was given",
+                      u, base);
+    else
+        return an_xstrdup(u);
+    *why = an_buf_detach(&b, NULL);
+    return NULL;
+}
+
+void an_comply_a2a_run(const struct an_comply_spec *spec, const struct an_comply_agent *a,
+                       const struct an_jsont *t, const struct an_comply_opts *o,
+                       struct an_comply_test *out)
+{
+    int64_t t0 = an_clock_mono_ms();
+    comply_fill_meta(out, t);
+    char *na = an_comply_precheck(t, a->init ? json_object_get(a->init, "capabilities") : NULL);
+    if (na) {
+        out->status = AN_COMPLY_NA;
+        out->na_reason = na;
+        return;
+    }
+    char *base = base_of(spec->command);
+    struct a2a_eng e = {.o = o,
+                        .base = base,
+                        .out = out,
+                        .log = o->log ? o->log : stderr,
+                        .seen = json_array()};
+    e.rpc = rpc_url(a->init, base, &e.rpc_why);
+    if (!a->init) {
+        free(e.rpc_why);
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_printf(&b, "no agent card: %s", a->init_error ? a->init_error : "?");
+        e.rpc_why = an_buf_detach(&b, NULL);
+    }
+    fresh(&e, "threadId");
+    an_vars_set(&e.vars, "suiteDir", ".");
+    if (o->verbose) {
+        char *name = an_comply_shown(o->redact, spec->name);
+        fprintf(e.log, "-- %s: %s\n", name, t->id);
+        free(name);
+    }
+    for (size_t s = 0; s < t->nsteps; s++) {
+        const struct an_jsont_step *st = &t->steps[s];
+        if (an_cancelled()) {
+            unmet(&e, (int)s, "interrupted (Ctrl-C or SIGTERM)");
+            break;
+        }
+        if (st->kind == AN_JSONT_DELAY) {
+            sleep_ms(st->ms);
+            continue;
+        }
+        if (st->kind != AN_JSONT_AGUI_HTTP) {
+            unmet(&e, (int)s, "'%s' is an AG-UI step: an A2A test has 'http' and 'delayMs' steps",
+                  an_jsont_step_name(st->kind));
+            break;
+        }
+        if (!step_exchange(&e, st))
+            break;
+    }
+    out->status = out->nunmet ? AN_COMPLY_FAIL : AN_COMPLY_PASS;
+    an_comply_test_redact_seen(out, o->redact, e.seen);
+    json_decref(e.seen);
+    an_vars_release(&e.vars);
+    free(e.rpc);
+    free(e.rpc_why);
+    free(base);
+    out->duration_ms = an_clock_mono_ms() - t0;
+}
+
+void an_comply_a2a_probe(const struct an_comply_spec *spec, struct an_comply_agent *a,
+                         const struct an_comply_opts *o)
+{
+    char *base = base_of(spec->command);
+    struct an_buf u = AN_BUF_INIT;
+    an_buf_printf(&u, "%s%s", base, CARD_PATH);
+    FILE *log = o->log ? o->log : stderr;
+    if (o->verbose) {
+        char *name = an_comply_shown(o->redact, spec->name);
+        fprintf(log, "-- %s: the agent card\n", name);
+        free(name);
+    }
+    struct request rq = {.url = an_buf_cstr(&u),
+                         .method = "GET",
+                         .accept = "application/json",
+                         .window_ms = window(o, PROBE_WINDOW_MS)};
+    json_t *out = exchange(&rq, log, o);
+    const json_t *card = json_object_get(out, "response");
+    json_int_t hs = json_integer_value(json_object_get(json_object_get(out, "http"), "status"));
+    if (hs == 200 && json_is_object(card)) {
+        a->init = json_incref((json_t *)card);
+    } else {
+        struct an_buf b = AN_BUF_INIT;
+        const char *err = an_json_str(out, "error");
+        if (err)
+            an_buf_printf(&b, "GET %s: %s", an_buf_cstr(&u), err);
+        else
+            an_buf_printf(&b, "GET %s: HTTP %lld, %s", an_buf_cstr(&u), (long long)hs,
+                          json_is_object(card) ? "a JSON object" : "not a JSON object");
+        a->init_error = an_buf_detach(&b, NULL);
+    }
+    json_decref(out);
+    an_buf_release(&u);
+    free(base);
+}

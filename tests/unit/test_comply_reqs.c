@@ -1,0 +1,116 @@
+/* Requirement IDs in a comply result (report/comply_result.c): an agent's
+ * requirement table judged from its tests, the MUST coverage, the JSON
+ * form; and the revision order of the requirement sets (run/comply_reqs.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ananke/comply.h"
+#include "core/json.h"
+#include "run/comply_plan_int.h"
+
+static void add_test(struct an_comply_agent *a, const char *id, enum an_comply_status st,
+                     const char *req1, const char *req2)
+{
+    struct an_comply_test *t = an_comply_add_test(a);
+    t->id = an_xstrdup(id);
+    t->status = st;
+    t->requirements = an_xcalloc(3, sizeof *t->requirements);
+    t->requirements[t->nrequirements++] = an_xstrdup(req1);
+    if (req2)
+        t->requirements[t->nrequirements++] = an_xstrdup(req2);
+}
+
+static void set_reqs(struct an_comply_agent *a)
+{
+    static const char *const rows[][2] = {{"R-1", "MUST"}, {"R-2", "MUST"}, {"R-3", "MUST"},
+                                          {"R-4", "SHOULD"}, {"R-5", "MAY"}};
+    a->nreqs = 5;
+    a->reqs = an_xcalloc(5, sizeof *a->reqs);
+    for (size_t i = 0; i < 5; i++)
+        a->reqs[i] = (struct an_comply_req){.id = an_xstrdup(rows[i][0]),
+                                            .level = an_xstrdup(rows[i][1]),
+                                            .title = an_xstrdup("t"),
+                                            .section = an_xstrdup("https://x/#s")};
+}
+
+static void test_judge(void **state)
+{
+    (void)state;
+    struct an_comply_result r = {0};
+    r.protocol = an_xstrdup("a2a");
+    r.spec = an_xstrdup("0.3.0");
+    struct an_comply_agent *a = an_comply_add_agent(&r, "ag", "http://x");
+    add_test(a, "t1", AN_COMPLY_PASS, "R-1", "R-2"); /* one pass, one fail: not met */
+    add_test(a, "t2", AN_COMPLY_FAIL, "R-2", NULL);
+    add_test(a, "t3", AN_COMPLY_NA, "R-3", NULL);   /* only NA: not tested */
+    add_test(a, "t4", AN_COMPLY_PASS, "R-4", NULL); /* nobody cites it */
+    set_reqs(a);
+    an_comply_judge_reqs(a);
+    assert_int_equal(a->reqs[0].status, AN_REQ_MET);
+    assert_int_equal(a->reqs[1].status, AN_REQ_NOT_MET);
+    assert_int_equal(a->reqs[2].status, AN_REQ_NOT_TESTED);
+    assert_int_equal(a->reqs[3].status, AN_REQ_MET);
+    assert_int_equal(a->reqs[4].status, AN_REQ_NOT_TESTED);
+    size_t m, t, k;
+    an_comply_must_counts(a, &m, &t, &k);
+    assert_int_equal(m, 3);
+    assert_int_equal(t, 2);
+    assert_int_equal(k, 1);
+
+    json_t *j = an_comply_result_to_json(&r);
+    assert_string_equal(an_json_str(j, "spec"), "0.3.0");
+    const json_t *aj = json_array_get(json_object_get(j, "agents"), 0);
+    const json_t *rq = json_object_get(aj, "requirements");
+    assert_string_equal(an_json_str(json_object_get(rq, "R-2"), "status"), "not_met");
+    assert_string_equal(an_json_str(json_object_get(rq, "R-2"), "level"), "MUST");
+    assert_string_equal(an_json_str(json_object_get(rq, "R-3"), "status"), "not_tested");
+    assert_string_equal(an_json_str(json_object_get(rq, "R-1"), "status"), "met");
+    const json_t *t1 = json_array_get(json_object_get(aj, "tests"), 0);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(t1, "requirements"), 1)),
+                        "R-2");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(aj, "must_coverage"), "met")),
+                     1);
+    json_decref(j);
+    an_comply_result_release(&r);
+}
+
+/* Without a requirement set the JSON has no requirements table. */
+static void test_no_spec(void **state)
+{
+    (void)state;
+    struct an_comply_result r = {0};
+    struct an_comply_agent *a = an_comply_add_agent(&r, "ag", "cmd");
+    add_test(a, "t1", AN_COMPLY_PASS, "R-1", NULL);
+    json_t *j = an_comply_result_to_json(&r);
+    const json_t *aj = json_array_get(json_object_get(j, "agents"), 0);
+    assert_null(json_object_get(aj, "requirements"));
+    assert_null(json_object_get(j, "spec"));
+    json_decref(j);
+    an_comply_result_release(&r);
+}
+
+static void test_rev_order(void **state)
+{
+    (void)state;
+    assert_true(an_comply_rev_cmp("0.10", "0.9") > 0);
+    assert_true(an_comply_rev_cmp("1.0", "0.3.0") > 0);
+    assert_true(an_comply_rev_cmp("0.3.0", "0.3") > 0);
+    assert_true(an_comply_rev_cmp("2025-11-25", "2026-07-28") < 0);
+    assert_int_equal(an_comply_rev_cmp("0.3.0", "0.3.0"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_judge),
+        cmocka_unit_test(test_no_spec),
+        cmocka_unit_test(test_rev_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
