@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debs=(build-essential cmake pkg-config libcurl4-openssl-dev libyaml-dev libpcre2-dev
-      libjansson-dev libmicrohttpd-dev libcmocka-dev curl jq chromium valgrind procps
+      libjansson-dev libmicrohttpd-dev libsqlite3-dev libcmocka-dev curl jq chromium valgrind procps
       bsdutils clang libclang-rt-14-dev libxml2-utils time
       clang-tools mandoc man-db dpkg-dev patchelf)
 missing=()
