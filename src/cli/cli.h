@@ -217,6 +217,11 @@ void cli_history_note(struct cli_history *h, const struct an_test_result *t);
 /* Append the run; a failure is one warning on stderr, never an exit code. */
 void cli_history_finish(struct cli_history *h, const struct cli_history_run *run,
                         const struct an_run_result *res);
+/* comply's result as tests named AGENT/ID (NA: skip; each unmet
+ * expectation a finding), the project being the current directory. */
+struct an_comply_result;
+void cli_history_comply(struct cli_history *h, int argc, char **argv, const char *const *redact,
+                        size_t nredact, const struct an_comply_result *cr);
 void cli_history_release(struct cli_history *h);
 
 int cmd_history(int argc, char **argv);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ananke/clock.h"
+#include "ananke/comply.h"
 #include "ananke/redact.h"
 #include "cli.h"
 
@@ -94,4 +96,41 @@ void cli_history_release(struct cli_history *h)
 {
     an_history_rec_free(h->rec);
     h->rec = NULL;
+}
+
+void cli_history_comply(struct cli_history *h, int argc, char **argv, const char *const *redact,
+                        size_t nredact, const struct an_comply_result *cr)
+{
+    if (!h->rec)
+        return;
+    struct an_run_result res = {0};
+    res.start_ms = cr->started_ms;
+    res.end_ms = cr->started_ms + cr->duration_ms;
+    for (size_t i = 0; i < cr->nagents; i++) {
+        const struct an_comply_agent *ag = &cr->agents[i];
+        for (size_t k = 0; k < ag->ntests; k++) {
+            const struct an_comply_test *ct = &ag->tests[k];
+            struct an_test_result *t = an_run_result_add(&res);
+            size_t n = strlen(ag->name ? ag->name : "") + strlen(ct->id ? ct->id : "") + 2;
+            t->name = an_xmalloc(n);
+            snprintf(t->name, n, "%s/%s", ag->name ? ag->name : "", ct->id ? ct->id : "");
+            t->status = ct->status == AN_COMPLY_PASS   ? AN_STATUS_PASS
+                        : ct->status == AN_COMPLY_FAIL ? AN_STATUS_FAIL
+                                                       : AN_STATUS_SKIP;
+            t->start_ms = res.start_ms;
+            t->end_ms = res.start_ms + ct->duration_ms;
+            t->error_turn = -1;
+            for (size_t u = 0; u < ct->nunmet; u++)
+                an_findings_add(&t->findings, "comply.unmet", ct->unmet[u].step, NULL, 0, 0,
+                                ct->unmet[u].message, ct->unmet[u].expected,
+                                ct->unmet[u].closest, NULL);
+        }
+    }
+    char *cwd = realpath(".", NULL);
+    struct cli_history_run hr = {.kind = "comply", .argc = argc, .argv = argv,
+                                 .project_dir = cwd ? cwd : ".", .redact = redact,
+                                 .nredact = nredact};
+    cli_history_finish(h, &hr, &res);
+    free(cwd);
+    an_run_result_release(&res);
 }
