@@ -59,6 +59,24 @@ static void on_warning(const char *msg, void *ud)
     fprintf(stderr, "ananke: warning: %s\n", msg);
 }
 
+/* The summary, the reports; the exit code of the verdicts. */
+static int replay_report(const struct cli_reporters *reps, const struct an_run_result *result,
+                         const struct an_console_opts *console)
+{
+    int rc = AN_EXIT_OK;
+    an_console_summary(stdout, result, console);
+    const char *gha = getenv("GITHUB_ACTIONS");
+    if (gha && !strcmp(gha, "true"))
+        an_report_github(stdout, result);
+    fflush(stdout);
+    if (cli_reporters_write(reps, result))
+        rc = AN_EXIT_FAIL;
+    struct an_counts n = an_run_result_counts(result);
+    if (an_counts_failing(&n))
+        rc = AN_EXIT_FAIL;
+    return rc;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     const char *config = NULL, *color = "auto", *val = NULL, *dir = NULL, *history = NULL;
@@ -162,16 +180,7 @@ int cmd_replay(int argc, char **argv)
         rc = err.code == AN_EREGEX ? AN_EXIT_INVALID : AN_EXIT_FAIL;
         goto done;
     }
-    an_console_summary(stdout, &result, console);
-    const char *gha = getenv("GITHUB_ACTIONS");
-    if (gha && !strcmp(gha, "true"))
-        an_report_github(stdout, &result);
-    fflush(stdout);
-    if (cli_reporters_write(&reps, &result))
-        rc = AN_EXIT_FAIL;
-    struct an_counts n = an_run_result_counts(&result);
-    if (an_counts_failing(&n))
-        rc = AN_EXIT_FAIL;
+    rc = replay_report(&reps, &result, console);
     if (has_expected)
         cli_expected_unused(&expected);
     if (result.ntests) {

@@ -135,6 +135,10 @@ static int check_file(const char *path, bool create, bool in_dir, struct an_err 
                                 : "cannot open it";
     e = errno;
     struct stat sb;
+    /* the project's state directory holds command lines and findings: for
+     * its owner only, even when another file of it made it first */
+    if (!why && in_dir && !fstat(dfd, &sb) && sb.st_uid == geteuid() && (sb.st_mode & 077))
+        fchmod(dfd, sb.st_mode & 0700);
     if (!why && (fstat(fd, &sb) || !S_ISREG(sb.st_mode)))
         why = "not a regular file";
     static const char *const companions[] = {"-wal", "-shm", "-journal"};
