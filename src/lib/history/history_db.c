@@ -127,7 +127,8 @@ static int check_file(const char *path, bool create, bool in_dir, struct an_err 
     else if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (in_dir ? O_NOFOLLOW : 0))) < 0)
         why = errno == ELOOP || errno == ENOTDIR ? "its directory is not a directory (a link is "
                                                    "not followed)"
-                                                 : "cannot open its directory";
+              : errno == ENOENT && !create ? "no history yet (no run has been recorded)"
+                                           : "cannot open its directory";
     else if ((fd = openat(dfd, base, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0),
                           0600)) < 0)
         why = errno == ELOOP ? "a link in its place is not followed"

@@ -100,6 +100,18 @@ h prune --keep 2 | grep -qx 'pruned 2 runs' || fail "prune --keep"
   [ "$(q 'SELECT count(*) FROM findings f LEFT JOIN test_results t ON t.id = f.result_id WHERE t.id IS NULL')" = 0 ] ||
   fail "after prune: $(q 'SELECT id FROM runs')"
 
+# a replay and a comply run are appended too
+(cd out/proj && "$ANANKE" replay ../rec) >out/replay.out 2>&1 || fail "replay: $(cat out/replay.out)"
+[ "$(q "SELECT kind||' '||passed||' '||(recording IS NOT NULL) FROM runs ORDER BY id DESC LIMIT 1")" = "replay 5 1" ] ||
+  fail "replay: $(q 'SELECT kind, passed, recording FROM runs ORDER BY id DESC LIMIT 1')"
+suites=$(cd ../../../compliance/acp && pwd)
+mkdir -p out/comply && rm -f out/comply/.ananke/history.sqlite*
+(cd out/comply && "$ANANKE" comply --timeout-scale 0.2 -t required.initialize --agent m="$MOCK acp" \
+   "$suites") >out/comply.out 2>&1 || fail "comply: $(cat out/comply.out)"
+[ "$(sqlite3 out/comply/.ananke/history.sqlite "SELECT r.kind||' '||t.name||' '||t.outcome FROM runs r JOIN test_results t ON t.run_id = r.id")" = \
+  "comply m/required.initialize pass" ] || fail "comply: not in its history"
+h prune --keep 2 >/dev/null
+
 # --no-history and ANANKE_HISTORY=0 add nothing
 run --no-history >/dev/null 2>&1 || true
 ANANKE_HISTORY=0 run >/dev/null 2>&1 || true
