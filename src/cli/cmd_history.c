@@ -54,22 +54,25 @@ static void usage(void);
 
 static const struct cli_option options[] = {
     {.name = "--config", .alias = "-c", .arg = "FILE",
-     .help = "the project config: its directory holds .ananke/history.sqlite\n"
-             "(default: ananke.config.yaml, found walking up)",
+     .help = "the project config, whose directory holds\n"
+             ".ananke/history.sqlite (default: ananke.config.yaml,\n"
+             "found walking up)",
      .field = offsetof(struct hist_args, config)},
     {.name = "--history", .arg = "FILE", .help = "read this history database instead",
      .field = offsetof(struct hist_args, history)},
     {.name = "--test", .arg = "NAME", .help = "one test's outcomes over time (its name or id)",
      .field = offsetof(struct hist_args, test)},
     {.name = "--flaky",
-     .help = "tests whose outcome changed while their file did not,\n"
-             "ranked by flip rate over each test's last --runs runs",
+     .help = "tests whose outcome changed while their file did\n"
+             "not, ranked by flip rate over each test's last\n"
+             "--runs runs",
      .field = offsetof(struct hist_args, flaky)},
     {.name = "--slowest", .help = "tests by mean duration over their last --runs runs",
      .field = offsetof(struct hist_args, slowest)},
     {.name = "--regressed-since", .arg = "REF",
-     .help = "tests that passed in run REF (a run id, or the newest\n"
-             "run of a commit) and fail or error in their latest run",
+     .help = "\ntests that passed in run REF (a run id, or the\n"
+             "newest run of a commit) and fail or error in their\n"
+             "latest run",
      .field = offsetof(struct hist_args, ref)},
     {.name = "--json", .help = "print the rows as JSON (docs/history.md)",
      .field = offsetof(struct hist_args, json)},
