@@ -125,10 +125,12 @@ static int check_file(const char *path, bool create, bool in_dir, struct an_err 
     if (in_dir && mkdir(dir, 0700) && errno != EEXIST)
         why = "cannot create its directory";
     else if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (in_dir ? O_NOFOLLOW : 0))) < 0)
-        why = errno == ELOOP || errno == ENOTDIR ? "its directory is not a directory (a link is "
-                                                   "not followed)"
-              : errno == ENOENT && !create ? "no history yet (no run has been recorded)"
-                                           : "cannot open its directory";
+        /* O_NOFOLLOW | O_DIRECTORY on a link says ENOTDIR on Linux, ELOOP elsewhere */
+        why = errno == ELOOP || (errno == ENOTDIR && in_dir)
+                  ? "its directory is a link or not a directory (a link is not followed)"
+              : errno == ENOTDIR               ? "its directory is not a directory"
+              : errno == ENOENT && !create     ? "no history yet (no run has been recorded)"
+                                               : "cannot open its directory";
     else if ((fd = openat(dfd, base, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0),
                           0600)) < 0)
         why = errno == ELOOP ? "a link in its place is not followed"

@@ -31,6 +31,12 @@ kill $holder 2>/dev/null || true
 wait $holder 2>/dev/null || true
 [ "$(sqlite3 out/locked.sqlite 'SELECT count(*) FROM runs')" = 1 ] || fail "locked: a run was written"
 
+# a place where no file can be made (its directory is a file)
+: >out/afile
+"$ANANKE" run a.test.yaml --history out/afile/h.sqlite >out/nodir.out 2>&1 || fail "nodir: $(cat out/nodir.out)"
+grep -q "^ananke: warning: history 'out/afile/h.sqlite': its directory is not a directory (Not a directory) (this run is not in it)" out/nodir.out ||
+  fail "nodir: $(cat out/nodir.out)"
+
 # a link planted at the default .ananke/history.sqlite is not followed
 rm -rf out/proj out/elsewhere && mkdir -p out/proj/.ananke
 cp a.test.yaml out/proj/ && printf 'version: "1.0"\ntarget:\n  type: agui\n  endpoint: "${ENV.ANANKE_MOCK_URL}"\n  agentId: a\n' >out/proj/ananke.config.yaml
@@ -43,7 +49,7 @@ grep -q "^ananke: warning: history '.*/out/proj/.ananke/history.sqlite': a link 
 rm -rf out/proj/.ananke && mkdir -p out/elsewhere-dir && ln -s ../elsewhere-dir out/proj/.ananke
 (cd out/proj && ANANKE_HISTORY= "$ANANKE" run --no-history) >/dev/null 2>&1 || true # last-run.json refuses it too
 (cd out/proj && ANANKE_HISTORY= "$ANANKE" run) >out/link2.out 2>&1 || fail "link2: $(cat out/link2.out)"
-grep -q "warning: history .*its directory is not a directory (a link is not followed)" out/link2.out ||
+grep -q "warning: history .*its directory is a link or not a directory (a link is not followed)" out/link2.out ||
   fail "link2: $(cat out/link2.out)"
 [ -z "$(ls out/elsewhere-dir)" ] || fail "link2: wrote through the link"
 
