@@ -78,10 +78,10 @@ enum an_history_what {
 };
 struct an_history_query {
     enum an_history_what what;
-    const char *test;  /* AN_HISTORY_TEST */
-    const char *ref;   /* AN_HISTORY_REGRESSED */
-    unsigned limit;    /* rows shown; 0: 20 */
-    unsigned window;   /* FLAKY, SLOWEST: a test's last N runs looked at; 0: 20 */
+    const char *test; /* AN_HISTORY_TEST */
+    const char *ref;  /* AN_HISTORY_REGRESSED */
+    unsigned limit;   /* rows shown; 0: 20 */
+    unsigned window;  /* FLAKY, SLOWEST: a test's last N runs looked at; 0: 20 */
 };
 /* The rows as a JSON array (docs/history.md "JSON"); NULL and err. */
 json_t *an_history_query(struct an_history *h, const struct an_history_query *q,

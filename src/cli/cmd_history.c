@@ -53,35 +53,49 @@ static int hist_positional(void *c, const char *a)
 static void usage(void);
 
 static const struct cli_option options[] = {
-    {.name = "--config", .alias = "-c", .arg = "FILE",
+    {.name = "--config",
+     .alias = "-c",
+     .arg = "FILE",
      .help = "the project config, whose directory holds\n"
              ".ananke/history.sqlite (default: ananke.config.yaml,\n"
              "found walking up)",
      .field = offsetof(struct hist_args, config)},
-    {.name = "--history", .arg = "FILE", .help = "read this history database instead",
+    {.name = "--history",
+     .arg = "FILE",
+     .help = "read this history database instead",
      .field = offsetof(struct hist_args, history)},
-    {.name = "--test", .arg = "NAME", .help = "one test's outcomes over time (its name or id)",
+    {.name = "--test",
+     .arg = "NAME",
+     .help = "one test's outcomes over time (its name or id)",
      .field = offsetof(struct hist_args, test)},
     {.name = "--flaky",
      .help = "tests whose outcome changed while their file did\n"
              "not, ranked by flip rate over each test's last\n"
              "--runs runs",
      .field = offsetof(struct hist_args, flaky)},
-    {.name = "--slowest", .help = "tests by mean duration over their last --runs runs",
+    {.name = "--slowest",
+     .help = "tests by mean duration over their last --runs runs",
      .field = offsetof(struct hist_args, slowest)},
-    {.name = "--regressed-since", .arg = "REF",
+    {.name = "--regressed-since",
+     .arg = "REF",
      .help = "\ntests that passed in run REF (a run id, or the\n"
              "newest run of a commit) and fail or error in their\n"
              "latest run",
      .field = offsetof(struct hist_args, ref)},
-    {.name = "--json", .help = "print the rows as JSON (docs/history.md)",
+    {.name = "--json",
+     .help = "print the rows as JSON (docs/history.md)",
      .field = offsetof(struct hist_args, json)},
     {.name = "--limit", .arg = "N", .help = "rows shown (default 20)", .handle = hopt_limit},
-    {.name = "--runs", .arg = "N", .help = "a test's last N runs looked at (default 20)",
+    {.name = "--runs",
+     .arg = "N",
+     .help = "a test's last N runs looked at (default 20)",
      .handle = hopt_runs},
-    {.name = "--keep", .arg = "N", .help = "prune: keep the newest N runs",
+    {.name = "--keep",
+     .arg = "N",
+     .help = "prune: keep the newest N runs",
      .field = offsetof(struct hist_args, keep)},
-    {.name = "--older-than", .arg = "AGE",
+    {.name = "--older-than",
+     .arg = "AGE",
      .help = "prune: delete the runs started more than AGE ago\n(30d, 12h, 90m, 3600s, 2w)",
      .field = offsetof(struct hist_args, older)},
     CLI_OPT_HELP,
@@ -168,7 +182,8 @@ static json_int_t num(const json_t *o, const char *k)
 
 static void print_run(const json_t *r)
 {
-    printf("#%" JSON_INTEGER_FORMAT "  %s  %s  ", num(r, "id"), str(r, "started_at"), str(r, "kind"));
+    printf("#%" JSON_INTEGER_FORMAT "  %s  %s  ", num(r, "id"), str(r, "started_at"),
+           str(r, "kind"));
     const char *commit = str(r, "git_commit");
     if (*commit || *str(r, "git_branch")) {
         put_safe(str(r, "git_branch"));
@@ -221,7 +236,8 @@ static void print_row(enum an_history_what what, const json_t *r)
         print_name(r);
         printf(": passed in run #%" JSON_INTEGER_FORMAT ", %s since run #%" JSON_INTEGER_FORMAT
                " (latest #%" JSON_INTEGER_FORMAT ")  ",
-               num(r, "since_run"), str(r, "outcome"), num(r, "first_failed_run"), num(r, "run_id"));
+               num(r, "since_run"), str(r, "outcome"), num(r, "first_failed_run"),
+               num(r, "run_id"));
         put_safe(*str(r, "finding") ? str(r, "finding") : str(r, "error"));
         break;
     default:

@@ -122,13 +122,16 @@ void cli_history_comply(struct cli_history *h, int argc, char **argv, const char
             t->error_turn = -1;
             for (size_t u = 0; u < ct->nunmet; u++)
                 an_findings_add(&t->findings, "comply.unmet", ct->unmet[u].step, NULL, 0, 0,
-                                ct->unmet[u].message, ct->unmet[u].expected,
-                                ct->unmet[u].closest, NULL);
+                                ct->unmet[u].message, ct->unmet[u].expected, ct->unmet[u].closest,
+                                NULL);
         }
     }
     char *cwd = realpath(".", NULL);
-    struct cli_history_run hr = {.kind = "comply", .argc = argc, .argv = argv,
-                                 .project_dir = cwd ? cwd : ".", .redact = redact,
+    struct cli_history_run hr = {.kind = "comply",
+                                 .argc = argc,
+                                 .argv = argv,
+                                 .project_dir = cwd ? cwd : ".",
+                                 .redact = redact,
                                  .nredact = nredact};
     cli_history_finish(h, &hr, &res);
     free(cwd);

@@ -150,13 +150,15 @@ static int64_t add_run(size_t n, const char *const *names, const char *outcomes,
         t->start_ms = clock_ms;
         t->end_ms = clock_ms + (durations ? durations[i] : 10);
         if (outcomes[i] == 'f')
-            an_findings_add(&t->findings, "text.must_match", 0, file, 3, 5,
-                            "Text must match /ok/", "a match", "'); DROP TABLE runs; --", NULL);
+            an_findings_add(&t->findings, "text.must_match", 0, file, 3, 5, "Text must match /ok/",
+                            "a match", "'); DROP TABLE runs; --", NULL);
     }
     clock_ms += 60000;
     r.end_ms = clock_ms - 1000;
-    struct an_history_run_info info = {.kind = "run", .command = "ananke run",
-                                       .project_dir = files_dir, .max_text_bytes = max_text};
+    struct an_history_run_info info = {.kind = "run",
+                                       .command = "ananke run",
+                                       .project_dir = files_dir,
+                                       .max_text_bytes = max_text};
     struct an_history_rec *rec = an_history_rec_new();
     int64_t id = 0;
     struct an_err err = AN_ERR_INIT;
@@ -207,14 +209,11 @@ static const struct {
     const char *edits; /* '1' at k: the file changes before run k */
     int flips;
 } flaky_cases[] = {
-    {"steady", "ppppp", "00000", 0},
-    {"always-red", "fffff", "00000", 0},
-    {"every-other", "pfpfp", "00000", 4},
-    {"once", "ppppf", "00000", 1},
+    {"steady", "ppppp", "00000", 0},        {"always-red", "fffff", "00000", 0},
+    {"every-other", "pfpfp", "00000", 4},   {"once", "ppppf", "00000", 1},
     {"fixed-by-edit", "fffpp", "00010", 0}, /* the change came with an edit */
     {"edit-and-flip", "pfpfp", "00100", 3}, /* one change came with an edit */
-    {"error-counts", "pepep", "00000", 4},
-    {"skips-ignored", "pspsp", "00000", 0},
+    {"error-counts", "pepep", "00000", 4},  {"skips-ignored", "pspsp", "00000", 0},
 };
 #define NFLAKY (sizeof flaky_cases / sizeof *flaky_cases)
 
@@ -255,8 +254,7 @@ static void flaky_ranking(void **state)
                             flaky_cases[k].flips / 4.0);
             }
     }
-    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 3),
-                                                          "last_outcome")),
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 3), "last_outcome")),
                         "fail");
     json_decref(rows);
     /* the window: each test's last 2 runs */
@@ -294,9 +292,8 @@ static void slowest_test_regressed_prune(void **state)
     rows = query(AN_HISTORY_REGRESSED, ref, 0); /* b fails now; c failed once, passes now */
     assert_int_equal(json_array_size(rows), 1);
     assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 0), "name")), "b");
-    assert_int_equal(json_integer_value(json_object_get(json_array_get(rows, 0),
-                                                        "first_failed_run")),
-                     r1 + 1);
+    assert_int_equal(
+        json_integer_value(json_object_get(json_array_get(rows, 0), "first_failed_run")), r1 + 1);
     json_decref(rows);
     rows = query(AN_HISTORY_RUNS, NULL, 0);
     assert_int_equal(json_array_size(rows), 3);

@@ -128,12 +128,12 @@ static int check_file(const char *path, bool create, bool in_dir, struct an_err 
         /* O_NOFOLLOW | O_DIRECTORY on a link says ENOTDIR on Linux, ELOOP elsewhere */
         why = errno == ELOOP || (errno == ENOTDIR && in_dir)
                   ? "its directory is a link or not a directory (a link is not followed)"
-              : errno == ENOTDIR               ? "its directory is not a directory"
-              : errno == ENOENT && !create     ? "no history yet (no run has been recorded)"
-                                               : "cannot open its directory";
+              : errno == ENOTDIR           ? "its directory is not a directory"
+              : errno == ENOENT && !create ? "no history yet (no run has been recorded)"
+                                           : "cannot open its directory";
     else if ((fd = openat(dfd, base, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0),
                           0600)) < 0)
-        why = errno == ELOOP ? "a link in its place is not followed"
+        why = errno == ELOOP    ? "a link in its place is not followed"
               : errno == ENOENT ? "no history yet (no run has been recorded)"
                                 : "cannot open it";
     e = errno;
@@ -186,8 +186,8 @@ int an_hist_open(struct an_history **out, const char *path, bool create, bool in
     bool wal = sqlite3_prepare_v2(h->db, "PRAGMA journal_mode=WAL", -1, &st, NULL) == SQLITE_OK &&
                sqlite3_step(st) == SQLITE_ROW;
     sqlite3_finalize(st);
-    if (!wal || sqlite3_exec(h->db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL", NULL,
-                             NULL, NULL) != SQLITE_OK) {
+    if (!wal || sqlite3_exec(h->db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL", NULL, NULL,
+                             NULL) != SQLITE_OK) {
         rc = an_hist_fail(h, "cannot use it", err);
         an_history_free(h);
         return rc;

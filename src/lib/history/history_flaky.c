@@ -65,8 +65,10 @@ static void add_row(struct flaky **v, size_t *n, size_t *cap, sqlite3_stmt *st, 
             *v = an_xrealloc(*v, *cap * sizeof **v);
         }
         f = &(*v)[(*n)++];
-        *f = (struct flaky){.test_id = dup_col(st, 0), .name = dup_col(st, 1),
-                            .file = dup_col(st, 2), .last = dup_col(st, 3)};
+        *f = (struct flaky){.test_id = dup_col(st, 0),
+                            .name = dup_col(st, 1),
+                            .file = dup_col(st, 2),
+                            .last = dup_col(st, 3)};
     } else if (f->runs >= window) {
         return;
     } else if (!same(f->prev_outcome, outcome) && same(f->prev_digest, digest)) {
@@ -79,8 +81,7 @@ static void add_row(struct flaky **v, size_t *n, size_t *cap, sqlite3_stmt *st, 
     f->prev_digest = digest ? an_xstrdup(digest) : NULL;
 }
 
-json_t *an_history_flaky(struct an_history *h, unsigned limit, unsigned window,
-                         struct an_err *err)
+json_t *an_history_flaky(struct an_history *h, unsigned limit, unsigned window, struct an_err *err)
 {
     static const char sql[] = "SELECT test_id, name, file, outcome, file_digest"
                               " FROM test_results WHERE outcome != 'skip'"
@@ -108,8 +109,8 @@ json_t *an_history_flaky(struct an_history *h, unsigned limit, unsigned window,
                 continue;
             json_t *o = json_object();
             json_object_set_new(o, "name", an_json_lossy(v[i].name, strlen(v[i].name)));
-            json_object_set_new(o, "file", v[i].file ? an_json_lossy(v[i].file, strlen(v[i].file))
-                                                     : json_null());
+            json_object_set_new(
+                o, "file", v[i].file ? an_json_lossy(v[i].file, strlen(v[i].file)) : json_null());
             json_object_set_new(o, "test_id", json_string(v[i].test_id));
             json_object_set_new(o, "runs", json_integer(v[i].runs));
             json_object_set_new(o, "flips", json_integer(v[i].flips));

@@ -9,9 +9,9 @@
 #include "ananke/nofollow.h"
 #include "history/history_int.h"
 
-#define GIT_FILE_MAX (64u * 1024u)     /* HEAD, a loose ref, .git as a file */
-#define GIT_PACKED_MAX (16u << 20)     /* packed-refs */
-#define GIT_MAX_DEPTH 64               /* directories walked up */
+#define GIT_FILE_MAX (64u * 1024u) /* HEAD, a loose ref, .git as a file */
+#define GIT_PACKED_MAX (16u << 20) /* packed-refs */
+#define GIT_MAX_DEPTH 64           /* directories walked up */
 
 static char *slurp(const char *dir, const char *rel, size_t cap)
 {

@@ -33,8 +33,7 @@ int an_hist_version(sqlite3 *db);
 int an_hist_migrate(struct an_history *h, int target, struct an_err *err);
 
 /* AN_HISTORY_FLAKY (history_flaky.c). */
-json_t *an_history_flaky(struct an_history *h, unsigned limit, unsigned window,
-                         struct an_err *err);
+json_t *an_history_flaky(struct an_history *h, unsigned limit, unsigned window, struct an_err *err);
 
 /* The repository around dir: the commit HEAD points at and its branch
  * (NULL: detached or not a repository). Reads .git without running git;

@@ -69,10 +69,10 @@ static json_t *query_runs(struct an_history *h, unsigned limit, struct an_err *e
         "SELECT id, started_at, finished_at, kind, command, git_commit, git_branch, passed,"
         " failed, errors, skipped, duration_ms, shard, recording, config_digest"
         " FROM runs ORDER BY id DESC LIMIT ?1";
-    static const char *const names[] = {
-        "id",      "started_at@", "finished_at@", "kind",     "command",   "git_commit",
-        "git_branch", "passed",   "failed",       "errors",   "skipped",   "duration_ms",
-        "shard",   "recording",   "config_digest", NULL};
+    static const char *const names[] = {"id",      "started_at@", "finished_at@",  "kind",
+                                        "command", "git_commit",  "git_branch",    "passed",
+                                        "failed",  "errors",      "skipped",       "duration_ms",
+                                        "shard",   "recording",   "config_digest", NULL};
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
         an_hist_fail(h, "cannot read it", err);
@@ -95,10 +95,9 @@ static json_t *query_test(struct an_history *h, const char *test, unsigned limit
         " FROM test_results t JOIN runs r ON r.id = t.run_id"
         " WHERE t.name = ?1 OR t.test_id = ?1 ORDER BY r.id DESC, t.id DESC LIMIT ?2";
     static const char *const names[] = {
-        "run_id",  "started_at@", "git_commit",   "name",          "file",
-        "test_id", "outcome",     "duration_ms",  "tool_calls",    "turns",
-        "ttft_ms", "input_tokens", "output_tokens", "cost",        "error",
-        "file_digest", "finding", NULL};
+        "run_id",        "started_at@", "git_commit", "name",        "file",    "test_id",
+        "outcome",       "duration_ms", "tool_calls", "turns",       "ttft_ms", "input_tokens",
+        "output_tokens", "cost",        "error",      "file_digest", "finding", NULL};
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
         an_hist_fail(h, "cannot read it", err);
@@ -169,13 +168,15 @@ static json_t *query_regressed(struct an_history *h, const char *ref, unsigned l
         "   AND x.outcome != 'skip' ORDER BY x.run_id DESC, x.id DESC LIMIT 1)"
         " WHERE b.run_id = ?1 AND b.outcome = 'pass' AND l.outcome IN ('fail', 'error')"
         " ORDER BY b.name LIMIT ?2";
-    static const char *const names[] = {"name",    "file",    "test_id",
-                                        "since_run", "run_id", "outcome",
-                                        "first_failed_run", "error", "finding", NULL};
+    static const char *const names[] = {"name",    "file",    "test_id",          "since_run",
+                                        "run_id",  "outcome", "first_failed_run", "error",
+                                        "finding", NULL};
     int64_t base = run_of_ref(h, ref);
     if (!base) {
-        an_fail(err, AN_ENOTFOUND, NULL, "no run at '%s' in the history (a run id, or 4 or more "
-                                         "hex digits of a commit)", ref);
+        an_fail(err, AN_ENOTFOUND, NULL,
+                "no run at '%s' in the history (a run id, or 4 or more "
+                "hex digits of a commit)",
+                ref);
         return NULL;
     }
     sqlite3_stmt *st = NULL;
@@ -190,8 +191,7 @@ static json_t *query_regressed(struct an_history *h, const char *ref, unsigned l
     return out;
 }
 
-json_t *an_history_query(struct an_history *h, const struct an_history_query *q,
-                         struct an_err *err)
+json_t *an_history_query(struct an_history *h, const struct an_history_query *q, struct an_err *err)
 {
     unsigned limit = q->limit ? q->limit : HIST_DEFAULT_ROWS;
     unsigned window = q->window ? q->window : HIST_DEFAULT_ROWS;

@@ -8,8 +8,8 @@
 #include "core/sha256.h"
 #include "history/history_int.h"
 
-#define HIST_FILE_MAX (64u << 20)    /* a test file or config hashed for its digest */
-#define HIST_FINDINGS_MAX 100        /* findings kept per test */
+#define HIST_FILE_MAX (64u << 20) /* a test file or config hashed for its digest */
+#define HIST_FINDINGS_MAX 100     /* findings kept per test */
 
 struct hist_counters {
     bool have;
