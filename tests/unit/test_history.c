@@ -315,6 +315,41 @@ static void slowest_test_regressed_prune(void **state)
     assert_int_equal(scalar("SELECT count(*) FROM findings"), 1);
 }
 
+/* Counters are noted as tests finish and matched to the results by test,
+ * not by position: a test never noted (not finished: fail-fast, an
+ * interruption) takes no other test's counters. */
+static void notes_matched_by_test(void **state)
+{
+    (void)state;
+    fresh("notes.sqlite");
+    struct an_run_result r = {0};
+    r.start_ms = clock_ms;
+    r.end_ms = clock_ms + 10;
+    const char *names[] = {"a", "b", "c"};
+    for (size_t i = 0; i < 3; i++) {
+        struct an_test_result *t = an_run_result_add(&r);
+        t->name = an_xstrdup(names[i]);
+        t->file = an_xstrdup("x.test.yaml");
+        an_transcript_add_turn(&t->transcript, "user");
+        for (size_t k = 0; k <= i; k++) /* a: 1 call, b: 2, c: 3 */
+            an_transcript_add_call(&t->transcript, 0);
+    }
+    struct an_history_rec *rec = an_history_rec_new();
+    an_history_rec_note(rec, &r.tests[2]); /* c, then a; b never */
+    an_history_rec_note(rec, &r.tests[0]);
+    for (size_t i = 0; i < 3; i++) /* as the runner drops them */
+        an_transcript_release(&r.tests[i].transcript);
+    struct an_history_run_info info = {.kind = "run", .project_dir = files_dir};
+    int64_t id = 0;
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_history_rec_write(rec, db, false, &info, &r, &id, &err), 0);
+    an_history_rec_free(rec);
+    an_run_result_release(&r);
+    assert_int_equal(scalar("SELECT tool_calls FROM test_results WHERE name = 'a'"), 1);
+    assert_int_equal(scalar("SELECT tool_calls IS NULL FROM test_results WHERE name = 'b'"), 1);
+    assert_int_equal(scalar("SELECT tool_calls FROM test_results WHERE name = 'c'"), 3);
+}
+
 static void path_rules(void **state)
 {
     (void)state;
@@ -348,6 +383,7 @@ int main(void)
         cmocka_unit_test(bound_and_capped),
         cmocka_unit_test(flaky_ranking),
         cmocka_unit_test(slowest_test_regressed_prune),
+        cmocka_unit_test(notes_matched_by_test),
         cmocka_unit_test(path_rules),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);

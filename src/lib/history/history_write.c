@@ -12,6 +12,8 @@
 #define HIST_FINDINGS_MAX 100     /* findings kept per test */
 
 struct hist_counters {
+    char id[17]; /* the test's id: results and notes are matched by it */
+    bool used;
     bool have;
     int64_t tool_calls, turns, ttft_ms, input, output;
     bool has_input, has_output, has_cost;
@@ -36,6 +38,21 @@ void an_history_rec_free(struct an_history_rec *r)
     free(r);
 }
 
+/* A test's stable id: the first 16 hex digits of sha256(file NUL name). */
+static void test_id(const struct an_test_result *t, char out[17])
+{
+    size_t fl = t->file ? strlen(t->file) : 0, nl = t->name ? strlen(t->name) : 0;
+    char *key = an_xmalloc(fl + nl + 2);
+    memcpy(key, t->file ? t->file : "", fl);
+    key[fl] = '\0';
+    memcpy(key + fl + 1, t->name ? t->name : "", nl + 1);
+    char hex[AN_SHA256_HEX_LEN + 1];
+    an_sha256_hex(key, fl + nl + 1, hex);
+    free(key);
+    memcpy(out, hex, 16);
+    out[16] = '\0';
+}
+
 static void counters_of(const struct an_test_result *t, struct hist_counters *c)
 {
     struct an_metrics m;
@@ -52,6 +69,7 @@ static void counters_of(const struct an_test_result *t, struct hist_counters *c)
         .has_cost = m.usage.reports && m.usage.has_cost,
         .cost = m.usage.cost,
     };
+    test_id(t, c->id);
 }
 
 void an_history_rec_note(struct an_history_rec *r, const struct an_test_result *t)
@@ -61,6 +79,25 @@ void an_history_rec_note(struct an_history_rec *r, const struct an_test_result *
         r->v = an_xrealloc(r->v, r->cap * sizeof *r->v);
     }
     counters_of(t, &r->v[r->n++]);
+}
+
+/* The counters noted for t: a test the run did not finish (fail-fast, an
+ * interruption) was never noted, so the k-th note is not always the k-th
+ * result; the search starts at *next, where it usually is. */
+static const struct hist_counters *noted(struct an_history_rec *r, const struct an_test_result *t,
+                                         size_t *next)
+{
+    char id[17];
+    test_id(t, id);
+    for (size_t i = 0; r && i < r->n; i++) {
+        struct hist_counters *c = &r->v[(*next + i) % r->n];
+        if (!c->used && !strcmp(c->id, id)) {
+            c->used = true;
+            *next = (*next + i + 1) % r->n;
+            return c;
+        }
+    }
+    return NULL;
 }
 
 /* Bind s cut to cap bytes (never inside a UTF-8 sequence); NULL binds NULL. */
@@ -120,21 +157,6 @@ static void digests_release(struct digests *d)
     }
     free(d->file);
     free(d->hex);
-}
-
-/* A test's stable id: the first 16 hex digits of sha256(file NUL name). */
-static void test_id(const struct an_test_result *t, char out[17])
-{
-    size_t fl = t->file ? strlen(t->file) : 0, nl = t->name ? strlen(t->name) : 0;
-    char *key = an_xmalloc(fl + nl + 2);
-    memcpy(key, t->file ? t->file : "", fl);
-    key[fl] = '\0';
-    memcpy(key + fl + 1, t->name ? t->name : "", nl + 1);
-    char hex[AN_SHA256_HEX_LEN + 1];
-    an_sha256_hex(key, fl + nl + 1, hex);
-    free(key);
-    memcpy(out, hex, 16);
-    out[16] = '\0';
 }
 
 static int insert_run(struct an_history *h, const struct an_history_run_info *info,
@@ -248,6 +270,7 @@ static int insert_tests(struct an_history *h, struct an_history_rec *r,
                                " actual, turn, file, line) VALUES (?,?,?,?,?,?,?,?)";
     sqlite3_stmt *st = NULL, *fst = NULL;
     struct digests d = {0};
+    size_t next = 0;
     int rc = 0;
     if (sqlite3_prepare_v2(h->db, tsql, -1, &st, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(h->db, fsql, -1, &fst, NULL) != SQLITE_OK)
@@ -255,8 +278,9 @@ static int insert_tests(struct an_history *h, struct an_history_rec *r,
     for (size_t k = 0; !rc && k < res->ntests; k++) {
         const struct an_test_result *t = &res->tests[k];
         struct hist_counters c = {0};
-        if (r && k < r->n)
-            c = r->v[k];
+        const struct hist_counters *n = noted(r, t, &next);
+        if (n)
+            c = *n;
         else if (t->transcript.nturns)
             counters_of(t, &c);
         rc = insert_test(h, st, fst, run_id, t, &c, file_digest(&d, info->project_dir, t->file),
