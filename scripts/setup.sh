@@ -6,9 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debs=(build-essential cmake pkg-config libcurl4-openssl-dev libyaml-dev libpcre2-dev
-      libjansson-dev libmicrohttpd-dev libcmocka-dev curl jq chromium valgrind procps
+      libjansson-dev libmicrohttpd-dev libsqlite3-dev libcmocka-dev curl jq chromium valgrind procps
       bsdutils clang libclang-rt-14-dev libxml2-utils time
-      clang-tools mandoc man-db dpkg-dev patchelf)
+      clang-tools mandoc man-db dpkg-dev patchelf sqlite3)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -4,7 +4,7 @@
 # never into dist/):
 #   - its control fields: name, version (the project's), architecture,
 #     maintainer, description; Depends: names libc6, libcurl4, libyaml,
-#     libpcre2-8, libjansson4 and libmicrohttpd12, and is exactly what
+#     libpcre2-8, libjansson4, libmicrohttpd12 and libsqlite3-0, and is exactly what
 #     dpkg-shlibdeps computes here from the package's own binaries (computed,
 #     not written by hand);
 #   - apt-get resolves it on this Debian (a simulated install);
@@ -43,7 +43,7 @@ check "Maintainer, Description, Homepage, Section are set" \
            [ "$(dpkg-deb -f "$1" Description | wc -l)" -ge 3 ]' _ "$deb"
 dep=$(field Depends)
 echo "     Depends: $dep"
-for p in libc6 libcurl4 libyaml-0-2 libpcre2-8-0 libjansson4 libmicrohttpd12; do
+for p in libc6 libcurl4 libyaml-0-2 libpcre2-8-0 libjansson4 libmicrohttpd12 libsqlite3-0; do
   check "Depends: names $p" grep -qE "(^|, )$p( \(|,|$)" <<<"$dep"
 done
 

@@ -3,6 +3,7 @@
 # preceded by "<!-- file: PATH -->" must equal that file, and that file is
 # exercised by the suite (examples/ runs in tests/examples.sh).
 set -uo pipefail
+export ANANKE_HISTORY=0 # no run history in the tree (docs/history.md)
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 tmp=$(mktemp -d)

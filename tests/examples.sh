@@ -2,6 +2,7 @@
 # The examples are tests too: every test under examples/suite passes against
 # the bundled mock, and examples/failing fails with the findings the README shows.
 set -uo pipefail
+export ANANKE_HISTORY=0 # no run history in the tree (docs/history.md)
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(bash "$root/scripts/demo.sh" 2>&1)
 rc=$?

@@ -6,7 +6,9 @@
 # It sets tests_root (the repository) and tests_build (the build directory:
 # $ANANKE_BUILD, default "build", made absolute against the repository) and
 # defines functions; nothing here starts a process or changes a setting of
-# the sourcing script.
+# the sourcing script, but one: ANANKE_HISTORY=0, so that no test appends
+# to a run history in the source tree (a case that tests the history sets
+# its own, docs/history.md).
 #
 # The counting helpers (ok, bad, check, finish, broken) count in the
 # caller's $pass and $fail; finish and broken name the suite $suite.
@@ -14,6 +16,7 @@
 # The callers set $suite, $pass, $fail and $here and read $spawned_pid:
 # shellcheck disable=SC2154,SC2034
 
+export ANANKE_HISTORY=0
 tests_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tests_build=${ANANKE_BUILD:-build}
 case "$tests_build" in /*) ;; *) tests_build="$tests_root/$tests_build" ;; esac

@@ -4,6 +4,7 @@
 # AG-UI encoder, the ACP compliance suite (mock faults and the SDK example agent), the AG-UI compliance suite (good and broken mocks, the official encoder), the MCP target against the MCP reference servers, the A2A target against an agent built on the A2A SDK (and ananke-mock a2a for the faults), data races under ThreadSanitizer, and the HTML report in headless Chromium. Ends with one line "tests: N passed, N failed" (the sum
 # over every suite) and exits non-zero on any failure.
 set -uo pipefail
+export ANANKE_HISTORY=0 # no run history in the tree (docs/history.md)
 cd "$(dirname "$0")/.."
 B=${ANANKE_BUILD:-build}
 log=$(mktemp -d)

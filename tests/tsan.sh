@@ -5,6 +5,7 @@
 # Any race report fails its case (TSan exits 66 on the first one).
 # Ends with "tsan: N passed, N failed".
 set -uo pipefail
+export ANANKE_HISTORY=0 # no run history in the tree (docs/history.md)
 root=$(cd "$(dirname "$0")/.." && pwd)
 B=$root/build-tsan
 log=$(mktemp)

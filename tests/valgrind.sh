@@ -5,6 +5,7 @@
 # ANANKE_NO_JIT=1 keeps the interpreter; a forked child that fails to exec
 # leaves its copy of the parent's heap, hence --child-silent-after-fork.
 set -uo pipefail
+export ANANKE_HISTORY=0 # no run history in the tree (docs/history.md)
 root=$(cd "$(dirname "$0")/.." && pwd)
 B=${ANANKE_BUILD:-build}
 case "$B" in /*) ;; *) B="$root/$B" ;; esac

@@ -287,6 +287,9 @@ struct an_config {
     /* warnings of one kind kept per turn, 10 times as many in all
      * (an_turn_warn); 0: AN_DEFAULT_MAX_WARNINGS */
     int64_t max_warnings;
+    /* each text the run history stores (a name, a finding, the command
+     * line) is cut there; 0: AN_HISTORY_TEXT_MAX_DEFAULT (ananke/history.h) */
+    int64_t max_history_text_bytes;
 };
 
 struct an_hook {

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "ananke/history.h"
 #include "ananke/load.h"
 #include "ananke/result.h"
 #include "ananke/run.h"
@@ -193,6 +194,37 @@ void cli_expected_unused(const struct an_expected *x);
 /* The exit code of a run cancelled by a signal: 128 + its number (130 for
  * Ctrl-C, 143 for SIGTERM). */
 int cli_interrupted_exit(void);
+
+/* The run history (src/cli/history.c, docs/history.md): --history FILE,
+ * --no-history, ANANKE_HISTORY. */
+struct cli_history {
+    const char *flag;           /* --history FILE (borrowed) */
+    struct an_history_rec *rec; /* NULL: no history for this run */
+};
+struct cli_history_run {
+    const char *kind;        /* "run", "replay", "comply" */
+    int argc;                /* the command's arguments, argv[0] its name */
+    char **argv;
+    const char *project_dir; /* where the default database goes */
+    const struct an_suite *suite; /* its config (digest, secrets, cap); NULL: none */
+    const char *const *redact;    /* --redact */
+    size_t nredact;
+    const char *recording;   /* --record DIR (replay: the recording judged) */
+};
+void cli_history_start(struct cli_history *h, const char *flag, bool off);
+/* Each finished test, in the order of the result's tests. */
+void cli_history_note(struct cli_history *h, const struct an_test_result *t);
+/* Append the run; a failure is one warning on stderr, never an exit code. */
+void cli_history_finish(struct cli_history *h, const struct cli_history_run *run,
+                        const struct an_run_result *res);
+/* comply's result as tests named AGENT/ID (NA: skip; each unmet
+ * expectation a finding), the project being the current directory. */
+struct an_comply_result;
+void cli_history_comply(struct cli_history *h, int argc, char **argv, const char *const *redact,
+                        size_t nredact, const struct an_comply_result *cr);
+void cli_history_release(struct cli_history *h);
+
+int cmd_history(int argc, char **argv);
 
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -22,6 +22,8 @@ struct comply_args {
     const char *settings, *protocol, *confine, *spec, *binding;
     bool list, keep, network, inherit_env;
     bool conf_given; /* a confinement option: refused for AG-UI */
+    const char *history; /* --history FILE */
+    bool no_history;     /* --no-history */
     double scale;
     size_t max_event, max_turn; /* AG-UI caps; 0: the defaults */
     unsigned jobs;
@@ -293,6 +295,17 @@ static const struct cli_option options[] = {
      .help = "also redact every match of REGEX in every output;\n"
              "repeatable",
      .handle = copt_redact},
+    {.name = "--history",
+     .alias = NULL,
+     .arg = "FILE",
+     .help = "append the run to the history database FILE (default:\n"
+             ".ananke/history.sqlite in the current directory)",
+     .field = offsetof(struct comply_args, history)},
+    {.name = "--no-history",
+     .alias = NULL,
+     .arg = NULL,
+     .help = "keep this run out of the history (as ANANKE_HISTORY=0)",
+     .field = offsetof(struct comply_args, no_history)},
     {.name = "--reporter",
      .alias = "-r",
      .arg = "NAME:PATH",
@@ -495,8 +508,12 @@ int cmd_comply(int argc, char **argv)
         goto done;
     }
     cli_cancel_on_signals();
+    struct cli_history hist;
+    cli_history_start(&hist, a.history, a.no_history);
     an_comply_plan_run(plan, &res);
     rc = report(&a, &res);
+    cli_history_comply(&hist, argc, argv, a.redact, a.nredact, &res);
+    cli_history_release(&hist);
 
 done:
     an_comply_plan_free(plan);

@@ -29,6 +29,9 @@ static void usage(void)
          "                           tests known to fail, as for 'ananke run'\n"
          "      --redact REGEX       also redact every match of REGEX in every output\n"
          "                           (repeatable), as for 'ananke run'\n"
+         "      --history FILE       append the replay to the history database FILE\n"
+         "                           (default: .ananke/history.sqlite in the project)\n"
+         "      --no-history         keep this replay out of the history\n"
          "      --color WHEN         auto (default), always, never\n"
          "  -h, --help               this help\n"
          "\n"
@@ -37,9 +40,16 @@ static void usage(void)
          "not a recording.");
 }
 
+struct replay_ctx {
+    struct an_console_opts console;
+    struct cli_history hist;
+};
+
 static void on_test(const struct an_test_result *t, void *ud)
 {
-    an_console_test(stdout, t, ud);
+    struct replay_ctx *c = ud;
+    cli_history_note(&c->hist, t);
+    an_console_test(stdout, t, &c->console);
 }
 
 static void on_warning(const char *msg, void *ud)
@@ -49,9 +59,29 @@ static void on_warning(const char *msg, void *ud)
     fprintf(stderr, "ananke: warning: %s\n", msg);
 }
 
+/* The summary, the reports; the exit code of the verdicts. */
+static int replay_report(const struct cli_reporters *reps, const struct an_run_result *result,
+                         const struct an_console_opts *console)
+{
+    int rc = AN_EXIT_OK;
+    an_console_summary(stdout, result, console);
+    const char *gha = getenv("GITHUB_ACTIONS");
+    if (gha && !strcmp(gha, "true"))
+        an_report_github(stdout, result);
+    fflush(stdout);
+    if (cli_reporters_write(reps, result))
+        rc = AN_EXIT_FAIL;
+    struct an_counts n = an_run_result_counts(result);
+    if (an_counts_failing(&n))
+        rc = AN_EXIT_FAIL;
+    return rc;
+}
+
 int cmd_replay(int argc, char **argv)
 {
-    const char *config = NULL, *color = "auto", *val = NULL, *dir = NULL;
+    const char *config = NULL, *color = "auto", *val = NULL, *dir = NULL, *history = NULL;
+    bool no_history = false;
+    struct replay_ctx ctx = {0};
     char **paths = an_xcalloc((size_t)argc + 1, sizeof *paths);
     const char **redact = an_xcalloc((size_t)argc + 1, sizeof *redact);
     size_t nredact = 0;
@@ -81,6 +111,10 @@ int cmd_replay(int argc, char **argv)
         } else if (cli_opt("replay", argc, argv, &i, "--redact", NULL, &val, &rc)) {
             if (val)
                 redact[nredact++] = val;
+        } else if (!strcmp(a, "--no-history")) {
+            no_history = true;
+        } else if (cli_opt("replay", argc, argv, &i, "--history", NULL, &val, &rc)) {
+            history = val;
         } else if (cli_opt("replay", argc, argv, &i, "--color", NULL, &val, &rc)) {
             color = val;
         } else if (cli_opt("replay", argc, argv, &i, "--reporter", "-r", &val, &rc)) {
@@ -116,11 +150,13 @@ int cmd_replay(int argc, char **argv)
     if ((rc = cli_load(&suite, config, paths, npaths)))
         goto done;
 
-    struct an_console_opts console = AN_CONSOLE_OPTS_INIT;
+    ctx.console = (struct an_console_opts)AN_CONSOLE_OPTS_INIT;
+    struct an_console_opts *console = &ctx.console;
     const char *nc = getenv("NO_COLOR");
-    console.color = !strcmp(color, "always") ||
-                    (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(nc && *nc));
-    console.verbose = verbose;
+    console->color = !strcmp(color, "always") ||
+                     (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(nc && *nc));
+    console->verbose = verbose;
+    cli_history_start(&ctx.hist, history, no_history);
 
     const struct an_recording_info *ri = an_recording_info(recording);
     printf("ananke: replaying %zu test%s on the recording %s (%s %s, %s)\n\n", suite->ntests,
@@ -138,26 +174,24 @@ int cmd_replay(int argc, char **argv)
     ro.nredact = nredact;
     ro.on_test = on_test;
     ro.on_warning = on_warning;
-    ro.ud = &console;
+    ro.ud = &ctx;
     if (an_replay_suite(suite, recording, &ro, &result, &err)) {
         fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
         rc = err.code == AN_EREGEX ? AN_EXIT_INVALID : AN_EXIT_FAIL;
         goto done;
     }
-    an_console_summary(stdout, &result, &console);
-    const char *gha = getenv("GITHUB_ACTIONS");
-    if (gha && !strcmp(gha, "true"))
-        an_report_github(stdout, &result);
-    fflush(stdout);
-    if (cli_reporters_write(&reps, &result))
-        rc = AN_EXIT_FAIL;
-    struct an_counts n = an_run_result_counts(&result);
-    if (an_counts_failing(&n))
-        rc = AN_EXIT_FAIL;
+    rc = replay_report(&reps, &result, console);
     if (has_expected)
         cli_expected_unused(&expected);
+    if (result.ntests) {
+        struct cli_history_run hr = {.kind = "replay", .argc = argc, .argv = argv,
+                                     .project_dir = suite->config.dir, .suite = suite,
+                                     .redact = redact, .nredact = nredact, .recording = dir};
+        cli_history_finish(&ctx.hist, &hr, &result);
+    }
 
 done:
+    cli_history_release(&ctx.hist);
     an_expected_release(&expected);
     an_run_result_release(&result);
     an_recording_free(recording);

@@ -21,6 +21,7 @@ struct run_ctx {
     bool progress;     /* a live progress line (stdout is a terminal) */
     bool line_shown;   /* the progress line is on screen now */
     int64_t last_flush;
+    struct cli_history *hist;
 };
 
 static void clear_progress(struct run_ctx *c)
@@ -35,6 +36,7 @@ static void on_test(const struct an_test_result *t, void *ud)
 {
     struct run_ctx *c = ud;
     clear_progress(c);
+    cli_history_note(c->hist, t);
     an_console_test(stdout, t, &c->console);
     /* a terminal sees each line at once; a pipe or a CI log gets them at
      * least every quarter second, not one write per test */
@@ -412,12 +414,15 @@ int cmd_run(int argc, char **argv)
     struct an_started *started = NULL;
     struct run_ctx ctx;
     struct an_err err = AN_ERR_INIT;
+    struct cli_history hist = {0};
     bool stop = false;
 
     int rc = run_args_parse(&a, argc, argv, &stop);
     if (rc || stop || (rc = prepare(&a, &suite, &stop)) || stop)
         goto done;
     console_setup(&a, &ctx);
+    cli_history_start(&hist, a.history, a.no_history);
+    ctx.hist = &hist;
     if (a.record_dir && (rc = record_start(&a, suite, &rec)))
         goto done;
     cli_cancel_on_signals();
@@ -433,8 +438,16 @@ int cmd_run(int argc, char **argv)
     }
     clear_progress(&ctx);
     rc = finish(&a, suite, &result, &ctx, rec);
+    if (result.ntests) {
+        struct cli_history_run hr = {.kind = "run", .argc = argc, .argv = argv,
+                                     .project_dir = suite->config.dir, .suite = suite,
+                                     .redact = a.redact, .nredact = a.nredact,
+                                     .recording = a.record_dir};
+        cli_history_finish(&hist, &hr, &result);
+    }
 
 done:
+    cli_history_release(&hist);
     an_start_down(started);
     an_record_free(rec);
     an_run_result_release(&result);

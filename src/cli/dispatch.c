@@ -18,6 +18,7 @@ static const struct {
     {"merge", cmd_merge, "join the JSON results of shards into one report"},
     {"compare", cmd_compare, "compare two recorded runs into an evidence pack and a CI gate"},
     {"replay", cmd_replay, "judge the tests again on a recorded run; contact no agent"},
+    {"history", cmd_history, "past runs from the history database: flaky, slowest, one test"},
     {"init", cmd_init, "write a starter config and test that pass against ananke-mock"},
 };
 

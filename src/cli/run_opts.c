@@ -450,6 +450,17 @@ static const struct cli_option options[] = {
              "directory): results, raw frames, hook variables,\n"
              "secrets redacted; 'ananke replay DIR' judges it again",
      .field = offsetof(struct run_args, record_dir)},
+    {.name = "--history",
+     .alias = NULL,
+     .arg = "FILE",
+     .help = "append the run to the history database FILE (default:\n"
+             ".ananke/history.sqlite in the project; docs/history.md)",
+     .field = offsetof(struct run_args, history)},
+    {.name = "--no-history",
+     .alias = NULL,
+     .arg = NULL,
+     .help = "keep this run out of the history (as ANANKE_HISTORY=0)",
+     .field = offsetof(struct run_args, no_history)},
     {.name = "--redact",
      .alias = NULL,
      .arg = "REGEX",

@@ -8,6 +8,7 @@
 #    its pauses cut to 50 ms (the 1.9 example sleeps 1 s between steps).
 # Then the two transcripts are compared: same tool calls, results and text.
 set -uo pipefail
+export ANANKE_HISTORY=0 # no run history in the tree (docs/history.md)
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 B=${ANANKE_BUILD:-build}

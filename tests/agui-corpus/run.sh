@@ -59,6 +59,7 @@
 # | R4 | all             | `expectOverrides` ignored  | they describe the first-party .NET/TS lanes,   |
 # |    |                 |                            | not the protocol                               |
 set -uo pipefail
+export ANANKE_HISTORY=0 # no run history in the tree (docs/history.md)
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 B=${ANANKE_BUILD:-build}

@@ -8,6 +8,7 @@
 # Needs node and the npm packages of package.json (scripts/setup.sh installs them).
 # Ends with "schema: N passed, N failed".
 set -uo pipefail
+export ANANKE_HISTORY=0 # no run history in the tree (docs/history.md)
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 B=${ANANKE_BUILD:-build}

@@ -265,7 +265,7 @@ static int load_library(struct an_ld *ld, const struct an_ynode *n, struct an_co
 int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
 {
     static const char *const keys[] = {"version", "target", "assertions", "agents", "prices",
-                                       "max_warnings", NULL};
+                                       "max_warnings", "max_history_text_bytes", NULL};
     struct an_ynode *root, *v;
     int rc;
     memset(c, 0, sizeof *c);
@@ -307,5 +307,6 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
         if (c->max_warnings < 1)
             return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'max_warnings' must be at least 1");
     }
-    return 0;
+    const struct an_cfg_cap hcap[] = {{"max_history_text_bytes", &c->max_history_text_bytes}};
+    return an_cfg_caps(ld, root, hcap, 1);
 }

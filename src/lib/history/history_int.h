@@ -1,0 +1,43 @@
+/* Inside the history layer: the database handle, its schema and its
+ * migrations (history_db.c), shared by the recorder (history_write.c),
+ * the queries (history_query.c) and git (history_git.c). */
+#ifndef ANANKE_HISTORY_INT_H
+#define ANANKE_HISTORY_INT_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ananke/err.h"
+#include "ananke/history.h"
+
+/* How long a write waits for another process's lock before giving up. */
+#define AN_HIST_BUSY_MS 5000
+
+struct an_history {
+    sqlite3 *db;
+    char *path;
+};
+
+/* Open path (created when `create`: 0600, never through a link; with
+ * `in_dir`, the parent .ananke/ directory is made 0700 first), set WAL,
+ * the busy timeout and foreign keys, and migrate to `target` (normally
+ * AN_HISTORY_SCHEMA_VERSION; the tests stop early to make an old file). */
+int an_hist_open(struct an_history **out, const char *path, bool create, bool in_dir, int target,
+                 struct an_err *err);
+/* A failed sqlite call as an error naming the database. */
+int an_hist_fail(struct an_history *h, const char *what, struct an_err *err);
+/* The database's schema version (PRAGMA user_version); -1 on error. */
+int an_hist_version(sqlite3 *db);
+/* Migrate to `target` inside one IMMEDIATE transaction. */
+int an_hist_migrate(struct an_history *h, int target, struct an_err *err);
+
+/* AN_HISTORY_FLAKY (history_flaky.c). */
+json_t *an_history_flaky(struct an_history *h, unsigned limit, unsigned window, struct an_err *err);
+
+/* The repository around dir: the commit HEAD points at and its branch
+ * (NULL: detached or not a repository). Reads .git without running git;
+ * *commit and *branch are malloc'd or NULL. */
+void an_hist_git(const char *dir, char **commit, char **branch);
+
+#endif

@@ -1,0 +1,320 @@
+/* Appending a run to the history: the run, each test's outcome and
+ * counters, its findings; one transaction, bound parameters only. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ananke/nofollow.h"
+#include "core/result_metrics.h"
+#include "core/sha256.h"
+#include "history/history_int.h"
+
+#define HIST_FILE_MAX (64u << 20) /* a test file or config hashed for its digest */
+#define HIST_FINDINGS_MAX 100     /* findings kept per test */
+
+struct hist_counters {
+    char id[17]; /* the test's id: results and notes are matched by it */
+    bool used;
+    bool have;
+    int64_t tool_calls, turns, ttft_ms, input, output;
+    bool has_input, has_output, has_cost;
+    double cost;
+};
+
+struct an_history_rec {
+    struct hist_counters *v;
+    size_t n, cap;
+};
+
+struct an_history_rec *an_history_rec_new(void)
+{
+    return an_xcalloc(1, sizeof(struct an_history_rec));
+}
+
+void an_history_rec_free(struct an_history_rec *r)
+{
+    if (!r)
+        return;
+    free(r->v);
+    free(r);
+}
+
+/* A test's stable id: the first 16 hex digits of sha256(file NUL name). */
+static void test_id(const struct an_test_result *t, char out[17])
+{
+    size_t fl = t->file ? strlen(t->file) : 0, nl = t->name ? strlen(t->name) : 0;
+    char *key = an_xmalloc(fl + nl + 2);
+    memcpy(key, t->file ? t->file : "", fl);
+    key[fl] = '\0';
+    memcpy(key + fl + 1, t->name ? t->name : "", nl + 1);
+    char hex[AN_SHA256_HEX_LEN + 1];
+    an_sha256_hex(key, fl + nl + 1, hex);
+    free(key);
+    memcpy(out, hex, 16);
+    out[16] = '\0';
+}
+
+static void counters_of(const struct an_test_result *t, struct hist_counters *c)
+{
+    struct an_metrics m;
+    an_metrics_of(t, &m);
+    *c = (struct hist_counters){
+        .have = true,
+        .tool_calls = (int64_t)m.tool_calls,
+        .turns = (int64_t)m.turns,
+        .ttft_ms = m.ttft_ms,
+        .input = m.usage.input,
+        .output = m.usage.output,
+        .has_input = m.usage.reports && m.usage.has_input,
+        .has_output = m.usage.reports && m.usage.has_output,
+        .has_cost = m.usage.reports && m.usage.has_cost,
+        .cost = m.usage.cost,
+    };
+    test_id(t, c->id);
+}
+
+void an_history_rec_note(struct an_history_rec *r, const struct an_test_result *t)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 64;
+        r->v = an_xrealloc(r->v, r->cap * sizeof *r->v);
+    }
+    counters_of(t, &r->v[r->n++]);
+}
+
+/* The counters noted for t: a test the run did not finish (fail-fast, an
+ * interruption) was never noted, so the k-th note is not always the k-th
+ * result; the search starts at *next, where it usually is. */
+static const struct hist_counters *noted(struct an_history_rec *r, const struct an_test_result *t,
+                                         size_t *next)
+{
+    char id[17];
+    test_id(t, id);
+    for (size_t i = 0; r && i < r->n; i++) {
+        struct hist_counters *c = &r->v[(*next + i) % r->n];
+        if (!c->used && !strcmp(c->id, id)) {
+            c->used = true;
+            *next = (*next + i + 1) % r->n;
+            return c;
+        }
+    }
+    return NULL;
+}
+
+/* Bind s cut to cap bytes (never inside a UTF-8 sequence); NULL binds NULL. */
+static void bind_text(sqlite3_stmt *st, int i, const char *s, size_t cap)
+{
+    if (!s) {
+        sqlite3_bind_null(st, i);
+        return;
+    }
+    size_t n = strlen(s);
+    if (n > cap) {
+        n = cap;
+        while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    sqlite3_bind_text(st, i, s, (int)n, SQLITE_TRANSIENT);
+}
+
+/* The sha256 of root/rel (hex, malloc'd), or NULL when it cannot be read. */
+static char *digest_of(const char *root, const char *rel)
+{
+    char *data = NULL;
+    size_t len = 0;
+    if (!rel || an_nf_read_str(root, rel, HIST_FILE_MAX, &data, &len, NULL))
+        return NULL;
+    char hex[AN_SHA256_HEX_LEN + 1];
+    an_sha256_hex(data, len, hex);
+    free(data);
+    return an_xstrdup(hex);
+}
+
+/* Digests of the test files, each file read once per run. */
+struct digests {
+    char **file, **hex;
+    size_t n;
+};
+
+static const char *file_digest(struct digests *d, const char *root, const char *file)
+{
+    if (!file)
+        return NULL;
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->file[i], file))
+            return d->hex[i];
+    d->file = an_xrealloc(d->file, (d->n + 1) * sizeof *d->file);
+    d->hex = an_xrealloc(d->hex, (d->n + 1) * sizeof *d->hex);
+    d->file[d->n] = an_xstrdup(file);
+    d->hex[d->n] = digest_of(root, file);
+    return d->hex[d->n++];
+}
+
+static void digests_release(struct digests *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        free(d->file[i]);
+        free(d->hex[i]);
+    }
+    free(d->file);
+    free(d->hex);
+}
+
+static int insert_run(struct an_history *h, const struct an_history_run_info *info,
+                      const struct an_run_result *res, size_t cap, int64_t *run_id,
+                      struct an_err *err)
+{
+    static const char sql[] =
+        "INSERT INTO runs (started_at, finished_at, kind, command, project_dir, config_path,"
+        " config_digest, git_commit, git_branch, passed, failed, errors, skipped, duration_ms,"
+        " shard, recording) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return an_hist_fail(h, "cannot write the run", err);
+    struct an_counts c = an_run_result_counts(res);
+    char *commit, *branch;
+    an_hist_git(info->project_dir, &commit, &branch);
+    char *cdigest = info->config_path ? digest_of(NULL, info->config_path) : NULL;
+    sqlite3_bind_int64(st, 1, res->start_ms);
+    sqlite3_bind_int64(st, 2, res->end_ms);
+    bind_text(st, 3, info->kind ? info->kind : "run", cap);
+    bind_text(st, 4, info->command, cap);
+    bind_text(st, 5, info->project_dir, cap);
+    bind_text(st, 6, res->config_path ? res->config_path : info->config_path, cap);
+    bind_text(st, 7, cdigest, cap);
+    bind_text(st, 8, commit, cap);
+    bind_text(st, 9, branch, cap);
+    sqlite3_bind_int64(st, 10, (int64_t)c.passed);
+    sqlite3_bind_int64(st, 11, (int64_t)c.failed);
+    sqlite3_bind_int64(st, 12, (int64_t)c.errors);
+    sqlite3_bind_int64(st, 13, (int64_t)c.skipped);
+    sqlite3_bind_int64(st, 14, res->end_ms > res->start_ms ? res->end_ms - res->start_ms : 0);
+    bind_text(st, 15, res->shard, cap);
+    bind_text(st, 16, info->recording, cap);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : an_hist_fail(h, "cannot write the run", err);
+    *run_id = sqlite3_last_insert_rowid(h->db);
+    sqlite3_finalize(st);
+    free(commit);
+    free(branch);
+    free(cdigest);
+    return rc;
+}
+
+static void bind_opt_int(sqlite3_stmt *st, int i, bool has, int64_t v)
+{
+    if (has)
+        sqlite3_bind_int64(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+static int insert_findings(struct an_history *h, sqlite3_stmt *st, int64_t result_id,
+                           const struct an_test_result *t, size_t cap, struct an_err *err)
+{
+    for (size_t i = 0; i < t->findings.n && i < HIST_FINDINGS_MAX; i++) {
+        const struct an_finding *f = &t->findings.v[i];
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+        sqlite3_bind_int64(st, 1, result_id);
+        bind_text(st, 2, f->kind ? f->kind : "", cap);
+        bind_text(st, 3, f->assertion, cap);
+        bind_text(st, 4, f->expected, cap);
+        bind_text(st, 5, f->actual, cap);
+        sqlite3_bind_int(st, 6, f->turn);
+        bind_text(st, 7, f->file, cap);
+        sqlite3_bind_int64(st, 8, f->line);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            return an_hist_fail(h, "cannot write a finding", err);
+    }
+    return 0;
+}
+
+static int insert_test(struct an_history *h, sqlite3_stmt *st, sqlite3_stmt *fst, int64_t run_id,
+                       const struct an_test_result *t, const struct hist_counters *c,
+                       const char *digest, size_t cap, struct an_err *err)
+{
+    char id[17];
+    test_id(t, id);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    sqlite3_bind_int64(st, 1, run_id);
+    bind_text(st, 2, id, cap);
+    bind_text(st, 3, t->name ? t->name : "", cap);
+    bind_text(st, 4, t->file, cap);
+    bind_text(st, 5, digest, cap);
+    bind_text(st, 6, an_status_name(t->status), cap);
+    sqlite3_bind_int64(st, 7, t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0);
+    bind_opt_int(st, 8, c->have, c->tool_calls);
+    bind_opt_int(st, 9, c->have, c->turns);
+    bind_opt_int(st, 10, c->have && c->ttft_ms >= 0, c->ttft_ms);
+    bind_opt_int(st, 11, c->has_input, c->input);
+    bind_opt_int(st, 12, c->has_output, c->output);
+    if (c->has_cost)
+        sqlite3_bind_double(st, 13, c->cost);
+    else
+        sqlite3_bind_null(st, 13);
+    bind_text(st, 14, t->error, cap);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        return an_hist_fail(h, "cannot write a test", err);
+    return insert_findings(h, fst, sqlite3_last_insert_rowid(h->db), t, cap, err);
+}
+
+static int insert_tests(struct an_history *h, struct an_history_rec *r,
+                        const struct an_history_run_info *info, const struct an_run_result *res,
+                        int64_t run_id, size_t cap, struct an_err *err)
+{
+    static const char tsql[] =
+        "INSERT INTO test_results (run_id, test_id, name, file, file_digest, outcome,"
+        " duration_ms, tool_calls, turns, ttft_ms, input_tokens, output_tokens, cost, error)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    static const char fsql[] = "INSERT INTO findings (result_id, kind, assertion, expected,"
+                               " actual, turn, file, line) VALUES (?,?,?,?,?,?,?,?)";
+    sqlite3_stmt *st = NULL, *fst = NULL;
+    struct digests d = {0};
+    size_t next = 0;
+    int rc = 0;
+    if (sqlite3_prepare_v2(h->db, tsql, -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(h->db, fsql, -1, &fst, NULL) != SQLITE_OK)
+        rc = an_hist_fail(h, "cannot write the tests", err);
+    for (size_t k = 0; !rc && k < res->ntests; k++) {
+        const struct an_test_result *t = &res->tests[k];
+        struct hist_counters c = {0};
+        const struct hist_counters *n = noted(r, t, &next);
+        if (n)
+            c = *n;
+        else if (t->transcript.nturns)
+            counters_of(t, &c);
+        rc = insert_test(h, st, fst, run_id, t, &c, file_digest(&d, info->project_dir, t->file),
+                         cap, err);
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(fst);
+    digests_release(&d);
+    return rc;
+}
+
+int an_history_rec_write(struct an_history_rec *r, const char *path, bool is_default,
+                         const struct an_history_run_info *info, const struct an_run_result *res,
+                         int64_t *run_id, struct an_err *err)
+{
+    struct an_history *h = NULL;
+    size_t cap = info->max_text_bytes > 0 ? (size_t)info->max_text_bytes
+                                          : AN_HISTORY_TEXT_MAX_DEFAULT;
+    int rc = an_hist_open(&h, path, true, is_default, AN_HISTORY_SCHEMA_VERSION, err);
+    if (rc)
+        return rc;
+    if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        rc = an_hist_fail(h, "cannot lock it", err);
+        an_history_free(h);
+        return rc;
+    }
+    *run_id = 0;
+    rc = insert_run(h, info, res, cap, run_id, err);
+    if (!rc)
+        rc = insert_tests(h, r, info, res, *run_id, cap, err);
+    if (!rc && sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        rc = an_hist_fail(h, "cannot write the run", err);
+    if (rc)
+        sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+    an_history_free(h);
+    return rc;
+}
