@@ -48,6 +48,10 @@ double an_stats_normal_quantile(double p)
     const double plow = 0.02425;
     if (!(p > 0 && p < 1))
         return NAN;
+    /* the upper half by symmetry: 1 - p is exact there, and the refinement
+     * below is then done in the lower tail, where erfc keeps its digits */
+    if (p > 0.5)
+        return -an_stats_normal_quantile(1 - p);
     double x;
     if (p < plow || p > 1 - plow) {
         double q = sqrt(-2 * log(p < plow ? p : 1 - p));
