@@ -39,6 +39,10 @@ struct an_run_opts {
     unsigned loops;
     unsigned repeat;           /* runs of each test; 0 or 1: once */
     double pass_rate;          /* share of runs that must pass (0..1]; 0: 1.0 */
+    /* for the statistics of repeated tests (an_test_stats): copied into
+     * the run result, which the reports read */
+    unsigned pass_k;           /* the k of pass@k and pass^k; 0: each test's runs */
+    double confidence;         /* of the intervals, (0, 1); 0: AN_CONFIDENCE_DEFAULT */
     unsigned retries;          /* transport retries per turn */
     int64_t test_timeout_ms;   /* bound on one test (hooks and turns); 0: none */
     bool fail_fast;            /* start no new test after the first failure */

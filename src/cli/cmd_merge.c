@@ -24,7 +24,8 @@ static void usage(void)
          "ordered by file and name, as one unsharded run would list them.\n"
          "--redact REGEX (repeatable) also redacts every match of REGEX in\n"
          "every output (the results of 'ananke run' are redacted already).\n"
-         "exit: 0 every test passed, 1 a test failed or errored, 2 a file\n"
+         "exit: 0 every test passed, 1 a test failed or errored (or was\n"
+         "flaky, when the runs were made with --fail-on-flaky), 2 a file\n"
          "is missing or is not an ananke JSON report.");
 }
 
@@ -83,6 +84,8 @@ int cmd_merge(int argc, char **argv)
     co.color = !strcmp(color, "always") ||
                (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(nc && *nc));
     co.verbose = verbose;
+    co.pass_k = res.pass_k;
+    co.confidence = res.confidence;
     for (size_t i = 0; i < res.ntests; i++)
         an_console_test(stdout, &res.tests[i], &co);
     an_console_summary(stdout, &res, &co);
@@ -90,7 +93,8 @@ int cmd_merge(int argc, char **argv)
     fflush(stdout);
     rc = cli_reporters_write(&reps, &res);
     struct an_counts n = an_run_result_counts(&res);
-    if (an_counts_failing(&n) || res.not_run)
+    /* shards run with --fail-on-flaky keep that verdict once merged */
+    if (an_counts_failing(&n) || res.not_run || (res.fail_on_flaky && n.flaky))
         rc = AN_EXIT_FAIL;
 done:
     an_run_result_release(&res);

@@ -66,6 +66,24 @@ static int parse_rate(const char *s, double *out)
     return 0;
 }
 
+/* --confidence: a share strictly between 0 and 1, 0.95 or 95% */
+static int parse_confidence(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!errno && end != s && !strcmp(end, "%"))
+        v /= 100;
+    else if (errno || end == s || *end)
+        v = -1;
+    if (!(v > 0 && v < 1))
+        return cli_usage_error("--confidence takes a share above 0 and below 1 (0.95 or 95%%), "
+                               "not '%s'",
+                               s);
+    *out = v;
+    return 0;
+}
+
 static int parse_shard(const char *s, unsigned *i, unsigned *n)
 {
     char *end, *end2;
@@ -181,6 +199,16 @@ static int opt_retries(void *c, const char *v)
 static int opt_pass_rate(void *c, const char *v)
 {
     return parse_rate(v, &ARGS(c)->ro.pass_rate);
+}
+
+static int opt_pass_k(void *c, const char *v)
+{
+    return parse_uint("--pass-k", v, 1, 100000, &ARGS(c)->ro.pass_k);
+}
+
+static int opt_confidence(void *c, const char *v)
+{
+    return parse_confidence(v, &ARGS(c)->ro.confidence);
 }
 
 static int opt_timeout(void *c, const char *v)
@@ -317,6 +345,24 @@ static const struct cli_option options[] = {
      .help = "a repeated test passes when at least P of its runs\n"
              "pass: 0.8 or 80% (default 1.0)",
      .handle = opt_pass_rate},
+    {.name = "--pass-k",
+     .alias = NULL,
+     .arg = "K",
+     .help = "report pass@K and pass^K (all K runs pass) of a\n"
+             "repeated test (default: its runs; docs/statistics.md)",
+     .handle = opt_pass_k},
+    {.name = "--confidence",
+     .alias = NULL,
+     .arg = "C",
+     .help = "confidence of a repeated test's interval for its\n"
+             "pass rate: 0.95 or 95% (default 0.95)",
+     .handle = opt_confidence},
+    {.name = "--fail-on-flaky",
+     .alias = NULL,
+     .arg = NULL,
+     .help = "a flaky test (a repeated test whose runs disagree)\n"
+             "fails the run, even when it passes --pass-rate",
+     .field = offsetof(struct run_args, fail_on_flaky)},
     {.name = "--retries",
      .alias = NULL,
      .arg = "R",
@@ -439,10 +485,11 @@ static void usage(void)
          "and stopped after the last (its output in .ananke/start.log).\n"
          "\n"
          "exit: 0 every test passed (skipped ones and expected failures aside), 1 a test\n"
-         "failed or errored, an expected failure passed (stale), the recording could\n"
-         "not be written, or target.start's agent did not start, 2 invalid invocation,\n"
-         "config or test file, no test found, or a --record DIR that is not new or\n"
-         "empty, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).");
+         "failed or errored, an expected failure passed (stale), a test was flaky with\n"
+         "--fail-on-flaky, the recording could not be written, or target.start's agent\n"
+         "did not start, 2 invalid invocation, config or test file, no test found,\n"
+         "or a --record DIR that is not new or empty, 130 interrupted (Ctrl-C), 143\n"
+         "terminated (SIGTERM).");
 }
 
 static int positional(void *c, const char *arg)
@@ -481,6 +528,10 @@ static int check(struct run_args *a)
     }
     a->ro.redact = a->redact;
     a->ro.nredact = a->nredact;
+    if (a->ro.pass_k && a->ro.repeat > 1 && a->ro.pass_k > a->ro.repeat)
+        return cli_usage_error("--pass-k %u is more than --repeat %u: pass^k is estimated from "
+                               "at least k runs",
+                               a->ro.pass_k, a->ro.repeat);
     if (a->record_dir && a->dry)
         return cli_usage_error("--record and --dry-run do not go together: a dry run records "
                                "nothing");

@@ -276,6 +276,12 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
         an_buf_printf(&c.b, "  %u/%u runs passed (%.0f%%, %s)\n", t->passes, t->runs,
                       an_test_pass_rate(t) * 100,
                       an_stability_name(an_stability_of(t->passes, t->runs)));
+        struct an_test_stats st;
+        if (an_test_stats(t, o->pass_k, o->confidence, &st)) {
+            an_buf_puts(&c.b, "  ");
+            an_rpt_stats_line(&c.b, &st);
+            an_buf_putc(&c.b, '\n');
+        }
         if (t->status == AN_STATUS_PASS && t->passes < t->runs && t->attempts)
             for (unsigned i = 0; i < t->runs; i++)
                 if (t->attempts[i].status != AN_STATUS_PASS && t->attempts[i].summary) {
@@ -441,10 +447,16 @@ void an_console_summary(FILE *out, const struct an_run_result *r, const struct a
         an_buf_puts(&c.b, ", ");
         count(&c, n.stale, SGR_RED, "stale expected failure", "stale expected failures");
     }
+    if (n.flaky) {
+        an_buf_puts(&c.b, ", ");
+        count(&c, n.flaky, SGR_YELLOW, "flaky", "flaky");
+    }
     an_buf_printf(&c.b, " (%zu %s) in %.2fs\n", r->ntests, r->ntests == 1 ? "test" : "tests",
                   (double)(ms > 0 ? ms : 0) / 1000.0);
     /* seed 002's summary line; skipped tests are left out of the rate */
     an_buf_printf(&c.b, "Pass rate: %.1f%%\n", an_counts_pass_rate(&n) * 100.0);
+    /* the cost of the verdicts: one call per run of every test */
+    an_buf_printf(&c.b, "Agent calls: %zu\n", an_run_result_agent_calls(r));
     fwrite(c.b.data, 1, c.b.len, out);
     fflush(out);
     an_buf_release(&c.b);

@@ -418,6 +418,9 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     out->parallel = parallel;
     out->repeat = s.repeat;
     out->pass_rate = s.pass_rate;
+    out->pass_k = o->pass_k;
+    out->confidence = o->confidence > 0 && o->confidence < 1 ? o->confidence
+                                                             : AN_CONFIDENCE_DEFAULT;
 
     s.nsel = an_run_select(suite, o, &s.sel);
     s.slots = an_xcalloc(s.nsel + 1, sizeof *s.slots);
