@@ -82,8 +82,10 @@ static void test_normal_quantile(void **state)
     static const struct {
         double p, z;
     } fx[] = {
-        {0.975, 1.9599639845400545}, {0.995, 2.5758293035489008},
-        {0.95, 1.6448536269514724},  {0.001, -3.0902323061678199},
+        {0.975, 1.9599639845400545},
+        {0.995, 2.5758293035489008},
+        {0.95, 1.6448536269514724},
+        {0.001, -3.0902323061678199},
         /* jstat is off in the far tail (its -6.3613408994540022 has
          * Phi = 1.0000000192e-10): this one is the z whose Phi, by
          * Python's math.erfc (the C library's), is 1e-10 to 2e-25 */
@@ -154,8 +156,7 @@ static void test_clopper_pearson(void **state)
     for (size_t i = 0; i < sizeof fx / sizeof *fx; i++) {
         double lo, hi;
         an_stats_clopper_pearson(fx[i].n, fx[i].c, fx[i].conf, &lo, &hi);
-        snprintf(what, sizeof what, "clopper-pearson %u/%u at %g", fx[i].c, fx[i].n,
-                 fx[i].conf);
+        snprintf(what, sizeof what, "clopper-pearson %u/%u at %g", fx[i].c, fx[i].n, fx[i].conf);
         near(lo, fx[i].lo, 1e-9, 1e-14, what);
         near(hi, fx[i].hi, 1e-9, 1e-14, what);
     }
@@ -233,9 +234,9 @@ static void test_choice_and_test_stats(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pass_k),          cmocka_unit_test(test_normal_quantile),
-        cmocka_unit_test(test_betainc),         cmocka_unit_test(test_clopper_pearson),
-        cmocka_unit_test(test_wilson),          cmocka_unit_test(test_choice_and_test_stats),
+        cmocka_unit_test(test_pass_k),  cmocka_unit_test(test_normal_quantile),
+        cmocka_unit_test(test_betainc), cmocka_unit_test(test_clopper_pearson),
+        cmocka_unit_test(test_wilson),  cmocka_unit_test(test_choice_and_test_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
