@@ -194,14 +194,14 @@ double an_test_pass_rate(const struct an_test_result *t);
 #define AN_CONFIDENCE_DEFAULT 0.95
 struct an_test_stats {
     unsigned runs, passes;
-    double pass_rate;         /* passes / runs */
-    unsigned k;               /* the k of pass@k and pass^k (--pass-k; default: runs) */
-    double pass_at_k;         /* unbiased estimate that 1 of k runs passes; NAN: k > runs */
-    double pass_hat_k;        /* ... that all k runs pass (pass^k); NAN: k > runs */
-    double confidence;        /* of the interval (--confidence) */
-    double ci_low, ci_high;   /* an interval for the true pass rate */
-    const char *ci_method;    /* static: "clopper-pearson" (runs < 10) or "wilson" */
-    bool flaky;               /* an_test_flaky() */
+    double pass_rate;       /* passes / runs */
+    unsigned k;             /* the k of pass@k and pass^k (--pass-k; default: runs) */
+    double pass_at_k;       /* unbiased estimate that 1 of k runs passes; NAN: k > runs */
+    double pass_hat_k;      /* ... that all k runs pass (pass^k); NAN: k > runs */
+    double confidence;      /* of the interval (--confidence) */
+    double ci_low, ci_high; /* an interval for the true pass rate */
+    const char *ci_method;  /* static: "clopper-pearson" (runs < 10) or "wilson" */
+    bool flaky;             /* an_test_flaky() */
 };
 /* Fill *s for a repeated test (runs > 0) and return true; false for a test
  * that ran once or was skipped. pass_k 0: k = runs; confidence outside

@@ -134,8 +134,10 @@ static void test_workspace_and_repeats(void **state)
     free(s);
     r.fail_on_flaky = true;
     s = annotate(&r);
-    assert_true(!strncmp(s, "::error file=tests/f.test.yaml,line=1,title=FLAKY flaky::its runs "
-                            "disagree (--fail-on-flaky fails the run)%0A", 89));
+    assert_true(!strncmp(s,
+                         "::error file=tests/f.test.yaml,line=1,title=FLAKY flaky::its runs "
+                         "disagree (--fail-on-flaky fails the run)%0A",
+                         89));
     free(s);
     unsetenv("GITHUB_WORKSPACE");
 

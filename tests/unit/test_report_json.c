@@ -81,10 +81,9 @@ static void test_fields(void **state)
     json_int_t total, passed, failed, errors, skipped, not_run, xfailed, stale, flaky, calls;
     assert_int_equal(json_unpack(json_object_get(v, "summary"),
                                  "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I!}", "total", &total,
-                                 "passed", &passed, "failed", &failed, "errors", &errors,
-                                 "skipped", &skipped, "expected_failures", &xfailed, "stale",
-                                 &stale, "not_run", &not_run, "flaky", &flaky, "agent_calls",
-                                 &calls),
+                                 "passed", &passed, "failed", &failed, "errors", &errors, "skipped",
+                                 &skipped, "expected_failures", &xfailed, "stale", &stale,
+                                 "not_run", &not_run, "flaky", &flaky, "agent_calls", &calls),
                      0);
     assert_int_equal(flaky, 0);
     assert_int_equal(calls, 3); /* one run of each test */
@@ -310,8 +309,8 @@ static void test_stats_round_trip(void **state)
     assert_true(json_real_value(json_object_get(opt, "confidence")) == 0.9);
     assert_true(json_is_true(json_object_get(opt, "fail_on_flaky")));
     /* not repeated: null */
-    assert_true(json_is_null(json_object_get(json_array_get(json_object_get(v, "tests"), 0),
-                                             "stats")));
+    assert_true(
+        json_is_null(json_object_get(json_array_get(json_object_get(v, "tests"), 0), "stats")));
 
     char path[128];
     struct an_err err = AN_ERR_INIT;
@@ -321,9 +320,8 @@ static void test_stats_round_trip(void **state)
     assert_int_equal(back.pass_k, 2);
     assert_true(back.confidence == 0.9 && back.fail_on_flaky);
     json_t *again = an_run_result_to_json(&back);
-    assert_true(json_equal(json_object_get(json_array_get(json_object_get(again, "tests"), 5),
-                                           "stats"),
-                           st));
+    assert_true(json_equal(
+        json_object_get(json_array_get(json_object_get(again, "tests"), 5), "stats"), st));
     assert_true(json_equal(json_object_get(again, "summary"), sum));
     json_decref(again);
     json_decref(v);

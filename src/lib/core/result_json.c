@@ -330,9 +330,8 @@ json_t *an_result_json_head(const struct an_run_result *r)
     set(opt, "shard", str(r->shard));
     set(opt, "filter", str(r->filter));
     set(opt, "pass_k", r->pass_k ? json_integer(r->pass_k) : json_null());
-    set(opt, "confidence", json_real(r->confidence > 0 && r->confidence < 1
-                                         ? r->confidence
-                                         : AN_CONFIDENCE_DEFAULT));
+    set(opt, "confidence",
+        json_real(r->confidence > 0 && r->confidence < 1 ? r->confidence : AN_CONFIDENCE_DEFAULT));
     set(opt, "fail_on_flaky", json_boolean(r->fail_on_flaky));
     set(o, "options", opt);
     return o;

@@ -185,7 +185,7 @@ static void stats_properties(struct an_buf *b, const struct an_run_result *r,
     struct an_test_stats s;
     if (!an_test_stats(t, r->pass_k, r->confidence, &s))
         return;
-#define PROP(name, fmt, v)                                                                    \
+#define PROP(name, fmt, v)                                                                         \
     an_buf_printf(b, "        <property name=\"ananke." name "\" value=\"" fmt "\"/>\n", v)
     PROP("k", "%u", s.k);
     if (isfinite(s.pass_hat_k)) {
@@ -367,8 +367,9 @@ static void document(struct an_buf *b, const struct an_run_result *r)
                       "time=\"%.3f\"",
                       n, nf, ne, ns, an_rpt_secs(ms));
         timestamp(b, r->tests[i].start_ms);
-        an_buf_printf(b, ">\n      <properties>\n        <property name=\"ananke.agent_calls\" "
-                         "value=\"%zu\"/>\n      </properties>\n",
+        an_buf_printf(b,
+                      ">\n      <properties>\n        <property name=\"ananke.agent_calls\" "
+                      "value=\"%zu\"/>\n      </properties>\n",
                       calls);
         for (size_t k = i; k < r->ntests; k++)
             if (same_file(r->tests[k].file, file))

@@ -266,8 +266,7 @@ static void summary(struct an_buf *b, const struct an_run_result *r)
     if (c.flaky)
         an_buf_printf(b, " %zu repeated test%s flaky (%s).", c.flaky,
                       c.flaky == 1 ? " was" : "s were",
-                      r->fail_on_flaky ? "--fail-on-flaky: the run fails"
-                                       : "the runs disagree");
+                      r->fail_on_flaky ? "--fail-on-flaky: the run fails" : "the runs disagree");
     size_t calls = an_run_result_agent_calls(r);
     an_buf_printf(b, " %zu agent call%s.", calls, calls == 1 ? "" : "s");
     an_buf_puts(b, "\n\n");
