@@ -203,6 +203,29 @@ struct an_test_result {
 /* passes / runs, 1.0 for a test that was not repeated and passed. */
 double an_test_pass_rate(const struct an_test_result *t);
 
+/* The statistics of a repeated test (docs/statistics.md): what the json
+ * reporter writes as "stats" and every reporter shows. */
+#define AN_CONFIDENCE_DEFAULT 0.95
+struct an_test_stats {
+    unsigned runs, passes;
+    double pass_rate;       /* passes / runs */
+    unsigned k;             /* the k of pass@k and pass^k (--pass-k; default: runs) */
+    double pass_at_k;       /* unbiased estimate that 1 of k runs passes; NAN: k > runs */
+    double pass_hat_k;      /* ... that all k runs pass (pass^k); NAN: k > runs */
+    double confidence;      /* of the interval (--confidence) */
+    double ci_low, ci_high; /* an interval for the true pass rate */
+    const char *ci_method;  /* static: "clopper-pearson" (runs < 10) or "wilson" */
+    bool flaky;             /* an_test_flaky() */
+};
+/* Fill *s for a repeated test (runs > 0) and return true; false for a test
+ * that ran once or was skipped. pass_k 0: k = runs; confidence outside
+ * (0, 1): AN_CONFIDENCE_DEFAULT. */
+bool an_test_stats(const struct an_test_result *t, unsigned pass_k, double confidence,
+                   struct an_test_stats *s);
+/* Flaky: a repeated test whose runs disagree, some passing and some not
+ * (a state, not a guess: it holds whatever its pass rate). */
+bool an_test_flaky(const struct an_test_result *t);
+
 /* The list: test names (a JSONL case's id or its whole name), each with the
  * reason given (NULL: none) and where it was written. */
 struct an_expected {
@@ -232,10 +255,14 @@ struct an_run_result {
     /* --repeat auto (adaptive repeats, run/sprt.h): repeat is 0 then */
     bool adaptive;
     unsigned max_repeats;  /* --max-repeats */
-    double confidence;     /* --confidence */
     char *shard;           /* --shard "I/N" */
     char *filter;          /* --filter REGEX */
     size_t not_run;        /* tests never started (--fail-fast) */
+    unsigned pass_k;       /* --pass-k (0: each test's runs) */
+    /* --confidence, of the adaptive verdicts and of the intervals (0:
+     * AN_CONFIDENCE_DEFAULT) */
+    double confidence;
+    bool fail_on_flaky;    /* --fail-on-flaky: a flaky test fails the run */
 };
 
 struct an_test_result *an_run_result_add(struct an_run_result *r);
@@ -250,6 +277,7 @@ struct an_counts {
     size_t timeouts;
     size_t xfailed; /* failed as --expected-failures expects (a subset of failed) */
     size_t stale;   /* listed there, yet passed (a subset of passed) */
+    size_t flaky;   /* repeated tests whose runs disagree (an_test_flaky), any status */
 };
 /* Whether the run failed: a failure not expected, an error, a stale
  * expected failure or an inconclusive test (--allow-inconclusive: the
@@ -261,6 +289,10 @@ struct an_counts an_run_result_counts(const struct an_run_result *r);
  * tests: max_runs - runs for each test the rule decided (PASS, FAIL or
  * ERROR; an INCONCLUSIVE test saved nothing). */
 size_t an_run_result_runs_saved(const struct an_run_result *r);
+/* The agent calls the run spent: every run of every test that ran (one
+ * run = one conversation with the agent under test, whatever its turns;
+ * helper agents such as judges are not counted). */
+size_t an_run_result_agent_calls(const struct an_run_result *r);
 /* passed / (passed + failed + errors + inconclusive): skipped tests ran
  * nothing and are left out; 0 when no test ran. */
 double an_counts_pass_rate(const struct an_counts *c);

@@ -46,8 +46,13 @@ struct an_run_opts {
      * an undecided test is INCONCLUSIVE. `repeat` is ignored. */
     bool adaptive;
     unsigned max_repeats;      /* 0: 20 */
-    double confidence;         /* --confidence, in (0.5, 1); default 0.95 */
     bool allow_inconclusive;   /* an INCONCLUSIVE test does not stop --fail-fast */
+    /* for the statistics of repeated tests (an_test_stats): copied into
+     * the run result, which the reports read */
+    unsigned pass_k;           /* the k of pass@k and pass^k; 0: each test's runs */
+    /* --confidence: of the adaptive verdicts and of the intervals, in
+     * (0.5, 1); 0: AN_CONFIDENCE_DEFAULT (0.95) */
+    double confidence;
     unsigned retries;          /* transport retries per turn */
     int64_t test_timeout_ms;   /* bound on one test (hooks and turns); 0: none */
     bool fail_fast;            /* start no new test after the first failure */

@@ -28,7 +28,8 @@ static void usage(void)
          "--allow-inconclusive: an INCONCLUSIVE test (--repeat auto) does\n"
          "not fail the merge, as for 'ananke run'.\n"
          "exit: 0 every test passed, 1 a test failed, errored or was\n"
-         "inconclusive, 2 a file is missing or is not an ananke JSON report.");
+         "inconclusive (or was flaky, when the runs were made with\n"
+         "--fail-on-flaky), 2 a file is missing or is not an ananke JSON report.");
 }
 
 int cmd_merge(int argc, char **argv)
@@ -89,6 +90,8 @@ int cmd_merge(int argc, char **argv)
     co.color = !strcmp(color, "always") ||
                (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(nc && *nc));
     co.verbose = verbose;
+    co.pass_k = res.pass_k;
+    co.confidence = res.confidence;
     for (size_t i = 0; i < res.ntests; i++)
         an_console_test(stdout, &res.tests[i], &co);
     an_console_summary(stdout, &res, &co);
@@ -98,7 +101,8 @@ int cmd_merge(int argc, char **argv)
     struct an_counts n = an_run_result_counts(&res);
     if (allow_inconclusive)
         n.inconclusive = 0;
-    if (an_counts_failing(&n) || res.not_run)
+    /* shards run with --fail-on-flaky keep that verdict once merged */
+    if (an_counts_failing(&n) || res.not_run || (res.fail_on_flaky && n.flaky))
         rc = AN_EXIT_FAIL;
 done:
     an_run_result_release(&res);

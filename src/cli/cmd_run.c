@@ -284,6 +284,8 @@ static void console_setup(struct run_args *a, struct run_ctx *ctx)
     ctx->console.color = !strcmp(a->color, "always") ||
                          (!strcmp(a->color, "auto") && tty && !(nc && *nc));
     ctx->console.verbose = a->verbose;
+    ctx->console.pass_k = a->ro.pass_k;
+    ctx->console.confidence = a->ro.confidence;
     ctx->progress = tty;
     a->ro.keep_transcripts = a->reps.n > 0 || a->record_dir;
     a->ro.keep_frames = a->verbose >= 2 || a->record_dir;
@@ -364,6 +366,7 @@ static int finish(struct run_args *a, const struct an_suite *suite, struct an_ru
                   struct run_ctx *ctx, struct an_recorder *rec)
 {
     int rc = AN_EXIT_OK;
+    result->fail_on_flaky = a->fail_on_flaky;
     if (a->shard)
         result->shard = an_xstrdup(a->shard);
     if (a->filter_src)
@@ -394,6 +397,11 @@ static int finish(struct run_args *a, const struct an_suite *suite, struct an_ru
     /* skipped tests and expected failures never fail a run; stale ones do */
     if (an_counts_failing(&n) || result->not_run)
         rc = AN_EXIT_FAIL;
+    if (a->fail_on_flaky && n.flaky) {
+        fprintf(stderr, "ananke: %zu flaky test%s fail%s the run (--fail-on-flaky)\n", n.flaky,
+                n.flaky == 1 ? "" : "s", n.flaky == 1 ? "s" : "");
+        rc = AN_EXIT_FAIL;
+    }
     if (a->ro.expected)
         cli_expected_unused(a->ro.expected);
     if (rec && record_finish(rec, result, a->record_dir))

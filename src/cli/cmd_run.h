@@ -17,6 +17,7 @@ struct run_args {
     char **paths; /* PATH arguments (PATH:LINE's PATH owned by sel) */
     int npaths, verbose;
     bool dry, list_reporters;
+    bool fail_on_flaky; /* --fail-on-flaky */
     struct cli_reporters reps;
     struct an_run_opts ro;
     struct an_regex *filter;

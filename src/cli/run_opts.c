@@ -223,6 +223,11 @@ static int opt_pass_rate(void *c, const char *v)
     return parse_rate(v, &ARGS(c)->ro.pass_rate);
 }
 
+static int opt_pass_k(void *c, const char *v)
+{
+    return parse_uint("--pass-k", v, 1, 100000, &ARGS(c)->ro.pass_k);
+}
+
 static int opt_timeout(void *c, const char *v)
 {
     return parse_duration(v, &ARGS(c)->ro.test_timeout_ms);
@@ -366,18 +371,30 @@ static const struct cli_option options[] = {
      .help = "--repeat auto: at most N runs of a test; undecided\n"
              "after N is INCONCLUSIVE (default 20)",
      .handle = opt_max_repeats},
-    {.name = "--confidence",
-     .alias = NULL,
-     .arg = "C",
-     .help = "confidence of the verdicts and intervals: 0.95 or\n"
-             "95% (default 0.95)",
-     .handle = opt_confidence},
     {.name = "--allow-inconclusive",
      .alias = NULL,
      .arg = NULL,
      .help = "an INCONCLUSIVE test (--repeat auto) does not fail\n"
              "the run",
      .handle = opt_allow_inconclusive},
+    {.name = "--pass-k",
+     .alias = NULL,
+     .arg = "K",
+     .help = "report pass@K and pass^K (all K runs pass) of a\n"
+             "repeated test (default: its runs; docs/statistics.md)",
+     .handle = opt_pass_k},
+    {.name = "--confidence",
+     .alias = NULL,
+     .arg = "C",
+     .help = "confidence of the adaptive verdicts and of a repeated\n"
+             "test's interval: 0.95 or 95% (default 0.95)",
+     .handle = opt_confidence},
+    {.name = "--fail-on-flaky",
+     .alias = NULL,
+     .arg = NULL,
+     .help = "a flaky test (a repeated test whose runs disagree)\n"
+             "fails the run, even when it passes --pass-rate",
+     .field = offsetof(struct run_args, fail_on_flaky)},
     {.name = "--retries",
      .alias = NULL,
      .arg = "R",
@@ -512,10 +529,10 @@ static void usage(void)
          "\n"
          "exit: 0 every test passed (skipped ones and expected failures aside), 1 a test\n"
          "failed or errored or was inconclusive (unless --allow-inconclusive), an\n"
-         "expected failure passed (stale), the recording could\n"
-         "not be written, or target.start's agent did not start, 2 invalid invocation,\n"
-         "config or test file, no test found, or a --record DIR that is not new or\n"
-         "empty, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).");
+         "expected failure passed (stale), a test was flaky with --fail-on-flaky, the\n"
+         "recording could not be written, or target.start's agent did not start, 2\n"
+         "invalid invocation, config or test file, no test found, or a --record DIR\n"
+         "that is not new or empty, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).");
 }
 
 static int positional(void *c, const char *arg)
@@ -554,6 +571,10 @@ static int check(struct run_args *a)
     }
     a->ro.redact = a->redact;
     a->ro.nredact = a->nredact;
+    if (a->ro.pass_k && a->ro.repeat > 1 && a->ro.pass_k > a->ro.repeat)
+        return cli_usage_error("--pass-k %u is more than --repeat %u: pass^k is estimated from "
+                               "at least k runs",
+                               a->ro.pass_k, a->ro.repeat);
     if (a->record_dir && a->dry)
         return cli_usage_error("--record and --dry-run do not go together: a dry run records "
                                "nothing");

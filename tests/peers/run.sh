@@ -144,7 +144,7 @@ check "RUN_ERROR reported as an error, with its message and code" jq_true "$E" '
   and .tests[0].error.code == "AN_ERUN" and .tests[0].error.turn == 1
   and (.tests[0].error.message | contains("model overloaded, retry later"))
   and (.tests[0].error.message | contains("overloaded)"))
-  and .summary == {"total":1,"passed":0,"failed":0,"errors":1,"skipped":0,"inconclusive":0,"expected_failures":0,"stale":0,"not_run":0,"runs_saved":0}'
+  and .summary == {"total":1,"passed":0,"failed":0,"errors":1,"skipped":0,"inconclusive":0,"expected_failures":0,"stale":0,"not_run":0,"runs_saved":0,"flaky":0,"agent_calls":1}'
 
 check "RUN_ERROR: text before it kept" jq_true "$E" '
   .tests[0].transcript.turns | length == 1 and .[0].text == "Working on it"

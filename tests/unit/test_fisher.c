@@ -9,7 +9,7 @@
  *     installed in /tmp (not committed): worse = cdf(a2), better =
  *     1 - cdf(a2 - 1), two-sided = the sum of the pmf over the tables no
  *     more likely than the observed one (R's rule, relative tolerance
- *     1e-7). The script is in docs/statistics-compare.md.
+ *     1e-7). The script is in docs/statistics.md ("Comparing runs").
  */
 #include <setjmp.h>
 #include <stdarg.h>

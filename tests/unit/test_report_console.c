@@ -314,7 +314,8 @@ static void test_summary(void **state)
                            "    turn 2: Tool \"charge_card\" count: 2 calls (+1 more)\n"
                            "  ERROR agent down  tests/refund.test.yaml\n"
                            "    turn 2: stream cut after 2 events\n"
-                           "\n1 passed, 1 failed, 1 error (3 tests) in 1.42s\nPass rate: 33.3%\n");
+                           "\n1 passed, 1 failed, 1 error (3 tests) in 1.42s\nPass rate: 33.3%\n"
+                           "Agent calls: 3\n");
     free(s);
     /* in colour, with what the agent said escaped: no escape sequence of
      * its own, no line a CI runner reads as a workflow command */
@@ -384,8 +385,29 @@ static void test_skip_and_case_names(void **state)
                              "    turn 1: test timed out after 500 ms\n"
                              "  ERROR agent down  down.test.yaml\n"
                              "    turn 1: cannot reach http://127.0.0.1:9/agent: refused\n"
-                             "\n2 passed, 1 failed, 2 errors, 1 skipped (6 tests) in 1.42s\n"
-                             "Pass rate: 40.0%\n");
+                             "\n2 passed, 1 failed, 2 errors, 1 skipped, 1 flaky (6 tests) in "
+                             "1.42s\n"
+                             "Pass rate: 40.0%\n"
+                             "Agent calls: 7\n"); /* 2 of the flaky test's 3 runs more */
+    free(sum);
+
+    /* the flaky test (2 of 3 runs): its statistics under its runs, the
+     * interval Clopper-Pearson below 10 runs (values: test_stats.c) */
+    s = render(&r.tests[5], &o);
+    assert_non_null(strstr(s, "\n  2/3 runs passed (67%, unstable)\n"
+                              "  flaky, pass^3 0%, pass@3 100%, 95% CI [9.4%, 99.2%] "
+                              "(clopper-pearson)\n"));
+    free(s);
+    o.pass_k = 2;
+    o.confidence = 0.5;
+    s = render(&r.tests[5], &o);
+    assert_non_null(strstr(s, "  flaky, pass^2 33.3%, pass@2 100%, 50% CI ["));
+    free(s);
+    o.pass_k = 5; /* more than its runs: no estimate */
+    s = render(&r.tests[5], &o);
+    assert_non_null(strstr(s, "  flaky, pass^5 n/a (3 runs), 50% CI ["));
+    free(s);
+    sum = NULL;
     free(sum);
     an_run_result_release(&r);
 }

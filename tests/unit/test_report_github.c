@@ -115,9 +115,29 @@ static void test_workspace_and_repeats(void **state)
     char *s = annotate(&r);
     assert_string_equal(s, "::error file=tests/f.test.yaml,line=6,col=11,title=FAIL flaky::"
                            "turn 1: Tool \"rm\" forbidden%0Aexpected: no call%0Aactual: 1 call"
-                           "%0Apassed 3 of 5 runs\n"
+                           "%0Apassed 3 of 5 runs; flaky, pass^5 0%25, pass@5 100%25, "
+                           "95%25 CI [14.7%25, 94.7%25] (clopper-pearson)\n"
                            "::error file=/tmp/x.test.yaml,line=1,title=FAIL elsewhere::"
-                           "test failed\n");
+                           "test failed\n"
+                           "::notice title=ananke::6 agent calls (every run of every test)\n");
+    free(s);
+    /* a flaky test that passed: a warning, an error with --fail-on-flaky */
+    t = &r.tests[0];
+    t->status = AN_STATUS_PASS;
+    an_findings_release(&t->findings);
+    r.tests[1].status = AN_STATUS_PASS;
+    s = annotate(&r);
+    assert_string_equal(s, "::warning file=tests/f.test.yaml,line=1,title=FLAKY flaky::"
+                           "its runs disagree%0Apassed 3 of 5 runs; flaky, pass^5 0%25, "
+                           "pass@5 100%25, 95%25 CI [14.7%25, 94.7%25] (clopper-pearson)\n"
+                           "::notice title=ananke::6 agent calls (every run of every test)\n");
+    free(s);
+    r.fail_on_flaky = true;
+    s = annotate(&r);
+    assert_true(!strncmp(s,
+                         "::error file=tests/f.test.yaml,line=1,title=FLAKY flaky::its runs "
+                         "disagree (--fail-on-flaky fails the run)%0A",
+                         89));
     free(s);
     unsetenv("GITHUB_WORKSPACE");
 

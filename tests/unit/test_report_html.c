@@ -256,6 +256,12 @@ static void test_structure(void **state)
     /* the repeated test: runs, passes, rate, stability, every attempt */
     find(rep, "runs <b>5</b> \xC2\xB7 passes <b>4</b> \xC2\xB7 pass rate <b>80.0%</b>");
     find(rep, "<span class=\"stab s1\">mostly stable</span>");
+    /* flaky (4 of 5), with its statistics: Clopper-Pearson 4/5 is
+     * [0.2836, 0.9949] (test_stats.c's fixtures agree) */
+    find(rep, "<div class=\"stats\"><b>flaky</b>: its runs disagree \xC2\xB7 pass^5 0%, pass@5 "
+              "100% \xC2\xB7 95% CI [28.4%, 99.5%] (clopper-pearson)</div>");
+    find(html, "<dt>flaky</dt><dd>1 test whose runs disagree</dd>");
+    find(html, "<dt>agent calls</dt><dd>");
     find(rep, "<li class=\"fail\">#2 fail 101ms: Tool &quot;search&quot; must be called</li>");
     find(rep, "<li class=\"pass\">#5 pass 104ms</li>");
     find(rep, "the first run that did not pass");

@@ -9,12 +9,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ananke/report.h"
+#include "core/stats.h"
 #include "support/files.h"
 #include "support/results_fixture.h"
 
@@ -76,16 +78,22 @@ static void test_fields(void **state)
     assert_int_equal(json_integer_value(json_object_get(v, "ended_ms")), T0 + 1420);
     assert_int_equal(json_integer_value(json_object_get(v, "duration_ms")), 1420);
     assert_string_equal(json_string_value(json_object_get(v, "config")), "ananke.config.yaml");
-    json_int_t total, passed, failed, errors, skipped, not_run, xfailed, stale, inconclusive, saved;
+    json_int_t total, passed, failed, errors, skipped, not_run, xfailed, stale, inconclusive, saved,
+        flaky, calls;
     assert_int_equal(json_unpack(json_object_get(v, "summary"),
-                                 "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I!}", "total", &total,
-                                 "passed", &passed, "failed", &failed, "errors", &errors,
+                                 "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I!}", "total",
+                                 &total, "passed", &passed, "failed", &failed, "errors", &errors,
                                  "skipped", &skipped, "inconclusive", &inconclusive,
                                  "expected_failures", &xfailed, "stale", &stale, "not_run",
-                                 &not_run, "runs_saved", &saved),
+                                 &not_run, "runs_saved", &saved, "flaky", &flaky, "agent_calls",
+                                 &calls),
                      0);
     assert_int_equal(inconclusive, 0);
     assert_int_equal(saved, 0);
+    assert_int_equal(flaky, 0);
+    assert_int_equal(calls, 3); /* one run of each test */
+    assert_true(json_is_null(json_object_get(json_array_get(json_object_get(v, "tests"), 0),
+                                             "stats"))); /* not repeated */
     assert_int_equal(xfailed, 0);
     assert_int_equal(stale, 0);
     assert_int_equal(skipped, 0);
@@ -356,6 +364,69 @@ static void test_skip_round_trip(void **state)
     an_run_result_release(&r);
 }
 
+/* A repeated test's "stats" (docs/statistics.md): exactly these keys, the
+ * values of core/stats.c (the fixture's 2 of 3 runs: pass^2 = C(2,2)/C(3,2)
+ * = 1/3, pass@2 = 1, Clopper-Pearson at 90 % as in tests/unit/test_stats.c
+ * is checked there; here that it is the one written), and `ananke merge`
+ * reads the run's options back so the same stats come out again. */
+static void test_stats_round_trip(void **state)
+{
+    (void)state;
+    struct an_run_result r = fx_mixed_run();
+    r.pass_k = 2;
+    r.confidence = 0.9;
+    r.fail_on_flaky = true;
+    json_t *v = write_and_read(&r, "stats.json", NULL);
+    json_t *flaky = json_array_get(json_object_get(v, "tests"), 5);
+    json_t *st = json_object_get(flaky, "stats");
+    json_int_t runs, passes, k;
+    double rate, at, hat, lo, hi;
+    const char *method;
+    int isflaky;
+    assert_int_equal(json_unpack(st, "{s:I,s:I,s:F,s:I,s:F,s:F,s:F,s:F,s:s,s:b!}", "runs", &runs,
+                                 "passes", &passes, "pass_rate", &rate, "k", &k, "pass_at_k", &at,
+                                 "pass_hat_k", &hat, "ci_low", &lo, "ci_high", &hi, "ci_method",
+                                 &method, "flaky", &isflaky),
+                     0);
+    assert_int_equal(runs, 3);
+    assert_int_equal(passes, 2);
+    assert_int_equal(k, 2);
+    assert_true(fabs(hat - 1.0 / 3) < 1e-15 && at == 1.0);
+    assert_string_equal(method, "clopper-pearson");
+    double want_lo, want_hi;
+    an_stats_clopper_pearson(3, 2, 0.9, &want_lo, &want_hi);
+    assert_true(fabs(lo - want_lo) < 1e-14 && fabs(hi - want_hi) < 1e-14);
+    assert_true(lo > 0.13 && lo < 0.14); /* 0.1353, by hand: 3p^2(1-p) + p^3 = 0.05 */
+    assert_true(isflaky);
+    json_t *sum = json_object_get(v, "summary");
+    assert_int_equal(json_integer_value(json_object_get(sum, "flaky")), 1);
+    /* 5 tests ran, one of them 3 times; the skipped one costs nothing */
+    assert_int_equal(json_integer_value(json_object_get(sum, "agent_calls")), 7);
+    json_t *opt = json_object_get(v, "options");
+    assert_int_equal(json_integer_value(json_object_get(opt, "pass_k")), 2);
+    assert_true(json_real_value(json_object_get(opt, "confidence")) == 0.9);
+    assert_true(json_is_true(json_object_get(opt, "fail_on_flaky")));
+    /* not repeated: null */
+    assert_true(
+        json_is_null(json_object_get(json_array_get(json_object_get(v, "tests"), 0), "stats")));
+
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    struct an_run_result back = {0};
+    snprintf(path, sizeof path, "%s/stats.json", files_dir);
+    assert_int_equal(an_run_result_load(&back, path, &err), AN_OK);
+    assert_int_equal(back.pass_k, 2);
+    assert_true(back.confidence == 0.9 && back.fail_on_flaky);
+    json_t *again = an_run_result_to_json(&back);
+    assert_true(json_equal(
+        json_object_get(json_array_get(json_object_get(again, "tests"), 5), "stats"), st));
+    assert_true(json_equal(json_object_get(again, "summary"), sum));
+    json_decref(again);
+    json_decref(v);
+    an_run_result_release(&back);
+    an_run_result_release(&r);
+}
+
 /* A finding kind the reader has no static string for (task_state, a
  * registered check kind's) comes back as written; a name that is not a
  * kind's shape comes back as "other". */
@@ -486,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_skip_round_trip),
         cmocka_unit_test(test_inconclusive_round_trip),
+        cmocka_unit_test(test_stats_round_trip),
         cmocka_unit_test(test_finding_kinds_round_trip),
         cmocka_unit_test(test_dynamic_round_trip),
         cmocka_unit_test(test_io_error),

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ananke/report.h"
+#include "core/stats.h"
 #include "support/files.h"
 #include "support/results_fixture.h"
 
@@ -44,49 +45,76 @@ static size_t objects(const char *s)
     return n;
 }
 
+#define STREAM_HEAD                                                                                \
+    "{\"type\":\"start\",\"ananke\":\"" ANANKE_VERSION "\","                                       \
+    "\"started_at\":\"2025-01-17T07:46:40.000Z\","                                                 \
+    "\"total\":6,\"config\":\"ananke.config.yaml\",\"runs_per_case\":3,"                           \
+    "\"parallel\":1}\n"                                                                            \
+    "{\"type\":\"result\",\"id\":\"T001\",\"name\":\"greeting\","                                  \
+    "\"file\":\"cases.jsonl\",\"status\":\"passed\",\"tags\":[],\"skip_reason\":null,\"duration_"  \
+    "ms\":812,"                                                                                    \
+    "\"input\":\"Hello\",\"response\":\"Hi there\",\"messages_count\":3,"                          \
+    "\"assertions\":[],\"judgements\":[],\"error\":null,\"metrics\":{\"tool_calls\":0,\"turns\":"  \
+    "1,\"duration_ms\":812,\"ttft_ms\":null,\"usage\":null}}\n"                                    \
+    "{\"type\":\"result\",\"id\":\"T002\",\"name\":\"T002\",\"file\":\"cases.jsonl\","             \
+    "\"status\":\"failed\",\"tags\":[],\"skip_reason\":null,\"duration_ms\":40,\"input\":\"Bye | " \
+    "now\","                                                                                       \
+    "\"response\":\"Later.\",\"messages_count\":1,\"assertions\":[{\"type\":\"contains\","         \
+    "\"passed\":false,\"message\":\"Output must contain \\\"ciao\\\"\","                           \
+    "\"expected\":\"the text \\\"ciao\\\"\",\"actual\":null,\"detail\":null,\"turn\":null,"        \
+    "\"location\":\"cases.jsonl:2:40\"}],\"judgements\":[],\"error\":null,\"metrics\":{\"tool_"    \
+    "calls\":0,\"turns\":1,\"duration_ms\":40,\"ttft_ms\":null,\"usage\":null}}\n"                 \
+    "{\"type\":\"result\",\"id\":\"slow agent\",\"name\":\"slow agent\","                          \
+    "\"file\":\"slow.test.yaml\",\"status\":\"timeout\",\"tags\":[],\"skip_reason\":null,"         \
+    "\"duration_ms\":500,"                                                                         \
+    "\"input\":\"wait\",\"response\":null,\"messages_count\":1,"                                   \
+    "\"assertions\":[],\"judgements\":[],\"error\":\"test timed out after 500 "                    \
+    "ms\",\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":500,\"ttft_ms\":null,"         \
+    "\"usage\":null}}\n"                                                                           \
+    "{\"type\":\"result\",\"id\":\"agent down\",\"name\":\"agent down\","                          \
+    "\"file\":\"down.test.yaml\",\"status\":\"error\",\"tags\":[],\"skip_reason\":null,"           \
+    "\"duration_ms\":3,"                                                                           \
+    "\"input\":\"hi\",\"response\":null,\"messages_count\":1,"                                     \
+    "\"assertions\":[],\"judgements\":[],\"error\":\"cannot reach http://127.0.0.1:9/agent: "      \
+    "refused\",\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":3,\"ttft_ms\":null,"      \
+    "\"usage\":null}}\n"                                                                           \
+    "{\"type\":\"result\",\"id\":\"T003\",\"name\":\"later\","                                     \
+    "\"file\":\"cases.jsonl\",\"status\":\"skipped\",\"tags\":[],\"skip_reason\":null,\"duration_" \
+    "ms\":0,"                                                                                      \
+    "\"input\":null,\"response\":null,\"messages_count\":0,\"assertions\":[],"                     \
+    "\"judgements\":[],\"error\":null}\n"                                                          \
+    "{\"type\":\"result\",\"id\":\"flaky\",\"name\":\"flaky\","                                    \
+    "\"file\":\"flaky.test.yaml\",\"status\":\"passed\",\"tags\":[],\"skip_reason\":null,"         \
+    "\"duration_ms\":60,"                                                                          \
+    "\"input\":\"roll\",\"response\":\"4\",\"messages_count\":1,"                                  \
+    "\"assertions\":[],\"judgements\":[],\"error\":null,\"metrics\":{\"tool_calls\":0,\"turns\":"  \
+    "1,\"duration_ms\":60,\"ttft_ms\":null,\"usage\":null}}\n"                                     \
+    "{\"type\":\"stability\",\"id\":\"flaky\",\"name\":\"flaky\","                                 \
+    "\"runs\":3,\"passed\":2,\"failed\":1,\"pass_rate\":0.6667,"                                   \
+    "\"stable\":false,\"stability_class\":\"unstable\",\"avg_duration_ms\":20,"
+#define STREAM_TAIL                                                                                \
+    "}\n"                                                                                          \
+    "{\"type\":\"summary\",\"total\":6,\"passed\":2,\"failed\":1,"                                 \
+    "\"skipped\":1,\"errors\":1,\"timeouts\":1,\"expected_failures\":0,\"stale\":0,\"not_run\":0," \
+    "\"pass_rate\":0.4,\"duration_ms\":1420,\"ended_at\":\"2025-01-17T07:46:41.420Z\","            \
+    "\"flaky\":1,\"agent_calls\":7}\n"
 static void test_events(void **state)
 {
     (void)state;
     struct an_run_result r = fx_mixed_run();
     char *s = report(&r, "run.jsonl");
-    assert_string_equal(
-        s,
-        "{\"type\":\"start\",\"ananke\":\"" ANANKE_VERSION "\","
-        "\"started_at\":\"2025-01-17T07:46:40.000Z\","
-        "\"total\":6,\"config\":\"ananke.config.yaml\",\"runs_per_case\":3,"
-        "\"parallel\":1}\n"
-        "{\"type\":\"result\",\"id\":\"T001\",\"name\":\"greeting\","
-        "\"file\":\"cases.jsonl\",\"status\":\"passed\",\"tags\":[],\"skip_reason\":null,\"duration_ms\":812,"
-        "\"input\":\"Hello\",\"response\":\"Hi there\",\"messages_count\":3,"
-        "\"assertions\":[],\"judgements\":[],\"error\":null,\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":812,\"ttft_ms\":null,\"usage\":null}}\n"
-        "{\"type\":\"result\",\"id\":\"T002\",\"name\":\"T002\",\"file\":\"cases.jsonl\","
-        "\"status\":\"failed\",\"tags\":[],\"skip_reason\":null,\"duration_ms\":40,\"input\":\"Bye | now\","
-        "\"response\":\"Later.\",\"messages_count\":1,\"assertions\":[{\"type\":\"contains\","
-        "\"passed\":false,\"message\":\"Output must contain \\\"ciao\\\"\","
-        "\"expected\":\"the text \\\"ciao\\\"\",\"actual\":null,\"detail\":null,\"turn\":null,"
-        "\"location\":\"cases.jsonl:2:40\"}],\"judgements\":[],\"error\":null,\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":40,\"ttft_ms\":null,\"usage\":null}}\n"
-        "{\"type\":\"result\",\"id\":\"slow agent\",\"name\":\"slow agent\","
-        "\"file\":\"slow.test.yaml\",\"status\":\"timeout\",\"tags\":[],\"skip_reason\":null,\"duration_ms\":500,"
-        "\"input\":\"wait\",\"response\":null,\"messages_count\":1,"
-        "\"assertions\":[],\"judgements\":[],\"error\":\"test timed out after 500 ms\",\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":500,\"ttft_ms\":null,\"usage\":null}}\n"
-        "{\"type\":\"result\",\"id\":\"agent down\",\"name\":\"agent down\","
-        "\"file\":\"down.test.yaml\",\"status\":\"error\",\"tags\":[],\"skip_reason\":null,\"duration_ms\":3,"
-        "\"input\":\"hi\",\"response\":null,\"messages_count\":1,"
-        "\"assertions\":[],\"judgements\":[],\"error\":\"cannot reach http://127.0.0.1:9/agent: refused\",\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":3,\"ttft_ms\":null,\"usage\":null}}\n"
-        "{\"type\":\"result\",\"id\":\"T003\",\"name\":\"later\","
-        "\"file\":\"cases.jsonl\",\"status\":\"skipped\",\"tags\":[],\"skip_reason\":null,\"duration_ms\":0,"
-        "\"input\":null,\"response\":null,\"messages_count\":0,\"assertions\":[],"
-        "\"judgements\":[],\"error\":null}\n"
-        "{\"type\":\"result\",\"id\":\"flaky\",\"name\":\"flaky\","
-        "\"file\":\"flaky.test.yaml\",\"status\":\"passed\",\"tags\":[],\"skip_reason\":null,\"duration_ms\":60,"
-        "\"input\":\"roll\",\"response\":\"4\",\"messages_count\":1,"
-        "\"assertions\":[],\"judgements\":[],\"error\":null,\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":60,\"ttft_ms\":null,\"usage\":null}}\n"
-        "{\"type\":\"stability\",\"id\":\"flaky\",\"name\":\"flaky\","
-        "\"runs\":3,\"passed\":2,\"failed\":1,\"pass_rate\":0.6667,"
-        "\"stable\":false,\"stability_class\":\"unstable\",\"avg_duration_ms\":20}\n"
-        "{\"type\":\"summary\",\"total\":6,\"passed\":2,\"failed\":1,"
-        "\"skipped\":1,\"errors\":1,\"timeouts\":1,\"expected_failures\":0,\"stale\":0,\"not_run\":0,"
-        "\"pass_rate\":0.4,\"duration_ms\":1420,\"ended_at\":\"2025-01-17T07:46:41.420Z\"}\n");
+    /* the flaky test's statistics: the json reporter's object, to 15
+     * digits (its interval's digits are test_stats.c's to check) */
+    double lo, hi;
+    char stats[512], want[8192];
+    an_stats_clopper_pearson(3, 2, 0.95, &lo, &hi);
+    snprintf(stats, sizeof stats,
+             "\"stats\":{\"runs\":3,\"passes\":2,\"pass_rate\":0.666666666666667,\"k\":3,"
+             "\"pass_at_k\":1.0,\"pass_hat_k\":0.0,\"ci_low\":%.15g,\"ci_high\":%.15g,"
+             "\"ci_method\":\"clopper-pearson\",\"flaky\":true}",
+             lo, hi);
+    snprintf(want, sizeof want, "%s%s%s", STREAM_HEAD, stats, STREAM_TAIL);
+    assert_string_equal(s, want);
     assert_int_equal(objects(s), 9);
     free(s);
     an_run_result_release(&r);
@@ -113,8 +141,10 @@ static void test_hostile_text_and_empty_run(void **state)
     s = report(&empty, "empty.jsonl");
     assert_int_equal(objects(s), 2);
     assert_non_null(strstr(s, "\n{\"type\":\"summary\",\"total\":0,\"passed\":0,\"failed\":0,"
-                              "\"skipped\":0,\"errors\":0,\"timeouts\":0,\"expected_failures\":0,\"stale\":0,\"not_run\":0,"
-                              "\"pass_rate\":0.0,\"duration_ms\":0,\"ended_at\":null}\n"));
+                              "\"skipped\":0,\"errors\":0,\"timeouts\":0,\"expected_failures\":0,"
+                              "\"stale\":0,\"not_run\":0,"
+                              "\"pass_rate\":0.0,\"duration_ms\":0,\"ended_at\":null,"
+                              "\"flaky\":0,\"agent_calls\":0}\n"));
     assert_non_null(strstr(s, "\"started_at\":null,"));
     free(s);
 }
@@ -130,13 +160,15 @@ static void test_dynamic(void **state)
     assert_string_equal(
         first,
         "{\"type\":\"result\",\"id\":\"T004\",\"name\":\"expense coverage\","
-        "\"file\":\"cases.jsonl\",\"status\":\"failed\",\"tags\":[],\"skip_reason\":null,\"duration_ms\":6800,"
+        "\"file\":\"cases.jsonl\",\"status\":\"failed\",\"tags\":[],\"skip_reason\":null,"
+        "\"duration_ms\":6800,"
         "\"input\":\"Help me file an expense\",\"response\":\"Created it.\","
         "\"messages_count\":3,\"assertions\":[{\"type\":\"dynamic.max_turns\",\"passed\":false,"
         "\"message\":\"max turns (3) exceeded without reaching all checkpoints\","
         "\"expected\":\"every required checkpoint reached\",\"actual\":\"missing: confirm\","
         "\"detail\":null,\"turn\":null,\"location\":\"cases.jsonl:4:1\"}],\"judgements\":[],"
-        "\"error\":null,\"metrics\":{\"tool_calls\":1,\"turns\":3,\"duration_ms\":6800,\"ttft_ms\":null,\"usage\":null},"
+        "\"error\":null,\"metrics\":{\"tool_calls\":1,\"turns\":3,\"duration_ms\":6800,\"ttft_ms\":"
+        "null,\"usage\":null},"
         "\"turns\":[{\"turn\":1,\"input\":\"Help me file an expense\","
         "\"output\":\"What type of expense is it?\"},"
         "{\"turn\":2,\"input\":\"Client dinner, $250\",\"output\":\"Anything else?\"},"
@@ -147,15 +179,18 @@ static void test_dynamic(void **state)
         "{\"id\":\"confirm\",\"reached_at_turn\":null,\"passed\":false,\"required\":true}],"
         "\"total_turns\":3}\n"
         "{\"type\":\"result\",\"id\":\"greets back\",\"name\":\"greets back\","
-        "\"file\":\"dyn.test.yaml\",\"status\":\"passed\",\"tags\":[],\"skip_reason\":null,\"duration_ms\":500,"
+        "\"file\":\"dyn.test.yaml\",\"status\":\"passed\",\"tags\":[],\"skip_reason\":null,"
+        "\"duration_ms\":500,"
         "\"input\":\"hi\",\"response\":\"Hello!\",\"messages_count\":1,\"assertions\":[],"
-        "\"judgements\":[],\"error\":null,\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_ms\":500,\"ttft_ms\":null,\"usage\":null},"
+        "\"judgements\":[],\"error\":null,\"metrics\":{\"tool_calls\":0,\"turns\":1,\"duration_"
+        "ms\":500,\"ttft_ms\":null,\"usage\":null},"
         "\"turns\":[{\"turn\":1,\"input\":\"hi\",\"output\":\"Hello!\"}],"
         "\"checkpoints\":[{\"id\":\"greet\",\"reached_at_turn\":1,\"passed\":true,"
         "\"required\":true}],\"total_turns\":1}\n"
         "{\"type\":\"summary\",\"total\":2,\"passed\":1,\"failed\":1,\"skipped\":0,"
-        "\"errors\":0,\"timeouts\":0,\"expected_failures\":0,\"stale\":0,\"not_run\":0,\"pass_rate\":0.5,\"duration_ms\":9000,"
-        "\"ended_at\":\"2025-01-17T07:46:49.000Z\"}\n");
+        "\"errors\":0,\"timeouts\":0,\"expected_failures\":0,\"stale\":0,\"not_run\":0,\"pass_"
+        "rate\":0.5,\"duration_ms\":9000,"
+        "\"ended_at\":\"2025-01-17T07:46:49.000Z\",\"flaky\":0,\"agent_calls\":2}\n");
     assert_int_equal(objects(s), 4);
     free(s);
 

@@ -252,6 +252,21 @@ static void test_skipped(void **state)
                               "errors=\"0\" skipped=\"1\" time=\"0.852\""));
     assert_non_null(strstr(s, "<testsuite name=\"flaky.test.yaml\" tests=\"1\" failures=\"0\" "
                               "errors=\"0\" skipped=\"0\""));
+    /* the flaky test (2 of 3 runs): its statistics, one property each, and
+     * its suite's agent calls; cases.jsonl ran 2 tests once (the skip: 0) */
+    assert_non_null(strstr(s, "        <property name=\"ananke.k\" value=\"3\"/>\n"
+                              "        <property name=\"ananke.pass_at_k\" value=\"1\"/>\n"
+                              "        <property name=\"ananke.pass_hat_k\" value=\"0\"/>\n"
+                              "        <property name=\"ananke.ci_low\" value=\"0.0942993\"/>\n"
+                              "        <property name=\"ananke.ci_high\" value=\"0.991596\"/>\n"
+                              "        <property name=\"ananke.ci_method\" "
+                              "value=\"clopper-pearson\"/>\n"
+                              "        <property name=\"ananke.confidence\" value=\"0.95\"/>\n"
+                              "        <property name=\"ananke.flaky\" value=\"true\"/>\n"));
+    assert_non_null(strstr(s, "skipped=\"1\" time=\"0.852\" timestamp=\"2025-01-17T07:46:40\">\n"
+                              "      <properties>\n"
+                              "        <property name=\"ananke.agent_calls\" value=\"2\"/>\n"));
+    assert_non_null(strstr(s, "<property name=\"ananke.agent_calls\" value=\"3\"/>"));
     assert_non_null(strstr(s, "<testcase name=\"T003 \xE2\x80\x94 later\" classname=\"cases\" "
                               "file=\"cases.jsonl\" time=\"0.000\">\n"
                               "      <skipped message=\"skip: true\"/>\n"

@@ -40,7 +40,8 @@ static void test_report(void **state)
         "| 6 | 2 | 1 | 1 | 2 | 40.0% | 1420ms |\n"
         "\n"
         "Started 2025-01-17 07:46:40 UTC with ananke.config.yaml. Skipped tests are left out of "
-        "the pass rate. 1 of the errors timed out.\n"
+        "the pass rate. 1 of the errors timed out. 1 repeated test was flaky (the runs "
+        "disagree). 7 agent calls.\n"
         "\n"
         "## Failed and errored tests\n"
         "\n"
@@ -86,9 +87,10 @@ static void test_report(void **state)
         "\n"
         "## Stability\n"
         "\n"
-        "| Test | Runs | Passed | Pass rate | Stability |\n"
-        "|---|---:|---:|---:|---|\n"
-        "| flaky | 3 | 2 | 66.7% | unstable |\n");
+        "| Test | Runs | Passed | Pass rate | Stability | Flaky | pass^k | pass@k | Interval |\n"
+        "|---|---:|---:|---:|---|---|---:|---:|---|\n"
+        "| flaky | 3 | 2 | 66.7% | unstable | **flaky** | pass^3 0% | pass@3 100% | "
+        "95% CI [9.4%, 99.2%] (clopper-pearson) |\n");
     free(s);
     an_run_result_release(&r);
 }
@@ -126,7 +128,7 @@ static void test_hostile_names_and_text(void **state)
     struct an_run_result empty = {0};
     s = report(&empty, "empty.md");
     assert_non_null(strstr(s, "| 0 | 0 | 0 | 0 | 0 | 0.0% | 0ms |\n"));
-    assert_non_null(strstr(s, "Started at an unknown time.\n\nNo tests were run.\n"));
+    assert_non_null(strstr(s, "Started at an unknown time. 0 agent calls.\n\nNo tests were run.\n"));
     assert_int_equal(s[strlen(s) - 2], '.');
     free(s);
 }
@@ -143,7 +145,7 @@ static void test_dynamic(void **state)
         "|---:|---:|---:|---:|---:|---:|---:|\n"
         "| 2 | 1 | 1 | 0 | 0 | 50.0% | 9000ms |\n"
         "\n"
-        "Started 2025-01-17 07:46:40 UTC.\n"
+        "Started 2025-01-17 07:46:40 UTC. 2 agent calls.\n"
         "\n"
         "## Failed and errored tests\n"
         "\n"

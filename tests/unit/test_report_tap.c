@@ -120,7 +120,8 @@ static void test_pass_fail_error(void **state)
                            "    message: \"tests/hook.test.yaml:4:5: hook 'false' exited with "
                            "status 1\"\n"
                            "    turn: null\n"
-                           "  ...\n");
+                           "  ...\n"
+                           "# agent calls: 4\n");
     only_expected_lines(s, 4);
     free(s);
     an_run_result_release(&r);
@@ -170,7 +171,8 @@ static void test_hostile_text(void **state)
                            "    message: \"RUN_ERROR: \\\"boom\\\"\\n1..1\\nnot ok 1\\t"
                            "\\u202E\\uFFFF\"\n"
                            "    turn: 3\n"
-                           "  ...\n");
+                           "  ...\n"
+                           "# agent calls: 2\n");
     only_expected_lines(s, 2);
     free(s);
     an_run_result_release(&r);
@@ -205,6 +207,14 @@ static void test_repeats(void **state)
                            "  passes: 4\n"
                            "  pass_rate: 0.8\n"
                            "  stability: \"mostly stable\"\n"
+                           "  k: 5\n"
+                           "  pass_at_k: 1\n"
+                           "  pass_hat_k: 0\n"
+                           "  ci_low: 0.2836\n"  /* Clopper-Pearson 4/5: [0.2836, 0.9949] */
+                           "  ci_high: 0.9949\n"
+                           "  ci_method: \"clopper-pearson\"\n"
+                           "  confidence: 0.95\n"
+                           "  flaky: true\n"
                            "  ...\n"
                            "not ok 2 - flaky\n"
                            "  ---\n"
@@ -216,6 +226,14 @@ static void test_repeats(void **state)
                            "  passes: 2\n"
                            "  pass_rate: 0.6667\n"
                            "  stability: \"unstable\"\n"
+                           "  k: 3\n"
+                           "  pass_at_k: 1\n"
+                           "  pass_hat_k: 0\n"
+                           "  ci_low: 0.0943\n"
+                           "  ci_high: 0.9916\n"
+                           "  ci_method: \"clopper-pearson\"\n"
+                           "  confidence: 0.95\n"
+                           "  flaky: true\n"
                            "  findings:\n"
                            "    - turn: 1\n"
                            "      kind: \"timing.max_duration_ms\"\n"
@@ -224,7 +242,9 @@ static void test_repeats(void **state)
                            "      actual: \"31ms\"\n"
                            "      at: \"b.test.yaml:5:24\"\n"
                            "  ...\n"
-                           "# 2 tests not run (--fail-fast)\n");
+                           "# 2 tests not run (--fail-fast)\n"
+                           "# 2 flaky tests (runs that disagree)\n"
+                           "# agent calls: 8\n");
     only_expected_lines(s, 2);
     free(s);
     an_run_result_release(&r);
@@ -235,7 +255,7 @@ static void test_empty_and_errors(void **state)
     (void)state;
     struct an_run_result empty = {0};
     char *s = report(&empty, "empty.tap");
-    assert_string_equal(s, "TAP version 14\n1..0\n");
+    assert_string_equal(s, "TAP version 14\n1..0\n# agent calls: 0\n");
     free(s);
 
     char path[128];
@@ -265,7 +285,8 @@ static void test_skip_directive(void **state)
                            "  turns: 0\n"
                            "  ...\n"
                            "ok 2 - T003 \xE2\x80\x94 later # SKIP\n"
-                           "ok 3 - retry \\# TODO # SKIP\n");
+                           "ok 3 - retry \\# TODO # SKIP\n"
+                           "# agent calls: 1\n");
     only_expected_lines(s, 3);
     free(s);
     an_run_result_release(&r);

@@ -204,6 +204,7 @@ struct an_counts an_run_result_counts(const struct an_run_result *r)
 {
     struct an_counts c = {0};
     for (size_t i = 0; i < r->ntests; i++) {
+        c.flaky += an_test_flaky(&r->tests[i]);
         switch (r->tests[i].status) {
         case AN_STATUS_PASS:
             c.passed++;

@@ -15,14 +15,18 @@
  *   "config": "ananke.config.yaml"?, config file used
  *   "summary": {"total": 5, "passed": 3, "failed": 1, "errors": 1, "skipped": 0,
  *               "inconclusive": 0, "expected_failures": 1, "stale": 0, "not_run": 0,
- *               "runs_saved": 0},
+ *               "runs_saved": 0, "flaky": 0, "agent_calls": 5},
  *               (expected_failures: of the failed, those --expected-failures lists;
  *                stale: of the passed, those it lists; inconclusive: --repeat auto
  *                could not decide; runs_saved: --repeat auto, the sum over the
- *                tests it decided of --max-repeats minus the runs each needed)
+ *                tests it decided of --max-repeats minus the runs each needed;
+ *                flaky: repeated tests whose runs disagree; agent_calls: every run
+ *                of every test that ran)
  *   "options": {"parallel": 1, "repeat": 1 | "auto", "pass_rate": 1.0,
- *               "max_repeats": 20?, "confidence": 0.95?,  (--repeat auto; else null)
- *               "shard": "2/4"?, "filter": "re"?},
+ *               "max_repeats": 20?,  (--repeat auto; else null)
+ *               "shard": "2/4"?, "filter": "re"?,
+ *               "pass_k": 3?, "confidence": 0.95, "fail_on_flaky": false},
+ *               (pass_k null: each test's runs)
  *   "tests": [{
  *     "name": "pays once",
  *     "id": "T001"?,                a JSONL case's id; null for a YAML test
@@ -72,6 +76,13 @@
  *     "attempts": [{"status", "duration_ms", "summary"?, "total_tokens"?}],  one per run
  *                                   when repeated; total_tokens when the agent reported usage
  *     "max_runs": 20?,              --repeat auto: the runs it could have taken; else null
+ *     "stats": {                    a repeated test (docs/statistics.md); null otherwise
+ *       "runs": 5, "passes": 3, "pass_rate": 0.6,
+ *       "k": 5, "pass_at_k": 1.0?, "pass_hat_k": 0.0?,  null when k > runs
+ *       "ci_low": 0.1466, "ci_high": 0.9473,   the interval at options.confidence
+ *       "ci_method": "clopper-pearson" | "wilson",   clopper-pearson below 10 runs
+ *       "flaky": true               its runs disagree
+ *     }?,
  *     "dynamic": {                  a dynamic test (seed 002); null for a static one
  *       "simulator": "user-sim"?,   the simulator agent's name
  *       "end": "all_reached" | "goal_achieved" | "max_turns" | "timeout" | "error",
@@ -93,6 +104,9 @@
  */
 #include "core/result_json.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
@@ -195,7 +209,39 @@ static json_t *dynamic(const struct an_test_result *t)
     return o;
 }
 
-json_t *an_result_json_test(const struct an_test_result *t)
+/* A statistic to 15 significant digits: far below its own uncertainty,
+ * and what keeps the document's reals short (an_json_dumps writes every
+ * real of a document with 17 digits as soon as one needs them). NAN, an
+ * estimate that does not exist, is null. */
+static json_t *real_or_null(double v)
+{
+    if (!isfinite(v))
+        return json_null();
+    char t[40];
+    snprintf(t, sizeof t, "%.15g", v);
+    return json_real(strtod(t, NULL));
+}
+
+json_t *an_result_json_stats(const struct an_run_result *r, const struct an_test_result *t)
+{
+    struct an_test_stats s;
+    if (!an_test_stats(t, r->pass_k, r->confidence, &s))
+        return json_null();
+    json_t *o = json_object();
+    set(o, "runs", json_integer(s.runs));
+    set(o, "passes", json_integer(s.passes));
+    set(o, "pass_rate", real_or_null(s.pass_rate));
+    set(o, "k", json_integer(s.k));
+    set(o, "pass_at_k", real_or_null(s.pass_at_k));
+    set(o, "pass_hat_k", real_or_null(s.pass_hat_k));
+    set(o, "ci_low", real_or_null(s.ci_low));
+    set(o, "ci_high", real_or_null(s.ci_high));
+    set(o, "ci_method", json_string(s.ci_method));
+    set(o, "flaky", json_boolean(s.flaky));
+    return o;
+}
+
+json_t *an_result_json_test(const struct an_run_result *r, const struct an_test_result *t)
 {
     json_t *o = json_object();
     set(o, "name", str(t->name));
@@ -263,6 +309,7 @@ json_t *an_result_json_test(const struct an_test_result *t)
     }
     set(o, "attempts", att);
     set(o, "max_runs", t->max_runs ? json_integer(t->max_runs) : json_null());
+    set(o, "stats", an_result_json_stats(r, t));
     set(o, "dynamic", dynamic(t));
     set(o, "transcript", an_transcript_to_json(&t->transcript, false));
     return o;
@@ -288,6 +335,8 @@ json_t *an_result_json_head(const struct an_run_result *r)
     set(s, "stale", json_integer((json_int_t)c.stale));
     set(s, "not_run", json_integer((json_int_t)r->not_run));
     set(s, "runs_saved", json_integer((json_int_t)an_run_result_runs_saved(r)));
+    set(s, "flaky", json_integer((json_int_t)c.flaky));
+    set(s, "agent_calls", json_integer((json_int_t)an_run_result_agent_calls(r)));
     set(o, "summary", s);
     json_t *opt = json_object();
     set(opt, "parallel", json_integer(r->parallel ? r->parallel : 1));
@@ -295,9 +344,12 @@ json_t *an_result_json_head(const struct an_run_result *r)
         r->adaptive ? json_string("auto") : json_integer(r->repeat ? r->repeat : 1));
     set(opt, "pass_rate", json_real(r->pass_rate > 0 ? r->pass_rate : 1.0));
     set(opt, "max_repeats", r->adaptive ? json_integer(r->max_repeats) : json_null());
-    set(opt, "confidence", r->adaptive ? json_real(r->confidence) : json_null());
     set(opt, "shard", str(r->shard));
     set(opt, "filter", str(r->filter));
+    set(opt, "pass_k", r->pass_k ? json_integer(r->pass_k) : json_null());
+    set(opt, "confidence",
+        json_real(r->confidence > 0 && r->confidence < 1 ? r->confidence : AN_CONFIDENCE_DEFAULT));
+    set(opt, "fail_on_flaky", json_boolean(r->fail_on_flaky));
     set(o, "options", opt);
     return o;
 }
@@ -307,7 +359,7 @@ json_t *an_run_result_to_json(const struct an_run_result *r)
     json_t *o = an_result_json_head(r);
     json_t *tests = json_array();
     for (size_t i = 0; i < r->ntests; i++)
-        json_array_append_new(tests, an_result_json_test(&r->tests[i]));
+        json_array_append_new(tests, an_result_json_test(r, &r->tests[i]));
     set(o, "tests", tests);
     return o;
 }

@@ -21,7 +21,11 @@
 
 /* Everything of the run but its "tests" array, in the document's key order. */
 json_t *an_result_json_head(const struct an_run_result *r);
-/* One element of "tests". */
-json_t *an_result_json_test(const struct an_test_result *t);
+/* One element of "tests" (r: the run it is from, for the statistics'
+ * options). */
+json_t *an_result_json_test(const struct an_run_result *r, const struct an_test_result *t);
+/* A repeated test's "stats" object (docs/statistics.md); JSON null for a
+ * test that was not repeated. */
+json_t *an_result_json_stats(const struct an_run_result *r, const struct an_test_result *t);
 
 #endif

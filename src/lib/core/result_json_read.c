@@ -403,15 +403,18 @@ int an_run_result_load(struct an_run_result *out, const char *path, struct an_er
         if (rep && !strcmp(rep, "auto")) {
             out->adaptive = true;
             out->max_repeats = (unsigned)in_range(opt, "max_repeats", 1, 1 << 20, 0);
-            json_t *cf = json_object_get(opt, "confidence");
-            double c = json_is_number(cf) ? json_number_value(cf) : 0.95;
-            out->confidence = c > 0 && c < 1 ? c : 0.95;
         }
         json_t *pr = json_object_get(opt, "pass_rate");
         double rate = json_is_number(pr) ? json_number_value(pr) : 1.0;
         out->pass_rate = rate >= 0 && rate <= 1 ? rate : 1.0;
         if (!out->filter)
             out->filter = dup_str(opt, "filter");
+        /* the statistics are recomputed from runs and passes with these */
+        out->pass_k = (unsigned)in_range(opt, "pass_k", 0, INT32_MAX, 0);
+        json_t *conf = json_object_get(opt, "confidence");
+        double cv = json_is_number(conf) ? json_number_value(conf) : 0;
+        out->confidence = cv > 0 && cv < 1 ? cv : AN_CONFIDENCE_DEFAULT;
+        out->fail_on_flaky = json_is_true(json_object_get(opt, "fail_on_flaky"));
     }
     size_t i;
     json_t *v;

@@ -283,6 +283,12 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
                               ? "  inconclusive: %u runs could not decide (at most %u)\n"
                               : "  adaptive: decided after %u of at most %u runs\n",
                           t->runs, t->max_runs);
+        struct an_test_stats st;
+        if (an_test_stats(t, o->pass_k, o->confidence, &st)) {
+            an_buf_puts(&c.b, "  ");
+            an_rpt_stats_line(&c.b, &st);
+            an_buf_putc(&c.b, '\n');
+        }
         if (t->status == AN_STATUS_PASS && t->passes < t->runs && t->attempts)
             for (unsigned i = 0; i < t->runs; i++)
                 if (t->attempts[i].status != AN_STATUS_PASS && t->attempts[i].summary) {
@@ -427,6 +433,36 @@ static void recap(struct con *c, const struct an_run_result *r)
         an_buf_printf(&c->b, "  (+%zu more; the report files list them all)\n", n - shown);
 }
 
+/* Under --fail-on-flaky the flaky tests that passed fail the run too: they
+ * are listed after the failures, with their statistics, at most RECAP_MAX. */
+static void recap_flaky(struct con *c, const struct an_run_result *r,
+                        const struct an_console_opts *o)
+{
+    size_t n = 0;
+    for (size_t i = 0; r->fail_on_flaky && i < r->ntests; i++) {
+        const struct an_test_result *t = &r->tests[i];
+        struct an_test_stats st;
+        if (t->status != AN_STATUS_PASS || !an_test_flaky(t) ||
+            !an_test_stats(t, o->pass_k, o->confidence, &st))
+            continue;
+        if (!n++)
+            an_buf_puts(&c->b, "\nflaky tests (--fail-on-flaky):\n");
+        if (n > RECAP_MAX)
+            continue;
+        struct an_buf title = AN_BUF_INIT;
+        an_rpt_title(&title, t);
+        an_buf_puts(&c->b, "  ");
+        an_rpt_str(&c->b, an_buf_cstr(&title), RECAP_CUT, NULL, 0);
+        an_buf_release(&title);
+        recap_where(c, t);
+        an_buf_printf(&c->b, "\n    %u/%u runs passed; ", t->passes, t->runs);
+        an_rpt_stats_line(&c->b, &st);
+        an_buf_putc(&c->b, '\n');
+    }
+    if (n > RECAP_MAX)
+        an_buf_printf(&c->b, "  (+%zu more; the report files list them all)\n", n - RECAP_MAX);
+}
+
 void an_console_summary(FILE *out, const struct an_run_result *r, const struct an_console_opts *o)
 {
     struct an_console_opts def = AN_CONSOLE_OPTS_INIT;
@@ -436,6 +472,7 @@ void an_console_summary(FILE *out, const struct an_run_result *r, const struct a
     int64_t ms = r->end_ms - r->start_ms;
     struct an_counts n = an_run_result_counts(r);
     recap(&c, r);
+    recap_flaky(&c, r, o);
     an_buf_putc(&c.b, '\n');
     count(&c, n.passed, SGR_GREEN, "passed", "passed");
     an_buf_puts(&c.b, ", ");
@@ -456,6 +493,10 @@ void an_console_summary(FILE *out, const struct an_run_result *r, const struct a
         an_buf_puts(&c.b, ", ");
         count(&c, n.inconclusive, SGR_YELLOW, "inconclusive", "inconclusive");
     }
+    if (n.flaky) {
+        an_buf_puts(&c.b, ", ");
+        count(&c, n.flaky, SGR_YELLOW, "flaky", "flaky");
+    }
     an_buf_printf(&c.b, " (%zu %s) in %.2fs\n", r->ntests, r->ntests == 1 ? "test" : "tests",
                   (double)(ms > 0 ? ms : 0) / 1000.0);
     if (r->adaptive) { /* the cost of certainty */
@@ -471,6 +512,8 @@ void an_console_summary(FILE *out, const struct an_run_result *r, const struct a
     }
     /* seed 002's summary line; skipped tests are left out of the rate */
     an_buf_printf(&c.b, "Pass rate: %.1f%%\n", an_counts_pass_rate(&n) * 100.0);
+    /* the cost of the verdicts: one call per run of every test */
+    an_buf_printf(&c.b, "Agent calls: %zu\n", an_run_result_agent_calls(r));
     fwrite(c.b.data, 1, c.b.len, out);
     fflush(out);
     an_buf_release(&c.b);

@@ -103,10 +103,41 @@ static void error_loc(const char *msg, const char *file, unsigned *line, unsigne
     }
 }
 
-static void runs_line(struct an_buf *m, const struct an_test_result *t)
+static void runs_line(struct an_buf *m, const struct an_run_result *r,
+                      const struct an_test_result *t)
 {
-    if (t->runs)
-        an_buf_printf(m, "\npassed %u of %u runs", t->passes, t->runs);
+    struct an_test_stats s;
+    if (!t->runs)
+        return;
+    an_buf_printf(m, "\npassed %u of %u runs", t->passes, t->runs);
+    if (an_test_stats(t, r->pass_k, r->confidence, &s)) {
+        an_buf_puts(m, "; ");
+        an_rpt_stats_line(m, &s);
+    }
+}
+
+/* A flaky test that passed (a failed one is annotated as a failure, its
+ * statistics in the message): a warning, an error under --fail-on-flaky. */
+static void flaky(struct an_buf *b, const struct an_run_result *r, const struct an_test_result *t)
+{
+    struct an_buf title = AN_BUF_INIT, m = AN_BUF_INIT;
+    const char *name = t->name ? t->name : t->file;
+    an_buf_puts(&title, "FLAKY ");
+    an_buf_puts(&title, name ? name : "");
+    an_buf_puts(&m, r->fail_on_flaky ? "its runs disagree (--fail-on-flaky fails the run)"
+                                     : "its runs disagree");
+    runs_line(&m, r, t);
+    an_buf_puts(b, r->fail_on_flaky ? "::error file=" : "::warning file=");
+    char *path = repo_path(r, t->file);
+    esc(b, path, true);
+    free(path);
+    an_buf_puts(b, ",line=1,title=");
+    esc(b, an_buf_cstr(&title), true);
+    an_buf_puts(b, "::");
+    esc(b, an_buf_cstr(&m), false);
+    an_buf_putc(b, '\n');
+    an_buf_release(&title);
+    an_buf_release(&m);
 }
 
 static void test(struct an_buf *b, const struct an_run_result *r, const struct an_test_result *t)
@@ -122,7 +153,7 @@ static void test(struct an_buf *b, const struct an_run_result *r, const struct a
     if (t->status == AN_STATUS_INCONCLUSIVE) { /* --repeat auto: no verdict, one note */
         an_buf_printf(&m, "%u runs could not decide whether the test passes often enough",
                       t->runs);
-        runs_line(&m, t);
+        runs_line(&m, r, t);
         command(b, r, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
         an_buf_release(&title);
         an_buf_release(&m);
@@ -143,7 +174,7 @@ static void test(struct an_buf *b, const struct an_run_result *r, const struct a
             an_buf_printf(&m, "turn %d: ", t->error_turn + 1);
         an_buf_puts(&m, msg);
         an_buf_printf(&m, " [%s]", an_code_name((enum an_code)t->error_code));
-        runs_line(&m, t);
+        runs_line(&m, r, t);
         command(b, r, t->file, line, col, an_buf_cstr(&title), an_buf_cstr(&m));
     }
     for (size_t i = 0; i < t->findings.n; i++) {
@@ -160,7 +191,7 @@ static void test(struct an_buf *b, const struct an_run_result *r, const struct a
             an_buf_printf(&m, "\nactual: %s", f->actual);
         if (f->detail && f->detail[0])
             an_buf_printf(&m, "\n%s", f->detail);
-        runs_line(&m, t);
+        runs_line(&m, r, t);
         if (f->file)
             command(b, r, f->file, f->line, f->col, an_buf_cstr(&title), an_buf_cstr(&m));
         else
@@ -169,7 +200,7 @@ static void test(struct an_buf *b, const struct an_run_result *r, const struct a
     if (t->status == AN_STATUS_FAIL && !t->findings.n) {
         an_buf_reset(&m);
         an_buf_puts(&m, "test failed");
-        runs_line(&m, t);
+        runs_line(&m, r, t);
         command(b, r, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
     }
     an_buf_release(&title);
@@ -179,10 +210,20 @@ static void test(struct an_buf *b, const struct an_run_result *r, const struct a
 void an_report_github(FILE *out, const struct an_run_result *r)
 {
     struct an_buf b = AN_BUF_INIT;
-    for (size_t i = 0; i < r->ntests; i++)
-        if (r->tests[i].status == AN_STATUS_FAIL || r->tests[i].status == AN_STATUS_ERROR ||
-            r->tests[i].status == AN_STATUS_INCONCLUSIVE || r->tests[i].expect == AN_EXPECT_STALE)
-            test(&b, r, &r->tests[i]); /* a pass or a skip annotates nothing */
+    bool repeated = false;
+    for (size_t i = 0; i < r->ntests; i++) {
+        const struct an_test_result *t = &r->tests[i];
+        repeated |= t->runs > 0;
+        if (t->status == AN_STATUS_FAIL || t->status == AN_STATUS_ERROR ||
+            t->status == AN_STATUS_INCONCLUSIVE || t->expect == AN_EXPECT_STALE)
+            test(&b, r, t); /* a pass or a skip annotates nothing, */
+        else if (an_test_flaky(t))
+            flaky(&b, r, t); /* but a flaky pass */
+    }
+    /* the cost of repeated runs, once (a run of single runs costs its tests) */
+    if (repeated)
+        an_buf_printf(&b, "::notice title=ananke::%zu agent calls (every run of every test)\n",
+                      an_run_result_agent_calls(r));
     if (b.len)
         (void)fwrite(b.data, 1, b.len, out);
     an_buf_release(&b);

@@ -151,6 +151,11 @@ static void head(struct an_buf *b, const struct an_run_result *r, const struct a
     }
     if (r->parallel > 1)
         an_buf_printf(b, "<dt>parallel</dt><dd>%u</dd>", r->parallel);
+    if (c->flaky)
+        an_buf_printf(b, "<dt>flaky</dt><dd>%zu test%s whose runs disagree%s</dd>", c->flaky,
+                      c->flaky == 1 ? "" : "s",
+                      r->fail_on_flaky ? " (--fail-on-flaky: the run fails)" : "");
+    an_buf_printf(b, "<dt>agent calls</dt><dd>%zu</dd>", an_run_result_agent_calls(r));
     if (r->not_run)
         an_buf_printf(b, "<dt>not run</dt><dd>%zu test%s (stopped early)</dd>", r->not_run,
                       r->not_run == 1 ? "" : "s");
@@ -194,7 +199,7 @@ int an_report_html_file(const struct an_run_result *r, const char *path, struct 
         for (size_t i = 0; i < r->ntests; i++) {
             if (html_order_rank(&r->tests[i]) != rank)
                 continue;
-            html_test_section(&b, &r->tests[i], i);
+            html_test_section(&b, r, &r->tests[i], i);
             /* flush per test: a large run never sits in memory twice */
             fwrite(b.data, 1, b.len, f.fp);
             an_buf_reset(&b);

@@ -61,7 +61,8 @@ void html_checkpoint_table(struct an_buf *b, const struct an_dynamic_result *d);
 
 /* html_test.c */
 /* Test idx (0-based, its anchor is test-IDX+1) as one <details>. */
-void html_test_section(struct an_buf *b, const struct an_test_result *t, size_t idx);
+void html_test_section(struct an_buf *b, const struct an_run_result *r,
+                       const struct an_test_result *t, size_t idx);
 /* Where a test goes: 0 fails the run, 1 flaky, 2 passed, 3 skipped. */
 int html_order_rank(const struct an_test_result *t);
 

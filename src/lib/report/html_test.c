@@ -4,7 +4,8 @@
 #include "report/metrics.h"
 #include "report/report_util.h"
 
-static void repeat_box(struct an_buf *b, const struct an_test_result *t)
+static void repeat_box(struct an_buf *b, const struct an_run_result *r,
+                       const struct an_test_result *t)
 {
     enum an_stability st = an_stability_of(t->passes, t->runs);
     an_buf_printf(b, "<div class=\"box repeat\">runs <b>%u</b> \xC2\xB7 passes <b>%u</b> "
@@ -13,6 +14,17 @@ static void repeat_box(struct an_buf *b, const struct an_test_result *t)
     html_pct(b, t->passes, t->runs);
     an_buf_printf(b, "</b> \xC2\xB7 <span class=\"stab s%d\">%s</span>", (int)st,
                   an_stability_name(st));
+    struct an_test_stats s;
+    if (an_test_stats(t, r->pass_k, r->confidence, &s)) {
+        /* only digits and the static method name: nothing to escape */
+        an_buf_puts(b, "<div class=\"stats\">");
+        if (s.flaky)
+            an_buf_puts(b, "<b>flaky</b>: its runs disagree \xC2\xB7 ");
+        an_rpt_pass_k(b, &s);
+        an_buf_puts(b, " \xC2\xB7 ");
+        an_rpt_ci(b, &s);
+        an_buf_puts(b, "</div>");
+    }
     if (t->attempts) {
         an_buf_puts(b, "<ol class=\"attempts\">");
         for (unsigned i = 0; i < t->runs; i++) {
@@ -32,15 +44,11 @@ static void repeat_box(struct an_buf *b, const struct an_test_result *t)
                   t->passes < t->runs ? "the first run that did not pass" : "the last run");
 }
 
-/* A repeated test whose runs disagree (some passed, some did not). */
+/* A repeated test whose runs disagree: some passed, some did not (one
+ * definition for every report: an_test_flaky). */
 static bool flaky(const struct an_test_result *t)
 {
-    if (!t->attempts || t->runs < 2)
-        return t->runs > 1 && t->passes && t->passes < t->runs;
-    for (unsigned i = 1; i < t->runs; i++)
-        if (t->attempts[i].status != t->attempts[0].status)
-            return true;
-    return false;
+    return an_test_flaky(t);
 }
 
 /* Failures first: what fails the run, then the flaky, the passed (and the
@@ -102,7 +110,8 @@ static void test_summary(struct an_buf *b, const struct an_test_result *t, size_
 /* What is said of the test before its turns: why it was skipped, its
  * expected failure, its metrics, its error, its repeated runs, its hook
  * variables. */
-static void test_boxes(struct an_buf *b, const struct an_test_result *t)
+static void test_boxes(struct an_buf *b, const struct an_run_result *r,
+                       const struct an_test_result *t)
 {
     if (t->status == AN_STATUS_SKIP && t->skip_reason) {
         an_buf_puts(b, "<div class=\"muted\">Skipped, not run: ");
@@ -147,7 +156,7 @@ static void test_boxes(struct an_buf *b, const struct an_test_result *t)
         an_buf_puts(b, "</div></div>\n");
     }
     if (t->runs)
-        repeat_box(b, t);
+        repeat_box(b, r, t);
     if (t->nvar_names) {
         an_buf_puts(b, "<div class=\"muted\">hook variables: <span class=\"mono\">");
         for (size_t i = 0; i < t->nvar_names; i++) {
@@ -213,10 +222,11 @@ static void test_after(struct an_buf *b, const struct an_test_result *t)
     }
 }
 
-void html_test_section(struct an_buf *b, const struct an_test_result *t, size_t idx)
+void html_test_section(struct an_buf *b, const struct an_run_result *r,
+                       const struct an_test_result *t, size_t idx)
 {
     test_summary(b, t, idx);
-    test_boxes(b, t);
+    test_boxes(b, r, t);
     test_turns(b, t);
     test_after(b, t);
     an_buf_puts(b, "</div></details>\n");

@@ -45,7 +45,7 @@ int an_report_json(const struct an_run_result *r, const char *path, struct an_er
     free(text);
     fputs(r->ntests ? ",\n  \"tests\": [\n    " : ",\n  \"tests\": []\n}", f.fp);
     for (size_t i = 0; i < r->ntests; i++) {
-        json_t *t = an_result_json_test(&r->tests[i]);
+        json_t *t = an_result_json_test(r, &r->tests[i]);
         char *tt = an_json_dumps(t, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         json_decref(t);
         if (i)

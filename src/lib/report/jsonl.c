@@ -10,10 +10,14 @@
  *    "message":"Output must contain \"Bye\"","expected":"...","actual":null,
  *    "detail":null,"turn":null,"location":"cases.jsonl:1:40"}],"error":null}
  *   {"type":"stability","id":"T001","name":"greeting","runs":5,"passed":3,"failed":2,
- *    "pass_rate":0.6,"stable":false,"stability_class":"unstable","avg_duration_ms":41}
+ *    "pass_rate":0.6,"stable":false,"stability_class":"unstable","avg_duration_ms":41,
+ *    "stats":{"runs":5,"passes":3,"pass_rate":0.6,"k":5,"pass_at_k":1.0,"pass_hat_k":0.0,
+ *             "ci_low":0.1466,"ci_high":0.9473,"ci_method":"clopper-pearson","flaky":true}}
  *   {"type":"summary","total":5,"passed":2,"failed":1,"skipped":1,"errors":1,
  *    "timeouts":0,"not_run":0,"pass_rate":0.5,"duration_ms":1420,
- *    "ended_at":"2025-01-17T07:46:41.420Z"}
+ *    "ended_at":"2025-01-17T07:46:41.420Z","flaky":1,"agent_calls":9}
+ *
+ * "stats" is the json reporter's object (core/result_json.c), to 15 digits.
  *
  * Statuses are seed 002's words: passed, failed, skipped, error, and timeout
  * for an error that --timeout cut. A YAML test has no id: its name stands in.
@@ -42,6 +46,7 @@
 
 #include "ananke/report.h"
 #include "core/json.h"
+#include "core/result_json.h"
 #include "report/metrics.h"
 #include "report/report_util.h"
 
@@ -242,7 +247,7 @@ static json_t *result_event(const struct an_test_result *t)
     return o;
 }
 
-static json_t *stability_event(const struct an_test_result *t)
+static json_t *stability_event(const struct an_run_result *r, const struct an_test_result *t)
 {
     enum an_stability st = an_stability_of(t->passes, t->runs);
     int64_t total = 0;
@@ -259,6 +264,8 @@ static json_t *stability_event(const struct an_test_result *t)
     set(o, "stable", json_boolean(st == AN_STABLE));
     set(o, "stability_class", stability_class(st));
     set(o, "avg_duration_ms", json_integer(t->attempts ? total / t->runs : duration(t)));
+    /* the json reporter's object, key for key (docs/statistics.md) */
+    set(o, "stats", an_result_json_stats(r, t));
     return o;
 }
 
@@ -298,6 +305,8 @@ static json_t *summary_event(const struct an_run_result *r)
     set(o, "pass_rate", rate(an_counts_pass_rate(&c)));
     set(o, "duration_ms", json_integer(r->end_ms > r->start_ms ? r->end_ms - r->start_ms : 0));
     set(o, "ended_at", iso(r->end_ms));
+    set(o, "flaky", json_integer((json_int_t)c.flaky));
+    set(o, "agent_calls", json_integer((json_int_t)an_run_result_agent_calls(r)));
     return o;
 }
 
@@ -323,7 +332,7 @@ int an_report_jsonl(const struct an_run_result *r, const char *path, struct an_e
         line(f.fp, result_event(&r->tests[i]));
     for (size_t i = 0; i < r->ntests; i++)
         if (r->tests[i].runs > 1)
-            line(f.fp, stability_event(&r->tests[i]));
+            line(f.fp, stability_event(r, &r->tests[i]));
     line(f.fp, summary_event(r));
     /* a failed write sets the stream's error flag; commit reports it */
     return an_atomic_commit(&f, err);

@@ -4,10 +4,16 @@
  *
  *   <testsuites name="ananke" tests= failures= errors= skipped= time=>
  *     <testsuite name="FILE" tests= failures= errors= skipped= time= timestamp=>
+ *       <properties><property name="ananke.agent_calls" value="N"/></properties>
+ *                                  the runs of the file's tests (summed over the
+ *                                  suites: the run's agent calls)
  *       <testcase name="TEST" classname="dir.file" file="FILE" time="0.812">
  *         <failure message="first assertion" type="assertion">all findings</failure>
  *         <error message="what broke" type="AN_ECONNECT">turn, evidence</error>
- *         <properties><property name="ananke.tag" value="smoke"/> ...  one per tag
+ *         <properties><property name="ananke.tag" value="smoke"/> ...  one per tag,
+ *           the metrics, and for a repeated test its runs and statistics
+ *           (ananke.runs, .passes, .pass_rate, .stability, .k, .pass_at_k,
+ *           .pass_hat_k, .ci_low, .ci_high, .ci_method, .confidence, .flaky)
  *         <skipped message="REASON"/>            skip: "REASON" (or "skip: true")
  *         <system-out>per-turn transcript summary</system-out>
  *
@@ -18,6 +24,7 @@
  * checkpoints reached there and the simulator's reasoning, then every
  * checkpoint (reached at turn N, missing, or not reached when optional).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -185,7 +192,31 @@ static void skipped(struct an_buf *b, const struct an_test_result *t)
     an_buf_puts(b, "\"/>\n");
 }
 
-static void properties(struct an_buf *b, const struct an_test_result *t)
+/* A repeated test's statistics: one property each (rpt_stats.h's numbers,
+ * unrounded; an estimate that does not exist, k > runs, is left out). */
+static void stats_properties(struct an_buf *b, const struct an_run_result *r,
+                             const struct an_test_result *t)
+{
+    struct an_test_stats s;
+    if (!an_test_stats(t, r->pass_k, r->confidence, &s))
+        return;
+#define PROP(name, fmt, v)                                                                         \
+    an_buf_printf(b, "        <property name=\"ananke." name "\" value=\"" fmt "\"/>\n", v)
+    PROP("k", "%u", s.k);
+    if (isfinite(s.pass_hat_k)) {
+        PROP("pass_at_k", "%.6g", s.pass_at_k);
+        PROP("pass_hat_k", "%.6g", s.pass_hat_k);
+    }
+    PROP("ci_low", "%.6g", s.ci_low);
+    PROP("ci_high", "%.6g", s.ci_high);
+    PROP("ci_method", "%s", s.ci_method);
+    PROP("confidence", "%.6g", s.confidence);
+    PROP("flaky", "%s", s.flaky ? "true" : "false");
+#undef PROP
+}
+
+static void properties(struct an_buf *b, const struct an_run_result *r,
+                       const struct an_test_result *t)
 {
     struct an_metrics m;
     an_metrics_of(t, &m);
@@ -213,6 +244,7 @@ static void properties(struct an_buf *b, const struct an_test_result *t)
         PROP("stability", "%s", an_stability_name(an_stability_of(t->passes, t->runs)));
     }
 #undef PROP
+    stats_properties(b, r, t);
     if (t->expect) {
         an_buf_printf(b, "        <property name=\"ananke.expected_failure\" value=\"%s",
                       t->expect == AN_EXPECT_FAILED ? "failed" : "stale");
@@ -280,7 +312,8 @@ static void system_out(struct an_buf *b, const struct an_test_result *t)
     an_buf_release(&txt);
 }
 
-static void testcase(struct an_buf *b, const struct an_test_result *t)
+static void testcase(struct an_buf *b, const struct an_run_result *r,
+                     const struct an_test_result *t)
 {
     an_buf_puts(b, "    <testcase name=\"");
     xml(b, t->name, true);
@@ -290,7 +323,7 @@ static void testcase(struct an_buf *b, const struct an_test_result *t)
     xml(b, t->file, true);
     an_buf_printf(b, "\" time=\"%.3f\">\n", an_rpt_secs(t->end_ms - t->start_ms));
     if (t->status != AN_STATUS_SKIP)
-        properties(b, t);
+        properties(b, r, t);
     else if (t->ntags)
         tag_properties(b, t, true);
     if (t->expect == AN_EXPECT_STALE)
@@ -331,7 +364,7 @@ static void document(struct an_buf *b, const struct an_run_result *r)
             seen = same_file(r->tests[k].file, file);
         if (seen)
             continue;
-        size_t n = 0, nf = 0, ne = 0, ns = 0;
+        size_t n = 0, nf = 0, ne = 0, ns = 0, calls = 0;
         int64_t ms = 0;
         for (size_t k = i; k < r->ntests; k++) {
             const struct an_test_result *t = &r->tests[k];
@@ -344,6 +377,7 @@ static void document(struct an_buf *b, const struct an_run_result *r)
             ne += t->status == AN_STATUS_ERROR;
             ns += t->status == AN_STATUS_SKIP || xfail;
             ms += t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0;
+            calls += t->status == AN_STATUS_SKIP ? 0 : t->runs ? t->runs : 1;
         }
         an_buf_puts(b, "  <testsuite name=\"");
         xml(b, file ? file : "(unknown)", true);
@@ -352,10 +386,13 @@ static void document(struct an_buf *b, const struct an_run_result *r)
                       "time=\"%.3f\"",
                       n, nf, ne, ns, an_rpt_secs(ms));
         timestamp(b, r->tests[i].start_ms);
-        an_buf_puts(b, ">\n");
+        an_buf_printf(b,
+                      ">\n      <properties>\n        <property name=\"ananke.agent_calls\" "
+                      "value=\"%zu\"/>\n      </properties>\n",
+                      calls);
         for (size_t k = i; k < r->ntests; k++)
             if (same_file(r->tests[k].file, file))
-                testcase(b, &r->tests[k]);
+                testcase(b, r, &r->tests[k]);
         an_buf_puts(b, "  </testsuite>\n");
     }
     an_buf_puts(b, "</testsuites>\n");

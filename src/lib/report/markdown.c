@@ -154,16 +154,23 @@ static void findings_text(struct an_buf *txt, const struct an_findings *fs)
     }
 }
 
-static void runs_line(struct an_buf *b, const struct an_test_result *t)
+static void runs_line(struct an_buf *b, const struct an_run_result *r,
+                      const struct an_test_result *t)
 {
     an_buf_printf(b, "%u/%u runs passed (", t->passes, t->runs);
     if (t->max_runs) /* --repeat auto: how many it might have taken */
         an_buf_printf(b, "adaptive, at most %u; ", t->max_runs);
     an_buf_printf(b, "%.1f%%, %s)", an_test_pass_rate(t) * 100.0,
                   an_stability_name(an_stability_of(t->passes, t->runs)));
+    struct an_test_stats st;
+    if (an_test_stats(t, r->pass_k, r->confidence, &st)) {
+        an_buf_puts(b, " \xC2\xB7 ");
+        an_rpt_stats_line(b, &st);
+    }
 }
 
-static void not_passed(struct an_buf *b, const struct an_test_result *t)
+static void not_passed(struct an_buf *b, const struct an_run_result *r,
+                       const struct an_test_result *t)
 {
     struct an_buf txt = AN_BUF_INIT;
     an_buf_puts(b, t->expect == AN_EXPECT_FAILED  ? "### XFAIL "
@@ -182,7 +189,7 @@ static void not_passed(struct an_buf *b, const struct an_test_result *t)
         an_buf_puts(b, " \xC2\xB7 timed out");
     if (t->runs > 1 || t->max_runs) {
         an_buf_puts(b, " \xC2\xB7 ");
-        runs_line(b, t);
+        runs_line(b, r, t);
     }
     struct an_metrics m;
     an_metrics_of(t, &m);
@@ -265,6 +272,12 @@ static void summary(struct an_buf *b, const struct an_run_result *r)
                       "inconclusive, %zu runs saved.",
                       r->max_repeats, r->confidence, c.inconclusive,
                       an_run_result_runs_saved(r));
+    if (c.flaky)
+        an_buf_printf(b, " %zu repeated test%s flaky (%s).", c.flaky,
+                      c.flaky == 1 ? " was" : "s were",
+                      r->fail_on_flaky ? "--fail-on-flaky: the run fails" : "the runs disagree");
+    size_t calls = an_run_result_agent_calls(r);
+    an_buf_printf(b, " %zu agent call%s.", calls, calls == 1 ? "" : "s");
     an_buf_puts(b, "\n\n");
 }
 
@@ -383,14 +396,27 @@ static void stability(struct an_buf *b, const struct an_run_result *r)
         if (t->runs < 2)
             continue;
         if (!header)
-            an_buf_puts(b, "## Stability\n\n| Test | Runs | Passed | Pass rate | Stability |\n"
-                           "|---|---:|---:|---:|---|\n");
+            an_buf_puts(b, "## Stability\n\n| Test | Runs | Passed | Pass rate | Stability "
+                           "| Flaky | pass^k | pass@k | Interval |\n"
+                           "|---|---:|---:|---:|---|---|---:|---:|---|\n");
         header = true;
         an_buf_puts(b, "| ");
         title(b, t, IN_CELL);
-        an_buf_printf(b, " | %u | %u | %.1f%% | %s |\n", t->runs, t->passes,
+        an_buf_printf(b, " | %u | %u | %.1f%% | %s |", t->runs, t->passes,
                       an_test_pass_rate(t) * 100.0,
                       an_stability_name(an_stability_of(t->passes, t->runs)));
+        struct an_test_stats st;
+        if (!an_test_stats(t, r->pass_k, r->confidence, &st)) {
+            an_buf_puts(b, " | | | | |\n");
+            continue;
+        }
+        an_buf_printf(b, " %s | pass^%u ", st.flaky ? "**flaky**" : "no", st.k);
+        an_rpt_pct(b, st.pass_hat_k);
+        an_buf_printf(b, " | pass@%u ", st.k);
+        an_rpt_pct(b, st.pass_at_k);
+        an_buf_puts(b, " | ");
+        an_rpt_ci(b, &st);
+        an_buf_puts(b, " |\n");
     }
     if (header)
         an_buf_putc(b, '\n');
@@ -409,7 +435,7 @@ int an_report_markdown(const struct an_run_result *r, const char *path, struct a
         if (!header)
             an_buf_puts(&b, "## Failed and errored tests\n\n");
         header = true;
-        not_passed(&b, t);
+        not_passed(&b, r, t);
     }
     table_of(&b, r, AN_STATUS_PASS);
     table_of(&b, r, AN_STATUS_SKIP);

@@ -5,6 +5,7 @@
  *   rpt_text.h      untrusted text made safe for a terminal and a CI log
  *   rpt_escape.h    XML and HTML escaping, invalid UTF-8 replaced
  *   rpt_format.h    how a report names a test, durations
+ *   rpt_stats.h     a repeated test's statistics as text
  *   rpt_evidence.h  a turn's evidence, turns not run, judgements as text
  *   rpt_dynamic.h   a dynamic test's simulator, checkpoints and outcome
  *   core/atomic_file.h  a report file written whole or not at all
@@ -19,6 +20,7 @@
 #include "report/rpt_escape.h"
 #include "report/rpt_evidence.h"
 #include "report/rpt_format.h"
+#include "report/rpt_stats.h"
 #include "report/rpt_text.h"
 
 #endif

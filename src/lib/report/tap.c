@@ -21,7 +21,11 @@
  * double-quoted YAML scalar, and descriptions have their line breaks escaped,
  * so no text an agent produced can start a line of its own: a reply holding
  * "\nok 3" cannot forge a test point, a plan or a "Bail out!".
+ *
+ * A repeated test's block adds its runs and statistics (docs/statistics.md);
+ * the stream ends with comments: the flaky tests, and "# agent calls: N".
  */
+#include <math.h>
 #include <string.h>
 
 #include "ananke/report.h"
@@ -133,7 +137,25 @@ static void tags(struct an_buf *b, const struct an_test_result *t)
     an_buf_puts(b, "]\n");
 }
 
-static void diagnostics(struct an_buf *b, const struct an_test_result *t)
+/* A repeated test's statistics in its block (null: no estimate, k > runs). */
+static void stats_block(struct an_buf *b, const struct an_run_result *r,
+                        const struct an_test_result *t)
+{
+    struct an_test_stats s;
+    if (!an_test_stats(t, r->pass_k, r->confidence, &s))
+        return;
+    an_buf_printf(b, "  k: %u\n", s.k);
+    if (isfinite(s.pass_hat_k))
+        an_buf_printf(b, "  pass_at_k: %.4g\n  pass_hat_k: %.4g\n", s.pass_at_k, s.pass_hat_k);
+    else
+        an_buf_puts(b, "  pass_at_k: null\n  pass_hat_k: null\n");
+    an_buf_printf(b, "  ci_low: %.4g\n  ci_high: %.4g\n  ci_method: \"%s\"\n  confidence: %.4g\n"
+                     "  flaky: %s\n",
+                  s.ci_low, s.ci_high, s.ci_method, s.confidence, s.flaky ? "true" : "false");
+}
+
+static void diagnostics(struct an_buf *b, const struct an_run_result *r,
+                        const struct an_test_result *t)
 {
     bool repeated = t->runs > 0;
     if (t->status == AN_STATUS_SKIP) {
@@ -175,6 +197,7 @@ static void diagnostics(struct an_buf *b, const struct an_test_result *t)
                       t->passes, an_test_pass_rate(t));
         yq(b, an_stability_name(an_stability_of(t->passes, t->runs)));
         an_buf_putc(b, '\n');
+        stats_block(b, r, t);
     }
     if (t->max_runs) /* --repeat auto */
         an_buf_printf(b, "  max_runs: %u\n", t->max_runs);
@@ -219,11 +242,17 @@ static void document(struct an_buf *b, const struct an_run_result *r)
             }
         }
         an_buf_putc(b, '\n');
-        diagnostics(b, t);
+        diagnostics(b, r, t);
     }
     if (r->not_run)
         an_buf_printf(b, "# %zu test%s not run (--fail-fast)\n", r->not_run,
                       r->not_run == 1 ? "" : "s");
+    struct an_counts c = an_run_result_counts(r);
+    if (c.flaky)
+        an_buf_printf(b, "# %zu flaky test%s (runs that disagree)%s\n", c.flaky,
+                      c.flaky == 1 ? "" : "s",
+                      r->fail_on_flaky ? ": --fail-on-flaky fails the run" : "");
+    an_buf_printf(b, "# agent calls: %zu\n", an_run_result_agent_calls(r));
 }
 
 int an_report_tap(const struct an_run_result *r, const char *path, struct an_err *err)

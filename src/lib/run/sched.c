@@ -493,7 +493,8 @@ static void run_head(struct sched *s, unsigned parallel)
     out->pass_rate = s->pass_rate;
     out->adaptive = s->adaptive;
     out->max_repeats = s->adaptive ? s->repeat : 0;
-    out->confidence = s->adaptive ? an_sprt_confidence(s->o->confidence) : 0;
+    out->confidence = an_sprt_confidence(s->o->confidence);
+    out->pass_k = s->o->pass_k;
 }
 
 int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,

@@ -10,7 +10,7 @@ grep -q 'type="AN_EHTTP"' "$X"
 # no raw control characters in XML
 ! grep -q $'\x1b' "$X"
 # JSON: statuses, summary, the transcript of the passing test
-jq -e '.summary == {"total":3,"passed":1,"failed":1,"errors":1,"skipped":0,"inconclusive":0,"expected_failures":0,"stale":0,"not_run":0,"runs_saved":0}' "$OUT/r.json" >/dev/null
+jq -e '.summary == {"total":3,"passed":1,"failed":1,"errors":1,"skipped":0,"inconclusive":0,"expected_failures":0,"stale":0,"not_run":0,"runs_saved":0,"flaky":0,"agent_calls":3}' "$OUT/r.json" >/dev/null
 jq -e '[.tests[].status] == ["pass","fail","error"]' "$OUT/r.json" >/dev/null
 jq -e '.tests[0].transcript.tool_calls[0].args.q == "<b>&\"quotes\"</b>"' "$OUT/r.json" >/dev/null
 jq -e '.tests[1].findings[0] | .kind == "tools.require" and .turn == 1 and (.location | test("b.test.yaml:8:13"))' "$OUT/r.json" >/dev/null
