@@ -217,6 +217,36 @@ static void frames(struct con *c, const struct an_turn_rec *r)
     }
 }
 
+/* A repeated test's runs: how many passed, the adaptive verdict, its
+ * statistics, and the runs that did not pass of a test that passed. */
+static void runs_block(struct con *c, const struct an_test_result *t,
+                       const struct an_console_opts *o)
+{
+    an_buf_printf(&c->b, "  %u/%u runs passed (%.0f%%, %s)\n", t->passes, t->runs,
+                  an_test_pass_rate(t) * 100,
+                  an_stability_name(an_stability_of(t->passes, t->runs)));
+    if (t->max_runs) /* --repeat auto */
+        an_buf_printf(&c->b,
+                      t->status == AN_STATUS_INCONCLUSIVE
+                          ? "  inconclusive: %u runs could not decide (at most %u)\n"
+                          : "  adaptive: decided after %u of at most %u runs\n",
+                      t->runs, t->max_runs);
+    struct an_test_stats st;
+    if (an_test_stats(t, o->pass_k, o->confidence, &st)) {
+        an_buf_puts(&c->b, "  ");
+        an_rpt_stats_line(&c->b, &st);
+        an_buf_putc(&c->b, '\n');
+    }
+    if (t->status == AN_STATUS_PASS && t->passes < t->runs && t->attempts)
+        for (unsigned i = 0; i < t->runs; i++)
+            if (t->attempts[i].status != AN_STATUS_PASS && t->attempts[i].summary) {
+                an_buf_printf(&c->b, "  run %u %s: ", i + 1,
+                              an_status_name(t->attempts[i].status));
+                an_rpt_str(&c->b, t->attempts[i].summary, c->cut, NULL, 0);
+                an_buf_putc(&c->b, '\n');
+            }
+}
+
 void an_console_test(FILE *out, const struct an_test_result *t, const struct an_console_opts *o)
 {
     struct an_console_opts def = AN_CONSOLE_OPTS_INIT;
@@ -273,31 +303,8 @@ void an_console_test(FILE *out, const struct an_test_result *t, const struct an_
     }
     if (!verbose) /* -v shows them in place, turn by turn */
         warnings_summary(&c, tr);
-    if (t->runs > 1 || t->max_runs) {
-        an_buf_printf(&c.b, "  %u/%u runs passed (%.0f%%, %s)\n", t->passes, t->runs,
-                      an_test_pass_rate(t) * 100,
-                      an_stability_name(an_stability_of(t->passes, t->runs)));
-        if (t->max_runs) /* --repeat auto */
-            an_buf_printf(&c.b,
-                          t->status == AN_STATUS_INCONCLUSIVE
-                              ? "  inconclusive: %u runs could not decide (at most %u)\n"
-                              : "  adaptive: decided after %u of at most %u runs\n",
-                          t->runs, t->max_runs);
-        struct an_test_stats st;
-        if (an_test_stats(t, o->pass_k, o->confidence, &st)) {
-            an_buf_puts(&c.b, "  ");
-            an_rpt_stats_line(&c.b, &st);
-            an_buf_putc(&c.b, '\n');
-        }
-        if (t->status == AN_STATUS_PASS && t->passes < t->runs && t->attempts)
-            for (unsigned i = 0; i < t->runs; i++)
-                if (t->attempts[i].status != AN_STATUS_PASS && t->attempts[i].summary) {
-                    an_buf_printf(&c.b, "  run %u %s: ", i + 1,
-                                  an_status_name(t->attempts[i].status));
-                    an_rpt_str(&c.b, t->attempts[i].summary, c.cut, NULL, 0);
-                    an_buf_putc(&c.b, '\n');
-                }
-    }
+    if (t->runs > 1 || t->max_runs)
+        runs_block(&c, t, o);
 
     if (t->status == AN_STATUS_ERROR)
         broken(&c, t, !verbose);
