@@ -12,33 +12,8 @@
 
 #include "compare/compare_int.h"
 #include "core/fisher.h"
+#include "core/stats.h"
 #include "ananke/err.h"
-
-/* z with P(Z <= z) = p for the standard normal, by bisection on erfc: 60
- * halvings of [-40, 40] are far below double precision of what uses it. */
-static double normal_quantile(double p)
-{
-    double lo = -40, hi = 40;
-    for (int i = 0; i < 200 && hi - lo > 1e-13; i++) {
-        double mid = (lo + hi) / 2;
-        if (0.5 * erfc(-mid / sqrt(2.0)) < p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (lo + hi) / 2;
-}
-
-/* Wilson score interval at confidence 1 - alpha. Static until the per-test
- * statistics (core/stats.c, issue 22) land: then one implementation. */
-static void wilson(unsigned passes, unsigned runs, double alpha, double *lo, double *hi)
-{
-    double n = runs, p = (double)passes / n, z = normal_quantile(1 - alpha / 2), z2 = z * z;
-    double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-    double half = z / (1 + z2 / n) * sqrt(p * (1 - p) / n + z2 / (4 * n * n));
-    *lo = passes == 0 ? 0 : fmax(0, centre - half);
-    *hi = passes == runs ? 1 : fmin(1, centre + half);
-}
 
 /* P(U <= w) for w = 0..m*n, exactly (m, n <= CMP_MW_EXACT_MAX): the
  * orderings of m baseline and n new values with w pairs (baseline > new)
@@ -196,7 +171,9 @@ void cmp_item_repeat(struct cmp_item *it, const struct cmp_stat_opts *o)
         r->runs = t->runs;
         r->passes = t->passes;
         r->rate = (double)t->passes / t->runs;
-        wilson(r->passes, r->runs, o->alpha, &r->ci_low, &r->ci_high);
+        /* the per-test rule (core/stats.h): Clopper-Pearson below 10 runs,
+         * Wilson from 10, at confidence 1 - alpha */
+        an_stats_ci(r->runs, r->passes, 1 - o->alpha, &r->ci_low, &r->ci_high);
     }
     struct an_fisher f;
     if (!an_fisher_exact(rs->side[0].passes, rs->side[0].runs, rs->side[1].passes, rs->side[1].runs,
