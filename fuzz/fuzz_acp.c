@@ -81,13 +81,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!out)
         return 0;
     char *file = fz_strdup((const uint8_t *)out, strlen(out));
-    const char *argv[] = {"/bin/sh", "-c",
-                          "cat \"$1\"; printf '\\n%s\\n' '" MARKER "'; exec cat >/dev/null",
-                          "sh", file, NULL};
-    json_t *caps = json_pack("{s:{s:b,s:b},s:b}", "fs", "readTextFile", 0, "writeTextFile", 0,
-                             "terminal", 0);
-    struct an_acp_target_opts o = {.argv = argv, .sandbox = fz_tmpdir(),
-                                   .client_capabilities = caps, .policy = AN_PERM_YOLO,
+    const char *argv[] = {
+        "/bin/sh", "-c", "cat \"$1\"; printf '\\n%s\\n' '" MARKER "'; exec cat >/dev/null",
+        "sh",      file, NULL};
+    json_t *caps =
+        json_pack("{s:{s:b,s:b},s:b}", "fs", "readTextFile", 0, "writeTextFile", 0, "terminal", 0);
+    struct an_acp_target_opts o = {.argv = argv,
+                                   .sandbox = fz_tmpdir(),
+                                   .client_capabilities = caps,
+                                   .policy = AN_PERM_YOLO,
                                    .timeout_ms = 5000};
     struct an_session *s = NULL;
     struct an_err err = AN_ERR_INIT;

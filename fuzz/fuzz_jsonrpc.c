@@ -79,8 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     close(fd[1]);
     int closed = 0;
-    struct an_rpc_cbs cbs = {.ud = &closed, .on_request = on_request,
-                             .on_response = on_response, .on_close = on_close};
+    struct an_rpc_cbs cbs = {
+        .ud = &closed, .on_request = on_request, .on_response = on_response, .on_close = on_close};
     struct an_rpc_opts o = AN_RPC_OPTS_INIT;
     o.max_frame = max_frame;
     struct an_rpc *rpc;

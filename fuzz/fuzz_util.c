@@ -17,8 +17,7 @@ char *fz_strdup(const uint8_t *data, size_t size)
     return s;
 }
 
-void fz_split(const uint8_t *data, size_t size, char **head, const uint8_t **rest,
-              size_t *rest_len)
+void fz_split(const uint8_t *data, size_t size, char **head, const uint8_t **rest, size_t *rest_len)
 {
     const uint8_t *nl = size ? memchr(data, '\n', size) : NULL;
     size_t n = nl ? (size_t)(nl - data) : size;

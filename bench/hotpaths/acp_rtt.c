@@ -53,8 +53,8 @@ int main(int argc, char **argv)
     for (long i = 0; i < n; i++) {
         int64_t id;
         json_t *res = NULL, *error = NULL;
-        if (an_acp_initialize(c, &id, &err) ||
-            an_acp_wait(c, id, 10000, &res, &error, &err) || !res) {
+        if (an_acp_initialize(c, &id, &err) || an_acp_wait(c, id, 10000, &res, &error, &err) ||
+            !res) {
             fprintf(stderr, "bench-acp-rtt: round trip %ld failed: %s\n", i, err.msg);
             json_decref(res);
             json_decref(error);

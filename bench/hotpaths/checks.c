@@ -37,17 +37,19 @@ static void write_test(FILE *f, int n, int ncalls)
 {
     int base = (ncalls / NAMES - 1) * NAMES; /* a block of calls that exists */
     int k[8] = {0}, made = 0;
-    char req[1 << 16] = "", fc[1 << 16] = "", fb[1 << 14] = "", mm[1 << 14] = "",
-         mn[1 << 14] = "", ck[1 << 16] = "";
+    char req[1 << 16] = "", fc[1 << 16] = "", fb[1 << 14] = "", mm[1 << 14] = "", mn[1 << 14] = "",
+                  ck[1 << 16] = "";
 #define ADD(buf, ...) snprintf(buf + strlen(buf), sizeof buf - strlen(buf), __VA_ARGS__)
     while (made < n) {
         switch (made % 8) {
         case 0:
         case 1: /* tools.require, every other one with filters */
             if (k[0] % 2)
-                ADD(req, "        - name: tool_%d\n          args_match: {query: \"/city [0-9]+/\"}\n"
-                         "          result_match: \"\\\"status\\\":\\\"ok\\\"\"\n"
-                         "          count: {min: 10}\n", k[0] % NAMES);
+                ADD(req,
+                    "        - name: tool_%d\n          args_match: {query: \"/city [0-9]+/\"}\n"
+                    "          result_match: \"\\\"status\\\":\\\"ok\\\"\"\n"
+                    "          count: {min: 10}\n",
+                    k[0] % NAMES);
             else
                 ADD(req, "        - name: tool_%d\n", k[0] % NAMES);
             k[0]++;
@@ -68,14 +70,19 @@ static void write_test(FILE *f, int n, int ncalls)
             break;
         default: /* typed checks */
             switch (k[5]++ % 4) {
-            case 0: ADD(ck, "      - {type: contains, value: \"sunny\"}\n"); break;
-            case 1: ADD(ck, "      - {type: regex, pattern: \"/Paris/\"}\n"); break;
+            case 0:
+                ADD(ck, "      - {type: contains, value: \"sunny\"}\n");
+                break;
+            case 1:
+                ADD(ck, "      - {type: regex, pattern: \"/Paris/\"}\n");
+                break;
             case 2:
                 ADD(ck, "      - {type: tool_called, name: tool_%d, arguments: {n: %d}}\n",
                     k[5] % NAMES, base + k[5] % NAMES);
                 break;
             default:
-                ADD(ck, "      - {type: tool_result, value: {tool: tool_%d, result: {status: ok}}}\n",
+                ADD(ck,
+                    "      - {type: tool_result, value: {tool: tool_%d, result: {status: ok}}}\n",
                     k[5] % NAMES);
             }
         }
@@ -113,7 +120,8 @@ int main(int argc, char **argv)
     snprintf(cfg, sizeof cfg, "%s/ananke.config.yaml", dir);
     snprintf(test, sizeof test, "%s/c.test.yaml", dir);
     FILE *f = fopen(cfg, "w");
-    fprintf(f, "version: \"1.0\"\ntarget:\n  type: agui\n  endpoint: \"http://127.0.0.1:9/a\"\n  agentId: \"bench\"\n");
+    fprintf(f, "version: \"1.0\"\ntarget:\n  type: agui\n  endpoint: \"http://127.0.0.1:9/a\"\n  "
+               "agentId: \"bench\"\n");
     fclose(f);
     f = fopen(test, "w");
     write_test(f, nassert, ncalls);

@@ -16,7 +16,7 @@
 
 void an_cancel_request(void); /* async-signal-safe */
 bool an_cancelled(void);
-void an_cancel_reset(void);   /* tests */
+void an_cancel_reset(void); /* tests */
 
 /* Writes to a reader that went away (`ananke run | head`) fail with EPIPE
  * instead of killing the process: SIGPIPE ignored, once per process. */

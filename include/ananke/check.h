@@ -35,8 +35,7 @@ void an_assert_release(struct an_assert *blk);
 
 /* Append one finding per violated assertion to *out (turn index taken from
  * scope->turn); returns how many were appended (0 = all passed). */
-size_t an_check(const struct an_assert *blk, const struct an_scope *scope,
-                struct an_findings *out);
+size_t an_check(const struct an_assert *blk, const struct an_scope *scope, struct an_findings *out);
 
 /* "check.contains" ... "check.script": a typed check's finding kind. */
 const char *an_check_kind_name(enum an_check_kind k);

@@ -63,8 +63,8 @@ enum an_check_part {
     AN_CV_DETAIL,
 };
 void an_check_verdict_set(struct an_check_verdict *v, bool ok);
-void an_check_verdict_printf(struct an_check_verdict *v, enum an_check_part part,
-                             const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void an_check_verdict_printf(struct an_check_verdict *v, enum an_check_part part, const char *fmt,
+                             ...) __attribute__((format(printf, 3, 4)));
 /* s[0..len) in double quotes, escaped and cut as every finding quotes the
  * agent (so a looping agent cannot make a finding huge). */
 void an_check_verdict_quote(struct an_check_verdict *v, enum an_check_part part, const char *s,
@@ -119,7 +119,8 @@ const struct an_check_kind_def *an_check_kind_find(const char *name, enum an_che
 size_t an_check_kind_count(void);
 
 /* The JSON Schema of a typed check (definitions.check of
- * schema/ananke.test.schema.json and ananke.config.schema.json), derived from the rows; a new reference. */
+ * schema/ananke.test.schema.json and ananke.config.schema.json), derived from the rows; a new
+ * reference. */
 json_t *an_check_kinds_schema(void);
 
 #endif

@@ -34,7 +34,7 @@ struct an_compare_opts {
     const char *report_id;     /* NULL: derived from the two run ids and the time */
     const char *const *redact; /* --redact values: "pii", "secrets" or a regex */
     size_t nredact;
-    int64_t now_ms;            /* generated_at; 0: the clock */
+    int64_t now_ms; /* generated_at; 0: the clock */
     /* what was not read and why (a symbolic link in a recording), one
      * message a call; NULL: not said */
     void (*on_warning)(void *ud, const char *msg);
@@ -50,9 +50,11 @@ struct an_compare_opts {
     bool gate_any_drop;
     double max_slowdown;
 };
+/* clang-format off */
 #define AN_COMPARE_OPTS_INIT                                                                  \
     {.report_id = NULL, .redact = NULL, .nredact = 0, .now_ms = 0, .alpha = 0.05,              \
      .gate_any_drop = false, .max_slowdown = -1}
+/* clang-format on */
 
 struct an_compare; /* opaque */
 
@@ -70,14 +72,14 @@ void an_compare_free(struct an_compare *c); /* NULL-safe */
 
 /* One compared case, in report order (borrowed from c). */
 struct an_compare_case {
-    const char *case_id;         /* the JSONL id, else the test name */
+    const char *case_id; /* the JSONL id, else the test name */
     const char *title;
     const char *baseline_status; /* pass, fail, error, skip, missing, broken,
                                     filtered_out */
     const char *new_status;
     enum an_change change;
     enum an_gate gate;
-    const char *new_root;        /* the new side's root cause; NULL when it passed */
+    const char *new_root; /* the new side's root cause; NULL when it passed */
     /* both sides repeated (runs > 1): the pass counts, Fisher's p-value
      * (one-sided "worse" for a drop, else two-sided) and its verdict at
      * alpha. All 0 / false when not repeated. */

@@ -73,9 +73,9 @@ struct an_comply_plan_opts {
     size_t nredact;
     unsigned jobs; /* tests at once per agent (1..64; 0: 1) */
     bool keep_sandbox;
-    double timeout_scale;                  /* 0: 1 */
+    double timeout_scale;                   /* 0: 1 */
     size_t max_event_bytes, max_turn_bytes; /* AG-UI caps; 0: the defaults */
-    int verbose;                           /* 1: every frame on `log` */
+    int verbose;                            /* 1: every frame on `log` */
     FILE *log; /* progress lines, warnings, kept sandboxes; NULL: stderr */
     /* each error, one line without a prefix; NULL: "ananke: MSG" on log */
     void (*on_error)(const char *msg, void *ud);

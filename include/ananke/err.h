@@ -15,29 +15,29 @@
 
 /* X(name, exit class, short description). The exit class is what the CLI
  * returns when this error stops it: 2 = invalid input, 1 = a run failed. */
-#define AN_ERR_MAP(X)                                                   \
-    X(AN_OK, 0, "ok")                                                   \
-    X(AN_EUSAGE, 2, "invalid invocation")                               \
-    X(AN_EIO, 2, "i/o error")                                           \
-    X(AN_EPARSE, 2, "parse error")                                      \
-    X(AN_ESCHEMA, 2, "invalid file")                                    \
-    X(AN_EREGEX, 2, "invalid regular expression")                       \
-    X(AN_EVAR, 1, "unknown variable")                                   \
-    X(AN_EHOOK, 1, "hook failed")                                       \
-    X(AN_ECONNECT, 1, "agent unreachable")                              \
-    X(AN_EHTTP, 1, "agent answered with an http error")                 \
-    X(AN_ETIMEOUT, 1, "timed out")                                      \
-    X(AN_EPROTO, 1, "protocol error")                                   \
-    X(AN_ERUN, 1, "agent reported a run error")                         \
-    X(AN_ELIMIT, 1, "size limit exceeded")                              \
-    X(AN_ENOTFOUND, 2, "not found")                                     \
+#define AN_ERR_MAP(X)                                                                              \
+    X(AN_OK, 0, "ok")                                                                              \
+    X(AN_EUSAGE, 2, "invalid invocation")                                                          \
+    X(AN_EIO, 2, "i/o error")                                                                      \
+    X(AN_EPARSE, 2, "parse error")                                                                 \
+    X(AN_ESCHEMA, 2, "invalid file")                                                               \
+    X(AN_EREGEX, 2, "invalid regular expression")                                                  \
+    X(AN_EVAR, 1, "unknown variable")                                                              \
+    X(AN_EHOOK, 1, "hook failed")                                                                  \
+    X(AN_ECONNECT, 1, "agent unreachable")                                                         \
+    X(AN_EHTTP, 1, "agent answered with an http error")                                            \
+    X(AN_ETIMEOUT, 1, "timed out")                                                                 \
+    X(AN_EPROTO, 1, "protocol error")                                                              \
+    X(AN_ERUN, 1, "agent reported a run error")                                                    \
+    X(AN_ELIMIT, 1, "size limit exceeded")                                                         \
+    X(AN_ENOTFOUND, 2, "not found")                                                                \
     X(AN_EINTERNAL, 1, "internal error")
 
 enum an_code {
 #define AN_X(name, cls, desc) name,
     AN_ERR_MAP(AN_X)
 #undef AN_X
-    AN_CODE_COUNT
+        AN_CODE_COUNT
 };
 
 /* A position in a source file. `file` is borrowed: it points into the
@@ -57,13 +57,15 @@ struct an_err {
     unsigned line, col;
     char msg[AN_ERR_MSG_MAX];
 };
+/* clang-format off */
 #define AN_ERR_INIT {.code = AN_OK}
+/* clang-format on */
 
 /* Fill `err` (may be NULL) and return `code`. `loc` may be NULL. */
-int an_fail(struct an_err *err, enum an_code code, const struct an_loc *loc,
-            const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-int an_failv(struct an_err *err, enum an_code code, const struct an_loc *loc,
-             const char *fmt, va_list ap);
+int an_fail(struct an_err *err, enum an_code code, const struct an_loc *loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int an_failv(struct an_err *err, enum an_code code, const struct an_loc *loc, const char *fmt,
+             va_list ap);
 
 #ifdef __clang_analyzer__
 /* For `make analyze` only: an_fail() returns the code it is given, and every
@@ -80,8 +82,7 @@ static inline int an_fail_nonzero_(int rc)
 #endif
 
 /* Prefix an existing message ("while running hook 1: ..."), keeping code/loc. */
-void an_err_prefix(struct an_err *err, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void an_err_prefix(struct an_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* "file:line:col: msg" (or the parts that are known) into buf. */
 const char *an_err_format(const struct an_err *err, char *buf, size_t cap);

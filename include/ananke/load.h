@@ -33,20 +33,22 @@ struct an_mem_file {
 };
 
 struct an_load_opts {
-    const char *config_path;   /* -c FILE; NULL: find ananke.config.yaml upwards from cwd */
-    const char *const *paths;  /* files or directories; none (and no mem): the config's directory */
+    const char *config_path;  /* -c FILE; NULL: find ananke.config.yaml upwards from cwd */
+    const char *const *paths; /* files or directories; none (and no mem): the config's directory */
     size_t npaths;
     const struct an_mem_file *mem;
     size_t nmem;
-    bool config_only;          /* load the config, no test */
-    const char *target_name;   /* -n NAME: test the agent `agents.NAME` instead of `target` */
-    const char *model;         /* --connector MODEL: an openai target's model */
-    const char *simulator;     /* --simulator NAME: dynamic tests' default simulator agent */
-    unsigned threads;          /* loaders at once; 0: one per core for 64 files or more */
-    bool check_env;            /* an unset ${ENV.NAME} the config or a test uses is an error
-                                  (validate, --dry-run); one per variable, where first used */
+    bool config_only;        /* load the config, no test */
+    const char *target_name; /* -n NAME: test the agent `agents.NAME` instead of `target` */
+    const char *model;       /* --connector MODEL: an openai target's model */
+    const char *simulator;   /* --simulator NAME: dynamic tests' default simulator agent */
+    unsigned threads;        /* loaders at once; 0: one per core for 64 files or more */
+    bool check_env;          /* an unset ${ENV.NAME} the config or a test uses is an error
+                                (validate, --dry-run); one per variable, where first used */
 };
+/* clang-format off */
 #define AN_LOAD_OPTS_INIT {0}
+/* clang-format on */
 
 /* Find `ananke.config.yaml` in `start_dir` or its parents. *out is malloc'd. */
 int an_config_find(const char *start_dir, char **out, struct an_err *err);
@@ -55,8 +57,7 @@ int an_config_find(const char *start_dir, char **out, struct an_err *err);
  * with an_suite_free). On failure returns the first error's code, *out is
  * NULL, and every error found is in *errs (caller releases). A suite with
  * no test is not an error here (the CLI decides). */
-int an_suite_load(struct an_suite **out, const struct an_load_opts *opts,
-                  struct an_errlist *errs);
+int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct an_errlist *errs);
 
 /* --expected-failures FILE (docs/cli.md): a YAML list of test names, each
  * `name` or `name: reason`, or a map name -> reason. An empty file is an

@@ -95,7 +95,7 @@ struct an_sequence {
 struct an_pattern {
     struct an_regex *re; /* may be shared by every place the same pattern is written */
     enum an_level level;
-    struct an_loc loc;   /* where this one was written */
+    struct an_loc loc; /* where this one was written */
 };
 
 /* Seed 002's assertion list, as typed checks (docs/assertions.md "Typed
@@ -122,7 +122,7 @@ enum an_check_kind {
     AN_CHECK_TOOL_EXECUTION,     /* no tool result with a status other than ok */
     AN_CHECK_TASK_STATE,         /* a2a: the task ended in `value` (a state, or a list of
                                     states, normalized at load: docs/a2a.md) */
-    AN_CHECK__BUILTIN, /* kinds from here on are registered (ananke/check_kind.h) */
+    AN_CHECK__BUILTIN,           /* kinds from here on are registered (ananke/check_kind.h) */
 };
 
 struct an_agent;
@@ -146,14 +146,14 @@ struct an_check_item {
     const char **argv;
     size_t argc;
     const char *cwd;
-    json_t *options;   /* borrowed; sent to the script or judge; NULL = none */
+    json_t *options; /* borrowed; sent to the script or judge; NULL = none */
     int64_t timeout_ms;
     /* agent: `use: agents:NAME`, resolved against the config's `agents:`
      * once everything is loaded (an unknown name is a load error) */
     const char *agent_name;
     const struct an_agent *agent;
-    bool ignore_case;           /* contains / not_contains: `ignore_case: true` */
-    struct an_jschema *schema;  /* json_schema: compiled at load time (core/jsonschema.h) */
+    bool ignore_case;          /* contains / not_contains: `ignore_case: true` */
+    struct an_jschema *schema; /* json_schema: compiled at load time (core/jsonschema.h) */
 };
 
 /* An AssertBlock (seed 000 "AssertBlock"), as written at one level, or the
@@ -186,7 +186,7 @@ struct an_assert {
      * cost from the agent, or from the config's `prices:` (docs/assertions.md
      * "usage") */
     struct an_limit max_input_tokens, max_output_tokens, max_total_tokens;
-    struct an_limit max_cost; /* `amount` holds the limit */
+    struct an_limit max_cost;     /* `amount` holds the limit */
     struct an_check_item *checks; /* accumulate like must_match */
     size_t nchecks;
 };
@@ -205,8 +205,12 @@ enum an_perm_policy { AN_PERM_YOLO = 0, AN_PERM_NONE, AN_PERM_READ, AN_PERM_WRIT
 /* What an ACP target runs in Linux namespaces (docs/acp.md "Confinement"):
  * its terminals (the default), the agent too, the agent too with no
  * fallback where namespaces are missing, or nothing. */
-enum an_confine_mode { AN_CONFINE_TERMINALS = 0, AN_CONFINE_AGENT, AN_CONFINE_REQUIRED,
-                       AN_CONFINE_NONE };
+enum an_confine_mode {
+    AN_CONFINE_TERMINALS = 0,
+    AN_CONFINE_AGENT,
+    AN_CONFINE_REQUIRED,
+    AN_CONFINE_NONE
+};
 
 /* What AG-UI stream conformance findings do (docs/agui.md "Stream conformance"):
  * strict fails the turn on a MUST violation, warn makes it a warning, off
@@ -228,14 +232,14 @@ struct an_target_start {
     struct an_tmpl *cmd; /* program + arguments, never a shell; ncmd >= 1 */
     size_t ncmd;
     enum an_ready_kind ready;
-    struct an_tmpl ready_url;  /* AN_READY_URL: any answer but 404 and 5xx */
-    unsigned ready_port;       /* AN_READY_PORT: a TCP connect to 127.0.0.1 */
+    struct an_tmpl ready_url;   /* AN_READY_URL: any answer but 404 and 5xx */
+    unsigned ready_port;        /* AN_READY_PORT: a TCP connect to 127.0.0.1 */
     struct an_regex *ready_log; /* AN_READY_LOG: a line of its output matches */
     struct an_loc ready_loc;
-    int64_t timeout_ms;        /* to become ready; default 30000 */
-    struct an_env_var *env;    /* added to ananke's environment */
+    int64_t timeout_ms;     /* to become ready; default 30000 */
+    struct an_env_var *env; /* added to ananke's environment */
     size_t nenv;
-    bool reuse_existing;       /* a server already there is used, not started */
+    bool reuse_existing; /* a server already there is used, not started */
 };
 
 /* A target (`target:` or one of `agents:`): what every protocol has. The
@@ -248,8 +252,8 @@ struct an_target {
     struct an_loc loc;
     struct an_header *headers;
     size_t nheaders;
-    int64_t timeout_ms; /* whole turn; default 30000 */
-    struct an_assert assert; /* level AN_LEVEL_TARGET */
+    int64_t timeout_ms;                  /* whole turn; default 30000 */
+    struct an_assert assert;             /* level AN_LEVEL_TARGET */
     const struct an_target_start *start; /* NULL: ananke starts nothing */
 };
 
@@ -301,8 +305,15 @@ struct an_hook {
     struct an_loc loc;
 };
 
-enum an_turn_type { AN_TURN_USER = 0, AN_TURN_AGUI_CONNECT, AN_TURN_MCP_CALL, AN_TURN_MCP_LIST,
-                    AN_TURN_MCP_READ, AN_TURN_MCP_PROMPT, AN_TURN_A2A_SEND };
+enum an_turn_type {
+    AN_TURN_USER = 0,
+    AN_TURN_AGUI_CONNECT,
+    AN_TURN_MCP_CALL,
+    AN_TURN_MCP_LIST,
+    AN_TURN_MCP_READ,
+    AN_TURN_MCP_PROMPT,
+    AN_TURN_A2A_SEND
+};
 
 /* What an mcp:call / mcp:list / mcp:read / mcp:prompt turn sends (docs/mcp.md). */
 struct an_mcp_turn {
@@ -317,7 +328,7 @@ struct an_mcp_turn {
 struct an_turn {
     enum an_turn_type type;
     struct an_loc loc;
-    struct an_tmpl user; /* AN_TURN_USER; AN_TURN_A2A_SEND's `message` (src NULL: none) */
+    struct an_tmpl user;     /* AN_TURN_USER; AN_TURN_A2A_SEND's `message` (src NULL: none) */
     struct an_mcp_turn *mcp; /* AN_TURN_MCP_*; NULL for the others */
     /* the user message's content parts when it has attachments (AG-UI
      * ContentPart[]: text and image/audio/video/document parts, files
@@ -336,7 +347,7 @@ struct an_checkpoint {
     struct an_assert blk;    /* the checks (level AN_LEVEL_TURN) */
     const char **after;      /* ids that must be reached on an earlier or the same turn */
     size_t nafter;
-    bool required;           /* default true */
+    bool required; /* default true */
     struct an_loc loc;
 };
 
@@ -344,7 +355,7 @@ struct an_checkpoint {
  * checkpoint is reached, the simulator says the goal is achieved, or
  * max_turns / timeout end it (docs/dynamic.md). */
 struct an_dynamic {
-    const char *simulator_name;       /* `simulator.use`; NULL: --simulator */
+    const char *simulator_name; /* `simulator.use`; NULL: --simulator */
     struct an_loc simulator_loc;
     const struct an_agent *simulator; /* resolved once the config is known */
     json_t *simulator_options;        /* `simulator.options` (metadata: persona, goal ...); NULL */
@@ -371,9 +382,9 @@ struct an_test {
      * AG-UI message objects {id, role, content, toolCalls?, toolCallId?},
      * sent in the first run. NULL = none. Borrowed from the suite. */
     json_t *history;
-    json_t *options;    /* JSONL `options`: merged over forwardedProps; NULL = none */
-    int64_t timeout_ms; /* JSONL `timeout`: the turn limit; 0 = the target's */
-    bool skip;          /* `skip: true` or `skip: "reason"`: loaded and listed, never run */
+    json_t *options;         /* JSONL `options`: merged over forwardedProps; NULL = none */
+    int64_t timeout_ms;      /* JSONL `timeout`: the turn limit; 0 = the target's */
+    bool skip;               /* `skip: true` or `skip: "reason"`: loaded and listed, never run */
     const char *skip_reason; /* the reason `skip:` gave; NULL: none */
     /* `tags:` (docs/cli.md "Choosing what runs"): deduplicated, in the order
      * written; --tag / --exclude-tag select on them */

@@ -17,8 +17,7 @@
  * reference, or NULL with err set (AN_ENOTFOUND: absent; AN_EIO: a link,
  * not a regular file, unreadable; AN_ELIMIT: over cap; AN_EPARSE: with
  * the file, line and column). */
-json_t *an_nf_json(const char *root, const char *rel, size_t flags, size_t cap,
-                   struct an_err *err);
+json_t *an_nf_json(const char *root, const char *rel, size_t flags, size_t cap, struct an_err *err);
 
 /* The whole file, at most cap bytes: 0 and *out (NUL-terminated,
  * malloc'd, the caller's; *len its length), or an error as an_nf_json's

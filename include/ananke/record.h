@@ -38,10 +38,10 @@
 struct an_record_info {
     const char *const *paths; /* the PATH arguments as given */
     size_t npaths;
-    const char *filter;       /* --filter; NULL: none */
-    const char *shard;        /* --shard "I/N"; NULL: none */
+    const char *filter; /* --filter; NULL: none */
+    const char *shard;  /* --shard "I/N"; NULL: none */
     unsigned parallel, repeat, retries;
-    int64_t timeout_ms;       /* --timeout; 0: none */
+    int64_t timeout_ms; /* --timeout; 0: none */
     bool has_seed;
     int64_t seed;
     const char *const *redact; /* --redact patterns */

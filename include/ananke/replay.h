@@ -38,12 +38,12 @@ struct an_recording; /* opaque: a recording directory, read */
 /* What run.json says of the recorded run (borrowed from the recording). */
 struct an_recording_info {
     const char *dir;
-    const char *run_id;       /* may be NULL */
-    const char *started_at;   /* ISO 8601; may be NULL */
-    const char *target_type;  /* "agui" ...; may be NULL */
-    const char *endpoint;     /* the template, as configured; may be NULL */
-    bool complete;            /* false: the recorded run was interrupted */
-    size_t ntests;            /* tests in results.json */
+    const char *run_id;      /* may be NULL */
+    const char *started_at;  /* ISO 8601; may be NULL */
+    const char *target_type; /* "agui" ...; may be NULL */
+    const char *endpoint;    /* the template, as configured; may be NULL */
+    bool complete;           /* false: the recorded run was interrupted */
+    size_t ntests;           /* tests in results.json */
 };
 
 /* Read DIR/run.json and DIR/results.json. AN_ENOTFOUND when DIR is
@@ -73,7 +73,9 @@ struct an_replay_opts {
     void (*on_warning)(const char *msg, void *ud);
     void *ud;
 };
+/* clang-format off */
 #define AN_REPLAY_OPTS_INIT {.whole_suite = true}
+/* clang-format on */
 
 /* Judge every test of `s` on the recording into `out` (zeroed by the
  * caller). The recording's transcripts move into the results: replay a

@@ -18,15 +18,17 @@
 #include "ananke/compare.h"
 
 struct an_console_opts {
-    bool color;    /* ANSI colour: the CLI decides (a terminal, NO_COLOR unset) */
-    int verbose;   /* -v: each turn's message, tool calls with args/results, timings */
-    size_t cut;    /* cut long texts to this many bytes (0: 300) */
+    bool color;  /* ANSI colour: the CLI decides (a terminal, NO_COLOR unset) */
+    int verbose; /* -v: each turn's message, tool calls with args/results, timings */
+    size_t cut;  /* cut long texts to this many bytes (0: 300) */
     /* a repeated test's statistics (an_test_stats): --pass-k (0: its
      * runs) and --confidence (0: AN_CONFIDENCE_DEFAULT) */
     unsigned pass_k;
     double confidence;
 };
+/* clang-format off */
 #define AN_CONSOLE_OPTS_INIT {.color = false, .verbose = 0, .cut = 300}
+/* clang-format on */
 
 /* Streaming console output: one line per test as it finishes, then the summary.
  * an_console_test writes one block per test and does not flush: the caller

@@ -46,8 +46,8 @@ struct an_findings {
 /* Append a finding; strings are copied (NULL allowed for detail/file). */
 struct an_finding *an_findings_add(struct an_findings *f, const char *kind, int turn,
                                    const char *file, unsigned line, unsigned col,
-                                   const char *assertion, const char *expected,
-                                   const char *actual, const char *detail);
+                                   const char *assertion, const char *expected, const char *actual,
+                                   const char *detail);
 void an_findings_release(struct an_findings *f);
 
 /* SKIP: the test was selected but says it must not run (`skip: true` or
@@ -74,7 +74,6 @@ const char *an_status_name(enum an_status s);
 enum an_expect { AN_EXPECT_NONE = 0, AN_EXPECT_FAILED, AN_EXPECT_STALE };
 const char *an_expect_name(enum an_expect e); /* "", "expected failure", "stale expected failure" */
 
-
 /* How often a repeated test passes (--repeat): stable 100 %, mostly stable
  * >= 80 %, unstable >= 50 %, highly unstable below. */
 enum an_stability {
@@ -89,14 +88,14 @@ const char *an_stability_name(enum an_stability s); /* "stable", "mostly stable"
 /* An `agent` check (a judge): what the judge was shown and what it answered,
  * kept whether it passed or not, so a report can show why. */
 struct an_judgement {
-    char *agent;   /* the `agents:` name */
-    int turn;      /* 0-based turn, or -1 for the test level */
-    char *file;    /* where the check is written (may be NULL) */
+    char *agent; /* the `agents:` name */
+    int turn;    /* 0-based turn, or -1 for the test level */
+    char *file;  /* where the check is written (may be NULL) */
     unsigned line, col;
-    char *shown;   /* the message the judge was sent */
-    char *answer;  /* what it answered, as text; NULL: nothing came back */
-    int verdict;   /* 1 passed, 0 failed, -1 no usable answer (the test errors) */
-    char *reason;  /* the judge's reason, or why its answer was unusable */
+    char *shown;  /* the message the judge was sent */
+    char *answer; /* what it answered, as text; NULL: nothing came back */
+    int verdict;  /* 1 passed, 0 failed, -1 no usable answer (the test errors) */
+    char *reason; /* the judge's reason, or why its answer was unusable */
     int64_t duration_ms;
 };
 
@@ -112,7 +111,7 @@ void an_judgements_release(struct an_judgements *j);
 /* A checkpoint of a dynamic test, as the run left it. */
 struct an_checkpoint_result {
     char *id;
-    char *description;   /* NULL = none */
+    char *description; /* NULL = none */
     bool required;
     int reached_at_turn; /* 0-based turn where it was reached; -1 = never */
     char *evidence;      /* what satisfied it (text excerpt, tool calls, judge's reason) */
@@ -123,12 +122,12 @@ struct an_checkpoint_result {
 
 /* How a dynamic test ended. */
 enum an_dyn_end {
-    AN_DYN_NONE = 0,       /* a static test */
-    AN_DYN_ALL_REACHED,    /* every required checkpoint reached: pass */
-    AN_DYN_GOAL,           /* the simulator said the goal is achieved */
-    AN_DYN_MAX_TURNS,      /* max_turns without every required checkpoint: fail */
-    AN_DYN_TIMEOUT,        /* the case's timeout: fail */
-    AN_DYN_BROKEN,         /* a simulator or agent error: error */
+    AN_DYN_NONE = 0,    /* a static test */
+    AN_DYN_ALL_REACHED, /* every required checkpoint reached: pass */
+    AN_DYN_GOAL,        /* the simulator said the goal is achieved */
+    AN_DYN_MAX_TURNS,   /* max_turns without every required checkpoint: fail */
+    AN_DYN_TIMEOUT,     /* the case's timeout: fail */
+    AN_DYN_BROKEN,      /* a simulator or agent error: error */
 };
 const char *an_dyn_end_name(enum an_dyn_end e); /* "all_reached", "goal_achieved", ... */
 struct an_dynamic_result;
@@ -138,17 +137,17 @@ struct an_dynamic_result {
     enum an_dyn_end end;
     struct an_checkpoint_result *checkpoints;
     size_t ncheckpoints;
-    char *simulator;       /* the simulator agent's name */
-    char **reasoning;      /* the simulator's reasoning per turn (NULL entries allowed) */
+    char *simulator;  /* the simulator agent's name */
+    char **reasoning; /* the simulator's reasoning per turn (NULL entries allowed) */
     size_t nreasoning;
-    int64_t seed;          /* --seed given to the simulator; -1 = none */
+    int64_t seed; /* --seed given to the simulator; -1 = none */
 };
 
 /* One run of a repeated test: enough to list the runs in a report. */
 struct an_attempt {
     enum an_status status;
     int64_t duration_ms;
-    char *summary; /* first finding's label or the error message; NULL on pass */
+    char *summary;        /* first finding's label or the error message; NULL on pass */
     int64_t total_tokens; /* the run's usage total_tokens, summed; -1: not reported */
 };
 
@@ -164,34 +163,34 @@ struct an_redacted {
 struct an_test_result {
     char *name;
     char *file;
-    char *id;                   /* a JSONL case's id (name is "ID — NAME"); NULL for YAML */
-    size_t nhistory;            /* messages sent before the first turn (JSONL input arrays) */
-    char **tags;                /* the test's `tags`, in the order written */
+    char *id;        /* a JSONL case's id (name is "ID — NAME"); NULL for YAML */
+    size_t nhistory; /* messages sent before the first turn (JSONL input arrays) */
+    char **tags;     /* the test's `tags`, in the order written */
     size_t ntags;
-    char *skip_reason;          /* SKIP: the reason `skip:` gave; NULL: none */
+    char *skip_reason; /* SKIP: the reason `skip:` gave; NULL: none */
     enum an_status status;
-    int64_t start_ms, end_ms;   /* Unix ms, test start (before hooks) and end */
+    int64_t start_ms, end_ms; /* Unix ms, test start (before hooks) and end */
     struct an_findings findings;
-    char *error;                /* ERROR: what broke, with where */
-    int error_code;             /* enum an_code */
-    int error_turn;             /* 0-based turn of the error, -1 = not in a turn */
-    char **var_names;           /* hook variables (names only: values may be secret) */
+    char *error;      /* ERROR: what broke, with where */
+    int error_code;   /* enum an_code */
+    int error_turn;   /* 0-based turn of the error, -1 = not in a turn */
+    char **var_names; /* hook variables (names only: values may be secret) */
     size_t nvar_names;
-    char **var_values;          /* their values, in the same order, only when the run
-                                   was asked to keep them (an_run_opts.keep_var_values:
-                                   a recording); else NULL. No reporter writes them. */
+    char **var_values; /* their values, in the same order, only when the run
+                          was asked to keep them (an_run_opts.keep_var_values:
+                          a recording); else NULL. No reporter writes them. */
     struct an_transcript transcript;
     struct an_judgements judgements; /* agent checks, in the order they ran */
     struct an_dynamic_result *dyn;   /* a dynamic test's checkpoints and end; NULL = static */
-    bool timed_out;             /* --timeout cut the test (status is ERROR) */
-    enum an_expect expect;      /* --expected-failures: what the listed test did */
-    char *expect_reason;        /* the list's reason for it; NULL: none given */
+    bool timed_out;                  /* --timeout cut the test (status is ERROR) */
+    enum an_expect expect;           /* --expected-failures: what the listed test did */
+    char *expect_reason;             /* the list's reason for it; NULL: none given */
     /* --repeat: every run of the test; the findings, error and transcript
      * above are those of the first run that did not pass (else the last).
      * runs == 0 means the test was not repeated (one run). With --repeat
      * auto, runs is how many the rule needed (at most max_runs). */
     unsigned runs, passes;
-    unsigned max_runs;          /* --repeat auto: --max-repeats; 0: not adaptive */
+    unsigned max_runs; /* --repeat auto: --max-repeats; 0: not adaptive */
     struct an_attempt *attempts;
     /* Every string of a run's result has had its known secrets replaced by
      * "[redacted]" before any reporter sees it (docs/security.md); what was
@@ -243,26 +242,26 @@ struct an_run_result {
     struct an_test_result *tests;
     size_t ntests, cap;
     int64_t start_ms, end_ms;
-    char *config_path;     /* relative to project_dir, as every path of a result */
+    char *config_path; /* relative to project_dir, as every path of a result */
     /* The project's directory as an absolute path, for what must point at a
      * file from elsewhere (GitHub annotations are relative to the
      * repository); no report writes it. NULL: unknown (`ananke merge`). */
     char *project_dir;
     /* how the run was made, for reports (0 / NULL when not given) */
-    unsigned parallel;     /* --parallel */
-    unsigned repeat;       /* --repeat */
-    double pass_rate;      /* --pass-rate (default 1.0) */
+    unsigned parallel; /* --parallel */
+    unsigned repeat;   /* --repeat */
+    double pass_rate;  /* --pass-rate (default 1.0) */
     /* --repeat auto (adaptive repeats, run/sprt.h): repeat is 0 then */
     bool adaptive;
-    unsigned max_repeats;  /* --max-repeats */
-    char *shard;           /* --shard "I/N" */
-    char *filter;          /* --filter REGEX */
-    size_t not_run;        /* tests never started (--fail-fast) */
-    unsigned pass_k;       /* --pass-k (0: each test's runs) */
+    unsigned max_repeats; /* --max-repeats */
+    char *shard;          /* --shard "I/N" */
+    char *filter;         /* --filter REGEX */
+    size_t not_run;       /* tests never started (--fail-fast) */
+    unsigned pass_k;      /* --pass-k (0: each test's runs) */
     /* --confidence, of the adaptive verdicts and of the intervals (0:
      * AN_CONFIDENCE_DEFAULT) */
     double confidence;
-    bool fail_on_flaky;    /* --fail-on-flaky: a flaky test fails the run */
+    bool fail_on_flaky; /* --fail-on-flaky: a flaky test fails the run */
 };
 
 struct an_test_result *an_run_result_add(struct an_run_result *r);

@@ -28,34 +28,34 @@ struct an_progress {
     size_t done, total; /* tests */
     size_t passed, failed, errors, skipped;
     size_t inconclusive; /* --repeat auto could not decide */
-    size_t running;     /* runs in flight */
+    size_t running;      /* runs in flight */
     int64_t elapsed_ms;
 };
 
 struct an_run_opts {
-    unsigned parallel;         /* runs at once; 0 or 1: one after another */
+    unsigned parallel; /* runs at once; 0 or 1: one after another */
     /* event loops (threads) sharing the runs; 0: one per core, each with
      * at least 4 of `parallel` (at most 8); 1: one loop on the caller's
      * thread. Results and their order do not depend on it. */
     unsigned loops;
-    unsigned repeat;           /* runs of each test; 0 or 1: once */
-    double pass_rate;          /* share of runs that must pass (0..1]; 0: 1.0 */
+    unsigned repeat;  /* runs of each test; 0 or 1: once */
+    double pass_rate; /* share of runs that must pass (0..1]; 0: 1.0 */
     /* --repeat auto (docs/statistics.md, run/sprt.h): each test runs again,
      * one run after another, only while a sequential test (Wald's SPRT on
      * pass_rate at `confidence`) cannot decide, at most max_repeats times;
      * an undecided test is INCONCLUSIVE. `repeat` is ignored. */
     bool adaptive;
-    unsigned max_repeats;      /* 0: 20 */
-    bool allow_inconclusive;   /* an INCONCLUSIVE test does not stop --fail-fast */
+    unsigned max_repeats;    /* 0: 20 */
+    bool allow_inconclusive; /* an INCONCLUSIVE test does not stop --fail-fast */
     /* for the statistics of repeated tests (an_test_stats): copied into
      * the run result, which the reports read */
-    unsigned pass_k;           /* the k of pass@k and pass^k; 0: each test's runs */
+    unsigned pass_k; /* the k of pass@k and pass^k; 0: each test's runs */
     /* --confidence: of the adaptive verdicts and of the intervals, in
      * (0.5, 1); 0: AN_CONFIDENCE_DEFAULT (0.95) */
     double confidence;
-    unsigned retries;          /* transport retries per turn */
-    int64_t test_timeout_ms;   /* bound on one test (hooks and turns); 0: none */
-    bool fail_fast;            /* start no new test after the first failure */
+    unsigned retries;              /* transport retries per turn */
+    int64_t test_timeout_ms;       /* bound on one test (hooks and turns); 0: none */
+    bool fail_fast;                /* start no new test after the first failure */
     const struct an_regex *filter; /* select tests whose name matches; NULL: all */
     /* --tag (any of them; none: every test) and --exclude-tag (none of them) */
     const char *const *tags;
@@ -65,12 +65,12 @@ struct an_run_opts {
     /* one per test of the suite: false leaves it out (PATH:LINE,
      * --last-failed); NULL: every test */
     const bool *chosen;
-    unsigned shard_index;      /* 1-based; with shard_count */
-    unsigned shard_count;      /* 0: no sharding */
+    unsigned shard_index; /* 1-based; with shard_count */
+    unsigned shard_count; /* 0: no sharding */
     /* --expected-failures: marks the listed tests' results (and which
      * entries matched) as each finishes; NULL: no list */
     struct an_expected *expected;
-    bool has_seed;             /* --seed: given to simulators and judges */
+    bool has_seed; /* --seed: given to simulators and judges */
     int64_t seed;
     /* What the reports will need once the run is over. Memory grows with
      * the number of tests only by this: without it a test's transcript is
@@ -98,7 +98,9 @@ struct an_run_opts {
     void (*on_progress)(const struct an_progress *p, void *ud);
     void *ud;
 };
+/* clang-format off */
 #define AN_RUN_OPTS_INIT {.pass_rate = 1.0, .confidence = 0.95}
+/* clang-format on */
 #define AN_RUN_MAX_REPEATS 20 /* --max-repeats by default */
 
 /* Which tests of `s` the options select, in order: when some test of the

@@ -30,8 +30,8 @@
 
 #include "ananke/err.h"
 
-struct an_ld;     /* a load in progress (load/schema.h) */
-struct an_ynode;  /* a YAML node (core/yaml.h) */
+struct an_ld;      /* a load in progress (load/schema.h) */
+struct an_ynode;   /* a YAML node (core/yaml.h) */
 struct an_session; /* an open conversation (proto/adapter.h) */
 struct an_target;
 struct an_test;
@@ -80,8 +80,8 @@ struct an_target_type {
     int (*open)(const struct an_target *t, const struct an_target_open_ctx *ctx, void **conf,
                 struct an_session **out, struct an_err *err);
     void (*conf_free)(void *conf); /* NULL-safe */
-    bool sandbox;     /* each test gets its own directory (${SANDBOX}) */
-    bool bare_model;  /* a bare model: a helper's message opens with its instruction */
+    bool sandbox;                  /* each test gets its own directory (${SANDBOX}) */
+    bool bare_model;               /* a bare model: a helper's message opens with its instruction */
     /* Why it cannot be a helper agent (`agents:`); NULL: it can. */
     const char *not_helper;
     /* What `run` names it by (a URL, a command), as written; NULL: `unnamed`. */
@@ -113,8 +113,7 @@ const struct an_target_type *an_target_type_find(const char *name);
  * target): AN_ENOTFOUND, nothing said, when its type has no such key; err
  * may be NULL. */
 struct an_suite;
-int an_suite_target_set(struct an_suite *s, const char *key, const char *value,
-                        struct an_err *err);
+int an_suite_target_set(struct an_suite *s, const char *key, const char *value, struct an_err *err);
 
 /* Every row's name, built-in ones first, NULL-terminated; static (a later
  * registration adds to it). */

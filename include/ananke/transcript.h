@@ -25,17 +25,17 @@ struct an_warn_kinds;
 struct an_tool_call {
     char *id;
     char *name;
-    char *args_text;  /* the concatenated argument text as streamed */
+    char *args_text; /* the concatenated argument text as streamed */
     /* The parsed args_text. Read it with an_tool_call_args(), never here:
      * while args_lazy it is not built yet. Only the producer that sets it
      * and the transcript's release touch the field. */
     json_t *args;
-    char *args_error; /* why args_text did not parse; NULL when it did */
-    bool args_lazy;   /* args_text is known to be valid JSON (or blank: {}),
-                         args is not built yet (an_tool_call_parse_args) */
-    bool args_done;   /* TOOL_CALL_END seen */
-    json_t *result;   /* NULL until a result arrives (frontend tools have none) */
-    unsigned turn;    /* 0-based turn index */
+    char *args_error;  /* why args_text did not parse; NULL when it did */
+    bool args_lazy;    /* args_text is known to be valid JSON (or blank: {}),
+                          args is not built yet (an_tool_call_parse_args) */
+    bool args_done;    /* TOOL_CALL_END seen */
+    json_t *result;    /* NULL until a result arrives (frontend tools have none) */
+    unsigned turn;     /* 0-based turn index */
     int64_t start_ms;  /* first event of the call */
     int64_t end_ms;    /* args complete (TOOL_CALL_END), or last args event */
     int64_t result_ms; /* result arrival; 0 = none */
@@ -58,8 +58,8 @@ enum an_turn_status {
 
 struct an_turn_rec {
     unsigned index;
-    const char *kind; /* "user", "agui:connect"; static string */
-    char *input;      /* the interpolated user message; NULL for connect */
+    const char *kind;    /* "user", "agui:connect"; static string */
+    char *input;         /* the interpolated user message; NULL for connect */
     json_t *input_parts; /* its content parts when it has attachments (AG-UI
                             ContentPart[], a reference held); NULL: text only */
     char *run_id;
@@ -69,13 +69,13 @@ struct an_turn_rec {
      * turn, on start_ms's clock; 0: none came (timing.max_first_event_ms,
      * timing.max_ttft_ms) */
     int64_t first_event_ms, first_text_ms;
-    char *text;       /* assistant text of the turn, deltas concatenated */
+    char *text;                /* assistant text of the turn, deltas concatenated */
     size_t first_call, ncalls; /* slice of an_transcript.calls */
-    json_t *state;    /* state after the turn (snapshots/deltas applied); may be NULL */
-    json_t *messages; /* the conversation's messages after the turn (AG-UI); may be NULL */
+    json_t *state;             /* state after the turn (snapshots/deltas applied); may be NULL */
+    json_t *messages;          /* the conversation's messages after the turn (AG-UI); may be NULL */
     enum an_turn_status status;
-    int error_code;   /* enum an_code when status == AN_TURN_ERROR */
-    char *error;      /* message when status == AN_TURN_ERROR */
+    int error_code; /* enum an_code when status == AN_TURN_ERROR */
+    char *error;    /* message when status == AN_TURN_ERROR */
     int http_status;
     struct an_frame *frames;
     size_t nframes, cap_frames;
@@ -89,7 +89,7 @@ struct an_turn_rec {
      * ...") that takes the place of the first one dropped */
     size_t max_warnings, warnings_dropped;
     struct an_warn_kinds *warn_kinds; /* private to transcript.c */
-    unsigned retries; /* transport retries before this turn's answer (--retries) */
+    unsigned retries;                 /* transport retries before this turn's answer (--retries) */
     char **retry_log; /* why each retry happened: "HTTP 503, retried after 210 ms" */
     /* seed 004's run-case answer (an http target; NULL for the others): */
     json_t *response;   /* the answer's JSON body, as sent */
@@ -123,10 +123,10 @@ struct an_transcript {
 struct an_scope {
     const struct an_tool_call *calls;
     size_t ncalls;
-    const char *text;  /* for a test: turn texts joined with "\n" */
+    const char *text; /* for a test: turn texts joined with "\n" */
     int64_t start_ms, end_ms;
     int64_t first_event_ms, first_text_ms; /* a turn's (an_turn_rec); 0 for a test */
-    int turn;          /* 0-based turn index, or -1 for the whole test */
+    int turn;                              /* 0-based turn index, or -1 for the whole test */
     /* seed 004's run-case answer (see an_turn_rec); NULL when the turn has
      * none. For the whole test: the last turn that has one (an http test
      * has one turn). */

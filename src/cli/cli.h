@@ -46,7 +46,7 @@ struct cli_inputs {
     struct an_mem_file *mem; /* inline messages, scripts' and generators' cases */
     size_t *mem_src;         /* which src each came from: the order to load them in */
     size_t nmem;
-    bool generators;         /* some -i is agents:... (needs the config first) */
+    bool generators; /* some -i is agents:... (needs the config first) */
 };
 /* Sort the sources: paths, inline messages, scripts: (run now). */
 int cli_inputs_prepare(struct cli_inputs *in);
@@ -109,8 +109,10 @@ struct cli_option {
                            above it with the same name (never matched) */
 };
 /* The -h, --help row every table ends with (cli_parse answers it). */
+/* clang-format off */
 #define CLI_OPT_HELP                                                                               \
     {.name = "--help", .alias = "-h", .help = "this help", .help_only = true}
+/* clang-format on */
 struct cli_command {
     const char *name; /* "run" */
     const struct cli_option *opts;
@@ -128,9 +130,9 @@ void cli_help_wrap(int indent, int first, const char *text);
 
 /* Choosing what runs (src/cli/select.c, docs/cli.md "Choosing what runs"). */
 struct cli_at {
-    char *file;       /* PATH of PATH:LINE (owned) */
+    char *file; /* PATH of PATH:LINE (owned) */
     unsigned line;
-    const char *arg;  /* as given (borrowed from argv) */
+    const char *arg; /* as given (borrowed from argv) */
 };
 struct cli_select {
     const char **tags; /* --tag (borrowed strings) */
@@ -139,9 +141,9 @@ struct cli_select {
     size_t nxtags;
     struct cli_at *at; /* PATH:LINE arguments */
     size_t nat;
-    bool last_failed;  /* --last-failed */
-    int forbid_only;   /* 1 --forbid-only; -1 not given: on when CI is set */
-    bool *chosen;      /* per test of the suite, once applied (owned) */
+    bool last_failed; /* --last-failed */
+    int forbid_only;  /* 1 --forbid-only; -1 not given: on when CI is set */
+    bool *chosen;     /* per test of the suite, once applied (owned) */
 };
 /* A PATH argument: PATH:LINE is noted in sel and *path is its PATH (owned
  * by sel); anything else is *path = arg. Returns 0 or a usage error. */
@@ -202,14 +204,14 @@ struct cli_history {
     struct an_history_rec *rec; /* NULL: no history for this run */
 };
 struct cli_history_run {
-    const char *kind;        /* "run", "replay", "comply" */
-    int argc;                /* the command's arguments, argv[0] its name */
+    const char *kind; /* "run", "replay", "comply" */
+    int argc;         /* the command's arguments, argv[0] its name */
     char **argv;
-    const char *project_dir; /* where the default database goes */
+    const char *project_dir;      /* where the default database goes */
     const struct an_suite *suite; /* its config (digest, secrets, cap); NULL: none */
     const char *const *redact;    /* --redact */
     size_t nredact;
-    const char *recording;   /* --record DIR (replay: the recording judged) */
+    const char *recording; /* --record DIR (replay: the recording judged) */
 };
 void cli_history_start(struct cli_history *h, const char *flag, bool off);
 /* Each finished test, in the order of the result's tests. */

@@ -190,9 +190,9 @@ int cmd_compare(int argc, char **argv)
     const char *nc = getenv("NO_COLOR");
     bool col = !strcmp(color, "always") ||
                (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(nc && *nc));
-    int threshold = !fail_on                       ? AN_GATE_BLOCK + 1
-                             : !strcmp(fail_on, "block")    ? AN_GATE_BLOCK
-                                                            : AN_GATE_REQUIRE_APPROVAL;
+    int threshold = !fail_on                    ? AN_GATE_BLOCK + 1
+                    : !strcmp(fail_on, "block") ? AN_GATE_BLOCK
+                                                : AN_GATE_REQUIRE_APPROVAL;
     size_t n = an_compare_ncases(c), reg = 0, imp = 0, block = 0, appr = 0, reached = 0;
     for (size_t i = 0; i < n; i++) {
         struct an_compare_case k;
@@ -217,11 +217,10 @@ int cmd_compare(int argc, char **argv)
     }
     printf("compare: %zu case%s, %zu regression%s, %zu improvement%s; gate: %zu block, "
            "%zu require_approval\n",
-           n, n == 1 ? "" : "s", reg, reg == 1 ? "" : "s", imp, imp == 1 ? "" : "s", block,
-           appr);
+           n, n == 1 ? "" : "s", reg, reg == 1 ? "" : "s", imp, imp == 1 ? "" : "s", block, appr);
     const char *sep = out_dir[strlen(out_dir) - 1] == '/' ? "" : "/";
-    printf("compare report: %s%scompare-report.json\nhtml report: %s%sreport.html\n", out_dir,
-           sep, out_dir, sep);
+    printf("compare report: %s%scompare-report.json\nhtml report: %s%sreport.html\n", out_dir, sep,
+           out_dir, sep);
     if (reached)
         printf("%zu case%s reached the --fail-on %s gate\n", reached, reached == 1 ? "" : "s",
                fail_on);

@@ -21,7 +21,7 @@
 struct comply_args {
     const char *settings, *protocol, *confine, *spec, *binding;
     bool list, keep, network, inherit_env;
-    bool conf_given; /* a confinement option: refused for AG-UI */
+    bool conf_given;     /* a confinement option: refused for AG-UI */
     const char *history; /* --history FILE */
     bool no_history;     /* --no-history */
     double scale;
@@ -385,10 +385,9 @@ static int check(const struct comply_args *a)
     if (a->binding && strcmp(p, "a2a"))
         return cli_usage_error("--binding: for --protocol a2a only");
     if (a->binding && strcmp(a->binding, "jsonrpc"))
-        return cli_usage_error("--binding takes jsonrpc%s, not '%s'",
-                               strcmp(a->binding, "rest") ? ""
-                                                          : " (the REST binding is not spoken yet)",
-                               a->binding);
+        return cli_usage_error(
+            "--binding takes jsonrpc%s, not '%s'",
+            strcmp(a->binding, "rest") ? "" : " (the REST binding is not spoken yet)", a->binding);
     if (agui && a->keep)
         return cli_usage_error("--keep-sandbox: AG-UI tests have no sandbox");
     if (agui && a->conf_given)

@@ -239,8 +239,7 @@ int cmd_init(int argc, char **argv)
         if (files[i].ci && !ci)
             continue;
         int n = here ? snprintf(path[i], sizeof path[i], "%s", files[i].name)
-                     : snprintf(path[i], sizeof path[i], "%.*s/%s", (int)dlen, dir,
-                                files[i].name);
+                     : snprintf(path[i], sizeof path[i], "%.*s/%s", (int)dlen, dir, files[i].name);
         if (n < 0 || (size_t)n >= sizeof path[i])
             return cli_usage_error("directory name too long: '%s'", dir);
         if (!force && lstat(path[i], &st) == 0) {

@@ -77,6 +77,20 @@ static int replay_report(const struct cli_reporters *reps, const struct an_run_r
     return rc;
 }
 
+/* The line that says what is replayed, on what; a warning when the
+ * recording's run was cut short. */
+static void replay_header(const struct an_suite *suite, const struct an_recording *recording)
+{
+    const struct an_recording_info *ri = an_recording_info(recording);
+    printf("ananke: replaying %zu test%s on the recording %s (%s %s, %s)\n\n", suite->ntests,
+           suite->ntests == 1 ? "" : "s", ri->dir, ri->target_type ? ri->target_type : "?",
+           ri->endpoint ? ri->endpoint : "?", ri->started_at ? ri->started_at : "?");
+    if (!ri->complete)
+        on_warning("the recording is incomplete (its run was interrupted): tests it did not "
+                   "reach have no recording",
+                   NULL);
+}
+
 int cmd_replay(int argc, char **argv)
 {
     const char *config = NULL, *color = "auto", *val = NULL, *dir = NULL, *history = NULL;
@@ -158,14 +172,7 @@ int cmd_replay(int argc, char **argv)
     console->verbose = verbose;
     cli_history_start(&ctx.hist, history, no_history);
 
-    const struct an_recording_info *ri = an_recording_info(recording);
-    printf("ananke: replaying %zu test%s on the recording %s (%s %s, %s)\n\n", suite->ntests,
-           suite->ntests == 1 ? "" : "s", ri->dir, ri->target_type ? ri->target_type : "?",
-           ri->endpoint ? ri->endpoint : "?", ri->started_at ? ri->started_at : "?");
-    if (!ri->complete)
-        on_warning("the recording is incomplete (its run was interrupted): tests it did not "
-                   "reach have no recording",
-                   NULL);
+    replay_header(suite, recording);
 
     struct an_replay_opts ro = AN_REPLAY_OPTS_INIT;
     ro.whole_suite = npaths == 0;
@@ -184,9 +191,14 @@ int cmd_replay(int argc, char **argv)
     if (has_expected)
         cli_expected_unused(&expected);
     if (result.ntests) {
-        struct cli_history_run hr = {.kind = "replay", .argc = argc, .argv = argv,
-                                     .project_dir = suite->config.dir, .suite = suite,
-                                     .redact = redact, .nredact = nredact, .recording = dir};
+        struct cli_history_run hr = {.kind = "replay",
+                                     .argc = argc,
+                                     .argv = argv,
+                                     .project_dir = suite->config.dir,
+                                     .suite = suite,
+                                     .redact = redact,
+                                     .nredact = nredact,
+                                     .recording = dir};
         cli_history_finish(&ctx.hist, &hr, &result);
     }
 

@@ -18,8 +18,8 @@
 
 struct run_ctx {
     struct an_console_opts console;
-    bool progress;     /* a live progress line (stdout is a terminal) */
-    bool line_shown;   /* the progress line is on screen now */
+    bool progress;   /* a live progress line (stdout is a terminal) */
+    bool line_shown; /* the progress line is on screen now */
     int64_t last_flush;
     struct cli_history *hist;
 };
@@ -52,8 +52,8 @@ static void on_progress(const struct an_progress *p, void *ud)
     struct run_ctx *c = ud;
     if (!c->progress)
         return;
-    printf("\r\033[K[%zu/%zu] %zu passed, %zu failed, %zu errors, ", p->done, p->total,
-           p->passed, p->failed, p->errors);
+    printf("\r\033[K[%zu/%zu] %zu passed, %zu failed, %zu errors, ", p->done, p->total, p->passed,
+           p->failed, p->errors);
     if (p->inconclusive)
         printf("%zu inconclusive, ", p->inconclusive);
     printf("%zu running, %.1fs", p->running, (double)p->elapsed_ms / 1000);
@@ -137,8 +137,8 @@ static void header(const struct an_suite *s, const struct an_run_opts *ro)
         shown = an_xstrdup(where->src);
     }
     struct an_redactor *red = own_secrets(s, ro);
-    printf("ananke: %zu test%s against %s %s", n, n == 1 ? "" : "s",
-           t->type->name, shown_as(red, shown));
+    printf("ananke: %zu test%s against %s %s", n, n == 1 ? "" : "s", t->type->name,
+           shown_as(red, shown));
     an_redactor_free(red);
     const char *model = t->type->model ? t->type->model(t) : NULL;
     if (model)
@@ -447,9 +447,13 @@ int cmd_run(int argc, char **argv)
     clear_progress(&ctx);
     rc = finish(&a, suite, &result, &ctx, rec);
     if (result.ntests) {
-        struct cli_history_run hr = {.kind = "run", .argc = argc, .argv = argv,
-                                     .project_dir = suite->config.dir, .suite = suite,
-                                     .redact = a.redact, .nredact = a.nredact,
+        struct cli_history_run hr = {.kind = "run",
+                                     .argc = argc,
+                                     .argv = argv,
+                                     .project_dir = suite->config.dir,
+                                     .suite = suite,
+                                     .redact = a.redact,
+                                     .nredact = a.nredact,
                                      .recording = a.record_dir};
         cli_history_finish(&hist, &hr, &result);
     }

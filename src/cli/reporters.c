@@ -7,8 +7,7 @@
 #include "ananke/reporter.h"
 #include "cli.h"
 
-static int add(struct cli_reporters *r, const struct an_reporter *row, const char *path,
-               bool file)
+static int add(struct cli_reporters *r, const struct an_reporter *row, const char *path, bool file)
 {
     if (r->n == CLI_MAX_REPORTERS)
         return cli_usage_error("at most %d reporters", CLI_MAX_REPORTERS);
@@ -142,9 +141,8 @@ void cli_reporters_help(bool comply)
         char help[512];
         bool dflt = row->default_path && strcmp(row->default_path, "-");
         snprintf(help, sizeof help, "%s%s%s%s%s%s", row->help ? row->help : "",
-                 row->alias ? " (also " : "", row->alias ? row->alias : "",
-                 row->alias ? ")" : "", dflt ? "; default PATH " : "",
-                 dflt ? row->default_path : "");
+                 row->alias ? " (also " : "", row->alias ? row->alias : "", row->alias ? ")" : "",
+                 dflt ? "; default PATH " : "", dflt ? row->default_path : "");
         printf("%*s%-10s", 29, "", row->name);
         cli_help_wrap(39, 39, help);
     }

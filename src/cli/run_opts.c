@@ -44,8 +44,7 @@ static int parse_duration(const char *s, int64_t *ms)
     else
         end = NULL;
     if (errno || end == s || !end || !isfinite(v) || v <= 0 || v * mul > 1e12)
-        return cli_usage_error("--timeout takes a duration such as 500ms, 30s or 2m, not '%s'",
-                               s);
+        return cli_usage_error("--timeout takes a duration such as 500ms, 30s or 2m, not '%s'", s);
     *ms = (int64_t)(v * mul + 0.5);
     return 0;
 }
@@ -80,7 +79,6 @@ static int parse_shard(const char *s, unsigned *i, unsigned *n)
     *n = (unsigned)b;
     return 0;
 }
-
 
 #define ARGS(ctx) ((struct run_args *)(ctx))
 

@@ -129,8 +129,8 @@ static int pick_lines(const struct cli_select *sel, const struct an_suite *s, bo
         }
         if (pick == s->ntests)
             rc = cli_usage_error("%s: no case %s line %u of '%s'", at->arg,
-                                 ends_with(file, ".jsonl") ? "is written on" : "holds",
-                                 at->line, at->file);
+                                 ends_with(file, ".jsonl") ? "is written on" : "holds", at->line,
+                                 at->file);
         else
             hit[pick] = true;
     }
@@ -232,10 +232,11 @@ int cli_select_apply(struct cli_select *sel, const struct an_suite *s, struct an
         if (!t->only)
             continue;
         nonly++;
-        fprintf(stderr, "%s:%u:%u: 'only: true' is forbidden here (%s): it would leave the "
-                        "other tests out of the run\n",
-                t->only_loc.file ? t->only_loc.file : t->file, t->only_loc.line,
-                t->only_loc.col, sel->forbid_only > 0 ? "--forbid-only" : "CI is set");
+        fprintf(stderr,
+                "%s:%u:%u: 'only: true' is forbidden here (%s): it would leave the "
+                "other tests out of the run\n",
+                t->only_loc.file ? t->only_loc.file : t->file, t->only_loc.line, t->only_loc.col,
+                sel->forbid_only > 0 ? "--forbid-only" : "CI is set");
     }
     if (nonly) {
         fprintf(stderr, "ananke: %zu test%s marked 'only'; nothing was run\n", nonly,
@@ -296,8 +297,8 @@ void cli_select_save(const struct an_suite *s, const struct an_run_result *r)
     else if ((sfd = openat(dfd, STATE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
         why = errno == ELOOP || errno == ENOTDIR ? "not a directory (a link is not followed)"
                                                  : "cannot open it";
-    else if ((fd = openat(sfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-                          0666)) < 0)
+    else if ((fd = openat(sfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666)) <
+             0)
         why = "cannot write in it";
     int err = errno;
     if (!why) {
@@ -325,8 +326,9 @@ void cli_select_save(const struct an_suite *s, const struct an_run_result *r)
             unlinkat(sfd, tmp, 0);
     }
     if (why)
-        fprintf(stderr, "ananke: warning: the failures of this run are not saved for "
-                        "--last-failed: %s/%s/: %s (%s)\n",
+        fprintf(stderr,
+                "ananke: warning: the failures of this run are not saved for "
+                "--last-failed: %s/%s/: %s (%s)\n",
                 root, STATE_DIR, why, strerror(err));
     if (sfd >= 0)
         close(sfd);
@@ -394,8 +396,8 @@ int cli_gitignore_state(const char *dir)
     const char *sep = had && oldlen && old[oldlen - 1] != '\n' ? "\n" : "";
     free(old);
     char line[64];
-    int n = snprintf(line, sizeof line, "%s# ananke's state (--last-failed)\n" STATE_DIR "/\n",
-                     sep);
+    int n =
+        snprintf(line, sizeof line, "%s# ananke's state (--last-failed)\n" STATE_DIR "/\n", sep);
     if (fd < 0 || write(fd, line, (size_t)n) != n) {
         fprintf(stderr, "ananke: cannot write '%s': %s\n", path, strerror(errno));
         if (fd >= 0)

@@ -468,8 +468,8 @@ static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http,
     const char *task_id = an_json_str(msg, "taskId"), *rest;
     struct run r = {
         .a = a, .events = json_array(), .artifacts = json_array(), .user = (json_t *)msg};
-    json_t *wrong =
-        json_is_integer(id) ? json_integer(json_integer_value(id) + 1000) : json_string("wrong-id");
+    json_t *wrong = json_is_integer(id) ? json_integer(json_integer_value(id) + 1000)
+                                        : json_string("wrong-id");
     const json_t *rid = strcmp(text, "wrongid") ? id : wrong;
     enum ending end = END_CLOSE;
     enum MHD_Result rc;
@@ -532,10 +532,10 @@ static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http,
     } else if (end == END_STALL && r.t.state != ST_COMPLETED) {
         rc = wait_canceled(http, c, rid, &r);
     } else if (r.message) {
-        rc =
-            rpc_result(c, rid,
-                       a->v03 || !strcmp(text, "shape") ? json_incref(r.message)
-                                                        : json_pack("{s:O}", "message", r.message));
+        rc = rpc_result(c, rid,
+                        a->v03 || !strcmp(text, "shape")
+                            ? json_incref(r.message)
+                            : json_pack("{s:O}", "message", r.message));
     } else {
         json_t *task = task_obj(&r);
         rc = rpc_result(c, rid, a->v03 ? task : json_pack("{s:o}", "task", task));
@@ -688,8 +688,8 @@ static enum MHD_Result on_rpc(struct a2a_agent *a, struct mock_http *http,
     const char *method = an_json_str(body, "method");
     const json_t *params = json_object_get(body, "params");
     const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "A2A-Version");
-    bool v_ok =
-        a->v03 ? (!v || !*v || !strcmp(v, "0.3") || !strcmp(v, "0.3.0")) : (v && !strcmp(v, "1.0"));
+    bool v_ok = a->v03 ? (!v || !*v || !strcmp(v, "0.3") || !strcmp(v, "0.3.0"))
+                       : (v && !strcmp(v, "1.0"));
     /* [v03][verb]: send, stream, get, cancel */
     static const char *const names[2][4] = {
         {"SendMessage", "SendStreamingMessage", "GetTask", "CancelTask"},

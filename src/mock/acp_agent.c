@@ -41,8 +41,6 @@ const char *acp_fault_desc(unsigned i)
     return i < ACP_FAULT_COUNT ? fault_descs[i] : NULL;
 }
 
-
-
 /* ---- output -------------------------------------------------------------- */
 
 static void log_line(struct agent *a, const char *dir, const char *s, size_t n)
@@ -111,8 +109,8 @@ static void send_error(struct agent *a, json_t *id, int code, const char *messag
     json_t *e = json_pack("{s:i, s:s}", "code", code, "message", message);
     if (data)
         json_object_set_new(e, "data", data);
-    send_msg(a, json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id ? id : json_null(),
-                          "error", e));
+    send_msg(
+        a, json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id ? id : json_null(), "error", e));
 }
 
 static void invalid_params(struct agent *a, json_t *id, const char *field, const char *why)
@@ -125,8 +123,8 @@ void send_update(struct agent *a, struct session *s, json_t *update)
 {
     if (json_array_size(s->history) < ACP_MAX_HISTORY)
         json_array_append(s->history, update);
-    send_msg(a, json_pack("{s:s, s:s, s:{s:s, s:o}}", "jsonrpc", "2.0", "method",
-                          "session/update", "params", "sessionId", s->id, "update", update));
+    send_msg(a, json_pack("{s:s, s:s, s:{s:s, s:o}}", "jsonrpc", "2.0", "method", "session/update",
+                          "params", "sessionId", s->id, "update", update));
     if (a->running == s) {
         a->turn_updates++;
         if (fault(a, ACP_FAULT_EXIT_MID_TURN)) {
@@ -138,8 +136,8 @@ void send_update(struct agent *a, struct session *s, json_t *update)
     }
 }
 
-void send_chunk(struct agent *a, struct session *s, const char *tag, const char *text,
-                size_t len, const char *message_id)
+void send_chunk(struct agent *a, struct session *s, const char *tag, const char *text, size_t len,
+                const char *message_id)
 {
     json_t *u = json_pack("{s:s, s:{s:s, s:s%}}", "sessionUpdate", tag, "content", "type", "text",
                           "text", text, len);
@@ -269,8 +267,8 @@ json_t *call(struct agent *a, struct session *s, const char *method, json_t *par
     json_t *p = json_pack("{s:s}", "sessionId", s->id);
     json_object_update(p, params);
     json_decref(params);
-    send_msg(a, json_pack("{s:s, s:I, s:s, s:o}", "jsonrpc", "2.0", "id", (json_int_t)id,
-                          "method", method, "params", p));
+    send_msg(a, json_pack("{s:s, s:I, s:s, s:o}", "jsonrpc", "2.0", "id", (json_int_t)id, "method",
+                          method, "params", p));
     a->waiting = true;
     a->got_reply = false;
     a->wait_id = id;
@@ -289,8 +287,8 @@ void notify_request(struct agent *a, struct session *s, const char *method, json
     json_t *p = json_pack("{s:s}", "sessionId", s->id);
     json_object_update(p, params);
     json_decref(params);
-    send_msg(a, json_pack("{s:s, s:I, s:s, s:o}", "jsonrpc", "2.0", "id",
-                          (json_int_t)a->next_id++, "method", method, "params", p));
+    send_msg(a, json_pack("{s:s, s:I, s:s, s:o}", "jsonrpc", "2.0", "id", (json_int_t)a->next_id++,
+                          "method", method, "params", p));
 }
 
 /* ---- sessions and paths -------------------------------------------------- */
@@ -348,10 +346,10 @@ void fix_update_paths(struct agent *a, const struct session *s, json_t *u)
     size_t i;
     json_t *v;
     json_array_foreach(json_object_get(u, "locations"), i, v) absolutize(a, s, v, "path");
-    json_array_foreach(json_object_get(u, "content"), i, v)
-        if (json_is_object(v) && !strcmp(an_json_str(v, "type") ? an_json_str(v, "type") : "",
-                                         "diff"))
-            absolutize(a, s, v, "path");
+    json_array_foreach(json_object_get(u, "content"), i,
+                       v) if (json_is_object(v) &&
+                              !strcmp(an_json_str(v, "type") ? an_json_str(v, "type") : "", "diff"))
+        absolutize(a, s, v, "path");
 }
 
 char *new_tool_id(struct agent *a)
@@ -365,8 +363,8 @@ char *new_tool_id(struct agent *a)
 
 json_t *text_content(const char *text)
 {
-    return json_pack("[{s:s, s:{s:s, s:o}}]", "type", "content", "content", "type", "text",
-                     "text", an_json_lossy(text, strlen(text)));
+    return json_pack("[{s:s, s:{s:s, s:o}}]", "type", "content", "content", "type", "text", "text",
+                     an_json_lossy(text, strlen(text)));
 }
 
 void tool_update(struct agent *a, struct session *s, const char *id, const char *status,
@@ -391,7 +389,6 @@ const char *reply_error(const json_t *reply)
     return m ? m : "error";
 }
 
-
 /* ---- client → agent methods ---------------------------------------------- */
 
 static void do_initialize(struct agent *a, json_t *id, json_t *params)
@@ -409,9 +406,10 @@ static void do_initialize(struct agent *a, json_t *id, json_t *params)
     a->terminal = json_is_true(json_object_get(caps, "terminal"));
     /* v1 is the only version spoken: echo 1, or offer 1 for anything else */
     json_t *version = fault(a, ACP_FAULT_BAD_VERSION) ? json_string("1") : json_integer(1);
-    send_result(a, id, json_pack("{s:o, s:O, s:[], s:{s:s, s:s}}", "protocolVersion", version,
-                                 "agentCapabilities", a->sc->capabilities, "authMethods",
-                                 "agentInfo", "name", "ananke-mock", "version", ANANKE_VERSION));
+    send_result(a, id,
+                json_pack("{s:o, s:O, s:[], s:{s:s, s:s}}", "protocolVersion", version,
+                          "agentCapabilities", a->sc->capabilities, "authMethods", "agentInfo",
+                          "name", "ananke-mock", "version", ANANKE_VERSION));
     if (fault(a, ACP_FAULT_GARBAGE_LINE))
         send_raw(a, "ananke-mock: this line is not JSON (fault garbage-line)");
 }
@@ -456,8 +454,9 @@ static void do_session_new(struct agent *a, json_t *id, json_t *params)
         json_object_set_new(res, "modes", json_deep_copy(a->sc->modes));
     send_result(a, id, res);
     if (a->sc->commands)
-        send_update(a, s, json_pack("{s:s, s:O}", "sessionUpdate", "available_commands_update",
-                                    "availableCommands", a->sc->commands));
+        send_update(a, s,
+                    json_pack("{s:s, s:O}", "sessionUpdate", "available_commands_update",
+                              "availableCommands", a->sc->commands));
 }
 
 static json_t *modes_now(const struct agent *a, const struct session *s)
@@ -512,8 +511,9 @@ static void do_set_mode(struct agent *a, json_t *id, json_t *params)
     free(s->mode);
     s->mode = an_xstrdup(mode);
     send_result(a, id, json_object());
-    send_update(a, s, json_pack("{s:s, s:s}", "sessionUpdate", "current_mode_update",
-                                "currentModeId", mode));
+    send_update(
+        a, s,
+        json_pack("{s:s, s:s}", "sessionUpdate", "current_mode_update", "currentModeId", mode));
 }
 
 /* The text blocks of a prompt joined with '\n'; checks block types against

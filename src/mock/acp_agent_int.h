@@ -65,8 +65,8 @@ struct turn_end {
 void send_raw(struct agent *a, const char *s);
 /* A session/update (update stolen), recorded for session/load. */
 void send_update(struct agent *a, struct session *s, json_t *update);
-void send_chunk(struct agent *a, struct session *s, const char *tag, const char *text,
-                size_t len, const char *message_id);
+void send_chunk(struct agent *a, struct session *s, const char *tag, const char *text, size_t len,
+                const char *message_id);
 void say(struct agent *a, struct session *s, const char *text);
 /* Handle the lines already buffered; when there are none, wait up to
  * timeout_ms (-1 = forever) for input and handle what came. At EOF a last
@@ -96,8 +96,7 @@ const char *reply_error(const json_t *reply);
 
 /* ---- acp_steps.c: a prompt turn ----------------------------------------- */
 
-void run_rule(struct agent *a, struct session *s, const struct acp_rule *r,
-              struct turn_end *end);
+void run_rule(struct agent *a, struct session *s, const struct acp_rule *r, struct turn_end *end);
 void run_default(struct agent *a, struct session *s, const char *text, struct turn_end *end);
 
 #endif

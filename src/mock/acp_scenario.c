@@ -12,16 +12,16 @@
 static const char *const top_keys[] = {"capabilities", "modes", "commands", "prompts", NULL};
 static const char *const rule_keys[] = {"match", "times", "steps", NULL};
 
-static const char *const tool_kinds[] = {"read",   "edit",  "delete", "move",        "search",
-                                         "execute", "think", "fetch", "switch_mode", "other",
-                                         NULL};
+static const char *const tool_kinds[] = {"read",        "edit",    "delete", "move",
+                                         "search",      "execute", "think",  "fetch",
+                                         "switch_mode", "other",   NULL};
 static const char *const tool_statuses[] = {"pending", "in_progress", "completed", "failed", NULL};
 static const char *const plan_priorities[] = {"high", "medium", "low", NULL};
 static const char *const plan_statuses[] = {"pending", "in_progress", "completed", NULL};
 static const char *const option_kinds[] = {"allow_once", "allow_always", "reject_once",
                                            "reject_always", NULL};
 static const char *const stop_reasons[] = {"end_turn", "max_tokens", "max_turn_requests",
-                                           "refusal", "cancelled", NULL};
+                                           "refusal",  "cancelled",  NULL};
 
 static const char *const chunk_mods[] = {"chunks", "id", "bytes", "repeat", NULL};
 static const char *const read_mods[] = {"id", "line", "limit", NULL};
@@ -60,8 +60,8 @@ bool acp_is_stop_reason(const char *s)
     return scn_in_list(stop_reasons, s);
 }
 
-static int unknown_key(const struct an_ynode *key, const char *where,
-                       const char *const *allowed, struct an_err *err)
+static int unknown_key(const struct an_ynode *key, const char *where, const char *const *allowed,
+                       struct an_err *err)
 {
     const char *const *const lists[] = {allowed, NULL};
     return scn_unknown_key(key, where, lists, err);
@@ -125,8 +125,8 @@ static int tool_content(const struct an_ynode *n, json_t **out, struct an_err *e
     int rc = get_str(n, "content", &text, err);
     if (rc)
         return rc;
-    *out = json_pack("[{s:s, s:{s:s, s:s}}]", "type", "content", "content", "type", "text",
-                     "text", text);
+    *out = json_pack("[{s:s, s:{s:s, s:s}}]", "type", "content", "content", "type", "text", "text",
+                     text);
     return 0;
 }
 
@@ -186,7 +186,8 @@ static int load_tool(struct acp_scenario *s, struct acp_step *st, const struct a
         (rc = scn_check_keys(n, is_update ? update_keys : call_keys, what, err)))
         return rc;
     json_t *u = keep(s, json_object());
-    json_object_set_new(u, "sessionUpdate", json_string(is_update ? "tool_call_update" : "tool_call"));
+    json_object_set_new(u, "sessionUpdate",
+                        json_string(is_update ? "tool_call_update" : "tool_call"));
     const char *str = NULL;
     const struct an_ynode *v;
     if ((v = an_yaml_get(n, "id"))) {
@@ -257,8 +258,8 @@ static int load_plan(struct acp_scenario *s, struct acp_step *st, const struct a
         if ((v = an_yaml_get(e, "status")) &&
             (rc = get_enum(v, "status", plan_statuses, &status, err)))
             return rc;
-        json_array_append_new(entries, json_pack("{s:s, s:s, s:s}", "content", content,
-                                                 "priority", prio, "status", status));
+        json_array_append_new(entries, json_pack("{s:s, s:s, s:s}", "content", content, "priority",
+                                                 prio, "status", status));
     }
     st->json = entries;
     return 0;
@@ -285,8 +286,8 @@ static int load_write(struct acp_scenario *s, struct acp_step *st, const struct 
 static int load_terminal(struct acp_scenario *s, struct acp_step *st, const struct an_ynode *n,
                          struct an_err *err)
 {
-    static const char *const keys[] = {"command", "args", "env", "outputByteLimit", "title",
-                                       "cwd", NULL};
+    static const char *const keys[] = {"command", "args", "env", "outputByteLimit",
+                                       "title",   "cwd",  NULL};
     const struct an_ynode *v;
     const char *str = NULL;
     long long lim;
@@ -325,8 +326,8 @@ static int load_terminal(struct acp_scenario *s, struct acp_step *st, const stru
         for (size_t i = 0; i < v->npairs; i++) {
             if ((rc = get_str(v->pairs[i].value, v->pairs[i].key->str, &str, err)))
                 return rc;
-            json_array_append_new(env, json_pack("{s:s, s:s}", "name", v->pairs[i].key->str,
-                                                 "value", str));
+            json_array_append_new(
+                env, json_pack("{s:s, s:s}", "name", v->pairs[i].key->str, "value", str));
         }
     }
     if ((v = an_yaml_get(n, "outputByteLimit"))) {
@@ -389,13 +390,14 @@ static int load_permission(struct acp_scenario *s, struct acp_step *st, const st
                 return rc;
             if (!(f = an_yaml_get(o, "optionId")) || (rc = get_str(f, "optionId", &id, err)))
                 return f ? rc : an_fail(err, AN_ESCHEMA, &o->loc, "an option needs 'optionId'");
-            if (!(f = an_yaml_get(o, "kind")) || (rc = get_enum(f, "kind", option_kinds, &kind, err)))
+            if (!(f = an_yaml_get(o, "kind")) ||
+                (rc = get_enum(f, "kind", option_kinds, &kind, err)))
                 return f ? rc : an_fail(err, AN_ESCHEMA, &o->loc, "an option needs 'kind'");
             name = id;
             if ((f = an_yaml_get(o, "name")) && (rc = get_str(f, "name", &name, err)))
                 return rc;
-            json_array_append_new(opts, json_pack("{s:s, s:s, s:s}", "optionId", id, "name", name,
-                                                  "kind", kind));
+            json_array_append_new(
+                opts, json_pack("{s:s, s:s, s:s}", "optionId", id, "name", name, "kind", kind));
         }
     }
     st->json = p;
@@ -495,8 +497,8 @@ static int load_step(struct acp_scenario *s, struct acp_step *st, const struct a
                 continue;
             if (kind_key)
                 return an_fail(err, AN_ESCHEMA, &n->pairs[i].key->loc,
-                               "a step does one thing: it has both '%s' and '%s'",
-                               kind_key->str, step_kinds[k].key);
+                               "a step does one thing: it has both '%s' and '%s'", kind_key->str,
+                               step_kinds[k].key);
             kind = k;
             kind_key = n->pairs[i].key;
         }
@@ -518,10 +520,11 @@ static int load_step(struct acp_scenario *s, struct acp_step *st, const struct a
                            "unknown step '%s' (did you mean '%s'?)", n->pairs[0].key->str, best);
     }
     if (!kind_key)
-        return an_fail(err, AN_ESCHEMA, &n->loc,
-                       "a step needs one of text, thought, tool_call, tool_update, plan, update, "
-                       "read_file, write_file, terminal, permission, delay_ms, raw, stop, usage, error, "
-                       "exit");
+        return an_fail(
+            err, AN_ESCHEMA, &n->loc,
+            "a step needs one of text, thought, tool_call, tool_update, plan, update, "
+            "read_file, write_file, terminal, permission, delay_ms, raw, stop, usage, error, "
+            "exit");
     st->kind = step_kinds[kind].kind;
     st->loc = n->loc;
     st->chunks = 1;
@@ -604,7 +607,8 @@ static int load_modes(struct acp_scenario *s, const struct an_ynode *n, struct a
     if ((rc = scn_want_map(n, "'modes'", err)) || (rc = scn_check_keys(n, keys, "'modes'", err)))
         return rc;
     if (!(cur = an_yaml_get(n, "currentModeId")) || !(avail = an_yaml_get(n, "availableModes")))
-        return an_fail(err, AN_ESCHEMA, &n->loc, "'modes' needs 'currentModeId' and 'availableModes'");
+        return an_fail(err, AN_ESCHEMA, &n->loc,
+                       "'modes' needs 'currentModeId' and 'availableModes'");
     if ((rc = get_str(cur, "currentModeId", &cur_id, err)))
         return rc;
     if (avail->kind != AN_Y_SEQ || avail->nitems == 0)
@@ -726,8 +730,8 @@ static int finish_load(struct acp_scenario *s, int rc, struct an_ynode *root,
     return 0;
 }
 
-int acp_scenario_load_mem(struct acp_scenario **out, const char *name, const char *data,
-                          size_t len, struct an_err *err)
+int acp_scenario_load_mem(struct acp_scenario **out, const char *name, const char *data, size_t len,
+                          struct an_err *err)
 {
     struct acp_scenario *s = acp_scenario_default();
     struct an_ynode *root = NULL;

@@ -88,8 +88,8 @@ struct acp_scenario *acp_scenario_default(void);
 /* Load and check a file; on failure fills err with the node's location. */
 int acp_scenario_load(struct acp_scenario **out, const char *path, struct an_err *err);
 /* Same from memory; `name` is used in locations. */
-int acp_scenario_load_mem(struct acp_scenario **out, const char *name, const char *data,
-                          size_t len, struct an_err *err);
+int acp_scenario_load_mem(struct acp_scenario **out, const char *name, const char *data, size_t len,
+                          struct an_err *err);
 void acp_scenario_free(struct acp_scenario *s); /* NULL-safe */
 
 /* The first rule whose regex matches `text` and has `times` left (counted

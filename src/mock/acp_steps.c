@@ -94,8 +94,8 @@ static enum turn step_read(struct agent *a, struct session *s, const char *path,
 {
     if (!can_read(a)) {
         char msg[512];
-        snprintf(msg, sizeof msg,
-                 "cannot read %s: the client did not advertise fs.readTextFile", path);
+        snprintf(msg, sizeof msg, "cannot read %s: the client did not advertise fs.readTextFile",
+                 path);
         say(a, s, msg);
         return TURN_GO;
     }
@@ -110,10 +110,10 @@ static enum turn step_read(struct agent *a, struct session *s, const char *path,
     const char *tid = id ? id : new_tool_id(a);
     char title[512];
     snprintf(title, sizeof title, "Read %s", path);
-    send_update(a, s, json_pack("{s:s, s:s, s:s, s:s, s:s, s:[{s:s}], s:{s:s}}", "sessionUpdate",
-                                "tool_call", "toolCallId", tid, "title", title, "kind", "read",
-                                "status", "in_progress", "locations", "path", abs, "rawInput",
-                                "path", abs));
+    send_update(a, s,
+                json_pack("{s:s, s:s, s:s, s:s, s:s, s:[{s:s}], s:{s:s}}", "sessionUpdate",
+                          "tool_call", "toolCallId", tid, "title", title, "kind", "read", "status",
+                          "in_progress", "locations", "path", abs, "rawInput", "path", abs));
     json_t *params = json_pack("{s:s}", "path", cp);
     if (line)
         json_object_set_new(params, "line", json_integer(line));
@@ -142,8 +142,8 @@ static enum turn step_write(struct agent *a, struct session *s, const char *path
 {
     if (!can_write(a)) {
         char msg[512];
-        snprintf(msg, sizeof msg,
-                 "cannot write %s: the client did not advertise fs.writeTextFile", path);
+        snprintf(msg, sizeof msg, "cannot write %s: the client did not advertise fs.writeTextFile",
+                 path);
         say(a, s, msg);
         return TURN_GO;
     }
@@ -155,12 +155,13 @@ static enum turn step_write(struct agent *a, struct session *s, const char *path
     const char *tid = id ? id : new_tool_id(a);
     char title[512];
     snprintf(title, sizeof title, "Write %s", path);
-    send_update(a, s, json_pack("{s:s, s:s, s:s, s:s, s:s, s:[{s:s}], s:{s:s, s:s}}",
-                                "sessionUpdate", "tool_call", "toolCallId", tid, "title", title,
-                                "kind", "edit", "status", "in_progress", "locations", "path", abs,
-                                "rawInput", "path", abs, "content", content));
-    json_t *reply = call(a, s, "fs/write_text_file", json_pack("{s:s, s:s}", "path", cp,
-                                                               "content", content));
+    send_update(a, s,
+                json_pack("{s:s, s:s, s:s, s:s, s:s, s:[{s:s}], s:{s:s, s:s}}", "sessionUpdate",
+                          "tool_call", "toolCallId", tid, "title", title, "kind", "edit", "status",
+                          "in_progress", "locations", "path", abs, "rawInput", "path", abs,
+                          "content", content));
+    json_t *reply =
+        call(a, s, "fs/write_text_file", json_pack("{s:s, s:s}", "path", cp, "content", content));
     free(cp);
     if (!reply) {
         free(abs);
@@ -215,28 +216,32 @@ static enum turn step_terminal(struct agent *a, struct session *s, const json_t 
     const char *title = an_json_str(spec, "title");
     char dflt[512];
     snprintf(dflt, sizeof dflt, "Run %s", cmd);
-    json_t *raw_in = json_pack("{s:s, s:O*}", "command", cmd, "args", json_object_get(spec, "args"));
+    json_t *raw_in =
+        json_pack("{s:s, s:O*}", "command", cmd, "args", json_object_get(spec, "args"));
     if (err || !term) {
         char msg[1024];
         snprintf(msg, sizeof msg, "cannot run %s: %s", cmd, err ? err : "no terminalId in reply");
-        send_update(a, s, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "sessionUpdate",
-                                    "tool_call", "toolCallId", tid, "title", title ? title : dflt,
-                                    "kind", "execute", "status", "failed", "rawInput", raw_in,
-                                    "content", text_content(msg)));
+        send_update(a, s,
+                    json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "sessionUpdate", "tool_call",
+                              "toolCallId", tid, "title", title ? title : dflt, "kind", "execute",
+                              "status", "failed", "rawInput", raw_in, "content",
+                              text_content(msg)));
         json_decref(reply);
         return TURN_GO;
     }
     char *term_id = an_xstrdup(term);
     json_decref(reply);
-    send_update(a, s, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:[{s:s, s:s}]}", "sessionUpdate",
-                                "tool_call", "toolCallId", tid, "title", title ? title : dflt,
-                                "kind", "execute", "status", "in_progress", "rawInput", raw_in,
-                                "content", "type", "terminal", "terminalId", term_id));
+    send_update(a, s,
+                json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:[{s:s, s:s}]}", "sessionUpdate",
+                          "tool_call", "toolCallId", tid, "title", title ? title : dflt, "kind",
+                          "execute", "status", "in_progress", "rawInput", raw_in, "content", "type",
+                          "terminal", "terminalId", term_id));
     enum turn t = TURN_STOP;
-    json_t *exit_reply = call(a, s, "terminal/wait_for_exit", json_pack("{s:s}", "terminalId", term_id));
-    json_t *out_reply = exit_reply ? call(a, s, "terminal/output",
-                                          json_pack("{s:s}", "terminalId", term_id))
-                                   : NULL;
+    json_t *exit_reply =
+        call(a, s, "terminal/wait_for_exit", json_pack("{s:s}", "terminalId", term_id));
+    json_t *out_reply =
+        exit_reply ? call(a, s, "terminal/output", json_pack("{s:s}", "terminalId", term_id))
+                   : NULL;
     if (out_reply) {
         json_t *res = json_object_get(exit_reply, "result");
         json_t *code = json_object_get(res, "exitCode");
@@ -275,8 +280,8 @@ static enum turn step_terminal(struct agent *a, struct session *s, const json_t 
 
 /* session/request_permission. *skip is set on a reject; TURN_STOP with
  * *denied_stop set when the outcome was cancelled. */
-static enum turn step_permission(struct agent *a, struct session *s, const json_t *spec,
-                                 bool *skip, bool *outcome_cancelled)
+static enum turn step_permission(struct agent *a, struct session *s, const json_t *spec, bool *skip,
+                                 bool *outcome_cancelled)
 {
     const char *tool = an_json_str(spec, "tool");
     if (!tool)
@@ -397,8 +402,7 @@ static void drain(struct agent *a)
     pump(a, 0);
 }
 
-void run_rule(struct agent *a, struct session *s, const struct acp_rule *r,
-              struct turn_end *end)
+void run_rule(struct agent *a, struct session *s, const struct acp_rule *r, struct turn_end *end)
 {
     bool skip = false;
     for (size_t i = 0; i < r->nsteps; i++) {
@@ -445,8 +449,8 @@ static char *file_token(const char *p, const char **after)
         start++;
     while (p > start && strchr("`'\".,;:!?)", p[-1]))
         p--;
-    if (p == start || (!memchr(start, '.', (size_t)(p - start)) &&
-                           !memchr(start, '/', (size_t)(p - start))))
+    if (p == start ||
+        (!memchr(start, '.', (size_t)(p - start)) && !memchr(start, '/', (size_t)(p - start))))
         return NULL;
     return an_xstrndup(start, (size_t)(p - start));
 }
@@ -503,9 +507,10 @@ void run_default(struct agent *a, struct session *s, const char *text, struct tu
     }
     if (find_word(text, "permission")) {
         const char *tid = new_tool_id(a);
-        send_update(a, s, json_pack("{s:s, s:s, s:s, s:s, s:s}", "sessionUpdate", "tool_call",
-                                    "toolCallId", tid, "title", "Sensitive operation", "kind",
-                                    "edit", "status", "pending"));
+        send_update(a, s,
+                    json_pack("{s:s, s:s, s:s, s:s, s:s}", "sessionUpdate", "tool_call",
+                              "toolCallId", tid, "title", "Sensitive operation", "kind", "edit",
+                              "status", "pending"));
         json_t *spec = json_pack("{s:s}", "tool", tid);
         bool skip = false, oc = false;
         enum turn t = step_permission(a, s, spec, &skip, &oc);

@@ -23,7 +23,7 @@ struct agui_plan_input {
     const char *run_id;    /* RUN_STARTED / RUN_FINISHED runId */
     const char *user_text; /* last user message, for the built-in answer */
     size_t user_text_len;
-    unsigned long seq;     /* answer number: keeps automatic ids unique per process */
+    unsigned long seq; /* answer number: keeps automatic ids unique per process */
 };
 
 /* Render `rule` (a 2xx rule with steps), or the built-in "no rule matched:

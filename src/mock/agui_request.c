@@ -26,8 +26,7 @@ void agui_request_read(struct agui_request *rq, const json_t *body, const char *
         const json_t *m = json_array_get(msgs, i);
         const char *role = an_json_str(m, "role");
         if (role && strcmp(role, "user") == 0) {
-            rq->view.user_text =
-                mock_message_text(m, &rq->view.user_text_len, &rq->text_owned);
+            rq->view.user_text = mock_message_text(m, &rq->view.user_text_len, &rq->text_owned);
             return;
         }
     }

@@ -13,10 +13,9 @@
 
 static const char *const top_keys[] = {"rules", "default", "input", NULL};
 
-static const char *const rule_keys[] = {"match",  "connect",      "path",    "times",
-                                        "status", "headers",      "content_type",
-                                        "framing", "data_prefix", "run",     "finish",
-                                        "body",   "steps",        NULL};
+static const char *const rule_keys[] = {
+    "match",   "connect",     "path", "times",  "status", "headers", "content_type",
+    "framing", "data_prefix", "run",  "finish", "body",   "steps",   NULL};
 
 /* Keys that choose requests; the default rule answers whatever no rule took,
  * so they would mean nothing there. */
@@ -28,11 +27,10 @@ struct step_kind {
     const char *const *modifiers;
 };
 
-static const char *const text_mods[] = {"id", "role", "chunks", "chunk_delay_ms", "timestamp",
-                                        NULL};
-static const char *const tool_mods[] = {"args",   "args_text",      "result",    "result_id",
-                                        "id",     "parent",         "chunks",    "chunk_delay_ms",
+static const char *const text_mods[] = {"id",        "role", "chunks", "chunk_delay_ms",
                                         "timestamp", NULL};
+static const char *const tool_mods[] = {"args",   "args_text", "result",         "result_id", "id",
+                                        "parent", "chunks",    "chunk_delay_ms", "timestamp", NULL};
 static const char *const run_error_mods[] = {"code", "timestamp", NULL};
 static const char *const no_mods[] = {NULL};
 
@@ -51,8 +49,8 @@ static const struct step_kind step_kinds[] = {
 
 /* ---- steps --------------------------------------------------------------- */
 
-static int load_step_kind(struct agui_scenario *s, struct agui_step *st,
-                          const struct an_ynode *v, const char *key, struct an_err *err)
+static int load_step_kind(struct agui_scenario *s, struct agui_step *st, const struct an_ynode *v,
+                          const char *key, struct an_err *err)
 {
     bool b;
     int rc;
@@ -72,8 +70,8 @@ static int load_step_kind(struct agui_scenario *s, struct agui_step *st,
         return scn_get_delay(v, key, &st->ms, err);
     case AGUI_STEP_EVENT:
         if (v->kind != AN_Y_MAP)
-            return an_fail(err, AN_ESCHEMA, &v->loc, "'event' must be a map (one JSON object), not %s",
-                           an_yaml_kind_name(v));
+            return an_fail(err, AN_ESCHEMA, &v->loc,
+                           "'event' must be a map (one JSON object), not %s", an_yaml_kind_name(v));
         return scn_get_json(&s->head.arena, v, &st->event, err);
     case AGUI_STEP_CUT:
     case AGUI_STEP_STALL:

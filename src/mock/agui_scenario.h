@@ -47,12 +47,12 @@ struct agui_step {
      * YAML "\0" escape can put a NUL inside. */
     const char *str;
     size_t str_len;
-    const char *id;        /* messageId / toolCallId; NULL = automatic */
-    const char *role;      /* text: TEXT_MESSAGE_START.role (default "assistant") */
-    const char *parent;    /* tool: parentMessageId; NULL = omitted */
-    const char *args;      /* tool: the ARGS text (compact JSON or args_text) */
+    const char *id;     /* messageId / toolCallId; NULL = automatic */
+    const char *role;   /* text: TEXT_MESSAGE_START.role (default "assistant") */
+    const char *parent; /* tool: parentMessageId; NULL = omitted */
+    const char *args;   /* tool: the ARGS text (compact JSON or args_text) */
     size_t args_len;
-    const char *result;    /* tool: TOOL_CALL_RESULT.content; NULL = no result event */
+    const char *result; /* tool: TOOL_CALL_RESULT.content; NULL = no result event */
     size_t result_len;
     const char *result_id; /* tool: TOOL_CALL_RESULT.messageId; NULL = automatic */
     const char *code;      /* run_error: RUN_ERROR.code; NULL = omitted */
@@ -80,9 +80,9 @@ struct agui_rule {
     const char *content_type;
     enum agui_framing framing;
     const char *data_prefix;
-    bool run_auto;  /* wrap the steps in RUN_STARTED ... RUN_FINISHED */
+    bool run_auto;      /* wrap the steps in RUN_STARTED ... RUN_FINISHED */
     const char *finish; /* extra RUN_FINISHED members (a JSON object's text) or NULL */
-    const char *body; /* non-streamed body, or NULL */
+    const char *body;   /* non-streamed body, or NULL */
     size_t body_len;
     struct agui_step *steps;
     size_t nsteps;

@@ -33,10 +33,10 @@ static enum MHD_Result send_stream(struct mock_http *http, struct MHD_Connection
                                  .seq = seq};
     struct mock_plan plan = MOCK_PLAN_INIT;
     agui_plan_build(&plan, rule, &in);
-    enum MHD_Result rc = mock_http_send_plan(
-        http, c, rule ? (unsigned)rule->status : 200u,
-        rule ? rule->content_type : "text/event-stream", rule ? rule->headers : NULL,
-        rule ? rule->nheaders : 0, &plan);
+    enum MHD_Result rc = mock_http_send_plan(http, c, rule ? (unsigned)rule->status : 200u,
+                                             rule ? rule->content_type : "text/event-stream",
+                                             rule ? rule->headers : NULL, rule ? rule->nheaders : 0,
+                                             &plan);
     mock_plan_release(&plan);
     return rc;
 }
@@ -49,8 +49,7 @@ static enum MHD_Result answer_run(struct mock_http *http, struct agui_scenario *
     json_t *body = mock_http_json_body(http, hr, why, sizeof why);
     if (hr->too_big) {
         char msg[96];
-        snprintf(msg, sizeof msg, "request body larger than %zu bytes",
-                 mock_http_max_body(http));
+        snprintf(msg, sizeof msg, "request body larger than %zu bytes", mock_http_max_body(http));
         return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, msg);
     }
     if (!hr->body_len)

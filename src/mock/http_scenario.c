@@ -7,16 +7,16 @@
 
 static const char *const top_keys[] = {"rules", "default", NULL};
 
-static const char *const rule_keys[] = {"case",     "version", "times",    "status",
+static const char *const rule_keys[] = {"case",     "version",      "times",    "status",
                                         "headers",  "content_type", "response", "body",
-                                        "delay_ms", "stall",   "drop",     NULL};
+                                        "delay_ms", "stall",        "drop",     NULL};
 
 /* Keys that choose requests: meaningless in `default`. */
 static const char *const selector_keys[] = {"case", "version", "times", NULL};
 
 /* Keys that shape an answer: a stall or a drop sends none. */
-static const char *const answer_keys[] = {"status", "headers", "content_type", "response",
-                                          "body",   "delay_ms", NULL};
+static const char *const answer_keys[] = {"status",   "headers", "content_type", "response", "body",
+                                          "delay_ms", NULL};
 
 /* `stall: true` / `drop: true`; false is refused as a no-op. */
 static int get_true(const struct an_ynode *n, const char *key, bool *out, struct an_err *err)
@@ -118,8 +118,8 @@ const struct scn_rules_kind http_scenario_kind = {
     .check_rule = check_rule,
 };
 
-int http_scenario_load(struct http_scenario **out, const char *name, const char *data,
-                       size_t len, struct an_err *err)
+int http_scenario_load(struct http_scenario **out, const char *name, const char *data, size_t len,
+                       struct an_err *err)
 {
     void *s = NULL;
     int rc = scn_rules_load(&s, &http_scenario_kind, name, data, len, err);

@@ -31,22 +31,22 @@ struct http_rule {
     struct an_loc loc;
     bool is_default;
     /* selectors */
-    const char **cases;  /* `case`: one id or a list; none = any case */
+    const char **cases; /* `case`: one id or a list; none = any case */
     size_t ncases;
     const char *version; /* NULL = any */
     long long times;     /* 0 = unlimited */
     long long used;      /* guarded by http_scenario.head.lock */
     /* the answer */
-    int status;               /* default 200 */
+    int status; /* default 200 */
     struct mock_header *headers;
     size_t nheaders;
     const char *content_type; /* default application/json */
     const char *response;     /* compact JSON; an object gets case_id and version added */
     const char *body;         /* verbatim; NULL = none */
     size_t body_len;
-    int64_t delay_ms;         /* before answering */
-    bool stall;               /* never answer */
-    bool drop;                /* close the connection without an answer */
+    int64_t delay_ms; /* before answering */
+    bool stall;       /* never answer */
+    bool drop;        /* close the connection without an answer */
 };
 
 struct http_scenario {
@@ -60,8 +60,8 @@ extern const struct scn_rules_kind http_scenario_kind;
 
 /* Load from data[0..len) named `name`, or from the file `name` when data is
  * NULL. On failure err says where and why, and *out is NULL. */
-int http_scenario_load(struct http_scenario **out, const char *name, const char *data,
-                       size_t len, struct an_err *err);
+int http_scenario_load(struct http_scenario **out, const char *name, const char *data, size_t len,
+                       struct an_err *err);
 void http_scenario_free(struct http_scenario *s); /* NULL-safe */
 
 /* The rule that answers case `case_id` of `version` (counting the use), the

@@ -103,8 +103,8 @@ enum MHD_Result http_server_handle(void *ctx, struct mock_http *http,
                !strcmp(hr->method, MHD_HTTP_METHOD_HEAD);
     /* health checks are harness noise: not in the request log */
     if (!strcmp(hr->url, "/health") && get)
-        return mock_http_send(hr->conn, MHD_HTTP_OK, "application/json", "{\"ok\":true}", 11,
-                              NULL, 0);
+        return mock_http_send(hr->conn, MHD_HTTP_OK, "application/json", "{\"ok\":true}", 11, NULL,
+                              0);
     if (!strcmp(hr->url, "/run-case")) {
         if (!strcmp(hr->method, MHD_HTTP_METHOD_POST))
             return run_case(http, ctx, hr);

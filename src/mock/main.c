@@ -17,7 +17,8 @@ static const struct {
     {"openai", mock_cmd_openai,
      "OpenAI-compatible chat completions (JSON or SSE) answering from a YAML scenario"},
     {"http", mock_cmd_http, "a run-case agent (POST /run-case, docs/http.md) answering per case"},
-    {"mcp", mock_cmd_mcp, "MCP server (stdio or Streamable HTTP) with well-behaved and faulty tools"},
+    {"mcp", mock_cmd_mcp,
+     "MCP server (stdio or Streamable HTTP) with well-behaved and faulty tools"},
     {"a2a", mock_cmd_a2a, "A2A agent (JSON-RPC 1.0 or 0.3, SSE) answering and failing by message"},
 };
 

@@ -53,10 +53,12 @@ struct mcp_server_opts {
     enum mcp_tool forced; /* every tools/call behaves as this tool; MCP_T_NONE = as named */
     bool http;            /* tools that need stdio say so in an isError result */
 };
+/* clang-format off */
 #define MCP_SERVER_OPTS_INIT                                                                       \
     {                                                                                              \
         .forced = MCP_T_NONE                                                                       \
     }
+/* clang-format on */
 
 /* The name of tool i, or NULL past the last; its description. */
 const char *mcp_tool_name(unsigned i);

@@ -58,9 +58,9 @@ struct stream {
 
 /* ---- plain answers -------------------------------------------------------- */
 
-enum MHD_Result mock_http_send(struct MHD_Connection *c, unsigned status,
-                               const char *content_type, const char *data, size_t len,
-                               const struct mock_header *headers, size_t nheaders)
+enum MHD_Result mock_http_send(struct MHD_Connection *c, unsigned status, const char *content_type,
+                               const char *data, size_t len, const struct mock_header *headers,
+                               size_t nheaders)
 {
     struct MHD_Response *resp =
         MHD_create_response_from_buffer(len, (void *)data, MHD_RESPMEM_MUST_COPY);
@@ -143,8 +143,8 @@ json_t *mock_http_json_body(struct mock_http *s, const struct mock_http_req *rq,
     return body;
 }
 
-json_t *mock_http_read_json(struct mock_http *s, const struct mock_http_req *rq,
-                            unsigned *status, char *msg, size_t msg_size)
+json_t *mock_http_read_json(struct mock_http *s, const struct mock_http_req *rq, unsigned *status,
+                            char *msg, size_t msg_size)
 {
     json_t *body = mock_http_json_body(s, rq, msg, msg_size);
     if (body)
@@ -257,19 +257,17 @@ static void stream_free(void *cls)
     free(st);
 }
 
-enum MHD_Result mock_http_send_plan(struct mock_http *s, struct MHD_Connection *c,
-                                    unsigned status, const char *content_type,
-                                    const struct mock_header *headers, size_t nheaders,
-                                    struct mock_plan *plan)
+enum MHD_Result mock_http_send_plan(struct mock_http *s, struct MHD_Connection *c, unsigned status,
+                                    const char *content_type, const struct mock_header *headers,
+                                    size_t nheaders, struct mock_plan *plan)
 {
     struct stream *st = an_xcalloc(1, sizeof *st);
     st->srv = s;
     st->conn = c;
     st->plan = *plan;
     memset(plan, 0, sizeof *plan);
-    struct MHD_Response *resp =
-        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, stream_read, st,
-                                          stream_free);
+    struct MHD_Response *resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024,
+                                                                  stream_read, st, stream_free);
     if (!resp) {
         stream_free(st);
         return MHD_NO;
@@ -285,8 +283,8 @@ enum MHD_Result mock_http_send_plan(struct mock_http *s, struct MHD_Connection *
 
 /* ---- request dispatch ----------------------------------------------------- */
 
-static enum MHD_Result call_handler(struct mock_http *s, struct MHD_Connection *c,
-                                    const char *url, const char *method, struct req_state *rs)
+static enum MHD_Result call_handler(struct mock_http *s, struct MHD_Connection *c, const char *url,
+                                    const char *method, struct req_state *rs)
 {
     struct mock_http_req rq = {.conn = c,
                                .method = method,
@@ -298,9 +296,8 @@ static enum MHD_Result call_handler(struct mock_http *s, struct MHD_Connection *
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **con_cls)
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **con_cls)
 {
     struct mock_http *s = cls;
     struct req_state *rs = *con_cls;
@@ -351,8 +348,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 /* ---- lifecycle ------------------------------------------------------------ */
 
-int mock_http_start(struct mock_http **out, const struct mock_http_opts *opts,
-                    struct an_err *err)
+int mock_http_start(struct mock_http **out, const struct mock_http_opts *opts, struct an_err *err)
 {
     struct mock_http *s = an_xcalloc(1, sizeof *s);
     s->handle = opts->handle;

@@ -49,11 +49,12 @@ struct mock_http_opts {
     mock_http_handler handle;
     void *ctx; /* handed to `handle` */
 };
+/* clang-format off */
 #define MOCK_HTTP_OPTS_INIT {.port = 0, .max_body = MOCK_MAX_BODY_DEFAULT}
+/* clang-format on */
 
 /* Listen on 127.0.0.1:opts->port. AN_EIO when the port cannot be bound. */
-int mock_http_start(struct mock_http **out, const struct mock_http_opts *opts,
-                    struct an_err *err);
+int mock_http_start(struct mock_http **out, const struct mock_http_opts *opts, struct an_err *err);
 /* The port actually bound (useful with port 0). */
 unsigned mock_http_port(const struct mock_http *s);
 size_t mock_http_max_body(const struct mock_http *s);
@@ -79,14 +80,14 @@ json_t *mock_http_json_body(struct mock_http *s, const struct mock_http_req *rq,
  * then sets *status to the answer to give (413 when the body is too big,
  * 400 when it is empty or not JSON) and msg to why ("request body larger
  * than N bytes", "empty body", or the parser's message). */
-json_t *mock_http_read_json(struct mock_http *s, const struct mock_http_req *rq,
-                            unsigned *status, char *msg, size_t msg_size);
+json_t *mock_http_read_json(struct mock_http *s, const struct mock_http_req *rq, unsigned *status,
+                            char *msg, size_t msg_size);
 
 /* Answer status + data[0..len) (copied) with an optional content type and
  * extra headers. */
-enum MHD_Result mock_http_send(struct MHD_Connection *c, unsigned status,
-                               const char *content_type, const char *data, size_t len,
-                               const struct mock_header *headers, size_t nheaders);
+enum MHD_Result mock_http_send(struct MHD_Connection *c, unsigned status, const char *content_type,
+                               const char *data, size_t len, const struct mock_header *headers,
+                               size_t nheaders);
 
 /* Answer status with `j` (taken) as compact application/json. */
 enum MHD_Result mock_http_send_json(struct MHD_Connection *c, unsigned status, json_t *j,
@@ -96,10 +97,9 @@ enum MHD_Result mock_http_send_json(struct MHD_Connection *c, unsigned status, j
  * (the caller's plan is left empty). Each write leaves in its own chunk as
  * soon as it is due; sleeps, cuts and stalls happen on the wire. Adds
  * Cache-Control: no-cache after the content type, then `headers`. */
-enum MHD_Result mock_http_send_plan(struct mock_http *s, struct MHD_Connection *c,
-                                    unsigned status, const char *content_type,
-                                    const struct mock_header *headers, size_t nheaders,
-                                    struct mock_plan *plan);
+enum MHD_Result mock_http_send_plan(struct mock_http *s, struct MHD_Connection *c, unsigned status,
+                                    const char *content_type, const struct mock_header *headers,
+                                    size_t nheaders, struct mock_plan *plan);
 
 /* Sleep ms (forever when ms < 0) inside a handler; false as soon as the
  * server is stopping or the client has gone away. */

@@ -21,7 +21,8 @@ const char *mock_message_text(const json_t *msg, size_t *len, char **owned)
     size_t i;
     const json_t *part;
     bool first = true;
-    json_array_foreach(content, i, part) {
+    json_array_foreach(content, i, part)
+    {
         const char *type = an_json_str(part, "type");
         const json_t *text = json_object_get(part, "text");
         if (!type || strcmp(type, "text") != 0 || !json_is_string(text))

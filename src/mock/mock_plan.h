@@ -32,7 +32,9 @@ struct mock_plan {
     struct mock_act *acts;
     size_t n, cap;
 };
+/* clang-format off */
 #define MOCK_PLAN_INIT {0}
+/* clang-format on */
 
 /* Append an action of `kind` with no data; the pointer is valid until the
  * next push. */

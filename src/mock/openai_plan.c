@@ -96,8 +96,7 @@ static json_t *envelope(const struct oai_answer *in, const char *object)
 
 /* ---- non-stream ------------------------------------------------------------- */
 
-char *oai_render_completion(const struct oai_rule *rule, const struct oai_answer *in,
-                            size_t *len)
+char *oai_render_completion(const struct oai_rule *rule, const struct oai_answer *in, size_t *len)
 {
     struct oai_rule tmp;
     struct an_buf text = AN_BUF_INIT;
@@ -199,10 +198,10 @@ static void render_chunks(struct chunks *cs, const struct oai_rule *r, const str
     if (rp->text && rp->text_len) {
         k = mock_split_utf8(rp->text, rp->text_len, r->chunks, &cuts);
         for (size_t i = 0; i < k; i++)
-            add_delta(cs, in,
-                      json_pack("{s:o}", "content",
-                                jstr(rp->text + cuts[i], cuts[i + 1] - cuts[i])),
-                      NULL);
+            add_delta(
+                cs, in,
+                json_pack("{s:o}", "content", jstr(rp->text + cuts[i], cuts[i + 1] - cuts[i])),
+                NULL);
         free(cuts);
     }
     for (size_t c = 0; c < rp->ncalls; c++) {
@@ -283,8 +282,8 @@ char *oai_render_models(const struct oai_scenario *s, size_t *len)
     return take_compact(json_pack("{s:s,s:o}", "object", "list", "data", data), len);
 }
 
-char *oai_render_error(const char *message, const char *type, const char *param,
-                       const char *code, size_t *len)
+char *oai_render_error(const char *message, const char *type, const char *param, const char *code,
+                       size_t *len)
 {
     json_t *e = json_object();
     json_object_set_new(e, "message", jstr(message, strlen(message)));

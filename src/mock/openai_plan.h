@@ -18,11 +18,11 @@
 
 /* What of the request (and of the moment) an answer echoes. */
 struct oai_answer {
-    const char *model;   /* echoed as `model` */
-    bool include_usage;  /* stream: usage: null on every chunk, then a usage chunk */
-    unsigned long seq;   /* answer number: id chatcmpl-mock-<seq>, calls call_<seq>_<n> */
-    long long created;   /* Unix seconds */
-    size_t prompt_words; /* the default prompt_tokens */
+    const char *model;     /* echoed as `model` */
+    bool include_usage;    /* stream: usage: null on every chunk, then a usage chunk */
+    unsigned long seq;     /* answer number: id chatcmpl-mock-<seq>, calls call_<seq>_<n> */
+    long long created;     /* Unix seconds */
+    size_t prompt_words;   /* the default prompt_tokens */
     const char *user_text; /* last user text, for the built-in answer */
     size_t user_text_len;
 };
@@ -30,8 +30,7 @@ struct oai_answer {
 /* The non-stream answer of `rule` (a 2xx rule with a reply), or of the
  * built-in "no rule matched: <text>" reply when rule is NULL: compact
  * chat.completion JSON. */
-char *oai_render_completion(const struct oai_rule *rule, const struct oai_answer *in,
-                            size_t *len);
+char *oai_render_completion(const struct oai_rule *rule, const struct oai_answer *in, size_t *len);
 
 /* The stream of `rule` (a 2xx rule with a reply or raw bytes), or of the
  * built-in reply when rule is NULL, into `p` (which must be empty): SSE
@@ -45,7 +44,7 @@ char *oai_render_models(const struct oai_scenario *s, size_t *len);
 
 /* {"error":{"message","type","param","code"}}; param and code may be NULL
  * (sent as null). */
-char *oai_render_error(const char *message, const char *type, const char *param,
-                       const char *code, size_t *len);
+char *oai_render_error(const char *message, const char *type, const char *param, const char *code,
+                       size_t *len);
 
 #endif

@@ -12,8 +12,8 @@ size_t oai_count_words(const char *s, size_t n)
     size_t words = 0;
     bool in_word = false;
     for (size_t i = 0; i < n; i++) {
-        bool space = s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' ||
-                     s[i] == '\f' || s[i] == '\v';
+        bool space = s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\f' ||
+                     s[i] == '\v';
         if (!space && !in_word)
             words++;
         in_word = !space;
@@ -32,7 +32,8 @@ static const char *called_tool(const json_t *msgs, size_t before, const char *id
             continue;
         size_t j;
         const json_t *call;
-        json_array_foreach(json_object_get(m, "tool_calls"), j, call) {
+        json_array_foreach(json_object_get(m, "tool_calls"), j, call)
+        {
             const char *cid = an_json_str(call, "id");
             if (cid && !strcmp(cid, id))
                 return an_json_str(json_object_get(call, "function"), "name");

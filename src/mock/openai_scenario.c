@@ -24,8 +24,8 @@ static const char *const rule_keys[] = {
 static const char *const selector_keys[] = {"match", "model", "after_tool", "times", NULL};
 
 /* Keys that shape a 2xx answer, meaningless next to an error status. */
-static const char *const success_keys[] = {"reply", "chunks", "chunk_delay_ms", "cut",
-                                           "stall", "raw", NULL};
+static const char *const success_keys[] = {"reply", "chunks", "chunk_delay_ms", "cut", "stall",
+                                           "raw",   NULL};
 
 static const char *const reply_keys[] = {"text", "tool_calls", "finish_reason", "usage", NULL};
 static const char *const call_keys[] = {"name", "args", "args_text", "id", NULL};
@@ -49,12 +49,11 @@ static int get_chunk_count(const struct an_ynode *n, const char *key, unsigned *
         return 0;
     }
     if (!an_yaml_as_int(n, &v))
-        return an_fail(err, AN_ESCHEMA, &n->loc,
-                       "'%s' must be true or a number of chunks, not %s", key,
-                       an_yaml_kind_name(n));
+        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be true or a number of chunks, not %s",
+                       key, an_yaml_kind_name(n));
     if (v < 1 || v > SCN_MAX_CHUNKS)
-        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be between 1 and %lld, not %lld",
-                       key, SCN_MAX_CHUNKS, v);
+        return an_fail(err, AN_ESCHEMA, &n->loc, "'%s' must be between 1 and %lld, not %lld", key,
+                       SCN_MAX_CHUNKS, v);
     *out = (unsigned)v;
     return 0;
 }
@@ -361,8 +360,8 @@ static int load(struct oai_scenario **out, const char *name, const char *data, s
     return rc;
 }
 
-int oai_scenario_load_mem(struct oai_scenario **out, const char *name, const char *data,
-                          size_t len, struct an_err *err)
+int oai_scenario_load_mem(struct oai_scenario **out, const char *name, const char *data, size_t len,
+                          struct an_err *err)
 {
     return load(out, name, data, len, err);
 }
@@ -395,8 +394,7 @@ static bool rule_takes(void *rule, const void *view)
     return scn_use(r->times, &r->used);
 }
 
-const struct oai_rule *oai_scenario_pick(struct oai_scenario *s,
-                                         const struct oai_request_view *req)
+const struct oai_rule *oai_scenario_pick(struct oai_scenario *s, const struct oai_request_view *req)
 {
     return scn_rules_pick(&s->head, s->rules, s->nrules, sizeof *s->rules, rule_takes, req,
                           s->fallback);

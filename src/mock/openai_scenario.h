@@ -75,7 +75,7 @@ struct oai_rule {
     unsigned stall;         /* hold the connection after this many chunks; 0 = no */
     const char *raw;        /* stream: these bytes instead of the generated chunks */
     size_t raw_len;
-    const char *body;       /* plain answer body, verbatim; NULL = none */
+    const char *body; /* plain answer body, verbatim; NULL = none */
     size_t body_len;
     struct oai_error error; /* non-2xx without body: sent as {"error":{...}} */
 };
@@ -97,8 +97,8 @@ extern const struct scn_rules_kind oai_scenario_kind;
  * The result is freed with oai_scenario_free(). */
 int oai_scenario_load(struct oai_scenario **out, const char *path, struct an_err *err);
 /* Same from memory; `name` is used in locations (unit tests). */
-int oai_scenario_load_mem(struct oai_scenario **out, const char *name, const char *data,
-                          size_t len, struct an_err *err);
+int oai_scenario_load_mem(struct oai_scenario **out, const char *name, const char *data, size_t len,
+                          struct an_err *err);
 void oai_scenario_free(struct oai_scenario *s); /* NULL-safe */
 
 /* Whose turn the request is: the role of its last message. */

@@ -73,16 +73,15 @@ static enum MHD_Result send_answer(struct mock_http *http, struct oai_scenario *
     if (stream) {
         struct mock_plan plan = MOCK_PLAN_INIT;
         oai_render_stream(&plan, rule, &in);
-        enum MHD_Result rc = mock_http_send_plan(http, c, status, "text/event-stream",
-                                                 headers, nheaders, &plan);
+        enum MHD_Result rc =
+            mock_http_send_plan(http, c, status, "text/event-stream", headers, nheaders, &plan);
         mock_plan_release(&plan);
         return rc;
     }
     if (broken_off(http, rule, c))
         return MHD_NO;
     if (has_body)
-        return mock_http_send(c, status, JSON_TYPE, rule->body, rule->body_len, headers,
-                              nheaders);
+        return mock_http_send(c, status, JSON_TYPE, rule->body, rule->body_len, headers, nheaders);
     size_t len = 0;
     char *s = oai_render_completion(rule, &in, &len);
     enum MHD_Result rc = mock_http_send(c, status, JSON_TYPE, s, len, headers, nheaders);
@@ -98,8 +97,7 @@ static enum MHD_Result answer_chat(struct mock_http *http, struct oai_scenario *
     json_t *body = mock_http_json_body(http, hr, why, sizeof why);
     if (hr->too_big) {
         char msg[96];
-        snprintf(msg, sizeof msg, "Request body larger than %zu bytes.",
-                 mock_http_max_body(http));
+        snprintf(msg, sizeof msg, "Request body larger than %zu bytes.", mock_http_max_body(http));
         return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, msg, "invalid_request_error", NULL, NULL);
     }
     if (!body) {
@@ -135,8 +133,7 @@ static enum MHD_Result answer_chat(struct mock_http *http, struct oai_scenario *
     return rc;
 }
 
-enum MHD_Result oai_server_handle(void *ctx, struct mock_http *http,
-                                  const struct mock_http_req *hr)
+enum MHD_Result oai_server_handle(void *ctx, struct mock_http *http, const struct mock_http_req *hr)
 {
     struct oai_scenario *sc = ctx;
     bool get = !strcmp(hr->method, MHD_HTTP_METHOD_GET);
@@ -163,8 +160,8 @@ enum MHD_Result oai_server_handle(void *ctx, struct mock_http *http,
         struct mock_header allow = {"Allow", "POST"};
         size_t len = 0;
         char *s = oai_render_error(msg, "invalid_request_error", NULL, NULL, &len);
-        enum MHD_Result rc = mock_http_send(hr->conn, MHD_HTTP_METHOD_NOT_ALLOWED, JSON_TYPE, s,
-                                            len, &allow, 1);
+        enum MHD_Result rc =
+            mock_http_send(hr->conn, MHD_HTTP_METHOD_NOT_ALLOWED, JSON_TYPE, s, len, &allow, 1);
         free(s);
         return rc;
     }

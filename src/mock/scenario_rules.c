@@ -5,8 +5,8 @@
 
 #include "scenario_util.h"
 
-static int load_tree(void *scenario, const struct scn_rules_kind *kind,
-                     const struct an_ynode *root, struct an_err *err);
+static int load_tree(void *scenario, const struct scn_rules_kind *kind, const struct an_ynode *root,
+                     struct an_err *err);
 
 int scn_rules_load(void **out, const struct scn_rules_kind *kind, const char *name,
                    const char *data, size_t len, struct an_err *err)
@@ -66,8 +66,8 @@ static int load_rule(void *scenario, const struct scn_rules_kind *kind, void *ru
  * into an array of kind->rule_size elements and `default`, when present,
  * into the scenario's fields (kind->rules_at …), then the protocol's other
  * keys (kind->load_rest). */
-static int load_tree(void *scenario, const struct scn_rules_kind *kind,
-                     const struct an_ynode *root, struct an_err *err)
+static int load_tree(void *scenario, const struct scn_rules_kind *kind, const struct an_ynode *root,
+                     struct an_err *err)
 {
     /* The fields are typed pointers of the protocol's struct: stored with
      * memcpy, not through a void ** that would alias them. */
@@ -89,8 +89,8 @@ static int load_tree(void *scenario, const struct scn_rules_kind *kind,
         char *items = an_arena_alloc(arena, (list->nitems ? list->nitems : 1) * kind->rule_size);
         memcpy(base + kind->rules_at, &items, sizeof items);
         for (size_t i = 0; i < list->nitems; i++) {
-            if ((rc = load_rule(scenario, kind, items + i * kind->rule_size, list->items[i],
-                                false, err)))
+            if ((rc = load_rule(scenario, kind, items + i * kind->rule_size, list->items[i], false,
+                                err)))
                 return rc;
             (*nrules)++;
         }
@@ -106,8 +106,7 @@ static int load_tree(void *scenario, const struct scn_rules_kind *kind,
 }
 
 void *scn_rules_pick(struct scn_rules_head *head, void *rules, size_t n, size_t size,
-                     bool (*take)(void *rule, const void *req), const void *req,
-                     void *fallback)
+                     bool (*take)(void *rule, const void *req), const void *req, void *fallback)
 {
     char *found = NULL;
     pthread_mutex_lock(&head->lock);

@@ -59,8 +59,8 @@ struct scn_rules_kind {
     /* A zeroed rule from map n, before its keys: its location and defaults. */
     void (*init_rule)(void *rule, const struct an_ynode *n, bool is_default);
     /* One key of a rule, in document order. */
-    int (*load_key)(void *scenario, void *rule, const struct an_ynode *k,
-                    const struct an_ynode *v, struct an_err *err);
+    int (*load_key)(void *scenario, void *rule, const struct an_ynode *k, const struct an_ynode *v,
+                    struct an_err *err);
     /* After the keys: the checks that involve more than one key. `what` is
      * "a rule" or "'default'". */
     int (*check_rule)(void *scenario, void *rule, const struct an_ynode *n, const char *what,
@@ -70,8 +70,8 @@ struct scn_rules_kind {
 /* The sizes and field offsets of a scenario struct S with members `rules`,
  * `nrules` and `fallback` whose rules are of type R, for the start of a
  * struct scn_rules_kind initializer. */
-#define SCN_RULES_KIND_OF(S, R)                                                                \
-    .size = sizeof(S), .rule_size = sizeof(R), .rules_at = offsetof(S, rules),                 \
+#define SCN_RULES_KIND_OF(S, R)                                                                    \
+    .size = sizeof(S), .rule_size = sizeof(R), .rules_at = offsetof(S, rules),                     \
     .nrules_at = offsetof(S, nrules), .fallback_at = offsetof(S, fallback)
 
 /* Load a scenario of `kind` from data[0..len), named `name` in locations,
@@ -89,7 +89,6 @@ void scn_rules_free(struct scn_rules_head *head);
  * rule answers `req` and, when it does, counts the use (see
  * scn_use). Thread-safe. */
 void *scn_rules_pick(struct scn_rules_head *head, void *rules, size_t n, size_t size,
-                     bool (*take)(void *rule, const void *req), const void *req,
-                     void *fallback);
+                     bool (*take)(void *rule, const void *req), const void *req, void *fallback);
 
 #endif

@@ -46,8 +46,8 @@ size_t scn_edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
-int scn_unknown_key(const struct an_ynode *key, const char *where,
-                    const char *const *const *lists, struct an_err *err)
+int scn_unknown_key(const struct an_ynode *key, const char *where, const char *const *const *lists,
+                    struct an_err *err)
 {
     const char *best = NULL;
     size_t best_d = 3; /* suggest only close misspellings */
@@ -138,8 +138,7 @@ int scn_get_str(const struct an_ynode *n, const char *key, const char **out, siz
     return 0;
 }
 
-int scn_get_name(const struct an_ynode *n, const char *key, const char **out,
-                 struct an_err *err)
+int scn_get_name(const struct an_ynode *n, const char *key, const char **out, struct an_err *err)
 {
     size_t len = 0;
     int rc = scn_get_str(n, key, out, &len, err);
@@ -167,8 +166,7 @@ int scn_get_bool(const struct an_ynode *n, const char *key, bool *out, struct an
     return 0;
 }
 
-int scn_get_json(struct an_arena *a, const struct an_ynode *n, const char **out,
-                 struct an_err *err)
+int scn_get_json(struct an_arena *a, const struct an_ynode *n, const char **out, struct an_err *err)
 {
     json_t *j = an_yaml_to_json(n, err);
     if (!j)
@@ -229,9 +227,8 @@ static bool header_name_ok(const char *s)
     if (!*s)
         return false;
     for (; *s; s++)
-        if (!strchr("!#$%&'*+-.^_`|~", *s) && !((*s >= '0' && *s <= '9') ||
-                                               (*s >= 'a' && *s <= 'z') ||
-                                               (*s >= 'A' && *s <= 'Z')))
+        if (!strchr("!#$%&'*+-.^_`|~", *s) &&
+            !((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
             return false;
     return true;
 }

@@ -42,8 +42,8 @@ size_t scn_edit_distance(const char *a, const char *b);
 /* AN_ESCHEMA "unknown key 'K' in WHERE", suggesting the closest key (edit
  * distance below 3) of the NULL-terminated array of NULL-terminated key
  * lists. */
-int scn_unknown_key(const struct an_ynode *key, const char *where,
-                    const char *const *const *lists, struct an_err *err);
+int scn_unknown_key(const struct an_ynode *key, const char *where, const char *const *const *lists,
+                    struct an_err *err);
 
 /* Every key of map `n` is in the NULL-terminated `keys`; else the
  * scn_unknown_key() error for the first one that is not, in `where`. */
@@ -64,8 +64,7 @@ int scn_get_str(const struct an_ynode *n, const char *key, const char **out, siz
                 struct an_err *err);
 
 /* A non-empty string without NUL (names, ids, models), as scn_get_str. */
-int scn_get_name(const struct an_ynode *n, const char *key, const char **out,
-                 struct an_err *err);
+int scn_get_name(const struct an_ynode *n, const char *key, const char **out, struct an_err *err);
 
 /* The key node of `key` in map n (for errors about the key itself), or n
  * when the map has no such key. */

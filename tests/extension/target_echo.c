@@ -88,8 +88,8 @@ static size_t echo_fds(struct an_session *s, struct curl_waitfd *out, size_t max
     return 0;
 }
 
-static bool echo_step(struct an_session *s, struct an_transcript *t,
-                      const struct curl_waitfd *fds, size_t n)
+static bool echo_step(struct an_session *s, struct an_transcript *t, const struct curl_waitfd *fds,
+                      size_t n)
 {
     (void)s, (void)t, (void)fds, (void)n;
     return true;
@@ -109,8 +109,8 @@ static const struct an_session_ops echo_ops = {
     .free = echo_free,
 };
 
-static int echo_open(const struct an_target *t, const struct an_target_open_ctx *ctx,
-                     void **conf, struct an_session **out, struct an_err *err)
+static int echo_open(const struct an_target *t, const struct an_target_open_ctx *ctx, void **conf,
+                     struct an_session **out, struct an_err *err)
 {
     const struct echo_target *e = t->data;
     struct echo_session *s = calloc(1, sizeof *s);

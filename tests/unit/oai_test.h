@@ -26,7 +26,6 @@
 #include "proto/adapter.h"
 #include "proto/openai_int.h"
 
-
 #define ARGV(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* ---- helpers ---- */
@@ -71,16 +70,16 @@ static inline int feed(struct an_oai_answer *a, const char *const *chunks, struc
     return AN_OK;
 }
 
-#define CH(delta) \
-    "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0," \
+#define CH(delta)                                                                                  \
+    "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"       \
     "\"delta\":" delta "}]}"
 #define TEXT(s) CH("{\"content\":\"" s "\"}")
 #define TC(calls) CH("{\"tool_calls\":[" calls "]}")
-#define FIN(reason) \
-    "{\"id\":\"chatcmpl-1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"" reason \
+#define FIN(reason)                                                                                \
+    "{\"id\":\"chatcmpl-1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"" reason    \
     "\"}]}"
-#define USAGE \
-    "{\"id\":\"chatcmpl-1\",\"choices\":[],\"usage\":{\"prompt_tokens\":12," \
+#define USAGE                                                                                      \
+    "{\"id\":\"chatcmpl-1\",\"choices\":[],\"usage\":{\"prompt_tokens\":12,"                       \
     "\"completion_tokens\":3,\"total_tokens\":15}}"
 #define DONE "[DONE]"
 #define CHUNKS(...) ((const char *const[]){__VA_ARGS__, NULL})

@@ -62,7 +62,8 @@ static const struct card_case card_cases[] = {
     {"1.0 card: the first JSON-RPC interface, 1.0 preferred by order",
      "{\"name\":\"A\",\"supportedInterfaces\":["
      "{\"url\":\"http://h/grpc\",\"protocolBinding\":\"GRPC\",\"protocolVersion\":\"1.0\"},"
-     "{\"url\":\"http://h/\",\"protocolBinding\":\"JSONRPC\",\"protocolVersion\":\"1.0\",\"tenant\":\"t1\"},"
+     "{\"url\":\"http://h/"
+     "\",\"protocolBinding\":\"JSONRPC\",\"protocolVersion\":\"1.0\",\"tenant\":\"t1\"},"
      "{\"url\":\"http://h/\",\"protocolBinding\":\"JSONRPC\",\"protocolVersion\":\"0.3\"}],"
      "\"capabilities\":{\"streaming\":true}}",
      AN_A2A_AUTO, "http://h/", AN_A2A_V1_0, true, NULL, "t1", NULL},
@@ -168,10 +169,10 @@ static void test_same_origin(void **state)
         bool same;
     } rows[] = {
         {"http://127.0.0.1:8000/a", "http://127.0.0.1:8000/b?x#y", true},
-        {"http://127.0.0.1:8000/", "http://127.0.0.1:8001/", false},  /* another port */
+        {"http://127.0.0.1:8000/", "http://127.0.0.1:8001/", false}, /* another port */
         {"https://a.example/", "http://a.example/", false},          /* a downgrade */
-        {"https://a.example/", "https://a.example:443/card", true},   /* the default port */
-        {"http://A.Example/x", "http://a.example:80/y", true},         /* host case */
+        {"https://a.example/", "https://a.example:443/card", true},  /* the default port */
+        {"http://A.Example/x", "http://a.example:80/y", true},       /* host case */
         {"http://a.example/", "http://a.example.evil/", false},
         {"http://a.example@evil.example/", "http://a.example/", false}, /* userinfo */
         {"http://a.example/", "not a url", false},
@@ -179,8 +180,8 @@ static void test_same_origin(void **state)
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
         if (an_http_same_origin(rows[i].a, rows[i].b) != rows[i].same)
-            fail_msg("row %zu: '%s' and '%s' should%s share an origin", i, rows[i].a,
-                     rows[i].b, rows[i].same ? "" : " not");
+            fail_msg("row %zu: '%s' and '%s' should%s share an origin", i, rows[i].a, rows[i].b,
+                     rows[i].same ? "" : " not");
     char *o = an_http_origin("HTTPS://Agent.Example/.well-known/agent-card.json");
     assert_string_equal(o, "https://agent.example:443");
     free(o);
@@ -192,14 +193,20 @@ static void test_states(void **state)
 {
     (void)state;
     static const char *const cases[][2] = {
-        {"TASK_STATE_COMPLETED", "completed"},   {"completed", "completed"},
+        {"TASK_STATE_COMPLETED", "completed"},
+        {"completed", "completed"},
         {"TASK_STATE_INPUT_REQUIRED", "input-required"},
-        {"input-required", "input-required"},    {"input_required", "input-required"},
+        {"input-required", "input-required"},
+        {"input_required", "input-required"},
         {"TASK_STATE_AUTH_REQUIRED", "auth-required"},
-        {"TASK_STATE_CANCELED", "canceled"},     {"cancelled", "canceled"},
-        {"TASK_STATE_UNSPECIFIED", "unknown"},   {"unknown", "unknown"},
-        {"TASK_STATE_REJECTED", "rejected"},     {"Working", "working"},
-        {"done", NULL},                          {"TASK_STATE_", NULL},
+        {"TASK_STATE_CANCELED", "canceled"},
+        {"cancelled", "canceled"},
+        {"TASK_STATE_UNSPECIFIED", "unknown"},
+        {"unknown", "unknown"},
+        {"TASK_STATE_REJECTED", "rejected"},
+        {"Working", "working"},
+        {"done", NULL},
+        {"TASK_STATE_", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const char *got = an_a2a_state(cases[i][0]);
@@ -233,8 +240,16 @@ static const struct body_case body_cases[] = {
      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
      "{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hello\"}]}}}"},
     {"1.0 streaming, continuing a task, tenant, modes, not blocking",
-     {.version = AN_A2A_V1_0, .stream = true, .id = 7, .message_id = "m7", .text = "from SFO",
-      .context_id = "c1", .task_id = "t1", .tenant = "acme", .blocking = false, .modes = modes,
+     {.version = AN_A2A_V1_0,
+      .stream = true,
+      .id = 7,
+      .message_id = "m7",
+      .text = "from SFO",
+      .context_id = "c1",
+      .task_id = "t1",
+      .tenant = "acme",
+      .blocking = false,
+      .modes = modes,
       .nmodes = 2},
      NULL,
      "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"SendStreamingMessage\",\"params\":{\"message\":"
@@ -242,8 +257,13 @@ static const struct body_case body_cases[] = {
      "\"contextId\":\"c1\",\"taskId\":\"t1\"},\"configuration\":{\"acceptedOutputModes\":"
      "[\"text/plain\",\"application/json\"],\"returnImmediately\":true},\"tenant\":\"acme\"}}"},
     {"0.3 message/send: kind on message and parts, blocking written out, no tenant",
-     {.version = AN_A2A_V0_3, .id = 2, .message_id = "m2", .text = "hi", .context_id = "c9",
-      .tenant = "acme", .blocking = true},
+     {.version = AN_A2A_V0_3,
+      .id = 2,
+      .message_id = "m2",
+      .text = "hi",
+      .context_id = "c9",
+      .tenant = "acme",
+      .blocking = true},
      NULL,
      "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"message/send\",\"params\":{\"message\":"
      "{\"kind\":\"message\",\"messageId\":\"m2\",\"role\":\"user\",\"parts\":[{\"kind\":\"text\","
@@ -310,15 +330,16 @@ struct answer_case {
     const char *title;
     const char *results; /* a JSON array of results, fed one by one (t_ms 100, 200, ...) */
     const char *text;
-    const char *calls;   /* [[name, result], ...] */
-    const char *task;    /* the turn's task, or "null" */
+    const char *calls; /* [[name, result], ...] */
+    const char *task;  /* the turn's task, or "null" */
     bool final, message;
-    const char *error;   /* a result refused: AN_EPROTO with this in why */
+    const char *error; /* a result refused: AN_EPROTO with this in why */
 };
 
 static const struct answer_case answer_cases[] = {
     {"1.0 blocking task: history, artifacts",
-     "[{\"task\":{\"id\":\"t1\",\"contextId\":\"c1\",\"status\":{\"state\":\"TASK_STATE_COMPLETED\"},"
+     "[{\"task\":{\"id\":\"t1\",\"contextId\":\"c1\",\"status\":{\"state\":\"TASK_STATE_"
+     "COMPLETED\"},"
      "\"artifacts\":[{\"artifactId\":\"a1\",\"name\":\"echo\",\"parts\":[{\"text\":\"echo: hello\","
      "\"mediaType\":\"text/plain\"}]}],\"history\":[{\"messageId\":\"m-1\",\"role\":\"ROLE_USER\","
      "\"parts\":[{\"text\":\"hello\"}]},{\"messageId\":\"w1\",\"role\":\"ROLE_AGENT\",\"parts\":"
@@ -332,7 +353,8 @@ static const struct answer_case answer_cases[] = {
      "[{\"text\":\"echo: hi\",\"mediaType\":\"text/plain\"}]}}]",
      "echo: hi", "[]", "null", true, true, NULL},
     {"1.0 stream: task, working, artifact, completed",
-     "[{\"task\":{\"id\":\"t3\",\"contextId\":\"c3\",\"status\":{\"state\":\"TASK_STATE_SUBMITTED\"},"
+     "[{\"task\":{\"id\":\"t3\",\"contextId\":\"c3\",\"status\":{\"state\":\"TASK_STATE_"
+     "SUBMITTED\"},"
      "\"history\":[{\"messageId\":\"u\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"q\"}]}]}},"
      "{\"statusUpdate\":{\"taskId\":\"t3\",\"contextId\":\"c3\",\"status\":{\"state\":"
      "\"TASK_STATE_WORKING\",\"message\":{\"messageId\":\"w\",\"role\":\"ROLE_AGENT\",\"parts\":"
@@ -350,7 +372,8 @@ static const struct answer_case answer_cases[] = {
     {"0.3 stream: kinds, final, a file part, text artifact streamed in two chunks",
      "[{\"kind\":\"task\",\"id\":\"t4\",\"contextId\":\"c4\",\"status\":{\"state\":\"submitted\"}},"
      "{\"kind\":\"artifact-update\",\"taskId\":\"t4\",\"contextId\":\"c4\",\"artifact\":"
-     "{\"artifactId\":\"a4\",\"name\":\"story\",\"parts\":[{\"kind\":\"text\",\"text\":\"Once \"}]},"
+     "{\"artifactId\":\"a4\",\"name\":\"story\",\"parts\":[{\"kind\":\"text\",\"text\":\"Once "
+     "\"}]},"
      "\"append\":false},"
      "{\"kind\":\"artifact-update\",\"taskId\":\"t4\",\"contextId\":\"c4\",\"artifact\":"
      "{\"artifactId\":\"a4\",\"parts\":[{\"kind\":\"text\",\"text\":\"upon a time\"}]},"
@@ -377,7 +400,8 @@ static const struct answer_case answer_cases[] = {
      "{\"state\":\"input-required\",\"t_ms\":100}]}",
      true, false, NULL},
     {"stream not over yet: working is not final",
-     "[{\"task\":{\"id\":\"t6\",\"contextId\":\"c6\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}}]",
+     "[{\"task\":{\"id\":\"t6\",\"contextId\":\"c6\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}"
+     "}]",
      "", "[]",
      "{\"id\":\"t6\",\"contextId\":\"c6\",\"state\":\"working\",\"states\":["
      "{\"state\":\"working\",\"t_ms\":100}]}",
@@ -490,8 +514,7 @@ struct state_case {
 static const struct state_case state_cases[] = {
     {"completed, as asked", "{\"state\":\"completed\",\"states\":[]}", "[\"completed\"]", false,
      NULL, NULL},
-    {"one of several", "{\"state\":\"failed\"}", "[\"completed\",\"failed\"]", false, NULL,
-     NULL},
+    {"one of several", "{\"state\":\"failed\"}", "[\"completed\",\"failed\"]", false, NULL, NULL},
     {"another state, with the way it went",
      "{\"state\":\"input-required\",\"states\":[{\"state\":\"submitted\"},"
      "{\"state\":\"working\"},{\"state\":\"input-required\"}]}",
@@ -511,8 +534,10 @@ static void test_task_state_check(void **state)
         const struct state_case *c = &state_cases[i];
         json_t *task = c->task ? parse(c->task) : NULL;
         json_t *value = parse(c->value);
-        struct an_check_item it = {.kind = AN_CHECK_TASK_STATE, .value = value,
-                                   .negate = c->negate, .level = AN_LEVEL_TURN};
+        struct an_check_item it = {.kind = AN_CHECK_TASK_STATE,
+                                   .value = value,
+                                   .negate = c->negate,
+                                   .level = AN_LEVEL_TURN};
         struct an_assert blk = {.checks = &it, .nchecks = 1};
         struct an_scope s = {.text = "", .turn = 0, .task = task};
         struct an_findings f = {0};
@@ -537,10 +562,14 @@ static void test_task_state_check(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cards),        cmocka_unit_test(test_card_url_for),
-        cmocka_unit_test(test_states),       cmocka_unit_test(test_send_bodies),
-        cmocka_unit_test(test_answers),      cmocka_unit_test(test_answers_across_turns),
-        cmocka_unit_test(test_task_state_check), cmocka_unit_test(test_same_origin),
+        cmocka_unit_test(test_cards),
+        cmocka_unit_test(test_card_url_for),
+        cmocka_unit_test(test_states),
+        cmocka_unit_test(test_send_bodies),
+        cmocka_unit_test(test_answers),
+        cmocka_unit_test(test_answers_across_turns),
+        cmocka_unit_test(test_task_state_check),
+        cmocka_unit_test(test_same_origin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

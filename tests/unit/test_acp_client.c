@@ -107,8 +107,8 @@ static struct an_acp_client *start(struct fx *f, const char *script, struct an_a
     o->sandbox = f->sandbox;
     if (!o->rpc.grace_ms)
         o->rpc.grace_ms = 200;
-    struct an_acp_cbs cbs = {.ud = f, .on_agent_call = on_call,
-                             .on_agent_request = on_agent_request};
+    struct an_acp_cbs cbs = {
+        .ud = f, .on_agent_call = on_call, .on_agent_request = on_agent_request};
     struct an_acp_client *c = NULL;
     struct an_err err = AN_ERR_INIT;
     assert_int_equal(an_acp_client_new(&c, o, &cbs, &err), AN_OK);
@@ -128,7 +128,7 @@ static int64_t err_code(const struct an_acp_call *k)
     return k->error ? json_integer_value(json_object_get(k->error, "code")) : 0;
 }
 
-#define REQ(id, method, params)                                                                \
+#define REQ(id, method, params)                                                                    \
     "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"" method "\",\"params\":" params "}"
 
 static void test_fs_inside(void **state)
@@ -137,8 +137,10 @@ static void test_fs_inside(void **state)
     write_file(f->sandbox, "a.txt", "one\ntwo\nthree\n");
     const char *frames[] = {
         REQ(0, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/a.txt\"}"),
-        REQ(1, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/a.txt\",\"line\":2,\"limit\":1}"),
-        REQ(2, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/sub/dir/b.txt\",\"content\":\"hé\\nx\"}"),
+        REQ(1, "fs/read_text_file",
+            "{\"sessionId\":\"s\",\"path\":\"@/a.txt\",\"line\":2,\"limit\":1}"),
+        REQ(2, "fs/write_text_file",
+            "{\"sessionId\":\"s\",\"path\":\"@/sub/dir/b.txt\",\"content\":\"hé\\nx\"}"),
         REQ(3, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/missing.txt\"}"),
         REQ("x", "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/sub/../sub/dir/b.txt\"}"),
     };
@@ -175,8 +177,10 @@ static void test_fs_escapes(void **state)
         REQ(0, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/../../etc/passwd\"}"),
         REQ(1, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/etc/passwd\"}"),
         REQ(2, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"a.txt\"}"),
-        REQ(3, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/up/escaped.txt\",\"content\":\"x\"}"),
-        REQ(4, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/new/../../escaped2.txt\",\"content\":\"x\"}"),
+        REQ(3, "fs/write_text_file",
+            "{\"sessionId\":\"s\",\"path\":\"@/up/escaped.txt\",\"content\":\"x\"}"),
+        REQ(4, "fs/write_text_file",
+            "{\"sessionId\":\"s\",\"path\":\"@/new/../../escaped2.txt\",\"content\":\"x\"}"),
     };
     char *script = script_for(f, frames, 5);
     struct an_acp_opts o = AN_ACP_OPTS_INIT;
@@ -231,7 +235,8 @@ static void test_fs_special_files(void **state)
         REQ(3, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/sock\"}"),
         REQ(4, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/dev\",\"content\":\"x\"}"),
         REQ(5, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/dev\"}"),
-        REQ(6, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/b.txt\",\"content\":\"x\"}"),
+        REQ(6, "fs/write_text_file",
+            "{\"sessionId\":\"s\",\"path\":\"@/b.txt\",\"content\":\"x\"}"),
         REQ(7, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/b.txt\"}"),
         REQ(8, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/\"}"),
     };
@@ -241,11 +246,10 @@ static void test_fs_special_files(void **state)
     int64_t t0 = an_clock_mono_ms();
     run_until(f, c, 9);
     assert_true(an_clock_mono_ms() - t0 < 3000);
-    static const char *const reasons[] = {"not_regular_file", "not_regular_file",
-                                          "not_regular_file", "not_regular_file",
-                                          "not_regular_file", "not_regular_file",
-                                          "hard_link",        "hard_link",
-                                          "directory"};
+    static const char *const reasons[] = {
+        "not_regular_file", "not_regular_file", "not_regular_file",
+        "not_regular_file", "not_regular_file", "not_regular_file",
+        "hard_link",        "hard_link",        "directory"};
     for (size_t i = 0; i < 9; i++) {
         const struct an_acp_call *k = an_acp_call_at(c, i);
         print_message("call %zu\n", i);
@@ -273,7 +277,8 @@ static void test_output_shared(void **state)
     struct fx *f = *state;
     write_file(f->sandbox, "a.txt", "12345");
     const char *frames[] = {
-        REQ(0, "terminal/create", "{\"sessionId\":\"s\",\"command\":\"printf\",\"args\":[\"abc\"]}"),
+        REQ(0, "terminal/create",
+            "{\"sessionId\":\"s\",\"command\":\"printf\",\"args\":[\"abc\"]}"),
         REQ(1, "terminal/wait_for_exit", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}"),
         REQ(2, "terminal/output", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}"),
         REQ(3, "terminal/output", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}"),
@@ -333,12 +338,13 @@ static void test_capabilities_off(void **state)
         REQ(0, "fs/read_text_file", "{\"sessionId\":\"s\",\"path\":\"@/a.txt\"}"),
         REQ(1, "terminal/create", "{\"sessionId\":\"s\",\"command\":\"true\"}"),
         REQ(2, "_vendor/thing", "{}"),
-        REQ(3, "fs/write_text_file", "{\"sessionId\":\"s\",\"path\":\"@/w.txt\",\"content\":\"ok\"}"),
+        REQ(3, "fs/write_text_file",
+            "{\"sessionId\":\"s\",\"path\":\"@/w.txt\",\"content\":\"ok\"}"),
     };
     char *script = script_for(f, frames, 4);
     struct an_acp_opts o = AN_ACP_OPTS_INIT;
-    json_t *caps = json_pack("{s:{s:b,s:b},s:b}", "fs", "readTextFile", 0, "writeTextFile", 1,
-                             "terminal", 0);
+    json_t *caps =
+        json_pack("{s:{s:b,s:b},s:b}", "fs", "readTextFile", 0, "writeTextFile", 1, "terminal", 0);
     o.client_capabilities = caps;
     struct an_acp_client *c = start(f, script, &o);
     run_until(f, c, 4);
@@ -363,8 +369,8 @@ static bool group_gone(pid_t pg)
     if (kill(-pg, 0) == -1 && errno == ESRCH)
         return true;
     char cmd[160];
-    snprintf(cmd, sizeof cmd,
-             "ps -eo pgid=,stat= | awk '$1==%d && $2 !~ /^Z/ {f=1} END {exit f}'", (int)pg);
+    snprintf(cmd, sizeof cmd, "ps -eo pgid=,stat= | awk '$1==%d && $2 !~ /^Z/ {f=1} END {exit f}'",
+             (int)pg);
     return system(cmd) == 0;
 }
 
@@ -388,22 +394,47 @@ static void test_terminals(void **state)
      * answer per frame, except that it sends wait + output of term-1 together */
     const char *script_fmt =
         "req() { printf '%%s\\n' \"$1\"; }\n"
-        "req '" REQ(0, "terminal/create", "{\"sessionId\":\"s\",\"command\":\"printf\",\"args\":[\"abc\\\\303\\\\251\"],\"outputByteLimit\":3}") "'; read -r a\n"
-        "req '" REQ(1, "terminal/wait_for_exit", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}") "'; read -r a\n"
-        "req '" REQ(2, "terminal/output", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}") "'; read -r a\n"
-        "req '" REQ(3, "terminal/create", "{\"sessionId\":\"s\",\"command\":\"sh\",\"args\":[\"-c\",\"echo $$ > pid1; sleep 30 & sleep 30\"]}") "'; read -r a\n"
-        "req '" REQ(4, "terminal/wait_for_exit", "{\"sessionId\":\"s\",\"terminalId\":\"term-1\"}") "'\n"
-        "req '" REQ(5, "terminal/output", "{\"sessionId\":\"s\",\"terminalId\":\"term-1\"}") "'; read -r a\n"
-        "while [ ! -s %s/pid1 ]; do sleep 0.01; done\n"
-        "req '" REQ(6, "terminal/kill", "{\"sessionId\":\"s\",\"terminalId\":\"term-1\"}") "'; read -r a; read -r a\n"
-        "req '" REQ(7, "terminal/release", "{\"sessionId\":\"s\",\"terminalId\":\"term-1\"}") "'; read -r a\n"
-        "req '" REQ(8, "terminal/output", "{\"sessionId\":\"s\",\"terminalId\":\"term-1\"}") "'; read -r a\n"
-        "req '" REQ(9, "terminal/create", "{\"sessionId\":\"s\",\"command\":\"sh\",\"args\":[\"-c\",\"echo $$ > pid2; sleep 30 & sleep 30\"]}") "'; read -r a\n"
-        "while [ ! -s %s/pid2 ]; do sleep 0.01; done\n"
-        "req '" REQ(10, "terminal/release", "{\"sessionId\":\"s\",\"terminalId\":\"term-2\"}") "'; read -r a\n"
-        "req '" REQ(11, "terminal/create", "{\"sessionId\":\"s\",\"command\":\"sh\",\"args\":[\"-c\",\"echo $$ > pid3; sleep 30\"],\"cwd\":\"/tmp\"}") "'; read -r a\n"
-        "req '" REQ(12, "terminal/create", "{\"sessionId\":\"s\",\"command\":\"sh\",\"args\":[\"-c\",\"echo $$ > ../pid3; sleep 30\"],\"cwd\":\"%s/d\"}") "'; read -r a\n"
-        "exec cat >/dev/null\n";
+        "req '" REQ(
+            0, "terminal/create",
+            "{\"sessionId\":\"s\",\"command\":\"printf\",\"args\":[\"abc\\\\303\\\\251\"],"
+            "\"outputByteLimit\":3}") "'; read -r a\n"
+                                      "req '" REQ(
+                                          1,
+                                          "terminal/wait_for_exit", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}") "'; read -r a\n"
+                                                                                                                       "req '" REQ(2,
+                                                                                                                                   "terminal/output", "{\"sessionId\":\"s\",\"terminalId\":\"term-0\"}") "'; read -r a\n"
+                                                                                                                                                                                                         "req '" REQ(3, "terminal/create", "{\"sessionId\":\"s\",\"command\":\"sh\",\"args\":[\"-c\",\"echo $$ > pid1; sleep 30 & sleep 30\"]}") "'; read -r a\n"
+                                                                                                                                                                                                                                                                                                                                                 "req '" REQ(4,
+                                                                                                                                                                                                                                                                                                                                                             "terminal/wait_for_exit", "{\"sessionId\":\"s\",\"terminalId\":\"term-1\"}") "'\n"
+                                                                                                                                                                                                                                                                                                                                                                                                                                          "req '" REQ(5,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                      "terminal/output", "{\"sessionId\":\"s\",\"terminalId\":\"term-1\"}") "'; read -r a\n"
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            "while [ ! -s %s/pid1 ]; do sleep 0.01; done\n"
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            "req '" REQ(
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                6,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                "terminal/kill",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                "{\"sessionId\":\"s\",\"terminalId\":\"term-1\"}") "'; read -r a; read -r a\n"
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   "req '" REQ(
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                       7,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                       "terminal/release", "{\"sessionId\":\"s\",\"terminalId\":\"term-1\"}") "'; read -r a\n"
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                              "req '" REQ(
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  8,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "terminal/output",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "{\"sessionId\":\"s\",\"terminalId\":\"term-1\"}") "'; read -r a\n"
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                     "req '" REQ(
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         9,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         "terminal/create",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         "{\"sessionId\":\"s\",\"command\":\"sh\",\"args\":[\"-c\",\"echo $$ > pid2; sleep 30 & sleep 30\"]}") "'; read -r a\n"
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                               "while [ ! -s %s/pid2 ]; do sleep 0.01; done\n"
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                               "req '" REQ(
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   10,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   "terminal/release",
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   "{\"sessionId\":\"s\",\"terminalId\":\"term-2\"}") "'; read -r a\n"
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      "req '" REQ(11,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "terminal/create", "{\"sessionId\":\"s\",\"command\":\"sh\",\"args\":[\"-c\",\"echo $$ > pid3; sleep 30\"],\"cwd\":\"/tmp\"}") "'; read -r a\n"
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                 "req '" REQ(
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                     12,
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                     "terminal/create", "{\"sessionId\":\"s\",\"command\":\"sh\",\"args\":[\"-c\",\"echo $$ > ../pid3; sleep 30\"],\"cwd\":\"%s/d\"}") "'; read -r a\n"
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                       "exec cat >/dev/null\n";
     char dir[128];
     snprintf(dir, sizeof dir, "%s/d", f->sandbox);
     assert_int_equal(mkdir(dir, 0755), 0);
@@ -491,7 +522,7 @@ static void test_permission_policy_table(void **state)
         {AN_ACP_POLICY_READ, NULL, "Read the config", "yes"},
         {AN_ACP_POLICY_READ, "~null", "Read the config", "yes"},
         {AN_ACP_POLICY_READ, NULL, "READ-ONLY: list files", "yes"},
-        {AN_ACP_POLICY_READ, NULL, "Reader mode", "no"},     /* "reader" is no word of ours */
+        {AN_ACP_POLICY_READ, NULL, "Reader mode", "no"}, /* "reader" is no word of ours */
         {AN_ACP_POLICY_READ, NULL, "Spreadsheet thread", "no"},
         {AN_ACP_POLICY_READ, NULL, "Read then write", "no"}, /* a write word wins */
         {AN_ACP_POLICY_WRITE, NULL, "Read then write", "yes"},
@@ -501,19 +532,21 @@ static void test_permission_policy_table(void **state)
         {AN_ACP_POLICY_READ, NULL, NULL, "no"},
         {AN_ACP_POLICY_YOLO, NULL, "x", "yes"},
         {AN_ACP_POLICY_YOLO, NULL, NULL, "yes"},
-    };    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *params = json_pack(
-            "{s:{s:s},s:[{s:s,s:s},{s:s,s:s},{s:s,s:s}]}", "toolCall", "toolCallId", "t",
-            "options", "optionId", "yes-always", "kind", "allow_always",
-            "optionId", "yes", "kind", "allow_once", "optionId", "no", "kind", "reject_once");
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *params = json_pack("{s:{s:s},s:[{s:s,s:s},{s:s,s:s},{s:s,s:s}]}", "toolCall",
+                                   "toolCallId", "t", "options", "optionId", "yes-always", "kind",
+                                   "allow_always", "optionId", "yes", "kind", "allow_once",
+                                   "optionId", "no", "kind", "reject_once");
         json_t *tc = json_object_get(params, "toolCall");
         if (cases[i].title)
             json_object_set_new(tc, "title", json_string(cases[i].title));
         const char *k = cases[i].kind;
         if (k)
-            json_object_set_new(tc, "kind", !strcmp(k, "~null") ? json_null()
-                                            : !strcmp(k, "~7")  ? json_integer(7)
-                                                                : json_string(k));
+            json_object_set_new(tc, "kind",
+                                !strcmp(k, "~null") ? json_null()
+                                : !strcmp(k, "~7")  ? json_integer(7)
+                                                    : json_string(k));
         print_message("case %zu: %s kind %s title '%s'\n", i, an_acp_policy_name(cases[i].p),
                       k ? k : "(none)", cases[i].title ? cases[i].title : "(none)");
         json_t *r = acp_perm_decide(cases[i].p, params);
@@ -524,8 +557,8 @@ static void test_permission_policy_table(void **state)
         json_decref(params);
     }
     /* no option of the decided kind: withdrawn, never the opposite */
-    json_t *params = json_pack("{s:{s:s},s:[{s:s,s:s}]}", "toolCall", "kind", "execute",
-                               "options", "optionId", "ok", "kind", "allow_once");
+    json_t *params = json_pack("{s:{s:s},s:[{s:s,s:s}]}", "toolCall", "kind", "execute", "options",
+                               "optionId", "ok", "kind", "allow_once");
     json_t *r = acp_perm_decide(AN_ACP_POLICY_NONE, params);
     assert_string_equal(an_json_str(json_object_get(r, "outcome"), "outcome"), "cancelled");
     json_decref(r);
@@ -536,10 +569,10 @@ static void test_permission_policy_table(void **state)
     assert_int_equal(an_acp_policy_parse("maybe", &p), -1);
 }
 
-#define PERM(id, sid, kind)                                                                    \
-    REQ(id, "session/request_permission",                                                      \
-        "{\"sessionId\":\"" sid "\",\"toolCall\":{\"toolCallId\":\"c\",\"kind\":\"" kind       \
-        "\"},\"options\":[{\"optionId\":\"allow\",\"name\":\"A\",\"kind\":\"allow_once\"},"   \
+#define PERM(id, sid, kind)                                                                        \
+    REQ(id, "session/request_permission",                                                          \
+        "{\"sessionId\":\"" sid "\",\"toolCall\":{\"toolCallId\":\"c\",\"kind\":\"" kind           \
+        "\"},\"options\":[{\"optionId\":\"allow\",\"name\":\"A\",\"kind\":\"allow_once\"},"        \
         "{\"optionId\":\"reject\",\"name\":\"R\",\"kind\":\"reject_once\"}]}")
 
 static void test_permission_served(void **state)
@@ -554,7 +587,8 @@ static void test_permission_served(void **state)
     assert_string_equal(
         an_json_str(json_object_get(an_acp_call_at(c, 0)->result, "outcome"), "optionId"), "allow");
     assert_string_equal(
-        an_json_str(json_object_get(an_acp_call_at(c, 1)->result, "outcome"), "optionId"), "reject");
+        an_json_str(json_object_get(an_acp_call_at(c, 1)->result, "outcome"), "optionId"),
+        "reject");
     an_acp_client_free(c);
     free(script);
 }
@@ -589,7 +623,9 @@ static void test_cancel_pending_permission(void **state)
     size_t n = fread(buf, 1, sizeof buf - 1, fp);
     fclose(fp);
     assert_true(n > 0);
-    assert_non_null(strstr(buf, "{\"jsonrpc\":\"2.0\",\"method\":\"session/cancel\",\"params\":{\"sessionId\":\"s1\"}}\n"));
+    assert_non_null(strstr(
+        buf,
+        "{\"jsonrpc\":\"2.0\",\"method\":\"session/cancel\",\"params\":{\"sessionId\":\"s1\"}}\n"));
     assert_non_null(strstr(buf, "\"id\":0,\"result\":{\"outcome\":{\"outcome\":\"cancelled\"}}"));
     an_buf_release(&b);
 }
@@ -654,7 +690,8 @@ static void test_responses_kept(void **state)
     struct fx *f = *state;
     const char *script =
         "read -r a; read -r b; "
-        "printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32000,\"message\":\"no\"}}' "
+        "printf '%s\\n' "
+        "'{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32000,\"message\":\"no\"}}' "
         "'{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}' "
         "'{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":1,"
         "\"agentCapabilities\":{\"a\":true}}}'; "

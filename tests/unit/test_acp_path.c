@@ -22,9 +22,9 @@
 #include "proto/acp_int.h"
 
 struct fx {
-    char top[64];   /* holds sandbox/ and outside/ */
-    char sb[96];    /* the sandbox */
-    char out[96];   /* outside it */
+    char top[64]; /* holds sandbox/ and outside/ */
+    char sb[96];  /* the sandbox */
+    char out[96]; /* outside it */
     int root;
 };
 
@@ -324,8 +324,12 @@ static void test_child_cwd_fd(void **state)
     assert_int_equal(symlink(f->out, d), 0);
     snprintf(cmd, sizeof cmd, "pwd -P > '%s'; touch made-here", where);
     const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
-    struct an_child_opts o = {.argv = argv, .cwd = d, .cwd_fd = fd, .use_cwd_fd = true,
-                              .stdin_null = true, .merge_stderr = true};
+    struct an_child_opts o = {.argv = argv,
+                              .cwd = d,
+                              .cwd_fd = fd,
+                              .use_cwd_fd = true,
+                              .stdin_null = true,
+                              .merge_stderr = true};
     struct an_child c = AN_CHILD_INIT;
     struct an_err err = AN_ERR_INIT;
     assert_int_equal(an_child_spawn(&c, &o, &err), AN_OK);

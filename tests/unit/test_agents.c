@@ -28,39 +28,37 @@ static void put(const char *name, const char *text)
     fclose(f);
 }
 
-static const char *good_config =
-    "version: '1.0'\n"
-    "target:\n"
-    "  type: openai\n"
-    "  endpoint: http://127.0.0.1:1/v1\n"
-    "  model: m1\n"
-    "  api_key: \"${ENV.KEY}\"\n"
-    "  system: be brief\n"
-    "  params: {temperature: 0}\n"
-    "  stream: false\n"
-    "  max_rounds: 4\n"
-    "  tools:\n"
-    "    - name: weather\n"
-    "      description: the weather\n"
-    "      parameters: {type: object}\n"
-    "      result: {sky: blue}\n"
-    "    - name: clock\n"
-    "      command: [date, '+%s']\n"
-    "      timeout_ms: 100\n"
-    "    - name: ask_user\n"
-    "agents:\n"
-    "  judge:\n"
-    "    type: openai\n"
-    "    endpoint: http://127.0.0.1:1/v1\n"
-    "    model: j\n"
-    "  helper:\n"
-    "    type: agui\n"
-    "    endpoint: http://127.0.0.1:1/agent\n"
-    "    agentId: h\n";
+static const char *good_config = "version: '1.0'\n"
+                                 "target:\n"
+                                 "  type: openai\n"
+                                 "  endpoint: http://127.0.0.1:1/v1\n"
+                                 "  model: m1\n"
+                                 "  api_key: \"${ENV.KEY}\"\n"
+                                 "  system: be brief\n"
+                                 "  params: {temperature: 0}\n"
+                                 "  stream: false\n"
+                                 "  max_rounds: 4\n"
+                                 "  tools:\n"
+                                 "    - name: weather\n"
+                                 "      description: the weather\n"
+                                 "      parameters: {type: object}\n"
+                                 "      result: {sky: blue}\n"
+                                 "    - name: clock\n"
+                                 "      command: [date, '+%s']\n"
+                                 "      timeout_ms: 100\n"
+                                 "    - name: ask_user\n"
+                                 "agents:\n"
+                                 "  judge:\n"
+                                 "    type: openai\n"
+                                 "    endpoint: http://127.0.0.1:1/v1\n"
+                                 "    model: j\n"
+                                 "  helper:\n"
+                                 "    type: agui\n"
+                                 "    endpoint: http://127.0.0.1:1/agent\n"
+                                 "    agentId: h\n";
 
 static int load_with(const char *cfg_text, const char *file, const char *text,
-                     const struct an_load_opts *extra, struct an_suite **s,
-                     struct an_errlist *errs)
+                     const struct an_load_opts *extra, struct an_suite **s, struct an_errlist *errs)
 {
     char cfg[256], path[256];
     put("ananke.config.yaml", cfg_text);
@@ -109,9 +107,8 @@ static void test_openai_target_and_agents(void **state)
     struct an_load_opts o = AN_LOAD_OPTS_INIT;
     o.target_name = "judge";
     o.model = "m9";
-    assert_int_equal(load_with(good_config, "a.jsonl", "{\"id\":\"c\",\"input\":\"hi\"}\n", &o,
-                               &s, &errs),
-                     0);
+    assert_int_equal(
+        load_with(good_config, "a.jsonl", "{\"id\":\"c\",\"input\":\"hi\"}\n", &o, &s, &errs), 0);
     assert_string_equal(an_openai_target(&s->config.target)->model.src, "m9");
     assert_int_equal(an_openai_target(&s->config.target)->ntools, 0);
     an_suite_free(s);
@@ -147,9 +144,9 @@ static void test_config_errors(void **state)
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         struct an_suite *s = NULL;
         struct an_errlist errs = {0};
-        assert_int_not_equal(load_with(rows[i].cfg, "x.jsonl", "{\"id\":\"c\",\"input\":\"hi\"}\n",
-                                       NULL, &s, &errs),
-                             0);
+        assert_int_not_equal(
+            load_with(rows[i].cfg, "x.jsonl", "{\"id\":\"c\",\"input\":\"hi\"}\n", NULL, &s, &errs),
+            0);
         assert_null(s);
         assert_true(errs.n >= 1);
         if (!strstr(errs.v[0].msg, rows[i].msg) || errs.v[0].line != rows[i].line ||
@@ -195,17 +192,15 @@ static void test_agent_check_errors(void **state)
     struct an_errlist errs = {0};
     struct an_load_opts o = AN_LOAD_OPTS_INIT;
     o.target_name = "jduge";
-    assert_int_not_equal(load_with(good_config, "c.jsonl", "{\"id\":\"c\",\"input\":\"hi\"}\n",
-                                   &o, &s, &errs),
-                         0);
+    assert_int_not_equal(
+        load_with(good_config, "c.jsonl", "{\"id\":\"c\",\"input\":\"hi\"}\n", &o, &s, &errs), 0);
     assert_non_null(strstr(errs.v[0].msg, "(did you mean 'judge'?)"));
     an_errlist_release(&errs);
     o.target_name = NULL;
     o.model = "x";
     const char *agui = "version: '1.0'\ntarget: {type: agui, endpoint: 'http://x', agentId: a}\n";
-    assert_int_not_equal(load_with(agui, "c.jsonl", "{\"id\":\"c\",\"input\":\"hi\"}\n", &o, &s,
-                                   &errs),
-                         0);
+    assert_int_not_equal(
+        load_with(agui, "c.jsonl", "{\"id\":\"c\",\"input\":\"hi\"}\n", &o, &s, &errs), 0);
     assert_non_null(strstr(errs.v[0].msg, "--connector sets the model of an openai target"));
     an_errlist_release(&errs);
 }
@@ -245,11 +240,10 @@ static void test_attachments(void **state)
         json_string_value(json_object_get(json_object_get(p1, "source"), "mimeType")),
         "application/x-test");
     assert_string_equal(
-        json_string_value(json_object_get(json_object_get(p1, "metadata"), "filename")),
-        "pic.png");
+        json_string_value(json_object_get(json_object_get(p1, "metadata"), "filename")), "pic.png");
     json_t *p2 = json_array_get(t->turns[0].parts, 2);
-    assert_string_equal(
-        json_string_value(json_object_get(json_object_get(p2, "source"), "type")), "url");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(p2, "source"), "type")),
+                        "url");
     free(b64);
     an_suite_free(s);
 
@@ -276,8 +270,13 @@ static void test_base64(void **state)
 {
     (void)state;
     static const char *const rows[][2] = {
-        {"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"}, {"foob", "Zm9vYg=="},
-        {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"},
+        {"", ""},
+        {"f", "Zg=="},
+        {"fo", "Zm8="},
+        {"foo", "Zm9v"},
+        {"foob", "Zm9vYg=="},
+        {"fooba", "Zm9vYmE="},
+        {"foobar", "Zm9vYmFy"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         char *e = an_base64_encode(rows[i][0], strlen(rows[i][0]));

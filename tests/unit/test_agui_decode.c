@@ -32,7 +32,7 @@ struct fx {
     size_t fed;    /* events the decoder accepted before stopping */
     size_t max_calls;
     uint64_t max_state; /* max_state_bytes; 0: the default */
-    int protocol; /* enum an_protocol_mode for the next turns */
+    int protocol;       /* enum an_protocol_mode for the next turns */
 };
 
 static int setup(void **state)
@@ -119,15 +119,15 @@ static void assert_json(const json_t *got, const char *want_text)
 
 #define STARTED "{\"type\":\"RUN_STARTED\",\"threadId\":\"thread-1\",\"runId\":\"run-1\"}"
 #define FINISHED "{\"type\":\"RUN_FINISHED\",\"threadId\":\"thread-1\",\"runId\":\"run-1\"}"
-#define TSTART(id) \
+#define TSTART(id)                                                                                 \
     "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"" id "\",\"role\":\"assistant\"}"
-#define TCONT(id, d) \
+#define TCONT(id, d)                                                                               \
     "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"" id "\",\"delta\":\"" d "\"}"
 #define TEND(id) "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" id "\"}"
-#define CSTART(id, name) \
+#define CSTART(id, name)                                                                           \
     "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"" id "\",\"toolCallName\":\"" name "\"}"
-#define CSTARTP(id, name, parent)                                                            \
-    "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"" id "\",\"toolCallName\":\"" name       \
+#define CSTARTP(id, name, parent)                                                                  \
+    "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"" id "\",\"toolCallName\":\"" name             \
     "\",\"parentMessageId\":\"" parent "\"}"
 #define CARGS(id, d) "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"" id "\",\"delta\":\"" d "\"}"
 #define CEND(id) "{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"" id "\"}"
@@ -135,8 +135,9 @@ static void assert_json(const json_t *got, const char *want_text)
 static void test_text_assembly(void **state)
 {
     struct fx *f = *state;
-    const char *ev[] = {STARTED, TSTART("m1"), TCONT("m1", "Hel"), TCONT("m1", "lo \\u00e9"),
-                        TCONT("m1", ""), TEND("m1"), FINISHED, NULL};
+    const char *ev[] = {
+        STARTED,         TSTART("m1"), TCONT("m1", "Hel"), TCONT("m1", "lo \\u00e9"),
+        TCONT("m1", ""), TEND("m1"),   FINISHED,           NULL};
     struct an_turn_rec *r = turn(f, "hi", ev);
     assert_ok(r);
     assert_string_equal(r->text, "Hello \xC3\xA9");
@@ -232,9 +233,14 @@ static void test_parallel_calls(void **state)
 static void test_bad_args_kept_as_text(void **state)
 {
     struct fx *f = *state;
-    const char *ev[] = {STARTED,           CSTART("c1", "f"), CARGS("c1", "{bad"),
-                        CEND("c1"),        CSTART("c2", "g"), CEND("c2"),
-                        FINISHED,          NULL};
+    const char *ev[] = {STARTED,
+                        CSTART("c1", "f"),
+                        CARGS("c1", "{bad"),
+                        CEND("c1"),
+                        CSTART("c2", "g"),
+                        CEND("c2"),
+                        FINISHED,
+                        NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
     assert_ok(r);
     assert_int_equal(r->ncalls, 2);
@@ -253,8 +259,8 @@ static void test_bad_args_kept_as_text(void **state)
 /* A TOOL_CALL_ARGS event carrying `text` as its delta (caller frees). */
 static char *cargs(const char *id, const char *text)
 {
-    json_t *ev = json_pack("{s:s,s:s,s:s}", "type", "TOOL_CALL_ARGS", "toolCallId", id, "delta",
-                           text);
+    json_t *ev =
+        json_pack("{s:s,s:s,s:s}", "type", "TOOL_CALL_ARGS", "toolCallId", id, "delta", text);
     char *s = json_dumps(ev, JSON_COMPACT);
     json_decref(ev);
     return s;
@@ -272,7 +278,7 @@ static void test_lazy_args(void **state)
         ("{\"q\":\"a\\\"b\\u00e9\\ud83d\\ude00 \u00e9\",\"n\":[1,-2,0,{\"x\":null}],"
          "\"t\":true,\"f\":false,\"e\":{},\"a\":[]}"),
         "{\"amount\":54.99}", /* a real: parsed at once */
-        " \n\t",            /* blank: {} */
+        " \n\t",              /* blank: {} */
         "{\"a\":1} x",        /* not JSON */
         "[1,2,\"never read\"]",
     };
@@ -280,13 +286,10 @@ static void test_lazy_args(void **state)
     char *args[5];
     for (size_t i = 0; i < 5; i++)
         args[i] = cargs(ids[i], texts[i]);
-    const char *ev[] = {STARTED,
-                        CSTART("c0", "f"), args[0], CEND("c0"),
-                        CSTART("c1", "f"), args[1], CEND("c1"),
-                        CSTART("c2", "f"), args[2], CEND("c2"),
-                        CSTART("c3", "f"), args[3], CEND("c3"),
-                        CSTART("c4", "f"), args[4], CEND("c4"),
-                        FINISHED, NULL};
+    const char *ev[] = {
+        STARTED,    CSTART("c0", "f"), args[0], CEND("c0"), CSTART("c1", "f"), args[1],
+        CEND("c1"), CSTART("c2", "f"), args[2], CEND("c2"), CSTART("c3", "f"), args[3],
+        CEND("c3"), CSTART("c4", "f"), args[4], CEND("c4"), FINISHED,          NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
     for (size_t i = 0; i < 5; i++)
         free(args[i]);
@@ -337,9 +340,9 @@ static void test_lazy_args(void **state)
 static void test_lazy_args_reopened(void **state)
 {
     struct fx *f = *state;
-    const char *ev[] = {STARTED,           CSTART("c1", "f"), CARGS("c1", "[1"),
-                        CEND("c1"),        CSTART("c1", "f"), CARGS("c1", ",2]"),
-                        CEND("c1"),        FINISHED,          NULL};
+    const char *ev[] = {STARTED,    CSTART("c1", "f"), CARGS("c1", "[1"),
+                        CEND("c1"), CSTART("c1", "f"), CARGS("c1", ",2]"),
+                        CEND("c1"), FINISHED,          NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
     assert_ok(r);
     assert_int_equal(r->ncalls, 1);
@@ -355,19 +358,21 @@ static void test_lazy_args_reopened(void **state)
 static void test_results(void **state)
 {
     struct fx *f = *state;
-    const char *ev[] = {
-        STARTED,
-        CSTART("c1", "f"), CEND("c1"),
-        CSTART("c2", "g"), CEND("c2"),
-        CSTART("c3", "h"), CEND("c3"),
-        "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r1\",\"toolCallId\":\"c1\","
-        "\"content\":\"{\\\"ok\\\":true}\"}",
-        "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r2\",\"toolCallId\":\"c2\","
-        "\"content\":\"plain text\",\"role\":\"tool\"}",
-        "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r3\",\"toolCallId\":\"c3\","
-        "\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}",
-        FINISHED,
-        NULL};
+    const char *ev[] = {STARTED,
+                        CSTART("c1", "f"),
+                        CEND("c1"),
+                        CSTART("c2", "g"),
+                        CEND("c2"),
+                        CSTART("c3", "h"),
+                        CEND("c3"),
+                        "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r1\",\"toolCallId\":\"c1\","
+                        "\"content\":\"{\\\"ok\\\":true}\"}",
+                        "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r2\",\"toolCallId\":\"c2\","
+                        "\"content\":\"plain text\",\"role\":\"tool\"}",
+                        "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"r3\",\"toolCallId\":\"c3\","
+                        "\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}",
+                        FINISHED,
+                        NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
     assert_ok(r);
     assert_json(f->t.calls[0].result, "{\"ok\":true}");
@@ -383,8 +388,7 @@ static void test_chunks(void **state)
 {
     struct fx *f = *state;
     const char *ev[] = {
-        STARTED,
-        "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m1\",\"delta\":\"He\"}",
+        STARTED, "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m1\",\"delta\":\"He\"}",
         "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"delta\":\"llo\"}",
         "{\"type\":\"TOOL_CALL_CHUNK\",\"toolCallId\":\"c1\",\"toolCallName\":\"f\","
         "\"parentMessageId\":null,\"delta\":\"{}\"}",
@@ -394,9 +398,7 @@ static void test_chunks(void **state)
         "{\"type\":\"RAW\",\"event\":{}}", /* RAW does not close the stream */
         "{\"type\":\"TOOL_CALL_CHUNK\",\"delta\":\"2}\"}",
         "{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}", /* any other event closes it */
-        "{\"type\":\"STEP_FINISHED\",\"stepName\":\"s\"}",
-        FINISHED,
-        NULL};
+        "{\"type\":\"STEP_FINISHED\",\"stepName\":\"s\"}", FINISHED, NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
     assert_ok(r);
     assert_string_equal(r->text, "Hello");
@@ -486,15 +488,18 @@ static void test_first_event_wrong(void **state)
     struct fx *f = *state;
     const char *ev[] = {TSTART("m1"), STARTED, FINISHED, NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
-    assert_failed(r, AN_EPROTO, "protocol violation [first-event] at event #1 (TEXT_MESSAGE_START)");
+    assert_failed(r, AN_EPROTO,
+                  "protocol violation [first-event] at event #1 (TEXT_MESSAGE_START)");
     assert_int_equal(r->nframes, 1);
 }
 
 static void test_unknown_event_type(void **state)
 {
     struct fx *f = *state;
-    const char *ev[] = {STARTED, "{\"type\":\"FOO_BAR\",\"x\":1}", TSTART("m1"), TCONT("m1", "ok"),
-                        TEND("m1"), FINISHED, NULL};
+    const char *ev[] = {STARTED,      "{\"type\":\"FOO_BAR\",\"x\":1}",
+                        TSTART("m1"), TCONT("m1", "ok"),
+                        TEND("m1"),   FINISHED,
+                        NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
     assert_ok(r);
     assert_true(has_warning(r, "unknown event type 'FOO_BAR'"));
@@ -523,11 +528,12 @@ static void test_malformed_events(void **state)
     assert_failed(r, AN_EPROTO,
                   "[required-field] at event #2 (TEXT_MESSAGE_START): missing 'messageId'");
 
-    const char *bad_role[] = {STARTED,
-                              "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":5}",
-                              NULL};
+    const char *bad_role[] = {
+        STARTED, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":5}", NULL};
     r = turn(f, "go", bad_role);
-    assert_failed(r, AN_EPROTO, "[field-type] at event #2 (TEXT_MESSAGE_START): 'role': expected string, received number");
+    assert_failed(
+        r, AN_EPROTO,
+        "[field-type] at event #2 (TEXT_MESSAGE_START): 'role': expected string, received number");
 }
 
 static void test_blank_data_ignored(void **state)
@@ -542,8 +548,8 @@ static void test_blank_data_ignored(void **state)
 static void test_after_run_finished(void **state)
 {
     struct fx *f = *state;
-    const char *ev[] = {STARTED, TSTART("m1"), TCONT("m1", "a"), TEND("m1"), FINISHED,
-                        TCONT("m1", "late"), CSTART("c9", "late"), NULL};
+    const char *ev[] = {STARTED,  TSTART("m1"),        TCONT("m1", "a"),     TEND("m1"),
+                        FINISHED, TCONT("m1", "late"), CSTART("c9", "late"), NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
     assert_failed(r, AN_EPROTO, "[after-run-finished] at event #6 (TEXT_MESSAGE_CONTENT)");
     assert_string_equal(r->text, "a");
@@ -554,15 +560,18 @@ static void test_after_run_finished(void **state)
     assert_ok(r);
     assert_string_equal(r->text, "a");
     assert_int_equal(r->ncalls, 0);
-    assert_true(has_warning(r, "protocol violation [after-run-finished] at event #6 (TEXT_MESSAGE_CONTENT)"));
-    assert_true(has_warning(r, "protocol violation [after-run-finished] at event #7 (TOOL_CALL_START)"));
+    assert_true(has_warning(
+        r, "protocol violation [after-run-finished] at event #6 (TEXT_MESSAGE_CONTENT)"));
+    assert_true(
+        has_warning(r, "protocol violation [after-run-finished] at event #7 (TOOL_CALL_START)"));
 }
 
 static void test_two_runs_in_one_stream(void **state)
 {
     struct fx *f = *state;
     const char *ev[] = {STARTED, TSTART("m1"), TCONT("m1", "a"), TEND("m1"), FINISHED,
-                        STARTED, TSTART("m2"), TCONT("m2", "b"), TEND("m2"), FINISHED, NULL};
+                        STARTED, TSTART("m2"), TCONT("m2", "b"), TEND("m2"), FINISHED,
+                        NULL};
     struct an_turn_rec *r = turn(f, NULL, ev);
     assert_ok(r);
     assert_string_equal(r->text, "ab");
@@ -581,8 +590,8 @@ static void test_max_tool_calls(void **state)
 {
     struct fx *f = *state;
     f->max_calls = 2;
-    const char *ev[] = {STARTED, CSTART("c1", "f"), CSTART("c2", "f"), CSTART("c3", "f"),
-                        FINISHED, NULL};
+    const char *ev[] = {STARTED,           CSTART("c1", "f"), CSTART("c2", "f"),
+                        CSTART("c3", "f"), FINISHED,          NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
     assert_failed(r, AN_ELIMIT, "more than 2 tool calls in one turn (max_tool_calls)");
     assert_int_equal(r->ncalls, 2);
@@ -597,16 +606,14 @@ static void test_state(void **state)
     json_decref(init);
 
     const char *ev[] = {
-        STARTED,
-        "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"count\":1,\"items\":[]}}",
+        STARTED, "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"count\":1,\"items\":[]}}",
         "{\"type\":\"STATE_DELTA\",\"delta\":["
         "{\"op\":\"add\",\"path\":\"/items/-\",\"value\":\"a\"},"
         "{\"op\":\"replace\",\"path\":\"/count\",\"value\":2,\"extra\":true}]}",
         /* the test fails: nothing of this patch applies */
         "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"replace\",\"path\":\"/count\",\"value\":7},"
         "{\"op\":\"test\",\"path\":\"/count\",\"value\":99}]}",
-        "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"remove\",\"path\":\"/nope\"}]}",
-        FINISHED,
+        "{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"remove\",\"path\":\"/nope\"}]}", FINISHED,
         NULL};
     json_t *probe = an_agui_conv_input(&f->conv, "r0", NULL);
     assert_json(json_object_get(probe, "state"), "{\"count\":0}");
@@ -693,8 +700,8 @@ static void test_history_across_turns(void **state)
 static void test_tool_call_without_parent_and_connect(void **state)
 {
     struct fx *f = *state;
-    const char *ev1[] = {STARTED, CSTART("c1", "ask_user"), CARGS("c1", "{}"), CEND("c1"),
-                         FINISHED, NULL};
+    const char *ev1[] = {STARTED, CSTART("c1", "ask_user"), CARGS("c1", "{}"), CEND("c1"), FINISHED,
+                         NULL};
     turn(f, "plan", ev1);
     const char *ev2[] = {STARTED, FINISHED, NULL};
     turn(f, NULL, ev2); /* connect: no new user message */
@@ -714,19 +721,22 @@ static void test_messages_snapshot(void **state)
     struct fx *f = *state;
     const char *ev[] = {
         STARTED,
-        TSTART("m0"), TCONT("m0", "dropped"), TEND("m0"),
+        TSTART("m0"),
+        TCONT("m0", "dropped"),
+        TEND("m0"),
         "{\"type\":\"MESSAGES_SNAPSHOT\",\"messages\":[{\"id\":\"u\",\"role\":\"user\","
         "\"content\":\"restated\"},{\"id\":\"act\",\"role\":\"activity\",\"activityType\":\"x\","
         "\"content\":{}}]}",
-        TSTART("m1"), TCONT("m1", "after"), TEND("m1"),
+        TSTART("m1"),
+        TCONT("m1", "after"),
+        TEND("m1"),
         FINISHED,
         NULL};
     struct an_turn_rec *r = turn(f, "go", ev);
     assert_ok(r);
     assert_string_equal(r->text, "droppedafter");
-    assert_json(f->conv.messages,
-                "[{\"id\":\"u\",\"role\":\"user\",\"content\":\"restated\"},"
-                "{\"id\":\"m1\",\"role\":\"assistant\",\"content\":\"after\"}]");
+    assert_json(f->conv.messages, "[{\"id\":\"u\",\"role\":\"user\",\"content\":\"restated\"},"
+                                  "{\"id\":\"m1\",\"role\":\"assistant\",\"content\":\"after\"}]");
 }
 
 /* RFC 6902 operations and their failures, applied to one document. */
@@ -743,8 +753,9 @@ static void test_json_patch(void **state)
         {"{\"a\":[1]}", "[{\"op\":\"add\",\"path\":\"/a/01\",\"value\":2}]", NULL},
         {"{\"a\":1}", "[{\"op\":\"add\",\"path\":\"\",\"value\":[true]}]", "[true]"},
         {"{\"a\":1}", "[{\"op\":\"add\",\"path\":\"/x/y\",\"value\":1}]", NULL},
-        {"{\"a/b\":1,\"m~n\":2}", "[{\"op\":\"remove\",\"path\":\"/a~1b\"},"
-                                  "{\"op\":\"replace\",\"path\":\"/m~0n\",\"value\":3}]",
+        {"{\"a/b\":1,\"m~n\":2}",
+         "[{\"op\":\"remove\",\"path\":\"/a~1b\"},"
+         "{\"op\":\"replace\",\"path\":\"/m~0n\",\"value\":3}]",
          "{\"m~n\":3}"},
         {"{\"a\":1}", "[{\"op\":\"remove\",\"path\":\"/b\"}]", NULL},
         {"{\"a\":1}", "[{\"op\":\"replace\",\"path\":\"/b\",\"value\":2}]", NULL},
@@ -754,8 +765,9 @@ static void test_json_patch(void **state)
         {"{\"a\":[1,2,3]}", "[{\"op\":\"move\",\"from\":\"/a/0\",\"path\":\"/a/2\"}]",
          "{\"a\":[2,3,1]}"},
         {"{\"a\":{\"b\":1}}", "[{\"op\":\"move\",\"from\":\"/a\",\"path\":\"/a/c\"}]", NULL},
-        {"{\"a\":{\"b\":1}}", "[{\"op\":\"copy\",\"from\":\"/a\",\"path\":\"/z\"},"
-                              "{\"op\":\"replace\",\"path\":\"/z/b\",\"value\":2}]",
+        {"{\"a\":{\"b\":1}}",
+         "[{\"op\":\"copy\",\"from\":\"/a\",\"path\":\"/z\"},"
+         "{\"op\":\"replace\",\"path\":\"/z/b\",\"value\":2}]",
          "{\"a\":{\"b\":1},\"z\":{\"b\":2}}"},
         {"{\"n\":1}", "[{\"op\":\"test\",\"path\":\"/n\",\"value\":1.0}]", "{\"n\":1}"},
         {"{\"o\":{\"x\":1,\"y\":[2]}}",
@@ -829,8 +841,8 @@ static void test_json_patch_caps(void **state)
     doc = json_loads("{\"a\":[0]}", 0, NULL);
     ops = json_array();
     for (int i = 0; i < 30; i++)
-        json_array_append_new(ops, json_pack("{s:s,s:s,s:s}", "op", "copy", "from", "/a", "path",
-                                             "/a/-"));
+        json_array_append_new(
+            ops, json_pack("{s:s,s:s,s:s}", "op", "copy", "from", "/a", "path", "/a/-"));
     cap = (struct an_json_patch_cap){.max_bytes = 1u << 20, .bytes = an_json_weight(doc, NULL)};
     assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), AN_ELIMIT);
     if (!strstr(why, "more than 1048576 bytes") || !strstr(why, "copy '/a/-'"))
@@ -957,8 +969,7 @@ static void test_json_patch_random(void **state)
             applied++;
         }
         if (cap.bytes != an_json_weight(doc, NULL))
-            fail_msg("round %d: weight %llu kept, %llu real", round,
-                     (unsigned long long)cap.bytes,
+            fail_msg("round %d: weight %llu kept, %llu real", round, (unsigned long long)cap.bytes,
                      (unsigned long long)an_json_weight(doc, NULL));
         /* a document over the cap already may shrink, never grow */
         if (!rc && cap.max_bytes && cap.bytes > cap.max_bytes && cap.bytes > w0)
@@ -976,8 +987,9 @@ static void test_state_cap(void **state)
 {
     struct fx *f = *state;
     char bomb[4096];
-    size_t n = (size_t)snprintf(bomb, sizeof bomb, "{\"type\":\"STATE_DELTA\",\"delta\":["
-                                                   "{\"op\":\"add\",\"path\":\"/a\",\"value\":[0]}");
+    size_t n = (size_t)snprintf(bomb, sizeof bomb,
+                                "{\"type\":\"STATE_DELTA\",\"delta\":["
+                                "{\"op\":\"add\",\"path\":\"/a\",\"value\":[0]}");
     for (int i = 0; i < 30; i++)
         n += (size_t)snprintf(bomb + n, sizeof bomb - n,
                               ",{\"op\":\"copy\",\"from\":\"/a\",\"path\":\"/a/-\"}");
@@ -990,7 +1002,8 @@ static void test_state_cap(void **state)
     f->max_state = 500;
     const char *snap[] = {
         STARTED,
-        "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"s\":\"0123456789012345678901234567890123456789"
+        "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"s\":"
+        "\"0123456789012345678901234567890123456789"
         "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567"
         "89012345678901234567890123456789012345678901234567890123456789012345678901234567890123456"
         "7890123456789012345678901234567890123456789012345678901234567890123456789012345678901234"

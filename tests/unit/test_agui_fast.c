@@ -115,10 +115,9 @@ static void test_fast_deltas_same_as_general(void **state)
          * an id for the other kind, invalid UTF-8, lone surrogates */
         {TC("\"messageId\":\"m\",\"delta\":\"early\""), RS,
          TC("\"messageId\":\"nope\",\"delta\":\"x\""),
-         CA("\"toolCallId\":\"nope\",\"delta\":\"x\""),
-         TS("m"), TE("m"), TC("\"messageId\":\"m\",\"delta\":\"late\""),
-         TC("\"toolCallId\":\"m\",\"delta\":\"x\""), TC("\"messageId\":\"m\",\"delta\":\"\xff\""),
-         TC("\"messageId\":\"m\",\"delta\":\"\xc3\""),
+         CA("\"toolCallId\":\"nope\",\"delta\":\"x\""), TS("m"), TE("m"),
+         TC("\"messageId\":\"m\",\"delta\":\"late\""), TC("\"toolCallId\":\"m\",\"delta\":\"x\""),
+         TC("\"messageId\":\"m\",\"delta\":\"\xff\""), TC("\"messageId\":\"m\",\"delta\":\"\xc3\""),
          TC("\"messageId\":\"m\",\"delta\":\"\\ud83d\""),
          TC("\"messageId\":\"m\",\"delta\":\"\\ude00\""),
          TC("\"messageId\":\"m\",\"delta\":\"\xed\xa0\x80\""), RF,
@@ -158,8 +157,9 @@ static void test_fast_events_same_as_general(void **state)
     (void)state;
     static const char *const streams[][MAXEV] = {
         /* plain, with every optional member the fast path reads */
-        {RS, "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\","
-             "\"name\":\"bot\"}",
+        {RS,
+         "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\","
+         "\"name\":\"bot\"}",
          TC("\"messageId\":\"m\",\"delta\":\"hi\""), TE("m"),
          "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"f\","
          "\"parentMessageId\":\"m\"}",
@@ -173,16 +173,20 @@ static void test_fast_events_same_as_general(void **state)
          EV("\"type\":\"TOOL_CALL_START\",\"toolCallName\":\"f\\ud83d\\ude00\",\"toolCallId\":"
             "\"c\\\"1\",\"parentMessageId\":\"p\\n\""),
          CA("\"toolCallId\":\"c\\\"1\",\"delta\":\"[]\""), CE("c\\\"1"), TS(""), TE(""),
-         EV("\"type\":\"RUN_FINISHED\",\"runId\":\"\\u0072\",\"threadId\":\"thread-1\""),
-         NULL},
+         EV("\"type\":\"RUN_FINISHED\",\"runId\":\"\\u0072\",\"threadId\":\"thread-1\""), NULL},
         /* extra members, known and unknown; wrong types; nulls; roles */
         {EV("\"type\":\"RUN_STARTED\",\"threadId\":\"thread-1\",\"runId\":\"r\","
             "\"timestamp\":5"),
-         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a\",\"role\":\"user\""), TE("a"),
-         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"b\",\"role\":\"tool\""), TE("b"),
-         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"c\",\"role\":null"), TE("c"),
-         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"d\",\"role\":5"), TE("d"),
-         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"e\",\"extra\":\"x\""), TE("e"),
+         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"a\",\"role\":\"user\""),
+         TE("a"),
+         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"b\",\"role\":\"tool\""),
+         TE("b"),
+         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"c\",\"role\":null"),
+         TE("c"),
+         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"d\",\"role\":5"),
+         TE("d"),
+         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"e\",\"extra\":\"x\""),
+         TE("e"),
          EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"f\",\"subagentRunId\":\"s\""),
          EV("\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"f\",\"subagentRunId\":\"t\""),
          EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"g\",\"metadata\":{}"),
@@ -191,7 +195,8 @@ static void test_fast_events_same_as_general(void **state)
          EV("\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":null"),
          EV("\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"f\","
             "\"parentMessageId\":null"),
-         EV("\"type\":\"TOOL_CALL_END\",\"toolCallId\":5"), CE("c"),
+         EV("\"type\":\"TOOL_CALL_END\",\"toolCallId\":5"),
+         CE("c"),
          EV("\"type\":\"RUN_FINISHED\",\"threadId\":\"thread-1\",\"runId\":\"r\","
             "\"result\":\"x\""),
          NULL},
@@ -204,17 +209,26 @@ static void test_fast_events_same_as_general(void **state)
          EV("\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\""),
          EV("\"type\":\"TOOL_CALL_START\",\"toolCallName\":\"f\""),
          EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"z\\u0000z\""), TE("z"),
-         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"y\",\"name\":\"a\\u0000b\""),
-         TE("y"), EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"\\ud800\""),
+         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"y\",\"name\":\"a\\u0000b\""), TE("y"),
+         EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"\\ud800\""),
          EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"\xff\""),
          EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"w\"} x"),
          EV("\"type\":\"RUN_FINISHED\",\"threadId\":\"thread-1\""), RF, NULL},
         /* out of order: before the run, ends of unknown ids, starts twice,
          * a restart with another name, content after the end, a finish with
          * things open, after the finish, a nested run, a second run */
-        {TS("early"), RS, TE("nope"), CE("nope"), TS("m"), TS("m"), CS("c"), CS("c"), CE("c"),
-         "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"g\"}", CE("c"),
-         CE("c"), TE("m"), TE("m"), TS("o"), RF, TS("late"), RF, RS, RS, TE("o"), RF, NULL},
+        {TS("early"), RS,
+         TE("nope"),  CE("nope"),
+         TS("m"),     TS("m"),
+         CS("c"),     CS("c"),
+         CE("c"),     "{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"g\"}",
+         CE("c"),     CE("c"),
+         TE("m"),     TE("m"),
+         TS("o"),     RF,
+         TS("late"),  RF,
+         RS,          RS,
+         TE("o"),     RF,
+         NULL},
         /* ids that do not echo the request, a run after RUN_ERROR, things
          * left open at the end of the stream */
         {EV("\"type\":\"RUN_STARTED\",\"threadId\":\"other\",\"runId\":\"r\""), TS("m"),
@@ -230,8 +244,7 @@ static void test_fast_events_same_as_general(void **state)
          "\"delta\":\"{}\"}",
          CS("t"), CE("t"), CS("u"),
          "{\"type\":\"TOOL_CALL_CHUNK\",\"toolCallId\":\"u\",\"toolCallName\":\"f\"}",
-         "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"k3\",\"role\":\"assistant\"}", RF,
-         NULL},
+         "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"k3\",\"role\":\"assistant\"}", RF, NULL},
         /* owners: a call whose parent comes later, a text message of a
          * call's id, a parent that is not the assistant's */
         {RS,
@@ -259,15 +272,44 @@ static void test_fast_strings_same_as_general(void **state)
     static const char *const bodies[] = {
         "plain",
         "caf\\u00e9 \\ud83d\\ude00 \\/ \\b\\f\\n\\r\\t \\\\ \\\"",
-        "\\u00", "\\x41", "\\", "\\ud83d", "\\ude00", "\\ud83d\\u0041", "\\u0000", "\\uD83D\\uDE00",
-        "\\u00E9", "\\u00g9",
-        "\xc3\xa9", "\xe6\x97\xa5", "\xf0\x9f\x98\x80", "\xc2\x80", "\xdf\xbf", "\xef\xbf\xbf",
+        "\\u00",
+        "\\x41",
+        "\\",
+        "\\ud83d",
+        "\\ude00",
+        "\\ud83d\\u0041",
+        "\\u0000",
+        "\\uD83D\\uDE00",
+        "\\u00E9",
+        "\\u00g9",
+        "\xc3\xa9",
+        "\xe6\x97\xa5",
+        "\xf0\x9f\x98\x80",
+        "\xc2\x80",
+        "\xdf\xbf",
+        "\xef\xbf\xbf",
         "\xf4\x8f\xbf\xbf",
-        "\xc0\xaf", "\xc1\xbf", "\xc3\x28", "\xc3", "\xe2\x82", "\xe2\x28\xa1", "\xe0\x80\xaf",
-        "\xed\xa0\x80", "\xf0\x80\x80\xaf", "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff", "\x80",
-        "\x01", "\x1f", "\x7f", "tab\there",
+        "\xc0\xaf",
+        "\xc1\xbf",
+        "\xc3\x28",
+        "\xc3",
+        "\xe2\x82",
+        "\xe2\x28\xa1",
+        "\xe0\x80\xaf",
+        "\xed\xa0\x80",
+        "\xf0\x80\x80\xaf",
+        "\xf4\x90\x80\x80",
+        "\xf5\x80\x80\x80",
+        "\xff",
+        "\x80",
+        "\x01",
+        "\x1f",
+        "\x7f",
+        "tab\there",
         "sixteen bytes or more: 0123456789abcdef\xc3\xa9 0123456789abcdef\\n0123456789abcdef",
-        "0123456\xc3", "01234567\\", "0123456789abcde\xf0\x9f\x98",
+        "0123456\xc3",
+        "01234567\\",
+        "0123456789abcde\xf0\x9f\x98",
     };
     char ev[7][512];
     for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
@@ -276,8 +318,7 @@ static void test_fast_strings_same_as_general(void **state)
         snprintf(ev[1], sizeof ev[1], CA("\"toolCallId\":\"c\",\"delta\":\"%s\""), b);
         snprintf(ev[2], sizeof ev[2], EV("\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"%s\""),
                  b);
-        snprintf(ev[3], sizeof ev[3], EV("\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"%s\""),
-                 b);
+        snprintf(ev[3], sizeof ev[3], EV("\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"%s\""), b);
         snprintf(ev[4], sizeof ev[4],
                  EV("\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"%s\",\"toolCallName\":\"%s\""),
                  b, b);

@@ -62,7 +62,7 @@ static char *run(const char *const *events, const char *history)
 #define FINISHED "{\"type\":\"RUN_FINISHED\",\"threadId\":\"thread-1\",\"runId\":\"run-1\"}"
 #define TEND(id) "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"" id "\"}"
 
-#define TSTART_FMT \
+#define TSTART_FMT                                                                                 \
     "{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m-%zu\",\"role\":\"assistant\"}"
 #define TCONT_FMT "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m-%zu\",\"delta\":\"%s\"}"
 #define TEND_FMT "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m-%zu\"}"
@@ -103,9 +103,9 @@ static const char *const small_run[] = {
     NULL,
 };
 
-#define SMALL_WANT                                                                           \
-    "[{\"id\":\"m-1\",\"role\":\"assistant\",\"content\":\"b\",\"toolCalls\":[{\"id\":\"c-1\"," \
-    "\"type\":\"function\",\"function\":{\"name\":\"s\",\"arguments\":\"{\\\"y\\\":2}\"}}]}]"  \
+#define SMALL_WANT                                                                                 \
+    "[{\"id\":\"m-1\",\"role\":\"assistant\",\"content\":\"b\",\"toolCalls\":[{\"id\":\"c-1\","    \
+    "\"type\":\"function\",\"function\":{\"name\":\"s\",\"arguments\":\"{\\\"y\\\":2}\"}}]}]"      \
     "|b|{\"y\":2}"
 
 static void test_reused_decoder_starts_empty(void **state)
@@ -278,8 +278,8 @@ static void test_history_searched_or_indexed(void **state)
         char *got = run(continue_run, h);
         json_t *want = json_loads(h, 0, NULL);
         json_object_set_new(json_array_get(want, 3), "content", json_string("c3 more"));
-        json_array_append_new(want, json_pack("{s:s,s:s,s:s}", "id", "m-new", "role",
-                                              "assistant", "content", "new"));
+        json_array_append_new(
+            want, json_pack("{s:s,s:s,s:s}", "id", "m-new", "role", "assistant", "content", "new"));
         char *w = an_json_compact(want);
         size_t cut = strcspn(got, "|");
         assert_int_equal(cut, strlen(w));

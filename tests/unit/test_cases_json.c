@@ -26,8 +26,8 @@ static void put(const char *name, const char *text)
     fclose(f);
 }
 
-#define HTTP_CFG                                                                                \
-    "version: \"1.0\"\n"                                                                        \
+#define HTTP_CFG                                                                                   \
+    "version: \"1.0\"\n"                                                                           \
     "target: {type: http, endpoint: \"http://127.0.0.1:1\"}\n"
 
 static int setup(void **state)
@@ -53,8 +53,8 @@ static int load_with(const char *cfg_name, const char *file, struct an_suite **s
     snprintf(cfg, sizeof cfg, "%s/%s", dir, cfg_name);
     snprintf(path, sizeof path, "%s/%s", dir, file);
     const char *paths[] = {path};
-    struct an_load_opts o = {.config_path = cfg, .paths = paths, .npaths = file ? 1 : 0,
-                             .config_only = file == NULL};
+    struct an_load_opts o = {
+        .config_path = cfg, .paths = paths, .npaths = file ? 1 : 0, .config_only = file == NULL};
     return an_suite_load(s, &o, errs);
 }
 
@@ -98,15 +98,14 @@ static void test_model(void **state)
     assert_int_equal(a->turns[0].loc.line, 3);
     assert_int_equal(a->turns[0].loc.col, 14);
     assert_non_null(a->options);
-    assert_string_equal(json_string_value(json_object_get(
-                            json_object_get(a->options, "context"), "tier")),
-                        "gold");
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(a->options, "context"), "tier")), "gold");
     /* in expected_keys order: action, tool_required, sequence, schema,
      * retrieval, must_include x2, must_not_include, evidence */
     static const enum an_check_kind kinds[] = {
-        AN_CHECK_ACTION_REQUIRED, AN_CHECK_TOOL_CALLED,   AN_CHECK_TOOL_SEQUENCE,
+        AN_CHECK_ACTION_REQUIRED, AN_CHECK_TOOL_CALLED,        AN_CHECK_TOOL_SEQUENCE,
         AN_CHECK_JSON_SCHEMA,     AN_CHECK_RETRIEVAL_REQUIRED, AN_CHECK_CONTAINS,
-        AN_CHECK_CONTAINS,        AN_CHECK_NOT_CONTAINS,  AN_CHECK_EVIDENCE_REQUIRED};
+        AN_CHECK_CONTAINS,        AN_CHECK_NOT_CONTAINS,       AN_CHECK_EVIDENCE_REQUIRED};
     assert_int_equal(a->assert.nchecks, sizeof kinds / sizeof *kinds);
     for (size_t i = 0; i < a->assert.nchecks; i++) {
         assert_int_equal(a->assert.checks[i].kind, kinds[i]);

@@ -35,8 +35,7 @@ static void schema_matches(const char *path)
     }
     if (!json_equal(committed, derived)) {
         char *t = json_dumps(derived, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        fail_msg("%s: definitions.check differs from the check-kind table; derived:\n%s", path,
-                 t);
+        fail_msg("%s: definitions.check differs from the check-kind table; derived:\n%s", path, t);
     }
     json_decref(derived);
     json_decref(doc);
@@ -99,9 +98,15 @@ static void lt_eval(const struct an_check_item *it, const struct an_scope *s, co
 
 static const struct an_check_key lt_keys[] = {
     {"chars", AN_CK_INT, "longer_than: how many characters.", NULL}, {NULL, AN_CK_ANY, NULL, NULL}};
-static const struct an_check_kind_def longer_than = {
-    "longer_than", "check.longer_than", (const char *const[]){"of", NULL}, lt_keys, lt_load,
-    lt_eval, true, false, false};
+static const struct an_check_kind_def longer_than = {"longer_than",
+                                                     "check.longer_than",
+                                                     (const char *const[]){"of", NULL},
+                                                     lt_keys,
+                                                     lt_load,
+                                                     lt_eval,
+                                                     true,
+                                                     false,
+                                                     false};
 
 /* names a key that no row defines */
 static const struct an_check_kind_def bad_key = {
@@ -109,8 +114,8 @@ static const struct an_check_kind_def bad_key = {
     false, false};
 
 /* impure: the runner knows only script and agent */
-static const struct an_check_kind_def impure = {
-    "impure", "check.impure", NULL, NULL, lt_load, NULL, false, false, false};
+static const struct an_check_kind_def impure = {"impure", "check.impure", NULL,  NULL, lt_load,
+                                                NULL,     false,          false, false};
 
 static int load_one(const char *check, struct an_check_item *it, struct an_err *err,
                     struct an_arena *a, json_t **item)
@@ -144,8 +149,7 @@ static void test_register(void **state)
     assert_string_equal(json_string_value(json_object_get(json_object_get(props, "chars"), "type")),
                         "integer");
     json_t *names = json_object_get(json_object_get(props, "type"), "enum");
-    assert_string_equal(json_string_value(json_array_get(names, AN_CHECK__BUILTIN)),
-                        "longer_than");
+    assert_string_equal(json_string_value(json_array_get(names, AN_CHECK__BUILTIN)), "longer_than");
     json_decref(sch);
 }
 
@@ -218,10 +222,8 @@ static void test_supported(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_schemas),
-        cmocka_unit_test(test_turn_types),
-        cmocka_unit_test(test_register),
-        cmocka_unit_test(test_registered_loads_and_judges),
+        cmocka_unit_test(test_schemas),   cmocka_unit_test(test_turn_types),
+        cmocka_unit_test(test_register),  cmocka_unit_test(test_registered_loads_and_judges),
         cmocka_unit_test(test_supported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

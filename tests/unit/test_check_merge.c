@@ -23,8 +23,7 @@ struct level_fixture {
     struct an_assert blk;
 };
 
-static void level_init(struct level_fixture *f, const char *tag, enum an_level lv,
-                       const char *file)
+static void level_init(struct level_fixture *f, const char *tag, enum an_level lv, const char *file)
 {
     memset(f, 0, sizeof *f);
     struct an_loc loc = {file, 1, 1};
@@ -116,13 +115,13 @@ static void test_arrays(void **state)
         int which;
         const char *turn, *test;
     } rows[] = {
-        {0, "target,test,turn", "target,test"},                         /* forbid: accumulates */
-        {1, "turn", "target,test"},                                     /* require: own level */
-        {2, "target,test,turn", "target,test"},                         /* forbid_calls */
-        {3, "must_turn", "must_target,must_test"},                      /* must_match: own level */
+        {0, "target,test,turn", "target,test"},    /* forbid: accumulates */
+        {1, "turn", "target,test"},                /* require: own level */
+        {2, "target,test,turn", "target,test"},    /* forbid_calls */
+        {3, "must_turn", "must_target,must_test"}, /* must_match: own level */
         {4, "never_target,never_test,never_turn", "never_target,never_test"}, /* must_not_match */
-        {5, "target,test,turn", ""},  /* allow: the union, judged turn by turn only */
-        {6, "turn", "target,test"},              /* sequence: own level, like require */
+        {5, "target,test,turn", ""}, /* allow: the union, judged turn by turn only */
+        {6, "turn", "target,test"},  /* sequence: own level, like require */
     };
     char got[256];
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -188,10 +187,8 @@ static void test_limits(void **state)
         struct an_assert turn, test;
         an_assert_for_turn(&turn, &lv[0], &lv[1], &lv[2]);
         an_assert_for_test(&test, &lv[0], &lv[1]);
-        const struct an_limit *tl[3] = {&turn.max_duration_ms, &turn.max_idle_ms,
-                                        &turn.max_gap_ms};
-        const struct an_limit *sl[3] = {&test.max_duration_ms, &test.max_idle_ms,
-                                        &test.max_gap_ms};
+        const struct an_limit *tl[3] = {&turn.max_duration_ms, &turn.max_idle_ms, &turn.max_gap_ms};
+        const struct an_limit *sl[3] = {&test.max_duration_ms, &test.max_idle_ms, &test.max_gap_ms};
         for (int k = 0; k < 3; k++) {
             assert_int_equal(tl[k]->state, rows[i].want_turn_state);
             if (rows[i].want_turn_state == AN_LIMIT_SET)
@@ -213,8 +210,8 @@ static void test_false_disables(void **state)
     struct an_assert target = {.max_duration_ms = set(60000, AN_LEVEL_TARGET)};
     struct an_assert test = {.max_idle_ms = set(1000, AN_LEVEL_TEST)};
     struct an_assert turn = {.max_idle_ms = off(AN_LEVEL_TURN)};
-    struct an_scope scope = {.calls = NULL, .ncalls = 0, .text = "",
-                            .start_ms = 0, .end_ms = 5000, .turn = 0};
+    struct an_scope scope = {
+        .calls = NULL, .ncalls = 0, .text = "", .start_ms = 0, .end_ms = 5000, .turn = 0};
     struct an_findings f = {0};
 
     struct an_assert merged;
@@ -250,12 +247,12 @@ static void test_levels_judge_the_right_scope(void **state)
         {.name = (char *)"charge_card", .turn = 1},
         {.name = (char *)"delete_order", .turn = 1},
     };
-    struct an_scope turn0 = {.calls = calls, .ncalls = 1, .text = "",
-                            .start_ms = 0, .end_ms = 10, .turn = 0};
-    struct an_scope turn1 = {.calls = calls + 1, .ncalls = 2, .text = "",
-                            .start_ms = 10, .end_ms = 20, .turn = 1};
-    struct an_scope whole = {.calls = calls, .ncalls = 3, .text = "",
-                            .start_ms = 0, .end_ms = 20, .turn = -1};
+    struct an_scope turn0 = {
+        .calls = calls, .ncalls = 1, .text = "", .start_ms = 0, .end_ms = 10, .turn = 0};
+    struct an_scope turn1 = {
+        .calls = calls + 1, .ncalls = 2, .text = "", .start_ms = 10, .end_ms = 20, .turn = 1};
+    struct an_scope whole = {
+        .calls = calls, .ncalls = 3, .text = "", .start_ms = 0, .end_ms = 20, .turn = -1};
     struct an_findings f = {0};
 
     struct an_assert merged;
@@ -313,8 +310,8 @@ static void test_empty(void **state)
     (void)state;
     struct an_assert empty = {0}, merged;
     struct an_tool_call call = {.name = (char *)"anything", .ts_ms = 99999};
-    struct an_scope scope = {.calls = &call, .ncalls = 1, .text = "text",
-                            .start_ms = 0, .end_ms = 999999, .turn = 0};
+    struct an_scope scope = {
+        .calls = &call, .ncalls = 1, .text = "text", .start_ms = 0, .end_ms = 999999, .turn = 0};
     struct an_findings f = {0};
 
     an_assert_for_turn(&merged, NULL, NULL, NULL);
@@ -327,8 +324,8 @@ static void test_empty(void **state)
     an_assert_release(&merged);
 
     an_assert_for_test(&merged, &empty, &empty);
-    assert_int_equal(merged.nforbid + merged.nrequire + merged.nforbid_calls +
-                         merged.nmust_match + merged.nmust_not_match,
+    assert_int_equal(merged.nforbid + merged.nrequire + merged.nforbid_calls + merged.nmust_match +
+                         merged.nmust_not_match,
                      0);
     assert_int_equal(an_check(&merged, &scope, &f), 0);
     an_assert_release(&merged);
@@ -339,12 +336,9 @@ static void test_empty(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_arrays),
-        cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_false_disables),
-        cmocka_unit_test(test_levels_judge_the_right_scope),
-        cmocka_unit_test(test_usage_scopes),
-        cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_arrays),         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_false_disables), cmocka_unit_test(test_levels_judge_the_right_scope),
+        cmocka_unit_test(test_usage_scopes),   cmocka_unit_test(test_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

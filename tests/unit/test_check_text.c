@@ -54,8 +54,8 @@ static const struct text_case cases[] = {
      "hello\nworld",
      {"^world"},
      {0},
-     {{"text.must_match", "Text must match /^world/", "a match",
-       "no match in \"hello\\nworld\"", NULL}}},
+     {{"text.must_match", "Text must match /^world/", "a match", "no match in \"hello\\nworld\"",
+       NULL}}},
     {"must_match: /a.b/s lets . cross lines", "a\nb", {"/a.b/s"}, {0}, {{0}}},
     {"must_not_match: absent passes", "All good", {0}, {"error|failed"}, {{0}}},
     {"must_not_match: the matched excerpt is shown",
@@ -121,8 +121,8 @@ static void run_case(const struct text_case *tc, int turn)
     struct an_assert blk = {0};
     blk.must_match = patterns(&p, tc->must, 4, &blk.nmust_match);
     blk.must_not_match = patterns(&p, tc->must_not, 4, &blk.nmust_not_match);
-    struct an_scope scope = {.calls = NULL, .ncalls = 0, .text = tc->text,
-                            .start_ms = 0, .end_ms = 0, .turn = turn};
+    struct an_scope scope = {
+        .calls = NULL, .ncalls = 0, .text = tc->text, .start_ms = 0, .end_ms = 0, .turn = turn};
     struct an_findings f = {0};
     size_t added = an_check(&blk, &scope, &f);
     size_t n = 0;
@@ -164,8 +164,8 @@ static void test_location(void **state)
     struct pool p = {0};
     struct an_assert blk = {0};
     blk.must_match = patterns(&p, tc.must, 4, &blk.nmust_match);
-    struct an_scope scope = {.calls = NULL, .ncalls = 0, .text = tc.text,
-                            .start_ms = 0, .end_ms = 0, .turn = -1};
+    struct an_scope scope = {
+        .calls = NULL, .ncalls = 0, .text = tc.text, .start_ms = 0, .end_ms = 0, .turn = -1};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 1);
     assert_int_equal(f.v[0].line, 41);
@@ -201,11 +201,14 @@ static void test_long_text(void **state)
     memset(want_detail + k + 45, 'b', 40);
     memcpy(want_detail + k + 85, "…\"", sizeof "…\"");
 
-    struct text_case tc = {"long", text, {"zzz"}, {"ERROR"},
-                           {{"text.must_match", "Text must match /zzz/", "a match", want_actual,
-                             NULL},
-                            {"text.must_not_match", "Text must not match /ERROR/", "no match",
-                             "matched \"ERROR\" at byte 100", want_detail}}};
+    struct text_case tc = {
+        "long",
+        text,
+        {"zzz"},
+        {"ERROR"},
+        {{"text.must_match", "Text must match /zzz/", "a match", want_actual, NULL},
+         {"text.must_not_match", "Text must not match /ERROR/", "no match",
+          "matched \"ERROR\" at byte 100", want_detail}}};
     run_case(&tc, 0);
 }
 
@@ -217,10 +220,10 @@ static void test_null_text(void **state)
     struct an_err err = AN_ERR_INIT;
     assert_int_equal(an_regex_compile(&re, "x", NULL, &err), 0);
     struct an_pattern pat = {re, AN_LEVEL_TEST, re->loc};
-    struct an_assert blk = {.must_match = &pat, .nmust_match = 1, .must_not_match = &pat,
-                            .nmust_not_match = 1};
-    struct an_scope scope = {.calls = NULL, .ncalls = 0, .text = NULL,
-                            .start_ms = 0, .end_ms = 0, .turn = 0};
+    struct an_assert blk = {
+        .must_match = &pat, .nmust_match = 1, .must_not_match = &pat, .nmust_not_match = 1};
+    struct an_scope scope = {
+        .calls = NULL, .ncalls = 0, .text = NULL, .start_ms = 0, .end_ms = 0, .turn = 0};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 1);
     assert_string_equal(f.v[0].actual, "no match in empty text");

@@ -124,14 +124,7 @@ static const struct timing_case cases[] = {
      1000,
      {{"timing.max_gap_ms", "Gap between tool calls ≤ 1000ms", "≤ 1000ms",
        "1500ms between \"validate_cart\" and \"charge_card\"", NULL}}},
-    {"gap: equal to the limit passes",
-     0,
-     9000,
-     {{"a", 1000}, {"b", 2000}},
-     0,
-     0,
-     1000,
-     {{0}}},
+    {"gap: equal to the limit passes", 0, 9000, {{"a", 1000}, {"b", 2000}}, 0, 0, 1000, {{0}}},
     {"gap: calls of different tools are not numbered",
      0,
      9000,
@@ -203,8 +196,12 @@ static void test_timing_table(void **state)
         blk.max_duration_ms = limit(tc->duration, 50);
         blk.max_idle_ms = limit(tc->idle, 51);
         blk.max_gap_ms = limit(tc->gap, 52);
-        struct an_scope scope = {.calls = calls, .ncalls = n, .text = "",
-                                .start_ms = tc->start, .end_ms = tc->end, .turn = 3};
+        struct an_scope scope = {.calls = calls,
+                                 .ncalls = n,
+                                 .text = "",
+                                 .start_ms = tc->start,
+                                 .end_ms = tc->end,
+                                 .turn = 3};
         struct an_findings f = {0};
         size_t added = an_check(&blk, &scope, &f);
         size_t nw = 0;
@@ -212,8 +209,8 @@ static void test_timing_table(void **state)
             nw++;
         if (f.n != nw || added != nw) {
             for (size_t i = 0; i < f.n; i++)
-                print_message("  [%s] %s | %s | %s\n", f.v[i].kind, f.v[i].assertion,
-                              f.v[i].actual, f.v[i].detail ? f.v[i].detail : "-");
+                print_message("  [%s] %s | %s | %s\n", f.v[i].kind, f.v[i].assertion, f.v[i].actual,
+                              f.v[i].detail ? f.v[i].detail : "-");
             fail_msg("%s: want %zu findings, got %zu", tc->title, nw, f.n);
         }
         for (size_t i = 0; i < nw; i++) {
@@ -240,8 +237,8 @@ static void test_locations(void **state)
     blk.max_gap_ms = limit(10, 52);
     struct an_tool_call calls[2] = {{.name = (char *)"a", .ts_ms = 0},
                                     {.name = (char *)"b", .ts_ms = 100}};
-    struct an_scope scope = {.calls = calls, .ncalls = 2, .text = "",
-                            .start_ms = 0, .end_ms = 100, .turn = -1};
+    struct an_scope scope = {
+        .calls = calls, .ncalls = 2, .text = "", .start_ms = 0, .end_ms = 100, .turn = -1};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 3);
     for (unsigned i = 0; i < 3; i++) {
@@ -265,32 +262,58 @@ static void test_first_table(void **state)
     } rows[] = {
         {"ttft under the limit", 1050, 1200, 3, 500, 0, {{0}}},
         {"ttft equal to the limit passes", 1050, 1500, 3, 500, 0, {{0}}},
-        {"ttft over the limit", 1050, 1800, 3, 500, 0,
+        {"ttft over the limit",
+         1050,
+         1800,
+         3,
+         500,
+         0,
          {{"timing.max_ttft_ms", "Time to first text ≤ 500ms", "≤ 500ms", "800ms", NULL}}},
-        {"ttft: a turn with no text fails saying so", 1050, 0, 3, 500, 0,
+        {"ttft: a turn with no text fails saying so",
+         1050,
+         0,
+         3,
+         500,
+         0,
          {{"timing.max_ttft_ms", "Time to first text ≤ 500ms", "≤ 500ms",
            "no assistant text in the turn", NULL}}},
         {"ttft disabled by false is not checked", 1050, 0, 3, OFF, 0, {{0}}},
         {"ttft is not judged on the whole test", 1050, 0, -1, 500, 0, {{0}}},
         {"first event under the limit", 1050, 0, 3, 0, 100, {{0}}},
-        {"first event over the limit", 1250, 1300, 3, 0, 100,
-         {{"timing.max_first_event_ms", "Time to first event ≤ 100ms", "≤ 100ms", "250ms",
-           NULL}}},
-        {"first event: none came", 0, 0, 3, 0, 100,
+        {"first event over the limit",
+         1250,
+         1300,
+         3,
+         0,
+         100,
+         {{"timing.max_first_event_ms", "Time to first event ≤ 100ms", "≤ 100ms", "250ms", NULL}}},
+        {"first event: none came",
+         0,
+         0,
+         3,
+         0,
+         100,
          {{"timing.max_first_event_ms", "Time to first event ≤ 100ms", "≤ 100ms",
            "no protocol event in the turn", NULL}}},
-        {"both over: ttft first", 1250, 1900, 3, 500, 100,
+        {"both over: ttft first",
+         1250,
+         1900,
+         3,
+         500,
+         100,
          {{"timing.max_ttft_ms", "Time to first text ≤ 500ms", "≤ 500ms", "900ms", NULL},
-          {"timing.max_first_event_ms", "Time to first event ≤ 100ms", "≤ 100ms", "250ms",
-           NULL}}},
+          {"timing.max_first_event_ms", "Time to first event ≤ 100ms", "≤ 100ms", "250ms", NULL}}},
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         struct an_assert blk = {0};
         blk.max_ttft_ms = limit(rows[k].ttft, 53);
         blk.max_first_event_ms = limit(rows[k].first_ev, 54);
-        struct an_scope scope = {.text = "", .start_ms = 1000, .end_ms = 3000,
-                                .first_event_ms = rows[k].first_event,
-                                .first_text_ms = rows[k].first_text, .turn = rows[k].turn};
+        struct an_scope scope = {.text = "",
+                                 .start_ms = 1000,
+                                 .end_ms = 3000,
+                                 .first_event_ms = rows[k].first_event,
+                                 .first_text_ms = rows[k].first_text,
+                                 .turn = rows[k].turn};
         struct an_findings f = {0};
         size_t added = an_check(&blk, &scope, &f);
         size_t nw = 0;

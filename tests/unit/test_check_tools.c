@@ -147,8 +147,8 @@ static void make_rule(struct pool *p, size_t slot, const struct rs *r, unsigned 
     t->has_count = r->count != NULL;
     parse_count(&t->count, r->count);
     for (size_t a = 0; a < 3 && r->args[a][0]; a++) {
-        p->args[slot][a] = (struct an_arg_match){r->args[a][0], re_of(p, r->args[a][1], line + 1),
-                                                 {"t.test.yaml", line + 1, 13}};
+        p->args[slot][a] = (struct an_arg_match){
+            r->args[a][0], re_of(p, r->args[a][1], line + 1), {"t.test.yaml", line + 1, 13}};
         t->nargs++;
     }
     t->args = t->nargs ? p->args[slot] : NULL;
@@ -176,8 +176,7 @@ static void expect_findings(const char *title, const struct an_findings *f, size
     if (f->n != n || added != n) {
         for (size_t i = 0; i < f->n; i++)
             print_message("  [%s] %s | %s | %s | %s\n", f->v[i].kind, f->v[i].assertion,
-                          f->v[i].expected, f->v[i].actual,
-                          f->v[i].detail ? f->v[i].detail : "-");
+                          f->v[i].expected, f->v[i].actual, f->v[i].detail ? f->v[i].detail : "-");
         fail_msg("%s: want %zu findings, got %zu (returned %zu)", title, n, f->n, added);
     }
     for (size_t i = 0; i < n; i++) {
@@ -202,16 +201,14 @@ struct tool_case {
     struct want want[3];
 };
 
-#define CALL(n, a, r) {n, a, r}
+#define CALL(n, a, r)                                                                              \
+    {                                                                                              \
+        n, a, r                                                                                    \
+    }
 
 static const struct tool_case cases[] = {
     /* forbid */
-    {"forbid: not called passes",
-     {CALL("search", "{}", NULL)},
-     {"delete_order"},
-     {0},
-     {0},
-     {{0}}},
+    {"forbid: not called passes", {CALL("search", "{}", NULL)}, {"delete_order"}, {0}, {0}, {{0}}},
     {"forbid: each forbidden name is one finding with call numbers",
      {CALL("delete_order", "{}", NULL), CALL("search", "{}", NULL),
       CALL("delete_order", "{}", NULL)},
@@ -231,66 +228,81 @@ static const struct tool_case cases[] = {
     {"require: called passes", {CALL("search", "{}", NULL)}, {0}, {.name = "search"}, {0}, {{0}}},
     {"require: absent lists what was called",
      {CALL("checkout", "{}", NULL), CALL("search_x", "{}", NULL), CALL("checkout", "{}", NULL)},
-     {0}, {.name = "search"},
+     {0},
+     {.name = "search"},
      {0},
      {{"tools.require", "Tool \"search\" must be called", "at least 1 call",
        "0 calls (called: checkout, search_x)", NULL}}},
     {"require: no call at all",
      {{0}},
-     {0}, {.name = "search"},
+     {0},
+     {.name = "search"},
      {0},
      {{"tools.require", "Tool \"search\" must be called", "at least 1 call",
        "0 calls (called: nothing)", NULL}}},
     {"require: exact 1 with 1 call passes",
      {CALL("charge_card", "{}", NULL), CALL("search", "{}", NULL)},
-     {0}, {.name = "charge_card", .count = "exact=1"},
+     {0},
+     {.name = "charge_card", .count = "exact=1"},
      {0},
      {{0}}},
     {"require: exact 1 with 2 calls",
-     {CALL("charge_card", "{}", NULL), CALL("search", "{}", NULL),
-      CALL("charge_card", "{}", NULL)},
-     {0}, {.name = "charge_card", .count = "exact=1"},
+     {CALL("charge_card", "{}", NULL), CALL("search", "{}", NULL), CALL("charge_card", "{}", NULL)},
+     {0},
+     {.name = "charge_card", .count = "exact=1"},
      {0},
      {{"tools.require", "Tool \"charge_card\" must be called", "exactly 1 call", "2 calls",
        "matching calls: #1, #3"}}},
     {"require: min/max below the range",
      {CALL("search", "{}", NULL)},
-     {0}, {.name = "search", .count = "min=2,max=3"},
+     {0},
+     {.name = "search", .count = "min=2,max=3"},
      {0},
      {{"tools.require", "Tool \"search\" must be called", "between 2 and 3 calls", "1 call",
        "matching calls: #1"}}},
     {"require: min/max inside the range passes",
      {CALL("search", "{}", NULL), CALL("search", "{}", NULL)},
-     {0}, {.name = "search", .count = "min=2,max=3"},
+     {0},
+     {.name = "search", .count = "min=2,max=3"},
      {0},
      {{0}}},
     {"require: min 2 with one call",
      {CALL("search", "{}", NULL)},
-     {0}, {.name = "search", .count = "min=2"},
+     {0},
+     {.name = "search", .count = "min=2"},
      {0},
      {{"tools.require", "Tool \"search\" must be called", "at least 2 calls", "1 call",
        "matching calls: #1"}}},
-    {"require: max only allows zero calls", {{0}}, {0}, {.name = "search", .count = "max=1"}, {0}, {{0}}},
+    {"require: max only allows zero calls",
+     {{0}},
+     {0},
+     {.name = "search", .count = "max=1"},
+     {0},
+     {{0}}},
     {"require: max 1 with two calls",
      {CALL("search", "{}", NULL), CALL("search", "{}", NULL)},
-     {0}, {.name = "search", .count = "max=1"},
+     {0},
+     {.name = "search", .count = "max=1"},
      {0},
      {{"tools.require", "Tool \"search\" must be called", "at most 1 call", "2 calls",
        "matching calls: #1, #2"}}},
     {"require: exact 0 with no call passes",
      {CALL("search", "{}", NULL)},
-     {0}, {.name = "charge_card", .count = "exact=0"},
+     {0},
+     {.name = "charge_card", .count = "exact=0"},
      {0},
      {{0}}},
     {"require: exact 0 with a call reads as a prohibition",
      {CALL("charge_card", "{}", NULL)},
-     {0}, {.name = "charge_card", .count = "exact=0"},
+     {0},
+     {.name = "charge_card", .count = "exact=0"},
      {0},
      {{"tools.require", "Tool \"charge_card\" must not be called", "no call", "1 call",
        "matching calls: #1"}}},
     {"require: max 0 with filters",
      {CALL("charge_card", "{\"amount\":500}", NULL), CALL("charge_card", "{\"amount\":5}", NULL)},
-     {0}, {.name = "charge_card", .count = "max=0", .args = {{"amount", "^[0-9]{3,}$"}}},
+     {0},
+     {.name = "charge_card", .count = "max=0", .args = {{"amount", "^[0-9]{3,}$"}}},
      {0},
      {{"tools.require", "Tool \"charge_card\" must not be called with matching args", "no call",
        "1 call",
@@ -307,7 +319,8 @@ static const struct tool_case cases[] = {
     {"args_match: mismatch and missing path shown",
      {CALL("search", "{\"query\":\"paris\"}", NULL), CALL("search", "{\"query\":\"rome\"}", NULL),
       CALL("search", "{\"q\":\"weather\"}", NULL)},
-     {0}, {.name = "search", .args = {{"query", "weather"}}},
+     {0},
+     {.name = "search", .args = {{"query", "weather"}}},
      {0},
      {{"tools.require", "Tool \"search\" must be called with matching args", "at least 1 call",
        "0 calls",
@@ -315,57 +328,67 @@ static const struct tool_case cases[] = {
        "\"rome\", missing)"}}},
     {"args_match: args that are not JSON never match",
      {{"search", "{not json", NULL}},
-     {0}, {.name = "search", .args = {{"query", "."}}},
+     {0},
+     {.name = "search", .args = {{"query", "."}}},
      {0},
      {{"tools.require", "Tool \"search\" must be called with matching args", "at least 1 call",
        "0 calls", "1 call of \"search\", none with args query matching /./ (query was missing)"}}},
     {"args_match: nested dot path",
      {CALL("create_user", "{\"user\":{\"name\":\"John Doe\",\"address\":{\"city\":\"Paris\"}}}",
            NULL)},
-     {0}, {.name = "create_user", .args = {{"user.name", "John"}, {"user.address.city", "^Paris$"}}},
+     {0},
+     {.name = "create_user", .args = {{"user.name", "John"}, {"user.address.city", "^Paris$"}}},
      {0},
      {{0}}},
     {"args_match: nested dot path, second path fails",
      {CALL("create_user", "{\"user\":{\"name\":\"John\",\"address\":{\"city\":\"Lyon\"}}}", NULL)},
-     {0}, {.name = "create_user", .args = {{"user.name", "John"}, {"user.address.city", "^Paris$"}}},
      {0},
-     {{"tools.require", "Tool \"create_user\" must be called with matching args",
-       "at least 1 call", "0 calls",
+     {.name = "create_user", .args = {{"user.name", "John"}, {"user.address.city", "^Paris$"}}},
+     {0},
+     {{"tools.require", "Tool \"create_user\" must be called with matching args", "at least 1 call",
+       "0 calls",
        "1 call of \"create_user\", none with args user.name matching /John/ and "
        "user.address.city matching /^Paris$/ (user.address.city was \"Lyon\")"}}},
     {"args_match: array index path",
      {CALL("add_to_cart", "{\"items\":[{\"sku\":\"A1\"},{\"sku\":\"B2\"}]}", NULL)},
-     {0}, {.name = "add_to_cart", .args = {{"items.1.sku", "^B2$"}}},
+     {0},
+     {.name = "add_to_cart", .args = {{"items.1.sku", "^B2$"}}},
      {0},
      {{0}}},
     {"args_match: array index out of range is missing",
      {CALL("add_to_cart", "{\"items\":[{\"sku\":\"A1\"}]}", NULL)},
-     {0}, {.name = "add_to_cart", .args = {{"items.1.sku", "."}}},
      {0},
-     {{"tools.require", "Tool \"add_to_cart\" must be called with matching args",
-       "at least 1 call", "0 calls",
+     {.name = "add_to_cart", .args = {{"items.1.sku", "."}}},
+     {0},
+     {{"tools.require", "Tool \"add_to_cart\" must be called with matching args", "at least 1 call",
+       "0 calls",
        "1 call of \"add_to_cart\", none with args items.1.sku matching /./ (items.1.sku was "
        "missing)"}}},
     {"args_match: number, boolean and object as JSON text",
      {CALL("order", "{\"qty\":42,\"gift\":true,\"opts\":{\"a\":1,\"b\":[1,2]},\"note\":null}",
            NULL)},
-     {0}, {.name = "order", .args = {{"qty", "^42$"}, {"gift", "^true$"}, {"opts", "^\\{\"a\":1,\"b\":\\[1,2\\]\\}$"}}},
+     {0},
+     {.name = "order",
+      .args = {{"qty", "^42$"}, {"gift", "^true$"}, {"opts", "^\\{\"a\":1,\"b\":\\[1,2\\]\\}$"}}},
      {0},
      {{0}}},
     {"args_match: number mismatch shows its text",
      {CALL("order", "{\"qty\":42}", NULL)},
-     {0}, {.name = "order", .args = {{"qty", "^41$"}}},
+     {0},
+     {.name = "order", .args = {{"qty", "^41$"}}},
      {0},
      {{"tools.require", "Tool \"order\" must be called with matching args", "at least 1 call",
        "0 calls", "1 call of \"order\", none with args qty matching /^41$/ (qty was \"42\")"}}},
     {"args_match: /john/i flag",
      {CALL("greet", "{\"name\":\"JOHN\"}", NULL)},
-     {0}, {.name = "greet", .args = {{"name", "/john/i"}}},
+     {0},
+     {.name = "greet", .args = {{"name", "/john/i"}}},
      {0},
      {{0}}},
     {"args_match: case-sensitive without the flag",
      {CALL("greet", "{\"name\":\"JOHN\"}", NULL)},
-     {0}, {.name = "greet", .args = {{"name", "john"}}},
+     {0},
+     {.name = "greet", .args = {{"name", "john"}}},
      {0},
      {{"tools.require", "Tool \"greet\" must be called with matching args", "at least 1 call",
        "0 calls", "1 call of \"greet\", none with args name matching /john/ (name was \"JOHN\")"}}},
@@ -379,12 +402,14 @@ static const struct tool_case cases[] = {
      {{0}}},
     {"result_match: string result matched as is",
      {CALL("checkout", "{}", "\"done\"")},
-     {0}, {.name = "checkout", .result_match = "^done$"},
+     {0},
+     {.name = "checkout", .result_match = "^done$"},
      {0},
      {{0}}},
     {"result_match: a call with no result never matches",
      {CALL("checkout", "{}", NULL), CALL("checkout", "{}", "\"failed\"")},
-     {0}, {.name = "checkout", .result_match = "ok"},
+     {0},
+     {.name = "checkout", .result_match = "ok"},
      {0},
      {{"tools.require", "Tool \"checkout\" must be called with matching result", "at least 1 call",
        "0 calls",
@@ -392,21 +417,25 @@ static const struct tool_case cases[] = {
        "\"failed\")"}}},
     {"result_not_match: a call with no result passes",
      {CALL("calculate_total", "{}", NULL)},
-     {0}, {.name = "calculate_total", .result_not_match = "error|failed"},
+     {0},
+     {.name = "calculate_total", .result_not_match = "error|failed"},
      {0},
      {{0}}},
     {"result_not_match: a matching result drops the call",
      {CALL("calculate_total", "{}", "\"error: tax service down\"")},
-     {0}, {.name = "calculate_total", .result_not_match = "error|failed"},
+     {0},
+     {.name = "calculate_total", .result_not_match = "error|failed"},
      {0},
      {{"tools.require", "Tool \"calculate_total\" must be called with matching result",
        "at least 1 call", "0 calls",
        "1 call of \"calculate_total\", none with result not matching /error|failed/ (results: "
        "\"error: tax service down\")"}}},
     {"filters in sequence: args then result",
-     {CALL("search", "{\"q\":\"weather\"}", "\"error\""), CALL("search", "{\"q\":\"news\"}", "\"ok\""),
+     {CALL("search", "{\"q\":\"weather\"}", "\"error\""),
+      CALL("search", "{\"q\":\"news\"}", "\"ok\""),
       CALL("search", "{\"q\":\"weather\"}", "\"ok\"")},
-     {0}, {.name = "search", .count = "exact=2", .args = {{"q", "weather"}}, .result_match = "ok"},
+     {0},
+     {.name = "search", .count = "exact=2", .args = {{"q", "weather"}}, .result_match = "ok"},
      {0},
      {{"tools.require", "Tool \"search\" must be called with matching args and result",
        "exactly 2 calls", "1 call",
@@ -422,39 +451,48 @@ static const struct tool_case cases[] = {
      {{0}}},
     {"after: violated",
      {CALL("get_shipping_options", "{}", NULL), CALL("validate_cart", "{}", NULL)},
-     {0}, {.name = "get_shipping_options", .after = "validate_cart"},
      {0},
-     {{"tools.require.after", "Tool \"get_shipping_options\" must be called after \"validate_cart\"",
+     {.name = "get_shipping_options", .after = "validate_cart"},
+     {0},
+     {{"tools.require.after",
+       "Tool \"get_shipping_options\" must be called after \"validate_cart\"",
        "a call of \"validate_cart\" before the first call of \"get_shipping_options\"",
        "first \"get_shipping_options\" at call #1, first \"validate_cart\" at call #2", NULL}}},
     {"after: judged on the first call, a later one does not save it",
      {CALL("ship", "{}", NULL), CALL("validate", "{}", NULL), CALL("ship", "{}", NULL)},
-     {0}, {.name = "ship", .after = "validate"},
+     {0},
+     {.name = "ship", .after = "validate"},
      {0},
      {{"tools.require.after", "Tool \"ship\" must be called after \"validate\"",
        "a call of \"validate\" before the first call of \"ship\"",
        "first \"ship\" at call #1, first \"validate\" at call #2", NULL}}},
     {"after: the after tool was never called",
      {CALL("get_shipping_options", "{}", NULL)},
-     {0}, {.name = "get_shipping_options", .after = "validate_cart"},
      {0},
-     {{"tools.require.after", "Tool \"get_shipping_options\" must be called after \"validate_cart\"",
+     {.name = "get_shipping_options", .after = "validate_cart"},
+     {0},
+     {{"tools.require.after",
+       "Tool \"get_shipping_options\" must be called after \"validate_cart\"",
        "a call of \"validate_cart\" before the first call of \"get_shipping_options\"",
        "\"validate_cart\" never called (called: get_shipping_options)", NULL}}},
     {"after: applies to the first call that passed the filters",
-     {CALL("ship", "{\"a\":1}", NULL), CALL("validate", "{}", NULL), CALL("ship", "{\"a\":2}", NULL)},
-     {0}, {.name = "ship", .args = {{"a", "2"}}, .after = "validate"},
+     {CALL("ship", "{\"a\":1}", NULL), CALL("validate", "{}", NULL),
+      CALL("ship", "{\"a\":2}", NULL)},
+     {0},
+     {.name = "ship", .args = {{"a", "2"}}, .after = "validate"},
      {0},
      {{0}}},
     {"after: no matching call leaves only the count finding",
      {CALL("validate", "{}", NULL)},
-     {0}, {.name = "ship", .after = "validate"},
+     {0},
+     {.name = "ship", .after = "validate"},
      {0},
      {{"tools.require", "Tool \"ship\" must be called", "at least 1 call",
        "0 calls (called: validate)", NULL}}},
     {"after and count both fail",
      {CALL("ship", "{}", NULL), CALL("ship", "{}", NULL)},
-     {0}, {.name = "ship", .count = "exact=1", .after = "validate"},
+     {0},
+     {.name = "ship", .count = "exact=1", .after = "validate"},
      {0},
      {{"tools.require", "Tool \"ship\" must be called", "exactly 1 call", "2 calls",
        "matching calls: #1, #2"},
@@ -479,23 +517,25 @@ static const struct tool_case cases[] = {
       CALL("database_query", "{\"table\":\"users\"}", NULL),
       CALL("database_query", "{\"table\":\"users\"}", "\"password=hunter2\"")},
      {0},
-     {0}, {.name = "database_query", .args = {{"table", "users"}}, .result_match = "password"},
+     {0},
+     {.name = "database_query", .args = {{"table", "users"}}, .result_match = "password"},
      {{"tools.forbid_calls", "Tool \"database_query\" call forbidden",
        "no call with args table matching /users/ and result matching /password/",
        "call #4, args {\"table\":\"users\"}, result \"password=hunter2\"", NULL}}},
     {"forbid_calls: filters that match nothing pass",
      {CALL("database_query", "{\"table\":\"orders\"}", NULL)},
      {0},
-     {0}, {.name = "database_query", .args = {{"table", "users"}}},
+     {0},
+     {.name = "database_query", .args = {{"table", "users"}}},
      {{0}}},
     {"forbid_calls: declined charge",
      {CALL("charge_card", "{}", "{\"error\":\"card declined\"}")},
      {0},
-     {0}, {.name = "charge_card", .result_match = "declined|insufficient"},
+     {0},
+     {.name = "charge_card", .result_match = "declined|insufficient"},
      {{"tools.forbid_calls", "Tool \"charge_card\" call forbidden",
        "no call with result matching /declined|insufficient/",
-       "call #1, args {}, result \"{\\\"error\\\":\\\"card declined\\\"}\"", NULL}}}
-};
+       "call #1, args {}, result \"{\\\"error\\\":\\\"card declined\\\"}\"", NULL}}}};
 
 /* Every case, its calls' args parsed at once or (lazy) on first read: the
  * findings are the same. */
@@ -508,8 +548,8 @@ static void run_tool_table(bool lazy)
         struct an_assert blk = {0};
         size_t nf = 0;
         for (; nf < 4 && tc->forbid[nf]; nf++)
-            p.names[nf] = (struct an_name){tc->forbid[nf], {"t.test.yaml", 3 + (unsigned)nf, 7},
-                                           AN_LEVEL_TURN};
+            p.names[nf] = (struct an_name){
+                tc->forbid[nf], {"t.test.yaml", 3 + (unsigned)nf, 7}, AN_LEVEL_TURN};
         blk.forbid = nf ? p.names : NULL;
         blk.nforbid = nf;
         if (tc->require.name) {
@@ -524,8 +564,12 @@ static void run_tool_table(bool lazy)
         }
         size_t ncalls;
         struct an_tool_call *calls = make_calls_as(tc->calls, &ncalls, lazy, &nlazy);
-        struct an_scope scope = {.calls = calls, .ncalls = ncalls, .text = "",
-                                .start_ms = 0, .end_ms = 100, .turn = TURN};
+        struct an_scope scope = {.calls = calls,
+                                 .ncalls = ncalls,
+                                 .text = "",
+                                 .start_ms = 0,
+                                 .end_ms = 100,
+                                 .turn = TURN};
         struct an_findings f = {0};
         size_t added = an_check(&blk, &scope, &f);
         expect_findings(tc->title, &f, added, tc->want, 3);
@@ -560,13 +604,14 @@ static void test_lazy_args_match(void **state)
     make_rule(&p, 0, &r, 5);
     struct an_assert blk = {.require = p.rules, .nrequire = 1};
     struct cs spec[] = {CALL("search", "{\"filters\":{\"lang\":\"fr\"}}", NULL),
-                        CALL("search", " {\"filters\" : {\"lang\":\"en\"}} ", NULL), {0}};
+                        CALL("search", " {\"filters\" : {\"lang\":\"en\"}} ", NULL),
+                        {0}};
     size_t n, nlazy = 0;
     struct an_tool_call *calls = make_calls_as(spec, &n, true, &nlazy);
     assert_int_equal(nlazy, 2);
     assert_null(calls[0].args);
-    struct an_scope scope = {.calls = calls, .ncalls = n, .text = "",
-                            .start_ms = 0, .end_ms = 0, .turn = TURN};
+    struct an_scope scope = {
+        .calls = calls, .ncalls = n, .text = "", .start_ms = 0, .end_ms = 0, .turn = TURN};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 0);
     assert_false(calls[1].args_lazy);
@@ -603,8 +648,8 @@ static void test_locations(void **state)
     struct cs spec[] = {CALL("ship", "{}", NULL), CALL("ship", "{}", NULL), {0}};
     size_t n;
     struct an_tool_call *calls = make_calls(spec, &n);
-    struct an_scope scope = {.calls = calls, .ncalls = n, .text = "",
-                            .start_ms = 0, .end_ms = 0, .turn = -1};
+    struct an_scope scope = {
+        .calls = calls, .ncalls = n, .text = "", .start_ms = 0, .end_ms = 0, .turn = -1};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 3);
     assert_string_equal(f.v[0].file, "cfg.yaml");
@@ -635,8 +680,8 @@ static void test_forbid_calls_cap(void **state)
     spec[12] = (struct cs){0};
     size_t n;
     struct an_tool_call *calls = make_calls(spec, &n);
-    struct an_scope scope = {.calls = calls, .ncalls = n, .text = "",
-                            .start_ms = 0, .end_ms = 0, .turn = TURN};
+    struct an_scope scope = {
+        .calls = calls, .ncalls = n, .text = "", .start_ms = 0, .end_ms = 0, .turn = TURN};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 10);
     assert_string_equal(f.v[9].actual, "call #10, args {}");
@@ -668,8 +713,8 @@ static void test_value_cut(void **state)
     struct cs spec[] = {CALL("s", big, NULL), {0}};
     size_t n;
     struct an_tool_call *calls = make_calls(spec, &n);
-    struct an_scope scope = {.calls = calls, .ncalls = n, .text = "",
-                            .start_ms = 0, .end_ms = 0, .turn = TURN};
+    struct an_scope scope = {
+        .calls = calls, .ncalls = n, .text = "", .start_ms = 0, .end_ms = 0, .turn = TURN};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 1);
     char want[400] = "1 call of \"s\", none with args q matching /^zzz/ (q was \"x";
@@ -723,9 +768,10 @@ static void test_dot_path(void **state)
         {"$ref", "\"#/defs/a\""},
         {"$ref.x", NULL},
     };
-    json_t *root = parse("{\"user\":{\"name\":\"John\",\"address\":{\"city\":\"Paris\"}},"
-                         "\"items\":[{\"sku\":\"A1\"},{\"sku\":\"B2\",\"qty\":2}],"
-                         "\"a.b\":\"dotted key\",\"flag\":false,\"none\":null,\"$ref\":\"#/defs/a\"}");
+    json_t *root =
+        parse("{\"user\":{\"name\":\"John\",\"address\":{\"city\":\"Paris\"}},"
+              "\"items\":[{\"sku\":\"A1\"},{\"sku\":\"B2\",\"qty\":2}],"
+              "\"a.b\":\"dotted key\",\"flag\":false,\"none\":null,\"$ref\":\"#/defs/a\"}");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         json_t *v = an_json_dot_path(root, rows[i].path);
         if (!rows[i].want) {
@@ -773,92 +819,140 @@ static void test_match_text(void **state)
 struct seq_case {
     const char *title;
     struct cs calls[8];
-    const char *allow[4];   /* empty: no allow-list */
-    const char *names[5];   /* empty: no sequence */
+    const char *allow[4]; /* empty: no allow-list */
+    const char *names[5]; /* empty: no sequence */
     enum an_seq_mode mode;
     struct want want[3];
 };
 
 static const struct seq_case seq_cases[] = {
     {"allow: every call listed passes",
-     {CALL("search", "{}", NULL), CALL("lookup", "{}", NULL)}, {"search", "lookup"}, {0}, 0,
+     {CALL("search", "{}", NULL), CALL("lookup", "{}", NULL)},
+     {"search", "lookup"},
+     {0},
+     0,
      {{0}}},
     {"allow: no call at all passes", {{0}}, {"search"}, {0}, 0, {{0}}},
     {"allow: one finding per name outside the list, in order of first call",
      {CALL("search", "{}", NULL), CALL("delete", "{}", NULL), CALL("charge", "{}", NULL),
       CALL("delete", "{}", NULL)},
-     {"search"}, {0}, 0,
+     {"search"},
+     {0},
+     0,
      {{"tools.allow", "Tool \"delete\" is not in tools.allow", "only search", "2 calls (#2, #4)",
        NULL},
       {"tools.allow", "Tool \"charge\" is not in tools.allow", "only search", "1 call (#3)",
        NULL}}},
     {"allow: a glob admits a family",
-     {CALL("search_web", "{}", NULL), CALL("search_docs", "{}", NULL)}, {"search_*"}, {0}, 0,
+     {CALL("search_web", "{}", NULL), CALL("search_docs", "{}", NULL)},
+     {"search_*"},
+     {0},
+     0,
      {{0}}},
     {"allow: a glob does not admit other names",
-     {CALL("research", "{}", NULL)}, {"search_*"}, {0}, 0,
+     {CALL("research", "{}", NULL)},
+     {"search_*"},
+     {0},
+     0,
      {{"tools.allow", "Tool \"research\" is not in tools.allow", "only search_*", "1 call (#1)",
        NULL}}},
     {"allow: lists of several levels are one union, shown once",
-     {CALL("a", "{}", NULL), CALL("b", "{}", NULL), CALL("c", "{}", NULL)}, {"a", "b", "a"},
-     {0}, 0,
+     {CALL("a", "{}", NULL), CALL("b", "{}", NULL), CALL("c", "{}", NULL)},
+     {"a", "b", "a"},
+     {0},
+     0,
      {{"tools.allow", "Tool \"c\" is not in tools.allow", "only a, b", "1 call (#3)", NULL}}},
 
     /* in_order */
     {"in_order: a subsequence with calls between passes",
      {CALL("a", "{}", NULL), CALL("x", "{}", NULL), CALL("b", "{}", NULL), CALL("c", "{}", NULL)},
-     {0}, {"a", "b", "c"}, AN_SEQ_IN_ORDER, {{0}}},
+     {0},
+     {"a", "b", "c"},
+     AN_SEQ_IN_ORDER,
+     {{0}}},
     {"in_order: out of order fails naming where it stopped",
      {CALL("a", "{}", NULL), CALL("c", "{}", NULL), CALL("b", "{}", NULL)},
-     {0}, {"a", "b", "c"}, AN_SEQ_IN_ORDER,
+     {0},
+     {"a", "b", "c"},
+     AN_SEQ_IN_ORDER,
      {{"tools.sequence", "Tools must be called in order", "a, b, c", "a, c, b",
        "matched 2 of 3 up to call #3; no \"c\" after it"}}},
     {"in_order: a name listed twice needs two calls",
      {CALL("search", "{}", NULL), CALL("answer", "{}", NULL)},
-     {0}, {"search", "search", "answer"}, AN_SEQ_IN_ORDER,
+     {0},
+     {"search", "search", "answer"},
+     AN_SEQ_IN_ORDER,
      {{"tools.sequence", "Tools must be called in order", "search, search, answer",
        "search, answer", "matched 1 of 3 up to call #1; no \"search\" after it"}}},
     {"in_order: repeated calls of a listed name pass",
      {CALL("search", "{}", NULL), CALL("search", "{}", NULL), CALL("answer", "{}", NULL)},
-     {0}, {"search", "answer"}, AN_SEQ_IN_ORDER, {{0}}},
+     {0},
+     {"search", "answer"},
+     AN_SEQ_IN_ORDER,
+     {{0}}},
     {"in_order: no call at all",
-     {{0}}, {0}, {"a"}, AN_SEQ_IN_ORDER,
+     {{0}},
+     {0},
+     {"a"},
+     AN_SEQ_IN_ORDER,
      {{"tools.sequence", "Tools must be called in order", "a", "no call", "no call of \"a\""}}},
 
     /* exact */
     {"exact: the same list passes",
-     {CALL("a", "{}", NULL), CALL("b", "{}", NULL)}, {0}, {"a", "b"}, AN_SEQ_EXACT, {{0}}},
+     {CALL("a", "{}", NULL), CALL("b", "{}", NULL)},
+     {0},
+     {"a", "b"},
+     AN_SEQ_EXACT,
+     {{0}}},
     {"exact: a call between fails at the first difference",
      {CALL("a", "{}", NULL), CALL("x", "{}", NULL), CALL("b", "{}", NULL)},
-     {0}, {"a", "b"}, AN_SEQ_EXACT,
+     {0},
+     {"a", "b"},
+     AN_SEQ_EXACT,
      {{"tools.sequence", "Tools must be called exactly", "a, b", "a, x, b",
        "call #2 is \"x\", expected \"b\""}}},
     {"exact: a repeated call is an extra call",
      {CALL("a", "{}", NULL), CALL("b", "{}", NULL), CALL("b", "{}", NULL)},
-     {0}, {"a", "b"}, AN_SEQ_EXACT,
+     {0},
+     {"a", "b"},
+     AN_SEQ_EXACT,
      {{"tools.sequence", "Tools must be called exactly", "a, b", "a, b, b",
        "1 extra call from #3 (\"b\")"}}},
     {"exact: too few calls",
-     {CALL("a", "{}", NULL)}, {0}, {"a", "b"}, AN_SEQ_EXACT,
+     {CALL("a", "{}", NULL)},
+     {0},
+     {"a", "b"},
+     AN_SEQ_EXACT,
      {{"tools.sequence", "Tools must be called exactly", "a, b", "a",
        "1 of 2 calls made; \"b\" missing"}}},
 
     /* contains */
     {"contains: any order passes",
      {CALL("c", "{}", NULL), CALL("a", "{}", NULL), CALL("x", "{}", NULL), CALL("b", "{}", NULL)},
-     {0}, {"a", "b", "c"}, AN_SEQ_CONTAINS, {{0}}},
+     {0},
+     {"a", "b", "c"},
+     AN_SEQ_CONTAINS,
+     {{0}}},
     {"contains: each missing name is listed",
-     {CALL("a", "{}", NULL)}, {0}, {"a", "b", "c"}, AN_SEQ_CONTAINS,
+     {CALL("a", "{}", NULL)},
+     {0},
+     {"a", "b", "c"},
+     AN_SEQ_CONTAINS,
      {{"tools.sequence", "Tools must be called in any order", "a, b, c", "a",
        "missing: \"b\", \"c\""}}},
     {"contains: a name listed twice needs two calls",
      {CALL("search", "{}", NULL), CALL("answer", "{}", NULL)},
-     {0}, {"search", "answer", "search"}, AN_SEQ_CONTAINS,
+     {0},
+     {"search", "answer", "search"},
+     AN_SEQ_CONTAINS,
      {{"tools.sequence", "Tools must be called in any order", "search, answer, search",
        "search, answer", "missing: \"search\" (1 of 2 calls)"}}},
     {"contains: repeated calls of a listed name pass",
      {CALL("b", "{}", NULL), CALL("a", "{}", NULL), CALL("b", "{}", NULL)},
-     {0}, {"a", "b"}, AN_SEQ_CONTAINS, {{0}}},
+     {0},
+     {"a", "b"},
+     AN_SEQ_CONTAINS,
+     {{0}}},
 };
 
 static void test_allow_sequence_table(void **state)
@@ -871,22 +965,26 @@ static void test_allow_sequence_table(void **state)
         struct an_sequence sq = {0};
         size_t na = 0, nn = 0;
         for (; na < 4 && tc->allow[na]; na++)
-            allow[na] = (struct an_name){tc->allow[na], {"t.test.yaml", 3 + (unsigned)na, 7},
-                                         AN_LEVEL_TURN};
+            allow[na] = (struct an_name){
+                tc->allow[na], {"t.test.yaml", 3 + (unsigned)na, 7}, AN_LEVEL_TURN};
         blk.allow = na ? allow : NULL;
         blk.nallow = na;
         while (nn < 5 && tc->names[nn])
             nn++;
         if (nn) {
-            sq = (struct an_sequence){(const char **)tc->names, nn, tc->mode,
-                                      {"t.test.yaml", 9, 9}, AN_LEVEL_TURN};
+            sq = (struct an_sequence){
+                (const char **)tc->names, nn, tc->mode, {"t.test.yaml", 9, 9}, AN_LEVEL_TURN};
             blk.sequences = &sq;
             blk.nsequences = 1;
         }
         size_t ncalls;
         struct an_tool_call *calls = make_calls(tc->calls, &ncalls);
-        struct an_scope scope = {.calls = calls, .ncalls = ncalls, .text = "",
-                                .start_ms = 0, .end_ms = 100, .turn = TURN};
+        struct an_scope scope = {.calls = calls,
+                                 .ncalls = ncalls,
+                                 .text = "",
+                                 .start_ms = 0,
+                                 .end_ms = 100,
+                                 .turn = TURN};
         struct an_findings f = {0};
         size_t added = an_check(&blk, &scope, &f);
         expect_findings(tc->title, &f, added, tc->want, 3);
@@ -898,10 +996,14 @@ static void test_allow_sequence_table(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tool_table),     cmocka_unit_test(test_tool_table_lazy),
-        cmocka_unit_test(test_lazy_args_match), cmocka_unit_test(test_locations),
-        cmocka_unit_test(test_forbid_calls_cap), cmocka_unit_test(test_value_cut),
-        cmocka_unit_test(test_dot_path),       cmocka_unit_test(test_match_text),
+        cmocka_unit_test(test_tool_table),
+        cmocka_unit_test(test_tool_table_lazy),
+        cmocka_unit_test(test_lazy_args_match),
+        cmocka_unit_test(test_locations),
+        cmocka_unit_test(test_forbid_calls_cap),
+        cmocka_unit_test(test_value_cut),
+        cmocka_unit_test(test_dot_path),
+        cmocka_unit_test(test_match_text),
         cmocka_unit_test(test_allow_sequence_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -176,7 +176,8 @@ static void test_policy_and_failure(void **state)
         {CMP_ROOT_FORMAT_VIOLATION, false, "validate_output_format"},
         {CMP_ROOT_MISSING_REQUIRED_DATA, false, "require_input_data,require_evidence_for_actions"},
         {CMP_ROOT_MISSING_REQUIRED_DATA, true, "require_input_data,require_evidence_for_actions"},
-        {CMP_ROOT_HALLUCINATION_SIGNAL, false, "validate_output_format,require_evidence_for_actions"},
+        {CMP_ROOT_HALLUCINATION_SIGNAL, false,
+         "validate_output_format,require_evidence_for_actions"},
         {CMP_ROOT_MISSING_CASE, false, "require_input_data"},
         {CMP_ROOT_TOOL_FAILURE, false, ""},
         {CMP_ROOT_UNKNOWN, true, "require_evidence_for_actions"},
@@ -315,10 +316,10 @@ static void test_trace(void **state)
 /* --- security signals ------------------------------------------------------ */
 
 struct sig_row {
-    const char *text;     /* assistant text */
-    const char *tool;     /* a tool call's name (NULL: none) */
-    const char *args;     /* its arguments as JSON */
-    const char *want;     /* "kind:severity" joined with ' ' in order; "" = none */
+    const char *text; /* assistant text */
+    const char *tool; /* a tool call's name (NULL: none) */
+    const char *args; /* its arguments as JSON */
+    const char *want; /* "kind:severity" joined with ' ' in order; "" = none */
 };
 
 static void scan_row(const struct sig_row *row)
@@ -327,8 +328,8 @@ static void scan_row(const struct sig_row *row)
     struct an_test_result *t = fx_test(&r, "s", "s.test.yaml", AN_STATUS_PASS, T0, T0 + 5);
     fx_turn(&t->transcript, "q", row->text, T0, T0 + 5);
     if (row->tool) {
-        struct an_tool_call *c = fx_call(&t->transcript, 0, row->tool,
-                                         json_loads(row->args, 0, NULL), json_true());
+        struct an_tool_call *c =
+            fx_call(&t->transcript, 0, row->tool, json_loads(row->args, 0, NULL), json_true());
         c->id = strdup("call_1");
     }
     struct cmp_signals s = {0};
@@ -376,7 +377,8 @@ static void test_signals(void **state)
     /* details: the URLs, the tool and the fields; an errored run */
     struct an_run_result r = {0};
     struct an_test_result *t = fx_test(&r, "d", "d.test.yaml", AN_STATUS_ERROR, T0, T0 + 5);
-    fx_turn(&t->transcript, "q", "go to https://evil.example/x, then http://localhost/", T0, T0 + 5);
+    fx_turn(&t->transcript, "q", "go to https://evil.example/x, then http://localhost/", T0,
+            T0 + 5);
     struct an_tool_call *c = fx_call(&t->transcript, 0, "auth",
                                      json_pack("{s:{s:s}}", "creds", "api_key", "k"), json_true());
     c->id = strdup("c9");
@@ -472,8 +474,8 @@ static void test_judge(void **state)
     assert_string_equal(it.rules[0], "check_tool_choice");
 
     /* missing now after a pass: regression, missing_case, missing_new */
-    it.side[CMP_NEW] = (struct cmp_side){.avail = CMP_MISSING, .reason_code = "not_in_run",
-                                         .word = "missing"};
+    it.side[CMP_NEW] =
+        (struct cmp_side){.avail = CMP_MISSING, .reason_code = "not_in_run", .word = "missing"};
     cmp_item_judge(&it);
     assert_int_equal(it.change, AN_CHANGE_REGRESSION);
     assert_int_equal(it.side[CMP_NEW].root, CMP_ROOT_MISSING_CASE);
@@ -483,9 +485,8 @@ static void test_judge(void **state)
     assert_string_equal(it.rules[0], "require_input_data");
 
     /* not asked for in the new run (--filter): filtered out, never gated */
-    it.side[CMP_NEW] = (struct cmp_side){.avail = CMP_MISSING,
-                                         .reason_code = "excluded_by_filter",
-                                         .word = "filtered_out"};
+    it.side[CMP_NEW] = (struct cmp_side){
+        .avail = CMP_MISSING, .reason_code = "excluded_by_filter", .word = "filtered_out"};
     cmp_item_judge(&it);
     assert_int_equal(it.status, CMP_FILTERED_OUT);
     assert_int_equal(it.change, AN_CHANGE_NONE);
@@ -510,8 +511,8 @@ static void test_judge(void **state)
     assert_int_equal(it.change, AN_CHANGE_IMPROVEMENT);
     assert_int_equal(it.gate, AN_GATE_NONE);
     assert_false(it.preventable);
-    it.side[CMP_BASE] = (struct cmp_side){.avail = CMP_MISSING, .reason_code = "not_in_run",
-                                          .word = "missing"};
+    it.side[CMP_BASE] =
+        (struct cmp_side){.avail = CMP_MISSING, .reason_code = "not_in_run", .word = "missing"};
     cmp_item_judge(&it);
     assert_int_equal(it.change, AN_CHANGE_NONE);
     assert_int_equal(it.side[CMP_BASE].root, CMP_ROOT_MISSING_CASE);
@@ -562,8 +563,7 @@ static void test_href(void **state)
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         const char *got = cmp_href_violation(rows[i].href);
-        if ((got == NULL) != (rows[i].want == NULL) ||
-            (got && strcmp(got, rows[i].want)))
+        if ((got == NULL) != (rows[i].want == NULL) || (got && strcmp(got, rows[i].want)))
             fail_msg("'%s': got %s, want %s", rows[i].href ? rows[i].href : "(null)",
                      got ? got : "portable", rows[i].want ? rows[i].want : "portable");
     }

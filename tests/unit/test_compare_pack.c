@@ -187,9 +187,9 @@ static const char RUN_JSON[] =
     " \"selection\": {\"paths\": [\"cases.jsonl\"], \"filter\": %s, \"shard\": null},"
     " \"options\": {\"parallel\": 1}, \"tests\": [%s]}";
 
-#define TURN(text)                                                                         \
-    "{\"start_ms\": 1, \"end_ms\": 9, \"turns\": [{\"index\": 0, \"kind\": " \
-    "\"user\", \"status\": \"ok\", \"start_ms\": 1, \"end_ms\": 9, \"input\": \"hi\", "      \
+#define TURN(text)                                                                                 \
+    "{\"start_ms\": 1, \"end_ms\": 9, \"turns\": [{\"index\": 0, \"kind\": "                       \
+    "\"user\", \"status\": \"ok\", \"start_ms\": 1, \"end_ms\": 9, \"input\": \"hi\", "            \
     "\"text\": \"" text "\", \"first_call\": 0, \"ncalls\": 0}], \"tool_calls\": []}"
 
 static void records(char base[256], char new_[256])
@@ -199,25 +199,41 @@ static void records(char base[256], char new_[256])
     char buf[4096];
     /* baseline: T1 (old name) passes, T2 fails with a kind the loader does
      * not know, T3 passes, T4 listed but never run, T5 skipped */
-    snprintf(buf, sizeof buf, RUN_JSON, "b-1", "null",
-             "{\"name\": \"T1 \\u2014 old name\", \"id\": \"T1\", \"slug\": \"T1\", \"status\": \"pass\"},"
-             "{\"name\": \"T2 \\u2014 schema\", \"id\": \"T2\", \"slug\": \"../../escape\", \"status\": \"fail\"},"
-             "{\"name\": \"T3 \\u2014 kept\", \"id\": \"T3\", \"slug\": \"T3\", \"status\": \"pass\"},"
-             "{\"name\": \"T4 \\u2014 late\", \"id\": \"T4\", \"slug\": \"T4\", \"status\": \"not_run\"},"
-             "{\"name\": \"T5 \\u2014 later\", \"id\": \"T5\", \"slug\": \"T5\", \"status\": \"skip\"}");
+    snprintf(
+        buf, sizeof buf, RUN_JSON, "b-1", "null",
+        "{\"name\": \"T1 \\u2014 old name\", \"id\": \"T1\", \"slug\": \"T1\", \"status\": "
+        "\"pass\"},"
+        "{\"name\": \"T2 \\u2014 schema\", \"id\": \"T2\", \"slug\": \"../../escape\", \"status\": "
+        "\"fail\"},"
+        "{\"name\": \"T3 \\u2014 kept\", \"id\": \"T3\", \"slug\": \"T3\", \"status\": \"pass\"},"
+        "{\"name\": \"T4 \\u2014 late\", \"id\": \"T4\", \"slug\": \"T4\", \"status\": "
+        "\"not_run\"},"
+        "{\"name\": \"T5 \\u2014 later\", \"id\": \"T5\", \"slug\": \"T5\", \"status\": \"skip\"}");
     put(base, "run.json", buf);
     put(base, "results.json",
         "{\"ananke\": \"0.1.0\", \"tests\": ["
-        "{\"name\": \"T1 \\u2014 old name\", \"id\": \"T1\", \"status\": \"pass\", \"findings\": [], "
-        "\"transcript\": " TURN("Hello <b>there</b>") "},"
-        "{\"name\": \"T2 \\u2014 schema\", \"id\": \"T2\", \"status\": \"fail\", \"findings\": ["
-        "{\"kind\": \"check.json_schema\", \"turn\": 1, \"assertion\": \"output matches the schema\","
-        " \"expected\": \"an object\", \"actual\": \"a string\"}], "
-        "\"transcript\": " TURN("not json") "},"
-        "{\"name\": \"T3 \\u2014 kept\", \"id\": \"T3\", \"status\": \"pass\", \"findings\": [], "
-        "\"transcript\": " TURN("ok key-value-123456") "},"
-        "{\"name\": \"T5 \\u2014 later\", \"id\": \"T5\", \"status\": \"skip\", \"findings\": []}"
-        "]}");
+        "{\"name\": \"T1 \\u2014 old name\", \"id\": \"T1\", \"status\": \"pass\", \"findings\": "
+        "[], "
+        "\"transcript\": " TURN(
+            "Hello <b>there</b>") "},"
+                                  "{\"name\": \"T2 \\u2014 schema\", \"id\": \"T2\", \"status\": "
+                                  "\"fail\", \"findings\": ["
+                                  "{\"kind\": \"check.json_schema\", \"turn\": 1, \"assertion\": "
+                                  "\"output matches the schema\","
+                                  " \"expected\": \"an object\", \"actual\": \"a string\"}], "
+                                  "\"transcript\": " TURN(
+                                      "not json") "},"
+                                                  "{\"name\": \"T3 \\u2014 kept\", \"id\": \"T3\", "
+                                                  "\"status\": \"pass\", \"findings\": [], "
+                                                  "\"transcript\": " TURN(
+                                                      "ok key-value-123456") "},"
+                                                                             "{\"name\": \"T5 "
+                                                                             "\\u2014 later\", "
+                                                                             "\"id\": \"T5\", "
+                                                                             "\"status\": "
+                                                                             "\"skip\", "
+                                                                             "\"findings\": []}"
+                                                                             "]}");
     put(base, "tests/T1/result.json", "{\"name\": \"T1\"}");
     put(base, "tests/T1/frames.jsonl", "");
     put(base, "tests/T3/result.json", "{\"name\": \"T3\"}");
@@ -225,25 +241,40 @@ static void records(char base[256], char new_[256])
     put(files_dir, "escape/result.json", "{\"outside\": true}");
     /* new, run with --filter: T1 renamed and failing, T2 passes, T3's
      * result file is broken, T5 skipped again; T4 not selected */
-    snprintf(buf, sizeof buf, RUN_JSON, "n-1", "\"T[123]\"",
-             "{\"name\": \"T1 \\u2014 new name\", \"id\": \"T1\", \"slug\": \"T1\", \"status\": \"fail\"},"
-             "{\"name\": \"T2 \\u2014 schema\", \"id\": \"T2\", \"slug\": \"T2\", \"status\": \"pass\"},"
-             "{\"name\": \"T3 \\u2014 kept\", \"id\": \"T3\", \"slug\": \"T3\", \"status\": \"pass\"},"
-             "{\"name\": \"T5 \\u2014 later\", \"id\": \"T5\", \"slug\": \"T5\", \"status\": \"skip\"}");
+    snprintf(
+        buf, sizeof buf, RUN_JSON, "n-1", "\"T[123]\"",
+        "{\"name\": \"T1 \\u2014 new name\", \"id\": \"T1\", \"slug\": \"T1\", \"status\": "
+        "\"fail\"},"
+        "{\"name\": \"T2 \\u2014 schema\", \"id\": \"T2\", \"slug\": \"T2\", \"status\": \"pass\"},"
+        "{\"name\": \"T3 \\u2014 kept\", \"id\": \"T3\", \"slug\": \"T3\", \"status\": \"pass\"},"
+        "{\"name\": \"T5 \\u2014 later\", \"id\": \"T5\", \"slug\": \"T5\", \"status\": \"skip\"}");
     put(new_, "run.json", buf);
     put(new_, "results.json",
         "{\"ananke\": \"0.1.0\", \"tests\": ["
         "{\"name\": \"T1 \\u2014 new name\", \"id\": \"T1\", \"status\": \"fail\", \"findings\": ["
-        "{\"kind\": \"tools.require\", \"turn\": 1, \"assertion\": \"Tool \\\"a\\\" must be called\"}], "
-        "\"transcript\": " TURN("<script>alert(1)</script>") "},"
-        "{\"name\": \"T2 \\u2014 schema\", \"id\": \"T2\", \"status\": \"pass\", \"findings\": [], "
-        "\"transcript\": " TURN("{}") "},"
-        "{\"name\": \"T3 \\u2014 kept\", \"id\": \"T3\", \"status\": \"pass\", \"findings\": [], "
-        "\"transcript\": " TURN("ok key-value-123456") "},"
-        "{\"name\": \"T5 \\u2014 later\", \"id\": \"T5\", \"status\": \"skip\", \"findings\": []}"
-        "]}");
+        "{\"kind\": \"tools.require\", \"turn\": 1, \"assertion\": \"Tool \\\"a\\\" must be "
+        "called\"}], "
+        "\"transcript\": " TURN(
+            "<script>alert(1)</script>") "},"
+                                         "{\"name\": \"T2 \\u2014 schema\", \"id\": \"T2\", "
+                                         "\"status\": \"pass\", \"findings\": [], "
+                                         "\"transcript\": " TURN(
+                                             "{}") "},"
+                                                   "{\"name\": \"T3 \\u2014 kept\", \"id\": "
+                                                   "\"T3\", \"status\": \"pass\", \"findings\": "
+                                                   "[], "
+                                                   "\"transcript\": " TURN(
+                                                       "ok key-value-123456") "},"
+                                                                              "{\"name\": \"T5 "
+                                                                              "\\u2014 later\", "
+                                                                              "\"id\": \"T5\", "
+                                                                              "\"status\": "
+                                                                              "\"skip\", "
+                                                                              "\"findings\": []}"
+                                                                              "]}");
     put(new_, "tests/T1/result.json", "{\"name\": \"T1\"}");
-    put(new_, "tests/T1/frames.jsonl", "{\"turn\": 1, \"t_ms\": 2, \"data\": \"key-value-123456\"}\n");
+    put(new_, "tests/T1/frames.jsonl",
+        "{\"turn\": 1, \"t_ms\": 2, \"data\": \"key-value-123456\"}\n");
     put(new_, "tests/T3/result.json", "{not json");
 }
 
@@ -447,9 +478,8 @@ static void test_quality_flags(void **state)
     an_strmap_init(&p.by_rel, &p.arena);
     struct an_buf b = AN_BUF_INIT;
     an_buf_puts(&b, "{}");
-    assert_int_equal(cmp_pack_put(&p, "assets/b.json", "x/new/final_output", "application/json",
-                                  &b, NULL),
-                     0);
+    assert_int_equal(
+        cmp_pack_put(&p, "assets/b.json", "x/new/final_output", "application/json", &b, NULL), 0);
     an_buf_release(&b);
     cmp_pack_plan(&p, "report.html", "report/html", "text/html");
     const char page[] = "<a href=\"assets/a.json\">a</a> <a href=\"report.html#top\">r</a>"
@@ -462,16 +492,18 @@ static void test_quality_flags(void **state)
         "{s:[{s:{s:s, s:s, s:s, s:s, s:s, s:s}, s:{s:{s:[{s:[{s:s}]}]}}}]}", "items", "artifacts",
         "replay_diff_href", "report.html", "new_final_output_href", "assets/b.json",
         "baseline_case_response_href", "../outside.json", "new_frames_href", "/etc/passwd",
-        "new_vars_href", "assets/missing.json", "repro_href", "assets/a.json", "security",
-        "new", "signals", "evidence_refs", "manifest_key", "x/new/unknown");
+        "new_vars_href", "assets/missing.json", "repro_href", "assets/a.json", "security", "new",
+        "signals", "evidence_refs", "manifest_key", "x/new/unknown");
     json_t *q = cmp_quality_flags(report, &p, NULL);
     assert_false(json_is_true(json_object_get(q, "portable_paths")));
     assert_false(json_is_true(json_object_get(q, "self_contained")));
     assert_int_equal(json_integer_value(json_object_get(q, "hrefs_checked")), 12);
-    json_t *viol = json_object_get(q, "path_violations"), *miss = json_object_get(q, "missing_assets");
+    json_t *viol = json_object_get(q, "path_violations"),
+           *miss = json_object_get(q, "missing_assets");
     assert_int_equal(json_array_size(viol), 3);
-    assert_string_equal(json_string_value(json_array_get(viol, 0)),
-                        "items[0].artifacts.baseline_case_response_href=../outside.json (dot_segment)");
+    assert_string_equal(
+        json_string_value(json_array_get(viol, 0)),
+        "items[0].artifacts.baseline_case_response_href=../outside.json (dot_segment)");
     assert_string_equal(json_string_value(json_array_get(viol, 1)),
                         "items[0].artifacts.new_frames_href=/etc/passwd (absolute)");
     assert_string_equal(json_string_value(json_array_get(viol, 2)),

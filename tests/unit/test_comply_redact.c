@@ -19,9 +19,8 @@
 static char *chunk(const char *text)
 {
     json_t *m = json_pack("{s:s,s:s,s:{s:s,s:{s:s,s:{s:s,s:s}}}}", "jsonrpc", "2.0", "method",
-                          "session/update", "params", "sessionId", "s1", "update",
-                          "sessionUpdate", "agent_message_chunk", "content", "type", "text",
-                          "text", text);
+                          "session/update", "params", "sessionId", "s1", "update", "sessionUpdate",
+                          "agent_message_chunk", "content", "type", "text", "text", text);
     char *s = json_dumps(m, JSON_COMPACT);
     json_decref(m);
     return s;

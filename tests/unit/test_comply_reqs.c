@@ -28,8 +28,8 @@ static void add_test(struct an_comply_agent *a, const char *id, enum an_comply_s
 
 static void set_reqs(struct an_comply_agent *a)
 {
-    static const char *const rows[][2] = {{"R-1", "MUST"}, {"R-2", "MUST"}, {"R-3", "MUST"},
-                                          {"R-4", "SHOULD"}, {"R-5", "MAY"}};
+    static const char *const rows[][2] = {
+        {"R-1", "MUST"}, {"R-2", "MUST"}, {"R-3", "MUST"}, {"R-4", "SHOULD"}, {"R-5", "MAY"}};
     a->nreqs = 5;
     a->reqs = an_xcalloc(5, sizeof *a->reqs);
     for (size_t i = 0; i < 5; i++)
@@ -74,8 +74,8 @@ static void test_judge(void **state)
     const json_t *t1 = json_array_get(json_object_get(aj, "tests"), 0);
     assert_string_equal(json_string_value(json_array_get(json_object_get(t1, "requirements"), 1)),
                         "R-2");
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(aj, "must_coverage"), "met")),
-                     1);
+    assert_int_equal(
+        json_integer_value(json_object_get(json_object_get(aj, "must_coverage"), "met")), 1);
     json_decref(j);
     an_comply_result_release(&r);
 }

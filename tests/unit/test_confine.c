@@ -37,8 +37,8 @@ struct ran {
 
 /* Run argv confined to sandbox (NULL: not confined), stdout and stderr
  * kept, until it exits. */
-static void run(struct ran *r, const char *const *argv, const char *sandbox,
-                const char *const *ro, const char *const *env, bool env_clear)
+static void run(struct ran *r, const char *const *argv, const char *sandbox, const char *const *ro,
+                const char *const *env, bool env_clear)
 {
     memset(r, 0, sizeof *r);
     r->err = (struct an_err)AN_ERR_INIT;
@@ -124,8 +124,14 @@ static void test_envmin(void **state)
     unsetenv("LANG");
     setenv("TERM", "xterm", 1);
     char **env = an_envmin_build("/sb", ARGV("A=1", "PATH=/only"));
-    const char *want[] = {"PATH=/opt/x/bin:/usr/bin", "HOME=/sb", "TMPDIR=/sb", "LANG=C.UTF-8",
-                          "TERM=xterm", "A=1", "PATH=/only", NULL};
+    const char *want[] = {"PATH=/opt/x/bin:/usr/bin",
+                          "HOME=/sb",
+                          "TMPDIR=/sb",
+                          "LANG=C.UTF-8",
+                          "TERM=xterm",
+                          "A=1",
+                          "PATH=/only",
+                          NULL};
     for (size_t i = 0; want[i]; i++)
         assert_string_equal(env[i], want[i]);
     assert_null(env[7]);
@@ -163,12 +169,8 @@ static void test_status_passes_through(void **state)
     static const struct {
         const char *script;
         int code, sig;
-    } cases[] = {{"exit 0", 0, 0},
-                 {"exit 3", 3, 0},
-                 {"exit 255", 255, 0},
-                 {"kill -KILL $$", -1, 9},
-                 {"kill -TERM $$", -1, 15},
-                 {"kill -SEGV $$", -1, 11}};
+    } cases[] = {{"exit 0", 0, 0},         {"exit 3", 3, 0},          {"exit 255", 255, 0},
+                 {"kill -KILL $$", -1, 9}, {"kill -TERM $$", -1, 15}, {"kill -SEGV $$", -1, 11}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct ran r;
         run(&r, ARGV("/bin/sh", "-c", cases[i].script), sb, NULL, NULL, false);

@@ -13,11 +13,12 @@
 #include "ananke/load.h"
 #include "support/files.h"
 
-static const char *config = "version: '1.0'\n"
-                            "target: {type: agui, endpoint: 'http://127.0.0.1:1/a', agentId: a}\n"
-                            "agents:\n"
-                            "  sim: {type: openai, endpoint: 'http://127.0.0.1:1/v1', model: s}\n"
-                            "  judge: {type: openai, endpoint: 'http://127.0.0.1:1/v1', model: j}\n";
+static const char *config =
+    "version: '1.0'\n"
+    "target: {type: agui, endpoint: 'http://127.0.0.1:1/a', agentId: a}\n"
+    "agents:\n"
+    "  sim: {type: openai, endpoint: 'http://127.0.0.1:1/v1', model: s}\n"
+    "  judge: {type: openai, endpoint: 'http://127.0.0.1:1/v1', model: j}\n";
 
 static int load(const char *file, const char *text, const char *simulator, struct an_suite **s,
                 struct an_errlist *errs)
@@ -32,13 +33,14 @@ static int load(const char *file, const char *text, const char *simulator, struc
     fputs(text, f);
     fclose(f);
     const char *paths[] = {path};
-    struct an_load_opts o = {.config_path = cfg, .paths = paths, .npaths = 1,
-                             .simulator = simulator};
+    struct an_load_opts o = {
+        .config_path = cfg, .paths = paths, .npaths = 1, .simulator = simulator};
     return an_suite_load(s, &o, errs);
 }
 
 #define CASE(rest) "{\"id\": \"d\", \"simulator\": {\"use\": \"sim\"}, " rest "}\n"
-#define CP(id, extra) "{\"id\": \"" id "\", \"assertion\": {\"type\": \"contains\", \"value\": \"x\"}" extra "}"
+#define CP(id, extra)                                                                              \
+    "{\"id\": \"" id "\", \"assertion\": {\"type\": \"contains\", \"value\": \"x\"}" extra "}"
 
 static void test_model(void **state)
 {
@@ -48,11 +50,15 @@ static void test_model(void **state)
     assert_int_equal(
         load("d.jsonl",
              "{\"id\": \"d\", \"input\": \"hi\", \"simulator\": {\"use\": \"agents:sim\", "
-             "\"options\": {\"metadata\": {\"goal\": \"g\"}}}, \"checkpoints\": [" CP("a", "") ", "
-             "{\"id\": \"b\", \"description\": \"then b\", \"after\": \"a\", \"required\": false, "
-             "\"assert\": [{\"type\": \"contains\", \"value\": \"y\"}, {\"type\": \"agent\", "
-             "\"use\": \"agents:judge\", \"value\": \"ok\"}]}], \"max_turns\": 4, \"timeout\": "
-             "\"30s\"}\n",
+             "\"options\": {\"metadata\": {\"goal\": \"g\"}}}, \"checkpoints\": [" CP(
+                 "a", "") ", "
+                          "{\"id\": \"b\", \"description\": \"then b\", \"after\": \"a\", "
+                          "\"required\": false, "
+                          "\"assert\": [{\"type\": \"contains\", \"value\": \"y\"}, {\"type\": "
+                          "\"agent\", "
+                          "\"use\": \"agents:judge\", \"value\": \"ok\"}]}], \"max_turns\": 4, "
+                          "\"timeout\": "
+                          "\"30s\"}\n",
              NULL, &s, &errs),
         0);
     const struct an_test *t = &s->tests[0];
@@ -72,9 +78,9 @@ static void test_model(void **state)
     an_suite_free(s);
 
     /* defaults, and the simulator from --simulator */
-    assert_int_equal(load("e.jsonl", "{\"id\": \"e\", \"checkpoints\": [" CP("a", "") "]}\n",
-                          "sim", &s, &errs),
-                     0);
+    assert_int_equal(
+        load("e.jsonl", "{\"id\": \"e\", \"checkpoints\": [" CP("a", "") "]}\n", "sim", &s, &errs),
+        0);
     assert_int_equal(s->tests[0].dyn->max_turns, 20);
     assert_int_equal(s->tests[0].dyn->timeout_ms, 300000);
     assert_int_equal(s->tests[0].nturns, 0);
@@ -98,7 +104,8 @@ static void test_errors(void **state)
         unsigned line, col;
     } rows[] = {
         {"a.jsonl", CASE("\"checkpoints\": []"), "needs 'checkpoints': a non-empty list", 1, 0},
-        {"a.jsonl", CASE("\"checkpoints\": [{\"id\": \"a\"}]"), "checkpoint 'a' needs 'assertion'", 1, 0},
+        {"a.jsonl", CASE("\"checkpoints\": [{\"id\": \"a\"}]"), "checkpoint 'a' needs 'assertion'",
+         1, 0},
         {"a.jsonl", CASE("\"checkpoints\": [" CP("a", ", \"aftr\": \"b\"") "]"),
          "unknown key 'aftr' in a checkpoint (did you mean 'after'?)", 1, 0},
         {"a.jsonl", CASE("\"checkpoints\": [" CP("a", "") ", " CP("a", "") "]"),
@@ -107,7 +114,9 @@ static void test_errors(void **state)
          "comes after 'bb', which is no checkpoint of this test (did you mean 'b'?)", 1, 0},
         {"a.jsonl", CASE("\"checkpoints\": [" CP("a", ", \"after\": \"a\"") "]"),
          "cannot come after itself", 1, 0},
-        {"a.jsonl", CASE("\"checkpoints\": [" CP("a", ", \"after\": \"b\"") ", " CP("b", ", \"after\": \"a\"") "]"),
+        {"a.jsonl",
+         CASE("\"checkpoints\": [" CP("a", ", \"after\": \"b\"") ", " CP("b",
+                                                                         ", \"after\": \"a\"") "]"),
          "can never be reached: its 'after' ids wait for each other in a cycle", 1, 0},
         {"a.jsonl", CASE("\"checkpoints\": [" CP("a", ", \"required\": false") "]"),
          "at least one must be required", 1, 0},
@@ -115,19 +124,26 @@ static void test_errors(void **state)
          "'max_turns' must be a whole number from 1 to 1000", 1, 0},
         {"a.jsonl", CASE("\"checkpoints\": [" CP("a", "") "], \"timeout\": \"soon\""),
          "'timeout' must be a duration", 1, 0},
-        {"a.jsonl", "{\"id\": \"d\", \"simulator\": {\"use\": \"smi\"}, \"checkpoints\": [" CP("a", "") "]}\n",
+        {"a.jsonl",
+         "{\"id\": \"d\", \"simulator\": {\"use\": \"smi\"}, \"checkpoints\": [" CP("a", "") "]}\n",
          "simulator 'smi' is not an agent of the config's 'agents:' (did you mean 'sim'?)", 1, 0},
         {"a.jsonl", "{\"id\": \"d\", \"checkpoints\": [" CP("a", "") "]}\n",
          "a dynamic test needs a simulator", 1, 1},
         {"a.jsonl", CASE("\"checkpoints\": [" CP("a", "") "], \"expected\": \"x\""),
          "a dynamic case has no single answer to compare", 1, 0},
-        {"a.jsonl", CASE("\"checkpoints\": [{\"id\": \"a\", \"assertion\": {\"type\": \"agent\", \"use\": \"agents:jdge\", \"value\": \"v\"}}]"),
+        {"a.jsonl",
+         CASE("\"checkpoints\": [{\"id\": \"a\", \"assertion\": {\"type\": \"agent\", \"use\": "
+              "\"agents:jdge\", \"value\": \"v\"}}]"),
          "agent 'jdge' is not declared in the config's 'agents:' (did you mean 'judge'?)", 1, 0},
-        {"b.test.yaml", "version: '1.0'\nturns: [{user: hi}]\nsimulate: {simulator: sim, checkpoints: []}\n",
+        {"b.test.yaml",
+         "version: '1.0'\nturns: [{user: hi}]\nsimulate: {simulator: sim, checkpoints: []}\n",
          "a test has 'turns' or 'simulate' (a simulated user), not both", 2, 8},
-        {"b.test.yaml", "version: '1.0'\nsimulate:\n  simulator: sim\n  checkpoints:\n    - {id: a, asert: {type: contains, value: x}}\n",
+        {"b.test.yaml",
+         "version: '1.0'\nsimulate:\n  simulator: sim\n  checkpoints:\n    - {id: a, asert: {type: "
+         "contains, value: x}}\n",
          "unknown key 'asert' in a checkpoint (did you mean 'assert'?)", 5, 15},
-        {"b.test.yaml", "version: '1.0'\nsimulate:\n  simulator: sim\n  max_turn: 3\n  checkpoints: []\n",
+        {"b.test.yaml",
+         "version: '1.0'\nsimulate:\n  simulator: sim\n  max_turn: 3\n  checkpoints: []\n",
          "unknown key 'max_turn' in a simulate block (did you mean 'max_turns'?)", 4, 3},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {

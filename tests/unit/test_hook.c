@@ -14,7 +14,10 @@
 
 #define CMD(...) ((const char *const[]){__VA_ARGS__})
 #define NARGS(...) (sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
-#define HOOK(...) {.argv = CMD(__VA_ARGS__), .argc = NARGS(__VA_ARGS__), .timeout_ms = 5000}
+#define HOOK(...)                                                                                  \
+    {                                                                                              \
+        .argv = CMD(__VA_ARGS__), .argc = NARGS(__VA_ARGS__), .timeout_ms = 5000                   \
+    }
 
 /* Runs the hook and checks the failure copy agrees with err. */
 static int run(const struct an_hook_opts *o, json_t **vars, struct an_err *err)
@@ -43,10 +46,10 @@ static void assert_var(const json_t *vars, const char *name, const char *want)
 static void test_variables(void **state)
 {
     (void)state;
-    struct an_hook_opts o = HOOK(
-        "sh", "-c",
-        "printf ' \\n{\"THREAD_ID\":\"th_123\",\"S\":\"a \\\\\"q\\\\\" b\",\"N\":42,\"F\":1.5,"
-        "\"T\":true,\"Z\":null,\"O\":{\"k\":[1,\"a\"]},\"A\":[],\"E\":\"\"}\\n\\n'");
+    struct an_hook_opts o =
+        HOOK("sh", "-c",
+             "printf ' \\n{\"THREAD_ID\":\"th_123\",\"S\":\"a \\\\\"q\\\\\" b\",\"N\":42,\"F\":1.5,"
+             "\"T\":true,\"Z\":null,\"O\":{\"k\":[1,\"a\"]},\"A\":[],\"E\":\"\"}\\n\\n'");
     json_t *vars = NULL;
     struct an_err err;
     assert_int_equal(run(&o, &vars, &err), AN_OK);
@@ -86,7 +89,8 @@ static void test_empty_stdout(void **state)
 static void test_env_and_cwd(void **state)
 {
     (void)state;
-    struct an_hook_opts o = HOOK("sh", "-c", "printf '{\"dir\":\"%s\",\"tok\":\"%s\"}' \"$(pwd)\" \"$TOKEN\"");
+    struct an_hook_opts o =
+        HOOK("sh", "-c", "printf '{\"dir\":\"%s\",\"tok\":\"%s\"}' \"$(pwd)\" \"$TOKEN\"");
     o.cwd = "/";
     o.env = (const char *const[]){"TOKEN=s3cret", NULL};
     json_t *vars = NULL;
@@ -193,7 +197,8 @@ static void test_long_message(void **state)
     char arg[300];
     memset(arg, 'x', sizeof arg - 1);
     arg[sizeof arg - 1] = '\0';
-    struct an_hook_opts o = HOOK("sh", "-c", "printf '%0500d' 0; printf '%0500d' 0 >&2; exit 2", arg);
+    struct an_hook_opts o =
+        HOOK("sh", "-c", "printf '%0500d' 0; printf '%0500d' 0 >&2; exit 2", arg);
     json_t *vars = NULL;
     struct an_err err;
     assert_int_equal(run(&o, &vars, &err), AN_EHOOK);
@@ -236,10 +241,10 @@ static void test_positional_form(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_variables),   cmocka_unit_test(test_empty_stdout),
-        cmocka_unit_test(test_env_and_cwd), cmocka_unit_test(test_failures),
-        cmocka_unit_test(test_timeout),     cmocka_unit_test(test_flood),
-        cmocka_unit_test(test_long_message), cmocka_unit_test(test_empty_command),
+        cmocka_unit_test(test_variables),       cmocka_unit_test(test_empty_stdout),
+        cmocka_unit_test(test_env_and_cwd),     cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_timeout),         cmocka_unit_test(test_flood),
+        cmocka_unit_test(test_long_message),    cmocka_unit_test(test_empty_command),
         cmocka_unit_test(test_positional_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

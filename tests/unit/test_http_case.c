@@ -40,20 +40,20 @@ static struct an_hc_attempt ok_body(const char *body)
     return (struct an_hc_attempt){.status = 200, .body = body, .body_len = strlen(body)};
 }
 
-#define ANSWER                                                                                 \
-    "{\"case_id\":\"tool_001\",\"version\":\"new\",\"workflow_id\":\"wf-1\","                  \
-    "\"proposed_actions\":[{\"action_id\":\"a1\",\"action_type\":\"create_ticket\","           \
-    "\"evidence_refs\":[{\"kind\":\"tool_result\",\"call_id\":\"c1\"}]}],"                     \
-    "\"events\":["                                                                             \
-    "{\"type\":\"tool_call\",\"ts\":20,\"call_id\":\"c2\",\"tool\":\"create_ticket\","         \
-    "\"args\":{\"customer_id\":\"123\"}},"                                                     \
+#define ANSWER                                                                                     \
+    "{\"case_id\":\"tool_001\",\"version\":\"new\",\"workflow_id\":\"wf-1\","                      \
+    "\"proposed_actions\":[{\"action_id\":\"a1\",\"action_type\":\"create_ticket\","               \
+    "\"evidence_refs\":[{\"kind\":\"tool_result\",\"call_id\":\"c1\"}]}],"                         \
+    "\"events\":["                                                                                 \
+    "{\"type\":\"tool_call\",\"ts\":20,\"call_id\":\"c2\",\"tool\":\"create_ticket\","             \
+    "\"args\":{\"customer_id\":\"123\"}},"                                                         \
     "{\"type\":\"tool_call\",\"ts\":10,\"call_id\":\"c1\",\"tool\":\"get_customer\",\"args\":{}}," \
-    "{\"type\":\"tool_result\",\"ts\":15,\"call_id\":\"c1\",\"status\":\"ok\","                \
-    "\"payload_summary\":{\"customer_id\":\"123\"}},"                                          \
-    "{\"type\":\"retrieval\",\"ts\":16,\"doc_ids\":[\"kb_1\",\"kb_2\"]},"                      \
-    "{\"type\":\"tool_result\",\"ts\":25,\"call_id\":\"c2\",\"status\":\"error\","             \
-    "\"payload\":\"quota exceeded\"},"                                                         \
-    "{\"type\":\"final_output\",\"ts\":30,\"content_type\":\"json\",\"content\":{}}],"         \
+    "{\"type\":\"tool_result\",\"ts\":15,\"call_id\":\"c1\",\"status\":\"ok\","                    \
+    "\"payload_summary\":{\"customer_id\":\"123\"}},"                                              \
+    "{\"type\":\"retrieval\",\"ts\":16,\"doc_ids\":[\"kb_1\",\"kb_2\"]},"                          \
+    "{\"type\":\"tool_result\",\"ts\":25,\"call_id\":\"c2\",\"status\":\"error\","                 \
+    "\"payload\":\"quota exceeded\"},"                                                             \
+    "{\"type\":\"final_output\",\"ts\":30,\"content_type\":\"json\",\"content\":{}}],"             \
     "\"final_output\":{\"content_type\":\"json\",\"content\":{\"ticket_id\":\"T-1234\"}}}"
 
 static void test_answer(void **state)
@@ -95,10 +95,9 @@ static void test_answer(void **state)
     json_t *j = an_transcript_to_json(&t, false);
     json_t *turn = json_array_get(json_object_get(j, "turns"), 0);
     assert_non_null(json_object_get(turn, "response"));
-    assert_string_equal(
-        json_string_value(json_object_get(json_array_get(json_object_get(j, "tool_calls"), 1),
-                                          "status")),
-        "error");
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(j, "tool_calls"), 1), "status")),
+                        "error");
     json_decref(j);
     an_transcript_release(&t);
 }
@@ -225,7 +224,8 @@ static const struct fail_case fails[] = {
      0,
      true},
     {"connection refused",
-     {.cc = CURLE_COULDNT_CONNECT, .rc = AN_ECONNECT,
+     {.cc = CURLE_COULDNT_CONNECT,
+      .rc = AN_ECONNECT,
       .why = "cannot reach " URL ": Failed to connect"},
      AN_ECONNECT,
      "network_error (conn_refused): cannot reach " URL ": Failed to connect",
@@ -234,7 +234,8 @@ static const struct fail_case fails[] = {
      0,
      true},
     {"dropped connection",
-     {.cc = CURLE_GOT_NOTHING, .rc = AN_ECONNECT,
+     {.cc = CURLE_GOT_NOTHING,
+      .rc = AN_ECONNECT,
       .why = "cannot reach " URL ": Empty reply from server"},
      AN_ECONNECT,
      "network_error (socket_hang_up): cannot reach " URL ": Empty reply from server",
@@ -243,7 +244,11 @@ static const struct fail_case fails[] = {
      0,
      true},
     {"reset after the answer started",
-     {.cc = CURLE_RECV_ERROR, .rc = AN_ECONNECT, .status = 200, .body = "{\"a\"", .body_len = 4,
+     {.cc = CURLE_RECV_ERROR,
+      .rc = AN_ECONNECT,
+      .status = 200,
+      .body = "{\"a\"",
+      .body_len = 4,
       .why = "connection to " URL " broke after HTTP 200: reset"},
      AN_ECONNECT,
      "network_error (conn_reset): connection to " URL " broke after HTTP 200: reset",
@@ -251,10 +256,22 @@ static const struct fail_case fails[] = {
      "conn_reset",
      0,
      true},
-    {"dns", {.cc = CURLE_COULDNT_RESOLVE_HOST, .rc = AN_ECONNECT, .why = "no such host"},
-     AN_ECONNECT, "network_error (dns): no such host", "network_error", "dns", 0, true},
-    {"tls", {.cc = CURLE_PEER_FAILED_VERIFICATION, .rc = AN_ECONNECT, .why = "bad cert"},
-     AN_ECONNECT, "network_error (tls): bad cert", "network_error", "tls", 0, true},
+    {"dns",
+     {.cc = CURLE_COULDNT_RESOLVE_HOST, .rc = AN_ECONNECT, .why = "no such host"},
+     AN_ECONNECT,
+     "network_error (dns): no such host",
+     "network_error",
+     "dns",
+     0,
+     true},
+    {"tls",
+     {.cc = CURLE_PEER_FAILED_VERIFICATION, .rc = AN_ECONNECT, .why = "bad cert"},
+     AN_ECONNECT,
+     "network_error (tls): bad cert",
+     "network_error",
+     "tls",
+     0,
+     true},
 };
 
 static void test_failures(void **state)
@@ -299,14 +316,13 @@ static void test_snippet_is_cut(void **state)
     memset(body, 'x', sizeof body);
     memcpy(body + 8, "\xC3\xA9", 2); /* a character across the cut at 9 */
     struct an_transcript t;
-    struct an_hc_attempt a = {.status = 502, .rc = AN_EHTTP, .body = body, .body_len = sizeof body,
-                              .snippet_bytes = 9};
+    struct an_hc_attempt a = {
+        .status = 502, .rc = AN_EHTTP, .body = body, .body_len = sizeof body, .snippet_bytes = 9};
     struct an_turn_rec *r = run(&t, &a);
-    assert_string_equal(json_string_value(json_object_get(r->failure, "body_snippet")),
-                        "xxxxxxxx");
+    assert_string_equal(json_string_value(json_object_get(r->failure, "body_snippet")), "xxxxxxxx");
     assert_int_equal(json_integer_value(json_object_get(r->failure, "body_bytes")), 600);
     /* the message shows 200 bytes and says it was cut */
-    assert_non_null(strstr(r->error, "...") );
+    assert_non_null(strstr(r->error, "..."));
     an_transcript_release(&t);
 }
 

@@ -42,8 +42,12 @@ static void test_compact_reals(void **state)
 static void test_lossy(void **state)
 {
     (void)state;
-    char *s = an_utf8_lossy("a\xff" "b\xc3\xa9\0c", 7);
-    assert_string_equal(s, "a\xEF\xBF\xBD" "b\xc3\xa9\xEF\xBF\xBD" "c");
+    char *s = an_utf8_lossy("a\xff"
+                            "b\xc3\xa9\0c",
+                            7);
+    assert_string_equal(s, "a\xEF\xBF\xBD"
+                           "b\xc3\xa9\xEF\xBF\xBD"
+                           "c");
     free(s);
     json_t *j = an_json_lossy("\xed\xa0\x80", 3); /* a surrogate is not UTF-8 */
     assert_string_equal(json_string_value(j), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
@@ -90,7 +94,8 @@ static void test_big_numbers(void **state)
     assert_int_equal(json_integer_value(json_array_get(json_object_get(v, "b"), 1)), 7);
     assert_string_equal(json_string_value(json_object_get(v, "c")), "1e999");
     assert_string_equal(json_string_value(json_object_get(v, "d")), "-2.5E+400");
-    assert_string_equal(json_string_value(json_object_get(v, "s")), "99999999999999999999999 \" 1e999");
+    assert_string_equal(json_string_value(json_object_get(v, "s")),
+                        "99999999999999999999999 \" 1e999");
     assert_true(json_integer_value(json_object_get(v, "n")) == INT64_MAX);
     assert_true(json_integer_value(json_object_get(v, "m")) == INT64_MIN);
     assert_true(json_is_real(json_object_get(v, "r")));
@@ -159,14 +164,14 @@ static void test_valid_fast(void **state)
         {"{\"a\":1,\"a\":2}", 0, true, true}, /* a repeated key: the last wins */
         {"\"just a string\"", 0, true, true},
         {"-0", 0, true, true},
-        {"123456789012345678", 0, true, true},   /* 18 digits */
+        {"123456789012345678", 0, true, true}, /* 18 digits */
         {"-123456789012345678", 0, true, true},
-        {"1234567890123456789", 0, false, true}, /* 19: jansson's to judge */
+        {"1234567890123456789", 0, false, true},  /* 19: jansson's to judge */
         {"99999999999999999999", 0, false, true}, /* beyond int64: kept as a real */
-        {"1.5", 0, false, true},                 /* reals: jansson's */
+        {"1.5", 0, false, true},                  /* reals: jansson's */
         {"[1e3]", 0, false, true},
         {"-1E-2", 0, false, true},
-        {"1e999", 0, false, true},               /* beyond a double: kept as text */
+        {"1e999", 0, false, true}, /* beyond a double: kept as text */
         {"01", 0, false, false},
         {"-", 0, false, false},
         {"+1", 0, false, false},
@@ -188,28 +193,28 @@ static void test_valid_fast(void **state)
         {"\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"", 0, true, true},
         {"\"\\u00e9\\u20AC\\ud83d\\ude00\"", 0, true, true},
         {"{\"k\\u00e9y\":\"v\"}", 0, true, true}, /* an escaped key */
-        {"\"\\u0000\"", 0, false, true},      /* NUL: jansson's to judge */
-        {"\"\\ud83d\"", 0, false, false},      /* a lone high surrogate */
-        {"\"\\ude00\"", 0, false, false},      /* a lone low surrogate */
+        {"\"\\u0000\"", 0, false, true},          /* NUL: jansson's to judge */
+        {"\"\\ud83d\"", 0, false, false},         /* a lone high surrogate */
+        {"\"\\ude00\"", 0, false, false},         /* a lone low surrogate */
         {"\"\\ud83d\\u0041\"", 0, false, false},
         {"\"\\x41\"", 0, false, false},
         {"\"\\u12\"", 0, false, false},
         {"\"\\u12G4\"", 0, false, false},
-        {"\"\\\"", 0, false, false},           /* the escape eats the quote */
+        {"\"\\\"", 0, false, false}, /* the escape eats the quote */
         /* strings and UTF-8 */
         {"\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"", 0, true, true},
-        {"\"\x7f\"", 0, true, true},             /* DEL is not a control byte */
-        {"\"a\tb\"", 0, false, false},         /* a raw control byte */
+        {"\"\x7f\"", 0, true, true},   /* DEL is not a control byte */
+        {"\"a\tb\"", 0, false, false}, /* a raw control byte */
         {"\"a\nb\"", 0, false, false},
         {"\"\xff\"", 0, false, false},
-        {"\"\xc3\"", 0, false, false},          /* cut short */
-        {"\"\xc0\xaf\"", 0, false, false},      /* overlong */
-        {"\"\xed\xa0\x80\"", 0, false, false},  /* a surrogate in UTF-8 */
+        {"\"\xc3\"", 0, false, false},             /* cut short */
+        {"\"\xc0\xaf\"", 0, false, false},         /* overlong */
+        {"\"\xed\xa0\x80\"", 0, false, false},     /* a surrogate in UTF-8 */
         {"\"\xf4\x90\x80\x80\"", 0, false, false}, /* above U+10FFFF */
-        {"\"a\0b\"", 4, false, false},         /* a raw NUL */
-        {"\"abc", 0, false, false},              /* unterminated */
-        {"\xc3\xa9", 0, false, false},           /* UTF-8 outside a string */
-        {"\xef\xbb\xbf{}", 0, false, false},     /* a byte order mark */
+        {"\"a\0b\"", 4, false, false},             /* a raw NUL */
+        {"\"abc", 0, false, false},                /* unterminated */
+        {"\xc3\xa9", 0, false, false},             /* UTF-8 outside a string */
+        {"\xef\xbb\xbf{}", 0, false, false},       /* a byte order mark */
         /* trailing garbage, empty, whitespace */
         {"{} x", 0, false, false},
         {"{}}", 0, false, false},
@@ -226,8 +231,8 @@ static void test_valid_fast(void **state)
         char why[256] = "";
         json_t *v = an_json_parse(rows[i].in, n, why, sizeof why);
         if (fast != rows[i].fast || !!v != rows[i].ok)
-            fail_msg("row %zu (%s): checker %d parse %d, want %d %d (%s)", i, rows[i].in, fast,
-                     !!v, rows[i].fast, rows[i].ok, why);
+            fail_msg("row %zu (%s): checker %d parse %d, want %d %d (%s)", i, rows[i].in, fast, !!v,
+                     rows[i].fast, rows[i].ok, why);
         /* yes means the tree jansson builds, whatever the fast path does */
         if (fast) {
             json_t *j = json_loadb(rows[i].in, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
@@ -290,12 +295,9 @@ static void test_parse_nul(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compact_reals),
-        cmocka_unit_test(test_lossy),
-        cmocka_unit_test(test_valid_fast),
-        cmocka_unit_test(test_parse_nul),
-        cmocka_unit_test(test_big_numbers),
-        cmocka_unit_test(test_tree_cap),
+        cmocka_unit_test(test_compact_reals), cmocka_unit_test(test_lossy),
+        cmocka_unit_test(test_valid_fast),    cmocka_unit_test(test_parse_nul),
+        cmocka_unit_test(test_big_numbers),   cmocka_unit_test(test_tree_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,8 +27,9 @@ static int setup(void **state)
 {
     (void)state;
     assert_non_null(mkdtemp(dir));
-    put("ananke.config.yaml", "version: \"1.0\"\n"
-                              "target: {type: agui, endpoint: \"http://127.0.0.1:1/\", agentId: a}\n");
+    put("ananke.config.yaml",
+        "version: \"1.0\"\n"
+        "target: {type: agui, endpoint: \"http://127.0.0.1:1/\", agentId: a}\n");
     return 0;
 }
 
@@ -61,7 +62,8 @@ static void test_model(void **state)
         "{\"id\": \"b\", \"input\": [{\"role\": \"system\", \"content\": \"be brief\"}, {\"role\": "
         "\"user\", \"content\": \"one\"}, {\"role\": \"assistant\", \"content\": \"two\"}, "
         "{\"role\": \"user\", \"content\": \"cost ${X}\"}], \"assert\": {\"type\": \"regex\", "
-        "\"value\": \"\\\\d\"}, \"timeout\": \"1m30s\", \"skip\": true, \"options\": {\"k\": 1}}\n");
+        "\"value\": \"\\\\d\"}, \"timeout\": \"1m30s\", \"skip\": true, \"options\": {\"k\": "
+        "1}}\n");
     struct an_suite *s = NULL;
     struct an_errlist errs = {0};
     assert_int_equal(load("ok.jsonl", &s, &errs), 0);
@@ -103,19 +105,31 @@ static void test_errors(void **state)
     } rows[] = {
         {"{\"id\": \"ok\", \"input\": \"x\"}", NULL},
         {"{\"id\": \"x\", \"input\": ", "2:21: invalid JSON: unexpected token near end of file"},
-        {"{\"id\": \"x\", \"id\": \"y\", \"input\": \"a\"}", "3:16: invalid JSON: duplicate object key near '\"id\"'"},
+        {"{\"id\": \"x\", \"id\": \"y\", \"input\": \"a\"}",
+         "3:16: invalid JSON: duplicate object key near '\"id\"'"},
         {"\"just a string\"", "4:1: a case must be a JSON object, not a single value"},
         {"{\"input\": \"a\"}", "5:1: a case needs 'id' (a unique string)"},
         {"{\"id\": 7, \"input\": \"a\"}", "6:2: 'id' must be a non-empty string"},
         {"{\"id\": \"ok\", \"input\": \"again\"}", "7:2: duplicate id 'ok' (also on line 1)"},
-        {"{\"id\": \"m\", \"messages\": [], \"input\": \"a\"}", "8:13: a case takes 'input' or 'messages', not both"},
-        {"{\"id\": \"n\", \"input\": []}", "9:13: 'input' must be a string, a message, or a non-empty list of messages"},
-        {"{\"id\": \"r\", \"input\": [{\"role\": \"robot\", \"content\": \"a\"}]}", "10:13: a message needs 'role': user, assistant, system, developer or tool (got 'robot"},
-        {"{\"id\": \"t\", \"input\": \"a\", \"timeout\": \"soon\"}", "11:27: 'timeout' must be a duration such as \"30s\", \"5m\" or \"1m30s\", or a number of milliseconds"},
-        {"{\"id\": \"c\", \"input\": \"a\", \"checkpoints\": []}", "12:27: a dynamic test needs 'checkpoints': a non-empty list of {id, description, assertion, after}"},
-        {"{\"id\": \"a2\", \"input\": \"a\", \"assert\": [], \"assertions\": []}", "13:28: a case takes 'assertions' or 'assert', not both"},
-        {"{\"id\": \"tc\", \"input\": [{\"role\": \"tool\", \"content\": \"a\"}, {\"role\": \"user\", \"content\": \"b\"}]}", "14:14: a tool message needs 'tool_call_id'"},
-        {"{\"id\": \"k\", \"input\": [{\"rol\": \"user\", \"content\": \"a\"}]}", "15:24: unknown key 'rol' in a message (did you mean 'role'?)"},
+        {"{\"id\": \"m\", \"messages\": [], \"input\": \"a\"}",
+         "8:13: a case takes 'input' or 'messages', not both"},
+        {"{\"id\": \"n\", \"input\": []}",
+         "9:13: 'input' must be a string, a message, or a non-empty list of messages"},
+        {"{\"id\": \"r\", \"input\": [{\"role\": \"robot\", \"content\": \"a\"}]}",
+         "10:13: a message needs 'role': user, assistant, system, developer or tool (got 'robot"},
+        {"{\"id\": \"t\", \"input\": \"a\", \"timeout\": \"soon\"}",
+         "11:27: 'timeout' must be a duration such as \"30s\", \"5m\" or \"1m30s\", or a number of "
+         "milliseconds"},
+        {"{\"id\": \"c\", \"input\": \"a\", \"checkpoints\": []}",
+         "12:27: a dynamic test needs 'checkpoints': a non-empty list of {id, description, "
+         "assertion, after}"},
+        {"{\"id\": \"a2\", \"input\": \"a\", \"assert\": [], \"assertions\": []}",
+         "13:28: a case takes 'assertions' or 'assert', not both"},
+        {"{\"id\": \"tc\", \"input\": [{\"role\": \"tool\", \"content\": \"a\"}, {\"role\": "
+         "\"user\", \"content\": \"b\"}]}",
+         "14:14: a tool message needs 'tool_call_id'"},
+        {"{\"id\": \"k\", \"input\": [{\"rol\": \"user\", \"content\": \"a\"}]}",
+         "15:24: unknown key 'rol' in a message (did you mean 'role'?)"},
     };
     char text[8192] = "";
     size_t off = 0, nerr = 0;

@@ -64,8 +64,8 @@ static void on_request(void *ud, struct an_rpc *rpc, const struct an_rpc_msg *m)
 {
     (void)rpc;
     struct seen *s = ud;
-    json_array_append_new(s->requests, json_pack("{s:O,s:s}", "id", (json_t *)m->id, "method",
-                                                 m->method));
+    json_array_append_new(s->requests,
+                          json_pack("{s:O,s:s}", "id", (json_t *)m->id, "method", m->method));
 }
 
 static void on_notification(void *ud, struct an_rpc *rpc, const struct an_rpc_msg *m)
@@ -88,8 +88,7 @@ static void on_frame(void *ud, struct an_rpc *rpc, enum an_rpc_dir dir, const ch
     an_buf_release(&b);
 }
 
-static void on_warning(void *ud, struct an_rpc *rpc, const char *what, const char *line,
-                       size_t len)
+static void on_warning(void *ud, struct an_rpc *rpc, const char *what, const char *line, size_t len)
 {
     (void)rpc;
     (void)line;
@@ -98,8 +97,7 @@ static void on_warning(void *ud, struct an_rpc *rpc, const char *what, const cha
     json_array_append_new(s->warnings, json_string(what));
 }
 
-static void on_close(void *ud, struct an_rpc *rpc, enum an_rpc_close_kind kind,
-                     const char *reason)
+static void on_close(void *ud, struct an_rpc *rpc, enum an_rpc_close_kind kind, const char *reason)
 {
     (void)rpc;
     struct seen *s = ud;
@@ -205,8 +203,9 @@ static void test_id_spaces_and_order(void **state)
     assert_int_equal(an_rpc_pending(p.rb), 0);
     assert_int_equal(json_array_size(p.a.warnings), 0);
     /* frames seen in both directions, compact, one per message */
-    assert_string_equal(json_string_value(json_array_get(p.a.frames, 0)),
-                        "> {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"first\",\"params\":{\"n\":1}}");
+    assert_string_equal(
+        json_string_value(json_array_get(p.a.frames, 0)),
+        "> {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"first\",\"params\":{\"n\":1}}");
     json_decref(params);
     json_decref(r0);
     json_decref(r1);
@@ -407,13 +406,17 @@ static void test_wire_forms(void **state)
     assert_int_equal(an_rpc_request_text(p.ra, "initialize", "{\"a\":1}", 7, NULL, &err), AN_OK);
     assert_int_equal(an_rpc_request_text(p.ra, "x", "{\n}", 3, NULL, &err), AN_EUSAGE);
     static const char *const want[] = {
-        "> {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"a\\\"b\",\"params\":{\"x\":[1,\"\xc3\xa9\\\"\\n\","
+        "> "
+        "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"a\\\"b\",\"params\":{\"x\":[1,"
+        "\"\xc3\xa9\\\"\\n\","
         "null,true],\"y\":{}}}",
         "> {\"jsonrpc\":\"2.0\",\"method\":\"n\"}",
         "> {\"jsonrpc\":\"2.0\",\"id\":\"s-1\",\"result\":{}}",
         "> {\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{\"x\":[1,\"\xc3\xa9\\\"\\n\",null,true],"
         "\"y\":{}}}",
-        "> {\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32602,\"message\":\"bad\",\"data\":[1]}}",
+        "> "
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32602,\"message\":\"bad\",\"data\":[1]}"
+        "}",
         "> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"a\":1}}",
     };
     assert_int_equal(json_array_size(p.a.frames), 6);
@@ -538,13 +541,13 @@ static void test_scan_table(void **state)
         {"{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"extra\":{\"id\":9},\"more\":true}", true},
         {"{\"\\u0069d\":7,\"error\":{\"code\":-1,\"message\":\"m\"}}", true},
         {"{}", true},
-        {"{\"id\":1,\"id\":2}", false},             /* repeated: the last wins, judged whole */
-        {"{\"id\":1,}", false},                     /* invalid */
-        {"{\"id\":1 2}", false},                    /* invalid */
-        {"{\"id\":[}", false},                      /* invalid */
-        {"{\"x\":\"\\u0000\",\"id\":1}", true},     /* read by jansson, as whole */
+        {"{\"id\":1,\"id\":2}", false},         /* repeated: the last wins, judged whole */
+        {"{\"id\":1,}", false},                 /* invalid */
+        {"{\"id\":1 2}", false},                /* invalid */
+        {"{\"id\":[}", false},                  /* invalid */
+        {"{\"x\":\"\\u0000\",\"id\":1}", true}, /* read by jansson, as whole */
         {"{\"x\":12345678901234567890123,\"id\":1}", true}, /* beyond int64: a real, as whole */
-        {"[{\"id\":1}]", false},                    /* a batch */
+        {"[{\"id\":1}]", false},                            /* a batch */
         {"{\"id\":1}x", false},
         {"\"id\"", false},
     };

@@ -103,8 +103,7 @@ static const struct vcase valid_cases[] = {
     {"oneOf: two match", "{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":0}]}", "3",
      "(root): oneOf: matches schemas 0 and 1, exactly one expected"},
     {"oneOf: exactly one", "{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\"}]}", "3", NULL},
-    {"not", "{\"not\":{\"type\":\"null\"}}", "null",
-     "(root): not: matches the schema in 'not'"},
+    {"not", "{\"not\":{\"type\":\"null\"}}", "null", "(root): not: matches the schema in 'not'"},
     {"boolean schema true", "true", "{\"anything\":1}", NULL},
     {"boolean schema false", "false", "1",
      "(root): false: no value is allowed here (the schema is false)"},
@@ -121,13 +120,16 @@ static const struct vcase valid_cases[] = {
      "/kids/0/kids/0: required: missing property 'name'"},
     {"$ref to the root", "{\"properties\":{\"next\":{\"$ref\":\"#\"}},\"type\":\"object\"}",
      "{\"next\":{\"next\":3}}", "/next/next: type: expected object, got integer"},
-    {"$ref loop is an error, not a hang", "{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},"
+    {"$ref loop is an error, not a hang",
+     "{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},"
      "\"b\":{\"$ref\":\"#/$defs/a\"}},\"$ref\":\"#/$defs/a\"}",
      "1",
      "(root): $ref: '#/$defs/a' leads back to itself without going into the value (a "
      "reference loop)"},
-    {"$ref with percent-escape", "{\"$defs\":{\"a b\":{\"type\":\"string\"}},"
-     "\"$ref\":\"#/$defs/a%20b\"}", "1", "(root): type: expected string, got integer"},
+    {"$ref with percent-escape",
+     "{\"$defs\":{\"a b\":{\"type\":\"string\"}},"
+     "\"$ref\":\"#/$defs/a%20b\"}",
+     "1", "(root): type: expected string, got integer"},
     /* ignored keywords */
     {"format and annotations are ignored",
      "{\"format\":\"email\",\"title\":\"t\",\"description\":\"d\",\"x-custom\":1}",
@@ -230,8 +232,7 @@ static void test_bad_schemas(void **state)
             fail_msg("%s: compiled, expected an error", bad_schemas[i].schema);
         assert_null(s);
         if (bad_schemas[i].why && strcmp(bad_schemas[i].why, why))
-            fail_msg("%s:\n  want: %s\n  got:  %s", bad_schemas[i].schema, bad_schemas[i].why,
-                     why);
+            fail_msg("%s:\n  want: %s\n  got:  %s", bad_schemas[i].schema, bad_schemas[i].why, why);
         if (!bad_schemas[i].why)
             assert_non_null(strstr(why, "'pattern': invalid regex '('"));
         json_decref(schema);

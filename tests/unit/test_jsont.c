@@ -187,23 +187,23 @@ static void test_path(void **state)
 static void test_agui_model(void **state)
 {
     (void)state;
-    struct an_jsont *t = load_ok(
-        HEAD "\"steps\":["
-             "{\"run\":{\"user\":\"hi ${threadId}\",\"input\":{\"state\":{\"a\":1},"
-             "\"extraField\":true},"
-             "\"headers\":{\"X-Test\":\"1\"},\"accept\":\"text/event-stream\","
-             "\"expect\":{\"events\":[{\"type\":\"^TOOL_CALL_START$\"}]},"
-             "\"captures\":[{\"event\":0,\"path\":\"toolCallId\",\"var\":\"callId\"},"
-             "{\"path\":\"runId\",\"var\":\"first\"}]}},"
-             "{\"delayMs\":5},"
-             "{\"run\":{\"continue\":true,\"timeoutMs\":500,\"observe\":true,"
-             "\"input\":{\"messages\":[{\"id\":\"t1\",\"role\":\"tool\","
-             "\"toolCallId\":\"${callId}\",\"content\":\"x\"}]}}},"
-             "{\"http\":{\"body\":\"{not json ${first}\",\"expect\":{\"anyOf\":["
-             "{\"status\":\"^http_error$\",\"http\":{\"status\":\"^4\"}},"
-             "{\"runError\":{}}]}}},"
-             "{\"http\":{\"json\":[1,2],\"expect\":{\"status\":\"http_error\","
-             "\"rule\":\"thread-id-echo\"}}}]}");
+    struct an_jsont *t =
+        load_ok(HEAD "\"steps\":["
+                     "{\"run\":{\"user\":\"hi ${threadId}\",\"input\":{\"state\":{\"a\":1},"
+                     "\"extraField\":true},"
+                     "\"headers\":{\"X-Test\":\"1\"},\"accept\":\"text/event-stream\","
+                     "\"expect\":{\"events\":[{\"type\":\"^TOOL_CALL_START$\"}]},"
+                     "\"captures\":[{\"event\":0,\"path\":\"toolCallId\",\"var\":\"callId\"},"
+                     "{\"path\":\"runId\",\"var\":\"first\"}]}},"
+                     "{\"delayMs\":5},"
+                     "{\"run\":{\"continue\":true,\"timeoutMs\":500,\"observe\":true,"
+                     "\"input\":{\"messages\":[{\"id\":\"t1\",\"role\":\"tool\","
+                     "\"toolCallId\":\"${callId}\",\"content\":\"x\"}]}}},"
+                     "{\"http\":{\"body\":\"{not json ${first}\",\"expect\":{\"anyOf\":["
+                     "{\"status\":\"^http_error$\",\"http\":{\"status\":\"^4\"}},"
+                     "{\"runError\":{}}]}}},"
+                     "{\"http\":{\"json\":[1,2],\"expect\":{\"status\":\"http_error\","
+                     "\"rule\":\"thread-id-echo\"}}}]}");
     assert_int_equal(t->protocol, AN_JSONT_AGUI);
     assert_string_equal(an_jsont_protocol_name(t->protocol), "agui");
     assert_int_equal(t->nsteps, 5);
@@ -259,19 +259,20 @@ static void test_agui_errors(void **state)
          "steps[0] has both 'expect' and 'run'"},
         {HEAD "\n\"steps\":[\n {\"run\":{},\"captures\":[]}]}", AN_ESCHEMA, "3:23",
          "steps[0].captures: unknown key 'captures'"},
-        {HEAD "\n\"steps\":[{\"delayMs\":1},\n {\"run\":{\"expect\":{\"status\":\"^complete$\"}}}]}",
+        {HEAD
+         "\n\"steps\":[{\"delayMs\":1},\n {\"run\":{\"expect\":{\"status\":\"^complete$\"}}}]}",
          AN_ESCHEMA, "3:29",
          "steps[1].run.expect.status: unknown status 'complete', did you mean 'completed'?"},
         {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"rule\":\"thread-echo\"}}}]}", AN_ESCHEMA,
          "2:26", "steps[0].run.expect.rule: no AG-UI rule is called 'thread-echo'"},
         {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"evnts\":[]}}}]}", AN_ESCHEMA, "2:27",
          "unknown key 'evnts' (did you mean 'events'?)"},
-        {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"events\":[{\"type\":\"(\"}]}}}]}",
-         AN_EREGEX, "2:37", "steps[0].run.expect: events[0].type: invalid regex"},
-        {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"noEvents\":[\"x\"]}}}]}", AN_ESCHEMA,
-         "2:31", "steps[0].run.expect.noEvents[0]: must be an object"},
-        {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"anyOf\":[{\"anyOf\":[]}]}}}]}",
-         AN_ESCHEMA, "2:37", "steps[0].run.expect.anyOf[0].anyOf: 'anyOf' does not nest"},
+        {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"events\":[{\"type\":\"(\"}]}}}]}", AN_EREGEX,
+         "2:37", "steps[0].run.expect: events[0].type: invalid regex"},
+        {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"noEvents\":[\"x\"]}}}]}", AN_ESCHEMA, "2:31",
+         "steps[0].run.expect.noEvents[0]: must be an object"},
+        {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"anyOf\":[{\"anyOf\":[]}]}}}]}", AN_ESCHEMA,
+         "2:37", "steps[0].run.expect.anyOf[0].anyOf: 'anyOf' does not nest"},
         {HEAD "\"steps\":[\n{\"run\":{\"expect\":{\"anyOf\":[]}}}]}", AN_ESCHEMA, "2:27",
          "steps[0].run.expect.anyOf: must be a non-empty array"},
         {HEAD "\"steps\":[\n{\"run\":{\"continue\":true}}]}", AN_ESCHEMA, "2:20",
@@ -289,8 +290,10 @@ static void test_agui_errors(void **state)
          "steps[0].run.timeoutMs: must be a whole number"},
         {HEAD "\"steps\":[\n{\"run\":{\"headers\":{\"A:B\":\"x\"}}}]}", AN_ESCHEMA, "2:26",
          "steps[0].run.headers.A:B: a header needs a name without ':'"},
-        {HEAD "\"steps\":[\n{\"run\":{\"captures\":[{\"event\":0,\"path\":\"a\",\"var\":\"v\"}]}}]}",
-         AN_ESCHEMA, "2:30", "steps[0].run.captures[0].event: must index expect.events (which has 0)"},
+        {HEAD
+         "\"steps\":[\n{\"run\":{\"captures\":[{\"event\":0,\"path\":\"a\",\"var\":\"v\"}]}}]}",
+         AN_ESCHEMA, "2:30",
+         "steps[0].run.captures[0].event: must index expect.events (which has 0)"},
         /* one protocol per test */
         {HEAD "\"steps\":[{\"run\":{}},\n{\"newSession\":{}}]}", AN_ESCHEMA, "2:1",
          "steps[1]: 'newSession' is an ACP step, but steps[0] is an AG-UI step ('run')"},
@@ -306,8 +309,8 @@ static void test_agui_errors(void **state)
          "steps[0].http: a GET sends no 'body' or 'json'"},
         {HEAD "\"steps\":[\n{\"http\":{\"path\":1,\"json\":{}}}]}", AN_ESCHEMA, "2:17",
          "steps[0].http.path: must be a string"},
-        {HEAD "\"requirements\":[\"A\",1],\n\"steps\":[{\"http\":{\"json\":{}}}]}", AN_ESCHEMA, "0:0",
-         "'requirements[1]' must be a string"},
+        {HEAD "\"requirements\":[\"A\",1],\n\"steps\":[{\"http\":{\"json\":{}}}]}", AN_ESCHEMA,
+         "0:0", "'requirements[1]' must be a string"},
         {HEAD "\"init\":{},\n\"steps\":[{\"http\":{\"json\":{}}}]}", AN_ESCHEMA, "1:74",
          "'init' belongs to ACP tests"},
         /* the ACP steps' errors carry the step's position too */
@@ -330,12 +333,12 @@ static void test_agui_errors(void **state)
 static void test_a2a_model(void **state)
 {
     (void)state;
-    static const char text[] =
-        HEAD "\"requirements\":[\"A2A-CARD-002\",\"A2A-CARD-010\"],"
-             "\"preconditions\":[{\"agentCap\":\"streaming\"}],\"steps\":["
-             "{\"http\":{\"method\":\"GET\",\"path\":\"/.well-known/agent-card.json\","
-             "\"expect\":{\"response\":{\"name\":\".+\"},\"kinds\":\"^$\"}}},"
-             "{\"http\":{\"json\":{\"id\":1,\"params\":{\"m\":\"${messageId}\"}}}}]}";
+    static const char text[] = HEAD
+        "\"requirements\":[\"A2A-CARD-002\",\"A2A-CARD-010\"],"
+        "\"preconditions\":[{\"agentCap\":\"streaming\"}],\"steps\":["
+        "{\"http\":{\"method\":\"GET\",\"path\":\"/.well-known/agent-card.json\","
+        "\"expect\":{\"response\":{\"name\":\".+\"},\"kinds\":\"^$\"}}},"
+        "{\"http\":{\"json\":{\"id\":1,\"params\":{\"m\":\"${messageId}\"}}}}]}";
     struct an_jsont *t = NULL;
     struct an_err err = AN_ERR_INIT;
     assert_int_equal(an_jsont_load_text(&t, "a.jsont", text, strlen(text), &err), AN_OK);
@@ -358,9 +361,9 @@ static void test_locate(void **state)
         const char *path;
         const char *at; /* the text found there */
     } rows[] = {
-        {"", "{\"a\""},      {"a", "[1, "},       {"a.0", "1, "},       {"a.1", "{\"b"},
-        {"a.2", "[2]"},      {"a.2.0", "2]"},     {"c", "{\"d\""},      {"c.d", "null"},
-        {"c.nope", "{\"d\""}, {"a.7", "[1, "},     {"a.x", "[1, "},      {"c.d.e", "null"},
+        {"", "{\"a\""},       {"a", "[1, "},   {"a.0", "1, "},  {"a.1", "{\"b"},
+        {"a.2", "[2]"},       {"a.2.0", "2]"}, {"c", "{\"d\""}, {"c.d", "null"},
+        {"c.nope", "{\"d\""}, {"a.7", "[1, "}, {"a.x", "[1, "}, {"c.d.e", "null"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         size_t off = jsont_locate(json, sizeof json - 1, rows[i].path);
@@ -372,14 +375,10 @@ static void test_locate(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_model),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_any_of),
-        cmocka_unit_test(test_path),
-        cmocka_unit_test(test_agui_model),
-        cmocka_unit_test(test_agui_errors),
-        cmocka_unit_test(test_a2a_model),
-        cmocka_unit_test(test_locate),
+        cmocka_unit_test(test_model),      cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_any_of),     cmocka_unit_test(test_path),
+        cmocka_unit_test(test_agui_model), cmocka_unit_test(test_agui_errors),
+        cmocka_unit_test(test_a2a_model),  cmocka_unit_test(test_locate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -134,8 +134,8 @@ static void test_errors(void **state)
         {"turns:\n  - user: hi\n", "missing required key 'version' in a test file", 1, 1},
         {"version: '3.1'\nturns:\n  - user: hi\n", "unsupported schema version '3.1'", 1, 10},
         {"version: '1.0'\nturns: []\n", "at least one turn", 2, 8},
-        {"version: '1.0'\nturns:\n  - type: agui:connect\n    user: hi\n",
-         "sends no message", 4, 11},
+        {"version: '1.0'\nturns:\n  - type: agui:connect\n    user: hi\n", "sends no message", 4,
+         11},
         {"version: '1.0'\nturns:\n  - {}\n", "needs 'user: <message>'", 3, 5},
         {"version: '1.0'\nturns:\n  - user: hi\n    assert: {tools: {require: [{count: 1}]}}\n",
          "missing required key 'name'", 4, 32},
@@ -187,24 +187,24 @@ static void test_every_error(void **state)
 {
     (void)state;
     put("many.test.yaml", "version: '1.0'\n"
-                          "nmae: x\n"                                 /* 2:1 */
+                          "nmae: x\n" /* 2:1 */
                           "turns:\n"
                           "  - user: hi\n"
                           "    assert:\n"
                           "      text:\n"
-                          "        must_mach: hello\n"                /* 7:9 */
+                          "        must_mach: hello\n" /* 7:9 */
                           "      tools:\n"
                           "        require:\n"
                           "          - name: search\n"
-                          "            arg_match: {q: x}\n"          /* 11:13 */
-                          "      timing: {max_idle_ms: '5s'}\n"       /* 12:29 */
+                          "            arg_match: {q: x}\n"     /* 11:13 */
+                          "      timing: {max_idle_ms: '5s'}\n" /* 12:29 */
                           "  - user: again\n"
                           "    assert:\n"
                           "      checks:\n"
                           "        - {type: regex, pattern: '/ok/x'}\n" /* 16:25 */
-                          "        - {type: contains, valu: a}\n"      /* 17:28 */
+                          "        - {type: contains, valu: a}\n"       /* 17:28 */
                           "        - {type: contains, value: fine}\n"
-                          "  - {}\n");                                /* 19:5 */
+                          "  - {}\n"); /* 19:5 */
     static const struct {
         unsigned line, col;
         const char *msg;
@@ -225,8 +225,7 @@ static void test_every_error(void **state)
     for (size_t i = 0; i < errs.n; i++)
         if (!strstr(errs.v[i].msg, want[i].msg) || errs.v[i].line != want[i].line ||
             errs.v[i].col != want[i].col)
-            fail_msg("error %zu: got %u:%u: %s", i, errs.v[i].line, errs.v[i].col,
-                     errs.v[i].msg);
+            fail_msg("error %zu: got %u:%u: %s", i, errs.v[i].line, errs.v[i].col, errs.v[i].msg);
     an_errlist_release(&errs);
 }
 
@@ -320,15 +319,13 @@ static char *summary(const char *sub, unsigned threads, int *rc)
     out[0] = '\0';
     for (size_t i = 0; s && i < s->ntests; i++) {
         const struct an_test *t = &s->tests[i];
-        n += (size_t)snprintf(out + n, cap - n, "T %s %s %u:%u turns=%zu re=%zu/%u:%u\n", t->file,
-                              t->name, t->loc.line, t->loc.col, t->nturns,
-                              t->nturns ? t->turns[0].assert.nmust_match : 0,
-                              t->nturns && t->turns[0].assert.nmust_match
-                                  ? t->turns[0].assert.must_match[1].loc.line
-                                  : 0,
-                              t->nturns && t->turns[0].assert.nmust_match
-                                  ? t->turns[0].assert.must_match[1].loc.col
-                                  : 0);
+        n += (size_t)snprintf(
+            out + n, cap - n, "T %s %s %u:%u turns=%zu re=%zu/%u:%u\n", t->file, t->name,
+            t->loc.line, t->loc.col, t->nturns, t->nturns ? t->turns[0].assert.nmust_match : 0,
+            t->nturns && t->turns[0].assert.nmust_match ? t->turns[0].assert.must_match[1].loc.line
+                                                        : 0,
+            t->nturns && t->turns[0].assert.nmust_match ? t->turns[0].assert.must_match[1].loc.col
+                                                        : 0);
     }
     for (size_t i = 0; i < errs.n; i++)
         n += (size_t)snprintf(out + n, cap - n, "E %d %s:%u:%u %s\n", errs.v[i].code,
@@ -347,13 +344,16 @@ static void make_many(const char *sub, bool with_errors, bool jsonl)
     for (int i = 0; i < 150; i++) {
         snprintf(name, sizeof name, "%s/t%03d.test.yaml", sub, i);
         if (with_errors && (i == 7 || i == 101 || i == 149))
-            snprintf(text, sizeof text, "version: \"1.0\"\nname: bad %d\nturns:\n  - user: hi\n"
-                                        "    asert: {}\n", i);
+            snprintf(text, sizeof text,
+                     "version: \"1.0\"\nname: bad %d\nturns:\n  - user: hi\n"
+                     "    asert: {}\n",
+                     i);
         else
             snprintf(text, sizeof text,
                      "version: \"1.0\"\nname: many %d\nturns:\n  - user: \"q %d\"\n"
                      "    assert:\n      text: {must_match: [\"/n%d[a-z]+/\", \"/shared/\"]}\n"
-                     "  - user: again\n", i, i, i % 5);
+                     "  - user: again\n",
+                     i, i, i % 5);
         put(name, text);
         if (!jsonl && i % 37 == 5) { /* no test: a gap in the part's slice */
             snprintf(name, sizeof name, "%s/e%03d.test.jsonl", sub, i);
@@ -364,8 +364,8 @@ static void make_many(const char *sub, bool with_errors, bool jsonl)
             snprintf(text, sizeof text,
                      "{\"id\": \"j%d-a\", \"input\": \"x\", \"assertions\": [{\"type\": "
                      "\"contains\", \"value\": \"y\"}]}\n"
-                     "{\"id\": \"j%d-b\", \"input\": \"x\"%s}\n", i, i,
-                     with_errors && i == 43 ? ", \"bogus\": 1" : "");
+                     "{\"id\": \"j%d-b\", \"input\": \"x\"%s}\n",
+                     i, i, with_errors && i == 43 ? ", \"bogus\": 1" : "");
             put(name, text);
         }
     }

@@ -122,14 +122,14 @@ static int load(const char *cfg_text, const char *test_text, struct an_suite **s
     return an_suite_load(s, &o, errs);
 }
 
-#define TURNS_YAML                                                                          \
-    "version: '1.0'\n"                                                                       \
-    "turns:\n"                                                                               \
-    "  - type: mcp:call\n"                                                                   \
-    "    tool: '${T}'\n"                                                                     \
-    "    arguments: {message: 'hi ${T}', n: 2}\n"                                            \
-    "  - {type: mcp:call, tool: ping_tool, allow_error: true}\n"                             \
-    "  - {type: mcp:list, what: templates}\n"                                                \
+#define TURNS_YAML                                                                                 \
+    "version: '1.0'\n"                                                                             \
+    "turns:\n"                                                                                     \
+    "  - type: mcp:call\n"                                                                         \
+    "    tool: '${T}'\n"                                                                           \
+    "    arguments: {message: 'hi ${T}', n: 2}\n"                                                  \
+    "  - {type: mcp:call, tool: ping_tool, allow_error: true}\n"                                   \
+    "  - {type: mcp:list, what: templates}\n"                                                      \
     "  - {type: mcp:read, uri: 'demo://r/${T}'}\n"
 static const char *const turns = TURNS_YAML;
 

@@ -51,8 +51,7 @@ static const struct mock_bad_scenario bad_cases[] = {
     {"rules:\n  - times: 0\n    response: {}\n", "s.yaml:2:12", "'times'"},
     {"rules:\n  - headers: {Content-Type: x}\n    response: {}\n", "s.yaml:2:15",
      "set the content type with 'content_type'"},
-    {"default:\n  case: a\n  response: {}\n", "s.yaml:2:3",
-     "'case' has no meaning in 'default'"},
+    {"default:\n  case: a\n  response: {}\n", "s.yaml:2:3", "'case' has no meaning in 'default'"},
 };
 
 static void test_bad_scenarios(void **state)

@@ -88,8 +88,7 @@ static const struct mock_bad_scenario bad_cases[] = {
     {"rules:\n  - reply:\n      tool_calls: [a]\n", "s.yaml:3:20", "a tool call must be a map"},
     {"rules:\n  - reply: {usage: {prompt_tokens: -1}}\n", "s.yaml:2:36",
      "'prompt_tokens' must be between 0"},
-    {"rules:\n  - reply: {usage: {prompt: 1}}\n", "s.yaml:2:21",
-     "unknown key 'prompt' in 'usage'"},
+    {"rules:\n  - reply: {usage: {prompt: 1}}\n", "s.yaml:2:21", "unknown key 'prompt' in 'usage'"},
     {"rules:\n  - reply: {finish_reason: \"\"}\n", "s.yaml:2:28",
      "'finish_reason' must be a non-empty string"},
     {"rules:\n  - reply: {text: a}\n    chunks: 0\n", "s.yaml:3:13",
@@ -125,37 +124,38 @@ static void test_load_errors(void **state)
 static void test_good_file(void **state)
 {
     (void)state;
-    struct oai_scenario *s = load_ok("rules:\n"
-                                     "  - match: /WEATHER/i\n"
-                                     "    model: gpt-x\n"
-                                     "    times: 2\n"
-                                     "    reply:\n"
-                                     "      text: Let me look.\n"
-                                     "      tool_calls:\n"
-                                     "        - name: get_weather\n"
-                                     "          args: {city: Paris, days: 2}\n"
-                                     "          id: call_1\n"
-                                     "        - name: broken\n"
-                                     "          args_text: '{\"br'\n"
-                                     "        - name: noargs\n"
-                                     "      finish_reason: length\n"
-                                     "      usage: {prompt_tokens: 10, completion_tokens: 5}\n"
-                                     "    chunks: 3\n"
-                                     "    chunk_delay_ms: 10\n"
-                                     "    delay_ms: 20\n"
-                                     "    cut: 2\n"
-                                     "  - after_tool: get_weather\n"
-                                     "    model: gpt-y\n"
-                                     "    reply: {text: sunny}\n"
-                                     "    stall: true\n"
-                                     "  - status: 429\n"
-                                     "    headers: {Retry-After: \"1\"}\n"
-                                     "  - status: 400\n"
-                                     "    error: {message: bad, type: t, param: messages, code: null}\n"
-                                     "  - status: 502\n"
-                                     "    body: {oops: 1}\n"
-                                     "  - raw: \"data: {broken\\n\\n\"\n"
-                                     "default: {reply: {text: hi}}\n");
+    struct oai_scenario *s =
+        load_ok("rules:\n"
+                "  - match: /WEATHER/i\n"
+                "    model: gpt-x\n"
+                "    times: 2\n"
+                "    reply:\n"
+                "      text: Let me look.\n"
+                "      tool_calls:\n"
+                "        - name: get_weather\n"
+                "          args: {city: Paris, days: 2}\n"
+                "          id: call_1\n"
+                "        - name: broken\n"
+                "          args_text: '{\"br'\n"
+                "        - name: noargs\n"
+                "      finish_reason: length\n"
+                "      usage: {prompt_tokens: 10, completion_tokens: 5}\n"
+                "    chunks: 3\n"
+                "    chunk_delay_ms: 10\n"
+                "    delay_ms: 20\n"
+                "    cut: 2\n"
+                "  - after_tool: get_weather\n"
+                "    model: gpt-y\n"
+                "    reply: {text: sunny}\n"
+                "    stall: true\n"
+                "  - status: 429\n"
+                "    headers: {Retry-After: \"1\"}\n"
+                "  - status: 400\n"
+                "    error: {message: bad, type: t, param: messages, code: null}\n"
+                "  - status: 502\n"
+                "    body: {oops: 1}\n"
+                "  - raw: \"data: {broken\\n\\n\"\n"
+                "default: {reply: {text: hi}}\n");
     assert_int_equal(s->nrules, 6);
     const struct oai_rule *r = &s->rules[0];
     assert_non_null(r->match);
@@ -258,8 +258,8 @@ static void test_request_read(void **state)
         {"{\"messages\":[{\"role\":\"user\",\"content\":\"w\"},"
          "{\"role\":\"tool\",\"tool_call_id\":\"nope\",\"content\":\"x\"}]}",
          OAI_TURN_TOOL, NULL, "w", 2},
-        {"{\"messages\":[{\"role\":\"function\",\"name\":\"f\",\"content\":\"r\"}]}",
-         OAI_TURN_TOOL, "f", "", 1},
+        {"{\"messages\":[{\"role\":\"function\",\"name\":\"f\",\"content\":\"r\"}]}", OAI_TURN_TOOL,
+         "f", "", 1},
         {"{\"messages\":[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"assistant\","
          "\"content\":\"b\"}]}",
          OAI_TURN_OTHER, NULL, "a", 2},
@@ -359,9 +359,11 @@ static void test_pick(void **state)
 
 /* ---- rendering ------------------------------------------------------------ */
 
-#define ANSWER(usage)                                                                           \
-    {.model = "gpt-x", .include_usage = (usage), .seq = 7, .created = 1700000000,      \
-     .prompt_words = 3, .user_text = "say \"hi\"", .user_text_len = 8}
+#define ANSWER(usage)                                                                              \
+    {                                                                                              \
+        .model = "gpt-x", .include_usage = (usage), .seq = 7, .created = 1700000000,               \
+        .prompt_words = 3, .user_text = "say \"hi\"", .user_text_len = 8                           \
+    }
 
 static char *completion_of(const char *yaml)
 {
@@ -373,8 +375,9 @@ static char *completion_of(const char *yaml)
     return got;
 }
 
-#define HEAD "{\"id\":\"chatcmpl-mock-7\",\"object\":\"chat.completion\",\"created\":1700000000," \
-             "\"model\":\"gpt-x\",\"choices\":[{\"index\":0,\"message\":"
+#define HEAD                                                                                       \
+    "{\"id\":\"chatcmpl-mock-7\",\"object\":\"chat.completion\",\"created\":1700000000,"           \
+    "\"model\":\"gpt-x\",\"choices\":[{\"index\":0,\"message\":"
 
 static const struct {
     const char *yaml, *expected;
@@ -385,11 +388,12 @@ static const struct {
           "\"total_tokens\":6}}"},
     /* tool calls: content null, automatic ids call_<answer>_<n>, finish tool_calls */
     {"default: {reply: {tool_calls: [{name: f, args: {a: 1}}, {name: g, id: c, args_text: x}]}}",
-     HEAD "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_7_1\","
-          "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":1}\"}},"
-          "{\"id\":\"c\",\"type\":\"function\",\"function\":{\"name\":\"g\",\"arguments\":\"x\"}}]},"
-          "\"logprobs\":null,\"finish_reason\":\"tool_calls\"}],\"usage\":{\"prompt_tokens\":3,"
-          "\"completion_tokens\":2,\"total_tokens\":5}}"},
+     HEAD
+     "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_7_1\","
+     "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":1}\"}},"
+     "{\"id\":\"c\",\"type\":\"function\",\"function\":{\"name\":\"g\",\"arguments\":\"x\"}}]},"
+     "\"logprobs\":null,\"finish_reason\":\"tool_calls\"}],\"usage\":{\"prompt_tokens\":3,"
+     "\"completion_tokens\":2,\"total_tokens\":5}}"},
     /* scripted finish_reason and usage; an empty reply has "" content */
     {"default: {reply: {finish_reason: length, usage: {prompt_tokens: 10, total_tokens: 1}}}",
      HEAD "{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,"
@@ -424,8 +428,9 @@ static char *stream_of(const char *yaml, bool include_usage)
     return text;
 }
 
-#define CH "data: {\"id\":\"chatcmpl-mock-7\",\"object\":\"chat.completion.chunk\"," \
-           "\"created\":1700000000,\"model\":\"gpt-x\",\"choices\":[{\"index\":0,\"delta\":"
+#define CH                                                                                         \
+    "data: {\"id\":\"chatcmpl-mock-7\",\"object\":\"chat.completion.chunk\","                      \
+    "\"created\":1700000000,\"model\":\"gpt-x\",\"choices\":[{\"index\":0,\"delta\":"
 #define NOFIN ",\"logprobs\":null,\"finish_reason\":null}]}\n\n"
 #define FIN(r) ",\"logprobs\":null,\"finish_reason\":\"" r "\"}]}\n\n"
 #define DONE "data: [DONE]\n\n"
@@ -438,29 +443,27 @@ static const struct {
     /* role first, content in chunks (never inside a UTF-8 character), delays
      * between chunks, finish, [DONE] */
     {"default: {reply: {text: \"h\u00e9\u00e9!\"}, chunks: 2, chunk_delay_ms: 5}", false,
-     CH "{\"role\":\"assistant\",\"content\":\"\"}" NOFIN "<sleep 5>"
-     CH "{\"content\":\"h\u00e9\"}" NOFIN "<sleep 5>"
-     CH "{\"content\":\"\u00e9!\"}" NOFIN "<sleep 5>"
-     CH "{}" FIN("stop") DONE},
+     CH "{\"role\":\"assistant\",\"content\":\"\"}" NOFIN "<sleep 5>" CH
+        "{\"content\":\"h\u00e9\"}" NOFIN "<sleep 5>" CH "{\"content\":\"\u00e9!\"}" NOFIN
+        "<sleep 5>" CH "{}" FIN("stop") DONE},
     /* tool calls: the first delta names the call, later ones carry only
      * index and argument pieces */
     {"default: {reply: {tool_calls: [{name: f, args_text: abcd}, {name: g, id: c2, args_text: "
      "\"\"}]}, chunks: 2}",
      false,
-     CH "{\"role\":\"assistant\",\"content\":null}" NOFIN
-     CH "{\"tool_calls\":[{\"index\":0,\"id\":\"call_7_1\",\"type\":\"function\",\"function\":"
-        "{\"name\":\"f\",\"arguments\":\"\"}}]}" NOFIN
-     CH "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"ab\"}}]}" NOFIN
-     CH "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"cd\"}}]}" NOFIN
-     CH "{\"tool_calls\":[{\"index\":1,\"id\":\"c2\",\"type\":\"function\",\"function\":"
-        "{\"name\":\"g\",\"arguments\":\"\"}}]}" NOFIN
-     CH "{}" FIN("tool_calls") DONE},
+     CH "{\"role\":\"assistant\",\"content\":null}" NOFIN CH
+        "{\"tool_calls\":[{\"index\":0,\"id\":\"call_7_1\",\"type\":\"function\",\"function\":"
+        "{\"name\":\"f\",\"arguments\":\"\"}}]}" NOFIN CH
+        "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"ab\"}}]}" NOFIN CH
+        "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"cd\"}}]}" NOFIN CH
+        "{\"tool_calls\":[{\"index\":1,\"id\":\"c2\",\"type\":\"function\",\"function\":"
+        "{\"name\":\"g\",\"arguments\":\"\"}}]}" NOFIN CH "{}" FIN("tool_calls") DONE},
     /* include_usage: usage null on every chunk, then a usage chunk */
     {"default: {reply: {text: a b, usage: {completion_tokens: 9}}}", true,
      CH "{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}],"
-        "\"usage\":null}\n\n"
-     CH "{\"content\":\"a b\"},\"logprobs\":null,\"finish_reason\":null}],\"usage\":null}\n\n"
-     CH "{},\"logprobs\":null,\"finish_reason\":\"stop\"}],\"usage\":null}\n\n"
+        "\"usage\":null}\n\n" CH
+        "{\"content\":\"a b\"},\"logprobs\":null,\"finish_reason\":null}],\"usage\":null}\n\n" CH
+        "{},\"logprobs\":null,\"finish_reason\":\"stop\"}],\"usage\":null}\n\n"
         "data: {\"id\":\"chatcmpl-mock-7\",\"object\":\"chat.completion.chunk\","
         "\"created\":1700000000,\"model\":\"gpt-x\",\"choices\":[],\"usage\":"
         "{\"prompt_tokens\":3,\"completion_tokens\":9,\"total_tokens\":12}}\n\n" DONE},
@@ -468,19 +471,18 @@ static const struct {
     {"default: {reply: {text: abc}, chunks: 3, cut: true}", false,
      CH "{\"role\":\"assistant\",\"content\":\"\"}" NOFIN "<cut>"},
     {"default: {reply: {text: abc}, chunks: 3, stall: 2}", false,
-     CH "{\"role\":\"assistant\",\"content\":\"\"}" NOFIN CH "{\"content\":\"a\"}" NOFIN
-        "<stall>"},
+     CH "{\"role\":\"assistant\",\"content\":\"\"}" NOFIN CH "{\"content\":\"a\"}" NOFIN "<stall>"},
     {"default: {reply: {text: a}, cut: 100}", false,
-     CH "{\"role\":\"assistant\",\"content\":\"\"}" NOFIN CH "{\"content\":\"a\"}" NOFIN
-     CH "{}" FIN("stop") "<cut>"},
+     CH "{\"role\":\"assistant\",\"content\":\"\"}" NOFIN CH "{\"content\":\"a\"}" NOFIN CH
+        "{}" FIN("stop") "<cut>"},
     /* raw replaces the chunks, verbatim; a cut follows it */
     {"default: {reply: {text: a}, raw: \"data: {broken\\n\\n\", cut: true}", false,
      "data: {broken\n\n<cut>"},
     {"default: {raw: \"\"}", false, ""},
     /* no rule: the built-in answer */
     {"rules: []", false,
-     CH "{\"role\":\"assistant\",\"content\":\"\"}" NOFIN
-     CH "{\"content\":\"no rule matched: say \\\"hi\\\"\"}" NOFIN CH "{}" FIN("stop") DONE},
+     CH "{\"role\":\"assistant\",\"content\":\"\"}" NOFIN CH
+        "{\"content\":\"no rule matched: say \\\"hi\\\"\"}" NOFIN CH "{}" FIN("stop") DONE},
 };
 
 static void test_render_stream(void **state)
@@ -514,10 +516,14 @@ static void test_render_other(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_load_errors),       cmocka_unit_test(test_good_file),
-        cmocka_unit_test(test_load_file_missing), cmocka_unit_test(test_request_read),
-        cmocka_unit_test(test_pick),              cmocka_unit_test(test_render_completion),
-        cmocka_unit_test(test_render_stream),     cmocka_unit_test(test_render_other),
+        cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_good_file),
+        cmocka_unit_test(test_load_file_missing),
+        cmocka_unit_test(test_request_read),
+        cmocka_unit_test(test_pick),
+        cmocka_unit_test(test_render_completion),
+        cmocka_unit_test(test_render_stream),
+        cmocka_unit_test(test_render_other),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

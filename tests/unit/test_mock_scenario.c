@@ -66,12 +66,14 @@ static const struct mock_bad_scenario bad_cases[] = {
      "unknown key 'chunk' in a text step (did you mean 'chunks'?)"},
     {"rules:\n  - steps:\n      - {text: a, chunks: 0}\n", "s.yaml:3:27",
      "'chunks' must be between 1 and"},
-    {"rules:\n  - steps:\n      - {text: [a]}\n", "s.yaml:3:16", "'text' must be a string, not a list"},
+    {"rules:\n  - steps:\n      - {text: [a]}\n", "s.yaml:3:16",
+     "'text' must be a string, not a list"},
     {"rules:\n  - steps:\n      - {text: }\n", "s.yaml:3:16", "'text' must be a string, not null"},
     {"rules:\n  - steps:\n      - {tool: \"\"}\n", "s.yaml:3:16", "'tool' needs a tool name"},
     {"rules:\n  - steps:\n      - {tool: t, args: {}, args_text: x}\n", "s.yaml:3:9",
      "give 'args' or 'args_text', not both"},
-    {"rules:\n  - steps:\n      - {delay_ms: soon}\n", "s.yaml:3:20", "'delay_ms' must be an integer"},
+    {"rules:\n  - steps:\n      - {delay_ms: soon}\n", "s.yaml:3:20",
+     "'delay_ms' must be an integer"},
     {"rules:\n  - steps:\n      - {delay_ms: -1}\n", "s.yaml:3:20", "between 0 and"},
     {"rules:\n  - steps:\n      - {event: [1]}\n", "s.yaml:3:17", "'event' must be a map"},
     {"rules:\n  - steps:\n      - {cut: false}\n", "s.yaml:3:15", "'cut: false' does nothing"},
@@ -94,7 +96,8 @@ static const struct mock_bad_scenario bad_cases[] = {
      "with 'content_type'"},
     {"rules:\n  - headers: {\"bad name\": x}\n    steps: [{text: a}]\n", "s.yaml:2:15",
      "not a valid header name"},
-    {"rules:\n  - headers: [a]\n    steps: [{text: a}]\n", "s.yaml:2:14", "'headers' must be a map"},
+    {"rules:\n  - headers: [a]\n    steps: [{text: a}]\n", "s.yaml:2:14",
+     "'headers' must be a map"},
     {"rules:\n  - run: none\n    finish: {a: 1}\n    steps: [{text: a}]\n", "s.yaml:3:13",
      "'finish' needs run: auto"},
     {"default:\n  match: x\n  steps: [{text: a}]\n", "s.yaml:2:3",
@@ -276,10 +279,10 @@ static const struct {
     const char *expected;
 } render_cases[] = {
     /* text with automatic ids: msg_<answer>_<n> */
-    {"default: {steps: [{text: hi}]}",
-     RS "data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"msg_7_1\",\"role\":\"assistant\"}\n\n"
-        "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"msg_7_1\",\"delta\":\"hi\"}\n\n"
-        "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"msg_7_1\"}\n\n" RF},
+    {"default: {steps: [{text: hi}]}", RS
+     "data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"msg_7_1\",\"role\":\"assistant\"}\n\n"
+     "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"msg_7_1\",\"delta\":\"hi\"}\n\n"
+     "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"msg_7_1\"}\n\n" RF},
     /* chunks never split a UTF-8 sequence; chunk_delay_ms between them */
     {"default: {run: none, steps: [{text: \"h\u00e9\u00e9\", id: m, chunks: 2, chunk_delay_ms: 5, "
      "role: developer}]}",
@@ -337,11 +340,11 @@ static const struct {
      RS "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"wrong\","
         "\"outcome\":{\"type\":\"interrupt\"}}\n\n"},
     /* no default: the built-in answer names the text */
-    {"rules: []",
-     RS "data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"msg_7_1\",\"role\":\"assistant\"}\n\n"
-        "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"msg_7_1\","
-        "\"delta\":\"no rule matched: say \\\"hi\\\"\"}\n\n"
-        "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"msg_7_1\"}\n\n" RF},
+    {"rules: []", RS
+     "data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"msg_7_1\",\"role\":\"assistant\"}\n\n"
+     "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"msg_7_1\","
+     "\"delta\":\"no rule matched: say \\\"hi\\\"\"}\n\n"
+     "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"msg_7_1\"}\n\n" RF},
 };
 
 static void test_render(void **state)
@@ -355,9 +358,9 @@ static void test_render(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_load_errors),   cmocka_unit_test(test_defaults_and_fields),
+        cmocka_unit_test(test_load_errors),       cmocka_unit_test(test_defaults_and_fields),
         cmocka_unit_test(test_load_file_missing), cmocka_unit_test(test_pick),
-        cmocka_unit_test(test_request_read),  cmocka_unit_test(test_render),
+        cmocka_unit_test(test_request_read),      cmocka_unit_test(test_render),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,7 +67,7 @@ static int setup(void **state)
     snprintf(t, sizeof t, "%s/secret", outside);
     link_to(t, "rec/tests/ok/frames.jsonl"); /* a file linked out */
     snprintf(t, sizeof t, "%s/dir", outside);
-    link_to(t, "rec/tests/linked"); /* a test directory linked out */
+    link_to(t, "rec/tests/linked");                   /* a test directory linked out */
     link_to("vars.json", "rec/tests/ok/result.json"); /* even a link inside */
     char p[512];
     snprintf(p, sizeof p, "%s/rec/fifo", root);
@@ -86,15 +86,15 @@ static void test_kinds(void **state)
     } rows[] = {
         {"run.json", AN_NF_FILE},
         {"tests/ok/vars.json", AN_NF_FILE},
-        {"tests/ok/frames.jsonl", AN_NF_LINK},    /* a link out */
-        {"tests/ok/result.json", AN_NF_LINK},     /* a link that stays inside: still a link */
-        {"tests/linked/vars.json", AN_NF_LINK},   /* through a linked directory */
+        {"tests/ok/frames.jsonl", AN_NF_LINK},  /* a link out */
+        {"tests/ok/result.json", AN_NF_LINK},   /* a link that stays inside: still a link */
+        {"tests/linked/vars.json", AN_NF_LINK}, /* through a linked directory */
         {"tests/linked", AN_NF_LINK},
         {"tests/nope/vars.json", AN_NF_ABSENT},
         {"nope.json", AN_NF_ABSENT},
-        {"tests/ok", AN_NF_OTHER},                /* a directory */
-        {"fifo", AN_NF_OTHER},                    /* opened without blocking, refused */
-        {"tests/../run.json", AN_NF_OTHER},       /* not a plain path */
+        {"tests/ok", AN_NF_OTHER},          /* a directory */
+        {"fifo", AN_NF_OTHER},              /* opened without blocking, refused */
+        {"tests/../run.json", AN_NF_OTHER}, /* not a plain path */
         {"/etc/passwd", AN_NF_OTHER},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
@@ -124,7 +124,8 @@ static void test_reads(void **state)
     an_buf_release(&b);
     /* a link: refused, naming the file; nothing of the canary read */
     assert_int_equal(an_nf_read(rec, "tests/linked/vars.json", 0, &b, &err), AN_EIO);
-    assert_non_null(strstr(err.msg, "tests/linked/vars.json' is (or goes through) a symbolic link"));
+    assert_non_null(
+        strstr(err.msg, "tests/linked/vars.json' is (or goes through) a symbolic link"));
     assert_null(b.data);
     assert_int_equal(an_nf_read(rec, "nope.json", 0, &b, &err), AN_ENOTFOUND);
     /* the cap names the file */

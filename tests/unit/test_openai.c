@@ -14,12 +14,12 @@ static void test_content_pieces(void **state)
     struct an_oai_answer a;
     struct an_err e = AN_ERR_INIT;
     an_oai_answer_init(&a);
-    assert_int_equal(feed(&a,
-                          CHUNKS(CH("{\"role\":\"assistant\",\"content\":\"\"}"), TEXT("Hel"),
-                                 TEXT("lo, "), CH("{\"content\":null}"), TEXT("w\\u00f6rld"),
-                                 FIN("stop"), USAGE, DONE),
-                          &e),
-                     AN_OK);
+    assert_int_equal(
+        feed(&a,
+             CHUNKS(CH("{\"role\":\"assistant\",\"content\":\"\"}"), TEXT("Hel"), TEXT("lo, "),
+                    CH("{\"content\":null}"), TEXT("w\\u00f6rld"), FIN("stop"), USAGE, DONE),
+             &e),
+        AN_OK);
     assert_string_equal(an_buf_cstr(&a.text), "Hello, w\xC3\xB6rld");
     assert_string_equal(a.finish_reason, "stop");
     assert_string_equal(a.id, "chatcmpl-1");
@@ -160,8 +160,7 @@ static void test_bad_chunks(void **state)
         int rc;
         const char *want;
     } rows[] = {
-        {"{\"choices\":[{\"delta\":{\"content\":\"a\"}", AN_EPROTO,
-         "chunk #2 is not valid JSON ("},
+        {"{\"choices\":[{\"delta\":{\"content\":\"a\"}", AN_EPROTO, "chunk #2 is not valid JSON ("},
         {"not json at all", AN_EPROTO, ": not json at all"},
         {"[1,2]", AN_EPROTO, "chunk #2 is a JSON array, not an object: [1,2]"},
         {"{\"error\":{\"message\":\"model overloaded\",\"code\":\"overloaded\"}}", AN_ERUN,
@@ -205,12 +204,12 @@ static void test_calls_without_index(void **state)
     struct an_oai_answer a;
     struct an_err e = AN_ERR_INIT;
     an_oai_answer_init(&a);
-    int rc = feed(&a,
-                  CHUNKS(TC("{\"id\":\"x1\",\"function\":{\"name\":\"a\",\"arguments\":\"{\"}}"),
-                         TC("{\"function\":{\"arguments\":\"}\"}}"),
-                         TC("{\"id\":\"x2\",\"function\":{\"name\":\"b\"}}"), FIN("tool_calls"),
-                         DONE),
-                  &e);
+    int rc =
+        feed(&a,
+             CHUNKS(TC("{\"id\":\"x1\",\"function\":{\"name\":\"a\",\"arguments\":\"{\"}}"),
+                    TC("{\"function\":{\"arguments\":\"}\"}}"),
+                    TC("{\"id\":\"x2\",\"function\":{\"name\":\"b\"}}"), FIN("tool_calls"), DONE),
+             &e);
     assert_int_equal(rc, AN_OK);
     assert_int_equal(a.ncalls, 2);
     assert_string_equal(an_buf_cstr(&a.calls[0].args), "{}");
@@ -329,18 +328,17 @@ static void test_history_plain_and_tools(void **state)
     json_t *m = an_oai_msgs_from_agui(h, &e);
     if (!m)
         fail_msg("%s", e.msg);
-    assert_json(m,
-                "[{\"role\":\"system\",\"content\":\"Be brief.\"},"
-                " {\"role\":\"user\",\"name\":\"ann\",\"content\":\"Weather in Paris?\"},"
-                " {\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
-                "  {\"id\":\"t1\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\","
-                "   \"arguments\":\"{\\\"city\\\":\\\"Paris\\\"}\"}},"
-                "  {\"id\":\"t2\",\"type\":\"function\",\"function\":{\"name\":\"now\","
-                "   \"arguments\":\"{\\\"tz\\\":\\\"CET\\\"}\"}}]},"
-                " {\"role\":\"tool\",\"tool_call_id\":\"t1\",\"content\":\"sunny\"},"
-                " {\"role\":\"tool\",\"tool_call_id\":\"t2\",\"content\":\"{\\\"h\\\":12}\"},"
-                " {\"role\":\"assistant\",\"content\":\"Sunny, 12h.\"},"
-                " {\"role\":\"developer\",\"content\":\"dev note\"}]");
+    assert_json(m, "[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+                   " {\"role\":\"user\",\"name\":\"ann\",\"content\":\"Weather in Paris?\"},"
+                   " {\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
+                   "  {\"id\":\"t1\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\","
+                   "   \"arguments\":\"{\\\"city\\\":\\\"Paris\\\"}\"}},"
+                   "  {\"id\":\"t2\",\"type\":\"function\",\"function\":{\"name\":\"now\","
+                   "   \"arguments\":\"{\\\"tz\\\":\\\"CET\\\"}\"}}]},"
+                   " {\"role\":\"tool\",\"tool_call_id\":\"t1\",\"content\":\"sunny\"},"
+                   " {\"role\":\"tool\",\"tool_call_id\":\"t2\",\"content\":\"{\\\"h\\\":12}\"},"
+                   " {\"role\":\"assistant\",\"content\":\"Sunny, 12h.\"},"
+                   " {\"role\":\"developer\",\"content\":\"dev note\"}]");
     json_decref(m);
     json_decref(h);
 
@@ -403,7 +401,7 @@ static void test_history_errors(void **state)
         {"[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"robot\",\"content\":\"x\"}]",
          "history message #2 has role 'robot'"},
         {"[{\"role\":\"tool\",\"content\":\"x\"}]", "history message #1 (tool) has no string "
-                                                   "'toolCallId'"},
+                                                    "'toolCallId'"},
         {"[{\"role\":\"user\",\"content\":[{\"type\":\"binary\",\"mimeType\":\"image/png\"}]}]",
          "history message #1: part #1 (binary) has neither 'data' nor 'url'"},
         {"[{\"role\":\"user\",\"content\":[{\"type\":\"video\",\"source\":{\"type\":\"url\","

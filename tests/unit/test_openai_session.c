@@ -184,10 +184,10 @@ static bool has_warning(const struct an_turn_rec *r, const char *needle)
     return false;
 }
 
-#define WEATHER_CALL                                                                            \
-    TC("{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":"        \
-       "\"get_weather\",\"arguments\":\"{\\\"city\\\":\"}}"),                                   \
-        TC("{\"index\":0,\"function\":{\"arguments\":\"\\\"Paris\\\"}\"}}"), FIN("tool_calls"), \
+#define WEATHER_CALL                                                                               \
+    TC("{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":"              \
+       "\"get_weather\",\"arguments\":\"{\\\"city\\\":\"}}"),                                      \
+        TC("{\"index\":0,\"function\":{\"arguments\":\"\\\"Paris\\\"}\"}}"), FIN("tool_calls"),    \
         DONE
 
 static void test_session_tool_loop(void **state)
@@ -199,8 +199,12 @@ static void test_session_tool_loop(void **state)
                             "{\"id\":\"h2\",\"role\":\"assistant\",\"content\":\"Hello!\"}]");
     struct an_openai_tool tools[] = {{.name = "get_weather", .result = canned}};
     struct an_kv hdr[] = {{"X-Test", "yes"}};
-    struct an_openai_opts o = {.api_key = "sk-test", .system = "You are terse.",
-                               .tools = tools, .ntools = 1, .headers = hdr, .nheaders = 1,
+    struct an_openai_opts o = {.api_key = "sk-test",
+                               .system = "You are terse.",
+                               .tools = tools,
+                               .ntools = 1,
+                               .headers = hdr,
+                               .nheaders = 1,
                                .history = history};
     respond(&x, sse(CHUNKS(WEATHER_CALL)));
     respond(&x, sse(CHUNKS(TEXT("It is 21"), TEXT(" and clear."), FIN("stop"), USAGE, DONE)));
@@ -285,16 +289,16 @@ static void test_session_commands(void **state)
         {.name = "slow", .argv = ARGV("/bin/sh", "-c", "sleep 5"), .timeout_ms = 200},
     };
     struct an_openai_opts o = {.tools = tools, .ntools = 3};
-    respond(&x, sse(CHUNKS(
-                    TC("{\"index\":0,\"id\":\"e\",\"function\":{\"name\":\"echo\",\"arguments\":"
-                       "\"{\\\"a\\\":1}\"}}"),
-                    TC("{\"index\":1,\"id\":\"b\",\"function\":{\"name\":\"broken\","
-                       "\"arguments\":\"{}\"}}"),
-                    TC("{\"index\":2,\"id\":\"s\",\"function\":{\"name\":\"slow\","
-                       "\"arguments\":\"\"}}"),
-                    TC("{\"index\":3,\"id\":\"x\",\"function\":{\"name\":\"echo\","
-                       "\"arguments\":\"{oops\"}}"),
-                    FIN("tool_calls"), DONE)));
+    respond(&x,
+            sse(CHUNKS(TC("{\"index\":0,\"id\":\"e\",\"function\":{\"name\":\"echo\",\"arguments\":"
+                          "\"{\\\"a\\\":1}\"}}"),
+                       TC("{\"index\":1,\"id\":\"b\",\"function\":{\"name\":\"broken\","
+                          "\"arguments\":\"{}\"}}"),
+                       TC("{\"index\":2,\"id\":\"s\",\"function\":{\"name\":\"slow\","
+                          "\"arguments\":\"\"}}"),
+                       TC("{\"index\":3,\"id\":\"x\",\"function\":{\"name\":\"echo\","
+                          "\"arguments\":\"{oops\"}}"),
+                       FIN("tool_calls"), DONE)));
     respond(&x, sse(CHUNKS(TEXT("done"), FIN("stop"), DONE)));
     sess_open(&x, &o);
 
@@ -327,13 +331,12 @@ static void test_session_unanswered_tools(void **state)
     struct sess x = {0};
     struct an_openai_tool tools[] = {{.name = "confirm"}}; /* neither result nor argv */
     struct an_openai_opts o = {.tools = tools, .ntools = 1};
-    respond(&x, sse(CHUNKS(
-                    TEXT("Please confirm."),
-                    TC("{\"index\":0,\"id\":\"k\",\"function\":{\"name\":\"confirm\","
-                       "\"arguments\":\"{}\"}}"),
-                    TC("{\"index\":1,\"id\":\"u\",\"function\":{\"name\":\"rm_rf\","
-                       "\"arguments\":\"{}\"}}"),
-                    FIN("tool_calls"), DONE)));
+    respond(&x, sse(CHUNKS(TEXT("Please confirm."),
+                           TC("{\"index\":0,\"id\":\"k\",\"function\":{\"name\":\"confirm\","
+                              "\"arguments\":\"{}\"}}"),
+                           TC("{\"index\":1,\"id\":\"u\",\"function\":{\"name\":\"rm_rf\","
+                              "\"arguments\":\"{}\"}}"),
+                           FIN("tool_calls"), DONE)));
     respond(&x, sse(CHUNKS(TEXT("ok"), FIN("stop"), DONE)));
     sess_open(&x, &o);
 
@@ -419,8 +422,8 @@ static void test_session_http_error(void **state)
 static void test_session_refused(void **state)
 {
     (void)state;
-    struct an_openai_opts o = {.base_url = "http://127.0.0.1:1/v1", .model = "m",
-                               .timeout_ms = 5000};
+    struct an_openai_opts o = {
+        .base_url = "http://127.0.0.1:1/v1", .model = "m", .timeout_ms = 5000};
     struct an_session *s;
     struct an_err e = AN_ERR_INIT;
     struct an_transcript t;
@@ -534,12 +537,12 @@ static void test_open_errors(void **state)
     o = (struct an_openai_opts){.base_url = "http://h/v1", .model = "m", .history = hist};
     assert_int_equal(an_openai_open(&s, &o, &e), AN_ESCHEMA);
     assert_has(e.msg, "history message #1 has role 'wizard'");
-    o = (struct an_openai_opts){.base_url = "http://h/v1", .model = "m", .tools = twice,
-                                .ntools = 2};
+    o = (struct an_openai_opts){
+        .base_url = "http://h/v1", .model = "m", .tools = twice, .ntools = 2};
     assert_int_equal(an_openai_open(&s, &o, &e), AN_EUSAGE);
     assert_has(e.msg, "tool 'a' is declared twice");
-    o = (struct an_openai_opts){.base_url = "http://h/v1", .model = "m", .headers = bad_hdr,
-                                .nheaders = 1};
+    o = (struct an_openai_opts){
+        .base_url = "http://h/v1", .model = "m", .headers = bad_hdr, .nheaders = 1};
     assert_int_equal(an_openai_open(&s, &o, &e), AN_EUSAGE);
     assert_has(e.msg, "invalid HTTP header 'X-A'");
     assert_null(s);

@@ -87,8 +87,8 @@ static void check_row(size_t row, const struct redact_row *r)
         assert_int_equal(len, strlen(got));
     for (size_t l = 0; l < an_redactor_nlabels(rd); l++)
         if (counts[l] != r->counts[l])
-            fail_msg("row %zu: label %s counted %zu, expected %zu", row,
-                     an_redactor_label(rd, l), counts[l], r->counts[l]);
+            fail_msg("row %zu: label %s counted %zu, expected %zu", row, an_redactor_label(rd, l),
+                     counts[l], r->counts[l]);
     free(got);
     an_redactor_free(rd);
 }
@@ -134,7 +134,10 @@ static void test_redact_text(void **state)
          "x=\"[redacted]\" y=\"[redacted]\"",
          {2}},
         /* a pattern; several matches, an empty match never loops */
-        {{NULL}, {"sk-[a-z0-9]+"}, "keys: sk-abc1 and sk-zz9.", "keys: [redacted] and [redacted].",
+        {{NULL},
+         {"sk-[a-z0-9]+"},
+         "keys: sk-abc1 and sk-zz9.",
+         "keys: [redacted] and [redacted].",
          {2}},
         {{NULL}, {"x*"}, "abxxc", "ab[redacted]c", {1}},
         /* a pattern overlapping a secret */
@@ -223,10 +226,8 @@ static void test_redact_frames(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_slugs),
-        cmocka_unit_test(test_redact_text),
-        cmocka_unit_test(test_redact_adding),
-        cmocka_unit_test(test_redact_json),
+        cmocka_unit_test(test_slugs),         cmocka_unit_test(test_redact_text),
+        cmocka_unit_test(test_redact_adding), cmocka_unit_test(test_redact_json),
         cmocka_unit_test(test_redact_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,8 +11,8 @@
 #include "run/replay_judge.h"
 
 /* What run/judge.c shows an openai judge: an instruction, then the object. */
-#define SHOWN(criteria)                                                                       \
-    "You are a strict test validator. Answer {\"passed\": true}.\n\n{\n  \"test_mode\": "     \
+#define SHOWN(criteria)                                                                            \
+    "You are a strict test validator. Answer {\"passed\": true}.\n\n{\n  \"test_mode\": "          \
     "\"validator\",\n  \"criteria\": " criteria ",\n  \"input\": \"hi\"\n}"
 
 struct rec_row {
@@ -134,10 +134,10 @@ static void test_judges(void **state)
         int rc;
         size_t failed;
     } rows[] = {
-        {1, 0, AN_OK, 0},            /* accepted; rejected and negated: both pass */
-        {0, 1, AN_OK, 2},            /* both fail */
-        {1, 2, AN_ENOTFOUND, 0},     /* the second judge has no verdict */
-        {-1, 1, AN_EPROTO, 0},       /* the judge gave no usable answer then */
+        {1, 0, AN_OK, 0},        /* accepted; rejected and negated: both pass */
+        {0, 1, AN_OK, 2},        /* both fail */
+        {1, 2, AN_ENOTFOUND, 0}, /* the second judge has no verdict */
+        {-1, 1, AN_EPROTO, 0},   /* the judge gave no usable answer then */
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         struct an_judgements rec = {0}, js = {0};

@@ -51,11 +51,14 @@ static void test_frames_shapes(void **state)
          {"{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"[redacted]\"}",
           "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"delta\":\"[redacted]\"}"}},
         {"two tool calls' argument deltas alternate",
-         {"{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"{\\\"k\\\":\\\"sk-inter\"}",
+         {"{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"{\\\"k\\\":\\\"sk-"
+          "inter\"}",
           "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c2\",\"delta\":\"{\\\"q\\\":\\\"x\"}",
-          "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"leaved-5ecret-4242\\\"}\"}",
+          "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"leaved-5ecret-4242\\\"}"
+          "\"}",
           "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c2\",\"delta\":\"\\\"}\"}", NULL},
-         {"{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"{\\\"k\\\":\\\"[redacted]\"}",
+         {"{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"{\\\"k\\\":\\\"[redacted]"
+          "\"}",
           "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c2\",\"delta\":\"{\\\"q\\\":\\\"x\"}",
           "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"[redacted]\\\"}\"}",
           "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c2\",\"delta\":\"\\\"}\"}"}},
@@ -148,7 +151,8 @@ static void test_cuts(void **state)
         {SECRET, NULL, "cut at the end: sk-interl", "cut at the end: [redacted]"},
         {SECRET, NULL, "ellipsis sk-inter\xE2\x80\xA6", "ellipsis [redacted]\xE2\x80\xA6"},
         {SECRET, NULL, "too short to tell: sk-...", "too short to tell: sk-..."},
-        {SECRET, NULL, "its stderr ends: ...rleaved-5ecret-4242 bye", "its stderr ends: ...[redacted] bye"},
+        {SECRET, NULL, "its stderr ends: ...rleaved-5ecret-4242 bye",
+         "its stderr ends: ...[redacted] bye"},
         {SECRET, NULL, "a word: interleaved...", "a word: interleaved..."},
         {NULL, "card-\\d{4}-\\d{4}", "body: card-1234-56...", "body: [redacted]..."},
         {NULL, "card-\\d{4}-\\d{4}", "total 5", "total 5"},
@@ -179,7 +183,8 @@ static void test_quoted(void **state)
         {SECRET, NULL, "event: {\\\"delta\\\":\\\"ok sk-interleav\\\"}",
          "event: {\\\"delta\\\":\\\"ok [redacted]\\\"}"},
         {SECRET, NULL, "a piece: \"leaved-5ec\" alone", "a piece: \"[redacted]\" alone"},
-        {SECRET, NULL, "no piece: \"int\" \"424\" \"hello\"", "no piece: \"int\" \"424\" \"hello\""},
+        {SECRET, NULL, "no piece: \"int\" \"424\" \"hello\"",
+         "no piece: \"int\" \"424\" \"hello\""},
     };
     for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
         struct an_redactor *rd = an_redactor_new();
@@ -271,8 +276,10 @@ static void test_result(void **state)
     r->input = strdup("use " SECRET);
     r->text = strdup("ok " SECRET);
     an_turn_warn(r, "unknown event with %s", SECRET);
-    static const char f1[] = "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"ok sk-inter\"}";
-    static const char f2[] = "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m\",\"delta\":\"leaved-5ecret-4242\"}";
+    static const char f1[] =
+        "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"ok sk-inter\"}";
+    static const char f2[] =
+        "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m\",\"delta\":\"leaved-5ecret-4242\"}";
     an_turn_add_frame(r, 1, f1, strlen(f1));
     an_turn_add_frame(r, 2, f2, strlen(f2));
     struct an_tool_call *tc = an_transcript_add_call(&t.transcript, 0);

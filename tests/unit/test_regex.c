@@ -27,10 +27,10 @@ static void test_table(void **state)
         {"/a.b/s", "a\nb", true, "a.b", "s"},
         {"a.b", "a\nb", false, "a.b", ""},
         {"/\\w+/u", "\xc3\xa9t\xc3\xa9", true, "\\w+", "u"},
-        {"/x/gy", "x", true, "x", "gy"}, /* g and y accepted, no effect */
+        {"/x/gy", "x", true, "x", "gy"},                      /* g and y accepted, no effect */
         {"/path/to.x", "/path/to.x", true, "/path/to.x", ""}, /* not letters: plain */
-        {"\\/path/to", "/path/to", true, "\\/path/to", ""}, /* an escaped slash: plain */
-        {"//", "//", true, "//", ""},                   /* empty body: plain */
+        {"\\/path/to", "/path/to", true, "\\/path/to", ""},   /* an escaped slash: plain */
+        {"//", "//", true, "//", ""},                         /* empty body: plain */
         {"/", "/", true, "/", ""},
         {"a/b/", "a/b/", true, "a/b/", ""},
         {"error|failed", "it failed", true, "error|failed", ""},
@@ -125,10 +125,8 @@ static void test_limits(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table),
-        cmocka_unit_test(test_invalid_utf8_subject),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_unknown_flag),
+        cmocka_unit_test(test_table),  cmocka_unit_test(test_invalid_utf8_subject),
+        cmocka_unit_test(test_errors), cmocka_unit_test(test_unknown_flag),
         cmocka_unit_test(test_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,9 +25,8 @@
 static void call(struct an_transcript *tr, unsigned turn, const char *name, const char *args,
                  const char *result, int64_t start, int64_t res_ms)
 {
-    struct an_tool_call *c =
-        fx_call(tr, turn, name, json_loads(args, 0, NULL),
-                result ? json_loads(result, JSON_DECODE_ANY, NULL) : NULL);
+    struct an_tool_call *c = fx_call(tr, turn, name, json_loads(args, 0, NULL),
+                                     result ? json_loads(result, JSON_DECODE_ANY, NULL) : NULL);
     c->args_text = strdup(args);
     c->start_ms = start;
     c->end_ms = start + 5;
@@ -124,24 +123,23 @@ static void test_fail_findings_and_evidence(void **state)
     struct an_run_result r = fixture();
     struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
     char *s = render(&r.tests[1], &o);
-    assert_string_equal(s,
-                        "FAIL  refund twice (12.3s)  tests/refund.test.yaml\n"
-                        "  turn 2: Tool \"charge_card\" count\n"
-                        "    expected: exactly 1 call\n"
-                        "    actual:   2 calls\n"
-                        "    at tests/refund.test.yaml:14:9\n"
-                        "    calls:\n"
-                        "      lookup_order({\"id\":42}) \xE2\x86\x92 {\"status\":\"paid\"}\n"
-                        "      charge_card({\"amount\":10}) \xE2\x86\x92 {\"ok\":true}\n"
-                        "      charge_card({\"amount\":10}) \xE2\x86\x92 (no result)\n"
-                        "    text: \"Done \\u001b[2Jrefunded\xEF\xBF\xBD twice\"\n"
-                        "  test: Text must match\n"
-                        "    expected: match /refunded once/\n"
-                        "    actual:   \"Hi!\\nDone\"\n"
-                        "    checked the text\n"
-                        "    of every turn\n"
-                        "    at tests/refund.test.yaml:20:5\n"
-                        "    calls: turn 2: lookup_order, charge_card, charge_card\n");
+    assert_string_equal(s, "FAIL  refund twice (12.3s)  tests/refund.test.yaml\n"
+                           "  turn 2: Tool \"charge_card\" count\n"
+                           "    expected: exactly 1 call\n"
+                           "    actual:   2 calls\n"
+                           "    at tests/refund.test.yaml:14:9\n"
+                           "    calls:\n"
+                           "      lookup_order({\"id\":42}) \xE2\x86\x92 {\"status\":\"paid\"}\n"
+                           "      charge_card({\"amount\":10}) \xE2\x86\x92 {\"ok\":true}\n"
+                           "      charge_card({\"amount\":10}) \xE2\x86\x92 (no result)\n"
+                           "    text: \"Done \\u001b[2Jrefunded\xEF\xBF\xBD twice\"\n"
+                           "  test: Text must match\n"
+                           "    expected: match /refunded once/\n"
+                           "    actual:   \"Hi!\\nDone\"\n"
+                           "    checked the text\n"
+                           "    of every turn\n"
+                           "    at tests/refund.test.yaml:20:5\n"
+                           "    calls: turn 2: lookup_order, charge_card, charge_card\n");
     no_trailing_spaces(s);
     free(s);
     an_run_result_release(&r);
@@ -169,14 +167,14 @@ static void test_error(void **state)
     struct an_run_result r = fixture();
     struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
     char *s = render(&r.tests[2], &o);
-    assert_string_equal(s,
-                        "ERROR agent down (30.0s)  tests/refund.test.yaml\n"
-                        "  turn 2: stream cut after 2 events\n"
-                        "    captured before it broke:\n"
-                        "      calls:\n"
-                        "        lookup_order({\"id\":42}) \xE2\x86\x92 (no result)\n"
-                        "      text: \"Let me ch\"\n"
-                        "  turns 3\xE2\x80\x93" "4 not run\n");
+    assert_string_equal(s, "ERROR agent down (30.0s)  tests/refund.test.yaml\n"
+                           "  turn 2: stream cut after 2 events\n"
+                           "    captured before it broke:\n"
+                           "      calls:\n"
+                           "        lookup_order({\"id\":42}) \xE2\x86\x92 (no result)\n"
+                           "      text: \"Let me ch\"\n"
+                           "  turns 3\xE2\x80\x93"
+                           "4 not run\n");
     free(s);
 
     /* a hook failure: outside any turn, nothing captured */
@@ -226,9 +224,16 @@ static void test_hostile_text(void **state)
 {
     (void)state;
     struct an_run_result r = {0};
-    struct an_test_result *t = fx_test(
-        &r, "evil\rPASS \x1b]0;title\x07 \xe2\x80\xae" "name\xc3\xa9", NULL, AN_STATUS_FAIL, 0, 0);
-    fx_turn(&t->transcript, "q", "a\x9b" "b\xc2\x9b" "c\x7f" "d\te\x01", T0, T0 + 1);
+    struct an_test_result *t = fx_test(&r,
+                                       "evil\rPASS \x1b]0;title\x07 \xe2\x80\xae"
+                                       "name\xc3\xa9",
+                                       NULL, AN_STATUS_FAIL, 0, 0);
+    fx_turn(&t->transcript, "q",
+            "a\x9b"
+            "b\xc2\x9b"
+            "c\x7f"
+            "d\te\x01",
+            T0, T0 + 1);
     an_findings_add(&t->findings, "text.must_match", 0, NULL, 0, 0, "Text must match", NULL, NULL,
                     NULL);
     struct an_console_opts o = AN_CONSOLE_OPTS_INIT;
@@ -236,7 +241,8 @@ static void test_hostile_text(void **state)
     assert_string_equal(s, "FAIL  evil\\rPASS \\u001b]0;title\\u0007 \\u202ename\xc3\xa9 (0ms)\n"
                            "  turn 1: Text must match\n"
                            "    calls: none\n"
-                           "    text: \"a\xEF\xBF\xBD" "b\\u009bc\\u007fd\\te\\u0001\"\n");
+                           "    text: \"a\xEF\xBF\xBD"
+                           "b\\u009bc\\u007fd\\te\\u0001\"\n");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         assert_true(*p >= 0x20 || *p == '\n');
     free(s);
@@ -325,8 +331,9 @@ static void test_summary(void **state)
     f = open_memstream(&s, &n);
     an_console_summary(f, &r, &o);
     fclose(f);
-    assert_non_null(strstr(s, "  \x1b[31mFAIL\x1b[0m  refund twice  \x1b[2mtests/refund.test.yaml:14"
-                              "\x1b[0m\n    turn 2: Tool \"charge_card\" count: \\u001b[2J\\n"));
+    assert_non_null(strstr(s,
+                           "  \x1b[31mFAIL\x1b[0m  refund twice  \x1b[2mtests/refund.test.yaml:14"
+                           "\x1b[0m\n    turn 2: Tool \"charge_card\" count: \\u001b[2J\\n"));
     assert_null(strstr(s, "\x1b[2J"));
     assert_null(strstr(s, "\n::"));
     assert_null(strstr(s, "##["));
@@ -339,13 +346,15 @@ static void test_summary(void **state)
     an_console_summary(f, &r, &o);
     fclose(f);
     assert_non_null(strstr(s, "\n  ERROR refund twice  tests/refund.test.yaml\n"));
-    assert_non_null(strstr(s, "\n1 passed, 0 failed, 1 error (2 tests) in 1.42s\nPass rate: 50.0%\n"));
+    assert_non_null(
+        strstr(s, "\n1 passed, 0 failed, 1 error (2 tests) in 1.42s\nPass rate: 50.0%\n"));
     free(s);
     r.tests[0].status = AN_STATUS_ERROR;
     f = open_memstream(&s, &n);
     an_console_summary(f, &r, &o);
     fclose(f);
-    assert_non_null(strstr(s, "\n0 passed, 0 failed, 2 errors (2 tests) in 1.42s\nPass rate: 0.0%\n"));
+    assert_non_null(
+        strstr(s, "\n0 passed, 0 failed, 2 errors (2 tests) in 1.42s\nPass rate: 0.0%\n"));
     free(s);
     an_run_result_release(&r);
 }
@@ -477,7 +486,10 @@ static void test_dynamic(void **state)
      * an optional checkpoint missed is named apart from the missing ones */
     struct an_test_result *t = &r.tests[1];
     fx_checkpoint(t, "tip\x1b[2J", NULL, false, -1, NULL);
-    fx_checkpoint(t, "bye", "says \x1b]0;x\x07" "bye", true, 0, "line\nbreak");
+    fx_checkpoint(t, "bye",
+                  "says \x1b]0;x\x07"
+                  "bye",
+                  true, 0, "line\nbreak");
     free(t->dyn->reasoning[1]);
     t->dyn->reasoning[1] = strdup("done\x1b[31m");
     t->dyn->end = AN_DYN_GOAL;

@@ -41,11 +41,10 @@ static void test_findings_and_errors(void **state)
                     "Tool \"charge_card\" count", "exactly 1 call", "2 calls", NULL);
     /* declared in the config (target level); no column known */
     an_findings_add(&t->findings, "text.must_not_match", -1, "ananke.config.yaml", 20, 0,
-                    "Text must not match /error/", "no match", "matched \"error\"",
-                    "in turn 2");
+                    "Text must not match /error/", "no match", "matched \"error\"", "in turn 2");
     /* no location at all: the test file, line 1 */
-    an_findings_add(&t->findings, "timing.max_duration_ms", -1, NULL, 0, 0,
-                    "Duration constraint", "<= 50ms", "51ms", NULL);
+    an_findings_add(&t->findings, "timing.max_duration_ms", -1, NULL, 0, 0, "Duration constraint",
+                    "<= 50ms", "51ms", NULL);
 
     t = fx_test(&r, "agent down", "tests/down.test.yaml", AN_STATUS_ERROR, 0, 0);
     fx_error(t, AN_ECONNECT, 0, "cannot reach http://127.0.0.1:9/agent: refused");
@@ -102,13 +101,13 @@ static void test_workspace_and_repeats(void **state)
     (void)state;
     struct an_run_result r = {0};
     setenv("GITHUB_WORKSPACE", "/home/runner/work/shop/shop/", 1);
-    struct an_test_result *t = fx_test(&r, "flaky", "/home/runner/work/shop/shop/tests/f.test.yaml",
-                                       AN_STATUS_FAIL, 0, 0);
+    struct an_test_result *t =
+        fx_test(&r, "flaky", "/home/runner/work/shop/shop/tests/f.test.yaml", AN_STATUS_FAIL, 0, 0);
     t->runs = 5;
     t->passes = 3;
     an_findings_add(&t->findings, "tools.forbid", 0,
-                    "/home/runner/work/shop/shop/tests/f.test.yaml", 6, 11,
-                    "Tool \"rm\" forbidden", "no call", "1 call", NULL);
+                    "/home/runner/work/shop/shop/tests/f.test.yaml", 6, 11, "Tool \"rm\" forbidden",
+                    "no call", "1 call", NULL);
     /* a file outside the workspace keeps its path */
     fx_test(&r, "elsewhere", "/tmp/x.test.yaml", AN_STATUS_FAIL, 0, 0);
 

@@ -81,10 +81,10 @@ static struct an_run_result fixture(void)
                 T0 + 500);
     turn(&t->transcript, "hello", "Hi! \xff bad byte, \x1b[31m red", T0 + 200, T0 + 250);
     turn(&t->transcript, "refund order 9876", XSS PWN, T0 + 250, T0 + 450);
-    call(&t->transcript, 1, "issue_refund",
-         json_pack("{s:s,s:i}", "note", "</script><script>window.__pwned=3</script>", "amount",
-                   450),
-         json_string("refunded 'R-2' \"ok\""), T0 + 300, T0 + 400);
+    call(
+        &t->transcript, 1, "issue_refund",
+        json_pack("{s:s,s:i}", "note", "</script><script>window.__pwned=3</script>", "amount", 450),
+        json_string("refunded 'R-2' \"ok\""), T0 + 300, T0 + 400);
     tr = turn(&t->transcript, "thanks", NULL, 0, 0);
     tr->status = AN_TURN_NOT_RUN;
     an_findings_add(&t->findings, "tools.require.after", 1, "suite/refund.test.yaml", 11, 20,
@@ -96,8 +96,7 @@ static struct an_run_result fixture(void)
                     "in \"Your refund was processed\"");
 
     /* an error: the agent reported RUN_ERROR in turn 1 */
-    t = fx_test(&r, "agent breaks", "suite/error.test.yaml", AN_STATUS_ERROR, T0 + 500,
-                T0 + 540);
+    t = fx_test(&r, "agent breaks", "suite/error.test.yaml", AN_STATUS_ERROR, T0 + 500, T0 + 540);
     fx_error(t, AN_ERUN, 0, "turn 1: RUN_ERROR: model <overloaded>");
     tr = turn(&t->transcript, "do it", "partial answer", T0 + 500, T0 + 540);
     an_turn_fail(tr, AN_ERUN, "RUN_ERROR: model <overloaded>");
@@ -287,8 +286,7 @@ static void test_csp_hash(void **state)
     fwrite(s, 1, (size_t)(e - s), f);
     fclose(f);
     snprintf(cmd, sizeof cmd,
-             "sha256sum '%s' | cut -d' ' -f1 | tr a-f A-F | basenc --base16 -d | base64 -w0",
-             body);
+             "sha256sum '%s' | cut -d' ' -f1 | tr a-f A-F | basenc --base16 -d | base64 -w0", body);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     assert_non_null(fgets(want, sizeof want, p));
@@ -447,12 +445,9 @@ static void test_dynamic(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_escaped),
-        cmocka_unit_test(test_skip_and_single_file),
-        cmocka_unit_test(test_structure),
-        cmocka_unit_test(test_csp_hash),
-        cmocka_unit_test(test_bad_dir),
-        cmocka_unit_test(test_dynamic),
+        cmocka_unit_test(test_escaped),   cmocka_unit_test(test_skip_and_single_file),
+        cmocka_unit_test(test_structure), cmocka_unit_test(test_csp_hash),
+        cmocka_unit_test(test_bad_dir),   cmocka_unit_test(test_dynamic),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);
 }

@@ -38,8 +38,7 @@ static struct an_run_result fixture(void)
     an_turn_add_frame(tr, T0 + 5, "{\"type\":\"RUN_STARTED\"}", 22);
     fx_call(&t->transcript, 0, "search", json_pack("{s:s}", "q", "shoes"), NULL);
 
-    t = fx_test(&r, "refund twice", "tests/refund.test.yaml", AN_STATUS_FAIL, T0 + 900,
-                T0 + 1000);
+    t = fx_test(&r, "refund twice", "tests/refund.test.yaml", AN_STATUS_FAIL, T0 + 900, T0 + 1000);
     an_findings_add(&t->findings, "tools.forbid_calls", 1, "tests/refund.test.yaml", 14, 9,
                     "Tool \"charge_card\" call forbidden", "no call", "1 call", NULL);
     an_findings_add(&t->findings, "timing.max_duration_ms", -1, "tests/refund.test.yaml", 3, 0,
@@ -47,8 +46,7 @@ static struct an_run_result fixture(void)
     an_findings_add(&t->findings, "text.must_match", 0, NULL, 0, 0, "Text must match", NULL, NULL,
                     NULL);
 
-    t = fx_test(&r, "agent down", "tests/refund.test.yaml", AN_STATUS_ERROR, T0 + 1000,
-                T0 + 1400);
+    t = fx_test(&r, "agent down", "tests/refund.test.yaml", AN_STATUS_ERROR, T0 + 1000, T0 + 1400);
     fx_error(t, AN_EHOOK, -1, "hook 1 failed: exit 3");
     return r;
 }
@@ -80,14 +78,13 @@ static void test_fields(void **state)
     assert_string_equal(json_string_value(json_object_get(v, "config")), "ananke.config.yaml");
     json_int_t total, passed, failed, errors, skipped, not_run, xfailed, stale, inconclusive, saved,
         flaky, calls;
-    assert_int_equal(json_unpack(json_object_get(v, "summary"),
-                                 "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I!}", "total",
-                                 &total, "passed", &passed, "failed", &failed, "errors", &errors,
-                                 "skipped", &skipped, "inconclusive", &inconclusive,
-                                 "expected_failures", &xfailed, "stale", &stale, "not_run",
-                                 &not_run, "runs_saved", &saved, "flaky", &flaky, "agent_calls",
-                                 &calls),
-                     0);
+    assert_int_equal(
+        json_unpack(
+            json_object_get(v, "summary"), "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I!}",
+            "total", &total, "passed", &passed, "failed", &failed, "errors", &errors, "skipped",
+            &skipped, "inconclusive", &inconclusive, "expected_failures", &xfailed, "stale", &stale,
+            "not_run", &not_run, "runs_saved", &saved, "flaky", &flaky, "agent_calls", &calls),
+        0);
     assert_int_equal(inconclusive, 0);
     assert_int_equal(saved, 0);
     assert_int_equal(flaky, 0);
@@ -171,9 +168,9 @@ static void test_layout(void **state)
     /* two-space indent, keys in the documented order, one trailing newline */
     const char *head = "{\n  \"ananke\": \"" ANANKE_VERSION "\",\n  \"started_ms\": ";
     assert_true(!strncmp(text, head, strlen(head)));
-    const char *keys[] = {"\"ananke\"",   "\"started_ms\"", "\"ended_ms\"", "\"duration_ms\"",
-                          "\"config\"",   "\"summary\"",    "\"tests\"",    "\"name\"",
-                          "\"file\"",     "\"status\"",     "\"start_ms\"", "\"duration_ms\"",
+    const char *keys[] = {"\"ananke\"",   "\"started_ms\"", "\"ended_ms\"",  "\"duration_ms\"",
+                          "\"config\"",   "\"summary\"",    "\"tests\"",     "\"name\"",
+                          "\"file\"",     "\"status\"",     "\"start_ms\"",  "\"duration_ms\"",
                           "\"findings\"", "\"error\"",      "\"variables\"", "\"transcript\""};
     const char *p = text;
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
@@ -222,13 +219,18 @@ static void test_io_error(void **state)
 static void test_inconclusive_round_trip(void **state)
 {
     (void)state;
-    struct an_run_result r = {.start_ms = T0, .end_ms = T0 + 10, .adaptive = true,
-                              .max_repeats = 20, .confidence = 0.9, .pass_rate = 0.9};
+    struct an_run_result r = {.start_ms = T0,
+                              .end_ms = T0 + 10,
+                              .adaptive = true,
+                              .max_repeats = 20,
+                              .confidence = 0.9,
+                              .pass_rate = 0.9};
     static const struct {
         const char *name;
         enum an_status st;
         unsigned runs, passes;
-    } rows[] = {{"undecided", AN_STATUS_INCONCLUSIVE, 20, 16}, {"failed at once", AN_STATUS_FAIL, 1, 0}};
+    } rows[] = {{"undecided", AN_STATUS_INCONCLUSIVE, 20, 16},
+                {"failed at once", AN_STATUS_FAIL, 1, 0}};
     for (size_t i = 0; i < 2; i++) {
         struct an_test_result *t = an_run_result_add(&r);
         t->name = strdup(rows[i].name);
@@ -277,8 +279,8 @@ static void test_inconclusive_round_trip(void **state)
      * an expected failure nor a stale one */
     char *names[] = {"undecided"}, *reasons[] = {NULL}, *where[] = {"x:1:1"};
     bool used[] = {false};
-    struct an_expected list = {.names = names, .reasons = reasons, .where = where,
-                               .used = used, .n = 1};
+    struct an_expected list = {
+        .names = names, .reasons = reasons, .where = where, .used = used, .n = 1};
     struct an_test_result und = {.name = "undecided", .status = AN_STATUS_INCONCLUSIVE};
     an_expected_apply(&list, &und);
     assert_true(used[0]);
@@ -352,8 +354,8 @@ static void test_skip_round_trip(void **state)
     json_t *ta = json_object_get(a, "tests"), *tb = json_object_get(b, "tests");
     for (size_t i = 0; i < 6; i++) {
         json_t *x = json_array_get(ta, i), *y = json_array_get(tb, i);
-        const char *keys[] = {"name", "id", "status", "duration_ms", "runs", "passes",
-                              "pass_rate", "stability"};
+        const char *keys[] = {"name", "id",     "status",    "duration_ms",
+                              "runs", "passes", "pass_rate", "stability"};
         for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
             if (!json_equal(json_object_get(x, keys[k]), json_object_get(y, keys[k])))
                 fail_msg("test %zu: '%s' differs after the round trip", i, keys[k]);
@@ -538,8 +540,8 @@ static void test_dynamic_round_trip(void **state)
     /* a static test: null, and read back as static */
     struct an_run_result st = fixture();
     v = write_and_read(&st, "static.json", NULL);
-    assert_true(json_is_null(json_object_get(json_array_get(json_object_get(v, "tests"), 0),
-                                             "dynamic")));
+    assert_true(
+        json_is_null(json_object_get(json_array_get(json_object_get(v, "tests"), 0), "dynamic")));
     json_decref(v);
     struct an_run_result st_back = {0};
     snprintf(path, sizeof path, "%s/static.json", files_dir);

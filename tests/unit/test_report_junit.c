@@ -37,8 +37,8 @@ static void well_formed(const char *s)
         assert_true(*q >= 0x20 || *q == '\n' || *q == '\t' || *q == '\r');
     while (*p) {
         if (*p == '&') {
-            const char *ents[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#9;", "&#10;",
-                                  "&#13;"};
+            const char *ents[] = {"&amp;",  "&lt;", "&gt;",  "&quot;",
+                                  "&apos;", "&#9;", "&#10;", "&#13;"};
             int ok = 0;
             for (size_t i = 0; i < sizeof ents / sizeof *ents; i++)
                 ok |= !strncmp(p, ents[i], strlen(ents[i]));
@@ -102,8 +102,8 @@ static struct an_run_result fixture(void)
     t = fx_test(&r, "pays once", "tests/checkout.test.yaml", AN_STATUS_PASS, T0, T0 + 812);
     fx_turn(&t->transcript, "buy", "Bought.", T0, T0 + 800);
 
-    t = fx_test(&r, "name <&\"'> \x1b[31mred\x01", "tests/odd.test.yaml", AN_STATUS_FAIL,
-                T0 + 1000, T0 + 2500);
+    t = fx_test(&r, "name <&\"'> \x1b[31mred\x01", "tests/odd.test.yaml", AN_STATUS_FAIL, T0 + 1000,
+                T0 + 2500);
     fx_turn(&t->transcript, "say <b>", "ok ]]> \x1b[2J \xff\xfe end", T0 + 1000, T0 + 2400);
     fx_call(&t->transcript, 0, "lookup", json_pack("{s:s}", "q", "a&b<c"),
             json_string("found \"it\""));
@@ -118,8 +118,8 @@ static struct an_run_result fixture(void)
     tr = fx_turn(&t->transcript, NULL, NULL, 0, 0);
     an_turn_fail(tr, AN_ECONNECT, "refused");
     fx_turn(&t->transcript, NULL, NULL, 0, 0)->status = AN_TURN_NOT_RUN;
-    an_findings_add(&t->findings, "timing.max_duration_ms", -1, NULL, 0, 0,
-                    "Duration constraint", "\xe2\x89\xa4 50ms", NULL, NULL);
+    an_findings_add(&t->findings, "timing.max_duration_ms", -1, NULL, 0, 0, "Duration constraint",
+                    "\xe2\x89\xa4 50ms", NULL, NULL);
 
     r.start_ms = T0;
     r.end_ms = T0 + 3456;
@@ -287,34 +287,34 @@ static void test_dynamic(void **state)
     assert_int_equal(an_report_junit(&r, path, &err), AN_OK);
     char *s = files_slurp(path);
     well_formed(s);
-    assert_non_null(strstr(
-        s, "</failure>\n"
-           "      <system-out>simulator: user-sim (seed 42)\n"
-           "3 turns, 2/3 checkpoints (max turns); missing: confirm\n"
-           "turn 1 user: &quot;Help me file an expense&quot; (1200ms)\n"
-           "  calls: none\n"
-           "  text: &quot;What type of expense is it?&quot;\n"
-           "  reached: ask_type (Agent asks for expense type)\n"
-           "    evidence: text contains &quot;type&quot;\n"
-           "  simulator reasoning: &quot;Start by asking for help&quot;\n"
-           "turn 2 user: &quot;Client dinner, $250&quot; (1700ms)\n"
-           "  calls: none\n"
-           "  text: &quot;Anything else?&quot;\n"
-           "turn 3 user: &quot;No, that&apos;s all&quot; (3700ms)\n"
-           "  calls:\n"
-           "    create_expense({&quot;amount&quot;:250}) \xE2\x86\x92 "
-           "{&quot;id&quot;:&quot;E-1&quot;}\n"
-           "  text: &quot;Created it.&quot;\n"
-           "  reached: call_create (Agent calls create_expense)\n"
-           "    evidence: create_expense({&quot;amount&quot;:250})\n"
-           "  simulator reasoning: &quot;The agent has not confirmed yet&quot;\n"
-           "checkpoints:\n"
-           "  ask_type (Agent asks for expense type): reached at turn 1\n"
-           "    evidence: text contains &quot;type&quot;\n"
-           "  call_create (Agent calls create_expense): reached at turn 3 (optional)\n"
-           "    evidence: create_expense({&quot;amount&quot;:250})\n"
-           "  confirm (Agent confirms submission): missing\n"
-           "</system-out>\n"));
+    assert_non_null(
+        strstr(s, "</failure>\n"
+                  "      <system-out>simulator: user-sim (seed 42)\n"
+                  "3 turns, 2/3 checkpoints (max turns); missing: confirm\n"
+                  "turn 1 user: &quot;Help me file an expense&quot; (1200ms)\n"
+                  "  calls: none\n"
+                  "  text: &quot;What type of expense is it?&quot;\n"
+                  "  reached: ask_type (Agent asks for expense type)\n"
+                  "    evidence: text contains &quot;type&quot;\n"
+                  "  simulator reasoning: &quot;Start by asking for help&quot;\n"
+                  "turn 2 user: &quot;Client dinner, $250&quot; (1700ms)\n"
+                  "  calls: none\n"
+                  "  text: &quot;Anything else?&quot;\n"
+                  "turn 3 user: &quot;No, that&apos;s all&quot; (3700ms)\n"
+                  "  calls:\n"
+                  "    create_expense({&quot;amount&quot;:250}) \xE2\x86\x92 "
+                  "{&quot;id&quot;:&quot;E-1&quot;}\n"
+                  "  text: &quot;Created it.&quot;\n"
+                  "  reached: call_create (Agent calls create_expense)\n"
+                  "    evidence: create_expense({&quot;amount&quot;:250})\n"
+                  "  simulator reasoning: &quot;The agent has not confirmed yet&quot;\n"
+                  "checkpoints:\n"
+                  "  ask_type (Agent asks for expense type): reached at turn 1\n"
+                  "    evidence: text contains &quot;type&quot;\n"
+                  "  call_create (Agent calls create_expense): reached at turn 3 (optional)\n"
+                  "    evidence: create_expense({&quot;amount&quot;:250})\n"
+                  "  confirm (Agent confirms submission): missing\n"
+                  "</system-out>\n"));
     assert_non_null(strstr(s, "<testcase name=\"greets back\" classname=\"dyn\" "
                               "file=\"dyn.test.yaml\" time=\"0.500\">\n"
                               "      <properties>\n"
@@ -338,10 +338,8 @@ static void test_dynamic(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_shape_and_counts),
-        cmocka_unit_test(test_skipped),
-        cmocka_unit_test(test_escaping),
-        cmocka_unit_test(test_atomic_and_errors),
+        cmocka_unit_test(test_shape_and_counts), cmocka_unit_test(test_skipped),
+        cmocka_unit_test(test_escaping),         cmocka_unit_test(test_atomic_and_errors),
         cmocka_unit_test(test_dynamic),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);

@@ -32,7 +32,8 @@ static void test_report(void **state)
     (void)state;
     struct an_run_result r = fx_mixed_run();
     char *s = report(&r, "run.md");
-    assert_string_equal(s,
+    assert_string_equal(
+        s,
         "# ananke test report\n"
         "\n"
         "| Total | Passed | Failed | Skipped | Errors | Pass rate | Duration |\n"
@@ -105,8 +106,8 @@ static void test_hostile_names_and_text(void **state)
     fx_test(&r, "a | b\n<img src=x onerror=alert(1)> [x](http://e) *em* `c`", "dir/t_1.yaml",
             AN_STATUS_PASS, 0, 7);
     t = fx_test(&r, "fence", NULL, AN_STATUS_FAIL, 0, 1);
-    an_findings_add(&t->findings, "text.must_match", 0, NULL, 0, 0, "Text must match",
-                    "match /x/", "said:\n```\n# not a heading\n````", NULL);
+    an_findings_add(&t->findings, "text.must_match", 0, NULL, 0, 0, "Text must match", "match /x/",
+                    "said:\n```\n# not a heading\n````", NULL);
     char *s = report(&r, "hostile.md");
     /* one table row: the pipe escaped, the line break a <br>, no tag, no link */
     assert_non_null(strstr(s, "| a \\| b<br>\\<img src=x onerror=alert(1)\\> \\[x\\](http://e) "
@@ -128,7 +129,8 @@ static void test_hostile_names_and_text(void **state)
     struct an_run_result empty = {0};
     s = report(&empty, "empty.md");
     assert_non_null(strstr(s, "| 0 | 0 | 0 | 0 | 0 | 0.0% | 0ms |\n"));
-    assert_non_null(strstr(s, "Started at an unknown time. 0 agent calls.\n\nNo tests were run.\n"));
+    assert_non_null(
+        strstr(s, "Started at an unknown time. 0 agent calls.\n\nNo tests were run.\n"));
     assert_int_equal(s[strlen(s) - 2], '.');
     free(s);
 }
@@ -138,55 +140,55 @@ static void test_dynamic(void **state)
     (void)state;
     struct an_run_result r = fx_dynamic_run();
     char *s = report(&r, "dynamic.md");
-    assert_string_equal(s,
-        "# ananke test report\n"
-        "\n"
-        "| Total | Passed | Failed | Skipped | Errors | Pass rate | Duration |\n"
-        "|---:|---:|---:|---:|---:|---:|---:|\n"
-        "| 2 | 1 | 1 | 0 | 0 | 50.0% | 9000ms |\n"
-        "\n"
-        "Started 2025-01-17 07:46:40 UTC. 2 agent calls.\n"
-        "\n"
-        "## Failed and errored tests\n"
-        "\n"
-        "### FAIL \\[T004\\] expense coverage\n"
-        "\n"
-        "cases.jsonl \xC2\xB7 6800ms \xC2\xB7 1 tool call \xC2\xB7 3 turns\n"
-        "\n"
-        "```text\n"
-        "test: max turns (3) exceeded without reaching all checkpoints\n"
-        "  expected: every required checkpoint reached\n"
-        "  actual: missing: confirm\n"
-        "  at cases.jsonl:4:1\n"
-        "```\n"
-        "\n"
-        "## Passed tests\n"
-        "\n"
-        "| Test | File | Duration | Tool calls | Turns | TTFT | Tokens | Cost |\n"
-        "|---|---|---:|---:|---:|---:|---:|---:|\n"
-        "| greets back | dyn.test.yaml | 500ms | 0 | 1 | - | - | - |\n"
-        "\n"
-        "## Dynamic tests\n"
-        "\n"
-        "### \\[T004\\] expense coverage\n"
-        "\n"
-        "FAIL \xC2\xB7 3 turns, 2/3 checkpoints (max turns); missing: confirm \xC2\xB7 "
-        "simulator user-sim, seed 42\n"
-        "\n"
-        "| Checkpoint | Required | Reached at turn | Evidence |\n"
-        "|---|---|---:|---|\n"
-        "| ask\\_type: Agent asks for expense type | yes | 1 | text contains \"type\" |\n"
-        "| call\\_create: Agent calls create\\_expense | no | 3 | "
-        "create\\_expense({\"amount\":250}) |\n"
-        "| confirm: Agent confirms submission | yes | **missing** |  |\n"
-        "\n"
-        "### greets back\n"
-        "\n"
-        "PASS \xC2\xB7 1 turn, 1/1 checkpoint (all reached) \xC2\xB7 simulator user-sim\n"
-        "\n"
-        "| Checkpoint | Required | Reached at turn | Evidence |\n"
-        "|---|---|---:|---|\n"
-        "| greet | yes | 1 |  |\n");
+    assert_string_equal(
+        s, "# ananke test report\n"
+           "\n"
+           "| Total | Passed | Failed | Skipped | Errors | Pass rate | Duration |\n"
+           "|---:|---:|---:|---:|---:|---:|---:|\n"
+           "| 2 | 1 | 1 | 0 | 0 | 50.0% | 9000ms |\n"
+           "\n"
+           "Started 2025-01-17 07:46:40 UTC. 2 agent calls.\n"
+           "\n"
+           "## Failed and errored tests\n"
+           "\n"
+           "### FAIL \\[T004\\] expense coverage\n"
+           "\n"
+           "cases.jsonl \xC2\xB7 6800ms \xC2\xB7 1 tool call \xC2\xB7 3 turns\n"
+           "\n"
+           "```text\n"
+           "test: max turns (3) exceeded without reaching all checkpoints\n"
+           "  expected: every required checkpoint reached\n"
+           "  actual: missing: confirm\n"
+           "  at cases.jsonl:4:1\n"
+           "```\n"
+           "\n"
+           "## Passed tests\n"
+           "\n"
+           "| Test | File | Duration | Tool calls | Turns | TTFT | Tokens | Cost |\n"
+           "|---|---|---:|---:|---:|---:|---:|---:|\n"
+           "| greets back | dyn.test.yaml | 500ms | 0 | 1 | - | - | - |\n"
+           "\n"
+           "## Dynamic tests\n"
+           "\n"
+           "### \\[T004\\] expense coverage\n"
+           "\n"
+           "FAIL \xC2\xB7 3 turns, 2/3 checkpoints (max turns); missing: confirm \xC2\xB7 "
+           "simulator user-sim, seed 42\n"
+           "\n"
+           "| Checkpoint | Required | Reached at turn | Evidence |\n"
+           "|---|---|---:|---|\n"
+           "| ask\\_type: Agent asks for expense type | yes | 1 | text contains \"type\" |\n"
+           "| call\\_create: Agent calls create\\_expense | no | 3 | "
+           "create\\_expense({\"amount\":250}) |\n"
+           "| confirm: Agent confirms submission | yes | **missing** |  |\n"
+           "\n"
+           "### greets back\n"
+           "\n"
+           "PASS \xC2\xB7 1 turn, 1/1 checkpoint (all reached) \xC2\xB7 simulator user-sim\n"
+           "\n"
+           "| Checkpoint | Required | Reached at turn | Evidence |\n"
+           "|---|---|---:|---|\n"
+           "| greet | yes | 1 |  |\n");
     free(s);
 
     /* a checkpoint's id and evidence cannot end a cell or start a link */

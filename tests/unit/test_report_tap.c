@@ -136,8 +136,7 @@ static void test_hostile_text(void **state)
                                        "t.test.yaml", AN_STATUS_FAIL, T0, T0 + 1);
     an_findings_add(&t->findings, "text.must_not_match", 0, "t.test.yaml", 3, 7,
                     "Text must not match /x/", "no match",
-                    "matched in \"fine\nok 3 - forged\nBail out! \x1b[2J\xff\r\n  ...\n\"",
-                    NULL);
+                    "matched in \"fine\nok 3 - forged\nBail out! \x1b[2J\xff\r\n  ...\n\"", NULL);
 
     t = fx_test(&r, "down", "d.test.yaml", AN_STATUS_ERROR, 0, 0);
     fx_error(t, AN_ERUN, 2, "RUN_ERROR: \"boom\"\n1..1\nnot ok 1\t\xe2\x80\xae\xef\xbf\xbf");
@@ -210,7 +209,7 @@ static void test_repeats(void **state)
                            "  k: 5\n"
                            "  pass_at_k: 1\n"
                            "  pass_hat_k: 0\n"
-                           "  ci_low: 0.2836\n"  /* Clopper-Pearson 4/5: [0.2836, 0.9949] */
+                           "  ci_low: 0.2836\n" /* Clopper-Pearson 4/5: [0.2836, 0.9949] */
                            "  ci_high: 0.9949\n"
                            "  ci_method: \"clopper-pearson\"\n"
                            "  confidence: 0.95\n"
@@ -295,10 +294,8 @@ static void test_skip_directive(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pass_fail_error),
-        cmocka_unit_test(test_skip_directive),
-        cmocka_unit_test(test_hostile_text),
-        cmocka_unit_test(test_repeats),
+        cmocka_unit_test(test_pass_fail_error),  cmocka_unit_test(test_skip_directive),
+        cmocka_unit_test(test_hostile_text),     cmocka_unit_test(test_repeats),
         cmocka_unit_test(test_empty_and_errors),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);

@@ -19,7 +19,7 @@ static int write_nothing(const struct an_run_result *r, const char *path, struct
 static void builtin_rows_in_order(void **state)
 {
     (void)state;
-    static const char *const want[] = {"console", "junit", "json", "tap",
+    static const char *const want[] = {"console", "junit", "json",    "tap",
                                        "html",    "jsonl", "markdown"};
     assert_true(an_reporter_count() >= 7);
     for (size_t i = 0; i < 7; i++)
@@ -53,8 +53,8 @@ static void register_refuses(void **state)
     static const struct an_reporter taken = {.name = "json", .write = write_nothing};
     assert_int_equal(an_reporter_register(&taken, &err), AN_EUSAGE);
     assert_non_null(strstr(err.msg, "'json' exists already"));
-    static const struct an_reporter alias_taken = {.name = "x1", .alias = "md",
-                                                   .write = write_nothing};
+    static const struct an_reporter alias_taken = {
+        .name = "x1", .alias = "md", .write = write_nothing};
     assert_int_equal(an_reporter_register(&alias_taken, &err), AN_EUSAGE);
     static const struct an_reporter bad_name = {.name = "Csv:x", .write = write_nothing};
     assert_int_equal(an_reporter_register(&bad_name, &err), AN_EUSAGE);

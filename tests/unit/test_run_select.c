@@ -165,16 +165,13 @@ static void test_tags_only_chosen(void **state)
         bool use_chosen, only3;
         const char *want; /* indexes selected */
     } rows[] = {
-        {NULL, 0, NULL, 0, false, false, "012345"},
-        {t_smoke, 1, NULL, 0, false, false, "014"},
-        {t_any, 2, NULL, 0, false, false, "124"},      /* any of them */
-        {t_none, 1, NULL, 0, false, false, ""},
-        {NULL, 0, x_pay, 1, false, false, "0235"},
-        {t_smoke, 1, x_pay, 1, false, false, "0"},     /* exclusion wins */
-        {NULL, 0, NULL, 0, true, false, "02345"},
-        {t_smoke, 1, NULL, 0, true, false, "04"},
-        {NULL, 0, NULL, 0, false, true, "3"},          /* only */
-        {t_smoke, 1, NULL, 0, false, true, ""},        /* only, then tags */
+        {NULL, 0, NULL, 0, false, false, "012345"}, {t_smoke, 1, NULL, 0, false, false, "014"},
+        {t_any, 2, NULL, 0, false, false, "124"}, /* any of them */
+        {t_none, 1, NULL, 0, false, false, ""},     {NULL, 0, x_pay, 1, false, false, "0235"},
+        {t_smoke, 1, x_pay, 1, false, false, "0"}, /* exclusion wins */
+        {NULL, 0, NULL, 0, true, false, "02345"},   {t_smoke, 1, NULL, 0, true, false, "04"},
+        {NULL, 0, NULL, 0, false, true, "3"},   /* only */
+        {t_smoke, 1, NULL, 0, false, true, ""}, /* only, then tags */
         {NULL, 0, x_pay, 1, true, true, "3"},
     };
     for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
@@ -230,9 +227,15 @@ static void test_stability(void **state)
         unsigned passes, runs;
         const char *name;
     } rows[] = {
-        {5, 5, "stable"},          {4, 5, "mostly stable"}, {8, 10, "mostly stable"},
-        {79, 100, "unstable"},     {1, 2, "unstable"},      {5, 10, "unstable"},
-        {49, 100, "highly unstable"}, {0, 3, "highly unstable"}, {0, 0, "stable"},
+        {5, 5, "stable"},
+        {4, 5, "mostly stable"},
+        {8, 10, "mostly stable"},
+        {79, 100, "unstable"},
+        {1, 2, "unstable"},
+        {5, 10, "unstable"},
+        {49, 100, "highly unstable"},
+        {0, 3, "highly unstable"},
+        {0, 0, "stable"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
         assert_string_equal(an_stability_name(an_stability_of(rows[i].passes, rows[i].runs)),

@@ -28,8 +28,9 @@ static int setup(void **state)
 {
     (void)state;
     assert_non_null(mkdtemp(dir));
-    put("ananke.config.yaml", "version: \"1.0\"\n"
-                              "target: {type: agui, endpoint: \"http://127.0.0.1:1/\", agentId: a}\n");
+    put("ananke.config.yaml",
+        "version: \"1.0\"\n"
+        "target: {type: agui, endpoint: \"http://127.0.0.1:1/\", agentId: a}\n");
     return 0;
 }
 

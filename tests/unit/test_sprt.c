@@ -152,14 +152,14 @@ static void test_simulated_error_rates(void **state)
                 double pass = (double)o.pass / TRIALS, fail = (double)o.fail / TRIALS;
                 printf("P %.2f C %.2f true p %.2f: pass %.4f fail %.4f inconclusive %.4f "
                        "mean runs %.2f\n",
-                       required[i], confidence[ci], p, pass, fail,
-                       (double)o.inconclusive / TRIALS, o.mean_runs);
+                       required[i], confidence[ci], p, pass, fail, (double)o.inconclusive / TRIALS,
+                       o.mean_runs);
                 if (p <= r.p0 && pass > fp)
-                    fail_msg("false-pass rate %.4f above its bound %.4f (P %.2f, p %.2f)", pass,
-                             fp, required[i], p);
+                    fail_msg("false-pass rate %.4f above its bound %.4f (P %.2f, p %.2f)", pass, fp,
+                             required[i], p);
                 if (p >= r.p1 && fail > ff)
-                    fail_msg("false-fail rate %.4f above its bound %.4f (P %.2f, p %.2f)", fail,
-                             ff, required[i], p);
+                    fail_msg("false-fail rate %.4f above its bound %.4f (P %.2f, p %.2f)", fail, ff,
+                             required[i], p);
                 /* an agent that always passes or always fails is decided,
                  * and well under --max-repeats */
                 if (p == 0.0 || p == 1.0) {
@@ -171,8 +171,8 @@ static void test_simulated_error_rates(void **state)
             }
             /* over these agents, the cost is well under the cap of 20 */
             if (runs_sum / (double)nrates >= 0.75 * 20)
-                fail_msg("mean runs %.2f (P %.2f C %.2f)", runs_sum / (double)nrates,
-                         required[i], confidence[ci]);
+                fail_msg("mean runs %.2f (P %.2f C %.2f)", runs_sum / (double)nrates, required[i],
+                         confidence[ci]);
         }
     }
 }

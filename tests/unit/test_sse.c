@@ -79,8 +79,14 @@ struct row {
     int rc;
     const char *want;
 };
-#define ROW(name, lit, want) {name, lit, sizeof(lit) - 1, 0, 0, want}
-#define CAP(name, lit, max, rc, want) {name, lit, sizeof(lit) - 1, max, rc, want}
+#define ROW(name, lit, want)                                                                       \
+    {                                                                                              \
+        name, lit, sizeof(lit) - 1, 0, 0, want                                                     \
+    }
+#define CAP(name, lit, max, rc, want)                                                              \
+    {                                                                                              \
+        name, lit, sizeof(lit) - 1, max, rc, want                                                  \
+    }
 
 static const struct row rows[] = {
     ROW("one event", "data: {\"a\":1}\n\n", "-|-|{\"a\":1};"),
@@ -89,17 +95,25 @@ static const struct row rows[] = {
     ROW("lone cr", "data: a\r\rdata: b\r\r", "-|-|a;-|-|b;"),
     ROW("mixed line ends", "data: a\r\n\ndata: b\n\r\ndata: c\r\r\n", "-|-|a;-|-|b;-|-|c;"),
     ROW("crlf is one line end", "data: a\r\ndata: b\r\n\r\n", "-|-|a\\nb;"),
-    ROW("bom skipped", "\xEF\xBB\xBF" "data: a\n\n", "-|-|a;"),
-    ROW("bom only at the start", "data: a\n\n\xEF\xBB\xBF" "data: b\n\n", "-|-|a;"),
-    ROW("half bom is data", "\xEF\xBB" "data: a\n\n", ""),
+    ROW("bom skipped",
+        "\xEF\xBB\xBF"
+        "data: a\n\n",
+        "-|-|a;"),
+    ROW("bom only at the start",
+        "data: a\n\n\xEF\xBB\xBF"
+        "data: b\n\n",
+        "-|-|a;"),
+    ROW("half bom is data",
+        "\xEF\xBB"
+        "data: a\n\n",
+        ""),
     ROW("comments ignored", ": keep-alive\ndata: a\n:\n\n:x\n\n", "-|-|a;"),
     ROW("data without space", "data:a\n\n", "-|-|a;"),
     ROW("only one space dropped", "data:  a\n\n", "-|-| a;"),
     ROW("data lines joined", "data: a\ndata: b\ndata:\n\n", "-|-|a\\nb\\n;"),
     ROW("field without colon", "data\n\n", "-|-|;"),
     ROW("colon inside value", "data: a:b\n\n", "-|-|a:b;"),
-    ROW("event and id", "event: foo\nid: 7\nretry: 300\ndata: x\n\ndata: y\n\n",
-        "foo|7|x;-|7|y;"),
+    ROW("event and id", "event: foo\nid: 7\nretry: 300\ndata: x\n\ndata: y\n\n", "foo|7|x;-|7|y;"),
     ROW("id with nul ignored", "id: a\0b\ndata: x\n\n", "-|-|x;"),
     ROW("unknown fields ignored", "foo: bar\ndata : no\ndata: x\nbaz\n\n", "-|-|x;"),
     ROW("no data, no event", "event: ping\n\n: c\n\nid: 3\n\n", ""),
@@ -128,8 +142,7 @@ static const struct row rows[] = {
     CAP("one-line data at the cap", "data:12345678\n\ndata: 1\n\n", 8, 0, "-|-|12345678;-|-|1;"),
     CAP("one-line data over the cap", "data: 1\n\ndata:123456789\n\n", 8, AN_ELIMIT, "-|-|1;"),
     CAP("data at the cap", "data: 12345678\n\n", 8, 0, "-|-|12345678;"),
-    CAP("data over the cap", "data: 1\n\ndata: 123456789\n\ndata: 2\n\n", 8, AN_ELIMIT,
-        "-|-|1;"),
+    CAP("data over the cap", "data: 1\n\ndata: 123456789\n\ndata: 2\n\n", 8, AN_ELIMIT, "-|-|1;"),
     CAP("joined lines over the cap", "data: 1234\ndata: 5678\n\n", 8, AN_ELIMIT, ""),
     CAP("long comment over the line cap", ": 0123456789012345678901234567890\ndata: a\n\n", 8,
         AN_ELIMIT, ""),
@@ -141,8 +154,10 @@ static void check_row(const struct row *r, enum how how, size_t at)
     int rc = run(&k, r->max, r->in, r->len, how, at);
     if (rc != r->rc || strcmp(an_buf_cstr(&k.out), r->want))
         fail_msg("%s (feed %s at %zu): rc %d want %d, events '%s' want '%s'", r->name,
-                 how == WHOLE ? "whole" : how == BYTES ? "bytewise" : "split", at, rc, r->rc,
-                 an_buf_cstr(&k.out), r->want);
+                 how == WHOLE   ? "whole"
+                 : how == BYTES ? "bytewise"
+                                : "split",
+                 at, rc, r->rc, an_buf_cstr(&k.out), r->want);
     an_buf_release(&k.out);
 }
 

@@ -36,8 +36,8 @@ static int probe_load(struct an_ld *ld, const struct an_ynode *n, struct an_targ
     return 0;
 }
 
-static int probe_open(const struct an_target *t, const struct an_target_open_ctx *ctx,
-                      void **conf, struct an_session **out, struct an_err *err)
+static int probe_open(const struct an_target *t, const struct an_target_open_ctx *ctx, void **conf,
+                      struct an_session **out, struct an_err *err)
 {
     (void)t, (void)ctx, (void)conf, (void)out;
     return an_fail(err, AN_EINTERNAL, NULL, "not opened in these tests");
@@ -82,8 +82,7 @@ static int load(const char *cfg_text, const char *test_text, const struct an_loa
     int rc = an_suite_load(s, &o, &errs);
     *msg = NULL;
     if (errs.n) {
-        snprintf(first, sizeof first, "%u:%u: %s", errs.v[0].line, errs.v[0].col,
-                 errs.v[0].msg);
+        snprintf(first, sizeof first, "%u:%u: %s", errs.v[0].line, errs.v[0].col, errs.v[0].msg);
         *msg = first;
     }
     an_errlist_release(&errs);
@@ -109,8 +108,8 @@ static void test_register(void **state)
 {
     (void)state;
     static const struct an_target_type no_load = {.name = "x", .open = probe_open};
-    static const struct an_target_type taken = {.name = "agui", .load = probe_load,
-                                                .open = probe_open};
+    static const struct an_target_type taken = {
+        .name = "agui", .load = probe_load, .open = probe_open};
     assert_false(an_target_type_register(NULL));
     assert_false(an_target_type_register(&no_load));
     assert_false(an_target_type_register(&taken));
@@ -144,23 +143,24 @@ static void test_load_through_the_row(void **state)
                          0);
     assert_string_equal(msg, "4:11: no plaid, 'plaid'");
     an_suite_free(s);
-    assert_int_not_equal(load("version: '1.0'\ntarget:\n  type: probe\n  color: red\n",
-                              user_test, NULL, &s, &msg),
-                         0);
+    assert_int_not_equal(
+        load("version: '1.0'\ntarget:\n  type: probe\n  color: red\n", user_test, NULL, &s, &msg),
+        0);
     assert_non_null(strstr(msg, "4:3: unknown key 'color' in a probe target"));
     an_suite_free(s);
 
     /* the turn types it takes, the helper it cannot be, what the others say */
     assert_int_not_equal(load("version: '1.0'\ntarget: {type: probe}\n",
-                              "version: '1.0'\nname: t\nturns:\n  - type: agui:connect\n",
-                              NULL, &s, &msg),
+                              "version: '1.0'\nname: t\nturns:\n  - type: agui:connect\n", NULL, &s,
+                              &msg),
                          0);
     assert_string_equal(msg, "4:5: an agui:connect turn needs an agui target (the config's "
                              "target is probe)");
     an_suite_free(s);
-    assert_int_not_equal(load("version: '1.0'\ntarget: {type: probe}\nagents:\n  p: {type: probe}\n",
-                              user_test, NULL, &s, &msg),
-                         0);
+    assert_int_not_equal(
+        load("version: '1.0'\ntarget: {type: probe}\nagents:\n  p: {type: probe}\n", user_test,
+             NULL, &s, &msg),
+        0);
     assert_string_equal(msg, "4:6: agent 'p': a helper agent must be of type openai or agui (a "
                              "probe only listens)");
     an_suite_free(s);
@@ -168,9 +168,8 @@ static void test_load_through_the_row(void **state)
                          0);
     assert_non_null(strstr(msg, "unknown target type 'pro'"));
     an_suite_free(s);
-    assert_int_not_equal(load("version: '1.0'\ntarget: {type: zzzzzzzz}\n", user_test, NULL, &s,
-                              &msg),
-                         0);
+    assert_int_not_equal(
+        load("version: '1.0'\ntarget: {type: zzzzzzzz}\n", user_test, NULL, &s, &msg), 0);
     assert_non_null(strstr(msg, "(supported: agui, acp, openai, http, mcp, a2a, probe)"));
     an_suite_free(s);
     struct an_load_opts o = AN_LOAD_OPTS_INIT;
@@ -238,10 +237,8 @@ static void test_protocol_override(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_builtin_rows),
-        cmocka_unit_test(test_register),
-        cmocka_unit_test(test_load_through_the_row),
-        cmocka_unit_test(test_connector_copies),
+        cmocka_unit_test(test_builtin_rows),         cmocka_unit_test(test_register),
+        cmocka_unit_test(test_load_through_the_row), cmocka_unit_test(test_connector_copies),
         cmocka_unit_test(test_protocol_override),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);

@@ -72,22 +72,17 @@ static void prices_by_model_then_star_and_keeps_the_agents_cost(void **state)
     const struct an_price prices[] = {{"small", 1.0, 4.0, {0}}, {"*", 3.0, 3.0, {0}}};
     an_usage_price(t.turns[0].usage, prices, 2);
     json_t *u = t.turns[0].usage;
-    assert_float_equal(json_real_value(json_object_get(json_array_get(u, 0), "cost")), 3.0,
-                       1e-9);
-    assert_float_equal(json_real_value(json_object_get(json_array_get(u, 1), "cost")), 3.0,
-                       1e-9);
+    assert_float_equal(json_real_value(json_object_get(json_array_get(u, 0), "cost")), 3.0, 1e-9);
+    assert_float_equal(json_real_value(json_object_get(json_array_get(u, 1), "cost")), 3.0, 1e-9);
     assert_string_equal(json_string_value(json_object_get(json_array_get(u, 1), "cost_source")),
                         "prices");
-    assert_float_equal(json_real_value(json_object_get(json_array_get(u, 2), "cost")), 0.25,
-                       1e-9);
+    assert_float_equal(json_real_value(json_object_get(json_array_get(u, 2), "cost")), 0.25, 1e-9);
     assert_null(json_object_get(json_array_get(u, 3), "cost"));
     /* priced again with other prices (a replay): recomputed, the agent's stays */
     const struct an_price cheaper[] = {{"*", 0.0, 0.0, {0}}};
     an_usage_price(u, cheaper, 1);
-    assert_float_equal(json_real_value(json_object_get(json_array_get(u, 0), "cost")), 0.0,
-                       1e-9);
-    assert_float_equal(json_real_value(json_object_get(json_array_get(u, 2), "cost")), 0.25,
-                       1e-9);
+    assert_float_equal(json_real_value(json_object_get(json_array_get(u, 0), "cost")), 0.0, 1e-9);
+    assert_float_equal(json_real_value(json_object_get(json_array_get(u, 2), "cost")), 0.25, 1e-9);
     an_transcript_release(&t);
 }
 

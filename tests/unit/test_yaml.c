@@ -106,8 +106,7 @@ static void test_alias_bomb(void **state)
     struct an_arena a = AN_ARENA_INIT;
     struct an_err err = AN_ERR_INIT;
     struct an_ynode *root = NULL;
-    assert_int_equal(an_yaml_load_mem(&root, "bomb.yaml", bomb, strlen(bomb), &a, &err),
-                     AN_ELIMIT);
+    assert_int_equal(an_yaml_load_mem(&root, "bomb.yaml", bomb, strlen(bomb), &a, &err), AN_ELIMIT);
     assert_non_null(strstr(err.msg, "alias bomb"));
     an_arena_release(&a);
 

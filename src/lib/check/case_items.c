@@ -333,8 +333,8 @@ static void evidence_required(const struct an_check_item *it, const struct an_sc
     } else if (!json_array_size(s->actions)) {
         an_buf_puts(&v->actual, "no action proposed");
     } else {
-        an_buf_printf(&v->actual, "%zu action%s of medium or high risk, each with evidence",
-                      risky, risky == 1 ? "" : "s");
+        an_buf_printf(&v->actual, "%zu action%s of medium or high risk, each with evidence", risky,
+                      risky == 1 ? "" : "s");
     }
     an_buf_release(&why);
     json_decref(docs);

@@ -25,16 +25,13 @@
 /* Each returns how many findings it appended. */
 size_t chk_forbid(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
 size_t chk_allow(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
-size_t chk_sequence(const struct an_assert *blk, const struct an_scope *s,
-                    struct an_findings *out);
-size_t chk_require(const struct an_assert *blk, const struct an_scope *s,
-                   struct an_findings *out);
+size_t chk_sequence(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
+size_t chk_require(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
 size_t chk_forbid_calls(const struct an_assert *blk, const struct an_scope *s,
                         struct an_findings *out);
 size_t chk_text(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
 size_t chk_items(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
-size_t chk_timing(const struct an_assert *blk, const struct an_scope *s,
-                  struct an_findings *out);
+size_t chk_timing(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
 size_t chk_usage(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
 
 /* "1 call" / "3 calls". */

@@ -101,8 +101,9 @@ void chk_gave_up(struct an_buf *b, const struct an_regex *re)
 {
     an_buf_puts(b, "no verdict: ");
     chk_regex(b, re);
-    an_buf_printf(b, " gave up on this text (over %u backtracking steps or %u KiB); a "
-                     "pattern that backtracks catastrophically cannot judge",
+    an_buf_printf(b,
+                  " gave up on this text (over %u backtracking steps or %u KiB); a "
+                  "pattern that backtracks catastrophically cannot judge",
                   AN_REGEX_MATCH_LIMIT, AN_REGEX_HEAP_LIMIT);
 }
 

@@ -167,14 +167,12 @@ static json_t *result_json(const json_t *r)
     if (!r)
         return NULL;
     if (json_is_string(r)) {
-        json_t *j = json_loadb(json_string_value(r), json_string_length(r), JSON_DECODE_ANY,
-                               NULL);
+        json_t *j = json_loadb(json_string_value(r), json_string_length(r), JSON_DECODE_ANY, NULL);
         if (j)
             return j;
     }
     return json_incref((json_t *)r);
 }
-
 
 void an_ck_eval_text(const struct an_check_item *it, const struct an_scope *scope, const char *t,
                      size_t len, struct an_check_verdict *v)

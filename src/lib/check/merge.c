@@ -14,35 +14,35 @@ struct levels {
 /* out->member becomes a new array of that member's elements at every
  * level, in level order (so target rules are reported before test rules).
  * The elements are struct copies whose pointers stay borrowed. */
-#define CONCAT(out, lv, member, count)                                                      \
-    do {                                                                                    \
-        size_t n_ = 0;                                                                      \
-        for (size_t i_ = 0; i_ < (lv)->n; i_++)                                             \
-            n_ += (lv)->v[i_] ? (lv)->v[i_]->count : 0;                                     \
-        (out)->count = n_;                                                                  \
-        (out)->member = n_ ? an_xmalloc(n_ * sizeof *(out)->member) : NULL;                 \
-        n_ = 0;                                                                             \
-        for (size_t i_ = 0; i_ < (lv)->n; i_++) {                                           \
-            const struct an_assert *a_ = (lv)->v[i_];                                       \
-            /* a count without its array cannot be, but say so to the analyzer */          \
-            if (!a_ || !a_->count || !a_->member || !(out)->member)                         \
-                continue;                                                                   \
-            memcpy((out)->member + n_, a_->member, a_->count * sizeof *(out)->member);      \
-            n_ += a_->count;                                                                \
-        }                                                                                   \
+#define CONCAT(out, lv, member, count)                                                             \
+    do {                                                                                           \
+        size_t n_ = 0;                                                                             \
+        for (size_t i_ = 0; i_ < (lv)->n; i_++)                                                    \
+            n_ += (lv)->v[i_] ? (lv)->v[i_]->count : 0;                                            \
+        (out)->count = n_;                                                                         \
+        (out)->member = n_ ? an_xmalloc(n_ * sizeof *(out)->member) : NULL;                        \
+        n_ = 0;                                                                                    \
+        for (size_t i_ = 0; i_ < (lv)->n; i_++) {                                                  \
+            const struct an_assert *a_ = (lv)->v[i_];                                              \
+            /* a count without its array cannot be, but say so to the analyzer */                  \
+            if (!a_ || !a_->count || !a_->member || !(out)->member)                                \
+                continue;                                                                          \
+            memcpy((out)->member + n_, a_->member, a_->count * sizeof *(out)->member);             \
+            n_ += a_->count;                                                                       \
+        }                                                                                          \
     } while (0)
 
 /* The nearest level that says anything about a limit (a value or `false`)
  * decides it; out->member is UNSET when no level does. */
-#define NEAREST(out, lv, member)                                                            \
-    do {                                                                                    \
-        for (size_t i_ = (lv)->n; i_-- > 0;) {                                              \
-            const struct an_assert *a_ = (lv)->v[i_];                                       \
-            if (a_ && a_->member.state != AN_LIMIT_UNSET) {                                 \
-                (out)->member = a_->member;                                                 \
-                break;                                                                      \
-            }                                                                               \
-        }                                                                                   \
+#define NEAREST(out, lv, member)                                                                   \
+    do {                                                                                           \
+        for (size_t i_ = (lv)->n; i_-- > 0;) {                                                     \
+            const struct an_assert *a_ = (lv)->v[i_];                                              \
+            if (a_ && a_->member.state != AN_LIMIT_UNSET) {                                        \
+                (out)->member = a_->member;                                                        \
+                break;                                                                             \
+            }                                                                                      \
+        }                                                                                          \
     } while (0)
 
 static void merge_common(struct an_assert *out, const struct levels *lv)

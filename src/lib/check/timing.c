@@ -37,8 +37,8 @@ static struct point *timeline(const struct an_scope *s, bool framed, size_t *n)
         p[k++] = (struct point){.t = s->start_ms, .call = SIZE_MAX, .name = "start"};
     size_t from = k;
     for (size_t i = 0; i < s->ncalls; i++)
-        p[k++] = (struct point){.t = s->calls[i].ts_ms, .call = i,
-                                .name = s->calls[i].name ? s->calls[i].name : ""};
+        p[k++] = (struct point){
+            .t = s->calls[i].ts_ms, .call = i, .name = s->calls[i].name ? s->calls[i].name : ""};
     qsort(p + from, k - from, sizeof *p, by_time);
     if (framed)
         p[k++] = (struct point){.t = s->end_ms, .call = SIZE_MAX, .name = "end"};
@@ -75,8 +75,7 @@ static size_t check_gaps(const struct an_scope *s, const struct an_limit *l, boo
                       detail = AN_BUF_INIT;
         const struct point *a = &p[worst - 1], *b = &p[worst];
         /* Two calls of the same tool are told apart by their numbers. */
-        bool numbered = a->call != SIZE_MAX && b->call != SIZE_MAX &&
-                        strcmp(a->name, b->name) == 0;
+        bool numbered = a->call != SIZE_MAX && b->call != SIZE_MAX && strcmp(a->name, b->name) == 0;
         an_buf_printf(&label, "%s ≤ %lldms", what, (long long)l->value);
         an_buf_printf(&expected, "≤ %lldms", (long long)l->value);
         an_buf_printf(&actual, "%lldms between ", (long long)worst_gap);

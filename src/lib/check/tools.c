@@ -247,7 +247,7 @@ static void put_filter_story(struct an_buf *b, const struct an_scope *s,
     an_buf_printf(b, " of \"%s\"", r->name);
     size_t left = named;
     for (enum stage st = BY_ARGS; st <= BY_RESULT_NOT_MATCH; st++) {
-        const struct an_regex *re = st == BY_RESULT_MATCH ? r->result_match
+        const struct an_regex *re = st == BY_RESULT_MATCH       ? r->result_match
                                     : st == BY_RESULT_NOT_MATCH ? r->result_not_match
                                                                 : NULL;
         if ((st == BY_ARGS && !r->nargs) || (st != BY_ARGS && !re))
@@ -346,8 +346,7 @@ static size_t require_after(const struct an_tool_rule *r, const struct an_scope 
 
     struct an_buf label = AN_BUF_INIT, expected = AN_BUF_INIT, actual = AN_BUF_INIT;
     an_buf_printf(&label, "Tool \"%s\" must be called after \"%s\"", r->name, r->after);
-    an_buf_printf(&expected, "a call of \"%s\" before the first call of \"%s\"", r->after,
-                  r->name);
+    an_buf_printf(&expected, "a call of \"%s\" before the first call of \"%s\"", r->after, r->name);
     if (x == SIZE_MAX) {
         an_buf_printf(&actual, "\"%s\" never called (called: ", r->after);
         chk_called_names(&actual, s);
@@ -364,8 +363,7 @@ static size_t require_after(const struct an_tool_rule *r, const struct an_scope 
     return 1;
 }
 
-size_t chk_require(const struct an_assert *blk, const struct an_scope *s,
-                   struct an_findings *out)
+size_t chk_require(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out)
 {
     size_t added = 0;
     for (size_t k = 0; k < blk->nrequire; k++) {
@@ -578,8 +576,8 @@ static bool seq_in_order(const struct an_sequence *q, const struct an_scope *s, 
     if (k == 0)
         an_buf_printf(d, "no call of \"%s\"", q->names[0]);
     else
-        an_buf_printf(d, "matched %zu of %zu up to call #%zu; no \"%s\" after it", k,
-                      q->nnames, last, q->names[k]);
+        an_buf_printf(d, "matched %zu of %zu up to call #%zu; no \"%s\" after it", k, q->nnames,
+                      last, q->names[k]);
     return false;
 }
 
@@ -631,8 +629,7 @@ static bool seq_contains(const struct an_sequence *q, const struct an_scope *s, 
     return ok;
 }
 
-size_t chk_sequence(const struct an_assert *blk, const struct an_scope *s,
-                    struct an_findings *out)
+size_t chk_sequence(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out)
 {
     static const char *const how[] = {"in order", "exactly", "in any order"};
     size_t added = 0;

@@ -17,8 +17,7 @@ static const char *missing(const struct an_usage_sum *u, const struct an_scope *
                            const char *what, char *buf, size_t cap)
 {
     if (!u->reports)
-        snprintf(buf, cap, "no usage reported by the agent%s",
-                 s->turn >= 0 ? " in this turn" : "");
+        snprintf(buf, cap, "no usage reported by the agent%s", s->turn >= 0 ? " in this turn" : "");
     else if (u->turn_without >= 0)
         snprintf(buf, cap, "turn %d reported no usage", u->turn_without + 1);
     else if (!known)
@@ -50,8 +49,8 @@ static size_t tokens(const struct an_scope *s, const struct an_limit *l, const c
     return 1;
 }
 
-static size_t cost(const struct an_scope *s, const struct an_limit *l,
-                   const struct an_usage_sum *u, struct an_findings *out)
+static size_t cost(const struct an_scope *s, const struct an_limit *l, const struct an_usage_sum *u,
+                   struct an_findings *out)
 {
     char why[200];
     const char *miss = missing(u, s, true, "", why, sizeof why);
@@ -95,8 +94,8 @@ size_t chk_usage(const struct an_assert *blk, const struct an_scope *s, struct a
         added += tokens(s, &blk->max_input_tokens, "usage.max_input_tokens", "Input tokens", &u,
                         u.input, u.has_input, "its input tokens", out);
     if (judged(&blk->max_output_tokens))
-        added += tokens(s, &blk->max_output_tokens, "usage.max_output_tokens", "Output tokens",
-                        &u, u.output, u.has_output, "its output tokens", out);
+        added += tokens(s, &blk->max_output_tokens, "usage.max_output_tokens", "Output tokens", &u,
+                        u.output, u.has_output, "its output tokens", out);
     if (judged(&blk->max_total_tokens))
         added += tokens(s, &blk->max_total_tokens, "usage.max_total_tokens", "Total tokens", &u,
                         u.total, u.has_total, "its total tokens (nor input and output)", out);

@@ -28,8 +28,7 @@ void an_check_verdict_set(struct an_check_verdict *v, bool ok)
     v->ok = ok;
 }
 
-void an_check_verdict_printf(struct an_check_verdict *v, enum an_check_part p, const char *fmt,
-                             ...)
+void an_check_verdict_printf(struct an_check_verdict *v, enum an_check_part p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -270,7 +270,9 @@ static void call_cell(struct cmp_page *pg, const struct an_tool_call *c,
     bool res_chg = paired && json_differs(c->result, other->result);
     bool time_chg = paired && time_differs(call_ms(c), call_ms(other));
     an_buf_printf(&pg->b, "<div class=\"cell%s\"><code><b>",
-                  !paired ? " only" : args_chg || res_chg ? " chg" : "");
+                  !paired               ? " only"
+                  : args_chg || res_chg ? " chg"
+                                        : "");
     cmp_page_text(pg, c->name ? c->name : "?", false);
     an_buf_puts(&pg->b, "</b></code>");
     if (c->id) {
@@ -473,8 +475,9 @@ void cmp_html_case(struct cmp_page *pg, const struct an_compare *c, const struct
             an_buf_printf(&pg->b, "<div class=\"box missing\">missing on the %s side</div>\n",
                           side_title(k));
         else if (it->side[k].avail == CMP_MISSING)
-            an_buf_printf(&pg->b, "<div class=\"box\">not selected on the %s side "
-                                  "(filtered out)</div>\n",
+            an_buf_printf(&pg->b,
+                          "<div class=\"box\">not selected on the %s side "
+                          "(filtered out)</div>\n",
                           side_title(k));
     an_buf_puts(&pg->b, "</header>\n<div class=\"sides\">");
     side_box(pg, it, CMP_BASE);

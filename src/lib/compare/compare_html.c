@@ -330,14 +330,16 @@ static void summary(struct cmp_page *pg, const struct an_compare *c, const json_
                       json_is_true(json_object_get(q, "portable_paths")) ? "yes" : "no",
                       (long long)num(q, "path_violations_count"),
                       json_is_true(json_object_get(q, "self_contained")) ? "yes" : "no",
-                      (long long)num(q, "missing_assets_count"), (long long)num(q, "hrefs_checked"));
+                      (long long)num(q, "missing_assets_count"),
+                      (long long)num(q, "hrefs_checked"));
     an_buf_puts(&pg->b, "</li></ul></div>\n</section>\n");
 }
 
 static const char *change_word(enum an_change ch)
 {
-    return ch == AN_CHANGE_REGRESSION ? "regression" : ch == AN_CHANGE_IMPROVEMENT ? "improvement"
-                                                                                   : "unchanged";
+    return ch == AN_CHANGE_REGRESSION    ? "regression"
+           : ch == AN_CHANGE_IMPROVEMENT ? "improvement"
+                                         : "unchanged";
 }
 
 static void case_row(struct cmp_page *pg, const struct cmp_item *it)
@@ -402,9 +404,8 @@ static void case_row(struct cmp_page *pg, const struct cmp_item *it)
 
 /* Every file of the pack but the manifest, written or still to be written,
  * once each: the entries, then the planned files not written yet. */
-static void each_file(struct cmp_page *pg, void (*fn)(struct cmp_page *, const struct cmp_entry *,
-                                                      void *),
-                      void *arg)
+static void each_file(struct cmp_page *pg,
+                      void (*fn)(struct cmp_page *, const struct cmp_entry *, void *), void *arg)
 {
     const struct cmp_pack *p = pg->pack;
     for (int pass = 0; pass < 2; pass++) {
@@ -474,8 +475,7 @@ void cmp_html_report(struct cmp_page *pg, const struct an_compare *c, const json
 {
     const json_t *s = json_object_get(report, "summary");
     json_int_t reg = num(s, "regressions"), imp = num(s, "improvements");
-    json_int_t block = num(s, "cases_block_recommended"),
-               appr = num(s, "cases_requiring_approval");
+    json_int_t block = num(s, "cases_block_recommended"), appr = num(s, "cases_requiring_approval");
     char title[160];
     snprintf(title, sizeof title, "ananke compare: %lld regression%s, %lld improvement%s",
              (long long)reg, reg == 1 ? "" : "s", (long long)imp, imp == 1 ? "" : "s");
@@ -547,10 +547,11 @@ void cmp_html_report(struct cmp_page *pg, const struct an_compare *c, const json
     }
     size_t nfiles = 0;
     each_file(pg, count_file, &nfiles);
-    an_buf_printf(&pg->b, "</ul>\n<details class=\"box\"><summary>every file of this report "
-                          "(%zu, artifacts/manifest.json aside)</summary>\n<table><thead><tr>"
-                          "<th>file</th><th>manifest key</th><th>media type</th></tr></thead>"
-                          "<tbody>\n",
+    an_buf_printf(&pg->b,
+                  "</ul>\n<details class=\"box\"><summary>every file of this report "
+                  "(%zu, artifacts/manifest.json aside)</summary>\n<table><thead><tr>"
+                  "<th>file</th><th>manifest key</th><th>media type</th></tr></thead>"
+                  "<tbody>\n",
                   nfiles);
     each_file(pg, file_row, NULL);
     an_buf_puts(&pg->b, "</tbody></table></details>\n");

@@ -85,21 +85,22 @@ bool cmp_call_failed(const struct an_tool_call *c);
  * finding is among them. A passing or skipped test: NONE. */
 enum cmp_root cmp_root_cause(const struct an_test_result *t, const char *const *kinds,
                              bool *evidence_failed);
-/* seed 004's mapPolicyRules: up to 3 rule names (check_tool_choice, require_input_data, validate_output_format, require_evidence_for_actions) into out (static
- * strings), in order, without repeats; returns how many. */
+/* seed 004's mapPolicyRules: up to 3 rule names (check_tool_choice, require_input_data,
+ * validate_output_format, require_evidence_for_actions) into out (static strings), in order,
+ * without repeats; returns how many. */
 size_t cmp_policy_rules(enum cmp_root r, bool evidence_failed, const char *out[4]);
 
 /* A broken run (status error): runner-failure-like facts. */
 struct cmp_failure {
-    const char *cls;     /* network_error, timeout, http_error, invalid_json (a run-case
-                            target's own word), protocol_error, run_error, limit,
-                            hook_error, variable_error, internal_error */
-    const char *code;    /* "AN_ECONNECT", ... */
-    const char *message; /* borrowed from the result; may be NULL */
-    int http_status;     /* 0: none */
-    unsigned attempts;   /* 1 + transport retries of the failing turn */
-    int turn;            /* 0-based; -1 outside a turn */
-    int64_t timeout_ms;  /* a run-case target's per-attempt timeout; 0: unknown */
+    const char *cls;            /* network_error, timeout, http_error, invalid_json (a run-case
+                                   target's own word), protocol_error, run_error, limit,
+                                   hook_error, variable_error, internal_error */
+    const char *code;           /* "AN_ECONNECT", ... */
+    const char *message;        /* borrowed from the result; may be NULL */
+    int http_status;            /* 0: none */
+    unsigned attempts;          /* 1 + transport retries of the failing turn */
+    int turn;                   /* 0-based; -1 outside a turn */
+    int64_t timeout_ms;         /* a run-case target's per-attempt timeout; 0: unknown */
     const char *net_error_kind; /* conn_refused, dns ... (run-case); NULL */
 };
 /* true and *out filled when t errored. */
@@ -115,7 +116,7 @@ bool cmp_failure_is_agent(const struct cmp_failure *f);
 
 #define CMP_TRACE_MAX 8
 struct cmp_trace {
-    const char *status; /* ok, partial, broken */
+    const char *status;                /* ok, partial, broken */
     const char *issues[CMP_TRACE_MAX]; /* static words, in a fixed order */
     size_t n;
 };
@@ -145,7 +146,7 @@ enum cmp_art {
 extern const char *const cmp_art_name[CMP_ART_COUNT]; /* "case_response", ... */
 
 struct cmp_signal {
-    const char *kind;       /* static: untrusted_url_input, secret_in_output, ... */
+    const char *kind; /* static: untrusted_url_input, secret_in_output, ... */
     enum cmp_sev severity;
     const char *confidence; /* static: low, medium, high */
     const char *title;      /* static */
@@ -217,9 +218,9 @@ struct cmp_mw_cache {
 };
 
 struct cmp_stat_opts {
-    double alpha;        /* significance level, (0, 0.5] */
-    bool any_drop;       /* --gate-on any-drop */
-    double max_slowdown; /* a share (0.5: 50 % slower); negative: not given */
+    double alpha;               /* significance level, (0, 0.5] */
+    bool any_drop;              /* --gate-on any-drop */
+    double max_slowdown;        /* a share (0.5: 50 % slower); negative: not given */
     struct cmp_mw_cache *cache; /* NULL: none */
 };
 
@@ -249,10 +250,10 @@ struct cmp_rstats {
     double p_value;        /* p_worse when the rate dropped, else p_two */
     bool significant;      /* p_value <= alpha */
     double alpha;
-    bool drop, rise;       /* the new rate is lower / higher */
+    bool drop, rise;              /* the new rate is lower / higher */
     bool regression, improvement; /* what the case's change becomes */
     struct cmp_shift duration, tokens;
-    double max_slowdown;   /* as given; negative: not given */
+    double max_slowdown; /* as given; negative: not given */
 };
 
 /* x[0..m) baseline, y[0..n) new (both sorted in place). false when m or n
@@ -301,11 +302,11 @@ struct cmp_side {
 };
 
 struct cmp_item {
-    char *case_id;  /* JSONL id, else the test name */
-    char *title;    /* the test's own name */
-    char *fid;      /* case_id as a file name, unique in the pack */
-    char *name;     /* the full test name (for --filter) */
-    char *file;     /* the test file (new side first) */
+    char *case_id; /* JSONL id, else the test name */
+    char *title;   /* the test's own name */
+    char *fid;     /* case_id as a file name, unique in the pack */
+    char *name;    /* the full test name (for --filter) */
+    char *file;    /* the test file (new side first) */
     enum cmp_case_status status;
     const char *status_reason; /* static */
     struct cmp_side side[2];
@@ -316,21 +317,21 @@ struct cmp_item {
     size_t nrules;
     const char *tags[12]; /* static */
     size_t ntags;
-    bool repeated;          /* both sides ran repeatedly: rs holds their statistics */
+    bool repeated; /* both sides ran repeatedly: rs holds their statistics */
     struct cmp_rstats rs;
     char *diff_href;  /* case-<fid>.html */
     char *repro_href; /* repro/<fid>.json (filled by the pack) */
 };
 
 struct cmp_run {
-    char *dir;       /* as given */
-    json_t *meta;    /* run.json */
-    json_t *doc;     /* results.json */
+    char *dir;    /* as given */
+    json_t *meta; /* run.json */
+    json_t *doc;  /* results.json */
     struct an_run_result res;
-    const char ***kinds; /* per test: its findings' kinds, borrowed from doc */
-    char **slugs;        /* per test: tests/<slug> */
-    bool filtered;       /* the run's selection had a filter or a shard */
-    bool has_redactions; /* redactions.json is there */
+    const char ***kinds;             /* per test: its findings' kinds, borrowed from doc */
+    char **slugs;                    /* per test: tests/<slug> */
+    bool filtered;                   /* the run's selection had a filter or a shard */
+    bool has_redactions;             /* redactions.json is there */
     const struct an_compare_opts *o; /* its on_warning; borrowed during an_compare_load */
 };
 
@@ -395,7 +396,7 @@ struct cmp_link {
 };
 
 struct cmp_pack {
-    char *root;      /* the directory being filled (absolute) */
+    char *root; /* the directory being filled (absolute) */
     struct cmp_entry *v;
     size_t n, cap;
     struct cmp_entry *planned; /* written after the checks; counted as present */

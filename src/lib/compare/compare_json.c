@@ -102,9 +102,9 @@ static json_t *signal(const struct cmp_item *it, int side, const struct cmp_sign
     char key[200];
     snprintf(key, sizeof key, "%s/%s/%s", it->fid, cmp_side_name[side], cmp_art_name[g->evidence]);
     json_t *ref = json_pack("{s:s, s:s}", "kind",
-                            g->evidence == CMP_ART_FINAL_OUTPUT       ? "final_output"
+                            g->evidence == CMP_ART_FINAL_OUTPUT      ? "final_output"
                             : g->evidence == CMP_ART_FAILURE_SUMMARY ? "runner_failure"
-                                                                      : "tool_call",
+                                                                     : "tool_call",
                             "manifest_key", key);
     if (g->call_id && g->evidence == CMP_ART_CASE_RESPONSE)
         json_object_set_new(ref, "call_id", lossy(g->call_id));
@@ -196,26 +196,27 @@ static json_t *metrics(const struct cmp_item *it)
         return o;
     }
     json_t *d = json_object();
-    json_object_set_new(d, "tool_calls", json_integer((json_int_t)n->tool_calls -
-                                                      (json_int_t)b->tool_calls));
+    json_object_set_new(d, "tool_calls",
+                        json_integer((json_int_t)n->tool_calls - (json_int_t)b->tool_calls));
     json_object_set_new(d, "turns", json_integer((json_int_t)n->turns - (json_int_t)b->turns));
     json_object_set_new(d, "duration_ms", json_integer(n->duration_ms - b->duration_ms));
-    json_object_set_new(d, "ttft_ms", delta_int(b->ttft_ms >= 0 && n->ttft_ms >= 0, b->ttft_ms,
-                                                n->ttft_ms));
-    json_object_set_new(d, "total_tokens",
-                        delta_int(b->usage.has_total && n->usage.has_total, b->usage.total,
-                                  n->usage.total));
-    json_object_set_new(d, "cost", b->usage.has_cost && n->usage.has_cost
-                                       ? json_real(n->usage.cost - b->usage.cost)
-                                       : json_null());
+    json_object_set_new(d, "ttft_ms",
+                        delta_int(b->ttft_ms >= 0 && n->ttft_ms >= 0, b->ttft_ms, n->ttft_ms));
+    json_object_set_new(
+        d, "total_tokens",
+        delta_int(b->usage.has_total && n->usage.has_total, b->usage.total, n->usage.total));
+    json_object_set_new(d, "cost",
+                        b->usage.has_cost && n->usage.has_cost
+                            ? json_real(n->usage.cost - b->usage.cost)
+                            : json_null());
     json_object_set_new(o, "delta", d);
     return o;
 }
 
 static json_t *item_json(const struct cmp_item *it, const struct cmp_pack *p)
 {
-    json_t *o = json_object(), *avail = json_object(), *tr = json_object(),
-           *sec = json_object(), *fs = json_object();
+    json_t *o = json_object(), *avail = json_object(), *tr = json_object(), *sec = json_object(),
+           *fs = json_object();
     json_object_set_new(o, "case_id", lossy(it->case_id));
     json_object_set_new(o, "title", lossy(it->title));
     json_object_set_new(o, "test_file", str_or_null(it->file));
@@ -228,8 +229,8 @@ static json_t *item_json(const struct cmp_item *it, const struct cmp_pack *p)
             json_array_append_new(sigs, signal(it, k, &s->sig.v[i]));
         /* v1 shape: derived from the case's gate, the same on both sides */
         json_object_set_new(sec, cmp_side_name[k],
-                            json_pack("{s:o, s:b}", "signals", sigs,
-                                      "requires_gate_recommendation", it->gate != AN_GATE_NONE));
+                            json_pack("{s:o, s:b}", "signals", sigs, "requires_gate_recommendation",
+                                      it->gate != AN_GATE_NONE));
         if (s->failed_run)
             json_object_set_new(fs, cmp_side_name[k], failure(&s->failure));
     }
@@ -238,14 +239,15 @@ static json_t *item_json(const struct cmp_item *it, const struct cmp_pack *p)
     json_object_set_new(o, "case_status_reason", json_string(it->status_reason));
     json_object_set_new(o, "baseline_status", json_string(it->side[CMP_BASE].word));
     json_object_set_new(o, "new_status", json_string(it->side[CMP_NEW].word));
-    json_object_set_new(o, "change", json_string(it->change == AN_CHANGE_REGRESSION ? "regression"
-                                                 : it->change == AN_CHANGE_IMPROVEMENT
-                                                     ? "improvement"
-                                                     : "none"));
+    json_object_set_new(o, "change",
+                        json_string(it->change == AN_CHANGE_REGRESSION    ? "regression"
+                                    : it->change == AN_CHANGE_IMPROVEMENT ? "improvement"
+                                                                          : "none"));
     json_object_set_new(o, "baseline_pass", json_boolean(it->side[CMP_BASE].pass));
     json_object_set_new(o, "new_pass", json_boolean(it->side[CMP_NEW].pass));
     if (it->side[CMP_BASE].root)
-        json_object_set_new(o, "baseline_root", json_string(cmp_root_name(it->side[CMP_BASE].root)));
+        json_object_set_new(o, "baseline_root",
+                            json_string(cmp_root_name(it->side[CMP_BASE].root)));
     if (it->side[CMP_NEW].root)
         json_object_set_new(o, "new_root", json_string(cmp_root_name(it->side[CMP_NEW].root)));
     json_object_set_new(o, "preventable_by_policy", json_boolean(it->preventable));
@@ -271,8 +273,8 @@ static json_t *item_json(const struct cmp_item *it, const struct cmp_pack *p)
 static json_t *sev_counts(const size_t c[5])
 {
     return json_pack("{s:I, s:I, s:I, s:I}", "low", (json_int_t)c[CMP_SEV_LOW], "medium",
-                     (json_int_t)c[CMP_SEV_MEDIUM], "high", (json_int_t)c[CMP_SEV_HIGH],
-                     "critical", (json_int_t)c[CMP_SEV_CRITICAL]);
+                     (json_int_t)c[CMP_SEV_MEDIUM], "high", (json_int_t)c[CMP_SEV_HIGH], "critical",
+                     (json_int_t)c[CMP_SEV_CRITICAL]);
 }
 
 /* Up to 5 signal kinds, most frequent first (ties: first seen first). */
@@ -336,9 +338,9 @@ static json_t *summary(const struct an_compare *c)
     json_t *rb = json_object();
     for (int r = 1; r < CMP_ROOT_COUNT; r++)
         if (roots[r])
-            json_object_set_new(rb, cmp_root_name((enum cmp_root)r), json_integer((json_int_t)roots[r]));
-    json_t *quality = json_pack("{s:s, s:s}", "transfer_class", "internal_only",
-                                "redaction_status",
+            json_object_set_new(rb, cmp_root_name((enum cmp_root)r),
+                                json_integer((json_int_t)roots[r]));
+    json_t *quality = json_pack("{s:s, s:s}", "transfer_class", "internal_only", "redaction_status",
                                 cmp_redactor_active(c->red) ? "applied" : "none");
     if (cmp_redactor_preset_id(c->red))
         json_object_set_new(quality, "redaction_preset_id",
@@ -354,15 +356,14 @@ static json_t *summary(const struct an_compare *c)
         (json_int_t)c->nitems, "missing_baseline_artifacts", (json_int_t)missing[CMP_BASE],
         "missing_new_artifacts", (json_int_t)missing[CMP_NEW], "broken_baseline_artifacts",
         (json_int_t)broken[CMP_BASE], "broken_new_artifacts", (json_int_t)broken[CMP_NEW]);
-    return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:I, s:I, s:o}",
-                     "baseline_pass", (json_int_t)bpass, "new_pass", (json_int_t)npass,
-                     "regressions", (json_int_t)reg, "improvements", (json_int_t)imp,
-                     "root_cause_breakdown", rb, "quality", quality, "security", security,
-                     "risk_summary", "low", (json_int_t)risk[AN_GATE_NONE], "medium",
-                     (json_int_t)risk[AN_GATE_REQUIRE_APPROVAL], "high",
-                     (json_int_t)risk[AN_GATE_BLOCK], "cases_requiring_approval",
-                     (json_int_t)approval, "cases_block_recommended", (json_int_t)block,
-                     "data_coverage", coverage);
+    return json_pack(
+        "{s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:I, s:I, s:o}", "baseline_pass",
+        (json_int_t)bpass, "new_pass", (json_int_t)npass, "regressions", (json_int_t)reg,
+        "improvements", (json_int_t)imp, "root_cause_breakdown", rb, "quality", quality, "security",
+        security, "risk_summary", "low", (json_int_t)risk[AN_GATE_NONE], "medium",
+        (json_int_t)risk[AN_GATE_REQUIRE_APPROVAL], "high", (json_int_t)risk[AN_GATE_BLOCK],
+        "cases_requiring_approval", (json_int_t)approval, "cases_block_recommended",
+        (json_int_t)block, "data_coverage", coverage);
 }
 
 static json_t *run_info(const struct cmp_run *run, int side, const struct cmp_pack *p)
@@ -394,15 +395,15 @@ json_t *cmp_report_json(const struct an_compare *c, const struct cmp_pack *p)
     json_t *o = json_object();
     json_object_set_new(o, "contract_version", json_integer(5));
     json_object_set_new(o, "report_id", lossy(c->report_id));
-    json_object_set_new(o, "generated_at",
-                        json_string(an_iso8601_ms(ts, sizeof ts, c->now_ms)));
+    json_object_set_new(o, "generated_at", json_string(an_iso8601_ms(ts, sizeof ts, c->now_ms)));
     json_object_set_new(o, "generator",
                         json_pack("{s:s, s:s}", "name", "ananke", "version", ANANKE_VERSION));
     json_object_set_new(o, "baseline_dir", lossy(c->run[CMP_BASE].dir));
     json_object_set_new(o, "new_dir", lossy(c->run[CMP_NEW].dir));
-    json_object_set_new(o, "runs", json_pack("{s:o, s:o}", "baseline",
-                                             run_info(&c->run[CMP_BASE], CMP_BASE, p), "new",
-                                             run_info(&c->run[CMP_NEW], CMP_NEW, p)));
+    json_object_set_new(o, "runs",
+                        json_pack("{s:o, s:o}", "baseline",
+                                  run_info(&c->run[CMP_BASE], CMP_BASE, p), "new",
+                                  run_info(&c->run[CMP_NEW], CMP_NEW, p)));
     json_object_set_new(o, "summary", summary(c));
     json_object_set_new(o, "items", items);
     json_t *repro = json_object();
@@ -522,8 +523,8 @@ static void stored_paths(struct qf *q, const struct an_compare *c)
         size_t i, j;
         json_t *v, *f;
         snprintf(file, sizeof file, "%s/run.json", cmp_side_name[k]);
-        stored_path(q, file, "config.path", json_object_get(json_object_get(run->meta, "config"),
-                                                            "path"));
+        stored_path(q, file, "config.path",
+                    json_object_get(json_object_get(run->meta, "config"), "path"));
         json_array_foreach(json_object_get(json_object_get(run->meta, "selection"), "paths"), i, v)
         {
             snprintf(field, sizeof field, "selection.paths[%zu]", i);
@@ -565,6 +566,5 @@ json_t *cmp_quality_flags(const json_t *report, const struct cmp_pack *p,
     return json_pack("{s:b, s:b, s:I, s:I, s:I, s:o, s:o}", "self_contained", nm == 0,
                      "portable_paths", nv == 0, "hrefs_checked", (json_int_t)q.checked,
                      "missing_assets_count", (json_int_t)nm, "path_violations_count",
-                     (json_int_t)nv, "missing_assets", q.missing, "path_violations",
-                     q.violations);
+                     (json_int_t)nv, "missing_assets", q.missing, "path_violations", q.violations);
 }

@@ -233,8 +233,8 @@ static void redact_content(struct cmp_redactor *r, struct an_buf *b, bool lines)
             const char *nl = memchr(b->data + start, '\n', b->len - start);
             end = nl ? (size_t)(nl - b->data) : b->len;
         }
-        json_t *v = json_loadb(b->data + start, end - start, JSON_DECODE_ANY | JSON_ALLOW_NUL,
-                               NULL);
+        json_t *v =
+            json_loadb(b->data + start, end - start, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
         if (v) {
             cmp_redact_json(r, v);
             char *s = an_json_dumps(v, lines ? JSON_COMPACT : JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -316,11 +316,10 @@ static json_t *final_output(const struct cmp_item *it, int side, const struct an
         json_array_append_new(turns, json_pack("{s:I, s:o}", "turn", (json_int_t)(i + 1), "text",
                                                an_json_lossy(x ? x : "", x ? strlen(x) : 0)));
     }
-    json_t *o = json_pack("{s:o, s:s, s:s, s:o, s:o}", "case_id",
-                          an_json_lossy(it->case_id, strlen(it->case_id)), "side",
-                          cmp_side_name[side], "content_type", "text", "content",
-                          an_json_lossy(joined ? joined : "", joined ? strlen(joined) : 0),
-                          "turns", turns);
+    json_t *o = json_pack(
+        "{s:o, s:s, s:s, s:o, s:o}", "case_id", an_json_lossy(it->case_id, strlen(it->case_id)),
+        "side", cmp_side_name[side], "content_type", "text", "content",
+        an_json_lossy(joined ? joined : "", joined ? strlen(joined) : 0), "turns", turns);
     free(joined);
     return o;
 }
@@ -379,13 +378,11 @@ static int side_files(struct an_compare *c, struct cmp_pack *p, struct cmp_item 
     if (rc || !s->failed_run)
         return rc;
     const struct cmp_failure *f = &s->failure;
-    json_t *fs = json_pack("{s:o, s:s, s:s, s:o, s:I, s:I}", "case_id",
-                           an_json_lossy(it->case_id, strlen(it->case_id)), "side", sn,
-                           "class", f->cls, "message",
-                           f->message ? an_json_lossy(f->message, strlen(f->message))
-                                      : json_null(),
-                           "attempts", (json_int_t)f->attempts, "turn",
-                           (json_int_t)(f->turn >= 0 ? f->turn + 1 : 0));
+    json_t *fs = json_pack(
+        "{s:o, s:s, s:s, s:o, s:I, s:I}", "case_id",
+        an_json_lossy(it->case_id, strlen(it->case_id)), "side", sn, "class", f->cls, "message",
+        f->message ? an_json_lossy(f->message, strlen(f->message)) : json_null(), "attempts",
+        (json_int_t)f->attempts, "turn", (json_int_t)(f->turn >= 0 ? f->turn + 1 : 0));
     json_object_set_new(fs, "code", json_string(f->code));
     if (f->http_status)
         json_object_set_new(fs, "http_status", json_integer(f->http_status));
@@ -408,8 +405,8 @@ static int run_files(struct an_compare *c, struct cmp_pack *p, struct an_err *er
 {
     static const struct {
         const char *file, *kind;
-    } files[] = {{"run.json", "run_meta"}, {"results.json", "results"},
-                 {"redactions.json", "redactions"}};
+    } files[] = {
+        {"run.json", "run_meta"}, {"results.json", "results"}, {"redactions.json", "redactions"}};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
             char *rel = fmt("%s/%s", cmp_side_name[k], files[i].file);
@@ -503,8 +500,8 @@ static int repro_config(struct cmp_pack *p, const struct cmp_run *run, const cha
 static int repro_files(struct an_compare *c, struct cmp_pack *p, struct an_err *err)
 {
     int rc;
-    if ((rc = repro_config(p, &c->run[CMP_NEW], "new", "repro/ananke.config.yaml",
-                           "repro/config", err)) ||
+    if ((rc = repro_config(p, &c->run[CMP_NEW], "new", "repro/ananke.config.yaml", "repro/config",
+                           err)) ||
         (rc = repro_config(p, &c->run[CMP_BASE], "baseline", "repro/baseline.config.yaml",
                            "repro/baseline_config", err)))
         return rc;
@@ -514,10 +511,10 @@ static int repro_files(struct an_compare *c, struct cmp_pack *p, struct an_err *
         struct cmp_item *it = &c->items[i];
         json_t *o = json_object();
         json_object_set_new(o, "case_id", an_json_lossy(it->case_id, strlen(it->case_id)));
-        json_object_set_new(o, "name", it->name ? an_json_lossy(it->name, strlen(it->name))
-                                                : json_null());
-        json_object_set_new(o, "file", it->file ? an_json_lossy(it->file, strlen(it->file))
-                                                : json_null());
+        json_object_set_new(o, "name",
+                            it->name ? an_json_lossy(it->name, strlen(it->name)) : json_null());
+        json_object_set_new(o, "file",
+                            it->file ? an_json_lossy(it->file, strlen(it->file)) : json_null());
         if (cfg) {
             char *cmd = cmp_repro_command(it, cfg);
             json_object_set_new(o, "command", an_json_lossy(cmd, strlen(cmd)));
@@ -537,12 +534,15 @@ static int repro_files(struct an_compare *c, struct cmp_pack *p, struct an_err *
         for (int k = 0; k < 2; k++) {
             json_t *m = c->run[k].meta;
             json_t *r = json_object();
-            json_object_set(r, "target", json_object_get(m, "target") ? json_object_get(m, "target")
-                                                                      : json_null());
-            json_object_set(r, "config", json_object_get(m, "config") ? json_object_get(m, "config")
-                                                                      : json_null());
-            json_object_set(r, "options", json_object_get(m, "options") ? json_object_get(m, "options")
-                                                                        : json_null());
+            json_object_set(r, "target",
+                            json_object_get(m, "target") ? json_object_get(m, "target")
+                                                         : json_null());
+            json_object_set(r, "config",
+                            json_object_get(m, "config") ? json_object_get(m, "config")
+                                                         : json_null());
+            json_object_set(r, "options",
+                            json_object_get(m, "options") ? json_object_get(m, "options")
+                                                          : json_null());
             json_object_set_new(o, k == CMP_BASE ? "baseline_recorded" : "new_recorded", r);
         }
         /* the target blocks are shared with run.json: redact a copy */
@@ -703,10 +703,9 @@ static int manifest(struct cmp_pack *p, int64_t now_ms, struct an_err *err)
     json_t *items = json_array();
     for (size_t i = 0; i < p->n; i++) {
         const struct cmp_entry *e = &p->v[i];
-        json_array_append_new(items, json_pack("{s:s, s:s, s:s, s:I, s:s}", "manifest_key",
-                                               e->key, "rel_path", e->rel, "media_type",
-                                               e->media, "bytes", (json_int_t)e->bytes, "sha256",
-                                               e->sha256));
+        json_array_append_new(items, json_pack("{s:s, s:s, s:s, s:I, s:s}", "manifest_key", e->key,
+                                               "rel_path", e->rel, "media_type", e->media, "bytes",
+                                               (json_int_t)e->bytes, "sha256", e->sha256));
     }
     json_t *m = json_pack("{s:s, s:I, s:o}", "manifest_version", "v1", "generated_at",
                           (json_int_t)now_ms, "items", items);
@@ -779,8 +778,8 @@ static int build(struct an_compare *c, struct cmp_pack *p, struct an_err *err)
         /* its own counts are final before it is written: it holds no value */
         struct cmp_redactor *red = p->red;
         p->red = NULL;
-        rc = cmp_pack_put_json(p, "artifacts/redaction-summary.json", "redaction/summary", sum,
-                               err);
+        rc =
+            cmp_pack_put_json(p, "artifacts/redaction-summary.json", "redaction/summary", sum, err);
         p->red = red;
         json_decref(sum);
         if (rc)
@@ -813,8 +812,8 @@ int an_compare_write(struct an_compare *c, const char *report_dir, struct an_err
     an_buf_printf(&b, "/.%s.tmp-XXXXXX", slash + 1);
     tmp = an_buf_detach(&b, NULL);
     if (!mkdtemp(tmp)) {
-        rc = an_fail(err, AN_EIO, NULL, "cannot create a directory next to '%s': %s",
-                     report_dir, strerror(errno));
+        rc = an_fail(err, AN_EIO, NULL, "cannot create a directory next to '%s': %s", report_dir,
+                     strerror(errno));
         free(tmp);
         tmp = NULL;
         goto done;
@@ -834,8 +833,7 @@ int an_compare_write(struct an_compare *c, const char *report_dir, struct an_err
          * directory through): moved aside, replaced, then removed */
         old = fmt("%s.old", tmp);
         if (rename(target, old)) {
-            rc = an_fail(err, AN_EIO, NULL, "cannot replace '%s': %s", report_dir,
-                         strerror(errno));
+            rc = an_fail(err, AN_EIO, NULL, "cannot replace '%s': %s", report_dir, strerror(errno));
             free(old);
             old = NULL;
             goto done;

@@ -42,8 +42,8 @@ struct entry {
 static int fail_dir(struct an_err *err, const char *dir, const char *file, enum an_code code,
                     const char *why)
 {
-    return an_fail(err, code, NULL, "%s/%s: %s (record a run with 'ananke run --record DIR')",
-                   dir, file, why);
+    return an_fail(err, code, NULL, "%s/%s: %s (record a run with 'ananke run --record DIR')", dir,
+                   file, why);
 }
 
 static char *join(const char *dir, const char *rel)
@@ -136,8 +136,7 @@ static int load_run(struct cmp_run *run, const char *dir, struct an_err *err)
     enum an_nf_kind rk = an_nf_kind(dir, "redactions.json");
     run->has_redactions = rk == AN_NF_FILE;
     if (rk == AN_NF_LINK)
-        run_warn(run, "%s/redactions.json is (or goes through) a symbolic link: not followed",
-                 dir);
+        run_warn(run, "%s/redactions.json is (or goes through) a symbolic link: not followed", dir);
 done:
     free(path);
     return rc;
@@ -328,8 +327,8 @@ static void fill_side(struct cmp_side *s, const struct cmp_run *run, const struc
         s->word = "missing";
         s->reason_code = "missing_file";
         struct an_buf b = AN_BUF_INIT;
-        an_buf_printf(&b, "tests/%s/%s is (or goes through) a symbolic link: not followed",
-                      e->slug, link);
+        an_buf_printf(&b, "tests/%s/%s is (or goes through) a symbolic link: not followed", e->slug,
+                      link);
         s->reason = an_buf_detach(&b, NULL);
         s->slug = NULL; /* nothing of it is copied into the pack */
         cmp_trace_missing(&s->trace, "missing_response");
@@ -485,8 +484,8 @@ static void add_item(struct an_compare *c, const struct entry *be, const struct 
  * pack. */
 static void env_secrets(struct cmp_redactor *r, const json_t *v, bool secret, int depth)
 {
-    static const char *const words[] = {"authorization", "token", "secret", "key",
-                                        "password", "cookie", "header", NULL};
+    static const char *const words[] = {"authorization", "token",  "secret", "key",
+                                        "password",      "cookie", "header", NULL};
     const char *k;
     json_t *x;
     size_t i;

@@ -51,7 +51,7 @@ struct cmp_redactor {
     size_t cur_ix;
     struct an_arena arena;
     struct an_strmap file_ix; /* rel -> index + 1 into files */
-    bool given; /* --redact */
+    bool given;               /* --redact */
     struct an_buf preset;
 };
 
@@ -123,8 +123,7 @@ int cmp_redactor_new(struct cmp_redactor **out, const char *const *specs, size_t
             if (!s[0])
                 return an_fail(err, AN_EUSAGE, NULL,
                                "--redact needs a preset (pii, secrets) or a regex");
-            if (an_redactor_add_pattern(r->eng, label(r, lb, sizeof lb), s, AN_REDACT_GROUP1,
-                                        err))
+            if (an_redactor_add_pattern(r->eng, label(r, lb, sizeof lb), s, AN_REDACT_GROUP1, err))
                 return AN_EREGEX;
             add_rule(r, "custom", "regex");
             preset_word(r, "custom");
@@ -220,12 +219,10 @@ static bool pack_path_member(const char *k)
 {
     size_t n = strlen(k);
     return !strcmp(k, "manifest_key") || !strcmp(k, "rel_path") ||
-           (n > 5 && !strcmp(k + n - 5, "_href")) || (n > 4 && !strcmp(k + n - 4, "_key") &&
-                                                       (!strncmp(k, "baseline_", 9) ||
-                                                        !strncmp(k, "new_", 4) ||
-                                                        !strncmp(k, "replay_", 7) ||
-                                                        !strncmp(k, "repro_", 6) ||
-                                                        !strncmp(k, "config_", 7)));
+           (n > 5 && !strcmp(k + n - 5, "_href")) ||
+           (n > 4 && !strcmp(k + n - 4, "_key") &&
+            (!strncmp(k, "baseline_", 9) || !strncmp(k, "new_", 4) || !strncmp(k, "replay_", 7) ||
+             !strncmp(k, "repro_", 6) || !strncmp(k, "config_", 7)));
 }
 
 static void redact_value(struct cmp_redactor *r, json_t *v, int depth)
@@ -284,10 +281,9 @@ json_t *cmp_redactor_summary(const struct cmp_redactor *r)
     size_t total = 0;
     for (size_t i = 0; r && i < r->n; i++) {
         const struct rule *u = &r->v[i];
-        json_array_append_new(rules, json_pack("{s:s, s:o, s:I}", "category", u->category,
-                                               "source",
-                                               an_json_lossy(u->source, strlen(u->source)),
-                                               "count", (json_int_t)u->count));
+        json_array_append_new(rules, json_pack("{s:s, s:o, s:I}", "category", u->category, "source",
+                                               an_json_lossy(u->source, strlen(u->source)), "count",
+                                               (json_int_t)u->count));
         json_int_t had = json_integer_value(json_object_get(cats, u->category));
         json_object_set_new(cats, u->category, json_integer(had + (json_int_t)u->count));
         total += u->count;
@@ -299,8 +295,8 @@ json_t *cmp_redactor_summary(const struct cmp_redactor *r)
                                             an_json_lossy(r->files[i].rel, strlen(r->files[i].rel)),
                                             "count", (json_int_t)r->files[i].count));
     json_object_set_new(o, "summary_version", json_string("v1"));
-    json_object_set_new(o, "redaction_status", json_string(cmp_redactor_active(r) ? "applied"
-                                                                                  : "none"));
+    json_object_set_new(o, "redaction_status",
+                        json_string(cmp_redactor_active(r) ? "applied" : "none"));
     const char *pid = cmp_redactor_preset_id(r);
     json_object_set_new(o, "redaction_preset_id", pid ? json_string(pid) : json_null());
     json_object_set_new(o, "replacement", json_string(AN_REDACTED));

@@ -9,7 +9,7 @@
 #include "ananke/err.h"
 
 #define BLOCK_MIN (16u * 1024u)
-#define ALIGN ((size_t)_Alignof(max_align_t))
+#define ALIGN ((size_t) _Alignof(max_align_t))
 
 struct an_arena_block {
     struct an_arena_block *next;

@@ -18,12 +18,15 @@ struct an_arena {
     struct an_arena_block *head;
     struct an_arena_defer *defers;
 };
+/* clang-format off */
 #define AN_ARENA_INIT {0}
+/* clang-format on */
 
 /* Zeroed memory, aligned for any type; aborts on out of memory. */
 void *an_arena_alloc(struct an_arena *a, size_t n) __attribute__((returns_nonnull));
 char *an_arena_strdup(struct an_arena *a, const char *s);
-char *an_arena_strndup(struct an_arena *a, const char *s, size_t n) __attribute__((returns_nonnull));
+char *an_arena_strndup(struct an_arena *a, const char *s, size_t n)
+    __attribute__((returns_nonnull));
 char *an_arena_printf(struct an_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Grow an arena array: returns a copy of `old` (n elements) with room for cap. */

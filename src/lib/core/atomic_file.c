@@ -18,8 +18,7 @@ int an_mkdir_p(const char *path, size_t n, struct an_err *err)
         char c = b[i];
         b[i] = '\0';
         if (mkdir(b, 0777) && errno != EEXIST)
-            rc = an_fail(err, AN_EIO, NULL, "cannot create directory '%s': %s", b,
-                         strerror(errno));
+            rc = an_fail(err, AN_EIO, NULL, "cannot create directory '%s': %s", b, strerror(errno));
         b[i] = c;
     }
     free(b);

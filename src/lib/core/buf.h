@@ -18,12 +18,15 @@ struct an_buf {
     size_t len, cap;
     size_t cap_max;
 };
+/* clang-format off */
 #define AN_BUF_INIT {0}
+/* clang-format on */
 
 void an_buf_init(struct an_buf *b, size_t cap_max);
 void an_buf_release(struct an_buf *b);
 /* Caller owns the returned string (malloc); the buffer is left empty. */
-char *an_buf_detach(struct an_buf *b, size_t *len) __attribute__((returns_nonnull)); /* "" when empty */
+char *an_buf_detach(struct an_buf *b, size_t *len)
+    __attribute__((returns_nonnull)); /* "" when empty */
 /* Empty the buffer, keeping its memory. */
 static inline void an_buf_reset(struct an_buf *b)
 {

@@ -43,13 +43,13 @@ struct spawn {
     char **sh_argv; /* {"/bin/sh", <path>, argv[1..], NULL} for ENOEXEC */
     const char *cwd;
     const struct an_confine_plan *plan; /* NULL: not confined */
-    int cwd_fd;           /* >= 0: the directory to run in, opened by the caller */
+    int cwd_fd;                         /* >= 0: the directory to run in, opened by the caller */
     char cwd_real[PATH_MAX]; /* confined with cwd_fd: its path, entered after the mounts */
     dev_t cwd_dev;           /* ... and what it must turn out to be (the confinement */
     ino_t cwd_ino;           /* closes cwd_fd before the child gets there) */
     int in_fd, out_fd, err_fd, report_fd;
-    int death_sig;   /* > 0: PR_SET_PDEATHSIG */
-    pid_t parent;    /* the spawner, to see whether it died before the prctl */
+    int death_sig; /* > 0: PR_SET_PDEATHSIG */
+    pid_t parent;  /* the spawner, to see whether it died before the prctl */
 };
 
 /* strerror() may share a static buffer between threads; this does not.
@@ -172,8 +172,7 @@ static _Noreturn void child_main(const struct spawn *s)
     int in = fcntl(s->in_fd, F_DUPFD_CLOEXEC, 3);
     int out = fcntl(s->out_fd, F_DUPFD_CLOEXEC, 3);
     int errfd = fcntl(s->err_fd, F_DUPFD_CLOEXEC, 3);
-    if (in < 0 || out < 0 || errfd < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
-        dup2(errfd, 2) < 0)
+    if (in < 0 || out < 0 || errfd < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
         child_fail(s->report_fd, STAGE_SETUP, errno, 0);
     /* fds opened elsewhere in the process without CLOEXEC must not leak
      * into the child either; the report pipe stays usable until exec.
@@ -315,8 +314,8 @@ static int start_failure(struct an_err *err, const struct an_child_opts *o,
         return an_fail(err, AN_EIO, NULL, "cannot run '%s': cannot confine it: %s: %s", o->argv[0],
                        an_confine_step_name(rep->step), eb);
     if (rep->stage == STAGE_SETUP)
-        return an_fail(err, AN_EIO, NULL, "cannot run '%s': setting up its stdio: %s",
-                       o->argv[0], eb);
+        return an_fail(err, AN_EIO, NULL, "cannot run '%s': setting up its stdio: %s", o->argv[0],
+                       eb);
     return an_fail(err, code, NULL, "cannot run '%s': %s", o->argv[0], eb);
 }
 
@@ -343,7 +342,9 @@ struct pipes {
     int in[2], out[2], err[2], rep[2];
     int child_in; /* the child's stdin: in[0], or /dev/null */
 };
+/* clang-format off */
 #define PIPES_INIT {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, -1}
+/* clang-format on */
 
 static void pipes_close(struct pipes *p)
 {

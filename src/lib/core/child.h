@@ -71,20 +71,24 @@ struct an_child_opts {
      * confine path missing, a mount refused) fails the spawn. */
     const struct an_confine *confine;
 };
+/* clang-format off */
 #define AN_CHILD_OPTS_INIT {0}
+/* clang-format on */
 
 struct an_child {
-    pid_t pid;  /* also the pgid; 0 = not started or already closed */
-    int in_fd;  /* write end of the child's stdin, or -1 */
-    int out_fd; /* read end of its stdout, or -1 (closed at EOF by the caller) */
-    int err_fd; /* read end of its stderr, or -1 */
-    int pid_fd; /* pidfd, readable once the child exits; -1 if the kernel has none */
-    bool exited;     /* reaped: exit_code / term_signal are valid */
-    int exit_code;   /* exit status, or -1 when a signal ended it */
-    int term_signal; /* the signal that ended it, or 0 */
+    pid_t pid;        /* also the pgid; 0 = not started or already closed */
+    int in_fd;        /* write end of the child's stdin, or -1 */
+    int out_fd;       /* read end of its stdout, or -1 (closed at EOF by the caller) */
+    int err_fd;       /* read end of its stderr, or -1 */
+    int pid_fd;       /* pidfd, readable once the child exits; -1 if the kernel has none */
+    bool exited;      /* reaped: exit_code / term_signal are valid */
+    int exit_code;    /* exit status, or -1 when a signal ended it */
+    int term_signal;  /* the signal that ended it, or 0 */
     int64_t start_ms; /* an_clock_mono_ms() just before fork */
 };
+/* clang-format off */
 #define AN_CHILD_INIT {.in_fd = -1, .out_fd = -1, .err_fd = -1, .pid_fd = -1, .exit_code = -1}
+/* clang-format on */
 
 /* Start o->argv. On failure *c is left closed (pid 0, fds -1) and err says
  * why: AN_EUSAGE (empty argv), AN_ENOTFOUND (program or cwd missing),

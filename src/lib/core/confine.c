@@ -46,7 +46,7 @@
 
 #include "core/buf.h"
 
-#if defined(SYS_open_tree) && defined(SYS_move_mount) && defined(SYS_mount_setattr) &&            \
+#if defined(SYS_open_tree) && defined(SYS_move_mount) && defined(SYS_mount_setattr) &&             \
     defined(MOUNT_ATTR_RDONLY)
 #define HAVE_MOUNT_API 1
 #else
@@ -186,8 +186,7 @@ static void add_hide(struct an_confine_plan *p, const char *path)
 static int add_keep(struct an_confine_plan *p, const char *path, bool rw, struct an_err *err)
 {
     if (!path || path[0] != '/')
-        return an_fail(err, AN_EUSAGE, NULL, "confine path '%s' is not absolute",
-                       path ? path : "");
+        return an_fail(err, AN_EUSAGE, NULL, "confine path '%s' is not absolute", path ? path : "");
     if (p->nkeep > MAX_RO_PATHS)
         return an_fail(err, AN_EUSAGE, NULL, "too many confine paths (at most %d)", MAX_RO_PATHS);
     char *real = realpath(path, NULL);
@@ -227,8 +226,8 @@ int an_confine_plan_new(struct an_confine_plan **out, const struct an_confine *c
     }
     qsort(p->keep, p->nkeep, sizeof p->keep[0], keep_by_length);
     if (c->sandbox) {
-        static const char *const fixed[] = {"/tmp", "/var/tmp", "/run", "/var/run", "/home",
-                                            "/root"};
+        static const char *const fixed[] = {"/tmp",     "/var/tmp", "/run",
+                                            "/var/run", "/home",    "/root"};
         for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
             add_hide(p, fixed[i]);
         add_hide(p, getenv("HOME"));
@@ -403,8 +402,8 @@ static int set_up_mounts(const struct an_confine_plan *p, int *step)
     for (size_t h = 0, k = 0; h < p->nhide || k < p->nkeep;) {
         if (h < p->nhide && (k == p->nkeep || strlen(p->hide[h]) <= strlen(p->keep[k].path))) {
             *step = S_HIDE;
-            if (mount("tmpfs", p->hide[h], "tmpfs", MS_NOSUID | MS_NODEV,
-                      "mode=0755,size=64k") != 0 &&
+            if (mount("tmpfs", p->hide[h], "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k") !=
+                    0 &&
                 errno != ENOENT && errno != ENOTDIR)
                 goto done; /* ENOENT: under a directory hidden already */
             h++;
@@ -506,9 +505,9 @@ static int drop_caps(void)
                 break; /* past the last capability this kernel knows */
             return -1;
         }
-    if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT_ | SECBIT_NOROOT_LOCKED_ |
-                                     SECBIT_NO_CAP_AMBIENT_RAISE_ |
-                                     SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED_,
+    if (prctl(PR_SET_SECUREBITS,
+              SECBIT_NOROOT_ | SECBIT_NOROOT_LOCKED_ | SECBIT_NO_CAP_AMBIENT_RAISE_ |
+                  SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED_,
               0, 0, 0) != 0)
         return -1;
     return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);

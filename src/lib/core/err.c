@@ -14,8 +14,8 @@ static const struct {
 #undef AN_X
 };
 
-int an_failv(struct an_err *err, enum an_code code, const struct an_loc *loc,
-             const char *fmt, va_list ap)
+int an_failv(struct an_err *err, enum an_code code, const struct an_loc *loc, const char *fmt,
+             va_list ap)
 {
     if (!err)
         return (int)code;
@@ -32,8 +32,7 @@ int an_failv(struct an_err *err, enum an_code code, const struct an_loc *loc,
     return (int)code;
 }
 
-int (an_fail)(struct an_err *err, enum an_code code, const struct an_loc *loc,
-            const char *fmt, ...)
+int(an_fail)(struct an_err *err, enum an_code code, const struct an_loc *loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -58,8 +57,7 @@ void an_err_prefix(struct an_err *err, const char *fmt, ...)
 const char *an_err_format(const struct an_err *err, char *buf, size_t cap)
 {
     if (err->file[0] && err->line)
-        snprintf(buf, cap, "%s:%u:%u: %s", err->file, err->line, err->col ? err->col : 1,
-                 err->msg);
+        snprintf(buf, cap, "%s:%u:%u: %s", err->file, err->line, err->col ? err->col : 1, err->msg);
     else if (err->file[0])
         snprintf(buf, cap, "%s: %s", err->file, err->msg);
     else

@@ -112,8 +112,8 @@ static int walk(const char *src, const struct an_loc *loc, const struct an_vars 
             if (!val) {
                 if (env)
                     return an_fail(err, AN_EVAR, loc,
-                                   "environment variable '%s' is not set (used as ${ENV.%s})",
-                                   key, key);
+                                   "environment variable '%s' is not set (used as ${ENV.%s})", key,
+                                   key);
                 return an_fail(err, AN_EVAR, loc,
                                "unknown variable '%s' (no hook defined it; for the "
                                "environment write ${ENV.%s})",

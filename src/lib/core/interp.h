@@ -22,7 +22,9 @@ struct an_vars {
     char **values;
     size_t n, cap;
 };
+/* clang-format off */
 #define AN_VARS_INIT {0}
+/* clang-format on */
 
 void an_vars_set(struct an_vars *v, const char *name, const char *value); /* copies; replaces */
 const char *an_vars_get(const struct an_vars *v, const char *name);       /* NULL if unset */

@@ -128,6 +128,53 @@ static inline int put_rc(struct an_buf *b, const void *p, size_t n)
     return an_buf_append(b, p, n);
 }
 
+/* The byte a JSON escape's letter stands for: 0 for 'u' (four hex digits
+ * follow), -1 when it is none. */
+static inline int escape_byte(unsigned char c)
+{
+    switch (c) {
+    case '"':
+    case '\\':
+    case '/':
+        return c;
+    case 'b':
+        return '\b';
+    case 'f':
+        return '\f';
+    case 'n':
+        return '\n';
+    case 'r':
+        return '\r';
+    case 't':
+        return '\t';
+    case 'u':
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+/* A code point (at most 0x10FFFF) as UTF-8 in u; its length. */
+static inline size_t utf8_encode(long cp, char u[4])
+{
+    if (cp < 0x80) {
+        u[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        u[0] = (char)(0xC0 | (cp >> 6)), u[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        u[0] = (char)(0xE0 | (cp >> 12)), u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        u[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    u[0] = (char)(0xF0 | (cp >> 18)), u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
 bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, const char **out,
                          size_t *len, size_t *used)
 {
@@ -177,21 +224,12 @@ bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, cons
             return false;
         if (end - s < 2)
             return false;
-        char one;
-        switch (s[1]) {
-        case '"': one = '"'; break;
-        case '\\': one = '\\'; break;
-        case '/': one = '/'; break;
-        case 'b': one = '\b'; break;
-        case 'f': one = '\f'; break;
-        case 'n': one = '\n'; break;
-        case 'r': one = '\r'; break;
-        case 't': one = '\t'; break;
-        case 'u': one = 0; break;
-        default: return false;
-        }
+        int one = escape_byte(s[1]);
+        if (one < 0)
+            return false;
         if (one) {
-            if (scratch && put_rc(scratch, &one, 1))
+            char byte = (char)one;
+            if (scratch && put_rc(scratch, &byte, 1))
                 return false;
             s += 2;
             run = s;
@@ -218,18 +256,7 @@ bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, cons
         if (!scratch)
             continue;
         char u[4];
-        size_t un;
-        if (cp < 0x80) {
-            u[0] = (char)cp, un = 1;
-        } else if (cp < 0x800) {
-            u[0] = (char)(0xC0 | (cp >> 6)), u[1] = (char)(0x80 | (cp & 0x3F)), un = 2;
-        } else if (cp < 0x10000) {
-            u[0] = (char)(0xE0 | (cp >> 12)), u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-            u[2] = (char)(0x80 | (cp & 0x3F)), un = 3;
-        } else {
-            u[0] = (char)(0xF0 | (cp >> 18)), u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-            u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F)), un = 4;
-        }
+        size_t un = utf8_encode(cp, u);
         if (put_rc(scratch, u, un))
             return false;
     }
@@ -418,7 +445,6 @@ json_t *an_json_fast_parse(const char *s, size_t n, bool check)
     an_buf_release(&p.scratch);
     return v;
 }
-
 
 bool an_json_valid_fast(const char *s, size_t n)
 {

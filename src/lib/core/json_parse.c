@@ -69,9 +69,9 @@ static bool widen_numbers(const char *s, size_t n, struct an_buf *out)
             continue;
         size_t j = i + (c == '-'), digits = 0;
         bool real = false;
-        while (j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == '.' || s[j] == 'e' ||
-                         s[j] == 'E' || ((s[j] == '+' || s[j] == '-') && j > i &&
-                                         (s[j - 1] == 'e' || s[j - 1] == 'E')))) {
+        while (j < n &&
+               ((s[j] >= '0' && s[j] <= '9') || s[j] == '.' || s[j] == 'e' || s[j] == 'E' ||
+                ((s[j] == '+' || s[j] == '-') && j > i && (s[j - 1] == 'e' || s[j - 1] == 'E')))) {
             real |= s[j] == '.' || s[j] == 'e' || s[j] == 'E';
             digits += s[j] >= '0' && s[j] <= '9';
             j++;

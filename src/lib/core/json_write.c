@@ -109,14 +109,30 @@ static bool write_str(struct an_buf *b, const char *str, size_t n)
         }
         put(b, s + run, i - run);
         switch (c) {
-        case '"': put(b, "\\\"", 2); break;
-        case '\\': put(b, "\\\\", 2); break;
-        case '\b': put(b, "\\b", 2); break;
-        case '\f': put(b, "\\f", 2); break;
-        case '\n': put(b, "\\n", 2); break;
-        case '\r': put(b, "\\r", 2); break;
-        case '\t': put(b, "\\t", 2); break;
-        default: an_buf_printf(b, "\\u%04X", c); break;
+        case '"':
+            put(b, "\\\"", 2);
+            break;
+        case '\\':
+            put(b, "\\\\", 2);
+            break;
+        case '\b':
+            put(b, "\\b", 2);
+            break;
+        case '\f':
+            put(b, "\\f", 2);
+            break;
+        case '\n':
+            put(b, "\\n", 2);
+            break;
+        case '\r':
+            put(b, "\\r", 2);
+            break;
+        case '\t':
+            put(b, "\\t", 2);
+            break;
+        default:
+            an_buf_printf(b, "\\u%04X", c);
+            break;
         }
         run = ++i;
     }

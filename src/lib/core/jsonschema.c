@@ -12,10 +12,10 @@
 #include "ananke/regex.h"
 #include "core/json.h"
 
-#define MAX_NEST 256   /* schema nesting walked at compile time */
-#define MAX_DEPTH 512  /* subschemas applied at once while validating */
-#define MAX_REFS 128   /* $refs followed at once (each also checked for loops) */
-#define SHOWN 60       /* bytes of a value quoted in a message */
+#define MAX_NEST 256  /* schema nesting walked at compile time */
+#define MAX_DEPTH 512 /* subschemas applied at once while validating */
+#define MAX_REFS 128  /* $refs followed at once (each also checked for loops) */
+#define SHOWN 60      /* bytes of a value quoted in a message */
 
 struct pat {
     const json_t *node; /* the "pattern" string, or a patternProperties key's schema object */
@@ -31,7 +31,7 @@ struct an_jschema {
 
 /* ---- shared helpers ---- */
 
-static const char *const type_names[] = {"object", "array",   "string", "number",
+static const char *const type_names[] = {"object",  "array",   "string", "number",
                                          "integer", "boolean", "null",   NULL};
 
 static bool is_type_name(const char *s)
@@ -180,8 +180,7 @@ static int cfail(struct cctx *c, const char *fmt, ...)
     return -1;
 }
 
-static void add_pat(struct an_jschema *s, const json_t *node, const char *key,
-                    struct an_regex *re)
+static void add_pat(struct an_jschema *s, const json_t *node, const char *key, struct an_regex *re)
 {
     if (s->npats == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 8;
@@ -266,9 +265,8 @@ static bool is_count(const json_t *v)
 /* The keywords that hold values: counts, numbers, type, required, enum. */
 static int check_values(struct cctx *c, const json_t *sch)
 {
-    static const char *const counts[] = {"minLength",     "maxLength",     "minItems",
-                                         "maxItems",      "minProperties", "maxProperties",
-                                         NULL};
+    static const char *const counts[] = {"minLength",     "maxLength",     "minItems", "maxItems",
+                                         "minProperties", "maxProperties", NULL};
     static const char *const numbers[] = {"minimum", "maximum", NULL};
     const json_t *v;
     int rc = 0;
@@ -378,8 +376,8 @@ static int check_refs(struct cctx *c, const json_t *sch)
 /* The keywords that hold schemas, each checked in turn. */
 static int check_children(struct cctx *c, const json_t *sch)
 {
-    static const char *const subs[] = {"not", "additionalProperties", "additionalItems",
-                                       "contains", "propertyNames", NULL};
+    static const char *const subs[] = {"not",      "additionalProperties", "additionalItems",
+                                       "contains", "propertyNames",        NULL};
     const json_t *v;
     int rc = 0;
     for (size_t i = 0; subs[i] && !rc; i++)
@@ -605,13 +603,12 @@ static size_t v_number(struct vctx *c, const json_t *sch, const json_t *inst)
         n += verr(c, "exclusiveMinimum", "%s is not greater than %s", shown(&a, inst),
                   shown(&b, emin));
     if (json_is_number(emax) && !(x < json_number_value(emax)))
-        n += verr(c, "exclusiveMaximum", "%s is not less than %s", shown(&a, inst),
-                  shown(&b, emax));
+        n +=
+            verr(c, "exclusiveMaximum", "%s is not less than %s", shown(&a, inst), shown(&b, emax));
     if ((v = json_object_get(sch, "multipleOf"))) {
         double q = x / json_number_value(v);
         if (!isfinite(q) || fabs(q - round(q)) > 1e-9 * fmax(1.0, fabs(q)))
-            n += verr(c, "multipleOf", "%s is not a multiple of %s", shown(&a, inst),
-                      shown(&b, v));
+            n += verr(c, "multipleOf", "%s is not a multiple of %s", shown(&a, inst), shown(&b, v));
     }
     an_buf_release(&a);
     an_buf_release(&b);
@@ -626,16 +623,16 @@ static size_t v_string(struct vctx *c, const json_t *sch, const json_t *inst)
     const json_t *v;
     struct an_buf a = AN_BUF_INIT;
     if ((v = json_object_get(sch, "minLength")) && chars < (size_t)json_number_value(v))
-        n += verr(c, "minLength", "%s has %zu character%s, fewer than %lld", shown(&a, inst),
-                  chars, chars == 1 ? "" : "s", (long long)json_number_value(v));
+        n += verr(c, "minLength", "%s has %zu character%s, fewer than %lld", shown(&a, inst), chars,
+                  chars == 1 ? "" : "s", (long long)json_number_value(v));
     if ((v = json_object_get(sch, "maxLength")) && chars > (size_t)json_number_value(v))
         n += verr(c, "maxLength", "%s has %zu characters, more than %lld", shown(&a, inst), chars,
                   (long long)json_number_value(v));
     if ((v = json_object_get(sch, "pattern"))) {
         const struct an_regex *re = find_pat(c->s, v, NULL);
         if (re && !an_regex_search(re, s, len))
-            n += verr(c, "pattern", "%s does not match /%s/", shown(&a, inst),
-                      json_string_value(v));
+            n +=
+                verr(c, "pattern", "%s does not match /%s/", shown(&a, inst), json_string_value(v));
     }
     an_buf_release(&a);
     return n;
@@ -649,8 +646,7 @@ static size_t v_array(struct vctx *c, const json_t *sch, const json_t *inst)
         n += verr(c, "minItems", "%zu item%s, fewer than %lld", len, len == 1 ? "" : "s",
                   (long long)json_number_value(v));
     if ((v = json_object_get(sch, "maxItems")) && len > (size_t)json_number_value(v))
-        n += verr(c, "maxItems", "%zu items, more than %lld", len,
-                  (long long)json_number_value(v));
+        n += verr(c, "maxItems", "%zu items, more than %lld", len, (long long)json_number_value(v));
     if (json_is_true(json_object_get(sch, "uniqueItems"))) {
         bool dup = false;
         for (size_t i = 0; i < len && !dup; i++)

@@ -124,8 +124,8 @@ int an_nf_open(const char *root, const char *rel, int *fd, struct an_err *err)
                        "files are read without following links)",
                        root, sep, rel);
     case WK_BADREL:
-        return an_fail(err, AN_EIO, NULL, "'%s%s%s': not a plain path below the directory",
-                       root, sep, rel);
+        return an_fail(err, AN_EIO, NULL, "'%s%s%s': not a plain path below the directory", root,
+                       sep, rel);
     default:
         if (e)
             return an_fail(err, AN_EIO, NULL, "cannot read '%s%s%s': %s", root, sep, rel,
@@ -167,8 +167,7 @@ int an_nf_read(const char *root, const char *rel, size_t cap, struct an_buf *out
     return rc;
 }
 
-json_t *an_nf_json(const char *root, const char *rel, size_t flags, size_t cap,
-                   struct an_err *err)
+json_t *an_nf_json(const char *root, const char *rel, size_t flags, size_t cap, struct an_err *err)
 {
     struct an_buf b;
     if (an_nf_read(root, rel, cap, &b, err))

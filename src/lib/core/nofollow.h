@@ -44,7 +44,6 @@ int an_nf_read(const char *root, const char *rel, size_t cap, struct an_buf *out
 
 /* root/rel parsed as JSON (json_loadb `flags`); NULL with err set (parse
  * errors carry the file, line and column as err's location). */
-json_t *an_nf_json(const char *root, const char *rel, size_t flags, size_t cap,
-                   struct an_err *err);
+json_t *an_nf_json(const char *root, const char *rel, size_t flags, size_t cap, struct an_err *err);
 
 #endif

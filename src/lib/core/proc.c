@@ -155,8 +155,7 @@ static void supervise(const struct an_proc_opts *o, pid_t pid, int in_fd, int ou
         /* Once the leader is reaped, its pid lives on as the group id only
          * while a member is alive; stop signalling as soon as none is, so a
          * recycled pid is never hit. */
-        if (r->timed_out && !killed && !group_gone && exited && kill(-pid, 0) < 0 &&
-            errno == ESRCH)
+        if (r->timed_out && !killed && !group_gone && exited && kill(-pid, 0) < 0 && errno == ESRCH)
             group_gone = true;
         if (r->timed_out && !killed && !group_gone && now >= kill_at) {
             kill(-pid, SIGKILL);

@@ -60,9 +60,11 @@ struct an_proc_opts {
     int64_t grace_ms;   /* SIGTERM to SIGKILL, and the linger after exit;
                            <= 0 means AN_PROC_GRACE_MS */
 };
+/* clang-format off */
 #define AN_PROC_OPTS_INIT                                                                      \
     {.stdout_max = AN_PROC_STDOUT_MAX, .stderr_max = AN_PROC_STDERR_MAX,                       \
      .grace_ms = AN_PROC_GRACE_MS}
+/* clang-format on */
 
 struct an_proc_result {
     pid_t pid;       /* the child's pid and pgid, already reaped; 0 if none */

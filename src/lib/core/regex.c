@@ -108,8 +108,7 @@ int an_regex_find(const struct an_regex *re, const char *subject, size_t len, si
     if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
         rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, 0, PCRE2_NO_JIT, md, re->mctx);
     if (rc == PCRE2_ERROR_BADUTFOFFSET ||
-        (rc <= PCRE2_ERROR_UTF8_ERR1 && rc >= PCRE2_ERROR_UTF8_ERR21) ||
-        rc == PCRE2_ERROR_PARTIAL)
+        (rc <= PCRE2_ERROR_UTF8_ERR1 && rc >= PCRE2_ERROR_UTF8_ERR21) || rc == PCRE2_ERROR_PARTIAL)
         rc = PCRE2_ERROR_NOMATCH;
     if (rc >= 0 && so && eo) {
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);

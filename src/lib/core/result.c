@@ -13,8 +13,8 @@ static char *dup_or_null(const char *s)
 
 struct an_finding *an_findings_add(struct an_findings *f, const char *kind, int turn,
                                    const char *file, unsigned line, unsigned col,
-                                   const char *assertion, const char *expected,
-                                   const char *actual, const char *detail)
+                                   const char *assertion, const char *expected, const char *actual,
+                                   const char *detail)
 {
     if (f->n == f->cap) {
         f->cap = f->cap ? f->cap * 2 : 4;
@@ -134,8 +134,8 @@ void an_judgements_release(struct an_judgements *j)
 
 const char *an_dyn_end_name(enum an_dyn_end e)
 {
-    static const char *const names[] = {"none", "all_reached", "goal_achieved", "max_turns",
-                                        "timeout", "error"};
+    static const char *const names[] = {"none",      "all_reached", "goal_achieved",
+                                        "max_turns", "timeout",     "error"};
     return names[e];
 }
 

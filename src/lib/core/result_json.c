@@ -340,8 +340,7 @@ json_t *an_result_json_head(const struct an_run_result *r)
     set(o, "summary", s);
     json_t *opt = json_object();
     set(opt, "parallel", json_integer(r->parallel ? r->parallel : 1));
-    set(opt, "repeat",
-        r->adaptive ? json_string("auto") : json_integer(r->repeat ? r->repeat : 1));
+    set(opt, "repeat", r->adaptive ? json_string("auto") : json_integer(r->repeat ? r->repeat : 1));
     set(opt, "pass_rate", json_real(r->pass_rate > 0 ? r->pass_rate : 1.0));
     set(opt, "max_repeats", r->adaptive ? json_integer(r->max_repeats) : json_null());
     set(opt, "shard", str(r->shard));

@@ -115,17 +115,37 @@ static const char *kind_static(const char *k)
 {
     /* findings point at static kind strings: keep the known ones */
     static const char *const kinds[] = {
-        "tools.forbid",       "tools.require",       "tools.require.after",
-        "tools.forbid_calls", "text.must_match",     "text.must_not_match",
-        "timing.max_duration_ms", "timing.max_idle_ms", "timing.max_gap_ms",
-        "tools.allow",        "tools.sequence",      "timing.max_ttft_ms",
+        "tools.forbid",
+        "tools.require",
+        "tools.require.after",
+        "tools.forbid_calls",
+        "text.must_match",
+        "text.must_not_match",
+        "timing.max_duration_ms",
+        "timing.max_idle_ms",
+        "timing.max_gap_ms",
+        "tools.allow",
+        "tools.sequence",
+        "timing.max_ttft_ms",
         "timing.max_first_event_ms",
-        "check.contains",     "check.not_contains",  "check.equals",
-        "check.regex",        "check.json_path",     "check.type",
-        "check.tool_called",  "check.tool_result",   "check.script",
-        "check.agent",        "check.action_required", "check.tool_sequence",
-        "check.retrieval_required", "check.json_schema", "check.evidence_required",
-        "check.tool_execution", "dynamic.max_turns",   "dynamic.timeout",
+        "check.contains",
+        "check.not_contains",
+        "check.equals",
+        "check.regex",
+        "check.json_path",
+        "check.type",
+        "check.tool_called",
+        "check.tool_result",
+        "check.script",
+        "check.agent",
+        "check.action_required",
+        "check.tool_sequence",
+        "check.retrieval_required",
+        "check.json_schema",
+        "check.evidence_required",
+        "check.tool_execution",
+        "dynamic.max_turns",
+        "dynamic.timeout",
         "dynamic.goal_achieved",
     };
     for (size_t i = 0; k && i < sizeof kinds / sizeof *kinds; i++)
@@ -166,8 +186,8 @@ static void read_transcript(const json_t *j, struct an_transcript *t)
     json_array_foreach(json_object_get(j, "turns"), i, v)
     {
         /* the record's kind is a static string: one of those ananke writes */
-        static const char *const kinds[] = {"agui:connect", "mcp:call", "mcp:list", "mcp:read",
-                                            "mcp:prompt", NULL};
+        static const char *const kinds[] = {"agui:connect", "mcp:call",   "mcp:list",
+                                            "mcp:read",     "mcp:prompt", NULL};
         const char *kind = an_json_str(v, "kind"), *known = "user";
         for (size_t k = 0; kind && kinds[k]; k++)
             if (!strcmp(kind, kinds[k]))
@@ -298,9 +318,8 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
         char *file;
         unsigned line, col;
         location(an_json_str(v, "location"), &file, &line, &col);
-        an_findings_add(&t->findings, kind_static(an_json_str(v, "kind")), turn_of(v, "turn"),
-                        file, line,
-                        col, an_json_str(v, "assertion"), an_json_str(v, "expected"),
+        an_findings_add(&t->findings, kind_static(an_json_str(v, "kind")), turn_of(v, "turn"), file,
+                        line, col, an_json_str(v, "assertion"), an_json_str(v, "expected"),
                         an_json_str(v, "actual"), an_json_str(v, "detail"));
         free(file);
     }
@@ -314,7 +333,9 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
         g->shown = dup_str(v, "shown");
         g->answer = dup_str(v, "answer");
         g->reason = dup_str(v, "reason");
-        g->verdict = verdict && !strcmp(verdict, "pass") ? 1 : verdict && !strcmp(verdict, "fail") ? 0 : -1;
+        g->verdict = verdict && !strcmp(verdict, "pass")   ? 1
+                     : verdict && !strcmp(verdict, "fail") ? 0
+                                                           : -1;
         g->duration_ms = num(v, "duration_ms");
     }
     json_t *e = json_object_get(j, "error");

@@ -18,9 +18,9 @@
 
 struct an_metrics {
     size_t tool_calls;
-    size_t turns;          /* turns that ran */
+    size_t turns; /* turns that ran */
     int64_t duration_ms;
-    int64_t ttft_ms;       /* the first turn with text: request sent -> first text; -1: none */
+    int64_t ttft_ms;           /* the first turn with text: request sent -> first text; -1: none */
     struct an_usage_sum usage; /* usage.reports == 0: the agent reported none */
 };
 

@@ -7,17 +7,13 @@
 /* ---- AG-UI stream rules ---- */
 
 const struct an_agui_rule an_agui_rules[] = {
-    {"first-event", AN_AGUI_MUST,
-     "the first event is RUN_STARTED or RUN_ERROR"},
-    {"nested-run-started", AN_AGUI_MUST,
-     "no RUN_STARTED while a run is active"},
+    {"first-event", AN_AGUI_MUST, "the first event is RUN_STARTED or RUN_ERROR"},
+    {"nested-run-started", AN_AGUI_MUST, "no RUN_STARTED while a run is active"},
     {"after-run-finished", AN_AGUI_MUST,
      "after RUN_FINISHED only RUN_STARTED (a new run) or RUN_ERROR (a late "
      "failure)"},
-    {"nothing-after-run-error", AN_AGUI_MUST,
-     "after RUN_ERROR only RUN_STARTED (a new run)"},
-    {"run-id-echo", AN_AGUI_MUST,
-     "RUN_FINISHED names the runId of its RUN_STARTED"},
+    {"nothing-after-run-error", AN_AGUI_MUST, "after RUN_ERROR only RUN_STARTED (a new run)"},
+    {"run-id-echo", AN_AGUI_MUST, "RUN_FINISHED names the runId of its RUN_STARTED"},
     {"thread-id-echo", AN_AGUI_MUST,
      "RUN_STARTED and RUN_FINISHED carry the threadId of the request"},
     {"open-before-use", AN_AGUI_MUST,
@@ -40,39 +36,37 @@ const struct an_agui_rule an_agui_rules[] = {
      "opener's value"},
     {"subagent-attribution", AN_AGUI_MUST,
      "a continuation's subagentRunId is the one its opener carried"},
-    {"required-field", AN_AGUI_MUST,
-     "every required field of a known event is present"},
+    {"required-field", AN_AGUI_MUST, "every required field of a known event is present"},
     {"field-type", AN_AGUI_MUST,
      "known fields have their types: strings, integer timestamps, object "
      "metadata, known "
      "roles, outcome shapes"},
-    {"unknown-event", AN_AGUI_SHOULD,
-     "an unknown event type is dropped with a warning"},
+    {"unknown-event", AN_AGUI_SHOULD, "an unknown event type is dropped with a warning"},
     {"unknown-property", AN_AGUI_SHOULD,
      "an unknown property (or content part) is dropped with a warning"},
     {"unknown-outcome", AN_AGUI_SHOULD,
      "an unknown RUN_FINISHED outcome type is dropped with a warning (read as "
      "success)"},
-    {"deprecated-event", AN_AGUI_SHOULD,
-     "THINKING_* events (0.0.x) are accepted with a warning"},
+    {"deprecated-event", AN_AGUI_SHOULD, "THINKING_* events (0.0.x) are accepted with a warning"},
     {"protocol-version", AN_AGUI_SHOULD,
      "a producer declaring a newer or uninterpretable protocolVersion is "
      "served with a warning"},
 };
 const size_t an_agui_nrules = sizeof an_agui_rules / sizeof an_agui_rules[0];
 
-const struct an_agui_rule *an_agui_rule_find(const char *id) {
-  for (size_t i = 0; i < an_agui_nrules; i++)
-    if (!strcmp(an_agui_rules[i].id, id))
-      return &an_agui_rules[i];
-  return NULL;
+const struct an_agui_rule *an_agui_rule_find(const char *id)
+{
+    for (size_t i = 0; i < an_agui_nrules; i++)
+        if (!strcmp(an_agui_rules[i].id, id))
+            return &an_agui_rules[i];
+    return NULL;
 }
 
 /* ---- A2A task states ---- */
 
-static const char *const states[] = {"submitted", "working",  "input-required",
-                                     "auth-required", "completed", "failed",
-                                     "canceled", "rejected", "unknown", NULL};
+static const char *const states[] = {"submitted", "working", "input-required", "auth-required",
+                                     "completed", "failed",  "canceled",       "rejected",
+                                     "unknown",   NULL};
 
 const char *an_a2a_state(const char *s)
 {
@@ -86,8 +80,9 @@ const char *an_a2a_state(const char *s)
         return "canceled";
     for (size_t i = 0; states[i]; i++) {
         const char *a = states[i], *b = s;
-        while (*a && *b && (*a == *b || (*a == '-' && *b == '_') ||
-                            (*a >= 'a' && *a <= 'z' && *b == *a - 'a' + 'A'))) {
+        while (*a && *b &&
+               (*a == *b || (*a == '-' && *b == '_') ||
+                (*a >= 'a' && *a <= 'z' && *b == *a - 'a' + 'A'))) {
             a++;
             b++;
         }

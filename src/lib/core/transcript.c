@@ -10,7 +10,6 @@
 #include "core/vec.h"
 #include "core/json.h"
 
-
 /* The kinds of warning a turn had, each with how many came: a kind is a
  * message without its numbers and its quoted parts ("unknown event type
  * 'X'" is one kind whatever X is). */

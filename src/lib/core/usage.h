@@ -18,14 +18,14 @@
 #include "ananke/transcript.h"
 
 struct an_usage_sum {
-    size_t reports;            /* usage reports in the scope */
-    int turn_without;          /* first turn that ran and reported nothing; -1: none */
+    size_t reports;   /* usage reports in the scope */
+    int turn_without; /* first turn that ran and reported nothing; -1: none */
     int64_t input, output, total;
     bool has_input, has_output, has_total; /* every report gave it (total: or in + out) */
     double cost;
-    bool has_cost;             /* every report has a cost */
-    const char *unpriced;      /* a report's model that has no price ("" for none named);
-                                  NULL when every report has a cost */
+    bool has_cost;        /* every report has a cost */
+    const char *unpriced; /* a report's model that has no price ("" for none named);
+                             NULL when every report has a cost */
 };
 
 /* Member `key` of `o` when it is a whole number >= 0, else -1 (not said):

@@ -7,12 +7,12 @@
 
 #include "ananke/err.h"
 
-#define AN_GROW(arr, n, cap)                                                                 \
-    do {                                                                                     \
-        if ((n) == (cap)) {                                                                  \
-            (cap) = (cap) ? (cap) * 2 : 8;                                                   \
-            (arr) = an_xrealloc((arr), (cap) * sizeof *(arr));                               \
-        }                                                                                    \
+#define AN_GROW(arr, n, cap)                                                                       \
+    do {                                                                                           \
+        if ((n) == (cap)) {                                                                        \
+            (cap) = (cap) ? (cap)*2 : 8;                                                           \
+            (arr) = an_xrealloc((arr), (cap) * sizeof *(arr));                                     \
+        }                                                                                          \
     } while (0)
 
 #endif

@@ -205,8 +205,8 @@ static int parse_node(struct loader *l, yaml_event_t *ev, unsigned depth, struct
     switch (ev->type) {
     case YAML_SCALAR_EVENT:
         n->kind = AN_Y_SCALAR;
-        n->str = an_arena_strndup(l->s, (const char *)ev->data.scalar.value,
-                                  ev->data.scalar.length);
+        n->str =
+            an_arena_strndup(l->s, (const char *)ev->data.scalar.value, ev->data.scalar.length);
         n->len = ev->data.scalar.length;
         n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE &&
                     ev->data.scalar.style != YAML_ANY_SCALAR_STYLE;
@@ -364,8 +364,7 @@ int an_yaml_load_file2(struct an_ynode **out, const char *path, struct an_arena 
             break;
         }
         if (an_buf_append(&b, chunk, (size_t)n)) {
-            rc = an_fail(err, AN_ELIMIT, &loc, "file is larger than %u bytes",
-                         AN_YAML_MAX_BYTES);
+            rc = an_fail(err, AN_ELIMIT, &loc, "file is larger than %u bytes", AN_YAML_MAX_BYTES);
             break;
         }
     }

@@ -38,7 +38,7 @@ struct an_ynode {
     /* scalar */
     const char *str;
     size_t len;
-    bool quoted; /* single/double quoted or block scalar: always a string */
+    bool quoted;     /* single/double quoted or block scalar: always a string */
     const char *tag; /* explicit tag, e.g. "!!str"; NULL when none */
     /* seq */
     struct an_ynode **items;

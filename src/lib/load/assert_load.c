@@ -66,7 +66,7 @@ static int load_limit(struct an_ld *ld, const struct an_ynode *n, const char *wh
                            "'%s' takes %s, or false to disable the inherited limit (true "
                            "means nothing)",
                            what,
-                           !strcmp(what, "max_cost")           ? "an amount"
+                           !strcmp(what, "max_cost") ? "an amount"
                            : !strncmp(what, "max_", 4) && strstr(what, "tokens")
                                ? "a number of tokens"
                                : "a number of milliseconds");
@@ -121,9 +121,8 @@ static int load_count(struct an_ld *ld, const struct an_ynode *n, struct an_coun
 static int load_rule(struct an_ld *ld, const struct an_ynode *n, bool require, enum an_level level,
                      struct an_tool_rule *r)
 {
-    static const char *const req_keys[] = {"name",         "count",            "args_match",
-                                           "result_match", "result_not_match", "after",
-                                           NULL};
+    static const char *const req_keys[] = {
+        "name", "count", "args_match", "result_match", "result_not_match", "after", NULL};
     static const char *const forbid_keys[] = {"name", "args_match", "result_match", NULL};
     const char *where = require ? "a tools.require rule" : "a tools.forbid_calls rule";
     struct an_ynode *v;
@@ -134,7 +133,8 @@ static int load_rule(struct an_ld *ld, const struct an_ynode *n, bool require, e
         r->name = n->str; /* `- search` is short for `- name: search` */
         return 0;
     }
-    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, require ? "tools.require[]" : "tools.forbid_calls[]")) ||
+    if ((rc =
+             an_ld_expect(ld, n, AN_Y_MAP, require ? "tools.require[]" : "tools.forbid_calls[]")) ||
         (rc = an_ld_keys(ld, n, require ? req_keys : forbid_keys, where)) ||
         (rc = an_ld_require(ld, n, "name", where, &v)) ||
         (rc = an_ld_string(ld, v, "name", &r->name)))
@@ -177,8 +177,8 @@ static int load_rule(struct an_ld *ld, const struct an_ynode *n, bool require, e
     return 0;
 }
 
-static int load_rules(struct an_ld *ld, const struct an_ynode *n, bool require,
-                      enum an_level level, struct an_tool_rule **v, size_t *count)
+static int load_rules(struct an_ld *ld, const struct an_ynode *n, bool require, enum an_level level,
+                      struct an_tool_rule **v, size_t *count)
 {
     int rc;
     const char *what = require ? "tools.require" : "tools.forbid_calls";
@@ -290,16 +290,16 @@ static int load_sequence(struct an_ld *ld, const struct an_ynode *n, enum an_lev
  * dst has none: `extends` gives defaults that the block itself overrides. */
 void an_assert_absorb(struct an_ld *ld, struct an_assert *dst, const struct an_assert *src)
 {
-#define CAT(field, nfield)                                                                    \
-    do {                                                                                      \
-        if (src->nfield) {                                                                    \
-            void *p = an_arena_grow(ld->a, dst->field, dst->nfield, dst->nfield + src->nfield, \
-                                    sizeof *dst->field);                                      \
-            memcpy((char *)p + dst->nfield * sizeof *dst->field, src->field,                  \
-                   src->nfield * sizeof *dst->field);                                         \
-            dst->field = p;                                                                   \
-            dst->nfield += src->nfield;                                                       \
-        }                                                                                     \
+#define CAT(field, nfield)                                                                         \
+    do {                                                                                           \
+        if (src->nfield) {                                                                         \
+            void *p = an_arena_grow(ld->a, dst->field, dst->nfield, dst->nfield + src->nfield,     \
+                                    sizeof *dst->field);                                           \
+            memcpy((char *)p + dst->nfield * sizeof *dst->field, src->field,                       \
+                   src->nfield * sizeof *dst->field);                                              \
+            dst->field = p;                                                                        \
+            dst->nfield += src->nfield;                                                            \
+        }                                                                                          \
     } while (0)
     CAT(forbid, nforbid);
     CAT(allow, nallow);
@@ -421,8 +421,8 @@ static int load_state(struct an_ld *ld, const struct an_ynode *n, enum an_level 
     const char *file = n->loc.file;
     const char *slash = file ? strrchr(file, '/') : NULL;
     const char *dir = slash ? an_arena_strndup(ld->a, file, (size_t)(slash - file)) : ".";
-    struct an_check_item *v = an_arena_grow(ld->a, out->checks, out->nchecks,
-                                            out->nchecks + n->npairs + 1, sizeof *v);
+    struct an_check_item *v =
+        an_arena_grow(ld->a, out->checks, out->nchecks, out->nchecks + n->npairs + 1, sizeof *v);
     for (size_t i = 0; i < n->npairs; i++) {
         json_t *val = an_yaml_to_json(n->pairs[i].value, ld->err);
         if (!val)
@@ -486,7 +486,10 @@ static int rule_patterns(struct an_ld *ld, const struct an_ynode *n, const struc
 }
 
 #define AT(f) offsetof(struct an_assert, f)
-#define LIMIT(g, k) {g, #k, rule_limit, AT(k), 0}
+#define LIMIT(g, k)                                                                                \
+    {                                                                                              \
+        g, #k, rule_limit, AT(k), 0                                                                \
+    }
 const struct an_rule_def an_rules[] = {
     {"tools", "forbid", rule_forbid, 0, 0},
     {"tools", "allow", rule_allow, 0, 0},
@@ -580,9 +583,11 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
             return rc;
     if ((v = an_yaml_get(node, "state")) && (rc = an_ld_keep(ld, load_state(ld, v, level, out))))
         return rc;
-    if ((v = an_yaml_get(node, "checks")) && (rc = an_ld_keep(ld, an_checks_load_yaml(ld, v, level, out))))
+    if ((v = an_yaml_get(node, "checks")) &&
+        (rc = an_ld_keep(ld, an_checks_load_yaml(ld, v, level, out))))
         return rc;
-    if ((v = an_yaml_get(node, "extends")) && (rc = an_ld_keep(ld, load_extends(ld, v, level, lib, out))))
+    if ((v = an_yaml_get(node, "extends")) &&
+        (rc = an_ld_keep(ld, load_extends(ld, v, level, lib, out))))
         return rc;
     return 0;
 }

@@ -13,12 +13,12 @@
 const char *an_mime_of(const char *name)
 {
     static const char *const map[][2] = {
-        {"jpg", "image/jpeg"},  {"jpeg", "image/jpeg"}, {"png", "image/png"},
-        {"gif", "image/gif"},   {"webp", "image/webp"}, {"svg", "image/svg+xml"},
-        {"pdf", "application/pdf"}, {"txt", "text/plain"}, {"md", "text/markdown"},
-        {"csv", "text/csv"},    {"json", "application/json"}, {"html", "text/html"},
-        {"mp3", "audio/mpeg"},  {"wav", "audio/wav"},   {"ogg", "audio/ogg"},
-        {"mp4", "video/mp4"},   {"webm", "video/webm"},
+        {"jpg", "image/jpeg"},      {"jpeg", "image/jpeg"},       {"png", "image/png"},
+        {"gif", "image/gif"},       {"webp", "image/webp"},       {"svg", "image/svg+xml"},
+        {"pdf", "application/pdf"}, {"txt", "text/plain"},        {"md", "text/markdown"},
+        {"csv", "text/csv"},        {"json", "application/json"}, {"html", "text/html"},
+        {"mp3", "audio/mpeg"},      {"wav", "audio/wav"},         {"ogg", "audio/ogg"},
+        {"mp4", "video/mp4"},       {"webm", "video/webm"},
     };
     const char *dot = strrchr(name, '.');
     if (dot && !strchr(dot, '/'))
@@ -28,13 +28,13 @@ const char *an_mime_of(const char *name)
     return "application/octet-stream";
 }
 
-static int read_all(struct an_ld *ld, const char *path, const char *shown,
-                    const struct an_loc *loc, char **data, size_t *len)
+static int read_all(struct an_ld *ld, const char *path, const char *shown, const struct an_loc *loc,
+                    char **data, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return an_fail(ld->err, AN_EIO, loc, "attachment '%s' cannot be read (%s): %s", shown,
-                       path, strerror(errno));
+        return an_fail(ld->err, AN_EIO, loc, "attachment '%s' cannot be read (%s): %s", shown, path,
+                       strerror(errno));
     size_t cap = 1 << 16, n = 0;
     char *buf = an_xmalloc(cap);
     for (;;) {
@@ -47,8 +47,8 @@ static int read_all(struct an_ld *ld, const char *path, const char *shown,
         if (n > AN_ATTACH_MAX) {
             fclose(f);
             free(buf);
-            return an_fail(ld->err, AN_ELIMIT, loc, "attachment '%s' is larger than %u MiB",
-                           shown, AN_ATTACH_MAX >> 20);
+            return an_fail(ld->err, AN_ELIMIT, loc, "attachment '%s' is larger than %u MiB", shown,
+                           AN_ATTACH_MAX >> 20);
         }
         if (got == 0)
             break;
@@ -64,8 +64,8 @@ static int read_all(struct an_ld *ld, const char *path, const char *shown,
     return 0;
 }
 
-int an_attach_part(struct an_ld *ld, const char *dir, const json_t *part,
-                   const struct an_loc *loc, json_t **out)
+int an_attach_part(struct an_ld *ld, const char *dir, const json_t *part, const struct an_loc *loc,
+                   json_t **out)
 {
     static const char *const kinds[] = {"image", "audio", "video", "document", "file", NULL};
     *out = NULL;
@@ -84,8 +84,7 @@ int an_attach_part(struct an_ld *ld, const char *dir, const json_t *part,
         k++;
     if (!kinds[k]) {
         const char *near = an_closest(type, kinds);
-        return an_fail(ld->err, AN_ESCHEMA, loc,
-                       "unknown content part type '%s'%s%s%s", type,
+        return an_fail(ld->err, AN_ESCHEMA, loc, "unknown content part type '%s'%s%s%s", type,
                        near ? " (did you mean '" : " (text, image, audio, video, document, file)",
                        near ? near : "", near ? "'?)" : "");
     }

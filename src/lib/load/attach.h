@@ -20,8 +20,8 @@
  * take `source` as "file://PATH" (read now), "http(s)://URL" (sent as a
  * URL) or an AG-UI source object (as is); `mimeType` overrides the type
  * guessed from the file name. *out is a new reference. */
-int an_attach_part(struct an_ld *ld, const char *dir, const json_t *part,
-                   const struct an_loc *loc, json_t **out);
+int an_attach_part(struct an_ld *ld, const char *dir, const json_t *part, const struct an_loc *loc,
+                   json_t **out);
 
 /* The MIME type of a file name by its extension; application/octet-stream
  * when unknown. */

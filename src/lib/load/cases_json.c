@@ -42,9 +42,8 @@ static const char *const case_keys[] = {"id",    "title", "input", "expected", "
                                         "suite", "tags",  "skip",  "only",     NULL};
 static const char *const input_keys[] = {"user", "context", NULL};
 static const char *const expected_keys[] = {
-    "action_required",  "tool_required",    "tool_sequence",
-    "json_schema",      "retrieval_required", "must_include",
-    "must_not_include", "evidence_required_for_actions",
+    "action_required", "tool_required", "tool_sequence", "json_schema", "retrieval_required",
+    "must_include", "must_not_include", "evidence_required_for_actions",
     /* an assert block's rules, spelt as in JSONL (load/check_block.c) */
     "tools.allow", "tools.sequence", "timing.max_duration_ms", "timing.max_ttft_ms",
     "timing.max_first_event_ms", "usage.max_input_tokens", "usage.max_output_tokens",
@@ -335,18 +334,17 @@ static int load_expected(const struct ctx *c, size_t index, const json_t *exp, c
             if (!(rc = strings(c, index, key, v, "phrases")))
                 json_array_foreach(v, i, e)
                 {
-                    if ((rc = add_check(c, index, key,
-                                        json_pack("{s:s,s:O,s:b}", "type", type, "value", e,
-                                                  "ignore_case", 1),
-                                        dir, &out)))
+                    if ((rc = add_check(
+                             c, index, key,
+                             json_pack("{s:s,s:O,s:b}", "type", type, "value", e, "ignore_case", 1),
+                             dir, &out)))
                         break;
                 }
         } else if (!strcmp(key, "tool_sequence") || !strcmp(key, "action_required")) {
-            rc = strings(c, index, key, v,
-                         key[0] == 't' ? "tool names, in order" : "action types");
+            rc = strings(c, index, key, v, key[0] == 't' ? "tool names, in order" : "action types");
             if (!rc && json_array_size(v))
-                rc = add_check(c, index, key, json_pack("{s:s,s:O}", "type", key, "value", v),
-                               dir, &out);
+                rc = add_check(c, index, key, json_pack("{s:s,s:O}", "type", key, "value", v), dir,
+                               &out);
         } else if (!strcmp(key, "retrieval_required")) {
             const json_t *ids = json_object_get(v, "doc_ids");
             char path[64];
@@ -356,8 +354,8 @@ static int load_expected(const struct ctx *c, size_t index, const json_t *exp, c
             else if (ids && (rc = strings(c, index, key, ids, "doc ids (in doc_ids)")))
                 ;
             else if (json_array_size(ids))
-                rc = add_check(c, index, key,
-                               json_pack("{s:s,s:O}", "type", key, "value", ids), dir, &out);
+                rc = add_check(c, index, key, json_pack("{s:s,s:O}", "type", key, "value", ids),
+                               dir, &out);
         } else if (!strcmp(key, "json_schema")) {
             if (!json_is_null(v))
                 rc = add_check(c, index, key,
@@ -367,11 +365,10 @@ static int load_expected(const struct ctx *c, size_t index, const json_t *exp, c
             char path[64];
             snprintf(path, sizeof path, "expected.%s", key);
             if (!json_is_boolean(v))
-                rc = fail(c, index, path,
-                          "'evidence_required_for_actions' must be true or false");
+                rc = fail(c, index, path, "'evidence_required_for_actions' must be true or false");
             else if (json_is_true(v))
-                rc = add_check(c, index, key, json_pack("{s:s}", "type", "evidence_required"),
-                               dir, &out);
+                rc = add_check(c, index, key, json_pack("{s:s}", "type", "evidence_required"), dir,
+                               &out);
         }
     }
     if (rc)

@@ -9,7 +9,6 @@
 #include "load/assert_load.h"
 #include "load/check_load.h"
 
-
 static struct an_ynode *scalar(struct an_arena *a, const char *s, const struct an_loc *loc)
 {
     struct an_ynode *n = an_arena_alloc(a, sizeof *n);
@@ -37,8 +36,8 @@ int an_check_block_load(struct an_ld *ld, json_t *item, const struct an_ck_src *
                         enum an_level level, struct an_assert *blk, bool *taken)
 {
     *taken = false;
-    const char *type = json_string_value(json_is_string(item) ? item
-                                                              : json_object_get(item, "type"));
+    const char *type =
+        json_string_value(json_is_string(item) ? item : json_object_get(item, "type"));
     const char *dot = type ? strchr(type, '.') : NULL;
     if (!dot)
         return 0;
@@ -47,8 +46,9 @@ int an_check_block_load(struct an_ld *ld, json_t *item, const struct an_ck_src *
         return 0;
     *taken = true;
     if (!json_is_object(item))
-        return an_ck_fail(ld, src, "type", "a %s assertion needs 'value': {\"type\": \"%s\", "
-                                           "\"value\": ...}",
+        return an_ck_fail(ld, src, "type",
+                          "a %s assertion needs 'value': {\"type\": \"%s\", "
+                          "\"value\": ...}",
                           type, type);
     const char *k;
     json_t *m;

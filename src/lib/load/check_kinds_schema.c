@@ -11,9 +11,10 @@
 /* The key's JSON Schema: its description, its type's schema, its extras. */
 static json_t *key_schema(const struct an_check_key *k)
 {
-    static const char *const types[] = {
-        [AN_CK_BOOL] = "boolean", [AN_CK_INT] = "integer", [AN_CK_STRING] = "string",
-        [AN_CK_OBJECT] = "object"};
+    static const char *const types[] = {[AN_CK_BOOL] = "boolean",
+                                        [AN_CK_INT] = "integer",
+                                        [AN_CK_STRING] = "string",
+                                        [AN_CK_OBJECT] = "object"};
     json_t *p = json_object();
     if (k->doc)
         json_object_set_new(p, "description", json_string(k->doc));

@@ -42,8 +42,7 @@ struct an_loc an_ck_key_loc(const struct an_ck_src *src, const char *key)
     return loc;
 }
 
-int an_ck_fail(struct an_ld *ld, const struct an_ck_src *src, const char *key, const char *fmt,
-               ...)
+int an_ck_fail(struct an_ld *ld, const struct an_ck_src *src, const char *key, const char *fmt, ...)
 {
     struct an_loc loc = an_ck_key_loc(src, key);
     char msg[600];
@@ -99,8 +98,7 @@ static void name_list(struct an_buf *b, const char *const *names)
 
 /* Every key of the item must be a key of the table. With ld->errs each
  * unknown key is said; returns how many there were in *unknown. */
-static int known_keys(struct an_ld *ld, const struct an_ck_src *src, json_t *item,
-                      size_t *unknown)
+static int known_keys(struct an_ld *ld, const struct an_ck_src *src, json_t *item, size_t *unknown)
 {
     const char *const *keys = an_check_key_names();
     const char *k;
@@ -112,8 +110,8 @@ static int known_keys(struct an_ld *ld, const struct an_ck_src *src, json_t *ite
             continue;
         const char *near = an_closest(k, keys);
         if (near) {
-            rc = an_ck_fail(ld, src, k, "unknown key '%s' in an assertion (did you mean '%s'?)",
-                            k, near);
+            rc = an_ck_fail(ld, src, k, "unknown key '%s' in an assertion (did you mean '%s'?)", k,
+                            near);
         } else {
             struct an_buf list = AN_BUF_INIT;
             name_list(&list, keys);
@@ -144,8 +142,8 @@ static int find_kind(struct an_ld *ld, const struct an_ck_src *src, json_t *item
     const char *const *names = an_check_kind_names();
     const char *near = an_closest(type, names);
     if (near)
-        return an_ck_fail(ld, src, "type", "unknown assertion type '%s' (did you mean '%s'?)",
-                          type, near);
+        return an_ck_fail(ld, src, "type", "unknown assertion type '%s' (did you mean '%s'?)", type,
+                          near);
     struct an_buf list = AN_BUF_INIT;
     name_list(&list, names);
     int rc = an_ck_fail(ld, src, "type",
@@ -276,8 +274,8 @@ int an_checks_load_yaml(struct an_ld *ld, const struct an_ynode *n, enum an_leve
     const char *file = n->loc.file;
     const char *slash = file ? strrchr(file, '/') : NULL;
     const char *dir = slash ? an_arena_strndup(ld->a, file, (size_t)(slash - file)) : ".";
-    struct an_check_item *v = an_arena_grow(ld->a, blk->checks, blk->nchecks,
-                                            blk->nchecks + n->nitems + 1, sizeof *v);
+    struct an_check_item *v =
+        an_arena_grow(ld->a, blk->checks, blk->nchecks, blk->nchecks + n->nitems + 1, sizeof *v);
     size_t added = 0;
     for (size_t i = 0; i < n->nitems; i++) {
         json_t *j = an_yaml_to_json(n->items[i], ld->err);
@@ -306,8 +304,7 @@ int an_checks_load_yaml(struct an_ld *ld, const struct an_ynode *n, enum an_leve
     return 0;
 }
 
-int an_checks_resolve_agents(const struct an_config *cfg, struct an_assert *blk,
-                             struct an_err *err)
+int an_checks_resolve_agents(const struct an_config *cfg, struct an_assert *blk, struct an_err *err)
 {
     for (size_t i = 0; i < blk->nchecks; i++) {
         struct an_check_item *it = &blk->checks[i];

@@ -49,8 +49,8 @@ int an_checks_resolve_agents(const struct an_config *cfg, struct an_assert *blk,
 /* Where `key` of the item was written; the item's own place otherwise. */
 struct an_loc an_ck_key_loc(const struct an_ck_src *src, const char *key);
 /* An AN_ESCHEMA error at `key` of the item. */
-int an_ck_fail(struct an_ld *ld, const struct an_ck_src *src, const char *key, const char *fmt,
-               ...) __attribute__((format(printf, 4, 5)));
+int an_ck_fail(struct an_ld *ld, const struct an_ck_src *src, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* The source of a member (`key`, or its index-th item when it is a list). */
 struct an_ck_src an_ck_child(const struct an_ck_src *src, const char *key, size_t index);
 

@@ -44,8 +44,7 @@ int an_ck_load_tool_sequence(struct an_check_ctx *cx, json_t *item, struct an_ch
     return name_list(cx, json_object_get(item, "value"), "tool names, in order", &out->value);
 }
 
-int an_ck_load_retrieval_required(struct an_check_ctx *cx, json_t *item,
-                                  struct an_check_item *out)
+int an_ck_load_retrieval_required(struct an_check_ctx *cx, json_t *item, struct an_check_item *out)
 {
     json_t *value = json_object_get(item, "value");
     json_t *ids = json_is_object(value) ? json_object_get(value, "doc_ids") : value;
@@ -70,8 +69,7 @@ int an_ck_load_json_schema(struct an_check_ctx *cx, json_t *item, struct an_chec
     return 0;
 }
 
-int an_ck_load_evidence_required(struct an_check_ctx *cx, json_t *item,
-                                 struct an_check_item *out)
+int an_ck_load_evidence_required(struct an_check_ctx *cx, json_t *item, struct an_check_item *out)
 {
     (void)out;
     json_t *value = json_object_get(item, "value");

@@ -34,11 +34,9 @@ int an_ck_load_script(struct an_check_ctx *cx, json_t *item, struct an_check_ite
     if (use) {
         const char *u = json_string_value(use);
         if (!u || strncmp(u, "scripts:", 8) || !u[8])
-            return an_check_fail(cx, "use",
-                                 "'use' must be 'scripts:PATH' (PATH relative to this file)%s",
-                                 u && !strncmp(u, "agents:", 7)
-                                     ? " (agents: are for agent checks)"
-                                     : "");
+            return an_check_fail(
+                cx, "use", "'use' must be 'scripts:PATH' (PATH relative to this file)%s",
+                u && !strncmp(u, "agents:", 7) ? " (agents: are for agent checks)" : "");
         const char *p = u + 8;
         out->argc = 1;
         out->argv = an_arena_alloc(cx->ld->a, 2 * sizeof *out->argv);
@@ -74,9 +72,8 @@ int an_ck_load_agent(struct an_check_ctx *cx, json_t *item, struct an_check_item
         return an_check_fail(cx, use ? "use" : "type",
                              "an agent check needs 'use: agents:NAME' (an agent of the config's "
                              "'agents:')%s",
-                             u && !strncmp(u, "scripts:", 8)
-                                 ? " (scripts: are for script checks)"
-                                 : "");
+                             u && !strncmp(u, "scripts:", 8) ? " (scripts: are for script checks)"
+                                                             : "");
     json_t *opts = json_object_get(item, "options");
     if (opts && !json_is_object(opts))
         return an_check_fail(cx, "options",

@@ -25,8 +25,8 @@ int an_task_state_load(struct an_check_ctx *cx, json_t *item, struct an_check_it
             json_decref(one);
             if (!json_is_string(v))
                 return an_check_fail(cx, "value", "%s", usage);
-            return an_check_fail(cx, "value", "unknown task state '%s' (%s)",
-                              json_string_value(v), strchr(usage, '(') + 1);
+            return an_check_fail(cx, "value", "unknown task state '%s' (%s)", json_string_value(v),
+                                 strchr(usage, '(') + 1);
         }
         json_array_append_new(states, json_string(st));
     }

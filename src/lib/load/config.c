@@ -90,8 +90,8 @@ int an_cfg_headers(struct an_ld *ld, const struct an_ynode *v, struct an_target 
     return 0;
 }
 
-int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *what,
-                     const char *item, struct an_tmpl **out, size_t *n)
+int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *what, const char *item,
+                     struct an_tmpl **out, size_t *n)
 {
     int rc;
     if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, what)))
@@ -264,8 +264,14 @@ static int load_library(struct an_ld *ld, const struct an_ynode *n, struct an_co
 
 int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
 {
-    static const char *const keys[] = {"version", "target", "assertions", "agents", "prices",
-                                       "max_warnings", "max_history_text_bytes", NULL};
+    static const char *const keys[] = {"version",
+                                       "target",
+                                       "assertions",
+                                       "agents",
+                                       "prices",
+                                       "max_warnings",
+                                       "max_history_text_bytes",
+                                       NULL};
     struct an_ynode *root, *v;
     int rc;
     memset(c, 0, sizeof *c);
@@ -281,8 +287,7 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
     } else {
         c->dir = ".";
     }
-    if ((rc = an_yaml_load_file2(&root, path, ld->scratch ? ld->scratch : ld->a, ld->a,
-                                  ld->err)) ||
+    if ((rc = an_yaml_load_file2(&root, path, ld->scratch ? ld->scratch : ld->a, ld->a, ld->err)) ||
         (rc = an_yaml_no_nul(root, ld->err)))
         return rc;
     if ((rc = an_ld_expect(ld, root, AN_Y_MAP, "the config file")) ||

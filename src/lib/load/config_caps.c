@@ -13,8 +13,7 @@ int an_cfg_caps(struct an_ld *ld, const struct an_ynode *n, const struct an_cfg_
         if ((rc = an_ld_uint(ld, v, caps[k].key, caps[k].out)))
             return rc;
         if (*caps[k].out < 1)
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'%s' must be at least 1",
-                           caps[k].key);
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'%s' must be at least 1", caps[k].key);
     }
     return 0;
 }

@@ -6,8 +6,7 @@
 #include "load/loaders.h"
 
 /* A string that may hold ${...} references (checked now, filled at run time). */
-int an_cfg_tmpl(struct an_ld *ld, const struct an_ynode *n, const char *what,
-                struct an_tmpl *out);
+int an_cfg_tmpl(struct an_ld *ld, const struct an_ynode *n, const char *what, struct an_tmpl *out);
 /* Any YAML value as JSON whose string leaves may hold ${...} references. */
 int an_cfg_json_tmpl(struct an_ld *ld, const struct an_ynode *n, const char *what,
                      struct an_json_tmpl *out);
@@ -19,8 +18,8 @@ int an_cfg_endpoint(struct an_ld *ld, const struct an_ynode *map, const char *wh
 
 /* A list of templates into *out (from the arena) and *n: `what` names the
  * list when v is not one, `item` each of its entries ("args[]"). */
-int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *what,
-                     const char *item, struct an_tmpl **out, size_t *n);
+int an_cfg_tmpl_list(struct an_ld *ld, const struct an_ynode *v, const char *what, const char *item,
+                     struct an_tmpl **out, size_t *n);
 /* A child process's required `command` of the map n into t->command and
  * t->args: a string (a program; then `args` may follow) or, as seed 000
  * writes it, a non-empty list (program and arguments; then `args` is

@@ -6,16 +6,16 @@
 
 #include "core/buf.h"
 
-static const char *const cp_keys[] = {"id",     "description", "assertion", "assert",
-                                      "after",  "required",    NULL};
+static const char *const cp_keys[] = {"id",    "description", "assertion", "assert",
+                                      "after", "required",    NULL};
 
 static void json_release(void *p)
 {
     json_decref(p);
 }
 
-static int load_checks(struct an_ld *ld, json_t *list, const struct an_ck_src *src,
-                       const char *key, struct an_assert *blk)
+static int load_checks(struct an_ld *ld, json_t *list, const struct an_ck_src *src, const char *key,
+                       struct an_assert *blk)
 {
     json_t *one = NULL;
     if (!json_is_array(list)) {
@@ -62,8 +62,9 @@ static int load_checkpoint(struct an_ld *ld, json_t *o, const struct an_ck_src *
             continue;
         const char *near = an_closest(k, cp_keys);
         return an_ck_fail(ld, src, k, "unknown key '%s' in a checkpoint%s%s%s", k,
-                          near ? " (did you mean '" : " (valid keys: id, description, assertion, "
-                                                      "after, required)",
+                          near ? " (did you mean '"
+                               : " (valid keys: id, description, assertion, "
+                                 "after, required)",
                           near ? near : "", near ? "'?)" : "");
     }
     if (!(cp->id = json_string_value(json_object_get(o, "id"))) || !*cp->id)
@@ -237,8 +238,9 @@ int an_dynamic_load(struct an_ld *ld, json_t *obj, const struct an_ck_src *src,
                           "required, or the test could pass without the agent doing anything");
     if ((v = json_object_get(obj, "max_turns"))) {
         if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 1000)
-            return an_ck_fail(ld, src, "max_turns", "'max_turns' must be a whole number from 1 "
-                                                     "to 1000");
+            return an_ck_fail(ld, src, "max_turns",
+                              "'max_turns' must be a whole number from 1 "
+                              "to 1000");
         d->max_turns = json_integer_value(v);
     }
     if ((v = json_object_get(obj, "timeout")) && !an_duration_json(v, &d->timeout_ms))

@@ -21,19 +21,19 @@ static int add(struct an_expected *x, const struct an_ynode *name, const struct 
                        an_yaml_kind_name(reason));
     for (size_t i = 0; i < x->n; i++)
         if (!strcmp(x->names[i], name->str))
-            return an_fail(err, AN_ESCHEMA, &name->loc,
-                           "'%s' is listed twice (first at %s)", name->str, x->where[i]);
+            return an_fail(err, AN_ESCHEMA, &name->loc, "'%s' is listed twice (first at %s)",
+                           name->str, x->where[i]);
     size_t n = x->n + 1;
     x->names = an_xrealloc(x->names, n * sizeof *x->names);
     x->reasons = an_xrealloc(x->reasons, n * sizeof *x->reasons);
     x->where = an_xrealloc(x->where, n * sizeof *x->where);
     x->used = an_xrealloc(x->used, n * sizeof *x->used);
     char where[AN_ERR_FILE_MAX + 48];
-    snprintf(where, sizeof where, "%s:%u:%u", name->loc.file ? name->loc.file : "?",
-             name->loc.line, name->loc.col);
+    snprintf(where, sizeof where, "%s:%u:%u", name->loc.file ? name->loc.file : "?", name->loc.line,
+             name->loc.col);
     x->names[x->n] = an_xstrdup(name->str);
-    x->reasons[x->n] =
-        reason && !an_yaml_is_null(reason) && reason->len ? an_xstrdup(reason->str) : NULL;
+    x->reasons[x->n] = reason && !an_yaml_is_null(reason) && reason->len ? an_xstrdup(reason->str)
+                                                                         : NULL;
     x->where[x->n] = an_xstrdup(where);
     x->used[x->n] = false;
     x->n = n;

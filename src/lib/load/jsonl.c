@@ -24,11 +24,10 @@
 
 #define LINE_MAX_BYTES ((size_t)1 << 20)
 
-static const char *const case_keys[] = {"id",        "name",        "input",     "messages",
-                                        "assertions", "assert",     "expected",  "options",
-                                        "skip",      "timeout",     "simulator", "checkpoints",
-                                        "max_turns", "tags",        "only",      "metadata",
-                                        NULL};
+static const char *const case_keys[] = {
+    "id",        "name",    "input", "messages", "assertions", "assert",
+    "expected",  "options", "skip",  "timeout",  "simulator",  "checkpoints",
+    "max_turns", "tags",    "only",  "metadata", NULL};
 
 static void json_release(void *p)
 {
@@ -57,7 +56,6 @@ static int fail_at(const struct line_ctx *c, const char *key, const char *fmt, c
     snprintf(msg, sizeof msg, fmt, a, b ? b : "");
     return an_fail(c->ld->err, AN_ESCHEMA, &loc, "%s", msg);
 }
-
 
 /* A message's content: its text (a string, or the text parts of a list
  * joined with "\n"), and, when the list has attachments, every part as an
@@ -116,9 +114,9 @@ static const json_t *either(const json_t *m, const char *a, const char *b)
 static int history_msg(const struct line_ctx *c, const char *key, const json_t *m,
                        const char *case_id, size_t k, const char *dir, json_t *out)
 {
-    static const char *const keys[] = {"id",         "role",       "content",      "name",
-                                       "tool_calls", "toolCalls",  "tool_call_id", "toolCallId",
-                                       NULL};
+    static const char *const keys[] = {"id",           "role",       "content",
+                                       "name",         "tool_calls", "toolCalls",
+                                       "tool_call_id", "toolCallId", NULL};
     static const char *const roles[] = {"user", "assistant", "system", "developer", "tool", NULL};
     const char *k2;
     json_t *v;
@@ -129,10 +127,13 @@ static int history_msg(const struct line_ctx *c, const char *key, const json_t *
             ok = !strcmp(keys[j], k2);
         if (!ok) {
             const char *near = an_closest(k2, keys);
-            return fail_at(c, k2, near ? "unknown key '%s' in a message (did you mean '%s'?)"
-                                       : "unknown key '%s' in a message%s",
-                           k2, near ? near : " (valid keys: role, content, name, tool_calls, "
-                                             "tool_call_id, id)");
+            return fail_at(c, k2,
+                           near ? "unknown key '%s' in a message (did you mean '%s'?)"
+                                : "unknown key '%s' in a message%s",
+                           k2,
+                           near ? near
+                                : " (valid keys: role, content, name, tool_calls, "
+                                  "tool_call_id, id)");
         }
     }
     const char *role = an_json_str(m, "role");
@@ -147,8 +148,7 @@ static int history_msg(const struct line_ctx *c, const char *key, const json_t *
     const char *id = an_json_str(m, "id");
     char gen[64];
     snprintf(gen, sizeof gen, "m%zu", k + 1);
-    json_object_set_new(o, "id",
-                        id ? json_string(id) : json_sprintf("%s-%s", case_id, gen));
+    json_object_set_new(o, "id", id ? json_string(id) : json_sprintf("%s-%s", case_id, gen));
     json_object_set_new(o, "role", json_string(role));
     struct an_buf text = AN_BUF_INIT;
     json_t *parts;
@@ -158,8 +158,7 @@ static int history_msg(const struct line_ctx *c, const char *key, const json_t *
         an_buf_release(&text);
         return rc;
     }
-    json_object_set_new(o, "content",
-                        parts ? parts : an_json_lossy(an_buf_cstr(&text), text.len));
+    json_object_set_new(o, "content", parts ? parts : an_json_lossy(an_buf_cstr(&text), text.len));
     an_buf_release(&text);
     if (json_is_string(json_object_get(m, "name")))
         json_object_set(o, "name", json_object_get(m, "name"));
@@ -181,16 +180,15 @@ static int history_msg(const struct line_ctx *c, const char *key, const json_t *
             if (!tid || !name) {
                 json_decref(list);
                 json_decref(o);
-                return fail_at(c, key,
-                               "a tool call needs 'id' and 'function': {name, arguments}", "",
-                               NULL);
+                return fail_at(c, key, "a tool call needs 'id' and 'function': {name, arguments}",
+                               "", NULL);
             }
             char *atext = json_is_string(args) ? an_xstrdup(json_string_value(args))
-                          : args              ? an_json_compact(args)
-                                              : an_xstrdup("{}");
-            json_array_append_new(list, json_pack("{s:s,s:s,s:{s:s,s:s}}", "id", tid, "type",
-                                                  "function", "function", "name", name,
-                                                  "arguments", atext));
+                          : args               ? an_json_compact(args)
+                                               : an_xstrdup("{}");
+            json_array_append_new(list,
+                                  json_pack("{s:s,s:s,s:{s:s,s:s}}", "id", tid, "type", "function",
+                                            "function", "name", name, "arguments", atext));
             free(atext);
         }
         json_object_set_new(o, "toolCalls", list);
@@ -233,8 +231,9 @@ static int load_messages(const struct line_ctx *c, const json_t *obj, const char
         }
         if (!json_is_array(list) || !json_array_size(list)) {
             json_decref(one);
-            return fail_at(c, key, "'%s' must be a string, a message, or a non-empty list of "
-                                   "messages",
+            return fail_at(c, key,
+                           "'%s' must be a string, a message, or a non-empty list of "
+                           "messages",
                            key, NULL);
         }
         size_t n = json_array_size(list);
@@ -363,8 +362,7 @@ static int load_case(const struct line_ctx *c, json_t *obj, const char *dir, str
             ok = !strcmp(k, case_keys[j]);
         if (ok)
             continue;
-        if (!strcmp(k, "before") || !strcmp(k, "after") || !strcmp(k, "user") ||
-            !strcmp(k, "team"))
+        if (!strcmp(k, "before") || !strcmp(k, "after") || !strcmp(k, "user") || !strcmp(k, "team"))
             return fail_at(c, k, "'%s' is not supported yet by this version of ananke", k, NULL);
         const char *near = an_closest(k, case_keys);
         if (near)
@@ -411,8 +409,9 @@ static int load_case(const struct line_ctx *c, json_t *obj, const char *dir, str
         if (rc)
             return rc;
         if (json_object_get(obj, "expected"))
-            return fail_at(c, "expected", "a dynamic case has no single answer to compare: use "
-                                          "checkpoints",
+            return fail_at(c, "expected",
+                           "a dynamic case has no single answer to compare: use "
+                           "checkpoints",
                            "", NULL);
         t->turns = an_arena_alloc(ld->a, sizeof *t->turns);
         if (json_object_get(obj, "input") || json_object_get(obj, "messages")) {
@@ -447,8 +446,8 @@ static ssize_t read_line(FILE *f, char **buf, size_t *cap, bool *too_long)
 static int load_stream(struct an_ld *ld, FILE *f, const char *file, const char *dir,
                        struct an_errlist *errs, struct an_test **out, size_t *nout);
 
-int an_jsonl_load(struct an_ld *ld, const char *path, struct an_errlist *errs,
-                  struct an_test **out, size_t *nout)
+int an_jsonl_load(struct an_ld *ld, const char *path, struct an_errlist *errs, struct an_test **out,
+                  size_t *nout)
 {
     *out = NULL;
     *nout = 0;
@@ -520,7 +519,8 @@ static int load_stream(struct an_ld *ld, FILE *f, const char *file, const char *
             rc = an_fail(ld->err, AN_EPARSE, &loc, "line is longer than 1 MiB (one case per line)");
         } else {
             json_error_t je;
-            json_t *obj = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+            json_t *obj =
+                json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
             if (!obj) {
                 struct an_loc loc = {file, lineno, je.column > 0 ? (unsigned)je.column : 1};
                 rc = an_fail(ld->err, AN_EPARSE, &loc, "invalid JSON: %s", an_json_error_text(&je));
@@ -552,8 +552,8 @@ static int load_stream(struct an_ld *ld, FILE *f, const char *file, const char *
                     if (seen) {
                         char prev[32];
                         snprintf(prev, sizeof prev, "%u", (unsigned)seen);
-                        rc = fail_at(&c, "id", "duplicate id '%s' (also on line %s)",
-                                     tests[n].id, prev);
+                        rc = fail_at(&c, "id", "duplicate id '%s' (also on line %s)", tests[n].id,
+                                     prev);
                     } else {
                         an_strmap_put(&ids, tests[n].id, (void *)(uintptr_t)lineno);
                     }

@@ -192,7 +192,8 @@ static json_t *pass1_parse(struct pass1 *p, const char *file, const char *text, 
         struct an_loc loc;
         size_t off = je.position > 0 ? (size_t)je.position - 1 : 0;
         src_loc(text, map_back(p, off), file, &loc);
-        an_fail(err, AN_EPARSE, &loc, "invalid JSON after interpolation: %s", an_json_error_text(&je));
+        an_fail(err, AN_EPARSE, &loc, "invalid JSON after interpolation: %s",
+                an_json_error_text(&je));
     }
     return v;
 }
@@ -795,8 +796,8 @@ static int build(struct jsont_ld *l, json_t *root)
                                      acp_only[k]);
     }
     const struct an_jsont_step *s0 = &t->steps[0];
-    t->self_init =
-        s0->kind == AN_JSONT_SEND && !strcmp(an_json_str(s0->frame, "method"), "initialize");
+    t->self_init = s0->kind == AN_JSONT_SEND &&
+                   !strcmp(an_json_str(s0->frame, "method"), "initialize");
     return AN_OK;
 }
 

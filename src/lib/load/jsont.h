@@ -98,10 +98,10 @@ struct an_jsont_agui {
     const char *user; /* a user message appended to the messages, or NULL */
     bool cont;        /* continue the previous `run` step's conversation */
     /* http */
-    const char *body; /* the raw body text, or NULL */
+    const char *body;   /* the raw body text, or NULL */
     const char *method; /* A2A: "GET" or "POST" (NULL: POST) */
     const char *path;   /* A2A: a path on the agent's base URL (NULL: its JSON-RPC URL) */
-    json_t *json;     /* or a JSON body sent compact; NULL when `body` is used */
+    json_t *json;       /* or a JSON body sent compact; NULL when `body` is used */
     /* both */
     json_t *headers;    /* object: name -> string, or NULL */
     const char *accept; /* the Accept header (default text/event-stream) */

@@ -20,15 +20,15 @@
 
 static const char *const run_keys[] = {"input",     "user",   "continue", "headers", "accept",
                                        "timeoutMs", "expect", "captures", "observe", NULL};
-static const char *const http_keys[] = {"body",     "json",    "headers", "accept",
+static const char *const http_keys[] = {"body",      "json",   "headers",  "accept",
                                         "timeoutMs", "expect", "captures", "observe",
                                         "method",    "path",   NULL};
 /* the members of the outcome object a pattern may name (docs/comply.md) */
-static const char *const outcome_keys[] = {
-    "status",   "rule",     "error",    "http",  "threadId", "runId", "types", "events",
-    "noEvents", "runError", "messages", "state", "warnings", "body",  "anyOf",
-    /* A2A (run/comply_a2a.h) */
-    "response", "kinds", "last", "sse", NULL};
+static const char *const outcome_keys[] = {"status", "rule", "error", "http", "threadId", "runId",
+                                           "types", "events", "noEvents", "runError", "messages",
+                                           "state", "warnings", "body", "anyOf",
+                                           /* A2A (run/comply_a2a.h) */
+                                           "response", "kinds", "last", "sse", NULL};
 static const char *const statuses[] = {
     "completed", "run_error", "protocol_error", "http_error", "timeout", "transport_error", NULL};
 

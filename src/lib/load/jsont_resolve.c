@@ -153,4 +153,3 @@ json_t *an_jsont_path(const json_t *root, const char *path)
     }
     return (json_t *)cur;
 }
-

@@ -19,8 +19,8 @@ const char *const *an_turn_type_names(void);
 /* A JSONL suite (seed 002, standard mode): one test per case. Every bad
  * line is added to errs; the good cases are in *out (an arena array of *n)
  * and the first error's code is returned. */
-int an_jsonl_load(struct an_ld *ld, const char *path, struct an_errlist *errs,
-                  struct an_test **out, size_t *n);
+int an_jsonl_load(struct an_ld *ld, const char *path, struct an_errlist *errs, struct an_test **out,
+                  size_t *n);
 /* The same from text in memory (-i "message", a generator's or a script's
  * cases), read as a file called `name`; paths in it are relative to the
  * current directory. */

@@ -124,14 +124,14 @@ int an_ld_uint(struct an_ld *ld, const struct an_ynode *n, const char *what, int
                            "'%s' is a number of milliseconds: write %lld, not \"%s\"", what,
                            (long long)ms, n->str);
         if (n->kind == AN_Y_SCALAR && !an_yaml_is_null(n))
-            return an_fail(ld->err, AN_ESCHEMA, &n->loc,
-                           "'%s' must be a whole number, not \"%s\"", what, n->str);
-        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'%s' must be a whole number, not %s",
-                       what, an_yaml_kind_name(n));
+            return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'%s' must be a whole number, not \"%s\"",
+                           what, n->str);
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'%s' must be a whole number, not %s", what,
+                       an_yaml_kind_name(n));
     }
     if (v < 0)
-        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'%s' must not be negative (got %lld)",
-                       what, v);
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'%s' must not be negative (got %lld)", what,
+                       v);
     *out = v;
     return 0;
 }

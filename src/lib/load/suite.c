@@ -90,8 +90,8 @@ static void on_env(void *ctx, const char *name, const struct an_loc *loc)
 {
     struct an_err e = AN_ERR_INIT;
     an_fail(&e, AN_ESCHEMA, loc,
-            "environment variable '%s' is not set (used as ${ENV.%s}): a run would stop here",
-            name, name);
+            "environment variable '%s' is not set (used as ${ENV.%s}): a run would stop here", name,
+            name);
     env_add(ctx, &e);
 }
 
@@ -142,8 +142,7 @@ void an_suite_free(struct an_suite *s)
     free(s);
 }
 
-int an_suite_target_set(struct an_suite *s, const char *key, const char *value,
-                        struct an_err *err)
+int an_suite_target_set(struct an_suite *s, const char *key, const char *value, struct an_err *err)
 {
     struct an_target *t = &s->config.target;
     struct an_ld ld = {.a = &s->mem->a, .err = err};
@@ -386,15 +385,15 @@ static int check_turns_fit(const struct an_target *t, const struct an_test *test
             continue;
         if (ty == AN_TURN_USER && row->user_refused)
             return an_fail(err, AN_ESCHEMA, &test->turns[i].loc, "%s", row->user_refused);
-        return an_fail(err, AN_ESCHEMA, &test->turns[i].loc,
-                       "%s (the config's target is %s)", turn_needs[ty], row->name);
+        return an_fail(err, AN_ESCHEMA, &test->turns[i].loc, "%s (the config's target is %s)",
+                       turn_needs[ty], row->name);
     }
     return row->check_test && !test->dyn ? row->check_test(t, test, err) : 0;
 }
 
 /* Agent checks name agents of the config: resolved once all is loaded. */
-static int resolve_agents(const struct an_config *cfg, struct an_test *test,
-                          const char *simulator, struct an_err *err)
+static int resolve_agents(const struct an_config *cfg, struct an_test *test, const char *simulator,
+                          struct an_err *err)
 {
     int rc = an_checks_resolve_agents(cfg, &test->assert, err);
     for (size_t i = 0; i < test->nturns && !rc; i++)
@@ -421,8 +420,8 @@ static int pick_target(struct an_ld *ld, const struct an_load_opts *opts, struct
         if (!a)
             return an_fail(ld->err, AN_EUSAGE, &at,
                            "-n %s: no agent of that name in the config's 'agents:'%s%s%s",
-                           opts->target_name, near ? " (did you mean '" : "",
-                           near ? near : "", near ? "'?)" : "");
+                           opts->target_name, near ? " (did you mean '" : "", near ? near : "",
+                           near ? "'?)" : "");
         c->target = a->target;
     }
     if (opts->model) {
@@ -450,7 +449,7 @@ struct part {
     struct an_err e;
     struct an_strmap regexes;
     struct an_arena scratch;
-    struct an_arena *own; /* a thread's arena; NULL: the suite's */
+    struct an_arena *own;  /* a thread's arena; NULL: the suite's */
     struct an_test *tests; /* its slice of the suite's array, until it outgrows it */
     size_t ntests, cap;
     bool in_place;
@@ -578,8 +577,8 @@ static size_t loader_threads(size_t n, unsigned asked)
  * suite. Tests and errors come out in file order whatever the threads did;
  * returns the first error's code. */
 static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load_opts *opts,
-                      const struct pathlist *files, struct an_errlist *errs,
-                      struct an_errlist *env, bool config_bad)
+                      const struct pathlist *files, struct an_errlist *errs, struct an_errlist *env,
+                      bool config_bad)
 {
     size_t total = files->n + opts->nmem, nt = loader_threads(total, opts->threads);
     struct part *parts = an_xcalloc(nt, sizeof *parts);
@@ -607,7 +606,9 @@ static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load
             p->own = an_xcalloc(1, sizeof *p->own);
             an_arena_defer(ld->a, part_arena_free, p->own);
         }
-        p->ld = (struct an_ld){.a = p->own ? p->own : ld->a, .err = &p->e, .regexes = &p->regexes,
+        p->ld = (struct an_ld){.a = p->own ? p->own : ld->a,
+                               .err = &p->e,
+                               .regexes = &p->regexes,
                                .scratch = &p->scratch};
         an_strmap_init(&p->regexes, p->ld.a);
         if (k == 0)
@@ -697,8 +698,7 @@ int an_suite_load(struct an_suite **out, const struct an_load_opts *opts, struct
         if (!(first = pick_target(&ld, opts, &s->config)) &&
             !(first = an_checks_resolve_agents(&s->config, &s->config.target.assert, &e)))
             for (size_t i = 0; i < s->config.nassertions && !first; i++)
-                first = an_checks_resolve_agents(&s->config, &s->config.assertions[i].block,
-                                                 &e);
+                first = an_checks_resolve_agents(&s->config, &s->config.assertions[i].block, &e);
         if (first) {
             an_errlist_add(errs, &e);
             goto done;

@@ -21,12 +21,24 @@ static int url_tmpl(struct an_ld *ld, const struct an_ynode *v, const char *key,
 
 int an_target_a2a_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
-    static const char *const keys[] = {"type",       "agentCardUrl", "agentCard",
-                                       "endpoint",   "version",      "blocking",
-                                       "stream",     "acceptedOutputModes", "api_key",
-                                       "bearer",     "headers",      "timeout_ms",
-                                       "assert",     "trust_card_url", "max_event_bytes",
-                                       "max_turn_bytes", "start", NULL};
+    static const char *const keys[] = {"type",
+                                       "agentCardUrl",
+                                       "agentCard",
+                                       "endpoint",
+                                       "version",
+                                       "blocking",
+                                       "stream",
+                                       "acceptedOutputModes",
+                                       "api_key",
+                                       "bearer",
+                                       "headers",
+                                       "timeout_ms",
+                                       "assert",
+                                       "trust_card_url",
+                                       "max_event_bytes",
+                                       "max_turn_bytes",
+                                       "start",
+                                       NULL};
     struct an_ynode *v;
     int rc;
     struct an_a2a_target *a = an_arena_alloc(ld->a, sizeof *a);
@@ -90,8 +102,7 @@ int an_target_a2a_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
         a->noutput_modes = v->nitems;
         a->output_modes = an_arena_alloc(ld->a, (v->nitems ? v->nitems : 1) * sizeof(char *));
         for (size_t i = 0; i < v->nitems; i++)
-            if ((rc = an_ld_string(ld, v->items[i], "acceptedOutputModes[]",
-                                   &a->output_modes[i])))
+            if ((rc = an_ld_string(ld, v->items[i], "acceptedOutputModes[]", &a->output_modes[i])))
                 return rc;
     }
     if ((v = an_yaml_get(n, "api_key")) && (rc = an_cfg_tmpl(ld, v, "api_key", &a->api_key)))

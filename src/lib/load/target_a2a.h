@@ -18,10 +18,10 @@ struct an_a2a_target {
     bool trust_card_url;            /* `trust_card_url: true` */
     const char **output_modes;      /* acceptedOutputModes */
     size_t noutput_modes;
-    struct an_tmpl api_key;         /* goes in the card's apiKey header; src NULL: none */
-    struct an_tmpl bearer;          /* Authorization: Bearer; src NULL: none */
-    int64_t max_event_bytes;        /* one SSE event; 0: the default */
-    int64_t max_turn_bytes;         /* the whole answer; 0: the default */
+    struct an_tmpl api_key;  /* goes in the card's apiKey header; src NULL: none */
+    struct an_tmpl bearer;   /* Authorization: Bearer; src NULL: none */
+    int64_t max_event_bytes; /* one SSE event; 0: the default */
+    int64_t max_turn_bytes;  /* the whole answer; 0: the default */
 };
 
 static inline const struct an_a2a_target *an_a2a_target(const struct an_target *t)

@@ -38,8 +38,8 @@ static int load_confine(struct an_ld *ld, const struct an_ynode *n, struct an_ac
                                "confine_paths entry '%s' is not an absolute path", p);
         }
         if (v->nitems > 32)
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "too many confine_paths (%zu; at most 32)", v->nitems);
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "too many confine_paths (%zu; at most 32)",
+                           v->nitems);
     }
     if ((v = an_yaml_get(n, "network")) && !an_yaml_as_bool(v, &t->network))
         return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'%s' must be true or false", "network");
@@ -48,13 +48,26 @@ static int load_confine(struct an_ld *ld, const struct an_ynode *n, struct an_ac
 
 int an_target_acp_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
-    static const char *const keys[] = {"type",    "timeout_ms",         "assert",
-                                       "command", "args",               "env",
-                                       "clientCapabilities", "permissionPolicy",
-                                       "max_frame_bytes", "max_turn_bytes", "confine",
-                                       "confine_paths", "network", "inherit_env",
-                                       "max_stderr_bytes", "max_read_bytes", "max_terminals",
-                                       "max_terminal_output_bytes", "start", NULL};
+    static const char *const keys[] = {"type",
+                                       "timeout_ms",
+                                       "assert",
+                                       "command",
+                                       "args",
+                                       "env",
+                                       "clientCapabilities",
+                                       "permissionPolicy",
+                                       "max_frame_bytes",
+                                       "max_turn_bytes",
+                                       "confine",
+                                       "confine_paths",
+                                       "network",
+                                       "inherit_env",
+                                       "max_stderr_bytes",
+                                       "max_read_bytes",
+                                       "max_terminals",
+                                       "max_terminal_output_bytes",
+                                       "start",
+                                       NULL};
     static const char *const policies[] = {"yolo", "none", "read", "write", NULL};
     struct an_ynode *v;
     int rc;
@@ -77,9 +90,8 @@ int an_target_acp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
             k++;
         if (!policies[k]) {
             const char *near = an_closest(p, policies);
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "unknown permissionPolicy '%s' (%s%s%s)", p,
-                           near ? "did you mean '" : "one of: none, read, write, yolo",
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown permissionPolicy '%s' (%s%s%s)",
+                           p, near ? "did you mean '" : "one of: none, read, write, yolo",
                            near ? near : "", near ? "'?" : "");
         }
         a->permission_policy = (enum an_perm_policy)k;

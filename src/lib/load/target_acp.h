@@ -15,7 +15,7 @@ struct an_acp_target {
     enum an_confine_mode confine;
     struct an_tmpl *confine_paths; /* bound read-only in the confinement */
     size_t nconfine_paths;
-    bool network;                  /* confined children keep the host's network */
+    bool network; /* confined children keep the host's network */
     /* docs/acp.md "Limits" and docs/security.md "Size caps"; 0: the default */
     int64_t max_frame_bytes;           /* one JSON-RPC line */
     int64_t max_turn_bytes;            /* what one turn accumulates */

@@ -6,12 +6,23 @@
 
 int an_target_agui_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
-    static const char *const keys[] = {"type",     "headers",        "timeout_ms",
-                                       "assert",   "endpoint",       "agentId",
-                                       "threadId", "forwardedProps", "state",
-                                       "protocol", "max_event_bytes", "max_turn_bytes",
-                                       "max_tool_calls", "max_state_bytes", "connect_endpoint",
-                                       "start", NULL};
+    static const char *const keys[] = {"type",
+                                       "headers",
+                                       "timeout_ms",
+                                       "assert",
+                                       "endpoint",
+                                       "agentId",
+                                       "threadId",
+                                       "forwardedProps",
+                                       "state",
+                                       "protocol",
+                                       "max_event_bytes",
+                                       "max_turn_bytes",
+                                       "max_tool_calls",
+                                       "max_state_bytes",
+                                       "connect_endpoint",
+                                       "start",
+                                       NULL};
     static const char *const modes[] = {"strict", "warn", "off", NULL}; /* an_protocol_mode */
     struct an_ynode *v;
     int rc;

@@ -27,10 +27,9 @@ static int load_bytes(struct an_ld *ld, const struct an_ynode *n, const char *ke
 
 int an_target_http_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
-    static const char *const keys[] = {"type",       "endpoint",       "version",
-                                       "headers",    "timeout_ms",     "retries",
-                                       "max_body_bytes", "body_snippet_bytes", "assert",
-                                       "start", NULL};
+    static const char *const keys[] = {
+        "type",           "endpoint",           "version", "headers", "timeout_ms", "retries",
+        "max_body_bytes", "body_snippet_bytes", "assert",  "start",   NULL};
     struct an_ynode *v;
     int rc;
     struct an_http_target *h = an_arena_alloc(ld->a, sizeof *h);
@@ -76,8 +75,8 @@ int an_target_http_always(struct an_ld *ld, struct an_target *t)
     for (size_t i = 0; i < blk->nchecks; i++)
         if (blk->checks[i].kind == AN_CHECK_TOOL_EXECUTION)
             return 0; /* written out already */
-    struct an_check_item *v = an_arena_grow(ld->a, blk->checks, blk->nchecks, blk->nchecks + 1,
-                                            sizeof *v);
+    struct an_check_item *v =
+        an_arena_grow(ld->a, blk->checks, blk->nchecks, blk->nchecks + 1, sizeof *v);
     memset(&v[blk->nchecks], 0, sizeof *v);
     v[blk->nchecks].kind = AN_CHECK_TOOL_EXECUTION;
     v[blk->nchecks].loc = t->loc;

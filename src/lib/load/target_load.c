@@ -34,8 +34,8 @@ static int unknown_type(struct an_ld *ld, const struct an_ynode *v, const char *
     struct an_buf b = AN_BUF_INIT;
     for (size_t i = 0; names[i]; i++)
         an_buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
-    int rc = an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown target type '%s' (supported: %s)",
-                     type, an_buf_cstr(&b));
+    int rc = an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown target type '%s' (supported: %s)", type,
+                     an_buf_cstr(&b));
     an_buf_release(&b);
     return rc;
 }
@@ -49,8 +49,7 @@ int an_target_load(struct an_ld *ld, const struct an_ynode *n, const struct an_a
     t->loc = n->loc;
     t->timeout_ms = 30000;
     if ((rc = an_ld_expect(ld, n, AN_Y_MAP, what)) ||
-        (rc = an_ld_require(ld, n, "type", what, &v)) ||
-        (rc = an_ld_string(ld, v, "type", &type)))
+        (rc = an_ld_require(ld, n, "type", what, &v)) || (rc = an_ld_string(ld, v, "type", &type)))
         return rc;
     const struct an_target_type *row = an_target_type_find(type);
     if (!row)

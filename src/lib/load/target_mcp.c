@@ -28,7 +28,7 @@ static int load_stdio(struct an_ld *ld, const struct an_ynode *n, struct an_mcp_
 static int load_http(struct an_ld *ld, const struct an_ynode *n, struct an_target *t,
                      struct an_mcp_target *m)
 {
-    static const char *const stdio_only[] = {"command", "args", "env", "inherit_env",
+    static const char *const stdio_only[] = {"command",          "args", "env", "inherit_env",
                                              "max_stderr_bytes", NULL};
     struct an_ynode *v;
     int rc;
@@ -49,11 +49,24 @@ static int load_http(struct an_ld *ld, const struct an_ynode *n, struct an_targe
 
 int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
-    static const char *const keys[] = {"type",     "transport", "command",          "args",
-                                       "env",      "endpoint",  "headers",          "timeout_ms",
-                                       "assert",   "roots",     "protocol_version", "max_frame_bytes",
-                                       "inherit_env", "max_stderr_bytes", "max_body_bytes",
-                                       "max_list_pages", "start", NULL};
+    static const char *const keys[] = {"type",
+                                       "transport",
+                                       "command",
+                                       "args",
+                                       "env",
+                                       "endpoint",
+                                       "headers",
+                                       "timeout_ms",
+                                       "assert",
+                                       "roots",
+                                       "protocol_version",
+                                       "max_frame_bytes",
+                                       "inherit_env",
+                                       "max_stderr_bytes",
+                                       "max_body_bytes",
+                                       "max_list_pages",
+                                       "start",
+                                       NULL};
     static const char *const transports[] = {"stdio", "http", NULL};
     struct an_ynode *v;
     int rc;
@@ -67,10 +80,9 @@ int an_target_mcp_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
             return rc;
         if (strcmp(transport, "stdio") && strcmp(transport, "http")) {
             const char *near = an_closest(transport, transports);
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "unknown transport '%s' (%s%s%s)", transport,
-                           near ? "did you mean '" : "one of: stdio, http", near ? near : "",
-                           near ? "'?" : "");
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown transport '%s' (%s%s%s)",
+                           transport, near ? "did you mean '" : "one of: stdio, http",
+                           near ? near : "", near ? "'?" : "");
         }
     } else if (an_yaml_get(n, "endpoint") && !an_yaml_get(n, "command")) {
         transport = "http"; /* what else could an endpoint be */

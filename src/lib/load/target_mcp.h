@@ -17,7 +17,7 @@ struct an_mcp_target {
     struct an_tmpl *roots;      /* `roots:` as written; roots_set false: the sandbox */
     size_t nroots;
     bool roots_set;
-    bool no_roots;              /* `roots: false`: no roots capability */
+    bool no_roots; /* `roots: false`: no roots capability */
     /* docs/mcp.md "Limits"; 0: the default */
     int64_t max_frame_bytes;  /* one JSON-RPC message (a line, a body, an SSE event) */
     int64_t max_body_bytes;   /* http: one response body */

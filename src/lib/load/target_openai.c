@@ -20,13 +20,14 @@ static json_t *plain_json(struct an_ld *ld, const struct an_ynode *n)
 
 static int load_tool(struct an_ld *ld, const struct an_ynode *n, struct an_tool_def *tool)
 {
-    static const char *const keys[] = {"name",    "description", "parameters",
-                                       "result",  "command",     "timeout_ms", NULL};
+    static const char *const keys[] = {"name",    "description", "parameters", "result",
+                                       "command", "timeout_ms",  NULL};
     struct an_ynode *v;
     int rc;
     tool->loc = n->loc;
     tool->timeout_ms = 30000;
-    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "a tool")) || (rc = an_ld_keys(ld, n, keys, "a tool")) ||
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "a tool")) ||
+        (rc = an_ld_keys(ld, n, keys, "a tool")) ||
         (rc = an_ld_require(ld, n, "name", "a tool", &v)) ||
         (rc = an_ld_string(ld, v, "name", &tool->name)))
         return rc;
@@ -70,11 +71,11 @@ static int load_tool(struct an_ld *ld, const struct an_ynode *n, struct an_tool_
 
 int an_target_openai_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
-    static const char *const keys[] = {"type",   "endpoint", "model",  "api_key",
-                                       "headers", "system",  "params", "tools",
-                                       "stream", "max_rounds", "timeout_ms", "assert",
-                                       "max_event_bytes", "max_turn_bytes", "max_tool_calls",
-                                       "start", NULL};
+    static const char *const keys[] = {
+        "type",       "endpoint", "model",           "api_key",        "headers",
+        "system",     "params",   "tools",           "stream",         "max_rounds",
+        "timeout_ms", "assert",   "max_event_bytes", "max_turn_bytes", "max_tool_calls",
+        "start",      NULL};
     struct an_ynode *v;
     int rc;
     struct an_openai_target *o = an_arena_alloc(ld->a, sizeof *o);

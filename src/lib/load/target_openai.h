@@ -18,20 +18,20 @@ struct an_tool_def {
     json_t *result;          /* canned answer; NULL = none */
     struct an_tmpl *argv;    /* command; argc 0 = none */
     size_t argc;
-    int64_t timeout_ms;      /* command: default 30000 */
+    int64_t timeout_ms; /* command: default 30000 */
     struct an_loc loc;
 };
 
 struct an_openai_target {
-    struct an_tmpl endpoint;     /* the API's base URL ("http://host/v1") */
+    struct an_tmpl endpoint; /* the API's base URL ("http://host/v1") */
     struct an_tmpl model;
-    struct an_tmpl api_key;      /* src NULL = no Authorization header */
-    struct an_tmpl system;       /* src NULL = no system message */
-    struct an_json_tmpl params;  /* extra request members (temperature ...) */
+    struct an_tmpl api_key;     /* src NULL = no Authorization header */
+    struct an_tmpl system;      /* src NULL = no system message */
+    struct an_json_tmpl params; /* extra request members (temperature ...) */
     struct an_tool_def *tools;
     size_t ntools;
-    bool no_stream;              /* `stream: false` */
-    unsigned max_rounds;         /* model calls per turn; 0 = 10 */
+    bool no_stream;      /* `stream: false` */
+    unsigned max_rounds; /* model calls per turn; 0 = 10 */
     /* what one turn may take; 0: the defaults (docs/openai.md "Limits") */
     int64_t max_event_bytes, max_turn_bytes, max_tool_calls;
 };

@@ -10,10 +10,10 @@
 #include "ananke/model.h"
 
 struct an_target_proc {
-    struct an_tmpl command;    /* src NULL: none (mcp over HTTP) */
+    struct an_tmpl command; /* src NULL: none (mcp over HTTP) */
     struct an_tmpl *args;
     size_t nargs;
-    struct an_env_var *env;    /* added to the minimal set, or to all (inherit_env) */
+    struct an_env_var *env; /* added to the minimal set, or to all (inherit_env) */
     size_t nenv;
     /* start from ananke's whole environment instead of the minimal set
      * (core/envmin.h) plus `env` */

@@ -27,20 +27,18 @@ static int load_ready(struct an_ld *ld, const struct an_ynode *n, struct an_targ
         s->ready = AN_READY_URL;
         if ((rc = an_cfg_tmpl(ld, v, "url", &s->ready_url)))
             return rc;
-        if (!an_interp_has_refs(s->ready_url.src) &&
-            strncmp(s->ready_url.src, "http://", 7) != 0 &&
+        if (!an_interp_has_refs(s->ready_url.src) && strncmp(s->ready_url.src, "http://", 7) != 0 &&
             strncmp(s->ready_url.src, "https://", 8) != 0)
             return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "'url' must be an http:// or https:// URL, not '%s'",
-                           s->ready_url.src);
+                           "'url' must be an http:// or https:// URL, not '%s'", s->ready_url.src);
     } else if ((v = an_yaml_get(n, "port"))) {
         int64_t port;
         s->ready = AN_READY_PORT;
         if ((rc = an_ld_uint(ld, v, "port", &port)))
             return rc;
         if (port < 1 || port > 65535)
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                           "'port' must be from 1 to 65535, not %lld", (long long)port);
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'port' must be from 1 to 65535, not %lld",
+                           (long long)port);
         s->ready_port = (unsigned)port;
     } else {
         const char *src;
@@ -56,8 +54,7 @@ static int load_ready(struct an_ld *ld, const struct an_ynode *n, struct an_targ
 
 int an_target_start_load(struct an_ld *ld, const struct an_ynode *n, struct an_target *t)
 {
-    static const char *const keys[] = {"cmd", "ready", "timeout_ms", "env", "reuse_existing",
-                                       NULL};
+    static const char *const keys[] = {"cmd", "ready", "timeout_ms", "env", "reuse_existing", NULL};
     struct an_target_start *s = an_arena_alloc(ld->a, sizeof *s);
     struct an_ynode *v;
     int rc;

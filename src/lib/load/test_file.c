@@ -10,8 +10,8 @@
 
 static int load_hook(struct an_ld *ld, const struct an_ynode *n, struct an_hook *h)
 {
-    static const char *const keys[] = {"cmd", "timeout_ms", "max_stdout_bytes",
-                                       "max_stderr_bytes", NULL};
+    static const char *const keys[] = {"cmd", "timeout_ms", "max_stdout_bytes", "max_stderr_bytes",
+                                       NULL};
     struct an_ynode *v;
     int rc;
     h->loc = n->loc;
@@ -69,8 +69,8 @@ static json_t *prompt_arguments(struct an_ld *ld, const struct an_ynode *v)
         json_t *str = json_stringn(val->str, val->len);
         if (!str || json_object_setn_new(o, k->str, k->len, str)) {
             json_decref(o);
-            an_fail(ld->err, AN_ESCHEMA, &val->loc,
-                    "a prompt's argument '%s' is not valid UTF-8", k->str);
+            an_fail(ld->err, AN_ESCHEMA, &val->loc, "a prompt's argument '%s' is not valid UTF-8",
+                    k->str);
             return NULL;
         }
     }
@@ -83,9 +83,9 @@ static int load_mcp_turn(struct an_ld *ld, const struct an_ynode *n, struct an_t
 {
     static const char *const whats[] = {"tools", "resources", "prompts", "templates", NULL};
     static const char *const own[][4] = {
-        {"tool", "arguments", NULL, NULL}, /* AN_TURN_MCP_CALL */
-        {"what", NULL, NULL, NULL},        /* AN_TURN_MCP_LIST */
-        {"uri", NULL, NULL, NULL},         /* AN_TURN_MCP_READ */
+        {"tool", "arguments", NULL, NULL},   /* AN_TURN_MCP_CALL */
+        {"what", NULL, NULL, NULL},          /* AN_TURN_MCP_LIST */
+        {"uri", NULL, NULL, NULL},           /* AN_TURN_MCP_READ */
         {"prompt", "arguments", NULL, NULL}, /* AN_TURN_MCP_PROMPT */
     };
     static const char *const all[] = {"tool", "arguments", "what", "uri", "prompt", NULL};
@@ -101,8 +101,7 @@ static int load_mcp_turn(struct an_ld *ld, const struct an_ynode *n, struct an_t
         for (size_t k = 0; mine[k]; k++)
             ok |= !strcmp(mine[k], all[i]);
         if (!ok && (v = an_yaml_get(n, all[i])))
-            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "an %s turn takes no '%s'", kind,
-                           all[i]);
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "an %s turn takes no '%s'", kind, all[i]);
     }
     if ((v = an_yaml_get(n, "user")))
         return an_fail(ld->err, AN_ESCHEMA, &v->loc,
@@ -206,8 +205,7 @@ static int load_a2a_turn(struct an_ld *ld, const struct an_ynode *n,
         an_arena_defer(ld->a, parts_release, t->parts);
     }
     if (!t->user.src && !t->parts)
-        return an_fail(ld->err, AN_ESCHEMA, &n->loc,
-                       "an a2a:send turn needs 'message' or 'parts'");
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "an a2a:send turn needs 'message' or 'parts'");
     if ((v = an_yaml_get(n, "assert")) &&
         (rc = an_assert_load(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
         return rc;
@@ -242,11 +240,11 @@ static int load_mcp(struct an_ld *ld, const struct an_ynode *n, const struct an_
 }
 
 /* user (a message) and agui:connect (none). */
-static int load_message(struct an_ld *ld, const struct an_ynode *n,
-                        const struct an_assert_lib *lib, struct an_turn *t)
+static int load_message(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
+                        struct an_turn *t)
 {
-    static const char *const mcp_keys[] = {"tool",        "arguments", "what", "uri", "prompt",
-                                           "allow_error", NULL};
+    static const char *const mcp_keys[] = {"tool",   "arguments",   "what", "uri",
+                                           "prompt", "allow_error", NULL};
     struct an_ynode *v;
     int rc;
     if ((rc = foreign_keys(ld, n, a2a_keys, "an a2a:send turn (type: a2a:send)")) ||
@@ -319,8 +317,8 @@ static int turn_type(struct an_ld *ld, const struct an_ynode *n, const struct tu
     const char *const *names = an_turn_type_names();
     const char *near = an_closest(type, names);
     if (near)
-        return an_fail(ld->err, AN_ESCHEMA, &v->loc,
-                       "unknown turn type '%s' (did you mean '%s'?)", type, near);
+        return an_fail(ld->err, AN_ESCHEMA, &v->loc, "unknown turn type '%s' (did you mean '%s'?)",
+                       type, near);
     struct an_buf list = AN_BUF_INIT;
     for (size_t i = 0; names[i]; i++)
         an_buf_printf(&list, "%s%s", i ? ", " : "", names[i]);
@@ -333,9 +331,9 @@ static int turn_type(struct an_ld *ld, const struct an_ynode *n, const struct tu
 static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
                      struct an_turn *t)
 {
-    static const char *const keys[] = {"type",      "user", "assert", "tool",        "arguments",
-                                       "what",      "uri",  "allow_error", "message", "parts",
-                                       "prompt",    NULL};
+    static const char *const keys[] = {"type",      "user",  "assert", "tool",
+                                       "arguments", "what",  "uri",    "allow_error",
+                                       "message",   "parts", "prompt", NULL};
     const struct turn_type *row;
     int rc;
     t->loc = n->loc;
@@ -401,13 +399,12 @@ static const char *default_name(struct an_ld *ld, const char *path)
 int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib *lib,
                  struct an_test *t)
 {
-    static const char *const keys[] = {"version", "name", "hooks", "turns", "assert",
-                                       "simulate", "tags", "skip", "only", NULL};
+    static const char *const keys[] = {"version",  "name", "hooks", "turns", "assert",
+                                       "simulate", "tags", "skip",  "only",  NULL};
     struct an_ynode *root, *v;
     int rc;
     memset(t, 0, sizeof *t);
-    if ((rc = an_yaml_load_file2(&root, path, ld->scratch ? ld->scratch : ld->a, ld->a,
-                                  ld->err)) ||
+    if ((rc = an_yaml_load_file2(&root, path, ld->scratch ? ld->scratch : ld->a, ld->a, ld->err)) ||
         (rc = an_yaml_no_nul(root, ld->err)))
         return rc;
     t->file = root->loc.file;
@@ -448,13 +445,13 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
     if (sim) {
         /* no scripted turns: the simulator writes them */
     } else {
-    if (v->nitems == 0)
-        return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'turns' must hold at least one turn");
-    t->nturns = v->nitems;
-    t->turns = an_arena_alloc(ld->a, v->nitems * sizeof *t->turns);
-    for (size_t i = 0; i < v->nitems; i++)
-        if ((rc = an_ld_keep(ld, load_turn(ld, v->items[i], lib, &t->turns[i]))))
-            return rc;
+        if (v->nitems == 0)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'turns' must hold at least one turn");
+        t->nturns = v->nitems;
+        t->turns = an_arena_alloc(ld->a, v->nitems * sizeof *t->turns);
+        for (size_t i = 0; i < v->nitems; i++)
+            if ((rc = an_ld_keep(ld, load_turn(ld, v->items[i], lib, &t->turns[i]))))
+                return rc;
     }
     if ((v = an_yaml_get(root, "assert")) &&
         (rc = an_ld_keep(ld, an_assert_load(ld, v, AN_LEVEL_TEST, lib, &t->assert))))

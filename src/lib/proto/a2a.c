@@ -39,10 +39,10 @@ struct xfer_io {
     struct an_http_resp resp;
     struct an_http_xfer xfer;
     char *body;
-    struct an_buf raw;      /* a JSON answer's body */
+    struct an_buf raw; /* a JSON answer's body */
     struct an_sse_parser sse;
     bool sse_mode, mode_known;
-    bool done;              /* a final event arrived: the stream was stopped on purpose */
+    bool done; /* a final event arrived: the stream was stopped on purpose */
     bool active;
 };
 
@@ -70,22 +70,22 @@ struct a2a_session {
     bool stream;
     struct an_kv *headers; /* every request's: user headers, auth, A2A-Version */
     size_t nheaders;
-    struct an_kv *bare;    /* the same without credentials: ananke's own headers only,
-                              for an origin the config did not name */
+    struct an_kv *bare; /* the same without credentials: ananke's own headers only,
+                           for an origin the config did not name */
     size_t nbare;
-    bool url_trusted;      /* `url` may receive `headers` */
+    bool url_trusted; /* `url` may receive `headers` */
     /* the conversation */
     char *context_id;
-    char *open_task;       /* an interrupted task the next message continues */
-    json_t *seen;          /* ids of messages and artifacts already recorded */
+    char *open_task; /* an interrupted task the next message continues */
+    json_t *seen;    /* ids of messages and artifacts already recorded */
     long next_id;
     /* the turn */
-    char *user;            /* this turn's text; NULL: none */
-    const json_t *parts;   /* borrowed from the turn record */
-    int64_t deadline;      /* mono ms the turn must end by */
+    char *user;          /* this turn's text; NULL: none */
+    const json_t *parts; /* borrowed from the turn record */
+    int64_t deadline;    /* mono ms the turn must end by */
     struct an_a2a_turn dec;
     bool dec_on;
-    enum stage want;       /* what next() starts */
+    enum stage want; /* what next() starts */
     int64_t retry_after_ms;
     struct xfer_io io;
 };
@@ -127,8 +127,8 @@ static int take_answer(struct xfer_io *io, const char *data, size_t len, uint64_
     json_t *j = an_json_parse(data, len, why, sizeof why);
     if (!j) {
         if (event)
-            an_turn_fail(r, AN_EPROTO, "SSE event #%llu is not JSON: %s",
-                         (unsigned long long)event, why);
+            an_turn_fail(r, AN_EPROTO, "SSE event #%llu is not JSON: %s", (unsigned long long)event,
+                         why);
         else
             an_turn_fail(r, AN_EPROTO, "the answer is not JSON: %s", why);
         return AN_EPROTO;
@@ -168,8 +168,9 @@ static int take_answer(struct xfer_io *io, const char *data, size_t len, uint64_
                          (long long)json_integer_value(json_object_get(e, "code")),
                          an_json_str(e, "message") ? an_json_str(e, "message") : "");
         else
-            an_turn_warn(r, "the task was canceled after the turn timed out (CancelTask: "
-                            "state %s)",
+            an_turn_warn(r,
+                         "the task was canceled after the turn timed out (CancelTask: "
+                         "state %s)",
                          st ? st : "not given");
     } else if (json_is_object(e)) {
         const char *msg = an_json_str(e, "message");
@@ -219,8 +220,7 @@ static int on_body(void *ud, const char *p, size_t n)
                          io->raw.cap_max);
         else
             an_turn_fail(cur(io->t), AN_ELIMIT,
-                         "response body larger than max_turn_bytes (%zu bytes)",
-                         io->raw.cap_max);
+                         "response body larger than max_turn_bytes (%zu bytes)", io->raw.cap_max);
         return AN_ELIMIT;
     }
     return 0;
@@ -307,8 +307,8 @@ static int start_send(struct a2a_session *s, struct an_transcript *t, CURL **eas
 
 static int start_cancel(struct a2a_session *s, struct an_transcript *t, CURL **easy)
 {
-    char *body = an_a2a_cancel_body(s->version, ++s->next_id, an_json_str(s->dec.task, "id"),
-                                    s->tenant);
+    char *body =
+        an_a2a_cancel_body(s->version, ++s->next_id, an_json_str(s->dec.task, "id"), s->tenant);
     return start(s, t, ST_CANCEL, body, s->url, "application/json", s->cancel_timeout_ms, easy);
 }
 
@@ -431,8 +431,8 @@ static void finish_turn(struct a2a_session *s, struct an_transcript *t)
     s->want = ST_NONE;
 }
 
-static int a2a_begin(struct an_session *base, struct an_transcript *t, const char *user,
-                     bool retry, CURL **easy)
+static int a2a_begin(struct an_session *base, struct an_transcript *t, const char *user, bool retry,
+                     CURL **easy)
 {
     struct a2a_session *s = (struct a2a_session *)base;
     struct an_turn_rec *r = cur(t);
@@ -475,8 +475,7 @@ static void end_card(struct a2a_session *s, struct an_transcript *t, int rc, con
 {
     struct an_turn_rec *r = cur(t);
     struct xfer_io *io = &s->io;
-    if (rc == AN_EHTTP && io->resp.status >= 300 && io->resp.status < 400 &&
-        io->resp.location[0]) {
+    if (rc == AN_EHTTP && io->resp.status >= 300 && io->resp.status < 400 && io->resp.location[0]) {
         const char *to = io->resp.location;
         if (++s->card_hops > CARD_REDIRECTS) {
             an_turn_fail(r, AN_EHTTP, "agent card %s: more than %d redirects", s->card_url,
@@ -490,8 +489,9 @@ static void end_card(struct a2a_session *s, struct an_transcript *t, int rc, con
         }
         if (has_credentials(s) && an_http_same_origin(s->card_at, s->card_url) &&
             !an_http_same_origin(to, s->card_url))
-            an_turn_warn(r, "the agent card %s redirects to '%.300s', another origin: fetched "
-                            "there without the configured headers and keys",
+            an_turn_warn(r,
+                         "the agent card %s redirects to '%.300s', another origin: fetched "
+                         "there without the configured headers and keys",
                          s->card_at, to);
         free(s->card_at);
         s->card_at = an_xstrdup(to);
@@ -517,9 +517,10 @@ static void end_card(struct a2a_session *s, struct an_transcript *t, int rc, con
         return;
     }
     if (!s->url_trusted && has_credentials(s))
-        an_turn_warn(r, "the agent card names '%.300s', another origin than %s: requests go "
-                        "there without the configured headers and keys (trust_card_url: true "
-                        "sends them)",
+        an_turn_warn(r,
+                     "the agent card names '%.300s', another origin than %s: requests go "
+                     "there without the configured headers and keys (trust_card_url: true "
+                     "sends them)",
                      s->url, s->card_url);
     s->want = ST_SEND;
 }
@@ -540,8 +541,7 @@ static void end_send(struct a2a_session *s, struct an_transcript *t, int rc, con
         if (io->sse_mode) {
             int frc = io->done ? AN_OK : an_sse_finish(&io->sse);
             /* not one event: say what came instead (no body, an encoding) */
-            char *why = !io->done && frc == AN_OK && !io->sse.nevents &&
-                                r->status != AN_TURN_ERROR
+            char *why = !io->done && frc == AN_OK && !io->sse.nevents && r->status != AN_TURN_ERROR
                             ? an_http_why_not_stream(&io->resp, "text/event-stream")
                             : NULL;
             if (why) {
@@ -566,14 +566,16 @@ static void end_send(struct a2a_session *s, struct an_transcript *t, int rc, con
             else if (!io->raw.len)
                 an_turn_fail(r, AN_EPROTO, "the agent answered with an empty body");
             else if (take_answer(io, io->raw.data, io->raw.len, 0) == AN_OK && s->stream)
-                an_turn_warn(r, "asked for a stream, the agent answered with one JSON "
-                                "document (content-type '%.100s')",
+                an_turn_warn(r,
+                             "asked for a stream, the agent answered with one JSON "
+                             "document (content-type '%.100s')",
                              io->resp.content_type);
             free(why);
         }
         if (r->status != AN_TURN_ERROR && !d->final && s->blocking && d->task)
             an_turn_warn(r, "a blocking send answered with the task still %s",
-                         an_json_str(d->task, "state") ? an_json_str(d->task, "state") : "in no state");
+                         an_json_str(d->task, "state") ? an_json_str(d->task, "state")
+                                                       : "in no state");
         break;
     case AN_ETIMEOUT: {
         const char *st = d->task ? an_json_str(d->task, "state") : NULL;
@@ -588,8 +590,7 @@ static void end_send(struct a2a_session *s, struct an_transcript *t, int rc, con
             const char *st = d->task ? an_json_str(d->task, "state") : NULL;
             an_turn_fail(r, AN_ECONNECT,
                          "the answer was cut before a final task state (last state: %s): %s",
-                         st ? st : "none",
-                         io->resp.curl_error[0] ? io->resp.curl_error : msg);
+                         st ? st : "none", io->resp.curl_error[0] ? io->resp.curl_error : msg);
             break;
         }
         an_turn_fail(r, rc, "%s", msg);
@@ -723,7 +724,9 @@ int an_a2a_open(struct an_session **out, const struct an_a2a_opts *o, struct an_
         return an_fail(err, AN_EUSAGE, NULL,
                        "a2a target has no agentCardUrl, agentCard or endpoint");
     int rc = an_http_headers_check(o->headers, o->nheaders,
-                                   o->endpoint ? o->endpoint : o->card_url ? o->card_url : "a2a",
+                                   o->endpoint   ? o->endpoint
+                                   : o->card_url ? o->card_url
+                                                 : "a2a",
                                    err);
     if (rc)
         return rc;

@@ -66,13 +66,13 @@ char *an_a2a_card_url_for(const char *endpoint);
 struct an_a2a_send {
     int version;
     bool stream;
-    long id;                 /* JSON-RPC id */
+    long id; /* JSON-RPC id */
     const char *message_id;
-    const char *text;        /* NULL or "": no text part */
-    const json_t *parts;     /* more parts (1.0 or 0.3 shape); NULL: none */
-    const char *context_id;  /* NULL: none (the agent starts a context) */
-    const char *task_id;     /* an interrupted task this message continues; NULL: none */
-    const char *tenant;      /* NULL: none */
+    const char *text;       /* NULL or "": no text part */
+    const json_t *parts;    /* more parts (1.0 or 0.3 shape); NULL: none */
+    const char *context_id; /* NULL: none (the agent starts a context) */
+    const char *task_id;    /* an interrupted task this message continues; NULL: none */
+    const char *tenant;     /* NULL: none */
     bool blocking;
     const char *const *modes; /* acceptedOutputModes */
     size_t nmodes;
@@ -92,14 +92,14 @@ struct an_a2a_turn {
     struct an_transcript *t; /* the turn is t->turns[t->nturns - 1] */
     json_t *seen;            /* borrowed: message and artifact ids of earlier turns */
     struct an_buf text;
-    json_t *task;            /* {id, contextId, state, states}; NULL: no task yet */
-    json_t *artifacts;       /* artifactId -> index into t->calls */
-    char *context_id;        /* from the task or the message */
-    const char *last_piece;  /* artifact id the text ends with (append chunks join it) */
-    const char *resumed;     /* the interrupted task this turn continues (borrowed); its
-                                snapshot's old state does not end the turn; NULL: none */
-    bool message;            /* the answer was a Message (no task) */
-    bool final;              /* a message, or a terminal or interrupted state */
+    json_t *task;           /* {id, contextId, state, states}; NULL: no task yet */
+    json_t *artifacts;      /* artifactId -> index into t->calls */
+    char *context_id;       /* from the task or the message */
+    const char *last_piece; /* artifact id the text ends with (append chunks join it) */
+    const char *resumed;    /* the interrupted task this turn continues (borrowed); its
+                               snapshot's old state does not end the turn; NULL: none */
+    bool message;           /* the answer was a Message (no task) */
+    bool final;             /* a message, or a terminal or interrupted state */
 };
 void an_a2a_turn_init(struct an_a2a_turn *d, struct an_transcript *t, json_t *seen);
 /* One result: a Task, a Message, a status or an artifact update, in the 1.0
@@ -115,18 +115,18 @@ void an_a2a_turn_release(struct an_a2a_turn *d);
 /* ---- the session ---- */
 
 struct an_a2a_opts {
-    const char *card_url;   /* fetch the card here; NULL: see endpoint */
-    const json_t *card;     /* an inline card; NULL: none */
-    const char *endpoint;   /* the JSON-RPC URL, over the card's; with neither
-                               card nor card_url and version AUTO the card is
-                               fetched from an_a2a_card_url_for(endpoint) */
-    int version;            /* AN_A2A_AUTO: the card's */
+    const char *card_url; /* fetch the card here; NULL: see endpoint */
+    const json_t *card;   /* an inline card; NULL: none */
+    const char *endpoint; /* the JSON-RPC URL, over the card's; with neither
+                             card nor card_url and version AUTO the card is
+                             fetched from an_a2a_card_url_for(endpoint) */
+    int version;          /* AN_A2A_AUTO: the card's */
     bool blocking;
-    int stream;             /* 1 on, 0 off, -1 auto: when the card says streaming */
+    int stream;               /* 1 on, 0 off, -1 auto: when the card says streaming */
     const char *const *modes; /* acceptedOutputModes; nmodes 0: none sent */
     size_t nmodes;
-    const char *api_key;    /* sent in the card's apiKey header; NULL or "": none */
-    const char *bearer;     /* Authorization: Bearer; NULL or "": none */
+    const char *api_key; /* sent in the card's apiKey header; NULL or "": none */
+    const char *bearer;  /* Authorization: Bearer; NULL or "": none */
     const struct an_kv *headers;
     size_t nheaders;
     /* Credentials (headers, api_key, bearer) go only to the origins the
@@ -136,10 +136,10 @@ struct an_a2a_opts {
      * trust_card_url (then the fetched card's URL gets them too; a
      * redirect never does). */
     bool trust_card_url;
-    int64_t timeout_ms;     /* one turn: card, send and stream */
+    int64_t timeout_ms;        /* one turn: card, send and stream */
     int64_t cancel_timeout_ms; /* the CancelTask after a timeout; 0: 5000 */
-    size_t max_turn_bytes;  /* one answer's body; 0: 64 MiB */
-    size_t max_event_bytes; /* one SSE event; 0: 16 MiB */
+    size_t max_turn_bytes;     /* one answer's body; 0: 64 MiB */
+    size_t max_event_bytes;    /* one SSE event; 0: 16 MiB */
 };
 int an_a2a_open(struct an_session **out, const struct an_a2a_opts *opts, struct an_err *err);
 

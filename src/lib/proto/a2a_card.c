@@ -125,13 +125,14 @@ int an_a2a_card_read(const json_t *card, int want, struct an_a2a_card *out, stru
     }
     if (strncmp(pick->url, "http://", 7) && strncmp(pick->url, "https://", 8))
         return an_fail(err, AN_EPROTO, NULL,
-                       "agent card '%s': interface URL '%.200s' is not http:// or https://",
-                       name, pick->url);
+                       "agent card '%s': interface URL '%.200s' is not http:// or https://", name,
+                       pick->url);
     out->name = an_xstrdup(name);
     out->url = an_xstrdup(pick->url);
     out->tenant = pick->tenant && *pick->tenant ? an_xstrdup(pick->tenant) : NULL;
     out->version = ver;
-    out->streaming = json_is_true(json_object_get(json_object_get(card, "capabilities"), "streaming"));
+    out->streaming =
+        json_is_true(json_object_get(json_object_get(card, "capabilities"), "streaming"));
     const char *h = api_key_header(json_object_get(card, "securitySchemes"));
     out->api_key_header = h ? an_xstrdup(h) : NULL;
     return AN_OK;
@@ -158,4 +159,3 @@ char *an_a2a_card_url_for(const char *endpoint)
 }
 
 /* ---- states ---- */
-

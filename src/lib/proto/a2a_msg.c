@@ -179,9 +179,9 @@ char *an_a2a_cancel_body(int version, long id, const char *task_id, const char *
     json_t *params = json_pack("{s:s}", "id", task_id);
     if (tenant && version != AN_A2A_V0_3)
         json_object_set_new(params, "tenant", json_string(tenant));
-    json_t *req = json_pack("{s:s,s:I,s:s,s:o}", "jsonrpc", "2.0", "id", (json_int_t)id,
-                            "method", version == AN_A2A_V0_3 ? "tasks/cancel" : "CancelTask",
-                            "params", params);
+    json_t *req = json_pack("{s:s,s:I,s:s,s:o}", "jsonrpc", "2.0", "id", (json_int_t)id, "method",
+                            version == AN_A2A_V0_3 ? "tasks/cancel" : "CancelTask", "params",
+                            params);
     char *s = an_json_compact(req);
     json_decref(req);
     return s;
@@ -398,8 +398,7 @@ static void take_task(struct an_a2a_turn *d, const json_t *task, int64_t t_ms)
     ensure_task(d, id, an_json_str(task, "contextId"));
     size_t i;
     json_t *m;
-    json_array_foreach(json_object_get(task, "history"), i, m)
-        take_message(d, m, t_ms);
+    json_array_foreach(json_object_get(task, "history"), i, m) take_message(d, m, t_ms);
     const json_t *st = json_object_get(task, "status");
     if (json_is_object(st)) {
         set_state(d, st, t_ms);

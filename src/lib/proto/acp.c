@@ -71,7 +71,8 @@ static void err_text(const json_t *e, char *buf, size_t cap)
 {
     json_t *code = json_object_get(e, "code");
     const char *msg = an_json_str(e, "message");
-    snprintf(buf, cap, "error %lld: %s", json_is_integer(code) ? (long long)json_integer_value(code) : 0LL,
+    snprintf(buf, cap, "error %lld: %s",
+             json_is_integer(code) ? (long long)json_integer_value(code) : 0LL,
              msg ? msg : "(no message)");
 }
 
@@ -225,8 +226,7 @@ static void on_notification(void *ud, struct an_acp_client *c, const struct an_r
         tool_update(s, u, true);
     } else if (!strcmp(kind, "tool_call_update")) {
         tool_update(s, u, false);
-    }
-    else if (!strcmp(kind, "usage_update")) {
+    } else if (!strcmp(kind, "usage_update")) {
         const json_t *amount = json_object_get(json_object_get(u, "cost"), "amount");
         if (json_is_number(amount) && json_number_value(amount) >= 0) {
             s->cost_now = json_number_value(amount);
@@ -296,8 +296,7 @@ static void on_response(void *ud, struct an_acp_client *c, const struct an_rpc_m
         const char *sid = an_json_str(m->result, "sessionId");
         if (m->error || !sid) {
             s->phase = PH_BROKEN;
-            fail(s, AN_EPROTO, "session/new failed: %s%s", m->error ? why : "no sessionId",
-                 NULL);
+            fail(s, AN_EPROTO, "session/new failed: %s%s", m->error ? why : "no sessionId", NULL);
             return;
         }
         s->session_id = an_xstrdup(sid);
@@ -363,8 +362,8 @@ static void on_close(void *ud, struct an_acp_client *c, enum an_rpc_close_kind k
 
 /* ---- the session ops ---- */
 
-static int acp_begin(struct an_session *base, struct an_transcript *t, const char *user,
-                     bool retry, CURL **easy)
+static int acp_begin(struct an_session *base, struct an_transcript *t, const char *user, bool retry,
+                     CURL **easy)
 {
     struct acp_session *s = (struct acp_session *)base;
     struct an_turn_rec *r = &t->turns[t->nturns - 1];
@@ -489,7 +488,7 @@ int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, str
     ao.max_terminals = o->max_terminals;
     ao.output_limit_max = o->max_terminal_output_bytes;
     ao.policy = o->policy >= 0 && o->policy <= AN_PERM_WRITE ? policies[o->policy]
-                                                            : AN_ACP_POLICY_YOLO;
+                                                             : AN_ACP_POLICY_YOLO;
     static const enum an_acp_confine confines[] = {
         [AN_CONFINE_TERMINALS] = AN_ACP_CONFINE_TERMINALS,
         [AN_CONFINE_AGENT] = AN_ACP_CONFINE_AGENT,
@@ -497,7 +496,7 @@ int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, str
         [AN_CONFINE_NONE] = AN_ACP_CONFINE_NONE,
     };
     ao.confine = o->confine >= 0 && o->confine <= AN_CONFINE_NONE ? confines[o->confine]
-                                                                 : AN_ACP_CONFINE_TERMINALS;
+                                                                  : AN_ACP_CONFINE_TERMINALS;
     ao.confine_paths = o->confine_paths;
     ao.network = o->network;
     ao.clean_env = !o->inherit_env;

@@ -124,16 +124,16 @@ void acp_finish(struct an_acp_client *c, struct acp_req *r, json_t *result, json
     struct an_acp_call *rec = an_xmalloc(sizeof *rec);
     c->recs[c->nrecs++] = rec;
     *rec = (struct an_acp_call){.method = r->method,
-                            .id = r->id,
-                            .params = r->params,
-                            .result = error ? NULL : result,
-                            .error = error,
-                            .violation = r->violation,
-                            .by_caller = r->park == PARK_CLAIMED,
-                            .kept_bytes = r->kept_bytes,
-                            .cap = r->cap,
-                            .start_ms = r->start_ms,
-                            .end_ms = an_clock_unix_ms()};
+                                .id = r->id,
+                                .params = r->params,
+                                .result = error ? NULL : result,
+                                .error = error,
+                                .violation = r->violation,
+                                .by_caller = r->park == PARK_CLAIMED,
+                                .kept_bytes = r->kept_bytes,
+                                .cap = r->cap,
+                                .start_ms = r->start_ms,
+                                .end_ms = an_clock_unix_ms()};
     if (error)
         json_decref(result);
     r->method = NULL;
@@ -185,8 +185,7 @@ static void serve(struct an_acp_client *c, struct acp_req *r)
         }
     } else {
         json_t *data = json_pack("{s:s}", "method", m);
-        acp_finish(c, r, NULL, acp_error(AN_RPC_METHOD_NOT_FOUND, "Method not found", data),
-                   NULL);
+        acp_finish(c, r, NULL, acp_error(AN_RPC_METHOD_NOT_FOUND, "Method not found", data), NULL);
     }
 }
 
@@ -209,8 +208,7 @@ static void on_request(void *ud, struct an_rpc *rpc, const struct an_rpc_msg *m)
         c->reqs = an_xrealloc(c->reqs, c->reqs_cap * sizeof *c->reqs);
     }
     c->reqs[c->nreqs++] = r;
-    if (c->cbs.on_agent_request &&
-        c->cbs.on_agent_request(c->cbs.ud, c, m, cap ? viol : NULL)) {
+    if (c->cbs.on_agent_request && c->cbs.on_agent_request(c->cbs.ud, c, m, cap ? viol : NULL)) {
         /* it may have answered already, freeing r: look it up again */
         for (size_t i = 0; i < c->nreqs; i++)
             if (c->reqs[i] == r) {
@@ -224,8 +222,7 @@ static void on_request(void *ud, struct an_rpc *rpc, const struct an_rpc_msg *m)
     }
     if (cap) {
         json_t *data = json_pack("{s:s}", "method", m->method);
-        acp_finish(c, r, NULL, acp_error(AN_RPC_METHOD_NOT_FOUND, "Method not found", data),
-                   viol);
+        acp_finish(c, r, NULL, acp_error(AN_RPC_METHOD_NOT_FOUND, "Method not found", data), viol);
         return;
     }
     serve(c, r);
@@ -262,8 +259,8 @@ static void on_response(void *ud, struct an_rpc *rpc, const struct an_rpc_msg *m
     (void)rpc;
     struct an_acp_client *c = ud;
     if (m->known) {
-        if (c->init_id >= 0 && json_is_integer(m->id) &&
-            json_integer_value(m->id) == c->init_id && json_is_object(m->result)) {
+        if (c->init_id >= 0 && json_is_integer(m->id) && json_integer_value(m->id) == c->init_id &&
+            json_is_object(m->result)) {
             json_t *pv = json_object_get(m->result, "protocolVersion");
             c->proto_version = json_is_integer(pv) && json_integer_value(pv) >= 0 &&
                                        json_integer_value(pv) <= INT_MAX
@@ -297,8 +294,7 @@ static void on_frame(void *ud, struct an_rpc *rpc, enum an_rpc_dir dir, const ch
         c->cbs.on_frame(c->cbs.ud, c, dir, line, len, unix_ms);
 }
 
-static void on_warning(void *ud, struct an_rpc *rpc, const char *what, const char *line,
-                       size_t len)
+static void on_warning(void *ud, struct an_rpc *rpc, const char *what, const char *line, size_t len)
 {
     (void)rpc;
     struct an_acp_client *c = ud;
@@ -306,8 +302,7 @@ static void on_warning(void *ud, struct an_rpc *rpc, const char *what, const cha
         c->cbs.on_warning(c->cbs.ud, c, what, line, len);
 }
 
-static void on_close(void *ud, struct an_rpc *rpc, enum an_rpc_close_kind kind,
-                     const char *reason)
+static void on_close(void *ud, struct an_rpc *rpc, enum an_rpc_close_kind kind, const char *reason)
 {
     (void)rpc;
     struct an_acp_client *c = ud;
@@ -352,8 +347,8 @@ char **acp_spawn_env(const struct an_acp_client *c, const char *const *extra)
 
 /* Which children are confined, after asking whether they can be: the
  * fallback is said once per process, REQUIRED fails instead. */
-static int decide_confinement(struct an_acp_client *c, const struct an_acp_opts *opts,
-                              bool *agent, struct an_err *err)
+static int decide_confinement(struct an_acp_client *c, const struct an_acp_opts *opts, bool *agent,
+                              struct an_err *err)
 {
     *agent = false;
     if (opts->confine == AN_ACP_CONFINE_NONE)
@@ -404,8 +399,7 @@ int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts
     if (!real || stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
         int e = real ? ENOTDIR : errno;
         free(real);
-        return an_fail(err, AN_ENOTFOUND, NULL, "acp sandbox '%s': %s", opts->sandbox,
-                       strerror(e));
+        return an_fail(err, AN_ENOTFOUND, NULL, "acp sandbox '%s': %s", opts->sandbox, strerror(e));
     }
     /* the directory itself, held: a sandbox renamed or swapped for a link
      * later is not followed */
@@ -413,8 +407,7 @@ int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts
     if (root < 0) {
         int e = errno;
         free(real);
-        return an_fail(err, AN_ENOTFOUND, NULL, "acp sandbox '%s': %s", opts->sandbox,
-                       strerror(e));
+        return an_fail(err, AN_ENOTFOUND, NULL, "acp sandbox '%s': %s", opts->sandbox, strerror(e));
     }
     struct an_acp_client *c = an_xcalloc(1, sizeof *c);
     if (cbs)
@@ -446,8 +439,8 @@ int an_acp_client_new(struct an_acp_client **out, const struct an_acp_opts *opts
     c->init_id = -1;
     c->cancelled = json_object();
     json_t *ip = json_pack("{s:i,s:O,s:{s:s,s:s}}", "protocolVersion", AN_ACP_PROTOCOL_VERSION,
-                           "clientCapabilities", c->caps, "clientInfo", "name", "ananke",
-                           "version", c->version);
+                           "clientCapabilities", c->caps, "clientInfo", "name", "ananke", "version",
+                           c->version);
     if (!ip)
         an_oom();
     c->init_text = an_json_compact(ip);
@@ -546,8 +539,8 @@ int an_acp_initialize(struct an_acp_client *c, int64_t *id, struct an_err *err)
 {
     /* the same params every time: built once, in an_acp_client_new */
     int64_t got = -1;
-    int rc = an_rpc_request_text(c->rpc, "initialize", c->init_text, strlen(c->init_text), &got,
-                                 err);
+    int rc =
+        an_rpc_request_text(c->rpc, "initialize", c->init_text, strlen(c->init_text), &got, err);
     if (rc == AN_OK) {
         c->init_id = got;
         if (id)
@@ -572,9 +565,9 @@ int an_acp_prompt(struct an_acp_client *c, const char *session_id, const json_t 
                   int64_t *id, struct an_err *err)
 {
     json_object_del(c->cancelled, session_id);
-    json_t *p = json_is_array(blocks) ? json_pack("{s:s,s:O}", "sessionId", session_id,
-                                                  "prompt", (json_t *)blocks)
-                                      : NULL;
+    json_t *p = json_is_array(blocks)
+                    ? json_pack("{s:s,s:O}", "sessionId", session_id, "prompt", (json_t *)blocks)
+                    : NULL;
     if (!p)
         return an_fail(err, AN_EUSAGE, NULL, "session/prompt needs an array of content blocks");
     int rc = an_rpc_request(c->rpc, "session/prompt", p, id, err);
@@ -777,16 +770,15 @@ int an_acp_wait(struct an_acp_client *c, int64_t id, int64_t timeout_ms, json_t 
         if (take_response(c, id, result, error))
             return AN_OK;
         if (!an_rpc_is_open(c->rpc))
-            return an_fail(err, AN_EPROTO, NULL, "no response to request %lld: %s",
-                           (long long)id, an_rpc_close_reason(c->rpc));
+            return an_fail(err, AN_EPROTO, NULL, "no response to request %lld: %s", (long long)id,
+                           an_rpc_close_reason(c->rpc));
         if (an_cancelled())
             return an_fail(err, AN_ETIMEOUT, NULL, "cancelled while waiting for request %lld",
                            (long long)id);
         int64_t left = timeout_ms < 0 ? -1 : start + timeout_ms - an_clock_mono_ms();
         if (timeout_ms >= 0 && left <= 0)
-            return an_fail(err, AN_ETIMEOUT, NULL,
-                           "no response to request %lld within %lld ms", (long long)id,
-                           (long long)timeout_ms);
+            return an_fail(err, AN_ETIMEOUT, NULL, "no response to request %lld within %lld ms",
+                           (long long)id, (long long)timeout_ms);
         /* one poll at a time, so the answer is taken as soon as it is read
          * (pumping for the whole slice would wait it out every time) */
         pump_once(c, left < 0 || left > AN_CANCEL_POLL_MS ? AN_CANCEL_POLL_MS : left);

@@ -63,14 +63,18 @@
 #include "proto/jsonrpc.h"
 
 #define AN_ACP_PROTOCOL_VERSION 1
-#define AN_ACP_OUTPUT_LIMIT ((size_t)1 << 20)   /* terminal output kept by default */
+#define AN_ACP_OUTPUT_LIMIT ((size_t)1 << 20)      /* terminal output kept by default */
 #define AN_ACP_OUTPUT_LIMIT_MAX ((size_t)64 << 20) /* an agent's outputByteLimit is clamped */
-#define AN_ACP_READ_MAX ((size_t)16 << 20)      /* fs/read_text_file: biggest file served */
+#define AN_ACP_READ_MAX ((size_t)16 << 20)         /* fs/read_text_file: biggest file served */
 #define AN_ACP_MAX_TERMINALS 256
 #define AN_ACP_MAX_TURN ((size_t)64 << 20) /* max_turn_bytes' default (acp.c) */
 
-enum an_acp_policy { AN_ACP_POLICY_YOLO = 0, AN_ACP_POLICY_NONE, AN_ACP_POLICY_READ,
-                     AN_ACP_POLICY_WRITE };
+enum an_acp_policy {
+    AN_ACP_POLICY_YOLO = 0,
+    AN_ACP_POLICY_NONE,
+    AN_ACP_POLICY_READ,
+    AN_ACP_POLICY_WRITE
+};
 /* "none" | "read" | "write" | "yolo" -> 0, or -1 when unknown. */
 int an_acp_policy_parse(const char *s, enum an_acp_policy *out);
 const char *an_acp_policy_name(enum an_acp_policy p);
@@ -78,18 +82,22 @@ const char *an_acp_policy_name(enum an_acp_policy p);
 /* What runs in Linux namespaces (core/confine.h): nothing, the terminals,
  * or the agent too; REQUIRED is AGENT where a failure to confine is an
  * error instead of a warning and a fallback. */
-enum an_acp_confine { AN_ACP_CONFINE_NONE = 0, AN_ACP_CONFINE_TERMINALS, AN_ACP_CONFINE_AGENT,
-                      AN_ACP_CONFINE_REQUIRED };
+enum an_acp_confine {
+    AN_ACP_CONFINE_NONE = 0,
+    AN_ACP_CONFINE_TERMINALS,
+    AN_ACP_CONFINE_AGENT,
+    AN_ACP_CONFINE_REQUIRED
+};
 
 struct an_acp_client;
 
 /* One agent request, answered. Borrowed for the callback. */
 struct an_acp_call {
     const char *method;
-    const json_t *id;     /* the agent's id */
-    const json_t *params; /* may be NULL */
-    const json_t *result; /* NULL when answered with an error */
-    const json_t *error;  /* {code, message, data?} or NULL */
+    const json_t *id;      /* the agent's id */
+    const json_t *params;  /* may be NULL */
+    const json_t *result;  /* NULL when answered with an error */
+    const json_t *error;   /* {code, message, data?} or NULL */
     const char *violation; /* why this call broke the rules, or NULL */
     bool by_caller;        /* answered through an_acp_reply* (hook), not served */
     /* Bytes of content the answer carries (a file read, a terminal's
@@ -139,11 +147,11 @@ struct an_acp_opts {
      * session/cancel arriving meanwhile answers it "cancelled" (the 800 ms
      * of the reference runner); 0 decides at once. */
     int64_t permission_delay_ms;
-    size_t output_byte_limit;  /* terminal default; 0: AN_ACP_OUTPUT_LIMIT (at most the max) */
-    size_t output_limit_max;   /* outputByteLimit clamped to it; 0: AN_ACP_OUTPUT_LIMIT_MAX */
-    size_t read_max;           /* fs/read_text_file's biggest file; 0: AN_ACP_READ_MAX */
-    size_t max_terminals;      /* terminals at once; 0: AN_ACP_MAX_TERMINALS */
-    struct an_rpc_opts rpc;    /* frame cap, stderr log, grace */
+    size_t output_byte_limit;   /* terminal default; 0: AN_ACP_OUTPUT_LIMIT (at most the max) */
+    size_t output_limit_max;    /* outputByteLimit clamped to it; 0: AN_ACP_OUTPUT_LIMIT_MAX */
+    size_t read_max;            /* fs/read_text_file's biggest file; 0: AN_ACP_READ_MAX */
+    size_t max_terminals;       /* terminals at once; 0: AN_ACP_MAX_TERMINALS */
+    struct an_rpc_opts rpc;     /* frame cap, stderr log, grace */
     const char *client_version; /* clientInfo.version; NULL: ANANKE_VERSION */
     /* Confinement. Where namespaces are not available (an_confine_available)
      * TERMINALS and AGENT warn once per process and run unconfined;
@@ -155,7 +163,9 @@ struct an_acp_opts {
      * sandbox) plus env, not from ananke's environment */
     bool clean_env;
 };
+/* clang-format off */
 #define AN_ACP_OPTS_INIT {.policy = AN_ACP_POLICY_YOLO}
+/* clang-format on */
 
 /* Spawn the agent. Nothing is sent yet. On failure *out is NULL and err
  * says why (sandbox not absolute/missing, agent not found, ...). */

@@ -159,8 +159,8 @@ static bool regular(struct an_acp_client *c, struct acp_req *r, int fd)
     return true;
 }
 
-static void io_error(struct an_acp_client *c, struct acp_req *r, const char *what,
-                     const char *path, int e)
+static void io_error(struct an_acp_client *c, struct acp_req *r, const char *what, const char *path,
+                     int e)
 {
     char msg[PATH_MAX + 128];
     snprintf(msg, sizeof msg, "cannot %s '%s': %s", what, path, strerror(e));
@@ -258,10 +258,10 @@ void acp_fs_write(struct an_acp_client *c, struct acp_req *r)
 {
     const json_t *content = json_object_get(r->params, "content");
     if (!json_is_string(content)) {
-        acp_finish(c, r, NULL,
-                   acp_error(AN_RPC_INVALID_PARAMS, "Invalid params: 'content' must be a string",
-                             NULL),
-                   NULL);
+        acp_finish(
+            c, r, NULL,
+            acp_error(AN_RPC_INVALID_PARAMS, "Invalid params: 'content' must be a string", NULL),
+            NULL);
         return;
     }
     int fd = acp_open_param(c, r, "path", O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY);

@@ -20,15 +20,15 @@ struct acp_req {
     char *violation;
     int64_t start_ms;
     enum acp_park park;
-    unsigned term;      /* PARK_WAIT: the terminal's number */
-    int64_t decide_at;  /* PARK_PERM: mono ms */
-    size_t kept_bytes;  /* new content in the answer (an_acp_call.kept_bytes) */
-    const char *cap;    /* the cap that refused it (an_acp_call.cap), or NULL */
+    unsigned term;     /* PARK_WAIT: the terminal's number */
+    int64_t decide_at; /* PARK_PERM: mono ms */
+    size_t kept_bytes; /* new content in the answer (an_acp_call.kept_bytes) */
+    const char *cap;   /* the cap that refused it (an_acp_call.cap), or NULL */
 };
 
 /* A response to one of our requests, kept until an_acp_wait takes it. */
 struct acp_resp {
-    bool int_id;    /* only an integer id can be waited for */
+    bool int_id; /* only an integer id can be waited for */
     int64_t id;
     json_t *result; /* owned; NULL when error is set */
     json_t *error;  /* owned, or NULL */
@@ -49,8 +49,8 @@ struct acp_term {
 struct an_acp_client {
     struct an_acp_cbs cbs;
     struct an_rpc *rpc;
-    char *sandbox; /* realpath */
-    int root_fd;   /* the sandbox directory (O_PATH): every path is opened beneath it */
+    char *sandbox;       /* realpath */
+    int root_fd;         /* the sandbox directory (O_PATH): every path is opened beneath it */
     char *sandbox_given; /* opts.sandbox when it is not the realpath, or NULL */
     json_t *caps;
     bool fs_read, fs_write, terminal;

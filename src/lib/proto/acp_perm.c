@@ -23,13 +23,13 @@
 enum op { OP_READ, OP_WRITE, OP_OTHER };
 
 /* The title's vocabulary. A word is matched whole: "already" is not "read". */
-static const char *const read_words[] = {"read", "reads", "reading", "view", "list", "search",
-                                         "find", "grep", "glob", "fetch", "show", "inspect",
-                                         "look", NULL};
+static const char *const read_words[] = {"read",   "reads",   "reading", "view", "list",
+                                         "search", "find",    "grep",    "glob", "fetch",
+                                         "show",   "inspect", "look",    NULL};
 static const char *const write_words[] = {
-    "write",  "writes", "writing", "edit",   "edits",  "create", "delete", "remove", "move",
-    "rename", "overwrite", "modify", "update", "change", "replace", "patch", "append",
-    "save",   "copy",   "mkdir",  "rm",     "mv",     "cp",     "truncate", "erase", NULL};
+    "write",  "writes",    "writing", "edit",   "edits",  "create",   "delete", "remove", "move",
+    "rename", "overwrite", "modify",  "update", "change", "replace",  "patch",  "append", "save",
+    "copy",   "mkdir",     "rm",      "mv",     "cp",     "truncate", "erase",  NULL};
 static const char *const other_words[] = {"run",     "runs",  "running", "execute", "exec",
                                           "install", "shell", "command", "kill",    "sudo",
                                           "deploy",  "push",  "switch",  NULL};
@@ -116,9 +116,11 @@ json_t *acp_perm_decide(enum an_acp_policy p, const json_t *params)
 {
     const json_t *options = json_object_get(params, "options");
     bool yes = allowed(p, classify(json_object_get(params, "toolCall")));
-    const char *id = yes ? option_of_kind(options, "allow_once") : option_of_kind(options, "reject_once");
+    const char *id = yes ? option_of_kind(options, "allow_once")
+                         : option_of_kind(options, "reject_once");
     if (!id)
-        id = yes ? option_of_kind(options, "allow_always") : option_of_kind(options, "reject_always");
+        id = yes ? option_of_kind(options, "allow_always")
+                 : option_of_kind(options, "reject_always");
     /* No option says what the policy decided: choosing another would turn
      * a denial into a grant, so the request is withdrawn instead. */
     if (!id)

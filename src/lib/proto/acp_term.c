@@ -69,8 +69,8 @@ static json_t *exit_status(const struct acp_term *t)
     json_object_set_new(s, "exitCode",
                         ch->term_signal || ch->exit_code < 0 ? json_null()
                                                              : json_integer(ch->exit_code));
-    json_object_set_new(s, "signal", ch->term_signal ? json_string(an_proc_signame(ch->term_signal))
-                                                     : json_null());
+    json_object_set_new(
+        s, "signal", ch->term_signal ? json_string(an_proc_signame(ch->term_signal)) : json_null());
     return s;
 }
 
@@ -159,8 +159,9 @@ static void create(struct an_acp_client *c, struct acp_req *r)
     }
     struct acp_term *t = NULL;
     if (bad) {
-        invalid(c, r, "Invalid params: 'command' and 'args' must be strings, 'env' {name, value} "
-                      "strings, none with a NUL byte");
+        invalid(c, r,
+                "Invalid params: 'command' and 'args' must be strings, 'env' {name, value} "
+                "strings, none with a NUL byte");
         goto done;
     }
     t = an_xcalloc(1, sizeof *t);
@@ -220,10 +221,10 @@ void acp_term_request(struct an_acp_client *c, struct acp_req *r)
         const char *id = an_json_str(r->params, "terminalId");
         char msg[256];
         snprintf(msg, sizeof msg, "unknown terminal '%s'", id ? id : "");
-        acp_finish(c, r, NULL,
-                   acp_error(AN_RPC_INVALID_PARAMS, msg,
-                             id ? json_pack("{s:s}", "terminalId", id) : NULL),
-                   NULL);
+        acp_finish(
+            c, r, NULL,
+            acp_error(AN_RPC_INVALID_PARAMS, msg, id ? json_pack("{s:s}", "terminalId", id) : NULL),
+            NULL);
         return;
     }
     if (strcmp(m, "output") == 0) {
@@ -264,8 +265,7 @@ void acp_term_request(struct an_acp_client *c, struct acp_req *r)
         acp_finish(c, r, json_object(), NULL, NULL);
     } else {
         json_t *data = json_pack("{s:s}", "method", r->method);
-        acp_finish(c, r, NULL, acp_error(AN_RPC_METHOD_NOT_FOUND, "Method not found", data),
-                   NULL);
+        acp_finish(c, r, NULL, acp_error(AN_RPC_METHOD_NOT_FOUND, "Method not found", data), NULL);
     }
 }
 

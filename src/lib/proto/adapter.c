@@ -27,13 +27,15 @@ int an_session_turn(struct an_session *s, struct an_transcript *t, const char *u
         struct pollfd p[8];
         size_t n = s->ops->fds(s, w, 8);
         for (size_t i = 0; i < n; i++)
-            p[i] = (struct pollfd){.fd = w[i].fd,
-                                   .events = (short)((w[i].events & CURL_WAIT_POLLIN ? POLLIN : 0) |
-                                                     (w[i].events & CURL_WAIT_POLLOUT ? POLLOUT : 0))};
+            p[i] =
+                (struct pollfd){.fd = w[i].fd,
+                                .events = (short)((w[i].events & CURL_WAIT_POLLIN ? POLLIN : 0) |
+                                                  (w[i].events & CURL_WAIT_POLLOUT ? POLLOUT : 0))};
         poll(p, n, AN_CANCEL_POLL_MS);
         for (size_t i = 0; i < n; i++)
-            w[i].revents = (short)((p[i].revents & (POLLIN | POLLHUP | POLLERR) ? CURL_WAIT_POLLIN : 0) |
-                                   (p[i].revents & POLLOUT ? CURL_WAIT_POLLOUT : 0));
+            w[i].revents =
+                (short)((p[i].revents & (POLLIN | POLLHUP | POLLERR) ? CURL_WAIT_POLLIN : 0) |
+                        (p[i].revents & POLLOUT ? CURL_WAIT_POLLOUT : 0));
         if (s->ops->step(s, t, w, n))
             break;
     }

@@ -125,27 +125,26 @@ int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struc
  * Borrowed for an_acp_open() only. The session's first turn also runs
  * initialize and session/new; each user turn is one session/prompt. */
 struct an_acp_target_opts {
-    const char *const *argv;  /* command and args, NULL-terminated */
-    const char *const *env;   /* "NAME=VALUE", NULL-terminated, or NULL */
-    const char *sandbox;      /* absolute, existing: the agent's cwd and the
-                                 only place the fs methods and terminals may touch */
+    const char *const *argv;           /* command and args, NULL-terminated */
+    const char *const *env;            /* "NAME=VALUE", NULL-terminated, or NULL */
+    const char *sandbox;               /* absolute, existing: the agent's cwd and the
+                                          only place the fs methods and terminals may touch */
     const json_t *client_capabilities; /* NULL: fs read/write and terminal */
-    int policy;               /* enum an_perm_policy (ananke/model.h) */
-    int64_t timeout_ms;       /* one turn, prompt sent -> its response */
-    size_t max_frame_bytes;   /* one JSON-RPC line from the agent; 0: 32 MiB */
-    int confine;              /* enum an_confine_mode (ananke/model.h) */
-    const char *const *confine_paths; /* NULL-terminated, absolute; may be NULL */
-    bool network;             /* confined children keep the host's network */
-    bool inherit_env;         /* false: core/envmin plus env only */
-    size_t max_turn_bytes;    /* what one turn accumulates (acp.c); 0: 64 MiB */
+    int policy;                        /* enum an_perm_policy (ananke/model.h) */
+    int64_t timeout_ms;                /* one turn, prompt sent -> its response */
+    size_t max_frame_bytes;            /* one JSON-RPC line from the agent; 0: 32 MiB */
+    int confine;                       /* enum an_confine_mode (ananke/model.h) */
+    const char *const *confine_paths;  /* NULL-terminated, absolute; may be NULL */
+    bool network;                      /* confined children keep the host's network */
+    bool inherit_env;                  /* false: core/envmin plus env only */
+    size_t max_turn_bytes;             /* what one turn accumulates (acp.c); 0: 64 MiB */
     /* docs/acp.md "Limits"; 0: the default of each */
-    size_t max_stderr_bytes;  /* the agent's stderr kept (the tail); 64 KiB */
-    size_t max_read_bytes;    /* a file served to fs/read_text_file; 16 MiB */
-    size_t max_terminals;     /* terminals at once; 256 */
+    size_t max_stderr_bytes;          /* the agent's stderr kept (the tail); 64 KiB */
+    size_t max_read_bytes;            /* a file served to fs/read_text_file; 16 MiB */
+    size_t max_terminals;             /* terminals at once; 256 */
     size_t max_terminal_output_bytes; /* a terminal's output kept; 64 MiB */
 };
-int an_acp_open(struct an_session **out, const struct an_acp_target_opts *opts,
-                struct an_err *err);
+int an_acp_open(struct an_session **out, const struct an_acp_target_opts *opts, struct an_err *err);
 
 /* An OpenAI-compatible chat-completions model with its tools, already
  * interpolated. Borrowed for an_openai_open() only: the session copies what
@@ -165,12 +164,12 @@ struct an_openai_tool {
     const json_t *result;
     const char *const *argv; /* NULL-terminated, or NULL */
     const char *cwd;
-    int64_t timeout_ms;      /* argv: 0 = 30000 */
+    int64_t timeout_ms; /* argv: 0 = 30000 */
 };
 struct an_openai_opts {
     const char *base_url; /* "http://127.0.0.1:11434/v1" (a trailing / is fine) */
     const char *model;
-    const char *api_key;  /* NULL or "": no Authorization header */
+    const char *api_key; /* NULL or "": no Authorization header */
     const struct an_kv *headers;
     size_t nheaders;
     const char *system;   /* NULL: no system message */
@@ -181,15 +180,14 @@ struct an_openai_opts {
      * {id, role, content (string or parts), toolCalls?, toolCallId?};
      * converted to chat-completions messages. NULL: none */
     const json_t *history;
-    bool no_stream;        /* true: "stream": false and one JSON answer */
-    unsigned max_rounds;   /* model calls per turn; 0: 10 */
-    int64_t timeout_ms;    /* whole turn, every round */
-    size_t max_turn_bytes; /* one response body; 0: 64 MiB */
+    bool no_stream;         /* true: "stream": false and one JSON answer */
+    unsigned max_rounds;    /* model calls per turn; 0: 10 */
+    int64_t timeout_ms;     /* whole turn, every round */
+    size_t max_turn_bytes;  /* one response body; 0: 64 MiB */
     size_t max_event_bytes; /* one SSE event's data; 0: 16 MiB */
     size_t max_tool_calls;  /* tool calls in one answer; 0: 10000 */
 };
-int an_openai_open(struct an_session **out, const struct an_openai_opts *opts,
-                   struct an_err *err);
+int an_openai_open(struct an_session **out, const struct an_openai_opts *opts, struct an_err *err);
 
 /* Seed 004's run-case contract, already interpolated (docs/http.md). Borrowed
  * for an_http_case_open() only. The session's one turn is one POST of
@@ -201,15 +199,15 @@ int an_openai_open(struct an_session **out, const struct an_openai_opts *opts,
  * and 5xx are retried `retries` times, 250 ms x 2^(n-1) apart (at most
  * 16 s, plus up to 20 % jitter) or as the answer's Retry-After says. */
 struct an_http_case_opts {
-    const char *base_url;   /* "http://127.0.0.1:8787" (a trailing / is fine) */
+    const char *base_url; /* "http://127.0.0.1:8787" (a trailing / is fine) */
     const char *case_id;
-    const char *version;    /* NULL: "new" */
-    const json_t *context;  /* input.context; NULL: not sent */
+    const char *version;   /* NULL: "new" */
+    const json_t *context; /* input.context; NULL: not sent */
     const struct an_kv *headers;
     size_t nheaders;
-    int64_t timeout_ms;     /* one attempt; <= 0: none */
+    int64_t timeout_ms; /* one attempt; <= 0: none */
     unsigned retries;
-    size_t max_body_bytes;  /* 0: 2000000 */
+    size_t max_body_bytes;     /* 0: 2000000 */
     size_t body_snippet_bytes; /* of a failed answer kept in `failure`; 0: none */
 };
 int an_http_case_open(struct an_session **out, const struct an_http_case_opts *opts,

@@ -41,12 +41,12 @@ struct agui_session {
     struct an_agui_conv conv;
     char *endpoint;
     char *connect_endpoint; /* NULL: endpoint */
-    struct an_kv *headers; /* deep copies */
+    struct an_kv *headers;  /* deep copies */
     size_t nheaders;
     int64_t timeout_ms;
     size_t max_event_bytes, max_turn_bytes, max_tool_calls;
     uint64_t max_state_bytes;
-    int protocol; /* enum an_protocol_mode */
+    int protocol;          /* enum an_protocol_mode */
     size_t history_before; /* conv.messages before this turn's user message */
     int64_t retry_after_ms;
     struct turn_io io;
@@ -68,8 +68,7 @@ static int on_sse_event(void *ud, const struct an_sse_event *ev)
 static void note_sse_rc(struct turn_io *io, int rc)
 {
     if (rc == AN_ELIMIT && cur(io)->status != AN_TURN_ERROR)
-        an_turn_fail(cur(io), AN_ELIMIT,
-                     "SSE event #%llu larger than max_event_bytes (%zu bytes)",
+        an_turn_fail(cur(io), AN_ELIMIT, "SSE event #%llu larger than max_event_bytes (%zu bytes)",
                      (unsigned long long)io->sse.nevents + 1, io->s->max_event_bytes);
 }
 
@@ -197,8 +196,7 @@ static void agui_end(struct an_session *base, struct an_transcript *t, CURLcode 
             break;
         case AN_ELIMIT:
             /* The event cap was recorded by on_body; this is the body cap. */
-            an_turn_fail(r, AN_ELIMIT,
-                         "response body larger than max_turn_bytes (%zu bytes)",
+            an_turn_fail(r, AN_ELIMIT, "response body larger than max_turn_bytes (%zu bytes)",
                          s->max_turn_bytes);
             break;
         case AN_ECONNECT:
@@ -215,8 +213,8 @@ static void agui_end(struct an_session *base, struct an_transcript *t, CURLcode 
             /* AN_EHTTP, or the decoder stopping the transfer (already
              * recorded: the first cause wins). A 404, 405 or 501 means
              * nothing took the POST: most likely not an AG-UI endpoint. */
-            if (rc == AN_EHTTP && (io->resp.status == 404 || io->resp.status == 405 ||
-                                   io->resp.status == 501))
+            if (rc == AN_EHTTP &&
+                (io->resp.status == 404 || io->resp.status == 405 || io->resp.status == 501))
                 an_turn_fail(r, rc,
                              "HTTP %ld from %s: this does not look like an AG-UI endpoint (an "
                              "AG-UI endpoint answers a POST of RunAgentInput with 200 and a "

@@ -15,7 +15,6 @@
 
 #define NONE ((size_t)-1)
 
-
 enum run_state { RUN_NONE, RUN_ACTIVE, RUN_DONE, RUN_ERRORED };
 enum chunk_kind { CHUNK_NONE, CHUNK_TEXT, CHUNK_TOOL, CHUNK_REASONING };
 
@@ -47,12 +46,12 @@ struct msg {
     bool has_content; /* a text message: send "content" even when empty */
     bool open;
     bool assistant; /* role is "assistant" (the role never changes) */
-    size_t *calls; /* indexes into dec.calls: this message's toolCalls */
+    size_t *calls;  /* indexes into dec.calls: this message's toolCalls */
     size_t ncalls, cap_calls;
-    char *tool_call_id;  /* role "tool" only */
+    char *tool_call_id;   /* role "tool" only */
     json_t *tool_content; /* role "tool" only: string or content parts */
-    unsigned seq;        /* creation order, compared with a MESSAGES_SNAPSHOT's */
-    size_t text_seq;     /* 1 + the order of its first text delta of the turn; 0: none */
+    unsigned seq;         /* creation order, compared with a MESSAGES_SNAPSHOT's */
+    size_t text_seq;      /* 1 + the order of its first text delta of the turn; 0: none */
 };
 
 /* What the decoder keeps next to a transcript call while it streams. */
@@ -125,7 +124,6 @@ struct an_agui_dec {
     char fast_id[256];
 };
 
-
 /* size zeroed bytes, the calling thread's spare block when it has one of
  * that size (agui_dec_life.c); an_agui_spare_put hands a block back (NULL
  * is ignored), for the thread's next an_agui_spare_take. */
@@ -172,7 +170,6 @@ void an_agui_tool_end(struct an_agui_dec *d, const char *id);
  * there, *rc then being what an_agui_dec_event returns; false, with nothing
  * changed, when it must take the general path. */
 #define AN_AGUI_FAST_ID_MAX 256
-bool an_agui_fast_apply(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms,
-                        int *rc);
+bool an_agui_fast_apply(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms, int *rc);
 
 #endif

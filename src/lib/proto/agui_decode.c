@@ -50,7 +50,6 @@ static void warn(struct an_agui_dec *d, const char *fmt, ...)
     an_turn_warn(rec(d), "%s", msg);
 }
 
-
 /* ---- field access ----
  * Whether a field is present and well typed is agui_verify.c's to judge;
  * here a missing or mistyped field is simply not there, so that a stream
@@ -166,7 +165,6 @@ void an_agui_text_end(struct an_agui_dec *d, const char *id)
 }
 
 /* ---- tool calls ---- */
-
 
 static void parse_args(struct an_agui_dec *d, struct an_tool_call *tc)
 {
@@ -385,9 +383,9 @@ static void keep_usage(struct an_agui_dec *d, const json_t *ev)
     json_array_foreach(json_object_get(ev, "usage"), i, u)
     {
         if (json_is_object(u))
-            an_turn_add_usage(rec(d), an_json_str(u, "model"),
-                              an_usage_count(u, "inputTokens"), an_usage_count(u, "outputTokens"),
-                              an_usage_count(u, "totalTokens"), -1);
+            an_turn_add_usage(rec(d), an_json_str(u, "model"), an_usage_count(u, "inputTokens"),
+                              an_usage_count(u, "outputTokens"), an_usage_count(u, "totalTokens"),
+                              -1);
     }
 }
 
@@ -415,8 +413,8 @@ static int h_run_error(struct an_agui_dec *d, json_t *ev)
         snprintf(codebuf, sizeof codebuf, " (code %g)", json_number_value(code));
     d->run = RUN_ERRORED;
     keep_usage(d, ev);
-    an_turn_fail(rec(d), AN_ERUN, "agent reported RUN_ERROR: %.600s%s",
-                 msg ? msg : "(no message)", codebuf);
+    an_turn_fail(rec(d), AN_ERUN, "agent reported RUN_ERROR: %.600s%s", msg ? msg : "(no message)",
+                 codebuf);
     return 0;
 }
 
@@ -530,8 +528,7 @@ static int h_tool_result(struct an_agui_dec *d, json_t *ev)
         return 0;
     }
     if (mi != NONE) {
-        warn(d, "TOOL_CALL_RESULT messageId '%.100s' names another message; a new id is used",
-             mid);
+        warn(d, "TOOL_CALL_RESULT messageId '%.100s' names another message; a new id is used", mid);
         an_uuid4(gen);
         mid = gen;
     }
@@ -793,7 +790,6 @@ static void join_text(struct an_agui_dec *d)
     }
     free(at);
 }
-
 
 void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
 {

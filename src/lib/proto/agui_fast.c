@@ -103,8 +103,7 @@ static bool plain_layout(const char **s, const char *e, const char *known, size_
     /* the id of the last delta (already found to be a plain JSON string,
      * so holding no quote), or printable ASCII without escape */
     const char *q;
-    *is_known = (size_t)(e - p) > known_len && p[known_len] == '"' &&
-                !memcmp(p, known, known_len);
+    *is_known = (size_t)(e - p) > known_len && p[known_len] == '"' && !memcmp(p, known, known_len);
     if (*is_known) {
         q = p + known_len;
     } else {
@@ -130,9 +129,8 @@ static bool plain_layout(const char **s, const char *e, const char *known, size_
  * which *is_known then says); *id points into data, *delta into data or, when it had
  * escapes, into `scratch`. */
 static bool delta_scan(const char *data, size_t len, const char *known, size_t known_len,
-                       bool *is_known, struct an_buf *scratch, bool *text_out,
-                       const char **id_out, size_t *id_len_out, const char **delta_out,
-                       size_t *delta_len_out)
+                       bool *is_known, struct an_buf *scratch, bool *text_out, const char **id_out,
+                       size_t *id_len_out, const char **delta_out, size_t *delta_len_out)
 {
     const char *s = data, *e = data + len;
     const char *type = NULL, *id = NULL, *delta = NULL;
@@ -281,8 +279,8 @@ static const struct {
     const char *name;
     size_t len;
 } plain_keys[P_NKEYS] = {
-    {"type", 4},  {"messageId", 9}, {"toolCallId", 10},   {"threadId", 8},
-    {"runId", 5}, {"role", 4},      {"name", 4}, {"toolCallName", 12}, {"parentMessageId", 15},
+    {"type", 4}, {"messageId", 9}, {"toolCallId", 10},   {"threadId", 8},         {"runId", 5},
+    {"role", 4}, {"name", 4},      {"toolCallName", 12}, {"parentMessageId", 15},
 };
 
 /* Per type (enum an_agui_plain_type), the members it may have besides
@@ -420,8 +418,7 @@ static bool fast_event(struct an_agui_dec *d, const char *data, size_t len, int6
     return true;
 }
 
-bool an_agui_fast_apply(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms,
-                        int *rc)
+bool an_agui_fast_apply(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms, int *rc)
 {
     *rc = 0;
     return fast_delta(d, data, len, t_ms) || fast_event(d, data, len, t_ms, rc);

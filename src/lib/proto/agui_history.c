@@ -231,8 +231,9 @@ static json_t *input(struct an_agui_conv *c, const char *run_id, bool copy)
                         copy ? json_deep_copy(c->messages) : json_incref(c->messages));
     json_object_set_new(in, "tools", json_array());
     json_object_set_new(in, "context", json_array());
-    json_object_set_new(in, "forwardedProps", copy ? json_deep_copy(c->forwarded_props)
-                                                   : json_incref(c->forwarded_props));
+    json_object_set_new(in, "forwardedProps",
+                        copy ? json_deep_copy(c->forwarded_props)
+                             : json_incref(c->forwarded_props));
     return in;
 }
 

@@ -41,8 +41,7 @@ struct an_agui_verify;
 
 /* thread_id: the request's threadId every run must carry (NULL: not
  * checked). mode: enum an_protocol_mode. */
-void an_agui_verify_new(struct an_agui_verify **out, const char *thread_id,
-                        int mode);
+void an_agui_verify_new(struct an_agui_verify **out, const char *thread_id, int mode);
 void an_agui_verify_free(struct an_agui_verify *v); /* NULL-safe */
 /* Change the mode of a verifier that has judged no event yet. */
 void an_agui_verify_mode(struct an_agui_verify *v, int mode);
@@ -53,17 +52,15 @@ void an_agui_verify_mode(struct an_agui_verify *v, int mode);
  * apply the event (an unknown event type). Returns AN_EPROTO when a MUST
  * rule failed in strict mode (the turn has failed, or had already failed
  * and the finding was added as a warning): stop reading. Else 0. */
-int an_agui_verify_event(struct an_agui_verify *v, struct an_turn_rec *r,
-                         json_t *ev, uint64_t n, const char *data, size_t len,
-                         bool *drop);
+int an_agui_verify_event(struct an_agui_verify *v, struct an_turn_rec *r, json_t *ev, uint64_t n,
+                         const char *data, size_t len, bool *drop);
 
 /* Would a TEXT_MESSAGE_CONTENT (text) or TOOL_CALL_ARGS (!text) of
  * id[0..id_len) (no NUL in it, none needed after it), with no property
  * but type, the id and a string delta, pass without any finding and
  * without changing the verifier's state? Then the decoder may skip
  * an_agui_verify_event() for it (its fast path). */
-bool an_agui_verify_quiet_delta(struct an_agui_verify *v, bool text, const char *id,
-                                size_t id_len);
+bool an_agui_verify_quiet_delta(struct an_agui_verify *v, bool text, const char *id, size_t id_len);
 
 /* A count that moves on whenever the verifier judges an event or changes
  * its mode (never 0): while it stays where it was when
@@ -93,8 +90,7 @@ struct an_agui_plain {
  * verifier is applied, as an_agui_verify_event() would apply it, and true
  * is returned; else nothing changes and the decoder must judge it with
  * an_agui_verify_event() (its fast path). */
-bool an_agui_verify_quiet_event(struct an_agui_verify *v,
-                                const struct an_agui_plain *ev);
+bool an_agui_verify_quiet_event(struct an_agui_verify *v, const struct an_agui_plain *ev);
 
 /* The start of an event's data, printable (control bytes as spaces, at
  * most 80 bytes, "..." when cut), for messages. */

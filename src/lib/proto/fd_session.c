@@ -16,8 +16,7 @@ size_t an_fd_session_waitfds(struct curl_waitfd *out, const struct pollfd *p, si
     return n;
 }
 
-void an_fd_session_revents(struct pollfd *want, size_t nw, const struct curl_waitfd *fds,
-                           size_t n)
+void an_fd_session_revents(struct pollfd *want, size_t nw, const struct curl_waitfd *fds, size_t n)
 {
     for (size_t i = 0; i < nw; i++) {
         want[i].revents = 0;

@@ -24,8 +24,7 @@ size_t an_fd_session_waitfds(struct curl_waitfd *out, const struct pollfd *p, si
  * poll saw in fds[0..n): readable as POLLIN (POLLHUP on a descriptor only
  * polled for writing), writable as POLLOUT. Entries of fds that are not in
  * want are ignored. */
-void an_fd_session_revents(struct pollfd *want, size_t nw, const struct curl_waitfd *fds,
-                           size_t n);
+void an_fd_session_revents(struct pollfd *want, size_t nw, const struct curl_waitfd *fds, size_t n);
 
 /* begin(): the turn t->turns[t->nturns - 1] starts now (and the transcript
  * with it, if it is the first). Returns the turn's deadline on the

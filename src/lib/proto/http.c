@@ -93,8 +93,8 @@ static void note_response(struct an_http_xfer *x)
     if (curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after > 0)
         x->resp->retry_after_ms = (int64_t)after * 1000;
     struct curl_header *h = NULL;
-    if (curl_easy_header(x->easy, "Content-Encoding", 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&
-        h && h->value)
+    if (curl_easy_header(x->easy, "Content-Encoding", 0, CURLH_HEADER, -1, &h) == CURLHE_OK && h &&
+        h->value)
         snprintf(x->resp->content_encoding, sizeof x->resp->content_encoding, "%s", h->value);
     char *loc = NULL; /* libcurl resolves a relative Location against the URL */
     if (status >= 300 && status < 400 &&
@@ -223,10 +223,10 @@ int an_http_xfer_init(struct an_http_xfer *x, const struct an_http_req *req,
 
     CURL *e = x->easy;
     CURLcode cc = CURLE_OK;
-#define SET(opt, val)                                                                        \
-    do {                                                                                     \
-        if (cc == CURLE_OK)                                                                  \
-            cc = curl_easy_setopt(e, opt, val);                                              \
+#define SET(opt, val)                                                                              \
+    do {                                                                                           \
+        if (cc == CURLE_OK)                                                                        \
+            cc = curl_easy_setopt(e, opt, val);                                                    \
     } while (0)
     SET(CURLOPT_URL, req->url);
     SET(CURLOPT_PROTOCOLS_STR, "http,https");
@@ -319,8 +319,8 @@ int an_http_xfer_done(struct an_http_xfer *x, CURLcode cc, struct an_err *err)
     }
     if (!is_2xx(r->status)) {
         char *line = head_line(r);
-        int rc = an_fail(err, AN_EHTTP, NULL, "HTTP %ld: %s", r->status,
-                         *line ? line : "(empty body)");
+        int rc =
+            an_fail(err, AN_EHTTP, NULL, "HTTP %ld: %s", r->status, *line ? line : "(empty body)");
         free(line);
         return rc;
     }

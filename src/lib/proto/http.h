@@ -35,8 +35,8 @@ typedef int (*an_http_data_fn)(void *ud, const char *p, size_t n);
 
 struct an_http_req {
     const char *url;
-    const char *content_type; /* of the request body; NULL: none sent */
-    const char *accept;       /* NULL: none sent */
+    const char *content_type;    /* of the request body; NULL: none sent */
+    const char *accept;          /* NULL: none sent */
     const struct an_kv *headers; /* sent after the two above; a header
                                   * with the same name replaces them */
     size_t nheaders;
@@ -50,26 +50,28 @@ struct an_http_req {
      * one. A caller that wants to follow (the A2A card) reads
      * resp.location and starts a new request with the headers fit for the
      * new origin (an_http_same_origin). */
-    bool every_body;            /* non-2xx bodies go to on_data too (and to `head`) */
+    bool every_body; /* non-2xx bodies go to on_data too (and to `head`) */
     an_http_data_fn on_data;
     void *ud;
 };
+/* clang-format off */
 #define AN_HTTP_REQ_INIT {.content_type = "application/json"}
+/* clang-format on */
 
 #define AN_HTTP_HEAD_MAX 512
 #define AN_HTTP_FIRST_MAX 120
 #define AN_HTTP_DEFAULT_MAX_BODY (256u * 1024u * 1024u)
 
 struct an_http_resp {
-    long status;            /* 0 until a response arrived */
-    char content_type[256]; /* "" when the server sent none */
+    long status;                     /* 0 until a response arrived */
+    char content_type[256];          /* "" when the server sent none */
     char head[AN_HTTP_HEAD_MAX + 1]; /* start of a non-2xx body, NUL-terminated */
     size_t head_len;
-    size_t body_bytes; /* every body byte received */
+    size_t body_bytes;                /* every body byte received */
     char curl_error[CURL_ERROR_SIZE]; /* libcurl's own words, "" when none */
-    int64_t retry_after_ms; /* the answer's Retry-After (seconds or a date); -1: none */
-    char location[2048];    /* a 3xx answer's Location, absolute; "" when none (or longer) */
-    char content_encoding[64]; /* the answer's Content-Encoding; "" when none */
+    int64_t retry_after_ms;           /* the answer's Retry-After (seconds or a date); -1: none */
+    char location[2048];           /* a 3xx answer's Location, absolute; "" when none (or longer) */
+    char content_encoding[64];     /* the answer's Content-Encoding; "" when none */
     char first[AN_HTTP_FIRST_MAX]; /* the first bytes of any body (not NUL-terminated) */
     size_t first_len;
 };

@@ -65,16 +65,15 @@ static char *request_body(const struct hc_session *s, const char *user)
     json_t *input = json_pack("{s:o}", "user", an_json_lossy(user, strlen(user)));
     if (s->context)
         json_object_set(input, "context", s->context);
-    json_t *o = json_pack("{s:o,s:o,s:o}", "case_id",
-                          an_json_lossy(s->case_id, strlen(s->case_id)), "version",
-                          an_json_lossy(s->version, strlen(s->version)), "input", input);
+    json_t *o = json_pack("{s:o,s:o,s:o}", "case_id", an_json_lossy(s->case_id, strlen(s->case_id)),
+                          "version", an_json_lossy(s->version, strlen(s->version)), "input", input);
     char *t = an_json_compact(o);
     json_decref(o);
     return t;
 }
 
-static int hc_begin(struct an_session *base, struct an_transcript *t, const char *user,
-                    bool retry, CURL **easy)
+static int hc_begin(struct an_session *base, struct an_transcript *t, const char *user, bool retry,
+                    CURL **easy)
 {
     struct hc_session *s = (struct hc_session *)base;
     struct an_turn_rec *r = &t->turns[t->nturns - 1];

@@ -15,11 +15,11 @@
 /* One finished attempt, as the transport left it. */
 struct an_hc_attempt {
     const char *url;
-    CURLcode cc;          /* the transfer's result */
-    int rc;               /* an_http_xfer_done()'s code for it */
-    const char *why;      /* its message ("cannot reach ...: Connection refused") */
-    long status;          /* HTTP status; 0: no answer */
-    const char *body;     /* the bytes of the answer that arrived (any status) */
+    CURLcode cc;      /* the transfer's result */
+    int rc;           /* an_http_xfer_done()'s code for it */
+    const char *why;  /* its message ("cannot reach ...: Connection refused") */
+    long status;      /* HTTP status; 0: no answer */
+    const char *body; /* the bytes of the answer that arrived (any status) */
     size_t body_len;
     int64_t retry_after_ms;
     int64_t timeout_ms;   /* of an attempt; 0: none */

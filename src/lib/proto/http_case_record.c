@@ -236,8 +236,8 @@ static void add_results(struct an_transcript *t, struct an_turn_rec *r, const js
     }
     for (size_t j = first; j < t->ncalls; j++)
         if (!t->calls[j].result)
-            an_turn_warn(r, "trace: tool_call '%.100s' (%.100s) has no tool_result",
-                         t->calls[j].id, t->calls[j].name);
+            an_turn_warn(r, "trace: tool_call '%.100s' (%.100s) has no tool_result", t->calls[j].id,
+                         t->calls[j].name);
 }
 
 /* A member the contract requires as a list: absent or not a list reads as
@@ -248,8 +248,7 @@ static const json_t *list_member(struct an_turn_rec *r, const json_t *doc, const
     if (json_is_array(v))
         return v;
     if (!v)
-        an_turn_warn(r, "the answer has no '%s' (the contract requires a list): read as none",
-                     key);
+        an_turn_warn(r, "the answer has no '%s' (the contract requires a list): read as none", key);
     else
         an_turn_warn(r, "the answer's '%s' is %s, not a list: read as none", key,
                      an_json_type_name(v));
@@ -272,8 +271,8 @@ static void record(struct an_transcript *t, const struct an_hc_attempt *a, int64
         return;
     }
     const json_t *fo = json_object_get(doc, "final_output");
-    const char *bad = !json_is_object(doc) ? "it is not a JSON object"
-                      : !fo                ? "it has no 'final_output'"
+    const char *bad = !json_is_object(doc)  ? "it is not a JSON object"
+                      : !fo                 ? "it has no 'final_output'"
                       : !json_is_object(fo) ? "its 'final_output' is not an object"
                                             : NULL;
     if (bad) {
@@ -334,8 +333,8 @@ void an_hc_finish(struct an_transcript *t, const struct an_hc_attempt *a, int64_
     } else if (a->status < 200 || a->status > 299) {
         body_line(&line, a->body, a->body_len);
         r->http_status = (int)a->status; /* 408, 429 and 5xx are retried */
-        fail(r, AN_EHTTP, failure("http_error", a), "http_error: HTTP %ld from %s: %s",
-             a->status, a->url, an_buf_cstr(&line));
+        fail(r, AN_EHTTP, failure("http_error", a), "http_error: HTTP %ld from %s: %s", a->status,
+             a->url, an_buf_cstr(&line));
     } else {
         r->http_status = (int)a->status;
         record(t, a, now);

@@ -302,7 +302,7 @@ static const char *place_put(struct patch *p, const struct place *pl, json_t *v,
         return NULL;
     }
     size_t n = json_array_size(pl->parent);
-    long long i = replace ? array_index(pl->key, pl->keylen)
+    long long i = replace                                ? array_index(pl->key, pl->keylen)
                   : pl->keylen == 1 && pl->key[0] == '-' ? (long long)n
                                                          : array_index(pl->key, pl->keylen);
     if (i < 0 || (size_t)i > n) {

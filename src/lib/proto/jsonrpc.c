@@ -85,8 +85,7 @@ static void init_common(struct an_rpc *rpc, const struct an_rpc_opts *o,
 }
 
 int an_rpc_spawn(struct an_rpc **out, const struct an_child_opts *co,
-                 const struct an_rpc_opts *opts, const struct an_rpc_cbs *cbs,
-                 struct an_err *err)
+                 const struct an_rpc_opts *opts, const struct an_rpc_cbs *cbs, struct an_err *err)
 {
     *out = NULL;
     struct an_rpc *rpc = an_xcalloc(1, sizeof *rpc);
@@ -258,8 +257,9 @@ static json_t *parse_whole(struct an_rpc *rpc, const char *line, size_t len,
         return NULL;
     }
     if (!json_is_object(j)) {
-        warn(rpc, line, len, json_is_array(j) ? "batch (JSON array) received: ACP has no batches"
-                                              : "message is not a JSON object");
+        warn(rpc, line, len,
+             json_is_array(j) ? "batch (JSON array) received: ACP has no batches"
+                              : "message is not a JSON object");
         json_decref(j);
         return NULL;
     }
@@ -489,8 +489,8 @@ static int send_frame(struct an_rpc *rpc, struct an_buf *b, struct an_err *err)
         return an_fail(err, AN_EIO, NULL, "cannot send to %s: it closed its input", rpc->peer);
     if (len + 1 > rpc->max_queue || rpc->out.len > rpc->max_queue - len - 1) {
         close_with(rpc, AN_RPC_CLOSE_IO,
-                   "%s does not read its input: more than %zu bytes waiting to be sent",
-                   rpc->peer, rpc->max_queue);
+                   "%s does not read its input: more than %zu bytes waiting to be sent", rpc->peer,
+                   rpc->max_queue);
         return an_fail(err, AN_ELIMIT, NULL, "%s", rpc->reason);
     }
     int64_t now = an_clock_unix_ms();
@@ -598,8 +598,8 @@ static int send_call(struct an_rpc *rpc, const int64_t *id, const char *method,
     return rc;
 }
 
-static int request(struct an_rpc *rpc, const char *method, const json_t *params,
-                   const char *ptext, size_t plen, int64_t *id_out, struct an_err *err)
+static int request(struct an_rpc *rpc, const char *method, const json_t *params, const char *ptext,
+                   size_t plen, int64_t *id_out, struct an_err *err)
 {
     int64_t id = rpc->next_id;
     int rc = send_call(rpc, &id, method, params, ptext, plen, err);
@@ -626,8 +626,7 @@ int an_rpc_request_text(struct an_rpc *rpc, const char *method, const char *para
     return request(rpc, method, NULL, params, len, id_out, err);
 }
 
-int an_rpc_notify(struct an_rpc *rpc, const char *method, const json_t *params,
-                  struct an_err *err)
+int an_rpc_notify(struct an_rpc *rpc, const char *method, const json_t *params, struct an_err *err)
 {
     return send_call(rpc, NULL, method, params, NULL, 0, err);
 }

@@ -105,16 +105,15 @@ struct an_rpc_cbs {
                        size_t len);
     /* Once, when the peer is closed for good, with a sentence such as
      * "agent exited with status 3" or "frame over the 33554432-byte cap". */
-    void (*on_close)(void *ud, struct an_rpc *rpc, enum an_rpc_close_kind kind,
-                     const char *reason);
+    void (*on_close)(void *ud, struct an_rpc *rpc, enum an_rpc_close_kind kind, const char *reason);
 };
 
 struct an_rpc_opts {
-    size_t max_frame;  /* one inbound frame's bytes; 0: AN_RPC_MAX_FRAME */
-    size_t max_queue;  /* unsent outbound bytes; 0: AN_RPC_MAX_QUEUE */
-    size_t stderr_max; /* stderr log kept (the tail); 0: AN_RPC_STDERR_MAX */
-    int64_t grace_ms;  /* an_rpc_free(): stdin closed -> SIGTERM -> SIGKILL;
-                          0: AN_CHILD_GRACE_MS */
+    size_t max_frame;      /* one inbound frame's bytes; 0: AN_RPC_MAX_FRAME */
+    size_t max_queue;      /* unsent outbound bytes; 0: AN_RPC_MAX_QUEUE */
+    size_t stderr_max;     /* stderr log kept (the tail); 0: AN_RPC_STDERR_MAX */
+    int64_t grace_ms;      /* an_rpc_free(): stdin closed -> SIGTERM -> SIGKILL;
+                              0: AN_CHILD_GRACE_MS */
     const char *peer_name; /* in reasons: "agent" (default) */
     /* the config key that sets max_frame, named in the reason when a frame
      * crosses it ("... cap (max_frame_bytes)"); NULL: none */
@@ -124,13 +123,14 @@ struct an_rpc_opts {
      * envelope. Messages and warnings are otherwise the same. */
     bool no_message;
 };
+/* clang-format off */
 #define AN_RPC_OPTS_INIT {0}
+/* clang-format on */
 
 /* Spawn the peer (co->argv etc.; stdin/stdout pipes, stderr to the log) and
  * speak over its stdio. opts may be NULL. On failure *out is NULL. */
 int an_rpc_spawn(struct an_rpc **out, const struct an_child_opts *co,
-                 const struct an_rpc_opts *opts, const struct an_rpc_cbs *cbs,
-                 struct an_err *err);
+                 const struct an_rpc_opts *opts, const struct an_rpc_cbs *cbs, struct an_err *err);
 
 /* Speak over fds: read frames from rfd, write to wfd (may be the same fd, a
  * socket). Both are set non-blocking; neither is closed by the rpc. */
@@ -152,8 +152,7 @@ int an_rpc_request(struct an_rpc *rpc, const char *method, const json_t *params,
 int an_rpc_request_text(struct an_rpc *rpc, const char *method, const char *params, size_t len,
                         int64_t *id_out, struct an_err *err);
 /* Send a notification. params: borrowed, NULL = omitted. */
-int an_rpc_notify(struct an_rpc *rpc, const char *method, const json_t *params,
-                  struct an_err *err);
+int an_rpc_notify(struct an_rpc *rpc, const char *method, const json_t *params, struct an_err *err);
 /* Send one frame exactly as given (compact), for compliance tests. A JSON
  * array is refused (AN_EUSAGE): we never batch. If it has "method" and
  * "id", the id is registered as a pending request of ours so the response

@@ -19,8 +19,8 @@ static bool ws(char c)
 
 /* The bytes value_end() stops at; the rest of a value is skipped. */
 static const unsigned char stop[256] = {
-    ['"'] = 1, ['\\'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1,
-    [','] = 1, [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1,
+    ['"'] = 1, ['\\'] = 1, ['{'] = 1,  ['['] = 1,  ['}'] = 1,  [']'] = 1,
+    [','] = 1, [' '] = 1,  ['\t'] = 1, ['\n'] = 1, ['\r'] = 1,
 };
 
 /* The end of the value starting at s[i] (i < n): strings and brackets are
@@ -70,8 +70,10 @@ static int member(const char *k, size_t kl)
     case 5:
         return memcmp(k, "error", 5) ? -1 : 4;
     case 6:
-        return !memcmp(k, "method", 6) ? 1 : !memcmp(k, "params", 6) ? 2
-               : !memcmp(k, "result", 6) ? 3 : -1;
+        return !memcmp(k, "method", 6)   ? 1
+               : !memcmp(k, "params", 6) ? 2
+               : !memcmp(k, "result", 6) ? 3
+                                         : -1;
     }
     return -1;
 }
@@ -143,8 +145,7 @@ bool an_rpc_scan(const char *s, size_t n, struct an_rpc_members *out)
         const char *sv;
         size_t svl, su;
         bool plain = which < 0 && s[i] == '"' &&
-                     an_json_scan_string(s + i, end - i, &scratch, &sv, &svl, &su) &&
-                     su == end - i;
+                     an_json_scan_string(s + i, end - i, &scratch, &sv, &svl, &su) && su == end - i;
         if (!plain && !(v = an_json_parse(s + i, end - i, NULL, 0)))
             break;
         if (which >= 0)

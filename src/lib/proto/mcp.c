@@ -34,8 +34,8 @@ struct mcp_session {
     bool sent, done;
     int64_t req_id;
     int64_t deadline_mono;
-    size_t call;        /* index in t->calls; (size_t)-1: none */
-    json_t *items;      /* mcp:list: every page's items */
+    size_t call;   /* index in t->calls; (size_t)-1: none */
+    json_t *items; /* mcp:list: every page's items */
     const char *list_key;
     unsigned pages;
     unsigned max_pages; /* max_list_pages */
@@ -148,8 +148,7 @@ static bool allowed(struct mcp_session *s)
 
 static void list_page(struct mcp_session *s, const json_t *result)
 {
-    static const char *const keys[] = {"tools", "resources", "prompts", "resourceTemplates",
-                                       NULL};
+    static const char *const keys[] = {"tools", "resources", "prompts", "resourceTemplates", NULL};
     if (!s->list_key)
         for (size_t i = 0; keys[i]; i++)
             if (json_is_array(json_object_get(result, keys[i])))
@@ -173,8 +172,8 @@ static void list_page(struct mcp_session *s, const json_t *result)
     if (cursor && *cursor) {
         /* a list cut short is not the server's list: the turn says so */
         an_turn_fail(cur(s), AN_ELIMIT,
-                     "%s: more than max_list_pages (%u) pages (nextCursor still given)",
-                     s->method, s->max_pages);
+                     "%s: more than max_list_pages (%u) pages (nextCursor still given)", s->method,
+                     s->max_pages);
         s->done = true;
         return;
     }
@@ -258,8 +257,7 @@ static void on_broken(void *ud, int code, const char *why)
     fail(s, code, "%s", why);
 }
 
-static void on_frame(void *ud, enum an_rpc_dir dir, const char *line, size_t len,
-                     int64_t unix_ms)
+static void on_frame(void *ud, enum an_rpc_dir dir, const char *line, size_t len, int64_t unix_ms)
 {
     struct mcp_session *s = ud;
     if (!s->t)
@@ -297,9 +295,10 @@ static int mcp_begin(struct an_session *base, struct an_transcript *t, const cha
     s->req = input ? an_json_parse(input, strlen(input), why, sizeof why) : NULL;
     s->method = an_json_str(s->req, "method");
     if (!s->method) {
-        fail(s, AN_EUSAGE, "an MCP turn sends a request (mcp:call, mcp:list, mcp:read, "
-                           "mcp:prompt), not "
-                           "a chat message");
+        fail(s, AN_EUSAGE,
+             "an MCP turn sends a request (mcp:call, mcp:list, mcp:read, "
+             "mcp:prompt), not "
+             "a chat message");
         return AN_OK;
     }
     struct an_err err = AN_ERR_INIT;

@@ -64,19 +64,19 @@ struct an_mcp_opts {
     const struct an_kv *headers;
     size_t nheaders;
     /* both */
-    const char *version;       /* protocolVersion asked for; NULL: AN_MCP_LATEST */
-    const char *const *roots;  /* file:// URIs answered to roots/list, NULL-terminated */
-    bool no_roots;             /* no roots capability: roots/list is -32601 */
-    const bool *allow_error;   /* per turn (by index): an error answer is recorded */
+    const char *version;      /* protocolVersion asked for; NULL: AN_MCP_LATEST */
+    const char *const *roots; /* file:// URIs answered to roots/list, NULL-terminated */
+    bool no_roots;            /* no roots capability: roots/list is -32601 */
+    const bool *allow_error;  /* per turn (by index): an error answer is recorded */
     size_t nallow;
-    int64_t timeout_ms;        /* one turn, request sent -> its answer */
-    size_t max_frame_bytes;    /* one message from the server (a stdio line, an
-                                  HTTP body or SSE event); 0: AN_RPC_MAX_FRAME */
-    size_t max_body_bytes;     /* http: one response body (a POST's answer, the
-                                  GET stream); 0: AN_HTTP_DEFAULT_MAX_BODY */
-    size_t max_stderr_bytes;   /* stdio: the server's stderr kept (the tail);
-                                  0: AN_RPC_STDERR_MAX */
-    size_t max_list_pages;     /* mcp:list pages followed (nextCursor); 0: 100 */
+    int64_t timeout_ms;      /* one turn, request sent -> its answer */
+    size_t max_frame_bytes;  /* one message from the server (a stdio line, an
+                                HTTP body or SSE event); 0: AN_RPC_MAX_FRAME */
+    size_t max_body_bytes;   /* http: one response body (a POST's answer, the
+                                GET stream); 0: AN_HTTP_DEFAULT_MAX_BODY */
+    size_t max_stderr_bytes; /* stdio: the server's stderr kept (the tail);
+                                0: AN_RPC_STDERR_MAX */
+    size_t max_list_pages;   /* mcp:list pages followed (nextCursor); 0: 100 */
 };
 int an_mcp_open(struct an_session **out, const struct an_mcp_opts *opts, struct an_err *err);
 

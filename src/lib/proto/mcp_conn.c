@@ -29,7 +29,6 @@
  * so requests wait for its 202, or the server could see them first. */
 #define ID_INITIALIZED (-4)
 
-
 const char *an_mcp_check_init(const json_t *result, char *why, size_t cap)
 {
     if (!json_is_object(result))
@@ -53,15 +52,15 @@ const char *an_mcp_check_init(const json_t *result, char *why, size_t cap)
 
 struct mcp_conn {
     struct mcp_conn_cbs cbs;
-    struct an_rpc *rpc;     /* stdio */
-    struct mcp_http *http;  /* http */
+    struct an_rpc *rpc;    /* stdio */
+    struct mcp_http *http; /* http */
     enum mcp_conn_state state;
     char *ask_version;
-    char *version;          /* negotiated */
-    json_t *roots;          /* [{uri, name}], NULL: no roots capability */
+    char *version; /* negotiated */
+    json_t *roots; /* [{uri, name}], NULL: no roots capability */
     int64_t init_id;
-    int64_t next_id;        /* http: ours; stdio: the rpc allocates */
-    json_t *pending;        /* http: {"id": "method"} of our unanswered requests */
+    int64_t next_id; /* http: ours; stdio: the rpc allocates */
+    json_t *pending; /* http: {"id": "method"} of our unanswered requests */
 };
 
 static void broken(struct mcp_conn *c, int code, const char *fmt, ...)
@@ -109,8 +108,8 @@ int mcp_conn_request(struct mcp_conn *c, const char *method, const json_t *param
     if (c->rpc)
         return an_rpc_request(c->rpc, method, params, id, err);
     *id = c->next_id++;
-    json_t *msg = json_pack("{s:s,s:I,s:s}", "jsonrpc", "2.0", "id", (json_int_t)*id, "method",
-                            method);
+    json_t *msg =
+        json_pack("{s:s,s:I,s:s}", "jsonrpc", "2.0", "id", (json_int_t)*id, "method", method);
     if (params)
         json_object_set(msg, "params", (json_t *)params);
     char key[32];
@@ -287,8 +286,7 @@ static void rpc_warning(void *ud, struct an_rpc *rpc, const char *what, const ch
     warn(ud, w);
 }
 
-static void rpc_close(void *ud, struct an_rpc *rpc, enum an_rpc_close_kind kind,
-                      const char *reason)
+static void rpc_close(void *ud, struct an_rpc *rpc, enum an_rpc_close_kind kind, const char *reason)
 {
     struct mcp_conn *c = ud;
     (void)kind;
@@ -461,8 +459,8 @@ void mcp_conn_handle(struct mcp_conn *c, const struct pollfd *p, size_t n)
         mcp_http_handle(c->http);
 }
 
-int mcp_conn_new(struct mcp_conn **out, const struct an_mcp_opts *o,
-                 const struct mcp_conn_cbs *cbs, struct an_err *err)
+int mcp_conn_new(struct mcp_conn **out, const struct an_mcp_opts *o, const struct mcp_conn_cbs *cbs,
+                 struct an_err *err)
 {
     *out = NULL;
     const char *ask = o->version ? o->version : AN_MCP_LATEST;

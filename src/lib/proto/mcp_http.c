@@ -41,7 +41,7 @@ struct post {
     size_t nhdrs;
     char *body;
     int64_t id;
-    int mode; /* 0: not decided, 1: SSE, 2: one JSON body */
+    int mode;   /* 0: not decided, 1: SSE, 2: one JSON body */
     bool added; /* on the multi handle */
     struct an_sse_parser sse;
     struct an_buf json;
@@ -57,7 +57,7 @@ struct mcp_http {
     char *version;
     struct post **posts;
     size_t nposts, cap;
-    bool busy; /* inside curl_multi_perform: libcurl refuses handles added now */
+    bool busy;          /* inside curl_multi_perform: libcurl refuses handles added now */
     size_t max_message; /* one JSON body or SSE event */
     size_t max_body;    /* one response body (max_body_bytes) */
 };
@@ -132,8 +132,7 @@ static void post_free(struct post *p)
 }
 
 /* A POST of body, or (body NULL) the GET that opens the server's stream. */
-static int start(struct mcp_http *h, const char *body, size_t len, int64_t id,
-                 struct an_err *err)
+static int start(struct mcp_http *h, const char *body, size_t len, int64_t id, struct an_err *err)
 {
     struct post *p = an_xcalloc(1, sizeof *p);
     p->h = h;
@@ -181,8 +180,7 @@ static int start(struct mcp_http *h, const char *body, size_t len, int64_t id,
     return AN_OK; /* mcp_http_flush() or the next handle starts it */
 }
 
-int mcp_http_post(struct mcp_http *h, const char *body, size_t len, int64_t id,
-                  struct an_err *err)
+int mcp_http_post(struct mcp_http *h, const char *body, size_t len, int64_t id, struct an_err *err)
 {
     return start(h, body, len, id, err);
 }

@@ -34,8 +34,7 @@ void mcp_http_set_max_body(struct mcp_http *h, size_t max_body);
  * It goes out at mcp_http_flush() or the next mcp_http_handle(): never
  * inside this call, so no answer can arrive before the caller has noted
  * what it sent. */
-int mcp_http_post(struct mcp_http *h, const char *body, size_t len, int64_t id,
-                  struct an_err *err);
+int mcp_http_post(struct mcp_http *h, const char *body, size_t len, int64_t id, struct an_err *err);
 /* Start what is queued (a no-op inside a callback: handle() does it). */
 void mcp_http_flush(struct mcp_http *h);
 /* The GET that opens the server's own stream (its requests and
@@ -71,13 +70,12 @@ struct mcp_conn_cbs {
     void (*on_broken)(void *ud, int code, const char *why);
     /* Every frame both ways ("> " we sent, "< " the server did), and
      * oddities that do not break anything. */
-    void (*on_frame)(void *ud, enum an_rpc_dir dir, const char *line, size_t len,
-                     int64_t unix_ms);
+    void (*on_frame)(void *ud, enum an_rpc_dir dir, const char *line, size_t len, int64_t unix_ms);
     void (*on_warning)(void *ud, const char *what);
 };
 
-int mcp_conn_new(struct mcp_conn **out, const struct an_mcp_opts *o,
-                 const struct mcp_conn_cbs *cbs, struct an_err *err);
+int mcp_conn_new(struct mcp_conn **out, const struct an_mcp_opts *o, const struct mcp_conn_cbs *cbs,
+                 struct an_err *err);
 void mcp_conn_free(struct mcp_conn *c); /* ends the server or the HTTP session */
 enum mcp_conn_state mcp_conn_state(const struct mcp_conn *c);
 /* Send initialize (MCP_NEW -> MCP_INIT); on_ready or on_broken follows. */

@@ -53,8 +53,8 @@ struct round_io {
     struct oai_session *s;
     struct an_transcript *t;
     struct an_sse_parser sse;
-    struct an_buf raw;   /* a JSON answer's body */
-    bool sse_mode;       /* how the body is read, set at its first byte */
+    struct an_buf raw; /* a JSON answer's body */
+    bool sse_mode;     /* how the body is read, set at its first byte */
     bool mode_known;
     struct an_http_req req;
     struct an_http_resp resp;
@@ -69,9 +69,9 @@ struct oai_session {
     char *model;
     struct an_kv *headers; /* deep copies, Authorization first when there is a key */
     size_t nheaders;
-    json_t *conv;          /* chat-completions messages: system, history, every turn's */
-    json_t *tools_json;    /* the request's `tools`; an empty array when none */
-    json_t *params;        /* NULL: none */
+    json_t *conv;       /* chat-completions messages: system, history, every turn's */
+    json_t *tools_json; /* the request's `tools`; an empty array when none */
+    json_t *params;     /* NULL: none */
     struct tool *tools;
     size_t ntools;
     bool stream;
@@ -80,13 +80,13 @@ struct oai_session {
     size_t max_turn_bytes, max_event_bytes, max_tool_calls;
 
     /* the turn in flight */
-    size_t turn_start;   /* conv's length before the turn's user message */
-    int64_t deadline;    /* monotonic ms; 0: no timeout */
-    unsigned rounds;     /* model calls made in this turn */
-    struct an_buf text;  /* the turn's text: each round's, joined by "\n" */
+    size_t turn_start;        /* conv's length before the turn's user message */
+    int64_t deadline;         /* monotonic ms; 0: no timeout */
+    unsigned rounds;          /* model calls made in this turn */
+    struct an_buf text;       /* the turn's text: each round's, joined by "\n" */
     struct an_oai_answer ans; /* the last round's answer */
-    size_t ans_first;    /* its first call in t->calls */
-    bool ans_ok;         /* it is complete and next() has not used it yet */
+    size_t ans_first;         /* its first call in t->calls */
+    bool ans_ok;              /* it is complete and next() has not used it yet */
     int64_t retry_after_ms;
     struct round_io io;
 };
@@ -97,10 +97,9 @@ static struct an_turn_rec *cur(struct an_transcript *t)
 }
 
 /* Fail the turn; in a tool loop the message says which round failed. */
-static void fail_round(struct oai_session *s, struct an_turn_rec *r, int code, const char *fmt,
-                       ...) __attribute__((format(printf, 4, 5)));
-static void fail_round(struct oai_session *s, struct an_turn_rec *r, int code, const char *fmt,
-                       ...)
+static void fail_round(struct oai_session *s, struct an_turn_rec *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void fail_round(struct oai_session *s, struct an_turn_rec *r, int code, const char *fmt, ...)
 {
     char msg[1536];
     va_list ap;
@@ -173,8 +172,7 @@ static void pick_mode(struct round_io *io)
     else if (is_json_type(ct))
         io->sse_mode = false;
     else
-        an_turn_warn(r, "response content-type is '%.100s', expected %s",
-                     ct[0] ? ct : "(none)",
+        an_turn_warn(r, "response content-type is '%.100s', expected %s", ct[0] ? ct : "(none)",
                      io->s->stream ? "text/event-stream" : "application/json");
     if (io->sse_mode != io->s->stream)
         an_turn_warn(r, "asked for %s but the answer is %s: read as such",
@@ -265,9 +263,8 @@ static int start_round(struct oai_session *s, struct an_transcript *t, CURL **ea
     return AN_OK;
 }
 
-
-static int oai_begin(struct an_session *base, struct an_transcript *t, const char *user,
-                     bool retry, CURL **easy)
+static int oai_begin(struct an_session *base, struct an_transcript *t, const char *user, bool retry,
+                     CURL **easy)
 {
     struct oai_session *s = (struct oai_session *)base;
     struct an_turn_rec *r = cur(t);
@@ -432,9 +429,9 @@ static void oai_end(struct an_session *base, struct an_transcript *t, CURLcode c
                                              (!is_json_type(io->resp.content_type) &&
                                               !an_json_valid(io->raw.data, io->raw.len));
             char *why = unread && r->status != AN_TURN_ERROR
-                            ? an_http_why_not_stream(&io->resp, s->stream
-                                                                    ? "text/event-stream, application/json"
-                                                                    : "application/json, text/event-stream")
+                            ? an_http_why_not_stream(
+                                  &io->resp, s->stream ? "text/event-stream, application/json"
+                                                       : "application/json, text/event-stream")
                             : NULL;
             if (why)
                 fail_round(s, r, AN_EPROTO, "%s (POST %s)", why, s->url);
@@ -473,8 +470,7 @@ static void oai_end(struct an_session *base, struct an_transcript *t, CURLcode c
             if (an_oai_stream_end(&s->ans, &e))
                 fail_round(s, r, e.code, "%s%s%s", e.msg, cut ? ": " : "", cut ? cut : "");
         } else if (cut) {
-            fail_round(s, r, AN_EPROTO, "the answer was cut after %zu bytes: %s", io->raw.len,
-                       cut);
+            fail_round(s, r, AN_EPROTO, "the answer was cut after %zu bytes: %s", io->raw.len, cut);
         } else {
             an_turn_add_frame(r, now, an_buf_cstr(&io->raw), io->raw.len);
             /* not streamed: the whole answer is its first event and text */
@@ -603,8 +599,8 @@ static int answer(struct oai_session *s, struct an_transcript *t, size_t ci,
     } else if (!an_tool_call_args(tc)) {
         /* a command is not run on arguments it cannot read */
         struct an_buf b = AN_BUF_INIT;
-        an_buf_printf(&b, "tool error: the arguments of '%s' are not valid JSON (%s)",
-                      tool->name, tc->args_error ? tc->args_error : "?");
+        an_buf_printf(&b, "tool error: the arguments of '%s' are not valid JSON (%s)", tool->name,
+                      tc->args_error ? tc->args_error : "?");
         *text = an_buf_detach(&b, NULL);
     } else if ((rc = run_tool(s, r, tool, tc, text))) {
         return rc;
@@ -649,10 +645,10 @@ static bool oai_next(struct an_session *base, struct an_transcript *t, CURL **ea
             return false;
         }
         json_array_append_new(
-            s->conv, json_pack("{s:s,s:o,s:o}", "role", "tool", "tool_call_id",
-                               an_json_lossy(t->calls[ci].id, strlen(t->calls[ci].id)),
-                               "content", an_json_lossy(text ? text : NO_RESULT,
-                                                        strlen(text ? text : NO_RESULT))));
+            s->conv,
+            json_pack("{s:s,s:o,s:o}", "role", "tool", "tool_call_id",
+                      an_json_lossy(t->calls[ci].id, strlen(t->calls[ci].id)), "content",
+                      an_json_lossy(text ? text : NO_RESULT, strlen(text ? text : NO_RESULT))));
         free(text);
     }
     r->end_ms = t->end_ms = an_clock_unix_ms();
@@ -722,16 +718,15 @@ static int check_opts(const struct an_openai_opts *o, struct an_err *err)
     if (rc)
         return rc;
     if (o->api_key && strpbrk(o->api_key, "\r\n"))
-        return an_fail(err, AN_EUSAGE, NULL, "the api_key for %s holds a line break",
-                       o->base_url);
+        return an_fail(err, AN_EUSAGE, NULL, "the api_key for %s holds a line break", o->base_url);
     if (o->params && !json_is_object(o->params))
         return an_fail(err, AN_EUSAGE, NULL, "openai params must be an object, not a %s",
                        an_json_type_name(o->params));
     static const char *const owned[] = {"model", "messages", "stream", "tools", NULL};
     for (size_t i = 0; owned[i]; i++)
         if (json_object_get(o->params, owned[i]))
-            return an_fail(err, AN_EUSAGE, NULL,
-                           "openai params cannot set '%s': ananke writes it", owned[i]);
+            return an_fail(err, AN_EUSAGE, NULL, "openai params cannot set '%s': ananke writes it",
+                           owned[i]);
     for (size_t i = 0; i < o->ntools; i++) {
         const struct an_openai_tool *tl = &o->tools[i];
         if (!tl->name || !*tl->name)
@@ -741,8 +736,7 @@ static int check_opts(const struct an_openai_opts *o, struct an_err *err)
                 return an_fail(err, AN_EUSAGE, NULL, "openai tool '%s' is declared twice",
                                tl->name);
         if (tl->argv && (!tl->argv[0] || !tl->argv[0][0]))
-            return an_fail(err, AN_EUSAGE, NULL, "openai tool '%s' has an empty command",
-                           tl->name);
+            return an_fail(err, AN_EUSAGE, NULL, "openai tool '%s' has an empty command", tl->name);
     }
     return AN_OK;
 }
@@ -828,9 +822,9 @@ int an_openai_open(struct an_session **out, const struct an_openai_opts *opts, s
 
     s->conv = json_array();
     if (opts->system)
-        json_array_append_new(s->conv, json_pack("{s:s,s:o}", "role", "system", "content",
-                                                 an_json_lossy(opts->system,
-                                                               strlen(opts->system))));
+        json_array_append_new(s->conv,
+                              json_pack("{s:s,s:o}", "role", "system", "content",
+                                        an_json_lossy(opts->system, strlen(opts->system))));
     json_array_extend(s->conv, history);
     json_decref(history);
     *out = &s->base;

@@ -39,8 +39,8 @@ struct an_oai_call {
 };
 
 struct an_oai_answer {
-    char *id;            /* the completion's id ("chatcmpl-..."); NULL: none */
-    struct an_buf text;  /* content (and refusal) pieces concatenated */
+    char *id;                  /* the completion's id ("chatcmpl-..."); NULL: none */
+    struct an_buf text;        /* content (and refusal) pieces concatenated */
     struct an_oai_call *calls; /* in order of first appearance */
     size_t ncalls, cap_calls;
     char *finish_reason; /* choices[0].finish_reason; NULL until one came */

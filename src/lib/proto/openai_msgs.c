@@ -107,8 +107,8 @@ static json_t *media_part(const json_t *p, const char *type, const char *where, 
     if (!strcmp(type, "document") && data)
         return file_part(filename, mime, value);
     an_fail(err, AN_ESCHEMA, NULL,
-            "%s: part #%zu: chat completions has no form for a %s from a '%.40s' source%s%s",
-            where, k + 1, type, stype, mime ? " of type " : "", mime ? mime : "");
+            "%s: part #%zu: chat completions has no form for a %s from a '%.40s' source%s%s", where,
+            k + 1, type, stype, mime ? " of type " : "", mime ? mime : "");
     return NULL;
 }
 
@@ -135,12 +135,12 @@ json_t *an_oai_content_from_agui(const json_t *content, const char *where, struc
             if (text)
                 conv = json_pack("{s:s,s:o}", "type", "text", "text", str_json(text));
             else
-                an_fail(err, AN_ESCHEMA, NULL, "%s: part #%zu (text) has no string 'text'",
-                        where, k + 1);
+                an_fail(err, AN_ESCHEMA, NULL, "%s: part #%zu (text) has no string 'text'", where,
+                        k + 1);
         } else if (!strcmp(type, "binary")) {
             conv = binary_part(p, where, k, err);
-        } else if (!strcmp(type, "image") || !strcmp(type, "audio") ||
-                   !strcmp(type, "document") || !strcmp(type, "video")) {
+        } else if (!strcmp(type, "image") || !strcmp(type, "audio") || !strcmp(type, "document") ||
+                   !strcmp(type, "video")) {
             conv = media_part(p, type, where, k, err);
         } else {
             an_fail(err, AN_ESCHEMA, NULL, "%s: part #%zu has unknown type '%.60s'", where, k + 1,
@@ -354,10 +354,10 @@ json_t *an_oai_assistant_msg(const struct an_oai_answer *a)
         /* Servers that parse the arguments back (Ollama does) need JSON:
          * a call that streamed none sends {}. */
         const char *args = c->args.len ? an_buf_cstr(&c->args) : "{}";
-        json_array_append_new(
-            calls, json_pack("{s:o,s:s,s:{s:o,s:o}}", "id", str_json(c->id ? c->id : ""), "type",
-                             "function", "function", "name", str_json(c->name ? c->name : ""),
-                             "arguments", str_json(args)));
+        json_array_append_new(calls, json_pack("{s:o,s:s,s:{s:o,s:o}}", "id",
+                                               str_json(c->id ? c->id : ""), "type", "function",
+                                               "function", "name", str_json(c->name ? c->name : ""),
+                                               "arguments", str_json(args)));
     }
     json_object_set_new(o, "tool_calls", calls);
     return o;

@@ -47,7 +47,6 @@ void an_oai_snippet(char *out, size_t cap, const char *data, size_t len)
     free(s);
 }
 
-
 static void append_json_string(struct an_buf *b, const json_t *s)
 {
     an_buf_append_text(b, json_string_value(s), json_string_length(s));
@@ -139,8 +138,8 @@ static int add_args(struct an_oai_call *c, const json_t *args, const char *where
         free(s);
         return AN_OK;
     }
-    return an_fail(err, AN_EPROTO, NULL, "%s: 'function.arguments' is a %s, not a string",
-                   where, an_json_type_name(args));
+    return an_fail(err, AN_EPROTO, NULL, "%s: 'function.arguments' is a %s, not a string", where,
+                   an_json_type_name(args));
 }
 
 static int call_piece(struct an_oai_answer *a, const json_t *d, const char *where, int64_t t_ms,
@@ -168,8 +167,8 @@ static int call_piece(struct an_oai_answer *a, const json_t *d, const char *wher
     return add_args(c, json_object_get(fn, "arguments"), where, err);
 }
 
-static int calls_list(struct an_oai_answer *a, const json_t *list, const char *where,
-                      int64_t t_ms, struct an_err *err)
+static int calls_list(struct an_oai_answer *a, const json_t *list, const char *where, int64_t t_ms,
+                      struct an_err *err)
 {
     char at[96];
     size_t k;

@@ -132,8 +132,8 @@ static const unsigned char *find_eol(const unsigned char *s, size_t n)
     const __m128i cr = _mm_set1_epi8('\r'), lf = _mm_set1_epi8('\n');
     for (; n - i >= 16; i += 16) {
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        unsigned m = (unsigned)_mm_movemask_epi8(
-            _mm_or_si128(_mm_cmpeq_epi8(x, cr), _mm_cmpeq_epi8(x, lf)));
+        unsigned m =
+            (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, cr), _mm_cmpeq_epi8(x, lf)));
         if (m)
             return s + i + (unsigned)__builtin_ctz(m);
     }

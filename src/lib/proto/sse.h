@@ -59,7 +59,7 @@ struct an_sse_parser {
     struct an_buf event; /* `event:` of the pending event */
     struct an_buf id;    /* last event id */
     bool has_data, has_event, has_id;
-    bool after_cr;    /* the previous byte was a CR: an LF now is not a new line */
+    bool after_cr;     /* the previous byte was a CR: an LF now is not a new line */
     unsigned bom_seen; /* 0..3 bytes of a leading BOM matched; 4 = start passed */
     int64_t retry_ms;
     uint64_t nevents;

@@ -255,14 +255,13 @@ json_t *an_comply_result_to_json(const struct an_comply_result *r)
                               str_or_null(x->message), "expected", json_text(x->expected),
                               "closest", json_text(x->closest), "diff", diff));
             }
-            json_t *tj =
-                json_pack("{s:o,s:o,s:o,s:o,s:s,s:o,s:s,s:o,s:o,s:o,s:I,s:o}", "id",
-                          str_or_null(t->id), "title", str_or_null(t->title), "description",
-                          str_or_null(t->description), "area", str_or_null(t->area), "severity",
-                          t->required ? "required" : "optional", "docs", docs, "status",
-                          an_comply_status_name(t->status), "na_reason", str_or_null(t->na_reason),
-                          "unmet", unmet, "notes", notes, "duration_ms", (json_int_t)t->duration_ms,
-                          "stderr_tail", str_or_null(t->stderr_tail));
+            json_t *tj = json_pack(
+                "{s:o,s:o,s:o,s:o,s:s,s:o,s:s,s:o,s:o,s:o,s:I,s:o}", "id", str_or_null(t->id),
+                "title", str_or_null(t->title), "description", str_or_null(t->description), "area",
+                str_or_null(t->area), "severity", t->required ? "required" : "optional", "docs",
+                docs, "status", an_comply_status_name(t->status), "na_reason",
+                str_or_null(t->na_reason), "unmet", unmet, "notes", notes, "duration_ms",
+                (json_int_t)t->duration_ms, "stderr_tail", str_or_null(t->stderr_tail));
             json_object_set_new(tj, "requirements", reqs);
             json_array_append_new(tests, tj);
         }
@@ -281,10 +280,10 @@ json_t *an_comply_result_to_json(const struct an_comply_result *r)
         json_array_append_new(agents, aj);
     }
     json_t *out = json_pack("{s:s,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o}", "tool", "ananke comply",
-                     "protocol", str_or_null(r->protocol), "started_ms", (json_int_t)r->started_ms,
-                     "duration_ms", (json_int_t)r->duration_ms, "summary", "passed", (json_int_t)p,
-                     "failed", (json_int_t)f, "na", (json_int_t)n, "required_failed",
-                     (json_int_t)rf, "agents", agents);
+                            "protocol", str_or_null(r->protocol), "started_ms",
+                            (json_int_t)r->started_ms, "duration_ms", (json_int_t)r->duration_ms,
+                            "summary", "passed", (json_int_t)p, "failed", (json_int_t)f, "na",
+                            (json_int_t)n, "required_failed", (json_int_t)rf, "agents", agents);
     if (r->spec)
         json_object_set_new(out, "spec", json_string(r->spec));
     return out;

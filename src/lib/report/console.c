@@ -60,7 +60,7 @@ static void paint(struct con *c, const char *sgr)
  * STALE for a listed test that passed. */
 static void status_word(struct con *c, enum an_status s, enum an_expect e)
 {
-    static const char *const word[] = {"PASS", "FAIL",  "ERROR", "SKIP",
+    static const char *const word[] = {"PASS",         "FAIL",  "ERROR", "SKIP",
                                        "INCONCLUSIVE", "XFAIL", "STALE"};
     static const char *const sgr[] = {SGR_GREEN,  SGR_RED, SGR_YELLOW, SGR_DIM,
                                       SGR_YELLOW, SGR_DIM, SGR_RED};
@@ -240,8 +240,7 @@ static void runs_block(struct con *c, const struct an_test_result *t,
     if (t->status == AN_STATUS_PASS && t->passes < t->runs && t->attempts)
         for (unsigned i = 0; i < t->runs; i++)
             if (t->attempts[i].status != AN_STATUS_PASS && t->attempts[i].summary) {
-                an_buf_printf(&c->b, "  run %u %s: ", i + 1,
-                              an_status_name(t->attempts[i].status));
+                an_buf_printf(&c->b, "  run %u %s: ", i + 1, an_status_name(t->attempts[i].status));
                 an_rpt_str(&c->b, t->attempts[i].summary, c->cut, NULL, 0);
                 an_buf_putc(&c->b, '\n');
             }
@@ -396,7 +395,7 @@ static void first_problem(struct con *c, const struct an_test_result *t)
 static void recap_where(struct con *c, const struct an_test_result *t)
 {
     const struct an_finding *f = t->status == AN_STATUS_FAIL && t->findings.n ? &t->findings.v[0]
-                                                                               : NULL;
+                                                                              : NULL;
     const char *file = f && f->file ? f->file : t->file;
     if (!file)
         return;

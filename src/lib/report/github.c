@@ -66,8 +66,8 @@ static char *repo_path(const struct an_run_result *r, const char *file)
 
 /* An ::error annotation, or a ::notice for a failure --expected-failures
  * lists (it does not fail the run, so it must not read as an error). */
-static void command(struct an_buf *b, const struct an_run_result *r, const char *file, unsigned line, unsigned col,
-                    const char *title, const char *msg)
+static void command(struct an_buf *b, const struct an_run_result *r, const char *file,
+                    unsigned line, unsigned col, const char *title, const char *msg)
 {
     an_buf_puts(b, strncmp(title, "XFAIL", 5) ? "::error file=" : "::notice file=");
     char *path = repo_path(r, file);
@@ -144,15 +144,14 @@ static void test(struct an_buf *b, const struct an_run_result *r, const struct a
 {
     struct an_buf title = AN_BUF_INIT, m = AN_BUF_INIT;
     const char *name = t->name ? t->name : t->file;
-    an_buf_puts(&title, t->expect == AN_EXPECT_FAILED  ? "XFAIL "
-                        : t->expect == AN_EXPECT_STALE ? "STALE "
-                        : t->status == AN_STATUS_ERROR ? "ERROR "
+    an_buf_puts(&title, t->expect == AN_EXPECT_FAILED         ? "XFAIL "
+                        : t->expect == AN_EXPECT_STALE        ? "STALE "
+                        : t->status == AN_STATUS_ERROR        ? "ERROR "
                         : t->status == AN_STATUS_INCONCLUSIVE ? "INCONCLUSIVE "
                                                               : "FAIL ");
     an_buf_puts(&title, name ? name : "");
     if (t->status == AN_STATUS_INCONCLUSIVE) { /* --repeat auto: no verdict, one note */
-        an_buf_printf(&m, "%u runs could not decide whether the test passes often enough",
-                      t->runs);
+        an_buf_printf(&m, "%u runs could not decide whether the test passes often enough", t->runs);
         runs_line(&m, r, t);
         command(b, r, t->file, 0, 0, an_buf_cstr(&title), an_buf_cstr(&m));
         an_buf_release(&title);

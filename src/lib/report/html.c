@@ -86,9 +86,10 @@ static void head(struct an_buf *b, const struct an_run_result *r, const struct a
     size_t n = r->ntests;
     an_buf_puts(b, "<header>\n<h1>ananke <span class=\"muted\">test report</span></h1>\n"
                    "<div class=\"totals\">");
-    an_buf_printf(b, "<span class=\"badge pass\">%zu passed</span>"
-                     "<span class=\"badge fail\">%zu failed</span>"
-                     "<span class=\"badge error\">%zu error%s</span>",
+    an_buf_printf(b,
+                  "<span class=\"badge pass\">%zu passed</span>"
+                  "<span class=\"badge fail\">%zu failed</span>"
+                  "<span class=\"badge error\">%zu error%s</span>",
                   p, f, e, e == 1 ? "" : "s");
     if (sk)
         an_buf_printf(b, "<span class=\"badge skip\">%zu skipped</span>", sk);
@@ -141,8 +142,10 @@ static void head(struct an_buf *b, const struct an_run_result *r, const struct a
         an_buf_puts(b, "</dd>");
     }
     if (r->adaptive) {
-        an_buf_printf(b, "<dt>repeat</dt><dd>adaptive, at most %u runs per test, pass rate "
-                         "needed ", r->max_repeats);
+        an_buf_printf(b,
+                      "<dt>repeat</dt><dd>adaptive, at most %u runs per test, pass rate "
+                      "needed ",
+                      r->max_repeats);
         double pr = r->pass_rate > 0 ? r->pass_rate : 1.0;
         html_pct(b, (int64_t)(pr * 1000.0 + 0.5), 1000);
         an_buf_puts(b, " at ");

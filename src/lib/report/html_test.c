@@ -8,8 +8,9 @@ static void repeat_box(struct an_buf *b, const struct an_run_result *r,
                        const struct an_test_result *t)
 {
     enum an_stability st = an_stability_of(t->passes, t->runs);
-    an_buf_printf(b, "<div class=\"box repeat\">runs <b>%u</b> \xC2\xB7 passes <b>%u</b> "
-                     "\xC2\xB7 pass rate <b>",
+    an_buf_printf(b,
+                  "<div class=\"box repeat\">runs <b>%u</b> \xC2\xB7 passes <b>%u</b> "
+                  "\xC2\xB7 pass rate <b>",
                   t->runs, t->passes);
     html_pct(b, t->passes, t->runs);
     an_buf_printf(b, "</b> \xC2\xB7 <span class=\"stab s%d\">%s</span>", (int)st,
@@ -75,10 +76,11 @@ static void test_summary(struct an_buf *b, const struct an_test_result *t, size_
     /* open what needs reading: a test that did not pass, or that passed
      * only some of its repeated runs */
     bool open = t->status == AN_STATUS_FAIL || t->status == AN_STATUS_ERROR ||
-                t->status == AN_STATUS_INCONCLUSIVE || t->passes < t->runs || t->expect == AN_EXPECT_STALE;
+                t->status == AN_STATUS_INCONCLUSIVE || t->passes < t->runs ||
+                t->expect == AN_EXPECT_STALE;
     bool fl = flaky(t);
-    an_buf_printf(b, "<details class=\"test %s\" id=\"test-%zu\" data-status=\"%s\"%s",
-                  st, idx + 1, st, fl ? " data-flaky=\"1\"" : "");
+    an_buf_printf(b, "<details class=\"test %s\" id=\"test-%zu\" data-status=\"%s\"%s", st, idx + 1,
+                  st, fl ? " data-flaky=\"1\"" : "");
     /* what the search box looks in: name, file, tags */
     an_buf_puts(b, " data-search=\"");
     html_text(b, t->name ? t->name : "", false);
@@ -88,11 +90,12 @@ static void test_summary(struct an_buf *b, const struct an_test_result *t, size_
         an_buf_putc(b, ' ');
         html_text(b, t->tags[i], false);
     }
-    an_buf_printf(b, "\"%s><summary><span class=\"badge %s\">%s</span>", open ? " open" : "",
-                  badge, html_status_label(t));
+    an_buf_printf(b, "\"%s><summary><span class=\"badge %s\">%s</span>", open ? " open" : "", badge,
+                  html_status_label(t));
     if (fl)
-        an_buf_printf(b, "<span class=\"badge flaky\" title=\"%u of %u runs passed\">FLAKY"
-                         "</span>",
+        an_buf_printf(b,
+                      "<span class=\"badge flaky\" title=\"%u of %u runs passed\">FLAKY"
+                      "</span>",
                       t->passes, t->runs);
     an_buf_puts(b, "<span class=\"tname\">");
     html_text(b, t->name ? t->name : "(unnamed)", false);
@@ -186,8 +189,9 @@ static void test_turns(struct an_buf *b, const struct an_test_result *t)
         for (size_t i = tr->nturns; i < d->nreasoning; i++) {
             if (!d->reasoning[i])
                 continue;
-            an_buf_printf(b, "<div class=\"who\">simulator&#39;s reasoning after turn %zu</div>"
-                             "<div class=\"msg sim\">",
+            an_buf_printf(b,
+                          "<div class=\"who\">simulator&#39;s reasoning after turn %zu</div>"
+                          "<div class=\"msg sim\">",
                           tr->nturns);
             html_text(b, d->reasoning[i], true);
             an_buf_puts(b, "</div>\n");

@@ -84,8 +84,9 @@ void html_turn_item(struct an_buf *b, const struct an_test_result *t, size_t i)
                       : r->status == AN_TURN_ERROR ? "error"
                       : has_findings(t, i)         ? "failed"
                                                    : "ok";
-    an_buf_printf(b, "<li class=\"turn %s\"><div class=\"thead\"><b>turn %zu</b>"
-                     "<span class=\"chip\">",
+    an_buf_printf(b,
+                  "<li class=\"turn %s\"><div class=\"thead\"><b>turn %zu</b>"
+                  "<span class=\"chip\">",
                   cls, i + 1);
     html_text(b, r->kind ? r->kind : "user", false);
     an_buf_puts(b, "</span>");
@@ -181,7 +182,9 @@ void html_checkpoint_table(struct an_buf *b, const struct an_dynamic_result *d)
         const struct an_checkpoint_result *c = &d->checkpoints[k];
         bool hit = c->reached_at_turn >= 0;
         an_buf_printf(b, "<tr class=\"%s\"><td><span class=\"mono\">",
-                      hit ? "reached" : c->required ? "missing" : "optional");
+                      hit           ? "reached"
+                      : c->required ? "missing"
+                                    : "optional");
         html_text(b, c->id ? c->id : "?", false);
         an_buf_puts(b, "</span>");
         if (c->description && c->description[0]) {

@@ -5,9 +5,9 @@
  *   {"type":"start","ananke":"0.1.0","started_at":"2025-01-17T07:46:40.000Z",
  *    "total":5,"config":"ananke.config.yaml","runs_per_case":1,"parallel":1}
  *   {"type":"result","id":"T001","name":"greeting","file":"cases.jsonl",
- *    "status":"failed","tags":["smoke"],"skip_reason":null,"duration_ms":40,"input":"Hello","response":"Hi there",
- *    "messages_count":1,"assertions":[{"type":"contains","passed":false,
- *    "message":"Output must contain \"Bye\"","expected":"...","actual":null,
+ *    "status":"failed","tags":["smoke"],"skip_reason":null,"duration_ms":40,"input":"Hello","response":"Hi
+ * there", "messages_count":1,"assertions":[{"type":"contains","passed":false, "message":"Output
+ * must contain \"Bye\"","expected":"...","actual":null,
  *    "detail":null,"turn":null,"location":"cases.jsonl:1:40"}],"error":null}
  *   {"type":"stability","id":"T001","name":"greeting","runs":5,"passed":3,"failed":2,
  *    "pass_rate":0.6,"stable":false,"stability_class":"unstable","avg_duration_ms":41,
@@ -171,9 +171,9 @@ static void dynamic(json_t *o, const struct an_test_result *t)
         const struct an_checkpoint_result *c = &t->dyn->checkpoints[i];
         json_t *k = json_object();
         set(k, "id", str(c->id));
-        set(k, "reached_at_turn", c->reached_at_turn >= 0
-                                      ? json_integer((json_int_t)c->reached_at_turn + 1)
-                                      : json_null());
+        set(k, "reached_at_turn",
+            c->reached_at_turn >= 0 ? json_integer((json_int_t)c->reached_at_turn + 1)
+                                    : json_null());
         set(k, "passed", json_boolean(c->reached_at_turn >= 0));
         set(k, "required", json_boolean(c->required));
         json_array_append_new(cps, k);
@@ -223,7 +223,10 @@ static json_t *result_event(const struct an_test_result *t)
         const struct an_judgement *g = &t->judgements.v[i];
         json_t *j = json_object();
         set(j, "agent", str(g->agent));
-        set(j, "verdict", json_string(g->verdict > 0 ? "pass" : g->verdict == 0 ? "fail" : "error"));
+        set(j, "verdict",
+            json_string(g->verdict > 0    ? "pass"
+                        : g->verdict == 0 ? "fail"
+                                          : "error"));
         set(j, "reason", str(g->reason));
         set(j, "answer", str(g->answer));
         json_array_append_new(js, j);

@@ -122,7 +122,8 @@ static void failure(struct an_buf *b, const struct an_test_result *t)
     const struct an_findings *fs = &t->findings;
     bool expected = t->expect == AN_EXPECT_FAILED;
     struct an_buf txt = AN_BUF_INIT;
-    an_buf_puts(b, expected ? "      <skipped message=\"expected failure" : "      <failure message=\"");
+    an_buf_puts(b, expected ? "      <skipped message=\"expected failure"
+                            : "      <failure message=\"");
     if (expected && t->expect_reason) {
         an_buf_puts(b, ": ");
         xml(b, t->expect_reason, true);
@@ -222,7 +223,7 @@ static void properties(struct an_buf *b, const struct an_run_result *r,
     an_metrics_of(t, &m);
     an_buf_puts(b, "      <properties>\n");
     tag_properties(b, t, false);
-#define PROP(name, fmt, v)                                                                    \
+#define PROP(name, fmt, v)                                                                         \
     an_buf_printf(b, "        <property name=\"ananke." name "\" value=\"" fmt "\"/>\n", v)
     PROP("tool_calls", "%zu", m.tool_calls);
     PROP("turns", "%zu", m.turns);
@@ -353,8 +354,7 @@ static void document(struct an_buf *b, const struct an_run_result *r)
                   "<testsuites name=\"ananke\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
                   "skipped=\"%zu\" time=\"%.3f\">\n",
                   r->ntests, c.failed - c.xfailed + c.stale + c.inconclusive, c.errors,
-                  c.skipped + c.xfailed,
-                  an_rpt_secs(r->end_ms - r->start_ms));
+                  c.skipped + c.xfailed, an_rpt_secs(r->end_ms - r->start_ms));
     /* Suites in the order their files first appear; a file seen before is
      * skipped. Quadratic in the worst case, but in files, not tests. */
     for (size_t i = 0; i < r->ntests; i++) {

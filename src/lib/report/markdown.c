@@ -57,8 +57,8 @@ static void md_char(struct an_buf *b, uint32_t c, const char *s, size_t k, bool 
         an_buf_putc(b, ' ');
     } else if (c == '\r') {
         /* a CRLF's \n already breaks the line */
-    } else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 ||
-               c == 0x2029 || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069)) {
+    } else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 || c == 0x2029 ||
+               (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069)) {
         an_buf_printf(b, "\\u%04x", (unsigned)c);
     } else {
         an_buf_append(b, s, k);
@@ -173,9 +173,9 @@ static void not_passed(struct an_buf *b, const struct an_run_result *r,
                        const struct an_test_result *t)
 {
     struct an_buf txt = AN_BUF_INIT;
-    an_buf_puts(b, t->expect == AN_EXPECT_FAILED  ? "### XFAIL "
-                   : t->expect == AN_EXPECT_STALE ? "### STALE "
-                   : t->status == AN_STATUS_FAIL  ? "### FAIL "
+    an_buf_puts(b, t->expect == AN_EXPECT_FAILED         ? "### XFAIL "
+                   : t->expect == AN_EXPECT_STALE        ? "### STALE "
+                   : t->status == AN_STATUS_FAIL         ? "### FAIL "
                    : t->status == AN_STATUS_INCONCLUSIVE ? "### INCONCLUSIVE "
                                                          : "### ERROR ");
     title(b, t, IN_HEADING);
@@ -270,8 +270,7 @@ static void summary(struct an_buf *b, const struct an_run_result *r)
         an_buf_printf(b,
                       " Adaptive repeats (at most %u runs a test, %.3g confidence): %zu "
                       "inconclusive, %zu runs saved.",
-                      r->max_repeats, r->confidence, c.inconclusive,
-                      an_run_result_runs_saved(r));
+                      r->max_repeats, r->confidence, c.inconclusive, an_run_result_runs_saved(r));
     if (c.flaky)
         an_buf_printf(b, " %zu repeated test%s flaky (%s).", c.flaky,
                       c.flaky == 1 ? " was" : "s were",

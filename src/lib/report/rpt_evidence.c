@@ -123,7 +123,9 @@ void an_rpt_judgements(struct an_buf *b, const struct an_test_result *t, const c
         an_buf_printf(b, "%sjudge '", indent);
         an_rpt_str(b, g->agent ? g->agent : "", cut, NULL, 0);
         an_buf_printf(b, "' %s (%s)",
-                      g->verdict > 0 ? "passed" : g->verdict == 0 ? "failed" : "gave no verdict",
+                      g->verdict > 0    ? "passed"
+                      : g->verdict == 0 ? "failed"
+                                        : "gave no verdict",
                       an_rpt_ms(d, sizeof d, g->duration_ms));
         if (g->turn >= 0)
             an_buf_printf(b, " on turn %d", g->turn + 1);

@@ -75,8 +75,7 @@ void an_rpt_text(struct an_buf *b, const char *s, size_t n, size_t cut, const ch
         an_buf_printf(b, " (+%zu bytes)", n - i);
 }
 
-void an_rpt_str(struct an_buf *b, const char *s, size_t cut, const char *nl_indent,
-                unsigned flags)
+void an_rpt_str(struct an_buf *b, const char *s, size_t cut, const char *nl_indent, unsigned flags)
 {
     if (s)
         an_rpt_text(b, s, strlen(s), cut, nl_indent, flags);

@@ -33,8 +33,7 @@
 void an_rpt_text(struct an_buf *b, const char *s, size_t n, size_t cut, const char *nl_indent,
                  unsigned flags);
 /* Same for a NUL-terminated string; NULL shows as nothing. */
-void an_rpt_str(struct an_buf *b, const char *s, size_t cut, const char *nl_indent,
-                unsigned flags);
+void an_rpt_str(struct an_buf *b, const char *s, size_t cut, const char *nl_indent, unsigned flags);
 /* A JSON value compactly, made safe and cut like an_rpt_text; NULL: "null". */
 void an_rpt_json(struct an_buf *b, const json_t *v, size_t cut);
 

@@ -17,9 +17,9 @@
  * failure --expected-failures lists is "not ok N - name # TODO expected
  * failure: reason" (TAP's own known-failure directive), and a listed test
  * that passed is "not ok" (stale). Every test that ran carries a YAML
- * diagnostic block: its metrics (report/metrics.h), and what failed. Every string in it is a one-line
- * double-quoted YAML scalar, and descriptions have their line breaks escaped,
- * so no text an agent produced can start a line of its own: a reply holding
+ * diagnostic block: its metrics (report/metrics.h), and what failed. Every string in it is a
+ * one-line double-quoted YAML scalar, and descriptions have their line breaks escaped, so no text
+ * an agent produced can start a line of its own: a reply holding
  * "\nok 3" cannot forge a test point, a plan or a "Bail out!".
  *
  * A repeated test's block adds its runs and statistics (docs/statistics.md);
@@ -149,8 +149,9 @@ static void stats_block(struct an_buf *b, const struct an_run_result *r,
         an_buf_printf(b, "  pass_at_k: %.4g\n  pass_hat_k: %.4g\n", s.pass_at_k, s.pass_hat_k);
     else
         an_buf_puts(b, "  pass_at_k: null\n  pass_hat_k: null\n");
-    an_buf_printf(b, "  ci_low: %.4g\n  ci_high: %.4g\n  ci_method: \"%s\"\n  confidence: %.4g\n"
-                     "  flaky: %s\n",
+    an_buf_printf(b,
+                  "  ci_low: %.4g\n  ci_high: %.4g\n  ci_method: \"%s\"\n  confidence: %.4g\n"
+                  "  flaky: %s\n",
                   s.ci_low, s.ci_high, s.ci_method, s.confidence, s.flaky ? "true" : "false");
 }
 

@@ -25,8 +25,7 @@
 #define ANANKE_VERSION "0"
 #endif
 
-
-#define VFRAME_MAX 2000 /* bytes of a frame -v shows */
+#define VFRAME_MAX 2000  /* bytes of a frame -v shows */
 #define VFRAMES_MAX 4096 /* frames -v keeps of one test */
 
 static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, const char *line,
@@ -54,10 +53,10 @@ static void log_flush(struct eng *e, const char *agent)
 {
     if (!e->o->verbose)
         return;
-    char **shown = e->nv && !an_redactor_empty(e->o->redact)
-                       ? an_redact_frames(e->o->redact, (const char *const *)e->vframes, e->nv,
-                                          NULL)
-                       : NULL;
+    char **shown =
+        e->nv && !an_redactor_empty(e->o->redact)
+            ? an_redact_frames(e->o->redact, (const char *const *)e->vframes, e->nv, NULL)
+            : NULL;
     char *name = an_comply_shown(e->o->redact, agent);
     flockfile(e->log);
     fprintf(e->log, "-- %s: %s\n", name, e->t->id);
@@ -180,7 +179,8 @@ static void on_warning(void *ud, struct an_acp_client *c, const char *what, cons
     }
     char *shown = an_utf8_lossy(line, len > 300 ? 300 : len);
     comply_unmet_add(e, "framing", -1,
-              "agent wrote a line to stdout that is not a JSON-RPC message (%s): %s", what, shown);
+                     "agent wrote a line to stdout that is not a JSON-RPC message (%s): %s", what,
+                     shown);
     free(shown);
 }
 
@@ -314,7 +314,7 @@ static bool runner_initialize(struct eng *e)
         (e->nrunner < 8 && (e->runner_ids[e->nrunner++] = id, false)) ||
         an_acp_wait(e->c, id, STEP_WAIT_MS, &res, &er, &err)) {
         comply_unmet_add(e, "startup", -1, "initialize by the runner failed: %s",
-                  e->closed ? e->close_reason : err.msg);
+                         e->closed ? e->close_reason : err.msg);
         return false;
     }
     bool ok = !er && json_is_object(res);
@@ -368,8 +368,8 @@ static void set_vars(struct eng *e, const struct an_jsont *t, const char *sandbo
 
 /* Start the agent in the sandbox: false (an unmet "startup") when it
  * cannot be. */
-static bool start_agent(struct eng *e, const struct an_comply_spec *spec,
-                        const struct an_jsont *t, const char *sandbox)
+static bool start_agent(struct eng *e, const struct an_comply_spec *spec, const struct an_jsont *t,
+                        const char *sandbox)
 {
     struct an_err err = AN_ERR_INIT;
     struct an_acp_opts ao = AN_ACP_OPTS_INIT;

@@ -77,10 +77,12 @@ struct an_comply_opts {
      * MiB; --max-event-bytes, --max-turn-bytes) */
     size_t max_event_bytes, max_turn_bytes;
 };
+/* clang-format off */
 #define AN_COMPLY_OPTS_INIT                                                                        \
     {                                                                                              \
         .permission_delay_ms = 800                                                                 \
     }
+/* clang-format on */
 
 /* Start the agent once with the default client capabilities: initialize,
  * session/new in a scratch directory, 300 ms of listening for commands.

@@ -119,8 +119,7 @@ static void kind_of(struct an_buf *b, const json_t *ev)
         an_buf_printf(b, ":%s", st);
 }
 
-static json_t *sse_summary(const json_t *events, size_t not_json, const json_t *rid,
-                           char **kinds)
+static json_t *sse_summary(const json_t *events, size_t not_json, const json_t *rid, char **kinds)
 {
     size_t other = 0, finals = 0, after = 0, i;
     bool seen_final = false;
@@ -509,11 +508,8 @@ void an_comply_a2a_run(const struct an_comply_spec *spec, const struct an_comply
         return;
     }
     char *base = base_of(spec->command);
-    struct a2a_eng e = {.o = o,
-                        .base = base,
-                        .out = out,
-                        .log = o->log ? o->log : stderr,
-                        .seen = json_array()};
+    struct a2a_eng e = {
+        .o = o, .base = base, .out = out, .log = o->log ? o->log : stderr, .seen = json_array()};
     e.rpc = rpc_url(a->init, base, &e.rpc_why);
     if (!a->init) {
         free(e.rpc_why);

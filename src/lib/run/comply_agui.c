@@ -200,8 +200,7 @@ static void judge_transfer(struct an_turn_rec *r, CURLcode cc, int rc,
         case AN_OK:
             rc = an_sse_finish(&io->sse);
             if (rc == AN_ELIMIT)
-                an_turn_fail(r, AN_ELIMIT,
-                             "an SSE event larger than max_event_bytes (%zu bytes)",
+                an_turn_fail(r, AN_ELIMIT, "an SSE event larger than max_event_bytes (%zu bytes)",
                              max_event);
             if (!io->sse.nevents && r->status != AN_TURN_ERROR) {
                 /* not one event: what came instead of a stream */
@@ -212,8 +211,7 @@ static void judge_transfer(struct an_turn_rec *r, CURLcode cc, int rc,
             }
             break;
         case AN_ETIMEOUT:
-            an_turn_fail(r, AN_ETIMEOUT,
-                         "no complete answer within %lld ms (the step's window)",
+            an_turn_fail(r, AN_ETIMEOUT, "no complete answer within %lld ms (the step's window)",
                          (long long)rq->window_ms);
             break;
         case AN_ECONNECT:
@@ -228,11 +226,11 @@ static void judge_transfer(struct an_turn_rec *r, CURLcode cc, int rc,
             if (r->status == AN_TURN_ERROR)
                 break;
             if (io->event_over)
-                an_turn_fail(r, AN_ELIMIT,
-                             "an SSE event larger than max_event_bytes (%zu bytes)", max_event);
+                an_turn_fail(r, AN_ELIMIT, "an SSE event larger than max_event_bytes (%zu bytes)",
+                             max_event);
             else
-                an_turn_fail(r, AN_ELIMIT,
-                             "response body larger than max_turn_bytes (%zu bytes)", max_body);
+                an_turn_fail(r, AN_ELIMIT, "response body larger than max_turn_bytes (%zu bytes)",
+                             max_body);
             break;
         default: /* AN_EHTTP, or the decoder stopping the transfer (recorded) */
             an_turn_fail(r, rc, "%s", herr->msg);
@@ -374,8 +372,8 @@ static json_t *build_input(struct ag_eng *e, const struct an_jsont_agui *g, cons
     json_t *o = json_object();
     const char *thread = an_json_str(in, "threadId");
     if (!thread)
-        thread =
-            g->cont && e->prev.thread_id ? e->prev.thread_id : an_vars_get(&e->vars, "threadId");
+        thread = g->cont && e->prev.thread_id ? e->prev.thread_id
+                                              : an_vars_get(&e->vars, "threadId");
     json_object_set_new(o, "threadId", json_string(thread));
     x = json_object_get(in, "runId");
     json_object_set_new(o, "runId",
@@ -623,8 +621,7 @@ void an_comply_agui_probe(const struct an_comply_spec *spec, struct an_comply_ag
                          .messages = json_object_get(in, "messages"),
                          .state = json_object_get(in, "state"),
                          .window_ms = window(o, PROBE_WINDOW_MS)};
-    json_t *out =
-        exchange(spec->command, &rq, o->log ? o->log : stderr, o, NULL);
+    json_t *out = exchange(spec->command, &rq, o->log ? o->log : stderr, o, NULL);
     const char *status = an_json_str(out, "status");
     const json_t *http = json_object_get(out, "http");
     if (!json_integer_value(json_object_get(http, "status"))) {
@@ -633,8 +630,8 @@ void an_comply_agui_probe(const struct an_comply_spec *spec, struct an_comply_ag
     } else {
         const json_t *first = json_array_get(json_object_get(out, "events"), 0);
         const char *ft = an_json_str(first, "type");
-        json_t *pv =
-            ft && !strcmp(ft, "RUN_STARTED") ? json_object_get(first, "protocolVersion") : NULL;
+        json_t *pv = ft && !strcmp(ft, "RUN_STARTED") ? json_object_get(first, "protocolVersion")
+                                                      : NULL;
         a->init = json_pack("{s:O,s:O,s:s,s:I,s:O?,s:O}", "httpStatus",
                             json_object_get(http, "status"), "contentType",
                             json_object_get(http, "contentType"), "status", status ? status : "?",

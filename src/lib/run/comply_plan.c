@@ -146,10 +146,10 @@ static void env_refs_of(struct an_comply_plan *p, const char *file)
 static int protocol_check(struct an_comply_plan *p, const struct an_jsont *t)
 {
     if (t->protocol != p->proto->steps)
-        return an_comply_plan_fail(
-            p, AN_ESCHEMA, "%s: an %s test (its steps are %s steps), but --protocol is %s",
-            t->file, t->protocol == AN_JSONT_AGUI ? "AG-UI" : "ACP",
-            t->protocol == AN_JSONT_AGUI ? "run/http" : "ACP", p->protocol);
+        return an_comply_plan_fail(p, AN_ESCHEMA,
+                                   "%s: an %s test (its steps are %s steps), but --protocol is %s",
+                                   t->file, t->protocol == AN_JSONT_AGUI ? "AG-UI" : "ACP",
+                                   t->protocol == AN_JSONT_AGUI ? "run/http" : "ACP", p->protocol);
     for (size_t s = 0; !p->proto->sessions && s < t->nsteps; s++)
         if (t->steps[s].kind == AN_JSONT_NEW_SESSION)
             return an_comply_plan_fail(
@@ -177,8 +177,8 @@ static int load_one(struct an_comply_plan *p, const char *file)
         want = want || !strcmp(p->o.ids[k], t->id);
     for (size_t k = 0; k < p->ntests && want; k++)
         if (!strcmp(p->tests[k]->id, t->id))
-            rc = an_comply_plan_fail(p, AN_ESCHEMA, "%s: test id '%s' also comes from %s",
-                                     t->file, t->id, p->tests[k]->file);
+            rc = an_comply_plan_fail(p, AN_ESCHEMA, "%s: test id '%s' also comes from %s", t->file,
+                                     t->id, p->tests[k]->file);
     if (!want) {
         an_jsont_free(t);
         return rc;

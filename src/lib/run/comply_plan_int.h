@@ -41,19 +41,19 @@ struct an_comply_plan {
     struct an_comply_plan_opts o; /* its arrays borrowed from the caller until new() returns */
     char *protocol;
     const struct an_comply_protocol *proto;
-    int confine;                  /* enum an_acp_confine */
-    char **confine_paths;         /* copied, NULL-terminated */
+    int confine;          /* enum an_acp_confine */
+    char **confine_paths; /* copied, NULL-terminated */
     char *settings;
-    char **pick, **agent_specs;   /* copied, NULL-terminated */
+    char **pick, **agent_specs; /* copied, NULL-terminated */
     struct an_redactor *red;
     struct an_jsont **tests;
     size_t ntests;
     struct an_comply_plan_agent *agents;
     size_t nagents;
-    char *spec;                   /* the requirement set's revision, or NULL */
-    struct an_comply_req *reqs;   /* its rows (comply_reqs.c) */
+    char *spec;                 /* the requirement set's revision, or NULL */
+    struct an_comply_req *reqs; /* its rows (comply_reqs.c) */
     size_t nreqs;
-    char said[16][128];           /* short secrets already warned about */
+    char said[16][128]; /* short secrets already warned about */
     size_t nsaid;
 };
 

@@ -67,12 +67,8 @@ static void run_agent(struct an_comply_plan *p, const struct an_comply_plan_agen
     /* every slot first: the workers write into them, nothing grows */
     for (size_t k = 0; k < p->ntests; k++)
         an_comply_add_test(ra);
-    struct pool pl = {.run = p->proto->run,
-                      .spec = &spec,
-                      .ra = ra,
-                      .tests = p->tests,
-                      .n = p->ntests,
-                      .o = o};
+    struct pool pl = {
+        .run = p->proto->run, .spec = &spec, .ra = ra, .tests = p->tests, .n = p->ntests, .o = o};
     atomic_init(&pl.next, 0);
     unsigned jobs = p->o.jobs ? p->o.jobs : 1;
     unsigned nw = jobs > p->ntests ? (unsigned)p->ntests : jobs;

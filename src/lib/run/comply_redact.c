@@ -48,8 +48,7 @@ static void walk(struct streams *ss, struct an_buf *path, const json_t *v)
         size_t i;
         json_t *m;
         an_buf_puts(path, "[]");
-        json_array_foreach(v, i, m)
-            walk(ss, path, m);
+        json_array_foreach(v, i, m) walk(ss, path, m);
         path->len = len;
         path->data[len] = '\0';
     }

@@ -79,9 +79,8 @@ static int load_rows(struct an_comply_plan *p, const char *file, const json_t *r
 {
     const json_t *rows = json_object_get(root, "requirements");
     if (!json_is_array(rows) || json_array_size(rows) > MAX_REQS)
-        return an_comply_plan_fail(p, AN_ESCHEMA,
-                                   "%s: 'requirements' must be an array (at most %d)", file,
-                                   MAX_REQS);
+        return an_comply_plan_fail(
+            p, AN_ESCHEMA, "%s: 'requirements' must be an array (at most %d)", file, MAX_REQS);
     p->reqs = an_xcalloc(json_array_size(rows) + 1, sizeof *p->reqs);
     size_t i;
     const json_t *r;
@@ -96,8 +95,8 @@ static int load_rows(struct an_comply_plan *p, const char *file, const json_t *r
                 i);
         for (size_t k = 0; k < p->nreqs; k++)
             if (!strcmp(p->reqs[k].id, id))
-                return an_comply_plan_fail(p, AN_ESCHEMA,
-                                           "%s: requirement '%s' is listed twice", file, id);
+                return an_comply_plan_fail(p, AN_ESCHEMA, "%s: requirement '%s' is listed twice",
+                                           file, id);
         struct an_comply_req *q = &p->reqs[p->nreqs++];
         q->id = an_xstrdup(id);
         q->level = an_xstrdup(level);
@@ -120,8 +119,8 @@ static int check_tests(struct an_comply_plan *p, const char *file)
                 found = !strcmp(p->reqs[k].id, t->requirements[r]);
             if (!found)
                 rc = an_comply_plan_fail(p, AN_ESCHEMA,
-                                         "%s: requirement '%s' is not in %s (revision %s)",
-                                         t->file, t->requirements[r], file, p->spec);
+                                         "%s: requirement '%s' is not in %s (revision %s)", t->file,
+                                         t->requirements[r], file, p->spec);
         }
     }
     return rc;
@@ -151,10 +150,9 @@ int an_comply_reqs_load(struct an_comply_plan *p, const char *const *paths, size
     json_t *root = json_load_file(an_buf_cstr(&file), 0, &je);
     if (!root) {
         char *have = newest(an_buf_cstr(&dir));
-        rc = an_comply_plan_fail(p, spec ? AN_EUSAGE : AN_ESCHEMA,
-                                 "--spec %s: no requirement set %s (%s)%s%s", rev,
-                                 an_buf_cstr(&file), je.text, have ? "; newest: " : "",
-                                 have ? have : "");
+        rc = an_comply_plan_fail(
+            p, spec ? AN_EUSAGE : AN_ESCHEMA, "--spec %s: no requirement set %s (%s)%s%s", rev,
+            an_buf_cstr(&file), je.text, have ? "; newest: " : "", have ? have : "");
         free(have);
         goto done;
     }

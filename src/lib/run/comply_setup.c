@@ -117,7 +117,6 @@ char *an_comply_precheck(const struct an_jsont *t, const json_t *agent_caps)
     return NULL;
 }
 
-
 void comply_fill_meta(struct an_comply_test *out, const struct an_jsont *t)
 {
     out->id = an_xstrdup(t->id);

@@ -57,7 +57,7 @@ bool comply_step_send(struct eng *e, const struct an_jsont_step *st)
     json_decref(frame);
     if (rc) {
         comply_unmet_add(e, "send", (int)st->index, "cannot send %s: %s", method ? method : "frame",
-                  e->closed ? e->close_reason : err.msg);
+                         e->closed ? e->close_reason : err.msg);
         return false;
     }
     return true;
@@ -90,7 +90,7 @@ static void apply_captures(struct eng *e, const struct an_jsont_step *st, const 
         }
         if (!v) {
             comply_unmet_add(e, "step", (int)st->index, "capture '%s': no matched message has '%s'",
-                      cp->var, cp->path);
+                             cp->var, cp->path);
             continue;
         }
         char *s = an_jm_stringify(v);
@@ -280,13 +280,14 @@ bool comply_step_new_session(struct eng *e, const struct an_jsont_step *st)
     }
     if (an_acp_new_session(e->c, NULL, mcp, &id, &err)) {
         comply_unmet_add(e, "step", (int)st->index, "newSession: cannot send session/new: %s",
-                  e->closed ? e->close_reason : err.msg);
+                         e->closed ? e->close_reason : err.msg);
         goto done;
     }
     if (e->nrunner < sizeof e->runner_ids / sizeof *e->runner_ids)
         e->runner_ids[e->nrunner++] = id;
     if (an_acp_wait(e->c, id, STEP_WAIT_MS, &res, &er, &err)) {
-        comply_unmet_add(e, "step", (int)st->index, "newSession: no session/new response: %s", err.msg);
+        comply_unmet_add(e, "step", (int)st->index, "newSession: no session/new response: %s",
+                         err.msg);
         goto done;
     }
     const char *sid = an_json_str(res, "sessionId");
@@ -326,9 +327,10 @@ void comply_check_sent(struct eng *e)
                 comply_pump(e, end - an_clock_mono_ms());
             if (!s->response) {
                 char *idtxt = an_json_compact(s->id);
-                comply_unmet_add(e, "send", (int)s->step, "no response to request id %s (%s)%s%s", idtxt,
-                          s->method ? s->method : "?", e->closed ? ": " : " within 10000 ms",
-                          e->closed ? e->close_reason : "");
+                comply_unmet_add(e, "send", (int)s->step, "no response to request id %s (%s)%s%s",
+                                 idtxt, s->method ? s->method : "?",
+                                 e->closed ? ": " : " within 10000 ms",
+                                 e->closed ? e->close_reason : "");
                 free(idtxt);
                 continue;
             }

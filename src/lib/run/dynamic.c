@@ -25,8 +25,7 @@ static const char *const instruction =
     "\"goal_achieved\": true or false, \"reasoning\": \"one sentence\"}. Set goal_achieved "
     "to true when the goal is reached (the message may then be empty).\n\n";
 
-void an_dyn_init(struct an_dyn_run *r, const struct an_dynamic *d, int64_t start_mono,
-                 int64_t seed)
+void an_dyn_init(struct an_dyn_run *r, const struct an_dynamic *d, int64_t start_mono, int64_t seed)
 {
     memset(r, 0, sizeof *r);
     r->d = d;
@@ -153,9 +152,9 @@ static char *why_missed(const struct an_findings *f, int turn)
  * first failed check and what was found), -1 a judge or script broke (r
  * says why). */
 static int judge_checkpoint(struct an_dyn_run *r, const struct an_checkpoint *cp,
-                            const struct an_scope *s, const char *input,
-                            const struct an_vars *vars, const char *dir,
-                            const struct an_target_over *over, char **evidence, char **why)
+                            const struct an_scope *s, const char *input, const struct an_vars *vars,
+                            const char *dir, const struct an_target_over *over, char **evidence,
+                            char **why)
 {
     struct an_findings scratch = {0};
     size_t nf = an_check(&cp->blk, s, &scratch);
@@ -168,8 +167,8 @@ static int judge_checkpoint(struct an_dyn_run *r, const struct an_checkpoint *cp
     struct an_err err = AN_ERR_INIT;
     int rc = an_script_checks(&cp->blk, s, input, dir, &scratch, &ns, &err);
     if (!rc && !ns)
-        rc = an_judge_checks(&cp->blk, s, input, vars, dir, over, &scratch, &na,
-                             &r->judgements, &err);
+        rc = an_judge_checks(&cp->blk, s, input, vars, dir, over, &scratch, &na, &r->judgements,
+                             &err);
     if (!rc && (ns || na))
         *why = why_missed(&scratch, s->turn);
     an_findings_release(&scratch);
@@ -236,13 +235,13 @@ static json_t *simulator_input(const struct an_dyn_run *r, const struct an_trans
             json_array_append_new(conv, json_pack("{s:s,s:o}", "role", "user", "content",
                                                   an_json_lossy(t->input, strlen(t->input))));
         const char *txt = t->text ? t->text : "";
-        json_t *m = json_pack("{s:s,s:o}", "role", "assistant", "content",
-                              an_json_lossy(txt, strlen(txt)));
+        json_t *m =
+            json_pack("{s:s,s:o}", "role", "assistant", "content", an_json_lossy(txt, strlen(txt)));
         if (t->ncalls) {
             json_t *calls = json_array();
             for (size_t c = t->first_call; c < t->first_call + t->ncalls; c++)
-                json_array_append_new(calls, json_string(tr->calls[c].name ? tr->calls[c].name
-                                                                           : ""));
+                json_array_append_new(calls,
+                                      json_string(tr->calls[c].name ? tr->calls[c].name : ""));
             json_object_set_new(m, "tool_calls", calls);
         }
         json_array_append_new(conv, m);
@@ -340,8 +339,7 @@ static void read_answer(struct an_dyn_run *r, const char *text, int next_turn)
 }
 
 static void simulate(struct an_dyn_run *r, const struct an_transcript *tr, int next_turn,
-                     const struct an_vars *vars, const char *dir,
-                     const struct an_target_over *over)
+                     const struct an_vars *vars, const char *dir, const struct an_target_over *over)
 {
     const struct an_agent *agent = r->d->simulator;
     json_t *in = simulator_input(r, tr, next_turn);
@@ -440,8 +438,8 @@ static void fail(struct an_dyn_run *r, struct an_test_result *res, const char *k
     struct an_buf exp = AN_BUF_INIT, act = AN_BUF_INIT, miss = AN_BUF_INIT;
     for (size_t i = 0; i < r->d->ncheckpoints; i++)
         if (r->d->checkpoints[i].required)
-            an_buf_printf(&exp, "%s%s", exp.len ? ", " : "every required checkpoint: ",
-                          r->d->checkpoints[i].id);
+            an_buf_printf(&exp, "%s%s",
+                          exp.len ? ", " : "every required checkpoint: ", r->d->checkpoints[i].id);
     missing(r, &miss);
     size_t nreached = 0;
     for (size_t i = 0; i < r->d->ncheckpoints; i++)
@@ -449,8 +447,8 @@ static void fail(struct an_dyn_run *r, struct an_test_result *res, const char *k
     an_buf_printf(&act, "%zu of %zu reached after %d turn%s; missing: %s", nreached,
                   r->d->ncheckpoints, turns, turns == 1 ? "" : "s", an_buf_cstr(&miss));
     const struct an_loc *l = &r->d->loc;
-    an_findings_add(&res->findings, kind, -1, l->file, l->line, l->col, label,
-                    an_buf_cstr(&exp), an_buf_cstr(&act), NULL);
+    an_findings_add(&res->findings, kind, -1, l->file, l->line, l->col, label, an_buf_cstr(&exp),
+                    an_buf_cstr(&act), NULL);
     an_buf_release(&exp);
     an_buf_release(&act);
     an_buf_release(&miss);

@@ -22,19 +22,19 @@
 
 struct an_dyn_run {
     const struct an_dynamic *d;
-    int *reached_at;      /* per checkpoint: the 0-based turn, -1 = not yet */
-    char **evidence;      /* per checkpoint: what satisfied it */
-    char **missed;        /* per checkpoint not reached: its check that failed last, and why */
-    char **reasoning;     /* per turn: the simulator's reasoning (NULL allowed) */
+    int *reached_at;  /* per checkpoint: the 0-based turn, -1 = not yet */
+    char **evidence;  /* per checkpoint: what satisfied it */
+    char **missed;    /* per checkpoint not reached: its check that failed last, and why */
+    char **reasoning; /* per turn: the simulator's reasoning (NULL allowed) */
     size_t nreasoning;
-    char *next;           /* the next user message; NULL when the loop ends */
-    bool last;            /* the simulator said the goal is achieved with `next` */
-    enum an_dyn_end end;  /* AN_DYN_NONE while the loop goes on */
-    int err_code;         /* AN_DYN_BROKEN: what broke */
+    char *next;          /* the next user message; NULL when the loop ends */
+    bool last;           /* the simulator said the goal is achieved with `next` */
+    enum an_dyn_end end; /* AN_DYN_NONE while the loop goes on */
+    int err_code;        /* AN_DYN_BROKEN: what broke */
     char *err_msg;
     int err_turn;
-    int64_t deadline_mono; /* the case's timeout */
-    int64_t seed;          /* -1: none */
+    int64_t deadline_mono;           /* the case's timeout */
+    int64_t seed;                    /* -1: none */
     struct an_findings findings;     /* checks of the checkpoints never produce findings;
                                         kept for a judge that errs */
     struct an_judgements judgements; /* judges asked for checkpoints */

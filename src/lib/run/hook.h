@@ -57,7 +57,9 @@ struct an_hook_opts {
     struct an_redactor *learn;
     size_t stdout_max, stderr_max; /* 0: AN_HOOK_STDOUT_MAX, AN_HOOK_STDERR_MAX */
 };
+/* clang-format off */
 #define AN_HOOK_OPTS_INIT {.timeout_ms = AN_HOOK_TIMEOUT_MS}
+/* clang-format on */
 
 /* Run one hook and return its variables.
  *

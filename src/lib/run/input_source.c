@@ -63,8 +63,8 @@ int an_gen_spec_parse(const char *src, struct an_gen_spec *g, struct an_err *err
             char *e;
             long v = strtol(val, &e, 10);
             if (!*val || *e || v < 1 || v > 1000) {
-                an_fail(err, AN_EUSAGE, &at, "count must be a whole number from 1 to 1000, not '%s'",
-                        val);
+                an_fail(err, AN_EUSAGE, &at,
+                        "count must be a whole number from 1 to 1000, not '%s'", val);
                 free(val);
                 an_gen_spec_release(g);
                 return AN_EUSAGE;
@@ -121,9 +121,9 @@ static char *as_jsonl(const char *text, size_t *len)
     unfence(&s, &n);
     struct an_buf out = AN_BUF_INIT;
     json_t *j = json_loadb(s, n, 0, NULL);
-    json_t *list = json_is_array(j)                                 ? j
+    json_t *list = json_is_array(j)                             ? j
                    : json_is_array(json_object_get(j, "cases")) ? json_object_get(j, "cases")
-                                                                    : NULL;
+                                                                : NULL;
     if (list) {
         size_t i;
         json_t *c;
@@ -208,7 +208,8 @@ int an_script_cases(const char *command, char **jsonl, size_t *len, struct an_er
     char *copy = an_xstrdup(command);
     size_t cap = 8, n = 0;
     const char **argv = an_xcalloc(cap, sizeof *argv);
-    for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+    for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w;
+         w = strtok_r(NULL, " \t", &save)) {
         if (n + 2 > cap) {
             cap *= 2;
             argv = an_xrealloc(argv, cap * sizeof *argv);

@@ -138,8 +138,7 @@ static void *checks_thread(void *arg)
     struct an_job *j = arg;
     struct an_job_checks *c = j->ck;
     size_t ns = 0, na = 0;
-    c->rc = an_script_checks(&c->blk, &c->scope, c->input, j->cfg->dir, &c->findings, &ns,
-                             &c->err);
+    c->rc = an_script_checks(&c->blk, &c->scope, c->input, j->cfg->dir, &c->findings, &ns, &c->err);
     struct an_target_over over = {j->env->helper_params, 0};
     if (!c->rc)
         c->rc = an_judge_checks(&c->blk, &c->scope, c->input, &j->vars, j->cfg->dir, &over,
@@ -169,9 +168,9 @@ static void checks_done(struct an_job *j)
     j->ck = NULL;
     for (size_t i = 0; i < c->findings.n; i++) {
         const struct an_finding *f = &c->findings.v[i];
-        struct an_finding *g = an_findings_add(&j->res.findings, f->kind, f->turn, f->file,
-                                               f->line, f->col, f->assertion, f->expected,
-                                               f->actual, f->detail);
+        struct an_finding *g = an_findings_add(&j->res.findings, f->kind, f->turn, f->file, f->line,
+                                               f->col, f->assertion, f->expected, f->actual,
+                                               f->detail);
         (void)g;
     }
     an_findings_release(&c->findings);

@@ -46,24 +46,24 @@ enum an_job_state {
 struct an_job_checks {
     struct an_assert blk; /* merged block (an_assert_release) */
     struct an_scope scope;
-    char *joined;         /* the test scope's text */
+    char *joined; /* the test scope's text */
     const char *input;
     bool test_level;
-    size_t failed;        /* findings so far (the pure ones) + the thread's */
+    size_t failed; /* findings so far (the pure ones) + the thread's */
     struct an_findings findings;
     struct an_judgements judgements;
     int rc;
-    struct an_err err;    /* last: judge() zeroes what comes before it */
+    struct an_err err; /* last: judge() zeroes what comes before it */
 };
 
 struct an_job_env {
-    CURLM *multi;           /* transfers are added here */
-    unsigned retries;       /* --retries */
-    int64_t timeout_ms;     /* --timeout per test; 0: none */
-    bool keep_frames;       /* keep raw protocol frames (a report shows them) */
-    bool keep_var_values;   /* results keep hook variable values (a recording) */
-    json_t *helper_params;  /* --seed: {"seed": N, "temperature": 0} for openai helpers; NULL */
-    int64_t seed;           /* --seed, or -1 */
+    CURLM *multi;          /* transfers are added here */
+    unsigned retries;      /* --retries */
+    int64_t timeout_ms;    /* --timeout per test; 0: none */
+    bool keep_frames;      /* keep raw protocol frames (a report shows them) */
+    bool keep_var_values;  /* results keep hook variable values (a recording) */
+    json_t *helper_params; /* --seed: {"seed": N, "temperature": 0} for openai helpers; NULL */
+    int64_t seed;          /* --seed, or -1 */
     /* The run's secrets (the config's own and --redact), read only: each
      * result is redacted with them and its test's own before it leaves the
      * job (run/redact_result.c). NULL: none. */
@@ -78,22 +78,22 @@ struct an_job {
     const struct an_config *cfg;
     const struct an_test *test;
     const struct an_job_env *env;
-    size_t slot;   /* which selected test */
-    unsigned run;  /* which repeat */
+    size_t slot;  /* which selected test */
+    unsigned run; /* which repeat */
     enum an_job_state state;
     struct an_test_result res;
 
     struct an_vars vars;
     struct an_session *session;
     struct an_target_conf *conf; /* interpolated target config (run/target_conf.h) */
-    char *sandbox; /* ACP: the per-test directory, removed at the end */
+    char *sandbox;               /* ACP: the per-test directory, removed at the end */
     size_t turn;
     CURL *easy;            /* the turn's transfer; NULL for an fd-driven session */
     unsigned tries;        /* retries of the current turn */
     int64_t wake_mono;     /* AN_JOB_WAIT: when to send again */
     int64_t deadline_mono; /* --timeout; 0: none */
 
-    long nfds_at;  /* where its descriptors sit in the loop's poll array; -1: none */
+    long nfds_at; /* where its descriptors sit in the loop's poll array; -1: none */
     size_t nfds;
 
     pthread_t thread;

@@ -74,8 +74,8 @@ int an_judge_parse(const char *text, char **reason, char **why)
     if (!o) {
         char *ex = an_judge_excerpt(text);
         *why = strf("the judge's answer is not a JSON object {\"passed\": bool, "
-                            "\"reason\": \"...\"}: %s",
-                            ex);
+                    "\"reason\": \"...\"}: %s",
+                    ex);
         free(ex);
         return -1;
     }
@@ -84,8 +84,8 @@ int an_judge_parse(const char *text, char **reason, char **why)
         char *c = an_json_compact(o);
         char *ex = an_judge_excerpt(c);
         *why = strf(p ? "the judge's 'passed' is not true or false: %s"
-                              : "the judge's answer has no 'passed' field: %s",
-                            ex);
+                      : "the judge's answer has no 'passed' field: %s",
+                    ex);
         free(ex);
         free(c);
         json_decref(o);
@@ -131,8 +131,7 @@ static int judge_one(const struct an_check_item *it, const struct an_scope *s, c
     json_t *shown = shown_json(it, s, input);
     char *body = json_dumps(shown, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(shown);
-    char *msg = agent->target.type->bare_model ? strf("%s%s", instruction, body)
-                                                       : an_xstrdup(body);
+    char *msg = agent->target.type->bare_model ? strf("%s%s", instruction, body) : an_xstrdup(body);
     free(body);
 
     struct an_judgement *jg = an_judgements_add(js);
@@ -150,7 +149,8 @@ static int judge_one(const struct an_check_item *it, const struct an_scope *s, c
     struct an_transcript tr;
     an_transcript_init(&tr);
     struct an_err oerr = AN_ERR_INIT;
-    int rc = an_target_open(&agent->target, NULL, vars, NULL, project_dir, over, &conf, &sess, &oerr);
+    int rc =
+        an_target_open(&agent->target, NULL, vars, NULL, project_dir, over, &conf, &sess, &oerr);
     if (rc) {
         char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
         jg->reason = an_xstrdup(an_err_format(&oerr, buf, sizeof buf));
@@ -194,8 +194,8 @@ static int judge_one(const struct an_check_item *it, const struct an_scope *s, c
         an_buf_printf(&exp, "%s: %s", it->negate ? "rejects" : "accepts", cex);
         an_buf_printf(&act, "%s%s%s", verdict ? "accepted" : "rejected", reason ? ": " : "",
                       reason ? reason : "");
-        an_check_item_finding(out, it, s, an_buf_cstr(&subject), "accept the output",
-                              it->negate, an_buf_cstr(&exp), an_buf_cstr(&act), NULL);
+        an_check_item_finding(out, it, s, an_buf_cstr(&subject), "accept the output", it->negate,
+                              an_buf_cstr(&exp), an_buf_cstr(&act), NULL);
         (*nfailed)++;
         free(cex);
         free(c);

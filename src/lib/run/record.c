@@ -35,23 +35,23 @@ struct an_recorder {
     const struct an_suite *suite;
     struct an_record_info info;
     char run_id[AN_UUID_STR];
-    char *config_sha256;  /* NULL: the config could not be read */
+    char *config_sha256;     /* NULL: the config could not be read */
     char *config_assertions; /* its `assertions:` section as written; NULL: none */
     int64_t opened_ms;
     struct an_redactor *red;
-    json_t *report;       /* redactions.json: [{"what", "file", "count"}] */
+    json_t *report; /* redactions.json: [{"what", "file", "count"}] */
     size_t redacted;
-    char **warned;        /* labels already reported as too short to redact */
+    char **warned; /* labels already reported as too short to redact */
     size_t nwarned;
-    size_t *selected;     /* info.selected, copied */
+    size_t *selected; /* info.selected, copied */
 };
 
 /* ---- slugs ---- */
 
 static bool slug_byte(unsigned char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '_' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
 }
 
 void an_record_slugs(const char *const *keys, size_t n, char **out)
@@ -596,8 +596,7 @@ static char *assertions_section(const char *text, size_t n)
         if (!from) {
             if ((size_t)(end - p) >= 11 && !strncmp(p, "assertions:", 11))
                 from = p;
-        } else if (p < next && *p != ' ' && *p != '\t' && *p != '#' && *p != '\n' &&
-                   *p != '\r') {
+        } else if (p < next && *p != ' ' && *p != '\t' && *p != '#' && *p != '\n' && *p != '\r') {
             to = p;
             break;
         }

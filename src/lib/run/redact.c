@@ -23,8 +23,8 @@ struct form {
 struct pattern {
     struct an_regex *re;
     size_t label;
-    bool utf; /* compiled with the u flag: step over whole characters */
-    bool group1; /* AN_REDACT_GROUP1: replace capture group 1 when it took part */
+    bool utf;              /* compiled with the u flag: step over whole characters */
+    bool group1;           /* AN_REDACT_GROUP1: replace capture group 1 when it took part */
     atomic_size_t gave_up; /* texts redacted whole: PCRE2 gave up on them */
 };
 
@@ -84,9 +84,8 @@ struct an_redactor *an_redactor_clone(const struct an_redactor *r)
     }
     for (size_t i = 0; i < r->nforms; i++) {
         AN_GROW(c->forms, c->nforms, c->cap_forms);
-        c->forms[c->nforms++] =
-            (struct form){an_xstrndup(r->forms[i].s, r->forms[i].n), r->forms[i].n,
-                          r->forms[i].label};
+        c->forms[c->nforms++] = (struct form){an_xstrndup(r->forms[i].s, r->forms[i].n),
+                                              r->forms[i].n, r->forms[i].label};
     }
     if (r->npats) {
         c->pats = an_xcalloc(r->npats, sizeof *c->pats);

@@ -178,8 +178,9 @@ static void compare_turn(struct an_replay_test *x, size_t i)
         return;
     struct an_buf b = AN_BUF_INIT;
     quote_turn(&b, x->test, i);
-    an_turn_warn(r, "replay: the message is %s now; the verdict is on the answer to the recorded "
-                    "one",
+    an_turn_warn(r,
+                 "replay: the message is %s now; the verdict is on the answer to the recorded "
+                 "one",
                  an_buf_cstr(&b));
     an_buf_release(&b);
 }

@@ -70,8 +70,8 @@ static void beyond(struct an_replay_test *x, const struct an_dyn_run *r, size_t 
     for (size_t i = 0; i < r->d->ncheckpoints; i++)
         if (r->d->checkpoints[i].required && r->reached_at[i] < 0)
             an_buf_printf(&miss, "%s%s", miss.len ? ", " : "", r->d->checkpoints[i].id);
-    an_buf_printf(&b, "the recorded conversation ended after %zu turn%s (%s)", k,
-                  k == 1 ? "" : "s", an_dyn_end_name(rd->end));
+    an_buf_printf(&b, "the recorded conversation ended after %zu turn%s (%s)", k, k == 1 ? "" : "s",
+                  an_dyn_end_name(rd->end));
     if (rd->end == AN_DYN_MAX_TURNS || !miss.len)
         an_buf_printf(&b, "; the test allows %lld turns now", (long long)r->d->max_turns);
     else
@@ -133,8 +133,9 @@ void an_replay_dynamic(struct an_replay_test *x)
         else if ((int64_t)t + 1 >= d->max_turns)
             r.end = AN_DYN_MAX_TURNS;
         if (r.end != AN_DYN_NONE && t + 1 < k) {
-            an_turn_warn(turn, "replay: the loop ends here now; the recording has %zu more "
-                               "turn%s",
+            an_turn_warn(turn,
+                         "replay: the loop ends here now; the recording has %zu more "
+                         "turn%s",
                          k - t - 1, k - t - 1 == 1 ? "" : "s");
             an_replay_cut(tr, t + 1, x->test, t + 1);
         }

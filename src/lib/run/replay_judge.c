@@ -147,8 +147,8 @@ int an_replay_judges(const struct an_assert *blk, const struct an_scope *s,
         c->reason = dup_or_null(g->reason);
         c->duration_ms = g->duration_ms;
         if (g->verdict < 0)
-            return an_fail(err, AN_EPROTO, &it->loc, "judge '%s' (%s): %s (as recorded)",
-                           g->agent, where, g->reason ? g->reason : "no usable answer");
+            return an_fail(err, AN_EPROTO, &it->loc, "judge '%s' (%s): %s (as recorded)", g->agent,
+                           where, g->reason ? g->reason : "no usable answer");
         if ((g->verdict == 1) == it->negate) {
             rejected(it, s, g, out);
             (*nfailed)++;
@@ -172,8 +172,7 @@ long an_replay_block(const struct an_assert *blk, const struct an_scope *s, cons
     size_t nf = an_check(blk, s, out), ns = 0, na = 0;
     if (checkpoint && nf)
         return (long)nf;
-    if (has_kind(blk, AN_CHECK_SCRIPT) &&
-        an_script_checks(blk, s, input, dir, out, &ns, err))
+    if (has_kind(blk, AN_CHECK_SCRIPT) && an_script_checks(blk, s, input, dir, out, &ns, err))
         return -1;
     if (checkpoint && ns)
         return (long)ns;

@@ -553,8 +553,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     unsigned nloops = loop_count(o, parallel, s.njobs);
     struct loop *loops = an_xcalloc(nloops, sizeof *loops);
     json_t *helper_params =
-        o->has_seed ? json_pack("{s:I,s:i}", "seed", (json_int_t)o->seed, "temperature", 0)
-                    : NULL;
+        o->has_seed ? json_pack("{s:I,s:i}", "seed", (json_int_t)o->seed, "temperature", 0) : NULL;
     int rc = AN_OK;
     for (unsigned i = 0; i < nloops; i++) {
         struct loop *l = &loops[i];
@@ -576,7 +575,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         l->env.keep_var_values = o->keep_var_values;
         l->env.seed = o->has_seed ? o->seed : -1;
         l->env.helper_params = helper_params; /* read only, by every loop */
-        l->env.secrets = s.secrets;            /* read only too */
+        l->env.secrets = s.secrets;           /* read only too */
         l->env.short_secret = short_secret;
         l->env.short_ud = &s;
     }

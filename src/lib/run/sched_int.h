@@ -29,7 +29,7 @@
 /* What the scheduler knows of each selected test. */
 struct slot {
     unsigned started, done;
-    int best; /* run index whose result represents the test; -1: none yet */
+    int best;      /* run index whose result represents the test; -1: none yet */
     bool complete; /* its verdict is final: no run of it starts again */
     bool emitted;
     bool skip; /* `skip: true`: a SKIP result, no run */
@@ -54,12 +54,12 @@ struct sched {
     struct an_sprt sprt;
     size_t nfresh;
     size_t *again, nagain;
-    size_t running;      /* runs started and not yet collected */
-    size_t collected;    /* runs collected so far */
-    size_t emit;         /* next slot to hand to on_test (the caller's thread
-                            writes it; the loops read it) */
+    size_t running;   /* runs started and not yet collected */
+    size_t collected; /* runs collected so far */
+    size_t emit;      /* next slot to hand to on_test (the caller's thread
+                         writes it; the loops read it) */
     size_t passed, failed, errors, skipped, inconclusive, finished_tests;
-    bool stop;           /* fail-fast or interrupted: start nothing new */
+    bool stop; /* fail-fast or interrupted: start nothing new */
     int64_t start_mono;
 
     struct an_redactor *secrets; /* the run's own (run/secrets.h); read only while loops run */
@@ -67,7 +67,7 @@ struct sched {
     char **warned;               /* labels of too-short secrets said already */
     size_t nwarned;
 
-    bool threaded;       /* several loops: take `mu` */
+    bool threaded; /* several loops: take `mu` */
     pthread_mutex_t mu;
     pthread_cond_t news; /* a run was collected, or a loop ended */
     unsigned loops_left; /* loop threads still running */
@@ -81,7 +81,7 @@ struct loop {
     unsigned parallel;
     struct an_job **act; /* the runs in flight (active of them) */
     size_t active;
-    size_t steps;        /* runs this loop finished */
+    size_t steps;              /* runs this loop finished */
     struct curl_waitfd *extra; /* descriptors of fd-driven sessions */
     size_t cap_extra;
     pthread_t thread;

@@ -209,7 +209,6 @@ void sched_loop_run(struct loop *l)
             wait = 0;
         for (size_t i = 0; i < nextra; i++)
             l->extra[i].revents = 0;
-        curl_multi_poll(l->env.multi, nextra ? l->extra : NULL, (unsigned)nextra, (int)wait,
-                        NULL);
+        curl_multi_poll(l->env.multi, nextra ? l->extra : NULL, (unsigned)nextra, (int)wait, NULL);
     }
 }

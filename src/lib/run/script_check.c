@@ -17,8 +17,8 @@ json_t *an_check_subject_json(const struct an_scope *s, const char *input)
     for (size_t i = 0; i < s->ncalls; i++) {
         const struct an_tool_call *c = &s->calls[i];
         json_t *o = json_object();
-        json_object_set_new(o, "name", an_json_lossy(c->name ? c->name : "",
-                                                     c->name ? strlen(c->name) : 0));
+        json_object_set_new(o, "name",
+                            an_json_lossy(c->name ? c->name : "", c->name ? strlen(c->name) : 0));
         /* arguments that were not JSON are sent as their text; the tree is
          * shared, not changed (jansson counts references through non-const
          * pointers) */
@@ -169,8 +169,7 @@ done:
 }
 
 int an_script_checks(const struct an_assert *blk, const struct an_scope *s, const char *input,
-                     const char *cwd, struct an_findings *out, size_t *nfailed,
-                     struct an_err *err)
+                     const char *cwd, struct an_findings *out, size_t *nfailed, struct an_err *err)
 {
     *nfailed = 0;
     for (size_t k = 0; k < blk->nchecks; k++) {

@@ -3,7 +3,8 @@
  * program, so it lives in the runner and not in the pure engine.
  *
  * The program (argv, no shell, in the directory of the file the check is
- * written in, under the check's timeout; output capped as for hooks) reads one JSON object on stdin:
+ * written in, under the check's timeout; output capped as for hooks) reads one JSON object on
+ * stdin:
  *   {"input": "<the user message>", "output": "<the agent's text>",
  *    "tool_calls": [{"name", "arguments", "result"}], "value": ..., "options": ...}
  * and answers:
@@ -27,8 +28,7 @@
  * out and *nfailed counts them. Returns AN_OK, or an error (err filled,
  * with the check's location) when a script is broken. */
 int an_script_checks(const struct an_assert *blk, const struct an_scope *s, const char *input,
-                     const char *cwd, struct an_findings *out, size_t *nfailed,
-                     struct an_err *err);
+                     const char *cwd, struct an_findings *out, size_t *nfailed, struct an_err *err);
 
 /* What a script or a judge is shown of a scope: {"input", "output",
  * "tool_calls": [{"name", "arguments", "result"}]}. New reference. */

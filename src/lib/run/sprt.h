@@ -41,10 +41,10 @@ enum an_sprt_verdict {
 
 /* The rule for one (P, C, N); plain data, filled by an_sprt_init. */
 struct an_sprt {
-    double p0, p1;          /* the two hypotheses */
-    double step_pass;       /* L added by a pass (+inf when p0 = 0) */
-    double step_fail;       /* L added by a failure (-inf when p1 = 1) */
-    double upper, lower;    /* PASS at L >= upper, FAIL at L <= lower */
+    double p0, p1;       /* the two hypotheses */
+    double step_pass;    /* L added by a pass (+inf when p0 = 0) */
+    double step_fail;    /* L added by a failure (-inf when p1 = 1) */
+    double upper, lower; /* PASS at L >= upper, FAIL at L <= lower */
     unsigned max_runs;
 };
 

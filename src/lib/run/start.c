@@ -34,11 +34,11 @@ struct an_started {
 
 struct waiter {
     const struct an_target_start *s;
-    const char *url;      /* ready.url, interpolated */
-    int log_fd;           /* ready.log: our read end of the log */
-    struct an_buf line;   /* the line being read */
-    bool line_skip;       /* past LOG_LINE_MAX: the rest is not kept */
-    long last_status;     /* ready.url: the last HTTP status, 0 none */
+    const char *url;    /* ready.url, interpolated */
+    int log_fd;         /* ready.log: our read end of the log */
+    struct an_buf line; /* the line being read */
+    bool line_skip;     /* past LOG_LINE_MAX: the rest is not kept */
+    long last_status;   /* ready.url: the last HTTP status, 0 none */
 };
 
 /* ---- probes ----------------------------------------------------------- */
@@ -103,9 +103,9 @@ static bool url_ready(struct waiter *w, int64_t left_ms)
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
     curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, an_http_cancel_progress);
     curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
-                     (long)(left_ms < URL_TIMEOUT_MS ? (left_ms > 1 ? left_ms : 1)
-                                                     : URL_TIMEOUT_MS));
+    curl_easy_setopt(
+        h, CURLOPT_TIMEOUT_MS,
+        (long)(left_ms < URL_TIMEOUT_MS ? (left_ms > 1 ? left_ms : 1) : URL_TIMEOUT_MS));
     curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)(1 << 20));
     if (curl_easy_perform(h) == CURLE_OK)
         curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
@@ -124,8 +124,8 @@ static bool log_ready(struct waiter *w)
     while ((n = read(w->log_fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)) {
         for (ssize_t i = 0; i < n; i++) {
             if (buf[i] == '\n') {
-                bool hit = an_regex_search(w->s->ready_log, w->line.data ? w->line.data : "",
-                                           w->line.len);
+                bool hit =
+                    an_regex_search(w->s->ready_log, w->line.data ? w->line.data : "", w->line.len);
                 an_buf_reset(&w->line);
                 w->line_skip = false;
                 if (hit)
@@ -285,8 +285,8 @@ static bool port_busy(const struct waiter *w, char *where, size_t cap)
 
 /* Poll until ready, the child exits, the deadline passes or the run is
  * cancelled. c is NULL for a reused server. */
-static int wait_ready(struct waiter *w, struct an_child *c, const char *shown_log,
-                      const char *prog, struct an_err *err)
+static int wait_ready(struct waiter *w, struct an_child *c, const char *shown_log, const char *prog,
+                      struct an_err *err)
 {
     const struct an_target_start *s = w->s;
     int64_t deadline = an_clock_mono_ms() + s->timeout_ms, tick = 5;

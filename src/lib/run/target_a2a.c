@@ -26,9 +26,8 @@ static void a2a_conf_free(struct a2a_conf *c)
     free(c);
 }
 
-static int a2a_conf_build(struct a2a_conf *c, const struct an_target *t,
-                          const struct an_test *test, const struct an_vars *vars,
-                          struct an_err *err)
+static int a2a_conf_build(struct a2a_conf *c, const struct an_target *t, const struct an_test *test,
+                          const struct an_vars *vars, struct an_err *err)
 {
     const struct an_a2a_target *a = an_a2a_target(t);
     int rc;

@@ -85,8 +85,8 @@ static int agui_conf_build(struct agui_conf *c, const struct an_target *t,
     if (a->connect_endpoint.src && (rc = connect_url(c, t, vars, err)))
         return rc;
     if (a->forwarded_props.value &&
-        (rc = an_interp_json(a->forwarded_props.value, &a->forwarded_props.loc, vars, &c->fwd,
-                             err)))
+        (rc =
+             an_interp_json(a->forwarded_props.value, &a->forwarded_props.loc, vars, &c->fwd, err)))
         return rc;
     if (a->state.value &&
         (rc = an_interp_json(a->state.value, &a->state.loc, vars, &c->state, err)))

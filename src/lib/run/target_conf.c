@@ -101,8 +101,7 @@ void an_target_describe_proc(const struct an_target_proc *t, json_t *o, bool bri
         if (!brief) {
             json_t *args = json_array();
             for (size_t i = 0; i < t->nargs; i++)
-                json_array_append_new(args,
-                                      an_json_lossy(t->args[i].src, strlen(t->args[i].src)));
+                json_array_append_new(args, an_json_lossy(t->args[i].src, strlen(t->args[i].src)));
             json_object_set_new(o, "args", args);
         }
     }

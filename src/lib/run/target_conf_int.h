@@ -25,7 +25,7 @@ int an_target_headers_build(struct an_target_headers *h, const struct an_target 
 struct an_proc_conf {
     char **argv; /* NULL-terminated */
     size_t argc;
-    char **env;  /* NULL-terminated NAME=VALUE */
+    char **env; /* NULL-terminated NAME=VALUE */
     size_t nenv;
 };
 void an_proc_conf_release(struct an_proc_conf *c);
@@ -44,7 +44,7 @@ void an_target_put(json_t *o, const char *key, const char *s, bool brief);
 void an_target_describe_proc(const struct an_target_proc *p, json_t *o, bool brief);
 void an_target_proc_secrets(const struct an_target_proc *p, an_target_secret_fn fn, void *ud);
 
-extern const struct an_target_type an_target_agui, an_target_acp, an_target_openai,
-    an_target_http, an_target_mcp, an_target_a2a;
+extern const struct an_target_type an_target_agui, an_target_acp, an_target_openai, an_target_http,
+    an_target_mcp, an_target_a2a;
 
 #endif

@@ -44,9 +44,9 @@ static char *root_uri(const char *r)
     return an_buf_detach(&b, NULL);
 }
 
-static int mcp_conf_build(struct mcp_conf *c, const struct an_target *t,
-                          const struct an_test *test, const struct an_vars *vars,
-                          const char *sandbox, const char *project_dir, struct an_err *err)
+static int mcp_conf_build(struct mcp_conf *c, const struct an_target *t, const struct an_test *test,
+                          const struct an_vars *vars, const char *sandbox, const char *project_dir,
+                          struct an_err *err)
 {
     const struct an_mcp_target *m = an_mcp_target(t);
     int rc;
@@ -117,8 +117,7 @@ static void mcp_free(void *c)
     mcp_conf_free(c);
 }
 
-static int mcp_check_test(const struct an_target *t, const struct an_test *test,
-                          struct an_err *err)
+static int mcp_check_test(const struct an_target *t, const struct an_test *test, struct an_err *err)
 {
     (void)t;
     if (test->dyn)

@@ -147,8 +147,8 @@ static const char *openai_model(const struct an_target *t)
     return ot->model.src;
 }
 
-static int openai_set(struct an_ld *ld, struct an_target *t, const char *key,
-                      const char *model, const struct an_loc *at)
+static int openai_set(struct an_ld *ld, struct an_target *t, const char *key, const char *model,
+                      const struct an_loc *at)
 {
     if (strcmp(key, "model"))
         return AN_ENOTFOUND;

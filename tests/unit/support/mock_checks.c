@@ -12,8 +12,7 @@
 
 #include "core/buf.h"
 
-void mock_assert_bad_scenarios(const struct mock_bad_scenario *cases, size_t n,
-                               mock_load_fn load)
+void mock_assert_bad_scenarios(const struct mock_bad_scenario *cases, size_t n, mock_load_fn load)
 {
     int failures = 0;
     for (size_t i = 0; i < n; i++) {
@@ -29,8 +28,8 @@ void mock_assert_bad_scenarios(const struct mock_bad_scenario *cases, size_t n,
         an_err_format(&err, got, sizeof got);
         snprintf(where, sizeof where, "%s:%u:%u", err.file, err.line, err.col);
         if (strcmp(where, cases[i].where) != 0 || !strstr(got, cases[i].msg)) {
-            print_error("case %zu:\n%s\nexpected at %s: ...%s...\ngot: %s\n", i, y,
-                        cases[i].where, cases[i].msg, got);
+            print_error("case %zu:\n%s\nexpected at %s: ...%s...\ngot: %s\n", i, y, cases[i].where,
+                        cases[i].msg, got);
             failures++;
         }
     }

@@ -26,8 +26,7 @@ typedef int (*mock_load_fn)(const char *yaml, struct an_err *err);
 
 /* Every case fails with an exit class 2 error at `where` whose message holds
  * `msg`; all cases run before the test fails. */
-void mock_assert_bad_scenarios(const struct mock_bad_scenario *cases, size_t n,
-                               mock_load_fn load);
+void mock_assert_bad_scenarios(const struct mock_bad_scenario *cases, size_t n, mock_load_fn load);
 
 /* Fail the test with err's message unless rc is 0 (a scenario that must load). */
 void mock_assert_loaded(int rc, const struct an_err *err);

@@ -155,18 +155,17 @@ struct an_run_result fx_dynamic_run(void)
     fx_turn(&t->transcript, "No, that's all", "Created it.", t0 + 3000, t0 + 6700);
     fx_call(&t->transcript, 2, "create_expense", json_pack("{s:i}", "amount", 250),
             json_pack("{s:s}", "id", "E-1"));
-    fx_checkpoint(t, "ask_type", "Agent asks for expense type", true, 0,
-                  "text contains \"type\"");
+    fx_checkpoint(t, "ask_type", "Agent asks for expense type", true, 0, "text contains \"type\"");
     fx_checkpoint(t, "call_create", "Agent calls create_expense", false, 2,
                   "create_expense({\"amount\":250})");
     fx_checkpoint(t, "confirm", "Agent confirms submission", true, -1, NULL);
     t->dyn->end = AN_DYN_MAX_TURNS;
     t->dyn->simulator = strdup("user-sim");
     t->dyn->seed = 42;
-    fx_reasoning(t->dyn,
-                 (const char *const[]){"Start by asking for help", NULL,
-                                       "The agent has not confirmed yet"},
-                 3);
+    fx_reasoning(
+        t->dyn,
+        (const char *const[]){"Start by asking for help", NULL, "The agent has not confirmed yet"},
+        3);
     an_findings_add(&t->findings, "dynamic.max_turns", -1, "cases.jsonl", 4, 1,
                     "max turns (3) exceeded without reaching all checkpoints",
                     "every required checkpoint reached", "missing: confirm", NULL);
