@@ -11,8 +11,7 @@
  * an_target_alloc), read by its open().
  *
  * A row's open() hands back a session: a `struct an_session` whose ops
- * (src/lib/proto/adapter.h, which an adapter outside the library includes
- * from the source tree, as tests/extension/ does) run one turn at a time.
+ * (ananke/session.h) run one turn at a time.
  *
  * Rows are static and live as long as the program: the built-in ones are a
  * table in the library (run/target_type.c); an_target_type_register() adds
@@ -32,7 +31,7 @@
 
 struct an_ld;      /* a load in progress (load/schema.h) */
 struct an_ynode;   /* a YAML node (core/yaml.h) */
-struct an_session; /* an open conversation (proto/adapter.h) */
+struct an_session; /* an open conversation (ananke/session.h) */
 struct an_target;
 struct an_test;
 struct an_tmpl;

@@ -17,8 +17,8 @@
 #include "ananke/model.h"
 #include "ananke/target_type.h"
 #include "ananke/transcript.h"
-#include "core/clock.h"
-#include "proto/adapter.h"
+#include "ananke/clock.h"
+#include "ananke/session.h"
 
 /* The type's own config, behind an_target.data (from the suite's arena). */
 struct echo_target {
