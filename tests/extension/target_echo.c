@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ananke/clock.h"
 #include "ananke/model.h"
+#include "ananke/session.h"
 #include "ananke/target_type.h"
 #include "ananke/transcript.h"
-#include "ananke/clock.h"
-#include "ananke/session.h"
 
 /* The type's own config, behind an_target.data (from the suite's arena). */
 struct echo_target {
