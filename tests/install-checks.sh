@@ -108,9 +108,13 @@ is "ananke ru<TAB> gives run" test "$(comp ananke ru)" = run
 is "ananke run --repo<TAB> gives --reporter" test "$(comp ananke run --repo)" = --reporter
 is "ananke comply --li<TAB> gives --list-tests" test "$(comp ananke comply --li)" = --list-tests
 is "ananke run -r ju<TAB> gives junit:" test "$(comp ananke run -r ju)" = junit:
+OPT_RE='(?<=^|[\[ |,])(--[a-z][a-z0-9-]*|-[a-zA-Z])(?=[\],| =|]|$)'
 for c in $(ananke --help | sed -n '/^commands:/,/^$/p' | awk '/^  [a-z]/ {print $1}'); do
   missing=""
-  for o in $(ananke "$c" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+  # an option is a token in an option's place (a usage bracket, the start
+  # of a help line, after a comma), not one named in prose ("made with
+  # 'ananke run --repeat auto'")
+  for o in $(ananke "$c" --help | grep -oP -- "$OPT_RE" | grep -- '^--' | sort -u); do
     for f in "$bc" "$zc" "$fc"; do
       case $f in
         "$fc") grep -qE -- "from $c' -l ${o#--}( |$)" "$f" ;;
@@ -130,7 +134,7 @@ is "ananke-mock ag<TAB> gives agui" test "$(mcomp ananke-mock ag)" = agui
 is "ananke-mock agui --scen<TAB> gives --scenario" test "$(mcomp ananke-mock agui --scen)" = --scenario
 for p in $(ananke-mock --help | sed -n '/^protocols:/,/^$/p' | awk '/^  [a-z]/ {print $1}'); do
   missing=""
-  for o in $(ananke-mock "$p" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+  for o in $(ananke-mock "$p" --help | grep -oP -- "$OPT_RE" | grep -- '^--' | sort -u); do
     for f in "$mbc" "$zc" "$mfc"; do
       case $f in
         "$mfc") grep -qE -- "from $p' -l ${o#--}( |$)" "$f" ;;
