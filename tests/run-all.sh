@@ -9,9 +9,10 @@ cd "$(dirname "$0")/.."
 B=${ANANKE_BUILD:-build}
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
-total_pass=0 total_fail=0
-failed=()
 
+# step NAME COMMAND...: one suite; its output is shown and kept, its counts
+# go to $log/NAME.counts ("PASSED FAILED RC"), summed at the end, so that
+# steps may also run in lanes side by side (lanes below).
 step() { # NAME COMMAND...
   local name=$1 t0=$SECONDS; shift
   echo "== $name"
@@ -26,10 +27,45 @@ step() { # NAME COMMAND...
   fi
   # a suite that failed without counting a failure still counts as one
   [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-  total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
-  [ "$rc" -ne 0 ] && failed+=("$name")
+  echo "$name $p $f $rc" >"$log/$name.counts"
   echo "-- $name: $((SECONDS - t0)) s"
   echo
+}
+
+# lanes FUNCTION...: each function runs its steps one after another, the
+# functions side by side (the machine's two cores are mostly idle while
+# these suites wait on agents, servers and node); each lane's output is
+# shown whole, in order, once all are done. The suites that measure time
+# (e2e's serial cases, security, hostile) and the builds run alone.
+lanes() {
+  local f t0=$SECONDS
+  for f in "$@"; do "$f" >"$log/lane-$f" 2>&1 & done
+  wait
+  for f in "$@"; do cat "$log/lane-$f"; done
+  echo "-- lanes ($*): $((SECONDS - t0)) s"
+  echo
+}
+lane_mocks() {
+  step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
+  step mock-acp env ANANKE_BUILD="$B" bash tests/mock/acp.sh
+  step mock-openai env ANANKE_BUILD="$B" bash tests/mock/openai.sh
+  step mock-mcp env ANANKE_BUILD="$B" bash tests/mock/mcp.sh
+  step mock-a2a env ANANKE_BUILD="$B" bash tests/mock/a2a.sh
+  step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
+}
+lane_comply() {
+  step comply env ANANKE_BUILD="$B" bash tests/comply/run.sh
+  step comply-agui env ANANKE_BUILD="$B" bash tests/comply/agui.sh
+  step comply-mcp env ANANKE_BUILD="$B" bash tests/comply/mcp.sh
+  step examples env ANANKE_BUILD="$B" bash tests/examples.sh
+}
+lane_peers() {
+  step comply-a2a env ANANKE_BUILD="$B" bash tests/comply/a2a.sh
+  step acp-sdk env ANANKE_BUILD="$B" bash tests/acp-sdk/run.sh
+  step mcp env ANANKE_BUILD="$B" bash tests/mcp/run.sh
+  step a2a env ANANKE_BUILD="$B" bash tests/a2a/run.sh
+  step action env ANANKE_BUILD="$B" bash tests/action/run.sh
+  step docs bash tests/docs.sh
 }
 
 # the lint (tests/lint.sh: banned calls, layers, Linux-only calls, function
@@ -37,23 +73,8 @@ step() { # NAME COMMAND...
 step lint bash tests/lint.sh
 step lint-self bash tests/lint/run.sh
 step unit ctest --test-dir "$B" --output-on-failure -j2
-step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
-step mock-acp env ANANKE_BUILD="$B" bash tests/mock/acp.sh
-step mock-openai env ANANKE_BUILD="$B" bash tests/mock/openai.sh
-step mock-mcp env ANANKE_BUILD="$B" bash tests/mock/mcp.sh
-step mock-a2a env ANANKE_BUILD="$B" bash tests/mock/a2a.sh
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
-step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
-step examples env ANANKE_BUILD="$B" bash tests/examples.sh
-step comply env ANANKE_BUILD="$B" bash tests/comply/run.sh
-step comply-agui env ANANKE_BUILD="$B" bash tests/comply/agui.sh
-step comply-mcp env ANANKE_BUILD="$B" bash tests/comply/mcp.sh
-step comply-a2a env ANANKE_BUILD="$B" bash tests/comply/a2a.sh
-step acp-sdk env ANANKE_BUILD="$B" bash tests/acp-sdk/run.sh
-step mcp env ANANKE_BUILD="$B" bash tests/mcp/run.sh
-step a2a env ANANKE_BUILD="$B" bash tests/a2a/run.sh
-step action env ANANKE_BUILD="$B" bash tests/action/run.sh
-step docs bash tests/docs.sh
+lanes lane_mocks lane_comply lane_peers
 step security env ANANKE_BUILD="$B" bash tests/security/run.sh
 step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh
 # only once, in the plain run: -O2 warnings do not depend on the sanitizers
@@ -96,6 +117,13 @@ if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step browser env ANANKE_BUILD="$B" bash tests/browser/run.sh
 fi
 
+total_pass=0 total_fail=0
+failed=()
+for c in "$log"/*.counts; do
+  read -r name p f rc <"$c"
+  total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+  [ "$rc" -ne 0 ] && failed+=("$name")
+done
 [ ${#failed[@]} -gt 0 ] && echo "failed suites: ${failed[*]}"
 echo "tests: $total_pass passed, $total_fail failed"
 [ ${#failed[@]} -eq 0 ]
