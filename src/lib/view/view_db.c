@@ -154,6 +154,9 @@ json_t *view_run(struct an_history *h, int64_t id, const char *q, bool *missing,
         json_decref(run);
         return NULL;
     }
+    const char *rec = json_string_value(json_object_get(run, "recording"));
+    if (rec)
+        view_rec_tags(rec, tests);
     return json_pack("{s:o, s:o, s:s}", "run", run, "tests", tests, "q", q ? q : "");
 }
 

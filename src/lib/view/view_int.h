@@ -56,6 +56,9 @@ json_t *view_compare(struct an_history *h, int64_t a, int64_t b, bool *missing,
 /* view_rec.c: the test (by name and file) of the recording in `dir`: its
  * tags and transcript, or NULL (with *why saying what was wrong) */
 json_t *view_recording(const char *dir, const char *name, const char *file, const char **why);
+/* Each test of `tests` (rows of a run) that the recording in `dir` gives
+ * tags gets them as "tags"; nothing when there is no readable recording. */
+void view_rec_tags(const char *dir, json_t *tests);
 
 /* Pages: the HTML of one answer appended to b. */
 void view_page_open(struct an_buf *b, const char *title);

@@ -2,6 +2,7 @@
  * docs/record.md): DIR/results.json, read without following a link and
  * at most VIEW_RESULTS_MAX bytes. The recording is untrusted: only what
  * the pages need is taken from it, and they escape all of it. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ananke/nofollow.h"
@@ -41,4 +42,43 @@ json_t *view_recording(const char *dir, const char *name, const char *file, cons
     if (!out)
         *why = "the run's recording does not hold this test";
     return out;
+}
+
+/* name US file: the key of a test in the recording (a name holds no US
+ * the history could not store, and a collision only mislabels tags). */
+static char *key_of(const char *name, const char *file)
+{
+    size_t n = strlen(name ? name : "") + strlen(file ? file : "") + 2;
+    char *k = an_xmalloc(n);
+    snprintf(k, n, "%s\x1f%s", name ? name : "", file ? file : "");
+    return k;
+}
+
+void view_rec_tags(const char *dir, json_t *tests)
+{
+    struct an_err err = AN_ERR_INIT;
+    json_t *doc = an_nf_json(dir, "results.json", 0, VIEW_RESULTS_MAX, &err);
+    json_t *by = json_object(), *t;
+    size_t i;
+    json_array_foreach(json_object_get(doc, "tests"), i, t)
+    {
+        json_t *tags = json_object_get(t, "tags");
+        if (!json_is_array(tags) || !json_array_size(tags))
+            continue;
+        char *k = key_of(json_string_value(json_object_get(t, "name")),
+                         json_string_value(json_object_get(t, "file")));
+        json_object_set(by, k, tags);
+        free(k);
+    }
+    json_array_foreach(tests, i, t)
+    {
+        char *k = key_of(json_string_value(json_object_get(t, "name")),
+                         json_string_value(json_object_get(t, "file")));
+        json_t *tags = json_object_get(by, k);
+        if (tags)
+            json_object_set(t, "tags", tags);
+        free(k);
+    }
+    json_decref(by);
+    json_decref(doc);
 }

@@ -38,7 +38,16 @@ static void test_row(struct an_buf *b, json_int_t run_id, const json_t *t)
     html_text(b, view_str(t, "test_id"), false);
     an_buf_puts(b, "\">");
     html_text(b, view_str(t, "name"), false);
-    an_buf_puts(b, "</a></td><td>");
+    an_buf_puts(b, "</a>");
+    size_t i;
+    json_t *tag;
+    json_array_foreach(json_object_get(t, "tags"), i, tag)
+    {
+        an_buf_puts(b, " <span class=\"tag\">");
+        html_text(b, json_string_value(tag), false);
+        an_buf_puts(b, "</span>");
+    }
+    an_buf_puts(b, "</td><td>");
     html_text(b, view_str(t, "file"), false);
     an_buf_printf(b, "</td><td>%" JSON_INTEGER_FORMAT " ms</td><td>%" JSON_INTEGER_FORMAT
                      "</td><td>%" JSON_INTEGER_FORMAT "</td><td>",

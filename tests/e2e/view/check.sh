@@ -49,6 +49,11 @@ page "runs/2?q=STEAD" search
 [ "$(grep -c '<tr class="test">' out/search.html)" = 1 ] && has search '>steady</a>' || fail "search: $(cat out/search.html)"
 has search 'value="STEAD"'
 
+# the recorded run's page shows each test's tags (from the recording), escaped
+page runs/3 run3
+has run3 '<span class="tag">security</span> <span class="tag">&lt;u&gt;tag&lt;/u&gt;</span>'
+lacks run3 '<u>'
+
 # a test: hostile text escaped, never markup; tags; the sparkline; the conversation
 hid=$(sqlite3 -batch -noheader "$db" "SELECT test_id FROM test_results WHERE name LIKE '<i>%' LIMIT 1")
 page "runs/3/tests/$hid" hostile
