@@ -250,6 +250,18 @@ static int open_ro(struct an_history *h, const char *path, struct an_err *err)
                                        : strerror(errno));
     if (!S_ISREG(sb.st_mode))
         return an_fail(err, AN_EIO, NULL, "'%s': not a regular file", path);
+    /* SQLite opens the -wal and -shm companions by name (a reader of a WAL
+     * database makes them when they are absent): never through a link */
+    static const char *const companions[] = {"-wal", "-shm", "-journal"};
+    for (size_t i = 0; i < sizeof companions / sizeof *companions; i++) {
+        char name[4096];
+        snprintf(name, sizeof name, "%s%s", path, companions[i]);
+        if (!lstat(name, &sb) && !S_ISREG(sb.st_mode))
+            return an_fail(err, AN_EIO, NULL,
+                           "'%s': a companion file (-wal, -shm, -journal) is a link or not a "
+                           "regular file",
+                           path);
+    }
     if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
             SQLITE_OK ||
         sqlite3_exec(h->db, "PRAGMA query_only=1", NULL, NULL, NULL) != SQLITE_OK)

@@ -125,3 +125,10 @@ set +e
 "$ANANKE" view --history out/none.sqlite >out/none 2>&1; n=$?
 set -e
 [ "$n" = 2 ] && grep -q "no history yet" out/none || fail "no history: $n $(cat out/none)"
+# a link planted at the -wal companion is not followed: refused, exit 1
+cp "$db" out/linked.sqlite
+ln -sf /etc/passwd out/linked.sqlite-wal
+set +e
+"$ANANKE" view --history out/linked.sqlite --port 0 >out/linked 2>&1; n=$?
+set -e
+[ "$n" = 1 ] && grep -q "a companion file (-wal, -shm, -journal) is a link" out/linked || fail "linked -wal: $n $(cat out/linked)"
