@@ -116,17 +116,16 @@ static json_t *one_run(struct an_history *h, int64_t id, bool *missing, struct a
     return r;
 }
 
-static const char *const test_names[] = {
-    "result_id",  "test_id", "name",        "file",          "file_digest", "outcome",
-    "duration_ms", "tool_calls", "turns",   "ttft_ms",       "input_tokens", "output_tokens",
-    "cost",       "error",   "finding",     NULL};
+static const char *const test_names[] = {"result_id",   "test_id", "name",         "file",
+                                         "file_digest", "outcome", "duration_ms",  "tool_calls",
+                                         "turns",       "ttft_ms", "input_tokens", "output_tokens",
+                                         "cost",        "error",   "finding",      NULL};
 #define TEST_COLS                                                                                  \
     "t.id, t.test_id, t.name, t.file, t.file_digest, t.outcome, t.duration_ms, t.tool_calls,"      \
     " t.turns, t.ttft_ms, t.input_tokens, t.output_tokens, t.cost, t.error,"                       \
     " (SELECT f.assertion FROM findings f WHERE f.result_id = t.id ORDER BY f.id LIMIT 1)"
 
-json_t *view_run(struct an_history *h, int64_t id, const char *q, bool *missing,
-                 struct an_err *err)
+json_t *view_run(struct an_history *h, int64_t id, const char *q, bool *missing, struct an_err *err)
 {
     /* failures first: error, fail, then the rest; a search looks in the
      * name, the file, the error and every finding */
@@ -201,10 +200,11 @@ json_t *view_test(struct an_history *h, int64_t run_id, const char *test_id, boo
     json_t *run = one_run(h, run_id, missing, err);
     if (!run)
         return NULL;
-    sqlite3_stmt *st = prepare(
-        h, "SELECT " TEST_COLS " FROM test_results t WHERE t.run_id = ?1 AND t.test_id = ?2"
-           " ORDER BY t.id LIMIT 1",
-        err);
+    sqlite3_stmt *st = prepare(h,
+                               "SELECT " TEST_COLS
+                               " FROM test_results t WHERE t.run_id = ?1 AND t.test_id = ?2"
+                               " ORDER BY t.id LIMIT 1",
+                               err);
     json_t *all = NULL;
     if (st) {
         sqlite3_bind_int64(st, 1, run_id);
@@ -232,12 +232,10 @@ json_t *view_test(struct an_history *h, int64_t run_id, const char *test_id, boo
                                        json_string_value(json_object_get(t, "file")), &why)
                       : NULL;
     return json_pack("{s:o, s:o, s:o, s:o, s:o, s:s?}", "run", run, "test", t, "findings", fs,
-                     "history", hist, "recording", rec ? rec : json_null(), "recording_note",
-                     why);
+                     "history", hist, "recording", rec ? rec : json_null(), "recording_note", why);
 }
 
-json_t *view_compare(struct an_history *h, int64_t a, int64_t b, bool *missing,
-                     struct an_err *err)
+json_t *view_compare(struct an_history *h, int64_t a, int64_t b, bool *missing, struct an_err *err)
 {
     static const char sql[] =
         "WITH ids AS (SELECT test_id FROM test_results WHERE run_id IN (?1, ?2) GROUP BY test_id)"
@@ -276,12 +274,12 @@ json_t *view_compare(struct an_history *h, int64_t a, int64_t b, bool *missing,
         const char *oa = json_string_value(json_object_get(t, "a"));
         const char *ob = json_string_value(json_object_get(t, "b"));
         bool good_a = oa && !strcmp(oa, "pass"), good_b = ob && !strcmp(ob, "pass");
-        const char *ch = !oa                         ? "new"
-                         : !ob                       ? "gone"
-                         : !strcmp(oa, ob)           ? "same"
-                         : good_a && !good_b         ? "regressed"
-                         : !good_a && good_b         ? "fixed"
-                                                     : "changed";
+        const char *ch = !oa                 ? "new"
+                         : !ob               ? "gone"
+                         : !strcmp(oa, ob)   ? "same"
+                         : good_a && !good_b ? "regressed"
+                         : !good_a && good_b ? "fixed"
+                                             : "changed";
         n_changed += strcmp(ch, "same") != 0;
         json_object_set_new(t, "change", json_string(ch));
     }

@@ -25,15 +25,15 @@
 #include "history/history_int.h"
 
 /* Caps (docs/history.md "ananke view"). */
-#define VIEW_URL_MAX 2048              /* a request's path and query */
-#define VIEW_QUERY_MAX 256             /* a search or filter value */
-#define VIEW_CONN_MEMORY (32u << 10)   /* MHD's per-connection memory: headers */
-#define VIEW_CONN_MAX 32               /* connections at once */
-#define VIEW_CONN_TIMEOUT_S 15         /* an idle connection is closed */
-#define VIEW_PAGE_MAX (32u << 20)      /* a page or JSON answer */
-#define VIEW_RESULTS_MAX (64u << 20)   /* a recording's results.json read */
-#define VIEW_ROWS_MAX 500              /* rows of a list */
-#define VIEW_SPARK_RUNS 50             /* runs in a test's sparkline */
+#define VIEW_URL_MAX 2048            /* a request's path and query */
+#define VIEW_QUERY_MAX 256           /* a search or filter value */
+#define VIEW_CONN_MEMORY (32u << 10) /* MHD's per-connection memory: headers */
+#define VIEW_CONN_MAX 32             /* connections at once */
+#define VIEW_CONN_TIMEOUT_S 15       /* an idle connection is closed */
+#define VIEW_PAGE_MAX (32u << 20)    /* a page or JSON answer */
+#define VIEW_RESULTS_MAX (64u << 20) /* a recording's results.json read */
+#define VIEW_ROWS_MAX 500            /* rows of a list */
+#define VIEW_SPARK_RUNS 50           /* runs in a test's sparkline */
 
 /* view_db.c. Each returns a new JSON value, or NULL when the thing asked
  * for does not exist (*missing) or the database failed (err). */
@@ -50,8 +50,7 @@ json_t *view_test(struct an_history *h, int64_t run, const char *test_id, bool *
                   struct an_err *err);
 /* {a, b, tests: [{test_id, name, file, a, b, change}], counts} */
 bool view_run_exists(struct an_history *h, int64_t id);
-json_t *view_compare(struct an_history *h, int64_t a, int64_t b, bool *missing,
-                     struct an_err *err);
+json_t *view_compare(struct an_history *h, int64_t a, int64_t b, bool *missing, struct an_err *err);
 
 /* view_rec.c: the test (by name and file) of the recording in `dir`: its
  * tags and transcript, or NULL (with *why saying what was wrong) */

@@ -96,8 +96,9 @@ static void options(struct an_buf *b, const char *const *v, const char *cur)
 static void run_row(struct an_buf *b, const json_t *r, const json_t *prev)
 {
     json_int_t id = view_int(r, "id");
-    an_buf_printf(b, "<tr><td><a href=\"/runs/%" JSON_INTEGER_FORMAT "\">#%" JSON_INTEGER_FORMAT
-                     "</a></td><td>",
+    an_buf_printf(b,
+                  "<tr><td><a href=\"/runs/%" JSON_INTEGER_FORMAT "\">#%" JSON_INTEGER_FORMAT
+                  "</a></td><td>",
                   id, id);
     html_text(b, view_str(r, "started_at"), false);
     an_buf_puts(b, "</td><td>");

@@ -27,8 +27,7 @@ json_t *view_recording(const char *dir, const char *name, const char *file, cons
     size_t i;
     json_array_foreach(tests, i, t)
     {
-        if (!json_is_object(t) ||
-            !same(json_string_value(json_object_get(t, "name")), name) ||
+        if (!json_is_object(t) || !same(json_string_value(json_object_get(t, "name")), name) ||
             !same(json_string_value(json_object_get(t, "file")), file))
             continue;
         json_t *tr = json_object_get(t, "transcript"), *tags = json_object_get(t, "tags");

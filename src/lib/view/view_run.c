@@ -49,8 +49,9 @@ static void test_row(struct an_buf *b, json_int_t run_id, const json_t *t)
     }
     an_buf_puts(b, "</td><td>");
     html_text(b, view_str(t, "file"), false);
-    an_buf_printf(b, "</td><td>%" JSON_INTEGER_FORMAT " ms</td><td>%" JSON_INTEGER_FORMAT
-                     "</td><td>%" JSON_INTEGER_FORMAT "</td><td>",
+    an_buf_printf(b,
+                  "</td><td>%" JSON_INTEGER_FORMAT " ms</td><td>%" JSON_INTEGER_FORMAT
+                  "</td><td>%" JSON_INTEGER_FORMAT "</td><td>",
                   view_int(t, "duration_ms"), view_int(t, "tool_calls"), view_int(t, "turns"));
     html_text(b, *view_str(t, "finding") ? view_str(t, "finding") : view_str(t, "error"), false);
     an_buf_puts(b, "</td></tr>\n");
@@ -96,7 +97,9 @@ static void cmp_row(struct an_buf *b, const json_t *t, json_int_t rb)
 {
     const char *ch = view_str(t, "change");
     an_buf_printf(b, "<tr class=\"%s\"><td>",
-                  !strcmp(ch, "regressed") ? "regressed" : !strcmp(ch, "fixed") ? "fixed" : "x");
+                  !strcmp(ch, "regressed") ? "regressed"
+                  : !strcmp(ch, "fixed")   ? "fixed"
+                                           : "x");
     if (strcmp(ch, "gone")) {
         an_buf_printf(b, "<a href=\"/runs/%" JSON_INTEGER_FORMAT "/tests/", rb);
         html_text(b, view_str(t, "test_id"), false);
@@ -131,10 +134,11 @@ void view_html_compare(struct an_buf *b, const json_t *cmp)
                   "</a></h1><p id=\"changed\">%" JSON_INTEGER_FORMAT
                   " tests changed outcome.</p>\n",
                   ra, ra, rb, rb, view_int(cmp, "changed"));
-    an_buf_printf(b,
-                  "<table id=\"compare\"><thead><tr><th>test</th><th>file</th><th>#%" JSON_INTEGER_FORMAT
-                  "</th><th>#%" JSON_INTEGER_FORMAT "</th><th>change</th></tr></thead><tbody>\n",
-                  ra, rb);
+    an_buf_printf(
+        b,
+        "<table id=\"compare\"><thead><tr><th>test</th><th>file</th><th>#%" JSON_INTEGER_FORMAT
+        "</th><th>#%" JSON_INTEGER_FORMAT "</th><th>change</th></tr></thead><tbody>\n",
+        ra, rb);
     const json_t *tests = json_object_get(cmp, "tests");
     /* the changes first, then the tests that kept their outcome */
     for (int pass = 0; pass < 2; pass++) {

@@ -31,13 +31,12 @@ static const char csp[] = "default-src 'none'; style-src 'self'; img-src 'self';
                           "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
-                            struct an_buf *b)
+                             struct an_buf *b)
 {
     size_t len = 0;
     char *data = an_buf_detach(b, &len);
-    struct MHD_Response *r =
-        MHD_create_response_from_buffer(len, data ? data : "", data ? MHD_RESPMEM_MUST_FREE
-                                                                    : MHD_RESPMEM_PERSISTENT);
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        len, data ? data : "", data ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
     MHD_add_response_header(r, "Content-Type", type);
     MHD_add_response_header(r, "Content-Security-Policy", csp);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
@@ -297,14 +296,13 @@ int an_view_start(struct an_view **out, const struct an_view_opts *o, struct an_
         an_view_stop(v);
         return rc;
     }
-    v->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
-                            handle, v, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)VIEW_CONN_MEMORY,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)VIEW_CONN_MAX,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)VIEW_CONN_TIMEOUT_S,
-                            MHD_OPTION_END);
-    const union MHD_DaemonInfo *di =
-        v->d ? MHD_get_daemon_info(v->d, MHD_DAEMON_INFO_LISTEN_FD) : NULL;
+    v->d = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, handle, v,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)VIEW_CONN_MEMORY, MHD_OPTION_CONNECTION_LIMIT, (unsigned)VIEW_CONN_MAX,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)VIEW_CONN_TIMEOUT_S, MHD_OPTION_END);
+    const union MHD_DaemonInfo *di = v->d ? MHD_get_daemon_info(v->d, MHD_DAEMON_INFO_LISTEN_FD)
+                                          : NULL;
     struct sockaddr_in bound;
     socklen_t blen = sizeof bound;
     if (!di || getsockname(di->listen_fd, (struct sockaddr *)&bound, &blen)) {

@@ -84,8 +84,9 @@ static void sparkline(struct an_buf *b, const json_t *hist, json_int_t cur, cons
         bool up = !strcmp(cls, "pass");
         an_buf_printf(b, "<a href=\"/runs/%" JSON_INTEGER_FORMAT "/tests/", run);
         html_text(b, tid, false);
-        an_buf_printf(b, "\"><rect class=\"%s%s\" x=\"%zu\" y=\"%d\" width=\"8\" height=\"%d\">"
-                         "<title>#%" JSON_INTEGER_FORMAT " ",
+        an_buf_printf(b,
+                      "\"><rect class=\"%s%s\" x=\"%zu\" y=\"%d\" width=\"8\" height=\"%d\">"
+                      "<title>#%" JSON_INTEGER_FORMAT " ",
                       cls, run == cur ? " cur" : "", i * 10 + 1, up ? 1 : 9, up ? 12 : 12, run);
         html_text(b, o, false);
         an_buf_puts(b, "</title></rect></a>");
@@ -95,8 +96,9 @@ static void sparkline(struct an_buf *b, const json_t *hist, json_int_t cur, cons
     for (size_t i = n; i-- > 0;) {
         const json_t *h = json_array_get(hist, i);
         json_int_t run = view_int(h, "run_id");
-        an_buf_printf(b, "<tr><td><a href=\"/runs/%" JSON_INTEGER_FORMAT "\">#%" JSON_INTEGER_FORMAT
-                         "</a></td><td>",
+        an_buf_printf(b,
+                      "<tr><td><a href=\"/runs/%" JSON_INTEGER_FORMAT "\">#%" JSON_INTEGER_FORMAT
+                      "</a></td><td>",
                       run, run);
         html_text(b, view_str(h, "started_at"), false);
         an_buf_puts(b, "</td><td>");
@@ -167,7 +169,8 @@ static void conversation(struct an_buf *b, const json_t *doc)
         an_buf_puts(b, "</p>");
         return;
     }
-    const json_t *turns = json_object_get(rec, "turns"), *calls = json_object_get(rec, "tool_calls");
+    const json_t *turns = json_object_get(rec, "turns"),
+                 *calls = json_object_get(rec, "tool_calls");
     an_buf_puts(b, "<div id=\"conversation\">");
     size_t i;
     json_t *t;
@@ -188,8 +191,9 @@ void view_html_test(struct an_buf *b, const json_t *doc)
     html_text(b, view_str(t, "name"), false);
     an_buf_puts(b, "</h1><p>");
     view_outcome(b, view_str(t, "outcome"));
-    an_buf_printf(b, " in <a href=\"/runs/%" JSON_INTEGER_FORMAT "\">run #%" JSON_INTEGER_FORMAT
-                     "</a> · <span class=\"mono\">",
+    an_buf_printf(b,
+                  " in <a href=\"/runs/%" JSON_INTEGER_FORMAT "\">run #%" JSON_INTEGER_FORMAT
+                  "</a> · <span class=\"mono\">",
                   rid, rid);
     html_text(b, view_str(t, "file"), false);
     an_buf_puts(b, "</span>");
