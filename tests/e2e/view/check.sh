@@ -113,6 +113,13 @@ grep -qi "^content-security-policy: default-src 'none'; style-src 'self'" out/he
 grep -qi '^x-content-type-options: nosniff' out/headers || fail "no nosniff"
 [ "$(code "${url}style.css")" = 200 ] || fail "no style sheet"
 
+[ "$(curl -s --max-time 5 -I -o /dev/null -w '%{http_code}' "${url}runs/1")" = 200 ] || fail "HEAD is refused"
+# a second server on the same port: exit 1, it says why
+set +e
+"$ANANKE" view -c out/proj/ananke.config.yaml --port "$port" >out/busy 2>&1; n=$?
+set -e
+[ "$n" = 1 ] && grep -q "cannot listen on 127.0.0.1:$port" out/busy || fail "a port in use: $n $(cat out/busy)"
+
 # SIGTERM stops it cleanly; the database file was never written
 kill -TERM $pid
 wait $pid || fail "view exited $?"
@@ -120,7 +127,7 @@ trap - EXIT
 grep -q '^ananke view: stopped$' out/view.out || fail "no 'stopped': $(cat out/view.out)"
 [ "$(sha256sum "$db" | cut -d' ' -f1)" = "$before" ] || fail "the database changed"
 
-# no history yet: exit 2; a port in use: exit 1
+# no history yet: exit 2
 set +e
 "$ANANKE" view --history out/none.sqlite >out/none 2>&1; n=$?
 set -e
