@@ -3,7 +3,7 @@
 # every page and its JSON fetched with curl from a server on a free port.
 set -euo pipefail
 unset ANANKE_HISTORY
-rm -rf out/proj out/rec && cp -r proj out/proj
+rm -rf out/proj out/rec out/old.sqlite* out/linked.sqlite* && cp -r proj out/proj
 db=out/proj/.ananke/history.sqlite
 fail() { echo "check: $*"; exit 1; }
 run() { (cd out/proj && "$ANANKE" run "$@"); }
@@ -139,3 +139,12 @@ set +e
 "$ANANKE" view --history out/linked.sqlite --port 0 >out/linked 2>&1; n=$?
 set -e
 [ "$n" = 1 ] && grep -q "a companion file (-wal, -shm, -journal) is a link" out/linked || fail "linked -wal: $n $(cat out/linked)"
+# an older schema (version 1) is refused, never migrated: the file stays as it was
+sqlite3 out/old.sqlite "PRAGMA journal_mode=WAL; CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at INTEGER NOT NULL); PRAGMA user_version=1;" >/dev/null
+old=$(sha256sum out/old.sqlite | cut -d' ' -f1)
+set +e
+"$ANANKE" view --history out/old.sqlite --port 0 >out/old 2>&1; n=$?
+set -e
+[ "$n" = 1 ] && grep -q "schema version 1, this ananke reads 2" out/old || fail "old schema: $n $(cat out/old)"
+[ "$(sqlite3 out/old.sqlite 'PRAGMA user_version')" = 1 ] && [ "$(sha256sum out/old.sqlite | cut -d' ' -f1)" = "$old" ] ||
+  fail "the old database was changed"
