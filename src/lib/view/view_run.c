@@ -115,6 +115,11 @@ static void cmp_row(struct an_buf *b, const json_t *t, json_int_t rb)
     view_outcome(b, json_string_value(json_object_get(t, "a")));
     an_buf_puts(b, "</td><td>");
     view_outcome(b, json_string_value(json_object_get(t, "b")));
+    an_buf_puts(b, "</td><td>");
+    json_t *ma = json_object_get(t, "a_ms"), *mb = json_object_get(t, "b_ms");
+    if (json_is_integer(ma) && json_is_integer(mb))
+        an_buf_printf(b, "%" JSON_INTEGER_FORMAT " → %" JSON_INTEGER_FORMAT " ms",
+                      json_integer_value(ma), json_integer_value(mb));
     an_buf_puts(b, "</td><td class=\"change\">");
     html_text(b, ch, false);
     an_buf_puts(b, "</td></tr>\n");
@@ -137,7 +142,8 @@ void view_html_compare(struct an_buf *b, const json_t *cmp)
     an_buf_printf(
         b,
         "<table id=\"compare\"><thead><tr><th>test</th><th>file</th><th>#%" JSON_INTEGER_FORMAT
-        "</th><th>#%" JSON_INTEGER_FORMAT "</th><th>change</th></tr></thead><tbody>\n",
+        "</th><th>#%" JSON_INTEGER_FORMAT
+        "</th><th>duration</th><th>change</th></tr></thead><tbody>\n",
         ra, rb);
     const json_t *tests = json_object_get(cmp, "tests");
     /* the changes first, then the tests that kept their outcome */
