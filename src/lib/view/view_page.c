@@ -63,7 +63,8 @@ void view_page_open(struct an_buf *b, const char *title)
 {
     an_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                    "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-                   "<link rel=\"stylesheet\" href=\"/style.css\"><title>");
+                   "<link rel=\"stylesheet\" href=\"/style.css\">"
+                   "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\"><title>");
     html_text(b, title, false);
     an_buf_puts(b, " · ananke view</title></head><body><nav><a href=\"/\">Runs</a>"
                    "<a href=\"/flaky\">Flaky tests</a></nav><main>\n");

@@ -178,6 +178,14 @@ static enum MHD_Result route(struct an_view *v, struct MHD_Connection *c, const 
         an_buf_puts(&b, view_style);
         return reply(c, MHD_HTTP_OK, "text/css; charset=utf-8", &b);
     }
+    if (!api && (!strcmp(p, "/favicon.svg") || !strcmp(p, "/favicon.ico"))) {
+        /* the tab's icon, from here (a browser asks for one; a 404 is a
+         * console error) */
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_puts(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 16 16\">"
+                        "<rect width=\"16\" height=\"16\" rx=\"3\" fill=\"#1a7f37\"/></svg>");
+        return reply(c, MHD_HTTP_OK, "image/svg+xml", &b);
+    }
     if (!strcmp(p, "/") || (api && (!*p || !strcmp(p, "/runs")))) {
         struct view_filter f = {.limit = VIEW_ROWS_MAX};
         if (!arg(c, "kind", &f.kind) || !arg(c, "branch", &f.branch) ||
