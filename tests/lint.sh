@@ -39,6 +39,7 @@ report   core load proto check
 compare  core load proto check run report
 tools    core load proto check
 history  core load proto check run report
+view     core load proto check run report history
 cli
 mock     core proto
 ananke

@@ -227,6 +227,8 @@ void cli_history_comply(struct cli_history *h, int argc, char **argv, const char
 void cli_history_release(struct cli_history *h);
 
 int cmd_history(int argc, char **argv);
+/* ananke view (cmd_view.c, docs/history.md "ananke view"). */
+int cmd_view(int argc, char **argv);
 
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

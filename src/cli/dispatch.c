@@ -19,6 +19,7 @@ static const struct {
     {"compare", cmd_compare, "compare two recorded runs into an evidence pack and a CI gate"},
     {"replay", cmd_replay, "judge the tests again on a recorded run; contact no agent"},
     {"history", cmd_history, "past runs from the history database: flaky, slowest, one test"},
+    {"view", cmd_view, "the run history in the browser, on 127.0.0.1"},
     {"init", cmd_init, "write a starter config and test that pass against ananke-mock"},
 };
 

@@ -15,6 +15,8 @@
 #              agent answers <script>alert(1)</script>) compared with `ananke
 #              compare`; check-compare.mjs loads report.html and a case page;
 #              screenshots: out/compare-report.png, out/compare-case.png
+#   4. view    `ananke view` over a history of three runs (view.sh, check-view.mjs);
+#              screenshots: out/view-*.png
 #
 # Needs /usr/bin/chromium, node and tests/browser/node_modules (scripts/setup.sh
 # installs all three); without them this fails, it does not skip. Every step
@@ -127,5 +129,8 @@ else
   bad "ananke compare wrote out/compare/report.html (needs jq; see out/compare-record.log, out/compare.log)"
   tail -n 20 "$out/compare-record.log" "$out/compare.log" 2>/dev/null | sed 's/^/    /'
 fi
+
+# shellcheck source=view.sh
+. "$here/view.sh"
 
 finish
