@@ -30,7 +30,7 @@ EVERYTHING=$tests_root/tests/mcp/node_modules/@modelcontextprotocol/server-every
 MOCK=$tests_build/ananke-mock
 [ -f "$EVERYTHING" ] || broken "server-everything is missing (run scripts/setup.sh: npm ci in tests/mcp)"
 
-# status TEST-ID FILE.json → PASS/FAIL/NA
+# status TEST-ID FILE.json → pass/fail/na/skip/xfail/stale
 status() {
     jq -r --arg id "$1" '.agents[0].tests[] | select(.id == $id) | .status' "$2"
 }
@@ -47,7 +47,7 @@ rc=$?
 for id in $ALL; do
     st=$(status "$id" "$TMP/ev.json")
     case $id in
-    required.*) [ "$st" = PASS ] && ok "everything: $id PASS" || bad "everything: $id $st (want PASS)" ;;
+    required.*) [ "$st" = pass ] && ok "everything: $id PASS" || bad "everything: $id $st (want PASS)" ;;
     *) [ -n "$st" ] && ok "everything: $id $st (optional)" || bad "everything: $id has no result" ;;
     esac
 done
@@ -91,7 +91,7 @@ JSONT
 "$ANANKE" comply --protocol mcp -v --agent faulty="$MOCK mcp --requests $TMP/faulty.log" "$TMP/ask.jsont" \
     -r json:"$TMP/ask.json" >/dev/null 2>"$TMP/ask.err"
 rc=$?
-[ "$rc" -eq 0 ] && [ "$(status ask "$TMP/ask.json")" = PASS ] &&
+[ "$rc" -eq 0 ] && [ "$(status ask "$TMP/ask.json")" = pass ] &&
     ok "faulty: ping {}, roots/list {roots: []}, sampling -32601" ||
     { bad "faulty: server requests (exit $rc)"; grep -v '^  \[' "$TMP/ask.err" | tail -n 20; }
 grep -q '"method":"notifications/initialized"' "$TMP/faulty.log" &&
@@ -107,9 +107,9 @@ grep -q '"protocolVersion":"2025-11-25","capabilities":{}' "$TMP/faulty.log" &&
     -r json:"$TMP/ver.json" >"$TMP/ver.md" 2>/dev/null
 rc=$?
 [ "$rc" -eq 1 ] && ok "wrong version: exit 1" || bad "wrong version: exit $rc (want 1)"
-[ "$(status required.initialize "$TMP/ver.json")" = FAIL ] &&
-    [ "$(status required.initialize.unknown-version "$TMP/ver.json")" = FAIL ] &&
-    [ "$(status required.ping "$TMP/ver.json")" = PASS ] &&
+[ "$(status required.initialize "$TMP/ver.json")" = fail ] &&
+    [ "$(status required.initialize.unknown-version "$TMP/ver.json")" = fail ] &&
+    [ "$(status required.ping "$TMP/ver.json")" = pass ] &&
     ok "wrong version: the two version tests FAIL, ping PASS" || bad "wrong version: statuses"
 grep -q 'result.protocolVersion: expected /^2025-11-25$/, got "1999-01-01"' "$TMP/ver.md" &&
     ok "wrong version: the diff names it" || bad "wrong version: diff line"
