@@ -6,7 +6,8 @@
 #  2. a listed test that passes, and a listed requirement whose tests all
 #     pass, are `stale` and exit 1;
 #  3. a bad file: exit 2 with file:line:col;
-#  4. without the file, the JSON statuses are the issue's names (`fail`).
+#  4. without the file, the JSON statuses are the issue's names (`fail`);
+#  5. interrupted: the tests that had not started are `skip`, with why.
 #
 #   ANANKE_BUILD=build tests/comply/expected.sh
 set -u
@@ -126,5 +127,21 @@ bad_file 'x:\n  - a\n  - a\n' "3:5: 'a' is listed twice for 'x' (first at $TMP/b
 bad_file 'x:\n  - a: [1]\n' "2:8: the reason for 'a' must be a string"
 "$ANANKE" comply --protocol a2a --agent "x=$clean" --expected-failures "$TMP/none.yaml" >/dev/null 2>"$TMP/bad.err"
 [ $? -eq 2 ] && grep -q 'none.yaml' "$TMP/bad.err" && ok "missing file: exit 2" || bad "missing file: $(cat "$TMP/bad.err")"
+
+# 5. Ctrl-C after the first test: the rest are skip (not fail, not pass)
+"$ANANKE" comply -j 1 --agent mock="$MOCK acp" -r json:"$TMP/int.json" >/dev/null 2>"$TMP/int.err" &
+cpid=$!
+pids+=("$cpid")
+for _ in $(seq 200); do grep -q '^comply: mock ' "$TMP/int.err" && break; sleep 0.05; done
+kill -INT "$cpid"
+wait "$cpid"
+rc=$?
+[ "$rc" -eq 130 ] && ok "interrupted: exit 130" || bad "interrupted: exit $rc"
+jq -e '[.agents[0].tests[] | select(.status == "skip")] as $s
+       | ($s | length) > 0 and ($s | all(.na_reason == "not run: interrupted (Ctrl-C or SIGTERM)"))
+       and .summary.skipped == ($s | length)' "$TMP/int.json" >/dev/null &&
+    ok "interrupted: $(jq '.summary.skipped' "$TMP/int.json") tests skip, with the reason" ||
+    bad "interrupted: $(jq -c .summary "$TMP/int.json")"
+grep -q 'SKIP$' "$TMP/int.err" && ok "interrupted: the last line counts SKIP" || bad "interrupted: $(tail -n 2 "$TMP/int.err")"
 
 finish

@@ -452,7 +452,7 @@ static void test_section(struct an_buf *b, const struct an_comply_result *r, siz
         an_buf_puts(b, "- ");
         text(b, a->name);
         an_buf_printf(b, ": **%s**", an_comply_status_label(t->status));
-        if (t->status == AN_COMPLY_NA && t->na_reason) {
+        if ((t->status == AN_COMPLY_NA || t->status == AN_COMPLY_SKIP) && t->na_reason) {
             an_buf_puts(b, " — ");
             text(b, t->na_reason);
         }

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ananke/cancel.h"
 #include "core/clock.h"
 #include "proto/http.h"
+#include "run/comply_int.h"
 #include "run/comply_plan_int.h"
 #include "run/comply_redact.h"
 
@@ -38,6 +40,13 @@ static void *worker(void *arg)
             return NULL;
         }
         struct an_comply_test *t = &pl->ra->tests[k];
+        if (an_cancelled()) {
+            /* interrupted before it started: it did not run */
+            comply_fill_meta(t, pl->tests[k]);
+            t->status = AN_COMPLY_SKIP;
+            t->na_reason = an_xstrdup("not run: interrupted (Ctrl-C or SIGTERM)");
+            continue;
+        }
         pl->run(pl->spec, pl->ra, pl->tests[k], pl->o, t);
         an_comply_test_redact(t, pl->o->redact); /* before anyone shows it */
         pthread_mutex_lock(&pl->mu);
