@@ -187,7 +187,7 @@ static const struct cli_option options[] = {
      .alias = NULL,
      .arg = protocol_names, /* "acp|agui|mcp", from the protocol table */
      .help = "the protocol (default acp); mcp: COMMAND is an\n"
-             "MCP server over stdio",
+             "MCP server over stdio, a URL its Streamable HTTP endpoint",
      .field = offsetof(struct comply_args, protocol)},
     {.name = "--agent",
      .alias = "-a",
@@ -198,7 +198,8 @@ static const struct cli_option options[] = {
      .alias = "-a",
      .arg = "NAME=URL",
      .help = "with --protocol agui: an AG-UI endpoint (http or https);\n"
-             "with --protocol a2a: the agent's base URL; repeatable",
+             "with --protocol a2a: the agent's base URL; with --protocol\n"
+             "mcp: an MCP server's Streamable HTTP endpoint; repeatable",
      .help_only = true},
     {.name = "--agent",
      .alias = "-a",

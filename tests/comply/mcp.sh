@@ -10,7 +10,12 @@
 #     `ask` tool; no ACP session/new is ever sent;
 #  3. a server that echoes a version nobody speaks fails the version tests
 #     (exit 1);
-#  4. an ACP test (newSession) under --protocol mcp is exit 2.
+#  4. an ACP test (newSession) under --protocol mcp is exit 2;
+#  5. server-everything over Streamable HTTP (`node index.js streamableHttp`,
+#     --agent NAME=http://.../mcp): every test earns the status it earns
+#     over stdio; a reply with the wrong content is said as such on the
+#     progress line over both transports; an endpoint nobody answers is
+#     a FAIL naming it.
 # Prints "comply-mcp: N passed, N failed"; exits non-zero on any failure.
 #
 #   ANANKE_BUILD=build-cmcp tests/comply/mcp.sh
@@ -122,5 +127,38 @@ rc=$?
     ok "ACP test under --protocol mcp: exit 2" || bad "ACP test under mcp: exit $rc"
 "$ANANKE" comply --protocol xyz --agent x=true >/dev/null 2>&1
 [ $? -eq 2 ] && ok "--protocol xyz: exit 2" || bad "--protocol xyz"
+
+# 5. Streamable HTTP: the same server on a free port
+port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/http.out" 2>"$TMP/http.log" &
+http_pid=$!
+trap 'stop_pids "$http_pid"; rm -rf "$TMP"' EXIT
+for _ in $(seq 100); do grep -q 'listening on port' "$TMP/http.log" && break; sleep 0.1; done
+"$ANANKE" comply --protocol mcp -j 4 --agent everything="http://127.0.0.1:$port/mcp" \
+    -r json:"$TMP/evh.json" >"$TMP/evh.md" 2>"$TMP/evh.err"
+rc=$?
+[ "$rc" -eq 0 ] && ok "everything over HTTP: exit 0" || { bad "everything over HTTP: exit $rc"; tail -n 20 "$TMP/evh.err"; }
+st='[.agents[0].tests[] | "\(.id) \(.status)"] | sort | .[]'
+if diff <(jq -r "$st" "$TMP/ev.json") <(jq -r "$st" "$TMP/evh.json") >"$TMP/evh.diff"; then
+    ok "everything over HTTP: every test's status is the stdio one ($(jq '.agents[0].tests | length' "$TMP/evh.json") tests)"
+else
+    bad "everything over HTTP: statuses differ from stdio (< stdio, > HTTP)"
+    sed 's/^/    /' "$TMP/evh.diff"
+fi
+[ "$(jq -r '.agents[0].initialize.serverInfo.name' "$TMP/evh.json")" = mcp-servers/everything ] &&
+    [ "$(jq -r '.agents[0].command' "$TMP/evh.json")" = "http://127.0.0.1:$port/mcp" ] &&
+    ok "everything over HTTP: the probe's initialize, the URL as the command" || bad "everything over HTTP: probe"
+# the SDK answers the malformed request (-32603): a reply that came, said as such
+for f in ev evh; do
+    grep -q '^comply: everything optional.error.malformed-request FAIL (.*): error.code: expected -32602, got -32603' "$TMP/$f.err" &&
+        ok "$f: the progress line says error.code: expected -32602, got -32603" ||
+        bad "$f: progress line: $(grep malformed-request "$TMP/$f.err")"
+done
+"$ANANKE" comply --protocol mcp -t required.ping --agent gone="http://127.0.0.1:1/mcp" \
+    -r json:"$TMP/gone.json" >/dev/null 2>"$TMP/gone.err"
+rc=$?
+[ "$rc" -eq 1 ] && jq -e '.agents[0].tests[0].stderr_tail | contains("http://127.0.0.1:1/mcp: the POST of request 0 got no answer")' \
+    "$TMP/gone.json" >/dev/null && ok "an endpoint nobody answers: FAIL, its stderr names it" ||
+    bad "unreachable endpoint: exit $rc $(jq -c '.agents[0].tests[0] | [.unmet[0].message, .stderr_tail]' "$TMP/gone.json")"
 
 finish

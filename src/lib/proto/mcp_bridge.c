@@ -21,6 +21,7 @@ struct bridge {
     int64_t init_id; /* our initialize's id, -1 before */
     bool stream;     /* the GET stream was asked for */
     bool broken;     /* `out` is closed */
+    char *gone;      /* a POST got no answer at all: why (the server is gone) */
 };
 
 static void put(struct bridge *b, const char *s, size_t n)
@@ -85,6 +86,13 @@ static void on_fail(void *ud, int64_t id, int code, int http_status, const char 
         snprintf(what, sizeof what, "the POST of request %lld", (long long)id);
     else
         snprintf(what, sizeof what, "a POST");
+    if (!http_status && id != MCP_HTTP_STREAM && !b->gone) {
+        /* nothing answered: a client on stdio would see the server exit */
+        size_t n = strlen(what) + strlen(why) + 16;
+        b->gone = an_xmalloc(n);
+        snprintf(b->gone, n, "%s got no answer: %s", what, why);
+        return;
+    }
     fprintf(b->log, "mcp-bridge: %s failed (HTTP %d): %s\n", what, http_status, why);
     fflush(b->log);
 }
@@ -144,7 +152,7 @@ int an_mcp_bridge(const char *url, int in, int out, FILE *log, struct an_err *er
     struct an_buf buf = AN_BUF_INIT;
     bool eof = false;
     char chunk[READ_CHUNK];
-    while (!rc && !eof && !b.broken) {
+    while (!rc && !eof && !b.broken && !b.gone) {
         struct pollfd p[MAX_FDS + 1];
         p[0] = (struct pollfd){.fd = in, .events = POLLIN};
         size_t n = 1 + mcp_http_fds(b.h, p + 1, MAX_FDS);
@@ -165,8 +173,11 @@ int an_mcp_bridge(const char *url, int in, int out, FILE *log, struct an_err *er
         }
         mcp_http_handle(b.h);
     }
-    if (!rc && b.broken)
+    if (!rc && b.gone)
+        rc = an_fail(err, AN_EIO, NULL, "%s: %s", url, b.gone);
+    else if (!rc && b.broken)
         rc = an_fail(err, AN_EIO, NULL, "the output was closed");
+    free(b.gone);
     an_buf_release(&buf);
     mcp_http_free(b.h); /* ends the session: DELETE */
     return rc;
