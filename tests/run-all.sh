@@ -51,6 +51,7 @@ step comply-mcp env ANANKE_BUILD="$B" bash tests/comply/mcp.sh
 step comply-a2a env ANANKE_BUILD="$B" bash tests/comply/a2a.sh
 step comply-expected env ANANKE_BUILD="$B" bash tests/comply/expected.sh
 step comply-verdicts env ANANKE_BUILD="$B" bash tests/comply/verdicts.sh
+step comply-mcp-kit env ANANKE_BUILD="$B" bash tests/comply/mcp-kit.sh
 step acp-sdk env ANANKE_BUILD="$B" bash tests/acp-sdk/run.sh
 step mcp env ANANKE_BUILD="$B" bash tests/mcp/run.sh
 step a2a env ANANKE_BUILD="$B" bash tests/a2a/run.sh
