@@ -125,7 +125,8 @@ static void footnote_text(struct an_buf *b, const struct an_comply_agent *a,
         an_rpt_str(&m, u->message, 300, NULL, 0);
         text(b, an_buf_cstr(&m));
         an_buf_release(&m);
-        if (u->ndiff) {
+        /* a wrong reply's message is its first difference already */
+        if (u->ndiff && strncmp(u->message, u->diff[0], strlen(u->diff[0]))) {
             an_buf_puts(b, " — ");
             code(b, u->diff[0]);
         }
