@@ -51,12 +51,15 @@ lane_mocks() {
   step mock-openai env ANANKE_BUILD="$B" bash tests/mock/openai.sh
   step mock-mcp env ANANKE_BUILD="$B" bash tests/mock/mcp.sh
   step mock-a2a env ANANKE_BUILD="$B" bash tests/mock/a2a.sh
+  step comply-expected env ANANKE_BUILD="$B" bash tests/comply/expected.sh
+  step comply-verdicts env ANANKE_BUILD="$B" bash tests/comply/verdicts.sh
   step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
 }
 lane_comply() {
   step comply env ANANKE_BUILD="$B" bash tests/comply/run.sh
   step comply-agui env ANANKE_BUILD="$B" bash tests/comply/agui.sh
   step comply-mcp env ANANKE_BUILD="$B" bash tests/comply/mcp.sh
+  step comply-mcp-kit env ANANKE_BUILD="$B" bash tests/comply/mcp-kit.sh
   step examples env ANANKE_BUILD="$B" bash tests/examples.sh
 }
 lane_peers() {

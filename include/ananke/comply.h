@@ -4,7 +4,10 @@
  *
  * A compliance run is agents × tests. Each test ends PASS, FAIL or NA (a
  * precondition is not met: the agent does not advertise the feature, or the
- * client configuration makes the test meaningless). A FAIL carries its unmet
+ * client configuration makes the test meaningless); SKIP when it did not
+ * run (the run was interrupted first); with an expected-failures file, a
+ * listed test that failed is XFAIL (does not fail the run) and a listed one
+ * that passed is STALE (fails the run). A FAIL carries its unmet
  * expectations, each with the expected envelope, the closest message the
  * agent did send and a field-level diff.
  *
@@ -25,9 +28,20 @@
 
 #include "ananke/err.h"
 
-enum an_comply_status { AN_COMPLY_PASS = 0, AN_COMPLY_FAIL, AN_COMPLY_NA };
-/* "PASS", "FAIL", "NA" */
+enum an_comply_status {
+    AN_COMPLY_PASS = 0,
+    AN_COMPLY_FAIL,
+    AN_COMPLY_NA,
+    AN_COMPLY_SKIP,
+    AN_COMPLY_XFAIL,
+    AN_COMPLY_STALE
+};
+/* The JSON report's names (the contract): "pass", "fail", "na", "skip",
+ * "xfail", "stale" */
 const char *an_comply_status_name(enum an_comply_status s);
+/* What people read (progress lines, Markdown, JUnit): "PASS", "FAIL", "NA",
+ * "SKIP", "XFAIL", "STALE" */
+const char *an_comply_status_label(enum an_comply_status s);
 
 /* One unmet expectation of a test. */
 struct an_comply_unmet {
@@ -55,6 +69,9 @@ struct an_comply_test {
     size_t nrequirements;
     enum an_comply_status status;
     char *na_reason; /* NA only */
+    /* XFAIL, STALE: the expected-failures entry, "ID (FILE:LINE:COL)" and
+     * ": REASON" when it gives one */
+    char *expected_failure;
     struct an_comply_unmet *unmet;
     size_t nunmet, capunmet;
     int64_t duration_ms;
@@ -123,9 +140,13 @@ void an_comply_judge_reqs(struct an_comply_agent *a);
 void an_comply_must_counts(const struct an_comply_agent *a, size_t *musts, size_t *tested,
                            size_t *met);
 
-/* Counts over every agent; `required_failed` counts FAILs of required tests. */
+/* Counts over every agent; `required_failed` counts FAILs of required tests.
+ * XFAIL and SKIP count in none of them; STALE counts as a required failure
+ * (it fails the run) and in an_comply_xcounts. */
 void an_comply_counts(const struct an_comply_result *r, size_t *pass, size_t *fail, size_t *na,
                       size_t *required_failed);
+void an_comply_xcounts(const struct an_comply_result *r, size_t *xfail, size_t *stale,
+                       size_t *skip);
 
 /*
  * The Markdown report (seed 003's sample): methodology, an area × agent

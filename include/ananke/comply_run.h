@@ -57,6 +57,11 @@ struct an_comply_plan_opts {
      * <suite>/requirements/<spec>.json; NULL: the newest the suite has */
     const char *spec;
     size_t nids;
+    /* --expected-failures FILE (docs/comply.md "Expected failures"), or
+     * NULL: a YAML map of agent name to a list of test or requirement ids,
+     * each `ID` or `ID: reason`; a listed test that fails is XFAIL, one that
+     * passes STALE (it fails the run) */
+    const char *expected_failures;
     /* agents: "NAME=COMMAND" (run by /bin/sh; agui: "NAME=URL"), and the
      * agents of a settings file (all, or those named in `pick`) */
     const char *const *agents;

@@ -19,7 +19,7 @@
 
 /* Every value of the command line; strings are borrowed from argv. */
 struct comply_args {
-    const char *settings, *protocol, *confine, *spec, *binding;
+    const char *settings, *protocol, *confine, *spec, *binding, *xfail;
     bool list, keep, network, inherit_env;
     bool conf_given;     /* a confinement option: refused for AG-UI */
     const char *history; /* --history FILE */
@@ -187,7 +187,7 @@ static const struct cli_option options[] = {
      .alias = NULL,
      .arg = protocol_names, /* "acp|agui|mcp", from the protocol table */
      .help = "the protocol (default acp); mcp: COMMAND is an\n"
-             "MCP server over stdio",
+             "MCP server over stdio, a URL its Streamable HTTP endpoint",
      .field = offsetof(struct comply_args, protocol)},
     {.name = "--agent",
      .alias = "-a",
@@ -198,7 +198,8 @@ static const struct cli_option options[] = {
      .alias = "-a",
      .arg = "NAME=URL",
      .help = "with --protocol agui: an AG-UI endpoint (http or https);\n"
-             "with --protocol a2a: the agent's base URL; repeatable",
+             "with --protocol a2a: the agent's base URL; with --protocol\n"
+             "mcp: an MCP server's Streamable HTTP endpoint; repeatable",
      .help_only = true},
     {.name = "--agent",
      .alias = "-a",
@@ -223,6 +224,13 @@ static const struct cli_option options[] = {
      .help = "judge the requirements of this spec revision (the\n"
              "suite's requirements/REV.json; default: the newest)",
      .field = offsetof(struct comply_args, spec)},
+    {.name = "--expected-failures",
+     .alias = NULL,
+     .arg = "FILE",
+     .help = "a YAML map of agent name to the test or requirement ids\n"
+             "it is known to fail (`ID` or `ID: reason`): such a test\n"
+             "that fails is XFAIL, one that passes STALE (fails the run)",
+     .field = offsetof(struct comply_args, xfail)},
     {.name = "--binding",
      .alias = NULL,
      .arg = "jsonrpc|rest",
@@ -421,6 +429,7 @@ static void plan_opts(struct comply_args *a, struct an_comply_plan_opts *o, char
         .ids = a->ids,
         .nids = a->nids,
         .spec = a->spec,
+        .expected_failures = a->xfail,
         .agents = a->specs,
         .nagents = a->nspecs,
         .settings = a->settings,
@@ -456,9 +465,15 @@ static int report(const struct comply_args *a, const struct an_comply_result *re
     }
     if (cli_reporters_write_comply(&a->reps, res))
         rc = AN_EXIT_FAIL;
-    size_t p, f, na, rf;
+    size_t p, f, na, rf, xf, st, sk;
     an_comply_counts(res, &p, &f, &na, &rf);
-    fprintf(stderr, "comply: %zu passed, %zu failed (%zu required), %zu NA\n", p, f, rf, na);
+    an_comply_xcounts(res, &xf, &st, &sk);
+    fprintf(stderr, "comply: %zu passed, %zu failed (%zu required), %zu NA", p, f, rf - st, na);
+    if (xf || st)
+        fprintf(stderr, ", %zu XFAIL, %zu STALE", xf, st);
+    if (sk)
+        fprintf(stderr, ", %zu SKIP", sk);
+    fputc('\n', stderr);
     if (rf)
         rc = AN_EXIT_FAIL;
     if (an_cancelled()) {

@@ -21,13 +21,15 @@ static const struct {
     {"history", cmd_history, "past runs from the history database: flaky, slowest, one test"},
     {"view", cmd_view, "the run history in the browser, on 127.0.0.1"},
     {"init", cmd_init, "write a starter config and test that pass against ananke-mock"},
+    {"mcp-bridge", cmd_mcp_bridge, NULL}, /* comply's MCP over HTTP; not listed */
 };
 
 static void usage(FILE *out)
 {
     fputs("usage: ananke <command> [options] [PATH...]\n\ncommands:\n", out);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+        if (commands[i].help)
+            fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
     fputs("\n'ananke <command> --help' shows a command's options.\n"
           "exit codes: 0 all tests passed, 1 a test failed or errored, 2 invalid invocation,\n"
           "config or test file, or no test found.\n",

@@ -114,9 +114,11 @@ void cli_history_comply(struct cli_history *h, int argc, char **argv, const char
             size_t n = strlen(ag->name ? ag->name : "") + strlen(ct->id ? ct->id : "") + 2;
             t->name = an_xmalloc(n);
             snprintf(t->name, n, "%s/%s", ag->name ? ag->name : "", ct->id ? ct->id : "");
-            t->status = ct->status == AN_COMPLY_PASS   ? AN_STATUS_PASS
-                        : ct->status == AN_COMPLY_FAIL ? AN_STATUS_FAIL
-                                                       : AN_STATUS_SKIP;
+            /* a stale expected failure fails the run; an expected one does not */
+            bool failed = ct->status == AN_COMPLY_FAIL || ct->status == AN_COMPLY_STALE;
+            t->status = ct->status == AN_COMPLY_PASS ? AN_STATUS_PASS
+                        : failed                     ? AN_STATUS_FAIL
+                                                     : AN_STATUS_SKIP;
             t->start_ms = res.start_ms;
             t->end_ms = res.start_ms + ct->duration_ms;
             t->error_turn = -1;

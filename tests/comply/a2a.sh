@@ -47,7 +47,7 @@ start() {
     url="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/$name.port")"
 }
 
-# status TEST-ID FILE.json → PASS/FAIL/NA; req REQ-ID FILE.json → met/not_met/not_tested
+# status TEST-ID FILE.json → pass/fail/na/skip/xfail/stale; req REQ-ID FILE.json → met/not_met/not_tested
 status() {
     jq -r --arg id "$1" '.agents[0].tests[] | select(.id == $id) | .status' "$2"
 }
@@ -75,15 +75,15 @@ MOCK_URL=$url
 rc=$?
 [ "$rc" -eq 0 ] && ok "sdk: exit 0" || { bad "sdk: exit $rc (want 0)"; tail -n 20 "$TMP/sdk.err"; }
 nreq=$(jq '[.agents[0].tests[] | select(.severity == "required")] | length' "$TMP/sdk.json")
-npass=$(jq '[.agents[0].tests[] | select(.severity == "required" and (.status == "PASS" or .status == "NA"))] | length' "$TMP/sdk.json")
+npass=$(jq '[.agents[0].tests[] | select(.severity == "required" and (.status == "pass" or .status == "na"))] | length' "$TMP/sdk.json")
 [ "$nreq" -ge 40 ] && [ "$nreq" = "$npass" ] && ok "sdk: $npass/$nreq required PASS or NA" ||
     bad "sdk: $npass/$nreq required PASS or NA"
 # what the SDK's 0.3 layer is known to do otherwise than the spec says
 for t in optional.cancel.twice optional.err.extended-card optional.err.content-type optional.stream.input-required; do
     st=$(status "$t" "$TMP/sdk.json")
-    [ "$st" = FAIL ] && ok "sdk: $t FAIL (a known deviation)" || bad "sdk: $t $st (want FAIL)"
+    [ "$st" = fail ] && ok "sdk: $t FAIL (a known deviation)" || bad "sdk: $t $st (want FAIL)"
 done
-nfail=$(jq '[.agents[0].tests[] | select(.status == "FAIL")] | length' "$TMP/sdk.json")
+nfail=$(jq '[.agents[0].tests[] | select(.status == "fail")] | length' "$TMP/sdk.json")
 [ "$nfail" = 4 ] && ok "sdk: only those 4 fail" || bad "sdk: $nfail tests fail (want 4)"
 grep -q 'response.error.code: expected -32007, got -32004' "$TMP/sdk.md" &&
     ok "sdk: the wrong code is said as such" || bad "sdk: -32007 diff line"
@@ -96,7 +96,7 @@ grep -q 'response.error.code: expected -32007, got -32004' "$TMP/sdk.md" &&
     >"$TMP/mock.md" 2>"$TMP/mock.err"
 rc=$?
 [ "$rc" -eq 0 ] && ok "mock: exit 0" || bad "mock: exit $rc (want 0)"
-jq -e '[.agents[0].tests[] | select(.status == "FAIL")] | length == 0' "$TMP/mock.json" >/dev/null &&
+jq -e '[.agents[0].tests[] | select(.status == "fail")] | length == 0' "$TMP/mock.json" >/dev/null &&
     ok "mock: no test fails" || bad "mock: $(grep FAIL "$TMP/mock.err" | head -n 5)"
 jq -e '.spec == "0.3.0" and .agents[0].must_coverage.met == .agents[0].must_coverage.tested
        and ([.agents[0].requirements[] | select(.status == "not_met")] | length == 0)
@@ -115,7 +115,7 @@ fault() {
         >"$TMP/$f.md" 2>"$TMP/$f.err"
     local rc=$?
     [ "$rc" -eq 1 ] && ok "$f: exit 1" || bad "$f: exit $rc (want 1)"
-    [ "$(status "$t" "$TMP/$f.json")" = FAIL ] && ok "$f: $t FAIL" || bad "$f: $t $(status "$t" "$TMP/$f.json")"
+    [ "$(status "$t" "$TMP/$f.json")" = fail ] && ok "$f: $t FAIL" || bad "$f: $t $(status "$t" "$TMP/$f.json")"
     jq -e --arg t "$t" --arg r "$r" '.agents[0].tests[] | select(.id == $t) | .requirements | index($r)' \
         "$TMP/$f.json" >/dev/null && ok "$f: $t cites $r" || bad "$f: $t does not cite $r"
     [ "$(req "$r" "$TMP/$f.json")" = not_met ] && ok "$f: $r not_met" || bad "$f: $r $(req "$r" "$TMP/$f.json")"
@@ -138,9 +138,9 @@ start push "$MOCK" a2a --version 0.3 --push
 rc=$?
 [ "$rc" -eq 0 ] && ok "push: exit 0" || bad "push: exit $rc"
 for t in required.push.set required.push.get optional.push.list; do
-    [ "$(status "$t" "$TMP/push.json")" = PASS ] && ok "push: $t PASS" || bad "push: $t $(status "$t" "$TMP/push.json")"
+    [ "$(status "$t" "$TMP/push.json")" = pass ] && ok "push: $t PASS" || bad "push: $t $(status "$t" "$TMP/push.json")"
 done
-[ "$(status required.err.push-get-unsupported "$TMP/push.json")" = NA ] &&
+[ "$(status required.err.push-get-unsupported "$TMP/push.json")" = na ] &&
     ok "push: the not-supported test is NA" || bad "push: err.push-get-unsupported not NA"
 
 # 5. the reports and the options
@@ -202,8 +202,8 @@ if command -v python3 >/dev/null; then
     wport=$(grep -o 'port [0-9]*' "$TMP/www.out" | head -n 1 | cut -d' ' -f2)
     "$ANANKE" comply --protocol a2a -t required.rpc.method-not-found -t required.card.name \
         --agent elsewhere="http://127.0.0.1:$wport" -r json:"$TMP/else.json" >/dev/null 2>&1
-    [ "$(status required.card.name "$TMP/else.json")" = PASS ] &&
-        [ "$(status required.rpc.method-not-found "$TMP/else.json")" = FAIL ] &&
+    [ "$(status required.card.name "$TMP/else.json")" = pass ] &&
+        [ "$(status required.rpc.method-not-found "$TMP/else.json")" = fail ] &&
         jq -e '.agents[0].tests[] | select(.id == "required.rpc.method-not-found") | .unmet[0].message
                | test("is on another origin")' "$TMP/else.json" >/dev/null &&
         ok "a card naming another origin: not followed, said" || bad "a card naming another origin"

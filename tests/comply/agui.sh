@@ -50,7 +50,7 @@ serve() {
     URL="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/$name.port")/agent"
 }
 
-# status TEST-ID FILE.json → PASS/FAIL/NA
+# status TEST-ID FILE.json → pass/fail/na/skip/xfail/stale
 status() {
     jq -r --arg id "$1" '.agents[0].tests[] | select(.id == $id) | .status' "$2"
 }
@@ -90,7 +90,7 @@ if serve mock "$MOCK" agui --scenario "$HERE/agui-mock.yaml" --port-file "$TMP/m
     [ "$rc" -eq 0 ] && ok "mock: exit 0" || { bad "mock: exit $rc (want 0)"; tail -n 20 "$TMP/mock.err"; }
     for id in $ALL; do
         st=$(status "$id" "$TMP/mock.json")
-        [ "$st" = PASS ] && ok "mock: $id PASS" || bad "mock: $id $st (want PASS)"
+        [ "$st" = pass ] && ok "mock: $id PASS" || bad "mock: $id $st (want PASS)"
     done
     grep -q '^# AG-UI Compliance Report' "$TMP/mock.md" && ok "mock: report title" || bad "mock: report title"
     grep -q '^| Compliance Area | Severity | mock |' "$TMP/mock.md" && ok "mock: area table" || bad "mock: area table"
@@ -154,14 +154,14 @@ if serve broken "$MOCK" agui --scenario "$HERE/agui-broken.yaml" --port-file "$T
         st=$(status "$id" "$TMP/broken.json")
         want=${BROKEN_FAILS[$id]:-}
         if [ -z "$want" ]; then
-            [ "$st" = PASS ] && ok "broken: $id PASS (not its bug)" || bad "broken: $id $st (want PASS)"
-        elif [ "$st" = FAIL ] && grep -qF -- "$want" "$TMP/broken.md"; then
+            [ "$st" = pass ] && ok "broken: $id PASS (not its bug)" || bad "broken: $id $st (want PASS)"
+        elif [ "$st" = fail ] && grep -qF -- "$want" "$TMP/broken.md"; then
             ok "broken: $id FAIL, report shows: $want"
         else
             bad "broken: $id $st (want FAIL, report with: $want)"
         fi
     done
-    nf=$(jq '[.agents[0].tests[] | select(.status == "FAIL")] | length' "$TMP/broken.json")
+    nf=$(jq '[.agents[0].tests[] | select(.status == "fail")] | length' "$TMP/broken.json")
     [ "$nf" = "${#BROKEN_FAILS[@]}" ] && ok "broken: exactly ${#BROKEN_FAILS[@]} tests fail" ||
         bad "broken: $nf tests fail, want ${#BROKEN_FAILS[@]}"
     kept_report "$TMP/broken.md" docs/comply-agui-broken.md
@@ -169,7 +169,7 @@ if serve broken "$MOCK" agui --scenario "$HERE/agui-broken.yaml" --port-file "$T
     "$ANANKE" comply --protocol agui -t optional.context.used --agent broken="$URL" \
         -r json:"$TMP/opt.json" >/dev/null 2>&1
     rc=$?
-    [ "$rc" -eq 0 ] && [ "$(status optional.context.used "$TMP/opt.json")" = FAIL ] &&
+    [ "$rc" -eq 0 ] && [ "$(status optional.context.used "$TMP/opt.json")" = fail ] &&
         ok "broken: an optional failure alone is exit 0" || bad "broken: optional failure exit $rc"
 
     # 6. Ctrl-C while the server holds a run open (the broken mock's stall,
@@ -191,7 +191,7 @@ elif serve encoder node "$PEERS/agui-server.mjs" 0 --port-file "$TMP/encoder.por
     [ "$rc" -eq 0 ] && ok "encoder: exit 0" || { bad "encoder: exit $rc"; tail -n 20 "$TMP/encoder.err"; }
     for id in $ALL; do
         st=$(status "$id" "$TMP/encoder.json")
-        [ "$st" = PASS ] && ok "encoder: $id PASS" || bad "encoder: $id $st (want PASS)"
+        [ "$st" = pass ] && ok "encoder: $id PASS" || bad "encoder: $id $st (want PASS)"
     done
 fi
 

@@ -10,7 +10,12 @@
 #     `ask` tool; no ACP session/new is ever sent;
 #  3. a server that echoes a version nobody speaks fails the version tests
 #     (exit 1);
-#  4. an ACP test (newSession) under --protocol mcp is exit 2.
+#  4. an ACP test (newSession) under --protocol mcp is exit 2;
+#  5. server-everything over Streamable HTTP (`node index.js streamableHttp`,
+#     --agent NAME=http://.../mcp): every test earns the status it earns
+#     over stdio; a reply with the wrong content is said as such on the
+#     progress line over both transports; an endpoint nobody answers is
+#     a FAIL naming it.
 # Prints "comply-mcp: N passed, N failed"; exits non-zero on any failure.
 #
 #   ANANKE_BUILD=build-cmcp tests/comply/mcp.sh
@@ -30,7 +35,7 @@ EVERYTHING=$tests_root/tests/mcp/node_modules/@modelcontextprotocol/server-every
 MOCK=$tests_build/ananke-mock
 [ -f "$EVERYTHING" ] || broken "server-everything is missing (run scripts/setup.sh: npm ci in tests/mcp)"
 
-# status TEST-ID FILE.json → PASS/FAIL/NA
+# status TEST-ID FILE.json → pass/fail/na/skip/xfail/stale
 status() {
     jq -r --arg id "$1" '.agents[0].tests[] | select(.id == $id) | .status' "$2"
 }
@@ -47,7 +52,7 @@ rc=$?
 for id in $ALL; do
     st=$(status "$id" "$TMP/ev.json")
     case $id in
-    required.*) [ "$st" = PASS ] && ok "everything: $id PASS" || bad "everything: $id $st (want PASS)" ;;
+    required.*) [ "$st" = pass ] && ok "everything: $id PASS" || bad "everything: $id $st (want PASS)" ;;
     *) [ -n "$st" ] && ok "everything: $id $st (optional)" || bad "everything: $id has no result" ;;
     esac
 done
@@ -91,7 +96,7 @@ JSONT
 "$ANANKE" comply --protocol mcp -v --agent faulty="$MOCK mcp --requests $TMP/faulty.log" "$TMP/ask.jsont" \
     -r json:"$TMP/ask.json" >/dev/null 2>"$TMP/ask.err"
 rc=$?
-[ "$rc" -eq 0 ] && [ "$(status ask "$TMP/ask.json")" = PASS ] &&
+[ "$rc" -eq 0 ] && [ "$(status ask "$TMP/ask.json")" = pass ] &&
     ok "faulty: ping {}, roots/list {roots: []}, sampling -32601" ||
     { bad "faulty: server requests (exit $rc)"; grep -v '^  \[' "$TMP/ask.err" | tail -n 20; }
 grep -q '"method":"notifications/initialized"' "$TMP/faulty.log" &&
@@ -107,9 +112,9 @@ grep -q '"protocolVersion":"2025-11-25","capabilities":{}' "$TMP/faulty.log" &&
     -r json:"$TMP/ver.json" >"$TMP/ver.md" 2>/dev/null
 rc=$?
 [ "$rc" -eq 1 ] && ok "wrong version: exit 1" || bad "wrong version: exit $rc (want 1)"
-[ "$(status required.initialize "$TMP/ver.json")" = FAIL ] &&
-    [ "$(status required.initialize.unknown-version "$TMP/ver.json")" = FAIL ] &&
-    [ "$(status required.ping "$TMP/ver.json")" = PASS ] &&
+[ "$(status required.initialize "$TMP/ver.json")" = fail ] &&
+    [ "$(status required.initialize.unknown-version "$TMP/ver.json")" = fail ] &&
+    [ "$(status required.ping "$TMP/ver.json")" = pass ] &&
     ok "wrong version: the two version tests FAIL, ping PASS" || bad "wrong version: statuses"
 grep -q 'result.protocolVersion: expected /^2025-11-25$/, got "1999-01-01"' "$TMP/ver.md" &&
     ok "wrong version: the diff names it" || bad "wrong version: diff line"
@@ -122,5 +127,38 @@ rc=$?
     ok "ACP test under --protocol mcp: exit 2" || bad "ACP test under mcp: exit $rc"
 "$ANANKE" comply --protocol xyz --agent x=true >/dev/null 2>&1
 [ $? -eq 2 ] && ok "--protocol xyz: exit 2" || bad "--protocol xyz"
+
+# 5. Streamable HTTP: the same server on a free port
+port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/http.out" 2>"$TMP/http.log" &
+http_pid=$!
+trap 'stop_pids "$http_pid"; rm -rf "$TMP"' EXIT
+for _ in $(seq 100); do grep -q 'listening on port' "$TMP/http.log" && break; sleep 0.1; done
+"$ANANKE" comply --protocol mcp -j 4 --agent everything="http://127.0.0.1:$port/mcp" \
+    -r json:"$TMP/evh.json" >"$TMP/evh.md" 2>"$TMP/evh.err"
+rc=$?
+[ "$rc" -eq 0 ] && ok "everything over HTTP: exit 0" || { bad "everything over HTTP: exit $rc"; tail -n 20 "$TMP/evh.err"; }
+st='[.agents[0].tests[] | "\(.id) \(.status)"] | sort | .[]'
+if diff <(jq -r "$st" "$TMP/ev.json") <(jq -r "$st" "$TMP/evh.json") >"$TMP/evh.diff"; then
+    ok "everything over HTTP: every test's status is the stdio one ($(jq '.agents[0].tests | length' "$TMP/evh.json") tests)"
+else
+    bad "everything over HTTP: statuses differ from stdio (< stdio, > HTTP)"
+    sed 's/^/    /' "$TMP/evh.diff"
+fi
+[ "$(jq -r '.agents[0].initialize.serverInfo.name' "$TMP/evh.json")" = mcp-servers/everything ] &&
+    [ "$(jq -r '.agents[0].command' "$TMP/evh.json")" = "http://127.0.0.1:$port/mcp" ] &&
+    ok "everything over HTTP: the probe's initialize, the URL as the command" || bad "everything over HTTP: probe"
+# the SDK answers the malformed request (-32603): a reply that came, said as such
+for f in ev evh; do
+    grep -q '^comply: everything optional.error.malformed-request FAIL (.*): error.code: expected -32602, got -32603' "$TMP/$f.err" &&
+        ok "$f: the progress line says error.code: expected -32602, got -32603" ||
+        bad "$f: progress line: $(grep malformed-request "$TMP/$f.err")"
+done
+"$ANANKE" comply --protocol mcp -t required.ping --agent gone="http://127.0.0.1:1/mcp" \
+    -r json:"$TMP/gone.json" >/dev/null 2>"$TMP/gone.err"
+rc=$?
+[ "$rc" -eq 1 ] && jq -e '.agents[0].tests[0].stderr_tail | contains("http://127.0.0.1:1/mcp: the POST of request 0 got no answer")' \
+    "$TMP/gone.json" >/dev/null && ok "an endpoint nobody answers: FAIL, its stderr names it" ||
+    bad "unreachable endpoint: exit $rc $(jq -c '.agents[0].tests[0] | [.unmet[0].message, .stderr_tail]' "$TMP/gone.json")"
 
 finish

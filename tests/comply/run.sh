@@ -25,7 +25,7 @@ trap 'stop_pids "$sdk_pid" "${sdk2_pid:-}"; rm -rf "$TMP"' EXIT
 pass=0 fail=0 suite=comply # ok, bad, finish: tests/lib.sh
 cd "$tests_root"
 
-# status TEST-ID FILE.json AGENT → PASS/FAIL/NA
+# status TEST-ID FILE.json AGENT → pass/fail/na/skip/xfail/stale
 status() {
     jq -r --arg id "$1" --arg ag "$3" \
         '.agents[] | select(.name == $ag) | .tests[] | select(.id == $id) | .status' "$2"
@@ -38,7 +38,7 @@ status() {
 rc=$?
 [ "$rc" -eq 0 ] && ok "mock: exit 0" || bad "mock: exit $rc (want 0)"
 nreq=$(jq '[.agents[0].tests[] | select(.severity == "required")] | length' "$TMP/mock.json")
-npass=$(jq '[.agents[0].tests[] | select(.severity == "required" and .status == "PASS")] | length' "$TMP/mock.json")
+npass=$(jq '[.agents[0].tests[] | select(.severity == "required" and .status == "pass")] | length' "$TMP/mock.json")
 [ "$nreq" -ge 9 ] && [ "$nreq" = "$npass" ] && ok "mock: $npass/$nreq required PASS" ||
     bad "mock: $npass/$nreq required PASS"
 grep -q '^| Compliance Area | Severity | mock |' "$TMP/mock.md" && ok "mock: area table" || bad "mock: area table"
@@ -72,7 +72,7 @@ check_fault() { # FAULT TEST-ID GREP-IN-REPORT [EXIT: 1 for a required test] [SC
         >"$TMP/$f.md" 2>"$TMP/$f.err"
     local rc=$? st
     st=$(status "$id" "$TMP/$f.json" mock)
-    if [ "$rc" -eq "$want_rc" ] && [ "$st" = FAIL ] && grep -qF -- "$want" "$TMP/$f.md"; then
+    if [ "$rc" -eq "$want_rc" ] && [ "$st" = fail ] && grep -qF -- "$want" "$TMP/$f.md"; then
         ok "fault $f: $id FAIL, report shows: $want"
     else
         bad "fault $f: $id status=$st exit=$rc (want FAIL, exit $want_rc, report with: $want)"
@@ -134,17 +134,17 @@ else
         optional.prompt.resource_link optional.tool-calls.updates \
         optional.tool-calls.permission.allow; do
         st=$(status "$id" "$TMP/sdk.json" sdk-example-agent)
-        [ "$st" = PASS ] && ok "sdk: $id PASS" || bad "sdk: $id $st (want PASS)"
+        [ "$st" = pass ] && ok "sdk: $id PASS" || bad "sdk: $id $st (want PASS)"
     done
     # it advertises no image/audio/embedded context and no loadSession: NA
     for id in optional.prompt.image optional.prompt.audio optional.prompt.resource.embedded \
         optional.session.load; do
         st=$(status "$id" "$TMP/sdk.json" sdk-example-agent)
-        [ "$st" = NA ] && ok "sdk: $id NA" || bad "sdk: $id $st (want NA)"
+        [ "$st" = na ] && ok "sdk: $id NA" || bad "sdk: $id $st (want NA)"
     done
     # it never reads files through the client: FAIL with "no similar message"
     st=$(status optional.fs.read "$TMP/sdk.json" sdk-example-agent)
-    [ "$st" = FAIL ] && ok "sdk: optional.fs.read FAIL (it never calls fs/*)" || bad "sdk: optional.fs.read $st"
+    [ "$st" = fail ] && ok "sdk: optional.fs.read FAIL (it never calls fs/*)" || bad "sdk: optional.fs.read $st"
     # the kept report: volatile parts (paths, session ids, sandboxes) replaced
     sed -e "s#$HERE/node_modules#tests/comply/node_modules#g" \
         -e 's#/[A-Za-z0-9_./-]*/ananke-comply-[A-Za-z0-9]\{6\}#<SANDBOX>#g' \

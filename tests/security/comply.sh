@@ -179,7 +179,7 @@ check "comply: ... saying the modes" cs_grep "$cs/bad.err" 'confine takes termin
 cs_settings "$cs/settings-missing.json" '{"confine_paths": ["${ENV.CS_NOPATH}"]}'
 cs_run missing "$cs/settings-missing.json"
 check "comply: a missing confine_paths entry (from \${ENV...}) fails the tests, naming it" \
-  jq_true "$cs/missing.json" '[.agents[].tests[] | .status == "FAIL" and (.unmet[0].message | contains("/nonexistent-ananke-comply-path"))] == [true, true]' 
+  jq_true "$cs/missing.json" '[.agents[].tests[] | .status == "fail" and (.unmet[0].message | contains("/nonexistent-ananke-comply-path"))] == [true, true]' 
 
 # ---- where namespaces are missing (a user namespace whose
 # max_user_namespaces is 0): one warning, terminals as before, the
@@ -203,7 +203,7 @@ if unshare -U -r true 2>/dev/null; then
   check "comply: without namespaces the environment is still scrubbed" cs_hasnt fallback two "$CS_HIDDEN"
   cs_nons required --confine required
   check "comply: --confine required without namespaces: every test FAILs, saying why" \
-    jq_true "$cs/required.json" '[.agents[].tests[] | .status == "FAIL" and (.unmet[0].message | contains("confine is '"'"'required'"'"', but cannot confine"))] == [true, true]'
+    jq_true "$cs/required.json" '[.agents[].tests[] | .status == "fail" and (.unmet[0].message | contains("confine is '"'"'required'"'"', but cannot confine"))] == [true, true]'
   check "comply: --confine required started nothing (each test's one failure is the startup)" \
     jq_true "$cs/required.json" '[.agents[].tests[].unmet[].kind] == ["startup", "startup"]' 
   echo "comply-visible-ro-77a" >"$cs/visible/ro.txt"
@@ -219,7 +219,7 @@ if [ -n "$cs_url" ]; then
     -r md:"$cs/agui.report.md" "$csdir/agui" >"$cs/agui.md" 2>"$cs/agui.err")
   check "comply: the AG-UI endpoint was sent the credential (the shape is in play)" \
     grep -qF "Bearer $S_AG" "$cs/agui-requests.jsonl"
-  check "comply: the AG-UI test failed" jq_true "$cs/agui.json" '.agents[0].tests[0].status == "FAIL"'
+  check "comply: the AG-UI test failed" jq_true "$cs/agui.json" '.agents[0].tests[0].status == "fail"'
   check "comply: the AG-UI report and -v show the echoed credential [redacted]" \
     cs_grep_all '\[redacted\]' "$cs/agui.json" "$cs/agui.err" "$cs/agui.report.md"
 else

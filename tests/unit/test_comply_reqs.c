@@ -105,12 +105,57 @@ static void test_rev_order(void **state)
     assert_int_equal(an_comply_rev_cmp("0.3.0", "0.3.0"), 0);
 }
 
+/* The JSON status names are a contract (issue 24); an expected failure is
+ * still a failure of its requirement, a stale one a pass; a STALE fails
+ * the run (required_failed), an XFAIL does not. */
+static void test_xfail_stale(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"pass", "fail", "na", "skip", "xfail", "stale"};
+    static const char *const labels[] = {"PASS", "FAIL", "NA", "SKIP", "XFAIL", "STALE"};
+    for (int s = AN_COMPLY_PASS; s <= AN_COMPLY_STALE; s++) {
+        assert_string_equal(an_comply_status_name((enum an_comply_status)s), names[s]);
+        assert_string_equal(an_comply_status_label((enum an_comply_status)s), labels[s]);
+    }
+    struct an_comply_result r = {0};
+    r.protocol = an_xstrdup("a2a");
+    r.spec = an_xstrdup("0.3.0");
+    struct an_comply_agent *a = an_comply_add_agent(&r, "ag", "http://x");
+    set_reqs(a);
+    add_test(a, "t1", AN_COMPLY_XFAIL, "R-1", NULL);
+    add_test(a, "t2", AN_COMPLY_STALE, "R-2", NULL);
+    add_test(a, "t3", AN_COMPLY_SKIP, "R-3", NULL);
+    a->tests[0].required = a->tests[1].required = true;
+    an_comply_judge_reqs(a);
+    assert_int_equal(a->reqs[0].status, AN_REQ_NOT_MET);
+    assert_int_equal(a->reqs[1].status, AN_REQ_MET);
+    assert_int_equal(a->reqs[2].status, AN_REQ_NOT_TESTED);
+    size_t p, f, n, rf, xf, st, sk;
+    an_comply_counts(&r, &p, &f, &n, &rf);
+    an_comply_xcounts(&r, &xf, &st, &sk);
+    assert_int_equal(p + f + n, 0);
+    assert_int_equal(rf, 1); /* the stale one */
+    assert_int_equal(xf, 1);
+    assert_int_equal(st, 1);
+    assert_int_equal(sk, 1);
+    json_t *j = an_comply_result_to_json(&r);
+    json_t *tests = json_object_get(json_array_get(json_object_get(j, "agents"), 0), "tests");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(tests, 0), "status")),
+                        "xfail");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(tests, 1), "status")),
+                        "stale");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "summary"), "stale")), 1);
+    json_decref(j);
+    an_comply_result_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_judge),
         cmocka_unit_test(test_no_spec),
         cmocka_unit_test(test_rev_order),
+        cmocka_unit_test(test_xfail_stale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

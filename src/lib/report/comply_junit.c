@@ -52,8 +52,11 @@ static void suite_properties(struct an_buf *b, const struct an_comply_result *r,
 int an_report_comply_junit(const struct an_comply_result *r, const char *path, struct an_err *err)
 {
     struct an_buf b = AN_BUF_INIT;
-    size_t p, f, n;
+    size_t p, f, n, xf, st, sk;
     an_comply_counts(r, &p, &f, &n, NULL);
+    an_comply_xcounts(r, &xf, &st, &sk);
+    f += st;     /* a stale entry fails */
+    n += xf + sk; /* an expected failure, a test that did not run: skipped */
     an_buf_printf(&b,
                   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                   "<testsuites name=\"ananke comply\" tests=\"%zu\" failures=\"%zu\" "
@@ -64,8 +67,9 @@ int an_report_comply_junit(const struct an_comply_result *r, const char *path, s
         size_t af = 0, an = 0;
         int64_t ms = 0;
         for (size_t k = 0; k < a->ntests; k++) {
-            af += a->tests[k].status == AN_COMPLY_FAIL;
-            an += a->tests[k].status == AN_COMPLY_NA;
+            enum an_comply_status ts = a->tests[k].status;
+            af += ts == AN_COMPLY_FAIL || ts == AN_COMPLY_STALE;
+            an += ts == AN_COMPLY_NA || ts == AN_COMPLY_XFAIL || ts == AN_COMPLY_SKIP;
             ms += a->tests[k].duration_ms;
         }
         an_buf_puts(&b, "  <testsuite name=\"");
@@ -96,9 +100,16 @@ int an_report_comply_junit(const struct an_comply_result *r, const char *path, s
                 }
                 an_buf_puts(&b, "      </properties>\n");
             }
-            if (t->status == AN_COMPLY_NA) {
+            if (t->status == AN_COMPLY_NA || t->status == AN_COMPLY_SKIP) {
                 an_buf_puts(&b, "      <skipped message=\"");
                 xml(&b, t->na_reason ? t->na_reason : "not applicable", true);
+                an_buf_puts(&b, "\"/>\n");
+            } else if (t->status == AN_COMPLY_XFAIL || t->status == AN_COMPLY_STALE) {
+                bool x = t->status == AN_COMPLY_XFAIL;
+                an_buf_puts(&b, x ? "      <skipped message=\"expected failure: "
+                                  : "      <failure type=\"stale\" message=\"listed as an "
+                                    "expected failure but passed: ");
+                xml(&b, t->expected_failure ? t->expected_failure : "", true);
                 an_buf_puts(&b, "\"/>\n");
             } else if (t->status == AN_COMPLY_FAIL) {
                 const struct an_comply_unmet *u0 = t->nunmet ? &t->unmet[0] : NULL;

@@ -10,11 +10,36 @@ const char *an_comply_status_name(enum an_comply_status s)
 {
     switch (s) {
     case AN_COMPLY_PASS:
+        return "pass";
+    case AN_COMPLY_FAIL:
+        return "fail";
+    case AN_COMPLY_NA:
+        return "na";
+    case AN_COMPLY_SKIP:
+        return "skip";
+    case AN_COMPLY_XFAIL:
+        return "xfail";
+    case AN_COMPLY_STALE:
+        return "stale";
+    }
+    return "?";
+}
+
+const char *an_comply_status_label(enum an_comply_status s)
+{
+    switch (s) {
+    case AN_COMPLY_PASS:
         return "PASS";
     case AN_COMPLY_FAIL:
         return "FAIL";
     case AN_COMPLY_NA:
         return "NA";
+    case AN_COMPLY_SKIP:
+        return "SKIP";
+    case AN_COMPLY_XFAIL:
+        return "XFAIL";
+    case AN_COMPLY_STALE:
+        return "STALE";
     }
     return "?";
 }
@@ -40,8 +65,10 @@ void an_comply_judge_reqs(struct an_comply_agent *a)
             const struct an_comply_test *t = &a->tests[k];
             for (size_t i = 0; i < t->nrequirements; i++)
                 if (!strcmp(t->requirements[i], a->reqs[r].id)) {
-                    pass = pass || t->status == AN_COMPLY_PASS;
-                    fail = fail || t->status == AN_COMPLY_FAIL;
+                    /* an expected failure is still a failure of the
+                     * requirement; a stale entry's test passed */
+                    pass = pass || t->status == AN_COMPLY_PASS || t->status == AN_COMPLY_STALE;
+                    fail = fail || t->status == AN_COMPLY_FAIL || t->status == AN_COMPLY_XFAIL;
                 }
         }
         a->reqs[r].status = fail ? AN_REQ_NOT_MET : pass ? AN_REQ_MET : AN_REQ_NOT_TESTED;
@@ -126,6 +153,7 @@ static void test_release(struct an_comply_test *t)
         free(t->requirements[i]);
     free(t->requirements);
     free(t->na_reason);
+    free(t->expected_failure);
     for (size_t i = 0; i < t->nunmet; i++) {
         struct an_comply_unmet *u = &t->unmet[i];
         free(u->kind);
@@ -176,13 +204,23 @@ void an_comply_counts(const struct an_comply_result *r, size_t *pass, size_t *fa
     for (size_t i = 0; i < r->nagents; i++) {
         for (size_t k = 0; k < r->agents[i].ntests; k++) {
             const struct an_comply_test *t = &r->agents[i].tests[k];
-            if (t->status == AN_COMPLY_PASS)
+            switch (t->status) {
+            case AN_COMPLY_PASS:
                 p++;
-            else if (t->status == AN_COMPLY_NA)
+                break;
+            case AN_COMPLY_NA:
                 n++;
-            else {
+                break;
+            case AN_COMPLY_FAIL:
                 f++;
                 rf += t->required;
+                break;
+            case AN_COMPLY_STALE:
+                rf++;
+                break;
+            case AN_COMPLY_SKIP:
+            case AN_COMPLY_XFAIL:
+                break;
             }
         }
     }
@@ -194,6 +232,22 @@ void an_comply_counts(const struct an_comply_result *r, size_t *pass, size_t *fa
         *na = n;
     if (required_failed)
         *required_failed = rf;
+}
+
+void an_comply_xcounts(const struct an_comply_result *r, size_t *xfail, size_t *stale,
+                       size_t *skip)
+{
+    size_t x = 0, s = 0, k = 0;
+    for (size_t i = 0; i < r->nagents; i++)
+        for (size_t j = 0; j < r->agents[i].ntests; j++) {
+            enum an_comply_status st = r->agents[i].tests[j].status;
+            x += st == AN_COMPLY_XFAIL;
+            s += st == AN_COMPLY_STALE;
+            k += st == AN_COMPLY_SKIP;
+        }
+    *xfail = x;
+    *stale = s;
+    *skip = k;
 }
 
 static json_t *str_or_null(const char *s)
@@ -263,6 +317,8 @@ json_t *an_comply_result_to_json(const struct an_comply_result *r)
                 str_or_null(t->na_reason), "unmet", unmet, "notes", notes, "duration_ms",
                 (json_int_t)t->duration_ms, "stderr_tail", str_or_null(t->stderr_tail));
             json_object_set_new(tj, "requirements", reqs);
+            if (t->expected_failure)
+                json_object_set_new(tj, "expected_failure", str_or_null(t->expected_failure));
             json_array_append_new(tests, tj);
         }
         json_t *aj = json_pack("{s:o,s:o,s:O?,s:o,s:O?,s:O?,s:o}", "name", str_or_null(a->name),
@@ -279,11 +335,15 @@ json_t *an_comply_result_to_json(const struct an_comply_result *r)
         }
         json_array_append_new(agents, aj);
     }
-    json_t *out = json_pack("{s:s,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o}", "tool", "ananke comply",
-                            "protocol", str_or_null(r->protocol), "started_ms",
+    size_t xf, st, sk;
+    an_comply_xcounts(r, &xf, &st, &sk);
+    json_t *out = json_pack("{s:s,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:o}", "tool",
+                            "ananke comply", "protocol", str_or_null(r->protocol), "started_ms",
                             (json_int_t)r->started_ms, "duration_ms", (json_int_t)r->duration_ms,
                             "summary", "passed", (json_int_t)p, "failed", (json_int_t)f, "na",
-                            (json_int_t)n, "required_failed", (json_int_t)rf, "agents", agents);
+                            (json_int_t)n, "required_failed", (json_int_t)rf, "xfail",
+                            (json_int_t)xf, "stale", (json_int_t)st, "skipped", (json_int_t)sk,
+                            "agents", agents);
     if (r->spec)
         json_object_set_new(out, "spec", json_string(r->spec));
     return out;

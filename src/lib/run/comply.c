@@ -502,6 +502,12 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
             run_steps(&e, t);
     }
     out->status = out->nunmet ? AN_COMPLY_FAIL : AN_COMPLY_PASS;
+    if (!out->nunmet && e.race) { /* nothing failed but what timing decided */
+        out->status = AN_COMPLY_NA;
+        out->na_reason = e.race;
+        e.race = NULL;
+    }
+    free(e.race);
     if (e.c && out->status == AN_COMPLY_FAIL)
         keep_stderr_tail(&e, out);
     an_acp_client_free(e.c);

@@ -8,6 +8,8 @@
 #include "core/buf.h"
 #include "core/interp.h"
 #include "core/json.h"
+#include "core/port.h"
+#include "proto/acp_client.h"
 #include "run/comply_plan_int.h"
 #include "run/secrets.h"
 
@@ -28,6 +30,28 @@ static struct an_comply_plan_agent *agent_add(struct an_comply_plan *c, const ch
         n++;
     a->confine_paths = an_comply_strv_copy((const char *const *)c->confine_paths, n);
     return a;
+}
+
+/* An MCP server's Streamable HTTP endpoint: the engine speaks stdio to
+ * `ananke mcp-bridge URL` (ananke/mcp_bridge.h), which speaks HTTP to it.
+ * Nothing of the server's runs here, so the bridge is not confined (it
+ * needs the network). */
+static int mcp_http_agent(struct an_comply_plan *c, struct an_comply_plan_agent *a,
+                          const char *url)
+{
+    char self[4096];
+    if (an_port_self_exe(self, sizeof self))
+        return an_comply_plan_fail(c, AN_EUSAGE,
+                                   "--agent %s: MCP over HTTP needs the path of the running "
+                                   "ananke, which this system does not give",
+                                   a->name);
+    a->argv = an_xcalloc(4, sizeof *a->argv);
+    a->argv[0] = an_xstrdup(self);
+    a->argv[1] = an_xstrdup("mcp-bridge");
+    a->argv[2] = an_xstrdup(url);
+    a->confine = AN_ACP_CONFINE_NONE;
+    a->network = true;
+    return 0;
 }
 
 static int agent_from_shell(struct an_comply_plan *c, const char *spec)
@@ -51,6 +75,9 @@ static int agent_from_shell(struct an_comply_plan *c, const char *spec)
     a->command = an_xstrdup(eq + 1);
     if (url)
         return 0; /* an endpoint: nothing to start */
+    if (c->proto->wire == AN_COMPLY_PROTO_MCP &&
+        (!strncmp(eq + 1, "http://", 7) || !strncmp(eq + 1, "https://", 8)))
+        return mcp_http_agent(c, a, eq + 1);
     a->argv = an_xcalloc(4, sizeof *a->argv);
     a->argv[0] = an_xstrdup("/bin/sh");
     a->argv[1] = an_xstrdup("-c");

@@ -67,6 +67,14 @@ struct eng {
      * AN_DEFAULT_MAX_WARNINGS are unmet entries, the rest counted in one
      * more (out->unmet[framing_more]) */
     size_t framing, framing_more;
+    /* the last cancel notification the test sent (session/cancel,
+     * notifications/cancelled): when, and what. A response that arrived
+     * before it and is not what the test expects after the cancel makes
+     * the test NA with `race` (the agent finished first: timing it
+     * controls), not a FAIL. */
+    int64_t cancel_mono;
+    char cancel_method[48];
+    char *race; /* malloc'd NA reason, or NULL */
     /* -v: the frames of the test, printed when it ends, redacted together
      * (a secret streamed in pieces is only known once all have come) */
     char **vframes;

@@ -248,11 +248,16 @@ int an_comply_plan_new(struct an_comply_plan **out, const struct an_comply_plan_
     int rc = load_tests(p);
     if (!rc)
         rc = an_comply_reqs_load(p, o->paths, o->npaths, o->spec);
+    struct an_err err = AN_ERR_INIT;
+    char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+    if (!rc && o->expected_failures &&
+        (rc = an_comply_xlist_load(o->expected_failures, &p->xfail, &err)))
+        an_comply_plan_fail(p, rc, "--expected-failures: %s", an_err_format(&err, buf, sizeof buf));
     /* what the caller's arrays were is not kept past this call */
     p->o.paths = p->o.ids = p->o.agents = p->o.pick = p->o.confine_paths = p->o.redact = NULL;
     p->o.npaths = p->o.nids = p->o.nagents = p->o.npick = p->o.nconfine_paths = p->o.nredact = 0;
     p->o.settings = p->settings;
-    p->o.spec = NULL;
+    p->o.spec = p->o.expected_failures = NULL;
     return rc;
 }
 
@@ -296,6 +301,7 @@ void an_comply_plan_free(struct an_comply_plan *p)
     free(p->settings);
     free(p->protocol);
     an_comply_reqs_free(p);
+    an_comply_xlist_release(&p->xfail);
     an_redactor_free(p->red);
     free(p);
 }

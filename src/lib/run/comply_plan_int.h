@@ -7,6 +7,7 @@
 #include "ananke/comply_run.h"
 #include "load/jsont.h"
 #include "run/comply.h"
+#include "run/comply_expected.h"
 #include "run/redact.h"
 
 /* A row of the protocol table (comply_protocols.c). */
@@ -53,7 +54,8 @@ struct an_comply_plan {
     char *spec;                 /* the requirement set's revision, or NULL */
     struct an_comply_req *reqs; /* its rows (comply_reqs.c) */
     size_t nreqs;
-    char said[16][128]; /* short secrets already warned about */
+    struct an_comply_xlist xfail; /* --expected-failures (empty without) */
+    char said[16][128];           /* short secrets already warned about */
     size_t nsaid;
 };
 

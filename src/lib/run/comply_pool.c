@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ananke/cancel.h"
 #include "core/clock.h"
 #include "proto/http.h"
+#include "run/comply_int.h"
 #include "run/comply_plan_int.h"
 #include "run/comply_redact.h"
 
@@ -23,6 +25,8 @@ struct pool {
     struct an_jsont *const *tests;
     size_t n;
     const struct an_comply_opts *o;
+    struct an_comply_xlist *xfail; /* --expected-failures */
+    pthread_mutex_t mu;            /* guards xfail's marks and the progress line */
     atomic_size_t next;
 };
 
@@ -36,12 +40,22 @@ static void *worker(void *arg)
             return NULL;
         }
         struct an_comply_test *t = &pl->ra->tests[k];
+        if (an_cancelled()) {
+            /* interrupted before it started: it did not run */
+            comply_fill_meta(t, pl->tests[k]);
+            t->status = AN_COMPLY_SKIP;
+            t->na_reason = an_xstrdup("not run: interrupted (Ctrl-C or SIGTERM)");
+            continue;
+        }
         pl->run(pl->spec, pl->ra, pl->tests[k], pl->o, t);
         an_comply_test_redact(t, pl->o->redact); /* before anyone shows it */
+        pthread_mutex_lock(&pl->mu);
+        an_comply_xlist_test(pl->xfail, pl->ra->name, t);
         fprintf(pl->o->log, "comply: %s %s %s (%.1fs)%s%s\n", pl->ra->name, t->id,
-                an_comply_status_name(t->status), (double)t->duration_ms / 1000,
+                an_comply_status_label(t->status), (double)t->duration_ms / 1000,
                 t->status == AN_COMPLY_FAIL && t->nunmet ? ": " : "",
                 t->status == AN_COMPLY_FAIL && t->nunmet ? t->unmet[0].message : "");
+        pthread_mutex_unlock(&pl->mu);
     }
 }
 
@@ -67,8 +81,14 @@ static void run_agent(struct an_comply_plan *p, const struct an_comply_plan_agen
     /* every slot first: the workers write into them, nothing grows */
     for (size_t k = 0; k < p->ntests; k++)
         an_comply_add_test(ra);
-    struct pool pl = {
-        .run = p->proto->run, .spec = &spec, .ra = ra, .tests = p->tests, .n = p->ntests, .o = o};
+    struct pool pl = {.run = p->proto->run,
+                      .spec = &spec,
+                      .ra = ra,
+                      .tests = p->tests,
+                      .n = p->ntests,
+                      .o = o,
+                      .xfail = &p->xfail};
+    pthread_mutex_init(&pl.mu, NULL);
     atomic_init(&pl.next, 0);
     unsigned jobs = p->o.jobs ? p->o.jobs : 1;
     unsigned nw = jobs > p->ntests ? (unsigned)p->ntests : jobs;
@@ -80,6 +100,8 @@ static void run_agent(struct an_comply_plan *p, const struct an_comply_plan_agen
     worker(&pl); /* this thread works too */
     for (unsigned w = 0; w < started; w++)
         pthread_join(th[w], NULL);
+    pthread_mutex_destroy(&pl.mu);
+    an_comply_xlist_agent(&p->xfail, ra, o->log);
     an_comply_reqs_give(p, ra);
 }
 
@@ -100,5 +122,6 @@ void an_comply_plan_run(struct an_comply_plan *p, struct an_comply_result *res)
     int64_t t0 = an_clock_mono_ms();
     for (size_t i = 0; i < p->nagents; i++)
         run_agent(p, &p->agents[i], res, &o);
+    an_comply_xlist_unseen(&p->xfail, o.log);
     res->duration_ms = an_clock_mono_ms() - t0;
 }

@@ -32,6 +32,13 @@ bool comply_step_send(struct eng *e, const struct an_jsont_step *st)
     const char *method = an_json_str(frame, "method");
     json_t *params = json_object_get(frame, "params");
     int rc;
+    if (!st->has_id && method &&
+        (!strcmp(method, "session/cancel") || !strcmp(method, "notifications/cancelled"))) {
+        /* what has arrived already counts as before the cancel */
+        comply_pump(e, 0);
+        e->cancel_mono = an_clock_mono_ms();
+        snprintf(e->cancel_method, sizeof e->cancel_method, "%s", method);
+    }
     /* A cancel goes through the client so that it also answers the
      * session's pending permission requests "cancelled" (the provider's
      * side of cancellation); the frame on the wire is the same. */
@@ -99,6 +106,21 @@ static void apply_captures(struct eng *e, const struct an_jsont_step *st, const 
     }
 }
 
+/* The observed message is the response to the request the pattern asks
+ * about (its id): there is one reply per request, so an unmet expectation
+ * is a wrong answer, not a missing one. (A notification or request of the
+ * same method is not: another one may still come.) */
+static bool same_reply(const json_t *pat, const json_t *msg)
+{
+    json_t *p = json_object_get(pat, "id");
+    if (!p || !json_object_get(msg, "id") || json_object_get(msg, "method"))
+        return false;
+    json_t *only = json_pack("{s:O}", "id", p);
+    bool same = an_jm_match(only, msg);
+    json_decref(only);
+    return same;
+}
+
 static void report_unmet(struct eng *e, const struct an_jsont_step *st, json_t **pats,
                          const long *assign, const size_t *cand, size_t ncand, int64_t waited)
 {
@@ -127,16 +149,43 @@ static void report_unmet(struct eng *e, const struct an_jsont_step *st, json_t *
         }
         struct an_comply_unmet *u;
         char why[512];
-        if (e->closed)
+        const json_t *msg = best != SIZE_MAX ? e->obs[cand[best]].msg : NULL;
+        char **diff = NULL;
+        size_t ndiff = 0;
+        if (msg)
+            an_jm_diff(pats[m], msg, &diff, &ndiff);
+        bool reply = msg && ndiff && x->kind == AN_JSONT_RESPONSE && same_reply(pats[m], msg);
+        if (reply && e->cancel_mono && e->obs[cand[best]].mono_ms < e->cancel_mono) {
+            /* answered before the cancel left: the cancel could not act */
+            if (!e->race) {
+                struct an_buf b = AN_BUF_INIT;
+                an_buf_printf(&b,
+                              "timing the agent controls: it answered before %s was sent (%s), "
+                              "so what the cancel does could not be observed; a longer task "
+                              "may let it",
+                              e->cancel_method, diff[0]);
+                e->race = an_buf_detach(&b, NULL);
+            }
+            for (size_t d = 0; d < ndiff; d++)
+                free(diff[d]);
+            free(diff);
+            free(exp);
+            continue;
+        }
+        if (reply)
+            /* it did come, with other content: say what differs */
+            snprintf(why, sizeof why, "%s%s", diff[0],
+                     ndiff > 1 ? " (and more differences below)" : "");
+        else if (e->closed)
             snprintf(why, sizeof why, "not observed before the agent closed (%s)", e->close_reason);
         else
             snprintf(why, sizeof why, "not observed within %lld ms", (long long)waited);
         u = an_comply_add_unmet(e->out, an_jsont_msg_name(x->kind), (int)st->index, why);
         u->expected = exp;
-        if (best != SIZE_MAX) {
-            const json_t *msg = e->obs[cand[best]].msg;
+        if (msg) {
             u->closest = an_json_compact(msg);
-            an_jm_diff(pats[m], msg, &u->diff, &u->ndiff);
+            u->diff = diff;
+            u->ndiff = ndiff;
         } else {
             u->diff = an_xmalloc(sizeof *u->diff);
             u->diff[0] = an_xstrdup("no similar message observed");
