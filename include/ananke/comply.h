@@ -22,6 +22,7 @@
 #define ANANKE_COMPLY_H
 
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -128,6 +129,10 @@ struct an_comply_agent *an_comply_add_agent(struct an_comply_result *r, const ch
 struct an_comply_test *an_comply_add_test(struct an_comply_agent *a);
 struct an_comply_unmet *an_comply_add_unmet(struct an_comply_test *t, const char *kind, int step,
                                             const char *message);
+/* The same with the message formatted (cut at 1 KiB). */
+struct an_comply_unmet *an_comply_add_unmetv(struct an_comply_test *t, const char *kind, int step,
+                                             const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 /* Append a note to a test (copied). */
 void an_comply_add_note(struct an_comply_test *t, const char *note);
 void an_comply_result_release(struct an_comply_result *r);

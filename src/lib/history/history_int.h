@@ -39,5 +39,11 @@ json_t *an_history_flaky(struct an_history *h, unsigned limit, unsigned window, 
  * (NULL: detached or not a repository). Reads .git without running git;
  * *commit and *branch are malloc'd or NULL. */
 void an_hist_git(const char *dir, char **commit, char **branch);
+/* Every row of a prepared statement as a JSON object with members `names`
+ * (one per column; a name ending in '@' is a Unix-ms time, shown as ISO
+ * 8601; text with invalid UTF-8 replaced). NULL and err when a step fails
+ * (history_query.c). */
+json_t *an_hist_rows(struct an_history *h, sqlite3_stmt *st, const char *const *names,
+                     struct an_err *err);
 
 #endif

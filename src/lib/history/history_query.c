@@ -35,8 +35,9 @@ static json_t *col_time(sqlite3_stmt *st, int i)
 }
 
 /* Every row of st as an object whose members are `names` (one per
- * column; a name ending in "@" is a Unix-ms time shown as ISO 8601). */
-static json_t *rows(struct an_history *h, sqlite3_stmt *st, const char *const *names,
+ * column; a name ending in "@" is a Unix-ms time shown as ISO 8601);
+ * history_int.h. */
+json_t *an_hist_rows(struct an_history *h, sqlite3_stmt *st, const char *const *names,
                     struct an_err *err)
 {
     json_t *out = json_array();
@@ -79,7 +80,7 @@ static json_t *query_runs(struct an_history *h, unsigned limit, struct an_err *e
         return NULL;
     }
     sqlite3_bind_int64(st, 1, limit);
-    json_t *out = rows(h, st, names, err);
+    json_t *out = an_hist_rows(h, st, names, err);
     sqlite3_finalize(st);
     return out;
 }
@@ -105,7 +106,7 @@ static json_t *query_test(struct an_history *h, const char *test, unsigned limit
     }
     sqlite3_bind_text(st, 1, test, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, limit);
-    json_t *out = rows(h, st, names, err);
+    json_t *out = an_hist_rows(h, st, names, err);
     sqlite3_finalize(st);
     return out;
 }
@@ -129,7 +130,7 @@ static json_t *query_slowest(struct an_history *h, unsigned limit, unsigned wind
     }
     sqlite3_bind_int64(st, 1, window);
     sqlite3_bind_int64(st, 2, limit);
-    json_t *out = rows(h, st, names, err);
+    json_t *out = an_hist_rows(h, st, names, err);
     sqlite3_finalize(st);
     return out;
 }
@@ -186,7 +187,7 @@ static json_t *query_regressed(struct an_history *h, const char *ref, unsigned l
     }
     sqlite3_bind_int64(st, 1, base);
     sqlite3_bind_int64(st, 2, limit);
-    json_t *out = rows(h, st, names, err);
+    json_t *out = an_hist_rows(h, st, names, err);
     sqlite3_finalize(st);
     return out;
 }

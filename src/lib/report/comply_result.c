@@ -1,4 +1,6 @@
 /* The comply result model: building, releasing, counting, and its JSON form. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +131,14 @@ struct an_comply_unmet *an_comply_add_unmet(struct an_comply_test *t, const char
     u->step = step;
     u->message = an_xstrdup(message ? message : "");
     return u;
+}
+
+struct an_comply_unmet *an_comply_add_unmetv(struct an_comply_test *t, const char *kind, int step,
+                                             const char *fmt, va_list ap)
+{
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    return an_comply_add_unmet(t, kind, step, msg);
 }
 
 void an_comply_add_note(struct an_comply_test *t, const char *note)

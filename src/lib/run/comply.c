@@ -248,12 +248,10 @@ void comply_unmet_add(struct eng *e, const char *kind, int step, const char *fmt
     __attribute__((format(printf, 4, 5)));
 void comply_unmet_add(struct eng *e, const char *kind, int step, const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    an_comply_add_unmetv(e->out, kind, step, fmt, ap);
     va_end(ap);
-    an_comply_add_unmet(e->out, kind, step, msg);
 }
 
 /* Pump up to ms, returning early when something new arrives. */

@@ -297,12 +297,10 @@ static void unmet(struct a2a_eng *e, int step, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void unmet(struct a2a_eng *e, int step, const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    an_comply_add_unmetv(e->out, "step", step, fmt, ap);
     va_end(ap);
-    an_comply_add_unmet(e->out, "step", step, msg);
 }
 
 static void fresh(struct a2a_eng *e, const char *var)

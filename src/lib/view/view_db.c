@@ -8,51 +8,6 @@
 #include "core/json.h"
 #include "view/view_int.h"
 
-static json_t *col(sqlite3_stmt *st, int i)
-{
-    switch (sqlite3_column_type(st, i)) {
-    case SQLITE_INTEGER:
-        return json_integer(sqlite3_column_int64(st, i));
-    case SQLITE_FLOAT:
-        return json_real(sqlite3_column_double(st, i));
-    case SQLITE_TEXT:
-        return an_json_lossy((const char *)sqlite3_column_text(st, i),
-                             (size_t)sqlite3_column_bytes(st, i));
-    default:
-        return json_null();
-    }
-}
-
-/* Every row of st as an object with members `names` (a name ending in
- * '@' is a Unix-ms time shown as ISO 8601). NULL and err on failure. */
-static json_t *rows(struct an_history *h, sqlite3_stmt *st, const char *const *names,
-                    struct an_err *err)
-{
-    json_t *out = json_array();
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        json_t *o = json_object();
-        for (int i = 0; names[i]; i++) {
-            size_t n = strlen(names[i]);
-            if (n && names[i][n - 1] == '@') {
-                char key[64], t[40];
-                snprintf(key, sizeof key, "%.*s", (int)(n - 1), names[i]);
-                const char *s = an_iso8601_ms(t, sizeof t, sqlite3_column_int64(st, i));
-                json_object_set_new(o, key, *s ? json_string(s) : json_null());
-            } else {
-                json_object_set_new(o, names[i], col(st, i));
-            }
-        }
-        json_array_append_new(out, o);
-    }
-    if (rc != SQLITE_DONE) {
-        json_decref(out);
-        an_hist_fail(h, "cannot read it", err);
-        return NULL;
-    }
-    return out;
-}
-
 static sqlite3_stmt *prepare(struct an_history *h, const char *sql, struct an_err *err)
 {
     sqlite3_stmt *st = NULL;
@@ -95,7 +50,7 @@ json_t *view_runs(struct an_history *h, const struct view_filter *f, struct an_e
     bind_opt(st, 3, f->status);
     bind_opt(st, 4, f->q);
     sqlite3_bind_int64(st, 5, f->limit ? f->limit : 50);
-    json_t *out = rows(h, st, run_names, err);
+    json_t *out = an_hist_rows(h, st, run_names, err);
     sqlite3_finalize(st);
     return out;
 }
@@ -107,7 +62,7 @@ static json_t *one_run(struct an_history *h, int64_t id, bool *missing, struct a
     if (!st)
         return NULL;
     sqlite3_bind_int64(st, 1, id);
-    json_t *all = rows(h, st, run_names, err);
+    json_t *all = an_hist_rows(h, st, run_names, err);
     sqlite3_finalize(st);
     json_t *r = json_incref(json_array_get(all, 0));
     json_decref(all);
@@ -146,7 +101,7 @@ json_t *view_run(struct an_history *h, int64_t id, const char *q, bool *missing,
         sqlite3_bind_int64(st, 1, id);
         bind_opt(st, 2, q);
         sqlite3_bind_int64(st, 3, VIEW_ROWS_MAX * 20);
-        tests = rows(h, st, test_names, err);
+        tests = an_hist_rows(h, st, test_names, err);
         sqlite3_finalize(st);
     }
     if (!tests) {
@@ -170,7 +125,7 @@ static json_t *findings_of(struct an_history *h, json_int_t result_id, struct an
     if (!st)
         return NULL;
     sqlite3_bind_int64(st, 1, result_id);
-    json_t *out = rows(h, st, names, err);
+    json_t *out = an_hist_rows(h, st, names, err);
     sqlite3_finalize(st);
     return out;
 }
@@ -189,7 +144,7 @@ static json_t *history_of(struct an_history *h, const char *test_id, struct an_e
         return NULL;
     sqlite3_bind_text(st, 1, test_id, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, VIEW_SPARK_RUNS);
-    json_t *out = rows(h, st, names, err);
+    json_t *out = an_hist_rows(h, st, names, err);
     sqlite3_finalize(st);
     return out;
 }
@@ -209,7 +164,7 @@ json_t *view_test(struct an_history *h, int64_t run_id, const char *test_id, boo
     if (st) {
         sqlite3_bind_int64(st, 1, run_id);
         sqlite3_bind_text(st, 2, test_id, -1, SQLITE_TRANSIENT);
-        all = rows(h, st, test_names, err);
+        all = an_hist_rows(h, st, test_names, err);
         sqlite3_finalize(st);
     }
     json_t *t = json_incref(json_array_get(all, 0));
@@ -258,7 +213,7 @@ json_t *view_compare(struct an_history *h, int64_t a, int64_t b, bool *missing, 
         sqlite3_bind_int64(st, 1, a);
         sqlite3_bind_int64(st, 2, b);
         sqlite3_bind_int64(st, 3, VIEW_ROWS_MAX * 20);
-        tests = rows(h, st, names, err);
+        tests = an_hist_rows(h, st, names, err);
         sqlite3_finalize(st);
     }
     if (!tests) {
