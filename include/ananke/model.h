@@ -277,6 +277,15 @@ struct an_price {
     struct an_loc loc;
 };
 
+/* `tool_servers:` one MCP server the agent uses, served to it through
+ * ananke's proxy (docs/tools.md). Strings borrowed from the suite. */
+struct an_tool_server {
+    const char *name;
+    struct an_loc loc;
+    const char **command; /* upstream.command: program and arguments; NULL: none */
+    size_t ncommand;
+};
+
 struct an_config {
     const char *path; /* as given or found */
     const char *dir;  /* the project root: hooks run here */
@@ -294,6 +303,8 @@ struct an_config {
     /* each text the run history stores (a name, a finding, the command
      * line) is cut there; 0: AN_HISTORY_TEXT_MAX_DEFAULT (ananke/history.h) */
     int64_t max_history_text_bytes;
+    struct an_tool_server *tool_servers; /* `tool_servers:` */
+    size_t ntool_servers;
 };
 
 struct an_hook {

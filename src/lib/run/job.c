@@ -23,6 +23,7 @@
 #include "run/script_check.h"
 #include "run/secrets.h"
 #include "run/target_conf.h"
+#include "tools/tools.h"
 
 /* ---- verdicts ---- */
 
@@ -354,6 +355,8 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
         return;
     }
     an_usage_price(rec->usage, j->cfg->prices, j->cfg->nprices);
+    json_decref(rec->server_calls);
+    rec->server_calls = an_tools_calls_between(rec->start_ms, an_clock_unix_ms());
     static const struct an_assert none;
     struct an_assert blk;
     an_assert_for_turn(&blk, &j->cfg->target.assert, &j->test->assert,

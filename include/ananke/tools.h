@@ -1,0 +1,28 @@
+/*
+ * Tool servers (docs/tools.md): for each of the config's `tool_servers:`,
+ * ananke serves an MCP endpoint (Streamable HTTP on 127.0.0.1, an ephemeral
+ * port) that forwards every JSON-RPC message to the upstream server (a
+ * stdio child) and records every tools/call it forwards. While they serve,
+ * ${TOOL_SERVERS.NAME.url} (and .command) are set for interpolation.
+ *
+ * One set per process: an_tools_up() before target.start and the tests,
+ * an_tools_down() after them. Each turn takes the calls made while it ran
+ * (run/job.c), so with --jobs above 1 a call made while two turns ran is
+ * given to both.
+ *
+ * Ownership: an_tools_up() hands back a handle (NULL when the config names
+ * no tool server) that an_tools_down() stops and frees; cfg is borrowed
+ * while it serves.
+ */
+#ifndef ANANKE_TOOLS_H
+#define ANANKE_TOOLS_H
+
+#include "ananke/err.h"
+#include "ananke/model.h"
+
+struct an_tools;
+
+int an_tools_up(struct an_tools **out, const struct an_config *cfg, struct an_err *err);
+void an_tools_down(struct an_tools *t); /* NULL-safe */
+
+#endif

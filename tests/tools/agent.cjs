@@ -1,0 +1,75 @@
+// A scripted AG-UI agent whose tools are MCP tools reached through the
+// official @modelcontextprotocol/sdk client (Streamable HTTP), at the URL in
+// $TOOLS_URL (ananke's tool proxy: ${TOOL_SERVERS.NAME.url}). Port: $AGENT_PORT.
+// The user message is a script, one command a line:
+//   call TOOL JSON    call the tool with these arguments and report the call
+//   claim TOOL JSON   report a call (with a made-up result) without making it
+//   say TEXT          assistant text
+// Used by tests/tools/run.sh.
+'use strict';
+const http = require('http');
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+
+let client;
+async function mcp() {
+  if (client) return client;
+  const c = new Client({ name: 'ananke-scripted-agent', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(process.env.TOOLS_URL)));
+  client = c;
+  return c;
+}
+
+function lastUser(body) {
+  const msgs = body.messages || [];
+  for (let i = msgs.length - 1; i >= 0; i--)
+    if (msgs[i].role === 'user') return typeof msgs[i].content === 'string' ? msgs[i].content : '';
+  return '';
+}
+
+async function run(body, send) {
+  const threadId = body.threadId || 't', runId = body.runId || 'r';
+  send({ type: 'RUN_STARTED', threadId, runId });
+  let n = 0;
+  for (const line of lastUser(body).split('\n')) {
+    const m = /^(call|claim|say)\s+(\S+)?\s*(.*)$/.exec(line.trim());
+    if (!m) continue;
+    if (m[1] === 'say') {
+      const text = line.trim().slice(4);
+      send({ type: 'TEXT_MESSAGE_START', messageId: 'm' + n, role: 'assistant' });
+      send({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm' + n, delta: text });
+      send({ type: 'TEXT_MESSAGE_END', messageId: 'm' + n++ });
+      continue;
+    }
+    const name = m[2], args = m[3] ? JSON.parse(m[3]) : {};
+    const id = 'c' + n++;
+    send({ type: 'TOOL_CALL_START', toolCallId: id, toolCallName: name });
+    send({ type: 'TOOL_CALL_ARGS', toolCallId: id, delta: JSON.stringify(args) });
+    send({ type: 'TOOL_CALL_END', toolCallId: id });
+    let content;
+    if (m[1] === 'call') {
+      const res = await (await mcp()).callTool({ name, arguments: args });
+      content = JSON.stringify(res.content);
+    } else {
+      content = '[{"type":"text","text":"done"}]';
+    }
+    send({ type: 'TOOL_CALL_RESULT', messageId: 'r' + id, toolCallId: id, content });
+  }
+  send({ type: 'RUN_FINISHED', threadId, runId });
+}
+
+http.createServer((req, res) => {
+  if (req.method !== 'POST') { res.writeHead(405); res.end(); return; }
+  let data = '';
+  req.on('data', (d) => { data += d; });
+  req.on('end', async () => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const send = (ev) => res.write('data: ' + JSON.stringify(ev) + '\n\n');
+    try {
+      await run(JSON.parse(data), send);
+    } catch (e) {
+      send({ type: 'RUN_ERROR', message: String(e && e.message || e) });
+    }
+    res.end();
+  });
+}).listen(Number(process.env.AGENT_PORT), '127.0.0.1');
