@@ -159,6 +159,12 @@ const cases = [
 ];
 const configCases = [
   ['config', 'minimal config', CONFIG, true],
+  ['config', 'tool server', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: [node, shop.js]}\n`, true],
+  ['config', 'tool server without upstream', `${CONFIG}tool_servers:\n  shop: {}\n`, false],
+  ['config', 'tool server empty command', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: []}\n`, false],
+  ['config', 'tool server command a string', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: node}\n`, false],
+  ['config', 'tool server unknown key', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: [x]}\n    mocks: []\n`, false],
+  ['config', 'tool server bad name', `${CONFIG}tool_servers:\n  "a.b":\n    upstream: {command: [x]}\n`, false],
   ['config', 'config with everything', `${CONFIG_LIB}`.replace('  agentId: x\n', '  agentId: x\n  threadId: "t-${ENV.HOME}"\n  headers:\n    Authorization: "Bearer x"\n  timeout_ms: 5\n  forwardedProps: {a: [1]}\n  state: null\n  assert:\n    extends: polite\n    tools:\n      forbid: [x]\n'), true],
   ['config', 'endpoint with a variable', CONFIG.replace('"http://127.0.0.1:9/agent"', '"${ENV.HOME}"'), true],
   ['config', 'endpoint not http', CONFIG.replace('http://127.0.0.1:9/agent', 'ftp://x'), false],
