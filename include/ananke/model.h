@@ -70,6 +70,9 @@ struct an_tool_rule {
     struct an_regex *result_not_match; /* NULL = none */
     const char *after;                 /* NULL = none */
     struct an_loc after_loc;
+    /* tools.require `source: server`: judged on the calls ananke's tool
+     * proxy saw (docs/tools.md), not on those the agent reported */
+    bool source_server;
 };
 
 /* A tool name (tools.forbid). */

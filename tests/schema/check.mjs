@@ -144,6 +144,8 @@ const cases = [
   ['test', 'bad argument path', turnAssert('tools:\n  require:\n    - name: a\n      args_match: {user..name: x}'), false],
   ['test', 'after in forbid_calls', turnAssert('tools:\n  forbid_calls:\n    - name: a\n      after: b'), false],
   ['test', 'require rule without name', turnAssert('tools:\n  require:\n    - count: 1'), false],
+  ['test', 'require source server', turnAssert('tools:\n  require:\n    - name: a\n      source: server'), true],
+  ['test', 'require source unknown', turnAssert('tools:\n  require:\n    - name: a\n      source: proxy'), false],
   ['test', 'must_match string and list', turnAssert('text:\n  must_match: "/hi/i"\n  must_not_match: [a, b]'), true],
   ['test', 'limits and false', turnAssert('timing:\n  max_duration_ms: 10\n  max_idle_ms: false\n  max_gap_ms: 0'), true],
   ['test', 'limit true', turnAssert('timing:\n  max_gap_ms: true'), false],

@@ -122,7 +122,8 @@ static int load_rule(struct an_ld *ld, const struct an_ynode *n, bool require, e
                      struct an_tool_rule *r)
 {
     static const char *const req_keys[] = {
-        "name", "count", "args_match", "result_match", "result_not_match", "after", NULL};
+        "name",  "count", "args_match", "result_match", "result_not_match", "after",
+        "source", NULL};
     static const char *const forbid_keys[] = {"name", "args_match", "result_match", NULL};
     const char *where = require ? "a tools.require rule" : "a tools.forbid_calls rule";
     struct an_ynode *v;
@@ -173,6 +174,17 @@ static int load_rule(struct an_ld *ld, const struct an_ynode *n, bool require, e
         if ((rc = an_ld_string(ld, v, "after", &r->after)))
             return rc;
         r->after_loc = v->loc;
+    }
+    if ((v = an_yaml_get(n, "source"))) {
+        const char *src;
+        if ((rc = an_ld_string(ld, v, "source", &src)))
+            return rc;
+        if (strcmp(src, "agent") != 0 && strcmp(src, "server") != 0)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "'source' must be 'agent' (the calls the agent reports) or 'server' "
+                           "(the calls its tool servers received), not '%s'",
+                           src);
+        r->source_server = !strcmp(src, "server");
     }
     return 0;
 }
