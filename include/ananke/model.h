@@ -190,6 +190,9 @@ struct an_assert {
      * "usage") */
     struct an_limit max_input_tokens, max_output_tokens, max_total_tokens;
     struct an_limit max_cost;     /* `amount` holds the limit */
+    /* tools.consistent (docs/tools.md): SET when true, DISABLED when false;
+     * the nearest level decides, judged turn by turn */
+    struct an_limit consistent;
     struct an_check_item *checks; /* accumulate like must_match */
     size_t nchecks;
 };

@@ -4,6 +4,7 @@
 // The user message is a script, one command a line:
 //   call TOOL JSON    call the tool with these arguments and report the call
 //   claim TOOL JSON   report a call (with a made-up result) without making it
+//   hide TOOL JSON    call the tool without reporting the call
 //   say TEXT          assistant text
 // Used by tests/tools/run.sh.
 'use strict';
@@ -32,7 +33,7 @@ async function run(body, send) {
   send({ type: 'RUN_STARTED', threadId, runId });
   let n = 0;
   for (const line of lastUser(body).split('\n')) {
-    const m = /^(call|claim|say)\s+(\S+)?\s*(.*)$/.exec(line.trim());
+    const m = /^(call|claim|hide|say)\s+(\S+)?\s*(.*)$/.exec(line.trim());
     if (!m) continue;
     if (m[1] === 'say') {
       const text = line.trim().slice(4);
@@ -42,6 +43,10 @@ async function run(body, send) {
       continue;
     }
     const name = m[2], args = m[3] ? JSON.parse(m[3]) : {};
+    if (m[1] === 'hide') {
+      await (await mcp()).callTool({ name, arguments: args });
+      continue;
+    }
     const id = 'c' + n++;
     send({ type: 'TOOL_CALL_START', toolCallId: id, toolCallName: name });
     send({ type: 'TOOL_CALL_ARGS', toolCallId: id, delta: JSON.stringify(args) });
