@@ -27,7 +27,7 @@ for c in "${cases[@]}"; do
   export OUT="$dir/out"
   rm -rf "$OUT" && mkdir -p "$OUT"
   AGENT_PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
-  export AGENT_PORT
+  export AGENT_PORT CASE_DIR="$dir"
   want=0
   [ -f "$dir/exit" ] && want=$(cat "$dir/exit")
   cmd="run"

@@ -46,9 +46,19 @@ struct an_tools {
     struct an_vars vars;
 };
 
-/* The calls of every server, in the order they were answered. */
+/* The calls of every server, in the order they were answered, and the
+ * servers as ACP's mcpServers names them. */
 static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
 static json_t *log_calls;
+static json_t *mcp_servers;
+
+json_t *an_tools_mcp_servers(void)
+{
+    pthread_mutex_lock(&log_mu);
+    json_t *v = mcp_servers ? json_deep_copy(mcp_servers) : NULL;
+    pthread_mutex_unlock(&log_mu);
+    return v;
+}
 
 struct req_state {
     struct an_buf body;
@@ -345,6 +355,13 @@ int an_tools_up(struct an_tools **out, const struct an_config *cfg, struct an_er
         char key[256];
         snprintf(key, sizeof key, "TOOL_SERVERS.%s.url", s->cfg->name);
         an_vars_set(&t->vars, key, s->url);
+        pthread_mutex_lock(&log_mu);
+        if (!mcp_servers)
+            mcp_servers = json_array();
+        json_array_append_new(mcp_servers,
+                              json_pack("{s:s,s:s,s:s,s:[]}", "type", "http", "name", s->cfg->name,
+                                        "url", s->url, "headers"));
+        pthread_mutex_unlock(&log_mu);
     }
     an_interp_set_tool_vars(&t->vars);
     *out = t;
@@ -356,6 +373,10 @@ void an_tools_down(struct an_tools *t)
     if (!t)
         return;
     an_interp_set_tool_vars(NULL);
+    pthread_mutex_lock(&log_mu);
+    json_decref(mcp_servers);
+    mcp_servers = NULL;
+    pthread_mutex_unlock(&log_mu);
     for (size_t i = 0; i < t->n; i++) {
         struct server *s = &t->s[i];
         if (s->d)

@@ -13,4 +13,9 @@
  * "end_ms", "mocked"}]. A new reference; NULL when no proxy serves. */
 json_t *an_tools_calls_between(int64_t from_ms, int64_t to_ms);
 
+/* ACP's session/new mcpServers for the servers the proxy serves:
+ * [{"type": "http", "name", "url", "headers": []}]. A new reference; NULL
+ * when none serves. */
+json_t *an_tools_mcp_servers(void);
+
 #endif
