@@ -7,7 +7,7 @@
  *
  * One set per process: an_tools_up() before target.start and the tests,
  * an_tools_down() after them. Each turn takes the calls made while it ran
- * (run/job.c), so with --jobs above 1 a call made while two turns ran is
+ * (run/job.c), so with --parallel above 1 a call made while two turns ran is
  * given to both.
  *
  * Ownership: an_tools_up() hands back a handle (NULL when the config names

@@ -377,6 +377,7 @@ void an_tools_down(struct an_tools *t)
     json_decref(mcp_servers);
     mcp_servers = NULL;
     pthread_mutex_unlock(&log_mu);
+    /* the daemons are stopped below: no call is recorded after them */
     for (size_t i = 0; i < t->n; i++) {
         struct server *s = &t->s[i];
         if (s->d)
@@ -384,6 +385,10 @@ void an_tools_down(struct an_tools *t)
         an_rpc_free(s->rpc);
         pthread_mutex_destroy(&s->mu);
     }
+    pthread_mutex_lock(&log_mu);
+    json_decref(log_calls);
+    log_calls = NULL;
+    pthread_mutex_unlock(&log_mu);
     an_vars_release(&t->vars);
     free(t->s);
     free(t);
