@@ -342,6 +342,31 @@ struct an_mcp_turn {
     bool allow_error;              /* a JSON-RPC error answer is recorded, not a broken turn */
 };
 
+/* `tool_mocks:` one rule (docs/tools.md "Stubs and faults"): a tools/call
+ * through the proxy that matches tool, server and args_match is answered
+ * by it. Borrowed from the suite. */
+enum an_fault_kind {
+    AN_FAULT_NONE = 0,
+    AN_FAULT_ERROR,      /* a JSON-RPC error: code, message */
+    AN_FAULT_TIMEOUT,    /* no answer for after_ms, then error -32001 */
+    AN_FAULT_DISCONNECT, /* the connection closed, no answer */
+    AN_FAULT_MALFORMED,  /* an answer that is not JSON */
+    AN_FAULT_TRICKLE,    /* the upstream's answer, bytes_per_s at a time */
+};
+struct an_tool_mock {
+    const char *tool;
+    const char *server; /* NULL: any tool server */
+    struct an_arg_match *args;
+    size_t nargs;
+    json_t **results; /* result: one; results: successive calls, the last repeats */
+    size_t nresults;
+    enum an_fault_kind fault;
+    int64_t code, after_ms, bytes_per_s;
+    const char *message;
+    bool passthrough;
+    struct an_loc loc;
+};
+
 struct an_turn {
     enum an_turn_type type;
     struct an_loc loc;
@@ -353,6 +378,9 @@ struct an_turn {
      * Borrowed from the suite. */
     json_t *parts;
     struct an_assert assert; /* level AN_LEVEL_TURN */
+    struct an_tool_mock *tool_mocks; /* `tool_mocks:` of the turn */
+    size_t ntool_mocks;
+    int tool_mocks_strict; /* 0: not said; 1: false; 2: true */
 };
 
 /* A checkpoint of a dynamic test (seed 002 "Dynamic Mode"): what the agent
@@ -410,6 +438,9 @@ struct an_test {
     bool only;              /* `only: true`: the run keeps the `only` tests alone */
     struct an_loc only_loc; /* where it is written (--forbid-only names it) */
     struct an_dynamic *dyn; /* a dynamic test (no turns of its own); NULL = static */
+    struct an_tool_mock *tool_mocks; /* `tool_mocks:` of the test */
+    size_t ntool_mocks;
+    int tool_mocks_strict; /* 0: not said; 1: false; 2: true */
 };
 
 struct an_suite_arena; /* private */

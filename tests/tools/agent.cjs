@@ -43,8 +43,17 @@ async function run(body, send) {
       continue;
     }
     const name = m[2], args = m[3] ? JSON.parse(m[3]) : {};
+    // a failed call (an error answer, a cut connection, a malformed
+    // answer) is reported as the call's result, as an agent would see it
+    const callTool = async () => {
+      try {
+        return JSON.stringify((await (await mcp()).callTool({ name, arguments: args })).content);
+      } catch (e) {
+        return JSON.stringify([{ type: 'text', text: 'tool error: ' + (e && e.message || e) }]);
+      }
+    };
     if (m[1] === 'hide') {
-      await (await mcp()).callTool({ name, arguments: args });
+      await callTool();
       continue;
     }
     const id = 'c' + n++;
@@ -53,8 +62,7 @@ async function run(body, send) {
     send({ type: 'TOOL_CALL_END', toolCallId: id });
     let content;
     if (m[1] === 'call') {
-      const res = await (await mcp()).callTool({ name, arguments: args });
-      content = JSON.stringify(res.content);
+      content = await callTool();
     } else {
       content = '[{"type":"text","text":"done"}]';
     }

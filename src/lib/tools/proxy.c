@@ -25,6 +25,7 @@
 #include "core/json.h"
 #include "core/port.h"
 #include "proto/jsonrpc.h"
+#include "tools/mocks.h"
 #include "tools/tools.h"
 
 #define UPSTREAM_TIMEOUT_MS 60000 /* one request to the upstream, sent -> answered */
@@ -129,19 +130,19 @@ done:
 
 /* One tools/call, as results.json's server_calls hold it. */
 static void record_call(const struct server *s, const json_t *params, const json_t *answer,
-                        int64_t start_ms, int64_t end_ms)
+                        int64_t start_ms, int64_t end_ms, bool mocked)
 {
     const json_t *name = json_object_get(params, "name");
     const json_t *args = json_object_get(params, "arguments");
     const json_t *res = json_object_get(answer, "result");
     const json_t *rerr = json_object_get(answer, "error");
-    bool is_error = rerr || json_is_true(json_object_get(res, "isError"));
+    bool is_error = !answer || rerr || json_is_true(json_object_get(res, "isError"));
     json_t *c = json_pack("{s:s,s:O,s:O,s:O,s:b,s:I,s:I,s:b}", "server", s->cfg->name, "name",
                           json_is_string(name) ? name : json_null(), "arguments",
                           args ? args : json_null(), "result",
                           res ? res : (rerr ? rerr : json_null()), "is_error", is_error,
                           "start_ms", (json_int_t)start_ms, "end_ms", (json_int_t)end_ms,
-                          "mocked", 0);
+                          "mocked", mocked);
     pthread_mutex_lock(&log_mu);
     if (!log_calls)
         log_calls = json_array();
@@ -194,6 +195,105 @@ static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, json
     return rc;
 }
 
+/* ---- tools/call: a mock's answer or the upstream's ---- */
+
+struct trickle {
+    char *body;
+    size_t len, pos;
+    int64_t bps;
+};
+
+static ssize_t trickle_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    struct trickle *t = cls;
+    (void)pos;
+    if (t->pos >= t->len)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    /* a tenth of a second's bytes (at least one) every tenth of a second */
+    size_t n = (size_t)(t->bps / 10 ? t->bps / 10 : 1);
+    if (n > max)
+        n = max;
+    if (n > t->len - t->pos)
+        n = t->len - t->pos;
+    an_sleep_ms(t->bps >= 10 ? 100 : 1000 / t->bps);
+    memcpy(buf, t->body + t->pos, n);
+    t->pos += n;
+    return (ssize_t)n;
+}
+
+static void trickle_free(void *cls)
+{
+    struct trickle *t = cls;
+    free(t->body);
+    free(t);
+}
+
+static enum MHD_Result send_trickle(struct MHD_Connection *c, json_t *answer, int64_t bps)
+{
+    struct trickle *t = an_xcalloc(1, sizeof *t);
+    t->body = an_json_compact(answer);
+    t->len = strlen(t->body);
+    t->bps = bps;
+    json_decref(answer);
+    struct MHD_Response *r =
+        MHD_create_response_from_callback(t->len, 1024, trickle_read, t, trickle_free);
+    if (!r) {
+        trickle_free(t);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+    enum MHD_Result rc = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* The answer a rule gives by itself (a result, an error fault, a timeout
+ * fault after its wait); NULL for the faults that are not an answer. */
+static json_t *rule_answer(const struct an_mock_answer *ma, const json_t *id)
+{
+    const struct an_tool_mock *m = ma->rule;
+    if (ma->result)
+        return json_pack("{s:s,s:O,s:O}", "jsonrpc", "2.0", "id", id, "result", ma->result);
+    if (m->fault == AN_FAULT_ERROR)
+        return rpc_error(id, (int)m->code, m->message);
+    if (m->fault == AN_FAULT_TIMEOUT) {
+        an_sleep_ms(m->after_ms);
+        char why[128];
+        snprintf(why, sizeof why, "tool call timed out after %lld ms", (long long)m->after_ms);
+        return rpc_error(id, -32001, why);
+    }
+    return NULL;
+}
+
+static enum MHD_Result handle_call(struct server *s, struct MHD_Connection *c, const json_t *msg,
+                                   const json_t *id)
+{
+    const json_t *params = json_object_get(msg, "params");
+    const char *tool = json_string_value(json_object_get(params, "name"));
+    struct an_mock_answer ma;
+    enum an_mock_verdict v =
+        an_tools_mock_for(s->cfg->name, tool, json_object_get(params, "arguments"), &ma);
+    int64_t t0 = an_clock_unix_ms();
+    json_t *answer = NULL;
+    enum an_fault_kind fault = v == AN_MOCK_RULE ? ma.rule->fault : AN_FAULT_NONE;
+    if (v == AN_MOCK_STRICT_MISS)
+        answer = rpc_error(id, AN_RPC_METHOD_NOT_FOUND,
+                           "no tool_mocks rule matches this call (tool_mocks_strict)");
+    else if (v == AN_MOCK_RULE && fault != AN_FAULT_TRICKLE)
+        answer = rule_answer(&ma, id);
+    else
+        answer = forward(s, (json_t *)msg, id);
+    bool mocked = v == AN_MOCK_RULE;
+    record_call(s, params, answer, t0, an_clock_unix_ms(), mocked);
+    if (fault == AN_FAULT_DISCONNECT)
+        return MHD_NO; /* libmicrohttpd closes the connection without an answer */
+    if (fault == AN_FAULT_MALFORMED)
+        return send_body(c, MHD_HTTP_OK, "{\"jsonrpc\": \"2.0\", \"id\": ", "application/json");
+    if (fault == AN_FAULT_TRICKLE)
+        return send_trickle(c, answer, ma.rule->bytes_per_s);
+    return send_json(c, MHD_HTTP_OK, answer);
+}
+
 /* One POSTed JSON-RPC message (never a batch: MCP 2025-06-18 dropped them). */
 static enum MHD_Result handle_post(struct server *s, struct MHD_Connection *c,
                                    const struct req_state *rs)
@@ -216,11 +316,12 @@ static enum MHD_Result handle_post(struct server *s, struct MHD_Connection *c,
         json_decref(msg);
         return send_body(c, MHD_HTTP_ACCEPTED, NULL, NULL);
     }
-    bool call = !strcmp(json_string_value(method), "tools/call");
-    int64_t t0 = an_clock_unix_ms();
+    if (!strcmp(json_string_value(method), "tools/call")) {
+        enum MHD_Result rc = handle_call(s, c, msg, id);
+        json_decref(msg);
+        return rc;
+    }
     json_t *answer = forward(s, msg, id);
-    if (call)
-        record_call(s, json_object_get(msg, "params"), answer, t0, an_clock_unix_ms());
     json_decref(msg);
     return send_json(c, MHD_HTTP_OK, answer);
 }
