@@ -51,6 +51,7 @@ step comply-mcp env ANANKE_BUILD="$B" bash tests/comply/mcp.sh
 step comply-a2a env ANANKE_BUILD="$B" bash tests/comply/a2a.sh
 step acp-sdk env ANANKE_BUILD="$B" bash tests/acp-sdk/run.sh
 step mcp env ANANKE_BUILD="$B" bash tests/mcp/run.sh
+step tools env ANANKE_BUILD="$B" bash tests/tools/run.sh
 step a2a env ANANKE_BUILD="$B" bash tests/a2a/run.sh
 step action env ANANKE_BUILD="$B" bash tests/action/run.sh
 step docs bash tests/docs.sh
