@@ -25,4 +25,14 @@ struct an_tools;
 int an_tools_up(struct an_tools **out, const struct an_config *cfg, struct an_err *err);
 void an_tools_down(struct an_tools *t); /* NULL-safe */
 
+/* While the proxies serve, ananke's environment holds ANANKE_TOOL_SERVERS,
+ * {"NAME": URL, ...}, so `ananke tool-proxy NAME` (spawned by the agent,
+ * which inherits it) finds its server's URL. */
+#define AN_TOOLS_ENV "ANANKE_TOOL_SERVERS"
+
+/* `ananke tool-proxy`: MCP over stdio (one JSON-RPC message a line) on
+ * this process's stdin/stdout, each message POSTed to url. Returns 0 at
+ * the end of the input, 1 when the proxy cannot be reached. */
+int an_tools_stdio_bridge(const char *url);
+
 #endif

@@ -20,6 +20,7 @@ static const struct {
     {"replay", cmd_replay, "judge the tests again on a recorded run; contact no agent"},
     {"history", cmd_history, "past runs from the history database: flaky, slowest, one test"},
     {"init", cmd_init, "write a starter config and test that pass against ananke-mock"},
+    {"tool-proxy", cmd_tool_proxy, "MCP over stdio to a tool server of the run (docs/tools.md)"},
 };
 
 static void usage(FILE *out)

@@ -1,6 +1,7 @@
 // A scripted AG-UI agent whose tools are MCP tools reached through the
 // official @modelcontextprotocol/sdk client (Streamable HTTP), at the URL in
-// $TOOLS_URL (ananke's tool proxy: ${TOOL_SERVERS.NAME.url}). Port: $AGENT_PORT.
+// $TOOLS_URL (ananke's tool proxy: ${TOOL_SERVERS.NAME.url}), or over stdio
+// through the command in $TOOLS_STDIO. Port: $AGENT_PORT.
 // The user message is a script, one command a line:
 //   call TOOL JSON    call the tool with these arguments and report the call
 //   claim TOOL JSON   report a call (with a made-up result) without making it
@@ -11,12 +12,20 @@
 const http = require('http');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
 let client;
 async function mcp() {
   if (client) return client;
   const c = new Client({ name: 'ananke-scripted-agent', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(process.env.TOOLS_URL)));
+  // $TOOLS_STDIO (${TOOL_SERVERS.NAME.command}: program and arguments,
+  // space-separated): spawn it and speak MCP on its stdio instead
+  if (process.env.TOOLS_STDIO) {
+    const [command, ...args] = process.env.TOOLS_STDIO.split(' ');
+    await c.connect(new StdioClientTransport({ command, args, env: { ...process.env } }));
+  } else {
+    await c.connect(new StreamableHTTPClientTransport(new URL(process.env.TOOLS_URL)));
+  }
   client = c;
   return c;
 }

@@ -433,6 +433,29 @@ static int start_upstream(struct server *s, const char *dir, struct an_err *err)
     return rc;
 }
 
+/* ANANKE_TOOL_SERVERS for `ananke tool-proxy`, and each server's
+ * ${TOOL_SERVERS.NAME.command}: this program, tool-proxy, NAME. Set before
+ * target.start and the tests start anything. */
+static void set_env(struct an_tools *t)
+{
+    json_t *m = json_object();
+    for (size_t i = 0; i < t->n; i++)
+        json_object_set_new(m, t->s[i].cfg->name, json_string(t->s[i].url));
+    char *v = an_json_compact(m);
+    setenv(AN_TOOLS_ENV, v, 1);
+    free(v);
+    json_decref(m);
+    char self[4096];
+    if (an_port_self_exe(self, sizeof self) != 0)
+        return;
+    for (size_t i = 0; i < t->n; i++) {
+        char key[256], cmd[4400];
+        snprintf(key, sizeof key, "TOOL_SERVERS.%s.command", t->s[i].cfg->name);
+        snprintf(cmd, sizeof cmd, "%s tool-proxy %s", self, t->s[i].cfg->name);
+        an_vars_set(&t->vars, key, cmd);
+    }
+}
+
 int an_tools_up(struct an_tools **out, const struct an_config *cfg, struct an_err *err)
 {
     *out = NULL;
@@ -464,6 +487,7 @@ int an_tools_up(struct an_tools **out, const struct an_config *cfg, struct an_er
                                         "url", s->url, "headers"));
         pthread_mutex_unlock(&log_mu);
     }
+    set_env(t);
     an_interp_set_tool_vars(&t->vars);
     *out = t;
     return 0;
@@ -474,6 +498,7 @@ void an_tools_down(struct an_tools *t)
     if (!t)
         return;
     an_interp_set_tool_vars(NULL);
+    unsetenv(AN_TOOLS_ENV);
     pthread_mutex_lock(&log_mu);
     json_decref(mcp_servers);
     mcp_servers = NULL;
