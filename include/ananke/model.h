@@ -290,6 +290,9 @@ struct an_tool_server {
     struct an_loc loc;
     const char **command; /* upstream.command: program and arguments; NULL: none */
     size_t ncommand;
+    const char *endpoint; /* upstream.endpoint: Streamable HTTP; NULL: none */
+    const char **header_names, **header_values; /* upstream.headers */
+    size_t nheaders;
 };
 
 struct an_config {

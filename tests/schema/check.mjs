@@ -166,6 +166,10 @@ const cases = [
 const configCases = [
   ['config', 'minimal config', CONFIG, true],
   ['config', 'tool server', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: [node, shop.js]}\n`, true],
+  ['config', 'tool server over HTTP', `${CONFIG}tool_servers:\n  shop:\n    upstream: {endpoint: "http://127.0.0.1:9/mcp", headers: {Authorization: "Bearer x"}}\n`, true],
+  ['config', 'tool server with command and endpoint', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: [x], endpoint: "http://127.0.0.1:9/mcp"}\n`, false],
+  ['config', 'tool server headers without endpoint', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: [x], headers: {A: b}}\n`, false],
+  ['config', 'tool server endpoint not http', `${CONFIG}tool_servers:\n  shop:\n    upstream: {endpoint: "ftp://x"}\n`, false],
   ['config', 'tool server without upstream', `${CONFIG}tool_servers:\n  shop: {}\n`, false],
   ['config', 'tool server empty command', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: []}\n`, false],
   ['config', 'tool server command a string', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: node}\n`, false],

@@ -2,6 +2,7 @@
  * uses, each served to it through ananke's proxy. */
 #include <string.h>
 
+#include "core/interp.h"
 #include "load/config_int.h"
 #include "load/schema.h"
 
@@ -16,14 +17,56 @@ static bool name_ok(const char *s)
     return true;
 }
 
+static int load_endpoint(struct an_ld *ld, const struct an_ynode *ep, const struct an_ynode *hd,
+                         struct an_tool_server *s)
+{
+    int rc;
+    if ((rc = an_ld_string(ld, ep, "endpoint", &s->endpoint)) ||
+        (rc = an_interp_check(s->endpoint, &ep->loc, ld->err)))
+        return rc;
+    if (!an_interp_has_refs(s->endpoint) && strncmp(s->endpoint, "http://", 7) != 0 &&
+        strncmp(s->endpoint, "https://", 8) != 0)
+        return an_fail(ld->err, AN_ESCHEMA, &ep->loc, "'endpoint' must be an http(s) URL");
+    if (!hd)
+        return 0;
+    if ((rc = an_ld_expect(ld, hd, AN_Y_MAP, "headers")))
+        return rc;
+    s->nheaders = hd->npairs;
+    s->header_names = an_arena_alloc(ld->a, (hd->npairs ? hd->npairs : 1) * sizeof(char *));
+    s->header_values = an_arena_alloc(ld->a, (hd->npairs ? hd->npairs : 1) * sizeof(char *));
+    for (size_t i = 0; i < hd->npairs; i++) {
+        const char *k = hd->pairs[i].key->str;
+        if (!*k || strpbrk(k, ": \t\r\n"))
+            return an_fail(ld->err, AN_ESCHEMA, &hd->pairs[i].key->loc,
+                           "invalid header name '%s'", k);
+        s->header_names[i] = k;
+        if ((rc = an_ld_string(ld, hd->pairs[i].value, k, &s->header_values[i])) ||
+            (rc = an_interp_check(s->header_values[i], &hd->pairs[i].value->loc, ld->err)))
+            return rc;
+        if (strpbrk(s->header_values[i], "\r\n"))
+            return an_fail(ld->err, AN_ESCHEMA, &hd->pairs[i].value->loc,
+                           "header '%s' holds a line break", k);
+    }
+    return 0;
+}
+
 static int load_upstream(struct an_ld *ld, const struct an_ynode *n, struct an_tool_server *s)
 {
-    static const char *const keys[] = {"command", NULL};
+    static const char *const keys[] = {"command", "endpoint", "headers", NULL};
     struct an_ynode *v;
     int rc;
     if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "upstream")) ||
-        (rc = an_ld_keys(ld, n, keys, "upstream")) ||
-        (rc = an_ld_require(ld, n, "command", "upstream", &v)))
+        (rc = an_ld_keys(ld, n, keys, "upstream")))
+        return rc;
+    struct an_ynode *ep = an_yaml_get(n, "endpoint"), *hd = an_yaml_get(n, "headers");
+    if (ep && an_yaml_get(n, "command"))
+        return an_fail(ld->err, AN_ESCHEMA, &ep->loc,
+                       "an upstream has 'command' (stdio) or 'endpoint' (HTTP), not both");
+    if (hd && !ep)
+        return an_fail(ld->err, AN_ESCHEMA, &hd->loc, "'headers' goes with an 'endpoint'");
+    if (ep)
+        return load_endpoint(ld, ep, hd, s);
+    if ((rc = an_ld_require(ld, n, "command", "upstream", &v)))
         return rc;
     if (v->kind != AN_Y_SEQ || !v->nitems)
         return an_fail(ld->err, AN_ESCHEMA, &v->loc,

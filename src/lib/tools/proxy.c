@@ -27,6 +27,7 @@
 #include "proto/jsonrpc.h"
 #include "tools/mocks.h"
 #include "tools/tools.h"
+#include "tools/upstream_http.h"
 
 #define UPSTREAM_TIMEOUT_MS 60000 /* one request to the upstream, sent -> answered */
 
@@ -35,7 +36,8 @@ struct server {
     char url[64];
     struct MHD_Daemon *d;
     pthread_mutex_t mu; /* the upstream, and the fields below */
-    struct an_rpc *rpc;
+    struct an_rpc *rpc;             /* a stdio upstream, or */
+    struct an_http_upstream *http;  /* an HTTP one */
     json_t *want_id; /* the request in flight */
     json_t *answer;  /* its response, once here */
     bool got;
@@ -89,6 +91,14 @@ static json_t *forward(struct server *s, json_t *msg, const json_t *id)
     json_t *out = NULL;
     struct an_err err = AN_ERR_INIT;
     pthread_mutex_lock(&s->mu);
+    if (s->http) {
+        char why[512] = "";
+        out = an_http_upstream_send(s->http, msg, id, UPSTREAM_TIMEOUT_MS, why, sizeof why);
+        if (!out && id)
+            out = rpc_error(id, AN_RPC_INTERNAL_ERROR, why);
+        pthread_mutex_unlock(&s->mu);
+        return out;
+    }
     if (!an_rpc_is_open(s->rpc)) {
         char why[512];
         snprintf(why, sizeof why, "tool server '%s': upstream closed: %s", s->cfg->name,
@@ -407,8 +417,38 @@ static int serve(struct server *s, struct an_err *err)
     return 0;
 }
 
+/* An HTTP upstream: its endpoint and header values may read ${ENV.X}. */
+static int start_http(struct server *s, struct an_err *err)
+{
+    struct an_vars none = AN_VARS_INIT;
+    const struct an_tool_server *c = s->cfg;
+    char *ep = NULL;
+    char **hd = an_xcalloc(c->nheaders + 1, sizeof *hd);
+    int rc = an_interp(c->endpoint, &c->loc, &none, &ep, err);
+    for (size_t i = 0; i < c->nheaders && !rc; i++) {
+        char *v = NULL;
+        if ((rc = an_interp(c->header_values[i], &c->loc, &none, &v, err)))
+            break;
+        size_t len = strlen(c->header_names[i]) + strlen(v) + 3;
+        hd[i] = an_xmalloc(len);
+        snprintf(hd[i], len, "%s: %s", c->header_names[i], v);
+        free(v);
+    }
+    if (rc) {
+        for (size_t i = 0; i < c->nheaders; i++)
+            free(hd[i]);
+        free(hd);
+    } else {
+        s->http = an_http_upstream_new(ep, hd, c->nheaders);
+    }
+    free(ep);
+    return rc;
+}
+
 static int start_upstream(struct server *s, const char *dir, struct an_err *err)
 {
+    if (s->cfg->endpoint)
+        return start_http(s, err);
     /* the command's strings may read the environment (${ENV.X}) */
     struct an_vars none = AN_VARS_INIT;
     char **argv = an_xcalloc(s->cfg->ncommand + 1, sizeof *argv);
@@ -509,6 +549,7 @@ void an_tools_down(struct an_tools *t)
         if (s->d)
             MHD_stop_daemon(s->d);
         an_rpc_free(s->rpc);
+        an_http_upstream_free(s->http);
         pthread_mutex_destroy(&s->mu);
     }
     pthread_mutex_lock(&log_mu);
