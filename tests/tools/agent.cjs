@@ -7,6 +7,8 @@
 //   claim TOOL JSON   report a call (with a made-up result) without making it
 //   hide TOOL JSON    call the tool without reporting the call
 //   say TEXT          assistant text
+//   raw METHOD BODY   send BODY to the tool server's URL as it is; the text
+//                     says METHOD -> STATUS BODY
 // Used by tests/tools/run.sh.
 'use strict';
 const http = require('http');
@@ -42,12 +44,23 @@ async function run(body, send) {
   send({ type: 'RUN_STARTED', threadId, runId });
   let n = 0;
   for (const line of lastUser(body).split('\n')) {
-    const m = /^(call|claim|hide|say)\s+(\S+)?\s*(.*)$/.exec(line.trim());
+    const m = /^(call|claim|hide|say|raw)\s+(\S+)?\s*(.*)$/.exec(line.trim());
     if (!m) continue;
     if (m[1] === 'say') {
       const text = line.trim().slice(4);
       send({ type: 'TEXT_MESSAGE_START', messageId: 'm' + n, role: 'assistant' });
       send({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm' + n, delta: text });
+      send({ type: 'TEXT_MESSAGE_END', messageId: 'm' + n++ });
+      continue;
+    }
+    if (m[1] === 'raw') {
+      const r = await fetch(process.env.TOOLS_URL, {
+        method: m[2], body: m[2] === 'POST' ? m[3] : undefined,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      });
+      const text = m[2] + ' -> ' + r.status + ' ' + (await r.text());
+      send({ type: 'TEXT_MESSAGE_START', messageId: 'm' + n, role: 'assistant' });
+      send({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm' + n, delta: text + '\n' });
       send({ type: 'TEXT_MESSAGE_END', messageId: 'm' + n++ });
       continue;
     }
