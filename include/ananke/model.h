@@ -293,6 +293,10 @@ struct an_tool_server {
     const char *endpoint; /* upstream.endpoint: Streamable HTTP; NULL: none */
     const char **header_names, **header_values; /* upstream.headers */
     size_t nheaders;
+    /* one request to the upstream, sent -> answered (0: 60000), and one
+     * message either way: a request's body, an HTTP upstream's answer
+     * (0: 32 MiB) */
+    int64_t timeout_ms, max_body_bytes;
 };
 
 struct an_config {

@@ -86,7 +86,7 @@ static int load_upstream(struct an_ld *ld, const struct an_ynode *n, struct an_t
 
 int an_cfg_tool_servers(struct an_ld *ld, const struct an_ynode *n, struct an_config *c)
 {
-    static const char *const keys[] = {"upstream", NULL};
+    static const char *const keys[] = {"upstream", "timeout_ms", "max_body_bytes", NULL};
     int rc;
     if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "tool_servers")))
         return rc;
@@ -111,6 +111,10 @@ int an_cfg_tool_servers(struct an_ld *ld, const struct an_ynode *n, struct an_co
                            "mocked, are not supported yet)",
                            s->name);
         if ((rc = load_upstream(ld, up, s)))
+            return rc;
+        const struct an_cfg_cap caps[] = {{"timeout_ms", &s->timeout_ms},
+                                          {"max_body_bytes", &s->max_body_bytes}};
+        if ((rc = an_cfg_caps(ld, m, caps, 2)))
             return rc;
     }
     return 0;

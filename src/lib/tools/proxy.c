@@ -29,7 +29,8 @@
 #include "tools/tools.h"
 #include "tools/upstream_http.h"
 
-#define UPSTREAM_TIMEOUT_MS 60000 /* one request to the upstream, sent -> answered */
+#define UPSTREAM_TIMEOUT_MS 60000 /* tool_servers.NAME.timeout_ms's default */
+
 
 struct server {
     const struct an_tool_server *cfg;
@@ -42,6 +43,16 @@ struct server {
     json_t *answer;  /* its response, once here */
     bool got;
 };
+
+static int64_t timeout_of(const struct server *s)
+{
+    return s->cfg->timeout_ms > 0 ? s->cfg->timeout_ms : UPSTREAM_TIMEOUT_MS;
+}
+
+static size_t max_body_of(const struct server *s)
+{
+    return s->cfg->max_body_bytes > 0 ? (size_t)s->cfg->max_body_bytes : AN_RPC_MAX_FRAME;
+}
 
 struct an_tools {
     struct server *s;
@@ -93,7 +104,8 @@ static json_t *forward(struct server *s, json_t *msg, const json_t *id)
     pthread_mutex_lock(&s->mu);
     if (s->http) {
         char why[512] = "";
-        out = an_http_upstream_send(s->http, msg, id, UPSTREAM_TIMEOUT_MS, why, sizeof why);
+        out = an_http_upstream_send(s->http, msg, id, timeout_of(s), max_body_of(s), why,
+                                    sizeof why);
         if (!out && id)
             out = rpc_error(id, AN_RPC_INTERNAL_ERROR, why);
         pthread_mutex_unlock(&s->mu);
@@ -117,7 +129,7 @@ static json_t *forward(struct server *s, json_t *msg, const json_t *id)
         an_rpc_pump(s->rpc, 0, NULL);
         goto done;
     }
-    int64_t deadline = an_clock_mono_ms() + UPSTREAM_TIMEOUT_MS;
+    int64_t deadline = an_clock_mono_ms() + timeout_of(s);
     while (!s->got && an_rpc_is_open(s->rpc)) {
         int64_t left = deadline - an_clock_mono_ms();
         if (left <= 0)
@@ -129,7 +141,8 @@ static json_t *forward(struct server *s, json_t *msg, const json_t *id)
     else if (!an_rpc_is_open(s->rpc))
         out = rpc_error(id, AN_RPC_INTERNAL_ERROR, an_rpc_close_reason(s->rpc));
     else
-        out = rpc_error(id, -32001, "the upstream tool server did not answer in time");
+        out = rpc_error(id, -32001,
+                        "the upstream tool server did not answer in time (tool_servers timeout_ms)");
     s->answer = NULL;
 done:
     json_decref(s->want_id);
@@ -310,7 +323,8 @@ static enum MHD_Result handle_post(struct server *s, struct MHD_Connection *c,
 {
     if (rs->too_big)
         return send_json(c, MHD_HTTP_CONTENT_TOO_LARGE,
-                         rpc_error(NULL, AN_RPC_INVALID_REQUEST, "request body over the cap"));
+                         rpc_error(NULL, AN_RPC_INVALID_REQUEST,
+                  "request body over the cap (tool_servers max_body_bytes)"));
     json_error_t je;
     json_t *msg = json_loadb(an_buf_cstr(&rs->body), rs->body.len, 0, &je);
     if (!json_is_object(msg)) {
@@ -346,7 +360,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     (void)version;
     if (!rs) {
         rs = an_xcalloc(1, sizeof *rs);
-        an_buf_init(&rs->body, AN_RPC_MAX_FRAME);
+        an_buf_init(&rs->body, max_body_of(s));
         *con_cls = rs;
         return MHD_YES;
     }
@@ -461,6 +475,8 @@ static int start_upstream(struct server *s, const char *dir, struct an_err *err)
         co.cwd = dir;
         struct an_rpc_opts ro = AN_RPC_OPTS_INIT;
         ro.peer_name = "tool server";
+        ro.max_frame = max_body_of(s);
+        ro.max_frame_key = "tool_servers max_body_bytes";
         struct an_rpc_cbs cbs = {.ud = s, .on_response = on_response};
         if ((rc = an_rpc_spawn(&s->rpc, &co, &ro, &cbs, err))) {
             struct an_err why = *err;

@@ -14,7 +14,6 @@
 #include "proto/jsonrpc.h"
 #include "tools/upstream_http.h"
 
-#define UPSTREAM_MAX_BODY ((size_t)256 << 20) /* as an MCP target's max_body_bytes */
 
 struct an_http_upstream {
     CURL *h;
@@ -125,11 +124,11 @@ static json_t *from_sse(const char *s, size_t n, const json_t *id)
 }
 
 json_t *an_http_upstream_send(struct an_http_upstream *u, const json_t *msg, const json_t *id,
-                              int64_t timeout_ms, char *why, size_t cap)
+                              int64_t timeout_ms, size_t max_body, char *why, size_t cap)
 {
     char *body = an_json_compact(msg);
     struct reply r = {.sse = false};
-    an_buf_init(&r.body, UPSTREAM_MAX_BODY);
+    an_buf_init(&r.body, max_body);
     struct curl_slist *hd = curl_slist_append(NULL, "Content-Type: application/json");
     hd = curl_slist_append(hd, "Accept: application/json, text/event-stream");
     char line[1024];
@@ -159,7 +158,13 @@ json_t *an_http_upstream_send(struct an_http_upstream *u, const json_t *msg, con
     curl_slist_free_all(hd);
     free(body);
     json_t *answer = NULL;
-    if (cc != CURLE_OK)
+    if (cc == CURLE_WRITE_ERROR)
+        snprintf(why, cap, "upstream %s: the answer crossed the %zu-byte cap (tool_servers "
+                 "max_body_bytes)", u->endpoint, max_body);
+    else if (cc == CURLE_OPERATION_TIMEDOUT)
+        snprintf(why, cap, "upstream %s: no answer in %lld ms (tool_servers timeout_ms)",
+                 u->endpoint, (long long)timeout_ms);
+    else if (cc != CURLE_OK)
         snprintf(why, cap, "upstream %s: %s", u->endpoint, curl_easy_strerror(cc));
     else if (id && (status < 200 || status >= 300))
         snprintf(why, cap, "upstream %s: HTTP %ld", u->endpoint, status);

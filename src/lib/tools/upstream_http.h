@@ -15,6 +15,6 @@ void an_http_upstream_free(struct an_http_upstream *u); /* NULL-safe */
 /* POST msg. A request (id non-NULL) returns its answer (a new reference),
  * or NULL with why filled; a notification returns NULL. */
 json_t *an_http_upstream_send(struct an_http_upstream *u, const json_t *msg, const json_t *id,
-                              int64_t timeout_ms, char *why, size_t cap);
+                              int64_t timeout_ms, size_t max_body, char *why, size_t cap);
 
 #endif
