@@ -34,7 +34,7 @@ core
 load     core
 proto    core
 check    core load proto
-run      core load proto check
+run      core load proto check tools
 report   core load proto check
 compare  core load proto check run report
 tools    core load proto check

@@ -70,6 +70,9 @@ struct an_tool_rule {
     struct an_regex *result_not_match; /* NULL = none */
     const char *after;                 /* NULL = none */
     struct an_loc after_loc;
+    /* tools.require `source: server`: judged on the calls ananke's tool
+     * proxy saw (docs/tools.md), not on those the agent reported */
+    bool source_server;
 };
 
 /* A tool name (tools.forbid). */
@@ -187,6 +190,9 @@ struct an_assert {
      * "usage") */
     struct an_limit max_input_tokens, max_output_tokens, max_total_tokens;
     struct an_limit max_cost;     /* `amount` holds the limit */
+    /* tools.consistent (docs/tools.md): SET when true, DISABLED when false;
+     * the nearest level decides, judged turn by turn */
+    struct an_limit consistent;
     struct an_check_item *checks; /* accumulate like must_match */
     size_t nchecks;
 };
@@ -277,6 +283,22 @@ struct an_price {
     struct an_loc loc;
 };
 
+/* `tool_servers:` one MCP server the agent uses, served to it through
+ * ananke's proxy (docs/tools.md). Strings borrowed from the suite. */
+struct an_tool_server {
+    const char *name;
+    struct an_loc loc;
+    const char **command; /* upstream.command: program and arguments; NULL: none */
+    size_t ncommand;
+    const char *endpoint; /* upstream.endpoint: Streamable HTTP; NULL: none */
+    const char **header_names, **header_values; /* upstream.headers */
+    size_t nheaders;
+    /* one request to the upstream, sent -> answered (0: 60000), and one
+     * message either way: a request's body, an HTTP upstream's answer
+     * (0: 32 MiB) */
+    int64_t timeout_ms, max_body_bytes;
+};
+
 struct an_config {
     const char *path; /* as given or found */
     const char *dir;  /* the project root: hooks run here */
@@ -294,6 +316,8 @@ struct an_config {
     /* each text the run history stores (a name, a finding, the command
      * line) is cut there; 0: AN_HISTORY_TEXT_MAX_DEFAULT (ananke/history.h) */
     int64_t max_history_text_bytes;
+    struct an_tool_server *tool_servers; /* `tool_servers:` */
+    size_t ntool_servers;
 };
 
 struct an_hook {
@@ -325,6 +349,31 @@ struct an_mcp_turn {
     bool allow_error;              /* a JSON-RPC error answer is recorded, not a broken turn */
 };
 
+/* `tool_mocks:` one rule (docs/tools.md "Stubs and faults"): a tools/call
+ * through the proxy that matches tool, server and args_match is answered
+ * by it. Borrowed from the suite. */
+enum an_fault_kind {
+    AN_FAULT_NONE = 0,
+    AN_FAULT_ERROR,      /* a JSON-RPC error: code, message */
+    AN_FAULT_TIMEOUT,    /* no answer for after_ms, then error -32001 */
+    AN_FAULT_DISCONNECT, /* the connection closed, no answer */
+    AN_FAULT_MALFORMED,  /* an answer that is not JSON */
+    AN_FAULT_TRICKLE,    /* the upstream's answer, bytes_per_s at a time */
+};
+struct an_tool_mock {
+    const char *tool;
+    const char *server; /* NULL: any tool server */
+    struct an_arg_match *args;
+    size_t nargs;
+    json_t **results; /* result: one; results: successive calls, the last repeats */
+    size_t nresults;
+    enum an_fault_kind fault;
+    int64_t code, after_ms, bytes_per_s;
+    const char *message;
+    bool passthrough;
+    struct an_loc loc;
+};
+
 struct an_turn {
     enum an_turn_type type;
     struct an_loc loc;
@@ -336,6 +385,9 @@ struct an_turn {
      * Borrowed from the suite. */
     json_t *parts;
     struct an_assert assert; /* level AN_LEVEL_TURN */
+    struct an_tool_mock *tool_mocks; /* `tool_mocks:` of the turn */
+    size_t ntool_mocks;
+    int tool_mocks_strict; /* 0: not said; 1: false; 2: true */
 };
 
 /* A checkpoint of a dynamic test (seed 002 "Dynamic Mode"): what the agent
@@ -393,6 +445,9 @@ struct an_test {
     bool only;              /* `only: true`: the run keeps the `only` tests alone */
     struct an_loc only_loc; /* where it is written (--forbid-only names it) */
     struct an_dynamic *dyn; /* a dynamic test (no turns of its own); NULL = static */
+    struct an_tool_mock *tool_mocks; /* `tool_mocks:` of the test */
+    size_t ntool_mocks;
+    int tool_mocks_strict; /* 0: not said; 1: false; 2: true */
 };
 
 struct an_suite_arena; /* private */

@@ -108,6 +108,10 @@ struct an_turn_rec {
      * total_tokens?, cost?, cost_source?}, one per report, counts left out
      * when not reported (absent is not 0); NULL: nothing reported */
     json_t *usage;
+    /* the tools/call requests ananke's tool proxy answered during the turn
+     * (docs/tools.md): [{server, name, arguments, result, is_error,
+     * start_ms, end_ms, mocked}]; NULL when no tool server is configured */
+    json_t *server_calls;
 };
 
 struct an_transcript {

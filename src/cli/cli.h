@@ -20,6 +20,7 @@ int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_init(int argc, char **argv);
+int cmd_tool_proxy(int argc, char **argv);
 int cmd_comply(int argc, char **argv);
 int cmd_mcp_bridge(int argc, char **argv); /* not in the help: comply runs it */
 int cmd_compare(int argc, char **argv);

@@ -14,6 +14,7 @@
 #include "ananke/run.h"
 #include "ananke/start.h"
 #include "ananke/target_type.h"
+#include "ananke/tools.h"
 #include "cmd_run.h"
 
 struct run_ctx {
@@ -327,11 +328,16 @@ static int record_start(struct run_args *a, struct an_suite *suite, struct an_re
 
 /* target.start: only when a test will run (stopped by the caller on every
  * path). 0, or the exit code of an agent that did not start. */
-static int start_agent(struct run_args *a, struct an_suite *suite, struct an_started **started)
+static int start_agent(struct run_args *a, struct an_suite *suite, struct an_started **started,
+                       struct an_tools **tools)
 {
     struct an_err err = AN_ERR_INIT;
-    if (!suite->config.target.start || !will_run(suite, &a->ro) ||
-        !an_start_up(started, suite->config.target.start, suite->config.dir, &err))
+    if (!will_run(suite, &a->ro))
+        return 0;
+    /* the tool servers first: target.start may name their URLs */
+    if (!an_tools_up(tools, &suite->config, &err) &&
+        (!suite->config.target.start ||
+         !an_start_up(started, suite->config.target.start, suite->config.dir, &err)))
         return 0;
     char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
     fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
@@ -420,6 +426,7 @@ int cmd_run(int argc, char **argv)
     struct an_run_result result = {0};
     struct an_recorder *rec = NULL;
     struct an_started *started = NULL;
+    struct an_tools *tools = NULL;
     struct run_ctx ctx;
     struct an_err err = AN_ERR_INIT;
     struct cli_history hist = {0};
@@ -434,7 +441,7 @@ int cmd_run(int argc, char **argv)
     if (a.record_dir && (rc = record_start(&a, suite, &rec)))
         goto done;
     cli_cancel_on_signals();
-    if ((rc = start_agent(&a, suite, &started)))
+    if ((rc = start_agent(&a, suite, &started, &tools)))
         goto done;
     header(suite, &a.ro);
     if (an_run_suite(suite, &a.ro, &result, &err)) {
@@ -461,6 +468,7 @@ int cmd_run(int argc, char **argv)
 done:
     cli_history_release(&hist);
     an_start_down(started);
+    an_tools_down(tools);
     an_record_free(rec);
     an_run_result_release(&result);
     an_suite_free(suite);

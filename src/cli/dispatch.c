@@ -21,6 +21,7 @@ static const struct {
     {"history", cmd_history, "past runs from the history database: flaky, slowest, one test"},
     {"view", cmd_view, "the run history in the browser, on 127.0.0.1"},
     {"init", cmd_init, "write a starter config and test that pass against ananke-mock"},
+    {"tool-proxy", cmd_tool_proxy, "MCP over stdio to a tool server of the run (docs/tools.md)"},
     {"mcp-bridge", cmd_mcp_bridge, NULL}, /* comply's MCP over HTTP; not listed */
 };
 

@@ -75,6 +75,32 @@ static void test_errors(void **state)
     assert_int_equal(an_interp_check("${oops", &loc, &err), AN_ESCHEMA);
 }
 
+/* ${TOOL_SERVERS.NAME.KEY}: read from the proxy's table, unknown ones
+ * named, other dotted names still refused */
+static void test_tool_servers(void **state)
+{
+    (void)state;
+    struct an_vars none = AN_VARS_INIT, tools = AN_VARS_INIT;
+    an_vars_set(&tools, "TOOL_SERVERS.shop-1.url", "http://127.0.0.1:5/mcp");
+    struct an_err err = AN_ERR_INIT;
+    char *out = NULL;
+    assert_int_equal(an_interp("${TOOL_SERVERS.shop-1.url}", NULL, &none, &out, &err), AN_EVAR);
+    assert_non_null(strstr(err.msg, "unknown tool server variable 'TOOL_SERVERS.shop-1.url'"));
+    an_interp_set_tool_vars(&tools);
+    assert_int_equal(an_interp("u=${TOOL_SERVERS.shop-1.url}", NULL, &none, &out, &err), 0);
+    assert_string_equal(out, "u=http://127.0.0.1:5/mcp");
+    free(out);
+    assert_int_equal(an_interp("${TOOL_SERVERS.shop-1.command}", NULL, &none, &out, &err),
+                     AN_EVAR);
+    static const char *const bad[] = {"${TOOL_SERVERS.shop}", "${TOOL_SERVERS..url}",
+                                      "${TOOL_SERVERS.a.b.c}", "${OTHER.a.url}",
+                                      "${TOOL_SERVERS.a.}"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_int_equal(an_interp(bad[i], NULL, &none, &out, &err), AN_ESCHEMA);
+    an_interp_set_tool_vars(NULL);
+    an_vars_release(&tools);
+}
+
 static void test_json(void **state)
 {
     (void)state;
@@ -100,6 +126,7 @@ int main(void)
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_tool_servers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,6 +29,8 @@ size_t chk_sequence(const struct an_assert *blk, const struct an_scope *s, struc
 size_t chk_require(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
 size_t chk_forbid_calls(const struct an_assert *blk, const struct an_scope *s,
                         struct an_findings *out);
+size_t chk_consistent(const struct an_assert *blk, const struct an_scope *s,
+                      struct an_findings *out);
 size_t chk_text(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
 size_t chk_items(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);
 size_t chk_timing(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out);

@@ -84,6 +84,9 @@ void an_assert_for_turn(struct an_assert *out, const struct an_assert *target,
      * whole test again with the outer lists alone would refuse what a turn
      * allowed. */
     CONCAT(out, &all, allow, nallow);
+    /* tools.consistent compares each turn's calls with what its tool
+     * servers received: judged turn by turn, never again on the test */
+    NEAREST(out, &all, consistent);
     /* Requirements and must_match of the outer levels are about the whole
      * test ("charge_card exactly once in the test"): judged once on the
      * aggregate by an_assert_for_test(), never turn by turn. */

@@ -305,6 +305,8 @@ static size_t require_count(const struct an_tool_rule *r, const struct an_scope 
                   detail = AN_BUF_INIT;
     an_buf_printf(&label, "Tool \"%s\" must %sbe called", r->name, bounds_zero(bd) ? "not " : "");
     put_filter_suffix(&label, r);
+    if (r->source_server)
+        an_buf_puts(&label, " (on a tool server)");
     put_bounds(&expected, bd);
     chk_ncalls(&actual, matched);
     if (named == 0) {
@@ -363,14 +365,48 @@ static size_t require_after(const struct an_tool_rule *r, const struct an_scope 
     return 1;
 }
 
+/* The scope seen from the tool servers: its calls are the server_calls of
+ * its turns (docs/tools.md), as tool calls whose strings and JSON are
+ * borrowed from them; *calls (caller frees) holds them. */
+static struct an_scope server_scope(const struct an_scope *s, struct an_tool_call **calls)
+{
+    struct an_scope v = *s;
+    size_t n = 0;
+    for (size_t t = 0; t < s->nturns; t++)
+        n += json_array_size(s->turns[t].server_calls);
+    *calls = an_xcalloc(n ? n : 1, sizeof **calls);
+    n = 0;
+    for (size_t t = 0; t < s->nturns; t++) {
+        size_t i;
+        json_t *c;
+        json_array_foreach(s->turns[t].server_calls, i, c)
+        {
+            struct an_tool_call *tc = &(*calls)[n++];
+            tc->name = (char *)json_string_value(json_object_get(c, "name"));
+            tc->args = json_object_get(c, "arguments");
+            tc->result = json_object_get(c, "result");
+            tc->turn = s->turns[t].index;
+            tc->start_ms = json_integer_value(json_object_get(c, "start_ms"));
+            tc->end_ms = tc->ts_ms = tc->result_ms = json_integer_value(json_object_get(c, "end_ms"));
+            tc->status = json_is_true(json_object_get(c, "is_error")) ? "error" : "ok";
+        }
+    }
+    v.calls = *calls;
+    v.ncalls = n;
+    return v;
+}
+
 size_t chk_require(const struct an_assert *blk, const struct an_scope *s, struct an_findings *out)
 {
     size_t added = 0;
     for (size_t k = 0; k < blk->nrequire; k++) {
         const struct an_tool_rule *r = &blk->require[k];
         size_t first;
-        added += require_count(r, s, out, &first);
-        added += require_after(r, s, out, first);
+        struct an_tool_call *calls = NULL;
+        struct an_scope v = r->source_server ? server_scope(s, &calls) : *s;
+        added += require_count(r, &v, out, &first);
+        added += require_after(r, &v, out, first);
+        free(calls);
     }
     return added;
 }

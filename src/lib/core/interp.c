@@ -54,6 +54,33 @@ static bool name_ok(const char *s, size_t n)
     return true;
 }
 
+/* ${TOOL_SERVERS.NAME.url|command}: the run's tool servers (docs/tools.md),
+ * dotted names read from the process-wide table the proxy fills */
+#define TOOL_PREFIX "TOOL_SERVERS."
+static const struct an_vars *tool_vars;
+
+void an_interp_set_tool_vars(const struct an_vars *v)
+{
+    tool_vars = v;
+}
+
+static bool tool_name_ok(const char *s, size_t n)
+{
+    size_t pl = strlen(TOOL_PREFIX), dots = 0;
+    if (n <= pl || strncmp(s, TOOL_PREFIX, pl) != 0)
+        return false;
+    for (size_t i = pl; i < n; i++) {
+        if (s[i] == '.') {
+            if (i == pl || i + 1 == n || s[i - 1] == '.')
+                return false;
+            dots++;
+        } else if (!(isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-')) {
+            return false;
+        }
+    }
+    return dots == 1;
+}
+
 static _Thread_local an_env_watch_fn *env_watch;
 static _Thread_local void *env_watch_ctx;
 
@@ -90,7 +117,8 @@ static int walk(const char *src, const struct an_loc *loc, const struct an_vars 
         bool env = n > 4 && strncmp(start, "ENV.", 4) == 0;
         const char *name = env ? start + 4 : start;
         size_t nlen = env ? n - 4 : n;
-        if (!name_ok(name, nlen))
+        bool tool = !env && tool_name_ok(name, nlen);
+        if (!tool && !name_ok(name, nlen))
             return an_fail(err, AN_ESCHEMA, loc,
                            "invalid variable reference '${%.*s}' (expected ${NAME} or "
                            "${ENV.NAME})",
@@ -108,7 +136,14 @@ static int walk(const char *src, const struct an_loc *loc, const struct an_vars 
                 return an_fail(err, AN_EVAR, loc, "variable name too long");
             memcpy(key, name, nlen);
             key[nlen] = '\0';
-            const char *val = env ? getenv(key) : an_vars_get(vars, key);
+            const char *val = env    ? getenv(key)
+                              : tool ? an_vars_get(tool_vars, key)
+                                     : an_vars_get(vars, key);
+            if (!val && tool)
+                return an_fail(err, AN_EVAR, loc,
+                               "unknown tool server variable '%s' (tool_servers: names the "
+                               "servers; each has .url and .command)",
+                               key);
             if (!val) {
                 if (env)
                     return an_fail(err, AN_EVAR, loc,

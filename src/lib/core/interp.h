@@ -37,6 +37,12 @@ void an_vars_release(struct an_vars *v);
 typedef void an_env_watch_fn(void *ctx, const char *name, const struct an_loc *loc);
 void an_interp_watch_env(an_env_watch_fn *fn, void *ctx);
 
+/* `${TOOL_SERVERS.NAME.url}` and `${TOOL_SERVERS.NAME.command}` read this
+ * process-wide table (names with the prefix): set by the tool proxy while
+ * it serves (docs/tools.md), NULL otherwise. Borrowed; set before any
+ * thread interpolates and cleared after they are done. */
+void an_interp_set_tool_vars(const struct an_vars *v);
+
 /* Syntax check only (unterminated ${, bad names); used at load time. */
 int an_interp_check(const char *src, const struct an_loc *loc, struct an_err *err);
 /* true when src holds at least one ${...} reference. */

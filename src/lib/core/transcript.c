@@ -162,6 +162,7 @@ static void attempt_release(struct an_turn_rec *r)
     json_decref(r->failure);
     json_decref(r->task);
     json_decref(r->usage);
+    json_decref(r->server_calls);
     for (size_t i = 0; i < r->nframes; i++)
         free(r->frames[i].data);
     free(r->frames);
@@ -521,6 +522,8 @@ json_t *an_transcript_to_json(const struct an_transcript *t, bool with_frames)
             json_object_set_new(o, "task", json_incref(r->task));
         if (r->usage)
             json_object_set_new(o, "usage", json_incref(r->usage));
+        if (r->server_calls)
+            json_object_set_new(o, "server_calls", json_incref(r->server_calls));
         if (r->nwarnings) {
             json_t *w = json_array();
             for (size_t k = 0; k < r->nwarnings; k++)

@@ -122,7 +122,8 @@ static int load_rule(struct an_ld *ld, const struct an_ynode *n, bool require, e
                      struct an_tool_rule *r)
 {
     static const char *const req_keys[] = {
-        "name", "count", "args_match", "result_match", "result_not_match", "after", NULL};
+        "name",  "count", "args_match", "result_match", "result_not_match", "after",
+        "source", NULL};
     static const char *const forbid_keys[] = {"name", "args_match", "result_match", NULL};
     const char *where = require ? "a tools.require rule" : "a tools.forbid_calls rule";
     struct an_ynode *v;
@@ -173,6 +174,17 @@ static int load_rule(struct an_ld *ld, const struct an_ynode *n, bool require, e
         if ((rc = an_ld_string(ld, v, "after", &r->after)))
             return rc;
         r->after_loc = v->loc;
+    }
+    if ((v = an_yaml_get(n, "source"))) {
+        const char *src;
+        if ((rc = an_ld_string(ld, v, "source", &src)))
+            return rc;
+        if (strcmp(src, "agent") != 0 && strcmp(src, "server") != 0)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "'source' must be 'agent' (the calls the agent reports) or 'server' "
+                           "(the calls its tool servers received), not '%s'",
+                           src);
+        r->source_server = !strcmp(src, "server");
     }
     return 0;
 }
@@ -328,6 +340,8 @@ void an_assert_absorb(struct an_ld *ld, struct an_assert *dst, const struct an_a
         dst->max_total_tokens = src->max_total_tokens;
     if (!dst->max_cost.state)
         dst->max_cost = src->max_cost;
+    if (!dst->consistent.state)
+        dst->consistent = src->consistent;
 }
 
 /* Rewrite the level of everything in a block (an extended block takes the
@@ -354,6 +368,7 @@ static void set_level(struct an_assert *b, enum an_level level)
     b->max_ttft_ms.level = b->max_first_event_ms.level = level;
     b->max_input_tokens.level = b->max_output_tokens.level = level;
     b->max_total_tokens.level = b->max_cost.level = level;
+    b->consistent.level = level;
 }
 
 static int load_extends(struct an_ld *ld, const struct an_ynode *n, enum an_level level,
@@ -478,6 +493,22 @@ static int rule_limit(struct an_ld *ld, const struct an_ynode *n, const struct a
     return load_limit(ld, n, r->key, level, (struct an_limit *)(void *)((char *)out + r->at));
 }
 
+/* A rule that is on or off (tools.consistent): false turns off an
+ * inherited true. */
+static int rule_flag(struct an_ld *ld, const struct an_ynode *n, const struct an_rule_def *r,
+                     enum an_level level, struct an_assert *out)
+{
+    struct an_limit *l = (struct an_limit *)(void *)((char *)out + r->at);
+    bool b;
+    if (!an_yaml_as_bool(n, &b))
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'%s.%s' takes true or false", r->group,
+                       r->key);
+    l->loc = n->loc;
+    l->level = level;
+    l->state = b ? AN_LIMIT_SET : AN_LIMIT_DISABLED;
+    return 0;
+}
+
 static int rule_patterns(struct an_ld *ld, const struct an_ynode *n, const struct an_rule_def *r,
                          enum an_level level, struct an_assert *out)
 {
@@ -496,6 +527,7 @@ const struct an_rule_def an_rules[] = {
     {"tools", "sequence", rule_sequence, 0, 0},
     {"tools", "require", rule_calls, AT(require), AT(nrequire)},
     {"tools", "forbid_calls", rule_calls, AT(forbid_calls), AT(nforbid_calls)},
+    {"tools", "consistent", rule_flag, AT(consistent), 0},
     LIMIT("timing", max_duration_ms),
     LIMIT("timing", max_idle_ms),
     LIMIT("timing", max_gap_ms),

@@ -271,6 +271,7 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
                                        "prices",
                                        "max_warnings",
                                        "max_history_text_bytes",
+                                       "tool_servers",
                                        NULL};
     struct an_ynode *root, *v;
     int rc;
@@ -305,6 +306,9 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
     if ((v = an_yaml_get(root, "agents")) && (rc = an_ld_keep(ld, load_agents(ld, v, &lib, c))))
         return rc;
     if ((v = an_yaml_get(root, "prices")) && (rc = an_ld_keep(ld, load_prices(ld, v, c))))
+        return rc;
+    if ((v = an_yaml_get(root, "tool_servers")) &&
+        (rc = an_ld_keep(ld, an_cfg_tool_servers(ld, v, c))))
         return rc;
     if ((v = an_yaml_get(root, "max_warnings"))) {
         if ((rc = an_ld_uint(ld, v, "max_warnings", &c->max_warnings)))

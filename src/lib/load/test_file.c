@@ -6,6 +6,7 @@
 #include "load/dynamic_load.h"
 #include "load/config_int.h" /* an_cfg_caps */
 #include "load/loaders.h"
+#include "load/tool_mocks.h"
 #include "load/select_load.h"
 
 static int load_hook(struct an_ld *ld, const struct an_ynode *n, struct an_hook *h)
@@ -176,7 +177,8 @@ static void parts_release(void *p)
 static int load_a2a_turn(struct an_ld *ld, const struct an_ynode *n,
                          const struct an_assert_lib *lib, struct an_turn *t)
 {
-    static const char *const keys[] = {"type", "message", "parts", "assert", NULL};
+    static const char *const keys[] = {"type",   "message",    "parts",
+                                       "assert", "tool_mocks", "tool_mocks_strict", NULL};
     struct an_ynode *v;
     int rc;
     if ((rc = an_ld_keys(ld, n, keys, "an a2a:send turn")))
@@ -333,7 +335,8 @@ static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an
 {
     static const char *const keys[] = {"type",      "user",  "assert", "tool",
                                        "arguments", "what",  "uri",    "allow_error",
-                                       "message",   "parts", "prompt", NULL};
+                                       "message",   "parts", "prompt", "tool_mocks",
+                                       "tool_mocks_strict", NULL};
     const struct turn_type *row;
     int rc;
     t->loc = n->loc;
@@ -341,6 +344,8 @@ static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an
         (rc = an_ld_keys(ld, n, keys, "a turn")) || (rc = turn_type(ld, n, &row)))
         return rc;
     t->type = row->type;
+    if ((rc = an_tool_mocks_load(ld, n, &t->tool_mocks, &t->ntool_mocks, &t->tool_mocks_strict)))
+        return rc;
     return row->load(ld, n, lib, t);
 }
 
@@ -399,8 +404,12 @@ static const char *default_name(struct an_ld *ld, const char *path)
 int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib *lib,
                  struct an_test *t)
 {
-    static const char *const keys[] = {"version",  "name", "hooks", "turns", "assert",
-                                       "simulate", "tags", "skip",  "only",  NULL};
+    static const char *const keys[] = {"version",    "name",
+                                       "hooks",      "turns",
+                                       "assert",     "simulate",
+                                       "tags",       "skip",
+                                       "only",       "tool_mocks",
+                                       "tool_mocks_strict", NULL};
     struct an_ynode *root, *v;
     int rc;
     memset(t, 0, sizeof *t);
@@ -456,5 +465,6 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
     if ((v = an_yaml_get(root, "assert")) &&
         (rc = an_ld_keep(ld, an_assert_load(ld, v, AN_LEVEL_TEST, lib, &t->assert))))
         return rc;
-    return 0;
+    return an_ld_keep(ld, an_tool_mocks_load(ld, root, &t->tool_mocks, &t->ntool_mocks,
+                                             &t->tool_mocks_strict));
 }

@@ -52,6 +52,7 @@ struct acp_session {
     /* max_turn_bytes: what the turn accumulated so far (acp_count) */
     size_t max_turn, turn_bytes;
     bool over; /* the cap was hit: nothing more of this turn is kept */
+    json_t *mcp_servers; /* session/new's; NULL: [] */
 };
 
 static struct an_turn_rec *cur(struct acp_session *s)
@@ -286,7 +287,7 @@ static void on_response(void *ud, struct an_acp_client *c, const struct an_rpc_m
             return;
         }
         struct an_err err = AN_ERR_INIT;
-        if (an_acp_new_session(s->c, NULL, NULL, &s->session_req_id, &err)) {
+        if (an_acp_new_session(s->c, NULL, s->mcp_servers, &s->session_req_id, &err)) {
             s->phase = PH_BROKEN;
             fail(s, AN_EPROTO, "cannot send session/new: %s%s", err.msg, NULL);
             return;
@@ -447,6 +448,7 @@ static void acp_free(struct an_session *base)
     free(s->pending_user);
     an_buf_release(&s->text);
     json_decref(s->call_ix);
+    json_decref(s->mcp_servers);
     free(s);
 }
 
@@ -475,6 +477,7 @@ int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, str
     s->max_turn = o->max_turn_bytes ? o->max_turn_bytes : AN_ACP_MAX_TURN;
     s->call_ix = json_object();
     s->cost_now = -1;
+    s->mcp_servers = o->mcp_servers ? json_deep_copy(o->mcp_servers) : NULL;
     struct an_acp_opts ao = AN_ACP_OPTS_INIT;
     ao.argv = o->argv;
     ao.env = o->env;
@@ -512,6 +515,7 @@ int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, str
     int rc = an_acp_client_new(&s->c, &ao, &cbs, err);
     if (rc) {
         json_decref(s->call_ix);
+    json_decref(s->mcp_servers);
         free(s);
         return rc;
     }

@@ -59,6 +59,9 @@ struct an_acp_target_opts {
     size_t max_read_bytes;            /* a file served to fs/read_text_file; 16 MiB */
     size_t max_terminals;             /* terminals at once; 256 */
     size_t max_terminal_output_bytes; /* a terminal's output kept; 64 MiB */
+    /* session/new's mcpServers (ananke's tool proxy, docs/tools.md);
+     * borrowed, the session keeps a copy; NULL: [] */
+    const json_t *mcp_servers;
 };
 int an_acp_open(struct an_session **out, const struct an_acp_target_opts *opts, struct an_err *err);
 

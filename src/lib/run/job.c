@@ -23,6 +23,7 @@
 #include "run/script_check.h"
 #include "run/secrets.h"
 #include "run/target_conf.h"
+#include "tools/tools.h"
 
 /* ---- verdicts ---- */
 
@@ -241,9 +242,11 @@ static void test_checks(struct an_job *j)
 static void begin_turn(struct an_job *j, bool retry)
 {
     struct an_transcript *tr = &j->res.transcript;
-    const struct an_turn *t = &j->test->turns[j->turn];
+    const struct an_turn *t = j->turn < j->test->nturns ? &j->test->turns[j->turn] : NULL;
     struct an_turn_rec *rec = &tr->turns[j->turn];
     CURL *easy = NULL;
+    /* the turn's tool_mocks, then the test's, answer its tool calls */
+    an_tools_use_mocks(j->test, t);
     if (j->session->ops->begin(j->session, tr, rec->input, retry, &easy)) {
         rec = &tr->turns[j->turn];
         set_error(&j->res, rec->error_code, (int)j->turn,
@@ -354,6 +357,15 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
         return;
     }
     an_usage_price(rec->usage, j->cfg->prices, j->cfg->nprices);
+    json_decref(rec->server_calls);
+    rec->server_calls = an_tools_calls_between(rec->start_ms, an_clock_unix_ms());
+    char *miss = an_tools_take_strict_miss();
+    if (miss) {
+        set_error(&j->res, AN_EPROTO, (int)j->turn, miss);
+        free(miss);
+        finish(j);
+        return;
+    }
     static const struct an_assert none;
     struct an_assert blk;
     an_assert_for_turn(&blk, &j->cfg->target.assert, &j->test->assert,

@@ -111,6 +111,7 @@ static void turn(struct red *c, struct an_turn_rec *r, size_t *frame_counts)
     json(c, &r->failure);
     json(c, &r->task);
     json(c, &r->usage);
+    json(c, &r->server_calls); /* what the tool servers received and answered */
     if (!r->nframes)
         return;
     /* frames together: a secret streamed in pieces is in none alone */

@@ -4,6 +4,7 @@
 #include "load/config_int.h"
 #include "load/target_acp.h"
 #include "run/target_conf_int.h"
+#include "tools/tools.h"
 
 struct acp_conf {
     struct an_proc_conf proc;
@@ -93,7 +94,12 @@ static int acp_open(const struct an_target *t, const struct an_target_open_ctx *
         .max_terminals = (size_t)a->max_terminals,
         .max_terminal_output_bytes = (size_t)a->max_terminal_output_bytes,
     };
-    return an_acp_open(out, &o, err);
+    /* the tool servers, so the agent reaches its tools through the proxy */
+    json_t *mcp = an_tools_mcp_servers();
+    o.mcp_servers = mcp;
+    rc = an_acp_open(out, &o, err);
+    json_decref(mcp);
+    return rc;
 }
 
 static void acp_free(void *c)

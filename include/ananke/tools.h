@@ -1,0 +1,38 @@
+/*
+ * Tool servers (docs/tools.md): for each of the config's `tool_servers:`,
+ * ananke serves an MCP endpoint (Streamable HTTP on 127.0.0.1, an ephemeral
+ * port) that forwards every JSON-RPC message to the upstream server (a
+ * stdio child) and records every tools/call it forwards. While they serve,
+ * ${TOOL_SERVERS.NAME.url} (and .command) are set for interpolation.
+ *
+ * One set per process: an_tools_up() before target.start and the tests,
+ * an_tools_down() after them. Each turn takes the calls made while it ran
+ * (run/job.c), so with --parallel above 1 a call made while two turns ran is
+ * given to both.
+ *
+ * Ownership: an_tools_up() hands back a handle (NULL when the config names
+ * no tool server) that an_tools_down() stops and frees; cfg is borrowed
+ * while it serves.
+ */
+#ifndef ANANKE_TOOLS_H
+#define ANANKE_TOOLS_H
+
+#include "ananke/err.h"
+#include "ananke/model.h"
+
+struct an_tools;
+
+int an_tools_up(struct an_tools **out, const struct an_config *cfg, struct an_err *err);
+void an_tools_down(struct an_tools *t); /* NULL-safe */
+
+/* While the proxies serve, ananke's environment holds ANANKE_TOOL_SERVERS,
+ * {"NAME": URL, ...}, so `ananke tool-proxy NAME` (spawned by the agent,
+ * which inherits it) finds its server's URL. */
+#define AN_TOOLS_ENV "ANANKE_TOOL_SERVERS"
+
+/* `ananke tool-proxy`: MCP over stdio (one JSON-RPC message a line) on
+ * this process's stdin/stdout, each message POSTed to url. Returns 0 at
+ * the end of the input, 1 when the proxy cannot be reached. */
+int an_tools_stdio_bridge(const char *url);
+
+#endif

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The tool proxy end to end (docs/tools.md): a scripted AG-UI agent
+# (tests/tools/agent.cjs) built on the official @modelcontextprotocol/sdk
+# client calls its tools through ananke's proxy, whose upstream is
+# @modelcontextprotocol/server-everything over stdio (both from
+# tests/mcp/node_modules). Each case under tests/tools/cases/ holds the
+# config and tests, `exit` (the expected exit code, default 0), and
+# check.sh, run in the case directory with $OUT/results.json written.
+# Usage: tests/tools/run.sh [CASE...]   (ANANKE_BUILD: the build dir)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${ANANKE_BUILD:-build}
+case $build in /*) ;; *) build="$root/$build" ;; esac
+mods="$root/tests/mcp/node_modules"
+if [ ! -d "$mods/@modelcontextprotocol/sdk" ] || [ ! -d "$mods/@modelcontextprotocol/server-everything" ]; then
+  echo "SKIP tools: tests/mcp/node_modules lacks the MCP SDK or server-everything (make setup)"
+  exit 0
+fi
+export NODE_PATH="$mods"
+export MCP_EVERYTHING="$mods/@modelcontextprotocol/server-everything/dist/index.js"
+# server-everything over Streamable HTTP too (loopback only, as in
+# tests/mcp/run.sh), for the cases whose upstream is an endpoint:
+# $MCP_HTTP_URL
+srv_pid="" srv_log=$(mktemp)
+trap '[ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null; rm -f "$srv_log"' EXIT
+for _ in 1 2 3 4 5; do
+  port=$((20000 + RANDOM % 30000))
+  PORT=$port node -r "$root/tests/mcp/loopback.cjs" "$MCP_EVERYTHING" streamableHttp >"$srv_log" 2>&1 &
+  srv_pid=$!
+  for _ in $(seq 1 100); do
+    grep -q "listening on port $port" "$srv_log" && break
+    kill -0 "$srv_pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  grep -q "listening on port $port" "$srv_log" && break
+  kill "$srv_pid" 2>/dev/null; srv_pid=""
+done
+[ -n "$srv_pid" ] || { echo "FAIL setup: server-everything (streamableHttp) did not start"; cat "$srv_log"; exit 1; }
+export MCP_HTTP_URL="http://127.0.0.1:$port/mcp"
+pass=0 fail=0
+cases=("$@")
+[ ${#cases[@]} -eq 0 ] && cases=($(cd "$here/cases" && ls))
+for c in "${cases[@]}"; do
+  dir="$here/cases/$c"
+  export OUT="$dir/out"
+  rm -rf "$OUT" && mkdir -p "$OUT"
+  AGENT_PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+  export AGENT_PORT CASE_DIR="$dir"
+  want=0
+  [ -f "$dir/exit" ] && want=$(cat "$dir/exit")
+  cmd="run"
+  [ -f "$dir/cmd" ] && cmd=$(cat "$dir/cmd")
+  # shellcheck disable=SC2086
+  (cd "$dir" && timeout 120 "$build/ananke" $cmd --no-history -r "json:$OUT/results.json") \
+    >"$OUT/stdout" 2>&1
+  got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL $c: exit $got, expected $want"; sed 's/^/    /' "$OUT/stdout" | tail -30
+    fail=$((fail + 1)); continue
+  fi
+  if [ -f "$dir/check.sh" ] && ! (cd "$dir" && bash check.sh) >"$OUT/check" 2>&1; then
+    echo "FAIL $c: check.sh"; sed 's/^/    /' "$OUT/check" | tail -30
+    fail=$((fail + 1)); continue
+  fi
+  echo "ok   $c"; pass=$((pass + 1))
+done
+echo "tools: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
