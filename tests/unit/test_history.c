@@ -26,6 +26,11 @@ static void fresh(const char *name)
 {
     snprintf(db, sizeof db, "%s/%s", files_dir, name);
     unlink(db);
+    char side[160]; /* the WAL a run leaves (no checkpoint on close) */
+    snprintf(side, sizeof side, "%s-wal", db);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", db);
+    unlink(side);
 }
 
 static int64_t scalar(const char *sql)
@@ -415,6 +420,21 @@ static void digests_per_file(void **state)
     assert_int_equal(missing, NTESTS / NFILES);
 }
 
+/* A run's write ends without a checkpoint (its fdatasyncs were most of the
+ * time of a one-test run): the WAL stays beside the database, and a new
+ * reader still sees the run. */
+static void no_checkpoint_on_close(void **state)
+{
+    (void)state;
+    fresh("wal.sqlite");
+    const char *names[] = {"w"};
+    add_run(1, names, "p", NULL, 0);
+    char wal[160];
+    snprintf(wal, sizeof wal, "%s-wal", db);
+    assert_int_equal(access(wal, F_OK), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM test_results WHERE name = 'w'"), 1);
+}
+
 static void path_rules(void **state)
 {
     (void)state;
@@ -450,6 +470,7 @@ int main(void)
         cmocka_unit_test(slowest_test_regressed_prune),
         cmocka_unit_test(notes_matched_by_test),
         cmocka_unit_test(digests_per_file),
+        cmocka_unit_test(no_checkpoint_on_close),
         cmocka_unit_test(path_rules),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);
