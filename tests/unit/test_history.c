@@ -394,9 +394,9 @@ static void digests_per_file(void **state)
     sqlite3 *h;
     assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
     sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(h, "SELECT file, file_digest FROM test_results", -1, &st,
-                                        NULL),
-                     SQLITE_OK);
+    assert_int_equal(
+        sqlite3_prepare_v2(h, "SELECT file, file_digest FROM test_results", -1, &st, NULL),
+        SQLITE_OK);
     size_t rows = 0, missing = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *file = (const char *)sqlite3_column_text(st, 0);
