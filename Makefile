@@ -6,15 +6,24 @@
 # missing, scripts/setup.sh); `make` and `make build` never do: a missing
 # library stops CMake's configure step saying which and how to get it.
 
+# `make` / `make build`: the user's build, optimised (Release, -O2) in build/.
+# The tests (`make test`, unit, e2e, mocktest) build their own Debug build in
+# build-debug/ (or build-SANITIZERS/ with SANITIZE=), with warnings as errors
+# in both; TYPE= overrides the build type of either.
 comma := ,
 SANITIZE ?=
 JOBS ?= 2
 ifeq ($(strip $(SANITIZE)),)
 BUILD ?= build
+TEST_BUILD ?= build-debug
+TYPE ?= Release
 else
 BUILD ?= build-$(subst $(comma),-,$(SANITIZE))
+TEST_BUILD ?= $(BUILD)
+TYPE ?= Debug
 endif
-CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Debug
+TEST_TYPE ?= Debug
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=$(TYPE)
 
 .PHONY: all setup build test unit e2e mocktest demo bench fuzz analyze clean install lint format
 
@@ -30,8 +39,12 @@ $(BUILD)/cmake_install.cmake:
 	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DANANKE_SANITIZE="$(SANITIZE)" >/dev/null
 
 # The build's own chatter goes to $(BUILD)/build.log; it is shown when the build fails.
+# A build directory configured with another build type is configured again
+# (CMake would otherwise keep the type it was first given).
 build: $(BUILD)/cmake_install.cmake
-	@echo "building ananke in $(BUILD)/ ..."
+	@grep -qx 'CMAKE_BUILD_TYPE:STRING=$(TYPE)' $(BUILD)/CMakeCache.txt || \
+	  cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DANANKE_SANITIZE="$(SANITIZE)" >/dev/null
+	@echo "building ananke ($(TYPE)) in $(BUILD)/ ..."
 	@cmake --build $(BUILD) -j$(JOBS) >$(BUILD)/build.log 2>&1 || { cat $(BUILD)/build.log; exit 1; }
 
 # The lint step (tests/lint.sh: banned calls, layers, Linux-only calls, function
@@ -47,19 +60,24 @@ format:
 	@clang-format -i $(FORMAT_FILES)
 # ---- end build ----
 
-unit: build
-	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+# The tests' own Debug build (TEST_BUILD, TEST_TYPE), never the user's build/.
+.PHONY: test-build
+test-build:
+	@$(MAKE) --no-print-directory build BUILD=$(TEST_BUILD) TYPE=$(TEST_TYPE)
 
-e2e: build
-	ANANKE_BUILD=$(BUILD) bash tests/e2e/run.sh
+unit: test-build
+	ctest --test-dir $(TEST_BUILD) --output-on-failure -j$(JOBS)
 
-mocktest: build
-	ANANKE_BUILD=$(BUILD) bash tests/mock/run.sh
+e2e: test-build
+	ANANKE_BUILD=$(TEST_BUILD) bash tests/e2e/run.sh
+
+mocktest: test-build
+	ANANKE_BUILD=$(TEST_BUILD) bash tests/mock/run.sh
 
 # setup first, then the build (a prerequisite list would not order them under -j)
 test: setup
-	@$(MAKE) --no-print-directory build
-	@ANANKE_BUILD=$(BUILD) bash tests/run-all.sh
+	@$(MAKE) --no-print-directory test-build
+	@ANANKE_BUILD=$(TEST_BUILD) bash tests/run-all.sh
 
 demo: setup
 	@$(MAKE) --no-print-directory build

