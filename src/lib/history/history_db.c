@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -163,6 +164,25 @@ static int check_file(const char *path, bool create, bool in_dir, struct an_err 
                    e && e != ENOENT ? ")" : "");
 }
 
+/* PRAGMA journal_mode=WAL. Switching a new database into WAL needs its
+ * exclusive lock, and SQLite answers SQLITE_BUSY at once, without its busy
+ * handler, when another process is opening the same new file (parallel
+ * runs' first write): try again for up to AN_HIST_BUSY_MS. */
+static bool use_wal(sqlite3 *db)
+{
+    for (int64_t waited = 0;; waited += 10) {
+        sqlite3_stmt *st = NULL;
+        bool ok = sqlite3_prepare_v2(db, "PRAGMA journal_mode=WAL", -1, &st, NULL) == SQLITE_OK &&
+                  sqlite3_step(st) == SQLITE_ROW;
+        sqlite3_finalize(st);
+        int code = sqlite3_errcode(db) & 0xff;
+        if (ok || (code != SQLITE_BUSY && code != SQLITE_LOCKED) || waited >= AN_HIST_BUSY_MS)
+            return ok;
+        struct timespec ts = {.tv_sec = 0, .tv_nsec = 10 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
 int an_hist_open(struct an_history **out, const char *path, bool create, bool in_dir, int target,
                  struct an_err *err)
 {
@@ -182,11 +202,7 @@ int an_hist_open(struct an_history **out, const char *path, bool create, bool in
     sqlite3_extended_result_codes(h->db, 1);
     /* WAL: readers never block the writer, and a crash mid-write loses
      * only the run being written */
-    sqlite3_stmt *st = NULL;
-    bool wal = sqlite3_prepare_v2(h->db, "PRAGMA journal_mode=WAL", -1, &st, NULL) == SQLITE_OK &&
-               sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
-    if (!wal || sqlite3_exec(h->db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL", NULL, NULL,
+    if (!use_wal(h->db) || sqlite3_exec(h->db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL", NULL, NULL,
                              NULL) != SQLITE_OK) {
         rc = an_hist_fail(h, "cannot use it", err);
         an_history_free(h);
