@@ -189,7 +189,7 @@ struct an_assert {
      * cost from the agent, or from the config's `prices:` (docs/assertions.md
      * "usage") */
     struct an_limit max_input_tokens, max_output_tokens, max_total_tokens;
-    struct an_limit max_cost;     /* `amount` holds the limit */
+    struct an_limit max_cost; /* `amount` holds the limit */
     /* tools.consistent (docs/tools.md): SET when true, DISABLED when false;
      * the nearest level decides, judged turn by turn */
     struct an_limit consistent;
@@ -290,7 +290,7 @@ struct an_tool_server {
     struct an_loc loc;
     const char **command; /* upstream.command: program and arguments; NULL: none */
     size_t ncommand;
-    const char *endpoint; /* upstream.endpoint: Streamable HTTP; NULL: none */
+    const char *endpoint;                       /* upstream.endpoint: Streamable HTTP; NULL: none */
     const char **header_names, **header_values; /* upstream.headers */
     size_t nheaders;
     /* one request to the upstream, sent -> answered (0: 60000), and one
@@ -384,7 +384,7 @@ struct an_turn {
      * already read); NULL = text only. AN_TURN_A2A_SEND: its A2A `parts`.
      * Borrowed from the suite. */
     json_t *parts;
-    struct an_assert assert; /* level AN_LEVEL_TURN */
+    struct an_assert assert;         /* level AN_LEVEL_TURN */
     struct an_tool_mock *tool_mocks; /* `tool_mocks:` of the turn */
     size_t ntool_mocks;
     int tool_mocks_strict; /* 0: not said; 1: false; 2: true */
@@ -442,9 +442,9 @@ struct an_test {
      * written; --tag / --exclude-tag select on them */
     const char **tags;
     size_t ntags;
-    bool only;              /* `only: true`: the run keeps the `only` tests alone */
-    struct an_loc only_loc; /* where it is written (--forbid-only names it) */
-    struct an_dynamic *dyn; /* a dynamic test (no turns of its own); NULL = static */
+    bool only;                       /* `only: true`: the run keeps the `only` tests alone */
+    struct an_loc only_loc;          /* where it is written (--forbid-only names it) */
+    struct an_dynamic *dyn;          /* a dynamic test (no turns of its own); NULL = static */
     struct an_tool_mock *tool_mocks; /* `tool_mocks:` of the test */
     size_t ntool_mocks;
     int tool_mocks_strict; /* 0: not said; 1: false; 2: true */

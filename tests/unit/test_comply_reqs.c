@@ -144,7 +144,8 @@ static void test_xfail_stale(void **state)
                         "xfail");
     assert_string_equal(json_string_value(json_object_get(json_array_get(tests, 1), "status")),
                         "stale");
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "summary"), "stale")), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "summary"), "stale")),
+                     1);
     json_decref(j);
     an_comply_result_release(&r);
 }

@@ -90,8 +90,7 @@ static void test_tool_servers(void **state)
     assert_int_equal(an_interp("u=${TOOL_SERVERS.shop-1.url}", NULL, &none, &out, &err), 0);
     assert_string_equal(out, "u=http://127.0.0.1:5/mcp");
     free(out);
-    assert_int_equal(an_interp("${TOOL_SERVERS.shop-1.command}", NULL, &none, &out, &err),
-                     AN_EVAR);
+    assert_int_equal(an_interp("${TOOL_SERVERS.shop-1.command}", NULL, &none, &out, &err), AN_EVAR);
     static const char *const bad[] = {"${TOOL_SERVERS.shop}", "${TOOL_SERVERS..url}",
                                       "${TOOL_SERVERS.a.b.c}", "${OTHER.a.url}",
                                       "${TOOL_SERVERS.a.}"};

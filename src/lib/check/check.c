@@ -10,8 +10,8 @@
 /* One evaluator per group of rules, in the order findings are reported. */
 static size_t (*const evaluators[])(const struct an_assert *, const struct an_scope *,
                                     struct an_findings *) = {
-    chk_forbid, chk_allow,  chk_require, chk_sequence, chk_forbid_calls, chk_consistent,
-    chk_text,   chk_timing, chk_usage,   chk_items,
+    chk_forbid,     chk_allow, chk_require, chk_sequence, chk_forbid_calls,
+    chk_consistent, chk_text,  chk_timing,  chk_usage,    chk_items,
 };
 
 size_t an_check(const struct an_assert *blk, const struct an_scope *scope, struct an_findings *out)

@@ -92,8 +92,7 @@ size_t chk_consistent(const struct an_assert *blk, const struct an_scope *s,
             const char *name = json_string_value(json_object_get(sc, "name"));
             const json_t *sargs = json_object_get(sc, "arguments");
             if (!used[k] && name && c->name && !strcmp(name, c->name) && args &&
-                (json_equal(args, sargs) ||
-                 (json_is_null(sargs) && json_object_size(args) == 0)))
+                (json_equal(args, sargs) || (json_is_null(sargs) && json_object_size(args) == 0)))
                 break;
         }
         if (k < n) {
@@ -109,7 +108,9 @@ size_t chk_consistent(const struct an_assert *blk, const struct an_scope *s,
         const json_t *sc = json_array_get(calls, k);
         struct an_buf a = AN_BUF_INIT;
         an_buf_printf(&a, "%s received ",
-                      json_string_value(json_object_get(sc, "server")) ? json_string_value(json_object_get(sc, "server")) : "a tool server");
+                      json_string_value(json_object_get(sc, "server"))
+                          ? json_string_value(json_object_get(sc, "server"))
+                          : "a tool server");
         put_call(&a, json_string_value(json_object_get(sc, "name")),
                  json_object_get(sc, "arguments"));
         an_buf_puts(&a, "; the agent did not report it");

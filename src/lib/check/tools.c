@@ -387,7 +387,8 @@ static struct an_scope server_scope(const struct an_scope *s, struct an_tool_cal
             tc->result = json_object_get(c, "result");
             tc->turn = s->turns[t].index;
             tc->start_ms = json_integer_value(json_object_get(c, "start_ms"));
-            tc->end_ms = tc->ts_ms = tc->result_ms = json_integer_value(json_object_get(c, "end_ms"));
+            tc->end_ms = tc->ts_ms = tc->result_ms =
+                json_integer_value(json_object_get(c, "end_ms"));
             tc->status = json_is_true(json_object_get(c, "is_error")) ? "error" : "ok";
         }
     }

@@ -202,8 +202,8 @@ int an_hist_open(struct an_history **out, const char *path, bool create, bool in
     sqlite3_extended_result_codes(h->db, 1);
     /* WAL: readers never block the writer, and a crash mid-write loses
      * only the run being written */
-    if (!use_wal(h->db) || sqlite3_exec(h->db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL", NULL, NULL,
-                             NULL) != SQLITE_OK) {
+    if (!use_wal(h->db) || sqlite3_exec(h->db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL",
+                                        NULL, NULL, NULL) != SQLITE_OK) {
         rc = an_hist_fail(h, "cannot use it", err);
         an_history_free(h);
         return rc;

@@ -38,7 +38,7 @@ static json_t *col_time(sqlite3_stmt *st, int i)
  * column; a name ending in "@" is a Unix-ms time shown as ISO 8601);
  * history_int.h. */
 json_t *an_hist_rows(struct an_history *h, sqlite3_stmt *st, const char *const *names,
-                    struct an_err *err)
+                     struct an_err *err)
 {
     json_t *out = json_array();
     int rc;

@@ -122,8 +122,7 @@ static int load_rule(struct an_ld *ld, const struct an_ynode *n, bool require, e
                      struct an_tool_rule *r)
 {
     static const char *const req_keys[] = {
-        "name",  "count", "args_match", "result_match", "result_not_match", "after",
-        "source", NULL};
+        "name", "count", "args_match", "result_match", "result_not_match", "after", "source", NULL};
     static const char *const forbid_keys[] = {"name", "args_match", "result_match", NULL};
     const char *where = require ? "a tools.require rule" : "a tools.forbid_calls rule";
     struct an_ynode *v;

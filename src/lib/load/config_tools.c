@@ -37,8 +37,8 @@ static int load_endpoint(struct an_ld *ld, const struct an_ynode *ep, const stru
     for (size_t i = 0; i < hd->npairs; i++) {
         const char *k = hd->pairs[i].key->str;
         if (!*k || strpbrk(k, ": \t\r\n"))
-            return an_fail(ld->err, AN_ESCHEMA, &hd->pairs[i].key->loc,
-                           "invalid header name '%s'", k);
+            return an_fail(ld->err, AN_ESCHEMA, &hd->pairs[i].key->loc, "invalid header name '%s'",
+                           k);
         s->header_names[i] = k;
         if ((rc = an_ld_string(ld, hd->pairs[i].value, k, &s->header_values[i])) ||
             (rc = an_interp_check(s->header_values[i], &hd->pairs[i].value->loc, ld->err)))

@@ -177,8 +177,8 @@ static void parts_release(void *p)
 static int load_a2a_turn(struct an_ld *ld, const struct an_ynode *n,
                          const struct an_assert_lib *lib, struct an_turn *t)
 {
-    static const char *const keys[] = {"type",   "message",    "parts",
-                                       "assert", "tool_mocks", "tool_mocks_strict", NULL};
+    static const char *const keys[] = {"type",       "message",           "parts", "assert",
+                                       "tool_mocks", "tool_mocks_strict", NULL};
     struct an_ynode *v;
     int rc;
     if ((rc = an_ld_keys(ld, n, keys, "an a2a:send turn")))
@@ -333,10 +333,20 @@ static int turn_type(struct an_ld *ld, const struct an_ynode *n, const struct tu
 static int load_turn(struct an_ld *ld, const struct an_ynode *n, const struct an_assert_lib *lib,
                      struct an_turn *t)
 {
-    static const char *const keys[] = {"type",      "user",  "assert", "tool",
-                                       "arguments", "what",  "uri",    "allow_error",
-                                       "message",   "parts", "prompt", "tool_mocks",
-                                       "tool_mocks_strict", NULL};
+    static const char *const keys[] = {"type",
+                                       "user",
+                                       "assert",
+                                       "tool",
+                                       "arguments",
+                                       "what",
+                                       "uri",
+                                       "allow_error",
+                                       "message",
+                                       "parts",
+                                       "prompt",
+                                       "tool_mocks",
+                                       "tool_mocks_strict",
+                                       NULL};
     const struct turn_type *row;
     int rc;
     t->loc = n->loc;
@@ -404,11 +414,8 @@ static const char *default_name(struct an_ld *ld, const char *path)
 int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib *lib,
                  struct an_test *t)
 {
-    static const char *const keys[] = {"version",    "name",
-                                       "hooks",      "turns",
-                                       "assert",     "simulate",
-                                       "tags",       "skip",
-                                       "only",       "tool_mocks",
+    static const char *const keys[] = {"version",           "name", "hooks", "turns", "assert",
+                                       "simulate",          "tags", "skip",  "only",  "tool_mocks",
                                        "tool_mocks_strict", NULL};
     struct an_ynode *root, *v;
     int rc;
@@ -465,6 +472,6 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
     if ((v = an_yaml_get(root, "assert")) &&
         (rc = an_ld_keep(ld, an_assert_load(ld, v, AN_LEVEL_TEST, lib, &t->assert))))
         return rc;
-    return an_ld_keep(ld, an_tool_mocks_load(ld, root, &t->tool_mocks, &t->ntool_mocks,
-                                             &t->tool_mocks_strict));
+    return an_ld_keep(
+        ld, an_tool_mocks_load(ld, root, &t->tool_mocks, &t->ntool_mocks, &t->tool_mocks_strict));
 }

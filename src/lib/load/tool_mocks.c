@@ -55,13 +55,14 @@ static int load_args(struct an_ld *ld, const struct an_ynode *v, struct an_tool_
 static int load_fault(struct an_ld *ld, const struct an_ynode *v, struct an_tool_mock *m)
 {
     static const char *const keys[] = {"kind", "code", "message", "after_ms", "bytes_per_s", NULL};
-    static const char *const kinds[] = {"", "error", "timeout", "disconnect", "malformed",
-                                        "trickle"};
+    static const char *const kinds[] = {"",           "error",     "timeout",
+                                        "disconnect", "malformed", "trickle"};
     struct an_ynode *k;
     const char *kind;
     int rc;
     if ((rc = an_ld_expect(ld, v, AN_Y_MAP, "fault")) || (rc = an_ld_keys(ld, v, keys, "fault")) ||
-        (rc = an_ld_require(ld, v, "kind", "fault", &k)) || (rc = an_ld_string(ld, k, "kind", &kind)))
+        (rc = an_ld_require(ld, v, "kind", "fault", &k)) ||
+        (rc = an_ld_string(ld, k, "kind", &kind)))
         return rc;
     for (size_t i = 1; i < sizeof kinds / sizeof *kinds; i++)
         if (!strcmp(kind, kinds[i]))
@@ -141,8 +142,8 @@ static int load_answer(struct an_ld *ld, const struct an_ynode *n, struct an_too
 
 static int load_mock(struct an_ld *ld, const struct an_ynode *n, struct an_tool_mock *m)
 {
-    static const char *const keys[] = {"tool",  "server",  "args_match",  "result",
-                                       "results", "fault", "passthrough", NULL};
+    static const char *const keys[] = {"tool",    "server", "args_match",  "result",
+                                       "results", "fault",  "passthrough", NULL};
     struct an_ynode *v;
     int rc;
     m->loc = n->loc;

@@ -51,7 +51,7 @@ struct acp_session {
     bool cost_in_turn; /* a usage_update with a cost came during the turn */
     /* max_turn_bytes: what the turn accumulated so far (acp_count) */
     size_t max_turn, turn_bytes;
-    bool over; /* the cap was hit: nothing more of this turn is kept */
+    bool over;           /* the cap was hit: nothing more of this turn is kept */
     json_t *mcp_servers; /* session/new's; NULL: [] */
 };
 
@@ -515,7 +515,7 @@ int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, str
     int rc = an_acp_client_new(&s->c, &ao, &cbs, err);
     if (rc) {
         json_decref(s->call_ix);
-    json_decref(s->mcp_servers);
+        json_decref(s->mcp_servers);
         free(s);
         return rc;
     }

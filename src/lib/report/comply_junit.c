@@ -55,7 +55,7 @@ int an_report_comply_junit(const struct an_comply_result *r, const char *path, s
     size_t p, f, n, xf, st, sk;
     an_comply_counts(r, &p, &f, &n, NULL);
     an_comply_xcounts(r, &xf, &st, &sk);
-    f += st;     /* a stale entry fails */
+    f += st;      /* a stale entry fails */
     n += xf + sk; /* an expected failure, a test that did not run: skipped */
     an_buf_printf(&b,
                   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

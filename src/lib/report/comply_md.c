@@ -458,8 +458,9 @@ static void test_section(struct an_buf *b, const struct an_comply_result *r, siz
             text(b, t->na_reason);
         }
         if (t->expected_failure) {
-            an_buf_puts(b, t->status == AN_COMPLY_STALE ? " — listed as an expected failure but passed: "
-                                                        : " — expected failure: ");
+            an_buf_puts(b, t->status == AN_COMPLY_STALE
+                               ? " — listed as an expected failure but passed: "
+                               : " — expected failure: ");
             text(b, t->expected_failure);
         }
         an_buf_putc(b, '\n');

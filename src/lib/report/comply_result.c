@@ -244,8 +244,7 @@ void an_comply_counts(const struct an_comply_result *r, size_t *pass, size_t *fa
         *required_failed = rf;
 }
 
-void an_comply_xcounts(const struct an_comply_result *r, size_t *xfail, size_t *stale,
-                       size_t *skip)
+void an_comply_xcounts(const struct an_comply_result *r, size_t *xfail, size_t *stale, size_t *skip)
 {
     size_t x = 0, s = 0, k = 0;
     for (size_t i = 0; i < r->nagents; i++)
@@ -347,13 +346,12 @@ json_t *an_comply_result_to_json(const struct an_comply_result *r)
     }
     size_t xf, st, sk;
     an_comply_xcounts(r, &xf, &st, &sk);
-    json_t *out = json_pack("{s:s,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:o}", "tool",
-                            "ananke comply", "protocol", str_or_null(r->protocol), "started_ms",
-                            (json_int_t)r->started_ms, "duration_ms", (json_int_t)r->duration_ms,
-                            "summary", "passed", (json_int_t)p, "failed", (json_int_t)f, "na",
-                            (json_int_t)n, "required_failed", (json_int_t)rf, "xfail",
-                            (json_int_t)xf, "stale", (json_int_t)st, "skipped", (json_int_t)sk,
-                            "agents", agents);
+    json_t *out = json_pack(
+        "{s:s,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:o}", "tool", "ananke comply",
+        "protocol", str_or_null(r->protocol), "started_ms", (json_int_t)r->started_ms,
+        "duration_ms", (json_int_t)r->duration_ms, "summary", "passed", (json_int_t)p, "failed",
+        (json_int_t)f, "na", (json_int_t)n, "required_failed", (json_int_t)rf, "xfail",
+        (json_int_t)xf, "stale", (json_int_t)st, "skipped", (json_int_t)sk, "agents", agents);
     if (r->spec)
         json_object_set_new(out, "spec", json_string(r->spec));
     return out;

@@ -36,8 +36,7 @@ static struct an_comply_plan_agent *agent_add(struct an_comply_plan *c, const ch
  * `ananke mcp-bridge URL` (ananke/mcp_bridge.h), which speaks HTTP to it.
  * Nothing of the server's runs here, so the bridge is not confined (it
  * needs the network). */
-static int mcp_http_agent(struct an_comply_plan *c, struct an_comply_plan_agent *a,
-                          const char *url)
+static int mcp_http_agent(struct an_comply_plan *c, struct an_comply_plan_agent *a, const char *url)
 {
     char self[4096];
     if (an_port_self_exe(self, sizeof self))

@@ -107,7 +107,8 @@ static bool cites(const struct an_comply_test *t, const char *id)
     return false;
 }
 
-static void mark(struct an_comply_test *t, enum an_comply_status st, const struct an_comply_xentry *e)
+static void mark(struct an_comply_test *t, enum an_comply_status st,
+                 const struct an_comply_xentry *e)
 {
     size_t n = strlen(e->id) + strlen(e->where) + (e->reason ? strlen(e->reason) : 0) + 8;
     char *s = an_xmalloc(n);
@@ -146,8 +147,9 @@ void an_comply_xlist_agent(struct an_comply_xlist *x, struct an_comply_agent *a,
             continue;
         e->agent_seen = true;
         if (!e->failed && !e->passed) {
-            fprintf(log, "comply: warning: expected failure '%s' (%s) matched no test of '%s' "
-                         "that ran\n",
+            fprintf(log,
+                    "comply: warning: expected failure '%s' (%s) matched no test of '%s' "
+                    "that ran\n",
                     e->id, e->where, a->name);
             continue;
         }
@@ -159,8 +161,8 @@ void an_comply_xlist_agent(struct an_comply_xlist *x, struct an_comply_agent *a,
             if (t->status == AN_COMPLY_PASS && cites(t, e->id))
                 mark(t, AN_COMPLY_STALE, e);
         }
-        fprintf(log, "comply: %s: expected failure '%s' (%s) is STALE: it passed\n", a->name,
-                e->id, e->where);
+        fprintf(log, "comply: %s: expected failure '%s' (%s) is STALE: it passed\n", a->name, e->id,
+                e->where);
     }
 }
 
@@ -168,7 +170,8 @@ void an_comply_xlist_unseen(const struct an_comply_xlist *x, FILE *log)
 {
     for (size_t i = 0; i < x->n; i++)
         if (!x->e[i].agent_seen)
-            fprintf(log, "comply: warning: expected failure '%s' (%s) names agent '%s', which "
-                         "did not run\n",
+            fprintf(log,
+                    "comply: warning: expected failure '%s' (%s) names agent '%s', which "
+                    "did not run\n",
                     x->e[i].id, x->e[i].where, x->e[i].agent);
 }

@@ -31,16 +31,15 @@
 
 #define UPSTREAM_TIMEOUT_MS 60000 /* tool_servers.NAME.timeout_ms's default */
 
-
 struct server {
     const struct an_tool_server *cfg;
     char url[64];
     struct MHD_Daemon *d;
-    pthread_mutex_t mu; /* the upstream, and the fields below */
-    struct an_rpc *rpc;             /* a stdio upstream, or */
-    struct an_http_upstream *http;  /* an HTTP one */
-    json_t *want_id; /* the request in flight */
-    json_t *answer;  /* its response, once here */
+    pthread_mutex_t mu;            /* the upstream, and the fields below */
+    struct an_rpc *rpc;            /* a stdio upstream, or */
+    struct an_http_upstream *http; /* an HTTP one */
+    json_t *want_id;               /* the request in flight */
+    json_t *answer;                /* its response, once here */
     bool got;
 };
 
@@ -104,8 +103,8 @@ static json_t *forward(struct server *s, json_t *msg, const json_t *id)
     pthread_mutex_lock(&s->mu);
     if (s->http) {
         char why[512] = "";
-        out = an_http_upstream_send(s->http, msg, id, timeout_of(s), max_body_of(s), why,
-                                    sizeof why);
+        out =
+            an_http_upstream_send(s->http, msg, id, timeout_of(s), max_body_of(s), why, sizeof why);
         if (!out && id)
             out = rpc_error(id, AN_RPC_INTERNAL_ERROR, why);
         pthread_mutex_unlock(&s->mu);
@@ -141,8 +140,9 @@ static json_t *forward(struct server *s, json_t *msg, const json_t *id)
     else if (!an_rpc_is_open(s->rpc))
         out = rpc_error(id, AN_RPC_INTERNAL_ERROR, an_rpc_close_reason(s->rpc));
     else
-        out = rpc_error(id, -32001,
-                        "the upstream tool server did not answer in time (tool_servers timeout_ms)");
+        out =
+            rpc_error(id, -32001,
+                      "the upstream tool server did not answer in time (tool_servers timeout_ms)");
     s->answer = NULL;
 done:
     json_decref(s->want_id);
@@ -163,9 +163,8 @@ static void record_call(const struct server *s, const json_t *params, const json
     json_t *c = json_pack("{s:s,s:O,s:O,s:O,s:b,s:I,s:I,s:b}", "server", s->cfg->name, "name",
                           json_is_string(name) ? name : json_null(), "arguments",
                           args ? args : json_null(), "result",
-                          res ? res : (rerr ? rerr : json_null()), "is_error", is_error,
-                          "start_ms", (json_int_t)start_ms, "end_ms", (json_int_t)end_ms,
-                          "mocked", mocked);
+                          res ? res : (rerr ? rerr : json_null()), "is_error", is_error, "start_ms",
+                          (json_int_t)start_ms, "end_ms", (json_int_t)end_ms, "mocked", mocked);
     pthread_mutex_lock(&log_mu);
     if (!log_calls)
         log_calls = json_array();
@@ -324,7 +323,7 @@ static enum MHD_Result handle_post(struct server *s, struct MHD_Connection *c,
     if (rs->too_big)
         return send_json(c, MHD_HTTP_CONTENT_TOO_LARGE,
                          rpc_error(NULL, AN_RPC_INVALID_REQUEST,
-                  "request body over the cap (tool_servers max_body_bytes)"));
+                                   "request body over the cap (tool_servers max_body_bytes)"));
     json_error_t je;
     json_t *msg = json_loadb(an_buf_cstr(&rs->body), rs->body.len, 0, &je);
     if (!json_is_object(msg)) {
@@ -406,8 +405,9 @@ static int serve(struct server *s, struct an_err *err)
         int e = errno;
         if (fd >= 0)
             close(fd);
-        return an_fail(err, AN_EIO, &s->cfg->loc, "tool server '%s': cannot listen on 127.0.0.1: %s",
-                       s->cfg->name, strerror(e));
+        return an_fail(err, AN_EIO, &s->cfg->loc,
+                       "tool server '%s': cannot listen on 127.0.0.1: %s", s->cfg->name,
+                       strerror(e));
     }
     struct sockaddr_in bound;
     socklen_t blen = sizeof bound;
@@ -417,11 +417,10 @@ static int serve(struct server *s, struct an_err *err)
         return an_fail(err, AN_EIO, &s->cfg->loc, "tool server '%s': cannot read the port: %s",
                        s->cfg->name, strerror(e));
     }
-    s->d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-                                MHD_USE_POLL,
-                            0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, fd,
-                            MHD_OPTION_CONNECTION_LIMIT, 256u, MHD_OPTION_NOTIFY_COMPLETED,
-                            on_completed, s, MHD_OPTION_END);
+    s->d = MHD_start_daemon(
+        MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL,
+        NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, 256u,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
     if (!s->d) {
         close(fd);
         return an_fail(err, AN_EIO, &s->cfg->loc, "tool server '%s': cannot serve on 127.0.0.1",
@@ -538,9 +537,8 @@ int an_tools_up(struct an_tools **out, const struct an_config *cfg, struct an_er
         pthread_mutex_lock(&log_mu);
         if (!mcp_servers)
             mcp_servers = json_array();
-        json_array_append_new(mcp_servers,
-                              json_pack("{s:s,s:s,s:s,s:[]}", "type", "http", "name", s->cfg->name,
-                                        "url", s->url, "headers"));
+        json_array_append_new(mcp_servers, json_pack("{s:s,s:s,s:s,s:[]}", "type", "http", "name",
+                                                     s->cfg->name, "url", s->url, "headers"));
         pthread_mutex_unlock(&log_mu);
     }
     set_env(t);

@@ -14,7 +14,6 @@
 #include "proto/jsonrpc.h"
 #include "tools/upstream_http.h"
 
-
 struct an_http_upstream {
     CURL *h;
     char *endpoint;
@@ -60,8 +59,7 @@ static size_t on_header(char *p, size_t sz, size_t n, void *ud)
     return len;
 }
 
-struct an_http_upstream *an_http_upstream_new(const char *endpoint, char **headers,
-                                              size_t nheaders)
+struct an_http_upstream *an_http_upstream_new(const char *endpoint, char **headers, size_t nheaders)
 {
     struct an_http_upstream *u = an_xcalloc(1, sizeof *u);
     u->h = curl_easy_init();
@@ -99,8 +97,7 @@ static json_t *from_sse(const char *s, size_t n, const json_t *id)
         if (len == 0 || !nl) {
             if (data.len) {
                 json_t *m = json_loadb(an_buf_cstr(&data), data.len, 0, NULL);
-                if (m && json_equal(json_object_get(m, "id"), id) &&
-                    !json_object_get(m, "method"))
+                if (m && json_equal(json_object_get(m, "id"), id) && !json_object_get(m, "method"))
                     found = m;
                 else
                     json_decref(m);
@@ -159,8 +156,10 @@ json_t *an_http_upstream_send(struct an_http_upstream *u, const json_t *msg, con
     free(body);
     json_t *answer = NULL;
     if (cc == CURLE_WRITE_ERROR)
-        snprintf(why, cap, "upstream %s: the answer crossed the %zu-byte cap (tool_servers "
-                 "max_body_bytes)", u->endpoint, max_body);
+        snprintf(why, cap,
+                 "upstream %s: the answer crossed the %zu-byte cap (tool_servers "
+                 "max_body_bytes)",
+                 u->endpoint, max_body);
     else if (cc == CURLE_OPERATION_TIMEDOUT)
         snprintf(why, cap, "upstream %s: no answer in %lld ms (tool_servers timeout_ms)",
                  u->endpoint, (long long)timeout_ms);
@@ -176,8 +175,8 @@ json_t *an_http_upstream_send(struct an_http_upstream *u, const json_t *msg, con
         free(u->session_id);
         u->session_id = r.session_id;
     }
-    const char *v = json_string_value(
-        json_object_get(json_object_get(answer, "result"), "protocolVersion"));
+    const char *v =
+        json_string_value(json_object_get(json_object_get(answer, "result"), "protocolVersion"));
     const char *method = json_string_value(json_object_get(msg, "method"));
     if (v && method && !strcmp(method, "initialize")) {
         free(u->version);
