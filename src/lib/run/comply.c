@@ -254,6 +254,41 @@ void comply_unmet_add(struct eng *e, const char *kind, int step, const char *fmt
     va_end(ap);
 }
 
+/* Set each capture of step st from the outcome o (or from the event a
+ * matcher picked: matched[from] indexes o.events). false when a capture
+ * found nothing, said as unmet: the steps after it would use it. */
+bool comply_captures(struct an_comply_test *out, struct an_vars *vars,
+                     const struct an_jsont_step *st, const json_t *o, const long *matched)
+{
+    bool ok = true;
+    const json_t *events = json_object_get(o, "events");
+    for (size_t c = 0; c < st->ncaptures; c++) {
+        const struct an_jsont_capture *cp = &st->captures[c];
+        const json_t *root = o;
+        if (cp->from >= 0)
+            root = matched && matched[cp->from] >= 0
+                       ? json_array_get(events, (size_t)matched[cp->from])
+                       : NULL;
+        json_t *v = root ? an_jsont_path(root, cp->path) : NULL;
+        if (!v) {
+            char msg[512];
+            if (cp->from >= 0)
+                snprintf(msg, sizeof msg, "capture '%s': events[%d] matched no event with '%s'",
+                         cp->var, cp->from, cp->path);
+            else
+                snprintf(msg, sizeof msg, "capture '%s': the outcome has no '%s'", cp->var,
+                         cp->path);
+            an_comply_add_unmet(out, "step", (int)st->index, msg);
+            ok = false;
+            continue;
+        }
+        char *s = an_jm_stringify(v);
+        an_vars_set(vars, cp->var, s);
+        free(s);
+    }
+    return ok;
+}
+
 /* Pump up to ms, returning early when something new arrives. */
 void comply_pump(struct eng *e, int64_t ms)
 {

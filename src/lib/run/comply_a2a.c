@@ -310,33 +310,6 @@ static void fresh(struct a2a_eng *e, const char *var)
     an_vars_set(&e->vars, var, id);
 }
 
-/* false when a capture found nothing: the steps after it would use it */
-static bool captures(struct a2a_eng *e, const struct an_jsont_step *st, const json_t *o,
-                     const long *matched)
-{
-    bool ok = true;
-    const json_t *events = json_object_get(o, "events");
-    for (size_t c = 0; c < st->ncaptures; c++) {
-        const struct an_jsont_capture *cp = &st->captures[c];
-        const json_t *root = o;
-        if (cp->from >= 0)
-            root = matched && matched[cp->from] >= 0
-                       ? json_array_get(events, (size_t)matched[cp->from])
-                       : NULL;
-        json_t *v = root ? an_jsont_path(root, cp->path) : NULL;
-        if (!v) {
-            unmet(e, (int)st->index, "capture '%s': the %s has no '%s'", cp->var,
-                  cp->from >= 0 ? "matched event" : "outcome", cp->path);
-            ok = false;
-            continue;
-        }
-        char *s = an_jm_stringify(v);
-        an_vars_set(&e->vars, cp->var, s);
-        free(s);
-    }
-    return ok;
-}
-
 /* An answer (read whole) with the wrong content is said as such; one that
  * broke off or came late is said by what happened. The first line of
  * each new unmet part's diff ("response.error.code: expected -32001, got
@@ -421,7 +394,7 @@ static bool step_exchange(struct a2a_eng *e, const struct an_jsont_step *st)
     if (!ok && !strcmp(an_json_str(o, "status"), "completed"))
         say_what_differs(e->out, before);
     if (ok)
-        ok = captures(e, st, o, matched);
+        ok = comply_captures(e->out, &e->vars, st, o, matched);
     ok = ok && !an_cancelled();
 done:
     if (o) {

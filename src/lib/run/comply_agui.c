@@ -428,37 +428,6 @@ static void conv_end_release(struct conv_end *c)
     memset(c, 0, sizeof *c);
 }
 
-/* false when a capture found nothing: the steps after it would use it */
-static bool apply_captures(struct ag_eng *e, const struct an_jsont_step *st, const json_t *o,
-                           const long *matched)
-{
-    bool ok = true;
-    const json_t *events = json_object_get(o, "events");
-    for (size_t c = 0; c < st->ncaptures; c++) {
-        const struct an_jsont_capture *cp = &st->captures[c];
-        const json_t *root = o;
-        if (cp->from >= 0)
-            root = matched && matched[cp->from] >= 0
-                       ? json_array_get(events, (size_t)matched[cp->from])
-                       : NULL;
-        json_t *v = root ? an_jsont_path(root, cp->path) : NULL;
-        if (!v) {
-            if (cp->from >= 0)
-                unmet_step(e, (int)st->index, "capture '%s': events[%d] matched no event with '%s'",
-                           cp->var, cp->from, cp->path);
-            else
-                unmet_step(e, (int)st->index, "capture '%s': the outcome has no '%s'", cp->var,
-                           cp->path);
-            ok = false;
-            continue;
-        }
-        char *s = an_jm_stringify(v);
-        an_vars_set(&e->vars, cp->var, s);
-        free(s);
-    }
-    return ok;
-}
-
 /* Resolve, send, judge. Returns false when the test must stop. */
 static bool step_exchange(struct ag_eng *e, const struct an_jsont_step *st)
 {
@@ -514,7 +483,7 @@ static bool step_exchange(struct ag_eng *e, const struct an_jsont_step *st)
     }
     ok = comply_agui_judge(expect, any_of, o, (int)st->index, e->out, &matched);
     if (ok)
-        ok = apply_captures(e, st, o, matched);
+        ok = comply_captures(e->out, &e->vars, st, o, matched);
     ok = ok && !an_cancelled();
 done:
     if (o)

@@ -105,5 +105,9 @@ void comply_check_sent(struct eng *e);
 void comply_rm_tree(const char *dir);
 int comply_make_sandbox(const struct an_jsont *t, char *dir, size_t cap, struct an_err *err);
 void comply_fill_meta(struct an_comply_test *out, const struct an_jsont *t);
+/* A step's captures into vars from its outcome o (comply.c); false, with
+ * an unmet part, when one found nothing. */
+bool comply_captures(struct an_comply_test *out, struct an_vars *vars,
+                     const struct an_jsont_step *st, const json_t *o, const long *matched);
 
 #endif
