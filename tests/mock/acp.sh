@@ -215,12 +215,27 @@ for i in "${!probes[@]}"; do
     if [ "$running" -ge 2 ]; then wait -n; running=$((running - 1)); fi
 done
 wait
-check "probe: no fault breaks nothing" "" "$(cat "$TMP/probe-0.out")"
+# "slow" is a wall-clock verdict (the first reply later than 450 ms after the
+# spawn): on a loaded machine a sanitized agent can take that long to start,
+# so a probe whose only extra finding is "slow" runs once more, alone.
+# verdict N EXPECTED [--fault NAME]: probe N's findings
+verdict() {
+    local n=$1 want=$2 got
+    shift 2
+    got=$(cat "$TMP/probe-$n.out")
+    if [ "$got" != "$want" ] && [ "$got" = "$(echo slow "$want")" ]; then
+        probe_to "$n" "$@"
+        got=$(cat "$TMP/probe-$n.out")
+    fi
+    echo "$got"
+}
+check "probe: no fault breaks nothing" "" "$(verdict 0 "")"
 for i in "${!faults[@]}"; do
     pair=${faults[$i]}
-    check "fault ${pair%%:*}" "${pair#*:}" "$(cat "$TMP/probe-$((i + 1)).out")"
+    check "fault ${pair%%:*}" "${pair#*:}" "$(verdict $((i + 1)) "${pair#*:}" --fault "${pair%%:*}")"
 done
-check "two faults at once" "version unknown" "$(cat "$TMP/probe-$((${#faults[@]} + 1)).out")"
+n=$((${#faults[@]} + 1))
+check "two faults at once" "version unknown" "$(verdict $n "version unknown" --fault "${probes[$n]}")"
 
 # ---- initialize and session/new ---------------------------------------------------
 start
