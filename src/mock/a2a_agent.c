@@ -40,9 +40,9 @@ struct a2a_agent {
 
 int a2a_fault_parse(const char *name)
 {
-    static const char *const names[] = {"none", "bad-transition", "card-no-name",
-                                        "wrong-error-code", "push-forgets"};
-    for (int i = 0; i < 5; i++)
+    static const char *const names[] = {"none",         "bad-transition", "card-no-name",
+                                        "wrong-error-code", "push-forgets", "rest-status"};
+    for (int i = 0; i < 6; i++)
         if (!strcmp(name, names[i]))
             return i;
     return -1;
@@ -281,6 +281,7 @@ struct reply {
     struct MHD_Connection *c;
     bool v03;
     const char *rest; /* REST: the JSON-RPC method the request maps to; NULL: JSON-RPC */
+    bool status_400;  /* REST: every error answered 400 (the fault rest-status) */
 };
 
 static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, json_t *j)
@@ -293,7 +294,7 @@ static enum MHD_Result rpc_error(const struct reply *c, const json_t *id, int co
                                  const char *message)
 {
     if (c->rest) {
-        unsigned st = an_a2a_rest_status_of(code);
+        unsigned st = c->status_400 ? MHD_HTTP_BAD_REQUEST : an_a2a_rest_status_of(code);
         return send_json(c->c, st,
                          an_a2a_rest_error_body(code, message, st,
                                                 c->v03 ? AN_A2A_V0_3 : AN_A2A_V1_0));
@@ -748,7 +749,7 @@ static enum MHD_Result dispatch(struct a2a_agent *a, struct mock_http *http, con
 static enum MHD_Result on_rpc(struct a2a_agent *a, struct mock_http *http,
                               const struct mock_http_req *rq)
 {
-    struct reply c = {rq->conn, a->v03, NULL};
+    struct reply c = {rq->conn, a->v03, NULL, false};
     char msg[300];
     unsigned status;
     json_t *body = mock_http_read_json(http, rq, &status, msg, sizeof msg);
@@ -768,7 +769,7 @@ static enum MHD_Result on_rpc(struct a2a_agent *a, struct mock_http *http,
 static enum MHD_Result on_rest(struct a2a_agent *a, struct mock_http *http,
                                const struct mock_http_req *rq)
 {
-    struct reply c = {rq->conn, a->v03, NULL};
+    struct reply c = {rq->conn, a->v03, NULL, a->fault == A2A_FAULT_REST_STATUS};
     char msg[300];
     unsigned status = 0;
     json_t *in = NULL, *params = NULL;

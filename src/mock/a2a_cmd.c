@@ -42,7 +42,8 @@ static void usage(FILE *out)
           "  --fault F         a deviation for `ananke comply`: bad-transition (a\n"
           "                    completed task goes back to working), card-no-name,\n"
           "                    wrong-error-code (-32603 for an unknown task),\n"
-          "                    push-forgets (with --push: configs answered, not kept)\n"
+          "                    push-forgets (with --push: configs answered, not kept),\n"
+          "                    rest-status (every REST error answered HTTP 400)\n"
           "  --binding B       what the card offers: jsonrpc (default), rest or both;\n"
           "                    both bindings are served whatever it says, with the\n"
           "                    same behaviours and faults\n"
@@ -83,8 +84,8 @@ int mock_cmd_a2a(int argc, char **argv)
         an_fail(&err, AN_EUSAGE, NULL, "--version must be 1.0 or 0.3, not '%s'", version);
     if (!err.code && a2a_fault_parse(fault) < 0)
         an_fail(&err, AN_EUSAGE, NULL,
-                "--fault must be none, bad-transition, card-no-name, wrong-error-code or "
-                "push-forgets, not '%s'",
+                "--fault must be none, bad-transition, card-no-name, wrong-error-code, "
+                "push-forgets or rest-status, not '%s'",
                 fault);
     static const char *const binds[] = {"jsonrpc", "rest", "both"};
     int bind = 0;

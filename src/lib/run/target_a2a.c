@@ -54,6 +54,7 @@ static int a2a_conf_build(struct a2a_conf *c, const struct an_target *t, const s
     c->o.card = c->card;
     c->o.endpoint = c->endpoint;
     c->o.version = a->version;
+    c->o.binding = a->binding;
     c->o.blocking = !a->nonblocking;
     c->o.stream = a->stream;
     c->o.trust_card_url = a->trust_card_url;
