@@ -767,7 +767,7 @@ static enum MHD_Result on_rpc(struct a2a_agent *a, struct mock_http *http,
 /* A REST request (0.3 under /v1, 1.0 at the root: proto/a2a_rest.h),
  * answered as the JSON-RPC request it maps to, in REST's shapes. */
 static enum MHD_Result on_rest(struct a2a_agent *a, struct mock_http *http,
-                               const struct mock_http_req *rq)
+                               const struct mock_http_req *rq, const char *path)
 {
     struct reply c = {rq->conn, a->v03, NULL, a->fault == A2A_FAULT_REST_STATUS};
     char msg[300];
@@ -784,7 +784,7 @@ static enum MHD_Result on_rest(struct a2a_agent *a, struct mock_http *http,
     char query[64] = "";
     if (hl)
         snprintf(query, sizeof query, "historyLength=%.30s", hl);
-    const char *method = an_a2a_rest_method(rq->method, rq->url, query, in,
+    const char *method = an_a2a_rest_method(rq->method, path, query, in,
                                             a->v03 ? AN_A2A_V0_3 : AN_A2A_V1_0, &params);
     c.rest = method;
     enum MHD_Result rc;
@@ -858,11 +858,8 @@ enum MHD_Result a2a_agent_handle(void *ctx, struct mock_http *http, const struct
     if (!strcmp(rq->method, MHD_HTTP_METHOD_POST) &&
         (!strcmp(rq->url, "/rpc") || !strcmp(rq->url, "/")))
         return on_rpc(a, http, rq);
-    if (!strncmp(rq->url, "/rest/", 6)) {
-        struct mock_http_req sub = *rq;
-        sub.url = rq->url + 5; /* the REST interface is /rest */
-        return on_rest(a, http, &sub);
-    }
+    if (!strncmp(rq->url, "/rest/", 6))
+        return on_rest(a, http, rq, rq->url + 5); /* the REST interface is /rest */
     mock_http_log(http, rq, NULL);
     static const char m[] = "{\"error\":\"not_found\",\"message\":\"this agent serves GET "
                             "/.well-known/agent-card.json and POST /rpc\"}";
