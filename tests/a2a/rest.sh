@@ -59,3 +59,16 @@ check "rest-cap: each task's answer an error naming max_turn_bytes, the short me
   ([.tests[] | select(.name != "direct message")] | length == 4
    and all(.[]; .status == "error" and (.error.message | contains("max_turn_bytes (300 bytes)"))))
   and (.tests[] | select(.name == "direct message") | .status == "pass")'
+
+# the mock's faults over REST (wrongid is none: REST answers carry no id)
+run_cfg rest-faults rest-faults.config.yaml faults 1
+check "rest-faults: statuses" jq_true "$out/rest-faults.json" '[.tests[] | "\(.status) \(.name)"] | sort ==
+  ["error fault cut", "error fault garbage", "error fault hang", "error fault http500",
+   "error fault rpcerror", "error fault shape", "pass fault chunks", "pass fault open", "pass fault wrongid"]'
+check "rest-faults: a REST error named by its status and A2A code" fault_msg rest-faults rpcerror AN_EHTTP \
+  "the agent answered HTTP 400, A2A error -32004: Unsupported operation: no rockets"
+check "rest-faults: the event that is not JSON" fault_msg rest-faults garbage AN_EPROTO "SSE event #2 is not JSON"
+check "rest-faults: the hung task canceled on POST /rest/tasks/{id}:cancel" bash -c '
+  id=$(jq -r ".tests[] | select(.name == \"fault hang\") | .transcript.turns[0].task.id" "$1")
+  jq -e -s --arg p "/rest/tasks/$id:cancel" "map(select(.method == \"POST\" and .path == \$p)) | length == 1" "$2" >/dev/null' _ \
+  "$out/rest-faults.json" "$out/rest-faults.requests.jsonl"

@@ -586,6 +586,28 @@ static void end_card(struct a2a_session *s, struct an_transcript *t, int rc, con
     s->want = ST_SEND;
 }
 
+/* REST: an error answer (4xx, 5xx) whose body is an A2A error (its start,
+ * as kept for messages, parses) fails the turn naming the status and the
+ * error; false when it is not one. */
+static bool rest_error(struct a2a_session *s, struct an_turn_rec *r, int rc)
+{
+    const struct an_http_resp *resp = &s->io.resp;
+    if (!s->rest || rc != AN_EHTTP || resp->status < 400 || r->status == AN_TURN_ERROR)
+        return false;
+    json_t *body = an_json_parse(resp->head, strlen(resp->head), NULL, 0);
+    if (!json_is_object(body)) {
+        json_decref(body);
+        return false;
+    }
+    json_t *e = an_a2a_rest_error(body, resp->status);
+    an_turn_fail(r, AN_EHTTP, "the agent answered HTTP %ld, A2A error %lld: %.500s", resp->status,
+                 (long long)json_integer_value(json_object_get(e, "code")),
+                 an_json_str(e, "message") ? an_json_str(e, "message") : "");
+    json_decref(e);
+    json_decref(body);
+    return true;
+}
+
 static void end_send(struct a2a_session *s, struct an_transcript *t, int rc, const char *msg,
                      CURLcode cc)
 {
@@ -665,7 +687,8 @@ static void end_send(struct a2a_session *s, struct an_transcript *t, int rc, con
     default:
         /* AN_EHTTP, or a frame that failed the turn (recorded
          * first: the first cause wins) */
-        an_turn_fail(r, rc, "%s", msg);
+        if (!rest_error(s, r, rc))
+            an_turn_fail(r, rc, "%s", msg);
         break;
     }
 }
