@@ -41,8 +41,9 @@ struct a2a_agent {
 int a2a_fault_parse(const char *name)
 {
     static const char *const names[] = {"none",         "bad-transition", "card-no-name",
-                                        "wrong-error-code", "push-forgets", "rest-status"};
-    for (int i = 0; i < 6; i++)
+                                        "wrong-error-code", "push-forgets", "rest-status",
+                                        "rest-jsonrpc"};
+    for (int i = 0; i < 7; i++)
         if (!strcmp(name, names[i]))
             return i;
     return -1;
@@ -786,10 +787,11 @@ static enum MHD_Result on_rest(struct a2a_agent *a, struct mock_http *http,
         snprintf(query, sizeof query, "historyLength=%.30s", hl);
     const char *method = an_a2a_rest_method(rq->method, path, query, in,
                                             a->v03 ? AN_A2A_V0_3 : AN_A2A_V1_0, &params);
-    c.rest = method;
+    /* rest-jsonrpc: the REST paths answered as JSON-RPC would be */
+    c.rest = a->fault == A2A_FAULT_REST_JSONRPC ? NULL : method;
     enum MHD_Result rc;
     if ((rq->body_len && !in) || (in && !json_is_object(in))) {
-        c.rest = "message/send";
+        c.rest = c.rest ? "message/send" : NULL;
         rc = rpc_error(&c, NULL, -32700, "Invalid JSON payload.");
     } else if (!method) {
         snprintf(msg, sizeof msg, "no route %.10s %.200s", rq->method, rq->url);

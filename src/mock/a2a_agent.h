@@ -31,15 +31,17 @@ struct a2a_agent;
 /* A deviation played on purpose, for `ananke comply --protocol a2a`
  * (docs/mock.md): none, a completed task that goes back to working, a card
  * without its name, -32603 where an unknown task is -32001, (with push)
- * a push config answered but not kept, or every REST error answered with
- * HTTP 400 (the right error body; a task not found is not 404). */
+ * a push config answered but not kept, every REST error answered with
+ * HTTP 400 (the right error body; a task not found is not 404), or the REST
+ * paths answered as JSON-RPC would be (envelopes, errors with 200). */
 enum a2a_fault {
     A2A_FAULT_NONE = 0,
     A2A_FAULT_BAD_TRANSITION,
     A2A_FAULT_CARD_NO_NAME,
     A2A_FAULT_WRONG_ERROR_CODE,
     A2A_FAULT_PUSH_FORGETS,
-    A2A_FAULT_REST_STATUS
+    A2A_FAULT_REST_STATUS,
+    A2A_FAULT_REST_JSONRPC
 };
 /* "bad-transition", ... -> the fault; -1 for an unknown name. */
 int a2a_fault_parse(const char *name);

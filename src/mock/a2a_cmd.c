@@ -43,7 +43,8 @@ static void usage(FILE *out)
           "                    completed task goes back to working), card-no-name,\n"
           "                    wrong-error-code (-32603 for an unknown task),\n"
           "                    push-forgets (with --push: configs answered, not kept),\n"
-          "                    rest-status (every REST error answered HTTP 400)\n"
+          "                    rest-status (every REST error answered HTTP 400),\n"
+          "                    rest-jsonrpc (REST answered as JSON-RPC would be)\n"
           "  --binding B       what the card offers: jsonrpc (default), rest or both;\n"
           "                    both bindings are served whatever it says, with the\n"
           "                    same behaviours and faults\n"
@@ -85,7 +86,7 @@ int mock_cmd_a2a(int argc, char **argv)
     if (!err.code && a2a_fault_parse(fault) < 0)
         an_fail(&err, AN_EUSAGE, NULL,
                 "--fault must be none, bad-transition, card-no-name, wrong-error-code, "
-                "push-forgets or rest-status, not '%s'",
+                "push-forgets, rest-status or rest-jsonrpc, not '%s'",
                 fault);
     static const char *const binds[] = {"jsonrpc", "rest", "both"};
     int bind = 0;

@@ -12,7 +12,8 @@
 #  3. ananke-mock a2a --binding rest: clean, every test that runs PASS;
 #     once per fault, the test citing the broken requirement FAILs over
 #     REST, rest-status (every REST error answered 400) caught by the
-#     binding's own status check;
+#     binding's own status check, rest-jsonrpc (JSON-RPC answers on the REST
+#     paths) failing every test that sends a REST request;
 #  4. a card without a REST interface, and the caps, over REST.
 
 # 1. the SDK agent's REST handler
@@ -89,6 +90,20 @@ rest_fault card-no-name required.card.name A2A-CARD-002 "missing field 'response
 rest_fault wrong-error-code required.get.not-found A2A-ERR-001 "response.error.code: expected -32001, got -32603"
 rest_fault push-forgets required.push.get A2A-PUSH-002 "" --push
 rest_fault rest-status required.get.not-found A2A-ERR-001 "REST: error -32001 answered with HTTP 400, expected 404"
+# rest-jsonrpc (the REST paths answered as JSON-RPC would be): every test
+# that sends a REST request fails, but the one that checks only a stream's
+# Content-Type; what passes is the card's GETs, the same over both bindings
+start rest-jsonrpc "$MOCK" a2a --version 0.3 --binding rest --fault rest-jsonrpc
+"$ANANKE" comply --protocol a2a -j 4 --timeout-scale 0.3 --agent rj="$url" -r json:"$TMP/rj.json" >/dev/null 2>&1
+card_only=$(for f in compliance/a2a/*.jsont; do
+    jq -e 'all(.steps[]; .http.path != null)' "$f" >/dev/null && basename "$f" .jsont
+done | sort | tr '\n' ' ')
+passed=$(jq -r '.agents[0].tests[] | select(.status == "pass") | .id' "$TMP/rj.json" | grep -vx required.stream.content-type |
+    sort | tr '\n' ' ')
+nfailed=$(jq '[.agents[0].tests[] | select(.status == "fail")] | length' "$TMP/rj.json")
+[ -n "$card_only" ] && [ "$passed" = "$card_only" ] && [ "$nfailed" -ge 45 ] &&
+    ok "rest-jsonrpc: every REST-request test fails ($nfailed), the card's GETs pass" ||
+    bad "rest-jsonrpc: passed '$passed', card-only '$card_only', $nfailed failed"
 # the same fault on a card offering both: only the REST result fails
 start rest-status-both "$MOCK" a2a --version 0.3 --binding both --fault rest-status
 "$ANANKE" comply --protocol a2a -t required.get.not-found --agent m="$url" -r json:"$TMP/rsb.json" >/dev/null 2>&1
