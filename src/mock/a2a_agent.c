@@ -40,9 +40,9 @@ struct a2a_agent {
 
 int a2a_fault_parse(const char *name)
 {
-    static const char *const names[] = {"none",         "bad-transition", "card-no-name",
-                                        "wrong-error-code", "push-forgets", "rest-status",
-                                        "rest-jsonrpc"};
+    static const char *const names[] = {
+        "none",         "bad-transition", "card-no-name", "wrong-error-code",
+        "push-forgets", "rest-status",    "rest-jsonrpc"};
     for (int i = 0; i < 7; i++)
         if (!strcmp(name, names[i]))
             return i;
@@ -296,9 +296,9 @@ static enum MHD_Result rpc_error(const struct reply *c, const json_t *id, int co
 {
     if (c->rest) {
         unsigned st = c->status_400 ? MHD_HTTP_BAD_REQUEST : an_a2a_rest_status_of(code);
-        return send_json(c->c, st,
-                         an_a2a_rest_error_body(code, message, st,
-                                                c->v03 ? AN_A2A_V0_3 : AN_A2A_V1_0));
+        return send_json(
+            c->c, st,
+            an_a2a_rest_error_body(code, message, st, c->v03 ? AN_A2A_V0_3 : AN_A2A_V1_0));
     }
     return send_json(c->c, MHD_HTTP_OK,
                      json_pack("{s:s,s:O,s:{s:i,s:s}}", "jsonrpc", "2.0", "id",
@@ -404,17 +404,18 @@ static enum ending play(struct run *r, const char *text, const char *ctx)
     return END_CLOSE;
 }
 
-static enum MHD_Result send_events(struct mock_http *http, const struct reply *c,
-                                   const json_t *rid, const struct run *r, enum ending end)
+static enum MHD_Result send_events(struct mock_http *http, const struct reply *c, const json_t *rid,
+                                   const struct run *r, enum ending end)
 {
     struct mock_plan plan = MOCK_PLAN_INIT;
     size_t i;
     const json_t *ev;
     json_array_foreach(r->events, i, ev)
     {
-        json_t *frame = !c->rest ? json_pack("{s:s,s:O,s:O}", "jsonrpc", "2.0", "id", rid, "result", ev)
-                        : c->v03  ? an_a2a_rest_result_out("message/stream", ev)
-                                  : json_incref((json_t *)ev);
+        json_t *frame = !c->rest
+                            ? json_pack("{s:s,s:O,s:O}", "jsonrpc", "2.0", "id", rid, "result", ev)
+                        : c->v03 ? an_a2a_rest_result_out("message/stream", ev)
+                                 : json_incref((json_t *)ev);
         char *s = an_json_compact(frame);
         json_decref(frame);
         struct an_buf b = AN_BUF_INIT;
@@ -484,9 +485,8 @@ static const char *check_message_03(const json_t *msg)
     return NULL;
 }
 
-static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http,
-                               const struct reply *c, const json_t *id, const json_t *params,
-                               bool stream)
+static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http, const struct reply *c,
+                               const json_t *id, const json_t *params, bool stream)
 {
     const json_t *msg = json_object_get(params, "message");
     if (!json_is_object(msg))
@@ -613,8 +613,7 @@ static enum MHD_Result do_task(struct a2a_agent *a, const struct reply *c, const
 /* tasks/resubscribe (0.3): the task as it is, then whatever comes (the
  * stream stays open while the task runs). */
 static enum MHD_Result do_resubscribe(struct a2a_agent *a, struct mock_http *http,
-                                      const struct reply *c, const json_t *id,
-                                      const json_t *params)
+                                      const struct reply *c, const json_t *id, const json_t *params)
 {
     const char *tid = an_json_str(params, "id");
     struct run r = {.a = a, .events = json_array(), .artifacts = json_array()};
@@ -799,8 +798,8 @@ static enum MHD_Result on_rest(struct a2a_agent *a, struct mock_http *http,
                        an_a2a_rest_error_body(-32601, msg, MHD_HTTP_NOT_FOUND,
                                               a->v03 ? AN_A2A_V0_3 : AN_A2A_V1_0));
     } else {
-        json_t *body = json_pack("{s:s,s:i,s:s,s:O}", "jsonrpc", "2.0", "id", 1, "method",
-                                 method, "params", params);
+        json_t *body = json_pack("{s:s,s:i,s:s,s:O}", "jsonrpc", "2.0", "id", 1, "method", method,
+                                 "params", params);
         rc = dispatch(a, http, &c, body);
         json_decref(body);
     }

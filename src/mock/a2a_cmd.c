@@ -18,7 +18,8 @@ static void usage(FILE *out)
           "\n"
           "An A2A agent double on 127.0.0.1 (see docs/mock.md): the agent card at\n"
           "/.well-known/agent-card.json, JSON-RPC at /rpc, HTTP+JSON (REST) under /rest\n"
-          "(0.3: /rest/v1/message:send ...; 1.0: /rest/message:send ...). Once listening it prints one\n"
+          "(0.3: /rest/v1/message:send ...; 1.0: /rest/message:send ...). Once listening it prints "
+          "one\n"
           "line http://127.0.0.1:PORT; it stops cleanly on SIGTERM/SIGINT. The user's\n"
           "text picks the behaviour:\n"
           "\n"
@@ -101,9 +102,8 @@ int mock_cmd_a2a(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    struct a2a_agent *a =
-        a2a_agent_new(!strcmp(version, "0.3"), (enum a2a_fault)a2a_fault_parse(fault), push,
-                      (enum a2a_bind)bind);
+    struct a2a_agent *a = a2a_agent_new(
+        !strcmp(version, "0.3"), (enum a2a_fault)a2a_fault_parse(fault), push, (enum a2a_bind)bind);
     int status = mock_serve_run("a2a", &f, a2a_agent_handle, a, &stop_set);
     a2a_agent_free(a);
     return status;

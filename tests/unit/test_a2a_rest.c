@@ -46,14 +46,10 @@ static void test_escape(void **state)
     static const struct {
         const char *in, *out;
     } rows[] = {
-        {"task-1", "task-1"},
-        {"a/b", "a%2Fb"},
-        {"../x", "..%2Fx"},
-        {"t?x=1#f", "t%3Fx%3D1%23f"},
-        {"t:cancel", "t%3Acancel"},
-        {"sp ace%", "sp%20ace%25"},
-        {"\xc3\xa9", "%C3%A9"},
-        {"", ""},
+        {"task-1", "task-1"},       {"a/b", "a%2Fb"},
+        {"../x", "..%2Fx"},         {"t?x=1#f", "t%3Fx%3D1%23f"},
+        {"t:cancel", "t%3Acancel"}, {"sp ace%", "sp%20ace%25"},
+        {"\xc3\xa9", "%C3%A9"},     {"", ""},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         char *e = an_a2a_rest_escape(rows[i].in);
@@ -72,24 +68,29 @@ static void test_routes(void **state)
         bool stream;
     } rows[] = {
         {"message/send",
-         "{\"message\":{\"kind\":\"message\",\"messageId\":\"m\",\"role\":\"user\",\"parts\":[{\"kind\":"
+         "{\"message\":{\"kind\":\"message\",\"messageId\":\"m\",\"role\":\"user\",\"parts\":[{"
+         "\"kind\":"
          "\"text\",\"text\":\"hi\"}]},\"configuration\":{\"blocking\":false}}",
          AN_A2A_V0_3, "POST", "/v1/message:send",
-         "{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"content\":[{\"text\":\"hi\"}]},"
+         "{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"content\":[{\"text\":\"hi\"}]}"
+         ","
          "\"configuration\":{\"blocking\":false}}",
          false},
         {"message/stream",
-         "{\"message\":{\"kind\":\"message\",\"messageId\":\"m\",\"role\":\"user\",\"parts\":[{\"kind\":"
-         "\"data\",\"data\":{\"a\":1}},{\"kind\":\"file\",\"file\":{\"uri\":\"http://x/f\",\"mimeType\":"
+         "{\"message\":{\"kind\":\"message\",\"messageId\":\"m\",\"role\":\"user\",\"parts\":[{"
+         "\"kind\":"
+         "\"data\",\"data\":{\"a\":1}},{\"kind\":\"file\",\"file\":{\"uri\":\"http://x/"
+         "f\",\"mimeType\":"
          "\"text/csv\"}}]}}",
          AN_A2A_V0_3, "POST", "/v1/message:stream",
-         "{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"content\":[{\"data\":{\"data\":{"
+         "{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"content\":[{\"data\":{"
+         "\"data\":{"
          "\"a\":1}}},{\"file\":{\"fileWithUri\":\"http://x/f\",\"mimeType\":\"text/csv\"}}]}}",
          true},
         {"tasks/get", "{\"id\":\"../../admin?x=1\",\"historyLength\":2}", AN_A2A_V0_3, "GET",
          "/v1/tasks/..%2F..%2Fadmin%3Fx%3D1?historyLength=2", NULL, false},
-        {"tasks/cancel", "{\"id\":\"a/b:c\"}", AN_A2A_V0_3, "POST", "/v1/tasks/a%2Fb%3Ac:cancel", "{}",
-         false},
+        {"tasks/cancel", "{\"id\":\"a/b:c\"}", AN_A2A_V0_3, "POST", "/v1/tasks/a%2Fb%3Ac:cancel",
+         "{}", false},
         {"tasks/resubscribe", "{\"id\":\"t 1\"}", AN_A2A_V0_3, "GET", "/v1/tasks/t%201:subscribe",
          NULL, true},
         {"tasks/pushNotificationConfig/set",
@@ -104,9 +105,11 @@ static void test_routes(void **state)
          "{\"id\":\"t1\",\"pushNotificationConfigId\":\"c/2\"}", AN_A2A_V0_3, "DELETE",
          "/v1/tasks/t1/pushNotificationConfigs/c%2F2", NULL, false},
         {"agent/getAuthenticatedExtendedCard", "{}", AN_A2A_V0_3, "GET", "/v1/card", NULL, false},
-        {"SendMessage", "{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]}}",
+        {"SendMessage",
+         "{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]}}",
          AN_A2A_V1_0, "POST", "/message:send",
-         "{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]}}", false},
+         "{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]}}",
+         false},
         {"CancelTask", "{\"id\":\"x/y\"}", AN_A2A_V1_0, "POST", "/tasks/x%2Fy:cancel", "{}", false},
         {"GetExtendedAgentCard", "{}", AN_A2A_V1_0, "GET", "/extendedAgentCard", NULL, false},
     };
@@ -135,12 +138,14 @@ static void test_server_side(void **state)
     json_t *params = NULL;
     json_t *body = parse("{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"content\":[{"
                          "\"text\":\"hi\"}]}}");
-    const char *m = an_a2a_rest_method("POST", "/v1/message:send", NULL, body, AN_A2A_V0_3, &params);
+    const char *m =
+        an_a2a_rest_method("POST", "/v1/message:send", NULL, body, AN_A2A_V0_3, &params);
     assert_non_null(m);
     assert_string_equal(m, "message/send");
-    assert_json("send params", params,
-                "{\"message\":{\"messageId\":\"m\",\"role\":\"user\",\"kind\":\"message\",\"parts\":"
-                "[{\"kind\":\"text\",\"text\":\"hi\"}]}}");
+    assert_json(
+        "send params", params,
+        "{\"message\":{\"messageId\":\"m\",\"role\":\"user\",\"kind\":\"message\",\"parts\":"
+        "[{\"kind\":\"text\",\"text\":\"hi\"}]}}");
     json_decref(params);
     json_decref(body);
     m = an_a2a_rest_method("GET", "/v1/tasks/a%2Fb", "historyLength=3", NULL, AN_A2A_V0_3, &params);
@@ -157,12 +162,9 @@ static void test_server_side(void **state)
     assert_string_equal(m, "GetTask");
     json_decref(params);
     /* no route: unknown paths, a 1.0 path on 0.3, a NUL smuggled in, extra segments */
-    static const char *const nope[][2] = {{"GET", "/v1/nope"},
-                                          {"GET", "/tasks/t1"},
-                                          {"GET", "/v1/tasks/a%00b"},
-                                          {"GET", "/v1/tasks/t1/x/y"},
-                                          {"DELETE", "/v1/tasks/t1"},
-                                          {"GET", "/v1/tasks/"}};
+    static const char *const nope[][2] = {{"GET", "/v1/nope"},        {"GET", "/tasks/t1"},
+                                          {"GET", "/v1/tasks/a%00b"}, {"GET", "/v1/tasks/t1/x/y"},
+                                          {"DELETE", "/v1/tasks/t1"}, {"GET", "/v1/tasks/"}};
     for (size_t i = 0; i < sizeof nope / sizeof *nope; i++) {
         assert_null(an_a2a_rest_method(nope[i][0], nope[i][1], NULL, NULL, AN_A2A_V0_3, &params));
         assert_null(params);
@@ -173,23 +175,28 @@ static void test_shapes(void **state)
 {
     (void)state;
     /* the SDK's 0.3 REST answers (tests/a2a/agent.mjs --rest), read back */
-    json_t *b = parse("{\"task\":{\"id\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":"
-                      "\"TASK_STATE_CANCELLED\",\"message\":{\"messageId\":\"x\",\"role\":\"ROLE_AGENT\","
-                      "\"content\":[{\"text\":\"w\"}]}},\"artifacts\":[{\"artifactId\":\"a\",\"parts\":[{"
-                      "\"data\":{\"data\":{\"n\":3}}},{\"file\":{\"fileWithUri\":\"http://f\"}}]}]}}");
+    json_t *b =
+        parse("{\"task\":{\"id\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":"
+              "\"TASK_STATE_CANCELLED\",\"message\":{\"messageId\":\"x\",\"role\":\"ROLE_AGENT\","
+              "\"content\":[{\"text\":\"w\"}]}},\"artifacts\":[{\"artifactId\":\"a\",\"parts\":[{"
+              "\"data\":{\"data\":{\"n\":3}}},{\"file\":{\"fileWithUri\":\"http://f\"}}]}]}}");
     json_t *r = an_a2a_rest_result_in(b);
-    assert_json("task in", r,
-                "{\"kind\":\"task\",\"id\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":\"canceled\","
-                "\"message\":{\"kind\":\"message\",\"messageId\":\"x\",\"role\":\"agent\",\"parts\":[{"
-                "\"kind\":\"text\",\"text\":\"w\"}]}},\"artifacts\":[{\"artifactId\":\"a\",\"parts\":[{"
-                "\"kind\":\"data\",\"data\":{\"n\":3}},{\"kind\":\"file\",\"file\":{\"uri\":\"http://f\"}}]}]}");
+    assert_json(
+        "task in", r,
+        "{\"kind\":\"task\",\"id\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":\"canceled\","
+        "\"message\":{\"kind\":\"message\",\"messageId\":\"x\",\"role\":\"agent\",\"parts\":[{"
+        "\"kind\":\"text\",\"text\":\"w\"}]}},\"artifacts\":[{\"artifactId\":\"a\",\"parts\":[{"
+        "\"kind\":\"data\",\"data\":{\"n\":3}},{\"kind\":\"file\",\"file\":{\"uri\":\"http://"
+        "f\"}}]}]}");
     /* and out again: the server's shape */
     json_t *o = an_a2a_rest_result_out("message/send", r);
-    assert_json("task out", o, "{\"task\":" /* as it came, states spelled as 0.3's proto */
-                "{\"id\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":\"TASK_STATE_CANCELLED\","
-                "\"message\":{\"messageId\":\"x\",\"role\":\"ROLE_AGENT\",\"content\":[{\"text\":\"w\"}]}},"
-                "\"artifacts\":[{\"artifactId\":\"a\",\"parts\":[{\"data\":{\"data\":{\"n\":3}}},{\"file\":"
-                "{\"fileWithUri\":\"http://f\"}}]}]}}");
+    assert_json(
+        "task out", o,
+        "{\"task\":" /* as it came, states spelled as 0.3's proto */
+        "{\"id\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":\"TASK_STATE_CANCELLED\","
+        "\"message\":{\"messageId\":\"x\",\"role\":\"ROLE_AGENT\",\"content\":[{\"text\":\"w\"}]}},"
+        "\"artifacts\":[{\"artifactId\":\"a\",\"parts\":[{\"data\":{\"data\":{\"n\":3}}},{\"file\":"
+        "{\"fileWithUri\":\"http://f\"}}]}]}}");
     json_decref(o);
     json_decref(r);
     json_decref(b);
@@ -204,7 +211,8 @@ static void test_shapes(void **state)
     b = parse("{\"configs\":[{\"name\":\"tasks/t9/pushNotificationConfigs/c\","
               "\"pushNotificationConfig\":{\"url\":\"u\"}}]}");
     r = an_a2a_rest_result_in(b);
-    assert_json("push list in", r, "[{\"taskId\":\"t9\",\"pushNotificationConfig\":{\"url\":\"u\"}}]");
+    assert_json("push list in", r,
+                "[{\"taskId\":\"t9\",\"pushNotificationConfig\":{\"url\":\"u\"}}]");
     json_decref(r);
     json_decref(b);
     /* a body of no known shape is given as it is, for the judge */
@@ -250,9 +258,10 @@ static void test_errors(void **state)
 static void test_card_binding(void **state)
 {
     (void)state;
-    json_t *card = parse("{\"name\":\"n\",\"supportedInterfaces\":["
-                         "{\"url\":\"http://h/rest\",\"protocolBinding\":\"HTTP+JSON\",\"protocolVersion\":\"1.0\"},"
-                         "{\"url\":\"http://h/rpc\",\"protocolBinding\":\"JSONRPC\",\"protocolVersion\":\"1.0\"}]}");
+    json_t *card = parse(
+        "{\"name\":\"n\",\"supportedInterfaces\":["
+        "{\"url\":\"http://h/rest\",\"protocolBinding\":\"HTTP+JSON\",\"protocolVersion\":\"1.0\"},"
+        "{\"url\":\"http://h/rpc\",\"protocolBinding\":\"JSONRPC\",\"protocolVersion\":\"1.0\"}]}");
     struct an_a2a_card c;
     struct an_err err = AN_ERR_INIT;
     assert_int_equal(an_a2a_card_read_binding(card, AN_A2A_AUTO, AN_A2A_BIND_AUTO, &c, &err), 0);

@@ -70,7 +70,7 @@ struct a2a_session {
     char *url, *tenant;
     int version;
     bool stream;
-    bool rest; /* the HTTP+JSON (REST) binding, else JSON-RPC */
+    bool rest;             /* the HTTP+JSON (REST) binding, else JSON-RPC */
     struct an_kv *headers; /* every request's: user headers, auth, A2A-Version */
     size_t nheaders;
     struct an_kv *bare; /* the same without credentials: ananke's own headers only,
@@ -306,8 +306,7 @@ static char *rest_of(const struct a2a_session *s, char *rpc_body, char **url)
     while (n && s->url[n - 1] == '/')
         n--;
     an_buf_append(&u, s->url, n);
-    if (an_a2a_rest_route(an_json_str(j, "method"), json_object_get(j, "params"), s->version,
-                          &rr))
+    if (an_a2a_rest_route(an_json_str(j, "method"), json_object_get(j, "params"), s->version, &rr))
         an_buf_puts(&u, rr.path);
     *url = an_buf_detach(&u, NULL);
     char *body = rr.body ? an_json_compact(rr.body) : an_xstrdup("{}");

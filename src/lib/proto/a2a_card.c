@@ -138,8 +138,7 @@ int an_a2a_card_read_binding(const json_t *card, int want, int bind, struct an_a
             an_fail(err, AN_EPROTO, NULL,
                     "agent card '%s' offers no %s interface of A2A %s (%s versions "
                     "offered: %s)",
-                    name, bname, an_a2a_version_name(want), bname,
-                    n ? an_buf_cstr(&seen) : "none");
+                    name, bname, an_a2a_version_name(want), bname, n ? an_buf_cstr(&seen) : "none");
         else
             an_fail(err, AN_EPROTO, NULL,
                     "agent card '%s' offers no %s interface of A2A 1.0 or 0.3 (%s "

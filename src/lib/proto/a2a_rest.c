@@ -58,12 +58,12 @@ static char *unescape(const char *s, size_t n)
 
 /* ---- 0.3 shapes: JSON-RPC <-> protobuf JSON ---- */
 
-static const char *const st_rpc[] = {"submitted", "working",  "input-required", "completed",
-                                     "failed",    "canceled", "rejected",       "auth-required",
-                                     "unknown"};
+static const char *const st_rpc[] = {"submitted", "working",       "input-required",
+                                     "completed", "failed",        "canceled",
+                                     "rejected",  "auth-required", "unknown"};
 static const char *const st_proto[] = {
-    "TASK_STATE_SUBMITTED", "TASK_STATE_WORKING",  "TASK_STATE_INPUT_REQUIRED",
-    "TASK_STATE_COMPLETED", "TASK_STATE_FAILED",   "TASK_STATE_CANCELLED",
+    "TASK_STATE_SUBMITTED", "TASK_STATE_WORKING",       "TASK_STATE_INPUT_REQUIRED",
+    "TASK_STATE_COMPLETED", "TASK_STATE_FAILED",        "TASK_STATE_CANCELLED",
     "TASK_STATE_REJECTED",  "TASK_STATE_AUTH_REQUIRED", "TASK_STATE_UNSPECIFIED"};
 
 static void map_state(json_t *status, bool out)
@@ -150,8 +150,9 @@ static void message_conv(json_t *m, bool out)
     const char *role = an_json_str(m, "role");
     if (role) {
         bool agent = !strcmp(role, "agent") || !strcmp(role, "ROLE_AGENT");
-        json_object_set_new(m, "role", json_string(out ? (agent ? "ROLE_AGENT" : "ROLE_USER")
-                                                       : (agent ? "agent" : "user")));
+        json_object_set_new(
+            m, "role",
+            json_string(out ? (agent ? "ROLE_AGENT" : "ROLE_USER") : (agent ? "agent" : "user")));
     }
     if (out)
         json_object_del(m, "kind");
@@ -235,8 +236,8 @@ static json_t *push_in(const json_t *b)
     const char *name = an_json_str(b, "name");
     if (name && !strncmp(name, "tasks/", 6)) {
         const char *end = strchr(name + 6, '/');
-        json_object_set_new(c, "taskId", json_stringn(name + 6, end ? (size_t)(end - name - 6)
-                                                                     : strlen(name + 6)));
+        json_object_set_new(
+            c, "taskId", json_stringn(name + 6, end ? (size_t)(end - name - 6) : strlen(name + 6)));
     }
     const json_t *cfg = json_object_get(b, "pushNotificationConfig");
     if (cfg)
@@ -349,11 +350,16 @@ static const struct route routes[] = {
 };
 #define NROUTES (sizeof routes / sizeof *routes)
 /* 1.0 names of the same rows */
-static const char *const names_10[NROUTES] = {
-    "SendMessage",  "SendStreamingMessage", "GetTask",
-    "CancelTask",   "SubscribeToTask",      "CreateTaskPushNotificationConfig",
-    "ListTaskPushNotificationConfigs", "GetTaskPushNotificationConfig",
-    "DeleteTaskPushNotificationConfig", "GetExtendedAgentCard"};
+static const char *const names_10[NROUTES] = {"SendMessage",
+                                              "SendStreamingMessage",
+                                              "GetTask",
+                                              "CancelTask",
+                                              "SubscribeToTask",
+                                              "CreateTaskPushNotificationConfig",
+                                              "ListTaskPushNotificationConfigs",
+                                              "GetTaskPushNotificationConfig",
+                                              "DeleteTaskPushNotificationConfig",
+                                              "GetExtendedAgentCard"};
 
 static const struct route *route_of(const char *method, int version, size_t *at)
 {
@@ -537,10 +543,9 @@ json_t *an_a2a_rest_error_body(long code, const char *message, unsigned status, 
             reason = reasons[i].reason;
     json_t *details = json_array();
     if (reason)
-        json_array_append_new(details,
-                              json_pack("{s:s,s:s,s:s}", "@type",
-                                        "type.googleapis.com/google.rpc.ErrorInfo", "reason",
-                                        reason, "domain", "a2a-protocol.org"));
+        json_array_append_new(details, json_pack("{s:s,s:s,s:s}", "@type",
+                                                 "type.googleapis.com/google.rpc.ErrorInfo",
+                                                 "reason", reason, "domain", "a2a-protocol.org"));
     return json_pack("{s:{s:I,s:s,s:s,s:o}}", "error", "code", (json_int_t)status, "status",
                      status == 404   ? "NOT_FOUND"
                      : status >= 500 ? "INTERNAL"

@@ -99,8 +99,7 @@ static json_t *rest_envelope(const json_t *body, long status, const json_t *rid)
     if ((status && (status < 200 || status > 299)) || err_event)
         json_object_set_new(env, "error", an_a2a_rest_error(body, status));
     else
-        json_object_set_new(env, "result",
-                            body ? an_a2a_rest_result_in(body) : json_object());
+        json_object_set_new(env, "result", body ? an_a2a_rest_result_in(body) : json_object());
     return env;
 }
 
@@ -636,9 +635,12 @@ void an_comply_a2a_run(const struct an_comply_spec *spec, const struct an_comply
         return;
     }
     char *base = base_of(spec->command);
-    struct a2a_eng e = {
-        .o = o, .base = base, .rest = rest, .out = out, .log = o->log ? o->log : stderr,
-        .seen = json_array()};
+    struct a2a_eng e = {.o = o,
+                        .base = base,
+                        .rest = rest,
+                        .out = out,
+                        .log = o->log ? o->log : stderr,
+                        .seen = json_array()};
     e.rpc = rpc_url(a->init, base, rest, &e.rpc_why);
     if (!a->init) {
         free(e.rpc_why);
