@@ -1,6 +1,8 @@
 /*
  * A2A (Agent2Agent) client: agent-card discovery, A2A 1.0 and 0.3 over
- * JSON-RPC, blocking or streamed (SSE) answers, tasks (docs/a2a.md).
+ * JSON-RPC or HTTP+JSON (REST: the same requests translated by
+ * proto/a2a_rest.h), blocking or streamed (SSE) answers, tasks
+ * (docs/a2a.md).
  *
  * The session (a2a.c) is transfer-based like the AG-UI one: a turn is the
  * card GET (first turn only, when the card must be fetched), the send, and,

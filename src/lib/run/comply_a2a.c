@@ -4,6 +4,14 @@
  * the well-known path; the JSON-RPC URL is the card's `url`, and only on
  * the base URL's origin: a card cannot send ananke elsewhere.
  *
+ * Over REST (the agent's `binding` "rest", an_comply_a2a_bindings) each
+ * step's JSON-RPC body is sent as its REST request under the card's
+ * HTTP+JSON URL (proto/a2a_rest.h), and the answer is read back into the
+ * same outcome: `response` {jsonrpc, id: the step's, result | error} in the
+ * JSON-RPC shapes, each event likewise. The expected http.status is the
+ * binding's to judge (rest_status), and a test whose `bindings` leave REST
+ * out is NA.
+ *
  * Each `http` step is one request: a POST of its body to the JSON-RPC URL
  * (or to `path` on the base URL), or a GET of `path`. The whole answer is
  * read, bounded by the step's window and the caps: a JSON body, or an SSE

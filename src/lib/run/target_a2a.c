@@ -87,7 +87,7 @@ static void a2a_free(void *c)
     a2a_conf_free(c);
 }
 
-/* an a2a agent is named by its JSON-RPC URL, else by its card's */
+/* an a2a agent is named by its interface URL, else by its card's */
 static const struct an_tmpl *a2a_where(const struct an_target *t)
 {
     const struct an_a2a_target *a = an_a2a_target(t);
