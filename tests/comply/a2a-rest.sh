@@ -19,7 +19,7 @@
 # 1. the SDK agent's REST handler
 start sdk-rest node "$AGENT_JS" --rest --requests "$TMP/sdk-rest.jsonl"
 SDK_REST=$url
-"$ANANKE" comply --protocol a2a --binding rest -j 4 --agent sdk="$SDK_REST" -r json:"$TMP/sr.json" \
+"$ANANKE" comply --protocol a2a --binding rest -j 4 --agent sdk="$SDK_REST" -r json:"$TMP/sr.json" -r junit:"$TMP/sr.xml" \
     >"$TMP/sr.md" 2>"$TMP/sr.err"
 rc=$?
 [ "$rc" -eq 0 ] && ok "rest sdk: exit 0" || { bad "rest sdk: exit $rc (want 0)"; tail -n 20 "$TMP/sr.err"; }
@@ -39,6 +39,8 @@ done
 jq -e '.agents[0].tests[] | select(.id == "required.rpc.parse-error") | .status == "na" and (.na_reason | test("JSON-RPC binding"))' \
     "$TMP/sr.json" >/dev/null && ok "rest sdk: a JSON-RPC-only test is NA, said" || bad "rest sdk: required.rpc.parse-error not NA"
 grep -q '^- Binding: HTTP+JSON (REST)' "$TMP/sr.md" && ok "rest sdk: md names the binding" || bad "rest sdk: md binding line"
+grep -q '<property name="binding" value="rest"/>' "$TMP/sr.xml" && ok "rest sdk: junit names the binding" ||
+    bad "rest sdk: junit binding property"
 # what the SDK received: REST paths, with the task ids in them, and no JSON-RPC POST
 jq -r 'select(.path != "/.well-known/agent-card.json") | .method + " " + .path' "$TMP/sdk-rest.jsonl" >"$TMP/sr.paths"
 grep -q '^POST /rest/v1/message:send$' "$TMP/sr.paths" && grep -q '^POST /rest/v1/message:stream$' "$TMP/sr.paths" &&
