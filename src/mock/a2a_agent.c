@@ -560,8 +560,8 @@ static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http, cons
         rc = send_events(http, c, rid, &r, end);
     } else if (end == END_GARBAGE) {
         static const char g[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{not json";
-        rc = mock_http_send(c->c, MHD_HTTP_OK, "application/json", c->rest ? g + 34 : g,
-                            strlen(g) - (c->rest ? 34 : 0), NULL, 0);
+        rc = mock_http_send(c->c, MHD_HTTP_OK, "application/json", c->rest ? g + 33 : g,
+                            strlen(g) - (c->rest ? 33 : 0), NULL, 0);
     } else if (end == END_CUT) {
         mock_http_wait(http, c->c, CUT_AFTER_MS);
         rc = MHD_NO; /* libmicrohttpd closes the connection: no answer at all */
