@@ -27,6 +27,8 @@ struct an_dyn_run {
     char **missed;    /* per checkpoint not reached: its check that failed last, and why */
     char **reasoning; /* per turn: the simulator's reasoning (NULL allowed) */
     size_t nreasoning;
+    int64_t *sim_start_ms, *sim_end_ms; /* per turn: when the simulator was asked (0: not) */
+    size_t nsim;
     char *next;          /* the next user message; NULL when the loop ends */
     bool last;           /* the simulator said the goal is achieved with `next` */
     enum an_dyn_end end; /* AN_DYN_NONE while the loop goes on */

@@ -144,6 +144,7 @@ static int judge_one(const struct an_check_item *it, const struct an_scope *s, c
     jg->verdict = -1;
 
     int64_t t0 = an_clock_mono_ms();
+    jg->start_ms = an_clock_unix_ms();
     struct an_target_conf *conf = NULL;
     struct an_session *sess = NULL;
     struct an_transcript tr;
