@@ -74,38 +74,57 @@ run() {
   fi
 }
 # verify NAME WHAT...: check.js over what the receiver and the mocks logged
+# since the last verify (then kept aside as $out/WHAT-N.*)
+n=0
 verify() {
-  local name=$1; shift
+  local name=$1 f; shift
   check "$name" node "$here/check.js" "$out" "$@"
+  n=$((n + 1))
+  for f in spans collector agui-requests openai-requests http-requests a2a-requests; do
+    [ -f "$out/$f.jsonl" ] && cp "$out/$f.jsonl" "$out/$1-$n.$f.jsonl" && : >"$out/$f.jsonl"
+  done
+  return 0
+}
+# fresh: forget what the receiver and the mocks logged so far
+fresh() {
+  local f
+  for f in spans collector agui-requests openai-requests http-requests a2a-requests; do
+    [ -f "$out/$f.jsonl" ] && : >"$out/$f.jsonl"
+  done
+  return 0
 }
 
 # 1. protobuf (the config's protocol), an AG-UI target, a judge
 OTLP_URL=$RECV OPENAI_URL=$JUDGE_URL run agui-protobuf 1 agui
 verify "agui over http/protobuf: tree, attributes, status, events, redaction, traceparent" agui protobuf
-mv "$out/spans.jsonl" "$out/agui-protobuf.spans.jsonl"; mv "$out/collector.jsonl" "$out/agui-protobuf.collector.jsonl"
-mv "$out/agui-requests.jsonl" "$out/agui-protobuf.requests.jsonl"
 
 # 2. the same over http/json
 sed 's#protocol: http/protobuf#protocol: http/json#' "$here/suite/agui/ananke.config.yaml" >"$out/agui-json.config.yaml"
 OTLP_URL=$RECV OPENAI_URL=$JUDGE_URL run agui-json 1 agui -c "$out/agui-json.config.yaml" .
 verify "agui over http/json: the same checks" agui json
-mv "$out/spans.jsonl" "$out/agui-json.spans.jsonl"; mv "$out/collector.jsonl" "$out/agui-json.collector.jsonl"
 
 # 3. --otlp wins over the config's endpoint (here: a path used as is)
 OTLP_URL=http://127.0.0.1:9 OPENAI_URL=$OPENAI_URL run openai-cli 0 openai --otlp "$RECV/custom/traces"
 verify "openai target, --otlp ENDPOINT with a path: traceparent, tool span" openai
-mv "$out/spans.jsonl" "$out/openai.spans.jsonl"; mv "$out/collector.jsonl" "$out/openai.collector.jsonl"
 
 # 4. http (run-case) and A2A targets carry the traceparent too
 OTLP_URL=$RECV run http 0 http
 verify "http target: traceparent, event tool calls" http
-mv "$out/spans.jsonl" "$out/http.spans.jsonl"; mv "$out/collector.jsonl" "$out/http.collector.jsonl"
 OTLP_URL=$RECV run a2a 0 a2a
 verify "a2a target: traceparent on the card and the message" a2a
-mv "$out/spans.jsonl" "$out/a2a.spans.jsonl"; mv "$out/collector.jsonl" "$out/a2a.collector.jsonl"
+
+# 4b. tools/call requests through ananke's tool proxy (server_calls)
+mods="$here/../mcp/node_modules"
+if [ -d "$mods/@modelcontextprotocol/sdk" ] && [ -d "$mods/@modelcontextprotocol/server-everything" ]; then
+  AGENT_PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+  NODE_PATH="$mods" MCP_EVERYTHING="$mods/@modelcontextprotocol/server-everything/dist/index.js" \
+    AGENT_PORT=$AGENT_PORT OTLP_URL=$RECV run proxy 0 proxy
+  verify "tool proxy: a span per tools/call under its turn" proxy
+else
+  bad "tests/mcp/node_modules lacks the MCP SDK or server-everything (scripts/setup.sh): the proxy case cannot run"
+fi
 
 # 5. without --otlp and otlp.endpoint nothing is traced: no header at all
-: >"$out/openai-requests.jsonl"
 (cd "$here/suite/openai" && sed '/^otlp:/,$d' ananke.config.yaml >"$out/plain.config.yaml")
 OPENAI_URL=$OPENAI_URL run plain 0 openai -c "$out/plain.config.yaml" .
 check "no otlp: no traceparent sent" bash -c "! grep -qi traceparent '$out/openai-requests.jsonl' && [ -s '$out/openai-requests.jsonl' ]"
@@ -134,6 +153,7 @@ run bad-cap 2 openai -c "$out/bad2.config.yaml"
 check "otlp.max_batch_bytes 0: file:line:col" grep -q "bad2.config.yaml:4:20: 'max_batch_bytes' must be at least 1" "$out/bad-cap.log"
 
 # 8. caps: max_attribute_bytes cuts long values, max_batch_bytes splits requests
+fresh
 cat >"$out/caps.config.yaml" <<EOF
 version: "1.0"
 target: {type: openai, endpoint: "$OPENAI_URL", model: shop-model, timeout_ms: 5000, tools: [{name: get_weather, result: {city: Paris}}]}

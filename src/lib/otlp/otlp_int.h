@@ -83,5 +83,7 @@ void otlp_json_request(struct an_buf *b, const char *service, const char *spans,
 void otlp_pb_request(struct an_buf *b, const char *service, const char *spans, size_t n);
 
 #define OTLP_SCOPE_NAME "ananke"
+/* a span's name ("test NAME") is cut there, whatever max_attribute_bytes says */
+#define OTLP_NAME_MAX 256
 
 #endif

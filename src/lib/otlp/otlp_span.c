@@ -11,11 +11,11 @@
 
 /* s cut to at most max bytes, at a UTF-8 character's start, and valid
  * UTF-8 (protobuf strings must be: collectors refuse a request otherwise) */
-static const char *capped(struct otlp_spans *sp, const char *s)
+static const char *cut(struct otlp_spans *sp, const char *s, size_t max)
 {
     size_t n = strlen(s);
-    if (sp->max_attr && n > sp->max_attr) {
-        n = sp->max_attr;
+    if (max && n > max) {
+        n = max;
         while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
             n--;
     }
@@ -23,6 +23,11 @@ static const char *capped(struct otlp_spans *sp, const char *s)
     char *out = an_arena_strdup(sp->a, ok);
     free(ok);
     return out;
+}
+
+static const char *capped(struct otlp_spans *sp, const char *s)
+{
+    return cut(sp, s, sp->max_attr);
 }
 
 static struct otlp_attr *attr_add(struct otlp_spans *sp, struct otlp_attrs *a, const char *key,
@@ -90,7 +95,7 @@ static size_t span_add(struct otlp_spans *sp, const char *trace, const char *par
     if (parent)
         memcpy(s->parent_id, parent, 17);
     an_trace_hex_id(s->span_id, AN_SPAN_ID_BYTES);
-    s->name = capped(sp, name);
+    s->name = cut(sp, name, OTLP_NAME_MAX);
     s->kind = kind;
     s->start_ms = start;
     s->end_ms = end < start ? start : end;
