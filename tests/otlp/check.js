@@ -63,6 +63,7 @@ function agui() {
   const text = JSON.stringify(spans);
   expect(!text.includes('sk-otlp-9f8e7d6c5b4a'), 'the secret reached the collector');
   expect(!text.includes('9f8e7d6c'), 'a piece of the secret reached the collector');
+  expect(!text.includes('tok-collector-1'), "the collector's token (otlp.headers) reached the spans");
   for (const s of spans) {
     expect(s.resource['service.name'] === 'otlp-suite', `service.name ${s.resource['service.name']}`);
     expect(s.traceState === 'ananke=t61rcWkgMzE', `span ${s.name}: traceState '${s.traceState}'`);
@@ -90,7 +91,8 @@ function agui() {
   expect(tool.attributes['gen_ai.operation.name'] === 'execute_tool', 'tool: gen_ai.operation.name');
   expect(tool.attributes['gen_ai.tool.name'] === 'search', 'tool: gen_ai.tool.name');
   expect(tool.attributes['gen_ai.tool.call.id'] === 'call-search-1', 'tool: gen_ai.tool.call.id');
-  expect(tool.attributes['gen_ai.tool.call.arguments'] === '{"query":"weather paris","key":"[redacted]"}',
+  // the target's API key and the collector's token (otlp.headers) alike
+  expect(tool.attributes['gen_ai.tool.call.arguments'] === '{"query":"weather paris","key":"[redacted]","collector":"[redacted]"}',
     `tool: arguments ${tool.attributes['gen_ai.tool.call.arguments']}`);
   expect(tool.attributes['gen_ai.tool.call.result'] === '{"status":"success","items":3}', 'tool: result');
   const judge = one('judge judge', tr);
