@@ -170,6 +170,24 @@ function proxy() {
   expect(/Echo: hello proxy/.test(c.attributes['gen_ai.tool.call.result'] || ''), 'proxy: result');
 }
 
+function dynamic() {
+  const test = one('test expense, simulated');
+  const sims = spans.filter((s) => s.name === 'simulator simulator').sort((a, b) => a.attributes['ananke.simulator.turn'] - b.attributes['ananke.simulator.turn']);
+  expect(sims.length === 2, `${sims.length} simulator spans, expected 2`);
+  sims.forEach((s, k) => {
+    childOf(s, test, 'simulator call');
+    expect(s.attributes['ananke.simulator.turn'] === k, `simulator span ${k}: turn ${s.attributes['ananke.simulator.turn']}`);
+    expect(s.attributes['gen_ai.operation.name'] === 'chat', 'simulator: gen_ai.operation.name');
+  });
+  expect(sims[0] && sims[0].attributes['ananke.simulator.reasoning'] === 'start', 'simulator: reasoning');
+  const t1 = one('turn 1', test.traceId), t2 = one('turn 2', test.traceId);
+  childOf(t1, test, 'turn 1');
+  childOf(t2, test, 'turn 2');
+  expect(t1.attributes['ananke.turn.input'] === 'Hi, I need to file an expense', 'the simulated message is the turn input');
+  // each simulator call ends before the turn it wrote starts
+  if (sims.length === 2) expect(BigInt(sims[1].end) <= BigInt(t2.start), 'simulator call 2 ends after turn 2 starts');
+}
+
 function caps() {
   expect(posts.length >= 2, `${posts.length} export requests, expected the spans split in at least 2`);
   for (const e of posts) expect(e.bytes <= 1500, `an export of ${e.bytes} bytes, over max_batch_bytes 1500`);
@@ -181,7 +199,7 @@ function caps() {
   expect(t1.attributes['ananke.turn.input'] === 'weather ', `ananke.turn.input cut to '${t1.attributes['ananke.turn.input']}', expected 'weather '`);
 }
 
-({ agui, openai, http, a2a, proxy, caps })[what]();
+({ agui, openai, http, a2a, dynamic, proxy, caps })[what]();
 if (problems.length) {
   for (const p of problems) console.log(p);
   process.exit(1);

@@ -4,7 +4,8 @@
 # export with the official OpenTelemetry definitions (the protobuf types
 # @opentelemetry/otlp-transformer ships, pinned in package.json and
 # package-lock.json) or as OTLP JSON, and check.js checks what arrived:
-#   - the span tree test -> turn -> tool call, judge under its turn;
+#   - the span tree test -> turn -> tool call, judge under its turn, the
+#     tool proxy's tools/call requests, a dynamic test's simulator calls;
 #   - GenAI attributes (operation, model, token usage, tool name, call id);
 #   - the verdict and findings as span status and events;
 #   - a secret (a header built from the environment, echoed by the agent
@@ -62,6 +63,11 @@ start http "$MOCK" http --scenario "$here/suite/http/http.yaml" --port-file "$ou
 HTTP_URL=$url
 start a2a "$MOCK" a2a --port-file "$out/a2a.port" --requests "$out/a2a-requests.jsonl"
 A2A_URL=$url
+start dyn-agent "$MOCK" agui --scenario "$here/suite/dynamic/scenario.yaml" --port-file "$out/dyn-agent.port"
+DYN_AGENT_URL=$url
+start dyn-sim "$MOCK" openai --scenario "$here/suite/dynamic/openai.yaml" --port-file "$out/dyn-sim.port"
+DYN_SIM_URL=$url/v1
+export DYN_AGENT_URL DYN_SIM_URL
 export AGUI_URL HTTP_URL A2A_URL OTLP_TEST_KEY=sk-otlp-9f8e7d6c5b4a OTLP_TOKEN=tok-collector-1
 
 # run NAME WANT_EXIT DIR [ARGS...]: ananke run in suite/DIR, output in $out/NAME.log
@@ -112,6 +118,10 @@ OTLP_URL=$RECV run http 0 http
 verify "http target: traceparent, event tool calls" http
 OTLP_URL=$RECV run a2a 0 a2a
 verify "a2a target: traceparent on the card and the message" a2a
+
+# 4a. a dynamic test: the simulator's calls are spans of the test
+OTLP_URL=$RECV run dynamic 0 dynamic
+verify "dynamic test: a span per simulator call, with its reasoning" dynamic
 
 # 4b. tools/call requests through ananke's tool proxy (server_calls)
 mods="$here/../mcp/node_modules"
