@@ -305,17 +305,17 @@ struct an_tool_server {
 #define AN_OTLP_MAX_BATCH_BYTES_DEFAULT (4 * 1024 * 1024)
 #define AN_OTLP_MAX_ATTRIBUTE_BYTES_DEFAULT 4096
 struct an_otlp_config {
-    bool present;                   /* the config has `otlp:` */
-    const char *endpoint;           /* NULL: none (then --otlp gives it) */
-    const char **header_names;      /* sent with each export */
-    const char **header_values;     /* ${ENV} references, filled at run time */
+    bool present;               /* the config has `otlp:` */
+    const char *endpoint;       /* NULL: none (then --otlp gives it) */
+    const char **header_names;  /* sent with each export */
+    const char **header_values; /* ${ENV} references, filled at run time */
     size_t nheaders;
-    const char *protocol;           /* "http/protobuf" (default) or "http/json" */
-    const char *tracestate;         /* W3C tracestate sent with traceparent; NULL: none */
-    const char *service_name;       /* the resource's service.name; NULL: "ananke" */
-    int64_t timeout_ms;             /* one export request; 0: AN_OTLP_TIMEOUT_MS_DEFAULT */
-    int64_t max_batch_bytes;        /* one request's body; 0: the default */
-    int64_t max_attribute_bytes;    /* one attribute's value; 0: the default */
+    const char *protocol;        /* "http/protobuf" (default) or "http/json" */
+    const char *tracestate;      /* W3C tracestate sent with traceparent; NULL: none */
+    const char *service_name;    /* the resource's service.name; NULL: "ananke" */
+    int64_t timeout_ms;          /* one export request; 0: AN_OTLP_TIMEOUT_MS_DEFAULT */
+    int64_t max_batch_bytes;     /* one request's body; 0: the default */
+    int64_t max_attribute_bytes; /* one attribute's value; 0: the default */
     struct an_loc loc;
 };
 

@@ -38,11 +38,11 @@ struct an_otlp_opts {
     const char *const *header_names; /* sent with each export (already filled) */
     const char *const *header_values;
     size_t nheaders;
-    bool json;                /* http/json; false: http/protobuf */
-    const char *service_name; /* NULL: "ananke" */
-    const char *tracestate;   /* each span's trace_state; NULL: none */
-    int64_t timeout_ms;       /* one export; 0: AN_OTLP_TIMEOUT_MS_DEFAULT */
-    size_t max_batch_bytes;   /* one request's body; 0: AN_OTLP_MAX_BATCH_BYTES_DEFAULT */
+    bool json;                  /* http/json; false: http/protobuf */
+    const char *service_name;   /* NULL: "ananke" */
+    const char *tracestate;     /* each span's trace_state; NULL: none */
+    int64_t timeout_ms;         /* one export; 0: AN_OTLP_TIMEOUT_MS_DEFAULT */
+    size_t max_batch_bytes;     /* one request's body; 0: AN_OTLP_MAX_BATCH_BYTES_DEFAULT */
     size_t max_attribute_bytes; /* a string attribute is cut there (at a UTF-8
                                    boundary); 0: AN_OTLP_MAX_ATTRIBUTE_BYTES_DEFAULT */
     /* told each warning ("otlp: ..."); NULL: stderr */

@@ -60,8 +60,8 @@ static void make_result(struct an_test_result *t, const char *text)
 
 struct field {
     unsigned num, wt;
-    uint64_t v;        /* varint, fixed64 */
-    const uint8_t *p;  /* length-delimited */
+    uint64_t v;       /* varint, fixed64 */
+    const uint8_t *p; /* length-delimited */
     size_t n;
 };
 
@@ -140,15 +140,38 @@ static void read_span(const uint8_t *p, size_t n, struct pb_span *s)
     struct field f;
     while (next(&p, end, &f)) {
         switch (f.num) {
-        case 1: assert_int_equal(f.n, 16); hex(f.p, 16, s->trace); break;
-        case 2: assert_int_equal(f.n, 8); hex(f.p, 8, s->id); break;
-        case 4: assert_int_equal(f.n, 8); hex(f.p, 8, s->parent); break;
-        case 5: snprintf(s->name, sizeof s->name, "%.*s", (int)f.n, (const char *)f.p); break;
-        case 6: s->kind = (int)f.v; break;
-        case 7: assert_int_equal(f.wt, 1); s->start = f.v; break;
-        case 8: assert_int_equal(f.wt, 1); s->end = f.v; break;
-        case 9: s->nattrs++; break;
-        case 11: s->nevents++; break;
+        case 1:
+            assert_int_equal(f.n, 16);
+            hex(f.p, 16, s->trace);
+            break;
+        case 2:
+            assert_int_equal(f.n, 8);
+            hex(f.p, 8, s->id);
+            break;
+        case 4:
+            assert_int_equal(f.n, 8);
+            hex(f.p, 8, s->parent);
+            break;
+        case 5:
+            snprintf(s->name, sizeof s->name, "%.*s", (int)f.n, (const char *)f.p);
+            break;
+        case 6:
+            s->kind = (int)f.v;
+            break;
+        case 7:
+            assert_int_equal(f.wt, 1);
+            s->start = f.v;
+            break;
+        case 8:
+            assert_int_equal(f.wt, 1);
+            s->end = f.v;
+            break;
+        case 9:
+            s->nattrs++;
+            break;
+        case 11:
+            s->nevents++;
+            break;
         case 15: {
             const uint8_t *q = f.p, *qe = f.p + f.n;
             struct field g;
@@ -157,7 +180,8 @@ static void read_span(const uint8_t *p, size_t n, struct pb_span *s)
                     s->status = (int)g.v;
             break;
         }
-        default: break;
+        default:
+            break;
         }
     }
 }
@@ -171,10 +195,10 @@ static void protobuf_tree(void **state)
     size_t len;
     char *body = an_otlp_encode(&t, &o, &len);
     const uint8_t *p = (const uint8_t *)body;
-    struct field rs = only(p, len, 1);                /* resource_spans */
-    struct field ss = only(rs.p, rs.n, 2);            /* scope_spans */
-    struct field res = only(rs.p, rs.n, 1);           /* resource */
-    struct field kv = only(res.p, res.n, 1);          /* service.name */
+    struct field rs = only(p, len, 1);       /* resource_spans */
+    struct field ss = only(rs.p, rs.n, 2);   /* scope_spans */
+    struct field res = only(rs.p, rs.n, 1);  /* resource */
+    struct field kv = only(res.p, res.n, 1); /* service.name */
     struct field val = only(kv.p, kv.n, 2);
     struct field sv = only(val.p, val.n, 1);
     assert_int_equal(sv.n, 3);
@@ -203,7 +227,7 @@ static void protobuf_tree(void **state)
     assert_string_equal(sp[1].name, "turn 1");
     assert_string_equal(sp[1].id, TURN_SPAN); /* the traceparent's span */
     assert_string_equal(sp[1].parent, TEST_SPAN);
-    assert_int_equal(sp[1].kind, 3); /* CLIENT */
+    assert_int_equal(sp[1].kind, 3);    /* CLIENT */
     assert_int_equal(sp[1].nevents, 1); /* the finding */
     assert_int_equal(sp[1].status, 2);
     assert_string_equal(sp[2].name, "execute_tool search");
@@ -226,9 +250,9 @@ static json_t *json_spans(const struct an_test_result *t, size_t max_attr)
     free(body);
     assert_non_null(j);
     json_t *spans = json_object_get(
-        json_array_get(json_object_get(json_array_get(json_object_get(j, "resourceSpans"), 0),
-                                       "scopeSpans"),
-                       0),
+        json_array_get(
+            json_object_get(json_array_get(json_object_get(j, "resourceSpans"), 0), "scopeSpans"),
+            0),
         "spans");
     json_incref(spans);
     json_decref(j);

@@ -91,9 +91,15 @@ static int load_strings(struct an_ld *ld, const struct an_ynode *n, struct an_ot
 
 int an_cfg_otlp(struct an_ld *ld, const struct an_ynode *n, struct an_config *c)
 {
-    static const char *const keys[] = {"endpoint",   "headers",      "protocol",
-                                       "tracestate", "service_name", "timeout_ms",
-                                       "max_batch_bytes", "max_attribute_bytes", NULL};
+    static const char *const keys[] = {"endpoint",
+                                       "headers",
+                                       "protocol",
+                                       "tracestate",
+                                       "service_name",
+                                       "timeout_ms",
+                                       "max_batch_bytes",
+                                       "max_attribute_bytes",
+                                       NULL};
     struct an_otlp_config *o = &c->otlp;
     struct an_ynode *v;
     int rc;

@@ -23,7 +23,8 @@ struct an_otlp {
     bool failed; /* an export failed: nothing more is sent */
 };
 
-static void say(const struct an_otlp *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const struct an_otlp *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void say(const struct an_otlp *x, const char *fmt, ...)
 {
     char msg[1024];
@@ -252,8 +253,7 @@ void an_otlp_flush(struct an_otlp *x)
         return;
     send_batch(x);
     if (x->dropped)
-        say(x, "otlp: %zu span%s of this run not exported", x->dropped,
-            x->dropped == 1 ? "" : "s");
+        say(x, "otlp: %zu span%s of this run not exported", x->dropped, x->dropped == 1 ? "" : "s");
     x->dropped = 0;
 }
 

@@ -42,8 +42,8 @@ static json_t *attrs_json(const struct otlp_attrs *as)
 {
     json_t *arr = json_array();
     for (size_t i = 0; i < as->n; i++)
-        json_array_append_new(arr, json_pack("{s:s, s:o}", "key", as->v[i].key, "value",
-                                             any_value(&as->v[i])));
+        json_array_append_new(
+            arr, json_pack("{s:s, s:o}", "key", as->v[i].key, "value", any_value(&as->v[i])));
     return arr;
 }
 

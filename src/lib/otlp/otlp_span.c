@@ -260,7 +260,9 @@ static void judge_span(struct otlp_spans *sp, const struct an_test_result *t,
     otlp_attr_str(sp, &s->attrs, "gen_ai.operation.name", "chat");
     otlp_attr_str(sp, &s->attrs, "ananke.judge.agent", j->agent);
     otlp_attr_str(sp, &s->attrs, "ananke.judge.verdict",
-                  j->verdict == 1 ? "accepted" : j->verdict == 0 ? "rejected" : "unusable");
+                  j->verdict == 1   ? "accepted"
+                  : j->verdict == 0 ? "rejected"
+                                    : "unusable");
     otlp_attr_str(sp, &s->attrs, "ananke.judge.reason", j->reason);
     otlp_attr_str(sp, &s->attrs, "ananke.judge.input", j->shown);
     otlp_attr_str(sp, &s->attrs, "ananke.judge.output", j->answer);
@@ -319,9 +321,9 @@ static void test_verdict(struct otlp_spans *sp, struct otlp_span *s, const struc
         s->status = OTLP_STATUS_OK;
     else if (t->status != AN_STATUS_SKIP) {
         s->status = OTLP_STATUS_ERROR;
-        const char *why = t->error                ? t->error
-                          : t->findings.n         ? t->findings.v[0].assertion
-                                                  : an_status_name(t->status);
+        const char *why = t->error        ? t->error
+                          : t->findings.n ? t->findings.v[0].assertion
+                                          : an_status_name(t->status);
         s->status_msg = capped(sp, why);
     }
     if (t->error) {
