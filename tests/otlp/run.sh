@@ -154,6 +154,23 @@ rm -f "$here/suite/openai/hang.config.yaml"
 check "collector never answers: otlp.timeout_ms (700 ms) ends the wait ($took ms)" \
   bash -c "grep -q 'warning: otlp: export' '$out/hang.log' && [ $took -lt 5000 ]"
 
+# small batches (max_batch_bytes) to a collector that never answers: one
+# timeout, one warning, then nothing more is sent; the total dropped said
+cat >"$out/hang-batches.config.yaml" <<EOF
+version: "1.0"
+target: {type: openai, endpoint: "$OPENAI_URL", model: shop-model, timeout_ms: 5000, tools: [{name: get_weather, result: {city: Paris}}]}
+otlp: {endpoint: "$RECV/hang/traces", timeout_ms: 700, max_batch_bytes: 700}
+EOF
+hang_before=$(grep -c '"/hang/' "$out/collector.jsonl" 2>/dev/null)
+t0=$(date +%s%N)
+run hang-batches 0 openai -c "$out/hang-batches.config.yaml" .
+took=$(( ($(date +%s%N) - t0) / 1000000 ))
+hang_after=$(grep -c '"/hang/' "$out/collector.jsonl" 2>/dev/null)
+check "after a failed export nothing more is sent: one request, one warning, the spans dropped counted ($took ms)" \
+  bash -c "[ \$(grep -c 'warning: otlp: export' '$out/hang-batches.log') = 1 ] &&
+           grep -q 'warning: otlp: 3 spans of this run not exported' '$out/hang-batches.log' &&
+           [ $((hang_after - hang_before)) = 1 ] && [ $took -lt 5000 ]"
+
 # 7. a bad otlp: value is a load error at its place
 printf 'version: "1.0"\ntarget: {type: openai, endpoint: "http://127.0.0.1:9/v1", model: m}\notlp:\n  protocol: grpc\n' >"$out/bad.config.yaml"
 run bad-protocol 2 openai -c "$out/bad.config.yaml"

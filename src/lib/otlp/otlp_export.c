@@ -237,6 +237,11 @@ void an_otlp_add(struct an_otlp *x, const struct an_test_result *t)
     struct an_arena a = AN_ARENA_INIT;
     struct otlp_spans sp = {.a = &a, .max_attr = x->o.max_attribute_bytes};
     otlp_spans_of(&sp, t);
+    if (x->failed) { /* nothing more is sent this run: only counted */
+        x->dropped += sp.n;
+        an_arena_release(&a);
+        return;
+    }
     struct an_buf one = AN_BUF_INIT;
     for (size_t i = 0; i < sp.n; i++) {
         encode_span(&x->o, &sp.v[i], &one);
