@@ -111,6 +111,15 @@ function agui() {
     /(^|\/)refund\.test\.yaml$/.test(ev.attributes['code.file.path']) && ev.attributes['code.line.number'] === 7,
   `failing turn: finding event ${JSON.stringify(ft1.events)}`);
   expect(ftest.traceId !== tr, 'two tests share a trace');
+  // the JSON report names each test's trace
+  const report = path.join(out, 'agui-results.json');
+  if (proto === 'protobuf') {
+    const res = JSON.parse(fs.readFileSync(report, 'utf8'));
+    for (const [name, span] of [['weather with a tool', test], ['refund is refused', ftest]]) {
+      const r = res.tests.find((x) => x.name === name);
+      expect(r && r.trace_id === span.traceId, `the JSON report's trace_id of '${name}' is ${r && r.trace_id}, the trace ${span.traceId}`);
+    }
+  }
   // the agent's requests carry the turn's traceparent and the tracestate
   const turns = spans.filter((s) => /^turn /.test(s.name));
   const seen = traceparents('agui-requests.jsonl', turns, 'ananke=t61rcWkgMzE');

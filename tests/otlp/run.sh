@@ -101,7 +101,7 @@ fresh() {
 }
 
 # 1. protobuf (the config's protocol), an AG-UI target, a judge
-OTLP_URL=$RECV OPENAI_URL=$JUDGE_URL run agui-protobuf 1 agui
+OTLP_URL=$RECV OPENAI_URL=$JUDGE_URL run agui-protobuf 1 agui -r "json:$out/agui-results.json"
 verify "agui over http/protobuf: tree, attributes, status, events, redaction, traceparent" agui protobuf
 
 # 2. the same over http/json
