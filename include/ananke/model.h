@@ -316,7 +316,9 @@ struct an_otlp_config {
     int64_t timeout_ms;          /* one export request; 0: AN_OTLP_TIMEOUT_MS_DEFAULT */
     int64_t max_batch_bytes;     /* one request's body; 0: the default */
     int64_t max_attribute_bytes; /* one attribute's value; 0: the default */
-    struct an_loc loc;
+    struct an_loc loc;           /* the `otlp:` block */
+    struct an_loc endpoint_loc;  /* its `endpoint` value */
+    struct an_loc *header_locs;  /* each header's value */
 };
 
 struct an_config {

@@ -38,12 +38,14 @@ static int load_headers(struct an_ld *ld, const struct an_ynode *hd, struct an_o
     o->nheaders = hd->npairs;
     o->header_names = an_arena_alloc(ld->a, n * sizeof(char *));
     o->header_values = an_arena_alloc(ld->a, n * sizeof(char *));
+    o->header_locs = an_arena_alloc(ld->a, n * sizeof *o->header_locs);
     for (size_t i = 0; i < hd->npairs; i++) {
         const char *k = hd->pairs[i].key->str;
         if (!*k || strpbrk(k, ": \t\r\n"))
             return an_fail(ld->err, AN_ESCHEMA, &hd->pairs[i].key->loc, "invalid header name '%s'",
                            k);
         o->header_names[i] = k;
+        o->header_locs[i] = hd->pairs[i].value->loc;
         if ((rc = an_ld_string(ld, hd->pairs[i].value, k, &o->header_values[i])) ||
             (rc = an_interp_check(o->header_values[i], &hd->pairs[i].value->loc, ld->err)))
             return rc;
@@ -59,6 +61,7 @@ static int load_strings(struct an_ld *ld, const struct an_ynode *n, struct an_ot
     struct an_ynode *v;
     int rc;
     if ((v = an_yaml_get(n, "endpoint"))) {
+        o->endpoint_loc = v->loc;
         if ((rc = an_ld_string(ld, v, "endpoint", &o->endpoint)) ||
             (rc = an_interp_check(o->endpoint, &v->loc, ld->err)))
             return rc;

@@ -101,12 +101,12 @@ static int fill_headers(const struct an_otlp_config *cfg, char **vals, struct an
 {
     static const struct an_vars none;
     for (size_t i = 0; i < cfg->nheaders; i++) {
-        int rc = an_interp(cfg->header_values[i], &cfg->loc, &none, &vals[i], err);
+        int rc = an_interp(cfg->header_values[i], &cfg->header_locs[i], &none, &vals[i], err);
         if (rc)
             return rc;
         if (strpbrk(vals[i], "\r\n"))
-            return an_fail(err, AN_EUSAGE, &cfg->loc, "otlp header '%s' holds a line break",
-                           cfg->header_names[i]);
+            return an_fail(err, AN_EUSAGE, &cfg->header_locs[i],
+                           "otlp header '%s' holds a line break", cfg->header_names[i]);
     }
     return 0;
 }
@@ -140,7 +140,7 @@ int an_otlp_new(struct an_otlp **out, const struct an_otlp_config *cfg, const ch
         rc = an_fail(err, AN_EUSAGE, cfg->present ? &cfg->loc : NULL,
                      "'otlp' names no endpoint (give 'endpoint' or --otlp ENDPOINT)");
     else
-        rc = an_interp(cfg->endpoint, &cfg->loc, &none, &url, err);
+        rc = an_interp(cfg->endpoint, &cfg->endpoint_loc, &none, &url, err);
     if (!rc && !(rc = fill_headers(cfg, vals, err))) {
         o.endpoint = url;
         o.header_values = (const char *const *)vals;
