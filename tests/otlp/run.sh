@@ -180,7 +180,7 @@ run bad-cap 2 openai -c "$out/bad2.config.yaml"
 check "otlp.max_batch_bytes 0: file:line:col" grep -q "bad2.config.yaml:4:20: 'max_batch_bytes' must be at least 1" "$out/bad-cap.log"
 
 printf 'version: "1.0"\ntarget: {type: openai, endpoint: "http://127.0.0.1:9/v1", model: m}\notlp:\n  headers: {Authorization: "Bearer ${ENV.OTLP_UNSET_TOKEN}"}\n' >"$out/bad3.config.yaml"
-run unset-env 2 openai -c "$out/bad3.config.yaml" --otlp http://127.0.0.1:9
+run unset-env 2 openai -c "$out/bad3.config.yaml" --otlp http://127.0.0.1:9 .
 check "an otlp header naming an unset variable: exit 2 at its place" grep -q "bad3.config.yaml:4:28: environment variable 'OTLP_UNSET_TOKEN' is not set" "$out/unset-env.log"
 OPENAI_URL=$OPENAI_URL run bad-endpoint 2 openai --otlp ftp://127.0.0.1:4318
 check "--otlp with a URL that is not http(s): exit 2, said" grep -q "otlp endpoint 'ftp://127.0.0.1:4318' is not an http(s) URL" "$out/bad-endpoint.log"
