@@ -98,6 +98,8 @@ struct an_judgement {
     char *reason; /* the judge's reason, or why its answer was unusable */
     int64_t duration_ms;
     int64_t start_ms; /* Unix ms the judge was asked (for traces); 0: unknown */
+    char span_id[17]; /* --otlp: the judge call's span, sent to the judge in its
+                         traceparent (docs/otel.md); "": none */
 };
 
 struct an_judgements {
@@ -145,6 +147,7 @@ struct an_dynamic_result {
     /* when the simulator was asked for each turn's message (Unix ms, for
      * traces), indexed by turn like `reasoning`; 0: not asked */
     int64_t *sim_start_ms, *sim_end_ms;
+    char (*sim_span_id)[17]; /* --otlp: each call's span, sent in its traceparent; "": none */
     size_t nsim;
 };
 

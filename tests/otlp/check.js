@@ -124,6 +124,9 @@ function agui() {
   const turns = spans.filter((s) => /^turn /.test(s.name));
   const seen = traceparents('agui-requests.jsonl', turns, 'ananke=t61rcWkgMzE');
   expect(seen.size === 3, `the agent's requests name ${seen.size} turn spans, expected 3`);
+  // and the judge's request names the judge's span
+  const js = traceparents('judge-requests.jsonl', [judge], 'ananke=t61rcWkgMzE');
+  expect(js.size === 1, "the judge's request names the judge span");
 }
 
 function openai() {
@@ -193,6 +196,9 @@ function dynamic() {
   childOf(t1, test, 'turn 1');
   childOf(t2, test, 'turn 2');
   expect(t1.attributes['ananke.turn.input'] === 'Hi, I need to file an expense', 'the simulated message is the turn input');
+  // each simulator request names its call's span
+  const ss = traceparents('sim-requests.jsonl', sims, null);
+  expect(ss.size === 2, `the simulator's requests name ${ss.size} simulator spans, expected 2`);
   // each simulator call ends before the turn it wrote starts
   if (sims.length === 2) expect(BigInt(sims[1].end) <= BigInt(t2.start), 'simulator call 2 ends after turn 2 starts');
 }

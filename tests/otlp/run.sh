@@ -65,7 +65,7 @@ start a2a "$MOCK" a2a --port-file "$out/a2a.port" --requests "$out/a2a-requests.
 A2A_URL=$url
 start dyn-agent "$MOCK" agui --scenario "$here/suite/dynamic/scenario.yaml" --port-file "$out/dyn-agent.port"
 DYN_AGENT_URL=$url
-start dyn-sim "$MOCK" openai --scenario "$here/suite/dynamic/openai.yaml" --port-file "$out/dyn-sim.port"
+start dyn-sim "$MOCK" openai --scenario "$here/suite/dynamic/openai.yaml" --port-file "$out/dyn-sim.port" --requests "$out/sim-requests.jsonl"
 DYN_SIM_URL=$url/v1
 export DYN_AGENT_URL DYN_SIM_URL
 export AGUI_URL HTTP_URL A2A_URL OTLP_TEST_KEY=sk-otlp-9f8e7d6c5b4a OTLP_TOKEN=tok-collector-1
@@ -86,7 +86,7 @@ verify() {
   local name=$1 f; shift
   check "$name" node "$here/check.js" "$out" "$@"
   n=$((n + 1))
-  for f in spans collector agui-requests openai-requests http-requests a2a-requests; do
+  for f in spans collector agui-requests openai-requests http-requests a2a-requests judge-requests sim-requests; do
     [ -f "$out/$f.jsonl" ] && cp "$out/$f.jsonl" "$out/$1-$n.$f.jsonl" && : >"$out/$f.jsonl"
   done
   return 0
@@ -94,7 +94,7 @@ verify() {
 # fresh: forget what the receiver and the mocks logged so far
 fresh() {
   local f
-  for f in spans collector agui-requests openai-requests http-requests a2a-requests; do
+  for f in spans collector agui-requests openai-requests http-requests a2a-requests judge-requests sim-requests; do
     [ -f "$out/$f.jsonl" ] && : >"$out/$f.jsonl"
   done
   return 0

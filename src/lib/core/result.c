@@ -156,6 +156,7 @@ void an_dynamic_result_free(struct an_dynamic_result *d)
     free(d->reasoning);
     free(d->sim_start_ms);
     free(d->sim_end_ms);
+    free(d->sim_span_id);
     free(d);
 }
 

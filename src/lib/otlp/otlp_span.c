@@ -257,6 +257,8 @@ static void judge_span(struct otlp_spans *sp, const struct an_test_result *t,
     size_t k =
         span_add(sp, t->trace_id, parent, name, OTLP_KIND_CLIENT, start, start + j->duration_ms);
     struct otlp_span *s = &sp->v[k];
+    if (j->span_id[0]) /* the span the judge's requests named as their parent */
+        memcpy(s->span_id, j->span_id, 17);
     otlp_attr_str(sp, &s->attrs, "gen_ai.operation.name", "chat");
     otlp_attr_str(sp, &s->attrs, "ananke.judge.agent", j->agent);
     otlp_attr_str(sp, &s->attrs, "ananke.judge.verdict",
@@ -283,6 +285,8 @@ static void simulator_spans(struct otlp_spans *sp, const struct an_test_result *
         size_t i = span_add(sp, t->trace_id, parent, name, OTLP_KIND_CLIENT, d->sim_start_ms[k],
                             d->sim_end_ms[k]);
         struct otlp_span *s = &sp->v[i];
+        if (d->sim_span_id && d->sim_span_id[k][0])
+            memcpy(s->span_id, d->sim_span_id[k], 17);
         otlp_attr_str(sp, &s->attrs, "gen_ai.operation.name", "chat");
         otlp_attr_str(sp, &s->attrs, "ananke.simulator.agent", d->simulator);
         otlp_attr_int(sp, &s->attrs, "ananke.simulator.turn", (int64_t)k);

@@ -492,6 +492,7 @@ static void open_session(struct an_job *j)
     if (j->test->dyn) {
         j->dyn = an_xcalloc(1, sizeof *j->dyn);
         an_dyn_init(j->dyn, j->test->dyn, an_clock_mono_ms(), j->env->seed);
+        j->dyn->trace_id = j->res.trace_id[0] ? j->res.trace_id : NULL;
         if (!j->deadline_mono || j->dyn->deadline_mono < j->deadline_mono)
             j->deadline_mono = j->dyn->deadline_mono;
         dyn_step(j, -1);

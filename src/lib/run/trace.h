@@ -16,4 +16,13 @@ void an_trace_test(struct an_test_result *t);
  * t has no trace. */
 void an_trace_turn(const struct an_test_result *t, struct an_turn_rec *r);
 
+/* A helper agent's call (a judge, the simulator) in the trace of `trace_id`
+ * (32 hex digits; NULL or "": none): a fresh span id into span (17 bytes)
+ * and its traceparent into r, so the helper's requests carry it. Nothing
+ * (span "") when there is no trace. */
+void an_trace_helper(const char *trace_id, char *span, struct an_turn_rec *r);
+/* The trace a run gave these turns (the first traceparent's), into out (33
+ * bytes); "" when none has one. */
+void an_trace_of_turns(const struct an_turn_rec *turns, size_t n, char *out);
+
 #endif
