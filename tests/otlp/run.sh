@@ -11,7 +11,8 @@
 #   - a secret (a header built from the environment, echoed by the agent
 #     in a tool call's arguments) redacted in what is exported;
 #   - the turn's traceparent (and the config's tracestate) in the requests
-#     of AG-UI, OpenAI, http and A2A targets (the mocks log their headers);
+#     of AG-UI, OpenAI, http and A2A targets, and the judge's and the
+#     simulator's own spans in theirs (the mocks log their headers);
 #   - both encodings (http/protobuf, http/json), the collector's headers;
 #   - a collector that is down, that errs, or that never answers: a
 #     warning, the run's exit code unchanged, within the timeout.
