@@ -68,6 +68,7 @@ lane_peers() {
   step acp-sdk env ANANKE_BUILD="$B" bash tests/acp-sdk/run.sh
   step mcp env ANANKE_BUILD="$B" bash tests/mcp/run.sh
   step a2a env ANANKE_BUILD="$B" bash tests/a2a/run.sh
+  step otlp env ANANKE_BUILD="$B" bash tests/otlp/run.sh
   step action env ANANKE_BUILD="$B" bash tests/action/run.sh
   step docs bash tests/docs.sh
 }

@@ -8,6 +8,7 @@
 #include "ananke/cancel.h"
 #include "ananke/clock.h"
 #include "ananke/interp.h"
+#include "ananke/otlp.h"
 #include "ananke/record.h"
 #include "ananke/redact.h"
 #include "ananke/report.h"
@@ -23,6 +24,7 @@ struct run_ctx {
     bool line_shown; /* the progress line is on screen now */
     int64_t last_flush;
     struct cli_history *hist;
+    struct an_otlp *otlp; /* --otlp, otlp: (NULL: no traces) */
 };
 
 static void clear_progress(struct run_ctx *c)
@@ -38,6 +40,8 @@ static void on_test(const struct an_test_result *t, void *ud)
     struct run_ctx *c = ud;
     clear_progress(c);
     cli_history_note(c->hist, t);
+    if (c->otlp)
+        an_otlp_add(c->otlp, t);
     an_console_test(stdout, t, &c->console);
     /* a terminal sees each line at once; a pipe or a CI log gets them at
      * least every quarter second, not one write per test */
@@ -297,6 +301,24 @@ static void console_setup(struct run_args *a, struct run_ctx *ctx)
     a->ro.ud = ctx;
 }
 
+/* --otlp ENDPOINT or the config's otlp.endpoint: traces (docs/otel.md).
+ * 0, or the exit code of an invalid setting. */
+static int otlp_start(struct run_args *a, const struct an_suite *suite, struct run_ctx *ctx)
+{
+    const struct an_otlp_config *oc = &suite->config.otlp;
+    if (!a->otlp && !oc->endpoint)
+        return 0; /* an otlp: block without an endpoint waits for --otlp */
+    struct an_err err = AN_ERR_INIT;
+    if (an_otlp_new(&ctx->otlp, oc, a->otlp, NULL, NULL, &err)) {
+        char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+        fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
+        return AN_EXIT_INVALID;
+    }
+    a->ro.trace = true;
+    a->ro.tracestate = oc->tracestate;
+    return 0;
+}
+
 /* --record DIR: opened before anything runs (nothing selected: the run
  * says so, exit 2, and DIR stays untouched). */
 static int record_start(struct run_args *a, struct an_suite *suite, struct an_recorder **rec)
@@ -427,7 +449,7 @@ int cmd_run(int argc, char **argv)
     struct an_recorder *rec = NULL;
     struct an_started *started = NULL;
     struct an_tools *tools = NULL;
-    struct run_ctx ctx;
+    struct run_ctx ctx = {0};
     struct an_err err = AN_ERR_INIT;
     struct cli_history hist = {0};
     bool stop = false;
@@ -438,6 +460,8 @@ int cmd_run(int argc, char **argv)
     console_setup(&a, &ctx);
     cli_history_start(&hist, a.history, a.no_history);
     ctx.hist = &hist;
+    if ((rc = otlp_start(&a, suite, &ctx)))
+        goto done;
     if (a.record_dir && (rc = record_start(&a, suite, &rec)))
         goto done;
     cli_cancel_on_signals();
@@ -453,6 +477,7 @@ int cmd_run(int argc, char **argv)
     }
     clear_progress(&ctx);
     rc = finish(&a, suite, &result, &ctx, rec);
+    an_otlp_flush(ctx.otlp); /* a failed export warns; the exit code stays */
     if (result.ntests) {
         struct cli_history_run hr = {.kind = "run",
                                      .argc = argc,
@@ -466,6 +491,7 @@ int cmd_run(int argc, char **argv)
     }
 
 done:
+    an_otlp_free(ctx.otlp);
     cli_history_release(&hist);
     an_start_down(started);
     an_tools_down(tools);

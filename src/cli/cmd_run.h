@@ -14,6 +14,7 @@ struct run_args {
     const char *record_dir, *filter_src;
     const char *history; /* --history FILE */
     bool no_history;     /* --no-history */
+    const char *otlp;    /* --otlp ENDPOINT */
     char **paths;        /* PATH arguments (PATH:LINE's PATH owned by sel) */
     int npaths, verbose;
     bool dry, list_reporters;

@@ -476,6 +476,13 @@ static const struct cli_option options[] = {
      .arg = NULL,
      .help = "keep this run out of the history (as ANANKE_HISTORY=0)",
      .field = offsetof(struct run_args, no_history)},
+    {.name = "--otlp",
+     .alias = NULL,
+     .arg = "ENDPOINT",
+     .help = "export each test as an OpenTelemetry trace to the\n"
+             "OTLP/HTTP collector at ENDPOINT (the config's\n"
+             "otlp.endpoint otherwise; docs/otel.md)",
+     .field = offsetof(struct run_args, otlp)},
     {.name = "--redact",
      .alias = NULL,
      .arg = "REGEX",

@@ -88,6 +88,12 @@ for (const c of fs.readdirSync(e2e, { withFileTypes: true })) {
   }
 }
 
+// 2b. the suites of tests/otlp/run.sh (otlp: in the config; docs/otel.md shows one)
+for (const f of walk(path.join(root, 'tests/otlp/suite'))) {
+  if (isTest(f)) expectFile('test', f, true);
+  else if (isConfig(f)) expectFile('config', f, true);
+}
+
 // 3. malformed files a schema can see. Not listed, because only the loader
 // can tell: malformed/e (a regex that does not compile), i (an unterminated
 // "${"), j (an extends name missing from the config's assertions:).

@@ -274,6 +274,7 @@ static int start(struct a2a_session *s, struct an_transcript *t, enum stage stag
     req.max_body = stage == ST_CARD ? CARD_MAX : s->max_turn_bytes;
     req.on_data = on_body;
     req.ud = io;
+    req.traceparent = cur(t)->traceparent;
     if (stage == ST_CARD)
         req.content_type = NULL; /* a redirect is followed by a2a_end, hop by hop */
     io->req = req;
