@@ -541,8 +541,9 @@ static void usage(void)
          "failed or errored or was inconclusive (unless --allow-inconclusive), an\n"
          "expected failure passed (stale), a test was flaky with --fail-on-flaky, the\n"
          "recording could not be written, or target.start's agent did not start, 2\n"
-         "invalid invocation, config or test file, no test found, or a --record DIR\n"
-         "that is not new or empty, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).");
+         "invalid invocation, config or test file, no test found, a --record DIR\n"
+         "that is not new or empty, or a --replay-tools DIR that cannot be read, 130\n"
+         "interrupted (Ctrl-C), 143 terminated (SIGTERM).");
 }
 
 static int positional(void *c, const char *arg)
