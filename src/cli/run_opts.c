@@ -592,7 +592,8 @@ static int check(struct run_args *a)
     if (a->record_dir && !*a->record_dir)
         return cli_usage_error("--record needs a directory");
     if (a->replay_miss && strcmp(a->replay_miss, "error") && strcmp(a->replay_miss, "passthrough"))
-        return cli_usage_error("--replay-miss takes error or passthrough, not '%s'", a->replay_miss);
+        return cli_usage_error("--replay-miss takes error or passthrough, not '%s'",
+                               a->replay_miss);
     if (a->replay_miss && !a->replay_tools)
         return cli_usage_error("--replay-miss goes with --replay-tools DIR");
     if (a->replay_tools && !*a->replay_tools)

@@ -32,10 +32,12 @@ static const struct {
     {"{}", {NULL}, "{}"},
     {"null", {NULL}, "{}"},
     {"{\"b\": 1, \"a\": 2}", {NULL}, "{\"a\":2,\"b\":1}"},
-    {"{\"z\": {\"y\": 1, \"x\": [3, {\"d\": 1, \"c\": 2}]}}", {NULL},
+    {"{\"z\": {\"y\": 1, \"x\": [3, {\"d\": 1, \"c\": 2}]}}",
+     {NULL},
      "{\"z\":{\"x\":[3,{\"c\":2,\"d\":1}],\"y\":1}}"},
     /* numbers: 1, 1.0 and 1e0 are one number; -0 is 0; fractions stay */
-    {"{\"a\": 1.0, \"b\": 1e0, \"c\": -0.0, \"d\": 2.5, \"e\": 1E3}", {NULL},
+    {"{\"a\": 1.0, \"b\": 1e0, \"c\": -0.0, \"d\": 2.5, \"e\": 1E3}",
+     {NULL},
      "{\"a\":1,\"b\":1,\"c\":0,\"d\":2.5,\"e\":1000}"},
     {"{\"a\": 1e300}", {NULL}, "{\"a\":1.0000000000000001e300}"},
     {"{\"s\": \"caf\\u00e9 \\\"q\\\"\"}", {NULL}, "{\"s\":\"caf\xc3\xa9 \\\"q\\\"\"}"},
@@ -43,9 +45,11 @@ static const struct {
     {"{\"m\": \"hi\", \"request_id\": \"r-1\"}", {"request_id", NULL}, "{\"m\":\"hi\"}"},
     {"{\"m\": \"hi\", \"request_id\": \"r-1\"}", {"$.request_id", NULL}, "{\"m\":\"hi\"}"},
     {"{\"meta\": {\"ts\": 5, \"k\": 1}}", {"meta.ts", NULL}, "{\"meta\":{\"k\":1}}"},
-    {"{\"items\": [{\"id\": 1, \"n\": 2}, {\"id\": 3, \"n\": 4}]}", {"items.*.id", NULL},
+    {"{\"items\": [{\"id\": 1, \"n\": 2}, {\"id\": 3, \"n\": 4}]}",
+     {"items.*.id", NULL},
      "{\"items\":[{\"n\":2},{\"n\":4}]}"},
-    {"{\"items\": [{\"id\": 1}, {\"id\": 3}]}", {"items[1].id", NULL},
+    {"{\"items\": [{\"id\": 1}, {\"id\": 3}]}",
+     {"items[1].id", NULL},
      "{\"items\":[{\"id\":1},{}]}"},
     {"{\"items\": [1, 2, 3]}", {"items.1", NULL}, "{\"items\":[1,null,3]}"},
     {"{\"a\": 1, \"b\": 2}", {"*", NULL}, "{}"},
@@ -59,9 +63,8 @@ static void canonical(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof canon_table / sizeof *canon_table; i++) {
         json_error_t je;
-        json_t *args = canon_table[i].args
-                           ? json_loads(canon_table[i].args, JSON_DECODE_ANY, &je)
-                           : NULL;
+        json_t *args = canon_table[i].args ? json_loads(canon_table[i].args, JSON_DECODE_ANY, &je)
+                                           : NULL;
         size_t n = 0;
         while (n < 3 && canon_table[i].ignore[n])
             n++;
@@ -158,11 +161,11 @@ static void sequences(void **state)
     struct an_err err = AN_ERR_INIT;
     put("tools/shop.jsonl",
         HEAD CALL("pay", "{\"m\": 1, \"request_id\": \"a\"}", "first")
-            CALL("pay", "{\"m\": 1, \"request_id\": \"b\"}", "second")
-                CALL("other", "{\"m\": 1}", "other test")
-                    "{\"test\": \"pay\", \"method\": \"tools/call\", \"name\": \"echo\", "
-                    "\"arguments\": {\"m\": 2}, \"result\": null, \"mocked\": true}\n"
-                    "{\"method\": \"tools/list\", \"result\": {\"tools\": []}}\n\n");
+            CALL("pay", "{\"m\": 1, \"request_id\": \"b\"}", "second") CALL(
+                "other", "{\"m\": 1}",
+                "other test") "{\"test\": \"pay\", \"method\": \"tools/call\", \"name\": \"echo\", "
+                              "\"arguments\": {\"m\": 2}, \"result\": null, \"mocked\": true}\n"
+                              "{\"method\": \"tools/list\", \"result\": {\"tools\": []}}\n\n");
     assert_int_equal(an_tools_replay_open(dir, AN_REPLAY_MISS_ERROR, &cfg, &err), 0);
     struct an_test pay = {.name = "pay"}, other = {.name = "other"};
     an_tools_turn_begins(&pay, 1);
@@ -170,6 +173,16 @@ static void sequences(void **state)
     expect("{\"request_id\": \"y\", \"m\": 1}", "second");
     expect("{\"m\": 1}", "second"); /* past the recorded ones: the last again */
     expect("{\"m\": 2}", "no recorded call echo({\"m\":2}) on tool server 'shop' in test 'pay'");
+    /* the agent's arguments are quoted up to 512 bytes, cut at a character */
+    char big[2100] = "{\"m\": \"x";
+    for (size_t i = strlen(big); i < 2000; i += 2)
+        memcpy(big + i, "\xc3\xa9", 2);
+    memcpy(big + 2000, "\"}", 3);
+    char *got = answer(big);
+    assert_non_null(strstr(got, "no recorded call echo({\"m\":\""));
+    assert_non_null(strstr(got, "\xc3\xa9\xe2\x80\xa6 (2001 bytes)) on tool server 'shop'"));
+    assert_true(strlen(got) < 800);
+    free(got);
     an_tools_turn_begins(&pay, 2); /* a later turn goes on */
     expect("{\"m\": 1}", "second");
     an_tools_turn_begins(&other, 1);
@@ -198,7 +211,8 @@ static const struct {
      "/tools/shop.jsonl:1:1: this is the traffic of tool server 'bank', not of 'shop'"},
     {HEAD "{\"method\": \"tools/call\", \"name\": \"echo\",, }\n",
      "/tools/shop.jsonl:2:41: invalid JSON"},
-    {HEAD "\n" CALL("t", "{}", "x") "[1]\n", "/tools/shop.jsonl:4:1: a line must be one JSON object"},
+    {HEAD "\n" CALL("t", "{}", "x") "[1]\n",
+     "/tools/shop.jsonl:4:1: a line must be one JSON object"},
     {HEAD "{\"name\": \"echo\"}\n", "/tools/shop.jsonl:2:1: 'method' must be a string"},
     {HEAD "{\"method\": \"tools/call\", \"name\": 5, \"result\": {}}\n",
      "/tools/shop.jsonl:2:1: 'name' must be a string"},

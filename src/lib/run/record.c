@@ -526,8 +526,7 @@ int an_record_write(struct an_recorder *rc, const struct an_run_result *res, boo
     run = run_json(rc, res, complete, slugs);
     red_run = an_redact_json(rc->red, run, one);
     tally(rc, "run.json", one);
-    if ((rc_ = write_tools(rc, err)) ||
-        (rc_ = write_json(rc, "redactions.json", rc->report, err)))
+    if ((rc_ = write_tools(rc, err)) || (rc_ = write_json(rc, "redactions.json", rc->report, err)))
         goto done;
     rc_ = write_json(rc, "run.json", red_run, err); /* last: now the recording is whole */
 done:

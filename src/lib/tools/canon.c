@@ -19,7 +19,9 @@ static json_t *normalise(const json_t *v)
         const char *k;
         json_t *x;
         json_object_foreach((json_t *)v, k, x)
-        json_object_set_new(o, k, normalise(x));
+        {
+            json_object_set_new(o, k, normalise(x));
+        }
         return o;
     }
     if (json_is_array(v)) {
@@ -27,7 +29,9 @@ static json_t *normalise(const json_t *v)
         size_t i;
         json_t *x;
         json_array_foreach(v, i, x)
-        json_array_append_new(a, normalise(x));
+        {
+            json_array_append_new(a, normalise(x));
+        }
         return a;
     }
     if (json_is_real(v)) {
@@ -83,7 +87,9 @@ static void drop_at(json_t *v, const char *tok, const char *rest)
             const char *k;
             json_t *x;
             json_object_foreach(v, k, x)
-            drop(x, rest);
+            {
+                drop(x, rest);
+            }
         } else if (last) {
             json_object_del(v, tok);
         } else if (json_object_get(v, tok)) {

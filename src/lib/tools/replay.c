@@ -273,16 +273,30 @@ static bool same_test(const char *a, const char *b)
     return a && b ? !strcmp(a, b) : a == b;
 }
 
+/* The agent chose the arguments (up to max_body_bytes): the message quotes
+ * at most MISS_QUOTE bytes of them, cut at a character's start. */
+#define MISS_QUOTE 512
+
 static char *miss_text(const char *server, const char *tool, const char *canon, const char *test)
 {
     struct an_buf b = AN_BUF_INIT;
-    an_buf_printf(&b, "no recorded call %s(%s) on tool server '%s'", tool, canon, server);
+    size_t len = strlen(canon), cut = len;
+    if (len > MISS_QUOTE) {
+        cut = MISS_QUOTE;
+        while (cut > 0 && ((unsigned char)canon[cut] & 0xC0) == 0x80)
+            cut--;
+    }
+    an_buf_printf(&b, "no recorded call %s(%.*s", tool, (int)cut, canon);
+    if (cut < len)
+        an_buf_printf(&b, "… (%zu bytes)", len);
+    an_buf_printf(&b, ") on tool server '%s'", server);
     if (test)
         an_buf_printf(&b, " in test '%s'", test);
     else
         an_buf_puts(&b, " outside the tests");
-    an_buf_printf(&b, " of '%s' (--replay-tools; --replay-miss passthrough sends such calls "
-                      "upstream)",
+    an_buf_printf(&b,
+                  " of '%s' (--replay-tools; --replay-miss passthrough sends such calls "
+                  "upstream)",
                   rdir ? rdir : "");
     char *s = an_xstrdup(an_buf_cstr(&b));
     an_buf_release(&b);
