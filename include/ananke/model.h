@@ -285,6 +285,14 @@ struct an_price {
 
 /* `tool_servers:` one MCP server the agent uses, served to it through
  * ananke's proxy (docs/tools.md). Strings borrowed from the suite. */
+/* tool_servers.NAME.ignore_args's entry for one tool (docs/tools.md
+ * "Record and replay"): paths in the args_match syntax, "*" a wildcard. */
+struct an_tool_ignore {
+    const char *tool;
+    const char **paths;
+    size_t npaths;
+};
+
 struct an_tool_server {
     const char *name;
     struct an_loc loc;
@@ -297,6 +305,12 @@ struct an_tool_server {
      * message either way: a request's body, an HTTP upstream's answer
      * (0: 32 MiB) */
     int64_t timeout_ms, max_body_bytes;
+    /* ignore_args: {TOOL: [paths]}, the arguments left out when a call is
+     * matched against a recorded one (--replay-tools), and
+     * replay_max_bytes: the cap on its recorded traffic file (0: 64 MiB) */
+    struct an_tool_ignore *ignore_args;
+    size_t nignore_args;
+    int64_t replay_max_bytes;
 };
 
 /* `otlp:` (docs/otel.md): where each test goes as an OpenTelemetry trace.

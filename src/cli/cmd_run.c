@@ -348,6 +348,21 @@ static int record_start(struct run_args *a, struct an_suite *suite, struct an_re
     return rc;
 }
 
+/* --replay-tools DIR: read before anything runs (a recording that cannot
+ * be read is an invalid invocation: exit 2, nothing contacted). */
+static int replay_tools_open(const struct run_args *a, const struct an_suite *suite)
+{
+    struct an_err err = AN_ERR_INIT;
+    enum an_replay_miss miss = a->replay_miss && !strcmp(a->replay_miss, "passthrough")
+                                   ? AN_REPLAY_MISS_PASSTHROUGH
+                                   : AN_REPLAY_MISS_ERROR;
+    if (!an_tools_replay_open(a->replay_tools, miss, &suite->config, &err))
+        return 0;
+    char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+    fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
+    return AN_EXIT_INVALID;
+}
+
 /* target.start: only when a test will run (stopped by the caller on every
  * path). 0, or the exit code of an agent that did not start. */
 static int start_agent(struct run_args *a, struct an_suite *suite, struct an_started **started,
@@ -457,6 +472,8 @@ int cmd_run(int argc, char **argv)
     int rc = run_args_parse(&a, argc, argv, &stop);
     if (rc || stop || (rc = prepare(&a, &suite, &stop)) || stop)
         goto done;
+    if (a.replay_tools && (rc = replay_tools_open(&a, suite)))
+        goto done;
     console_setup(&a, &ctx);
     cli_history_start(&hist, a.history, a.no_history);
     ctx.hist = &hist;
@@ -495,6 +512,7 @@ done:
     cli_history_release(&hist);
     an_start_down(started);
     an_tools_down(tools);
+    an_tools_replay_close();
     an_record_free(rec);
     an_run_result_release(&result);
     an_suite_free(suite);

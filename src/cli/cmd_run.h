@@ -12,6 +12,7 @@ struct run_args {
     const char *config, *color, *shard, *protocol;
     const char *target_name, *model, *simulator; /* -n, --connector, --simulator */
     const char *record_dir, *filter_src;
+    const char *replay_tools, *replay_miss;
     const char *history; /* --history FILE */
     bool no_history;     /* --no-history */
     const char *otlp;    /* --otlp ENDPOINT */

@@ -465,6 +465,18 @@ static const struct cli_option options[] = {
              "directory): results, raw frames, hook variables,\n"
              "secrets redacted; 'ananke replay DIR' judges it again",
      .field = offsetof(struct run_args, record_dir)},
+    {.name = "--replay-tools",
+     .alias = NULL,
+     .arg = "DIR",
+     .help = "answer the tool servers' calls from the recording DIR\n"
+             "(made with --record) instead of their upstreams",
+     .field = offsetof(struct run_args, replay_tools)},
+    {.name = "--replay-miss",
+     .alias = NULL,
+     .arg = "MODE",
+     .help = "a call DIR did not record: error (default: the test is\n"
+             "an ERROR naming it) or passthrough (to the upstream)",
+     .field = offsetof(struct run_args, replay_miss)},
     {.name = "--history",
      .alias = NULL,
      .arg = "FILE",
@@ -536,8 +548,9 @@ static void usage(void)
          "failed or errored or was inconclusive (unless --allow-inconclusive), an\n"
          "expected failure passed (stale), a test was flaky with --fail-on-flaky, the\n"
          "recording could not be written, or target.start's agent did not start, 2\n"
-         "invalid invocation, config or test file, no test found, or a --record DIR\n"
-         "that is not new or empty, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).");
+         "invalid invocation, config or test file, no test found, a --record DIR\n"
+         "that is not new or empty, or a --replay-tools DIR that cannot be read, 130\n"
+         "interrupted (Ctrl-C), 143 terminated (SIGTERM).");
 }
 
 static int positional(void *c, const char *arg)
@@ -585,6 +598,13 @@ static int check(struct run_args *a)
                                "nothing");
     if (a->record_dir && !*a->record_dir)
         return cli_usage_error("--record needs a directory");
+    if (a->replay_miss && strcmp(a->replay_miss, "error") && strcmp(a->replay_miss, "passthrough"))
+        return cli_usage_error("--replay-miss takes error or passthrough, not '%s'",
+                               a->replay_miss);
+    if (a->replay_miss && !a->replay_tools)
+        return cli_usage_error("--replay-miss goes with --replay-tools DIR");
+    if (a->replay_tools && !*a->replay_tools)
+        return cli_usage_error("--replay-tools needs a directory");
     if (a->ro.max_repeats && !a->ro.adaptive)
         return cli_usage_error("--max-repeats goes with --repeat auto; --repeat K runs a test "
                                "K times");

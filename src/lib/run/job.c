@@ -248,6 +248,7 @@ static void begin_turn(struct an_job *j, bool retry)
     CURL *easy = NULL;
     /* the turn's tool_mocks, then the test's, answer its tool calls */
     an_tools_use_mocks(j->test, t);
+    an_tools_turn_begins(j->test, j->turn + 1);
     if (j->session->ops->begin(j->session, tr, rec->input, retry, &easy)) {
         rec = &tr->turns[j->turn];
         set_error(&j->res, rec->error_code, (int)j->turn,
