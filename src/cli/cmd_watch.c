@@ -7,6 +7,7 @@
  * hook names (every test reruns), or for a key on stdin: Enter reruns all,
  * f the failed, q quits. Keys typed during a run wait for its end. */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,9 +251,10 @@ static enum key key_read(struct watch *wt)
         return KEY_NONE;
     }
     char c = buf[0];
-    if (!wt->raw && c != '\n') { /* the rest of the line, up to its end */
+    if (!wt->raw && c != '\n') { /* the rest of the line, as far as it has come */
         char d = c;
-        while (d != '\n' && read(wt->key_fd, &d, 1) == 1)
+        struct pollfd p = {.fd = wt->key_fd, .events = POLLIN};
+        while (d != '\n' && poll(&p, 1, 0) > 0 && read(wt->key_fd, &d, 1) == 1)
             ;
     }
     switch (c) {
