@@ -95,7 +95,8 @@ struct watch {
     bool load_failed; /* the last pass loaded nothing */
     bool tty_out;
     struct termios saved;
-    bool raw; /* stdin switched to single keys (restore saved) */
+    bool raw;     /* stdin switched to single keys (restore saved) */
+    bool midline; /* not a terminal: a line's first character read, not its end */
     int key_fd;
 };
 
@@ -251,12 +252,18 @@ static enum key key_read(struct watch *wt)
         return KEY_NONE;
     }
     char c = buf[0];
+    bool rest = wt->midline;     /* the end of a line already acted on */
     if (!wt->raw && c != '\n') { /* the rest of the line, as far as it has come */
         char d = c;
         struct pollfd p = {.fd = wt->key_fd, .events = POLLIN};
         while (d != '\n' && poll(&p, 1, 0) > 0 && read(wt->key_fd, &d, 1) == 1)
             ;
+        wt->midline = d != '\n';
+    } else {
+        wt->midline = false;
     }
+    if (rest)
+        return KEY_NONE;
     switch (c) {
     case '\n':
     case '\r':

@@ -177,6 +177,11 @@ if waiting 1; then
   waiting 2 && check "keys on a pipe are read line-wise (f)" ran 2 gamma
   printf '\n' >&"$keys_fd"
   waiting 3 && check "... (an empty line: all)" ran 3 alpha beta gamma
+  printf 'f' >&"$keys_fd" # a key whose line has not ended acts at once
+  waiting 4 && check "... (f before its newline)" ran 4 gamma
+  printf '\n' >&"$keys_fd" # the end of that line is not another key (Enter)
+  sleep 0.5
+  check "... (and the rest of its line is no key)" test "$(console | grep -c '^-- watch pass 5')" = 0
   printf 'x\n' >&"$keys_fd"
   wait_for 1 '^watch: keys: Enter reruns all tests, f the failed ones, q quits' &&
     ok "an unknown key is answered with the keys"
