@@ -94,6 +94,9 @@ end_watch() {
   rc=$(cat "$tmp/rc" 2>/dev/null || echo none)
   wait "$watch_pid" 2>/dev/null
   watch_pid=""
+  if console | grep -qE 'Sanitizer|runtime error:'; then # a sanitized build's findings
+    bad "the sanitizers found something:"; console | grep -E -A8 'Sanitizer|runtime error:' | head -n 30
+  fi
 }
 edit() { sleep 0.05; printf '%s\n' "$2" >>"$tmp/p/$1"; }
 
