@@ -194,6 +194,7 @@ wait "$watch_pid"
 rc=$?
 watch_pid=""
 exec {keys_fd}>&-
+check "no sanitizer finding" test "$(console | grep -cE 'Sanitizer|runtime error:')" = 0
 check "SIGINT between runs exits with the last run's code (1)" test "$rc" = 1
 check "the console of a pipe is not cleared" test "$(grep -c $'\x1b\\[2J' "$tmp/console")" = 0
 
@@ -217,8 +218,10 @@ start_watch --no-history
 waiting 1 && check "a symlink loop is not followed (each test once)" ran 1 alpha beta gamma
 edit tests/b.test.yaml "# edited"
 waiting 2 && check "... and the watch still sees edits" ran 2 beta
-key q
+key $'\x03' # Ctrl-C on the terminal: SIGINT
 end_watch
+check "Ctrl-C on the terminal between runs exits with the last run's code (0)" test "$rc" = 0
+check "... and says so" grep -q '^watch: exit 0 (the last run' <(console)
 
 # ---- the inotify watch limit -------------------------------------------------
 # In a user namespace of its own the limit can be lowered
