@@ -143,6 +143,25 @@ static void ran(const struct an_test *t, const struct an_test_result *r, void *u
     free(k);
 }
 
+/* Forget the failed tests the suite no longer has (renamed, deleted). */
+static void prune_failed(struct watch *wt, const struct an_suite *s)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < wt->failed.n; i++) {
+        bool there = false;
+        for (size_t k = 0; k < s->ntests && !there; k++) {
+            char *key = test_key(s->tests[k].file, s->tests[k].name);
+            there = !strcmp(key, wt->failed.v[i]);
+            free(key);
+        }
+        if (there)
+            wt->failed.v[w++] = wt->failed.v[i];
+        else
+            free(wt->failed.v[i]);
+    }
+    wt->failed.n = w;
+}
+
 /* A hook's argument that names a file of the project (a script it runs):
  * a plain path (no variable), relative to the project root or inside it. */
 static void hook_files(struct watch *wt, const struct an_suite *s)
@@ -317,6 +336,8 @@ static void pass(struct watch *wt, int argc, char **argv)
     fflush(stdout);
     fflush(stderr);
     wt->load_failed = p.suite == NULL;
+    if (p.suite)
+        prune_failed(wt, p.suite);
     roots(wt, p.suite);
     an_suite_free(p.suite);
 }

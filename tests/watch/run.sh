@@ -68,7 +68,7 @@ section() {
 ran() {
   local n=$1; shift
   local got want
-  got=$(section "$n" | grep -oE '^(PASS|FAIL|ERROR) +[a-z]+' | awk '{print $2}' | sort | tr '\n' ' ')
+  got=$(section "$n" | grep -oE '^(PASS|FAIL|ERROR) +[a-z0-9]+' | awk '{print $2}' | sort | tr '\n' ' ')
   want=""
   [ $# -gt 0 ] && want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
   [ "$got" = "$want" ] && return 0
@@ -159,14 +159,17 @@ check "... and only one" test "$(console | grep -c '^-- watch pass 11')" = 0
 
 key f
 waiting 11 && check "f after a partial rerun still knows gamma failed" ran 11 gamma
+sed 's/name: gamma/name: gamma2/' "$tmp/p/tests/c.test.yaml" >"$tmp/p/tests/.c" && mv "$tmp/p/tests/.c" "$tmp/p/tests/c.test.yaml"
+waiting 12 && check "a renamed test reruns" ran 12 gamma2
+check "... and its old name is no longer counted failed" grep -q '^watch: last exit 1; .*f failed (1), q quit' <(section 12)
 key q
 end_watch
 check "q exits with the last run's code (1: gamma failed)" test "$rc" = 1
 check "... and says so" grep -q '^watch: exit 1 (the last run' <(console)
 check "a terminal's console is cleared once per pass" \
-  test "$(grep -o $'\x1b\\[2J' "$tmp/console" | wc -l)" = 11
-check "every pass that ran a test is in the history (10 runs)" \
-  test "$("$ANANKE" history --history "$tmp/history.sqlite" --json | jq length)" = 10
+  test "$(grep -o $'\x1b\\[2J' "$tmp/console" | wc -l)" = 12
+check "every pass that ran a test is in the history (11 runs)" \
+  test "$("$ANANKE" history --history "$tmp/history.sqlite" --json | jq length)" = 11
 
 # ---- SIGINT between runs, keys on a pipe ----------------------------------
 project
