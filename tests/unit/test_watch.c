@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,11 +74,22 @@ static struct an_watch *watcher(bool poll)
     return w;
 }
 
-/* the next settled change, which must come */
+static void on_alarm(int sig)
+{
+    (void)sig;
+    an_cancel_request();
+}
+
+/* the next settled change, which must come within 5 s */
 static size_t changes(struct an_watch *w, const struct an_watch_change **ch)
 {
     size_t n = 0;
-    assert_int_equal(an_watch_wait(w, -1, ch, &n), AN_WATCH_CHANGED);
+    signal(SIGALRM, on_alarm);
+    alarm(5);
+    enum an_watch_event ev = an_watch_wait(w, -1, ch, &n);
+    alarm(0);
+    an_cancel_reset();
+    assert_int_equal(ev, AN_WATCH_CHANGED);
     return n;
 }
 
@@ -166,7 +178,7 @@ static void test_symlink_loop(void **state)
     for (int poll = 0; poll < 2; poll++) {
         struct an_watch *w = watcher(poll);
         assert_int_equal(an_watch_nfiles(w), 4);
-        assert_int_equal(an_watch_ndirs(w), 3); /* tests, tests/sub, the config's */
+        assert_int_equal(an_watch_ndirs(w), 3); /* tests, tests/sub, the root (theirs) */
         const struct an_watch_change *ch;
         append("tests/sub/s.test.jsonl", "{}\n");
         assert_int_equal(changes(w, &ch), 1);
@@ -195,6 +207,37 @@ static void test_set_keeps_state(void **state)
     an_watch_free(w);
 }
 
+/* A tree removed and made again (a branch checked out) is still watched:
+ * its parent is watched too. */
+static void test_tree_remade(void **state)
+{
+    (void)state;
+    for (int poll = 0; poll < 2; poll++) {
+        struct an_watch_opts o = {.poll = poll, .poll_ms = 40, .debounce_ms = 40};
+        struct an_watch *w = an_watch_new(&o);
+        const char *trees[] = {at("tests/sub")};
+        an_watch_set(w, trees, 1, NULL, 0);
+        an_watch_mark(w);
+        const struct an_watch_change *ch;
+        assert_int_equal(rename(at("tests/sub"), at("old")), 0);
+        assert_int_equal(changes(w, &ch), 1);
+        assert_int_equal(ch[0].kind, AN_WATCH_REMOVED);
+        assert_int_equal(mkdir(at("tests/sub"), 0755), 0);
+        append("tests/sub/s.test.jsonl", "again\n");
+        assert_int_equal(changes(w, &ch), 1);
+        assert_string_equal(rel(ch[0].path), "tests/sub/s.test.jsonl");
+        assert_int_equal(ch[0].kind, AN_WATCH_ADDED);
+        append("tests/sub/s.test.jsonl", "edited\n");
+        assert_int_equal(changes(w, &ch), 1);
+        assert_int_equal(ch[0].kind, AN_WATCH_MODIFIED);
+        an_watch_free(w);
+        char cmd[200];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s' && mv '%s' '%s'", at("tests/sub"), at("old"),
+                 at("tests/sub"));
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
 static void test_key_and_cancel(void **state)
 {
     (void)state;
@@ -221,6 +264,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_polling, setup, teardown),
         cmocka_unit_test_setup_teardown(test_symlink_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_set_keeps_state, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tree_remade, setup, teardown),
         cmocka_unit_test_setup_teardown(test_key_and_cancel, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

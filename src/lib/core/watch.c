@@ -192,6 +192,7 @@ static void scan(struct snap *s, char *const *trees, size_t ntrees, char *const 
         struct stat st;
         if (stat(trees[i], &st) == 0 && S_ISDIR(st.st_mode) && snap_dir(s, trees[i], &st))
             walk(s, trees[i], 0);
+        parent_dir(s, trees[i]); /* a tree removed and made again (a checkout) */
     }
     for (size_t i = 0; i < nfiles; i++) {
         struct stat st;
