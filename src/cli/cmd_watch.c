@@ -80,6 +80,20 @@ static const char *shown(const char *path)
     return tidy(path);
 }
 
+/* s with its control characters as '?': a file name is anyone's text (an
+ * agent with file access may make one), and a terminal obeys escapes.
+ * In a buffer the next call reuses. */
+static const char *printable(const char *s)
+{
+    static char *last;
+    free(last);
+    last = an_xstrdup(s);
+    for (char *p = last; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return last;
+}
+
 enum pick { PICK_ALL, PICK_FAILED, PICK_FILES };
 
 struct watch {
@@ -314,7 +328,7 @@ static void waiting_line(struct watch *wt)
 {
     const char *note = an_watch_warning(wt->w);
     if (note)
-        fprintf(stderr, "ananke: warning: %s\n", note);
+        fprintf(stderr, "ananke: warning: %s\n", printable(note));
     printf("\nwatch: last exit %d; waiting for changes (%s: %zu file%s, %zu director%s); "
            "Enter all, f failed (%zu), q quit\n",
            wt->rc, an_watch_method(wt->w), an_watch_nfiles(wt->w),
@@ -364,7 +378,7 @@ static bool on_change(struct watch *wt, const struct an_watch_change *ch, size_t
         any = any || cfg || ch[i].kind != AN_WATCH_REMOVED;
         if (i < SHOWN_MAX && len < sizeof why)
             len += (size_t)snprintf(why + len, sizeof why - len, "%s%s %s", i ? ", " : "",
-                                    kind_name(ch[i].kind), shown(ch[i].path));
+                                    kind_name(ch[i].kind), printable(shown(ch[i].path)));
     }
     if (n > SHOWN_MAX && len < sizeof why)
         len += (size_t)snprintf(why + len, sizeof why - len, " and %zu more", n - SHOWN_MAX);

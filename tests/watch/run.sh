@@ -188,6 +188,10 @@ if waiting 1; then
   printf '\n' >&"$keys_fd" # the end of that line is not another key (Enter)
   sleep 0.5
   check "... (and the rest of its line is no key)" test "$(console | grep -c '^-- watch pass 5')" = 0
+  # a file name is printed with its control characters as '?'
+  sed 's/name: gamma/name: evil/' "$tmp/p/tests/c.test.yaml" >"$tmp/p/tests/"$'e\x1b[2Jvil'".test.yaml"
+  waiting 5 && check "a file name with an escape sequence is shown defused" \
+    grep -q '^-- watch pass 5: added tests/e?\[2Jvil.test.yaml' <(console)
   printf 'x\n' >&"$keys_fd"
   wait_for 1 '^watch: keys: Enter reruns all tests, f the failed ones, q quits' &&
     ok "an unknown key is answered with the keys"
