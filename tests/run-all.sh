@@ -82,6 +82,8 @@ step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 lanes lane_mocks lane_comply lane_peers
 step security env ANANKE_BUILD="$B" bash tests/security/run.sh
 step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh
+step watch env ANANKE_BUILD="$B" bash tests/watch/run.sh
+step watch-poll env ANANKE_BUILD="$B" ANANKE_WATCH_POLL=1 bash tests/watch/run.sh
 # only once, in the plain run: -O2 warnings do not depend on the sanitizers
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step release-build bash tests/release-build.sh

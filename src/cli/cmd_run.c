@@ -456,9 +456,39 @@ static int finish(struct run_args *a, const struct an_suite *suite, struct an_ru
     return rc;
 }
 
-int cmd_run(int argc, char **argv)
+/* The tests pass->choose leaves out, taken out of the selection; true when
+ * none is left. */
+static bool narrow(struct run_args *a, const struct an_suite *suite, struct run_pass *p)
 {
-    struct run_args a;
+    if (!a->sel.chosen) { /* no PATH:LINE: every test so far */
+        a->sel.chosen = an_xcalloc(suite->ntests + 1, sizeof *a->sel.chosen);
+        for (size_t i = 0; i < suite->ntests; i++)
+            a->sel.chosen[i] = true;
+    }
+    for (size_t i = 0; i < suite->ntests; i++)
+        if (a->sel.chosen[i] && !p->choose(&suite->tests[i], p->ud))
+            a->sel.chosen[i] = false;
+    a->ro.chosen = a->sel.chosen;
+    size_t *idx;
+    size_t n = an_run_select(suite, &a->ro, &idx);
+    free(idx);
+    return n == 0;
+}
+
+/* Tell the pass each test that ran and how it ended (results are in
+ * selection order, one per selected test). */
+static void report_ran(struct run_args *a, const struct an_suite *suite,
+                       const struct an_run_result *result, struct run_pass *p)
+{
+    size_t *idx;
+    size_t n = an_run_select(suite, &a->ro, &idx);
+    for (size_t k = 0; k < n && k < result->ntests; k++)
+        p->ran(&suite->tests[idx[k]], &result->tests[k], p->ud);
+    free(idx);
+}
+
+int run_once(struct run_args *a, int argc, char **argv, struct run_pass *p)
+{
     struct an_suite *suite = NULL;
     struct an_run_result result = {0};
     struct an_recorder *rec = NULL;
@@ -469,23 +499,30 @@ int cmd_run(int argc, char **argv)
     struct cli_history hist = {0};
     bool stop = false;
 
-    int rc = run_args_parse(&a, argc, argv, &stop);
-    if (rc || stop || (rc = prepare(&a, &suite, &stop)) || stop)
+    if (p) { /* a mask of the last pass would not fit this suite */
+        free(a->sel.chosen);
+        a->sel.chosen = NULL;
+        a->ro.chosen = NULL;
+    }
+    int rc = prepare(a, &suite, &stop);
+    if (rc || stop)
         goto done;
-    if (a.replay_tools && (rc = replay_tools_open(&a, suite)))
+    if (p && p->choose && (p->nothing = narrow(a, suite, p)))
         goto done;
-    console_setup(&a, &ctx);
-    cli_history_start(&hist, a.history, a.no_history);
+    if (a->replay_tools && (rc = replay_tools_open(a, suite)))
+        goto done;
+    console_setup(a, &ctx);
+    cli_history_start(&hist, a->history, a->no_history);
     ctx.hist = &hist;
-    if ((rc = otlp_start(&a, suite, &ctx)))
+    if ((rc = otlp_start(a, suite, &ctx)))
         goto done;
-    if (a.record_dir && (rc = record_start(&a, suite, &rec)))
+    if (a->record_dir && (rc = record_start(a, suite, &rec)))
         goto done;
     cli_cancel_on_signals();
-    if ((rc = start_agent(&a, suite, &started, &tools)))
+    if ((rc = start_agent(a, suite, &started, &tools)))
         goto done;
-    header(suite, &a.ro);
-    if (an_run_suite(suite, &a.ro, &result, &err)) {
+    header(suite, &a->ro);
+    if (an_run_suite(suite, &a->ro, &result, &err)) {
         char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
         clear_progress(&ctx);
         fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
@@ -493,17 +530,19 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     clear_progress(&ctx);
-    rc = finish(&a, suite, &result, &ctx, rec);
+    rc = finish(a, suite, &result, &ctx, rec);
     an_otlp_flush(ctx.otlp); /* a failed export warns; the exit code stays */
+    if (p && p->ran)
+        report_ran(a, suite, &result, p);
     if (result.ntests) {
         struct cli_history_run hr = {.kind = "run",
                                      .argc = argc,
                                      .argv = argv,
                                      .project_dir = suite->config.dir,
                                      .suite = suite,
-                                     .redact = a.redact,
-                                     .nredact = a.nredact,
-                                     .recording = a.record_dir};
+                                     .redact = a->redact,
+                                     .nredact = a->nredact,
+                                     .recording = a->record_dir};
         cli_history_finish(&hist, &hr, &result);
     }
 
@@ -515,7 +554,21 @@ done:
     an_tools_replay_close();
     an_record_free(rec);
     an_run_result_release(&result);
+    if (p) {
+        p->suite = suite;
+        suite = NULL;
+    }
     an_suite_free(suite);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    struct run_args a;
+    bool helped = false;
+    int rc = run_args_parse(&a, argc, argv, &helped);
+    if (!rc && !helped)
+        rc = a.watch ? cmd_watch(&a, argc, argv) : run_once(&a, argc, argv, NULL);
     run_args_release(&a);
     return rc;
 }
