@@ -37,6 +37,14 @@ grep -q '^## Requirements (spec revision 1.0)' "$TMP/v1.md" && ok "v1 md: requir
     jq -e '.agents[0].tests[] | select(.id == "required.v1.card.interfaces") | .na_reason | test("this run judges revision 0.3.0")' \
         "$TMP/v1-03.json" >/dev/null && ok "--spec 0.3.0: a 1.0 test is NA" || bad "--spec 0.3.0: $(jq -c '.agents[0].tests' "$TMP/v1-03.json" | head -c 400)"
 
+mkdir -p "$TMP/badrev/requirements"
+cp "$SET1" "$TMP/badrev/requirements/"
+jq '.revisions = ["2.0"]' compliance/a2a/required.card.name.jsont >"$TMP/badrev/t.jsont"
+"$ANANKE" comply --protocol a2a --agent m="$V1_MOCK" "$TMP/badrev" >/dev/null 2>"$TMP/badrev.err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "'revisions' lists \"0.3\" and \"1.0\" (A2A), not '2.0'" "$TMP/badrev.err" &&
+    ok "v1: a bad 'revisions' value is exit 2 naming it" || bad "v1: bad revisions: exit $rc: $(cat "$TMP/badrev.err")"
+
 # 2. the clean 1.0 mock, both bindings
 for b in jsonrpc rest; do
     sel=".agents[] | select(.binding == \"$b\")"

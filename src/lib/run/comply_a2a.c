@@ -12,6 +12,14 @@
  * binding's to judge (rest_status), and a test whose `bindings` leave REST
  * out is NA.
  *
+ * In A2A 1.0 (the revision judged, o->spec, is 1.0 or newer and the card
+ * offers a 1.0 interface of the binding: speaks_v1) every request carries
+ * A2A-Version: 1.0 and a step written in 0.3 is sent in the 1.0 shape,
+ * its answer read back into the 0.3 one (proto/a2a_v1.h); a step written
+ * in 1.0 is sent and judged as it is. Otherwise the run speaks 0.3
+ * (negotiated down: not a failure). A test whose `revisions` leave out the
+ * revision spoken is NA.
+ *
  * Each `http` step is one request: a POST of its body to the JSON-RPC URL
  * (or to `path` on the base URL), or a GET of `path`. The whole answer is
  * read, bounded by the step's window and the caps: a JSON body, or an SSE
