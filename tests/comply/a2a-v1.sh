@@ -15,7 +15,8 @@
 #  5. the SDK agent (tests/a2a/agent.mjs --rest, @a2a-js/sdk 1.3.0, which
 #     serves 1.0 natively): the 1.0 tests PASS over both bindings, and it
 #     fails only its known 1.0 deviations;
-#  6. docs/comply.md's 1.0 requirement table is the suite's.
+#  6. docs/comply.md's 1.0 requirement table is the suite's;
+#  7. a 1.0 card whose interface names another origin is not followed.
 
 SET1=compliance/a2a/requirements/1.0.json
 
@@ -141,6 +142,27 @@ jq -e -s '[.[] | select(.path != "/.well-known/agent-card.json")] | length >= 6 
     "$TMP/v1-sdk.jsonl" >/dev/null && ok "v1 sdk: every request said A2A-Version: 1.0, 1.0 names" ||
     bad "v1 sdk: A2A-Version"
 grep -q '"path":"/rest/message:send"' "$TMP/v1-sdk.jsonl" && ok "v1 sdk: REST at the 1.0 root" || bad "v1 sdk: REST paths"
+
+# 7. a 1.0 card whose interface names another origin is not followed
+if command -v python3 >/dev/null; then
+    start v1-other "$MOCK" a2a --requests "$TMP/v1-other.jsonl"
+    mkdir -p "$TMP/www1/.well-known"
+    jq -n --arg u "$url/rpc" '{name: "n", description: "d", version: "1", capabilities: {},
+        defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: [],
+        supportedInterfaces: [{url: $u, protocolBinding: "JSONRPC", protocolVersion: "1.0"}]}' \
+        >"$TMP/www1/.well-known/agent-card.json"
+    python3 -m http.server 0 --bind 127.0.0.1 --directory "$TMP/www1" >"$TMP/www1.out" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 50); do grep -q 'port [0-9]*' "$TMP/www1.out" && break; sleep 0.1; done
+    wport=$(grep -o 'port [0-9]*' "$TMP/www1.out" | head -n 1 | cut -d' ' -f2)
+    "$ANANKE" comply --protocol a2a -t required.v1.send.shapes --agent elsewhere="http://127.0.0.1:$wport" \
+        -r json:"$TMP/v1-else.json" >/dev/null 2>&1
+    jq -e '.agents[0].tests[0] | .status == "fail" and (.unmet[0].message | test("is on another origin"))' \
+        "$TMP/v1-else.json" >/dev/null && ok "v1: a 1.0 interface on another origin: not followed, said" ||
+        bad "v1: a 1.0 interface on another origin: $(jq -c '.agents[0].tests[0]' "$TMP/v1-else.json" | head -c 300)"
+    ! grep -q '"POST"' "$TMP/v1-other.jsonl" 2>/dev/null && ok "v1: the other origin got no request" ||
+        bad "v1: the other origin got: $(head -c 300 "$TMP/v1-other.jsonl")"
+fi
 
 # 6. docs/comply.md's 1.0 requirement table is the suite's (generated here)
 table_v1() {
