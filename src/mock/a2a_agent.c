@@ -10,6 +10,7 @@
 #include "core/json.h"
 #include "core/spec_names.h"
 #include "proto/a2a_rest.h"
+#include "proto/a2a_v1.h"
 
 #define CUT_AFTER_MS 100
 #define WAIT_SLICE_MS 100
@@ -41,9 +42,10 @@ struct a2a_agent {
 int a2a_fault_parse(const char *name)
 {
     static const char *const names[] = {
-        "none",         "bad-transition", "card-no-name", "wrong-error-code",
-        "push-forgets", "rest-status",    "rest-jsonrpc"};
-    for (int i = 0; i < 7; i++)
+        "none",         "bad-transition",  "card-no-name",       "wrong-error-code",
+        "push-forgets", "rest-status",     "rest-jsonrpc",       "version-ignored",
+        "card-bad-interface", "v03-states", "list-empty"};
+    for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
         if (!strcmp(name, names[i]))
             return i;
     return -1;
@@ -203,7 +205,8 @@ static void emit(struct run *r, const char *key, const char *kind, json_t *obj)
 
 static json_t *status_obj(struct run *r, enum st s, const char *text)
 {
-    json_t *st = json_pack("{s:s}", "state", st_names[r->a->v03][s]);
+    json_t *st = json_pack("{s:s}", "state",
+                           st_names[r->a->v03 || r->a->fault == A2A_FAULT_V03_STATES][s]);
     if (text)
         json_object_set_new(
             st, "message",
@@ -219,7 +222,7 @@ static json_t *task_obj(struct run *r)
         json_object_set(t, "artifacts", r->artifacts);
     if (r->a->v03)
         json_object_set_new(t, "kind", json_string("task"));
-    if (r->a->v03 && r->user) {
+    if (r->user) {
         json_t *u = json_deep_copy(r->user);
         json_object_set_new(u, "taskId", json_string(r->t.id));
         json_object_set_new(u, "contextId", json_string(r->t.ctx));
@@ -466,9 +469,10 @@ static enum MHD_Result wait_canceled(struct mock_http *http, const struct reply 
     return MHD_NO;
 }
 
-/* Why a 0.3 message is not acceptable, or NULL: "Invalid params: ..."
- * (-32602) or "Incompatible content types: ..." (-32005). */
-static const char *check_message_03(const json_t *msg)
+/* Why a message is not acceptable, or NULL: "Invalid params: ..."
+ * (-32602) or "Incompatible content types: ..." (-32005). The media type
+ * of a file part: 0.3 file.mimeType, 1.0 mediaType of a url or raw part. */
+static const char *check_message(const json_t *msg)
 {
     if (!an_json_str(msg, "messageId"))
         return "Invalid params: 'message.messageId' is required";
@@ -479,6 +483,8 @@ static const char *check_message_03(const json_t *msg)
     json_array_foreach(json_object_get(msg, "parts"), i, p)
     {
         const char *mt = an_json_str(json_object_get(p, "file"), "mimeType");
+        if (!mt && (json_object_get(p, "url") || json_object_get(p, "raw")))
+            mt = an_json_str(p, "mediaType");
         if (mt && strncmp(mt, "text/", 5) && strcmp(mt, "application/json"))
             return "Incompatible content types: this agent takes text/* and application/json";
     }
@@ -491,13 +497,12 @@ static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http, cons
     const json_t *msg = json_object_get(params, "message");
     if (!json_is_object(msg))
         return rpc_error(c, id, -32602, "Invalid params: 'message' is required");
-    if (a->v03) {
-        const char *why = check_message_03(msg);
-        if (why)
-            return rpc_error(c, id, !strncmp(why, "Incompatible", 12) ? -32005 : -32602, why);
-    }
-    bool now = a->v03 && !stream &&
-               json_is_false(json_object_get(json_object_get(params, "configuration"), "blocking"));
+    const char *why = check_message(msg);
+    if (why)
+        return rpc_error(c, id, !strncmp(why, "Incompatible", 12) ? -32005 : -32602, why);
+    const json_t *cfg = json_object_get(params, "configuration");
+    bool now = !stream && (a->v03 ? json_is_false(json_object_get(cfg, "blocking"))
+                                  : json_is_true(json_object_get(cfg, "returnImmediately")));
     char *text = user_text(msg);
     const char *task_id = an_json_str(msg, "taskId"), *rest;
     struct run r = {
@@ -555,7 +560,7 @@ static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http, cons
         task_keep_artifacts(a, r.t.id, r.artifacts);
     if (now && !r.message && end != END_GARBAGE && end != END_CUT) {
         json_t *task = task_obj(&r); /* blocking: false: the task as it is */
-        rc = rpc_result(c, rid, task);
+        rc = rpc_result(c, rid, a->v03 ? task : json_pack("{s:o}", "task", task));
     } else if (stream) {
         rc = send_events(http, c, rid, &r, end);
     } else if (end == END_GARBAGE) {
@@ -589,7 +594,7 @@ static enum MHD_Result do_task(struct a2a_agent *a, const struct reply *c, const
     const char *tid = an_json_str(params, "id");
     struct run r = {.a = a};
     char buf[300];
-    if (a->v03 && !tid)
+    if (!tid)
         return rpc_error(c, id, -32602, "Invalid params: 'id' is required");
     if (!task_get(a, tid, &r.t)) {
         snprintf(buf, sizeof buf, "Task not found: %.200s", tid ? tid : "");
@@ -680,16 +685,59 @@ static enum MHD_Result do_push(struct a2a_agent *a, const struct reply *c, const
     return rpc_result(c, id, result);
 }
 
-/* The 0.3 requests beyond send, stream, get and cancel; false when `method`
- * is none of them. */
-static bool extra_03(struct a2a_agent *a, struct mock_http *http, const struct reply *c,
-                     const json_t *body, enum MHD_Result *rc)
+/* ListTasks (1.0): the tasks, of one contextId when params name one,
+ * oldest first, without history or artifacts; one page. */
+static enum MHD_Result do_list(struct a2a_agent *a, const struct reply *c, const json_t *id,
+                               const json_t *params)
+{
+    const char *ctx = an_json_str(params, "contextId");
+    json_t *tasks = json_array();
+    pthread_mutex_lock(&a->lock);
+    for (size_t i = 0; a->fault != A2A_FAULT_LIST_EMPTY && i < a->n; i++) {
+        const struct task *t = &a->tasks[i];
+        if (ctx && strcmp(ctx, t->ctx))
+            continue;
+        json_array_append_new(
+            tasks, json_pack("{s:s,s:s,s:{s:s}}", "id", t->id, "contextId", t->ctx, "status",
+                             "state", st_names[a->fault == A2A_FAULT_V03_STATES][t->state]));
+    }
+    pthread_mutex_unlock(&a->lock);
+    size_t n = json_array_size(tasks);
+    return rpc_result(c, id,
+                      json_pack("{s:o,s:s,s:I,s:I}", "tasks", tasks, "nextPageToken", "",
+                                "pageSize", (json_int_t)(n ? n : 50), "totalSize", (json_int_t)n));
+}
+
+/* The 0.3 name of a 1.0 method (a2a_v1.h), or NULL. */
+static const char *name_03(const char *m)
+{
+    static const char *const names[] = {"message/send",
+                                        "message/stream",
+                                        "tasks/get",
+                                        "tasks/cancel",
+                                        "tasks/resubscribe",
+                                        "tasks/pushNotificationConfig/set",
+                                        "tasks/pushNotificationConfig/get",
+                                        "tasks/pushNotificationConfig/list",
+                                        "tasks/pushNotificationConfig/delete",
+                                        "agent/getAuthenticatedExtendedCard"};
+    for (size_t i = 0; m && i < sizeof names / sizeof *names; i++)
+        if (!strcmp(m, an_a2a_v1_method(names[i])))
+            return names[i];
+    return NULL;
+}
+
+/* The requests beyond send, stream, get and cancel (by their 0.3 names;
+ * ListTasks in 1.0); false when `method` is none of them. */
+static bool extra(struct a2a_agent *a, struct mock_http *http, const struct reply *c,
+                  const json_t *body, const char *method, enum MHD_Result *rc)
 {
     const json_t *id = json_object_get(body, "id");
-    const char *method = an_json_str(body, "method");
     const char *v = an_json_str(body, "jsonrpc");
     if (!v || strcmp(v, "2.0"))
         *rc = rpc_error(c, id, -32600, "Invalid Request: 'jsonrpc' must be \"2.0\"");
+    else if (!a->v03 && !strcmp(an_json_str(body, "method"), "ListTasks"))
+        *rc = do_list(a, c, id, json_object_get(body, "params"));
     else if (!method)
         return false;
     else if (!strcmp(method, "tasks/resubscribe"))
@@ -699,7 +747,9 @@ static bool extra_03(struct a2a_agent *a, struct mock_http *http, const struct r
     else if (!strncmp(method, "tasks/pushNotificationConfig/", 29))
         *rc = rpc_error(c, id, -32003, "Push Notification is not supported");
     else if (!strcmp(method, "agent/getAuthenticatedExtendedCard"))
-        *rc = rpc_error(c, id, -32007, "Authenticated Extended Card is not configured");
+        *rc = rpc_error(c, id, -32007,
+                        a->v03 ? "Authenticated Extended Card is not configured"
+                               : "Extended Agent Card is not configured");
     else
         return false;
     return true;
@@ -712,18 +762,16 @@ static enum MHD_Result dispatch(struct a2a_agent *a, struct mock_http *http, con
     char msg[300];
     enum MHD_Result rc;
     const json_t *id = json_object_get(body, "id");
-    const char *method = an_json_str(body, "method");
+    const char *given = an_json_str(body, "method");
+    const char *method = a->v03 ? given : name_03(given); /* by its 0.3 name */
     const json_t *params = json_object_get(body, "params");
     const char *v = MHD_lookup_connection_value(c->c, MHD_HEADER_KIND, "A2A-Version");
     bool v_ok = a->v03 ? (!v || !*v || !strcmp(v, "0.3") || !strcmp(v, "0.3.0"))
-                       : (v && !strcmp(v, "1.0"));
-    /* [v03][verb]: send, stream, get, cancel */
-    static const char *const names[2][4] = {
-        {"SendMessage", "SendStreamingMessage", "GetTask", "CancelTask"},
-        {"message/send", "message/stream", "tasks/get", "tasks/cancel"},
-    };
+                       : (v && !strcmp(v, "1.0")) || a->fault == A2A_FAULT_VERSION_IGNORED;
+    static const char *const names[4] = {"message/send", "message/stream", "tasks/get",
+                                         "tasks/cancel"};
     int verb = 0;
-    while (verb < 4 && (!method || strcmp(method, names[a->v03][verb])))
+    while (verb < 4 && (!method || strcmp(method, names[verb])))
         verb++;
     if (!v_ok) {
         snprintf(msg, sizeof msg,
@@ -731,12 +779,12 @@ static enum MHD_Result dispatch(struct a2a_agent *a, struct mock_http *http, con
                  "versions: %s",
                  v && *v ? v : "0.3", a->v03 ? "0.3" : "1.0");
         rc = rpc_error(c, id, -32009, msg);
-    } else if (!method || !id) {
+    } else if (!given || !id) {
         rc = rpc_error(c, id, -32600, "Invalid Request: 'method' and 'id' are required");
-    } else if (a->v03 && extra_03(a, http, c, body, &rc)) {
+    } else if (extra(a, http, c, body, method, &rc)) {
         /* answered */
     } else if (verb == 4) {
-        snprintf(msg, sizeof msg, "Method not found: %.200s", method);
+        snprintf(msg, sizeof msg, "Method not found: %.200s", given);
         rc = rpc_error(c, id, -32601, msg);
     } else if (verb < 2) {
         rc = do_send(a, http, c, id, params, verb == 1);
@@ -843,6 +891,8 @@ static enum MHD_Result send_card(struct a2a_agent *a, struct mock_http *http,
         if (a->bindings != A2A_BIND_JSONRPC)
             json_array_append_new(ifs, json_pack("{s:s,s:s,s:s}", "url", rest, "protocolBinding",
                                                  "HTTP+JSON", "protocolVersion", "1.0"));
+        if (a->fault == A2A_FAULT_CARD_BAD_INTERFACE) /* no protocolVersion */
+            json_array_append_new(ifs, json_pack("{s:s,s:s}", "url", url, "protocolBinding", "GRPC"));
         json_object_set_new(card, "supportedInterfaces", ifs);
     }
     return send_json(c, MHD_HTTP_OK, card);

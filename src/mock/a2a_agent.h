@@ -12,10 +12,12 @@
  * What a message does is chosen by its text (see a2a_agent.c and
  * docs/mock.md): the well-behaved answers of the SDK test agent (echo,
  * msg:, ask:, fail:, data:, slow:) and the faults (garbage, shape,
- * rpcerror, cut, hang, open, chunks, wrongid, http500). In 0.3 it also
- * answers what comply checks: blocking: false, tasks/resubscribe, the push
- * notification methods (-32003, none offered), the extended card
- * (-32007), unknown media types (-32005), invalid requests and params.
+ * rpcerror, cut, hang, open, chunks, wrongid, http500). In both versions it
+ * also answers what comply checks: blocking: false (1.0:
+ * returnImmediately), tasks/resubscribe (SubscribeToTask), the push
+ * notification methods (-32003, none offered; 0.3 --push stores them), the
+ * extended card (-32007), unknown media types (-32005), invalid requests
+ * and params; in 1.0 ListTasks too.
  *
  * Tasks live in memory under a lock for the life of the process.
  */
@@ -41,7 +43,14 @@ enum a2a_fault {
     A2A_FAULT_WRONG_ERROR_CODE,
     A2A_FAULT_PUSH_FORGETS,
     A2A_FAULT_REST_STATUS,
-    A2A_FAULT_REST_JSONRPC
+    A2A_FAULT_REST_JSONRPC,
+    /* 1.0: any A2A-Version taken (no -32009); the card lists one more
+     * interface without its protocolVersion; task states spelled the 0.3
+     * way (completed, not TASK_STATE_COMPLETED); ListTasks lists nothing */
+    A2A_FAULT_VERSION_IGNORED,
+    A2A_FAULT_CARD_BAD_INTERFACE,
+    A2A_FAULT_V03_STATES,
+    A2A_FAULT_LIST_EMPTY
 };
 /* "bad-transition", ... -> the fault; -1 for an unknown name. */
 int a2a_fault_parse(const char *name);

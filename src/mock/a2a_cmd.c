@@ -45,7 +45,11 @@ static void usage(FILE *out)
           "                    wrong-error-code (-32603 for an unknown task),\n"
           "                    push-forgets (with --push: configs answered, not kept),\n"
           "                    rest-status (every REST error answered HTTP 400),\n"
-          "                    rest-jsonrpc (REST answered as JSON-RPC would be)\n"
+          "                    rest-jsonrpc (REST answered as JSON-RPC would be);\n"
+          "                    1.0: version-ignored (any A2A-Version taken, no\n"
+          "                    -32009), card-bad-interface (an interface without\n"
+          "                    protocolVersion), v03-states (states spelled the 0.3\n"
+          "                    way), list-empty (ListTasks lists nothing)\n"
           "  --binding B       what the card offers: jsonrpc (default), rest or both;\n"
           "                    both bindings are served whatever it says, with the\n"
           "                    same behaviours and faults\n"
@@ -87,7 +91,8 @@ int mock_cmd_a2a(int argc, char **argv)
     if (!err.code && a2a_fault_parse(fault) < 0)
         an_fail(&err, AN_EUSAGE, NULL,
                 "--fault must be none, bad-transition, card-no-name, wrong-error-code, "
-                "push-forgets, rest-status or rest-jsonrpc, not '%s'",
+                "push-forgets, rest-status, rest-jsonrpc, version-ignored, card-bad-interface, "
+                "v03-states or list-empty, not '%s'",
                 fault);
     static const char *const binds[] = {"jsonrpc", "rest", "both"};
     int bind = 0;

@@ -19,7 +19,7 @@
 # 1. the SDK agent's REST handler
 start sdk-rest node "$AGENT_JS" --rest --requests "$TMP/sdk-rest.jsonl"
 SDK_REST=$url
-"$ANANKE" comply --protocol a2a --binding rest -j 4 --agent sdk="$SDK_REST" -r json:"$TMP/sr.json" -r junit:"$TMP/sr.xml" \
+"$ANANKE" comply --protocol a2a --spec 0.3.0 --binding rest -j 4 --agent sdk="$SDK_REST" -r json:"$TMP/sr.json" -r junit:"$TMP/sr.xml" \
     >"$TMP/sr.md" 2>"$TMP/sr.err"
 rc=$?
 [ "$rc" -eq 0 ] && ok "rest sdk: exit 0" || { bad "rest sdk: exit $rc (want 0)"; tail -n 20 "$TMP/sr.err"; }
@@ -51,7 +51,7 @@ grep -q '^POST /rest/v1/message:send$' "$TMP/sr.paths" && grep -q '^POST /rest/v
     bad "rest sdk: outside /rest: $(grep -v '^[A-Z]* /rest/' "$TMP/sr.paths" | head -n 3)"
 
 # 2. both bindings offered, none asked for: a result per binding
-"$ANANKE" comply --protocol a2a -j 4 -t required.get.not-found -t required.rpc.string-id --agent sdk="$SDK_REST" \
+"$ANANKE" comply --protocol a2a --spec 0.3.0 -j 4 -t required.get.not-found -t required.rpc.string-id --agent sdk="$SDK_REST" \
     -r json:"$TMP/both.json" >"$TMP/both.md" 2>"$TMP/both.err"
 rc=$?
 [ "$rc" -eq 0 ] && ok "both: exit 0" || bad "both: exit $rc"
@@ -65,7 +65,7 @@ grep -q '^comply: sdk (rest) required.get.not-found PASS' "$TMP/both.err" && ok 
 
 # 3. the mock over REST: clean, then its faults
 start mock-rest "$MOCK" a2a --version 0.3 --binding rest
-"$ANANKE" comply --protocol a2a -j 4 --timeout-scale 0.3 --agent mock="$url" -r json:"$TMP/mr.json" >/dev/null 2>"$TMP/mr.err"
+"$ANANKE" comply --protocol a2a --spec 0.3.0 -j 4 --timeout-scale 0.3 --agent mock="$url" -r json:"$TMP/mr.json" >/dev/null 2>"$TMP/mr.err"
 rc=$?
 [ "$rc" -eq 0 ] && ok "rest mock: exit 0" || bad "rest mock: exit $rc: $(grep FAIL "$TMP/mr.err" | head -n 3)"
 jq -e '(.agents | length == 1) and .agents[0].binding == "rest"
@@ -77,7 +77,7 @@ rest_fault() {
     local f=$1 t=$2 r=$3 diff=$4 more=${5:-}
     # shellcheck disable=SC2086 # more: one flag or none
     start "rest-$f" "$MOCK" a2a --version 0.3 --binding rest --fault "$f" $more
-    "$ANANKE" comply --protocol a2a -j 4 --timeout-scale 0.3 --agent "$f=$url" -r json:"$TMP/r-$f.json" \
+    "$ANANKE" comply --protocol a2a --spec 0.3.0 -j 4 --timeout-scale 0.3 --agent "$f=$url" -r json:"$TMP/r-$f.json" \
         >"$TMP/r-$f.md" 2>"$TMP/r-$f.err"
     local rc=$?
     [ "$rc" -eq 1 ] && [ "$(status "$t" "$TMP/r-$f.json")" = fail ] && [ "$(req "$r" "$TMP/r-$f.json")" = not_met ] &&
@@ -96,9 +96,9 @@ rest_fault rest-status required.get.not-found A2A-ERR-001 "REST: error -32001 an
 # that sends a REST request fails, but the one that checks only a stream's
 # Content-Type; what passes is the card's GETs, the same over both bindings
 start rest-jsonrpc "$MOCK" a2a --version 0.3 --binding rest --fault rest-jsonrpc
-"$ANANKE" comply --protocol a2a -j 4 --timeout-scale 0.3 --agent rj="$url" -r json:"$TMP/rj.json" >/dev/null 2>&1
+"$ANANKE" comply --protocol a2a --spec 0.3.0 -j 4 --timeout-scale 0.3 --agent rj="$url" -r json:"$TMP/rj.json" >/dev/null 2>&1
 card_only=$(for f in compliance/a2a/*.jsont; do
-    jq -e 'all(.steps[]; .http.path != null)' "$f" >/dev/null && basename "$f" .jsont
+    jq -e 'all(.steps[]; .http.path != null) and ((.revisions // ["0.3"]) | index("0.3"))' "$f" >/dev/null && basename "$f" .jsont
 done | sort | tr '\n' ' ')
 passed=$(jq -r '.agents[0].tests[] | select(.status == "pass") | .id' "$TMP/rj.json" | grep -vx required.stream.content-type |
     sort | tr '\n' ' ')
@@ -108,25 +108,25 @@ nfailed=$(jq '[.agents[0].tests[] | select(.status == "fail")] | length' "$TMP/r
     bad "rest-jsonrpc: passed '$passed', card-only '$card_only', $nfailed failed"
 # the same fault on a card offering both: only the REST result fails
 start rest-status-both "$MOCK" a2a --version 0.3 --binding both --fault rest-status
-"$ANANKE" comply --protocol a2a -t required.get.not-found --agent m="$url" -r json:"$TMP/rsb.json" >/dev/null 2>&1
+"$ANANKE" comply --protocol a2a --spec 0.3.0 -t required.get.not-found --agent m="$url" -r json:"$TMP/rsb.json" >/dev/null 2>&1
 jq -e '[.agents[] | [.binding, .tests[0].status]] == [["jsonrpc", "pass"], ["rest", "fail"]]' "$TMP/rsb.json" >/dev/null &&
     ok "rest-status, both bindings: JSON-RPC passes, REST fails" || bad "rest-status both: $(jq -c '[.agents[] | [.binding, .tests[0].status]]' "$TMP/rsb.json")"
 
 # 4. a card without REST, asked for REST; the caps over REST
-"$ANANKE" comply --protocol a2a --binding rest -t required.get.not-found --agent m="$MOCK_URL" -r json:"$TMP/norest.json" \
+"$ANANKE" comply --protocol a2a --spec 0.3.0 --binding rest -t required.get.not-found --agent m="$MOCK_URL" -r json:"$TMP/norest.json" \
     >/dev/null 2>&1
 [ $? -eq 1 ] && jq -e '.agents[0].tests[0].unmet[0].message | test("no REST URL to send to: the agent card names no HTTP\\+JSON")' \
     "$TMP/norest.json" >/dev/null && ok "--binding rest, no REST on the card: the test fails saying so" ||
     bad "--binding rest without REST: $(jq -c '.agents[0].tests[0].unmet' "$TMP/norest.json")"
-"$ANANKE" comply --protocol a2a --binding rest -t required.stream.final-last --max-event-bytes 40 --agent m="$SDK_REST" \
+"$ANANKE" comply --protocol a2a --spec 0.3.0 --binding rest -t required.stream.final-last --max-event-bytes 40 --agent m="$SDK_REST" \
     >/dev/null 2>"$TMP/rcap.err"
 grep -q 'required.stream.final-last FAIL (.*): the answer was: .*an SSE event larger than max_event_bytes (40 bytes)' "$TMP/rcap.err" &&
     ok "rest: --max-event-bytes names the cap" || bad "rest --max-event-bytes: $(cat "$TMP/rcap.err")"
 # (the card, 975 bytes, fits; the stream of 'hello', 1264, does not)
-"$ANANKE" comply --protocol a2a --binding rest -t required.stream.transitions --max-turn-bytes 1100 --agent m="$SDK_REST" \
+"$ANANKE" comply --protocol a2a --spec 0.3.0 --binding rest -t required.stream.transitions --max-turn-bytes 1100 --agent m="$SDK_REST" \
     >/dev/null 2>"$TMP/rcap2.err"
 grep -q 'required.stream.transitions FAIL (.*): the answer was: .*response body larger than max_turn_bytes (1100 bytes)' "$TMP/rcap2.err" &&
     ok "rest: --max-turn-bytes names the cap" || bad "rest --max-turn-bytes: $(cat "$TMP/rcap2.err")"
-"$ANANKE" comply --protocol a2a --binding grpc --agent m="$MOCK_URL" >/dev/null 2>"$TMP/bg.err"
+"$ANANKE" comply --protocol a2a --spec 0.3.0 --binding grpc --agent m="$MOCK_URL" >/dev/null 2>"$TMP/bg.err"
 [ $? -eq 2 ] && grep -q -- "--binding takes jsonrpc or rest, not 'grpc'" "$TMP/bg.err" && ok "--binding grpc: exit 2" ||
     bad "--binding grpc: $(cat "$TMP/bg.err")"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end checks of `ananke comply --protocol a2a` with the suite in
-# compliance/a2a (A2A 0.3.0 over JSON-RPC, requirement set
-# compliance/a2a/requirements/0.3.0.json):
+# compliance/a2a (A2A 0.3.0 over JSON-RPC, --spec 0.3.0, requirement set
+# compliance/a2a/requirements/0.3.0.json; 1.0: tests/comply/a2a-v1.sh):
 #  1. the suite: at least 60 tests, each citing a requirement of the set;
 #  2. against an agent built on the official A2A JavaScript SDK
 #     (tests/a2a/agent.mjs on @a2a-js/sdk, pinned in tests/a2a/package.json,
@@ -58,7 +58,7 @@ req() {
 
 # 1. the suite
 SET=compliance/a2a/requirements/0.3.0.json
-n=$("$ANANKE" comply --protocol a2a --list-tests | wc -l)
+n=$("$ANANKE" comply --protocol a2a --spec 0.3.0 --list-tests | wc -l)
 [ "$n" -ge 60 ] && ok "--list-tests: $n tests" || bad "--list-tests: $n (want >= 60)"
 uncited=$(for f in compliance/a2a/*.jsont; do jq -e '(.requirements | length) > 0' "$f" >/dev/null || echo "$f"; done)
 [ -z "$uncited" ] && ok "every test cites a requirement" || bad "tests citing nothing: $uncited"
@@ -71,7 +71,7 @@ start mock "$MOCK" a2a --version 0.3
 MOCK_URL=$url
 
 # 2. the SDK agent (its slow task runs 20 s: cancel tests stop it)
-"$ANANKE" comply --protocol a2a -j 4 --agent sdk="$SDK" -r json:"$TMP/sdk.json" -r junit:"$TMP/sdk.xml" \
+"$ANANKE" comply --protocol a2a --spec 0.3.0 -j 4 --agent sdk="$SDK" -r json:"$TMP/sdk.json" -r junit:"$TMP/sdk.xml" \
     >"$TMP/sdk.md" 2>"$TMP/sdk.err"
 rc=$?
 [ "$rc" -eq 0 ] && ok "sdk: exit 0" || { bad "sdk: exit $rc (want 0)"; tail -n 20 "$TMP/sdk.err"; }
@@ -93,7 +93,7 @@ grep -q 'response.error.code: expected -32007, got -32004' "$TMP/sdk.md" &&
     ok "sdk: requirements met, not_met, not_tested" || bad "sdk: requirement statuses"
 
 # 3. the clean mock
-"$ANANKE" comply --protocol a2a -j 4 --timeout-scale 0.3 --agent mock="$MOCK_URL" -r json:"$TMP/mock.json" \
+"$ANANKE" comply --protocol a2a --spec 0.3.0 -j 4 --timeout-scale 0.3 --agent mock="$MOCK_URL" -r json:"$TMP/mock.json" \
     >"$TMP/mock.md" 2>"$TMP/mock.err"
 rc=$?
 [ "$rc" -eq 0 ] && ok "mock: exit 0" || bad "mock: exit $rc (want 0)"
@@ -112,7 +112,7 @@ fault() {
     local f=$1 t=$2 r=$3 diff=${4:-} more=${5:-}
     # shellcheck disable=SC2086 # more: one flag or none
     start "fault-$f" "$MOCK" a2a --version 0.3 --fault "$f" $more
-    "$ANANKE" comply --protocol a2a -j 4 --timeout-scale 0.3 --agent "$f=$url" -r json:"$TMP/$f.json" \
+    "$ANANKE" comply --protocol a2a --spec 0.3.0 -j 4 --timeout-scale 0.3 --agent "$f=$url" -r json:"$TMP/$f.json" \
         >"$TMP/$f.md" 2>"$TMP/$f.err"
     local rc=$?
     [ "$rc" -eq 1 ] && ok "$f: exit 1" || bad "$f: exit $rc (want 1)"
@@ -134,7 +134,7 @@ fault push-forgets required.push.get A2A-PUSH-002 "" --push
 
 # push notifications, where the card offers them: the mock with --push
 start push "$MOCK" a2a --version 0.3 --push
-"$ANANKE" comply --protocol a2a -j 4 --timeout-scale 0.3 --agent push="$url" -r json:"$TMP/push.json" \
+"$ANANKE" comply --protocol a2a --spec 0.3.0 -j 4 --timeout-scale 0.3 --agent push="$url" -r json:"$TMP/push.json" \
     >/dev/null 2>"$TMP/push.err"
 rc=$?
 [ "$rc" -eq 0 ] && ok "push: exit 0" || bad "push: exit $rc"
@@ -158,21 +158,21 @@ grep -q '<property name="requirement:A2A-CANCEL-002" value="MUST not_met"/>' "$T
 "$ANANKE" comply --protocol a2a --spec 9.9 --agent m="$MOCK_URL" >/dev/null 2>"$TMP/spec.err"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q -- '--spec 9.9: no requirement set' "$TMP/spec.err" &&
-    grep -q 'newest: 0.3.0' "$TMP/spec.err" && ok "--spec 9.9: exit 2 naming the newest" ||
+    grep -q 'newest: 1.0' "$TMP/spec.err" && ok "--spec 9.9: exit 2 naming the newest" ||
     bad "--spec 9.9: exit $rc: $(cat "$TMP/spec.err")"
 "$ANANKE" comply --protocol a2a --spec 0.3.0 -t required.card.name --agent m="$MOCK_URL" -r json:"$TMP/spec.json" >/dev/null 2>&1
 [ "$(jq -r .spec "$TMP/spec.json")" = 0.3.0 ] && ok "--spec 0.3.0" || bad "--spec 0.3.0"
 "$ANANKE" comply --protocol acp --binding jsonrpc --agent m=true >/dev/null 2>&1
 [ $? -eq 2 ] && ok "--binding: a2a only" || bad "--binding with acp accepted"
 # the caps: past one, the step's answer names it
-"$ANANKE" comply --protocol a2a -t required.stream.final-last --max-event-bytes 40 --agent m="$MOCK_URL" \
+"$ANANKE" comply --protocol a2a --spec 0.3.0 -t required.stream.final-last --max-event-bytes 40 --agent m="$MOCK_URL" \
     >/dev/null 2>"$TMP/cap.err"
 grep -q 'required.stream.final-last FAIL (.*): the answer was: .*an SSE event larger than max_event_bytes (40 bytes)' "$TMP/cap.err" &&
     ok "--max-event-bytes: the test fails naming the cap" || bad "--max-event-bytes: $(cat "$TMP/cap.err")"
-"$ANANKE" comply --protocol a2a -t required.card.name -t required.rpc.method-not-found --max-event-bytes 10 \
+"$ANANKE" comply --protocol a2a --spec 0.3.0 -t required.card.name -t required.rpc.method-not-found --max-event-bytes 10 \
     --agent m="$MOCK_URL" >/dev/null 2>&1 && ok "--max-event-bytes does not apply to JSON answers" ||
     bad "--max-event-bytes 10 broke a JSON answer"
-"$ANANKE" comply --protocol a2a -t required.card.name --max-turn-bytes 100 --agent m="$MOCK_URL" \
+"$ANANKE" comply --protocol a2a --spec 0.3.0 -t required.card.name --max-turn-bytes 100 --agent m="$MOCK_URL" \
     >/dev/null 2>"$TMP/cap2.err"
 grep -q 'response body larger than max_turn_bytes (100 bytes)' "$TMP/cap2.err" &&
     ok "--max-turn-bytes: the card fails naming the cap" || bad "--max-turn-bytes: $(cat "$TMP/cap2.err")"
@@ -180,7 +180,7 @@ grep -q 'response body larger than max_turn_bytes (100 bytes)' "$TMP/cap2.err" &
 mkdir -p "$TMP/s/requirements"
 cp "$SET" "$TMP/s/requirements/"
 jq '.requirements = ["A2A-NOPE-001"]' compliance/a2a/required.card.name.jsont >"$TMP/s/t.jsont"
-"$ANANKE" comply --protocol a2a --agent m="$MOCK_URL" "$TMP/s" >/dev/null 2>"$TMP/nope.err"
+"$ANANKE" comply --protocol a2a --spec 0.3.0 --agent m="$MOCK_URL" "$TMP/s" >/dev/null 2>"$TMP/nope.err"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "requirement 'A2A-NOPE-001' is not in" "$TMP/nope.err" &&
     ok "an unknown requirement id: exit 2" || bad "unknown requirement id: exit $rc: $(cat "$TMP/nope.err")"
@@ -197,7 +197,7 @@ if command -v python3 >/dev/null; then
     pids+=($!)
     for _ in $(seq 1 50); do grep -q 'port [0-9]*' "$TMP/www.out" && break; sleep 0.1; done
     wport=$(grep -o 'port [0-9]*' "$TMP/www.out" | head -n 1 | cut -d' ' -f2)
-    "$ANANKE" comply --protocol a2a -t required.rpc.method-not-found -t required.card.name \
+    "$ANANKE" comply --protocol a2a --spec 0.3.0 -t required.rpc.method-not-found -t required.card.name \
         --agent elsewhere="http://127.0.0.1:$wport" -r json:"$TMP/else.json" >/dev/null 2>&1
     [ "$(status required.card.name "$TMP/else.json")" = pass ] &&
         [ "$(status required.rpc.method-not-found "$TMP/else.json")" = fail ] &&
@@ -207,24 +207,26 @@ if command -v python3 >/dev/null; then
     ! grep -q '"POST"' "$TMP/other.jsonl" 2>/dev/null && ok "the other origin got no request" ||
         bad "the other origin got: $(head -c 300 "$TMP/other.jsonl")"
     # the control: the same test sent to that mock directly is logged there
-    "$ANANKE" comply --protocol a2a -t required.rpc.method-not-found --agent direct="$url" >/dev/null 2>&1
+    "$ANANKE" comply --protocol a2a --spec 0.3.0 -t required.rpc.method-not-found --agent direct="$url" >/dev/null 2>&1
     grep -q '"POST"' "$TMP/other.jsonl" && ok "(control: a request to it is logged)" ||
         bad "control: the other mock logged no POST"
 fi
 
 # 8. the same suite over the HTTP+JSON (REST) binding
 . "$HERE/a2a-rest.sh"
+. "$HERE/a2a-v1.sh" # 9. the suite in A2A 1.0, over both bindings
 
 # 6. docs/comply.md's requirement table is the suite's (generated here)
 table() {
     echo '| ID | level | requirement | tests |'
     echo '|---|---|---|---|'
-    jq -s -r '(.[0].requirements) as $reqs | (.[1:] | map({id: .file, reqs: .requirements})) as $tests
+    jq -s -r '(.[0].requirements) as $reqs | (.[1:] | map(select((.revisions // ["0.3"]) | index("0.3")))
+        | map({id: .file, reqs: .requirements})) as $tests
         | $reqs[] | . as $r
         | [$tests[] | select(.reqs | index($r.id)) | "`\(.id)`"] as $by
         | "| [\($r.id)](\($r.section)) | \($r.level) | \($r.title) | \(if ($by | length) > 0 then ($by | join(", ")) else "not tested" end) |"' \
         "$SET" $(for f in compliance/a2a/*.jsont; do
-            jq --arg f "$(basename "$f" .jsont)" '{file: $f, requirements}' "$f" >"$TMP/t-$(basename "$f")"
+            jq --arg f "$(basename "$f" .jsont)" '{file: $f, requirements, revisions}' "$f" >"$TMP/t-$(basename "$f")"
             echo "$TMP/t-$(basename "$f")"
         done)
 }

@@ -12,6 +12,7 @@
 
 #include "ananke/comply.h"
 #include "core/json.h"
+#include "load/jsont.h"
 #include "run/comply_plan_int.h"
 
 static void add_test(struct an_comply_agent *a, const char *id, enum an_comply_status st,
@@ -105,6 +106,25 @@ static void test_rev_order(void **state)
     assert_int_equal(an_comply_rev_cmp("0.3.0", "0.3.0"), 0);
 }
 
+/* A test's `revisions` (A2A: "0.3", "1.0") against the revision judged:
+ * by major.minor, so "0.3" is 0.3.0's and not 0.30's. */
+static void test_rev_applies(void **state)
+{
+    (void)state;
+    const char *v03[] = {"0.3"}, *v10[] = {"1.0"};
+    struct an_jsont any = {0}, only03 = {.revisions = v03, .nrevisions = 1},
+                    only10 = {.revisions = v10, .nrevisions = 1};
+    assert_true(an_comply_rev_applies(&any, "1.0"));
+    assert_true(an_comply_rev_applies(&only03, "0.3.0"));
+    assert_true(an_comply_rev_applies(&only03, "0.3"));
+    assert_false(an_comply_rev_applies(&only03, "0.30"));
+    assert_false(an_comply_rev_applies(&only03, "1.0"));
+    assert_true(an_comply_rev_applies(&only10, "1.0"));
+    assert_true(an_comply_rev_applies(&only10, "1.0.1"));
+    assert_false(an_comply_rev_applies(&only10, "0.3.0"));
+    assert_true(an_comply_rev_applies(&only10, NULL));
+}
+
 /* The JSON status names are a contract (issue 24); an expected failure is
  * still a failure of its requirement, a stale one a pass; a STALE fails
  * the run (required_failed), an XFAIL does not. */
@@ -156,6 +176,7 @@ int main(void)
         cmocka_unit_test(test_judge),
         cmocka_unit_test(test_no_spec),
         cmocka_unit_test(test_rev_order),
+        cmocka_unit_test(test_rev_applies),
         cmocka_unit_test(test_xfail_stale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

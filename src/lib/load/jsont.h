@@ -180,6 +180,11 @@ struct an_jsont {
      * one (a step's JSON-RPC request is sent as its REST equivalent) */
     const char **bindings;
     size_t nbindings;
+    /* A2A: the protocol revisions ("0.3", "1.0") the test applies to;
+     * none: every one (a 0.3 request is sent in the 1.0 shape to an agent
+     * spoken to in 1.0) */
+    const char **revisions;
+    size_t nrevisions;
     struct an_jsont_precond *preconds;
     size_t npreconds;
     struct an_jsont_file *files;

@@ -117,6 +117,18 @@ static json_t *part_conv(const json_t *p, bool out)
             json_object_set(rf, "mimeType", (json_t *)v);
         json_object_set_new(o, "kind", json_string("file"));
         json_object_set_new(o, "file", rf);
+    } else if (json_object_get(p, "url") || json_object_get(p, "raw")) { /* 1.0 */
+        json_t *rf = json_object();
+        if ((v = json_object_get(p, "url")))
+            json_object_set(rf, "uri", (json_t *)v);
+        if ((v = json_object_get(p, "raw")))
+            json_object_set(rf, "bytes", (json_t *)v);
+        if ((v = json_object_get(p, "mediaType")))
+            json_object_set(rf, "mimeType", (json_t *)v);
+        if ((v = json_object_get(p, "filename")))
+            json_object_set(rf, "name", (json_t *)v);
+        json_object_set_new(o, "kind", json_string("file"));
+        json_object_set_new(o, "file", rf);
     }
     if ((v = json_object_get(p, "metadata")))
         json_object_set(o, "metadata", (json_t *)v);

@@ -76,6 +76,9 @@ struct an_comply_opts {
     /* AG-UI: one SSE event, and one step's whole answer (0: 16 MiB, 64
      * MiB; --max-event-bytes, --max-turn-bytes) */
     size_t max_event_bytes, max_turn_bytes;
+    /* the spec revision judged (the plan's, borrowed), or NULL: A2A speaks
+     * 1.0 or 0.3 by it (comply_a2a.c) */
+    const char *spec;
 };
 /* clang-format off */
 #define AN_COMPLY_OPTS_INIT                                                                        \

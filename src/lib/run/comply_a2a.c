@@ -12,6 +12,14 @@
  * binding's to judge (rest_status), and a test whose `bindings` leave REST
  * out is NA.
  *
+ * In A2A 1.0 (the revision judged, o->spec, is 1.0 or newer and the card
+ * offers a 1.0 interface of the binding: speaks_v1) every request carries
+ * A2A-Version: 1.0 and a step written in 0.3 is sent in the 1.0 shape,
+ * its answer read back into the 0.3 one (proto/a2a_v1.h); a step written
+ * in 1.0 is sent and judged as it is. Otherwise the run speaks 0.3
+ * (negotiated down: not a failure). A test whose `revisions` leave out the
+ * revision spoken is NA.
+ *
  * Each `http` step is one request: a POST of its body to the JSON-RPC URL
  * (or to `path` on the base URL), or a GET of `path`. The whole answer is
  * read, bounded by the step's window and the caps: a JSON body, or an SSE
@@ -50,11 +58,13 @@
 #include "core/jsonmatch.h"
 #include "core/spec_names.h"
 #include "proto/a2a_rest.h"
+#include "proto/a2a_v1.h"
 #include "proto/http.h"
 #include "proto/sse.h"
 #include "proto/uuid.h"
 #include "run/comply_agui.h"
 #include "run/comply_int.h"
+#include "run/comply_plan_int.h"
 #include "run/comply_redact.h"
 
 #define MAX_EVENT_BYTES ((size_t)16 << 20) /* --max-event-bytes */
@@ -66,6 +76,7 @@ struct a2a_eng {
     const struct an_comply_opts *o;
     const char *base; /* the agent's base URL, without a trailing '/' */
     bool rest;        /* the binding spoken: REST (HTTP+JSON), else JSON-RPC */
+    bool v1;          /* the revision spoken: A2A 1.0 (a2a_v1.h), else 0.3 */
     char *rpc;        /* the card's URL of that binding, or NULL */
     char *rpc_why;    /* why there is none */
     struct an_comply_test *out;
@@ -93,13 +104,14 @@ struct xfer {
     json_t *events;
     size_t not_json;
     const json_t *rest_id; /* REST: events are read into JSON-RPC ones under this id */
+    bool v1_in;            /* answers are 1.0: read back into the 0.3 shapes */
 };
 
 /* A REST answer (an SSE event's data, or a body with its HTTP status; 0
  * for an event) in the JSON-RPC shape the suite's expectations are
  * written against: {jsonrpc, id: the step's, result | error}. An event
  * that is an error body ({code, message}) is an error. New reference. */
-static json_t *rest_envelope(const json_t *body, long status, const json_t *rid)
+static json_t *rest_envelope(const json_t *body, long status, const json_t *rid, bool v1)
 {
     json_t *env = json_pack("{s:s,s:O}", "jsonrpc", "2.0", "id", rid ? rid : json_null());
     bool err_event = !status && json_is_integer(json_object_get(body, "code")) &&
@@ -107,7 +119,9 @@ static json_t *rest_envelope(const json_t *body, long status, const json_t *rid)
     if ((status && (status < 200 || status > 299)) || err_event)
         json_object_set_new(env, "error", an_a2a_rest_error(body, status));
     else
-        json_object_set_new(env, "result", body ? an_a2a_rest_result_in(body) : json_object());
+        json_object_set_new(env, "result", !body ? json_object()
+                                           : v1  ? an_a2a_v1_result_in(body)
+                                                 : an_a2a_rest_result_in(body));
     return env;
 }
 
@@ -119,7 +133,11 @@ static int on_event(void *ud, const struct an_sse_event *ev)
         x->not_json++;
         j = an_json_lossy(ev->data, ev->len);
     } else if (x->rest_id) {
-        json_t *env = rest_envelope(j, 0, x->rest_id);
+        json_t *env = rest_envelope(j, 0, x->rest_id, x->v1_in);
+        json_decref(j);
+        j = env;
+    } else if (x->v1_in) {
+        json_t *env = an_a2a_v1_response_in(j);
         json_decref(j);
         j = env;
     }
@@ -185,6 +203,7 @@ struct request {
     const json_t *headers; /* name -> value, or NULL */
     const json_t *rid;     /* the JSON-RPC id sent, or NULL */
     bool rest;             /* a REST request: its answer is read back as JSON-RPC */
+    bool v1_in;            /* a translated 1.0 request: its answer is read back as 0.3 */
     int64_t window_ms;
 };
 
@@ -205,7 +224,11 @@ static json_t *outcome(struct xfer *x, const struct an_http_resp *resp, int rc,
         json_t *j = an_json_parse(x->body.data, x->body.len, NULL, 0);
         if (j && rq->rest) {
             json_decref(response);
-            response = rest_envelope(j, (long)resp->status, rq->rid);
+            response = rest_envelope(j, (long)resp->status, rq->rid, rq->v1_in);
+            json_decref(j);
+        } else if (j && rq->v1_in) {
+            json_decref(response);
+            response = an_a2a_v1_response_in(j);
             json_decref(j);
         } else if (j) {
             json_decref(response);
@@ -265,7 +288,8 @@ static json_t *exchange(const struct request *rq, FILE *log, const struct an_com
 {
     struct xfer x = {.events = json_array(),
                      .max_body = opts->max_turn_bytes ? opts->max_turn_bytes : MAX_BODY_BYTES,
-                     .rest_id = rq->rest ? (rq->rid ? rq->rid : json_null()) : NULL};
+                     .rest_id = rq->rest ? (rq->rid ? rq->rid : json_null()) : NULL,
+                     .v1_in = rq->v1_in};
     size_t max_event = opts->max_event_bytes ? opts->max_event_bytes : MAX_EVENT_BYTES;
     an_sse_init(&x.sse, max_event, on_event, &x);
     size_t nh = json_object_size(rq->headers), k = 0;
@@ -375,7 +399,8 @@ static void say_what_differs(struct an_comply_test *out, size_t from)
 static const char *default_accept(const json_t *body)
 {
     const char *m = an_json_str(body, "method");
-    if (m && (!strcmp(m, "message/stream") || !strcmp(m, "tasks/resubscribe")))
+    if (m && (!strcmp(m, "message/stream") || !strcmp(m, "tasks/resubscribe") ||
+              !strcmp(m, "SendStreamingMessage") || !strcmp(m, "SubscribeToTask")))
         return "text/event-stream";
     return "application/json";
 }
@@ -421,7 +446,8 @@ static bool rest_request(struct a2a_eng *e, int step, const json_t *js, char **u
 {
     struct an_a2a_rest_req rr = {0};
     const char *m = an_json_str(js, "method");
-    if (!an_a2a_rest_route(m, json_object_get(js, "params"), AN_A2A_V0_3, &rr)) {
+    if (!an_a2a_rest_route(m, json_object_get(js, "params"), e->v1 ? AN_A2A_V1_0 : AN_A2A_V0_3,
+                           &rr)) {
         unmet(e, step, "REST: JSON-RPC method '%s' has no REST route", m ? m : "(none)");
         return false;
     }
@@ -436,6 +462,29 @@ static bool rest_request(struct a2a_eng *e, int step, const json_t *js, char **u
     if (!*accept)
         *accept = an_xstrdup(rr.stream ? "text/event-stream" : "application/json");
     an_a2a_rest_req_release(&rr);
+    return true;
+}
+
+/* Speaking 1.0: every request carries A2A-Version: 1.0 (unless the step
+ * sets the header itself), and a 0.3 JSON-RPC body *js is put in the 1.0
+ * shape (a2a_v1.h). True when it was: the answer is read back as 0.3. */
+static bool v1_prepare(const struct a2a_eng *e, json_t **js, json_t **headers, bool path)
+{
+    if (!e->v1)
+        return false;
+    if (!*headers)
+        *headers = json_object();
+    const char *name;
+    json_t *val;
+    bool set = false;
+    json_object_foreach(*headers, name, val) set = set || !strcasecmp(name, "A2A-Version");
+    if (!set)
+        json_object_set_new(*headers, "A2A-Version", json_string("1.0"));
+    json_t *v1 = *js && !path ? an_a2a_v1_request(*js) : NULL;
+    if (!v1)
+        return false;
+    json_decref(*js);
+    *js = v1;
     return true;
 }
 
@@ -472,6 +521,7 @@ static bool step_exchange(struct a2a_eng *e, const struct an_jsont_step *st)
               e->rpc_why);
         goto done;
     }
+    bool v1_in = v1_prepare(e, &js, &headers, path != NULL);
     const char *verb = g->method ? g->method : "POST";
     bool rest = e->rest && !path;
     if (rest && !rest_request(e, (int)st->index, js, &url, &body, &verb, &accept))
@@ -487,6 +537,7 @@ static bool step_exchange(struct a2a_eng *e, const struct an_jsont_step *st)
                          .headers = headers,
                          .rid = json_object_get(js, "id"),
                          .rest = rest,
+                         .v1_in = v1_in,
                          .window_ms = window(e->o, st->ms)};
     o = exchange(&rq, e->log, e->o);
     if (g->observe) {
@@ -570,10 +621,51 @@ static const char *iface_of(const json_t *card, const char *binding)
     return NULL;
 }
 
-/* The card's URL of the binding on the base's origin, or NULL with *why. */
-static char *rpc_url(const json_t *card, const char *base, bool rest, char **why)
+/* The URL of the card's supportedInterfaces entry of a binding with
+ * protocolVersion 1.x, or NULL when it offers none. */
+static const char *iface_v1(const json_t *card, const char *binding)
 {
-    const char *u = iface_of(card, rest ? "HTTP+JSON" : "JSONRPC");
+    size_t i;
+    const json_t *itf;
+    json_array_foreach(json_object_get(card, "supportedInterfaces"), i, itf)
+    {
+        const char *t = an_json_str(itf, "protocolBinding"), *v = an_json_str(itf, "protocolVersion");
+        if (t && !strcasecmp(t, binding) && v && !strncmp(v, "1.", 2) && an_json_str(itf, "url"))
+            return an_json_str(itf, "url");
+    }
+    return NULL;
+}
+
+/* Whether the run speaks A2A 1.0 to the agent: the revision judged (spec)
+ * is 1.0 or newer and its card offers a 1.0 interface of the binding; else
+ * it speaks 0.3 (negotiated down: not a failure, docs/comply.md). */
+static bool speaks_v1(const json_t *card, const char *spec, bool rest)
+{
+    return (!spec || an_comply_rev_cmp(spec, "1.0") >= 0) &&
+           iface_v1(card, rest ? "HTTP+JSON" : "JSONRPC");
+}
+
+/* NULL when test t applies to the revision spoken, else why it is NA. */
+static char *revision_na(const struct an_jsont *t, const char *spec, bool v1)
+{
+    if (an_comply_rev_applies(t, v1 ? "1.0" : "0.3"))
+        return NULL;
+    struct an_buf b = AN_BUF_INIT;
+    if (v1)
+        an_buf_puts(&b, "an A2A 0.3 test (this run speaks A2A 1.0)");
+    else if (spec && an_comply_rev_cmp(spec, "1.0") < 0)
+        an_buf_printf(&b, "an A2A 1.0 test (this run judges revision %s)", spec);
+    else
+        an_buf_puts(&b, "an A2A 1.0 test: the agent's card offers no A2A 1.0 interface of "
+                        "this binding (the run speaks 0.3: negotiated down)");
+    return an_buf_detach(&b, NULL);
+}
+
+/* The card's URL of the binding on the base's origin, or NULL with *why. */
+static char *rpc_url(const json_t *card, const char *base, bool rest, bool v1, char **why)
+{
+    const char *u = v1 ? iface_v1(card, rest ? "HTTP+JSON" : "JSONRPC")
+                       : iface_of(card, rest ? "HTTP+JSON" : "JSONRPC");
     struct an_buf b = AN_BUF_INIT;
     if (!card)
         an_buf_puts(&b, "no agent card");
@@ -634,7 +726,10 @@ void an_comply_a2a_run(const struct an_comply_spec *spec, const struct an_comply
     int64_t t0 = an_clock_mono_ms();
     comply_fill_meta(out, t);
     bool rest = a->binding && !strcmp(a->binding, "rest");
+    bool v1 = speaks_v1(a->init, o->spec, rest);
     char *na = binding_na(t, rest);
+    if (!na)
+        na = revision_na(t, o->spec, v1);
     if (!na)
         na = an_comply_precheck(t, a->init ? json_object_get(a->init, "capabilities") : NULL);
     if (na) {
@@ -646,10 +741,11 @@ void an_comply_a2a_run(const struct an_comply_spec *spec, const struct an_comply
     struct a2a_eng e = {.o = o,
                         .base = base,
                         .rest = rest,
+                        .v1 = v1,
                         .out = out,
                         .log = o->log ? o->log : stderr,
                         .seen = json_array()};
-    e.rpc = rpc_url(a->init, base, rest, &e.rpc_why);
+    e.rpc = rpc_url(a->init, base, rest, v1, &e.rpc_why);
     if (!a->init) {
         free(e.rpc_why);
         struct an_buf b = AN_BUF_INIT;

@@ -75,6 +75,9 @@ void an_comply_reqs_free(struct an_comply_plan *p);
 /* Revision order (<0, 0, >0): digits compare as numbers, anything else byte
  * by byte ("0.10" after "0.9", "1.0" after "0.3.0"). */
 int an_comply_rev_cmp(const char *a, const char *b);
+/* Whether test t applies to spec revision `rev` ("1.0", "0.3.0"; NULL:
+ * any): it lists no `revisions`, or one of them is rev's major.minor. */
+bool an_comply_rev_applies(const struct an_jsont *t, const char *rev);
 
 /* "terminals", "agent", "required", "none" -> enum an_acp_confine, or -1. */
 int an_comply_confine_parse(const char *mode);

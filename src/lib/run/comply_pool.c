@@ -146,6 +146,7 @@ void an_comply_plan_run(struct an_comply_plan *p, struct an_comply_result *res)
     o.max_event_bytes = p->o.max_event_bytes;
     o.max_turn_bytes = p->o.max_turn_bytes;
     o.verbose = p->o.verbose;
+    o.spec = p->spec;
     o.log = an_comply_plan_log(p);
     res->protocol = an_xstrdup(p->protocol);
     res->spec = p->spec ? an_xstrdup(p->spec) : NULL;

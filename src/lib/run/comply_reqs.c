@@ -7,7 +7,8 @@
  *
  * --spec REV picks one; without it the newest revision the suite has
  * (compared number by number: 0.10 is newer than 0.9). Every ID a selected
- * test names must be in the set. After the run each agent gets the set's
+ * test names must be in the set, but for a test whose `revisions` leave the
+ * revision out (it is NA in that run). After the run each agent gets the set's
  * rows, judged from its tests (an_comply_judge_reqs).
  */
 #include <dirent.h>
@@ -39,6 +40,18 @@ int an_comply_rev_cmp(const char *a, const char *b)
         b++;
     }
     return *a ? 1 : *b ? -1 : 0;
+}
+
+bool an_comply_rev_applies(const struct an_jsont *t, const char *rev)
+{
+    if (!t->nrevisions || !rev)
+        return true;
+    for (size_t i = 0; i < t->nrevisions; i++) {
+        size_t n = strlen(t->revisions[i]);
+        if (!strncmp(t->revisions[i], rev, n) && (rev[n] == '\0' || rev[n] == '.'))
+            return true;
+    }
+    return false;
 }
 
 /* The suite directory: the first path that is a directory. */
@@ -113,7 +126,7 @@ static int check_tests(struct an_comply_plan *p, const char *file)
     int rc = 0;
     for (size_t i = 0; i < p->ntests; i++) {
         const struct an_jsont *t = p->tests[i];
-        for (size_t r = 0; r < t->nrequirements; r++) {
+        for (size_t r = 0; an_comply_rev_applies(t, p->spec) && r < t->nrequirements; r++) {
             bool found = false;
             for (size_t k = 0; k < p->nreqs && !found; k++)
                 found = !strcmp(p->reqs[k].id, t->requirements[r]);
