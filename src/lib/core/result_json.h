@@ -19,6 +19,11 @@
 
 #include "ananke/result.h"
 
+/* A JSON report read back (merge, replay, compare, comply --merge) is
+ * untrusted input: at most this many bytes, and no more tree than the JSON
+ * tree cap allows. */
+#define AN_RESULTS_MAX_BYTES ((size_t)1 << 30)
+
 /* Everything of the run but its "tests" array, in the document's key order. */
 json_t *an_result_json_head(const struct an_run_result *r);
 /* One element of "tests" (r: the run it is from, for the statistics'

@@ -26,9 +26,6 @@ static char *dup_str(const json_t *o, const char *k)
 
 /* A time or a duration in ms: 0..2^43 (the year 2248 since 1970). */
 #define READ_MS_MAX ((int64_t)1 << 43)
-/* A JSON report read back (merge, replay, compare) is untrusted input: at
- * most this many bytes, and no more tree than the JSON tree cap allows. */
-#define AN_RESULTS_MAX_BYTES ((size_t)1 << 30)
 
 static int64_t in_range(const json_t *o, const char *k, int64_t lo, int64_t hi, int64_t dflt)
 {
