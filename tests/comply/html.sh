@@ -2,13 +2,15 @@
 # End-to-end checks of the compliance HTML report (docs/comply.md "The HTML
 # report", "One page for all"):
 #  1. `comply -r html:PATH` for ACP, MCP and A2A, two ananke-mock agents each
-#     (one well-behaved, one with a fault; the faulty ACP agent's name is
-#     hostile markup): each page checked by tests/comply/html_check.py against
+#     (one well-behaved, one with a fault), as docs/comply.md's example
+#     examples/comply/all-protocols.sh runs them, and an ACP run whose faulty
+#     agent's name is hostile markup: each page checked by
+#     tests/comply/html_check.py against
 #     the JSON report of the same run (matrix cells and their links, the
 #     requirement rows, the MUST coverage, each test's statuses, the CSP and
 #     its script hash, nothing loaded, the hostile name shown as text);
-#  2. `comply --merge A.json B.json C.json -r html:PATH`: one page for all
-#     three, with the protocol × agent summary, checked the same way; the
+#  2. `comply --merge A.json B.json C.json D.json -r html:PATH`: one page for
+#     all four, with the protocol × agent summary, checked the same way; the
 #     exit code says a required test failed;
 #  3. the checker itself fails on a page that does not match its JSON;
 #  4. a results file is untrusted: hostile strings and links in it are shown
@@ -49,67 +51,51 @@ page() {
     fi
 }
 
-# 1. one page per protocol
-"$ANANKE" comply -j 4 --timeout-scale 0.2 --agent good="$MOCK acp" \
-    --agent "$HOSTILE=$MOCK acp --fault ignore-cancel" \
-    -r json:"$TMP/acp.json" -r html:"$TMP/acp.html" >/dev/null 2>"$TMP/acp.err"
+# 1. one page per protocol: docs/comply.md's example (examples/comply/all-protocols.sh)
+ANANKE=$ANANKE MOCK=$MOCK OUT=$TMP SCALE=0.3 bash examples/comply/all-protocols.sh 2>"$TMP/ex.err"
 rc=$?
-[ "$rc" -eq 1 ] && ok "acp: exit 1 (the fault fails a required test)" || bad "acp: exit $rc (want 1)"
+[ "$rc" -eq 0 ] && ok "the docs' example runs" || bad "the docs' example: exit $rc $(head -c 300 "$TMP/ex.err")"
+for p in acp mcp a2a; do
+    n=$(jq '[.agents[].tests[] | select(.status == "fail")] | length' "$TMP/$p.json")
+    [ "$(jq '.agents | length' "$TMP/$p.json")" = 2 ] && [ "$n" -ge 1 ] &&
+        ok "$p: two agents, $n failures (the fault)" || bad "$p: not two agents with failures"
+    page "$p"
+done
 [ "$(jq -r '.agents[1].tests[] | select(.id == "required.prompt.cancel") | .status' "$TMP/acp.json")" = fail ] &&
     ok "acp: the fault is caught" || bad "acp: required.prompt.cancel did not fail"
-page acp --hostile "$HOSTILE"
-grep -qF 'evil&lt;script&gt;alert(1)&lt;/script&gt;&lt;/td&gt;&lt;i&gt;&quot;&#39;&amp;amp;' "$TMP/acp.html" &&
-    ok "acp: the hostile name escaped" || bad "acp: the hostile name is not escaped as expected"
-
-"$ANANKE" comply --protocol mcp -j 4 --timeout-scale 0.3 --agent good="$MOCK mcp" \
-    --agent old="$MOCK mcp --version 1999-01-01" \
-    -r json:"$TMP/mcp.json" -r html:"$TMP/mcp.html" >/dev/null 2>"$TMP/mcp.err"
-rc=$?
-[ "$rc" -eq 1 ] && ok "mcp: exit 1" || bad "mcp: exit $rc (want 1)"
-page mcp
-
-# start NAME ARGS...: an A2A mock; its base URL in $url
-start() {
-    local name=$1
-    shift
-    spawn_server "$TMP/$name.port" 0.1 "$TMP/$name.out" "$TMP/$name.err" \
-        timeout -k 5 300 "$MOCK" a2a "$@" --port 0 --port-file "$TMP/$name.port"
-    local started=$?
-    pids+=("$spawned_pid")
-    [ "$started" -eq 0 ] || broken "the $name server did not start: $(head -c 300 "$TMP/$name.err")"
-    url="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/$name.port")"
-}
-start good --version 0.3
-GOOD=$url
-start wrong --version 0.3 --fault wrong-error-code
-"$ANANKE" comply --protocol a2a -j 4 --timeout-scale 0.3 --agent good="$GOOD" --agent wrong="$url" \
-    -r json:"$TMP/a2a.json" -r html:"$TMP/a2a.html" >/dev/null 2>"$TMP/a2a.err"
-rc=$?
-[ "$rc" -eq 1 ] && ok "a2a: exit 1" || bad "a2a: exit $rc (want 1)"
 nreq=$(jq '.agents[0].requirements | length' "$TMP/a2a.json")
 notmet=$(jq '[.agents[1].requirements[] | select(.status == "not_met")] | length' "$TMP/a2a.json")
 [ "$nreq" -ge 40 ] && [ "$notmet" -ge 1 ] && ok "a2a: $nreq requirements, $notmet not met by the fault" ||
     bad "a2a: $nreq requirements, $notmet not met"
-page a2a
 rows=$(grep -c '<tr class="req" data-id=' "$TMP/a2a.html")
 [ "$rows" = "$nreq" ] && ok "a2a: a row per requirement ($rows)" || bad "a2a: $rows rows for $nreq requirements"
 m=$(jq -r '.agents[1].must_coverage | "\(.tested) of \(.musts) MUSTs tested, \(.met) met"' "$TMP/a2a.json")
 grep -qF "$m" "$TMP/a2a.html" && ok "a2a: MUST coverage shown: $m" || bad "a2a: no '$m'"
 
+# an agent whose name is markup
+"$ANANKE" comply --timeout-scale 0.3 -t required.initialize -t required.prompt.cancel \
+    --agent good="$MOCK acp" --agent "$HOSTILE=$MOCK acp --fault ignore-cancel" \
+    -r json:"$TMP/named.json" -r html:"$TMP/named.html" >/dev/null 2>"$TMP/named.err"
+rc=$?
+[ "$rc" -eq 1 ] && ok "named: exit 1 (the fault fails a required test)" || bad "named: exit $rc (want 1)"
+page named --hostile "$HOSTILE"
+grep -qF 'evil&lt;script&gt;alert(1)&lt;/script&gt;&lt;/td&gt;&lt;i&gt;&quot;&#39;&amp;amp;' "$TMP/named.html" &&
+    ok "named: the hostile name escaped" || bad "named: the hostile name is not escaped as expected"
+
 # 2. one page for all
-"$ANANKE" comply --merge "$TMP/acp.json" "$TMP/mcp.json" "$TMP/a2a.json" -r html:"$TMP/all.html" \
-    >"$TMP/all.out" 2>"$TMP/all.err"
+"$ANANKE" comply --merge "$TMP/acp.json" "$TMP/mcp.json" "$TMP/a2a.json" "$TMP/named.json" \
+    -r html:"$TMP/all.html" >"$TMP/all.out" 2>"$TMP/all.err"
 rc=$?
 [ "$rc" -eq 1 ] && ok "merge: exit 1 (a required test failed in one of them)" || bad "merge: exit $rc (want 1)"
 if out=$("${CHECK[@]}" "$TMP/all.html" "$TMP/acp.json" "$TMP/mcp.json" "$TMP/a2a.json" \
-    --hostile "$HOSTILE" 2>&1); then
-    ok "merge: one page shows the three results ($out)"
+    "$TMP/named.json" --hostile "$HOSTILE" 2>&1); then
+    ok "merge: one page shows the four results ($out)"
 else
     bad "merge: the page and the JSON differ"
     echo "$out" | head -n 20
 fi
-[ "$(grep -c '<section class="proto"' "$TMP/all.html")" = 3 ] && ok "merge: a section per protocol" ||
-    bad "merge: not 3 sections"
+[ "$(grep -c '<section class="proto"' "$TMP/all.html")" = 4 ] && ok "merge: a section per result" ||
+    bad "merge: not 4 sections"
 jq '.agents[1].tests[0].status = "pass"' "$TMP/a2a.json" >"$TMP/a2a-pass.json"
 "$ANANKE" comply --merge "$TMP/a2a-pass.json" -r html:"$TMP/dir" >/dev/null 2>&1
 [ -s "$TMP/dir/index.html" ] && ok "merge: html:DIR writes DIR/index.html" || bad "merge: no DIR/index.html"
