@@ -164,6 +164,16 @@ static void must_coverage(struct an_buf *b, const struct an_comply_agent *a)
                   m, t, k, t, m, k);
 }
 
+/* A <th> per agent, its name. */
+static void agent_heads(struct an_buf *b, const struct an_comply_result *r)
+{
+    for (size_t i = 0; i < r->nagents; i++) {
+        an_buf_puts(b, "<th>");
+        html_text(b, r->agents[i].name, false);
+        an_buf_puts(b, "</th>");
+    }
+}
+
 /* The areas × agents matrix of result ri. */
 static void matrix(struct an_buf *b, const struct an_comply_result *r, size_t ri,
                    const struct ids *x)
@@ -173,11 +183,7 @@ static void matrix(struct an_buf *b, const struct an_comply_result *r, size_t ri
     size_t nareas = comply_areas(r->nagents ? &r->agents[0] : NULL, &areas, &req);
     an_buf_puts(b, "<table class=\"grid matrix\"><thead><tr><th>Compliance area</th>"
                    "<th>Severity</th>");
-    for (size_t i = 0; i < r->nagents; i++) {
-        an_buf_puts(b, "<th>");
-        html_text(b, r->agents[i].name, false);
-        an_buf_puts(b, "</th>");
-    }
+    agent_heads(b, r);
     an_buf_puts(b, "</tr></thead><tbody>\n");
     for (size_t j = 0; j < nareas; j++) {
         an_buf_puts(b, "<tr><th>");
@@ -277,11 +283,7 @@ static void requirements(struct an_buf *b, const struct an_comply_result *r, siz
     html_text(b, r->spec, false);
     an_buf_puts(b, ")</h3>\n<table class=\"grid reqs\"><thead><tr><th>Requirement</th>"
                    "<th>Level</th><th>Title</th>");
-    for (size_t i = 0; i < r->nagents; i++) {
-        an_buf_puts(b, "<th>");
-        html_text(b, r->agents[i].name, false);
-        an_buf_puts(b, "</th>");
-    }
+    agent_heads(b, r);
     an_buf_puts(b, "<th>Tests</th></tr></thead><tbody>\n");
     for (size_t q = 0; q < a0->nreqs; q++) {
         const struct an_comply_req *rq = &a0->reqs[q];

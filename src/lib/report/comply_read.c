@@ -14,7 +14,6 @@
 
 #include "ananke/comply.h"
 #include "core/json.h"
-#include "core/nofollow.h"
 #include "core/result_json.h"
 #include "report/report_util.h"
 
@@ -169,12 +168,15 @@ static int read_reqs(struct rd *d, const json_t *o, struct an_comply_agent *a)
     if (!json_is_object(o))
         return bad(d, "requirements", "an object", o);
     a->reqs = an_xcalloc(json_object_size(o) + 1, sizeof *a->reqs);
+    size_t base = strlen(d->at);
     const char *id;
     json_t *v;
     json_object_foreach((json_t *)o, id, v)
     {
+        /* the Nth requirement: its ID is not echoed */
+        snprintf(d->at + base, sizeof d->at - base, ".requirements[%zu]", a->nreqs);
         if (!json_is_object(v))
-            return bad(d, "requirements", "an object per requirement", v);
+            return bad(d, "", "an object", v);
         struct an_comply_req *q = &a->reqs[a->nreqs++];
         q->id = an_xstrdup(id);
         int rc;
@@ -185,9 +187,10 @@ static int read_reqs(struct rd *d, const json_t *o, struct an_comply_agent *a)
         if (req_status(an_json_str(v, "status"), &q->status)) {
             struct an_loc loc = {d->path, 0, 0};
             return an_fail(d->err, AN_ESCHEMA, &loc,
-                           "%s.requirements: status: expected met, not_met or not_tested", d->at);
+                           "%s.status: expected met, not_met or not_tested", d->at);
         }
     }
+    d->at[base] = '\0';
     return 0;
 }
 
@@ -224,24 +227,11 @@ static int read_agent(struct rd *d, const json_t *j, struct an_comply_result *r)
 
 int an_comply_result_load(struct an_comply_result *r, const char *path, struct an_err *err)
 {
-    struct an_buf raw;
-    int rc = an_nf_read(NULL, path, AN_RESULTS_MAX_BYTES, &raw, err);
+    json_t *doc;
+    int rc = an_results_json_load(path, &doc, err);
     if (rc)
         return rc;
-    char why[256];
     struct an_loc at = {path, 0, 0};
-    if (an_json_tree_over_cap(raw.data ? raw.data : "", raw.len, why, sizeof why)) {
-        an_buf_release(&raw);
-        return an_fail(err, AN_ELIMIT, &at, "not read: %s", why);
-    }
-    json_error_t je;
-    json_t *doc = json_loadb(raw.data ? raw.data : "", raw.len, 0, &je);
-    an_buf_release(&raw);
-    if (!doc) {
-        struct an_loc loc = {path, (unsigned)(je.line > 0 ? je.line : 0),
-                             (unsigned)(je.column > 0 ? je.column : 0)};
-        return an_fail(err, AN_EPARSE, &loc, "not a JSON report: %s", an_json_error_text(&je));
-    }
     const char *tool = an_json_str(doc, "tool");
     json_t *agents = json_object_get(doc, "agents");
     struct rd d = {path, err, ""};
