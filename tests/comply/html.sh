@@ -96,6 +96,12 @@ else
 fi
 [ "$(grep -c '<section class="proto"' "$TMP/all.html")" = 4 ] && ok "merge: a section per result" ||
     bad "merge: not 4 sections"
+# a result read back is the result: its page is the run's, byte for byte
+for p in acp a2a; do
+    "$ANANKE" comply --merge "$TMP/$p.json" -r html:"$TMP/$p-again.html" >/dev/null 2>&1
+    cmp -s "$TMP/$p.html" "$TMP/$p-again.html" && ok "merge: $p read back makes the same page" ||
+        bad "merge: $p read back makes another page"
+done
 jq '.agents[1].tests[0].status = "pass"' "$TMP/a2a.json" >"$TMP/a2a-pass.json"
 "$ANANKE" comply --merge "$TMP/a2a-pass.json" -r html:"$TMP/dir" >/dev/null 2>&1
 [ -s "$TMP/dir/index.html" ] && ok "merge: html:DIR writes DIR/index.html" || bad "merge: no DIR/index.html"
