@@ -60,6 +60,7 @@ lane_comply() {
   step comply-agui env ANANKE_BUILD="$B" bash tests/comply/agui.sh
   step comply-mcp env ANANKE_BUILD="$B" bash tests/comply/mcp.sh
   step comply-mcp-kit env ANANKE_BUILD="$B" bash tests/comply/mcp-kit.sh
+  step comply-html env ANANKE_BUILD="$B" bash tests/comply/html.sh
   step tools env ANANKE_BUILD="$B" bash tests/tools/run.sh
   step examples env ANANKE_BUILD="$B" bash tests/examples.sh
 }

@@ -168,5 +168,19 @@ int an_report_comply_junit(const struct an_comply_result *r, const char *path, s
 /* JSON: the whole result model. */
 int an_report_comply_json(const struct an_comply_result *r, const char *path, struct an_err *err);
 json_t *an_comply_result_to_json(const struct an_comply_result *r);
+/* HTML: one self-contained page (docs/comply.md "The HTML report"), PATH
+ * itself when it is "-" or ends in .html, else PATH/index.html: the areas ×
+ * agents matrix, each agent's summary and MUST coverage, the requirements,
+ * a section per test. _all: several results on one page (a section each,
+ * under a protocol × agent summary table). */
+int an_report_comply_html(const struct an_comply_result *r, const char *path, struct an_err *err);
+int an_report_comply_html_all(const struct an_comply_result *const *rs, size_t n,
+                              const char *path, struct an_err *err);
+/* Read a comply JSON report (an_report_comply_json's) back into r (zeroed
+ * by the caller, released with an_comply_result_release, also on error).
+ * The file is untrusted: read without following a link, within the size
+ * and JSON tree caps of `ananke merge`; malformed JSON is AN_EPARSE at its
+ * FILE:LINE:COL, a document of the wrong shape AN_ESCHEMA naming the field. */
+int an_comply_result_load(struct an_comply_result *r, const char *path, struct an_err *err);
 
 #endif

@@ -22,6 +22,10 @@ int cmd_merge(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_tool_proxy(int argc, char **argv);
 int cmd_comply(int argc, char **argv);
+struct cli_reporters;
+/* comply --merge (comply_merge.c): the comply JSON results at paths joined
+ * into the html reports of reps; the exit code. */
+int cli_comply_merge(const char *const *paths, size_t n, const struct cli_reporters *reps);
 int cmd_mcp_bridge(int argc, char **argv); /* not in the help: comply runs it */
 int cmd_compare(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

@@ -21,6 +21,7 @@
 struct comply_args {
     const char *settings, *protocol, *confine, *spec, *binding, *xfail;
     bool list, keep, network, inherit_env;
+    bool merge; /* --merge: the paths are comply JSON results */
     bool conf_given;     /* a confinement option: refused for AG-UI */
     const char *history; /* --history FILE */
     bool no_history;     /* --no-history */
@@ -243,6 +244,13 @@ static const struct cli_option options[] = {
      .arg = NULL,
      .help = "print 'ID - title' for each test and exit",
      .field = offsetof(struct comply_args, list)},
+    {.name = "--merge",
+     .alias = NULL,
+     .arg = NULL,
+     .help = "run nothing: the paths are comply JSON results\n"
+             "(-r json:PATH), joined into one HTML page with\n"
+             "-r html:PATH (docs/comply.md \"One page for all\")",
+     .field = offsetof(struct comply_args, merge)},
     {.name = "--jobs",
      .alias = "-j",
      .arg = "N",
@@ -504,6 +512,10 @@ int cmd_comply(int argc, char **argv)
 
     join_protocols(protocol_names, sizeof protocol_names, "|", NULL);
     int rc = cli_parse(&command, argc, argv, &a, &helped);
+    if (!rc && !helped && a.merge) {
+        rc = cli_comply_merge(a.paths, a.npaths, &a.reps);
+        goto done;
+    }
     if (rc || helped || (rc = check(&a)))
         goto done;
     plan_opts(&a, &o, &installed);

@@ -132,5 +132,7 @@ fi
 
 # shellcheck source=view.sh
 . "$here/view.sh"
+# shellcheck source=comply.sh
+. "$here/comply.sh"
 
 finish

@@ -19,6 +19,16 @@
 
 #include "ananke/result.h"
 
+/* A JSON report read back (merge, replay, compare, comply --merge) is
+ * untrusted input: at most this many bytes, and no more tree than the JSON
+ * tree cap allows. */
+#define AN_RESULTS_MAX_BYTES ((size_t)1 << 30)
+/* The results file at path parsed into *doc (the caller's): read never
+ * through a link, within that cap and the JSON tree cap. An error (*doc
+ * NULL) fills err: AN_EPARSE at the file's line and column when it is not
+ * JSON. */
+int an_results_json_load(const char *path, json_t **doc, struct an_err *err);
+
 /* Everything of the run but its "tests" array, in the document's key order. */
 json_t *an_result_json_head(const struct an_run_result *r);
 /* One element of "tests" (r: the run it is from, for the statistics'

@@ -26,9 +26,6 @@ static char *dup_str(const json_t *o, const char *k)
 
 /* A time or a duration in ms: 0..2^43 (the year 2248 since 1970). */
 #define READ_MS_MAX ((int64_t)1 << 43)
-/* A JSON report read back (merge, replay, compare) is untrusted input: at
- * most this many bytes, and no more tree than the JSON tree cap allows. */
-#define AN_RESULTS_MAX_BYTES ((size_t)1 << 30)
 
 static int64_t in_range(const json_t *o, const char *k, int64_t lo, int64_t hi, int64_t dflt)
 {
@@ -381,10 +378,11 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
     return 0;
 }
 
-int an_run_result_load(struct an_run_result *out, const char *path, struct an_err *err)
+int an_results_json_load(const char *path, json_t **doc, struct an_err *err)
 {
     json_error_t je;
     struct an_buf raw;
+    *doc = NULL;
     /* a results file read back (merge, replay, compare): never through a link */
     int rrc = an_nf_read(NULL, path, AN_RESULTS_MAX_BYTES, &raw, err);
     if (rrc)
@@ -395,13 +393,22 @@ int an_run_result_load(struct an_run_result *out, const char *path, struct an_er
         struct an_loc at = {path, 0, 0};
         return an_fail(err, AN_ELIMIT, &at, "not read: %s", why);
     }
-    json_t *doc = json_loadb(raw.data ? raw.data : "", raw.len, 0, &je);
+    *doc = json_loadb(raw.data ? raw.data : "", raw.len, 0, &je);
     an_buf_release(&raw);
-    if (!doc) {
+    if (!*doc) {
         struct an_loc loc = {path, (unsigned)(je.line > 0 ? je.line : 0),
                              (unsigned)(je.column > 0 ? je.column : 0)};
         return an_fail(err, AN_EPARSE, &loc, "not a JSON report: %s", an_json_error_text(&je));
     }
+    return AN_OK;
+}
+
+int an_run_result_load(struct an_run_result *out, const char *path, struct an_err *err)
+{
+    json_t *doc;
+    int lrc = an_results_json_load(path, &doc, err);
+    if (lrc)
+        return lrc;
     struct an_loc loc = {path, 0, 0};
     json_t *tests = json_object_get(doc, "tests");
     int rc = 0;

@@ -14,6 +14,7 @@
 #include "ananke/comply.h"
 #include "core/buf.h"
 #include "core/json.h"
+#include "report/comply_area.h"
 #include "report/report_util.h"
 
 #define MD_CUT 1500
@@ -64,47 +65,8 @@ static void text(struct an_buf *b, const char *s)
     an_buf_release(&clean);
 }
 
-enum cell { CELL_NONE = 0, CELL_PASS, CELL_FAIL, CELL_PARTIAL, CELL_NA };
-
-static const char *cell_name(enum cell c)
-{
-    static const char *const n[] = {"—", "PASS", "FAIL", "PARTIAL", "NA"};
-    return n[c];
-}
-
-/* An area's status for one agent (see comply.h). *first_fail: its first failed
- * test. */
-static enum cell area_cell(const struct an_comply_agent *a, const char *area,
-                           const struct an_comply_test **first_fail)
-{
-    size_t pass = 0, fail = 0, na = 0;
-    *first_fail = NULL;
-    for (size_t k = 0; k < a->ntests; k++) {
-        const struct an_comply_test *t = &a->tests[k];
-        if (strcmp(t->area, area))
-            continue;
-        /* a stale expected failure passed; an expected one still failed */
-        if (t->status == AN_COMPLY_PASS || t->status == AN_COMPLY_STALE)
-            pass++;
-        else if (t->status == AN_COMPLY_NA || t->status == AN_COMPLY_SKIP)
-            na++;
-        else {
-            fail++;
-            if (!*first_fail)
-                *first_fail = t;
-        }
-    }
-    if (pass && fail)
-        return CELL_PARTIAL;
-    if (fail)
-        return CELL_FAIL;
-    if (pass)
-        return CELL_PASS;
-    return na ? CELL_NA : CELL_NONE;
-}
-
 static void footnote_text(struct an_buf *b, const struct an_comply_agent *a,
-                          const struct an_comply_test *t, enum cell c)
+                          const struct an_comply_test *t, enum comply_cell c)
 {
     size_t nfail = 0, nall = 0;
     for (size_t k = 0; k < a->ntests; k++) {
@@ -117,7 +79,7 @@ static void footnote_text(struct an_buf *b, const struct an_comply_agent *a,
     an_buf_puts(b, ", ");
     code(b, t->id);
     an_buf_puts(b, ": ");
-    if (c == CELL_PARTIAL)
+    if (c == COMPLY_CELL_PARTIAL)
         an_buf_printf(b, "%zu of %zu tests failed; first: ", nfail, nall);
     if (t->nunmet) {
         const struct an_comply_unmet *u = &t->unmet[0];
@@ -606,21 +568,11 @@ static void methodology(struct an_buf *b, const struct an_comply_result *r, size
 
 /* The table of compliance areas (in the order they first appear) against
  * the agents, then its footnotes. */
-static void area_table(struct an_buf *b, const struct an_comply_result *r, size_t ntests)
+static void area_table(struct an_buf *b, const struct an_comply_result *r)
 {
-    /* areas in the order they first appear */
-    const char **areas = an_xcalloc(ntests + 1, sizeof *areas);
-    bool *req = an_xcalloc(ntests + 1, sizeof *req);
-    size_t nareas = 0;
-    for (size_t k = 0; k < ntests; k++) {
-        const struct an_comply_test *t = &r->agents[0].tests[k];
-        size_t j = 0;
-        while (j < nareas && strcmp(areas[j], t->area))
-            j++;
-        if (j == nareas)
-            areas[nareas++] = t->area;
-        req[j] = req[j] || t->required;
-    }
+    const char **areas;
+    bool *req;
+    size_t nareas = comply_areas(r->nagents ? &r->agents[0] : NULL, &areas, &req);
     an_buf_puts(b, "| Compliance Area | Severity |");
     for (size_t i = 0; i < r->nagents; i++) {
         an_buf_putc(b, ' ');
@@ -639,8 +591,8 @@ static void area_table(struct an_buf *b, const struct an_comply_result *r, size_
         an_buf_printf(b, " | %s |", req[j] ? "required" : "optional");
         for (size_t i = 0; i < r->nagents; i++) {
             const struct an_comply_test *ff;
-            enum cell c = area_cell(&r->agents[i], areas[j], &ff);
-            an_buf_printf(b, " %s", cell_name(c));
+            enum comply_cell c = comply_area_cell(&r->agents[i], areas[j], &ff);
+            an_buf_printf(b, " %s", comply_cell_name(c));
             if (ff) {
                 an_buf_printf(b, " [%zu]", ++nnote);
                 an_buf_printf(&notes, "[%zu] ", nnote);
@@ -715,7 +667,7 @@ static void render(struct an_buf *b, const struct an_comply_result *r)
     for (size_t k = 0; k < ntests; k++)
         nreq += r->agents[0].tests[k].required;
     methodology(b, r, ntests, nreq);
-    area_table(b, r, ntests);
+    area_table(b, r);
 
     for (size_t i = 0; i < r->nagents; i++)
         agent_summary(b, r, &r->agents[i]);

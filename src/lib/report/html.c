@@ -39,6 +39,7 @@
  * The pieces are in html_*.c (report/html_int.h lists them).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -66,9 +67,8 @@ static void html_utc(struct an_buf *b, int64_t unix_ms)
         an_buf_puts(b, "unknown");
 }
 
-static void head(struct an_buf *b, const struct an_run_result *r, const struct an_counts *c)
+void html_page_open(struct an_buf *b, const char *title, const char *more_style)
 {
-    size_t p = c->passed, f = c->failed, e = c->errors, sk = c->skipped;
     unsigned char h[32];
     an_sha256(html_script, strlen(html_script), h);
     an_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -79,9 +79,26 @@ static void head(struct an_buf *b, const struct an_run_result *r, const struct a
                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                    "<meta name=\"color-scheme\" content=\"light dark\">\n"
                    "<meta name=\"referrer\" content=\"no-referrer\">\n");
-    an_buf_printf(b, "<title>ananke: %zu passed, %zu failed, %zu error%s</title>\n", p, f, e,
-                  e == 1 ? "" : "s");
-    an_buf_printf(b, "<style>\n%s</style>\n</head>\n<body>\n<div class=\"wrap\">\n", html_style);
+    an_buf_printf(b, "<title>%s</title>\n", title);
+    an_buf_printf(b, "<style>\n%s%s</style>\n</head>\n<body>\n<div class=\"wrap\">\n", html_style,
+                  more_style ? more_style : "");
+}
+
+void html_page_close(struct an_buf *b)
+{
+    an_buf_puts(b, "<footer>Written by ananke " ANANKE_VERSION
+                   ". This page is self-contained: it loads nothing.</footer>\n</div>\n<script>");
+    an_buf_puts(b, html_script);
+    an_buf_puts(b, "</script>\n</body>\n</html>\n");
+}
+
+static void head(struct an_buf *b, const struct an_run_result *r, const struct an_counts *c)
+{
+    size_t p = c->passed, f = c->failed, e = c->errors, sk = c->skipped;
+    char title[128];
+    snprintf(title, sizeof title, "ananke: %zu passed, %zu failed, %zu error%s", p, f, e,
+             e == 1 ? "" : "s");
+    html_page_open(b, title, NULL);
 
     size_t n = r->ntests;
     an_buf_puts(b, "<header>\n<h1>ananke <span class=\"muted\">test report</span></h1>\n"
@@ -209,10 +226,8 @@ int an_report_html_file(const struct an_run_result *r, const char *path, struct 
         }
     if (!r->ntests)
         an_buf_puts(&b, "<p class=\"muted\">No tests were run.</p>\n");
-    an_buf_puts(&b, "</main>\n<footer>Written by ananke " ANANKE_VERSION
-                    ". This page is self-contained: it loads nothing.</footer>\n</div>\n<script>");
-    an_buf_puts(&b, html_script);
-    an_buf_puts(&b, "</script>\n</body>\n</html>\n");
+    an_buf_puts(&b, "</main>\n");
+    html_page_close(&b);
     fwrite(b.data, 1, b.len, f.fp);
     an_buf_release(&b);
     /* a failed fwrite sets the stream's error flag; commit reports it */

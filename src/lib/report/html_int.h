@@ -32,6 +32,15 @@
 extern const char html_script[];
 extern const char html_style[];
 
+/* html.c */
+/* The page's start, up to <div class="wrap">: doctype, the CSP (no source
+ * at all but inline styles, data: images and our script by its SHA-256),
+ * <title> (already HTML: the caller escapes what it puts in), html_style
+ * and more_style (NULL: none). */
+void html_page_open(struct an_buf *b, const char *title, const char *more_style);
+/* The page's end after its <main>: footer, our script, </html>. */
+void html_page_close(struct an_buf *b);
+
 /* html_parts.c */
 /* Untrusted s[0..n), made safe and escaped. `multi` keeps line breaks and
  * tabs as they are (for pre-wrap blocks); otherwise they show as \n, \t. */
@@ -46,6 +55,9 @@ const char *html_status_label(const struct an_test_result *t);
 void html_ms(struct an_buf *b, int64_t v);
 /* part/whole as a CSS percentage with one decimal ("12.5%"), 0..100. */
 void html_pct(struct an_buf *b, int64_t part, int64_t whole);
+/* <dt>key</dt><dd>val</dd> (val untrusted, kept multi-line); nothing when
+ * val is NULL. `key` is trusted HTML. */
+void html_kv(struct an_buf *b, const char *key, const char *val);
 /* A failed assertion: title, kind, expected/actual/detail, location. */
 void html_finding(struct an_buf *b, const struct an_finding *f);
 /* v[0..n) as <ul class="notes CLS">; nothing when n is 0. */

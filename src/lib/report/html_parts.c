@@ -87,7 +87,7 @@ static void html_location(struct an_buf *b, const struct an_finding *f)
     an_buf_puts(b, "</span></div>");
 }
 
-static void html_kv(struct an_buf *b, const char *key, const char *val)
+void html_kv(struct an_buf *b, const char *key, const char *val)
 {
     if (!val)
         return;
