@@ -139,6 +139,10 @@ static json_t *tool_answer(const struct mcp_server_opts *o, const json_t *id, en
         json_decref(other);
         return r;
     }
+    case MCP_T_ECHO: /* the input schema wants a string message */
+        if (json_object_get(args, "message") && !an_json_str(args, "message"))
+            return result(id, text_result("echo needs a string 'message'", true));
+        break;
     case MCP_T_COUNT:
         snprintf(buf, sizeof buf, "unknown tool %.200s", name);
         return result(id, text_result(buf, true));
