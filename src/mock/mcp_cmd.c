@@ -131,7 +131,8 @@ static enum MHD_Result send_events(struct mock_http *http, struct MHD_Connection
     struct an_buf ev = AN_BUF_INIT;
     size_t i;
     json_t *msg;
-    json_array_foreach (msgs, i, msg) {
+    json_array_foreach(msgs, i, msg)
+    {
         char *f = an_json_compact(msg);
         an_buf_printf(&ev, "event: message\ndata: %s\n\n", f);
         free(f);

@@ -14,7 +14,8 @@
 
 /* A 1x1 red PNG and a 44-byte silent WAV header, base64. */
 #define PNG_B64                                                                                    \
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJg" \
+    "gg=="
 #define WAV_B64 "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="
 
 static bool broken(const struct mcp_server_opts *o, enum mcp_fault f)
@@ -57,7 +58,8 @@ json_t *mcp_kit_tool(const struct mcp_server_opts *o, enum mcp_tool t, const jso
     switch (t) {
     case MCP_T_KIT_TEXT:
         if (!broken(o, MCP_F_TEXT_EMPTY))
-            json_array_append_new(content, text_block("This is a simple text response for testing."));
+            json_array_append_new(content,
+                                  text_block("This is a simple text response for testing."));
         break;
     case MCP_T_KIT_IMAGE:
         json_array_append_new(content, image_block(o));
@@ -83,9 +85,9 @@ json_t *mcp_kit_tool(const struct mcp_server_opts *o, enum mcp_tool t, const jso
         for (int i = 0; i < 3 && !broken(o, MCP_F_NO_LOG); i++) {
             static const char *const said[] = {"Tool execution started", "Tool processing data",
                                                "Tool execution completed"};
-            json_array_append_new(notes, notification("notifications/message",
-                                                      json_pack("{s:s,s:s}", "level", "info",
-                                                                "data", said[i])));
+            json_array_append_new(
+                notes, notification("notifications/message",
+                                    json_pack("{s:s,s:s}", "level", "info", "data", said[i])));
         }
         json_array_append_new(content, text_block("Tool with logging executed successfully"));
         break;
@@ -117,8 +119,9 @@ json_t *mcp_kit_read(const struct mcp_server_opts *o, const char *uri)
 {
     json_t *c = NULL;
     if (!strcmp(uri, "test://static-text")) {
-        c = json_pack("{s:s,s:s}", "uri", uri, "text", "This is the content of the static text "
-                                                       "resource.");
+        c = json_pack("{s:s,s:s}", "uri", uri, "text",
+                      "This is the content of the static text "
+                      "resource.");
         if (!broken(o, MCP_F_TEXT_NO_MIME))
             json_object_set_new(c, "mimeType", json_string("text/plain"));
     } else if (!strcmp(uri, "test://static-binary")) {
@@ -199,8 +202,8 @@ void mcp_kit_list(json_t *resources, json_t *templates, json_t *prompts)
                                              "description", "a simple prompt"));
     json_array_append_new(prompts, json_pack("{s:s,s:s,s:[{s:s,s:b},{s:s,s:b}]}", "name",
                                              "test_prompt_with_arguments", "description",
-                                             "a prompt with arguments", "arguments", "name",
-                                             "arg1", "required", 1, "name", "arg2", "required", 1));
+                                             "a prompt with arguments", "arguments", "name", "arg1",
+                                             "required", 1, "name", "arg2", "required", 1));
     json_array_append_new(prompts, json_pack("{s:s,s:s,s:[{s:s,s:b}]}", "name",
                                              "test_prompt_with_embedded_resource", "description",
                                              "a prompt with an embedded resource", "arguments",

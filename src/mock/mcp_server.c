@@ -24,10 +24,9 @@ static const struct {
 
 static const struct {
     const char *name, *desc;
-} fault_table[] = {
-    {NULL, NULL},
+} fault_table[] = {{NULL, NULL},
 #define MCP_X(e, name, desc) {name, desc},
-    MCP_FAULT_MAP(MCP_X)
+                   MCP_FAULT_MAP(MCP_X)
 #undef MCP_X
 };
 
@@ -89,8 +88,7 @@ static json_t *do_initialize(const struct mcp_server_opts *o, const json_t *para
         v = o->version;
     return json_pack("{s:s,s:{s:{},s:{s:b},s:{},s:{},s:{}},s:{s:s,s:s}}", "protocolVersion", v,
                      "capabilities", "tools", "resources", "subscribe", 1, "prompts", "logging",
-                     "completions", "serverInfo", "name", "ananke-mock", "version",
-                     ANANKE_VERSION);
+                     "completions", "serverInfo", "name", "ananke-mock", "version", ANANKE_VERSION);
 }
 
 static json_t *do_tools_list(const json_t *params)
@@ -210,14 +208,14 @@ static json_t *do_list(const char *method)
 {
     json_t *res = json_pack("[{s:s,s:s,s:s}]", "uri", "mock://greeting", "name", "greeting",
                             "mimeType", "text/plain");
-    json_t *tpl = json_pack("[{s:s,s:s}]", "uriTemplate", "mock://greeting/{name}", "name",
-                            "greeting");
+    json_t *tpl =
+        json_pack("[{s:s,s:s}]", "uriTemplate", "mock://greeting/{name}", "name", "greeting");
     json_t *pr = json_pack("[{s:s,s:s,s:[{s:s,s:b}]}]", "name", "greet", "description",
                            "a greeting", "arguments", "name", "name", "required", 0);
     mcp_kit_list(res, tpl, pr);
-    json_t *r = !strcmp(method, "resources/list")    ? json_pack("{s:O}", "resources", res)
-                : !strcmp(method, "prompts/list")    ? json_pack("{s:O}", "prompts", pr)
-                                                     : json_pack("{s:O}", "resourceTemplates", tpl);
+    json_t *r = !strcmp(method, "resources/list") ? json_pack("{s:O}", "resources", res)
+                : !strcmp(method, "prompts/list") ? json_pack("{s:O}", "prompts", pr)
+                                                  : json_pack("{s:O}", "resourceTemplates", tpl);
     json_decref(res);
     json_decref(tpl);
     json_decref(pr);
