@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154
 # Sourced by tests/comply/mcp.sh (uses its ANANKE, MOCK, TMP, ok, bad,
 # status, spawn_server, stop_pids): every fault of ananke-mock mcp's
 # MCP_FAULT_MAP (src/mock/mcp_server.h) is caught by the test of
