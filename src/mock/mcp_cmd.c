@@ -39,7 +39,7 @@ struct mcp_http_srv {
 
 static void usage(FILE *out)
 {
-    fputs("usage: ananke-mock mcp [--version V] [--fault TOOL] [--requests PATH]\n"
+    fputs("usage: ananke-mock mcp [--version V] [--fault NAME] [--requests PATH]\n"
           "       ananke-mock mcp --http [--sse] [--port N] [--port-file PATH] ...\n"
           "\n"
           "An MCP server double (see docs/mock.md): MCP 2025-11-25, negotiated down to\n"
@@ -50,7 +50,8 @@ static void usage(FILE *out)
           "listening, and stops cleanly on SIGTERM/SIGINT.\n"
           "\n"
           "  --version V       answer initialize with V, whatever was asked\n"
-          "  --fault TOOL      every tools/call behaves as TOOL\n"
+          "  --fault NAME      a tool: every tools/call behaves as it; or a fault\n"
+          "                    below: break that one rule\n"
           "  --requests PATH   append each message received (stdio: the line as\n"
           "                    read; HTTP: {\"method\",\"path\",\"headers\",\"body\"})\n"
           "  --http            serve Streamable HTTP instead of stdio\n"
@@ -64,6 +65,9 @@ static void usage(FILE *out)
           out);
     for (unsigned i = 0; mcp_tool_name(i); i++)
         fprintf(out, "  %-13s %s\n", mcp_tool_name(i), mcp_tool_desc(i));
+    fputs("\nfaults (the rules of the kit's scenarios, broken on purpose):\n", out);
+    for (unsigned f = 1; mcp_fault_name(f); f++)
+        fprintf(out, "  %-20s %s\n", mcp_fault_name(f), mcp_fault_desc(f));
     fputs("\nExit status: 0 stdin ended or stopped by a signal, 1 the server failed,\n"
           "2 bad flags, 3 the die tool was called (stdio).\n",
           out);
@@ -117,6 +121,24 @@ static enum MHD_Result send_frame(struct mcp_http_srv *m, struct mock_http *http
         an_buf_release(&ev);
     }
     free(frame);
+    return rc;
+}
+
+/* Messages as the events of one SSE stream, closed after the last. */
+static enum MHD_Result send_events(struct mock_http *http, struct MHD_Connection *c,
+                                   const json_t *msgs)
+{
+    struct an_buf ev = AN_BUF_INIT;
+    size_t i;
+    json_t *msg;
+    json_array_foreach(msgs, i, msg)
+    {
+        char *f = an_json_compact(msg);
+        an_buf_printf(&ev, "event: message\ndata: %s\n\n", f);
+        free(f);
+    }
+    enum MHD_Result rc = send_stream(http, c, ev.data, ev.len, END_CLOSE, NULL, 0);
+    an_buf_release(&ev);
     return rc;
 }
 
@@ -196,12 +218,20 @@ static enum MHD_Result on_post(struct mcp_http_srv *m, struct mock_http *http,
         rc = send_rpc_error(c, MHD_HTTP_BAD_REQUEST, -32000, msg);
         goto done;
     }
-    json_t *reply = NULL;
-    enum mcp_tool t = mcp_server_answer(&m->opts, body, &reply);
+    json_t *reply = NULL, *notes = json_array();
+    enum mcp_tool t = mcp_server_answer(&m->opts, body, notes, &reply);
     if (!reply) { /* a notification or a response */
+        json_decref(notes);
         rc = mock_http_send(c, MHD_HTTP_ACCEPTED, NULL, "", 0, NULL, 0);
         goto done;
     }
+    if (json_array_size(notes)) { /* notifications first: one SSE stream */
+        json_array_append_new(notes, reply);
+        rc = send_events(http, c, notes);
+        json_decref(notes);
+        goto done;
+    }
+    json_decref(notes);
     const json_t *id = json_object_get(body, "id");
     switch (t) {
     case MCP_T_DIE:
@@ -307,8 +337,9 @@ int mock_cmd_mcp(int argc, char **argv)
             i++;
         if (mcp_tool_name(i))
             m.opts.forced = (enum mcp_tool)i;
-        else
-            an_fail(&err, AN_EUSAGE, NULL, "unknown tool '%s' (see ananke-mock mcp --help)", fault);
+        else if (!(m.opts.fault = mcp_fault_parse(fault)))
+            an_fail(&err, AN_EUSAGE, NULL,
+                    "unknown tool or fault '%s' (see ananke-mock mcp --help)", fault);
     }
     if (err.code)
         return mock_usage_error(&err, "mcp");

@@ -18,9 +18,35 @@ static const struct {
     const char *name, *desc;
 } tool_table[] = {
 #define MCP_X(e, name, desc) {name, desc},
-    MCP_TOOL_MAP(MCP_X)
+    MCP_TOOL_MAP(MCP_X) MCP_KIT_TOOL_MAP(MCP_X)
 #undef MCP_X
 };
+
+static const struct {
+    const char *name, *desc;
+} fault_table[] = {{NULL, NULL},
+#define MCP_X(e, name, desc) {name, desc},
+                   MCP_FAULT_MAP(MCP_X)
+#undef MCP_X
+};
+
+const char *mcp_fault_name(unsigned f)
+{
+    return f > 0 && f < MCP_F_COUNT ? fault_table[f].name : NULL;
+}
+
+const char *mcp_fault_desc(unsigned f)
+{
+    return f > 0 && f < MCP_F_COUNT ? fault_table[f].desc : NULL;
+}
+
+enum mcp_fault mcp_fault_parse(const char *name)
+{
+    for (unsigned f = 1; f < MCP_F_COUNT; f++)
+        if (!strcmp(fault_table[f].name, name))
+            return (enum mcp_fault)f;
+    return MCP_F_NONE;
+}
 
 const char *mcp_tool_name(unsigned i)
 {
@@ -60,9 +86,9 @@ static json_t *do_initialize(const struct mcp_server_opts *o, const json_t *para
             v = versions[i];
     if (o->version)
         v = o->version;
-    return json_pack("{s:s,s:{s:{},s:{},s:{}},s:{s:s,s:s}}", "protocolVersion", v, "capabilities",
-                     "tools", "resources", "prompts", "serverInfo", "name", "ananke-mock",
-                     "version", ANANKE_VERSION);
+    return json_pack("{s:s,s:{s:{},s:{s:b},s:{},s:{},s:{}},s:{s:s,s:s}}", "protocolVersion", v,
+                     "capabilities", "tools", "resources", "subscribe", 1, "prompts", "logging",
+                     "completions", "serverInfo", "name", "ananke-mock", "version", ANANKE_VERSION);
 }
 
 static json_t *do_tools_list(const json_t *params)
@@ -111,6 +137,10 @@ static json_t *tool_answer(const struct mcp_server_opts *o, const json_t *id, en
         json_decref(other);
         return r;
     }
+    case MCP_T_ECHO: /* the input schema wants a string message */
+        if (json_object_get(args, "message") && !an_json_str(args, "message"))
+            return result(id, text_result("echo needs a string 'message'", true));
+        break;
     case MCP_T_COUNT:
         snprintf(buf, sizeof buf, "unknown tool %.200s", name);
         return result(id, text_result(buf, true));
@@ -123,7 +153,7 @@ static json_t *tool_answer(const struct mcp_server_opts *o, const json_t *id, en
 }
 
 static enum mcp_tool do_tools_call(const struct mcp_server_opts *o, const json_t *id,
-                                   const json_t *params, json_t **reply)
+                                   const json_t *params, json_t *notes, json_t **reply)
 {
     const char *name = an_json_str(params, "name");
     const json_t *args = json_object_get(params, "arguments");
@@ -136,22 +166,34 @@ static enum mcp_tool do_tools_call(const struct mcp_server_opts *o, const json_t
         t++;
     if (t < MCP_T_COUNT && o->forced != MCP_T_NONE)
         t = o->forced;
+    if (t >= MCP_T_KIT_TEXT && t < MCP_T_COUNT) {
+        *reply = result(id, mcp_kit_tool(o, (enum mcp_tool)t, params, notes));
+        return MCP_T_NONE;
+    }
     *reply = tool_answer(o, id, (enum mcp_tool)t, name, args);
     return t < MCP_T_COUNT ? (enum mcp_tool)t : MCP_T_NONE;
 }
 
-static json_t *do_resources_read(const json_t *id, const json_t *params)
+static json_t *do_resources_read(const struct mcp_server_opts *o, const json_t *id,
+                                 const json_t *params)
 {
     const char *uri = an_json_str(params, "uri");
+    json_t *kit = uri ? mcp_kit_read(o, uri) : NULL;
+    if (kit)
+        return result(id, kit);
     if (!uri || strcmp(uri, "mock://greeting"))
         return error(id, -32002, "Resource not found");
     return result(id, json_pack("{s:[{s:s,s:s,s:s}]}", "contents", "uri", uri, "mimeType",
                                 "text/plain", "text", "hello from ananke-mock"));
 }
 
-static json_t *do_prompts_get(const json_t *id, const json_t *params)
+static json_t *do_prompts_get(const struct mcp_server_opts *o, const json_t *id,
+                              const json_t *params)
 {
     const char *name = an_json_str(params, "name");
+    json_t *kit = name ? mcp_kit_prompt(o, name, json_object_get(params, "arguments")) : NULL;
+    if (kit)
+        return result(id, kit);
     if (!name || strcmp(name, "greet"))
         return error(id, -32602, "Invalid params: unknown prompt");
     const char *who = an_json_str(json_object_get(params, "arguments"), "name");
@@ -161,7 +203,54 @@ static json_t *do_prompts_get(const json_t *id, const json_t *params)
                                 "type", "text", "text", text));
 }
 
-enum mcp_tool mcp_server_answer(const struct mcp_server_opts *o, const json_t *msg, json_t **reply)
+/* The lists: the mock's own entries first, then the kit's. */
+static json_t *do_list(const char *method)
+{
+    json_t *res = json_pack("[{s:s,s:s,s:s}]", "uri", "mock://greeting", "name", "greeting",
+                            "mimeType", "text/plain");
+    json_t *tpl =
+        json_pack("[{s:s,s:s}]", "uriTemplate", "mock://greeting/{name}", "name", "greeting");
+    json_t *pr = json_pack("[{s:s,s:s,s:[{s:s,s:b}]}]", "name", "greet", "description",
+                           "a greeting", "arguments", "name", "name", "required", 0);
+    mcp_kit_list(res, tpl, pr);
+    json_t *r = !strcmp(method, "resources/list") ? json_pack("{s:O}", "resources", res)
+                : !strcmp(method, "prompts/list") ? json_pack("{s:O}", "prompts", pr)
+                                                  : json_pack("{s:O}", "resourceTemplates", tpl);
+    json_decref(res);
+    json_decref(tpl);
+    json_decref(pr);
+    return r;
+}
+
+/* The methods with a fixed answer (a fault may break it): NULL for others. */
+static json_t *do_simple(const struct mcp_server_opts *o, const char *method, const json_t *id)
+{
+    if (!strcmp(method, "ping"))
+        return result(id, o->fault == MCP_F_PING_NOT_EMPTY ? json_pack("{s:b}", "pong", 1)
+                                                           : json_object());
+    if (!strcmp(method, "completion/complete"))
+        return result(id, o->fault == MCP_F_COMPLETION_NO_VALUES
+                              ? json_pack("{s:{s:i}}", "completion", "total", 0)
+                              : json_pack("{s:{s:[s],s:i,s:b}}", "completion", "values", "test",
+                                          "total", 1, "hasMore", 0));
+    static const struct {
+        const char *method;
+        enum mcp_fault refused_by;
+    } empty[] = {{"logging/setLevel", MCP_F_LOG_LEVEL_REFUSED},
+                 {"resources/subscribe", MCP_F_SUBSCRIBE_REFUSED},
+                 {"resources/unsubscribe", MCP_F_UNSUBSCRIBE_REFUSED}};
+    for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++)
+        if (!strcmp(method, empty[i].method))
+            return o->fault == empty[i].refused_by ? error(id, -32601, "Method not found")
+                                                   : result(id, json_object());
+    if (!strcmp(method, "resources/list") || !strcmp(method, "prompts/list") ||
+        !strcmp(method, "resources/templates/list"))
+        return result(id, do_list(method));
+    return NULL;
+}
+
+enum mcp_tool mcp_server_answer(const struct mcp_server_opts *o, const json_t *msg, json_t *notes,
+                                json_t **reply)
 {
     const json_t *id = json_object_get(msg, "id");
     const char *method = an_json_str(msg, "method");
@@ -171,27 +260,15 @@ enum mcp_tool mcp_server_answer(const struct mcp_server_opts *o, const json_t *m
         return MCP_T_NONE;
     if (!strcmp(method, "initialize"))
         *reply = result(id, do_initialize(o, params));
-    else if (!strcmp(method, "ping"))
-        *reply = result(id, json_object());
     else if (!strcmp(method, "tools/list"))
         *reply = result(id, do_tools_list(params));
     else if (!strcmp(method, "tools/call"))
-        return do_tools_call(o, id, params, reply);
-    else if (!strcmp(method, "resources/list"))
-        *reply = result(id, json_pack("{s:[{s:s,s:s,s:s}]}", "resources", "uri", "mock://greeting",
-                                      "name", "greeting", "mimeType", "text/plain"));
-    else if (!strcmp(method, "resources/templates/list"))
-        *reply = result(id, json_pack("{s:[{s:s,s:s}]}", "resourceTemplates", "uriTemplate",
-                                      "mock://greeting/{name}", "name", "greeting"));
+        return do_tools_call(o, id, params, notes, reply);
     else if (!strcmp(method, "resources/read"))
-        *reply = do_resources_read(id, params);
-    else if (!strcmp(method, "prompts/list"))
-        *reply = result(id, json_pack("{s:[{s:s,s:s,s:[{s:s,s:b}]}]}", "prompts", "name", "greet",
-                                      "description", "a greeting", "arguments", "name", "name",
-                                      "required", 0));
+        *reply = do_resources_read(o, id, params);
     else if (!strcmp(method, "prompts/get"))
-        *reply = do_prompts_get(id, params);
-    else
+        *reply = do_prompts_get(o, id, params);
+    else if (!(*reply = do_simple(o, method, id)))
         *reply = error(id, -32601, "Method not found");
     return MCP_T_NONE;
 }

@@ -8,7 +8,13 @@
  *
  * Speaks MCP 2025-11-25 and negotiates down to 2024-11-05: initialize,
  * ping, tools/list (two pages), tools/call, resources/list, resources/read,
- * prompts/list, prompts/get; anything else is -32601.
+ * resources/templates/list, resources/subscribe and unsubscribe,
+ * prompts/list, prompts/get, completion/complete, logging/setLevel;
+ * anything else is -32601. It also serves the fixtures of the official
+ * conformance kit's server (mcp_kit.c: test_simple_text, test://static-text,
+ * test_prompt_with_arguments, ...), so that the kit's scenarios and
+ * ananke's tests citing them run on it; each MCP_FAULT_MAP row breaks one
+ * rule on purpose (--fault NAME).
  */
 #ifndef ANANKE_MOCK_MCP_SERVER_H
 #define ANANKE_MOCK_MCP_SERVER_H
@@ -40,9 +46,54 @@
       "HTTP: the answer on an SSE stream that stays open; stdio: "                                 \
       "the echo answer")
 
+/* The kit fixture tools (mcp_kit.c), after the mock's own on page two. */
+#define MCP_KIT_TOOL_MAP(X)                                                                        \
+    X(MCP_T_KIT_TEXT, "test_simple_text", "kit fixture: one text block")                           \
+    X(MCP_T_KIT_IMAGE, "test_image_content", "kit fixture: one PNG image block")                   \
+    X(MCP_T_KIT_AUDIO, "test_audio_content", "kit fixture: one WAV audio block")                   \
+    X(MCP_T_KIT_EMBEDDED, "test_embedded_resource", "kit fixture: one embedded text resource")     \
+    X(MCP_T_KIT_MIXED, "test_multiple_content_types", "kit fixture: text, image and resource")     \
+    X(MCP_T_KIT_LOGGING, "test_tool_with_logging", "kit fixture: 3 log notifications, then text")  \
+    X(MCP_T_KIT_ERROR, "test_error_handling", "kit fixture: an isError result with a message")     \
+    X(MCP_T_KIT_PROGRESS, "test_tool_with_progress",                                               \
+      "kit fixture: progress 0, 50, 100 for the call's progressToken, then text")
+
+/* The rules --fault NAME breaks, one each (docs/mock.md "ananke-mock mcp"):
+ * every test of compliance/mcp citing a kit scenario has one it catches. */
+#define MCP_FAULT_MAP(X)                                                                           \
+    X(MCP_F_TEXT_EMPTY, "text-empty", "test_simple_text answers an empty content array")           \
+    X(MCP_F_IMAGE_NO_MIME, "image-no-mime", "the image block has no mimeType")                     \
+    X(MCP_F_AUDIO_NO_DATA, "audio-no-data", "the audio block has no data")                         \
+    X(MCP_F_EMBEDDED_NO_RESOURCE, "embedded-no-resource", "the resource block has no resource")    \
+    X(MCP_F_MIXED_TEXT_ONLY, "mixed-text-only", "test_multiple_content_types answers text only")   \
+    X(MCP_F_NO_LOG, "no-log", "test_tool_with_logging sends no log notification")                  \
+    X(MCP_F_ERROR_NOT_FLAGGED, "error-not-flagged", "test_error_handling's result lacks isError")  \
+    X(MCP_F_NO_PROGRESS, "no-progress", "test_tool_with_progress sends one progress notification") \
+    X(MCP_F_COMPLETION_NO_VALUES, "completion-no-values", "completion/complete has no values")     \
+    X(MCP_F_TEXT_NO_MIME, "text-no-mime", "test://static-text is read without its mimeType")       \
+    X(MCP_F_BINARY_AS_TEXT, "binary-as-text", "test://static-binary is read as text, no blob")     \
+    X(MCP_F_TEMPLATE_LITERAL, "template-literal", "a template read ignores the uri's {id}")        \
+    X(MCP_F_SUBSCRIBE_REFUSED, "subscribe-refused", "resources/subscribe is -32601")               \
+    X(MCP_F_UNSUBSCRIBE_REFUSED, "unsubscribe-refused", "resources/unsubscribe is -32601")         \
+    X(MCP_F_PROMPT_NO_ROLE, "prompt-no-role", "test_simple_prompt's message has no role")          \
+    X(MCP_F_PROMPT_ARGS_IGNORED, "prompt-args-ignored", "prompt arguments are not substituted")    \
+    X(MCP_F_PROMPT_NO_RESOURCE, "prompt-no-resource",                                              \
+      "test_prompt_with_embedded_resource embeds no resource")                                     \
+    X(MCP_F_PROMPT_NO_IMAGE, "prompt-no-image", "test_prompt_with_image's image has no data")      \
+    X(MCP_F_LOG_LEVEL_REFUSED, "log-level-refused", "logging/setLevel is -32601")                  \
+    X(MCP_F_PING_NOT_EMPTY, "ping-not-empty", "ping answers {\"pong\": true}")
+
+enum mcp_fault {
+    MCP_F_NONE = 0,
+#define MCP_X(e, name, desc) e,
+    MCP_FAULT_MAP(MCP_X)
+#undef MCP_X
+        MCP_F_COUNT
+};
+
 enum mcp_tool {
 #define MCP_X(e, name, desc) e,
-    MCP_TOOL_MAP(MCP_X)
+    MCP_TOOL_MAP(MCP_X) MCP_KIT_TOOL_MAP(MCP_X)
 #undef MCP_X
         MCP_T_COUNT,
     MCP_T_NONE = MCP_T_COUNT /* not a tool call: send the reply as it is */
@@ -52,6 +103,7 @@ struct mcp_server_opts {
     const char *version;  /* answer initialize with this version; NULL = negotiate */
     enum mcp_tool forced; /* every tools/call behaves as this tool; MCP_T_NONE = as named */
     bool http;            /* tools that need stdio say so in an isError result */
+    enum mcp_fault fault; /* the rule broken on purpose; MCP_F_NONE = none */
 };
 /* clang-format off */
 #define MCP_SERVER_OPTS_INIT                                                                       \
@@ -64,11 +116,34 @@ struct mcp_server_opts {
 const char *mcp_tool_name(unsigned i);
 const char *mcp_tool_desc(unsigned i);
 
+/* The name of fault f (1 .. MCP_F_COUNT-1), or NULL; its description;
+ * the fault named `name`, or MCP_F_NONE. */
+const char *mcp_fault_name(unsigned f);
+const char *mcp_fault_desc(unsigned f);
+enum mcp_fault mcp_fault_parse(const char *name);
+
 /* Answer one message. *reply is the JSON-RPC message to send (the caller
- * decrefs it), or NULL for a notification or a response. Returns the tool
- * whose behaviour the transport plays (MCP_T_NONE: just send *reply); for
- * a fault tool *reply is the answer a well-behaved server would have given. */
-enum mcp_tool mcp_server_answer(const struct mcp_server_opts *o, const json_t *msg, json_t **reply);
+ * decrefs it), or NULL for a notification or a response. `notes` (a JSON
+ * array the caller owns) gets the notifications to send before *reply
+ * (progress, log messages). Returns the tool whose behaviour the transport
+ * plays (MCP_T_NONE: just send *reply); for a fault tool *reply is the
+ * answer a well-behaved server would have given. */
+enum mcp_tool mcp_server_answer(const struct mcp_server_opts *o, const json_t *msg, json_t *notes,
+                                json_t **reply);
+
+/* ---- the kit's fixtures (mcp_kit.c) ---- */
+
+/* The result of kit fixture tool t (MCP_T_KIT_*), appending its
+ * notifications to notes; `params` are the tools/call params. */
+json_t *mcp_kit_tool(const struct mcp_server_opts *o, enum mcp_tool t, const json_t *params,
+                     json_t *notes);
+/* resources/read of a kit uri (test://...): the result, or NULL when the
+ * uri is not one of the kit's. */
+json_t *mcp_kit_read(const struct mcp_server_opts *o, const char *uri);
+/* prompts/get of a kit prompt: the result, or NULL when it is not one. */
+json_t *mcp_kit_prompt(const struct mcp_server_opts *o, const char *name, const json_t *args);
+/* The kit's resources, templates and prompts, appended to the lists. */
+void mcp_kit_list(json_t *resources, json_t *templates, json_t *prompts);
 
 /* A JSON-RPC success for `id` whose text content is `size` bytes of 'x'
  * (malloc'd, *len its length): a frame over any cap the caller picks. */

@@ -120,8 +120,12 @@ static int on_message(struct stdio_srv *s, json_t *msg)
         on_response(s, msg);
         return -1;
     }
-    json_t *reply = NULL;
-    enum mcp_tool t = mcp_server_answer(s->opts, msg, &reply);
+    json_t *reply = NULL, *notes = json_array();
+    enum mcp_tool t = mcp_server_answer(s->opts, msg, notes, &reply);
+    size_t i;
+    json_t *note;
+    json_array_foreach(notes, i, note) send_msg(s, json_incref(note));
+    json_decref(notes);
     const json_t *id = json_object_get(msg, "id");
     switch (t) {
     case MCP_T_ASK:

@@ -6,7 +6,9 @@
 #  - @modelcontextprotocol/server-everything (`streamableHttp`);
 #  - ananke-mock mcp --http;
 #  - ananke-mock mcp --http --version 1999-01-01 (a fault: a version
-#    nobody speaks).
+#    nobody speaks);
+#  - ananke-mock mcp --http --fault NAME, for each fault of the mock, on
+#    the one scenario whose rule it breaks (FAULT_SCENARIO).
 # For each kit scenario that checks what an ananke test checks (PAIRS
 # below), the two verdicts must agree: kit SUCCESS <=> ananke pass; kit
 # FAILURE <=> ananke fail, or na where the kit fails a server for not
@@ -40,15 +42,60 @@ declare -A PAIRS=(
     [server-initialize]=required.initialize
     [ping]=required.ping
     [logging-set-level]=optional.logging.set-level
+    [completion-complete]=optional.completion.complete
     [tools-list]=required.tools.list
+    [tools-call-simple-text]=optional.tools.call.simple-text
+    [tools-call-image]=optional.tools.call.image
+    [tools-call-audio]=optional.tools.call.audio
+    [tools-call-embedded-resource]=optional.tools.call.embedded-resource
+    [tools-call-mixed-content]=optional.tools.call.mixed-content
+    [tools-call-with-logging]=optional.tools.call.logging
+    [tools-call-error]=optional.tools.call.error
+    [tools-call-with-progress]=optional.tools.call.progress
     [resources-list]=required.resources.list
+    [resources-read-text]=optional.resources.read-text
+    [resources-read-binary]=optional.resources.read-binary
+    [resources-templates-read]=optional.resources.templates-read
+    [resources-subscribe]=optional.resources.subscribe
+    [resources-unsubscribe]=optional.resources.unsubscribe
     [prompts-list]=required.prompts.list
+    [prompts-get-simple]=optional.prompts.get-simple
+    [prompts-get-with-args]=optional.prompts.get-with-args
+    [prompts-get-embedded-resource]=optional.prompts.get-embedded-resource
+    [prompts-get-with-image]=optional.prompts.get-with-image
+)
+# ananke-mock mcp --fault NAME -> the kit scenario whose rule it breaks (the
+# fault's ananke test is that scenario's pair: tests/comply/mcp-faults.sh)
+declare -A FAULT_SCENARIO=(
+    [text-empty]=tools-call-simple-text
+    [image-no-mime]=tools-call-image
+    [audio-no-data]=tools-call-audio
+    [embedded-no-resource]=tools-call-embedded-resource
+    [mixed-text-only]=tools-call-mixed-content
+    [no-log]=tools-call-with-logging
+    [error-not-flagged]=tools-call-error
+    [no-progress]=tools-call-with-progress
+    [completion-no-values]=completion-complete
+    [text-no-mime]=resources-read-text
+    [binary-as-text]=resources-read-binary
+    [template-literal]=resources-templates-read
+    [subscribe-refused]=resources-subscribe
+    [unsubscribe-refused]=resources-unsubscribe
+    [prompt-no-role]=prompts-get-simple
+    [prompt-args-ignored]=prompts-get-with-args
+    [prompt-no-resource]=prompts-get-embedded-resource
+    [prompt-no-image]=prompts-get-with-image
+    [log-level-refused]=logging-set-level
+    [ping-not-empty]=ping
 )
 # SERVER/SCENARIO -> why the verdicts differ, for a disagreement that is
-# understood (none today: over HTTP both clients send the version the server
-# chose, which the version-fault mock then refuses with HTTP 400, so both
-# fail every scenario there)
-declare -A DISAGREE=()
+# understood (over HTTP both clients send the version the server chose,
+# which the version-fault mock then refuses with HTTP 400, so both fail
+# every scenario there)
+declare -A DISAGREE=(
+    [everything/tools-call-simple-text]="server-everything has no test_simple_text: the kit takes its isError 'Tool test_simple_text not found' result for a text answer; ananke wants the fixture's text"
+    [everything/tools-call-error]="server-everything has no test_error_handling: the kit takes its isError 'Tool ... not found' result for the tool's error; ananke wants the fixture's message"
+)
 
 kit() { # URL SCENARIO OUTDIR: the kit's status (SUCCESS, FAILURE, ...)
     rm -rf "$3"
@@ -60,14 +107,28 @@ kit() { # URL SCENARIO OUTDIR: the kit's status (SUCCESS, FAILURE, ...)
 }
 
 table="| server | kit scenario | kit | ananke test | ananke | |\n|---|---|---|---|---|---|\n"
-compare() { # NAME URL
-    local name=$1 url=$2
-    "$ANANKE" comply --protocol mcp -j 4 --timeout-scale 0.5 --agent "$name=$url" \
-        -r json:"$TMP/$name.json" >/dev/null 2>"$TMP/$name.err"
-    local s
-    for s in $(printf '%s\n' "${!PAIRS[@]}" | sort); do
+# compare NAME URL [SCENARIO...]: ananke's verdicts (the suite, or the tests
+# paired with the scenarios given) against the kit's, scenario by scenario;
+# the kit runs 2 at a time (~1 s each)
+compare() {
+    local name=$1 url=$2 s
+    shift 2
+    local scenarios=("$@") targs=()
+    [ ${#scenarios[@]} -gt 0 ] || mapfile -t scenarios < <(printf '%s\n' "${!PAIRS[@]}" | sort)
+    [ $# -eq 0 ] || for s in "${scenarios[@]}"; do targs+=(-t "${PAIRS[$s]}"); done
+    "$ANANKE" comply --protocol mcp -j 4 --timeout-scale 0.5 --agent "$name=$url" "${targs[@]}" \
+        -r json:"$TMP/$name.json" >/dev/null 2>"$TMP/$name.err" &
+    local ananke_pid=$! kits=() i
+    for i in "${!scenarios[@]}"; do
+        s=${scenarios[$i]}
+        kit "$url" "$s" "$TMP/kit-$name-$s" >"$TMP/kit-$name-$s.status" &
+        kits+=($!)
+        [ "$i" -eq 0 ] || wait "${kits[$((i - 1))]}"
+    done
+    wait "${kits[@]}" "$ananke_pid"
+    for s in "${scenarios[@]}"; do
         local t=${PAIRS[$s]} k a agree mark
-        k=$(kit "$url" "$s" "$TMP/kit-$name-$s")
+        k=$(cat "$TMP/kit-$name-$s.status")
         a=$(jq -r --arg id "$t" '.agents[0].tests[] | select(.id == $id) | .status' "$TMP/$name.json")
         agree=no
         { [ "$k" = SUCCESS ] && [ "$a" = pass ]; } && agree=yes
@@ -76,9 +137,11 @@ compare() { # NAME URL
         if [ "$agree" = yes ] && [ -z "$why" ]; then
             ok "$name: $s: kit $k, ananke $t $a"
             mark=agree
+            agreed=$((agreed + 1))
         elif [ "$agree" = no ] && [ -n "$why" ]; then
             ok "$name: $s: kit $k, ananke $t $a (a known disagreement: $why)"
             mark="differ: $why"
+            differed=$((differed + 1))
         elif [ -n "$why" ]; then
             bad "$name: $s: now agree (kit $k, ananke $a): remove it from DISAGREE"
             mark="STALE"
@@ -90,6 +153,7 @@ compare() { # NAME URL
         table+="| $name | \`$s\` | $k | \`$t\` | $a | $mark |\n"
     done
 }
+agreed=0 differed=0
 
 # server-everything over Streamable HTTP, on a free port
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
@@ -112,7 +176,14 @@ mock() { # NAME ARGS...
 mock mock
 compare mock "$url"
 mock version-fault --version 1999-01-01
-compare version-fault "$url"
+compare version-fault "$url" logging-set-level ping prompts-list resources-list server-initialize tools-list
+# each fault of the mock against the one scenario whose rule it breaks
+for f in $(printf '%s\n' "${!FAULT_SCENARIO[@]}" | sort); do
+    mock "fault-$f" --fault "$f"
+    compare "fault-$f" "$url" "${FAULT_SCENARIO[$f]}"
+    stop_pids "${pids[-1]}"
+done
 
 printf '%b' "$table"
+echo "agreement: $agreed verdicts agree, $differed known disagreements"
 finish

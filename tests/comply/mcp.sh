@@ -15,7 +15,13 @@
 #     --agent NAME=http://.../mcp): every test earns the status it earns
 #     over stdio; a reply with the wrong content is said as such on the
 #     progress line over both transports; an endpoint nobody answers is
-#     a FAIL naming it.
+#     a FAIL naming it;
+#  6. ananke-mock mcp (stdio and HTTP), which serves the official kit's
+#     fixtures: every test PASSes, every requirement of the newest set is
+#     met; then each fault of the mock is caught by the test citing the
+#     requirement it breaks (tests/comply/mcp-faults.sh);
+#  7. docs/comply.md's MCP requirement table is the suite's (generated here;
+#     ANANKE_UPDATE_DOCS=1 rewrites it).
 # Prints "comply-mcp: N passed, N failed"; exits non-zero on any failure.
 #
 #   ANANKE_BUILD=build-cmcp tests/comply/mcp.sh
@@ -132,7 +138,7 @@ rc=$?
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/http.out" 2>"$TMP/http.log" &
 http_pid=$!
-trap 'stop_pids "$http_pid"; rm -rf "$TMP"' EXIT
+trap 'stop_pids "$http_pid" "${mock_pid:-}" "${fpid:-}"; rm -rf "$TMP"' EXIT
 for _ in $(seq 100); do grep -q 'listening on port' "$TMP/http.log" && break; sleep 0.1; done
 "$ANANKE" comply --protocol mcp -j 4 --agent everything="http://127.0.0.1:$port/mcp" \
     -r json:"$TMP/evh.json" >"$TMP/evh.md" 2>"$TMP/evh.err"
@@ -160,5 +166,55 @@ rc=$?
 [ "$rc" -eq 1 ] && jq -e '.agents[0].tests[0].stderr_tail | contains("http://127.0.0.1:1/mcp: the POST of request 0 got no answer")' \
     "$TMP/gone.json" >/dev/null && ok "an endpoint nobody answers: FAIL, its stderr names it" ||
     bad "unreachable endpoint: exit $rc $(jq -c '.agents[0].tests[0] | [.unmet[0].message, .stderr_tail]' "$TMP/gone.json")"
+
+
+# 6. ananke-mock mcp: the whole suite passes over both transports, then the faults
+every_pass() { # NAME FILE.json
+    local notpass
+    notpass=$(jq -r '[.agents[0].tests[] | select(.status != "pass") | "\(.id) \(.status)"] | join("; ")' "$2")
+    [ -z "$notpass" ] && ok "$1: every test PASS ($(jq '.agents[0].tests | length' "$2"))" || bad "$1: $notpass"
+    notmet=$(jq -r '[.agents[0].requirements | to_entries[] | select(.value.status != "met") | .key] | join(" ")' "$2")
+    [ -z "$notmet" ] && [ "$(jq -r .spec "$2")" = 2025-11-25 ] &&
+        ok "$1: every requirement of 2025-11-25 met" || bad "$1: not met: $notmet (spec $(jq -r .spec "$2"))"
+}
+"$ANANKE" comply --protocol mcp -j 4 --agent mock="$MOCK mcp" -r json:"$TMP/mock.json" >/dev/null 2>&1
+every_pass "mock (stdio)" "$TMP/mock.json"
+spawn_server "$TMP/mock.port" 0.1 "$TMP/mock.out" "$TMP/mock.srv" "$MOCK" mcp --http --port-file "$TMP/mock.port"
+mock_pid=$spawned_pid
+"$ANANKE" comply --protocol mcp -j 4 --agent mock="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/mock.port")/mcp" \
+    -r json:"$TMP/mockh.json" >/dev/null 2>&1
+every_pass "mock (HTTP)" "$TMP/mockh.json"
+stop_pids "$mock_pid"
+# shellcheck source=mcp-faults.sh
+. "$HERE/mcp-faults.sh"
+
+# 7. docs/comply.md's MCP requirement table (generated from the suite)
+SET=compliance/mcp/requirements/2025-11-25.json
+for f in compliance/mcp/*.jsont; do
+    jq --arg f "$(basename "$f" .jsont)" '{file: $f, requirements}' "$f"
+done >"$TMP/tests.jsonl"
+{
+    echo '| ID | level | requirement | tests |'
+    echo '|---|---|---|---|'
+    jq -s -r --slurpfile tests "$TMP/tests.jsonl" '.[0].requirements[] | . as $r
+        | [$tests[] | select(.requirements | index($r.id)) | "`\(.file)`"] as $by
+        | "| [\($r.id)](\($r.section)) | \($r.level) | \($r.title) | \(if ($by | length) > 0 then ($by | join(", ")) else "not tested" end) |"' "$SET"
+} >"$TMP/table.md"
+doc=docs/comply.md
+awk -v t="$TMP/table.md" '
+    /^<!-- \/mcp-requirements -->$/ { while ((getline l < t) > 0) print l; skip = 0 }
+    !skip { print }
+    /^<!-- mcp-requirements -->$/ { skip = 1 }' "$doc" >"$TMP/comply.md"
+if ! grep -q '^<!-- mcp-requirements -->$' "$doc"; then
+    bad "$doc: no <!-- mcp-requirements --> block"
+elif [ "${ANANKE_UPDATE_DOCS:-0}" = 1 ]; then
+    cp "$TMP/comply.md" "$doc"
+    ok "$doc: the MCP requirement table rewritten (ANANKE_UPDATE_DOCS=1)"
+elif cmp -s "$TMP/comply.md" "$doc"; then
+    ok "$doc: the MCP requirement table is current"
+else
+    bad "$doc: the MCP requirement table is stale: ANANKE_UPDATE_DOCS=1 tests/comply/mcp.sh"
+    diff "$doc" "$TMP/comply.md" | head -n 10
+fi
 
 finish

@@ -42,13 +42,13 @@ printf '%s\n' "$INIT" '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
     "$(call 17 endless '{"message":"e"}')" | stdio --requests "$TMP/stdio.log"
 same "stdio: exits 0 when stdin ends" 0 "$RC"
 same "stdio: nothing on stderr" "" "$(cat "$TMP/err")"
-same "stdio: initialize" '{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"resources":{},"prompts":{}},"serverInfo":{"name":"ananke-mock"}}' \
+same "stdio: initialize" '{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"resources":{"subscribe":true},"prompts":{},"logging":{},"completions":{}},"serverInfo":{"name":"ananke-mock"}}' \
     "$(answer 1 '.result | .serverInfo |= {name}')"
 same "stdio: no answer to the notification" 17 "$(jq -s 'map(select(.id != null)) | length' "$TMP/out")"
 same "stdio: ping" '{}' "$(answer 2 .result)"
 same "stdio: tools/list page one" '{"names":["echo","ask","rpc_error"],"nextCursor":"page2"}' \
     "$(answer 3 '.result | {names: [.tools[].name], nextCursor}')"
-same "stdio: tools/list page two, the last" '{"n":11,"last":"endless","nextCursor":null}' \
+same "stdio: tools/list page two, the last (the kit's fixtures after the mock's tools)" '{"n":19,"last":"test_tool_with_progress","nextCursor":null}' \
     "$(answer 4 '.result | {n: (.tools | length), last: .tools[-1].name, nextCursor}')"
 same "stdio: resources/list" '"mock://greeting"' "$(answer 5 '.result.resources[0].uri')"
 same "stdio: resources/read" '"hello from ananke-mock"' "$(answer 6 '.result.contents[0].text')"
@@ -140,11 +140,11 @@ same "ask: the answer says what came back" '"ping: {}; roots: {\"roots\":[]}; sa
 
 # ---- flags -------------------------------------------------------------------------------------
 "$MOCK" mcp --fault nope </dev/null >/dev/null 2>"$TMP/err"
-same "flags: an unknown tool for --fault" "2 ananke-mock mcp: unknown tool 'nope' (see ananke-mock mcp --help)" \
+same "flags: an unknown tool for --fault" "2 ananke-mock mcp: unknown tool or fault 'nope' (see ananke-mock mcp --help)" \
     "$? $(head -n1 "$TMP/err")"
 "$MOCK" mcp --port x </dev/null >/dev/null 2>"$TMP/err"
 same "flags: a bad port" "2 ananke-mock mcp: --port needs a number, not 'x'" "$? $(head -n1 "$TMP/err")"
-same "help: lists every tool" 14 "$("$MOCK" mcp --help | sed -n '/^tools/,/^$/p' | grep -c '^  [a-z_]')"
+same "help: lists every tool" 22 "$("$MOCK" mcp --help | sed -n '/^tools/,/^$/p' | grep -c '^  [a-z_]')"
 
 # ---- Streamable HTTP ---------------------------------------------------------------------------
 post() { # post BODY [CURL ARGS...]: the body on stdout, headers in $TMP/hdr

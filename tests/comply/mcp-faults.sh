@@ -1,0 +1,68 @@
+# shellcheck shell=bash disable=SC2154
+# Sourced by tests/comply/mcp.sh (uses its ANANKE, MOCK, TMP, ok, bad,
+# status, spawn_server, stop_pids): every fault of ananke-mock mcp's
+# MCP_FAULT_MAP (src/mock/mcp_server.h) is caught by the test of
+# compliance/mcp that cites the requirement it breaks, over stdio and over
+# Streamable HTTP: that test FAILs on the faulty mock (it PASSes on the
+# plain one: section 6 of mcp.sh); the JSON report says the requirement is
+# not_met.
+
+# fault -> the test that must catch it
+declare -A FAULTS=(
+    [text-empty]=optional.tools.call.simple-text
+    [image-no-mime]=optional.tools.call.image
+    [audio-no-data]=optional.tools.call.audio
+    [embedded-no-resource]=optional.tools.call.embedded-resource
+    [mixed-text-only]=optional.tools.call.mixed-content
+    [no-log]=optional.tools.call.logging
+    [error-not-flagged]=optional.tools.call.error
+    [no-progress]=optional.tools.call.progress
+    [completion-no-values]=optional.completion.complete
+    [text-no-mime]=optional.resources.read-text
+    [binary-as-text]=optional.resources.read-binary
+    [template-literal]=optional.resources.templates-read
+    [subscribe-refused]=optional.resources.subscribe
+    [unsubscribe-refused]=optional.resources.unsubscribe
+    [prompt-no-role]=optional.prompts.get-simple
+    [prompt-args-ignored]=optional.prompts.get-with-args
+    [prompt-no-resource]=optional.prompts.get-embedded-resource
+    [prompt-no-image]=optional.prompts.get-with-image
+    [log-level-refused]=optional.logging.set-level
+    [ping-not-empty]=required.ping
+)
+
+# the mock's --help lists exactly these faults
+listed=$("$MOCK" mcp --help | sed -n '/^faults/,/^$/p' | awk 'NF && !/^faults/ {print $1}' | sort)
+[ "$listed" = "$(printf '%s\n' "${!FAULTS[@]}" | sort)" ] && ok "faults: every fault of the mock has its test" ||
+    bad "faults: the mock's list and FAULTS differ: $(diff <(echo "$listed") <(printf '%s\n' "${!FAULTS[@]}" | sort) | tr '\n' ' ')"
+
+# fault_caught TRANSPORT FAULT AGENT
+fault_caught() {
+    local tr=$1 f=$2 agent=$3 t=${FAULTS[$2]} out="$TMP/fault-$1-$2"
+    "$ANANKE" comply --protocol mcp --timeout-scale 0.4 -t "$t" --agent "$f=$agent" \
+        -r json:"$out.json" >/dev/null 2>"$out.err"
+    local st reqs unmet
+    st=$(status "$t" "$out.json")
+    reqs=$(jq -r --arg id "$t" '.agents[0].tests[] | select(.id == $id) | .requirements | join(",")' "$out.json")
+    unmet=$(jq -r --arg id "$t" '[.agents[0].tests[] | select(.id == $id) | .requirements[]] as $r
+        | [.agents[0].requirements | to_entries[] | select((.key | IN($r[])) and .value.status == "not_met") | .key]
+        | join(",")' "$out.json")
+    if [ "$st" = fail ] && [ -n "$reqs" ] && [ "$unmet" = "$reqs" ]; then
+        ok "fault $f ($tr): $t FAIL, $reqs not_met"
+    else
+        bad "fault $f ($tr): $t is '$st' (want fail; requirements '$reqs', not_met '$unmet')"
+    fi
+}
+for f in $(printf '%s\n' "${!FAULTS[@]}" | sort); do
+    fault_caught stdio "$f" "$MOCK mcp --fault $f"
+    spawn_server "$TMP/fault-$f.port" 0.1 "$TMP/fault-$f.out" "$TMP/fault-$f.srv" \
+        "$MOCK" mcp --http --fault "$f" --port-file "$TMP/fault-$f.port"
+    started=$?
+    fpid=$spawned_pid
+    if [ "$started" -eq 0 ]; then
+        fault_caught http "$f" "http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/fault-$f.port")/mcp"
+    else
+        bad "fault $f: ananke-mock mcp --http did not start"
+    fi
+    stop_pids "$fpid"
+done
