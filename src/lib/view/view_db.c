@@ -26,11 +26,12 @@ static void bind_opt(sqlite3_stmt *st, int i, const char *s)
 
 #define RUN_COLS                                                                                   \
     "id, started_at, finished_at, kind, command, git_commit, git_branch, passed, failed, errors,"  \
-    " skipped, duration_ms, shard, recording, config_digest"
+    " skipped, duration_ms, shard, recording, config_digest, merged_into"
 static const char *const run_names[] = {"id",      "started_at@", "finished_at@",  "kind",
                                         "command", "git_commit",  "git_branch",    "passed",
                                         "failed",  "errors",      "skipped",       "duration_ms",
-                                        "shard",   "recording",   "config_digest", NULL};
+                                        "shard",   "recording",   "config_digest", "merged_into",
+                                        NULL};
 
 json_t *view_runs(struct an_history *h, const struct view_filter *f, struct an_err *err)
 {
@@ -149,20 +150,24 @@ static json_t *findings_of(struct an_history *h, json_int_t result_id, struct an
     return out;
 }
 
-/* The test's last VIEW_SPARK_RUNS outcomes, oldest first. */
-static json_t *history_of(struct an_history *h, const char *test_id, struct an_err *err)
+/* The test's last VIEW_SPARK_RUNS outcomes, oldest first: the runs a merge
+ * joined left out (the merged run holds them), but the one shown kept. */
+static json_t *history_of(struct an_history *h, const char *test_id, int64_t run_id,
+                          struct an_err *err)
 {
     static const char *const names[] = {"run_id", "started_at@", "outcome", "duration_ms", NULL};
     sqlite3_stmt *st = prepare(h,
                                "SELECT * FROM (SELECT t.run_id, r.started_at, t.outcome,"
                                " t.duration_ms FROM test_results t JOIN runs r ON r.id = t.run_id"
-                               " WHERE t.test_id = ?1 ORDER BY t.run_id DESC, t.id DESC"
+                               " WHERE t.test_id = ?1 AND (r.merged_into IS NULL OR r.id = ?3)"
+                               " ORDER BY t.run_id DESC, t.id DESC"
                                " LIMIT ?2) ORDER BY run_id",
                                err);
     if (!st)
         return NULL;
     sqlite3_bind_text(st, 1, test_id, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, VIEW_SPARK_RUNS);
+    sqlite3_bind_int64(st, 3, run_id);
     json_t *out = an_hist_rows(h, st, names, err);
     sqlite3_finalize(st);
     return out;
@@ -194,7 +199,7 @@ json_t *view_test(struct an_history *h, const struct view_caps *caps, int64_t ru
         return NULL;
     }
     json_t *fs = findings_of(h, json_integer_value(json_object_get(t, "result_id")), err);
-    json_t *hist = fs ? history_of(h, test_id, err) : NULL;
+    json_t *hist = fs ? history_of(h, test_id, run_id, err) : NULL;
     if (!hist) {
         json_decref(fs);
         json_decref(run);
