@@ -130,7 +130,7 @@ json_t *view_run(struct an_history *h, const struct view_caps *caps, int64_t id,
     const char *rec = json_string_value(json_object_get(run, "recording"));
     if (rec)
         view_rec_tags(rec, caps->max_results_bytes, tests);
-    return json_pack("{s:o, s:o, s:s, s:s?}", "run", run, "tests", tests, "q", q ? q : "",
+    return json_pack("{s:o, s:o, s:s, s:s*}", "run", run, "tests", tests, "q", q ? q : "",
                      "truncated", cut ? VIEW_ROWS_KEY : NULL);
 }
 
@@ -265,7 +265,7 @@ json_t *view_compare(struct an_history *h, const struct view_caps *caps, int64_t
         n_changed += strcmp(ch, "same") != 0;
         json_object_set_new(t, "change", json_string(ch));
     }
-    return json_pack("{s:o, s:o, s:o, s:I, s:s?}", "a", ra, "b", rb, "tests", tests, "changed",
+    return json_pack("{s:o, s:o, s:o, s:I, s:s*}", "a", ra, "b", rb, "tests", tests, "changed",
                      n_changed, "truncated", cut ? VIEW_ROWS_KEY : NULL);
 }
 
