@@ -82,9 +82,9 @@ int an_history_open(struct an_history **out, const char *path, struct an_err *er
 void an_history_free(struct an_history *h);
 
 enum an_history_what {
-    AN_HISTORY_RUNS = 0,  /* recent runs, newest first */
-    AN_HISTORY_TEST,      /* one test's outcomes over time (name or test_id) */
-    AN_HISTORY_FLAKY,     /* tests whose outcome changed while their file did not */
+    AN_HISTORY_RUNS = 0, /* recent runs, newest first */
+    AN_HISTORY_TEST,     /* one test's outcomes over time (name or test_id) */
+    AN_HISTORY_FLAKY,    /* tests whose outcome changed while their file did not */
     /* (TEST, FLAKY, SLOWEST, REGRESSED leave out the runs a merge joined:
      * the merged run stands for them) */
     AN_HISTORY_SLOWEST,   /* tests by mean duration */

@@ -213,7 +213,7 @@ struct cli_history_run {
     const struct an_suite *suite; /* its config (digest, secrets, cap); NULL: none */
     const char *const *redact;    /* --redact */
     size_t nredact;
-    const char *recording; /* --record DIR (replay: the recording judged) */
+    const char *recording;               /* --record DIR (replay: the recording judged) */
     const struct an_history_part *parts; /* merge: the runs joined */
     size_t nparts;
 };

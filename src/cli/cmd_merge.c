@@ -30,11 +30,12 @@ static void part_of(struct merge_parts *p, const char *path)
      * result keeps neither the start of each file nor its shard */
     json_t *doc = an_nf_json(NULL, path, 0, (size_t)1 << 30, &err);
     json_t *ms = json_object_get(doc, "started_ms");
-    const char *shard = json_string_value(json_object_get(json_object_get(doc, "options"), "shard"));
+    const char *shard =
+        json_string_value(json_object_get(json_object_get(doc, "options"), "shard"));
     if (json_is_integer(ms)) {
         p->v = an_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
-        p->v[p->n++] = (struct an_history_part){json_integer_value(ms),
-                                                shard ? an_xstrdup(shard) : NULL};
+        p->v[p->n++] =
+            (struct an_history_part){json_integer_value(ms), shard ? an_xstrdup(shard) : NULL};
     }
     json_decref(doc);
 }
@@ -48,9 +49,9 @@ static void parts_release(struct merge_parts *p)
 
 /* The merged run appended to the history (kind merge): the project is the
  * directory of the config found walking up, else the current one. */
-static void merge_history(struct cli_history *h, int argc, char **argv,
-                          const struct merge_parts *p, const struct an_run_result *res,
-                          const char *const *redact, size_t nredact)
+static void merge_history(struct cli_history *h, int argc, char **argv, const struct merge_parts *p,
+                          const struct an_run_result *res, const char *const *redact,
+                          size_t nredact)
 {
     char *found = NULL, *dir = NULL;
     struct an_err err = AN_ERR_INIT;

@@ -1,5 +1,6 @@
-/* ananke view: the run history in the browser (docs/view.md). The server is the library's (ananke/view.h); this command finds
- * the database, prints the address, and waits for Ctrl-C or SIGTERM. */
+/* ananke view: the run history in the browser (docs/view.md). The server is the library's
+ * (ananke/view.h); this command finds the database, prints the address, and waits for Ctrl-C or
+ * SIGTERM. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>

@@ -70,11 +70,10 @@ static json_t *query_runs(struct an_history *h, unsigned limit, struct an_err *e
         "SELECT id, started_at, finished_at, kind, command, git_commit, git_branch, passed,"
         " failed, errors, skipped, duration_ms, shard, recording, config_digest, merged_into"
         " FROM runs ORDER BY id DESC LIMIT ?1";
-    static const char *const names[] = {"id",      "started_at@", "finished_at@",  "kind",
-                                        "command", "git_commit",  "git_branch",    "passed",
-                                        "failed",  "errors",      "skipped",       "duration_ms",
-                                        "shard",   "recording",   "config_digest", "merged_into",
-                                        NULL};
+    static const char *const names[] = {
+        "id",         "started_at@", "finished_at@",  "kind",        "command", "git_commit",
+        "git_branch", "passed",      "failed",        "errors",      "skipped", "duration_ms",
+        "shard",      "recording",   "config_digest", "merged_into", NULL};
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
         an_hist_fail(h, "cannot read it", err);

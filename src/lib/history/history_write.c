@@ -287,8 +287,8 @@ static int insert_tests(struct an_history *h, struct an_history_rec *r,
 }
 
 /* The runs a merge joined, when this history holds them: merged_into. */
-static int mark_parts(struct an_history *h, const struct an_history_run_info *info,
-                      int64_t run_id, struct an_err *err)
+static int mark_parts(struct an_history *h, const struct an_history_run_info *info, int64_t run_id,
+                      struct an_err *err)
 {
     static const char sql[] = "UPDATE runs SET merged_into = ?1 WHERE id != ?1 AND"
                               " merged_into IS NULL AND kind != 'merge' AND started_at = ?2"

@@ -27,11 +27,10 @@ static void bind_opt(sqlite3_stmt *st, int i, const char *s)
 #define RUN_COLS                                                                                   \
     "id, started_at, finished_at, kind, command, git_commit, git_branch, passed, failed, errors,"  \
     " skipped, duration_ms, shard, recording, config_digest, merged_into"
-static const char *const run_names[] = {"id",      "started_at@", "finished_at@",  "kind",
-                                        "command", "git_commit",  "git_branch",    "passed",
-                                        "failed",  "errors",      "skipped",       "duration_ms",
-                                        "shard",   "recording",   "config_digest", "merged_into",
-                                        NULL};
+static const char *const run_names[] = {
+    "id",         "started_at@", "finished_at@",  "kind",        "command", "git_commit",
+    "git_branch", "passed",      "failed",        "errors",      "skipped", "duration_ms",
+    "shard",      "recording",   "config_digest", "merged_into", NULL};
 
 json_t *view_runs(struct an_history *h, const struct view_filter *f, struct an_err *err)
 {

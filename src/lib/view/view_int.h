@@ -25,12 +25,12 @@
 #include "history/history_int.h"
 
 /* Fixed caps (docs/view.md "Caps"). */
-#define VIEW_URL_MAX 2048            /* a request's path and query */
-#define VIEW_QUERY_MAX 256           /* a search or filter value */
-#define VIEW_CONN_MEMORY (32u << 10) /* MHD's per-connection memory: headers */
+#define VIEW_URL_MAX 2048               /* a request's path and query */
+#define VIEW_QUERY_MAX 256              /* a search or filter value */
+#define VIEW_CONN_MEMORY (32u << 10)    /* MHD's per-connection memory: headers */
 #define VIEW_ERROR_PAGE_MAX (64u << 10) /* an error page or JSON error */
-#define VIEW_SPARK_RUNS 50           /* runs in a test's sparkline */
-#define VIEW_TESTS_PER_ROW 20        /* a run's tests, a comparison: 20 x max_rows */
+#define VIEW_SPARK_RUNS 50              /* runs in a test's sparkline */
+#define VIEW_TESTS_PER_ROW 20           /* a run's tests, a comparison: 20 x max_rows */
 
 /* The settable caps (the config's `view:`, ananke/view.h), resolved: no 0. */
 struct view_caps {

@@ -144,8 +144,7 @@ static enum MHD_Result answer_of(const struct an_view *v, struct MHD_Connection 
 }
 
 static enum MHD_Result answer(const struct an_view *v, struct MHD_Connection *c, bool api,
-                              json_t *doc, bool missing, const char *what,
-                              const struct an_err *err,
+                              json_t *doc, bool missing, const char *what, const struct an_err *err,
                               void (*render)(struct an_buf *, const json_t *, const void *),
                               const void *extra)
 {
@@ -336,9 +335,9 @@ static void caps_of(const struct an_view_opts *o, struct view_caps *c)
 {
     c->max_rows = cap_u(o->max_rows, AN_VIEW_MAX_ROWS_DEFAULT, 1u << 24);
     c->max_page_bytes = o->max_page_bytes > 0 ? (size_t)o->max_page_bytes
-                                               : AN_VIEW_MAX_PAGE_BYTES_DEFAULT;
+                                              : AN_VIEW_MAX_PAGE_BYTES_DEFAULT;
     c->max_results_bytes = o->max_results_bytes > 0 ? (size_t)o->max_results_bytes
-                                                     : AN_VIEW_MAX_RESULTS_BYTES_DEFAULT;
+                                                    : AN_VIEW_MAX_RESULTS_BYTES_DEFAULT;
     c->max_connections = cap_u(o->max_connections, AN_VIEW_MAX_CONNECTIONS_DEFAULT, 1u << 16);
     /* MHD counts whole seconds: 1 ms is 1 s */
     int64_t ms = o->idle_timeout_ms > 0 ? o->idle_timeout_ms : AN_VIEW_IDLE_TIMEOUT_MS_DEFAULT;
@@ -367,11 +366,11 @@ int an_view_start(struct an_view **out, const struct an_view_opts *o, struct an_
         an_view_stop(v);
         return rc;
     }
-    v->d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, handle, v,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)VIEW_CONN_MEMORY, MHD_OPTION_CONNECTION_LIMIT, v->caps.max_connections,
-        MHD_OPTION_CONNECTION_TIMEOUT, v->caps.idle_timeout_s, MHD_OPTION_END);
+    v->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+                            handle, v, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)VIEW_CONN_MEMORY,
+                            MHD_OPTION_CONNECTION_LIMIT, v->caps.max_connections,
+                            MHD_OPTION_CONNECTION_TIMEOUT, v->caps.idle_timeout_s, MHD_OPTION_END);
     const union MHD_DaemonInfo *di = v->d ? MHD_get_daemon_info(v->d, MHD_DAEMON_INFO_LISTEN_FD)
                                           : NULL;
     struct sockaddr_in bound;
