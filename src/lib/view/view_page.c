@@ -18,7 +18,7 @@ const char view_style[] =
     "a{color:#0969da}h1{font-size:21px}h2{font-size:17px;margin-top:24px}\n"
     "table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;"
     "border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}\n"
-    "th{color:var(--muted);font-weight:600}table.meta{width:auto}\n"
+    "th{color:var(--muted);font-weight:600;white-space:nowrap}table.meta{width:auto}\n"
     ".o{display:inline-block;min-width:48px;text-align:center;border-radius:4px;color:#fff;"
     "font-weight:700;font-size:12px;padding:0 6px}\n"
     ".o-pass{background:var(--pass)}.o-fail{background:var(--fail)}.o-error{background:"
