@@ -24,7 +24,7 @@
 #include "ananke/result.h"
 
 /* The schema version this library writes (PRAGMA user_version). */
-#define AN_HISTORY_SCHEMA_VERSION 2
+#define AN_HISTORY_SCHEMA_VERSION 3
 /* Default of max_history_text_bytes: each text stored (a name, a finding's
  * field, the command line) is cut there. */
 #define AN_HISTORY_TEXT_MAX_DEFAULT 4096
@@ -39,14 +39,26 @@
  * the default path (created inside a 0700 .ananke/, never through a link). */
 char *an_history_path(const char *flag, bool off, const char *project_dir, bool *is_default);
 
+/* One of the runs `ananke merge` joined: its JSON result's started_ms and
+ * shard ("I/N", NULL: none). The run of this history that has both is the
+ * one merged (runs.merged_into). */
+struct an_history_part {
+    int64_t started_ms;
+    const char *shard;
+};
+
 /* What a run says about itself besides its result. Borrowed. */
 struct an_history_run_info {
-    const char *kind;        /* "run", "replay", "comply" */
+    const char *kind;        /* "run", "replay", "comply", "merge" */
     const char *command;     /* the command line, secrets already redacted */
     const char *project_dir; /* test files' paths are relative to it; git is looked for here */
     const char *config_path; /* hashed (sha256) for config_digest; NULL: none */
     const char *recording;   /* --record DIR, or NULL */
     int64_t max_text_bytes;  /* 0: AN_HISTORY_TEXT_MAX_DEFAULT */
+    /* merge: the runs joined; those of them this history holds get
+     * merged_into = the new run, and leave the queries over tests */
+    const struct an_history_part *parts;
+    size_t nparts;
 };
 
 /* A recorder: created before the run, told of each test as it finishes
@@ -70,9 +82,11 @@ int an_history_open(struct an_history **out, const char *path, struct an_err *er
 void an_history_free(struct an_history *h);
 
 enum an_history_what {
-    AN_HISTORY_RUNS = 0,  /* recent runs, newest first */
-    AN_HISTORY_TEST,      /* one test's outcomes over time (name or test_id) */
-    AN_HISTORY_FLAKY,     /* tests whose outcome changed while their file did not */
+    AN_HISTORY_RUNS = 0, /* recent runs, newest first */
+    AN_HISTORY_TEST,     /* one test's outcomes over time (name or test_id) */
+    AN_HISTORY_FLAKY,    /* tests whose outcome changed while their file did not */
+    /* (TEST, FLAKY, SLOWEST, REGRESSED leave out the runs a merge joined:
+     * the merged run stands for them) */
     AN_HISTORY_SLOWEST,   /* tests by mean duration */
     AN_HISTORY_REGRESSED, /* passed at REF (a run id or a commit), fail or error now */
 };

@@ -355,6 +355,11 @@ struct an_config {
     struct an_tool_server *tool_servers; /* `tool_servers:` */
     size_t ntool_servers;
     struct an_otlp_config otlp; /* `otlp:` */
+    /* `view:` (docs/view.md): the caps of `ananke view`; 0: the default
+     * (AN_VIEW_*_DEFAULT in ananke/view.h) */
+    struct {
+        int64_t max_rows, max_page_bytes, max_results_bytes, max_connections, idle_timeout_ms;
+    } view;
 };
 
 struct an_hook {

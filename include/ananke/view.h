@@ -20,10 +20,23 @@
 /* The default port (0: a free one, chosen by the system). */
 #define AN_VIEW_PORT_DEFAULT 8470
 
+/* The caps' defaults (docs/view.md "Caps"; the config's `view:` keys). */
+#define AN_VIEW_MAX_ROWS_DEFAULT 500                  /* view.max_rows */
+#define AN_VIEW_MAX_PAGE_BYTES_DEFAULT (32u << 20)    /* view.max_page_bytes */
+#define AN_VIEW_MAX_RESULTS_BYTES_DEFAULT (64u << 20) /* view.max_results_bytes */
+#define AN_VIEW_MAX_CONNECTIONS_DEFAULT 32            /* view.max_connections */
+#define AN_VIEW_IDLE_TIMEOUT_MS_DEFAULT 15000         /* view.idle_timeout_ms */
+
 struct an_view_opts {
     const char *db_path; /* the history database (opened read-only) */
     const char *bind;    /* an IPv4 loopback address (127.x.x.x) or "localhost"; NULL: default */
     unsigned port;       /* 0: a free one */
+    /* the caps; 0: the default */
+    int64_t max_rows;          /* rows of a list (a run's tests, a comparison: 20 times it) */
+    int64_t max_page_bytes;    /* a page or JSON answer */
+    int64_t max_results_bytes; /* a recording's results.json read */
+    int64_t max_connections;   /* connections at once */
+    int64_t idle_timeout_ms;   /* an idle connection is closed (whole seconds, rounded up) */
 };
 
 struct an_view;

@@ -210,14 +210,16 @@ struct cli_history {
     struct an_history_rec *rec; /* NULL: no history for this run */
 };
 struct cli_history_run {
-    const char *kind; /* "run", "replay", "comply" */
+    const char *kind; /* "run", "replay", "comply", "merge" */
     int argc;         /* the command's arguments, argv[0] its name */
     char **argv;
     const char *project_dir;      /* where the default database goes */
     const struct an_suite *suite; /* its config (digest, secrets, cap); NULL: none */
     const char *const *redact;    /* --redact */
     size_t nredact;
-    const char *recording; /* --record DIR (replay: the recording judged) */
+    const char *recording;               /* --record DIR (replay: the recording judged) */
+    const struct an_history_part *parts; /* merge: the runs joined */
+    size_t nparts;
 };
 void cli_history_start(struct cli_history *h, const char *flag, bool off);
 /* Each finished test, in the order of the result's tests. */

@@ -197,6 +197,8 @@ static void print_run(const json_t *r)
         fputs("  recorded in ", stdout);
         put_safe(str(r, "recording"));
     }
+    if (json_is_integer(json_object_get(r, "merged_into")))
+        printf("  merged into #%" JSON_INTEGER_FORMAT, num(r, "merged_into"));
     putchar('\n');
 }
 

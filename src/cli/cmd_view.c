@@ -1,6 +1,6 @@
-/* ananke view: the run history in the browser (docs/history.md "ananke
- * view"). The server is the library's (ananke/view.h); this command finds
- * the database, prints the address, and waits for Ctrl-C or SIGTERM. */
+/* ananke view: the run history in the browser (docs/view.md). The server is the library's
+ * (ananke/view.h); this command finds the database, prints the address, and waits for Ctrl-C or
+ * SIGTERM. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -73,7 +73,7 @@ static void usage(void)
          "FILE, ANANKE_HISTORY) and the recordings it points at as a local web app\n"
          "on 127.0.0.1: the runs, a run's tests, a test over time with its\n"
          "conversation, two runs side by side, the flaky tests. Read-only; stops on\n"
-         "Ctrl-C.\n"
+         "Ctrl-C. Its caps are the config's view: block (docs/view.md).\n"
          "\n"
          "options:");
     cli_options_help(options, sizeof options / sizeof *options);
@@ -82,15 +82,34 @@ static void usage(void)
 }
 
 /* The database: --history, ANANKE_HISTORY, else the project's (as
- * `ananke history` finds it). */
-static int db_path(const struct view_args *a, char **out)
+ * `ananke history` finds it). The caps: the `view:` block of the config
+ * (-c FILE, else the one found walking up), when there is one. */
+static int db_path(const struct view_args *a, char **out, struct an_view_opts *o,
+                   struct an_suite **suite)
 {
     bool def;
     char *found = NULL, *dir = NULL;
     struct an_err err = AN_ERR_INIT;
     const char *cfg = a->config;
-    if (!a->history && !cfg && !an_config_find(".", &found, &err))
+    if (!cfg && !an_config_find(".", &found, &err))
         cfg = found;
+    if (cfg) {
+        struct an_load_opts lo = AN_LOAD_OPTS_INIT;
+        lo.config_path = cfg;
+        lo.config_only = true;
+        int rc = cli_load_opts(suite, &lo);
+        if (rc) {
+            free(found);
+            return rc;
+        }
+        o->max_rows = (*suite)->config.view.max_rows;
+        o->max_page_bytes = (*suite)->config.view.max_page_bytes;
+        o->max_results_bytes = (*suite)->config.view.max_results_bytes;
+        o->max_connections = (*suite)->config.view.max_connections;
+        o->idle_timeout_ms = (*suite)->config.view.idle_timeout_ms;
+    }
+    if (a->history)
+        cfg = NULL; /* the database is the one named */
     if (cfg) {
         const char *slash = strrchr(cfg, '/');
         dir = slash ? an_xstrndup(cfg, (size_t)(slash - cfg) + (slash == cfg)) : an_xstrdup(".");
@@ -111,8 +130,10 @@ int cmd_view(int argc, char **argv)
     struct an_view *v = NULL;
     char *path = NULL;
     bool helped = false;
+    struct an_suite *suite = NULL;
+    struct an_view_opts o = {.bind = a.bind};
     int rc = cli_parse(&command, argc, argv, &a, &helped);
-    if (rc || helped || (rc = db_path(&a, &path)))
+    if (rc || helped || (rc = db_path(&a, &path, &o, &suite)))
         goto done;
     /* the server's thread starts with these blocked: the signals come here */
     sigset_t set;
@@ -121,7 +142,9 @@ int cmd_view(int argc, char **argv)
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
-    struct an_view_opts o = {.db_path = path, .bind = a.bind, .port = a.port};
+    o.db_path = path;
+    o.bind = a.bind;
+    o.port = a.port;
     if (an_view_start(&v, &o, &err)) {
         fprintf(stderr, "ananke: view: %s\n", err.msg);
         rc = err.code == AN_ENOTFOUND || err.code == AN_EUSAGE ? AN_EXIT_INVALID : AN_EXIT_FAIL;
@@ -138,6 +161,7 @@ int cmd_view(int argc, char **argv)
     rc = AN_EXIT_OK;
 done:
     an_view_stop(v);
+    an_suite_free(suite);
     free(path);
     return rc;
 }

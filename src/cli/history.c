@@ -75,6 +75,8 @@ void cli_history_finish(struct cli_history *h, const struct cli_history_run *run
         .config_path = run->suite ? run->suite->config.path : NULL,
         .recording = run->recording,
         .max_text_bytes = run->suite ? run->suite->config.max_history_text_bytes : 0,
+        .parts = run->parts,
+        .nparts = run->nparts,
     };
     /* the recording as an absolute path: the history is read from elsewhere */
     char *rec_abs = run->recording ? realpath(run->recording, NULL) : NULL;

@@ -30,6 +30,8 @@ if spawn_server "$out/view-mock.port" 0.05 "$out/view-mock.stdout" "$out/view-mo
     if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
       bad "view: check-view.mjs exited $rc"
     fi
+    # the screenshots of docs/view.md (UPDATE_SCREENSHOTS=1 writes docs/img/)
+    . "$here/view-shots.sh"
   else
     bad "ananke view started (see out/view.stderr)"
     sed 's/^/    /' "$out/view.stderr"

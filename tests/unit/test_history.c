@@ -90,9 +90,11 @@ static void migrate_from_1(void **state)
          " VALUES (1, 'abc', 'old test', 'pass', 12)");
     assert_int_equal(an_history_open(&h, db, &err), 0);
     an_history_free(h);
-    assert_int_equal(scalar("PRAGMA user_version"), 2);
+    assert_int_equal(scalar("PRAGMA user_version"), 3);
     assert_int_equal(scalar("SELECT count(*) FROM test_results WHERE name = 'old test'"), 1);
     assert_int_equal(scalar("SELECT recording IS NULL FROM runs WHERE id = 1"), 1);
+    /* version 3: a merge's mark on the runs it joined */
+    assert_int_equal(scalar("SELECT merged_into IS NULL FROM runs WHERE id = 1"), 1);
     assert_int_equal(scalar("SELECT count(*) FROM findings"), 0);
 }
 
@@ -105,7 +107,7 @@ static void refuses_newer(void **state)
     struct an_err err = AN_ERR_INIT;
     assert_int_not_equal(an_history_open(&h, db, &err), 0);
     assert_null(h);
-    assert_non_null(strstr(err.msg, "schema version 99 is newer than this ananke knows (2)"));
+    assert_non_null(strstr(err.msg, "schema version 99 is newer than this ananke knows (3)"));
 }
 
 static void refuses_garbage(void **state)

@@ -2,7 +2,8 @@
  * runs while its file stayed the same (the same sha256): a change that is
  * not explained by an edit of the test. Over each test's last `window`
  * runs (skips left out), flips / (runs - 1) is its flip rate; the tests
- * with a flip come ranked by it, then by flips, then by name. */
+ * with a flip come ranked by it, then by flips, then by name. The runs a
+ * merge joined are left out: the merged run holds their tests. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,9 +84,10 @@ static void add_row(struct flaky **v, size_t *n, size_t *cap, sqlite3_stmt *st, 
 
 json_t *an_history_flaky(struct an_history *h, unsigned limit, unsigned window, struct an_err *err)
 {
-    static const char sql[] = "SELECT test_id, name, file, outcome, file_digest"
-                              " FROM test_results WHERE outcome != 'skip'"
-                              " ORDER BY test_id, run_id DESC, id DESC";
+    static const char sql[] = "SELECT t.test_id, t.name, t.file, t.outcome, t.file_digest"
+                              " FROM test_results t JOIN runs r ON r.id = t.run_id"
+                              " WHERE t.outcome != 'skip' AND r.merged_into IS NULL"
+                              " ORDER BY t.test_id, t.run_id DESC, t.id DESC";
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
         an_hist_fail(h, "cannot read it", err);

@@ -68,12 +68,12 @@ static json_t *query_runs(struct an_history *h, unsigned limit, struct an_err *e
 {
     static const char sql[] =
         "SELECT id, started_at, finished_at, kind, command, git_commit, git_branch, passed,"
-        " failed, errors, skipped, duration_ms, shard, recording, config_digest"
+        " failed, errors, skipped, duration_ms, shard, recording, config_digest, merged_into"
         " FROM runs ORDER BY id DESC LIMIT ?1";
-    static const char *const names[] = {"id",      "started_at@", "finished_at@",  "kind",
-                                        "command", "git_commit",  "git_branch",    "passed",
-                                        "failed",  "errors",      "skipped",       "duration_ms",
-                                        "shard",   "recording",   "config_digest", NULL};
+    static const char *const names[] = {
+        "id",         "started_at@", "finished_at@",  "kind",        "command", "git_commit",
+        "git_branch", "passed",      "failed",        "errors",      "skipped", "duration_ms",
+        "shard",      "recording",   "config_digest", "merged_into", NULL};
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
         an_hist_fail(h, "cannot read it", err);
@@ -94,7 +94,8 @@ static json_t *query_test(struct an_history *h, const char *test, unsigned limit
         " t.cost, t.error, t.file_digest,"
         " (SELECT f.assertion FROM findings f WHERE f.result_id = t.id ORDER BY f.id LIMIT 1)"
         " FROM test_results t JOIN runs r ON r.id = t.run_id"
-        " WHERE t.name = ?1 OR t.test_id = ?1 ORDER BY r.id DESC, t.id DESC LIMIT ?2";
+        " WHERE (t.name = ?1 OR t.test_id = ?1) AND r.merged_into IS NULL"
+        " ORDER BY r.id DESC, t.id DESC LIMIT ?2";
     static const char *const names[] = {
         "run_id",        "started_at@", "git_commit", "name",        "file",    "test_id",
         "outcome",       "duration_ms", "tool_calls", "turns",       "ttft_ms", "input_tokens",
@@ -119,7 +120,8 @@ static json_t *query_slowest(struct an_history *h, unsigned limit, unsigned wind
         " MAX(duration_ms), MIN(duration_ms) FROM ("
         "  SELECT test_id, name, file, duration_ms,"
         "   ROW_NUMBER() OVER (PARTITION BY test_id ORDER BY run_id DESC) AS rn"
-        "  FROM test_results WHERE outcome != 'skip')"
+        "  FROM test_results WHERE outcome != 'skip' AND run_id NOT IN"
+        "   (SELECT id FROM runs WHERE merged_into IS NOT NULL))"
         " WHERE rn <= ?1 GROUP BY test_id ORDER BY AVG(duration_ms) DESC, name LIMIT ?2";
     static const char *const names[] = {"name",    "file",   "test_id", "runs",
                                         "mean_ms", "max_ms", "min_ms",  NULL};
@@ -161,12 +163,15 @@ static json_t *query_regressed(struct an_history *h, const char *ref, unsigned l
     static const char sql[] =
         "SELECT b.name, b.file, b.test_id, ?1, l.run_id, l.outcome,"
         " (SELECT MIN(y.run_id) FROM test_results y WHERE y.test_id = b.test_id"
-        "   AND y.run_id > b.run_id AND y.outcome IN ('fail', 'error')),"
+        "   AND y.run_id > b.run_id AND y.outcome IN ('fail', 'error') AND y.run_id NOT IN"
+        "   (SELECT id FROM runs WHERE merged_into IS NOT NULL)),"
         " l.error,"
         " (SELECT f.assertion FROM findings f WHERE f.result_id = l.id ORDER BY f.id LIMIT 1)"
         " FROM test_results b JOIN test_results l ON l.test_id = b.test_id AND l.id = ("
         "   SELECT x.id FROM test_results x WHERE x.test_id = b.test_id AND x.run_id > b.run_id"
-        "   AND x.outcome != 'skip' ORDER BY x.run_id DESC, x.id DESC LIMIT 1)"
+        "   AND x.outcome != 'skip' AND x.run_id NOT IN"
+        "   (SELECT id FROM runs WHERE merged_into IS NOT NULL)"
+        "   ORDER BY x.run_id DESC, x.id DESC LIMIT 1)"
         " WHERE b.run_id = ?1 AND b.outcome = 'pass' AND l.outcome IN ('fail', 'error')"
         " ORDER BY b.name LIMIT ?2";
     static const char *const names[] = {"name",    "file",    "test_id",          "since_run",

@@ -286,6 +286,35 @@ static int insert_tests(struct an_history *h, struct an_history_rec *r,
     return rc;
 }
 
+/* The runs a merge joined, when this history holds them: merged_into. */
+static int mark_parts(struct an_history *h, const struct an_history_run_info *info, int64_t run_id,
+                      struct an_err *err)
+{
+    static const char sql[] = "UPDATE runs SET merged_into = ?1 WHERE id != ?1 AND"
+                              " merged_into IS NULL AND kind != 'merge' AND started_at = ?2"
+                              " AND shard IS ?3";
+    if (!info->nparts)
+        return 0;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return an_hist_fail(h, "cannot write the run", err);
+    int rc = 0;
+    for (size_t i = 0; !rc && i < info->nparts; i++) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_int64(st, 2, info->parts[i].started_ms);
+        if (info->parts[i].shard)
+            sqlite3_bind_text(st, 3, info->parts[i].shard, -1, SQLITE_TRANSIENT);
+        else
+            sqlite3_bind_null(st, 3);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = an_hist_fail(h, "cannot write the run", err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int an_history_rec_write(struct an_history_rec *r, const char *path, bool is_default,
                          const struct an_history_run_info *info, const struct an_run_result *res,
                          int64_t *run_id, struct an_err *err)
@@ -305,6 +334,8 @@ int an_history_rec_write(struct an_history_rec *r, const char *path, bool is_def
     rc = insert_run(h, info, res, cap, run_id, err);
     if (!rc)
         rc = insert_tests(h, r, info, res, *run_id, cap, err);
+    if (!rc)
+        rc = mark_parts(h, info, *run_id, err);
     if (!rc && sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         rc = an_hist_fail(h, "cannot write the run", err);
     if (rc)

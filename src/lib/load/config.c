@@ -273,6 +273,7 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
                                        "max_history_text_bytes",
                                        "tool_servers",
                                        "otlp",
+                                       "view",
                                        NULL};
     struct an_ynode *root, *v;
     int rc;
@@ -312,6 +313,8 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
         (rc = an_ld_keep(ld, an_cfg_tool_servers(ld, v, c))))
         return rc;
     if ((v = an_yaml_get(root, "otlp")) && (rc = an_ld_keep(ld, an_cfg_otlp(ld, v, c))))
+        return rc;
+    if ((v = an_yaml_get(root, "view")) && (rc = an_ld_keep(ld, an_cfg_view(ld, v, c))))
         return rc;
     if ((v = an_yaml_get(root, "max_warnings"))) {
         if ((rc = an_ld_uint(ld, v, "max_warnings", &c->max_warnings)))

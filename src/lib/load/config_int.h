@@ -39,6 +39,8 @@ int an_cfg_tool_servers(struct an_ld *ld, const struct an_ynode *n, struct an_co
 
 /* `otlp:` (docs/otel.md) into c->otlp. */
 int an_cfg_otlp(struct an_ld *ld, const struct an_ynode *n, struct an_config *c);
+/* `view:` (docs/view.md) into c->view: the caps of `ananke view`. */
+int an_cfg_view(struct an_ld *ld, const struct an_ynode *n, struct an_config *c);
 
 /* acp, mcp stdio: inherit_env */
 int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target_proc *t);

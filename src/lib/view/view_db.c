@@ -26,11 +26,11 @@ static void bind_opt(sqlite3_stmt *st, int i, const char *s)
 
 #define RUN_COLS                                                                                   \
     "id, started_at, finished_at, kind, command, git_commit, git_branch, passed, failed, errors,"  \
-    " skipped, duration_ms, shard, recording, config_digest"
-static const char *const run_names[] = {"id",      "started_at@", "finished_at@",  "kind",
-                                        "command", "git_commit",  "git_branch",    "passed",
-                                        "failed",  "errors",      "skipped",       "duration_ms",
-                                        "shard",   "recording",   "config_digest", NULL};
+    " skipped, duration_ms, shard, recording, config_digest, merged_into"
+static const char *const run_names[] = {
+    "id",         "started_at@", "finished_at@",  "kind",        "command", "git_commit",
+    "git_branch", "passed",      "failed",        "errors",      "skipped", "duration_ms",
+    "shard",      "recording",   "config_digest", "merged_into", NULL};
 
 json_t *view_runs(struct an_history *h, const struct view_filter *f, struct an_err *err)
 {
@@ -49,7 +49,7 @@ json_t *view_runs(struct an_history *h, const struct view_filter *f, struct an_e
     bind_opt(st, 2, f->branch);
     bind_opt(st, 3, f->status);
     bind_opt(st, 4, f->q);
-    sqlite3_bind_int64(st, 5, f->limit ? f->limit : 50);
+    sqlite3_bind_int64(st, 5, (int64_t)(f->limit ? f->limit : 50) + 1);
     json_t *out = an_hist_rows(h, st, run_names, err);
     sqlite3_finalize(st);
     return out;
@@ -80,7 +80,24 @@ static const char *const test_names[] = {"result_id",   "test_id", "name",      
     " t.turns, t.ttft_ms, t.input_tokens, t.output_tokens, t.cost, t.error,"                       \
     " (SELECT f.assertion FROM findings f WHERE f.result_id = t.id ORDER BY f.id LIMIT 1)"
 
-json_t *view_run(struct an_history *h, int64_t id, const char *q, bool *missing, struct an_err *err)
+bool view_cut(json_t *rows, size_t max)
+{
+    bool cut = false;
+    while (json_array_size(rows) > max) {
+        json_array_remove(rows, json_array_size(rows) - 1);
+        cut = true;
+    }
+    return cut;
+}
+
+/* The tests of a run or a comparison shown at most. */
+static size_t tests_max(const struct view_caps *caps)
+{
+    return (size_t)caps->max_rows * VIEW_TESTS_PER_ROW;
+}
+
+json_t *view_run(struct an_history *h, const struct view_caps *caps, int64_t id, const char *q,
+                 bool *missing, struct an_err *err)
 {
     /* failures first: error, fail, then the rest; a search looks in the
      * name, the file, the error and every finding */
@@ -100,7 +117,7 @@ json_t *view_run(struct an_history *h, int64_t id, const char *q, bool *missing,
     if (st) {
         sqlite3_bind_int64(st, 1, id);
         bind_opt(st, 2, q);
-        sqlite3_bind_int64(st, 3, VIEW_ROWS_MAX * 20);
+        sqlite3_bind_int64(st, 3, (int64_t)tests_max(caps) + 1);
         tests = an_hist_rows(h, st, test_names, err);
         sqlite3_finalize(st);
     }
@@ -108,10 +125,12 @@ json_t *view_run(struct an_history *h, int64_t id, const char *q, bool *missing,
         json_decref(run);
         return NULL;
     }
+    bool cut = view_cut(tests, tests_max(caps));
     const char *rec = json_string_value(json_object_get(run, "recording"));
     if (rec)
-        view_rec_tags(rec, tests);
-    return json_pack("{s:o, s:o, s:s}", "run", run, "tests", tests, "q", q ? q : "");
+        view_rec_tags(rec, caps->max_results_bytes, tests);
+    return json_pack("{s:o, s:o, s:s, s:s*}", "run", run, "tests", tests, "q", q ? q : "",
+                     "truncated", cut ? VIEW_ROWS_KEY : NULL);
 }
 
 static json_t *findings_of(struct an_history *h, json_int_t result_id, struct an_err *err)
@@ -130,27 +149,31 @@ static json_t *findings_of(struct an_history *h, json_int_t result_id, struct an
     return out;
 }
 
-/* The test's last VIEW_SPARK_RUNS outcomes, oldest first. */
-static json_t *history_of(struct an_history *h, const char *test_id, struct an_err *err)
+/* The test's last VIEW_SPARK_RUNS outcomes, oldest first: the runs a merge
+ * joined left out (the merged run holds them), but the one shown kept. */
+static json_t *history_of(struct an_history *h, const char *test_id, int64_t run_id,
+                          struct an_err *err)
 {
     static const char *const names[] = {"run_id", "started_at@", "outcome", "duration_ms", NULL};
     sqlite3_stmt *st = prepare(h,
                                "SELECT * FROM (SELECT t.run_id, r.started_at, t.outcome,"
                                " t.duration_ms FROM test_results t JOIN runs r ON r.id = t.run_id"
-                               " WHERE t.test_id = ?1 ORDER BY t.run_id DESC, t.id DESC"
+                               " WHERE t.test_id = ?1 AND (r.merged_into IS NULL OR r.id = ?3)"
+                               " ORDER BY t.run_id DESC, t.id DESC"
                                " LIMIT ?2) ORDER BY run_id",
                                err);
     if (!st)
         return NULL;
     sqlite3_bind_text(st, 1, test_id, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, VIEW_SPARK_RUNS);
+    sqlite3_bind_int64(st, 3, run_id);
     json_t *out = an_hist_rows(h, st, names, err);
     sqlite3_finalize(st);
     return out;
 }
 
-json_t *view_test(struct an_history *h, int64_t run_id, const char *test_id, bool *missing,
-                  struct an_err *err)
+json_t *view_test(struct an_history *h, const struct view_caps *caps, int64_t run_id,
+                  const char *test_id, bool *missing, struct an_err *err)
 {
     json_t *run = one_run(h, run_id, missing, err);
     if (!run)
@@ -175,7 +198,7 @@ json_t *view_test(struct an_history *h, int64_t run_id, const char *test_id, boo
         return NULL;
     }
     json_t *fs = findings_of(h, json_integer_value(json_object_get(t, "result_id")), err);
-    json_t *hist = fs ? history_of(h, test_id, err) : NULL;
+    json_t *hist = fs ? history_of(h, test_id, run_id, err) : NULL;
     if (!hist) {
         json_decref(fs);
         json_decref(run);
@@ -183,14 +206,16 @@ json_t *view_test(struct an_history *h, int64_t run_id, const char *test_id, boo
         return NULL;
     }
     const char *why = NULL, *dir = json_string_value(json_object_get(run, "recording"));
-    json_t *rec = dir ? view_recording(dir, json_string_value(json_object_get(t, "name")),
+    json_t *rec = dir ? view_recording(dir, caps->max_results_bytes,
+                                       json_string_value(json_object_get(t, "name")),
                                        json_string_value(json_object_get(t, "file")), &why)
                       : NULL;
     return json_pack("{s:o, s:o, s:o, s:o, s:o, s:s?}", "run", run, "test", t, "findings", fs,
                      "history", hist, "recording", rec ? rec : json_null(), "recording_note", why);
 }
 
-json_t *view_compare(struct an_history *h, int64_t a, int64_t b, bool *missing, struct an_err *err)
+json_t *view_compare(struct an_history *h, const struct view_caps *caps, int64_t a, int64_t b,
+                     bool *missing, struct an_err *err)
 {
     static const char sql[] =
         "WITH ids AS (SELECT test_id FROM test_results WHERE run_id IN (?1, ?2) GROUP BY test_id)"
@@ -212,7 +237,7 @@ json_t *view_compare(struct an_history *h, int64_t a, int64_t b, bool *missing, 
     if (st) {
         sqlite3_bind_int64(st, 1, a);
         sqlite3_bind_int64(st, 2, b);
-        sqlite3_bind_int64(st, 3, VIEW_ROWS_MAX * 20);
+        sqlite3_bind_int64(st, 3, (int64_t)tests_max(caps) + 1);
         tests = an_hist_rows(h, st, names, err);
         sqlite3_finalize(st);
     }
@@ -221,6 +246,7 @@ json_t *view_compare(struct an_history *h, int64_t a, int64_t b, bool *missing, 
         json_decref(rb);
         return NULL;
     }
+    bool cut = view_cut(tests, tests_max(caps));
     size_t i;
     json_t *t;
     json_int_t n_changed = 0;
@@ -238,8 +264,8 @@ json_t *view_compare(struct an_history *h, int64_t a, int64_t b, bool *missing, 
         n_changed += strcmp(ch, "same") != 0;
         json_object_set_new(t, "change", json_string(ch));
     }
-    return json_pack("{s:o, s:o, s:o, s:I}", "a", ra, "b", rb, "tests", tests, "changed",
-                     n_changed);
+    return json_pack("{s:o, s:o, s:o, s:I, s:s*}", "a", ra, "b", rb, "tests", tests, "changed",
+                     n_changed, "truncated", cut ? VIEW_ROWS_KEY : NULL);
 }
 
 bool view_run_exists(struct an_history *h, int64_t id)

@@ -24,47 +24,62 @@
 #include "core/buf.h"
 #include "history/history_int.h"
 
-/* Caps (docs/history.md "ananke view"). */
-#define VIEW_URL_MAX 2048            /* a request's path and query */
-#define VIEW_QUERY_MAX 256           /* a search or filter value */
-#define VIEW_CONN_MEMORY (32u << 10) /* MHD's per-connection memory: headers */
-#define VIEW_CONN_MAX 32             /* connections at once */
-#define VIEW_CONN_TIMEOUT_S 15       /* an idle connection is closed */
-#define VIEW_PAGE_MAX (32u << 20)    /* a page or JSON answer */
-#define VIEW_RESULTS_MAX (64u << 20) /* a recording's results.json read */
-#define VIEW_ROWS_MAX 500            /* rows of a list */
-#define VIEW_SPARK_RUNS 50           /* runs in a test's sparkline */
+/* Fixed caps (docs/view.md "Caps"). */
+#define VIEW_URL_MAX 2048               /* a request's path and query */
+#define VIEW_QUERY_MAX 256              /* a search or filter value */
+#define VIEW_CONN_MEMORY (32u << 10)    /* MHD's per-connection memory: headers */
+#define VIEW_ERROR_PAGE_MAX (64u << 10) /* an error page or JSON error */
+#define VIEW_SPARK_RUNS 50              /* runs in a test's sparkline */
+#define VIEW_TESTS_PER_ROW 20           /* a run's tests, a comparison: 20 x max_rows */
+
+/* The settable caps (the config's `view:`, ananke/view.h), resolved: no 0. */
+struct view_caps {
+    unsigned max_rows;
+    size_t max_page_bytes, max_results_bytes;
+    unsigned max_connections, idle_timeout_s;
+};
+/* What a list cut at max_rows says of itself ("truncated" in the JSON, a
+ * note on the page). */
+#define VIEW_ROWS_KEY "view.max_rows"
 
 /* view_db.c. Each returns a new JSON value, or NULL when the thing asked
  * for does not exist (*missing) or the database failed (err). */
 struct view_filter {
     const char *kind, *branch, *status, *q; /* "" or NULL: any */
-    unsigned limit;
+    unsigned limit; /* rows at most: one more is asked for, to tell a cut list */
+    bool cut;       /* set by the server: the answer was cut at limit */
 };
 json_t *view_runs(struct an_history *h, const struct view_filter *f, struct an_err *err);
-/* {run, tests: [... failures first, each with findings]} */
-json_t *view_run(struct an_history *h, int64_t id, const char *q, bool *missing,
-                 struct an_err *err);
+/* {run, tests: [... failures first, each with findings], truncated?} */
+json_t *view_run(struct an_history *h, const struct view_caps *caps, int64_t id, const char *q,
+                 bool *missing, struct an_err *err);
 /* {run, test, findings, history: [oldest first], recording: {...}|null} */
-json_t *view_test(struct an_history *h, int64_t run, const char *test_id, bool *missing,
-                  struct an_err *err);
-/* {a, b, tests: [{test_id, name, file, a, b, change}], counts} */
+json_t *view_test(struct an_history *h, const struct view_caps *caps, int64_t run,
+                  const char *test_id, bool *missing, struct an_err *err);
+/* {a, b, tests: [{test_id, name, file, a, b, change}], changed, truncated?} */
 bool view_run_exists(struct an_history *h, int64_t id);
-json_t *view_compare(struct an_history *h, int64_t a, int64_t b, bool *missing, struct an_err *err);
+json_t *view_compare(struct an_history *h, const struct view_caps *caps, int64_t a, int64_t b,
+                     bool *missing, struct an_err *err);
+/* Cut the array `rows` to `max` elements; true when it was longer. */
+bool view_cut(json_t *rows, size_t max);
 
 /* view_rec.c: the test (by name and file) of the recording in `dir`: its
  * tags and transcript, or NULL (with *why saying what was wrong) */
-json_t *view_recording(const char *dir, const char *name, const char *file, const char **why);
+json_t *view_recording(const char *dir, size_t max_bytes, const char *name, const char *file,
+                       const char **why);
 /* Each test of `tests` (rows of a run) that the recording in `dir` gives
  * tags gets them as "tags"; nothing when there is no readable recording. */
-void view_rec_tags(const char *dir, json_t *tests);
+void view_rec_tags(const char *dir, size_t max_bytes, json_t *tests);
 
 /* Pages: the HTML of one answer appended to b. */
 void view_page_open(struct an_buf *b, const char *title);
 void view_page_close(struct an_buf *b);
 extern const char view_style[];
+/* cut: the list was cut at max_rows (a note names the key) */
 void view_html_runs(struct an_buf *b, const json_t *runs, const struct view_filter *f);
-void view_html_flaky(struct an_buf *b, const json_t *rows);
+void view_html_flaky(struct an_buf *b, const json_t *rows, bool cut);
+/* <p class="note" id="cut">...view.max_rows...</p> */
+void view_html_cut(struct an_buf *b, unsigned max_rows);
 void view_html_run(struct an_buf *b, const json_t *run, const char *q);
 void view_html_compare(struct an_buf *b, const json_t *cmp);
 void view_html_test(struct an_buf *b, const json_t *test);

@@ -18,7 +18,7 @@ const char view_style[] =
     "a{color:#0969da}h1{font-size:21px}h2{font-size:17px;margin-top:24px}\n"
     "table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;"
     "border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}\n"
-    "th{color:var(--muted);font-weight:600}table.meta{width:auto}\n"
+    "th{color:var(--muted);font-weight:600;white-space:nowrap}table.meta{width:auto}\n"
     ".o{display:inline-block;min-width:48px;text-align:center;border-radius:4px;color:#fff;"
     "font-weight:700;font-size:12px;padding:0 6px}\n"
     ".o-pass{background:var(--pass)}.o-fail{background:var(--fail)}.o-error{background:"
@@ -126,9 +126,17 @@ static void run_row(struct an_buf *b, const json_t *r, const json_t *prev)
     an_buf_puts(b, "</td></tr>\n");
 }
 
+void view_html_cut(struct an_buf *b, unsigned max_rows)
+{
+    an_buf_printf(b,
+                  "<p class=\"note\" id=\"cut\">Only the first %u rows are shown: the list is "
+                  "cut at <code>" VIEW_ROWS_KEY "</code> (the config's <code>view:</code>).</p>",
+                  max_rows);
+}
+
 void view_html_runs(struct an_buf *b, const json_t *runs, const struct view_filter *f)
 {
-    static const char *const kinds[] = {"", "run", "replay", "comply", NULL};
+    static const char *const kinds[] = {"", "run", "replay", "comply", "merge", NULL};
     static const char *const status[] = {"", "failing", "passing", NULL};
     view_page_open(b, "Runs");
     an_buf_puts(b, "<h1>Runs</h1><form method=\"get\" action=\"/\" id=\"filters\">"
@@ -154,10 +162,12 @@ void view_html_runs(struct an_buf *b, const json_t *runs, const struct view_filt
     for (size_t i = 0; i < n; i++)
         run_row(b, json_array_get(runs, i), i + 1 < n ? json_array_get(runs, i + 1) : NULL);
     an_buf_puts(b, "</tbody></table>");
+    if (f->cut)
+        view_html_cut(b, f->limit);
     view_page_close(b);
 }
 
-void view_html_flaky(struct an_buf *b, const json_t *rows)
+void view_html_flaky(struct an_buf *b, const json_t *rows, bool cut)
 {
     view_page_open(b, "Flaky tests");
     an_buf_puts(b, "<h1>Flaky tests</h1><p class=\"muted\">Tests whose outcome changed between "
@@ -187,5 +197,7 @@ void view_html_flaky(struct an_buf *b, const json_t *rows)
         an_buf_puts(b, "</td></tr>\n");
     }
     an_buf_puts(b, "</tbody></table>");
+    if (cut)
+        view_html_cut(b, (unsigned)json_array_size(rows));
     view_page_close(b);
 }

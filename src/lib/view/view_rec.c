@@ -1,6 +1,6 @@
 /* A test's conversation from the recording its run made (`--record DIR`,
  * docs/record.md): DIR/results.json, read without following a link and
- * at most VIEW_RESULTS_MAX bytes. The recording is untrusted: only what
+ * at most view.max_results_bytes. The recording is untrusted: only what
  * the pages need is taken from it, and they escape all of it. */
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +13,15 @@ static bool same(const char *a, const char *b)
     return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-json_t *view_recording(const char *dir, const char *name, const char *file, const char **why)
+json_t *view_recording(const char *dir, size_t max_bytes, const char *name, const char *file,
+                       const char **why)
 {
     struct an_err err = AN_ERR_INIT;
-    json_t *doc = an_nf_json(dir, "results.json", 0, VIEW_RESULTS_MAX, &err);
+    json_t *doc = an_nf_json(dir, "results.json", 0, max_bytes, &err);
     if (!doc) {
         *why = err.code == AN_ENOTFOUND ? "the run's recording is gone"
-               : err.code == AN_ELIMIT  ? "the run's recording is too large to show"
+               : err.code == AN_ELIMIT  ? "the run's recording is too large to show: its "
+                                          "results.json is larger than view.max_results_bytes"
                                         : "the run's recording cannot be read";
         return NULL;
     }
@@ -53,10 +55,10 @@ static char *key_of(const char *name, const char *file)
     return k;
 }
 
-void view_rec_tags(const char *dir, json_t *tests)
+void view_rec_tags(const char *dir, size_t max_bytes, json_t *tests)
 {
     struct an_err err = AN_ERR_INIT;
-    json_t *doc = an_nf_json(dir, "results.json", 0, VIEW_RESULTS_MAX, &err);
+    json_t *doc = an_nf_json(dir, "results.json", 0, max_bytes, &err);
     json_t *by = json_object(), *t;
     size_t i;
     json_array_foreach(json_object_get(doc, "tests"), i, t)

@@ -90,6 +90,8 @@ void view_html_run(struct an_buf *b, const json_t *doc, const char *q)
     json_t *t;
     json_array_foreach(tests, i, t) test_row(b, id, t);
     an_buf_puts(b, "</tbody></table>");
+    if (json_is_string(json_object_get(doc, "truncated")))
+        view_html_cut(b, (unsigned)json_array_size(tests));
     view_page_close(b);
 }
 
@@ -157,5 +159,7 @@ void view_html_compare(struct an_buf *b, const json_t *cmp)
         }
     }
     an_buf_puts(b, "</tbody></table>");
+    if (json_is_string(json_object_get(cmp, "truncated")))
+        view_html_cut(b, (unsigned)json_array_size(tests));
     view_page_close(b);
 }

@@ -20,6 +20,7 @@
 struct an_view {
     struct MHD_Daemon *d;
     struct an_history h;
+    struct view_caps caps;
     unsigned port;
     char addr[INET_ADDRSTRLEN];
     char host_ip[INET_ADDRSTRLEN + 8], host_name[24]; /* the Host values accepted */
@@ -30,8 +31,10 @@ struct an_view {
 static const char csp[] = "default-src 'none'; style-src 'self'; img-src 'self'; "
                           "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
-                             struct an_buf *b)
+/* cut: the list answered was cut at view.max_rows (an array of JSON has no
+ * room to say so: a header does) */
+static enum MHD_Result reply_cut(struct MHD_Connection *c, unsigned status, const char *type,
+                                 struct an_buf *b, bool cut)
 {
     size_t len = 0;
     char *data = an_buf_detach(b, &len);
@@ -46,15 +49,23 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const ch
     MHD_add_response_header(r, "Cache-Control", "no-store");
     if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
         MHD_add_response_header(r, "Allow", "GET, HEAD");
+    if (cut)
+        MHD_add_response_header(r, "X-Ananke-Truncated", VIEW_ROWS_KEY);
     enum MHD_Result rc = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     return rc;
 }
 
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
+                             struct an_buf *b)
+{
+    return reply_cut(c, status, type, b, false);
+}
+
 static enum MHD_Result fail(struct MHD_Connection *c, bool api, unsigned status, const char *msg)
 {
     struct an_buf b;
-    an_buf_init(&b, VIEW_PAGE_MAX);
+    an_buf_init(&b, VIEW_ERROR_PAGE_MAX);
     if (api) {
         json_t *j = json_pack("{s:s, s:i}", "error", msg, "status", (int)status);
         char *s = json_dumps(j, JSON_ENSURE_ASCII);
@@ -93,29 +104,52 @@ static bool arg(struct MHD_Connection *c, const char *name, const char **out)
 
 /* The answer to a route: doc (owned) as JSON when api, else as HTML by
  * render. NULL doc: missing (404 `what`) or a database error. */
-static enum MHD_Result answer(struct MHD_Connection *c, bool api, json_t *doc, bool missing,
-                              const char *what, const struct an_err *err,
-                              void (*render)(struct an_buf *, const json_t *, const void *),
-                              const void *extra)
+struct view_answer {
+    json_t *doc;
+    bool missing, cut;
+    const char *what;
+    void (*render)(struct an_buf *, const json_t *, const void *);
+    const void *extra;
+};
+
+static enum MHD_Result answer_of(const struct an_view *v, struct MHD_Connection *c, bool api,
+                                 const struct view_answer *a, const struct an_err *err)
 {
+    json_t *doc = a->doc;
     if (!doc)
-        return missing ? fail(c, api, MHD_HTTP_NOT_FOUND, what)
-                       : fail(c, api, MHD_HTTP_INTERNAL_SERVER_ERROR, err->msg);
-    struct an_buf b;
-    an_buf_init(&b, VIEW_PAGE_MAX);
+        return a->missing ? fail(c, api, MHD_HTTP_NOT_FOUND, a->what)
+                          : fail(c, api, MHD_HTTP_INTERNAL_SERVER_ERROR, err->msg);
+    /* built whole (the rows and the texts in them are capped already),
+     * then measured: a buffer cut at the cap would not say it was */
+    struct an_buf b = AN_BUF_INIT;
     if (api) {
         char *s = json_dumps(doc, JSON_ENSURE_ASCII | JSON_INDENT(1));
         an_buf_puts(&b, s ? s : "null");
         free(s);
     } else {
-        render(&b, doc, extra);
+        a->render(&b, doc, a->extra);
     }
     json_decref(doc);
-    if (b.len >= VIEW_PAGE_MAX - 1) {
+    if (b.len > v->caps.max_page_bytes) {
         an_buf_release(&b);
-        return fail(c, api, MHD_HTTP_INTERNAL_SERVER_ERROR, "the answer is larger than its cap");
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "the answer is larger than view.max_page_bytes (%zu bytes; the config's view: "
+                 "block raises it)",
+                 v->caps.max_page_bytes);
+        return fail(c, api, MHD_HTTP_INTERNAL_SERVER_ERROR, msg);
     }
-    return reply(c, MHD_HTTP_OK, api ? "application/json" : "text/html; charset=utf-8", &b);
+    return reply_cut(c, MHD_HTTP_OK, api ? "application/json" : "text/html; charset=utf-8", &b,
+                     api && a->cut);
+}
+
+static enum MHD_Result answer(const struct an_view *v, struct MHD_Connection *c, bool api,
+                              json_t *doc, bool missing, const char *what, const struct an_err *err,
+                              void (*render)(struct an_buf *, const json_t *, const void *),
+                              const void *extra)
+{
+    struct view_answer a = {doc, missing, false, what, render, extra};
+    return answer_of(v, c, api, &a, err);
 }
 
 static void r_runs(struct an_buf *b, const json_t *d, const void *x)
@@ -138,8 +172,7 @@ static void r_cmp(struct an_buf *b, const json_t *d, const void *x)
 }
 static void r_flaky(struct an_buf *b, const json_t *d, const void *x)
 {
-    (void)x;
-    view_html_flaky(b, d);
+    view_html_flaky(b, d, *(const bool *)x);
 }
 
 static enum MHD_Result route_runs(struct an_view *v, struct MHD_Connection *c, bool api,
@@ -156,15 +189,15 @@ static enum MHD_Result route_runs(struct an_view *v, struct MHD_Connection *c, b
     if (!*p) {
         if (!arg(c, "q", &q))
             return fail(c, api, MHD_HTTP_BAD_REQUEST, "the search is longer than its cap");
-        json_t *doc = view_run(&v->h, id, q, &missing, &err);
-        return answer(c, api, doc, missing, what, &err, r_run, q);
+        json_t *doc = view_run(&v->h, &v->caps, id, q, &missing, &err);
+        return answer(v, c, api, doc, missing, what, &err, r_run, q);
     }
     if (strncmp(p, "/tests/", 7) || !is_test_id(p + 7))
         return fail(c, api, MHD_HTTP_NOT_FOUND, "no such page");
-    json_t *doc = view_test(&v->h, id, p + 7, &missing, &err);
+    json_t *doc = view_test(&v->h, &v->caps, id, p + 7, &missing, &err);
     if (!doc && missing && view_run_exists(&v->h, id))
         snprintf(what, sizeof what, "no test %s in run #%lld", p + 7, (long long)id);
-    return answer(c, api, doc, missing, what, &err, r_test, NULL);
+    return answer(v, c, api, doc, missing, what, &err, r_test, NULL);
 }
 
 static enum MHD_Result route(struct an_view *v, struct MHD_Connection *c, const char *url)
@@ -187,15 +220,21 @@ static enum MHD_Result route(struct an_view *v, struct MHD_Connection *c, const 
         return reply(c, MHD_HTTP_OK, "image/svg+xml", &b);
     }
     if (!strcmp(p, "/") || (api && (!*p || !strcmp(p, "/runs")))) {
-        struct view_filter f = {.limit = VIEW_ROWS_MAX};
+        struct view_filter f = {.limit = v->caps.max_rows};
         if (!arg(c, "kind", &f.kind) || !arg(c, "branch", &f.branch) ||
             !arg(c, "status", &f.status) || !arg(c, "q", &f.q))
             return fail(c, api, MHD_HTTP_BAD_REQUEST, "a filter is longer than its cap");
-        return answer(c, api, view_runs(&v->h, &f, &err), false, "", &err, r_runs, &f);
+        json_t *doc = view_runs(&v->h, &f, &err);
+        f.cut = view_cut(doc, f.limit);
+        struct view_answer a = {doc, false, f.cut, "", r_runs, &f};
+        return answer_of(v, c, api, &a, &err);
     }
-    if (!strcmp(p, "/flaky"))
-        return answer(c, api, an_history_flaky(&v->h, VIEW_ROWS_MAX, 20, &err), false, "", &err,
-                      r_flaky, NULL);
+    if (!strcmp(p, "/flaky")) {
+        json_t *doc = an_history_flaky(&v->h, v->caps.max_rows + 1, 20, &err);
+        bool cut = view_cut(doc, v->caps.max_rows);
+        struct view_answer a = {doc, false, cut, "", r_flaky, &cut};
+        return answer_of(v, c, api, &a, &err);
+    }
     if (!strncmp(p, "/runs/", 6))
         return route_runs(v, c, api, p + 6);
     if (!strncmp(p, "/compare/", 9)) {
@@ -206,8 +245,8 @@ static enum MHD_Result route(struct an_view *v, struct MHD_Connection *c, const 
         char what[96];
         snprintf(what, sizeof what, "no run #%lld or #%lld in the history", (long long)a,
                  (long long)b);
-        json_t *doc = view_compare(&v->h, a, b, &missing, &err);
-        return answer(c, api, doc, missing, what, &err, r_cmp, NULL);
+        json_t *doc = view_compare(&v->h, &v->caps, a, b, &missing, &err);
+        return answer(v, c, api, doc, missing, what, &err, r_cmp, NULL);
     }
     return fail(c, api, MHD_HTTP_NOT_FOUND, "no such page");
 }
@@ -285,6 +324,28 @@ static int open_ro(struct an_history *h, const char *path, struct an_err *err)
     return 0;
 }
 
+/* The caps asked for, 0 meaning the default; each clamped where a larger
+ * value means nothing more (and 20 x max_rows stays an int64). */
+static unsigned cap_u(int64_t v, unsigned def, unsigned max)
+{
+    return v <= 0 ? def : v > (int64_t)max ? max : (unsigned)v;
+}
+
+static void caps_of(const struct an_view_opts *o, struct view_caps *c)
+{
+    c->max_rows = cap_u(o->max_rows, AN_VIEW_MAX_ROWS_DEFAULT, 1u << 24);
+    c->max_page_bytes = o->max_page_bytes > 0 ? (size_t)o->max_page_bytes
+                                              : AN_VIEW_MAX_PAGE_BYTES_DEFAULT;
+    c->max_results_bytes = o->max_results_bytes > 0 ? (size_t)o->max_results_bytes
+                                                    : AN_VIEW_MAX_RESULTS_BYTES_DEFAULT;
+    c->max_connections = cap_u(o->max_connections, AN_VIEW_MAX_CONNECTIONS_DEFAULT, 1u << 16);
+    /* MHD counts whole seconds: 1 ms is 1 s */
+    int64_t ms = o->idle_timeout_ms > 0 ? o->idle_timeout_ms : AN_VIEW_IDLE_TIMEOUT_MS_DEFAULT;
+    if (ms > ((int64_t)1 << 40))
+        ms = (int64_t)1 << 40;
+    c->idle_timeout_s = cap_u((ms + 999) / 1000, 15, 1u << 20);
+}
+
 int an_view_start(struct an_view **out, const struct an_view_opts *o, struct an_err *err)
 {
     *out = NULL;
@@ -299,16 +360,17 @@ int an_view_start(struct an_view **out, const struct an_view_opts *o, struct an_
         return an_fail(err, AN_EUSAGE, NULL, "port %u is not a port (0 to 65535)", o->port);
     sa.sin_port = htons((uint16_t)o->port);
     struct an_view *v = an_xcalloc(1, sizeof *v);
+    caps_of(o, &v->caps);
     int rc = open_ro(&v->h, o->db_path, err);
     if (rc) {
         an_view_stop(v);
         return rc;
     }
-    v->d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, handle, v,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)VIEW_CONN_MEMORY, MHD_OPTION_CONNECTION_LIMIT, (unsigned)VIEW_CONN_MAX,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)VIEW_CONN_TIMEOUT_S, MHD_OPTION_END);
+    v->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+                            handle, v, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)VIEW_CONN_MEMORY,
+                            MHD_OPTION_CONNECTION_LIMIT, v->caps.max_connections,
+                            MHD_OPTION_CONNECTION_TIMEOUT, v->caps.idle_timeout_s, MHD_OPTION_END);
     const union MHD_DaemonInfo *di = v->d ? MHD_get_daemon_info(v->d, MHD_DAEMON_INFO_LISTEN_FD)
                                           : NULL;
     struct sockaddr_in bound;
