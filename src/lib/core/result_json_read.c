@@ -414,6 +414,9 @@ int an_run_result_load(struct an_run_result *out, const char *path, struct an_er
         out->end_ms = end;
     if (!out->config_path)
         out->config_path = dup_str(doc, "config");
+    json_t *cov = json_object_get(doc, "tool_coverage");
+    if (!out->tool_coverage && json_is_object(cov))
+        out->tool_coverage = json_deep_copy(cov);
     json_t *sum = json_object_get(doc, "summary");
     out->not_run += count(sum, "not_run");
     json_t *opt = json_object_get(doc, "options");

@@ -27,4 +27,9 @@ void an_tools_use_mocks(const struct an_test *test, const struct an_turn *turn);
  * an_tools_use_mocks(), as a sentence naming it (malloc'd), or NULL. */
 char *an_tools_take_strict_miss(void);
 
+/* The names the tool server `server` listed at start (tools/list, every
+ * page), or NULL when it could not be asked. Borrowed until
+ * an_tools_down(t). */
+const json_t *an_tools_exposed(const struct an_tools *t, const char *server);
+
 #endif
