@@ -65,5 +65,6 @@ for c in "${cases[@]}"; do
   fi
   echo "ok   $c"; pass=$((pass + 1))
 done
+ANANKE_BUILD="$build" bash "$here/coverage.sh" && pass=$((pass + 1)) || fail=$((fail + 1))
 echo "tools: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
