@@ -472,6 +472,8 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     console_setup(&a, &ctx);
+    /* tool coverage is read from the turns' server_calls once the run is over */
+    a.ro.keep_transcripts |= suite->config.ntool_servers > 0;
     cli_history_start(&hist, a.history, a.no_history);
     ctx.hist = &hist;
     if (a.record_dir && (rc = record_start(&a, suite, &rec)))

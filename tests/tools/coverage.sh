@@ -27,7 +27,7 @@ port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));pri
 # run NAME WANT ARGS...: ananke run in the case dir, output in $out/NAME.out
 run() {
   local name=$1 want=$2; shift 2
-  (cd "$dir" && AGENT_PORT=$(port) timeout 120 "$build/ananke" run --no-history -r json:"$out/$name.json" "$@") \
+  (cd "$dir" && AGENT_PORT=$(port) timeout 120 "$build/ananke" run --no-history "$@") \
     >"$out/$name.out" 2>&1
   local got=$?
   if [ "$got" != "$want" ]; then
@@ -38,7 +38,7 @@ run() {
 node "$here/list-tools.cjs" >"$out/listed" 2>"$out/listed.err" || { bad "list-tools.cjs"; cat "$out/listed.err"; }
 
 # 1. the numbers, against the server's own tools/list
-if run base 0 base/ --record "$out/base" -r markdown:"$out/base.md" \
+if run base 0 base/ --record "$out/base" -r json:"$out/base.json" -r markdown:"$out/base.md" \
      -r html:"$out/html"; then
   if python3 - "$out/base.json" "$out/listed" <<'PY' >"$out/base.check" 2>&1; then ok "numbers"; else bad "numbers"; cat "$out/base.check"; fi
 import json, sys
@@ -74,7 +74,10 @@ if run min-fail 1 base/ --min-tool-coverage 0.5; then
   grep -q "ananke: tool server 'everything' had [0-9]*% of its tools called (ratio 0\.[0-9]*), under --min-tool-coverage 0.5" "$out/min-fail.out" &&
     ok "--min-tool-coverage fails" || { bad "--min-tool-coverage message"; tail -3 "$out/min-fail.out"; }
 fi
-run min-pass 0 base/ --min-tool-coverage 10% && ok "--min-tool-coverage passes"
+# (no reporter: the console line still counts the calls)
+run min-pass 0 base/ --min-tool-coverage 10% &&
+  grep -q "^Tool coverage: everything 2/[0-9]* tools ([0-9]*%), 5 calls (1 mocked)$" "$out/min-pass.out" &&
+  ok "--min-tool-coverage passes" || { bad "--min-tool-coverage 10%"; tail -3 "$out/min-pass.out"; }
 run min-bad 2 base/ --min-tool-coverage 1.5 &&
   grep -q "min-tool-coverage takes a share from 0 to 1" "$out/min-bad.out" && ok "--min-tool-coverage 1.5 refused"
 
