@@ -42,6 +42,9 @@ struct http_rule {
     size_t nheaders;
     const char *content_type; /* default application/json */
     const char *response;     /* compact JSON; an object gets case_id and version added */
+    /* `mcp_calls`: [{server, tool, arguments?, report?}] as compact JSON,
+     * made before answering and added to `events` (NULL = none) */
+    const char *mcp_calls;
     const char *body;         /* verbatim; NULL = none */
     size_t body_len;
     int64_t delay_ms; /* before answering */

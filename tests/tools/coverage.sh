@@ -97,5 +97,5 @@ PY
     ok "compare report.html" || bad "compare report.html"
 fi
 
-[ -f "$here/coverage_mock.sh" ] && { source "$here/coverage_mock.sh"; }
+source "$here/coverage_mock.sh"
 [ "$fails" -eq 0 ]
