@@ -93,6 +93,14 @@ t = json.load(open(sys.argv[1]))["tool_coverage"]["everything"]
 assert t["newly_covered"] == ["get-tiny-image"] and t["no_longer_covered"] == ["get-sum"], t
 assert t["ratio_delta"] == 0 and t["baseline_ratio"] == t["new_ratio"], t
 PY
+  if [ -d "$root/tests/schema/node_modules/ajv" ]; then
+    (cd "$root/tests/schema" && node --input-type=module -e "
+import Ajv from 'ajv'; import fs from 'node:fs';
+const v = new Ajv({allErrors: true, strict: false}).compile(JSON.parse(fs.readFileSync('../../schema/compare-report.schema.json')));
+if (!v(JSON.parse(fs.readFileSync(process.argv[1])))) { console.log(JSON.stringify(v.errors)); process.exit(1); }
+" "$out/compare/compare-report.json") >"$out/schema.check" 2>&1 &&
+      ok "compare-report.json against its schema" || { bad "compare-report.json schema"; cat "$out/schema.check"; }
+  fi
   grep -q '<h2>Tool coverage</h2>' "$out/compare/report.html" && grep -q '>get-tiny-image<' "$out/compare/report.html" &&
     ok "compare report.html" || bad "compare report.html"
 fi
