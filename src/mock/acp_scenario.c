@@ -419,8 +419,9 @@ static int load_mcp_call(struct acp_scenario *s, struct acp_step *st, const stru
         return rc;
     st->json = keep(s, j);
     if (!an_json_str(j, "server") || !*an_json_str(j, "server"))
-        return an_fail(err, AN_ESCHEMA, &n->loc, "'mcp_call' needs a 'server' (a tool server's "
-                                                 "name or URL)");
+        return an_fail(err, AN_ESCHEMA, &n->loc,
+                       "'mcp_call' needs a 'server' (a tool server's "
+                       "name or URL)");
     if (!an_json_str(j, "tool") || !*an_json_str(j, "tool"))
         return an_fail(err, AN_ESCHEMA, &n->loc, "'mcp_call' needs a 'tool' name");
     const json_t *args = json_object_get(j, "arguments");

@@ -350,12 +350,12 @@ static enum turn step_mcp_call(struct agent *a, struct session *s, const json_t 
                               "in_progress", "rawInput", in));
     json_t *res = mock_mcp_call(an_json_str(j, "server"), s->mcp_servers, tool, in, 0);
     if (report)
-        send_update(a, s,
-                    json_pack("{s:s, s:s, s:s, s:O}", "sessionUpdate", "tool_call_update",
-                              "toolCallId", a->last_tool, "status",
-                              json_is_true(json_object_get(res, "isError")) ? "failed"
-                                                                            : "completed",
-                              "rawOutput", res));
+        send_update(
+            a, s,
+            json_pack("{s:s, s:s, s:s, s:O}", "sessionUpdate", "tool_call_update", "toolCallId",
+                      a->last_tool, "status",
+                      json_is_true(json_object_get(res, "isError")) ? "failed" : "completed",
+                      "rawOutput", res));
     json_decref(res);
     json_decref(in);
     return TURN_GO;

@@ -142,8 +142,8 @@ static void render_tool(struct render *rd, const struct agui_step *st)
     ev = event_new("TOOL_CALL_RESULT");
     json_object_set_new(ev, "messageId", json_string(rid));
     json_object_set_new(ev, "toolCallId", json_string(id));
-    json_object_set_new(ev, "content", st->result ? jstr(st->result, st->result_len)
-                                                  : json_string(called));
+    json_object_set_new(ev, "content",
+                        st->result ? jstr(st->result, st->result_len) : json_string(called));
     free(called);
     json_object_set_new(ev, "role", json_string("tool"));
     emit(rd, ev, st->timestamp);

@@ -29,9 +29,9 @@ struct step_kind {
 
 static const char *const text_mods[] = {"id",        "role", "chunks", "chunk_delay_ms",
                                         "timestamp", NULL};
-static const char *const tool_mods[] = {"args",   "args_text", "result",         "result_id",
-                                        "id",     "parent",    "chunks",         "chunk_delay_ms",
-                                        "timestamp", "server", "report",         NULL};
+static const char *const tool_mods[] = {"args",      "args_text", "result", "result_id",
+                                        "id",        "parent",    "chunks", "chunk_delay_ms",
+                                        "timestamp", "server",    "report", NULL};
 static const char *const run_error_mods[] = {"code", "timestamp", NULL};
 static const char *const no_mods[] = {NULL};
 

@@ -66,7 +66,7 @@ struct agui_step {
     const char *server;
     bool unreported; /* tool with server, `report: false`: called, no events */
     unsigned chunks; /* text, tool: CONTENT / ARGS events (>= 1) */
-    int64_t ms;            /* delay: milliseconds; text, tool: chunk_delay_ms */
+    int64_t ms;      /* delay: milliseconds; text, tool: chunk_delay_ms */
 };
 
 enum agui_framing { AGUI_FRAMING_LF, AGUI_FRAMING_CRLF, AGUI_FRAMING_CR };

@@ -7,17 +7,16 @@
 
 static const char *const top_keys[] = {"rules", "default", NULL};
 
-static const char *const rule_keys[] = {"case",     "version",      "times",    "status",
-                                        "headers",  "content_type", "response", "body",
-                                        "delay_ms", "stall",        "drop",     "mcp_calls",
-                                        NULL};
+static const char *const rule_keys[] = {"case",         "version",   "times", "status",   "headers",
+                                        "content_type", "response",  "body",  "delay_ms", "stall",
+                                        "drop",         "mcp_calls", NULL};
 
 /* Keys that choose requests: meaningless in `default`. */
 static const char *const selector_keys[] = {"case", "version", "times", NULL};
 
 /* Keys that shape an answer: a stall or a drop sends none. */
-static const char *const answer_keys[] = {"status",   "headers", "content_type", "response", "body",
-                                          "delay_ms", "mcp_calls", NULL};
+static const char *const answer_keys[] = {"status", "headers",  "content_type", "response",
+                                          "body",   "delay_ms", "mcp_calls",    NULL};
 
 /* `stall: true` / `drop: true`; false is refused as a no-op. */
 static int get_true(const struct an_ynode *n, const char *key, bool *out, struct an_err *err)

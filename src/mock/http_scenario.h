@@ -45,7 +45,7 @@ struct http_rule {
     /* `mcp_calls`: [{server, tool, arguments?, report?}] as compact JSON,
      * made before answering and added to `events` (NULL = none) */
     const char *mcp_calls;
-    const char *body;         /* verbatim; NULL = none */
+    const char *body; /* verbatim; NULL = none */
     size_t body_len;
     int64_t delay_ms; /* before answering */
     bool stall;       /* never answer */

@@ -62,10 +62,9 @@ static void make_calls(const char *calls_json, json_t *answer)
                                                     "call_id", id, "tool", tool, "args",
                                                     args ? json_incref(args) : json_object()));
             bool bad = json_is_true(json_object_get(res, "isError"));
-            json_array_append_new(events, json_pack("{s:s,s:s,s:s,s:s,s:O}", "type",
-                                                    "tool_result", "call_id", id, "tool", tool,
-                                                    "status", bad ? "error" : "ok", "payload",
-                                                    res));
+            json_array_append_new(events, json_pack("{s:s,s:s,s:s,s:s,s:O}", "type", "tool_result",
+                                                    "call_id", id, "tool", tool, "status",
+                                                    bad ? "error" : "ok", "payload", res));
         }
         json_decref(res);
     }

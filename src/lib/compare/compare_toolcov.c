@@ -45,9 +45,9 @@ static json_t *server_change(const json_t *b, const json_t *n)
     json_t *delta = json_is_number(br) && json_is_number(nr)
                         ? json_real(json_number_value(nr) - json_number_value(br))
                         : json_null();
-    return json_pack("{s:o,s:o,s:o,s:o,s:o}", "baseline_ratio", br, "new_ratio", nr,
-                     "ratio_delta", delta, "newly_covered", covered_only(n, b),
-                     "no_longer_covered", covered_only(b, n));
+    return json_pack("{s:o,s:o,s:o,s:o,s:o}", "baseline_ratio", br, "new_ratio", nr, "ratio_delta",
+                     delta, "newly_covered", covered_only(n, b), "no_longer_covered",
+                     covered_only(b, n));
 }
 
 json_t *cmp_tool_coverage(const struct an_compare *c)
@@ -63,9 +63,9 @@ json_t *cmp_tool_coverage(const struct an_compare *c)
         json_object_foreach((json_t *)side[k], name, v)
         {
             if (!json_object_get(out, name))
-                json_object_set_new(out, name,
-                                    server_change(json_object_get(side[0], name),
-                                                  json_object_get(side[1], name)));
+                json_object_set_new(
+                    out, name,
+                    server_change(json_object_get(side[0], name), json_object_get(side[1], name)));
         }
     }
     return out;

@@ -33,8 +33,8 @@ void rpt_cov_read(const char *name, const json_t *s, struct rpt_cov_server *out)
     out->name = name;
     const json_t *exposed = json_object_get(s, "exposed");
     const json_t *called = json_object_get(s, "called");
-    out->tools = an_xcalloc(json_array_size(exposed) + json_object_size(called) + 1,
-                            sizeof *out->tools);
+    out->tools =
+        an_xcalloc(json_array_size(exposed) + json_object_size(called) + 1, sizeof *out->tools);
     size_t i;
     const json_t *n;
     json_array_foreach(exposed, i, n)

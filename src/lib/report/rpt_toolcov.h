@@ -14,9 +14,9 @@
 
 struct rpt_cov_tool {
     const char *name;
-    bool exposed;                  /* in the server's tools/list */
+    bool exposed;                   /* in the server's tools/list */
     long long calls, tests, mocked; /* 0 when never called */
-    const json_t *keys;            /* argument_keys; NULL when never called */
+    const json_t *keys;             /* argument_keys; NULL when never called */
 };
 
 struct rpt_cov_server {

@@ -79,7 +79,8 @@ static void count_call(json_t *called, json_t *seen, json_t *tested, const json_
     }
     if (!json_object_get(tested, name)) {
         json_object_set_new(tested, name, json_true());
-        json_object_set_new(e, "tests", json_integer(json_integer_value(json_object_get(e, "tests")) + 1));
+        json_object_set_new(e, "tests",
+                            json_integer(json_integer_value(json_object_get(e, "tests")) + 1));
     }
     char *id = an_json_compact(c);
     bool dup = json_object_get(seen, id) != NULL;
@@ -88,7 +89,8 @@ static void count_call(json_t *called, json_t *seen, json_t *tested, const json_
     free(id);
     if (dup)
         return;
-    json_object_set_new(e, "calls", json_integer(json_integer_value(json_object_get(e, "calls")) + 1));
+    json_object_set_new(e, "calls",
+                        json_integer(json_integer_value(json_object_get(e, "calls")) + 1));
     if (json_is_true(json_object_get(c, "mocked")))
         json_object_set_new(e, "mocked",
                             json_integer(json_integer_value(json_object_get(e, "mocked")) + 1));

@@ -509,10 +509,10 @@ static json_t *ask(struct server *s, int id, const char *method, json_t *params)
 
 static int list_exposed(struct server *s, struct an_err *err)
 {
-    json_t *a = ask(s, 1, "initialize",
-                    json_pack("{s:s,s:{},s:{s:s,s:s}}", "protocolVersion", "2025-06-18",
-                              "capabilities", "clientInfo", "name", "ananke-coverage", "version",
-                              "1"));
+    json_t *a =
+        ask(s, 1, "initialize",
+            json_pack("{s:s,s:{},s:{s:s,s:s}}", "protocolVersion", "2025-06-18", "capabilities",
+                      "clientInfo", "name", "ananke-coverage", "version", "1"));
     bool ok = json_is_object(json_object_get(a, "result"));
     json_decref(a);
     if (ok)
