@@ -155,6 +155,8 @@ json_t *mock_mcp_call(const char *server, const json_t *servers, const char *too
         return error_result(why);
     }
     json_t *out = session_call(url, tool, args, timeout_ms > 0 ? timeout_ms : 30000);
+    /* the calling thread is a server's, which ends without telling libananke */
+    an_http_thread_cleanup();
     free(url);
     return out;
 }
