@@ -68,6 +68,17 @@ PY
     ok "html table" || bad "html table"
 fi
 
+# merge: the shards' coverage joined (the same result twice: counts doubled)
+if [ -s "$out/base.json" ]; then
+  "$build/ananke" merge "$out/base.json" "$out/base.json" -r json:"$out/merged.json" >"$out/merge.out" 2>&1
+  python3 - "$out/merged.json" <<'PY' >"$out/merge.check" 2>&1 && ok "merge joins coverage" || { bad "merge"; cat "$out/merge.check" "$out/merge.out"; }
+import json, sys
+e = json.load(open(sys.argv[1]))["tool_coverage"]["everything"]
+assert e["called"]["echo"] == {"calls": 6, "tests": 4, "argument_keys": ["message"], "mocked": 0}, e
+assert e["called"]["get-sum"]["mocked"] == 2 and len(e["exposed"]) >= 10, e
+PY
+fi
+
 # 2. --min-tool-coverage: under it fails (exit 1, naming server, ratio and
 # threshold), at or over it passes
 if run min-fail 1 base/ --min-tool-coverage 0.5; then
