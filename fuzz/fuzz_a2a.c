@@ -4,7 +4,10 @@
  * status or an artifact update, 1.0 or 0.3 shape) goes to
  * an_a2a_turn_result, as the session's stream reader feeds it, until the
  * turn is final. The whole input, when it is JSON, is also read as an
- * agent card (an_a2a_card_read), as discovery would.
+ * agent card (an_a2a_card_read_binding, every binding), as discovery
+ * would, and as a REST answer (proto/a2a_rest.h: the result read back into
+ * the 0.3 JSON-RPC shapes, then the agent's; an error body), as the REST
+ * binding reads it.
  */
 #include <stdlib.h>
 
@@ -12,6 +15,7 @@
 #include "core/json.h"
 #include "fuzz.h"
 #include "proto/a2a.h"
+#include "proto/a2a_rest.h"
 #include "proto/sse.h"
 
 static int on_event(void *ud, const struct an_sse_event *ev)
@@ -53,13 +57,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (card) {
         struct an_a2a_card c = {0};
         struct an_err err = AN_ERR_INIT;
-        for (int want = AN_A2A_AUTO; want <= AN_A2A_V0_3; want++) {
-            if (an_a2a_card_read(card, want, &c, &err) == 0) {
-                char *u = an_a2a_card_url_for(c.url);
-                free(u);
+        for (int want = AN_A2A_AUTO; want <= AN_A2A_V0_3; want++)
+            for (int bind = AN_A2A_BIND_AUTO; bind <= AN_A2A_BIND_REST; bind++) {
+                if (an_a2a_card_read_binding(card, want, bind, &c, &err) == 0) {
+                    char *u = an_a2a_card_url_for(c.url);
+                    free(u);
+                }
+                an_a2a_card_release(&c);
             }
-            an_a2a_card_release(&c);
-        }
+        json_t *in = an_a2a_rest_result_in(card);
+        json_t *out = an_a2a_rest_result_out("message/stream", in);
+        json_decref(out);
+        json_decref(in);
+        json_t *e = an_a2a_rest_error(card, 404);
+        json_decref(e);
         json_decref(card);
     }
     return 0;

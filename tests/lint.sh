@@ -40,6 +40,7 @@ compare  core load proto check run report
 tools    core load proto check
 history  core load proto check run report
 view     core load proto check run report history
+otlp     core proto
 cli
 mock     core proto
 ananke

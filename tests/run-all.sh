@@ -68,6 +68,7 @@ lane_peers() {
   step acp-sdk env ANANKE_BUILD="$B" bash tests/acp-sdk/run.sh
   step mcp env ANANKE_BUILD="$B" bash tests/mcp/run.sh
   step a2a env ANANKE_BUILD="$B" bash tests/a2a/run.sh
+  step otlp env ANANKE_BUILD="$B" bash tests/otlp/run.sh
   step action env ANANKE_BUILD="$B" bash tests/action/run.sh
   step docs bash tests/docs.sh
 }
@@ -81,6 +82,8 @@ step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 lanes lane_mocks lane_comply lane_peers
 step security env ANANKE_BUILD="$B" bash tests/security/run.sh
 step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh
+step watch env ANANKE_BUILD="$B" bash tests/watch/run.sh
+step watch-poll env ANANKE_BUILD="$B" ANANKE_WATCH_POLL=1 bash tests/watch/run.sh
 # only once, in the plain run: -O2 warnings do not depend on the sanitizers
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step release-build bash tests/release-build.sh

@@ -105,6 +105,7 @@ struct an_comply_agent {
                          run answered ({httpStatus, contentType, status, events,
                          protocolVersion}); or NULL */
     char *init_error; /* why initialize (the probe run) failed, or NULL */
+    char *binding;    /* A2A: the binding its tests spoke, "jsonrpc" or "rest"; else NULL */
     json_t *modes;    /* session/new `modes` of the probe session, or NULL */
     json_t *commands; /* availableCommands seen in the probe, or NULL */
     struct an_comply_test *tests;

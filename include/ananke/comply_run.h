@@ -57,6 +57,10 @@ struct an_comply_plan_opts {
      * <suite>/requirements/<spec>.json; NULL: the newest the suite has */
     const char *spec;
     size_t nids;
+    /* A2A (--binding): "jsonrpc" or "rest"; NULL: what the agent card
+     * offers, both (each agent's tests run once per binding) when it
+     * offers both */
+    const char *binding;
     /* --expected-failures FILE (docs/comply.md "Expected failures"), or
      * NULL: a YAML map of agent name to a list of test or requirement ids,
      * each `ID` or `ID: reason`; a listed test that fails is XFAIL, one that

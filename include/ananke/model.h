@@ -285,6 +285,14 @@ struct an_price {
 
 /* `tool_servers:` one MCP server the agent uses, served to it through
  * ananke's proxy (docs/tools.md). Strings borrowed from the suite. */
+/* tool_servers.NAME.ignore_args's entry for one tool (docs/tools.md
+ * "Record and replay"): paths in the args_match syntax, "*" a wildcard. */
+struct an_tool_ignore {
+    const char *tool;
+    const char **paths;
+    size_t npaths;
+};
+
 struct an_tool_server {
     const char *name;
     struct an_loc loc;
@@ -297,6 +305,34 @@ struct an_tool_server {
      * message either way: a request's body, an HTTP upstream's answer
      * (0: 32 MiB) */
     int64_t timeout_ms, max_body_bytes;
+    /* ignore_args: {TOOL: [paths]}, the arguments left out when a call is
+     * matched against a recorded one (--replay-tools), and
+     * replay_max_bytes: the cap on its recorded traffic file (0: 64 MiB) */
+    struct an_tool_ignore *ignore_args;
+    size_t nignore_args;
+    int64_t replay_max_bytes;
+};
+
+/* `otlp:` (docs/otel.md): where each test goes as an OpenTelemetry trace.
+ * Borrowed from the suite. */
+#define AN_OTLP_TIMEOUT_MS_DEFAULT 10000
+#define AN_OTLP_MAX_BATCH_BYTES_DEFAULT (4 * 1024 * 1024)
+#define AN_OTLP_MAX_ATTRIBUTE_BYTES_DEFAULT 4096
+struct an_otlp_config {
+    bool present;               /* the config has `otlp:` */
+    const char *endpoint;       /* NULL: none (then --otlp gives it) */
+    const char **header_names;  /* sent with each export */
+    const char **header_values; /* ${ENV} references, filled at run time */
+    size_t nheaders;
+    const char *protocol;        /* "http/protobuf" (default) or "http/json" */
+    const char *tracestate;      /* W3C tracestate sent with traceparent; NULL: none */
+    const char *service_name;    /* the resource's service.name; NULL: "ananke" */
+    int64_t timeout_ms;          /* one export request; 0: AN_OTLP_TIMEOUT_MS_DEFAULT */
+    int64_t max_batch_bytes;     /* one request's body; 0: the default */
+    int64_t max_attribute_bytes; /* one attribute's value; 0: the default */
+    struct an_loc loc;           /* the `otlp:` block */
+    struct an_loc endpoint_loc;  /* its `endpoint` value */
+    struct an_loc *header_locs;  /* each header's value */
 };
 
 struct an_config {
@@ -318,6 +354,7 @@ struct an_config {
     int64_t max_history_text_bytes;
     struct an_tool_server *tool_servers; /* `tool_servers:` */
     size_t ntool_servers;
+    struct an_otlp_config otlp; /* `otlp:` */
 };
 
 struct an_hook {

@@ -97,6 +97,9 @@ struct an_judgement {
     int verdict;  /* 1 passed, 0 failed, -1 no usable answer (the test errors) */
     char *reason; /* the judge's reason, or why its answer was unusable */
     int64_t duration_ms;
+    int64_t start_ms; /* Unix ms the judge was asked (for traces); 0: unknown */
+    char span_id[17]; /* --otlp: the judge call's span, sent to the judge in its
+                         traceparent (docs/otel.md); "": none */
 };
 
 struct an_judgements {
@@ -141,6 +144,11 @@ struct an_dynamic_result {
     char **reasoning; /* the simulator's reasoning per turn (NULL entries allowed) */
     size_t nreasoning;
     int64_t seed; /* --seed given to the simulator; -1 = none */
+    /* when the simulator was asked for each turn's message (Unix ms, for
+     * traces), indexed by turn like `reasoning`; 0: not asked */
+    int64_t *sim_start_ms, *sim_end_ms;
+    char (*sim_span_id)[17]; /* --otlp: each call's span, sent in its traceparent; "": none */
+    size_t nsim;
 };
 
 /* One run of a repeated test: enough to list the runs in a report. */
@@ -197,6 +205,11 @@ struct an_test_result {
      * replaced, for a recording's redactions.json. */
     struct an_redacted *redacted;
     size_t nredacted;
+    /* --otlp (docs/otel.md): the test's trace and its own span, lowercase
+     * hex; "" when the run exports no traces. Each turn's span is in its
+     * an_turn_rec.traceparent. */
+    char trace_id[33];
+    char span_id[17];
 };
 
 /* passes / runs, 1.0 for a test that was not repeated and passed. */

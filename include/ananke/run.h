@@ -87,6 +87,12 @@ struct an_run_opts {
      * one that does not compile). */
     const char *const *redact;
     size_t nredact;
+    /* --otlp (docs/otel.md): each test gets a trace id and each turn a span
+     * id (an_test_result.trace_id, an_turn_rec.traceparent), and the
+     * agent's requests carry the turn's W3C `traceparent` header (AG-UI,
+     * A2A, OpenAI and http targets), with `tracestate` when not NULL */
+    bool trace;
+    const char *tracestate;
     /* Told what cannot be redacted as asked: a secret too short to search
      * for (once per secret), a pattern PCRE2 gave up on (at the end of the
      * run; the texts it gave up on were redacted whole). Called one at a

@@ -36,6 +36,22 @@ void an_tools_down(struct an_tools *t); /* NULL-safe */
  * Call it before an_tools_down(t). */
 json_t *an_tools_coverage(const struct an_tools *t, const struct an_suite *suite,
                           const struct an_run_result *r);
+/* --replay-tools DIR (docs/tools.md "Record and replay"): the recording's
+ * tool traffic (DIR/tools/NAME.jsonl, format AN_TOOLS_FORMAT) answers the
+ * calls in place of the upstreams. Loaded here, before an_tools_up(), for
+ * every server of cfg (borrowed until an_tools_replay_close()): AN_ENOTFOUND
+ * for a DIR that is no recording or lacks a server's file (unless
+ * passthrough), AN_ESCHEMA at file:line:col for a malformed line, AN_ELIMIT
+ * naming tool_servers.NAME.replay_max_bytes for a file over it, AN_EIO
+ * for a link or what is not a regular file. A miss is refused (the test is
+ * an ERROR naming the call), or, with AN_REPLAY_MISS_PASSTHROUGH, sent to
+ * the upstream, which is then started as usual (with the default, it is not
+ * started at all). */
+enum an_replay_miss { AN_REPLAY_MISS_ERROR = 0, AN_REPLAY_MISS_PASSTHROUGH };
+#define AN_TOOLS_FORMAT "ananke-tools/1"
+int an_tools_replay_open(const char *dir, enum an_replay_miss miss, const struct an_config *cfg,
+                         struct an_err *err);
+void an_tools_replay_close(void); /* safe when nothing is open */
 
 /* While the proxies serve, ananke's environment holds ANANKE_TOOL_SERVERS,
  * {"NAME": URL, ...}, so `ananke tool-proxy NAME` (spawned by the agent,

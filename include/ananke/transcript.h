@@ -112,6 +112,10 @@ struct an_turn_rec {
      * (docs/tools.md): [{server, name, arguments, result, is_error,
      * start_ms, end_ms, mocked}]; NULL when no tool server is configured */
     json_t *server_calls;
+    /* W3C trace context the turn's requests carry (docs/otel.md):
+     * "00-TRACEID-SPANID-01", SPANID being the turn's span in its test's
+     * trace; "" when the run exports no traces (--otlp) */
+    char traceparent[56];
 };
 
 struct an_transcript {

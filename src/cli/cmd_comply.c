@@ -234,8 +234,9 @@ static const struct cli_option options[] = {
     {.name = "--binding",
      .alias = NULL,
      .arg = "jsonrpc|rest",
-     .help = "a2a: the protocol binding spoken (default: what the\n"
-             "card offers; only jsonrpc so far)",
+     .help = "a2a: the protocol binding spoken: JSON-RPC, or\n"
+             "HTTP+JSON (default: what the card offers; both, one\n"
+             "run each, when it offers both)",
      .field = offsetof(struct comply_args, binding)},
     {.name = "--list-tests",
      .alias = NULL,
@@ -392,10 +393,8 @@ static int check(const struct comply_args *a)
         return cli_usage_error("--max-event-bytes, --max-turn-bytes: for --protocol agui only");
     if (a->binding && strcmp(p, "a2a"))
         return cli_usage_error("--binding: for --protocol a2a only");
-    if (a->binding && strcmp(a->binding, "jsonrpc"))
-        return cli_usage_error(
-            "--binding takes jsonrpc%s, not '%s'",
-            strcmp(a->binding, "rest") ? "" : " (the REST binding is not spoken yet)", a->binding);
+    if (a->binding && strcmp(a->binding, "jsonrpc") && strcmp(a->binding, "rest"))
+        return cli_usage_error("--binding takes jsonrpc or rest, not '%s'", a->binding);
     if (agui && a->keep)
         return cli_usage_error("--keep-sandbox: AG-UI tests have no sandbox");
     if (agui && a->conf_given)
@@ -429,6 +428,7 @@ static void plan_opts(struct comply_args *a, struct an_comply_plan_opts *o, char
         .ids = a->ids,
         .nids = a->nids,
         .spec = a->spec,
+        .binding = a->binding,
         .expected_failures = a->xfail,
         .agents = a->specs,
         .nagents = a->nspecs,

@@ -8,6 +8,7 @@
 #include "ananke/cancel.h"
 #include "ananke/clock.h"
 #include "ananke/interp.h"
+#include "ananke/otlp.h"
 #include "ananke/record.h"
 #include "ananke/redact.h"
 #include "ananke/report.h"
@@ -23,6 +24,7 @@ struct run_ctx {
     bool line_shown; /* the progress line is on screen now */
     int64_t last_flush;
     struct cli_history *hist;
+    struct an_otlp *otlp; /* --otlp, otlp: (NULL: no traces) */
 };
 
 static void clear_progress(struct run_ctx *c)
@@ -38,6 +40,8 @@ static void on_test(const struct an_test_result *t, void *ud)
     struct run_ctx *c = ud;
     clear_progress(c);
     cli_history_note(c->hist, t);
+    if (c->otlp)
+        an_otlp_add(c->otlp, t);
     an_console_test(stdout, t, &c->console);
     /* a terminal sees each line at once; a pipe or a CI log gets them at
      * least every quarter second, not one write per test */
@@ -297,6 +301,24 @@ static void console_setup(struct run_args *a, struct run_ctx *ctx)
     a->ro.ud = ctx;
 }
 
+/* --otlp ENDPOINT or the config's otlp.endpoint: traces (docs/otel.md).
+ * 0, or the exit code of an invalid setting. */
+static int otlp_start(struct run_args *a, const struct an_suite *suite, struct run_ctx *ctx)
+{
+    const struct an_otlp_config *oc = &suite->config.otlp;
+    if (!a->otlp && !oc->endpoint)
+        return 0; /* an otlp: block without an endpoint waits for --otlp */
+    struct an_err err = AN_ERR_INIT;
+    if (an_otlp_new(&ctx->otlp, oc, a->otlp, NULL, NULL, &err)) {
+        char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+        fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
+        return AN_EXIT_INVALID;
+    }
+    a->ro.trace = true;
+    a->ro.tracestate = oc->tracestate;
+    return 0;
+}
+
 /* --record DIR: opened before anything runs (nothing selected: the run
  * says so, exit 2, and DIR stays untouched). */
 static int record_start(struct run_args *a, struct an_suite *suite, struct an_recorder **rec)
@@ -324,6 +346,21 @@ static int record_start(struct run_args *a, struct an_suite *suite, struct an_re
         rc = record_open(rec, a->record_dir, suite, &rinfo);
     free(idx);
     return rc;
+}
+
+/* --replay-tools DIR: read before anything runs (a recording that cannot
+ * be read is an invalid invocation: exit 2, nothing contacted). */
+static int replay_tools_open(const struct run_args *a, const struct an_suite *suite)
+{
+    struct an_err err = AN_ERR_INIT;
+    enum an_replay_miss miss = a->replay_miss && !strcmp(a->replay_miss, "passthrough")
+                                   ? AN_REPLAY_MISS_PASSTHROUGH
+                                   : AN_REPLAY_MISS_ERROR;
+    if (!an_tools_replay_open(a->replay_tools, miss, &suite->config, &err))
+        return 0;
+    char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+    fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
+    return AN_EXIT_INVALID;
 }
 
 /* target.start: only when a test will run (stopped by the caller on every
@@ -450,39 +487,80 @@ static int finish(struct run_args *a, const struct an_suite *suite, struct an_ru
     return rc;
 }
 
-int cmd_run(int argc, char **argv)
+/* The tests pass->choose leaves out, taken out of the selection; true when
+ * none is left. */
+static bool narrow(struct run_args *a, const struct an_suite *suite, struct run_pass *p)
 {
-    struct run_args a;
+    if (!a->sel.chosen) { /* no PATH:LINE: every test so far */
+        a->sel.chosen = an_xcalloc(suite->ntests + 1, sizeof *a->sel.chosen);
+        for (size_t i = 0; i < suite->ntests; i++)
+            a->sel.chosen[i] = true;
+    }
+    for (size_t i = 0; i < suite->ntests; i++)
+        if (a->sel.chosen[i] && !p->choose(&suite->tests[i], p->ud))
+            a->sel.chosen[i] = false;
+    a->ro.chosen = a->sel.chosen;
+    size_t *idx;
+    size_t n = an_run_select(suite, &a->ro, &idx);
+    free(idx);
+    return n == 0;
+}
+
+/* Tell the pass each test that ran and how it ended (results are in
+ * selection order, one per selected test). */
+static void report_ran(struct run_args *a, const struct an_suite *suite,
+                       const struct an_run_result *result, struct run_pass *p)
+{
+    size_t *idx;
+    size_t n = an_run_select(suite, &a->ro, &idx);
+    for (size_t k = 0; k < n && k < result->ntests; k++)
+        p->ran(&suite->tests[idx[k]], &result->tests[k], p->ud);
+    free(idx);
+}
+
+int run_once(struct run_args *a, int argc, char **argv, struct run_pass *p)
+{
     struct an_suite *suite = NULL;
     struct an_run_result result = {0};
     struct an_recorder *rec = NULL;
     struct an_started *started = NULL;
     struct an_tools *tools = NULL;
-    struct run_ctx ctx;
+    struct run_ctx ctx = {0};
     struct an_err err = AN_ERR_INIT;
     struct cli_history hist = {0};
     bool stop = false;
 
-    int rc = run_args_parse(&a, argc, argv, &stop);
-    if (rc || stop || (rc = prepare(&a, &suite, &stop)) || stop)
+    if (p) { /* a mask of the last pass would not fit this suite */
+        free(a->sel.chosen);
+        a->sel.chosen = NULL;
+        a->ro.chosen = NULL;
+    }
+    int rc = prepare(a, &suite, &stop);
+    if (rc || stop)
         goto done;
-    if (a.min_tool_coverage >= 0 && !suite->config.ntool_servers) {
+    if (p && p->choose && (p->nothing = narrow(a, suite, p)))
+        goto done;
+    if (a->min_tool_coverage >= 0 && !suite->config.ntool_servers) {
         rc = cli_usage_error("--min-tool-coverage needs tool servers (the config has no "
                              "'tool_servers')");
         goto done;
     }
-    console_setup(&a, &ctx);
+    if (a->replay_tools && (rc = replay_tools_open(a, suite)))
+        goto done;
+    console_setup(a, &ctx);
     /* tool coverage is read from the turns' server_calls once the run is over */
-    a.ro.keep_transcripts |= suite->config.ntool_servers > 0;
-    cli_history_start(&hist, a.history, a.no_history);
+    a->ro.keep_transcripts |= suite->config.ntool_servers > 0;
+    cli_history_start(&hist, a->history, a->no_history);
     ctx.hist = &hist;
-    if (a.record_dir && (rc = record_start(&a, suite, &rec)))
+    if ((rc = otlp_start(a, suite, &ctx)))
+        goto done;
+    if (a->record_dir && (rc = record_start(a, suite, &rec)))
         goto done;
     cli_cancel_on_signals();
-    if ((rc = start_agent(&a, suite, &started, &tools)))
+    if ((rc = start_agent(a, suite, &started, &tools)))
         goto done;
-    header(suite, &a.ro);
-    if (an_run_suite(suite, &a.ro, &result, &err)) {
+    header(suite, &a->ro);
+    if (an_run_suite(suite, &a->ro, &result, &err)) {
         char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
         clear_progress(&ctx);
         fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
@@ -491,26 +569,45 @@ int cmd_run(int argc, char **argv)
     }
     clear_progress(&ctx);
     result.tool_coverage = an_tools_coverage(tools, suite, &result);
-    rc = finish(&a, suite, &result, &ctx, rec);
+    rc = finish(a, suite, &result, &ctx, rec);
+    an_otlp_flush(ctx.otlp); /* a failed export warns; the exit code stays */
+    if (p && p->ran)
+        report_ran(a, suite, &result, p);
     if (result.ntests) {
         struct cli_history_run hr = {.kind = "run",
                                      .argc = argc,
                                      .argv = argv,
                                      .project_dir = suite->config.dir,
                                      .suite = suite,
-                                     .redact = a.redact,
-                                     .nredact = a.nredact,
-                                     .recording = a.record_dir};
+                                     .redact = a->redact,
+                                     .nredact = a->nredact,
+                                     .recording = a->record_dir};
         cli_history_finish(&hist, &hr, &result);
     }
 
 done:
+    an_otlp_free(ctx.otlp);
     cli_history_release(&hist);
     an_start_down(started);
     an_tools_down(tools);
+    an_tools_replay_close();
     an_record_free(rec);
     an_run_result_release(&result);
+    if (p) {
+        p->suite = suite;
+        suite = NULL;
+    }
     an_suite_free(suite);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    struct run_args a;
+    bool helped = false;
+    int rc = run_args_parse(&a, argc, argv, &helped);
+    if (!rc && !helped)
+        rc = a.watch ? cmd_watch(&a, argc, argv) : run_once(&a, argc, argv, NULL);
     run_args_release(&a);
     return rc;
 }

@@ -488,6 +488,18 @@ static const struct cli_option options[] = {
              "directory): results, raw frames, hook variables,\n"
              "secrets redacted; 'ananke replay DIR' judges it again",
      .field = offsetof(struct run_args, record_dir)},
+    {.name = "--replay-tools",
+     .alias = NULL,
+     .arg = "DIR",
+     .help = "answer the tool servers' calls from the recording DIR\n"
+             "(made with --record) instead of their upstreams",
+     .field = offsetof(struct run_args, replay_tools)},
+    {.name = "--replay-miss",
+     .alias = NULL,
+     .arg = "MODE",
+     .help = "a call DIR did not record: error (default: the test is\n"
+             "an ERROR naming it) or passthrough (to the upstream)",
+     .field = offsetof(struct run_args, replay_miss)},
     {.name = "--history",
      .alias = NULL,
      .arg = "FILE",
@@ -499,6 +511,13 @@ static const struct cli_option options[] = {
      .arg = NULL,
      .help = "keep this run out of the history (as ANANKE_HISTORY=0)",
      .field = offsetof(struct run_args, no_history)},
+    {.name = "--otlp",
+     .alias = NULL,
+     .arg = "ENDPOINT",
+     .help = "export each test as an OpenTelemetry trace to the\n"
+             "OTLP/HTTP collector at ENDPOINT (the config's\n"
+             "otlp.endpoint otherwise; docs/otel.md)",
+     .field = offsetof(struct run_args, otlp)},
     {.name = "--redact",
      .alias = NULL,
      .arg = "REGEX",
@@ -510,6 +529,14 @@ static const struct cli_option options[] = {
      .arg = NULL,
      .help = "show every turn: message, tool calls, text, timings",
      .handle = opt_verbose},
+    {.name = "--watch",
+     .alias = NULL,
+     .arg = NULL,
+     .help = "run, then rerun the tests of each test file that\n"
+             "changes (all of them when the config or a file a hook\n"
+             "names changes); Enter reruns all, f the failed, q quits\n"
+             "(docs/watch.md)",
+     .field = offsetof(struct run_args, watch)},
     {.name = "--dry-run",
      .alias = NULL,
      .arg = NULL,
@@ -553,8 +580,12 @@ static void usage(void)
          "expected failure passed (stale), a test was flaky with --fail-on-flaky, a\n"
          "tool server's coverage was under --min-tool-coverage, the\n"
          "recording could not be written, or target.start's agent did not start, 2\n"
-         "invalid invocation, config or test file, no test found, or a --record DIR\n"
-         "that is not new or empty, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).");
+         "invalid invocation, config or test file, no test found, a --record DIR\n"
+         "that is not new or empty, or a --replay-tools DIR that cannot be read, 130\n"
+         "interrupted (Ctrl-C), 143 terminated (SIGTERM).\n"
+         "With --watch: the exit code of the last run when q is pressed or SIGINT\n"
+         "arrives between runs (2 when the last load failed); a run that SIGINT\n"
+         "interrupts ends the watch with 130.");
 }
 
 static int positional(void *c, const char *arg)
@@ -572,6 +603,48 @@ static const struct cli_command command = {
     .nopts = sizeof options / sizeof *options,
     .usage = usage,
     .positional = positional,
+};
+
+static bool has_shard(const struct run_args *a)
+{
+    return a->shard != NULL;
+}
+
+static bool has_record(const struct run_args *a)
+{
+    return a->record_dir != NULL;
+}
+
+static bool has_dry(const struct run_args *a)
+{
+    return a->dry;
+}
+
+static bool has_last_failed(const struct run_args *a)
+{
+    return a->sel.last_failed;
+}
+
+static bool has_generator(const struct run_args *a)
+{
+    for (size_t i = 0; i < a->inputs.nsrc; i++)
+        if (!strncmp(a->inputs.src[i], "agents:", 7) || !strncmp(a->inputs.src[i], "scripts:", 8))
+            return true;
+    return a->inputs.save_path != NULL;
+}
+
+/* What --watch refuses, and why (docs/watch.md). */
+static const struct {
+    const char *name;
+    bool (*given)(const struct run_args *a);
+    const char *why;
+} watch_refuses[] = {
+    {"--shard", has_shard, "a watch reruns what changed, not a slice of the suite"},
+    {"--record", has_record, "each rerun would need a new, empty directory"},
+    {"--dry-run", has_dry, "a dry run runs nothing to rerun"},
+    {"--last-failed", has_last_failed, "press f in the watch to rerun the failed tests"},
+    {"-i agents:/scripts: or --save-generated", has_generator,
+     "generated cases change on every run, not on an edit"},
 };
 
 /* The values that go together, once every option is read. */
@@ -602,6 +675,18 @@ static int check(struct run_args *a)
                                "nothing");
     if (a->record_dir && !*a->record_dir)
         return cli_usage_error("--record needs a directory");
+    if (a->replay_miss && strcmp(a->replay_miss, "error") && strcmp(a->replay_miss, "passthrough"))
+        return cli_usage_error("--replay-miss takes error or passthrough, not '%s'",
+                               a->replay_miss);
+    if (a->replay_miss && !a->replay_tools)
+        return cli_usage_error("--replay-miss goes with --replay-tools DIR");
+    if (a->replay_tools && !*a->replay_tools)
+        return cli_usage_error("--replay-tools needs a directory");
+    if (a->watch)
+        for (size_t k = 0; k < sizeof watch_refuses / sizeof *watch_refuses; k++)
+            if (watch_refuses[k].given(a))
+                return cli_usage_error("--watch and %s do not go together: %s",
+                                       watch_refuses[k].name, watch_refuses[k].why);
     if (a->ro.max_repeats && !a->ro.adaptive)
         return cli_usage_error("--max-repeats goes with --repeat auto; --repeat K runs a test "
                                "K times");

@@ -8,6 +8,8 @@
 #include "ananke/err.h"
 #include "core/buf.h"
 #include "core/json.h"
+#include "core/spec_names.h"
+#include "proto/a2a_rest.h"
 
 #define CUT_AFTER_MS 100
 #define WAIT_SLICE_MS 100
@@ -28,6 +30,7 @@ struct task {
 
 struct a2a_agent {
     bool v03, push;
+    enum a2a_bind bindings;
     enum a2a_fault fault;
     json_t *push_configs; /* task id -> [TaskPushNotificationConfig], under lock */
     pthread_mutex_t lock;
@@ -37,18 +40,20 @@ struct a2a_agent {
 
 int a2a_fault_parse(const char *name)
 {
-    static const char *const names[] = {"none", "bad-transition", "card-no-name",
-                                        "wrong-error-code", "push-forgets"};
-    for (int i = 0; i < 5; i++)
+    static const char *const names[] = {
+        "none",         "bad-transition", "card-no-name", "wrong-error-code",
+        "push-forgets", "rest-status",    "rest-jsonrpc"};
+    for (int i = 0; i < 7; i++)
         if (!strcmp(name, names[i]))
             return i;
     return -1;
 }
 
-struct a2a_agent *a2a_agent_new(bool v03, enum a2a_fault fault, bool push)
+struct a2a_agent *a2a_agent_new(bool v03, enum a2a_fault fault, bool push, enum a2a_bind bindings)
 {
     struct a2a_agent *a = an_xcalloc(1, sizeof *a);
     a->v03 = v03;
+    a->bindings = bindings;
     a->push = push;
     a->push_configs = json_object();
     a->fault = fault;
@@ -272,22 +277,45 @@ static int not_found_code(const struct a2a_agent *a)
 
 /* ---- answers ------------------------------------------------------------------- */
 
+/* Where and how one request is answered. */
+struct reply {
+    struct MHD_Connection *c;
+    bool v03;
+    const char *rest; /* REST: the JSON-RPC method the request maps to; NULL: JSON-RPC */
+    bool status_400;  /* REST: every error answered 400 (the fault rest-status) */
+};
+
 static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, json_t *j)
 {
     return mock_http_send_json(c, status, j, NULL, 0);
 }
 
-static enum MHD_Result rpc_error(struct MHD_Connection *c, const json_t *id, int code,
+/* An error: JSON-RPC's (HTTP 200), or REST's (its HTTP status and body). */
+static enum MHD_Result rpc_error(const struct reply *c, const json_t *id, int code,
                                  const char *message)
 {
-    return send_json(c, MHD_HTTP_OK,
+    if (c->rest) {
+        unsigned st = c->status_400 ? MHD_HTTP_BAD_REQUEST : an_a2a_rest_status_of(code);
+        return send_json(
+            c->c, st,
+            an_a2a_rest_error_body(code, message, st, c->v03 ? AN_A2A_V0_3 : AN_A2A_V1_0));
+    }
+    return send_json(c->c, MHD_HTTP_OK,
                      json_pack("{s:s,s:O,s:{s:i,s:s}}", "jsonrpc", "2.0", "id",
                                id ? id : json_null(), "error", "code", code, "message", message));
 }
 
-static enum MHD_Result rpc_result(struct MHD_Connection *c, const json_t *id, json_t *result)
+/* A result (reference taken): JSON-RPC's, or REST's body (0.3: its
+ * protobuf JSON shape). */
+static enum MHD_Result rpc_result(const struct reply *c, const json_t *id, json_t *result)
 {
-    return send_json(c, MHD_HTTP_OK,
+    if (c->rest) {
+        json_t *body = c->v03 ? an_a2a_rest_result_out(c->rest, result)
+                              : json_incref(json_is_null(result) ? NULL : result);
+        json_decref(result);
+        return send_json(c->c, MHD_HTTP_OK, body ? body : json_object());
+    }
+    return send_json(c->c, MHD_HTTP_OK,
                      json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", result));
 }
 
@@ -376,15 +404,18 @@ static enum ending play(struct run *r, const char *text, const char *ctx)
     return END_CLOSE;
 }
 
-static enum MHD_Result send_events(struct mock_http *http, struct MHD_Connection *c,
-                                   const json_t *rid, const struct run *r, enum ending end)
+static enum MHD_Result send_events(struct mock_http *http, const struct reply *c, const json_t *rid,
+                                   const struct run *r, enum ending end)
 {
     struct mock_plan plan = MOCK_PLAN_INIT;
     size_t i;
     const json_t *ev;
     json_array_foreach(r->events, i, ev)
     {
-        json_t *frame = json_pack("{s:s,s:O,s:O}", "jsonrpc", "2.0", "id", rid, "result", ev);
+        json_t *frame = !c->rest
+                            ? json_pack("{s:s,s:O,s:O}", "jsonrpc", "2.0", "id", rid, "result", ev)
+                        : c->v03 ? an_a2a_rest_result_out("message/stream", ev)
+                                 : json_incref((json_t *)ev);
         char *s = an_json_compact(frame);
         json_decref(frame);
         struct an_buf b = AN_BUF_INIT;
@@ -395,11 +426,15 @@ static enum MHD_Result send_events(struct mock_http *http, struct MHD_Connection
         mock_plan_write_take(&plan, data, len);
     }
     static const char garbage[] = "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{not json\n\n";
+    static const char garbage_rest[] = "data: {\"task\":{not json\n\n";
     switch (end) {
     case END_CLOSE:
         break;
     case END_GARBAGE:
-        mock_plan_write(&plan, garbage, strlen(garbage));
+        if (c->rest)
+            mock_plan_write(&plan, garbage_rest, strlen(garbage_rest));
+        else
+            mock_plan_write(&plan, garbage, strlen(garbage));
         break;
     case END_CUT:
         mock_plan_sleep(&plan, CUT_AFTER_MS);
@@ -410,18 +445,18 @@ static enum MHD_Result send_events(struct mock_http *http, struct MHD_Connection
         break;
     }
     enum MHD_Result rc =
-        mock_http_send_plan(http, c, MHD_HTTP_OK, "text/event-stream", NULL, 0, &plan);
+        mock_http_send_plan(http, c->c, MHD_HTTP_OK, "text/event-stream", NULL, 0, &plan);
     mock_plan_release(&plan);
     return rc;
 }
 
 /* A blocking call whose task does not finish by itself: wait until it is
  * canceled (answer it) or the client gives up. */
-static enum MHD_Result wait_canceled(struct mock_http *http, struct MHD_Connection *c,
+static enum MHD_Result wait_canceled(struct mock_http *http, const struct reply *c,
                                      const json_t *rid, struct run *r)
 {
     struct task t;
-    while (mock_http_wait(http, c, WAIT_SLICE_MS))
+    while (mock_http_wait(http, c->c, WAIT_SLICE_MS))
         if (task_get(r->a, r->t.id, &t) && t.state == ST_CANCELED) {
             json_decref(r->status);
             r->status = status_obj(r, ST_CANCELED, NULL);
@@ -450,9 +485,8 @@ static const char *check_message_03(const json_t *msg)
     return NULL;
 }
 
-static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http,
-                               struct MHD_Connection *c, const json_t *id, const json_t *params,
-                               bool stream)
+static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http, const struct reply *c,
+                               const json_t *id, const json_t *params, bool stream)
 {
     const json_t *msg = json_object_get(params, "message");
     if (!json_is_object(msg))
@@ -481,7 +515,8 @@ static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http,
     }
     if (!strcmp(text, "http500")) {
         static const char m[] = "internal server error (on purpose)\n";
-        rc = mock_http_send(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", m, strlen(m), NULL, 0);
+        rc = mock_http_send(c->c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", m, strlen(m), NULL,
+                            0);
         goto done;
     }
     if (task_id) { /* a reply to a task that asked for input */
@@ -525,9 +560,10 @@ static enum MHD_Result do_send(struct a2a_agent *a, struct mock_http *http,
         rc = send_events(http, c, rid, &r, end);
     } else if (end == END_GARBAGE) {
         static const char g[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{not json";
-        rc = mock_http_send(c, MHD_HTTP_OK, "application/json", g, strlen(g), NULL, 0);
+        rc = mock_http_send(c->c, MHD_HTTP_OK, "application/json", c->rest ? g + 33 : g,
+                            strlen(g) - (c->rest ? 33 : 0), NULL, 0);
     } else if (end == END_CUT) {
-        mock_http_wait(http, c, CUT_AFTER_MS);
+        mock_http_wait(http, c->c, CUT_AFTER_MS);
         rc = MHD_NO; /* libmicrohttpd closes the connection: no answer at all */
     } else if (end == END_STALL && r.t.state != ST_COMPLETED) {
         rc = wait_canceled(http, c, rid, &r);
@@ -547,7 +583,7 @@ done:
     return rc;
 }
 
-static enum MHD_Result do_task(struct a2a_agent *a, struct MHD_Connection *c, const json_t *id,
+static enum MHD_Result do_task(struct a2a_agent *a, const struct reply *c, const json_t *id,
                                const json_t *params, bool cancel)
 {
     const char *tid = an_json_str(params, "id");
@@ -577,8 +613,7 @@ static enum MHD_Result do_task(struct a2a_agent *a, struct MHD_Connection *c, co
 /* tasks/resubscribe (0.3): the task as it is, then whatever comes (the
  * stream stays open while the task runs). */
 static enum MHD_Result do_resubscribe(struct a2a_agent *a, struct mock_http *http,
-                                      struct MHD_Connection *c, const json_t *id,
-                                      const json_t *params)
+                                      const struct reply *c, const json_t *id, const json_t *params)
 {
     const char *tid = an_json_str(params, "id");
     struct run r = {.a = a, .events = json_array(), .artifacts = json_array()};
@@ -604,7 +639,7 @@ static enum MHD_Result do_resubscribe(struct a2a_agent *a, struct mock_http *htt
 
 /* tasks/pushNotificationConfig/{set,get,list,delete} of an agent that
  * offers push notifications: configs kept per task, never called. */
-static enum MHD_Result do_push(struct a2a_agent *a, struct MHD_Connection *c, const json_t *id,
+static enum MHD_Result do_push(struct a2a_agent *a, const struct reply *c, const json_t *id,
                                const char *verb, const json_t *params)
 {
     bool set = !strcmp(verb, "set");
@@ -647,7 +682,7 @@ static enum MHD_Result do_push(struct a2a_agent *a, struct MHD_Connection *c, co
 
 /* The 0.3 requests beyond send, stream, get and cancel; false when `method`
  * is none of them. */
-static bool extra_03(struct a2a_agent *a, struct mock_http *http, struct MHD_Connection *c,
+static bool extra_03(struct a2a_agent *a, struct mock_http *http, const struct reply *c,
                      const json_t *body, enum MHD_Result *rc)
 {
     const json_t *id = json_object_get(body, "id");
@@ -670,24 +705,16 @@ static bool extra_03(struct a2a_agent *a, struct mock_http *http, struct MHD_Con
     return true;
 }
 
-static enum MHD_Result on_rpc(struct a2a_agent *a, struct mock_http *http,
-                              const struct mock_http_req *rq)
+/* One JSON-RPC request (a REST one, translated) answered on c. */
+static enum MHD_Result dispatch(struct a2a_agent *a, struct mock_http *http, const struct reply *c,
+                                const json_t *body)
 {
-    struct MHD_Connection *c = rq->conn;
     char msg[300];
-    unsigned status;
-    json_t *body = mock_http_read_json(http, rq, &status, msg, sizeof msg);
-    if (!body && status == MHD_HTTP_CONTENT_TOO_LARGE)
-        return mock_http_send(c, status, "text/plain", msg, strlen(msg), NULL, 0);
-    if (!json_is_object(body)) {
-        json_decref(body);
-        return rpc_error(c, NULL, -32700, "Invalid JSON payload.");
-    }
     enum MHD_Result rc;
     const json_t *id = json_object_get(body, "id");
     const char *method = an_json_str(body, "method");
     const json_t *params = json_object_get(body, "params");
-    const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "A2A-Version");
+    const char *v = MHD_lookup_connection_value(c->c, MHD_HEADER_KIND, "A2A-Version");
     bool v_ok = a->v03 ? (!v || !*v || !strcmp(v, "0.3") || !strcmp(v, "0.3.0"))
                        : (v && !strcmp(v, "1.0"));
     /* [v03][verb]: send, stream, get, cancel */
@@ -716,15 +743,77 @@ static enum MHD_Result on_rpc(struct a2a_agent *a, struct mock_http *http,
     } else {
         rc = do_task(a, c, id, params, verb == 3);
     }
+    return rc;
+}
+
+static enum MHD_Result on_rpc(struct a2a_agent *a, struct mock_http *http,
+                              const struct mock_http_req *rq)
+{
+    struct reply c = {rq->conn, a->v03, NULL, false};
+    char msg[300];
+    unsigned status;
+    json_t *body = mock_http_read_json(http, rq, &status, msg, sizeof msg);
+    if (!body && status == MHD_HTTP_CONTENT_TOO_LARGE)
+        return mock_http_send(rq->conn, status, "text/plain", msg, strlen(msg), NULL, 0);
+    if (!json_is_object(body)) {
+        json_decref(body);
+        return rpc_error(&c, NULL, -32700, "Invalid JSON payload.");
+    }
+    enum MHD_Result rc = dispatch(a, http, &c, body);
     json_decref(body);
+    return rc;
+}
+
+/* A REST request (0.3 under /v1, 1.0 at the root: proto/a2a_rest.h),
+ * answered as the JSON-RPC request it maps to, in REST's shapes. */
+static enum MHD_Result on_rest(struct a2a_agent *a, struct mock_http *http,
+                               const struct mock_http_req *rq, const char *path)
+{
+    struct reply c = {rq->conn, a->v03, NULL, a->fault == A2A_FAULT_REST_STATUS};
+    char msg[300];
+    unsigned status = 0;
+    json_t *in = NULL, *params = NULL;
+    if (rq->body_len || rq->too_big) {
+        in = mock_http_read_json(http, rq, &status, msg, sizeof msg);
+        if (!in && status == MHD_HTTP_CONTENT_TOO_LARGE)
+            return mock_http_send(rq->conn, status, "text/plain", msg, strlen(msg), NULL, 0);
+    } else {
+        mock_http_log(http, rq, NULL);
+    }
+    const char *hl = MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, "historyLength");
+    char query[64] = "";
+    if (hl)
+        snprintf(query, sizeof query, "historyLength=%.30s", hl);
+    const char *method = an_a2a_rest_method(rq->method, path, query, in,
+                                            a->v03 ? AN_A2A_V0_3 : AN_A2A_V1_0, &params);
+    /* rest-jsonrpc: the REST paths answered as JSON-RPC would be */
+    c.rest = a->fault == A2A_FAULT_REST_JSONRPC ? NULL : method;
+    enum MHD_Result rc;
+    if ((rq->body_len && !in) || (in && !json_is_object(in))) {
+        c.rest = c.rest ? "message/send" : NULL;
+        rc = rpc_error(&c, NULL, -32700, "Invalid JSON payload.");
+    } else if (!method) {
+        snprintf(msg, sizeof msg, "no route %.10s %.200s", rq->method, rq->url);
+        rc = send_json(rq->conn, MHD_HTTP_NOT_FOUND,
+                       an_a2a_rest_error_body(-32601, msg, MHD_HTTP_NOT_FOUND,
+                                              a->v03 ? AN_A2A_V0_3 : AN_A2A_V1_0));
+    } else {
+        json_t *body = json_pack("{s:s,s:i,s:s,s:O}", "jsonrpc", "2.0", "id", 1, "method", method,
+                                 "params", params);
+        rc = dispatch(a, http, &c, body);
+        json_decref(body);
+    }
+    json_decref(params);
+    json_decref(in);
     return rc;
 }
 
 static enum MHD_Result send_card(struct a2a_agent *a, struct mock_http *http,
                                  struct MHD_Connection *c)
 {
-    char url[64];
+    char url[64], rest[64];
     snprintf(url, sizeof url, "http://127.0.0.1:%u/rpc", mock_http_port(http));
+    snprintf(rest, sizeof rest, "http://127.0.0.1:%u/rest", mock_http_port(http));
     json_t *card = json_pack(
         "{s:s,s:s,s:s,s:{s:b,s:b},s:[s],s:[s,s],s:[{s:s,s:s,s:s,s:[s]}]}", "name",
         "ananke-mock a2a", "description", "answers and fails as its messages say", "version",
@@ -737,13 +826,24 @@ static enum MHD_Result send_card(struct a2a_agent *a, struct mock_http *http,
         json_object_set_new(json_object_get(card, "capabilities"), "pushNotifications",
                             json_true());
     if (a->v03) {
-        json_object_set_new(card, "url", json_string(url));
-        json_object_set_new(card, "preferredTransport", json_string("JSONRPC"));
+        bool rest_first = a->bindings == A2A_BIND_REST;
+        json_object_set_new(card, "url", json_string(rest_first ? rest : url));
+        json_object_set_new(card, "preferredTransport",
+                            json_string(rest_first ? "HTTP+JSON" : "JSONRPC"));
         json_object_set_new(card, "protocolVersion", json_string("0.3.0"));
+        if (a->bindings == A2A_BIND_BOTH)
+            json_object_set_new(card, "additionalInterfaces",
+                                json_pack("[{s:s,s:s},{s:s,s:s}]", "url", url, "transport",
+                                          "JSONRPC", "url", rest, "transport", "HTTP+JSON"));
     } else {
-        json_object_set_new(card, "supportedInterfaces",
-                            json_pack("[{s:s,s:s,s:s}]", "url", url, "protocolBinding", "JSONRPC",
-                                      "protocolVersion", "1.0"));
+        json_t *ifs = json_array();
+        if (a->bindings != A2A_BIND_REST)
+            json_array_append_new(ifs, json_pack("{s:s,s:s,s:s}", "url", url, "protocolBinding",
+                                                 "JSONRPC", "protocolVersion", "1.0"));
+        if (a->bindings != A2A_BIND_JSONRPC)
+            json_array_append_new(ifs, json_pack("{s:s,s:s,s:s}", "url", rest, "protocolBinding",
+                                                 "HTTP+JSON", "protocolVersion", "1.0"));
+        json_object_set_new(card, "supportedInterfaces", ifs);
     }
     return send_json(c, MHD_HTTP_OK, card);
 }
@@ -759,6 +859,8 @@ enum MHD_Result a2a_agent_handle(void *ctx, struct mock_http *http, const struct
     if (!strcmp(rq->method, MHD_HTTP_METHOD_POST) &&
         (!strcmp(rq->url, "/rpc") || !strcmp(rq->url, "/")))
         return on_rpc(a, http, rq);
+    if (!strncmp(rq->url, "/rest/", 6))
+        return on_rest(a, http, rq, rq->url + 5); /* the REST interface is /rest */
     mock_http_log(http, rq, NULL);
     static const char m[] = "{\"error\":\"not_found\",\"message\":\"this agent serves GET "
                             "/.well-known/agent-card.json and POST /rpc\"}";

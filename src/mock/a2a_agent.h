@@ -5,7 +5,9 @@
  * CancelTask; the A2A-Version: 1.0 header required, -32009 otherwise) or
  * 0.3 (message/send, message/stream, tasks/get, tasks/cancel; `kind` on
  * results and parts, lowercase states). GET /.well-known/agent-card.json
- * serves a card of that version; JSON-RPC is POSTed to /rpc.
+ * serves a card of that version; JSON-RPC is POSTed to /rpc, and the
+ * HTTP+JSON (REST) binding is served under /rest (proto/a2a_rest.h: the
+ * same behaviours and faults, REST's paths, shapes and HTTP statuses).
  *
  * What a message does is chosen by its text (see a2a_agent.c and
  * docs/mock.md): the well-behaved answers of the SDK test agent (echo,
@@ -28,22 +30,31 @@ struct a2a_agent;
 
 /* A deviation played on purpose, for `ananke comply --protocol a2a`
  * (docs/mock.md): none, a completed task that goes back to working, a card
- * without its name, -32603 where an unknown task is -32001, or (with push)
- * a push config answered but not kept. */
+ * without its name, -32603 where an unknown task is -32001, (with push)
+ * a push config answered but not kept, every REST error answered with
+ * HTTP 400 (the right error body; a task not found is not 404), or the REST
+ * paths answered as JSON-RPC would be (envelopes, errors with 200). */
 enum a2a_fault {
     A2A_FAULT_NONE = 0,
     A2A_FAULT_BAD_TRANSITION,
     A2A_FAULT_CARD_NO_NAME,
     A2A_FAULT_WRONG_ERROR_CODE,
-    A2A_FAULT_PUSH_FORGETS
+    A2A_FAULT_PUSH_FORGETS,
+    A2A_FAULT_REST_STATUS,
+    A2A_FAULT_REST_JSONRPC
 };
 /* "bad-transition", ... -> the fault; -1 for an unknown name. */
 int a2a_fault_parse(const char *name);
 
+/* The bindings its card offers (--binding): JSON-RPC at /rpc, HTTP+JSON
+ * (REST) under /rest, or both (the card prefers JSON-RPC). Both are
+ * served whatever the card says; the faults apply to both. */
+enum a2a_bind { A2A_BIND_JSONRPC = 0, A2A_BIND_REST, A2A_BIND_BOTH };
+
 /* push (0.3): the card offers push notifications and the
  * tasks/pushNotificationConfig methods store configs (nothing is ever
  * delivered to them); without it they are -32003. */
-struct a2a_agent *a2a_agent_new(bool v03, enum a2a_fault fault, bool push);
+struct a2a_agent *a2a_agent_new(bool v03, enum a2a_fault fault, bool push, enum a2a_bind bindings);
 void a2a_agent_free(struct a2a_agent *a); /* NULL-safe */
 
 /* A mock_http_handler; ctx is the struct a2a_agent, borrowed. */

@@ -12,11 +12,14 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: ananke-mock a2a [--version 1.0|0.3] [--port N] [--port-file PATH]\n"
-          "                       [--requests PATH] [--max-body BYTES]\n"
+    fputs("usage: ananke-mock a2a [--version 1.0|0.3] [--binding jsonrpc|rest|both]\n"
+          "                       [--port N] [--port-file PATH] [--requests PATH]\n"
+          "                       [--max-body BYTES]\n"
           "\n"
           "An A2A agent double on 127.0.0.1 (see docs/mock.md): the agent card at\n"
-          "/.well-known/agent-card.json, JSON-RPC at /rpc. Once listening it prints one\n"
+          "/.well-known/agent-card.json, JSON-RPC at /rpc, HTTP+JSON (REST) under /rest\n"
+          "(0.3: /rest/v1/message:send ...; 1.0: /rest/message:send ...). Once listening it prints "
+          "one\n"
           "line http://127.0.0.1:PORT; it stops cleanly on SIGTERM/SIGINT. The user's\n"
           "text picks the behaviour:\n"
           "\n"
@@ -40,7 +43,12 @@ static void usage(FILE *out)
           "  --fault F         a deviation for `ananke comply`: bad-transition (a\n"
           "                    completed task goes back to working), card-no-name,\n"
           "                    wrong-error-code (-32603 for an unknown task),\n"
-          "                    push-forgets (with --push: configs answered, not kept)\n"
+          "                    push-forgets (with --push: configs answered, not kept),\n"
+          "                    rest-status (every REST error answered HTTP 400),\n"
+          "                    rest-jsonrpc (REST answered as JSON-RPC would be)\n"
+          "  --binding B       what the card offers: jsonrpc (default), rest or both;\n"
+          "                    both bindings are served whatever it says, with the\n"
+          "                    same behaviours and faults\n"
           "  --push            0.3: offer push notifications (configs are stored,\n"
           "                    never called)\n"
           "  --port N          port to listen on; 0 (default) picks a free one\n"
@@ -58,13 +66,14 @@ int mock_cmd_a2a(int argc, char **argv)
 {
     struct an_err err = AN_ERR_INIT;
     struct mock_server_flags f = {.max_body = MOCK_MAX_BODY_DEFAULT};
-    const char *version = "1.0", *fault = "none";
+    const char *version = "1.0", *fault = "none", *binding = "jsonrpc";
     bool help = false, push = false;
     sigset_t stop_set;
     const struct mock_flag flags[] = {
         {"--version", MOCK_FLAG_STR, &version, 0, 0},
         {"--fault", MOCK_FLAG_STR, &fault, 0, 0},
         {"--push", MOCK_FLAG_SWITCH, &push, 0, 0},
+        {"--binding", MOCK_FLAG_STR, &binding, 0, 0},
         {"--port", MOCK_FLAG_ULONG, &f.port, 0, 65535},
         {"--port-file", MOCK_FLAG_STR, &f.port_file, 0, 0},
         {"--requests", MOCK_FLAG_STR, &f.requests, 0, 0},
@@ -77,17 +86,24 @@ int mock_cmd_a2a(int argc, char **argv)
         an_fail(&err, AN_EUSAGE, NULL, "--version must be 1.0 or 0.3, not '%s'", version);
     if (!err.code && a2a_fault_parse(fault) < 0)
         an_fail(&err, AN_EUSAGE, NULL,
-                "--fault must be none, bad-transition, card-no-name, wrong-error-code or "
-                "push-forgets, not '%s'",
+                "--fault must be none, bad-transition, card-no-name, wrong-error-code, "
+                "push-forgets, rest-status or rest-jsonrpc, not '%s'",
                 fault);
+    static const char *const binds[] = {"jsonrpc", "rest", "both"};
+    int bind = 0;
+    while (bind < 3 && strcmp(binding, binds[bind]))
+        bind++;
+    if (!err.code && bind == 3)
+        an_fail(&err, AN_EUSAGE, NULL, "--binding must be jsonrpc, rest or both, not '%s'",
+                binding);
     if (err.code)
         return mock_usage_error(&err, "a2a");
     if (help) {
         usage(stdout);
         return 0;
     }
-    struct a2a_agent *a =
-        a2a_agent_new(!strcmp(version, "0.3"), (enum a2a_fault)a2a_fault_parse(fault), push);
+    struct a2a_agent *a = a2a_agent_new(
+        !strcmp(version, "0.3"), (enum a2a_fault)a2a_fault_parse(fault), push, (enum a2a_bind)bind);
     int status = mock_serve_run("a2a", &f, a2a_agent_handle, a, &stop_set);
     a2a_agent_free(a);
     return status;

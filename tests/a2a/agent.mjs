@@ -12,16 +12,19 @@
 //   slow:X         task working for 20 s, then completed; cancelable
 //
 // Usage: node agent.mjs [--port N] [--port-file F] [--requests F]
-//                       [--api-key KEY] [--no-streaming] [--v1-only]
+//                       [--api-key KEY] [--no-streaming] [--v1-only] [--rest]
 // Binds 127.0.0.1 only. --api-key: the card declares an apiKey scheme (header
-// X-API-Key) and every JSON-RPC request without that key gets HTTP 401. --requests logs every request (method, path, the
+// X-API-Key) and every JSON-RPC request without that key gets HTTP 401.
+// --rest: the SDK's HTTP+JSON (REST) handler under /rest too (0.3: /rest/v1/...
+// through its compatibility layer; 1.0: /rest/message:send ...), offered by
+// the card after JSON-RPC. --requests logs every request (method, path, the
 // A2A-Version header, auth headers, body) as JSON lines.
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import express from 'express';
 import { AgentCard } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -38,6 +41,7 @@ const apiKey = opt('--api-key');
 // not take: an agent with a key speaks 1.0 only
 const legacy = !flag('--v1-only') && !apiKey;
 const streaming = !flag('--no-streaming');
+const rest = flag('--rest');
 
 const TS = {
   SUBMITTED: 1, WORKING: 2, COMPLETED: 3, FAILED: 4, CANCELED: 5, INPUT_REQUIRED: 6,
@@ -124,7 +128,9 @@ const app = express();
 let base = '';
 const card = () => {
   const ifaces = [{ url: `${base}/`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }];
+  if (rest) ifaces.push({ url: `${base}/rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' });
   if (legacy) ifaces.push({ url: `${base}/`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3' });
+  if (legacy && rest) ifaces.push({ url: `${base}/rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '0.3' });
   const c = {
     name: 'Echo Agent', description: 'echoes, asks, fails and waits on request', version: '1.0.0',
     supportedInterfaces: ifaces, provider: undefined,
@@ -160,8 +166,9 @@ if (apiKey) {
 }
 
 // the card names the URL, known once the port is: the handlers are made then
-let cardMw, rpcMw;
+let cardMw, rpcMw, restMw;
 app.use('/.well-known/agent-card.json', (req, res, next) => cardMw(req, res, next));
+if (rest) app.use('/rest', (req, res, next) => restMw(req, res, next));
 app.use('/', (req, res, next) => rpcMw(req, res, next));
 
 const server = app.listen(port, '127.0.0.1', () => {
@@ -172,6 +179,7 @@ const server = app.listen(port, '127.0.0.1', () => {
   const provider = apiKey ? async () => AgentCard.toJSON(await handler.getAgentCard()) : handler;
   cardMw = agentCardHandler({ agentCardProvider: provider, legacyCompat: compat });
   rpcMw = jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: compat });
+  restMw = restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: compat });
   if (portFile) fs.writeFileSync(portFile, `${p}\n`);
   else console.log(`listening on ${base}`);
 });

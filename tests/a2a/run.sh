@@ -286,6 +286,9 @@ check "load: task_state with an unknown state" load_err bad-state \
     assert:
       checks: [{type: task_state, value: done}]' "unknown task state 'done'"
 
+# ---- the HTTP+JSON (REST) binding ------------------------------------------------
+. "$here/rest.sh"
+
 stop_servers
 for f in "${servers[@]}"; do
   check "server $f: nothing on its stderr" test ! -s "$out/$f.stderr"

@@ -12,7 +12,8 @@
 #  4. once per mock fault (--fault): exit 1, the test that cites the broken
 #     requirement FAILs and the requirement is not_met, the others are met;
 #  5. the reports: the JSON requirements table, Markdown and JUnit tables,
-#     --spec and --binding errors.
+#     --spec and --binding errors;
+#  8. the suite over the REST binding (tests/comply/a2a-rest.sh).
 # Prints "comply-a2a: N passed, N failed"; exits non-zero on any failure.
 #
 #   ANANKE_BUILD=build tests/comply/a2a.sh
@@ -161,10 +162,6 @@ rc=$?
     bad "--spec 9.9: exit $rc: $(cat "$TMP/spec.err")"
 "$ANANKE" comply --protocol a2a --spec 0.3.0 -t required.card.name --agent m="$MOCK_URL" -r json:"$TMP/spec.json" >/dev/null 2>&1
 [ "$(jq -r .spec "$TMP/spec.json")" = 0.3.0 ] && ok "--spec 0.3.0" || bad "--spec 0.3.0"
-"$ANANKE" comply --protocol a2a --binding rest --agent m="$MOCK_URL" >/dev/null 2>"$TMP/b.err"
-rc=$?
-[ "$rc" -eq 2 ] && grep -q 'REST binding is not spoken yet' "$TMP/b.err" && ok "--binding rest: exit 2, said" ||
-    bad "--binding rest: exit $rc"
 "$ANANKE" comply --protocol acp --binding jsonrpc --agent m=true >/dev/null 2>&1
 [ $? -eq 2 ] && ok "--binding: a2a only" || bad "--binding with acp accepted"
 # the caps: past one, the step's answer names it
@@ -214,6 +211,9 @@ if command -v python3 >/dev/null; then
     grep -q '"POST"' "$TMP/other.jsonl" && ok "(control: a request to it is logged)" ||
         bad "control: the other mock logged no POST"
 fi
+
+# 8. the same suite over the HTTP+JSON (REST) binding
+. "$HERE/a2a-rest.sh"
 
 # 6. docs/comply.md's requirement table is the suite's (generated here)
 table() {

@@ -28,6 +28,8 @@
 #   serial          optional, empty: the case measures time, so it runs
 #                   alone (the others run two at a time; E2E_JOBS=1: one)
 # plus the config and test files the command reads. Output lands in out/.
+# A directory is a case when it has exit, expect or check.sh (before, one
+# with only check.sh was never run by the whole sweep: seven were not).
 # Usage: tests/e2e/run.sh [CASE...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -151,7 +153,7 @@ cases=()
 if [ $# -gt 0 ]; then
   for c in "$@"; do cases+=("$here/$(basename "$c")"); done
 else
-  for d in "$here"/*/; do [ -f "$d/exit" ] || [ -f "$d/expect" ] && cases+=("${d%/}"); done
+  for d in "$here"/*/; do [ -f "$d/exit" ] || [ -f "$d/expect" ] || [ -f "$d/check.sh" ] && cases+=("${d%/}"); done
 fi
 # Two cases at a time (each has its own out/, mocks and ports; most of a
 # case is waiting on them); a case with a `serial` file measures time and

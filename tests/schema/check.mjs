@@ -88,6 +88,12 @@ for (const c of fs.readdirSync(e2e, { withFileTypes: true })) {
   }
 }
 
+// 2b. the suites of tests/otlp/run.sh (otlp: in the config; docs/otel.md shows one)
+for (const f of walk(path.join(root, 'tests/otlp/suite'))) {
+  if (isTest(f)) expectFile('test', f, true);
+  else if (isConfig(f)) expectFile('config', f, true);
+}
+
 // 3. malformed files a schema can see. Not listed, because only the loader
 // can tell: malformed/e (a regex that does not compile), i (an unterminated
 // "${"), j (an extends name missing from the config's assertions:).
@@ -175,6 +181,10 @@ const configCases = [
   ['config', 'tool server command a string', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: node}\n`, false],
   ['config', 'tool server unknown key', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: [x]}\n    mocks: []\n`, false],
   ['config', 'tool server bad name', `${CONFIG}tool_servers:\n  "a.b":\n    upstream: {command: [x]}\n`, false],
+  ['config', 'tool server ignore_args and replay_max_bytes', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: [x]}\n    ignore_args: {pay: [request_id, "items.*.ts", "$.meta[0]"]}\n    replay_max_bytes: 1000\n`, true],
+  ['config', 'tool server ignore_args not a list', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: [x]}\n    ignore_args: {pay: request_id}\n`, false],
+  ['config', 'tool server ignore_args an empty path', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: [x]}\n    ignore_args: {pay: [""]}\n`, false],
+  ['config', 'tool server replay_max_bytes 0', `${CONFIG}tool_servers:\n  shop:\n    upstream: {command: [x]}\n    replay_max_bytes: 0\n`, false],
   ['config', 'config with everything', `${CONFIG_LIB}`.replace('  agentId: x\n', '  agentId: x\n  threadId: "t-${ENV.HOME}"\n  headers:\n    Authorization: "Bearer x"\n  timeout_ms: 5\n  forwardedProps: {a: [1]}\n  state: null\n  assert:\n    extends: polite\n    tools:\n      forbid: [x]\n'), true],
   ['config', 'endpoint with a variable', CONFIG.replace('"http://127.0.0.1:9/agent"', '"${ENV.HOME}"'), true],
   ['config', 'endpoint not http', CONFIG.replace('http://127.0.0.1:9/agent', 'ftp://x'), false],

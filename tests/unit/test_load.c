@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "ananke/load.h"
+#include "load/assert_load.h"
 
 static char dir[] = "/tmp/ananke-load-XXXXXX";
 
@@ -402,10 +403,24 @@ static void test_threads_same_as_one(void **state)
     }
 }
 
+/* an_assert_load reads a group when it meets its first row: a group whose
+ * rows were split would be read twice, its second half's keys refused. */
+static void rule_groups_adjacent(void **state)
+{
+    (void)state;
+    for (size_t i = 0; an_rules[i].group; i++)
+        for (size_t j = i + 2; an_rules[j].group; j++)
+            if (!strcmp(an_rules[i].group, an_rules[j].group) &&
+                strcmp(an_rules[j - 1].group, an_rules[j].group))
+                fail_msg("an_rules: group '%s' has rows %zu and %zu apart", an_rules[i].group, i,
+                         j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),
+        cmocka_unit_test(rule_groups_adjacent),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_every_error),
         cmocka_unit_test(test_check_env),

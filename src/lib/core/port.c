@@ -26,6 +26,9 @@
 #if AN_HAVE_PDEATHSIG
 #include <sys/prctl.h>
 #endif
+#if AN_HAVE_INOTIFY
+#include <sys/inotify.h>
+#endif
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -242,4 +245,80 @@ long an_port_cpu_count(void)
     if (n <= 0)
         n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? n : 1;
+}
+
+int an_port_notify_open(void)
+{
+#if AN_HAVE_INOTIFY
+    return inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int an_port_notify_add(int fd, const char *dir)
+{
+#if AN_HAVE_INOTIFY
+    uint32_t mask = IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_FROM |
+                    IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
+    return inotify_add_watch(fd, dir, mask) < 0 ? -1 : 0;
+#else
+    (void)fd;
+    (void)dir;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int an_port_notify_drain(int fd)
+{
+#if AN_HAVE_INOTIFY
+    /* aligned as the kernel writes struct inotify_event records */
+    char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+    int events = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return events;
+        if (n <= 0)
+            return n == 0 ? events : -1;
+        for (char *p = buf; p < buf + n;) {
+            const struct inotify_event *e = (const struct inotify_event *)(void *)p;
+            events++;
+            p += sizeof *e + e->len;
+        }
+    }
+#else
+    (void)fd;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+#if AN_HAVE_INOTIFY && AN_HAVE_PROC_LINUX
+static long read_long(const char *path)
+{
+    FILE *f = fopen(path, "re");
+    long v = -1;
+    if (!f)
+        return -1;
+    if (fscanf(f, "%ld", &v) != 1)
+        v = -1;
+    fclose(f);
+    return v;
+}
+#endif
+
+long an_port_notify_limit(void)
+{
+#if AN_HAVE_INOTIFY && AN_HAVE_PROC_LINUX
+    long a = read_long("/proc/sys/fs/inotify/max_user_watches");
+    long b = read_long("/proc/sys/user/max_inotify_watches");
+    return a < 0 ? b : b < 0 || a < b ? a : b;
+#else
+    return -1;
+#endif
 }

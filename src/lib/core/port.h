@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "an_config.h"
@@ -87,5 +88,24 @@ int an_port_group_alive(pid_t pgid);
 /* The CPUs this process may run on (sched_getaffinity), else the online
  * CPUs (sysconf); at least 1. */
 long an_port_cpu_count(void);
+
+/* Change events on directories, for watch mode (core/watch.c): inotify.
+ * an_port_notify_open() gives a non-blocking, close-on-exec fd that polls
+ * readable when something in a watched directory changes; the fallback has
+ * none (-1 with ENOSYS) and the caller compares mtimes at intervals.
+ * an_port_notify_add() watches one directory (its entries created, deleted,
+ * written, renamed in or out, their attributes changed; a symbolic link to
+ * a directory is followed, so callers resolve loops themselves): 0, or -1
+ * with errno (ENOSPC: the watch limit is reached).
+ * an_port_notify_drain() reads every pending event: how many (an overflow
+ * of the kernel's queue counts as one), 0 none, -1 on error. */
+int an_port_notify_open(void);
+int an_port_notify_add(int fd, const char *dir);
+int an_port_notify_drain(int fd);
+
+/* The inotify watch limit that applies to this process: the lower of
+ * fs.inotify.max_user_watches and the user namespace's
+ * user.max_inotify_watches; -1 unknown (the fallback). */
+long an_port_notify_limit(void);
 
 #endif

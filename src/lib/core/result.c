@@ -154,6 +154,9 @@ void an_dynamic_result_free(struct an_dynamic_result *d)
     for (size_t i = 0; i < d->nreasoning; i++)
         free(d->reasoning[i]);
     free(d->reasoning);
+    free(d->sim_start_ms);
+    free(d->sim_end_ms);
+    free(d->sim_span_id);
     free(d);
 }
 

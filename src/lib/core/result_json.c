@@ -43,6 +43,8 @@
  *     "skip_reason": "..."?,        skip: the reason `skip:` gave
  *     "start_ms": 1737100000000,    Unix ms, before hooks
  *     "duration_ms": 812,           end = start_ms + duration_ms
+ *     "trace_id": "4bf92f35..."?,   --otlp: the test's OpenTelemetry trace (32 hex
+ *                                   digits, docs/otel.md); absent otherwise
  *     "findings": [{                failed assertions (may be non-empty on "error")
  *       "kind": "tools.require",    one of the static kinds in ananke/result.h
  *       "turn": 2?,                 1-based turn; null = test level
@@ -260,6 +262,8 @@ json_t *an_result_json_test(const struct an_run_result *r, const struct an_test_
     set(o, "skip_reason", t->status == AN_STATUS_SKIP ? str(t->skip_reason) : json_null());
     set(o, "start_ms", json_integer(t->start_ms));
     set(o, "duration_ms", json_integer(t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0));
+    if (t->trace_id[0])
+        set(o, "trace_id", json_string(t->trace_id));
     json_t *fs = json_array();
     for (size_t i = 0; i < t->findings.n; i++)
         json_array_append_new(fs, finding(&t->findings.v[i]));

@@ -296,6 +296,9 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
     t->end_ms = t->start_ms + num(j, "duration_ms");
     t->timed_out = json_is_true(json_object_get(j, "timed_out"));
     t->skip_reason = dup_str(j, "skip_reason");
+    const char *trace = an_json_str(j, "trace_id");
+    if (trace && strlen(trace) == 32 && strspn(trace, "0123456789abcdef") == 32)
+        memcpy(t->trace_id, trace, 33);
     const json_t *tags = json_object_get(j, "tags");
     for (size_t k = 0; k < json_array_size(tags); k++) {
         const char *tag = json_string_value(json_array_get(tags, k));

@@ -319,6 +319,7 @@ void an_turn_reset(struct an_turn_rec *r)
     r->retry_log = keep.retry_log;
     r->drop_frames = keep.drop_frames;
     r->max_warnings = keep.max_warnings;
+    memcpy(r->traceparent, keep.traceparent, sizeof r->traceparent);
 }
 
 void an_turn_set_response(struct an_turn_rec *r, json_t *response)

@@ -13,6 +13,8 @@
 
 /* How long a write waits for another process's lock before giving up. */
 #define AN_HIST_BUSY_MS 5000
+/* a writer leaving a longer write-ahead log checkpoints it (history_db.c) */
+#define AN_HIST_WAL_MAX_BYTES (512 << 10)
 
 struct an_history {
     sqlite3 *db;
@@ -31,6 +33,9 @@ int an_hist_fail(struct an_history *h, const char *what, struct an_err *err);
 int an_hist_version(sqlite3 *db);
 /* Migrate to `target` inside one IMMEDIATE transaction. */
 int an_hist_migrate(struct an_history *h, int target, struct an_err *err);
+/* After a write: checkpoint and truncate a log over AN_HIST_WAL_MAX_BYTES
+ * unless a reader holds it (best effort, never an error). */
+void an_hist_bound_wal(struct an_history *h);
 
 /* AN_HISTORY_FLAKY (history_flaky.c). */
 json_t *an_history_flaky(struct an_history *h, unsigned limit, unsigned window, struct an_err *err);

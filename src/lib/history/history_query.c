@@ -250,5 +250,7 @@ int an_history_prune(struct an_history *h, long keep, int64_t before_ms, size_t 
         rc = an_hist_fail(h, "cannot prune it", err);
     if (rc)
         sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+    else
+        an_hist_bound_wal(h);
     return rc;
 }

@@ -85,11 +85,8 @@ void an_history_rec_note(struct an_history_rec *r, const struct an_test_result *
 /* The counters noted for t: a test the run did not finish (fail-fast, an
  * interruption) was never noted, so the k-th note is not always the k-th
  * result; the search starts at *next, where it usually is. */
-static const struct hist_counters *noted(struct an_history_rec *r, const struct an_test_result *t,
-                                         size_t *next)
+static const struct hist_counters *noted(struct an_history_rec *r, const char *id, size_t *next)
 {
-    char id[17];
-    test_id(t, id);
     for (size_t i = 0; r && i < r->n; i++) {
         struct hist_counters *c = &r->v[(*next + i) % r->n];
         if (!c->used && !strcmp(c->id, id)) {
@@ -224,16 +221,15 @@ static int insert_findings(struct an_history *h, sqlite3_stmt *st, int64_t resul
     return 0;
 }
 
+/* c: the test's counters, c->id its id */
 static int insert_test(struct an_history *h, sqlite3_stmt *st, sqlite3_stmt *fst, int64_t run_id,
                        const struct an_test_result *t, const struct hist_counters *c,
                        const char *digest, size_t cap, struct an_err *err)
 {
-    char id[17];
-    test_id(t, id);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
     sqlite3_bind_int64(st, 1, run_id);
-    bind_text(st, 2, id, cap);
+    bind_text(st, 2, c->id, cap);
     bind_text(st, 3, t->name ? t->name : "", cap);
     bind_text(st, 4, t->file, cap);
     bind_text(st, 5, digest, cap);
@@ -275,7 +271,8 @@ static int insert_tests(struct an_history *h, struct an_history_rec *r,
     for (size_t k = 0; !rc && k < res->ntests; k++) {
         const struct an_test_result *t = &res->tests[k];
         struct hist_counters c = {0};
-        const struct hist_counters *n = noted(r, t, &next);
+        test_id(t, c.id);
+        const struct hist_counters *n = noted(r, c.id, &next);
         if (n)
             c = *n;
         else if (t->transcript.nturns)
@@ -312,6 +309,8 @@ int an_history_rec_write(struct an_history_rec *r, const char *path, bool is_def
         rc = an_hist_fail(h, "cannot write the run", err);
     if (rc)
         sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+    else
+        an_hist_bound_wal(h);
     an_history_free(h);
     return rc;
 }

@@ -543,26 +543,10 @@ const struct an_rule_def an_rules[] = {
 #undef LIMIT
 #undef AT
 
-/* The g-th group, in the order of its first row; NULL past the last. */
-static const char *group_at(size_t g)
+/* Whether row i is the first of its group (a group's rows are adjacent). */
+static bool group_starts(size_t i)
 {
-    const char *last = NULL;
-    for (size_t i = 0; an_rules[i].group; i++) {
-        if (last && !strcmp(last, an_rules[i].group))
-            continue;
-        last = an_rules[i].group;
-        if (!g--)
-            return last;
-    }
-    return NULL;
-}
-
-static size_t ngroups(void)
-{
-    size_t n = 0;
-    while (group_at(n))
-        n++;
-    return n;
+    return !i || strcmp(an_rules[i - 1].group, an_rules[i].group);
 }
 
 const char *an_rule_group(const char *type, size_t len)
@@ -608,9 +592,9 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
     if ((rc = an_ld_expect(ld, node, AN_Y_MAP, "assert")) ||
         (rc = an_ld_keys(ld, node, keys, "an assert block")))
         return rc;
-    for (size_t g = 0; g < ngroups(); g++)
-        if ((v = an_yaml_get(node, group_at(g))) &&
-            (rc = load_group(ld, v, group_at(g), level, out)))
+    for (size_t i = 0; an_rules[i].group; i++)
+        if (group_starts(i) && (v = an_yaml_get(node, an_rules[i].group)) &&
+            (rc = load_group(ld, v, an_rules[i].group, level, out)))
             return rc;
     if ((v = an_yaml_get(node, "state")) && (rc = an_ld_keep(ld, load_state(ld, v, level, out))))
         return rc;

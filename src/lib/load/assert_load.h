@@ -21,7 +21,8 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
                    const struct an_assert_lib *lib, struct an_assert *out);
 
 /* The rules of an assert block (`tools: {forbid: ...}`), one row per
- * GROUP.KEY, in the order they are read; a NULL group ends the table. The
+ * GROUP.KEY, in the order they are read, a group's rows adjacent
+ * (test_load checks it); a NULL group ends the table. The
  * group's valid keys, the rules written as typed checks ({type: GROUP.KEY,
  * value: ...}, load/check_block.c) and the JSON Schemas' list of them
  * (load/check_kinds_schema.c) come from it. A rule's evaluation is

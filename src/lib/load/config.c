@@ -272,6 +272,7 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
                                        "max_warnings",
                                        "max_history_text_bytes",
                                        "tool_servers",
+                                       "otlp",
                                        NULL};
     struct an_ynode *root, *v;
     int rc;
@@ -309,6 +310,8 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
         return rc;
     if ((v = an_yaml_get(root, "tool_servers")) &&
         (rc = an_ld_keep(ld, an_cfg_tool_servers(ld, v, c))))
+        return rc;
+    if ((v = an_yaml_get(root, "otlp")) && (rc = an_ld_keep(ld, an_cfg_otlp(ld, v, c))))
         return rc;
     if ((v = an_yaml_get(root, "max_warnings"))) {
         if ((rc = an_ld_uint(ld, v, "max_warnings", &c->max_warnings)))

@@ -37,6 +37,9 @@ int an_cfg_args_env(struct an_ld *ld, const struct an_ynode *n, const char *args
 /* `tool_servers:` (docs/tools.md) into c->tool_servers. */
 int an_cfg_tool_servers(struct an_ld *ld, const struct an_ynode *n, struct an_config *c);
 
+/* `otlp:` (docs/otel.md) into c->otlp. */
+int an_cfg_otlp(struct an_ld *ld, const struct an_ynode *n, struct an_config *c);
+
 /* acp, mcp stdio: inherit_env */
 int an_cfg_inherit_env(struct an_ld *ld, const struct an_ynode *n, struct an_target_proc *t);
 /* The optional `max_frame_bytes` of an acp or mcp target (at least 1). */

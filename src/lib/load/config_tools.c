@@ -2,6 +2,7 @@
  * uses, each served to it through ananke's proxy. */
 #include <string.h>
 
+#include "ananke/check.h"
 #include "core/interp.h"
 #include "load/config_int.h"
 #include "load/schema.h"
@@ -84,9 +85,40 @@ static int load_upstream(struct an_ld *ld, const struct an_ynode *n, struct an_t
     return 0;
 }
 
+/* ignore_args: {TOOL: [path, ...]} (docs/tools.md "Record and replay") */
+static int load_ignore(struct an_ld *ld, const struct an_ynode *n, struct an_tool_server *s)
+{
+    int rc;
+    if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "ignore_args")))
+        return rc;
+    s->nignore_args = n->npairs;
+    s->ignore_args = an_arena_alloc(ld->a, (n->npairs ? n->npairs : 1) * sizeof *s->ignore_args);
+    for (size_t i = 0; i < n->npairs; i++) {
+        struct an_tool_ignore *g = &s->ignore_args[i];
+        const struct an_ynode *v = n->pairs[i].value;
+        g->tool = n->pairs[i].key->str;
+        if ((rc = an_ld_expect(ld, v, AN_Y_SEQ, "ignore_args's list of argument paths")))
+            return rc;
+        g->npaths = v->nitems;
+        g->paths = an_arena_alloc(ld->a, (v->nitems ? v->nitems : 1) * sizeof *g->paths);
+        for (size_t k = 0; k < v->nitems; k++) {
+            json_t *none = NULL;
+            if ((rc = an_ld_string(ld, v->items[k], "an argument path", &g->paths[k])))
+                return rc;
+            if (!*g->paths[k] || an_json_path_get(NULL, g->paths[k], &none) != 0)
+                return an_fail(ld->err, AN_ESCHEMA, &v->items[k]->loc,
+                               "'%s' is not an argument path (keys separated by dots, array "
+                               "indexes as numbers, '*' for any)",
+                               g->paths[k]);
+        }
+    }
+    return 0;
+}
+
 int an_cfg_tool_servers(struct an_ld *ld, const struct an_ynode *n, struct an_config *c)
 {
-    static const char *const keys[] = {"upstream", "timeout_ms", "max_body_bytes", NULL};
+    static const char *const keys[] = {"upstream",    "timeout_ms",       "max_body_bytes",
+                                       "ignore_args", "replay_max_bytes", NULL};
     int rc;
     if ((rc = an_ld_expect(ld, n, AN_Y_MAP, "tool_servers")))
         return rc;
@@ -113,8 +145,12 @@ int an_cfg_tool_servers(struct an_ld *ld, const struct an_ynode *n, struct an_co
         if ((rc = load_upstream(ld, up, s)))
             return rc;
         const struct an_cfg_cap caps[] = {{"timeout_ms", &s->timeout_ms},
-                                          {"max_body_bytes", &s->max_body_bytes}};
-        if ((rc = an_cfg_caps(ld, m, caps, 2)))
+                                          {"max_body_bytes", &s->max_body_bytes},
+                                          {"replay_max_bytes", &s->replay_max_bytes}};
+        if ((rc = an_cfg_caps(ld, m, caps, 3)))
+            return rc;
+        const struct an_ynode *ig = an_yaml_get(m, "ignore_args");
+        if (ig && (rc = load_ignore(ld, ig, s)))
             return rc;
     }
     return 0;

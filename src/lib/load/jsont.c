@@ -752,6 +752,13 @@ static int build(struct jsont_ld *l, json_t *root)
     json_t *reqs = json_object_get(root, "requirements");
     if (reqs && load_strings(l, reqs, "requirements", &t->requirements, &t->nrequirements, false))
         return AN_ESCHEMA;
+    json_t *bind = json_object_get(root, "bindings");
+    if (bind && load_strings(l, bind, "bindings", &t->bindings, &t->nbindings, false))
+        return AN_ESCHEMA;
+    for (size_t i = 0; i < t->nbindings; i++)
+        if (strcmp(t->bindings[i], "jsonrpc") && strcmp(t->bindings[i], "rest"))
+            return bad(l, "'bindings' lists \"jsonrpc\" and \"rest\" (A2A), not '%s'",
+                       t->bindings[i]);
     int rc;
     if ((rc = load_preconds(l, json_object_get(root, "preconditions"))) ||
         (rc = load_files(l, json_object_get(root, "sandbox"))) ||

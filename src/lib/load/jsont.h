@@ -176,6 +176,10 @@ struct an_jsont {
     size_t ndocs;
     const char **requirements; /* the spec requirement IDs it checks ("A2A-TASK-012") */
     size_t nrequirements;
+    /* A2A: the bindings ("jsonrpc", "rest") the test speaks; none: every
+     * one (a step's JSON-RPC request is sent as its REST equivalent) */
+    const char **bindings;
+    size_t nbindings;
     struct an_jsont_precond *preconds;
     size_t npreconds;
     struct an_jsont_file *files;

@@ -259,10 +259,24 @@ static bool holds_config(const char *dir)
     return yes;
 }
 
-static void walk_dir(const char *dir, struct pathlist *out, unsigned depth)
+/* The directories from the root down to the one being walked: a symbolic
+ * link back to one of them (a loop) is not entered. */
+struct walk_up {
+    dev_t dev;
+    ino_t ino;
+    const struct walk_up *up;
+};
+
+static void walk_dir(const char *dir, struct pathlist *out, unsigned depth,
+                     const struct walk_up *up)
 {
-    if (depth > 32)
+    struct stat self;
+    if (depth > 32 || stat(dir, &self) != 0)
         return;
+    for (const struct walk_up *a = up; a; a = a->up)
+        if (a->dev == self.st_dev && a->ino == self.st_ino)
+            return;
+    const struct walk_up here = {self.st_dev, self.st_ino, up};
     DIR *d = opendir(dir);
     if (!d)
         return;
@@ -281,7 +295,7 @@ static void walk_dir(const char *dir, struct pathlist *out, unsigned depth)
         }
         if (is_dir) {
             if (!holds_config(p)) /* another project: its tests are its own */
-                walk_dir(p, out, depth + 1);
+                walk_dir(p, out, depth + 1, &here);
             free(p);
         } else if (is_test_file(e->d_name)) {
             pl_add(out, p);
@@ -320,7 +334,7 @@ static int discover(const struct an_load_opts *opts, const char *root, struct pa
             char *d = an_xstrdup(p);
             for (size_t k = strlen(d); k > 1 && d[k - 1] == '/'; k--)
                 d[k - 1] = '\0'; /* "suite/" lists "suite/x.test.yaml", not "suite//x" */
-            walk_dir(d, &found, 0);
+            walk_dir(d, &found, 0, NULL);
             free(d);
             if (found.n)
                 qsort(found.v, found.n, sizeof *found.v, cmp_str);

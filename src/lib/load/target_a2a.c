@@ -26,6 +26,7 @@ int an_target_a2a_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
                                        "agentCard",
                                        "endpoint",
                                        "version",
+                                       "binding",
                                        "blocking",
                                        "stream",
                                        "acceptedOutputModes",
@@ -78,6 +79,18 @@ int an_target_a2a_load(struct an_ld *ld, const struct an_ynode *n, struct an_tar
         else
             return an_fail(ld->err, AN_ESCHEMA, &v->loc,
                            "unknown A2A version '%s' (one of: auto, 1.0, 0.3)", s);
+    }
+    if ((v = an_yaml_get(n, "binding"))) {
+        static const char *const names[] = {"auto", "jsonrpc", "rest"}; /* enum an_a2a_binding */
+        const char *s;
+        if ((rc = an_ld_string(ld, v, "binding", &s)))
+            return rc;
+        a->binding = 0;
+        while (a->binding < 3 && strcmp(s, names[a->binding]))
+            a->binding++;
+        if (a->binding == 3)
+            return an_fail(ld->err, AN_ESCHEMA, &v->loc,
+                           "unknown A2A binding '%s' (one of: auto, jsonrpc, rest)", s);
     }
     if ((v = an_yaml_get(n, "blocking"))) {
         bool b;

@@ -9,10 +9,11 @@
 #include "ananke/model.h"
 
 struct an_a2a_target {
-    struct an_tmpl endpoint;        /* the JSON-RPC URL (over the card's); src NULL: the card's */
+    struct an_tmpl endpoint;        /* the interface URL (over the card's); src NULL: the card's */
     struct an_tmpl card_url;        /* agentCardUrl; src NULL: none */
     struct an_json_tmpl agent_card; /* inline agentCard; value NULL: none */
     int version;                    /* enum an_a2a_version (core/spec_names.h); 0: auto */
+    int binding;                    /* enum an_a2a_binding (proto/a2a.h); 0: auto */
     bool nonblocking;               /* `blocking: false` */
     int stream;                     /* `stream`: 1 true, 0 false, -1 auto (default) */
     bool trust_card_url;            /* `trust_card_url: true` */

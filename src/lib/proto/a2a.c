@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "proto/a2a.h"
+#include "proto/a2a_rest.h"
 #include "proto/http.h"
 #include "proto/sse.h"
 #include "proto/uuid.h"
@@ -39,6 +40,7 @@ struct xfer_io {
     struct an_http_resp resp;
     struct an_http_xfer xfer;
     char *body;
+    char *url;         /* REST: the request's URL (under the interface's); NULL: none */
     struct an_buf raw; /* a JSON answer's body */
     struct an_sse_parser sse;
     bool sse_mode, mode_known;
@@ -51,7 +53,7 @@ struct a2a_session {
     /* the options, copied */
     char *card_url, *endpoint, *api_key, *bearer;
     json_t *card_json; /* inline card; NULL: none */
-    int want_version, stream_opt;
+    int want_version, stream_opt, want_binding;
     bool blocking;
     char **modes;
     size_t nmodes;
@@ -68,6 +70,7 @@ struct a2a_session {
     char *url, *tenant;
     int version;
     bool stream;
+    bool rest;             /* the HTTP+JSON (REST) binding, else JSON-RPC */
     struct an_kv *headers; /* every request's: user headers, auth, A2A-Version */
     size_t nheaders;
     struct an_kv *bare; /* the same without credentials: ananke's own headers only,
@@ -107,6 +110,7 @@ static void io_release(struct xfer_io *io)
     an_sse_release(&io->sse);
     an_buf_release(&io->raw);
     free(io->body);
+    free(io->url);
     memset(io, 0, sizeof *io);
 }
 
@@ -125,6 +129,22 @@ static int take_answer(struct xfer_io *io, const char *data, size_t len, uint64_
     an_turn_add_frame(r, now, data, len);
     char why[256];
     json_t *j = an_json_parse(data, len, why, sizeof why);
+    if (j && s->rest) {
+        /* REST: the answer is the result itself (0.3: in the shapes of
+         * its protobuf JSON), an error event {code, message}: put it in
+         * the JSON-RPC envelope the rest of this reads */
+        bool err_ev = event && json_is_integer(json_object_get(j, "code")) &&
+                      json_object_get(j, "message");
+        json_t *env = json_pack("{s:I}", "id", (json_int_t)s->next_id);
+        if (err_ev)
+            json_object_set_new(env, "error", an_a2a_rest_error(j, 0));
+        else
+            json_object_set_new(env, "result",
+                                s->version == AN_A2A_V0_3 ? an_a2a_rest_result_in(j)
+                                                          : json_incref(j));
+        json_decref(j);
+        j = env;
+    }
     if (!j) {
         if (event)
             an_turn_fail(r, AN_EPROTO, "SSE event #%llu is not JSON: %s", (unsigned long long)event,
@@ -254,6 +274,7 @@ static int start(struct a2a_session *s, struct an_transcript *t, enum stage stag
     req.max_body = stage == ST_CARD ? CARD_MAX : s->max_turn_bytes;
     req.on_data = on_body;
     req.ud = io;
+    req.traceparent = cur(t)->traceparent;
     if (stage == ST_CARD)
         req.content_type = NULL; /* a redirect is followed by a2a_end, hop by hop */
     io->req = req;
@@ -273,6 +294,27 @@ static int start(struct a2a_session *s, struct an_transcript *t, enum stage stag
 static int start_card(struct a2a_session *s, struct an_transcript *t, CURL **easy)
 {
     return start(s, t, ST_CARD, NULL, s->card_at, "application/json", time_left(s), easy);
+}
+
+/* REST: a JSON-RPC body (taken) as its REST request: *url under the
+ * interface URL (the task id in it percent-encoded), the body it returns. */
+static char *rest_of(const struct a2a_session *s, char *rpc_body, char **url)
+{
+    json_t *j = json_loads(rpc_body, 0, NULL);
+    struct an_a2a_rest_req rr = {0};
+    struct an_buf u = AN_BUF_INIT;
+    size_t n = strlen(s->url);
+    while (n && s->url[n - 1] == '/')
+        n--;
+    an_buf_append(&u, s->url, n);
+    if (an_a2a_rest_route(an_json_str(j, "method"), json_object_get(j, "params"), s->version, &rr))
+        an_buf_puts(&u, rr.path);
+    *url = an_buf_detach(&u, NULL);
+    char *body = rr.body ? an_json_compact(rr.body) : an_xstrdup("{}");
+    an_a2a_rest_req_release(&rr);
+    json_decref(j);
+    free(rpc_body);
+    return body;
 }
 
 static int start_send(struct a2a_session *s, struct an_transcript *t, CURL **easy)
@@ -301,15 +343,32 @@ static int start_send(struct a2a_session *s, struct an_transcript *t, CURL **eas
     }
     free(cur(t)->run_id);
     cur(t)->run_id = an_xstrdup(mid);
-    return start(s, t, ST_SEND, body, s->url, s->stream ? "text/event-stream" : "application/json",
-                 time_left(s), easy);
+    char *url = NULL;
+    if (s->rest)
+        body = rest_of(s, body, &url);
+    int rc = start(s, t, ST_SEND, body, url ? url : s->url,
+                   s->stream ? "text/event-stream" : "application/json", time_left(s), easy);
+    if (s->io.active)
+        s->io.url = url; /* freed with the transfer */
+    else
+        free(url);
+    return rc;
 }
 
 static int start_cancel(struct a2a_session *s, struct an_transcript *t, CURL **easy)
 {
     char *body =
         an_a2a_cancel_body(s->version, ++s->next_id, an_json_str(s->dec.task, "id"), s->tenant);
-    return start(s, t, ST_CANCEL, body, s->url, "application/json", s->cancel_timeout_ms, easy);
+    char *url = NULL;
+    if (s->rest)
+        body = rest_of(s, body, &url);
+    int rc = start(s, t, ST_CANCEL, body, url ? url : s->url, "application/json",
+                   s->cancel_timeout_ms, easy);
+    if (s->io.active)
+        s->io.url = url;
+    else
+        free(url);
+    return rc;
 }
 
 /* Whether the config gave anything that must stay with its origin. */
@@ -346,8 +405,9 @@ static int settle(struct a2a_session *s, const json_t *card, struct an_err *err)
     const char *key_header = NULL;
     int rc;
     if (card) {
-        if ((rc = an_a2a_card_read(card, s->want_version, &c, err)))
+        if ((rc = an_a2a_card_read_binding(card, s->want_version, s->want_binding, &c, err)))
             return rc;
+        s->rest = c.rest;
         s->url = an_xstrdup(s->endpoint ? s->endpoint : c.url);
         /* the config wrote the endpoint, or the card itself; a fetched
          * card's URL is the agent's word */
@@ -360,6 +420,7 @@ static int settle(struct a2a_session *s, const json_t *card, struct an_err *err)
     } else {
         s->url = an_xstrdup(s->endpoint);
         s->url_trusted = true;
+        s->rest = s->want_binding == AN_A2A_BIND_REST;
         s->version = s->want_version;
         s->stream = s->stream_opt > 0;
     }
@@ -525,6 +586,28 @@ static void end_card(struct a2a_session *s, struct an_transcript *t, int rc, con
     s->want = ST_SEND;
 }
 
+/* REST: an error answer (4xx, 5xx) whose body is an A2A error (its start,
+ * as kept for messages, parses) fails the turn naming the status and the
+ * error; false when it is not one. */
+static bool rest_error(struct a2a_session *s, struct an_turn_rec *r, int rc)
+{
+    const struct an_http_resp *resp = &s->io.resp;
+    if (!s->rest || rc != AN_EHTTP || resp->status < 400 || r->status == AN_TURN_ERROR)
+        return false;
+    json_t *body = an_json_parse(resp->head, strlen(resp->head), NULL, 0);
+    if (!json_is_object(body)) {
+        json_decref(body);
+        return false;
+    }
+    json_t *e = an_a2a_rest_error(body, resp->status);
+    an_turn_fail(r, AN_EHTTP, "the agent answered HTTP %ld, A2A error %lld: %.500s", resp->status,
+                 (long long)json_integer_value(json_object_get(e, "code")),
+                 an_json_str(e, "message") ? an_json_str(e, "message") : "");
+    json_decref(e);
+    json_decref(body);
+    return true;
+}
+
 static void end_send(struct a2a_session *s, struct an_transcript *t, int rc, const char *msg,
                      CURLcode cc)
 {
@@ -604,7 +687,8 @@ static void end_send(struct a2a_session *s, struct an_transcript *t, int rc, con
     default:
         /* AN_EHTTP, or a frame that failed the turn (recorded
          * first: the first cause wins) */
-        an_turn_fail(r, rc, "%s", msg);
+        if (!rest_error(s, r, rc))
+            an_turn_fail(r, rc, "%s", msg);
         break;
     }
 }
@@ -738,6 +822,7 @@ int an_a2a_open(struct an_session **out, const struct an_a2a_opts *o, struct an_
     s->api_key = dup_or_null(o->api_key);
     s->bearer = dup_or_null(o->bearer);
     s->want_version = o->version;
+    s->want_binding = o->binding;
     s->stream_opt = o->stream;
     s->blocking = o->blocking;
     s->trust_card_url = o->trust_card_url;

@@ -1,6 +1,8 @@
 /*
  * A2A (Agent2Agent) client: agent-card discovery, A2A 1.0 and 0.3 over
- * JSON-RPC, blocking or streamed (SSE) answers, tasks (docs/a2a.md).
+ * JSON-RPC or HTTP+JSON (REST: the same requests translated by
+ * proto/a2a_rest.h), blocking or streamed (SSE) answers, tasks
+ * (docs/a2a.md).
  *
  * The session (a2a.c) is transfer-based like the AG-UI one: a turn is the
  * card GET (first turn only, when the card must be fetched), the send, and,
@@ -39,10 +41,15 @@ const char *an_a2a_version_name(int v);
 
 /* ---- the agent card ---- */
 
+/* The binding spoken (a target's `binding`): the card's first one ananke
+ * speaks, JSON-RPC, or HTTP+JSON (REST, proto/a2a_rest.h). */
+enum an_a2a_binding { AN_A2A_BIND_AUTO = 0, AN_A2A_BIND_JSONRPC, AN_A2A_BIND_REST };
+
 /* What ananke takes from a card. */
 struct an_a2a_card {
     char *name;
-    char *url;            /* the JSON-RPC interface chosen */
+    char *url;            /* the interface chosen */
+    bool rest;            /* it is an HTTP+JSON (REST) one */
     char *tenant;         /* 1.0: that interface's tenant; NULL: none */
     int version;          /* AN_A2A_V1_0 or AN_A2A_V0_3 */
     bool streaming;       /* capabilities.streaming */
@@ -55,6 +62,10 @@ struct an_a2a_card {
  * AN_EPROTO with the reason when the card is not an object, has no name,
  * or offers no such interface. */
 int an_a2a_card_read(const json_t *card, int want, struct an_a2a_card *out, struct an_err *err);
+/* The same for the interfaces of binding `bind` (enum an_a2a_binding; AUTO:
+ * JSON-RPC or HTTP+JSON, whichever the card lists first). */
+int an_a2a_card_read_binding(const json_t *card, int want, int bind, struct an_a2a_card *out,
+                             struct an_err *err);
 void an_a2a_card_release(struct an_a2a_card *c);
 /* "<scheme>://<host[:port]>/.well-known/agent-card.json" for a URL. Caller frees. */
 char *an_a2a_card_url_for(const char *endpoint);
@@ -117,7 +128,8 @@ void an_a2a_turn_release(struct an_a2a_turn *d);
 struct an_a2a_opts {
     const char *card_url; /* fetch the card here; NULL: see endpoint */
     const json_t *card;   /* an inline card; NULL: none */
-    const char *endpoint; /* the JSON-RPC URL, over the card's; with neither
+    int binding;          /* enum an_a2a_binding: AUTO, the card's first */
+    const char *endpoint; /* the interface URL, over the card's; with neither
                              card nor card_url and version AUTO the card is
                              fetched from an_a2a_card_url_for(endpoint) */
     int version;          /* AN_A2A_AUTO: the card's */

@@ -29,6 +29,18 @@ static bool is_jsonrpc(const char *binding)
     return binding && !strcasecmp(binding, "JSONRPC");
 }
 
+static bool is_rest(const char *binding)
+{
+    return binding && !strcasecmp(binding, "HTTP+JSON");
+}
+
+/* Does an interface of `binding` (the card's word) serve what was asked? */
+static bool binding_ok(const char *binding, int want)
+{
+    return (want != AN_A2A_BIND_REST && is_jsonrpc(binding)) ||
+           (want != AN_A2A_BIND_JSONRPC && is_rest(binding));
+}
+
 /* The first apiKey scheme whose key goes in a header: 1.0 writes
  * {"apiKeySecurityScheme": {location, name}}, 0.3 {type: apiKey, in, name}. */
 static const char *api_key_header(const json_t *schemes)
@@ -57,17 +69,19 @@ static const char *api_key_header(const json_t *schemes)
  * in the card's order of preference. */
 struct iface {
     const char *url, *tenant, *version;
+    bool rest;
 };
 
-static size_t list_ifaces(const json_t *card, struct iface *out, size_t max)
+static size_t list_ifaces(const json_t *card, int bind, struct iface *out, size_t max)
 {
     size_t n = 0, i;
     json_t *it;
     json_array_foreach(json_object_get(card, "supportedInterfaces"), i, it)
     {
-        if (n < max && is_jsonrpc(an_json_str(it, "protocolBinding")) && an_json_str(it, "url"))
+        const char *b = an_json_str(it, "protocolBinding");
+        if (n < max && binding_ok(b, bind) && an_json_str(it, "url"))
             out[n++] = (struct iface){an_json_str(it, "url"), an_json_str(it, "tenant"),
-                                      an_json_str(it, "protocolVersion")};
+                                      an_json_str(it, "protocolVersion"), is_rest(b)};
     }
     if (n)
         return n;
@@ -77,17 +91,24 @@ static size_t list_ifaces(const json_t *card, struct iface *out, size_t max)
     if (!ver)
         ver = "0.3";
     const char *pref = an_json_str(card, "preferredTransport");
-    if (an_json_str(card, "url") && (!pref || is_jsonrpc(pref)) && n < max)
-        out[n++] = (struct iface){an_json_str(card, "url"), NULL, ver};
+    if (an_json_str(card, "url") && binding_ok(pref ? pref : "JSONRPC", bind) && n < max)
+        out[n++] = (struct iface){an_json_str(card, "url"), NULL, ver, is_rest(pref)};
     json_array_foreach(json_object_get(card, "additionalInterfaces"), i, it)
     {
-        if (n < max && is_jsonrpc(an_json_str(it, "transport")) && an_json_str(it, "url"))
-            out[n++] = (struct iface){an_json_str(it, "url"), NULL, ver};
+        const char *b = an_json_str(it, "transport");
+        if (n < max && binding_ok(b, bind) && an_json_str(it, "url"))
+            out[n++] = (struct iface){an_json_str(it, "url"), NULL, ver, is_rest(b)};
     }
     return n;
 }
 
 int an_a2a_card_read(const json_t *card, int want, struct an_a2a_card *out, struct an_err *err)
+{
+    return an_a2a_card_read_binding(card, want, AN_A2A_BIND_JSONRPC, out, err);
+}
+
+int an_a2a_card_read_binding(const json_t *card, int want, int bind, struct an_a2a_card *out,
+                             struct an_err *err)
 {
     memset(out, 0, sizeof *out);
     if (!json_is_object(card))
@@ -96,7 +117,7 @@ int an_a2a_card_read(const json_t *card, int want, struct an_a2a_card *out, stru
     if (!name)
         return an_fail(err, AN_EPROTO, NULL, "the agent card has no 'name'");
     struct iface ifs[32];
-    size_t n = list_ifaces(card, ifs, 32);
+    size_t n = list_ifaces(card, bind, ifs, 32);
     const struct iface *pick = NULL;
     int ver = AN_A2A_AUTO;
     for (size_t i = 0; i < n && !pick; i++) {
@@ -106,20 +127,23 @@ int an_a2a_card_read(const json_t *card, int want, struct an_a2a_card *out, stru
             ver = v;
         }
     }
+    const char *bname = bind == AN_A2A_BIND_JSONRPC ? "JSON-RPC"
+                        : bind == AN_A2A_BIND_REST  ? "HTTP+JSON"
+                                                    : "JSON-RPC or HTTP+JSON";
     if (!pick) {
         struct an_buf seen = AN_BUF_INIT;
         for (size_t i = 0; i < n; i++)
             an_buf_printf(&seen, "%s%s", i ? ", " : "", ifs[i].version ? ifs[i].version : "?");
         if (want != AN_A2A_AUTO)
             an_fail(err, AN_EPROTO, NULL,
-                    "agent card '%s' offers no JSON-RPC interface of A2A %s (JSON-RPC versions "
+                    "agent card '%s' offers no %s interface of A2A %s (%s versions "
                     "offered: %s)",
-                    name, an_a2a_version_name(want), n ? an_buf_cstr(&seen) : "none");
+                    name, bname, an_a2a_version_name(want), bname, n ? an_buf_cstr(&seen) : "none");
         else
             an_fail(err, AN_EPROTO, NULL,
-                    "agent card '%s' offers no JSON-RPC interface of A2A 1.0 or 0.3 (JSON-RPC "
+                    "agent card '%s' offers no %s interface of A2A 1.0 or 0.3 (%s "
                     "versions offered: %s)",
-                    name, n ? an_buf_cstr(&seen) : "none");
+                    name, bname, bname, n ? an_buf_cstr(&seen) : "none");
         an_buf_release(&seen);
         return AN_EPROTO;
     }
@@ -131,6 +155,7 @@ int an_a2a_card_read(const json_t *card, int want, struct an_a2a_card *out, stru
     out->url = an_xstrdup(pick->url);
     out->tenant = pick->tenant && *pick->tenant ? an_xstrdup(pick->tenant) : NULL;
     out->version = ver;
+    out->rest = pick->rest;
     out->streaming =
         json_is_true(json_object_get(json_object_get(card, "capabilities"), "streaming"));
     const char *h = api_key_header(json_object_get(card, "securitySchemes"));

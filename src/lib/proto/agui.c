@@ -142,6 +142,7 @@ static int agui_begin(struct an_session *base, struct an_transcript *t, const ch
     req.max_body = s->max_turn_bytes;
     req.on_data = on_body;
     req.ud = io;
+    req.traceparent = r->traceparent;
     io->req = req;
     io->active = true;
 

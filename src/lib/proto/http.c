@@ -158,6 +158,13 @@ static bool overridden(const struct an_http_req *req, const char *name)
     return false;
 }
 
+static const char *tracestate;
+
+void an_http_set_tracestate(const char *ts)
+{
+    tracestate = ts;
+}
+
 static void add_header(struct an_http_xfer *x, const char *name, const char *value)
 {
     struct an_buf b = AN_BUF_INIT;
@@ -205,6 +212,11 @@ int an_http_xfer_init(struct an_http_xfer *x, const struct an_http_req *req,
         add_header(x, "Content-Type", req->content_type);
     if (req->accept && !overridden(req, "Accept"))
         add_header(x, "Accept", req->accept);
+    if (req->traceparent && *req->traceparent && !overridden(req, "traceparent")) {
+        add_header(x, "traceparent", req->traceparent);
+        if (tracestate && *tracestate && !overridden(req, "tracestate"))
+            add_header(x, "tracestate", tracestate);
+    }
     /* curl waits up to a second for "100 Continue" before sending a body
      * over 1 KiB; agents rarely answer it, and that second would show up
      * in every turn's timing. */

@@ -51,6 +51,11 @@ struct an_http_req {
      * resp.location and starts a new request with the headers fit for the
      * new origin (an_http_same_origin). */
     bool every_body; /* non-2xx bodies go to on_data too (and to `head`) */
+    /* W3C trace context of the turn (an_turn_rec.traceparent): sent as the
+     * `traceparent` header, with `tracestate` when the run set one
+     * (an_http_set_tracestate), unless `headers` name them; NULL or "":
+     * neither is sent */
+    const char *traceparent;
     an_http_data_fn on_data;
     void *ud;
 };
@@ -91,6 +96,10 @@ void an_http_global_init(void);
  * cancelled (core/cancel: Ctrl-C, SIGTERM), so a request in flight to a
  * silent server does not hold the run; set CURLOPT_NOPROGRESS to 0 too. */
 int an_http_cancel_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un);
+/* The `tracestate` header sent with every traceparent (docs/otel.md);
+ * NULL: none. Borrowed until set again: set it before a run starts its
+ * threads and to NULL after. */
+void an_http_set_tracestate(const char *tracestate);
 /* Free this thread's pool of reusable easy handles (at the end of a run). */
 void an_http_thread_cleanup(void);
 

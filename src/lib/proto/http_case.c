@@ -105,6 +105,7 @@ static int hc_begin(struct an_session *base, struct an_transcript *t, const char
     req.timeout_ms = s->timeout_ms;
     req.max_body = s->max_body;
     req.every_body = true; /* a failed answer's body is kept (body_snippet_bytes) */
+    req.traceparent = r->traceparent;
     req.on_data = on_body;
     req.ud = s;
     s->req = req;

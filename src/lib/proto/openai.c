@@ -249,6 +249,7 @@ static int start_round(struct oai_session *s, struct an_transcript *t, CURL **ea
     hr.max_body = s->max_turn_bytes;
     hr.on_data = on_body;
     hr.ud = io;
+    hr.traceparent = cur(t)->traceparent;
     io->req = hr;
     io->active = true;
 

@@ -25,8 +25,8 @@ static void xml(struct an_buf *b, const char *s, bool attr)
 }
 
 /* The spec revision's requirements of an agent, as testsuite properties:
- * "spec", "must_coverage" ("51/56 met, 54/56 tested") and one
- * "requirement:ID" = "MUST met" per requirement. */
+ * "spec", "must_coverage" ("51/56 met, 54/56 tested"), A2A's "binding",
+ * and one "requirement:ID" = "MUST met" per requirement. */
 static void suite_properties(struct an_buf *b, const struct an_comply_result *r,
                              const struct an_comply_agent *a)
 {
@@ -40,6 +40,8 @@ static void suite_properties(struct an_buf *b, const struct an_comply_result *r,
                   "\"/>\n      <property name=\"must_coverage\" value=\"%zu/%zu met, %zu/%zu "
                   "tested\"/>\n",
                   k, m, t, m);
+    if (a->binding) /* A2A: which binding these results came from */
+        an_buf_printf(b, "      <property name=\"binding\" value=\"%s\"/>\n", a->binding);
     for (size_t q = 0; q < a->nreqs; q++) {
         an_buf_puts(b, "      <property name=\"requirement:");
         xml(b, a->reqs[q].id, true);

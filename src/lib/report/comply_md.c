@@ -329,6 +329,9 @@ static void mcp_lines(struct an_buf *b, const struct an_comply_agent *a)
 /* A2A: what the card says (the probe). */
 static void a2a_lines(struct an_buf *b, const struct an_comply_agent *a)
 {
+    if (a->binding)
+        an_buf_printf(b, "- Binding: %s\n",
+                      !strcmp(a->binding, "rest") ? "HTTP+JSON (REST)" : "JSON-RPC");
     if (!a->init) {
         an_buf_puts(b, "- Agent card: none: ");
         text(b, a->init_error ? a->init_error : "?");

@@ -188,6 +188,7 @@ void an_comply_result_release(struct an_comply_result *r)
         free(a->command);
         json_decref(a->init);
         free(a->init_error);
+        free(a->binding);
         json_decref(a->modes);
         json_decref(a->commands);
         for (size_t k = 0; k < a->ntests; k++)
@@ -334,6 +335,8 @@ json_t *an_comply_result_to_json(const struct an_comply_result *r)
                                "command", str_or_null(a->command), "initialize", a->init,
                                "init_error", str_or_null(a->init_error), "modes", a->modes,
                                "commands", a->commands, "tests", tests);
+        if (a->binding)
+            json_object_set_new(aj, "binding", json_string(a->binding));
         if (r->spec) {
             size_t m, t, k;
             an_comply_must_counts(a, &m, &t, &k);

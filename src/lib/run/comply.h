@@ -123,6 +123,11 @@ void an_comply_agui_run(const struct an_comply_spec *spec, const struct an_compl
  */
 void an_comply_a2a_probe(const struct an_comply_spec *spec, struct an_comply_agent *a,
                          const struct an_comply_opts *o);
+/* The bindings to run (a comply_plan_int.h `bindings` hook): `wanted`, or
+ * those the probed card offers on the base URL's origin ("jsonrpc" first);
+ * JSON-RPC when it offers neither (its tests then say why they fail). */
+size_t an_comply_a2a_bindings(const struct an_comply_agent *probed, const char *wanted,
+                              const char *out[2]);
 void an_comply_a2a_run(const struct an_comply_spec *spec, const struct an_comply_agent *a,
                        const struct an_jsont *t, const struct an_comply_opts *o,
                        struct an_comply_test *out);

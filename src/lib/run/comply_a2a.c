@@ -4,6 +4,14 @@
  * the well-known path; the JSON-RPC URL is the card's `url`, and only on
  * the base URL's origin: a card cannot send ananke elsewhere.
  *
+ * Over REST (the agent's `binding` "rest", an_comply_a2a_bindings) each
+ * step's JSON-RPC body is sent as its REST request under the card's
+ * HTTP+JSON URL (proto/a2a_rest.h), and the answer is read back into the
+ * same outcome: `response` {jsonrpc, id: the step's, result | error} in the
+ * JSON-RPC shapes, each event likewise. The expected http.status is the
+ * binding's to judge (rest_status), and a test whose `bindings` leave REST
+ * out is NA.
+ *
  * Each `http` step is one request: a POST of its body to the JSON-RPC URL
  * (or to `path` on the base URL), or a GET of `path`. The whole answer is
  * read, bounded by the step's window and the caps: a JSON body, or an SSE
@@ -40,6 +48,8 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/jsonmatch.h"
+#include "core/spec_names.h"
+#include "proto/a2a_rest.h"
 #include "proto/http.h"
 #include "proto/sse.h"
 #include "proto/uuid.h"
@@ -55,13 +65,16 @@
 struct a2a_eng {
     const struct an_comply_opts *o;
     const char *base; /* the agent's base URL, without a trailing '/' */
-    char *rpc;        /* the card's JSON-RPC URL, or NULL */
+    bool rest;        /* the binding spoken: REST (HTTP+JSON), else JSON-RPC */
+    char *rpc;        /* the card's URL of that binding, or NULL */
     char *rpc_why;    /* why there is none */
     struct an_comply_test *out;
     struct an_vars vars;
     FILE *log;
     json_t *seen;
 };
+
+static char *base_of(const char *url);
 
 static int64_t window(const struct an_comply_opts *o, int64_t ms)
 {
@@ -79,7 +92,24 @@ struct xfer {
     size_t max_body;
     json_t *events;
     size_t not_json;
+    const json_t *rest_id; /* REST: events are read into JSON-RPC ones under this id */
 };
+
+/* A REST answer (an SSE event's data, or a body with its HTTP status; 0
+ * for an event) in the JSON-RPC shape the suite's expectations are
+ * written against: {jsonrpc, id: the step's, result | error}. An event
+ * that is an error body ({code, message}) is an error. New reference. */
+static json_t *rest_envelope(const json_t *body, long status, const json_t *rid)
+{
+    json_t *env = json_pack("{s:s,s:O}", "jsonrpc", "2.0", "id", rid ? rid : json_null());
+    bool err_event = !status && json_is_integer(json_object_get(body, "code")) &&
+                     json_object_get(body, "message");
+    if ((status && (status < 200 || status > 299)) || err_event)
+        json_object_set_new(env, "error", an_a2a_rest_error(body, status));
+    else
+        json_object_set_new(env, "result", body ? an_a2a_rest_result_in(body) : json_object());
+    return env;
+}
 
 static int on_event(void *ud, const struct an_sse_event *ev)
 {
@@ -88,6 +118,10 @@ static int on_event(void *ud, const struct an_sse_event *ev)
     if (!j) {
         x->not_json++;
         j = an_json_lossy(ev->data, ev->len);
+    } else if (x->rest_id) {
+        json_t *env = rest_envelope(j, 0, x->rest_id);
+        json_decref(j);
+        j = env;
     }
     json_array_append_new(x->events, j);
     return 0;
@@ -150,6 +184,7 @@ struct request {
     const char *url, *method, *body, *accept;
     const json_t *headers; /* name -> value, or NULL */
     const json_t *rid;     /* the JSON-RPC id sent, or NULL */
+    bool rest;             /* a REST request: its answer is read back as JSON-RPC */
     int64_t window_ms;
 };
 
@@ -168,7 +203,11 @@ static json_t *outcome(struct xfer *x, const struct an_http_resp *resp, int rc,
     json_t *response = json_null(), *body = json_null();
     if (!sse && x->body.len) {
         json_t *j = an_json_parse(x->body.data, x->body.len, NULL, 0);
-        if (j) {
+        if (j && rq->rest) {
+            json_decref(response);
+            response = rest_envelope(j, (long)resp->status, rq->rid);
+            json_decref(j);
+        } else if (j) {
             json_decref(response);
             response = j;
         } else {
@@ -225,7 +264,8 @@ static json_t *outcome(struct xfer *x, const struct an_http_resp *resp, int rc,
 static json_t *exchange(const struct request *rq, FILE *log, const struct an_comply_opts *opts)
 {
     struct xfer x = {.events = json_array(),
-                     .max_body = opts->max_turn_bytes ? opts->max_turn_bytes : MAX_BODY_BYTES};
+                     .max_body = opts->max_turn_bytes ? opts->max_turn_bytes : MAX_BODY_BYTES,
+                     .rest_id = rq->rest ? (rq->rid ? rq->rid : json_null()) : NULL};
     size_t max_event = opts->max_event_bytes ? opts->max_event_bytes : MAX_EVENT_BYTES;
     an_sse_init(&x.sse, max_event, on_event, &x);
     size_t nh = json_object_size(rq->headers), k = 0;
@@ -237,15 +277,15 @@ static json_t *exchange(const struct request *rq, FILE *log, const struct an_com
         kv[k].name = name;
         kv[k++].value = json_string_value(val);
     }
-    bool get = !strcmp(rq->method, "GET");
+    bool get = !strcmp(rq->method, "GET"), bodyless = get || !strcmp(rq->method, "DELETE");
     struct an_http_req req = AN_HTTP_REQ_INIT;
     req.url = rq->url;
     req.accept = rq->accept;
-    req.content_type = get ? NULL : "application/json";
+    req.content_type = bodyless ? NULL : "application/json";
     req.headers = kv;
     req.nheaders = k;
-    req.body = get ? NULL : rq->body;
-    req.body_len = get ? 0 : strlen(rq->body);
+    req.body = bodyless ? NULL : rq->body;
+    req.body_len = bodyless ? 0 : strlen(rq->body);
     req.timeout_ms = rq->window_ms;
     req.max_body = x.max_body;
     req.every_body = true;
@@ -266,6 +306,8 @@ static json_t *exchange(const struct request *rq, FILE *log, const struct an_com
     if (!rc) {
         if (get)
             curl_easy_setopt(xf.easy, CURLOPT_HTTPGET, 1L);
+        else if (bodyless)
+            curl_easy_setopt(xf.easy, CURLOPT_CUSTOMREQUEST, rq->method);
         curl_easy_setopt(xf.easy, CURLOPT_XFERINFOFUNCTION, an_http_cancel_progress);
         curl_easy_setopt(xf.easy, CURLOPT_NOPROGRESS, 0L);
         CURLcode cc = curl_easy_perform(xf.easy);
@@ -338,6 +380,65 @@ static const char *default_accept(const json_t *body)
     return "application/json";
 }
 
+/* REST: what HTTP says is the binding's, not the suite's: drop the
+ * expected http.status (written for JSON-RPC, where every answer is 200)
+ * of the expectation and of each alternative; rest_status() judges it. */
+static void drop_http_status(json_t *expect, json_t *any_of)
+{
+    json_object_del(json_object_get(expect, "http"), "status");
+    size_t i;
+    json_t *alt;
+    json_array_foreach(any_of, i, alt) json_object_del(json_object_get(alt, "http"), "status");
+}
+
+/* The REST binding's own check of an answer read whole: an error has a
+ * non-2xx status (a task not found 404, as every REST API says it), a
+ * result or a stream a 2xx one. */
+static bool rest_status(struct a2a_eng *e, int step, const json_t *o)
+{
+    const json_t *http = json_object_get(o, "http");
+    long hs = (long)json_integer_value(json_object_get(http, "status"));
+    const json_t *err = json_object_get(json_object_get(o, "response"), "error");
+    if (json_is_object(err)) {
+        long code = (long)json_integer_value(json_object_get(err, "code"));
+        if (code == -32001 ? hs == 404 : hs >= 400 && hs <= 599)
+            return true;
+        unmet(e, step, "REST: error %ld answered with HTTP %ld, expected %s", code, hs,
+              code == -32001 ? "404" : "a 4xx or 5xx status");
+        return false;
+    }
+    if (hs >= 200 && hs <= 299)
+        return true;
+    unmet(e, step, "REST: a result answered with HTTP %ld, expected a 2xx status", hs);
+    return false;
+}
+
+/* The REST request of a step's JSON-RPC body js: *url under the card's
+ * REST URL, *body, *verb, *accept (when the step set none). False with an
+ * unmet part when the method has no REST route. */
+static bool rest_request(struct a2a_eng *e, int step, const json_t *js, char **url, char **body,
+                         const char **verb, char **accept)
+{
+    struct an_a2a_rest_req rr = {0};
+    const char *m = an_json_str(js, "method");
+    if (!an_a2a_rest_route(m, json_object_get(js, "params"), AN_A2A_V0_3, &rr)) {
+        unmet(e, step, "REST: JSON-RPC method '%s' has no REST route", m ? m : "(none)");
+        return false;
+    }
+    char *base = base_of(e->rpc);
+    struct an_buf u = AN_BUF_INIT;
+    an_buf_printf(&u, "%s%s", base, rr.path);
+    free(base);
+    *url = an_buf_detach(&u, NULL);
+    free(*body);
+    *body = rr.body ? an_json_compact(rr.body) : NULL;
+    *verb = rr.verb;
+    if (!*accept)
+        *accept = an_xstrdup(rr.stream ? "text/event-stream" : "application/json");
+    an_a2a_rest_req_release(&rr);
+    return true;
+}
+
 static bool step_exchange(struct a2a_eng *e, const struct an_jsont_step *st)
 {
     const struct an_jsont_agui *g = st->agui;
@@ -367,17 +468,25 @@ static bool step_exchange(struct a2a_eng *e, const struct an_jsont_step *st)
         an_buf_printf(&u, "%s%s", e->base, path);
         url = an_buf_detach(&u, NULL);
     } else if (!e->rpc) {
-        unmet(e, (int)st->index, "no JSON-RPC URL to send to: %s", e->rpc_why);
+        unmet(e, (int)st->index, "no %s URL to send to: %s", e->rest ? "REST" : "JSON-RPC",
+              e->rpc_why);
         goto done;
     }
-    if (js && !body)
+    const char *verb = g->method ? g->method : "POST";
+    bool rest = e->rest && !path;
+    if (rest && !rest_request(e, (int)st->index, js, &url, &body, &verb, &accept))
+        goto done;
+    if (rest)
+        drop_http_status(expect, any_of);
+    if (js && !body && !rest)
         body = an_json_compact(js);
     struct request rq = {.url = url ? url : e->rpc,
-                         .method = g->method ? g->method : "POST",
+                         .method = verb,
                          .body = body ? body : "",
                          .accept = accept ? accept : default_accept(js),
                          .headers = headers,
                          .rid = json_object_get(js, "id"),
+                         .rest = rest,
                          .window_ms = window(e->o, st->ms)};
     o = exchange(&rq, e->log, e->o);
     if (g->observe) {
@@ -393,6 +502,8 @@ static bool step_exchange(struct a2a_eng *e, const struct an_jsont_step *st)
     ok = comply_agui_judge(expect, any_of, o, (int)st->index, e->out, &matched);
     if (!ok && !strcmp(an_json_str(o, "status"), "completed"))
         say_what_differs(e->out, before);
+    if (ok && rest && !strcmp(an_json_str(o, "status"), "completed"))
+        ok = rest_status(e, (int)st->index, o);
     if (ok)
         ok = comply_captures(e->out, &e->vars, st, o, matched);
     ok = ok && !an_cancelled();
@@ -434,24 +545,41 @@ static char *base_of(const char *url)
     return an_xstrndup(url, n);
 }
 
-/* The card's JSON-RPC URL on the base's origin, or NULL with *why. */
-static char *rpc_url(const json_t *card, const char *base, char **why)
+/* The card's URL of a binding ("JSONRPC" or "HTTP+JSON"): a 0.3 card's
+ * `url` when its preferredTransport (JSONRPC when absent) is that one, or
+ * an additionalInterfaces entry; a 1.0 card's supportedInterfaces entry. */
+static const char *iface_of(const json_t *card, const char *binding)
 {
-    const char *u = NULL;
     const char *pt = an_json_str(card, "preferredTransport");
-    if (an_json_str(card, "url") && (!pt || !strcasecmp(pt, "JSONRPC")))
-        u = an_json_str(card, "url");
+    if (an_json_str(card, "url") && !strcasecmp(pt ? pt : "JSONRPC", binding))
+        return an_json_str(card, "url");
     size_t i;
     const json_t *itf;
     json_array_foreach(json_object_get(card, "additionalInterfaces"), i, itf)
     {
         const char *t = an_json_str(itf, "transport");
-        if (!u && t && !strcasecmp(t, "JSONRPC"))
-            u = an_json_str(itf, "url");
+        if (t && !strcasecmp(t, binding) && an_json_str(itf, "url"))
+            return an_json_str(itf, "url");
     }
+    json_array_foreach(json_object_get(card, "supportedInterfaces"), i, itf)
+    {
+        const char *t = an_json_str(itf, "protocolBinding");
+        if (t && !strcasecmp(t, binding) && an_json_str(itf, "url"))
+            return an_json_str(itf, "url");
+    }
+    return NULL;
+}
+
+/* The card's URL of the binding on the base's origin, or NULL with *why. */
+static char *rpc_url(const json_t *card, const char *base, bool rest, char **why)
+{
+    const char *u = iface_of(card, rest ? "HTTP+JSON" : "JSONRPC");
     struct an_buf b = AN_BUF_INIT;
     if (!card)
         an_buf_puts(&b, "no agent card");
+    else if (!u && rest)
+        an_buf_puts(&b, "the agent card names no HTTP+JSON (REST) URL ('url' with "
+                        "preferredTransport HTTP+JSON, or an additionalInterfaces entry)");
     else if (!u)
         an_buf_puts(&b, "the agent card names no JSON-RPC URL ('url' with preferredTransport "
                         "JSONRPC, or an additionalInterfaces entry)");
@@ -466,22 +594,62 @@ static char *rpc_url(const json_t *card, const char *base, char **why)
     return NULL;
 }
 
+size_t an_comply_a2a_bindings(const struct an_comply_agent *probed, const char *wanted,
+                              const char *out[2])
+{
+    if (wanted) {
+        out[0] = !strcmp(wanted, "rest") ? "rest" : "jsonrpc";
+        return 1;
+    }
+    char *base = base_of(probed->command ? probed->command : "");
+    size_t n = 0;
+    const char *u = iface_of(probed->init, "JSONRPC");
+    if (u && an_http_same_origin(u, base))
+        out[n++] = "jsonrpc";
+    u = iface_of(probed->init, "HTTP+JSON");
+    if (u && an_http_same_origin(u, base))
+        out[n++] = "rest";
+    free(base);
+    if (!n)
+        out[n++] = "jsonrpc"; /* its tests say what is missing */
+    return n;
+}
+
+/* NULL when test t speaks the engine's binding, else why it is NA. */
+static char *binding_na(const struct an_jsont *t, bool rest)
+{
+    if (!t->nbindings)
+        return NULL;
+    for (size_t i = 0; i < t->nbindings; i++)
+        if (!strcmp(t->bindings[i], rest ? "rest" : "jsonrpc"))
+            return NULL;
+    return an_xstrdup(rest ? "a JSON-RPC binding test (this run speaks REST)"
+                           : "a REST binding test (this run speaks JSON-RPC)");
+}
+
 void an_comply_a2a_run(const struct an_comply_spec *spec, const struct an_comply_agent *a,
                        const struct an_jsont *t, const struct an_comply_opts *o,
                        struct an_comply_test *out)
 {
     int64_t t0 = an_clock_mono_ms();
     comply_fill_meta(out, t);
-    char *na = an_comply_precheck(t, a->init ? json_object_get(a->init, "capabilities") : NULL);
+    bool rest = a->binding && !strcmp(a->binding, "rest");
+    char *na = binding_na(t, rest);
+    if (!na)
+        na = an_comply_precheck(t, a->init ? json_object_get(a->init, "capabilities") : NULL);
     if (na) {
         out->status = AN_COMPLY_NA;
         out->na_reason = na;
         return;
     }
     char *base = base_of(spec->command);
-    struct a2a_eng e = {
-        .o = o, .base = base, .out = out, .log = o->log ? o->log : stderr, .seen = json_array()};
-    e.rpc = rpc_url(a->init, base, &e.rpc_why);
+    struct a2a_eng e = {.o = o,
+                        .base = base,
+                        .rest = rest,
+                        .out = out,
+                        .log = o->log ? o->log : stderr,
+                        .seen = json_array()};
+    e.rpc = rpc_url(a->init, base, rest, &e.rpc_why);
     if (!a->init) {
         free(e.rpc_why);
         struct an_buf b = AN_BUF_INIT;

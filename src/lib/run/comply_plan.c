@@ -229,6 +229,8 @@ int an_comply_plan_new(struct an_comply_plan **out, const struct an_comply_plan_
     *out = p;
     p->o = *o;
     p->protocol = an_xstrdup(o->protocol ? o->protocol : "acp");
+    p->binding = o->binding ? an_xstrdup(o->binding) : NULL;
+    p->o.binding = p->binding;
     p->o.protocol = p->protocol;
     if (!(p->proto = an_comply_protocol_row(p->protocol)))
         return an_comply_plan_fail(p, AN_EUSAGE, "unknown protocol '%s'", p->protocol);
@@ -296,6 +298,7 @@ void an_comply_plan_free(struct an_comply_plan *p)
         agent_free(&p->agents[i]);
     free(p->agents);
     an_comply_strv_free(p->confine_paths);
+    free(p->binding);
     an_comply_strv_free(p->pick);
     an_comply_strv_free(p->agent_specs);
     free(p->settings);

@@ -22,6 +22,11 @@ struct an_comply_protocol {
     void (*run)(const struct an_comply_spec *, const struct an_comply_agent *,
                 const struct an_jsont *, const struct an_comply_opts *, struct an_comply_test *);
     const char *probe_what; /* "initialize": what failed when the probe did */
+    /* A2A: the bindings an agent's tests run over, from its probe and
+     * --binding (`wanted`, NULL: the card's): fills up to 2 names, returns
+     * how many; NULL hook: one run, no binding */
+    size_t (*bindings)(const struct an_comply_agent *probed, const char *wanted,
+                       const char *out[2]);
 };
 /* The row named name, or NULL. */
 const struct an_comply_protocol *an_comply_protocol_row(const char *name);
@@ -51,6 +56,7 @@ struct an_comply_plan {
     size_t ntests;
     struct an_comply_plan_agent *agents;
     size_t nagents;
+    char *binding;              /* A2A --binding, copied, or NULL */
     char *spec;                 /* the requirement set's revision, or NULL */
     struct an_comply_req *reqs; /* its rows (comply_reqs.c) */
     size_t nreqs;

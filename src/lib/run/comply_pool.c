@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "ananke/cancel.h"
+#include "core/buf.h"
 #include "core/clock.h"
+#include "core/json.h"
 #include "proto/http.h"
 #include "run/comply_int.h"
 #include "run/comply_plan_int.h"
@@ -59,30 +61,16 @@ static void *worker(void *arg)
     }
 }
 
-/* One agent: its probe, then every test on up to `jobs` threads (this one
- * among them). */
-static void run_agent(struct an_comply_plan *p, const struct an_comply_plan_agent *ag,
-                      struct an_comply_result *res, const struct an_comply_opts *o)
+/* Every test of the plan against the probed agent ra, on up to `jobs`
+ * threads (this one among them). */
+static void run_tests(struct an_comply_plan *p, const struct an_comply_spec *spec,
+                      struct an_comply_agent *ra, const struct an_comply_opts *o)
 {
-    struct an_comply_spec spec = {ag->name,
-                                  ag->command,
-                                  (const char *const *)ag->argv,
-                                  (const char *const *)ag->env,
-                                  ag->confine,
-                                  (const char *const *)ag->confine_paths,
-                                  ag->network,
-                                  ag->inherit_env};
-    struct an_comply_agent *ra = an_comply_add_agent(res, ag->name, ag->command);
-    p->proto->probe(&spec, ra, o);
-    an_comply_agent_redact(ra, p->red);
-    if (!ra->init)
-        fprintf(o->log, "comply: %s: %s failed: %s\n", ra->name, p->proto->probe_what,
-                ra->init_error ? ra->init_error : "?");
     /* every slot first: the workers write into them, nothing grows */
     for (size_t k = 0; k < p->ntests; k++)
         an_comply_add_test(ra);
     struct pool pl = {.run = p->proto->run,
-                      .spec = &spec,
+                      .spec = spec,
                       .ra = ra,
                       .tests = p->tests,
                       .n = p->ntests,
@@ -103,6 +91,49 @@ static void run_agent(struct an_comply_plan *p, const struct an_comply_plan_agen
     pthread_mutex_destroy(&pl.mu);
     an_comply_xlist_agent(&p->xfail, ra, o->log);
     an_comply_reqs_give(p, ra);
+}
+
+/* One agent: its probe, then its tests; an A2A agent whose card offers
+ * two bindings is run once per binding, as "NAME (jsonrpc)" and "NAME
+ * (rest)" (each result says its binding). */
+static void run_agent(struct an_comply_plan *p, const struct an_comply_plan_agent *ag,
+                      struct an_comply_result *res, const struct an_comply_opts *o)
+{
+    struct an_comply_spec spec = {ag->name,
+                                  ag->command,
+                                  (const char *const *)ag->argv,
+                                  (const char *const *)ag->env,
+                                  ag->confine,
+                                  (const char *const *)ag->confine_paths,
+                                  ag->network,
+                                  ag->inherit_env};
+    struct an_comply_agent probed = {0};
+    p->proto->probe(&spec, &probed, o);
+    probed.command = ag->command;
+    const char *bind[2] = {NULL, NULL};
+    size_t nb = p->proto->bindings ? p->proto->bindings(&probed, p->binding, bind) : 1;
+    for (size_t b = 0; b < nb; b++) {
+        struct an_buf name = AN_BUF_INIT;
+        an_buf_puts(&name, ag->name);
+        if (nb > 1)
+            an_buf_printf(&name, " (%s)", bind[b]);
+        struct an_comply_agent *ra = an_comply_add_agent(res, an_buf_cstr(&name), ag->command);
+        an_buf_release(&name);
+        ra->init = json_incref(probed.init);
+        ra->init_error = probed.init_error ? an_xstrdup(probed.init_error) : NULL;
+        ra->modes = json_incref(probed.modes);
+        ra->commands = json_incref(probed.commands);
+        ra->binding = bind[b] ? an_xstrdup(bind[b]) : NULL;
+        an_comply_agent_redact(ra, p->red);
+        if (!ra->init)
+            fprintf(o->log, "comply: %s: %s failed: %s\n", ra->name, p->proto->probe_what,
+                    ra->init_error ? ra->init_error : "?");
+        run_tests(p, &spec, ra, o);
+    }
+    json_decref(probed.init);
+    json_decref(probed.modes);
+    json_decref(probed.commands);
+    free(probed.init_error);
 }
 
 void an_comply_plan_run(struct an_comply_plan *p, struct an_comply_result *res)

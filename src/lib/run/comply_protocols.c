@@ -33,7 +33,8 @@ static const struct an_comply_protocol protocols[] = {
      .steps = AN_JSONT_AGUI, /* `http` steps, judged as A2A outcomes */
      .probe = an_comply_a2a_probe,
      .run = an_comply_a2a_run,
-     .probe_what = "the agent card"},
+     .probe_what = "the agent card",
+     .bindings = an_comply_a2a_bindings},
 };
 #define NPROTOCOLS (sizeof protocols / sizeof *protocols)
 

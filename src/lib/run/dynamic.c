@@ -14,6 +14,7 @@
 #include "proto/adapter.h"
 #include "run/judge.h"
 #include "run/script_check.h"
+#include "run/trace.h"
 
 #define EVIDENCE_CUT 200
 
@@ -53,6 +54,9 @@ void an_dyn_release(struct an_dyn_run *r)
     for (size_t i = 0; i < r->nreasoning; i++)
         free(r->reasoning[i]);
     free(r->reasoning);
+    free(r->sim_start_ms);
+    free(r->sim_end_ms);
+    free(r->sim_span_id);
     free(r->next);
     free(r->err_msg);
     an_findings_release(&r->findings);
@@ -338,6 +342,26 @@ static void read_answer(struct an_dyn_run *r, const char *text, int next_turn)
     json_decref(j);
 }
 
+/* When the simulator was asked for turn `turn`'s message, and in which
+ * span (traces). */
+static void sim_timed(struct an_dyn_run *r, int turn, int64_t start_ms, const char *span)
+{
+    if (turn < 0)
+        return;
+    while (r->nsim <= (size_t)turn) {
+        size_t n = r->nsim + 1;
+        r->sim_start_ms = an_xrealloc(r->sim_start_ms, n * sizeof *r->sim_start_ms);
+        r->sim_end_ms = an_xrealloc(r->sim_end_ms, n * sizeof *r->sim_end_ms);
+        r->sim_span_id = an_xrealloc(r->sim_span_id, n * sizeof *r->sim_span_id);
+        r->sim_start_ms[r->nsim] = r->sim_end_ms[r->nsim] = 0;
+        r->sim_span_id[r->nsim][0] = '\0';
+        r->nsim++;
+    }
+    r->sim_start_ms[turn] = start_ms;
+    r->sim_end_ms[turn] = an_clock_unix_ms();
+    memcpy(r->sim_span_id[turn], span, 17);
+}
+
 static void simulate(struct an_dyn_run *r, const struct an_transcript *tr, int next_turn,
                      const struct an_vars *vars, const char *dir, const struct an_target_over *over)
 {
@@ -370,7 +394,11 @@ static void simulate(struct an_dyn_run *r, const struct an_transcript *tr, int n
         struct an_turn_rec *rec = an_transcript_add_turn(&st, "user");
         rec->input = an_xstrdup(an_buf_cstr(&msg));
         rec->drop_frames = true;
+        char span[17];
+        an_trace_helper(r->trace_id, span, rec);
+        int64_t t0 = an_clock_unix_ms();
         an_session_turn(sess, &st, an_buf_cstr(&msg));
+        sim_timed(r, next_turn, t0, span);
         rec = &st.turns[0];
         if (an_clock_mono_ms() >= r->deadline_mono)
             r->end = AN_DYN_TIMEOUT;
@@ -481,6 +509,13 @@ void an_dyn_result(struct an_dyn_run *r, const struct an_transcript *tr, const c
     out->nreasoning = r->nreasoning;
     r->reasoning = NULL;
     r->nreasoning = 0;
+    out->sim_start_ms = r->sim_start_ms;
+    out->sim_end_ms = r->sim_end_ms;
+    out->sim_span_id = r->sim_span_id;
+    out->nsim = r->nsim;
+    r->sim_span_id = NULL;
+    r->sim_start_ms = r->sim_end_ms = NULL;
+    r->nsim = 0;
     an_judgements_move(&res->judgements, &r->judgements);
     int turns = (int)tr->nturns;
     char label[200];

@@ -27,6 +27,9 @@ struct an_dyn_run {
     char **missed;    /* per checkpoint not reached: its check that failed last, and why */
     char **reasoning; /* per turn: the simulator's reasoning (NULL allowed) */
     size_t nreasoning;
+    int64_t *sim_start_ms, *sim_end_ms; /* per turn: when the simulator was asked (0: not) */
+    char (*sim_span_id)[17];            /* per turn: that call's span (--otlp); "": none */
+    size_t nsim;
     char *next;          /* the next user message; NULL when the loop ends */
     bool last;           /* the simulator said the goal is achieved with `next` */
     enum an_dyn_end end; /* AN_DYN_NONE while the loop goes on */
@@ -38,6 +41,8 @@ struct an_dyn_run {
     struct an_findings findings;     /* checks of the checkpoints never produce findings;
                                         kept for a judge that errs */
     struct an_judgements judgements; /* judges asked for checkpoints */
+    /* --otlp: the test's trace (the job's result's, borrowed); NULL: none */
+    const char *trace_id;
 };
 
 void an_dyn_init(struct an_dyn_run *r, const struct an_dynamic *d, int64_t start_mono,

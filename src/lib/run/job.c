@@ -23,6 +23,7 @@
 #include "run/script_check.h"
 #include "run/secrets.h"
 #include "run/target_conf.h"
+#include "run/trace.h"
 #include "tools/tools.h"
 
 /* ---- verdicts ---- */
@@ -247,6 +248,7 @@ static void begin_turn(struct an_job *j, bool retry)
     CURL *easy = NULL;
     /* the turn's tool_mocks, then the test's, answer its tool calls */
     an_tools_use_mocks(j->test, t);
+    an_tools_turn_begins(j->test, j->turn + 1);
     if (j->session->ops->begin(j->session, tr, rec->input, retry, &easy)) {
         rec = &tr->turns[j->turn];
         set_error(&j->res, rec->error_code, (int)j->turn,
@@ -275,6 +277,7 @@ static void next_turn(struct an_job *j)
         rec->max_warnings = (size_t)j->cfg->max_warnings;
         rec->input = j->dyn->next;
         j->dyn->next = NULL;
+        an_trace_turn(&j->res, rec);
         j->tries = 0;
         begin_turn(j, false);
         return;
@@ -287,6 +290,7 @@ static void next_turn(struct an_job *j)
     struct an_turn_rec *rec = an_transcript_add_turn(tr, turn_kind(t));
     rec->drop_frames = !j->env->keep_frames;
     rec->max_warnings = (size_t)j->cfg->max_warnings;
+    an_trace_turn(&j->res, rec);
     j->tries = 0;
     /* an MCP turn's input is the request it sends (run/mcp_turn.h) */
     if (((t->type == AN_TURN_USER || (t->type == AN_TURN_A2A_SEND && t->user.src)) &&
@@ -505,6 +509,7 @@ static void open_session(struct an_job *j)
     if (j->test->dyn) {
         j->dyn = an_xcalloc(1, sizeof *j->dyn);
         an_dyn_init(j->dyn, j->test->dyn, an_clock_mono_ms(), j->env->seed);
+        j->dyn->trace_id = j->res.trace_id[0] ? j->res.trace_id : NULL;
         if (!j->deadline_mono || j->dyn->deadline_mono < j->deadline_mono)
             j->deadline_mono = j->dyn->deadline_mono;
         dyn_step(j, -1);
@@ -580,6 +585,8 @@ void an_job_start(struct an_job *j, const struct an_job_env *env)
     j->res.start_ms = an_clock_unix_ms();
     j->res.status = AN_STATUS_PASS;
     j->res.error_turn = -1;
+    if (env->trace)
+        an_trace_test(&j->res);
     an_transcript_init(&j->res.transcript);
     if (env->timeout_ms > 0)
         j->deadline_mono = an_clock_mono_ms() + env->timeout_ms;

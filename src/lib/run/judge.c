@@ -11,6 +11,7 @@
 #include "core/json.h"
 #include "run/script_check.h"
 #include "run/target_conf.h"
+#include "run/trace.h"
 
 #define EXCERPT 300
 
@@ -144,6 +145,7 @@ static int judge_one(const struct an_check_item *it, const struct an_scope *s, c
     jg->verdict = -1;
 
     int64_t t0 = an_clock_mono_ms();
+    jg->start_ms = an_clock_unix_ms();
     struct an_target_conf *conf = NULL;
     struct an_session *sess = NULL;
     struct an_transcript tr;
@@ -161,6 +163,9 @@ static int judge_one(const struct an_check_item *it, const struct an_scope *s, c
     struct an_turn_rec *rec = an_transcript_add_turn(&tr, "user");
     rec->input = an_xstrdup(msg);
     rec->drop_frames = true;
+    char trace[33];
+    an_trace_of_turns(s->turns, s->nturns, trace);
+    an_trace_helper(trace, jg->span_id, rec);
     an_session_turn(sess, &tr, msg);
     rec = &tr.turns[0];
     jg->duration_ms = an_clock_mono_ms() - t0;

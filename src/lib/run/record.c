@@ -25,6 +25,7 @@
 #include "proto/uuid.h"
 #include "run/redact.h"
 #include "run/secrets.h"
+#include "tools/tools.h"
 
 #ifndef ANANKE_VERSION
 #define ANANKE_VERSION "unknown"
@@ -424,6 +425,53 @@ done:
     return rc_;
 }
 
+static void put_line(struct an_buf *b, const json_t *v)
+{
+    char *text = an_json_compact(v);
+    an_buf_puts(b, text);
+    an_buf_putc(b, '\n');
+    free(text);
+}
+
+/* tools/NAME.jsonl: each tool server's traffic through the proxy, after a
+ * header line naming the format (docs/tools.md "Record and replay"). */
+static int write_tools(struct an_recorder *rc, struct an_err *err)
+{
+    const struct an_config *cfg = &rc->suite->config;
+    if (!cfg->ntool_servers)
+        return AN_OK;
+    json_t *tape = an_tools_tape();
+    size_t nl = an_redactor_nlabels(rc->red);
+    size_t *counts = an_xcalloc(nl + 1, sizeof *counts);
+    struct an_buf b = AN_BUF_INIT, rel = AN_BUF_INIT;
+    int rc_ = make_dir(rc, "tools", err);
+    for (size_t i = 0; i < cfg->ntool_servers && !rc_; i++) {
+        const char *name = cfg->tool_servers[i].name;
+        memset(counts, 0, (nl + 1) * sizeof *counts);
+        an_buf_reset(&b);
+        json_t *head = json_pack("{s:s,s:s}", "format", AN_TOOLS_FORMAT, "server", name);
+        put_line(&b, head);
+        json_decref(head);
+        size_t k;
+        json_t *l;
+        json_array_foreach(json_object_get(tape, name), k, l)
+        {
+            json_t *red = an_redact_json(rc->red, l, counts);
+            put_line(&b, red);
+            json_decref(red);
+        }
+        an_buf_reset(&rel);
+        an_buf_printf(&rel, "tools/%s.jsonl", name);
+        if (!(rc_ = write_buf(rc, an_buf_cstr(&rel), &b, err)))
+            tally(rc, an_buf_cstr(&rel), counts);
+    }
+    json_decref(tape);
+    free(counts);
+    an_buf_release(&b);
+    an_buf_release(&rel);
+    return rc_;
+}
+
 int an_record_write(struct an_recorder *rc, const struct an_run_result *res, bool complete,
                     struct an_err *err)
 {
@@ -478,7 +526,7 @@ int an_record_write(struct an_recorder *rc, const struct an_run_result *res, boo
     run = run_json(rc, res, complete, slugs);
     red_run = an_redact_json(rc->red, run, one);
     tally(rc, "run.json", one);
-    if ((rc_ = write_json(rc, "redactions.json", rc->report, err)))
+    if ((rc_ = write_tools(rc, err)) || (rc_ = write_json(rc, "redactions.json", rc->report, err)))
         goto done;
     rc_ = write_json(rc, "run.json", red_run, err); /* last: now the recording is whole */
 done:
@@ -676,6 +724,7 @@ int an_record_open(struct an_recorder **out, const char *dir, const struct an_su
     if (!exists && (rc_ = make_dirs(rc->dir, err)))
         goto done;
     an_uuid4(rc->run_id);
+    an_tools_tape_keep(); /* every tool call, for tools/ */
     rc->config_sha256 = file_sha256(s->config.path, &rc->config_assertions);
     rc->opened_ms = an_clock_unix_ms();
     /* the config's own secrets (${ENV...} credentials, literal ones) */

@@ -520,6 +520,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         return err->code;
     }
     an_http_global_init();
+    an_http_set_tracestate(o->trace ? o->tracestate : NULL);
     run_head(&s, parallel);
 
     s.nsel = an_run_select(suite, o, &s.sel);
@@ -573,6 +574,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         l->env.timeout_ms = o->test_timeout_ms;
         l->env.keep_frames = o->keep_frames;
         l->env.keep_var_values = o->keep_var_values;
+        l->env.trace = o->trace;
         l->env.seed = o->has_seed ? o->seed : -1;
         l->env.helper_params = helper_params; /* read only, by every loop */
         l->env.secrets = s.secrets;           /* read only too */
@@ -611,6 +613,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         free(s.warned[i]);
     free(s.warned);
     pthread_mutex_destroy(&s.warn_mu);
+    an_http_set_tracestate(NULL);
     an_http_thread_cleanup();
     return rc;
 }

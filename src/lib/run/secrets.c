@@ -142,6 +142,22 @@ static void target_secrets(struct gather *rc, const struct an_target *t, const c
     }
 }
 
+/* otlp.headers (docs/otel.md): a collector's API key, by the targets' rule */
+static void otlp_secrets(struct gather *rc, const struct an_otlp_config *o,
+                         const struct an_vars *vars)
+{
+    char label[300];
+    for (size_t i = 0; i < o->nheaders; i++) {
+        const char *name = o->header_names[i], *src = o->header_values[i];
+        bool auth = !strcasecmp(name, "Authorization");
+        if (!auth && !an_secret_name(name) && !strstr(src, "${ENV."))
+            continue;
+        snprintf(label, sizeof label, "otlp header %.100s", name);
+        struct an_tmpl t = {.src = src, .loc = o->loc};
+        add_template(rc, label, &t, vars, auth);
+    }
+}
+
 void an_secrets_gather(struct an_redactor *r, const struct an_config *cfg,
                        const struct an_vars *vars, an_secret_short_fn short_fn, void *ud)
 {
@@ -149,6 +165,7 @@ void an_secrets_gather(struct an_redactor *r, const struct an_config *cfg,
     target_secrets(&g, &cfg->target, NULL, vars);
     for (size_t i = 0; i < cfg->nagents; i++)
         target_secrets(&g, &cfg->agents[i].target, cfg->agents[i].name, vars);
+    otlp_secrets(&g, &cfg->otlp, vars);
     for (size_t i = 0; i < vars->n; i++) {
         if (!an_secret_name(vars->names[i]))
             continue;

@@ -54,6 +54,7 @@ static int a2a_conf_build(struct a2a_conf *c, const struct an_target *t, const s
     c->o.card = c->card;
     c->o.endpoint = c->endpoint;
     c->o.version = a->version;
+    c->o.binding = a->binding;
     c->o.blocking = !a->nonblocking;
     c->o.stream = a->stream;
     c->o.trust_card_url = a->trust_card_url;
@@ -86,7 +87,7 @@ static void a2a_free(void *c)
     a2a_conf_free(c);
 }
 
-/* an a2a agent is named by its JSON-RPC URL, else by its card's */
+/* an a2a agent is named by its interface URL, else by its card's */
 static const struct an_tmpl *a2a_where(const struct an_target *t)
 {
     const struct an_a2a_target *a = an_a2a_target(t);

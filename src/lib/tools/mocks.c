@@ -44,6 +44,17 @@ char *an_tools_take_strict_miss(void)
     return s;
 }
 
+void an_tools_note_miss(char *msg)
+{
+    pthread_mutex_lock(&mu);
+    if (!strict_miss) {
+        strict_miss = msg;
+        msg = NULL;
+    }
+    pthread_mutex_unlock(&mu);
+    free(msg);
+}
+
 static bool rule_matches(const struct an_tool_mock *m, const char *server, const char *tool,
                          const json_t *args)
 {

@@ -26,6 +26,8 @@
 #include "core/port.h"
 #include "proto/jsonrpc.h"
 #include "tools/mocks.h"
+#include "tools/replay.h"
+#include "tools/tape.h"
 #include "tools/tools.h"
 #include "tools/upstream_http.h"
 
@@ -102,6 +104,14 @@ static json_t *forward(struct server *s, json_t *msg, const json_t *id)
     json_t *out = NULL;
     struct an_err err = AN_ERR_INIT;
     pthread_mutex_lock(&s->mu);
+    if (!s->http && !s->rpc) { /* replayed, the upstream not started */
+        char why[512];
+        snprintf(why, sizeof why,
+                 "tool server '%s': no upstream while a recording is replayed (--replay-tools)",
+                 s->cfg->name);
+        pthread_mutex_unlock(&s->mu);
+        return id ? rpc_error(id, AN_RPC_METHOD_NOT_FOUND, why) : NULL;
+    }
     if (s->http) {
         char why[512] = "";
         out =
@@ -288,6 +298,21 @@ static json_t *rule_answer(const struct an_mock_answer *ma, const json_t *id)
     return NULL;
 }
 
+/* --replay-tools: the recorded answer, or on a miss a refusal that ends
+ * the test as an ERROR (NULL with --replay-miss passthrough: upstream). */
+static json_t *replayed(struct server *s, const char *tool, const json_t *args, const json_t *id)
+{
+    char *miss = NULL;
+    json_t *answer = an_replay_call(s->cfg->name, tool, args, id, &miss);
+    if (answer || an_replay_passthrough()) {
+        free(miss);
+        return answer;
+    }
+    answer = rpc_error(id, AN_RPC_INTERNAL_ERROR, miss);
+    an_tools_note_miss(miss);
+    return answer;
+}
+
 static enum MHD_Result handle_call(struct server *s, struct MHD_Connection *c, const json_t *msg,
                                    const json_t *id)
 {
@@ -304,10 +329,13 @@ static enum MHD_Result handle_call(struct server *s, struct MHD_Connection *c, c
                            "no tool_mocks rule matches this call (tool_mocks_strict)");
     else if (v == AN_MOCK_RULE && fault != AN_FAULT_TRICKLE)
         answer = rule_answer(&ma, id);
-    else
+    else if ((v != AN_MOCK_RULE || fault == AN_FAULT_TRICKLE) && an_replay_on())
+        answer = replayed(s, tool, json_object_get(params, "arguments"), id);
+    if (!answer && v != AN_MOCK_STRICT_MISS && !(v == AN_MOCK_RULE && fault != AN_FAULT_TRICKLE))
         answer = forward(s, (json_t *)msg, id);
     bool mocked = v == AN_MOCK_RULE;
     record_call(s, params, answer, t0, an_clock_unix_ms(), mocked);
+    an_tape_call(s->cfg->name, params, answer, mocked);
     if (fault == AN_FAULT_DISCONNECT)
         return MHD_NO; /* libmicrohttpd closes the connection without an answer */
     if (fault == AN_FAULT_MALFORMED)
@@ -345,7 +373,13 @@ static enum MHD_Result handle_post(struct server *s, struct MHD_Connection *c,
         json_decref(msg);
         return rc;
     }
-    json_t *answer = forward(s, msg, id);
+    const char *m = json_string_value(method);
+    json_t *answer = NULL;
+    if (!s->rpc && !s->http) /* replayed with no upstream: the recorded answer */
+        answer = an_replay_answer(s->cfg->name, m, id);
+    if (!answer)
+        answer = forward(s, msg, id);
+    an_tape_answer(s->cfg->name, m, answer);
     json_decref(msg);
     return send_json(c, MHD_HTTP_OK, answer);
 }
@@ -598,7 +632,10 @@ int an_tools_up(struct an_tools **out, const struct an_config *cfg, struct an_er
         s->cfg = &cfg->tool_servers[i];
         pthread_mutex_init(&s->mu, NULL);
         t->n = i + 1;
-        if (start_upstream(s, cfg->dir, err) || list_exposed(s, err) || serve(s, err)) {
+        /* a replay that never passes a call upstream needs no upstream */
+        bool upstream = !an_replay_on() || an_replay_passthrough();
+        if ((upstream && (start_upstream(s, cfg->dir, err) || list_exposed(s, err))) ||
+            serve(s, err)) {
             an_tools_down(t);
             return err->code;
         }
@@ -642,6 +679,7 @@ void an_tools_down(struct an_tools *t)
     json_decref(log_calls);
     log_calls = NULL;
     pthread_mutex_unlock(&log_mu);
+    an_tape_release();
     an_vars_release(&t->vars);
     free(t->s);
     free(t);

@@ -31,5 +31,18 @@ char *an_tools_take_strict_miss(void);
  * page), or NULL when it could not be asked. Borrowed until
  * an_tools_down(t). */
 const json_t *an_tools_exposed(const struct an_tools *t, const char *server);
+/* --record (run/record.c, docs/tools.md "Record and replay"): keep every
+ * tools/call through the proxy, and each other method's first answer, for
+ * the recording, until an_tools_down(). */
+void an_tools_tape_keep(void);
+/* What was kept: {SERVER: [line, ...]}, the lines of DIR/tools/SERVER.jsonl
+ * after its header. A new reference; NULL when nothing was kept. */
+json_t *an_tools_tape(void);
+/* A turn begins (run/job.c): the calls from now on belong to this test
+ * and 1-based turn; turn 1 starts replay's sequences again. */
+void an_tools_turn_begins(const struct an_test *test, size_t turn);
+/* A call refused in a way that ends the test as an ERROR (a replay miss):
+ * msg (taken) is what an_tools_take_strict_miss() gives; the first wins. */
+void an_tools_note_miss(char *msg);
 
 #endif

@@ -1,0 +1,127 @@
+/* The tool traffic kept for a recording (tools/tape.h). */
+#include "tools/tape.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json.h"
+#include "tools/replay.h"
+#include "tools/tools.h"
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static bool keep;
+static json_t *kept; /* {SERVER: [line, ...]} */
+static char *cur_test;
+static size_t cur_turn;
+
+void an_tools_tape_keep(void)
+{
+    pthread_mutex_lock(&mu);
+    keep = true;
+    pthread_mutex_unlock(&mu);
+}
+
+void an_tools_turn_begins(const struct an_test *test, size_t turn)
+{
+    const char *key = test ? (test->id ? test->id : test->name) : NULL;
+    pthread_mutex_lock(&mu);
+    free(cur_test);
+    cur_test = key ? an_xstrdup(key) : NULL;
+    cur_turn = turn;
+    pthread_mutex_unlock(&mu);
+    if (turn <= 1)
+        an_replay_rewind(); /* a test (or a run of it) starts its sequences again */
+}
+
+char *an_tape_test_key(void)
+{
+    pthread_mutex_lock(&mu);
+    char *k = cur_test ? an_xstrdup(cur_test) : NULL;
+    pthread_mutex_unlock(&mu);
+    return k;
+}
+
+/* A new line of SERVER's file, where the run is; NULL when nothing is kept. */
+static json_t *line_for(const char *server, const char *method)
+{
+    if (!keep)
+        return NULL;
+    if (!kept)
+        kept = json_object();
+    json_t *list = json_object_get(kept, server);
+    if (!list) {
+        list = json_array();
+        json_object_set_new(kept, server, list);
+    }
+    json_t *l = json_pack("{s:o,s:o,s:s}", "test", cur_test ? json_string(cur_test) : json_null(),
+                          "turn", cur_test ? json_integer((json_int_t)cur_turn) : json_null(),
+                          "method", method);
+    json_array_append_new(list, l);
+    return l;
+}
+
+/* answer's "result" or "error" into l, as a copy */
+static void put_answer(json_t *l, const json_t *answer)
+{
+    const json_t *res = json_object_get(answer, "result");
+    const json_t *rerr = json_object_get(answer, "error");
+    if (rerr)
+        json_object_set_new(l, "error", json_deep_copy(rerr));
+    else
+        json_object_set_new(l, "result", res ? json_deep_copy(res) : json_null());
+}
+
+void an_tape_call(const char *server, const json_t *params, const json_t *answer, bool mocked)
+{
+    pthread_mutex_lock(&mu);
+    json_t *l = line_for(server, "tools/call");
+    if (l) {
+        const json_t *name = json_object_get(params, "name");
+        const json_t *args = json_object_get(params, "arguments");
+        const json_t *res = json_object_get(answer, "result");
+        bool is_error = !answer || json_object_get(answer, "error") ||
+                        json_is_true(json_object_get(res, "isError"));
+        json_object_set_new(l, "name", json_is_string(name) ? json_deep_copy(name) : json_null());
+        json_object_set_new(l, "arguments", args ? json_deep_copy(args) : json_object());
+        put_answer(l, answer);
+        json_object_set_new(l, "is_error", json_boolean(is_error));
+        json_object_set_new(l, "mocked", json_boolean(mocked));
+    }
+    pthread_mutex_unlock(&mu);
+}
+
+void an_tape_answer(const char *server, const char *method, const json_t *answer)
+{
+    pthread_mutex_lock(&mu);
+    const json_t *list = kept ? json_object_get(kept, server) : NULL;
+    size_t i;
+    json_t *l;
+    bool seen = false;
+    json_array_foreach(list, i, l)
+    {
+        const char *m = json_string_value(json_object_get(l, "method"));
+        seen = seen || (m && !strcmp(m, method));
+    }
+    if (!seen && answer && (l = line_for(server, method)))
+        put_answer(l, answer);
+    pthread_mutex_unlock(&mu);
+}
+
+json_t *an_tools_tape(void)
+{
+    pthread_mutex_lock(&mu);
+    json_t *v = kept ? json_deep_copy(kept) : NULL;
+    pthread_mutex_unlock(&mu);
+    return v;
+}
+
+void an_tape_release(void)
+{
+    pthread_mutex_lock(&mu);
+    json_decref(kept);
+    kept = NULL;
+    free(cur_test);
+    cur_test = NULL;
+    pthread_mutex_unlock(&mu);
+}

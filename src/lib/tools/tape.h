@@ -1,0 +1,25 @@
+/*
+ * The tool traffic kept for a recording (`ananke run --record DIR`,
+ * docs/tools.md "Record and replay"), and where the run is (which test,
+ * which turn) for the calls it keeps and for replay's matching.
+ * Process-wide, thread-safe. The json given is copied.
+ */
+#ifndef ANANKE_TOOLS_TAPE_H
+#define ANANKE_TOOLS_TAPE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* One tools/call (params as received, the JSON-RPC answer as sent; NULL:
+ * none was sent), kept when a recorder asked for it. */
+void an_tape_call(const char *server, const json_t *params, const json_t *answer, bool mocked);
+/* The answer to another request (initialize, tools/list ...); only the
+ * first of each method per server is kept. */
+void an_tape_answer(const char *server, const char *method, const json_t *answer);
+/* The running test's key (its JSONL id, else its name), malloc'd; NULL:
+ * between tests. */
+char *an_tape_test_key(void);
+/* Forget everything kept (an_tools_down). */
+void an_tape_release(void);
+
+#endif
