@@ -47,6 +47,15 @@ echo "\$ ananke run -c openai/ananke.config.yaml openai/ -v -o ../demo-out/opena
 "$B/ananke" run -c openai/ananke.config.yaml openai/ -v -o "$out/openai.md"
 openai_rc=$?
 echo
+# an agent whose tools are MCP tools, through ananke's tool proxy: the
+# tool server (ananke-mock mcp) and the agent (ananke-mock agui) are started
+# by the run itself; the summary shows the tool coverage
+echo "\$ ananke run -c tools/ananke.config.yaml tools/ -o ../demo-out/tools.md     # MCP tools through the proxy"
+ANANKE_MOCK_BIN="$B/ananke-mock" \
+  ANANKE_TOOLS_AGENT_PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])') \
+  "$B/ananke" run -c tools/ananke.config.yaml tools/ -o "$out/tools.md" --reporter json:"$out/tools.json"
+tools_rc=$?
+echo
 # seed 004: two builds of an agent behind POST /run-case, each run on cases.json;
 # both have known failures (see examples/http/mock.yaml), so each exits 1
 for v in baseline new; do
@@ -62,11 +71,12 @@ echo "\$ ananke compare ../demo-out/http-baseline ../demo-out/http-new -o ../dem
 compare_rc=$?
 echo
 echo "reports: demo-out/junit.xml, demo-out/results.json, demo-out/failing-junit.xml, demo-out/openai.md,"
+echo "         demo-out/tools.md, demo-out/tools.json (tool coverage),"
 echo "         demo-out/http-baseline.json, demo-out/http-new.json, and the evidence pack:"
 echo "open demo-out/compare/report.html"
-if [ "$suite_rc" -ne 0 ] || [ "$failing_rc" -ne 1 ] || [ "$acp_rc" -ne 0 ] || [ "$openai_rc" -ne 0 ] ||
+if [ "$suite_rc" -ne 0 ] || [ "$failing_rc" -ne 1 ] || [ "$acp_rc" -ne 0 ] || [ "$openai_rc" -ne 0 ] || [ "$tools_rc" -ne 0 ] ||
    [ "$http_baseline_rc" -ne 1 ] || [ "$http_new_rc" -ne 1 ] || [ "$compare_rc" -ne 0 ]; then
-  echo "demo: unexpected exit codes (suite $suite_rc, expected 0; failing $failing_rc, expected 1; acp $acp_rc, expected 0; openai $openai_rc, expected 0; http baseline $http_baseline_rc and new $http_new_rc, expected 1; compare $compare_rc, expected 0)"
+  echo "demo: unexpected exit codes (suite $suite_rc, expected 0; failing $failing_rc, expected 1; acp $acp_rc, expected 0; openai $openai_rc, expected 0; tools $tools_rc, expected 0; http baseline $http_baseline_rc and new $http_new_rc, expected 1; compare $compare_rc, expected 0)"
   exit 1
 fi
 echo "demo: the suite passed and the failing example failed, as expected"

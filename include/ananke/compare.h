@@ -90,6 +90,12 @@ struct an_compare_case {
     bool slower, more_tokens; /* median duration / token usage beyond max_slowdown */
 };
 size_t an_compare_ncases(const struct an_compare *c);
+/* The tool coverage changes (docs/compare.md "Tool coverage"), a line per
+ * tool server of either run: "tool coverage: NAME 15% -> 23% (+8 points);
+ * newly covered: a, b; no longer covered: c\n", names made safe for a
+ * terminal. NULL when neither run has tool servers; else malloc'd, the
+ * caller's. */
+char *an_compare_tool_coverage_text(const struct an_compare *c);
 void an_compare_case_at(const struct an_compare *c, size_t i, struct an_compare_case *out);
 
 #endif

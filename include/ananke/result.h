@@ -275,6 +275,11 @@ struct an_run_result {
      * AN_CONFIDENCE_DEFAULT) */
     double confidence;
     bool fail_on_flaky; /* --fail-on-flaky: a flaky test fails the run */
+    /* The tool servers' coverage (an_tools_coverage(), docs/tools.md "Tool
+     * coverage"): {SERVER: {"exposed": [names], "called": {NAME: {"calls",
+     * "tests", "argument_keys", "mocked"}}, "ratio"}}. Owned (one
+     * reference); NULL when the config names no tool server. */
+    json_t *tool_coverage;
 };
 
 struct an_test_result *an_run_result_add(struct an_run_result *r);

@@ -19,12 +19,23 @@
 
 #include "ananke/err.h"
 #include "ananke/model.h"
+#include "ananke/result.h"
 
 struct an_tools;
 
 int an_tools_up(struct an_tools **out, const struct an_config *cfg, struct an_err *err);
 void an_tools_down(struct an_tools *t); /* NULL-safe */
 
+/* The run's tool coverage (docs/tools.md "Tool coverage"), for the
+ * results r of a run whose tool servers t served: {SERVER: {"exposed":
+ * [names], "called": {NAME: {"calls", "tests", "argument_keys",
+ * "mocked"}}, "ratio"}}, from the turns' server_calls. "exposed" is what
+ * the server's tools/list gave at start, or, when it could not be asked,
+ * the tools suite's tool_mocks name for it; "ratio" is the share of those
+ * called (null when there are none). A new reference; NULL when t is NULL.
+ * Call it before an_tools_down(t). */
+json_t *an_tools_coverage(const struct an_tools *t, const struct an_suite *suite,
+                          const struct an_run_result *r);
 /* --replay-tools DIR (docs/tools.md "Record and replay"): the recording's
  * tool traffic (DIR/tools/NAME.jsonl, format AN_TOOLS_FORMAT) answers the
  * calls in place of the upstreams. Loaded here, before an_tools_up(), for

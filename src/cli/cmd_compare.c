@@ -218,6 +218,10 @@ int cmd_compare(int argc, char **argv)
     printf("compare: %zu case%s, %zu regression%s, %zu improvement%s; gate: %zu block, "
            "%zu require_approval\n",
            n, n == 1 ? "" : "s", reg, reg == 1 ? "" : "s", imp, imp == 1 ? "" : "s", block, appr);
+    char *cov = an_compare_tool_coverage_text(c);
+    if (cov)
+        fputs(cov, stdout);
+    free(cov);
     const char *sep = out_dir[strlen(out_dir) - 1] == '/' ? "" : "/";
     printf("compare report: %s%scompare-report.json\nhtml report: %s%sreport.html\n", out_dir, sep,
            out_dir, sep);

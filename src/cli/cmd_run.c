@@ -404,6 +404,35 @@ static int record_finish(struct an_recorder *rec, const struct an_run_result *re
     return 0;
 }
 
+/* --min-tool-coverage: each tool server whose ratio is under it is named
+ * on stderr; true when one is. */
+static bool tool_coverage_short(const json_t *cov, double min)
+{
+    bool shortfall = false;
+    const char *server;
+    json_t *s;
+    if (min < 0)
+        return false;
+    json_object_foreach((json_t *)cov, server, s)
+    {
+        json_t *ratio = json_object_get(s, "ratio");
+        double r = json_is_number(ratio) ? json_number_value(ratio) : 0;
+        if (json_is_number(ratio) && r + 1e-9 >= min)
+            continue;
+        shortfall = true;
+        if (!json_is_number(ratio))
+            fprintf(stderr,
+                    "ananke: tool server '%s' exposes no tool to cover (--min-tool-coverage %g)\n",
+                    server, min);
+        else
+            fprintf(stderr,
+                    "ananke: tool server '%s' had %.0f%% of its tools called (ratio %.2f), under "
+                    "--min-tool-coverage %g\n",
+                    server, r * 100, r, min);
+    }
+    return shortfall;
+}
+
 /* After the run: the summary, the reports, the recording; the exit code. */
 static int finish(struct run_args *a, const struct an_suite *suite, struct an_run_result *result,
                   struct run_ctx *ctx, struct an_recorder *rec)
@@ -445,6 +474,8 @@ static int finish(struct run_args *a, const struct an_suite *suite, struct an_ru
                 n.flaky == 1 ? "" : "s", n.flaky == 1 ? "s" : "");
         rc = AN_EXIT_FAIL;
     }
+    if (tool_coverage_short(result->tool_coverage, a->min_tool_coverage))
+        rc = AN_EXIT_FAIL;
     if (a->ro.expected)
         cli_expected_unused(a->ro.expected);
     if (rec && record_finish(rec, result, a->record_dir))
@@ -509,9 +540,16 @@ int run_once(struct run_args *a, int argc, char **argv, struct run_pass *p)
         goto done;
     if (p && p->choose && (p->nothing = narrow(a, suite, p)))
         goto done;
+    if (a->min_tool_coverage >= 0 && !suite->config.ntool_servers) {
+        rc = cli_usage_error("--min-tool-coverage needs tool servers (the config has no "
+                             "'tool_servers')");
+        goto done;
+    }
     if (a->replay_tools && (rc = replay_tools_open(a, suite)))
         goto done;
     console_setup(a, &ctx);
+    /* tool coverage is read from the turns' server_calls once the run is over */
+    a->ro.keep_transcripts |= suite->config.ntool_servers > 0;
     cli_history_start(&hist, a->history, a->no_history);
     ctx.hist = &hist;
     if ((rc = otlp_start(a, suite, &ctx)))
@@ -530,6 +568,7 @@ int run_once(struct run_args *a, int argc, char **argv, struct run_pass *p)
         goto done;
     }
     clear_progress(&ctx);
+    result.tool_coverage = an_tools_coverage(tools, suite, &result);
     rc = finish(a, suite, &result, &ctx, rec);
     an_otlp_flush(ctx.otlp); /* a failed export warns; the exit code stays */
     if (p && p->ran)

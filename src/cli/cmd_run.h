@@ -19,8 +19,9 @@ struct run_args {
     char **paths;        /* PATH arguments (PATH:LINE's PATH owned by sel) */
     int npaths, verbose;
     bool dry, list_reporters;
-    bool fail_on_flaky; /* --fail-on-flaky */
-    bool watch;         /* --watch (cmd_watch.c) */
+    bool fail_on_flaky;       /* --fail-on-flaky */
+    double min_tool_coverage; /* --min-tool-coverage; -1: not given */
+    bool watch;               /* --watch (cmd_watch.c) */
     struct cli_reporters reps;
     struct an_run_opts ro;
     struct an_regex *filter;

@@ -221,6 +221,23 @@ static int opt_pass_rate(void *c, const char *v)
     return parse_rate(v, &ARGS(c)->ro.pass_rate);
 }
 
+static int opt_min_tool_coverage(void *c, const char *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (!errno && end != v && !strcmp(end, "%"))
+        x /= 100;
+    else if (errno || end == v || *end)
+        x = -1;
+    if (!(x >= 0 && x <= 1))
+        return cli_usage_error("--min-tool-coverage takes a share from 0 to 1 (0.8 or 80%%), "
+                               "not '%s'",
+                               v);
+    ARGS(c)->min_tool_coverage = x;
+    return 0;
+}
+
 static int opt_pass_k(void *c, const char *v)
 {
     return parse_uint("--pass-k", v, 1, 100000, &ARGS(c)->ro.pass_k);
@@ -393,6 +410,12 @@ static const struct cli_option options[] = {
      .help = "a flaky test (a repeated test whose runs disagree)\n"
              "fails the run, even when it passes --pass-rate",
      .field = offsetof(struct run_args, fail_on_flaky)},
+    {.name = "--min-tool-coverage",
+     .alias = NULL,
+     .arg = "R",
+     .help = "fail the run when a tool server had less than R of\n"
+             "its tools called: 0.8 or 80% (docs/tools.md)",
+     .handle = opt_min_tool_coverage},
     {.name = "--retries",
      .alias = NULL,
      .arg = "R",
@@ -554,7 +577,8 @@ static void usage(void)
          "\n"
          "exit: 0 every test passed (skipped ones and expected failures aside), 1 a test\n"
          "failed or errored or was inconclusive (unless --allow-inconclusive), an\n"
-         "expected failure passed (stale), a test was flaky with --fail-on-flaky, the\n"
+         "expected failure passed (stale), a test was flaky with --fail-on-flaky, a\n"
+         "tool server's coverage was under --min-tool-coverage, the\n"
          "recording could not be written, or target.start's agent did not start, 2\n"
          "invalid invocation, config or test file, no test found, a --record DIR\n"
          "that is not new or empty, or a --replay-tools DIR that cannot be read, 130\n"
@@ -671,7 +695,10 @@ static int check(struct run_args *a)
 
 int run_args_parse(struct run_args *a, int argc, char **argv, bool *helped)
 {
-    *a = (struct run_args){.color = "auto", .ro = AN_RUN_OPTS_INIT, .sel = {.forbid_only = -1}};
+    *a = (struct run_args){.color = "auto",
+                           .ro = AN_RUN_OPTS_INIT,
+                           .sel = {.forbid_only = -1},
+                           .min_tool_coverage = -1};
     a->paths = an_xcalloc((size_t)argc + 1, sizeof *a->paths);
     int rc = cli_parse(&command, argc, argv, a, helped);
     if (rc || *helped)

@@ -442,6 +442,7 @@ static void do_session_new(struct agent *a, json_t *id, json_t *params)
     snprintf(buf, sizeof buf, "sess_%u", ++a->nsessions);
     s->id = an_xstrdup(buf);
     s->cwd = an_xstrdup(an_json_str(params, "cwd"));
+    s->mcp_servers = json_deep_copy(json_object_get(params, "mcpServers"));
     s->history = json_array();
     if (a->sc->modes)
         s->mode = an_xstrdup(an_json_str(a->sc->modes, "currentModeId"));
@@ -477,6 +478,8 @@ static void do_session_load(struct agent *a, json_t *id, json_t *params)
     }
     free(s->cwd);
     s->cwd = an_xstrdup(an_json_str(params, "cwd"));
+    json_decref(s->mcp_servers);
+    s->mcp_servers = json_deep_copy(json_object_get(params, "mcpServers"));
     /* replay without recording again */
     json_t *hist = s->history;
     s->history = json_array();
@@ -746,6 +749,7 @@ int acp_agent_run(struct acp_scenario *sc, const struct acp_agent_opts *opts)
         free(s->cwd);
         free(s->mode);
         json_decref(s->history);
+        json_decref(s->mcp_servers);
         free(s);
     }
     return 0;

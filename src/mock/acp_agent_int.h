@@ -19,6 +19,7 @@ struct session {
     char *cwd;
     char *mode; /* current mode id, or NULL without modes */
     json_t *history;
+    json_t *mcp_servers; /* session/new's (or load's) mcpServers, for mcp_call */
     struct session *next;
 };
 

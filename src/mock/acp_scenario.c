@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "core/yaml.h"
 #include "scenario_util.h"
 
@@ -50,6 +51,7 @@ static const struct {
     {"usage", ACP_STEP_USAGE, no_mods},
     {"error", ACP_STEP_ERROR, error_mods},
     {"exit", ACP_STEP_EXIT, no_mods},
+    {"mcp_call", ACP_STEP_MCP_CALL, no_mods},
 };
 #define NKINDS (sizeof step_kinds / sizeof step_kinds[0])
 
@@ -404,6 +406,35 @@ static int load_permission(struct acp_scenario *s, struct acp_step *st, const st
     return 0;
 }
 
+/* mcp_call: {server, tool, arguments?, report?} (docs/mock.md "Calling MCP
+ * tools") */
+static int load_mcp_call(struct acp_scenario *s, struct acp_step *st, const struct an_ynode *n,
+                         struct an_err *err)
+{
+    static const char *const keys[] = {"server", "tool", "arguments", "report", NULL};
+    int rc;
+    json_t *j;
+    if ((rc = scn_want_map(n, "'mcp_call'", err)) ||
+        (rc = scn_check_keys(n, keys, "'mcp_call'", err)) || (rc = to_json(n, &j, err)))
+        return rc;
+    st->json = keep(s, j);
+    if (!an_json_str(j, "server") || !*an_json_str(j, "server"))
+        return an_fail(err, AN_ESCHEMA, &n->loc,
+                       "'mcp_call' needs a 'server' (a tool server's "
+                       "name or URL)");
+    if (!an_json_str(j, "tool") || !*an_json_str(j, "tool"))
+        return an_fail(err, AN_ESCHEMA, &n->loc, "'mcp_call' needs a 'tool' name");
+    const json_t *args = json_object_get(j, "arguments");
+    if (args && !json_is_object(args))
+        return an_fail(err, AN_ESCHEMA, &an_yaml_get(n, "arguments")->loc,
+                       "'arguments' must be a map");
+    const json_t *rep = json_object_get(j, "report");
+    if (rep && !json_is_boolean(rep))
+        return an_fail(err, AN_ESCHEMA, &an_yaml_get(n, "report")->loc,
+                       "'report' must be true or false");
+    return 0;
+}
+
 /* ---- steps --------------------------------------------------------------- */
 
 static int load_step_value(struct acp_scenario *s, struct acp_step *st, const struct an_ynode *v,
@@ -453,6 +484,8 @@ static int load_step_value(struct acp_scenario *s, struct acp_step *st, const st
         return scn_get_int(v, key, 0, SCN_MAX_DELAY_MS, &st->num, err);
     case ACP_STEP_EXIT:
         return scn_get_int(v, key, 0, 255, &st->num, err);
+    case ACP_STEP_MCP_CALL:
+        return load_mcp_call(s, st, v, err);
     }
     return 0;
 }
@@ -522,7 +555,7 @@ static int load_step(struct acp_scenario *s, struct acp_step *st, const struct a
     if (!kind_key)
         return an_fail(
             err, AN_ESCHEMA, &n->loc,
-            "a step needs one of text, thought, tool_call, tool_update, plan, update, "
+            "a step needs one of text, thought, tool_call, tool_update, mcp_call, plan, update, "
             "read_file, write_file, terminal, permission, delay_ms, raw, stop, usage, error, "
             "exit");
     st->kind = step_kinds[kind].kind;

@@ -40,7 +40,8 @@ enum acp_step_kind {
     ACP_STEP_STOP,        /* end the turn with a stop reason */
     ACP_STEP_USAGE,       /* PromptResponse.usage of the turn */
     ACP_STEP_ERROR,       /* answer the prompt with a JSON-RPC error */
-    ACP_STEP_EXIT         /* exit the process mid-turn */
+    ACP_STEP_EXIT,        /* exit the process mid-turn */
+    ACP_STEP_MCP_CALL     /* a tools/call on a tool server, reported as a tool call */
 };
 
 struct acp_step {
@@ -59,7 +60,7 @@ struct acp_step {
     long long bytes, repeat;
     /* tool_call, tool_update, update: the update object (toolCallId may be
      * missing: filled at runtime); plan: the entries array; write_file,
-     * terminal, permission: the validated map; usage: the usage object.
+     * terminal, permission, mcp_call: the validated map; usage: the usage object.
      * Owned by the arena. */
     json_t *json;
 };

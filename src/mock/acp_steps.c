@@ -15,6 +15,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "mock_mcp.h"
 
 /* ---- prompt steps -------------------------------------------------------- */
 
@@ -331,6 +332,35 @@ static enum turn step_permission(struct agent *a, struct session *s, const json_
     return t;
 }
 
+/* mcp_call: the call made on the tool server (session/new's mcpServers
+ * first), reported as a tool_call (title = the tool, rawInput = the
+ * arguments) and its tool_call_update (rawOutput = the CallToolResult),
+ * unless `report: false`. */
+static enum turn step_mcp_call(struct agent *a, struct session *s, const json_t *j)
+{
+    const char *tool = an_json_str(j, "tool");
+    json_t *args = json_object_get(j, "arguments");
+    bool report = !json_is_false(json_object_get(j, "report"));
+    json_t *in = args ? json_incref(args) : json_object();
+    const char *tid = report ? new_tool_id(a) : NULL;
+    if (report)
+        send_update(a, s,
+                    json_pack("{s:s, s:s, s:s, s:s, s:s, s:O}", "sessionUpdate", "tool_call",
+                              "toolCallId", tid, "title", tool, "kind", "other", "status",
+                              "in_progress", "rawInput", in));
+    json_t *res = mock_mcp_call(an_json_str(j, "server"), s->mcp_servers, tool, in, 0);
+    if (report)
+        send_update(
+            a, s,
+            json_pack("{s:s, s:s, s:s, s:O}", "sessionUpdate", "tool_call_update", "toolCallId",
+                      a->last_tool, "status",
+                      json_is_true(json_object_get(res, "isError")) ? "failed" : "completed",
+                      "rawOutput", res));
+    json_decref(res);
+    json_decref(in);
+    return TURN_GO;
+}
+
 static enum turn run_step(struct agent *a, struct session *s, const struct acp_step *st,
                           struct turn_end *end, bool *skip)
 {
@@ -388,6 +418,8 @@ static enum turn run_step(struct agent *a, struct session *s, const struct acp_s
     case ACP_STEP_ERROR:
         end->error = st;
         return TURN_STOP;
+    case ACP_STEP_MCP_CALL:
+        return step_mcp_call(a, s, st->json);
     case ACP_STEP_EXIT:
         if (a->log)
             fflush(a->log);

@@ -7,6 +7,7 @@
 
 #include "core/buf.h"
 #include "core/json.h"
+#include "mock_mcp.h"
 
 struct render {
     struct mock_plan *p;
@@ -104,8 +105,25 @@ static void render_text(struct render *rd, const struct agui_step *st)
     emit(rd, ev, st->timestamp);
 }
 
+/* A tool step with `server`: the call made for real; its result's content
+ * (malloc'd) unless the step scripts its own result. */
+static char *call_server(const struct agui_step *st)
+{
+    json_t *args = jparse(st->args);
+    json_t *res = mock_mcp_call(st->server, NULL, st->str, args, 0);
+    char *text = mock_mcp_content_text(res);
+    json_decref(args);
+    json_decref(res);
+    return text;
+}
+
 static void render_tool(struct render *rd, const struct agui_step *st)
 {
+    char *called = st->server ? call_server(st) : NULL;
+    if (st->unreported) {
+        free(called);
+        return;
+    }
     char idbuf[64], ridbuf[64];
     const char *id = auto_id(rd, st->id, "call", idbuf, sizeof idbuf);
     json_t *ev = event_new("TOOL_CALL_START");
@@ -118,13 +136,15 @@ static void render_tool(struct render *rd, const struct agui_step *st)
     ev = event_new("TOOL_CALL_END");
     json_object_set_new(ev, "toolCallId", json_string(id));
     emit(rd, ev, st->timestamp);
-    if (!st->result)
+    if (!st->result && !called)
         return;
     const char *rid = auto_id(rd, st->result_id, "msg", ridbuf, sizeof ridbuf);
     ev = event_new("TOOL_CALL_RESULT");
     json_object_set_new(ev, "messageId", json_string(rid));
     json_object_set_new(ev, "toolCallId", json_string(id));
-    json_object_set_new(ev, "content", jstr(st->result, st->result_len));
+    json_object_set_new(ev, "content",
+                        st->result ? jstr(st->result, st->result_len) : json_string(called));
+    free(called);
     json_object_set_new(ev, "role", json_string("tool"));
     emit(rd, ev, st->timestamp);
 }

@@ -29,8 +29,9 @@ struct step_kind {
 
 static const char *const text_mods[] = {"id",        "role", "chunks", "chunk_delay_ms",
                                         "timestamp", NULL};
-static const char *const tool_mods[] = {"args",   "args_text", "result",         "result_id", "id",
-                                        "parent", "chunks",    "chunk_delay_ms", "timestamp", NULL};
+static const char *const tool_mods[] = {"args",      "args_text", "result", "result_id",
+                                        "id",        "parent",    "chunks", "chunk_delay_ms",
+                                        "timestamp", "server",    "report", NULL};
 static const char *const run_error_mods[] = {"code", "timestamp", NULL};
 static const char *const no_mods[] = {NULL};
 
@@ -110,6 +111,14 @@ static int load_step_modifier(struct agui_scenario *s, struct agui_step *st,
         return scn_get_json(&s->head.arena, v, &st->timestamp, err);
     if (!strcmp(key, "chunks"))
         return scn_get_chunks(v, key, &st->chunks, err);
+    if (!strcmp(key, "server"))
+        return scn_get_str(v, key, &st->server, NULL, err);
+    if (!strcmp(key, "report")) {
+        bool b;
+        int rc = scn_get_bool(v, key, &b, err);
+        st->unreported = !b;
+        return rc;
+    }
     if (!strcmp(key, "chunk_delay_ms"))
         return scn_get_delay(v, key, &st->ms, err);
     return an_fail(err, AN_EINTERNAL, &k->loc, "unhandled step key '%s'", key);
@@ -163,6 +172,9 @@ static int load_step(struct agui_scenario *s, struct agui_step *st, const struct
     }
     if (an_yaml_get(n, "args") && an_yaml_get(n, "args_text"))
         return an_fail(err, AN_ESCHEMA, &n->loc, "give 'args' or 'args_text', not both");
+    if (st->unreported && !st->server)
+        return an_fail(err, AN_ESCHEMA, &n->loc,
+                       "'report: false' needs 'server' (a call made and not reported)");
     if (st->kind == AGUI_STEP_TOOL && !st->args) {
         st->args = "{}";
         st->args_len = 2;

@@ -60,8 +60,13 @@ struct agui_step {
      * copy, so no jansson value is ever shared between server threads. */
     const char *event;     /* event: the object to send, compact JSON */
     const char *timestamp; /* JSON added as `timestamp` to each event of the step; NULL = none */
-    unsigned chunks;       /* text, tool: CONTENT / ARGS events (>= 1) */
-    int64_t ms;            /* delay: milliseconds; text, tool: chunk_delay_ms */
+    /* tool: call it for real on this tool server (a name in
+     * $ANANKE_TOOL_SERVERS or a URL; mock_mcp.h), its result reported
+     * unless `result` is given; NULL = a scripted call only */
+    const char *server;
+    bool unreported; /* tool with server, `report: false`: called, no events */
+    unsigned chunks; /* text, tool: CONTENT / ARGS events (>= 1) */
+    int64_t ms;      /* delay: milliseconds; text, tool: chunk_delay_ms */
 };
 
 enum agui_framing { AGUI_FRAMING_LF, AGUI_FRAMING_CRLF, AGUI_FRAMING_CR };

@@ -7,16 +7,16 @@
 
 static const char *const top_keys[] = {"rules", "default", NULL};
 
-static const char *const rule_keys[] = {"case",     "version",      "times",    "status",
-                                        "headers",  "content_type", "response", "body",
-                                        "delay_ms", "stall",        "drop",     NULL};
+static const char *const rule_keys[] = {"case",         "version",   "times", "status",   "headers",
+                                        "content_type", "response",  "body",  "delay_ms", "stall",
+                                        "drop",         "mcp_calls", NULL};
 
 /* Keys that choose requests: meaningless in `default`. */
 static const char *const selector_keys[] = {"case", "version", "times", NULL};
 
 /* Keys that shape an answer: a stall or a drop sends none. */
-static const char *const answer_keys[] = {"status",   "headers", "content_type", "response", "body",
-                                          "delay_ms", NULL};
+static const char *const answer_keys[] = {"status", "headers",  "content_type", "response",
+                                          "body",   "delay_ms", "mcp_calls",    NULL};
 
 /* `stall: true` / `drop: true`; false is refused as a no-op. */
 static int get_true(const struct an_ynode *n, const char *key, bool *out, struct an_err *err)
@@ -25,6 +25,34 @@ static int get_true(const struct an_ynode *n, const char *key, bool *out, struct
     if (!rc && !*out)
         return an_fail(err, AN_ESCHEMA, &n->loc, "'%s: false' does nothing; remove it", key);
     return rc;
+}
+
+/* mcp_calls: a list of {server, tool, arguments?, report?} */
+static int load_mcp_calls(struct http_scenario *s, struct http_rule *r, const struct an_ynode *v,
+                          struct an_err *err)
+{
+    static const char *const keys[] = {"server", "tool", "arguments", "report", NULL};
+    if (v->kind != AN_Y_SEQ)
+        return an_fail(err, AN_ESCHEMA, &v->loc, "'mcp_calls' must be a list of calls");
+    for (size_t i = 0; i < v->nitems; i++) {
+        const struct an_ynode *c = v->items[i], *x;
+        int rc;
+        const char *str;
+        bool b;
+        if ((rc = scn_want_map(c, "an MCP call", err)) ||
+            (rc = scn_check_keys(c, keys, "an MCP call", err)))
+            return rc;
+        if (!an_yaml_get(c, "server") || !an_yaml_get(c, "tool"))
+            return an_fail(err, AN_ESCHEMA, &c->loc, "an MCP call needs 'server' and 'tool'");
+        if ((rc = scn_get_name(an_yaml_get(c, "server"), "server", &str, err)) ||
+            (rc = scn_get_name(an_yaml_get(c, "tool"), "tool", &str, err)))
+            return rc;
+        if ((x = an_yaml_get(c, "arguments")) && x->kind != AN_Y_MAP)
+            return an_fail(err, AN_ESCHEMA, &x->loc, "'arguments' must be a map");
+        if ((x = an_yaml_get(c, "report")) && (rc = scn_get_bool(x, "report", &b, err)))
+            return rc;
+    }
+    return scn_get_json(&s->head.arena, v, &r->mcp_calls, err);
 }
 
 static void init_rule(void *rule, const struct an_ynode *n, bool is_default)
@@ -79,6 +107,8 @@ static int load_rule_key(void *scenario, void *rule, const struct an_ynode *k,
         return get_true(v, key, &r->stall, err);
     if (!strcmp(key, "drop"))
         return get_true(v, key, &r->drop, err);
+    if (!strcmp(key, "mcp_calls"))
+        return load_mcp_calls(s, r, v, err);
     return an_fail(err, AN_EINTERNAL, &k->loc, "unhandled rule key '%s'", key);
 }
 

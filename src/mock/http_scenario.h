@@ -42,7 +42,10 @@ struct http_rule {
     size_t nheaders;
     const char *content_type; /* default application/json */
     const char *response;     /* compact JSON; an object gets case_id and version added */
-    const char *body;         /* verbatim; NULL = none */
+    /* `mcp_calls`: [{server, tool, arguments?, report?}] as compact JSON,
+     * made before answering and added to `events` (NULL = none) */
+    const char *mcp_calls;
+    const char *body; /* verbatim; NULL = none */
     size_t body_len;
     int64_t delay_ms; /* before answering */
     bool stall;       /* never answer */

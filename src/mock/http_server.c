@@ -6,6 +6,7 @@
 
 #include "core/json.h"
 #include "http_scenario.h"
+#include "mock_mcp.h"
 
 static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, json_t *j)
 {
@@ -36,6 +37,40 @@ static const char *request_problem(const json_t *body)
     return NULL;
 }
 
+/* mcp_calls: each made on its tool server; the reported ones added to the
+ * answer's events as a tool_call and its tool_result (docs/mock.md
+ * "Calling MCP tools"). */
+static void make_calls(const char *calls_json, json_t *answer)
+{
+    json_t *calls = json_loads(calls_json, 0, NULL);
+    json_t *events = json_object_get(answer, "events");
+    if (!json_is_array(events)) {
+        events = json_array();
+        json_object_set_new(answer, "events", events);
+    }
+    size_t i;
+    json_t *c;
+    json_array_foreach(calls, i, c)
+    {
+        const char *tool = an_json_str(c, "tool");
+        json_t *args = json_object_get(c, "arguments");
+        json_t *res = mock_mcp_call(an_json_str(c, "server"), NULL, tool, args, 0);
+        if (!json_is_false(json_object_get(c, "report"))) {
+            char id[32];
+            snprintf(id, sizeof id, "mcp_%zu", i + 1);
+            json_array_append_new(events, json_pack("{s:s,s:s,s:s,s:o}", "type", "tool_call",
+                                                    "call_id", id, "tool", tool, "args",
+                                                    args ? json_incref(args) : json_object()));
+            bool bad = json_is_true(json_object_get(res, "isError"));
+            json_array_append_new(events, json_pack("{s:s,s:s,s:s,s:s,s:O}", "type", "tool_result",
+                                                    "call_id", id, "tool", tool, "status",
+                                                    bad ? "error" : "ok", "payload", res));
+        }
+        json_decref(res);
+    }
+    json_decref(calls);
+}
+
 /* The rule's run-case answer, with the request's case_id and version when
  * the script left them out (as the demo agent echoes them). */
 static enum MHD_Result send_response(struct MHD_Connection *c, const struct http_rule *r,
@@ -47,6 +82,8 @@ static enum MHD_Result send_response(struct MHD_Connection *c, const struct http
             json_object_set_new(j, "case_id", json_string(case_id));
         if (!json_object_get(j, "version"))
             json_object_set_new(j, "version", json_string(version));
+        if (r->mcp_calls)
+            make_calls(r->mcp_calls, j);
     }
     char *s = j ? an_json_compact(j) : an_xstrdup(r->response);
     json_decref(j);

@@ -7,6 +7,7 @@
 
 #include "core/buf.h"
 #include "core/json.h"
+#include "mock_mcp.h"
 #include "openai_request.h"
 
 /* A JSON string of s[0..n). Scenario text is valid UTF-8 (libyaml checks),
@@ -31,8 +32,18 @@ static char *take_compact(json_t *j, size_t *len)
 static const struct oai_rule *resolve(const struct oai_rule *rule, const struct oai_answer *in,
                                       struct oai_rule *tmp, struct an_buf *text)
 {
-    if (rule)
+    if (rule) {
+        /* tool calls with `server` are made before the answer proposes them */
+        for (size_t i = 0; i < rule->reply.ncalls; i++) {
+            const struct oai_call *c = &rule->reply.calls[i];
+            if (!c->server)
+                continue;
+            json_t *args = json_loadb(c->args, c->args_len, 0, NULL);
+            json_decref(mock_mcp_call(c->server, NULL, c->name, args, 0));
+            json_decref(args);
+        }
         return rule;
+    }
     /* A well-formed answer that says what went unmatched, so a missing rule
      * shows up in the test's transcript, not as a hang. */
     an_buf_puts(text, "no rule matched: ");

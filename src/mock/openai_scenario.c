@@ -28,7 +28,7 @@ static const char *const success_keys[] = {"reply", "chunks", "chunk_delay_ms", 
                                            "raw",   NULL};
 
 static const char *const reply_keys[] = {"text", "tool_calls", "finish_reason", "usage", NULL};
-static const char *const call_keys[] = {"name", "args", "args_text", "id", NULL};
+static const char *const call_keys[] = {"name", "args", "args_text", "id", "server", NULL};
 static const char *const usage_keys[] = {"prompt_tokens", "completion_tokens", "total_tokens",
                                          NULL};
 static const char *const error_keys[] = {"message", "type", "param", "code", NULL};
@@ -77,6 +77,9 @@ static int load_call(struct oai_scenario *s, struct oai_call *c, const struct an
     if ((rc = scn_get_name(name, "name", &c->name, err)))
         return rc;
     if (id && (rc = scn_get_name(id, "id", &c->id, err)))
+        return rc;
+    const struct an_ynode *server = an_yaml_get(n, "server");
+    if (server && (rc = scn_get_name(server, "server", &c->server, err)))
         return rc;
     if (args && args_text)
         return an_fail(err, AN_ESCHEMA, &scn_key_node(n, "args_text")->loc,

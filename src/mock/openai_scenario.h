@@ -34,6 +34,10 @@ struct oai_call {
     const char *id;   /* NULL = automatic call_<A>_<N> */
     const char *args; /* function.arguments: compact JSON of `args`, or `args_text` */
     size_t args_len;
+    /* `server`: the call is also made for real on this tool server (a name
+     * in $ANANKE_TOOL_SERVERS or a URL; mock_mcp.h) before the answer;
+     * NULL = only proposed */
+    const char *server;
 };
 
 /* What the assistant answers. Strings are NUL-terminated, but the lengths

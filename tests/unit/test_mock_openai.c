@@ -7,6 +7,7 @@
 #include "../../src/mock/mock_message.c"
 #include "../../src/mock/mock_plan.c"
 #include "../../src/mock/openai_plan.c"
+#include "../../src/mock/mock_mcp.c"
 #include "../../src/mock/openai_request.c"
 #include "../../src/mock/openai_scenario.c"
 #include "../../src/mock/scenario_rules.c"

@@ -4,6 +4,7 @@
  * libananke, so they are compiled into this test directly.
  */
 #include "../../src/mock/agui_plan.c"
+#include "../../src/mock/mock_mcp.c"
 #include "../../src/mock/agui_request.c"
 #include "../../src/mock/agui_scenario.c"
 #include "../../src/mock/mock_message.c"

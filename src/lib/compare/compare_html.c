@@ -500,6 +500,7 @@ void cmp_html_report(struct cmp_page *pg, const struct an_compare *c, const json
     kv(pg, "new dir", c->run[CMP_NEW].dir);
     an_buf_puts(&pg->b, "</dl>\n</header>\n");
     summary(pg, c, report);
+    cmp_html_tool_coverage(pg, report);
 
     an_buf_printf(&pg->b,
                   "<h2>Cases</h2>\n<nav class=\"bar-tools\" aria-label=\"filter\">"

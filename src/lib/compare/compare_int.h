@@ -13,6 +13,7 @@
  *   compare_html.c    report.html and what every page shares
  *   compare_case.c    case-<id>.html: the side-by-side replay diff
  *   compare_stats_html.c  a repeated case's statistics on those pages
+ *   compare_toolcov.c the tool servers' coverage, baseline vs new
  *   compare_stats.c   repeated cases: pass rates with their intervals,
  *                     Fisher's exact test, medians of durations and token
  *                     usage with a Mann-Whitney interval of their shift
@@ -206,6 +207,16 @@ void cmp_slug(struct an_buf *out, const char *s);
  * a space), "query"; NULL when it is a plain relative path. A fragment
  * (#...) is allowed. */
 const char *cmp_href_violation(const char *href);
+
+/* --- tool coverage (compare_toolcov.c) ----------------------------------- */
+
+/* compare-report.json's "tool_coverage": per tool server of either run,
+ * {"baseline_ratio", "new_ratio", "ratio_delta", "newly_covered",
+ * "no_longer_covered"}; NULL when neither run has tool servers. */
+json_t *cmp_tool_coverage(const struct an_compare *c);
+struct cmp_page;
+/* report.html's table of it (from the report's "tool_coverage"). */
+void cmp_html_tool_coverage(struct cmp_page *pg, const json_t *report);
 
 /* --- repeated cases (compare_stats.c) ------------------------------------- */
 

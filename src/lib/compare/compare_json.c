@@ -406,6 +406,9 @@ json_t *cmp_report_json(const struct an_compare *c, const struct cmp_pack *p)
                                   run_info(&c->run[CMP_NEW], CMP_NEW, p)));
     json_object_set_new(o, "summary", summary(c));
     json_object_set_new(o, "items", items);
+    json_t *cov = cmp_tool_coverage(c);
+    if (cov) /* only when a run had tool servers */
+        json_object_set_new(o, "tool_coverage", cov);
     json_t *repro = json_object();
     link_pair(repro, p, "config", "repro/config");
     link_pair(repro, p, "baseline_config", "repro/baseline_config");

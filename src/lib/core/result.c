@@ -200,6 +200,7 @@ void an_run_result_release(struct an_run_result *r)
     free(r->project_dir);
     free(r->shard);
     free(r->filter);
+    json_decref(r->tool_coverage);
     memset(r, 0, sizeof *r);
 }
 

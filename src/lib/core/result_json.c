@@ -27,6 +27,11 @@
  *               "shard": "2/4"?, "filter": "re"?,
  *               "pass_k": 3?, "confidence": 0.95, "fail_on_flaky": false},
  *               (pass_k null: each test's runs)
+ *   "tool_coverage": {SERVER: {   only when the config names tool servers
+ *       "exposed": ["echo", ...], its tools/list (docs/tools.md "Tool coverage")
+ *       "called": {"echo": {"calls": 3, "tests": 2, "argument_keys": ["message"],
+ *                           "mocked": 1}},
+ *       "ratio": 0.25?}},         called and exposed / exposed; null: none exposed
  *   "tests": [{
  *     "name": "pays once",
  *     "id": "T001"?,                a JSONL case's id; null for a YAML test
@@ -354,6 +359,8 @@ json_t *an_result_json_head(const struct an_run_result *r)
         json_real(r->confidence > 0 && r->confidence < 1 ? r->confidence : AN_CONFIDENCE_DEFAULT));
     set(opt, "fail_on_flaky", json_boolean(r->fail_on_flaky));
     set(o, "options", opt);
+    if (r->tool_coverage)
+        set(o, "tool_coverage", json_deep_copy(r->tool_coverage));
     return o;
 }
 

@@ -378,6 +378,82 @@ static int read_test(const json_t *j, struct an_test_result *t, size_t index, co
     return 0;
 }
 
+/* Tool coverage of one more result file (shards of one run, `ananke
+ * merge`): exposed tools joined, counts added, argument keys joined, the
+ * ratio recomputed. */
+static void add_count(json_t *to, const json_t *from, const char *key)
+{
+    json_int_t n = json_integer_value(json_object_get(to, key)) +
+                   json_integer_value(json_object_get(from, key));
+    json_object_set_new(to, key, json_integer(n));
+}
+
+static void merge_names(json_t *into, const json_t *add)
+{
+    size_t i, k;
+    const json_t *n, *m;
+    json_array_foreach(add, i, n)
+    {
+        bool have = false;
+        json_array_foreach(into, k, m)
+        {
+            have |= json_equal(n, m);
+        }
+        if (!have && json_is_string(n))
+            json_array_append(into, (json_t *)n);
+    }
+}
+
+static void merge_server(json_t *into, const json_t *add)
+{
+    json_t *exposed = json_object_get(into, "exposed");
+    if (!json_is_array(exposed))
+        json_object_set_new(into, "exposed", exposed = json_array());
+    merge_names(exposed, json_object_get(add, "exposed"));
+    json_t *called = json_object_get(into, "called");
+    if (!json_is_object(called))
+        json_object_set_new(into, "called", called = json_object());
+    const char *name;
+    json_t *e;
+    json_object_foreach(json_object_get(add, "called"), name, e)
+    {
+        json_t *to = json_object_get(called, name);
+        if (!to) {
+            to = json_pack("{s:i,s:i,s:[],s:i}", "calls", 0, "tests", 0, "argument_keys", "mocked",
+                           0);
+            json_object_set_new(called, name, to);
+        }
+        add_count(to, e, "calls");
+        add_count(to, e, "tests");
+        merge_names(json_object_get(to, "argument_keys"), json_object_get(e, "argument_keys"));
+        add_count(to, e, "mocked");
+    }
+    size_t hit = 0, i;
+    const json_t *n;
+    json_array_foreach(exposed, i, n)
+    {
+        hit += json_object_get(called, json_string_value(n)) != NULL;
+    }
+    size_t ne = json_array_size(exposed);
+    json_object_set_new(into, "ratio", ne ? json_real((double)hit / (double)ne) : json_null());
+}
+
+static void merge_coverage(json_t *into, const json_t *add)
+{
+    const char *server;
+    json_t *s;
+    json_object_foreach((json_t *)add, server, s)
+    {
+        json_t *to = json_object_get(into, server);
+        if (!to) {
+            to = json_object();
+            json_object_set_new(into, server, to);
+        }
+        if (json_is_object(s))
+            merge_server(to, s);
+    }
+}
+
 int an_results_json_load(const char *path, json_t **doc, struct an_err *err)
 {
     json_error_t je;
@@ -424,6 +500,12 @@ int an_run_result_load(struct an_run_result *out, const char *path, struct an_er
         out->end_ms = end;
     if (!out->config_path)
         out->config_path = dup_str(doc, "config");
+    json_t *cov = json_object_get(doc, "tool_coverage");
+    if (json_is_object(cov)) {
+        if (!out->tool_coverage)
+            out->tool_coverage = json_object();
+        merge_coverage(out->tool_coverage, cov);
+    }
     json_t *sum = json_object_get(doc, "summary");
     out->not_run += count(sum, "not_run");
     json_t *opt = json_object_get(doc, "options");

@@ -29,6 +29,7 @@
 #include "core/buf.h"
 #include "report/metrics.h"
 #include "report/report_util.h"
+#include "report/rpt_toolcov.h"
 
 #define SGR_GREEN "\x1b[32m"
 #define SGR_RED "\x1b[31m"
@@ -469,6 +470,27 @@ static void recap_flaky(struct con *c, const struct an_run_result *r,
         an_buf_printf(&c->b, "  (+%zu more; the report files list them all)\n", n - RECAP_MAX);
 }
 
+/* One line per tool server (docs/tools.md "Tool coverage"); its name is
+ * the config's, checked at load. */
+static void tool_coverage(struct an_buf *b, const json_t *cov)
+{
+    const char *name;
+    json_t *s;
+    json_object_foreach((json_t *)cov, name, s)
+    {
+        struct rpt_cov_server v;
+        rpt_cov_read(name, s, &v);
+        an_buf_printf(b, "Tool coverage: %s %zu/%zu tools", name, v.ncovered, v.nexposed);
+        if (v.has_ratio)
+            an_buf_printf(b, " (%.0f%%)", v.ratio * 100);
+        an_buf_printf(b, ", %lld call%s", v.calls, v.calls == 1 ? "" : "s");
+        if (v.mocked)
+            an_buf_printf(b, " (%lld mocked)", v.mocked);
+        an_buf_putc(b, '\n');
+        rpt_cov_release(&v);
+    }
+}
+
 void an_console_summary(FILE *out, const struct an_run_result *r, const struct an_console_opts *o)
 {
     struct an_console_opts def = AN_CONSOLE_OPTS_INIT;
@@ -520,6 +542,7 @@ void an_console_summary(FILE *out, const struct an_run_result *r, const struct a
     an_buf_printf(&c.b, "Pass rate: %.1f%%\n", an_counts_pass_rate(&n) * 100.0);
     /* the cost of the verdicts: one call per run of every test */
     an_buf_printf(&c.b, "Agent calls: %zu\n", an_run_result_agent_calls(r));
+    tool_coverage(&c.b, r->tool_coverage);
     fwrite(c.b.data, 1, c.b.len, out);
     fflush(out);
     an_buf_release(&c.b);

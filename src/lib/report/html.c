@@ -180,6 +180,7 @@ static void head(struct an_buf *b, const struct an_run_result *r, const struct a
         an_buf_printf(b, "<dt>not run</dt><dd>%zu test%s (stopped early)</dd>", r->not_run,
                       r->not_run == 1 ? "" : "s");
     an_buf_puts(b, "</dl>\n</header>\n");
+    html_tool_coverage(b, r->tool_coverage);
 
     an_buf_printf(b,
                   "<nav class=\"bar-tools\" aria-label=\"filter\">"

@@ -8,6 +8,7 @@
  *                  a finding, a list of notes
  *   html_turn.c    a turn of the timeline, a dynamic test's boxes
  *   html_test.c    one test's <details> section, and the report's order
+ *   html_toolcov.c the tool servers' coverage tables
  *
  * Each function appends to b; nothing is owned. Every string from an
  * agent or a test file goes through html_text (an_rpt_text, then HTML
@@ -70,6 +71,11 @@ void html_turn_item(struct an_buf *b, const struct an_test_result *t, size_t i);
 void html_dyn_box(struct an_buf *b, const struct an_test_result *t);
 /* Every checkpoint: reached at which turn, with what evidence. */
 void html_checkpoint_table(struct an_buf *b, const struct an_dynamic_result *d);
+
+/* html_toolcov.c */
+/* The run's tool coverage (an_run_result.tool_coverage) as a section of
+ * one table per tool server; nothing when cov is NULL. */
+void html_tool_coverage(struct an_buf *b, const json_t *cov);
 
 /* html_test.c */
 /* Test idx (0-based, its anchor is test-IDX+1) as one <details>. */

@@ -34,6 +34,7 @@
 #include "core/buf.h"
 #include "report/metrics.h"
 #include "report/report_util.h"
+#include "report/rpt_toolcov.h"
 
 /* The findings of one test are cut to this many bytes per text: a report
  * is for reading, and a pull request comment has a size limit. */
@@ -421,6 +422,50 @@ static void stability(struct an_buf *b, const struct an_run_result *r)
         an_buf_putc(b, '\n');
 }
 
+/* docs/tools.md "Tool coverage": a table per tool server, its tools in
+ * listed order, then those called that it did not list. */
+static void tool_coverage(struct an_buf *b, const json_t *cov)
+{
+    const char *name;
+    json_t *s;
+    if (!cov)
+        return;
+    an_buf_puts(b, "## Tool coverage\n\n");
+    json_object_foreach((json_t *)cov, name, s)
+    {
+        struct rpt_cov_server v;
+        rpt_cov_read(name, s, &v);
+        an_buf_puts(b, "**");
+        inline_text(b, name, IN_HEADING);
+        an_buf_printf(b, "**: %zu of %zu tools called", v.ncovered, v.nexposed);
+        if (v.has_ratio)
+            an_buf_printf(b, " (%.0f%%)", v.ratio * 100);
+        an_buf_printf(b, ", %lld call%s, %lld mocked.\n\n", v.calls, v.calls == 1 ? "" : "s",
+                      v.mocked);
+        an_buf_puts(b, "| Tool | Calls | Tests | Mocked | Argument keys |\n"
+                       "|---|---:|---:|---:|---|\n");
+        for (size_t i = 0; i < v.ntools; i++) {
+            const struct rpt_cov_tool *t = &v.tools[i];
+            an_buf_puts(b, "| ");
+            cell_cut(b, t->name);
+            if (!t->exposed)
+                an_buf_puts(b, " (not listed)");
+            an_buf_printf(b, " | %lld | %lld | %lld | ", t->calls, t->tests, t->mocked);
+            size_t k;
+            const json_t *key;
+            json_array_foreach(t->keys, k, key)
+            {
+                if (k)
+                    an_buf_puts(b, ", ");
+                cell_cut(b, json_string_value(key));
+            }
+            an_buf_puts(b, " |\n");
+        }
+        an_buf_putc(b, '\n');
+        rpt_cov_release(&v);
+    }
+}
+
 int an_report_markdown(const struct an_run_result *r, const char *path, struct an_err *err)
 {
     struct an_buf b = AN_BUF_INIT;
@@ -440,6 +485,7 @@ int an_report_markdown(const struct an_run_result *r, const char *path, struct a
     table_of(&b, r, AN_STATUS_SKIP);
     dynamic(&b, r);
     stability(&b, r);
+    tool_coverage(&b, r->tool_coverage);
     if (!r->ntests)
         an_buf_puts(&b, "No tests were run.\n\n");
     /* every section ends in a blank line; the file ends in one newline */

@@ -309,6 +309,20 @@ static void next_turn(struct an_job *j)
 
 /* Exponential backoff with jitter: 200 ms, 400 ms, 800 ms ... capped at 10 s,
  * each between half and the whole of that, unless the agent said when. */
+/* A call that started in the millisecond one turn of the test ended and
+ * the next began is the earlier turn's (the same record, shared). */
+static void drop_earlier_calls(json_t *calls, const json_t *earlier)
+{
+    for (size_t i = json_array_size(calls); i-- > 0;) {
+        const json_t *c = json_array_get(calls, i);
+        for (size_t k = 0; k < json_array_size(earlier); k++)
+            if (json_array_get(earlier, k) == c) {
+                json_array_remove(calls, i);
+                break;
+            }
+    }
+}
+
 static int64_t backoff_ms(unsigned attempt, int64_t retry_after)
 {
     if (retry_after >= 0)
@@ -363,6 +377,8 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
     an_usage_price(rec->usage, j->cfg->prices, j->cfg->nprices);
     json_decref(rec->server_calls);
     rec->server_calls = an_tools_calls_between(rec->start_ms, an_clock_unix_ms());
+    if (j->turn > 0)
+        drop_earlier_calls(rec->server_calls, tr->turns[j->turn - 1].server_calls);
     char *miss = an_tools_take_strict_miss();
     if (miss) {
         set_error(&j->res, AN_EPROTO, (int)j->turn, miss);

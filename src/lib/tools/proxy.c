@@ -43,6 +43,7 @@ struct server {
     json_t *want_id;               /* the request in flight */
     json_t *answer;                /* its response, once here */
     bool got;
+    json_t *exposed; /* tool coverage: the upstream's tools/list names, or NULL */
 };
 
 static int64_t timeout_of(const struct server *s)
@@ -522,6 +523,76 @@ static int start_upstream(struct server *s, const char *dir, struct an_err *err)
     return rc;
 }
 
+/* Tool coverage's "exposed" (tools/coverage.c): the upstream's tools/list,
+ * every page, asked before the agent connects. An HTTP upstream's session
+ * is then started afresh, so the agent's initialize opens its own. A
+ * failure leaves exposed NULL (coverage falls back on the tool_mocks). */
+static json_t *ask(struct server *s, int id, const char *method, json_t *params)
+{
+    json_t *jid = json_integer(id);
+    json_t *msg = json_pack("{s:s,s:s,s:o}", "jsonrpc", "2.0", "method", method, "params", params);
+    if (id)
+        json_object_set(msg, "id", jid);
+    json_t *answer = forward(s, msg, id ? jid : NULL);
+    json_decref(msg);
+    json_decref(jid);
+    return answer;
+}
+
+#define LIST_MAX_PAGES 100
+
+static int list_exposed(struct server *s, struct an_err *err)
+{
+    json_t *a =
+        ask(s, 1, "initialize",
+            json_pack("{s:s,s:{},s:{s:s,s:s}}", "protocolVersion", "2025-06-18", "capabilities",
+                      "clientInfo", "name", "ananke-coverage", "version", "1"));
+    bool ok = json_is_object(json_object_get(a, "result"));
+    json_decref(a);
+    if (ok)
+        json_decref(ask(s, 0, "notifications/initialized", json_object()));
+    json_t *names = ok ? json_array() : NULL;
+    char *cursor = NULL;
+    for (int page = 0; ok && page < LIST_MAX_PAGES; page++) {
+        json_t *p = cursor ? json_pack("{s:s}", "cursor", cursor) : json_object();
+        a = ask(s, 2 + page, "tools/list", p);
+        const json_t *tools = json_object_get(json_object_get(a, "result"), "tools");
+        ok = json_is_array(tools);
+        size_t i;
+        const json_t *t;
+        json_array_foreach(tools, i, t)
+        {
+            if (json_is_string(json_object_get(t, "name")))
+                json_array_append(names, json_object_get(t, "name"));
+        }
+        const char *next = an_json_str(json_object_get(a, "result"), "nextCursor");
+        free(cursor);
+        cursor = next && *next ? an_xstrdup(next) : NULL;
+        json_decref(a);
+        if (!cursor)
+            break;
+    }
+    free(cursor);
+    if (ok)
+        s->exposed = names;
+    else
+        json_decref(names);
+    if (s->http) { /* the agent's session is its own */
+        an_http_upstream_free(s->http);
+        s->http = NULL;
+        return start_http(s, err);
+    }
+    return 0;
+}
+
+const json_t *an_tools_exposed(const struct an_tools *t, const char *server)
+{
+    for (size_t i = 0; t && i < t->n; i++)
+        if (!strcmp(t->s[i].cfg->name, server))
+            return t->s[i].exposed;
+    return NULL;
+}
+
 /* ANANKE_TOOL_SERVERS for `ananke tool-proxy`, and each server's
  * ${TOOL_SERVERS.NAME.command}: this program, tool-proxy, NAME. Set before
  * target.start and the tests start anything. */
@@ -563,7 +634,8 @@ int an_tools_up(struct an_tools **out, const struct an_config *cfg, struct an_er
         t->n = i + 1;
         /* a replay that never passes a call upstream needs no upstream */
         bool upstream = !an_replay_on() || an_replay_passthrough();
-        if ((upstream && start_upstream(s, cfg->dir, err)) || serve(s, err)) {
+        if ((upstream && (start_upstream(s, cfg->dir, err) || list_exposed(s, err))) ||
+            serve(s, err)) {
             an_tools_down(t);
             return err->code;
         }
@@ -600,6 +672,7 @@ void an_tools_down(struct an_tools *t)
             MHD_stop_daemon(s->d);
         an_rpc_free(s->rpc);
         an_http_upstream_free(s->http);
+        json_decref(s->exposed);
         pthread_mutex_destroy(&s->mu);
     }
     pthread_mutex_lock(&log_mu);

@@ -27,6 +27,10 @@ void an_tools_use_mocks(const struct an_test *test, const struct an_turn *turn);
  * an_tools_use_mocks(), as a sentence naming it (malloc'd), or NULL. */
 char *an_tools_take_strict_miss(void);
 
+/* The names the tool server `server` listed at start (tools/list, every
+ * page), or NULL when it could not be asked. Borrowed until
+ * an_tools_down(t). */
+const json_t *an_tools_exposed(const struct an_tools *t, const char *server);
 /* --record (run/record.c, docs/tools.md "Record and replay"): keep every
  * tools/call through the proxy, and each other method's first answer, for
  * the recording, until an_tools_down(). */
