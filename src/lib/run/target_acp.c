@@ -95,7 +95,7 @@ static int acp_open(const struct an_target *t, const struct an_target_open_ctx *
         .max_terminal_output_bytes = (size_t)a->max_terminal_output_bytes,
     };
     /* the tool servers, so the agent reaches its tools through the proxy */
-    json_t *mcp = an_tools_mcp_servers();
+    json_t *mcp = an_tools_mcp_servers(x->vars); /* the test's own paths */
     o.mcp_servers = mcp;
     rc = an_acp_open(out, &o, err);
     json_decref(mcp);
