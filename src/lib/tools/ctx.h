@@ -41,8 +41,8 @@ struct an_tool_ctx {
         size_t n;
     } counted[AN_TOOL_COUNTED];
     size_t ncounted;
-    char *refusal;         /* the first refused call, ends the test as an ERROR */
-    unsigned char *used;   /* replay: the recorded calls this test has had */
+    char *refusal;       /* the first refused call, ends the test as an ERROR */
+    unsigned char *used; /* replay: the recorded calls this test has had */
     size_t nused;
 };
 
