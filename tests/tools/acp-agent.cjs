@@ -10,6 +10,10 @@
 const readline = require('readline');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+// $ACP_STDIO=1: the agent says it has no HTTP MCP, and spawns the stdio
+// entry ananke then gives (`ananke tool-proxy NAME --url OWN_URL`)
+const stdio = process.env.ACP_STDIO === '1';
 
 const out = (m) => process.stdout.write(JSON.stringify(m) + '\n');
 const update = (sessionId, u) => out({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: u } });
@@ -19,7 +23,13 @@ let client;
 async function mcp() {
   if (client) return client;
   const c = new Client({ name: 'ananke-scripted-acp-agent', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(servers[0].url)));
+  const s = servers[0];
+  if (stdio) {
+    if (s.url) throw new Error('an http entry given to an agent without HTTP MCP');
+    await c.connect(new StdioClientTransport({ command: s.command, args: s.args }));
+  } else {
+    await c.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+  }
   client = c;
   return c;
 }
@@ -51,7 +61,7 @@ async function prompt(id, p) {
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
   const m = JSON.parse(line);
   if (m.method === 'initialize')
-    out({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: 1, agentCapabilities: { mcpCapabilities: { http: true } } } });
+    out({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: 1, agentCapabilities: { mcpCapabilities: { http: !stdio } } } });
   else if (m.method === 'session/new') {
     servers = m.params.mcpServers || [];
     out({ jsonrpc: '2.0', id: m.id, result: { sessionId: 's1' } });

@@ -5,7 +5,8 @@
 #   the test's own path /t/TOKEN/mcp) with -j 4, four tests whose calls
 #   overlap, three with tool_mocks of their own: each sees only its own
 #   call and its own result (server_calls, tools.consistent, strict); the
-#   token appears in no report;
+#   token appears in no report; the same with an agent without HTTP MCP,
+#   given stdio entries (ananke tool-proxy NAME --url OWN_URL);
 # - one shared agent (target.start, the shared path) with -j 2: both tests
 #   end as an ERROR naming the call and the fix; with -j 1 they pass.
 # - the proxy's paths: an unknown token, a malformed one and other paths
@@ -38,7 +39,7 @@ run() { # CASE WANT_EXIT ARGS...
   [ "$got" = "$want" ] || { echo "exit $got, expected $want" >>"$tmp/out"; return 1; }
 }
 
-run acp 0 -j 4 &&
+acp_own() { # the ACP run's results: each test its own call and result
 python3 - "$tmp/results.json" >>"$tmp/out" 2>&1 <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -59,7 +60,15 @@ for t in tests:
 # they ran at once: every test started before any ended
 assert max(s for s, _ in spans) < min(e for _, e in spans), spans
 PY
+}
+
+run acp 0 -j 4 && acp_own
 check "ACP -j 4: each test sees only its own call and its own tool_mocks result"
+
+# an agent without HTTP MCP gets stdio entries: `ananke tool-proxy NAME
+# --url OWN_URL`, spawned by the SDK's stdio client
+ACP_STDIO=1 run acp 0 -j 4 && acp_own
+check "ACP -j 4, stdio mcpServers (ananke tool-proxy --url): each test its own call and result"
 
 # the token is a secret: the reports hold no /t/<hex>/ path
 ! grep -Eq '/t/[0-9a-f]{32}/' "$tmp/results.json" "$tmp/junit.xml" "$tmp/out"

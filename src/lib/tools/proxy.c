@@ -90,6 +90,28 @@ json_t *an_tools_mcp_servers(const struct an_vars *vars)
     return v;
 }
 
+json_t *an_tools_mcp_servers_stdio(const struct an_vars *vars)
+{
+    char self[4096];
+    json_t *http = an_tools_mcp_servers(vars);
+    if (!http || an_port_self_exe(self, sizeof self) != 0) {
+        json_decref(http);
+        return NULL;
+    }
+    json_t *out = json_array();
+    size_t i;
+    json_t *e;
+    json_array_foreach(http, i, e)
+    {
+        json_array_append_new(out, json_pack("{s:O,s:s,s:[s,O,s,O],s:[]}", "name",
+                                             json_object_get(e, "name"), "command", self, "args",
+                                             "tool-proxy", json_object_get(e, "name"), "--url",
+                                             json_object_get(e, "url"), "env"));
+    }
+    json_decref(http);
+    return out;
+}
+
 struct req_state {
     struct an_buf body;
     bool too_big;

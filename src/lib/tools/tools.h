@@ -34,6 +34,11 @@ json_t *an_tools_calls_of(const struct an_tool_ctx *c, int64_t from_ms, int64_t 
  * own when vars holds it (an_tools_test_begin), else the shared one. A
  * new reference; NULL when none serves. */
 json_t *an_tools_mcp_servers(const struct an_vars *vars);
+/* The same as stdio entries, for an agent without HTTP MCP:
+ * [{"name", "command": this program, "args": ["tool-proxy", NAME, "--url",
+ * URL], "env": []}]. A new reference; NULL when none serves or this
+ * program's path cannot be read. */
+json_t *an_tools_mcp_servers_stdio(const struct an_vars *vars);
 
 /* The first call refused since c's turn began (tool_mocks_strict, a
  * replay miss, a call on the shared path that cannot be attributed), as
