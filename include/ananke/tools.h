@@ -6,9 +6,13 @@
  * ${TOOL_SERVERS.NAME.url} (and .command) are set for interpolation.
  *
  * One set per process: an_tools_up() before target.start and the tests,
- * an_tools_down() after them. Each turn takes the calls made while it ran
- * (run/job.c), so with --parallel above 1 a call made while two turns ran is
- * given to both.
+ * an_tools_down() after them. Each proxy has a shared path (/mcp, what
+ * target.start gets) and one path per running test (/t/TOKEN/mcp, what the
+ * test's hooks, target config and ACP mcpServers get; tools/ctx.h). A call
+ * on a test's path is that test's only; a call on the shared path is the
+ * test's whose turn runs, and while more than one test's turn runs it is
+ * given to none: it is refused and each of them ends as an ERROR naming
+ * the call (docs/tools.md "Parallel runs").
  *
  * Ownership: an_tools_up() hands back a handle (NULL when the config names
  * no tool server) that an_tools_down() stops and frees; cfg is borrowed

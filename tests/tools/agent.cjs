@@ -7,6 +7,7 @@
 //   claim TOOL JSON   report a call (with a made-up result) without making it
 //   hide TOOL JSON    call the tool without reporting the call
 //   say TEXT          assistant text
+//   sleep MS          wait MS milliseconds
 //   raw METHOD BODY   send BODY to the tool server's URL as it is; the text
 //                     says METHOD -> STATUS BODY
 // Used by tests/tools/run.sh.
@@ -44,8 +45,9 @@ async function run(body, send) {
   send({ type: 'RUN_STARTED', threadId, runId });
   let n = 0;
   for (const line of lastUser(body).split('\n')) {
-    const m = /^(call|claim|hide|say|raw)\s+(\S+)?\s*(.*)$/.exec(line.trim());
+    const m = /^(call|claim|hide|say|raw|sleep)\s+(\S+)?\s*(.*)$/.exec(line.trim());
     if (!m) continue;
+    if (m[1] === 'sleep') { await new Promise((r) => setTimeout(r, Number(m[2]))); continue; }
     if (m[1] === 'say') {
       const text = line.trim().slice(4);
       send({ type: 'TEXT_MESSAGE_START', messageId: 'm' + n, role: 'assistant' });

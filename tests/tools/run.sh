@@ -67,5 +67,6 @@ for c in "${cases[@]}"; do
 done
 [ $# -eq 0 ] && { if ANANKE_BUILD="$build" bash "$here/coverage.sh"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
 [ $# -eq 0 ] && { if ANANKE_BUILD="$build" bash "$here/replay.sh"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
+[ $# -eq 0 ] && { if ANANKE_BUILD="$build" bash "$here/attribution.sh"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
 echo "tools: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -20,6 +20,7 @@
 
 #include "ananke/tools.h"
 #include "tools/canon.h"
+#include "tools/ctx.h"
 #include "tools/replay.h"
 #include "tools/tools.h"
 
@@ -124,12 +125,14 @@ static int teardown(void **state)
     "\"arguments\": " args ", \"result\": {\"content\": [{\"type\": \"text\", \"text\": \"" text   \
     "\"}]}, \"is_error\": false, \"mocked\": false}\n"
 
-/* the text of the answer to the running test's echo(args), or the miss */
+static struct an_tool_ctx *cur; /* whose call it is (NULL: no test's) */
+
+/* the text of the answer to cur's echo(args), or the miss */
 static char *answer(const char *args)
 {
     json_t *a = json_loads(args, 0, NULL), *id = json_integer(7);
     char *miss = NULL;
-    json_t *r = an_replay_call("shop", "echo", a, id, &miss);
+    json_t *r = an_replay_call(cur, "shop", "echo", a, id, &miss);
     char *out;
     if (r) {
         assert_null(miss);
@@ -168,7 +171,11 @@ static void sequences(void **state)
                               "{\"method\": \"tools/list\", \"result\": {\"tools\": []}}\n\n");
     assert_int_equal(an_tools_replay_open(dir, AN_REPLAY_MISS_ERROR, &cfg, &err), 0);
     struct an_test pay = {.name = "pay"}, other = {.name = "other"};
-    an_tools_turn_begins(&pay, 1);
+    struct an_tool_ctx *cp = an_tool_ctx_new(&pay), *co = an_tool_ctx_new(&other);
+    struct an_tool_ctx *cp2 = an_tool_ctx_new(&pay); /* a second run of it at once */
+    assert_non_null(cp);
+    cur = cp;
+    an_tools_turn_begins(cp, NULL, 1);
     expect("{\"m\": 1.0, \"request_id\": \"zzz\"}", "first"); /* ignored, normalised */
     expect("{\"request_id\": \"y\", \"m\": 1}", "second");
     expect("{\"m\": 1}", "second"); /* past the recorded ones: the last again */
@@ -183,14 +190,25 @@ static void sequences(void **state)
     assert_non_null(strstr(got, "\xc3\xa9\xe2\x80\xa6 (2001 bytes)) on tool server 'shop'"));
     assert_true(strlen(got) < 800);
     free(got);
-    an_tools_turn_begins(&pay, 2); /* a later turn goes on */
+    an_tools_turn_begins(cp, NULL, 2); /* a later turn goes on */
     expect("{\"m\": 1}", "second");
-    an_tools_turn_begins(&other, 1);
+    /* another test, and another run of the same test, in flight at the
+     * same time: each has its own sequences, the first run's untouched */
+    cur = co;
+    an_tools_turn_begins(co, NULL, 1);
     expect("{\"m\": 1}", "other test");
-    an_tools_turn_begins(&pay, 1); /* the test again: from the first */
+    cur = cp2;
+    an_tools_turn_begins(cp2, NULL, 1);
     expect("{\"m\": 1}", "first");
-    an_tools_turn_begins(NULL, 0);
+    cur = cp;
+    expect("{\"m\": 1}", "second");
+    an_tools_turn_begins(cp, NULL, 1); /* the test again: from the first */
+    expect("{\"m\": 1}", "first");
+    cur = NULL;
     expect("{\"m\": 1}", "outside the tests");
+    an_tool_ctx_end(cp);
+    an_tool_ctx_end(co);
+    an_tool_ctx_end(cp2);
     json_t *id = json_integer(1);
     json_t *l = an_replay_answer("shop", "tools/list", id);
     assert_non_null(json_object_get(json_object_get(l, "result"), "tools"));

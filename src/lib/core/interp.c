@@ -136,9 +136,10 @@ static int walk(const char *src, const struct an_loc *loc, const struct an_vars 
                 return an_fail(err, AN_EVAR, loc, "variable name too long");
             memcpy(key, name, nlen);
             key[nlen] = '\0';
-            const char *val = env    ? getenv(key)
-                              : tool ? an_vars_get(tool_vars, key)
-                                     : an_vars_get(vars, key);
+            /* a test's own tool server paths (in its vars) before the run's */
+            const char *val = env ? getenv(key) : an_vars_get(vars, key);
+            if (!val && tool)
+                val = an_vars_get(tool_vars, key);
             if (!val && tool)
                 return an_fail(err, AN_EVAR, loc,
                                "unknown tool server variable '%s' (tool_servers: names the "

@@ -39,7 +39,8 @@ void an_interp_watch_env(an_env_watch_fn *fn, void *ctx);
 
 /* `${TOOL_SERVERS.NAME.url}` and `${TOOL_SERVERS.NAME.command}` read this
  * process-wide table (names with the prefix): set by the tool proxy while
- * it serves (docs/tools.md), NULL otherwise. Borrowed; set before any
+ * it serves (docs/tools.md), NULL otherwise; the same names in the vars
+ * given (a test's own paths, tools/tools.h) come first. Borrowed; set before any
  * thread interpolates and cleared after they are done. */
 void an_interp_set_tool_vars(const struct an_vars *v);
 

@@ -53,6 +53,7 @@ struct acp_session {
     size_t max_turn, turn_bytes;
     bool over;           /* the cap was hit: nothing more of this turn is kept */
     json_t *mcp_servers; /* session/new's; NULL: [] */
+    json_t *mcp_stdio;   /* for an agent without HTTP MCP; NULL: mcp_servers */
 };
 
 static struct an_turn_rec *cur(struct acp_session *s)
@@ -287,7 +288,12 @@ static void on_response(void *ud, struct an_acp_client *c, const struct an_rpc_m
             return;
         }
         struct an_err err = AN_ERR_INIT;
-        if (an_acp_new_session(s->c, NULL, s->mcp_servers, &s->session_req_id, &err)) {
+        /* HTTP MCP servers are optional for an agent; stdio ones are not */
+        const json_t *mc = json_object_get(
+            json_object_get(json_object_get(m->result, "agentCapabilities"), "mcpCapabilities"),
+            "http");
+        const json_t *servers = s->mcp_stdio && !json_is_true(mc) ? s->mcp_stdio : s->mcp_servers;
+        if (an_acp_new_session(s->c, NULL, servers, &s->session_req_id, &err)) {
             s->phase = PH_BROKEN;
             fail(s, AN_EPROTO, "cannot send session/new: %s%s", err.msg, NULL);
             return;
@@ -449,6 +455,7 @@ static void acp_free(struct an_session *base)
     an_buf_release(&s->text);
     json_decref(s->call_ix);
     json_decref(s->mcp_servers);
+    json_decref(s->mcp_stdio);
     free(s);
 }
 
@@ -478,6 +485,7 @@ int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, str
     s->call_ix = json_object();
     s->cost_now = -1;
     s->mcp_servers = o->mcp_servers ? json_deep_copy(o->mcp_servers) : NULL;
+    s->mcp_stdio = o->mcp_servers_stdio ? json_deep_copy(o->mcp_servers_stdio) : NULL;
     struct an_acp_opts ao = AN_ACP_OPTS_INIT;
     ao.argv = o->argv;
     ao.env = o->env;
@@ -516,6 +524,7 @@ int an_acp_open(struct an_session **out, const struct an_acp_target_opts *o, str
     if (rc) {
         json_decref(s->call_ix);
         json_decref(s->mcp_servers);
+        json_decref(s->mcp_stdio);
         free(s);
         return rc;
     }

@@ -62,6 +62,9 @@ struct an_acp_target_opts {
     /* session/new's mcpServers (ananke's tool proxy, docs/tools.md);
      * borrowed, the session keeps a copy; NULL: [] */
     const json_t *mcp_servers;
+    /* the same servers as stdio entries, sent instead to an agent whose
+     * initialize does not say mcpCapabilities.http; NULL: mcp_servers */
+    const json_t *mcp_servers_stdio;
 };
 int an_acp_open(struct an_session **out, const struct an_acp_target_opts *opts, struct an_err *err);
 

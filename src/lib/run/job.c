@@ -74,15 +74,22 @@ static void finish(struct an_job *j)
         struct an_turn_rec *r = an_transcript_add_turn(tr, turn_kind(&j->test->turns[i]));
         r->status = AN_TURN_NOT_RUN;
     }
-    j->res.nvar_names = j->vars.n;
+    /* the test's own tool server paths are the run's, not its variables */
+    an_tools_test_end(j->tools);
+    j->tools = NULL;
+    size_t nv = 0;
     j->res.var_names = an_xcalloc(j->vars.n + 1, sizeof *j->res.var_names);
-    for (size_t i = 0; i < j->vars.n; i++)
-        j->res.var_names[i] = an_xstrdup(j->vars.names[i]);
-    if (j->env->keep_var_values) {
+    if (j->env->keep_var_values)
         j->res.var_values = an_xcalloc(j->vars.n + 1, sizeof *j->res.var_values);
-        for (size_t i = 0; i < j->vars.n; i++)
-            j->res.var_values[i] = an_xstrdup(j->vars.values[i]);
+    for (size_t i = 0; i < j->vars.n; i++) {
+        if (!strncmp(j->vars.names[i], "TOOL_SERVERS.", 13))
+            continue;
+        j->res.var_names[nv] = an_xstrdup(j->vars.names[i]);
+        if (j->env->keep_var_values)
+            j->res.var_values[nv] = an_xstrdup(j->vars.values[i]);
+        nv++;
     }
+    j->res.nvar_names = nv;
     an_session_free(j->session); /* an ACP agent and its terminals end here */
     j->session = NULL;
     an_target_conf_free(j->conf);
@@ -247,8 +254,7 @@ static void begin_turn(struct an_job *j, bool retry)
     struct an_turn_rec *rec = &tr->turns[j->turn];
     CURL *easy = NULL;
     /* the turn's tool_mocks, then the test's, answer its tool calls */
-    an_tools_use_mocks(j->test, t);
-    an_tools_turn_begins(j->test, j->turn + 1);
+    an_tools_turn_begins(j->tools, t, j->turn + 1);
     if (j->session->ops->begin(j->session, tr, rec->input, retry, &easy)) {
         rec = &tr->turns[j->turn];
         set_error(&j->res, rec->error_code, (int)j->turn,
@@ -349,6 +355,7 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
         return;
     }
     struct an_turn_rec *rec = &tr->turns[j->turn];
+    an_tools_turn_ends(j->tools); /* a call on the shared path is no longer this test's */
 
     /* a session with its own policy (an http target's `retries`) gets the
      * larger of its count and --retries, and waits as it says */
@@ -376,10 +383,10 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
     }
     an_usage_price(rec->usage, j->cfg->prices, j->cfg->nprices);
     json_decref(rec->server_calls);
-    rec->server_calls = an_tools_calls_between(rec->start_ms, an_clock_unix_ms());
+    rec->server_calls = an_tools_calls_of(j->tools, rec->start_ms, an_clock_unix_ms());
     if (j->turn > 0)
         drop_earlier_calls(rec->server_calls, tr->turns[j->turn - 1].server_calls);
-    char *miss = an_tools_take_strict_miss();
+    char *miss = an_tools_take_strict_miss(j->tools);
     if (miss) {
         set_error(&j->res, AN_EPROTO, (int)j->turn, miss);
         free(miss);
@@ -518,6 +525,25 @@ static void open_session(struct an_job *j)
     next_turn(j);
 }
 
+/* The test's own tool server paths, in its vars before its hooks read
+ * them; their token is a secret: no report shows it. true: it failed. */
+static bool start_tools(struct an_job *j)
+{
+    struct an_err err = AN_ERR_INIT;
+    const char *token = NULL;
+    if (an_tools_test_begin(&j->tools, j->test, &j->vars, &token, &err)) {
+        set_error_err(&j->res, -1, &err);
+        finish(j);
+        return true;
+    }
+    if (token) {
+        if (!j->red)
+            j->red = j->env->secrets ? an_redactor_clone(j->env->secrets) : an_redactor_new();
+        an_redactor_add_secret(j->red, "tool server path", token);
+    }
+    return false;
+}
+
 /* Runs on the hook thread: only the job's hook fields and vars are touched. */
 static void *hooks_thread(void *arg)
 {
@@ -590,6 +616,8 @@ void an_job_start(struct an_job *j, const struct an_job_env *env)
     an_transcript_init(&j->res.transcript);
     if (env->timeout_ms > 0)
         j->deadline_mono = an_clock_mono_ms() + env->timeout_ms;
+    if (start_tools(j))
+        return;
     if (j->cfg->target.type->sandbox) {
         /* a sandbox per test: the agent's cwd, the only place its fs and
          * terminal requests may touch; ${SANDBOX} for hooks and messages

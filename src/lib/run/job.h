@@ -107,6 +107,7 @@ struct an_job {
                                  list of 10000 tests should not carry 10000 */
     struct an_job_checks *ck; /* only in AN_JOB_CHECKS */
     struct an_dyn_run *dyn;   /* a dynamic test's loop; NULL for a static test */
+    struct an_tool_ctx *tools; /* its own share of the tool proxies; NULL: none */
     int dyn_turn;             /* AN_JOB_SIM: the turn the step judges (-1: none yet) */
 };
 

@@ -95,10 +95,13 @@ static int acp_open(const struct an_target *t, const struct an_target_open_ctx *
         .max_terminal_output_bytes = (size_t)a->max_terminal_output_bytes,
     };
     /* the tool servers, so the agent reaches its tools through the proxy */
-    json_t *mcp = an_tools_mcp_servers();
+    json_t *mcp = an_tools_mcp_servers(x->vars); /* the test's own paths */
+    json_t *mcp_stdio = an_tools_mcp_servers_stdio(x->vars);
     o.mcp_servers = mcp;
+    o.mcp_servers_stdio = mcp_stdio;
     rc = an_acp_open(out, &o, err);
     json_decref(mcp);
+    json_decref(mcp_stdio);
     return rc;
 }
 

@@ -1,58 +1,53 @@
 /* tool_mocks (docs/tools.md "Stubs and faults"): the rules of the turn in
  * flight, and which one answers a call. The turn's own rules come first,
  * then the test's (the nearer level wins); `results` advance per rule
- * over the test. */
-#include <pthread.h>
+ * over the test (each test its own, tools/ctx.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ananke/check.h"
 #include "ananke/regex.h"
+#include "tools/ctx.h"
 #include "tools/mocks.h"
+#include "tools/replay.h"
 #include "tools/tools.h"
 
-#define MAX_COUNTED 256 /* rules with `results` counted per test */
+/* Every call's test (tools/ctx.h): its turn's rules, its sequences, its
+ * refusal, under the registry's lock. */
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static const struct an_test *cur_test;
-static const struct an_turn *cur_turn;
-static struct {
-    const struct an_tool_mock *rule;
-    size_t n;
-} counted[MAX_COUNTED];
-static size_t ncounted;
-static char *strict_miss;
-
-void an_tools_use_mocks(const struct an_test *test, const struct an_turn *turn)
+void an_tools_turn_begins(struct an_tool_ctx *c, const struct an_turn *turn, size_t turn_no)
 {
-    pthread_mutex_lock(&mu);
-    if (test != cur_test)
-        ncounted = 0;
-    cur_test = test;
-    cur_turn = turn;
-    free(strict_miss);
-    strict_miss = NULL;
-    pthread_mutex_unlock(&mu);
+    if (!c)
+        return;
+    an_tool_ctx_lock();
+    c->turn = turn;
+    c->turn_no = turn_no;
+    c->in_turn = true;
+    free(c->refusal);
+    c->refusal = NULL;
+    an_tool_ctx_unlock();
+    if (turn_no <= 1)
+        an_replay_rewind(c); /* a test (or a run of it) starts its sequences again */
 }
 
-char *an_tools_take_strict_miss(void)
+void an_tools_turn_ends(struct an_tool_ctx *c)
 {
-    pthread_mutex_lock(&mu);
-    char *s = strict_miss;
-    strict_miss = NULL;
-    pthread_mutex_unlock(&mu);
+    if (!c)
+        return;
+    an_tool_ctx_lock();
+    c->in_turn = false;
+    an_tool_ctx_unlock();
+}
+
+char *an_tools_take_strict_miss(struct an_tool_ctx *c)
+{
+    if (!c)
+        return NULL;
+    an_tool_ctx_lock();
+    char *s = c->refusal;
+    c->refusal = NULL;
+    an_tool_ctx_unlock();
     return s;
-}
-
-void an_tools_note_miss(char *msg)
-{
-    pthread_mutex_lock(&mu);
-    if (!strict_miss) {
-        strict_miss = msg;
-        msg = NULL;
-    }
-    pthread_mutex_unlock(&mu);
-    free(msg);
 }
 
 static bool rule_matches(const struct an_tool_mock *m, const char *server, const char *tool,
@@ -73,24 +68,28 @@ static bool rule_matches(const struct an_tool_mock *m, const char *server, const
     return true;
 }
 
-static size_t next_index(const struct an_tool_mock *m)
+static size_t next_index(struct an_tool_ctx *c, const struct an_tool_mock *m)
 {
-    for (size_t i = 0; i < ncounted; i++)
-        if (counted[i].rule == m)
-            return counted[i].n++;
-    if (ncounted < MAX_COUNTED) {
-        counted[ncounted].rule = m;
-        counted[ncounted++].n = 1;
+    for (size_t i = 0; i < c->ncounted; i++)
+        if (c->counted[i].rule == m)
+            return c->counted[i].n++;
+    if (c->ncounted < AN_TOOL_COUNTED) {
+        c->counted[c->ncounted].rule = m;
+        c->counted[c->ncounted++].n = 1;
     }
     return 0;
 }
 
-enum an_mock_verdict an_tools_mock_for(const char *server, const char *tool, const json_t *args,
+enum an_mock_verdict an_tools_mock_for(struct an_tool_ctx *c, const char *server, const char *tool, const json_t *args,
                                        struct an_mock_answer *out)
 {
     memset(out, 0, sizeof *out);
     enum an_mock_verdict v = AN_MOCK_NONE;
-    pthread_mutex_lock(&mu);
+    if (!c)
+        return v; /* no test's call: no test's rules */
+    an_tool_ctx_lock();
+    const struct an_turn *cur_turn = c->turn;
+    const struct an_test *cur_test = c->test;
     const struct an_tool_mock *lists[2] = {cur_turn ? cur_turn->tool_mocks : NULL,
                                            cur_test ? cur_test->tool_mocks : NULL};
     size_t ns[2] = {cur_turn ? cur_turn->ntool_mocks : 0, cur_test ? cur_test->ntool_mocks : 0};
@@ -101,7 +100,7 @@ enum an_mock_verdict an_tools_mock_for(const char *server, const char *tool, con
                 continue;
             out->rule = m;
             if (m->nresults) {
-                size_t k = next_index(m);
+                size_t k = next_index(c, m);
                 out->result = m->results[k < m->nresults ? k : m->nresults - 1];
             }
             v = m->passthrough ? AN_MOCK_PASS : AN_MOCK_RULE;
@@ -113,18 +112,17 @@ enum an_mock_verdict an_tools_mock_for(const char *server, const char *tool, con
                                                          : 0;
     if (v == AN_MOCK_NONE && strict == 2) {
         v = AN_MOCK_STRICT_MISS;
-        if (!strict_miss) {
+        if (!c->refusal) {
             char *a = args ? json_dumps(args, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
             size_t len = strlen(tool ? tool : "") + (a ? strlen(a) : 0) + strlen(server) + 128;
-            strict_miss = malloc(len);
-            if (strict_miss)
-                snprintf(strict_miss, len,
+            c->refusal = an_xmalloc(len);
+            snprintf(c->refusal, len,
                          "no tool_mocks rule matches the call %s(%s) on tool server '%s' "
                          "(tool_mocks_strict)",
                          tool ? tool : "?", a ? a : "", server);
             free(a);
         }
     }
-    pthread_mutex_unlock(&mu);
+    an_tool_ctx_unlock();
     return v;
 }

@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include "ananke/model.h"
+#include "tools/ctx.h"
 
 enum an_mock_verdict {
     AN_MOCK_NONE = 0,    /* no rule: the upstream answers */
@@ -16,7 +17,9 @@ struct an_mock_answer {
     const struct an_tool_mock *rule; /* borrowed from the suite */
     const json_t *result;            /* this call's result (result/results), or NULL */
 };
-enum an_mock_verdict an_tools_mock_for(const char *server, const char *tool, const json_t *args,
-                                       struct an_mock_answer *out);
+/* The rule of c's turn, then of its test, that answers this call (c NULL:
+ * a call of no test, AN_MOCK_NONE); a strict miss is noted on c. */
+enum an_mock_verdict an_tools_mock_for(struct an_tool_ctx *c, const char *server, const char *tool,
+                                       const json_t *args, struct an_mock_answer *out);
 
 #endif

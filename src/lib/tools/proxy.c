@@ -25,6 +25,7 @@
 #include "core/json.h"
 #include "core/port.h"
 #include "proto/jsonrpc.h"
+#include "tools/ctx.h"
 #include "tools/mocks.h"
 #include "tools/replay.h"
 #include "tools/tape.h"
@@ -35,7 +36,8 @@
 
 struct server {
     const struct an_tool_server *cfg;
-    char url[64];
+    char url[64];  /* the shared path's */
+    char base[48]; /* http://127.0.0.1:PORT, for the tests' own paths */
     struct MHD_Daemon *d;
     pthread_mutex_t mu;            /* the upstream, and the fields below */
     struct an_rpc *rpc;            /* a stdio upstream, or */
@@ -66,14 +68,49 @@ struct an_tools {
  * servers as ACP's mcpServers names them. */
 static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
 static json_t *log_calls;
+static unsigned long long *log_who; /* each call's test (ctx serial; 0: none) */
+static size_t log_cap;
 static json_t *mcp_servers;
 
-json_t *an_tools_mcp_servers(void)
+json_t *an_tools_mcp_servers(const struct an_vars *vars)
 {
     pthread_mutex_lock(&log_mu);
     json_t *v = mcp_servers ? json_deep_copy(mcp_servers) : NULL;
     pthread_mutex_unlock(&log_mu);
+    size_t i;
+    json_t *e;
+    json_array_foreach(v, i, e)
+    {
+        char key[256];
+        snprintf(key, sizeof key, "TOOL_SERVERS.%s.url",
+                 json_string_value(json_object_get(e, "name")));
+        const char *own = an_vars_get(vars, key);
+        if (own)
+            json_object_set_new(e, "url", json_string(own));
+    }
     return v;
+}
+
+json_t *an_tools_mcp_servers_stdio(const struct an_vars *vars)
+{
+    char self[4096];
+    json_t *http = an_tools_mcp_servers(vars);
+    if (!http || an_port_self_exe(self, sizeof self) != 0) {
+        json_decref(http);
+        return NULL;
+    }
+    json_t *out = json_array();
+    size_t i;
+    json_t *e;
+    json_array_foreach(http, i, e)
+    {
+        json_array_append_new(out, json_pack("{s:O,s:s,s:[s,O,s,O],s:[]}", "name",
+                                             json_object_get(e, "name"), "command", self, "args",
+                                             "tool-proxy", json_object_get(e, "name"), "--url",
+                                             json_object_get(e, "url"), "env"));
+    }
+    json_decref(http);
+    return out;
 }
 
 struct req_state {
@@ -163,8 +200,9 @@ done:
 }
 
 /* One tools/call, as results.json's server_calls hold it. */
-static void record_call(const struct server *s, const json_t *params, const json_t *answer,
-                        int64_t start_ms, int64_t end_ms, bool mocked)
+static void record_call(const struct server *s, const struct an_tool_ctx *ctx,
+                        const json_t *params, const json_t *answer, int64_t start_ms,
+                        int64_t end_ms, bool mocked)
 {
     const json_t *name = json_object_get(params, "name");
     const json_t *args = json_object_get(params, "arguments");
@@ -179,11 +217,17 @@ static void record_call(const struct server *s, const json_t *params, const json
     pthread_mutex_lock(&log_mu);
     if (!log_calls)
         log_calls = json_array();
+    size_t n = json_array_size(log_calls);
+    if (n >= log_cap) {
+        log_cap = log_cap ? 2 * log_cap : 64;
+        log_who = an_xrealloc(log_who, log_cap * sizeof *log_who);
+    }
+    log_who[n] = ctx ? ctx->serial : 0;
     json_array_append_new(log_calls, c);
     pthread_mutex_unlock(&log_mu);
 }
 
-json_t *an_tools_calls_between(int64_t from_ms, int64_t to_ms)
+json_t *an_tools_calls_of(const struct an_tool_ctx *ctx, int64_t from_ms, int64_t to_ms)
 {
     json_t *out = NULL;
     pthread_mutex_lock(&log_mu);
@@ -194,7 +238,7 @@ json_t *an_tools_calls_between(int64_t from_ms, int64_t to_ms)
         json_array_foreach(log_calls, i, c)
         {
             int64_t t = (int64_t)json_integer_value(json_object_get(c, "start_ms"));
-            if (t >= from_ms && t <= to_ms)
+            if (ctx && log_who[i] == ctx->serial && t >= from_ms && t <= to_ms)
                 json_array_append(out, c);
         }
     }
@@ -300,27 +344,28 @@ static json_t *rule_answer(const struct an_mock_answer *ma, const json_t *id)
 
 /* --replay-tools: the recorded answer, or on a miss a refusal that ends
  * the test as an ERROR (NULL with --replay-miss passthrough: upstream). */
-static json_t *replayed(struct server *s, const char *tool, const json_t *args, const json_t *id)
+static json_t *replayed(struct server *s, struct an_tool_ctx *ctx, const char *tool,
+                        const json_t *args, const json_t *id)
 {
     char *miss = NULL;
-    json_t *answer = an_replay_call(s->cfg->name, tool, args, id, &miss);
+    json_t *answer = an_replay_call(ctx, s->cfg->name, tool, args, id, &miss);
     if (answer || an_replay_passthrough()) {
         free(miss);
         return answer;
     }
     answer = rpc_error(id, AN_RPC_INTERNAL_ERROR, miss);
-    an_tools_note_miss(miss);
+    an_tool_ctx_refuse(ctx, miss);
     return answer;
 }
 
-static enum MHD_Result handle_call(struct server *s, struct MHD_Connection *c, const json_t *msg,
-                                   const json_t *id)
+static enum MHD_Result handle_call(struct server *s, struct an_tool_ctx *ctx,
+                                   struct MHD_Connection *c, const json_t *msg, const json_t *id)
 {
     const json_t *params = json_object_get(msg, "params");
     const char *tool = json_string_value(json_object_get(params, "name"));
     struct an_mock_answer ma;
     enum an_mock_verdict v =
-        an_tools_mock_for(s->cfg->name, tool, json_object_get(params, "arguments"), &ma);
+        an_tools_mock_for(ctx, s->cfg->name, tool, json_object_get(params, "arguments"), &ma);
     int64_t t0 = an_clock_unix_ms();
     json_t *answer = NULL;
     enum an_fault_kind fault = v == AN_MOCK_RULE ? ma.rule->fault : AN_FAULT_NONE;
@@ -330,12 +375,15 @@ static enum MHD_Result handle_call(struct server *s, struct MHD_Connection *c, c
     else if (v == AN_MOCK_RULE && fault != AN_FAULT_TRICKLE)
         answer = rule_answer(&ma, id);
     else if ((v != AN_MOCK_RULE || fault == AN_FAULT_TRICKLE) && an_replay_on())
-        answer = replayed(s, tool, json_object_get(params, "arguments"), id);
+        answer = replayed(s, ctx, tool, json_object_get(params, "arguments"), id);
     if (!answer && v != AN_MOCK_STRICT_MISS && !(v == AN_MOCK_RULE && fault != AN_FAULT_TRICKLE))
         answer = forward(s, (json_t *)msg, id);
     bool mocked = v == AN_MOCK_RULE;
-    record_call(s, params, answer, t0, an_clock_unix_ms(), mocked);
-    an_tape_call(s->cfg->name, params, answer, mocked);
+    record_call(s, ctx, params, answer, t0, an_clock_unix_ms(), mocked);
+    an_tool_ctx_lock();
+    size_t turn_no = ctx ? ctx->turn_no : 0;
+    an_tool_ctx_unlock();
+    an_tape_call(ctx ? ctx->key : NULL, turn_no, s->cfg->name, params, answer, mocked);
     if (fault == AN_FAULT_DISCONNECT)
         return MHD_NO; /* libmicrohttpd closes the connection without an answer */
     if (fault == AN_FAULT_MALFORMED)
@@ -345,9 +393,55 @@ static enum MHD_Result handle_call(struct server *s, struct MHD_Connection *c, c
     return send_json(c, MHD_HTTP_OK, answer);
 }
 
-/* One POSTed JSON-RPC message (never a batch: MCP 2025-06-18 dropped them). */
-static enum MHD_Result handle_post(struct server *s, struct MHD_Connection *c,
-                                   const struct req_state *rs)
+/* The agent chose the arguments (up to max_body_bytes): a message quotes
+ * at most QUOTE bytes of them, cut at a character's start. */
+#define QUOTE 512
+
+static void refuse_each(struct an_tool_ctx *c, void *msg)
+{
+    if (!c->refusal) /* the registry's lock is held */
+        c->refusal = an_xstrdup(msg);
+}
+
+/* A tools/call on the shared path while n > 1 tests have a turn running:
+ * it is no test's, so no test's tool_mocks, strict or recording answers
+ * it. It is refused, and each of those tests ends as an ERROR naming it
+ * and the fix (docs/tools.md "Parallel runs"). */
+static enum MHD_Result handle_unattributable(struct server *s, struct MHD_Connection *c,
+                                             const json_t *msg, const json_t *id, size_t n)
+{
+    const json_t *params = json_object_get(msg, "params");
+    const char *tool = json_string_value(json_object_get(params, "name"));
+    const json_t *args = json_object_get(params, "arguments");
+    char *a = args ? json_dumps(args, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    size_t alen = a ? strlen(a) : 0, cut = alen;
+    if (alen > QUOTE) {
+        cut = QUOTE;
+        while (cut > 0 && ((unsigned char)a[cut] & 0xC0) == 0x80)
+            cut--;
+    }
+    int64_t t0 = an_clock_unix_ms();
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_printf(&b,
+                  "tool server '%s' is shared by %zu tests running at once: the call %s(%.*s%s) "
+                  "cannot be attributed to one of them: use --parallel 1, or give the agent the "
+                  "per-test URL ${TOOL_SERVERS.%s.url} in a per-test place (docs/tools.md "
+                  "\"Parallel runs\")",
+                  s->cfg->name, n, tool ? tool : "?", (int)cut, a ? a : "",
+                  cut < alen ? "…" : "", s->cfg->name);
+    free(a);
+    an_tool_ctx_each_in_turn(refuse_each, (void *)an_buf_cstr(&b));
+    json_t *answer = rpc_error(id, AN_RPC_INTERNAL_ERROR, an_buf_cstr(&b));
+    an_buf_release(&b);
+    record_call(s, NULL, params, answer, t0, an_clock_unix_ms(), false);
+    an_tape_call(NULL, 0, s->cfg->name, params, answer, false);
+    return send_json(c, MHD_HTTP_OK, answer);
+}
+
+/* One POSTed JSON-RPC message (never a batch: MCP 2025-06-18 dropped
+ * them), on a test's own path (ctx) or on the shared one (NULL). */
+static enum MHD_Result handle_post(struct server *s, struct an_tool_ctx *ctx,
+                                   struct MHD_Connection *c, const struct req_state *rs)
 {
     if (rs->too_big)
         return send_json(c, MHD_HTTP_CONTENT_TOO_LARGE,
@@ -369,7 +463,12 @@ static enum MHD_Result handle_post(struct server *s, struct MHD_Connection *c,
         return send_body(c, MHD_HTTP_ACCEPTED, NULL, NULL);
     }
     if (!strcmp(json_string_value(method), "tools/call")) {
-        enum MHD_Result rc = handle_call(s, c, msg, id);
+        size_t n = 1;
+        struct an_tool_ctx *who = ctx ? ctx : an_tool_ctx_shared(&n);
+        enum MHD_Result rc = n > 1 ? handle_unattributable(s, c, msg, id, n)
+                                   : handle_call(s, who, c, msg, id);
+        if (who != ctx)
+            an_tool_ctx_put(who);
         json_decref(msg);
         return rc;
     }
@@ -384,13 +483,31 @@ static enum MHD_Result handle_post(struct server *s, struct MHD_Connection *c,
     return send_json(c, MHD_HTTP_OK, answer);
 }
 
+/* "/mcp" is the shared path (*tok NULL); "/t/TOKEN/mcp" a test's. Any
+ * other path is none (404): nothing is normalised or looked up by it. */
+static bool parse_path(const char *url, const char **tok, size_t *len)
+{
+    *tok = NULL;
+    *len = 0;
+    if (!strcmp(url, "/mcp"))
+        return true;
+    if (strncmp(url, "/t/", 3) != 0)
+        return false;
+    const char *t = url + 3;
+    size_t n = strspn(t, "0123456789abcdef");
+    if (n != AN_TOOL_TOKEN_LEN || strcmp(t + n, "/mcp") != 0)
+        return false;
+    *tok = t;
+    *len = n;
+    return true;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version, const char *upload,
                                   size_t *upload_size, void **con_cls)
 {
     struct server *s = cls;
     struct req_state *rs = *con_cls;
-    (void)url;
     (void)version;
     if (!rs) {
         rs = an_xcalloc(1, sizeof *rs);
@@ -406,9 +523,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *upload_size = 0;
         return MHD_YES;
     }
-    if (strcmp(method, MHD_HTTP_METHOD_POST) != 0)
-        return send_body(c, MHD_HTTP_METHOD_NOT_ALLOWED, NULL, NULL);
-    return handle_post(s, c, rs);
+    const char *tok;
+    size_t tlen;
+    struct an_tool_ctx *ctx = NULL;
+    if (!parse_path(url, &tok, &tlen) || (tok && !(ctx = an_tool_ctx_by_token(tok, tlen))))
+        return send_body(c, MHD_HTTP_NOT_FOUND, NULL, NULL); /* unknown, or its test ended */
+    enum MHD_Result rc = strcmp(method, MHD_HTTP_METHOD_POST) != 0
+                             ? send_body(c, MHD_HTTP_METHOD_NOT_ALLOWED, NULL, NULL)
+                             : handle_post(s, ctx, c, rs);
+    an_tool_ctx_put(ctx);
+    return rc;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
@@ -461,7 +585,8 @@ static int serve(struct server *s, struct an_err *err)
         return an_fail(err, AN_EIO, &s->cfg->loc, "tool server '%s': cannot serve on 127.0.0.1",
                        s->cfg->name);
     }
-    snprintf(s->url, sizeof s->url, "http://127.0.0.1:%u/mcp", (unsigned)ntohs(bound.sin_port));
+    snprintf(s->base, sizeof s->base, "http://127.0.0.1:%u", (unsigned)ntohs(bound.sin_port));
+    snprintf(s->url, sizeof s->url, "%s/mcp", s->base);
     return 0;
 }
 
@@ -616,6 +741,45 @@ static void set_env(struct an_tools *t)
     }
 }
 
+/* The one set of proxies that serves (an_tools_up), for the tests' paths. */
+static struct an_tools *serving;
+
+int an_tools_test_begin(struct an_tool_ctx **out, const struct an_test *test,
+                        struct an_vars *vars, const char **token, struct an_err *err)
+{
+    *out = NULL;
+    *token = NULL;
+    struct an_tools *t = serving;
+    if (!t)
+        return 0;
+    struct an_tool_ctx *c = an_tool_ctx_new(test);
+    if (!c)
+        return an_fail(err, AN_EIO, NULL,
+                       "no random bytes for the test's own tool server path (getrandom)");
+    char self[4096];
+    bool have_self = an_port_self_exe(self, sizeof self) == 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const char *name = t->s[i].cfg->name;
+        char key[256], url[160], cmd[4500];
+        snprintf(url, sizeof url, "%s/t/%s/mcp", t->s[i].base, c->token);
+        snprintf(key, sizeof key, "TOOL_SERVERS.%s.url", name);
+        an_vars_set(vars, key, url);
+        if (have_self) {
+            snprintf(key, sizeof key, "TOOL_SERVERS.%s.command", name);
+            snprintf(cmd, sizeof cmd, "%s tool-proxy %s --url %s", self, name, url);
+            an_vars_set(vars, key, cmd);
+        }
+    }
+    *token = c->token;
+    *out = c;
+    return 0;
+}
+
+void an_tools_test_end(struct an_tool_ctx *c)
+{
+    an_tool_ctx_end(c);
+}
+
 int an_tools_up(struct an_tools **out, const struct an_config *cfg, struct an_err *err)
 {
     *out = NULL;
@@ -651,6 +815,7 @@ int an_tools_up(struct an_tools **out, const struct an_config *cfg, struct an_er
     }
     set_env(t);
     an_interp_set_tool_vars(&t->vars);
+    serving = t;
     *out = t;
     return 0;
 }
@@ -660,6 +825,8 @@ void an_tools_down(struct an_tools *t)
     if (!t)
         return;
     an_interp_set_tool_vars(NULL);
+    if (serving == t)
+        serving = NULL;
     unsetenv(AN_TOOLS_ENV);
     pthread_mutex_lock(&log_mu);
     json_decref(mcp_servers);
@@ -678,6 +845,9 @@ void an_tools_down(struct an_tools *t)
     pthread_mutex_lock(&log_mu);
     json_decref(log_calls);
     log_calls = NULL;
+    free(log_who);
+    log_who = NULL;
+    log_cap = 0;
     pthread_mutex_unlock(&log_mu);
     an_tape_release();
     an_vars_release(&t->vars);

@@ -15,7 +15,7 @@
 #include "core/json.h"
 #include "core/nofollow.h"
 #include "tools/canon.h"
-#include "tools/tape.h"
+#include "tools/ctx.h"
 
 #define REPLAY_MAX_BYTES (64 * 1024 * 1024) /* tool_servers.NAME.replay_max_bytes */
 
@@ -23,7 +23,6 @@ struct rcall {
     char *test; /* JSONL id, else name; NULL: outside any test */
     char *tool, *canon;
     json_t *answer; /* {"result": R} or {"error": E} */
-    bool used;
 };
 
 struct rserver {
@@ -31,6 +30,7 @@ struct rserver {
     struct rcall *calls;
     size_t n;
     json_t *answers; /* {METHOD: {"result": R} or {"error": E}} */
+    size_t base;     /* where its calls start in a test's `used` (tools/ctx.h) */
 };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -38,6 +38,7 @@ static bool on, passthrough;
 static char *rdir;
 static struct rserver *srv;
 static size_t nsrv;
+static size_t ncalls; /* of every server: the size of a test's `used` */
 
 bool an_replay_on(void)
 {
@@ -127,7 +128,6 @@ static int call_line(const struct reader *r, const json_t *l)
     c->tool = an_xstrdup(json_string_value(name));
     c->canon = canon_for(rs->cfg, c->tool, args);
     c->answer = ans;
-    c->used = false;
     return 0;
 }
 
@@ -223,6 +223,8 @@ int an_tools_replay_open(const char *dir, enum an_replay_miss miss, const struct
             an_tools_replay_close();
             return rc;
         }
+        srv[i].base = ncalls;
+        ncalls += srv[i].n;
     }
     rdir = an_xstrdup(dir);
     on = true;
@@ -245,6 +247,7 @@ void an_tools_replay_close(void)
     free(srv);
     srv = NULL;
     nsrv = 0;
+    ncalls = 0;
     free(rdir);
     rdir = NULL;
     on = passthrough = false;
@@ -303,14 +306,19 @@ static char *miss_text(const char *server, const char *tool, const char *canon, 
     return s;
 }
 
-json_t *an_replay_call(const char *server, const char *tool, const json_t *args, const json_t *id,
-                       char **miss)
+json_t *an_replay_call(struct an_tool_ctx *ctx, const char *server, const char *tool,
+                       const json_t *args, const json_t *id, char **miss)
 {
     *miss = NULL;
     tool = tool ? tool : "";
-    char *test = an_tape_test_key();
+    const char *test = ctx ? ctx->key : NULL;
     json_t *out = NULL;
     pthread_mutex_lock(&mu);
+    if (ctx && ctx->nused < ncalls) { /* `used` is this lock's, not the registry's */
+        ctx->used = an_xrealloc(ctx->used, ncalls);
+        memset(ctx->used + ctx->nused, 0, ncalls - ctx->nused);
+        ctx->nused = ncalls;
+    }
     struct rserver *rs = server_named(server);
     char *canon = rs ? canon_for(rs->cfg, tool, args) : an_tools_canon(args, NULL, 0);
     struct rcall *hit = NULL, *last = NULL;
@@ -318,21 +326,21 @@ json_t *an_replay_call(const char *server, const char *tool, const json_t *args,
         struct rcall *c = &rs->calls[i];
         if (!same_test(c->test, test) || strcmp(c->tool, tool) || strcmp(c->canon, canon))
             continue;
-        if (!c->used)
+        if (!ctx || !ctx->used[rs->base + i])
             hit = c;
         last = c;
     }
     if (!hit)
         hit = last; /* past the recorded ones: the last again */
     if (hit) {
-        hit->used = true;
+        if (ctx)
+            ctx->used[rs->base + (size_t)(hit - rs->calls)] = 1;
         out = response(id, hit->answer);
     } else {
         *miss = miss_text(server, tool, canon, test);
     }
     pthread_mutex_unlock(&mu);
     free(canon);
-    free(test);
     return out;
 }
 
@@ -346,11 +354,10 @@ json_t *an_replay_answer(const char *server, const char *method, const json_t *i
     return out;
 }
 
-void an_replay_rewind(void)
+void an_replay_rewind(struct an_tool_ctx *ctx)
 {
     pthread_mutex_lock(&mu);
-    for (size_t i = 0; i < nsrv; i++)
-        for (size_t k = 0; k < srv[i].n; k++)
-            srv[i].calls[k].used = false;
+    if (ctx && ctx->used)
+        memset(ctx->used, 0, ctx->nused);
     pthread_mutex_unlock(&mu);
 }

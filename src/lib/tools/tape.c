@@ -6,14 +6,11 @@
 #include <string.h>
 
 #include "core/json.h"
-#include "tools/replay.h"
 #include "tools/tools.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static bool keep;
 static json_t *kept; /* {SERVER: [line, ...]} */
-static char *cur_test;
-static size_t cur_turn;
 
 void an_tools_tape_keep(void)
 {
@@ -22,28 +19,10 @@ void an_tools_tape_keep(void)
     pthread_mutex_unlock(&mu);
 }
 
-void an_tools_turn_begins(const struct an_test *test, size_t turn)
-{
-    const char *key = test ? (test->id ? test->id : test->name) : NULL;
-    pthread_mutex_lock(&mu);
-    free(cur_test);
-    cur_test = key ? an_xstrdup(key) : NULL;
-    cur_turn = turn;
-    pthread_mutex_unlock(&mu);
-    if (turn <= 1)
-        an_replay_rewind(); /* a test (or a run of it) starts its sequences again */
-}
-
-char *an_tape_test_key(void)
-{
-    pthread_mutex_lock(&mu);
-    char *k = cur_test ? an_xstrdup(cur_test) : NULL;
-    pthread_mutex_unlock(&mu);
-    return k;
-}
-
-/* A new line of SERVER's file, where the run is; NULL when nothing is kept. */
-static json_t *line_for(const char *server, const char *method)
+/* A new line of SERVER's file, as of test/turn (NULL: no test's); NULL
+ * when nothing is kept. */
+static json_t *line_for(const char *server, const char *method, const char *cur_test,
+                        size_t cur_turn)
 {
     if (!keep)
         return NULL;
@@ -72,10 +51,11 @@ static void put_answer(json_t *l, const json_t *answer)
         json_object_set_new(l, "result", res ? json_deep_copy(res) : json_null());
 }
 
-void an_tape_call(const char *server, const json_t *params, const json_t *answer, bool mocked)
+void an_tape_call(const char *test, size_t turn, const char *server, const json_t *params,
+                  const json_t *answer, bool mocked)
 {
     pthread_mutex_lock(&mu);
-    json_t *l = line_for(server, "tools/call");
+    json_t *l = line_for(server, "tools/call", test, turn);
     if (l) {
         const json_t *name = json_object_get(params, "name");
         const json_t *args = json_object_get(params, "arguments");
@@ -103,7 +83,7 @@ void an_tape_answer(const char *server, const char *method, const json_t *answer
         const char *m = json_string_value(json_object_get(l, "method"));
         seen = seen || (m && !strcmp(m, method));
     }
-    if (!seen && answer && (l = line_for(server, method)))
+    if (!seen && answer && (l = line_for(server, method, NULL, 0)))
         put_answer(l, answer);
     pthread_mutex_unlock(&mu);
 }
@@ -121,7 +101,5 @@ void an_tape_release(void)
     pthread_mutex_lock(&mu);
     json_decref(kept);
     kept = NULL;
-    free(cur_test);
-    cur_test = NULL;
     pthread_mutex_unlock(&mu);
 }

@@ -9,16 +9,16 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 
-/* One tools/call (params as received, the JSON-RPC answer as sent; NULL:
- * none was sent), kept when a recorder asked for it. */
-void an_tape_call(const char *server, const json_t *params, const json_t *answer, bool mocked);
+/* One tools/call of test (its key, NULL: no test's) and 1-based turn
+ * (params as received, the JSON-RPC answer as sent; NULL: none was sent),
+ * kept when a recorder asked for it. */
+void an_tape_call(const char *test, size_t turn, const char *server, const json_t *params,
+                  const json_t *answer, bool mocked);
 /* The answer to another request (initialize, tools/list ...); only the
  * first of each method per server is kept. */
 void an_tape_answer(const char *server, const char *method, const json_t *answer);
-/* The running test's key (its JSONL id, else its name), malloc'd; NULL:
- * between tests. */
-char *an_tape_test_key(void);
 /* Forget everything kept (an_tools_down). */
 void an_tape_release(void);
 
