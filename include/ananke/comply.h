@@ -174,8 +174,8 @@ json_t *an_comply_result_to_json(const struct an_comply_result *r);
  * a section per test. _all: several results on one page (a section each,
  * under a protocol × agent summary table). */
 int an_report_comply_html(const struct an_comply_result *r, const char *path, struct an_err *err);
-int an_report_comply_html_all(const struct an_comply_result *const *rs, size_t n,
-                              const char *path, struct an_err *err);
+int an_report_comply_html_all(const struct an_comply_result *const *rs, size_t n, const char *path,
+                              struct an_err *err);
 /* Read a comply JSON report (an_report_comply_json's) back into r (zeroed
  * by the caller, released with an_comply_result_release, also on error).
  * The file is untrusted: read without following a link, within the size

@@ -21,7 +21,7 @@
 struct comply_args {
     const char *settings, *protocol, *confine, *spec, *binding, *xfail;
     bool list, keep, network, inherit_env;
-    bool merge; /* --merge: the paths are comply JSON results */
+    bool merge;          /* --merge: the paths are comply JSON results */
     bool conf_given;     /* a confinement option: refused for AG-UI */
     const char *history; /* --history FILE */
     bool no_history;     /* --no-history */

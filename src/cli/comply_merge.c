@@ -69,8 +69,9 @@ int cli_comply_merge(const char *const *paths, size_t n, const struct cli_report
     }
     if (!rc) {
         rc = write_all(reps, rs, n);
-        fprintf(stderr, "comply --merge: %zu result%s, %zu passed, %zu failed, %zu NA, %zu "
-                        "required failed\n",
+        fprintf(stderr,
+                "comply --merge: %zu result%s, %zu passed, %zu failed, %zu NA, %zu "
+                "required failed\n",
                 n, n == 1 ? "" : "s", pass, fail, na, rfail);
         if (!rc && rfail)
             rc = AN_EXIT_FAIL;

@@ -42,9 +42,9 @@ struct a2a_agent {
 int a2a_fault_parse(const char *name)
 {
     static const char *const names[] = {
-        "none",         "bad-transition",  "card-no-name",       "wrong-error-code",
-        "push-forgets", "rest-status",     "rest-jsonrpc",       "version-ignored",
-        "card-bad-interface", "v03-states", "list-empty"};
+        "none",        "bad-transition", "card-no-name",    "wrong-error-code",   "push-forgets",
+        "rest-status", "rest-jsonrpc",   "version-ignored", "card-bad-interface", "v03-states",
+        "list-empty"};
     for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
         if (!strcmp(name, names[i]))
             return i;
@@ -205,8 +205,8 @@ static void emit(struct run *r, const char *key, const char *kind, json_t *obj)
 
 static json_t *status_obj(struct run *r, enum st s, const char *text)
 {
-    json_t *st = json_pack("{s:s}", "state",
-                           st_names[r->a->v03 || r->a->fault == A2A_FAULT_V03_STATES][s]);
+    json_t *st =
+        json_pack("{s:s}", "state", st_names[r->a->v03 || r->a->fault == A2A_FAULT_V03_STATES][s]);
     if (text)
         json_object_set_new(
             st, "message",
@@ -892,7 +892,8 @@ static enum MHD_Result send_card(struct a2a_agent *a, struct mock_http *http,
             json_array_append_new(ifs, json_pack("{s:s,s:s,s:s}", "url", rest, "protocolBinding",
                                                  "HTTP+JSON", "protocolVersion", "1.0"));
         if (a->fault == A2A_FAULT_CARD_BAD_INTERFACE) /* no protocolVersion */
-            json_array_append_new(ifs, json_pack("{s:s,s:s}", "url", url, "protocolBinding", "GRPC"));
+            json_array_append_new(ifs,
+                                  json_pack("{s:s,s:s}", "url", url, "protocolBinding", "GRPC"));
         json_object_set_new(card, "supportedInterfaces", ifs);
     }
     return send_json(c, MHD_HTTP_OK, card);

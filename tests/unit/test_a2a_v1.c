@@ -40,14 +40,14 @@ static void assert_json(const char *title, const json_t *got, const char *want_t
 static void test_request(void **state)
 {
     (void)state;
-    json_t *in = parse(
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"message/send\",\"params\":{\"message\":"
-        "{\"kind\":\"message\",\"messageId\":\"m\",\"role\":\"user\",\"parts\":["
-        "{\"kind\":\"text\",\"text\":\"hi\"},{\"kind\":\"data\",\"data\":{\"a\":1}},"
-        "{\"kind\":\"file\",\"file\":{\"uri\":\"http://x/f.csv\",\"mimeType\":\"text/csv\","
-        "\"name\":\"f.csv\"}},{\"kind\":\"file\",\"file\":{\"bytes\":\"AAE=\"}}]},"
-        "\"configuration\":{\"blocking\":false,\"historyLength\":0,"
-        "\"pushNotificationConfig\":{\"url\":\"http://h\"}}}}");
+    json_t *in =
+        parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"message/send\",\"params\":{\"message\":"
+              "{\"kind\":\"message\",\"messageId\":\"m\",\"role\":\"user\",\"parts\":["
+              "{\"kind\":\"text\",\"text\":\"hi\"},{\"kind\":\"data\",\"data\":{\"a\":1}},"
+              "{\"kind\":\"file\",\"file\":{\"uri\":\"http://x/f.csv\",\"mimeType\":\"text/csv\","
+              "\"name\":\"f.csv\"}},{\"kind\":\"file\",\"file\":{\"bytes\":\"AAE=\"}}]},"
+              "\"configuration\":{\"blocking\":false,\"historyLength\":0,"
+              "\"pushNotificationConfig\":{\"url\":\"http://h\"}}}}");
     json_t *out = an_a2a_v1_request(in);
     assert_json("message/send in 1.0", out,
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
@@ -110,9 +110,9 @@ static void test_answers(void **state)
 
     /* status updates: final from the state (1.0 has none) */
     static const char *const cases[][2] = {
-        {"TASK_STATE_WORKING", "false"},        {"TASK_STATE_COMPLETED", "true"},
-        {"TASK_STATE_INPUT_REQUIRED", "true"},  {"TASK_STATE_CANCELED", "true"},
-        {"TASK_STATE_AUTH_REQUIRED", "true"},   {"TASK_STATE_SUBMITTED", "false"},
+        {"TASK_STATE_WORKING", "false"},       {"TASK_STATE_COMPLETED", "true"},
+        {"TASK_STATE_INPUT_REQUIRED", "true"}, {"TASK_STATE_CANCELED", "true"},
+        {"TASK_STATE_AUTH_REQUIRED", "true"},  {"TASK_STATE_SUBMITTED", "false"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char text[256], want[256];

@@ -26,10 +26,12 @@ static void build(struct an_comply_result *r)
     r->spec = an_xstrdup(EVIL);
     struct an_comply_agent *a = an_comply_add_agent(r, EVIL, "cmd " EVIL);
     a->reqs = an_xcalloc(2, sizeof *a->reqs);
-    a->reqs[0] = (struct an_comply_req){.id = an_xstrdup("R-1"), .level = an_xstrdup("MUST"),
+    a->reqs[0] = (struct an_comply_req){.id = an_xstrdup("R-1"),
+                                        .level = an_xstrdup("MUST"),
                                         .title = an_xstrdup(EVIL),
                                         .section = an_xstrdup("javascript:alert(2)")};
-    a->reqs[1] = (struct an_comply_req){.id = an_xstrdup("R-2"), .level = an_xstrdup("MUST"),
+    a->reqs[1] = (struct an_comply_req){.id = an_xstrdup("R-2"),
+                                        .level = an_xstrdup("MUST"),
                                         .title = an_xstrdup("t"),
                                         .section = an_xstrdup("https://example.com/#r2")};
     a->nreqs = 2;
@@ -42,7 +44,9 @@ static void build(struct an_comply_result *r)
     t->requirements = an_xcalloc(1, sizeof *t->requirements);
     t->requirements[t->nrequirements++] = an_xstrdup("R-1");
     struct an_comply_unmet *u = an_comply_add_unmet(t, "response", 0, EVIL);
-    u->expected = an_xstrdup("{\"a\":\"" "<b>" "\"}");
+    u->expected = an_xstrdup("{\"a\":\""
+                             "<b>"
+                             "\"}");
     u->diff = an_xcalloc(1, sizeof *u->diff);
     u->diff[u->ndiff++] = an_xstrdup(EVIL);
     an_comply_judge_reqs(a);
@@ -145,9 +149,11 @@ static void test_wrong_shapes(void **state)
                                "\"unmet\": [{\"diff\": [1]}]}]}]}",
                                &err),
                      AN_ESCHEMA);
-    assert_non_null(strstr(err.msg, "agents[0].tests[0].unmet[0].diff: expected an array of strings"));
-    assert_int_equal(load_text("{\"tool\": \"ananke comply\", \"agents\": [{\"tests\": []}]}", &err),
-                     AN_ESCHEMA);
+    assert_non_null(
+        strstr(err.msg, "agents[0].tests[0].unmet[0].diff: expected an array of strings"));
+    assert_int_equal(
+        load_text("{\"tool\": \"ananke comply\", \"agents\": [{\"tests\": []}]}", &err),
+        AN_ESCHEMA);
     assert_non_null(strstr(err.msg, "agents[0].name"));
 }
 

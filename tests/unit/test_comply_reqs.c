@@ -173,10 +173,8 @@ static void test_xfail_stale(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_judge),
-        cmocka_unit_test(test_no_spec),
-        cmocka_unit_test(test_rev_order),
-        cmocka_unit_test(test_rev_applies),
+        cmocka_unit_test(test_judge),       cmocka_unit_test(test_no_spec),
+        cmocka_unit_test(test_rev_order),   cmocka_unit_test(test_rev_applies),
         cmocka_unit_test(test_xfail_stale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

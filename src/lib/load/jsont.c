@@ -764,8 +764,7 @@ static int build(struct jsont_ld *l, json_t *root)
         return AN_ESCHEMA;
     for (size_t i = 0; i < t->nrevisions; i++)
         if (strcmp(t->revisions[i], "0.3") && strcmp(t->revisions[i], "1.0"))
-            return bad(l, "'revisions' lists \"0.3\" and \"1.0\" (A2A), not '%s'",
-                       t->revisions[i]);
+            return bad(l, "'revisions' lists \"0.3\" and \"1.0\" (A2A), not '%s'", t->revisions[i]);
     int rc;
     if ((rc = load_preconds(l, json_object_get(root, "preconditions"))) ||
         (rc = load_files(l, json_object_get(root, "sandbox"))) ||

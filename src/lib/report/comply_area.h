@@ -13,8 +13,13 @@
 
 /* An area's status for one agent (see ananke/comply.h): NONE when the agent
  * has no test of the area. */
-enum comply_cell { COMPLY_CELL_NONE = 0, COMPLY_CELL_PASS, COMPLY_CELL_FAIL, COMPLY_CELL_PARTIAL,
-                   COMPLY_CELL_NA };
+enum comply_cell {
+    COMPLY_CELL_NONE = 0,
+    COMPLY_CELL_PASS,
+    COMPLY_CELL_FAIL,
+    COMPLY_CELL_PARTIAL,
+    COMPLY_CELL_NA
+};
 
 /* "—", "PASS", "FAIL", "PARTIAL", "NA" */
 const char *comply_cell_name(enum comply_cell c);

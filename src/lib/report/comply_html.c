@@ -51,7 +51,7 @@ static const char comply_style[] =
  * appear: the page's sections. */
 struct ids {
     struct an_arena arena;
-    struct an_strmap map; /* id -> index + 1 */
+    struct an_strmap map;                /* id -> index + 1 */
     const struct an_comply_test **first; /* the first agent's test of each id */
     size_t n;
 };
@@ -193,8 +193,8 @@ static void matrix(struct an_buf *b, const struct an_comply_result *r, size_t ri
             const struct an_comply_test *ff;
             enum comply_cell c = comply_area_cell(&r->agents[i], areas[j], &ff);
             static const char *const cls[] = {"none", "pass", "fail", "partial", "na"};
-            an_buf_printf(b, "<td class=\"cell %s\" data-agent=\"%zu\" data-status=\"%s\">",
-                          cls[c], i, comply_cell_name(c));
+            an_buf_printf(b, "<td class=\"cell %s\" data-agent=\"%zu\" data-status=\"%s\">", cls[c],
+                          i, comply_cell_name(c));
             if (ff)
                 an_buf_printf(b, "<a href=\"#p%zu-t%zu\">%s</a>", ri, ids_at(x, id_of(ff)),
                               comply_cell_name(c));
@@ -225,8 +225,7 @@ static void summaries(struct an_buf *b, const struct an_comply_result *r)
         if (c.xfail || c.stale)
             an_buf_printf(b, " <span class=\"badge error\">%zu XFAIL, %zu STALE</span>", c.xfail,
                           c.stale);
-        an_buf_printf(b, " <span class=\"muted\">%zu required failed</span>",
-                      c.required_failed);
+        an_buf_printf(b, " <span class=\"muted\">%zu required failed</span>", c.required_failed);
         an_buf_puts(b, "<dl class=\"meta\">");
         if (a->command) {
             an_buf_puts(b, "<dt>command</dt><dd class=\"mono\">");
@@ -435,8 +434,8 @@ static void result_section(struct an_buf *b, const struct an_comply_result *r, s
         html_text(b, r->spec, false);
         an_buf_puts(b, "</span>");
     }
-    an_buf_printf(b, "</h2>\n<p class=\"muted\">%zu tests, %zu agent%s; run in ", x.n,
-                  r->nagents, r->nagents == 1 ? "" : "s");
+    an_buf_printf(b, "</h2>\n<p class=\"muted\">%zu tests, %zu agent%s; run in ", x.n, r->nagents,
+                  r->nagents == 1 ? "" : "s");
     html_ms(b, r->duration_ms);
     an_buf_puts(b, ". PASS: every test of the area that ran passed; PARTIAL: some passed and "
                    "some failed; FAIL: none passed; NA: no test of the area could run (a "
@@ -499,8 +498,8 @@ static int page_path(const char *path, struct an_buf *out, struct an_err *err)
     return AN_OK;
 }
 
-int an_report_comply_html_all(const struct an_comply_result *const *rs, size_t n,
-                              const char *path, struct an_err *err)
+int an_report_comply_html_all(const struct an_comply_result *const *rs, size_t n, const char *path,
+                              struct an_err *err)
 {
     struct an_buf b = AN_BUF_INIT, where = AN_BUF_INIT;
     int rc = page_path(path, &where, err);

@@ -119,9 +119,10 @@ static json_t *rest_envelope(const json_t *body, long status, const json_t *rid,
     if ((status && (status < 200 || status > 299)) || err_event)
         json_object_set_new(env, "error", an_a2a_rest_error(body, status));
     else
-        json_object_set_new(env, "result", !body ? json_object()
-                                           : v1  ? an_a2a_v1_result_in(body)
-                                                 : an_a2a_rest_result_in(body));
+        json_object_set_new(env, "result",
+                            !body ? json_object()
+                            : v1  ? an_a2a_v1_result_in(body)
+                                  : an_a2a_rest_result_in(body));
     return env;
 }
 
@@ -629,7 +630,8 @@ static const char *iface_v1(const json_t *card, const char *binding)
     const json_t *itf;
     json_array_foreach(json_object_get(card, "supportedInterfaces"), i, itf)
     {
-        const char *t = an_json_str(itf, "protocolBinding"), *v = an_json_str(itf, "protocolVersion");
+        const char *t = an_json_str(itf, "protocolBinding"),
+                   *v = an_json_str(itf, "protocolVersion");
         if (t && !strcasecmp(t, binding) && v && !strncmp(v, "1.", 2) && an_json_str(itf, "url"))
             return an_json_str(itf, "url");
     }

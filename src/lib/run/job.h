@@ -102,13 +102,13 @@ struct an_job {
     atomic_bool thread_done;
     int hooks_rc;
     bool hooks_hit_deadline;
-    struct an_redactor *red;  /* the test's secrets: env->secrets and its own (finish()) */
-    struct an_err *hooks_err; /* only while hooks run: an error is 1.5 KiB, a job
-                                 list of 10000 tests should not carry 10000 */
-    struct an_job_checks *ck; /* only in AN_JOB_CHECKS */
-    struct an_dyn_run *dyn;   /* a dynamic test's loop; NULL for a static test */
+    struct an_redactor *red;   /* the test's secrets: env->secrets and its own (finish()) */
+    struct an_err *hooks_err;  /* only while hooks run: an error is 1.5 KiB, a job
+                                  list of 10000 tests should not carry 10000 */
+    struct an_job_checks *ck;  /* only in AN_JOB_CHECKS */
+    struct an_dyn_run *dyn;    /* a dynamic test's loop; NULL for a static test */
     struct an_tool_ctx *tools; /* its own share of the tool proxies; NULL: none */
-    int dyn_turn;             /* AN_JOB_SIM: the turn the step judges (-1: none yet) */
+    int dyn_turn;              /* AN_JOB_SIM: the turn the step judges (-1: none yet) */
 };
 
 /* Start the job (PENDING -> HOOKS, TURN or DONE). */

@@ -80,8 +80,8 @@ static size_t next_index(struct an_tool_ctx *c, const struct an_tool_mock *m)
     return 0;
 }
 
-enum an_mock_verdict an_tools_mock_for(struct an_tool_ctx *c, const char *server, const char *tool, const json_t *args,
-                                       struct an_mock_answer *out)
+enum an_mock_verdict an_tools_mock_for(struct an_tool_ctx *c, const char *server, const char *tool,
+                                       const json_t *args, struct an_mock_answer *out)
 {
     memset(out, 0, sizeof *out);
     enum an_mock_verdict v = AN_MOCK_NONE;
@@ -117,9 +117,9 @@ enum an_mock_verdict an_tools_mock_for(struct an_tool_ctx *c, const char *server
             size_t len = strlen(tool ? tool : "") + (a ? strlen(a) : 0) + strlen(server) + 128;
             c->refusal = an_xmalloc(len);
             snprintf(c->refusal, len,
-                         "no tool_mocks rule matches the call %s(%s) on tool server '%s' "
-                         "(tool_mocks_strict)",
-                         tool ? tool : "?", a ? a : "", server);
+                     "no tool_mocks rule matches the call %s(%s) on tool server '%s' "
+                     "(tool_mocks_strict)",
+                     tool ? tool : "?", a ? a : "", server);
             free(a);
         }
     }

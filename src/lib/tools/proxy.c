@@ -200,9 +200,8 @@ done:
 }
 
 /* One tools/call, as results.json's server_calls hold it. */
-static void record_call(const struct server *s, const struct an_tool_ctx *ctx,
-                        const json_t *params, const json_t *answer, int64_t start_ms,
-                        int64_t end_ms, bool mocked)
+static void record_call(const struct server *s, const struct an_tool_ctx *ctx, const json_t *params,
+                        const json_t *answer, int64_t start_ms, int64_t end_ms, bool mocked)
 {
     const json_t *name = json_object_get(params, "name");
     const json_t *args = json_object_get(params, "arguments");
@@ -427,8 +426,8 @@ static enum MHD_Result handle_unattributable(struct server *s, struct MHD_Connec
                   "cannot be attributed to one of them: use --parallel 1, or give the agent the "
                   "per-test URL ${TOOL_SERVERS.%s.url} in a per-test place (docs/tools.md "
                   "\"Parallel runs\")",
-                  s->cfg->name, n, tool ? tool : "?", (int)cut, a ? a : "",
-                  cut < alen ? "…" : "", s->cfg->name);
+                  s->cfg->name, n, tool ? tool : "?", (int)cut, a ? a : "", cut < alen ? "…" : "",
+                  s->cfg->name);
     free(a);
     an_tool_ctx_each_in_turn(refuse_each, (void *)an_buf_cstr(&b));
     json_t *answer = rpc_error(id, AN_RPC_INTERNAL_ERROR, an_buf_cstr(&b));
@@ -744,8 +743,8 @@ static void set_env(struct an_tools *t)
 /* The one set of proxies that serves (an_tools_up), for the tests' paths. */
 static struct an_tools *serving;
 
-int an_tools_test_begin(struct an_tool_ctx **out, const struct an_test *test,
-                        struct an_vars *vars, const char **token, struct an_err *err)
+int an_tools_test_begin(struct an_tool_ctx **out, const struct an_test *test, struct an_vars *vars,
+                        const char **token, struct an_err *err)
 {
     *out = NULL;
     *token = NULL;

@@ -17,8 +17,8 @@ struct an_tool_ctx; /* a test's own share of the proxies (tools/ctx.h) */
  * gives the agent the path whose calls are this test's only. *token is
  * the secret part, for the redactor (borrowed from the context). 0 and
  * *out NULL when no proxy serves; AN_EIO when no token can be made. */
-int an_tools_test_begin(struct an_tool_ctx **out, const struct an_test *test,
-                        struct an_vars *vars, const char **token, struct an_err *err);
+int an_tools_test_begin(struct an_tool_ctx **out, const struct an_test *test, struct an_vars *vars,
+                        const char **token, struct an_err *err);
 /* The test ended (NULL-safe): its path answers 404 from now on. */
 void an_tools_test_end(struct an_tool_ctx *c);
 
