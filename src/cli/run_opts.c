@@ -186,16 +186,21 @@ static int opt_max_repeats(void *c, const char *v)
     return parse_uint("--max-repeats", v, 1, 100000, &ARGS(c)->ro.max_repeats);
 }
 
-/* --confidence C: a share in (0.5, 1), as 0.95 or 95% */
-static int opt_confidence(void *c, const char *v)
+/* A share written as 0.95 or 95%; -1 when v is no number. */
+static double share_of(const char *v)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
     if (!errno && end != v && !strcmp(end, "%"))
-        x /= 100;
-    else if (errno || end == v || *end)
-        x = -1;
+        return x / 100;
+    return errno || end == v || *end ? -1 : x;
+}
+
+/* --confidence C: a share in (0.5, 1), as 0.95 or 95% */
+static int opt_confidence(void *c, const char *v)
+{
+    double x = share_of(v);
     if (!(x > 0.5 && x < 1))
         return cli_usage_error("--confidence takes a share above 0.5 and below 1 (0.95 or "
                                "95%%), not '%s'",
@@ -223,13 +228,7 @@ static int opt_pass_rate(void *c, const char *v)
 
 static int opt_min_tool_coverage(void *c, const char *v)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (!errno && end != v && !strcmp(end, "%"))
-        x /= 100;
-    else if (errno || end == v || *end)
-        x = -1;
+    double x = share_of(v);
     if (!(x >= 0 && x <= 1))
         return cli_usage_error("--min-tool-coverage takes a share from 0 to 1 (0.8 or 80%%), "
                                "not '%s'",
