@@ -45,33 +45,37 @@ lanes() {
   echo "-- lanes ($*): $((SECONDS - t0)) s"
   echo
 }
-lane_mocks() {
-  step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
+# Four lanes of about equal length (measured: each about two minutes on the
+# CI machine; the longest suite, comply-mcp, leads its own).
+lane_mcp() {
+  step comply-mcp env ANANKE_BUILD="$B" bash tests/comply/mcp.sh
+  step comply env ANANKE_BUILD="$B" bash tests/comply/run.sh
+  step comply-agui env ANANKE_BUILD="$B" bash tests/comply/agui.sh
   step mock-acp env ANANKE_BUILD="$B" bash tests/mock/acp.sh
+}
+lane_kit_mocks() {
+  step comply-mcp-kit env ANANKE_BUILD="$B" bash tests/comply/mcp-kit.sh
+  step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
+  step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
   step mock-openai env ANANKE_BUILD="$B" bash tests/mock/openai.sh
   step mock-mcp env ANANKE_BUILD="$B" bash tests/mock/mcp.sh
   step mock-a2a env ANANKE_BUILD="$B" bash tests/mock/a2a.sh
+}
+lane_a2a_tools() {
+  step comply-a2a env ANANKE_BUILD="$B" bash tests/comply/a2a.sh
+  step tools env ANANKE_BUILD="$B" bash tests/tools/run.sh
   step comply-expected env ANANKE_BUILD="$B" bash tests/comply/expected.sh
   step comply-verdicts env ANANKE_BUILD="$B" bash tests/comply/verdicts.sh
-  step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
+  step docs bash tests/docs.sh
 }
-lane_comply() {
-  step comply env ANANKE_BUILD="$B" bash tests/comply/run.sh
-  step comply-agui env ANANKE_BUILD="$B" bash tests/comply/agui.sh
-  step comply-mcp env ANANKE_BUILD="$B" bash tests/comply/mcp.sh
-  step comply-mcp-kit env ANANKE_BUILD="$B" bash tests/comply/mcp-kit.sh
+lane_sdks() {
   step comply-html env ANANKE_BUILD="$B" bash tests/comply/html.sh
-  step tools env ANANKE_BUILD="$B" bash tests/tools/run.sh
-  step examples env ANANKE_BUILD="$B" bash tests/examples.sh
-}
-lane_peers() {
-  step comply-a2a env ANANKE_BUILD="$B" bash tests/comply/a2a.sh
   step acp-sdk env ANANKE_BUILD="$B" bash tests/acp-sdk/run.sh
   step mcp env ANANKE_BUILD="$B" bash tests/mcp/run.sh
   step a2a env ANANKE_BUILD="$B" bash tests/a2a/run.sh
   step otlp env ANANKE_BUILD="$B" bash tests/otlp/run.sh
   step action env ANANKE_BUILD="$B" bash tests/action/run.sh
-  step docs bash tests/docs.sh
+  step examples env ANANKE_BUILD="$B" bash tests/examples.sh
 }
 
 # the lint (tests/lint.sh: banned calls, layers, Linux-only calls, function
@@ -80,7 +84,7 @@ step lint bash tests/lint.sh
 step lint-self bash tests/lint/run.sh
 step unit ctest --test-dir "$B" --output-on-failure -j2
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
-lanes lane_mocks lane_comply lane_peers
+lanes lane_mcp lane_kit_mocks lane_a2a_tools lane_sdks
 step security env ANANKE_BUILD="$B" bash tests/security/run.sh
 step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh
 step watch env ANANKE_BUILD="$B" bash tests/watch/run.sh

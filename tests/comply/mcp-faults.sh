@@ -36,7 +36,9 @@ listed=$("$MOCK" mcp --help | sed -n '/^faults/,/^$/p' | awk 'NF && !/^faults/ {
 [ "$listed" = "$(printf '%s\n' "${!FAULTS[@]}" | sort)" ] && ok "faults: every fault of the mock has its test" ||
     bad "faults: the mock's list and FAULTS differ: $(diff <(echo "$listed") <(printf '%s\n' "${!FAULTS[@]}" | sort) | tr '\n' ' ')"
 
-# fault_caught TRANSPORT FAULT AGENT
+# fault_caught TRANSPORT FAULT AGENT: its verdict, "ok MESSAGE" or "bad
+# MESSAGE", one line on stdout (the faults run three at a time in
+# subshells; their verdicts are counted afterwards, in order)
 fault_caught() {
     local tr=$1 f=$2 agent=$3 t=${FAULTS[$2]} out="$TMP/fault-$1-$2"
     "$ANANKE" comply --protocol mcp --timeout-scale 0.4 -t "$t" --agent "$f=$agent" \
@@ -48,12 +50,14 @@ fault_caught() {
         | [.agents[0].requirements | to_entries[] | select((.key | IN($r[])) and .value.status == "not_met") | .key]
         | join(",")' "$out.json")
     if [ "$st" = fail ] && [ -n "$reqs" ] && [ "$unmet" = "$reqs" ]; then
-        ok "fault $f ($tr): $t FAIL, $reqs not_met"
+        echo "ok fault $f ($tr): $t FAIL, $reqs not_met"
     else
-        bad "fault $f ($tr): $t is '$st' (want fail; requirements '$reqs', not_met '$unmet')"
+        echo "bad fault $f ($tr): $t is '$st' (want fail; requirements '$reqs', not_met '$unmet')"
     fi
 }
-for f in $(printf '%s\n' "${!FAULTS[@]}" | sort); do
+# one fault over both transports, its verdicts in $TMP/fault-F.verdicts
+fault_both() {
+    local f=$1 fpid started
     fault_caught stdio "$f" "$MOCK mcp --fault $f"
     spawn_server "$TMP/fault-$f.port" 0.1 "$TMP/fault-$f.out" "$TMP/fault-$f.srv" \
         "$MOCK" mcp --http --fault "$f" --port-file "$TMP/fault-$f.port"
@@ -62,7 +66,20 @@ for f in $(printf '%s\n' "${!FAULTS[@]}" | sort); do
     if [ "$started" -eq 0 ]; then
         fault_caught http "$f" "http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/fault-$f.port")/mcp"
     else
-        bad "fault $f: ananke-mock mcp --http did not start"
+        echo "bad fault $f: ananke-mock mcp --http did not start"
     fi
     stop_pids "$fpid"
+}
+running=0
+for f in $(printf '%s\n' "${!FAULTS[@]}" | sort); do
+    fault_both "$f" >"$TMP/fault-$f.verdicts" 2>&1 &
+    running=$((running + 1))
+    if [ "$running" -ge 3 ]; then wait -n; running=$((running - 1)); fi
+done
+wait
+for f in $(printf '%s\n' "${!FAULTS[@]}" | sort); do
+    while read -r verdict msg; do
+        if [ "$verdict" = ok ]; then ok "$msg"; else bad "${msg:-fault $f: no verdict}"; fi
+    done <"$TMP/fault-$f.verdicts"
+    [ -s "$TMP/fault-$f.verdicts" ] || bad "fault $f: no verdict"
 done
