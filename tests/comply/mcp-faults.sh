@@ -70,13 +70,17 @@ fault_both() {
     fi
     stop_pids "$fpid"
 }
-running=0
+# (waits name the fault jobs: mcp.sh's servers are children of this shell too)
+jobs_=()
 for f in $(printf '%s\n' "${!FAULTS[@]}" | sort); do
     fault_both "$f" >"$TMP/fault-$f.verdicts" 2>&1 &
-    running=$((running + 1))
-    if [ "$running" -ge 3 ]; then wait -n; running=$((running - 1)); fi
+    jobs_+=($!)
+    if [ "${#jobs_[@]}" -ge 3 ]; then
+        wait "${jobs_[0]}"
+        jobs_=("${jobs_[@]:1}")
+    fi
 done
-wait
+for j in "${jobs_[@]}"; do wait "$j"; done
 for f in $(printf '%s\n' "${!FAULTS[@]}" | sort); do
     while read -r verdict msg; do
         if [ "$verdict" = ok ]; then ok "$msg"; else bad "${msg:-fault $f: no verdict}"; fi
