@@ -22,7 +22,8 @@ need_jq
 root=$tests_root
 scratch=$(mktemp -d /tmp/ananke-npm.XXXXXX)
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$scratch"' EXIT
+kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null; }
+trap 'for p in "${pids[@]}"; do kill_tree "$p"; done; wait 2>/dev/null; rm -rf "$scratch"' EXIT
 command -v npm >/dev/null && command -v node >/dev/null || broken "node and npm are needed"
 # shellcheck source=package-lib.sh
 . "$here/package-lib.sh"
@@ -79,7 +80,12 @@ for p in acp agui mcp; do
   n=$(cd "$scratch" && "$proj/node_modules/.bin/ananke" comply --protocol "$p" --list-tests 2>&1 | grep -c ' - ')
   check "ananke comply --protocol $p finds the platform package's $want tests (found $n)" test "$n" -eq "$want"
 done
-kill "${pids[@]}" 2>/dev/null; wait "${pids[@]}" 2>/dev/null; pids=()
+# npx starts the launcher, which starts the binary: SIGTERM to npx alone left
+# both running (an ananke-mock per CI run, found after the fact)
+for p in "${pids[@]}"; do kill_tree "$p"; done
+wait "${pids[@]}" 2>/dev/null; pids=()
+for _ in $(seq 1 100); do pgrep -f -- "port-file mock[.]port" >/dev/null || break; sleep 0.02; done
+check "npx ananke-mock: nothing of it left running" bash -c '! pgrep -f -- "port-file mock[.]port" >/dev/null'
 
 # signals, through the launcher itself (node_modules/.bin/ananke-mock)
 sig_run() { # SIGNAL TARGET(launcher|binary): the launcher's exit status
