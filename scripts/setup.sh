@@ -32,24 +32,40 @@ fi
 # is never rewritten. Reinstalled when package.json or the lock is
 # newer than node_modules, or when no install completed (no
 # node_modules/.package-lock.json).
+# Three directories at a time (a fresh CI machine installs about fifteen);
+# each one's output is printed whole, in order.
+npm_one() { # DIR: install it; its output on stdout
+  local p=$1 npm_cmd=install
+  echo "setup: installing npm packages in $p"
+  [ -f "$p/package-lock.json" ] && npm_cmd=ci
+  if (cd "$p" && npm "$npm_cmd" --no-audit --no-fund --loglevel=error) 2>&1; then
+    touch "$p/node_modules"
+  else
+    echo "setup: npm $npm_cmd failed in $p; the tests there will fail"
+  fi
+}
 if [ "${ANANKE_SKIP_NPM:-0}" != 1 ]; then
+  npm_log=$(mktemp -d)
+  npm_dirs=() npm_pids=()
   for pj in tests/*/package.json tests/peers/*/package.json; do
     [ -f "$pj" ] || continue
     p=${pj%/package.json}
     if [ ! -f "$p/node_modules/.package-lock.json" ] || [ "$p/package.json" -nt "$p/node_modules" ] ||
        { [ -f "$p/package-lock.json" ] && [ "$p/package-lock.json" -nt "$p/node_modules" ]; }; then
       if command -v npm >/dev/null 2>&1; then
-        echo "setup: installing npm packages in $p"
-        npm_cmd=install
-        [ -f "$p/package-lock.json" ] && npm_cmd=ci
-        if (cd "$p" && npm "$npm_cmd" --no-audit --no-fund --loglevel=error); then
-          touch "$p/node_modules"
-        else
-          echo "setup: npm $npm_cmd failed in $p; the tests there will fail" >&2
+        npm_one "$p" >"$npm_log/${#npm_dirs[@]}" &
+        npm_dirs+=("$p") npm_pids+=($!)
+        if [ "${#npm_pids[@]}" -ge 3 ]; then
+          wait "${npm_pids[${#npm_pids[@]} - 3]}" || true
         fi
       else
         echo "setup: npm not found; the tests in $p will fail (they need node and npm)" >&2
       fi
     fi
   done
+  for k in "${!npm_pids[@]}"; do
+    wait "${npm_pids[$k]}" || true
+    cat "$npm_log/$k"
+  done
+  rm -rf "$npm_log"
 fi
