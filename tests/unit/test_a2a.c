@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "support/json_assert.h"
+
 #include "ananke/check.h"
 #include "ananke/err.h"
 #include "ananke/model.h"
@@ -22,26 +24,6 @@
 #include "core/json.h"
 #include "proto/a2a.h"
 #include "proto/http.h"
-
-static json_t *parse(const char *text)
-{
-    json_error_t je;
-    json_t *j = json_loads(text, JSON_DECODE_ANY, &je);
-    if (!j)
-        fail_msg("bad JSON (%s): %s", je.text, text);
-    return j;
-}
-
-static void assert_json(const char *title, const json_t *got, const char *want_text)
-{
-    json_t *want = parse(want_text);
-    if (!got || !json_equal((json_t *)got, want)) {
-        char *g = got ? an_json_compact(got) : strdup("(null)");
-        json_decref(want);
-        fail_msg("%s: json %s\n want %s", title, g, want_text);
-    }
-    json_decref(want);
-}
 
 /* ---- cards ---- */
 
@@ -117,7 +99,7 @@ static void test_cards(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof card_cases / sizeof *card_cases; i++) {
         const struct card_case *c = &card_cases[i];
-        json_t *card = parse(c->card);
+        json_t *card = ut_json_parse(c->card);
         struct an_a2a_card got;
         struct an_err err = AN_ERR_INIT;
         int rc = an_a2a_card_read(card, c->want, &got, &err);
@@ -294,20 +276,20 @@ static void test_send_bodies(void **state)
     for (size_t i = 0; i < sizeof body_cases / sizeof *body_cases; i++) {
         const struct body_case *c = &body_cases[i];
         struct an_a2a_send m = c->m;
-        json_t *parts = c->parts ? parse(c->parts) : NULL;
+        json_t *parts = c->parts ? ut_json_parse(c->parts) : NULL;
         m.parts = parts;
         struct an_err err = AN_ERR_INIT;
         char *body = an_a2a_send_body(&m, &err);
         if (!body)
             fail_msg("%s: %s", c->title, err.msg);
-        json_t *got = parse(body);
-        assert_json(c->title, got, c->want);
+        json_t *got = ut_json_parse(body);
+        ut_assert_json(c->title, got, c->want);
         json_decref(got);
         json_decref(parts);
         free(body);
     }
     /* a part of no known shape is refused, naming it */
-    json_t *bad = parse("[{\"text\":\"ok\"},{\"image\":\"x\"}]");
+    json_t *bad = ut_json_parse("[{\"text\":\"ok\"},{\"image\":\"x\"}]");
     struct an_a2a_send m = {.version = AN_A2A_V1_0, .id = 1, .message_id = "m", .parts = bad};
     struct an_err err = AN_ERR_INIT;
     assert_null(an_a2a_send_body(&m, &err));
@@ -427,7 +409,7 @@ static void test_answers(void **state)
         json_t *seen = json_object();
         struct an_a2a_turn d;
         an_a2a_turn_init(&d, &t, seen);
-        json_t *results = parse(c->results);
+        json_t *results = ut_json_parse(c->results);
         int rc = AN_OK;
         char why[256] = "";
         for (size_t k = 0; k < json_array_size(results) && !rc; k++)
@@ -448,10 +430,10 @@ static void test_answers(void **state)
         json_t *calls = json_array();
         for (size_t k = 0; k < t.ncalls; k++)
             json_array_append_new(calls, json_pack("[s,O]", t.calls[k].name, t.calls[k].result));
-        assert_json(c->title, calls, c->calls);
+        ut_assert_json(c->title, calls, c->calls);
         assert_int_equal(r->ncalls, t.ncalls);
         json_t *task = r->task ? json_incref(r->task) : json_null();
-        assert_json(c->title, task, c->task);
+        ut_assert_json(c->title, task, c->task);
         json_decref(task);
         json_decref(calls);
         json_decref(results);
@@ -484,7 +466,7 @@ static void test_answers_across_turns(void **state)
         an_transcript_add_turn(&t, "a2a:send");
         struct an_a2a_turn d;
         an_a2a_turn_init(&d, &t, seen);
-        json_t *res = parse(turns[i]);
+        json_t *res = ut_json_parse(turns[i]);
         char why[256];
         assert_int_equal(an_a2a_turn_result(&d, res, 10, why, sizeof why), AN_OK);
         an_a2a_turn_finish(&d);
@@ -532,8 +514,8 @@ static void test_task_state_check(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof state_cases / sizeof *state_cases; i++) {
         const struct state_case *c = &state_cases[i];
-        json_t *task = c->task ? parse(c->task) : NULL;
-        json_t *value = parse(c->value);
+        json_t *task = c->task ? ut_json_parse(c->task) : NULL;
+        json_t *value = ut_json_parse(c->value);
         struct an_check_item it = {.kind = AN_CHECK_TASK_STATE,
                                    .value = value,
                                    .negate = c->negate,

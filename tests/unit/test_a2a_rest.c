@@ -15,30 +15,12 @@
 
 #include <cmocka.h>
 
+#include "support/json_assert.h"
+
 #include "core/json.h"
 #include "core/spec_names.h"
 #include "proto/a2a.h"
 #include "proto/a2a_rest.h"
-
-static json_t *parse(const char *text)
-{
-    json_error_t je;
-    json_t *j = json_loads(text, JSON_DECODE_ANY, &je);
-    if (!j)
-        fail_msg("bad JSON (%s): %s", je.text, text);
-    return j;
-}
-
-static void assert_json(const char *title, const json_t *got, const char *want_text)
-{
-    json_t *want = parse(want_text);
-    if (!got || !json_equal((json_t *)got, want)) {
-        char *g = got ? an_json_compact(got) : strdup("(null)");
-        json_decref(want);
-        fail_msg("%s:\n  got  %s\n  want %s", title, g, want_text);
-    }
-    json_decref(want);
-}
 
 static void test_escape(void **state)
 {
@@ -114,14 +96,14 @@ static void test_routes(void **state)
         {"GetExtendedAgentCard", "{}", AN_A2A_V1_0, "GET", "/extendedAgentCard", NULL, false},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-        json_t *p = parse(rows[i].params);
+        json_t *p = ut_json_parse(rows[i].params);
         struct an_a2a_rest_req r = {0};
         assert_true(an_a2a_rest_route(rows[i].method, p, rows[i].version, &r));
         assert_string_equal(r.verb, rows[i].verb);
         assert_string_equal(r.path, rows[i].path);
         assert_int_equal(r.stream, rows[i].stream);
         if (rows[i].body)
-            assert_json(rows[i].method, r.body, rows[i].body);
+            ut_assert_json(rows[i].method, r.body, rows[i].body);
         else
             assert_null(r.body);
         an_a2a_rest_req_release(&r);
@@ -136,13 +118,14 @@ static void test_server_side(void **state)
 {
     (void)state;
     json_t *params = NULL;
-    json_t *body = parse("{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"content\":[{"
-                         "\"text\":\"hi\"}]}}");
+    json_t *body =
+        ut_json_parse("{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"content\":[{"
+                      "\"text\":\"hi\"}]}}");
     const char *m =
         an_a2a_rest_method("POST", "/v1/message:send", NULL, body, AN_A2A_V0_3, &params);
     assert_non_null(m);
     assert_string_equal(m, "message/send");
-    assert_json(
+    ut_assert_json(
         "send params", params,
         "{\"message\":{\"messageId\":\"m\",\"role\":\"user\",\"kind\":\"message\",\"parts\":"
         "[{\"kind\":\"text\",\"text\":\"hi\"}]}}");
@@ -150,7 +133,7 @@ static void test_server_side(void **state)
     json_decref(body);
     m = an_a2a_rest_method("GET", "/v1/tasks/a%2Fb", "historyLength=3", NULL, AN_A2A_V0_3, &params);
     assert_string_equal(m, "tasks/get");
-    assert_json("get params", params, "{\"id\":\"a/b\",\"historyLength\":3}");
+    ut_assert_json("get params", params, "{\"id\":\"a/b\",\"historyLength\":3}");
     json_decref(params);
     m = an_a2a_rest_method("POST", "/v1/tasks/t1:cancel", NULL, NULL, AN_A2A_V0_3, &params);
     assert_string_equal(m, "tasks/cancel");
@@ -175,13 +158,13 @@ static void test_shapes(void **state)
 {
     (void)state;
     /* the SDK's 0.3 REST answers (tests/a2a/agent.mjs --rest), read back */
-    json_t *b =
-        parse("{\"task\":{\"id\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":"
-              "\"TASK_STATE_CANCELLED\",\"message\":{\"messageId\":\"x\",\"role\":\"ROLE_AGENT\","
-              "\"content\":[{\"text\":\"w\"}]}},\"artifacts\":[{\"artifactId\":\"a\",\"parts\":[{"
-              "\"data\":{\"data\":{\"n\":3}}},{\"file\":{\"fileWithUri\":\"http://f\"}}]}]}}");
+    json_t *b = ut_json_parse(
+        "{\"task\":{\"id\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":"
+        "\"TASK_STATE_CANCELLED\",\"message\":{\"messageId\":\"x\",\"role\":\"ROLE_AGENT\","
+        "\"content\":[{\"text\":\"w\"}]}},\"artifacts\":[{\"artifactId\":\"a\",\"parts\":[{"
+        "\"data\":{\"data\":{\"n\":3}}},{\"file\":{\"fileWithUri\":\"http://f\"}}]}]}}");
     json_t *r = an_a2a_rest_result_in(b);
-    assert_json(
+    ut_assert_json(
         "task in", r,
         "{\"kind\":\"task\",\"id\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":\"canceled\","
         "\"message\":{\"kind\":\"message\",\"messageId\":\"x\",\"role\":\"agent\",\"parts\":[{"
@@ -190,7 +173,7 @@ static void test_shapes(void **state)
         "f\"}}]}]}");
     /* and out again: the server's shape */
     json_t *o = an_a2a_rest_result_out("message/send", r);
-    assert_json(
+    ut_assert_json(
         "task out", o,
         "{\"task\":" /* as it came, states spelled as 0.3's proto */
         "{\"id\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":\"TASK_STATE_CANCELLED\","
@@ -200,25 +183,27 @@ static void test_shapes(void **state)
     json_decref(o);
     json_decref(r);
     json_decref(b);
-    b = parse("{\"statusUpdate\":{\"taskId\":\"t\",\"status\":{\"state\":\"TASK_STATE_COMPLETED\"},"
-              "\"final\":true}}");
+    b = ut_json_parse(
+        "{\"statusUpdate\":{\"taskId\":\"t\",\"status\":{\"state\":\"TASK_STATE_COMPLETED\"},"
+        "\"final\":true}}");
     r = an_a2a_rest_result_in(b);
-    assert_json("status-update in", r,
-                "{\"kind\":\"status-update\",\"taskId\":\"t\",\"status\":{\"state\":\"completed\"},"
-                "\"final\":true}");
+    ut_assert_json(
+        "status-update in", r,
+        "{\"kind\":\"status-update\",\"taskId\":\"t\",\"status\":{\"state\":\"completed\"},"
+        "\"final\":true}");
     json_decref(r);
     json_decref(b);
-    b = parse("{\"configs\":[{\"name\":\"tasks/t9/pushNotificationConfigs/c\","
-              "\"pushNotificationConfig\":{\"url\":\"u\"}}]}");
+    b = ut_json_parse("{\"configs\":[{\"name\":\"tasks/t9/pushNotificationConfigs/c\","
+                      "\"pushNotificationConfig\":{\"url\":\"u\"}}]}");
     r = an_a2a_rest_result_in(b);
-    assert_json("push list in", r,
-                "[{\"taskId\":\"t9\",\"pushNotificationConfig\":{\"url\":\"u\"}}]");
+    ut_assert_json("push list in", r,
+                   "[{\"taskId\":\"t9\",\"pushNotificationConfig\":{\"url\":\"u\"}}]");
     json_decref(r);
     json_decref(b);
     /* a body of no known shape is given as it is, for the judge */
-    b = parse("{\"foo\":1}");
+    b = ut_json_parse("{\"foo\":1}");
     r = an_a2a_rest_result_in(b);
-    assert_json("unknown", r, "{\"foo\":1}");
+    ut_assert_json("unknown", r, "{\"foo\":1}");
     json_decref(r);
     json_decref(b);
 }
@@ -230,19 +215,19 @@ static void test_errors(void **state)
     assert_int_equal(an_a2a_rest_status_of(-32002), 400);
     assert_int_equal(an_a2a_rest_status_of(-32603), 500);
     assert_int_equal(an_a2a_rest_status_of(-32601), 501);
-    json_t *b = parse("{\"code\":-32001,\"message\":\"Task not found: x\"}");
+    json_t *b = ut_json_parse("{\"code\":-32001,\"message\":\"Task not found: x\"}");
     json_t *e = an_a2a_rest_error(b, 404);
-    assert_json("0.3 error", e, "{\"code\":-32001,\"message\":\"Task not found: x\"}");
+    ut_assert_json("0.3 error", e, "{\"code\":-32001,\"message\":\"Task not found: x\"}");
     json_decref(e);
     json_decref(b);
     /* 1.0: google.rpc.Status with an ErrorInfo reason */
     b = an_a2a_rest_error_body(-32002, "no", 400, AN_A2A_V1_0);
     e = an_a2a_rest_error(b, 400);
-    assert_json("1.0 error", e, "{\"code\":-32002,\"message\":\"no\"}");
+    ut_assert_json("1.0 error", e, "{\"code\":-32002,\"message\":\"no\"}");
     json_decref(e);
     json_decref(b);
     /* no code the client knows: from the status */
-    b = parse("{\"error\":\"nope\"}");
+    b = ut_json_parse("{\"error\":\"nope\"}");
     e = an_a2a_rest_error(b, 404);
     assert_int_equal(json_integer_value(json_object_get(e, "code")), -32001);
     json_decref(e);
@@ -258,7 +243,7 @@ static void test_errors(void **state)
 static void test_card_binding(void **state)
 {
     (void)state;
-    json_t *card = parse(
+    json_t *card = ut_json_parse(
         "{\"name\":\"n\",\"supportedInterfaces\":["
         "{\"url\":\"http://h/rest\",\"protocolBinding\":\"HTTP+JSON\",\"protocolVersion\":\"1.0\"},"
         "{\"url\":\"http://h/rpc\",\"protocolBinding\":\"JSONRPC\",\"protocolVersion\":\"1.0\"}]}");
@@ -277,16 +262,17 @@ static void test_card_binding(void **state)
     an_a2a_card_release(&c);
     json_decref(card);
     /* 0.3: url with preferredTransport, additionalInterfaces */
-    card = parse("{\"name\":\"n\",\"url\":\"http://h/\",\"preferredTransport\":\"JSONRPC\","
-                 "\"protocolVersion\":\"0.3.0\",\"additionalInterfaces\":[{\"url\":\"http://h/r\","
-                 "\"transport\":\"HTTP+JSON\"}]}");
+    card = ut_json_parse(
+        "{\"name\":\"n\",\"url\":\"http://h/\",\"preferredTransport\":\"JSONRPC\","
+        "\"protocolVersion\":\"0.3.0\",\"additionalInterfaces\":[{\"url\":\"http://h/r\","
+        "\"transport\":\"HTTP+JSON\"}]}");
     assert_int_equal(an_a2a_card_read_binding(card, AN_A2A_AUTO, AN_A2A_BIND_REST, &c, &err), 0);
     assert_true(c.rest);
     assert_string_equal(c.url, "http://h/r");
     assert_int_equal(c.version, AN_A2A_V0_3);
     an_a2a_card_release(&c);
     json_decref(card);
-    card = parse("{\"name\":\"n\",\"url\":\"http://h/\",\"protocolVersion\":\"0.3.0\"}");
+    card = ut_json_parse("{\"name\":\"n\",\"url\":\"http://h/\",\"protocolVersion\":\"0.3.0\"}");
     assert_int_equal(an_a2a_card_read_binding(card, AN_A2A_AUTO, AN_A2A_BIND_REST, &c, &err),
                      AN_EPROTO);
     assert_non_null(strstr(err.msg, "offers no HTTP+JSON interface"));

@@ -14,48 +14,31 @@
 
 #include <cmocka.h>
 
+#include "support/json_assert.h"
+
 #include "core/json.h"
 #include "proto/a2a_v1.h"
-
-static json_t *parse(const char *text)
-{
-    json_error_t je;
-    json_t *j = json_loads(text, JSON_DECODE_ANY, &je);
-    if (!j)
-        fail_msg("bad JSON (%s): %s", je.text, text);
-    return j;
-}
-
-static void assert_json(const char *title, const json_t *got, const char *want_text)
-{
-    json_t *want = parse(want_text);
-    if (!got || !json_equal((json_t *)got, want)) {
-        char *g = got ? an_json_compact(got) : strdup("(null)");
-        json_decref(want);
-        fail_msg("%s:\n  got  %s\n  want %s", title, g, want_text);
-    }
-    json_decref(want);
-}
 
 static void test_request(void **state)
 {
     (void)state;
-    json_t *in =
-        parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"message/send\",\"params\":{\"message\":"
-              "{\"kind\":\"message\",\"messageId\":\"m\",\"role\":\"user\",\"parts\":["
-              "{\"kind\":\"text\",\"text\":\"hi\"},{\"kind\":\"data\",\"data\":{\"a\":1}},"
-              "{\"kind\":\"file\",\"file\":{\"uri\":\"http://x/f.csv\",\"mimeType\":\"text/csv\","
-              "\"name\":\"f.csv\"}},{\"kind\":\"file\",\"file\":{\"bytes\":\"AAE=\"}}]},"
-              "\"configuration\":{\"blocking\":false,\"historyLength\":0,"
-              "\"pushNotificationConfig\":{\"url\":\"http://h\"}}}}");
+    json_t *in = ut_json_parse(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"message/send\",\"params\":{\"message\":"
+        "{\"kind\":\"message\",\"messageId\":\"m\",\"role\":\"user\",\"parts\":["
+        "{\"kind\":\"text\",\"text\":\"hi\"},{\"kind\":\"data\",\"data\":{\"a\":1}},"
+        "{\"kind\":\"file\",\"file\":{\"uri\":\"http://x/f.csv\",\"mimeType\":\"text/csv\","
+        "\"name\":\"f.csv\"}},{\"kind\":\"file\",\"file\":{\"bytes\":\"AAE=\"}}]},"
+        "\"configuration\":{\"blocking\":false,\"historyLength\":0,"
+        "\"pushNotificationConfig\":{\"url\":\"http://h\"}}}}");
     json_t *out = an_a2a_v1_request(in);
-    assert_json("message/send in 1.0", out,
-                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
-                "{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"},"
-                "{\"data\":{\"a\":1}},{\"url\":\"http://x/f.csv\",\"mediaType\":\"text/csv\","
-                "\"filename\":\"f.csv\"},{\"raw\":\"AAE=\"}]},\"configuration\":{"
-                "\"returnImmediately\":true,\"historyLength\":0,"
-                "\"taskPushNotificationConfig\":{\"url\":\"http://h\"}}}}");
+    ut_assert_json(
+        "message/send in 1.0", out,
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{\"message\":"
+        "{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"},"
+        "{\"data\":{\"a\":1}},{\"url\":\"http://x/f.csv\",\"mediaType\":\"text/csv\","
+        "\"filename\":\"f.csv\"},{\"raw\":\"AAE=\"}]},\"configuration\":{"
+        "\"returnImmediately\":true,\"historyLength\":0,"
+        "\"taskPushNotificationConfig\":{\"url\":\"http://h\"}}}}");
     json_decref(out);
     json_decref(in);
 
@@ -70,20 +53,20 @@ static void test_request(void **state)
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
         assert_string_equal(an_a2a_v1_method(pairs[i][0]), pairs[i][1]);
     /* a test written in 1.0, or a method of neither: sent as it is */
-    in = parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{}}");
+    in = ut_json_parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"SendMessage\",\"params\":{}}");
     assert_null(an_a2a_v1_request(in));
     json_decref(in);
-    in = parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"bogus/method\"}");
+    in = ut_json_parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"bogus/method\"}");
     assert_null(an_a2a_v1_request(in));
     json_decref(in);
     assert_null(an_a2a_v1_method(NULL));
     /* a message without parts stays without parts (the invalid-params tests) */
-    in = parse("{\"method\":\"message/send\",\"params\":{\"message\":{\"kind\":\"message\","
-               "\"messageId\":\"m\",\"role\":\"user\"}}}");
+    in = ut_json_parse("{\"method\":\"message/send\",\"params\":{\"message\":{\"kind\":\"message\","
+                       "\"messageId\":\"m\",\"role\":\"user\"}}}");
     out = an_a2a_v1_request(in);
-    assert_json("no parts", out,
-                "{\"method\":\"SendMessage\",\"params\":{\"message\":{\"messageId\":\"m\","
-                "\"role\":\"ROLE_USER\"}}}");
+    ut_assert_json("no parts", out,
+                   "{\"method\":\"SendMessage\",\"params\":{\"message\":{\"messageId\":\"m\","
+                   "\"role\":\"ROLE_USER\"}}}");
     json_decref(out);
     json_decref(in);
 }
@@ -91,20 +74,20 @@ static void test_request(void **state)
 static void test_answers(void **state)
 {
     (void)state;
-    json_t *in = parse(
+    json_t *in = ut_json_parse(
         "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"task\":{\"id\":\"t\",\"contextId\":\"c\","
         "\"status\":{\"state\":\"TASK_STATE_COMPLETED\"},\"artifacts\":[{\"artifactId\":\"a\","
         "\"parts\":[{\"text\":\"x\",\"mediaType\":\"text/plain\"},{\"url\":\"http://h/r.csv\","
         "\"mediaType\":\"text/csv\",\"filename\":\"r.csv\"}]}],\"history\":[{\"messageId\":\"m\","
         "\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]}]}}}");
     json_t *out = an_a2a_v1_response_in(in);
-    assert_json("{task} read back", out,
-                "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"kind\":\"task\",\"id\":\"t\","
-                "\"contextId\":\"c\",\"status\":{\"state\":\"completed\"},\"artifacts\":[{"
-                "\"artifactId\":\"a\",\"parts\":[{\"kind\":\"text\",\"text\":\"x\"},{\"kind\":"
-                "\"file\",\"file\":{\"uri\":\"http://h/r.csv\",\"mimeType\":\"text/csv\","
-                "\"name\":\"r.csv\"}}]}],\"history\":[{\"kind\":\"message\",\"messageId\":\"m\","
-                "\"role\":\"user\",\"parts\":[{\"kind\":\"text\",\"text\":\"hi\"}]}]}}");
+    ut_assert_json("{task} read back", out,
+                   "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"kind\":\"task\",\"id\":\"t\","
+                   "\"contextId\":\"c\",\"status\":{\"state\":\"completed\"},\"artifacts\":[{"
+                   "\"artifactId\":\"a\",\"parts\":[{\"kind\":\"text\",\"text\":\"x\"},{\"kind\":"
+                   "\"file\",\"file\":{\"uri\":\"http://h/r.csv\",\"mimeType\":\"text/csv\","
+                   "\"name\":\"r.csv\"}}]}],\"history\":[{\"kind\":\"message\",\"messageId\":\"m\","
+                   "\"role\":\"user\",\"parts\":[{\"kind\":\"text\",\"text\":\"hi\"}]}]}}");
     json_decref(out);
     json_decref(in);
 
@@ -120,7 +103,7 @@ static void test_answers(void **state)
                  "{\"statusUpdate\":{\"taskId\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":"
                  "\"%s\"}}}",
                  cases[i][0]);
-        in = parse(text);
+        in = ut_json_parse(text);
         out = an_a2a_v1_result_in(in);
         assert_string_equal(an_json_str(out, "kind"), "status-update");
         snprintf(want, sizeof want, "%s", cases[i][1]);
@@ -129,12 +112,13 @@ static void test_answers(void **state)
         json_decref(in);
     }
     /* an error, and a result of no known shape, are left as they are */
-    in = parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32009,\"message\":\"v\"}}");
+    in = ut_json_parse(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32009,\"message\":\"v\"}}");
     out = an_a2a_v1_response_in(in);
     assert_true(json_equal(out, in));
     json_decref(out);
     json_decref(in);
-    in = parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tasks\":[],\"totalSize\":0}}");
+    in = ut_json_parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tasks\":[],\"totalSize\":0}}");
     out = an_a2a_v1_response_in(in);
     assert_true(json_equal(out, in));
     json_decref(out);
