@@ -81,7 +81,9 @@ ran() {
 start_watch() {
   rm -f "$tmp/keys" "$tmp/rc" "$tmp/console"
   mkfifo "$tmp/keys"
-  (cd "$tmp/p" && script -qfec "$(printf '%q ' "$ANANKE" run --watch "$@")" /dev/null \
+  # exec: ananke itself is the terminal's foreground process, not the shell
+  # script runs it with ($SHELL, or sh: dash, which Ctrl-C would kill)
+  (cd "$tmp/p" && script -qfec "exec $(printf '%q ' "$ANANKE" run --watch "$@")" /dev/null \
      <"$tmp/keys" >"$tmp/console" 2>&1; echo $? >"$tmp/rc") &
   watch_pid=$!
   exec {keys_fd}>"$tmp/keys"
@@ -98,6 +100,7 @@ end_watch() {
     bad "the sanitizers found something:"; console | grep -E -A8 'Sanitizer|runtime error:' | head -n 30
   fi
 }
+rc_is() { [ "$rc" = "$1" ] || { echo "exit code $rc"; return 1; }; }
 edit() { sleep 0.05; printf '%s\n' "$2" >>"$tmp/p/$1"; }
 
 # ---- the session ---------------------------------------------------------
@@ -164,7 +167,7 @@ waiting 12 && check "a renamed test reruns" ran 12 gamma2
 check "... and its old name is no longer counted failed" grep -q '^watch: last exit 1; .*f failed (1), q quit' <(section 12)
 key q
 end_watch
-check "q exits with the last run's code (1: gamma failed)" test "$rc" = 1
+check "q exits with the last run's code (1: gamma failed)" rc_is 1
 check "... and says so" grep -q '^watch: exit 1 (the last run' <(console)
 check "a terminal's console is cleared once per pass" \
   test "$(grep -o $'\x1b\\[2J' "$tmp/console" | wc -l)" = 12
@@ -202,7 +205,7 @@ rc=$?
 watch_pid=""
 exec {keys_fd}>&-
 check "no sanitizer finding" test "$(console | grep -cE 'Sanitizer|runtime error:')" = 0
-check "SIGINT between runs exits with the last run's code (1)" test "$rc" = 1
+check "SIGINT between runs exits with the last run's code (1)" rc_is 1
 check "the console of a pipe is not cleared" test "$(grep -c $'\x1b\\[2J' "$tmp/console")" = 0
 
 # ---- options that make no sense with --watch ------------------------------
@@ -227,7 +230,7 @@ edit tests/b.test.yaml "# edited"
 waiting 2 && check "... and the watch still sees edits" ran 2 beta
 key $'\x03' # Ctrl-C on the terminal: SIGINT
 end_watch
-check "Ctrl-C on the terminal between runs exits with the last run's code (0)" test "$rc" = 0
+check "Ctrl-C on the terminal between runs exits with the last run's code (0)" rc_is 0
 check "... and says so" grep -q '^watch: exit 0 (the last run' <(console)
 
 # ---- the inotify watch limit -------------------------------------------------
@@ -241,7 +244,7 @@ if [ -z "${ANANKE_WATCH_POLL:-}" ] && unshare -Ur true 2>/dev/null &&
   start_watch_limited() {
     rm -f "$tmp/keys" "$tmp/rc" "$tmp/console"
     mkfifo "$tmp/keys"
-    (cd "$tmp/p" && script -qfec "$(printf '%q ' unshare -Ur sh -c \
+    (cd "$tmp/p" && script -qfec "exec $(printf '%q ' unshare -Ur sh -c \
        'echo 2 >/proc/sys/user/max_inotify_watches && exec "$0" run --watch --no-history' "$ANANKE")" \
        /dev/null <"$tmp/keys" >"$tmp/console" 2>&1; echo $? >"$tmp/rc") &
     watch_pid=$!
