@@ -151,7 +151,7 @@ if command -v python3 >/dev/null; then
         defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: [],
         supportedInterfaces: [{url: $u, protocolBinding: "JSONRPC", protocolVersion: "1.0"}]}' \
         >"$TMP/www1/.well-known/agent-card.json"
-    python3 -m http.server 0 --bind 127.0.0.1 --directory "$TMP/www1" >"$TMP/www1.out" 2>&1 &
+    python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$TMP/www1" >"$TMP/www1.out" 2>&1 &
     pids+=($!)
     for _ in $(seq 1 50); do grep -q 'port [0-9]*' "$TMP/www1.out" && break; sleep 0.1; done
     wport=$(grep -o 'port [0-9]*' "$TMP/www1.out" | head -n 1 | cut -d' ' -f2)

@@ -193,7 +193,7 @@ if command -v python3 >/dev/null; then
     jq --arg u "$url/rpc" '.url = $u' <<<'{"name": "n", "description": "d", "version": "1", "protocolVersion": "0.3.0",
         "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []}' \
         >"$TMP/www/.well-known/agent-card.json"
-    python3 -m http.server 0 --bind 127.0.0.1 --directory "$TMP/www" >"$TMP/www.out" 2>&1 &
+    python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$TMP/www" >"$TMP/www.out" 2>&1 &
     pids+=($!)
     for _ in $(seq 1 50); do grep -q 'port [0-9]*' "$TMP/www.out" && break; sleep 0.1; done
     wport=$(grep -o 'port [0-9]*' "$TMP/www.out" | head -n 1 | cut -d' ' -f2)
