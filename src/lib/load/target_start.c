@@ -40,14 +40,15 @@ static int load_ready(struct an_ld *ld, const struct an_ynode *n, struct an_targ
             return an_fail(ld->err, AN_ESCHEMA, &v->loc, "'port' must be from 1 to 65535, not %lld",
                            (long long)port);
         s->ready_port = (unsigned)port;
-    } else {
+    } else if ((v = an_yaml_get(n, "log"))) {
         const char *src;
-        v = an_yaml_get(n, "log");
         s->ready = AN_READY_LOG;
         if ((rc = an_ld_string(ld, v, "log", &src)) ||
             (rc = an_regex_compile(&s->ready_log, src, &v->loc, ld->err)))
             return rc;
         an_arena_defer(ld->a, regex_release, s->ready_log);
+    } else { /* its one key is none of them (an_ld_keys named it) */
+        return an_fail(ld->err, AN_ESCHEMA, &n->loc, "'ready' takes one of url, port or log");
     }
     return 0;
 }

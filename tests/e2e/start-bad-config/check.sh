@@ -37,4 +37,8 @@ bad '    cmd: [x]
 bad '    cmd: [x]
     ready: {port: 1}
     env: {A: [1]}' "ananke.config.yaml:9:14: 'A' must be a string, not a list"
+# a misspelt key alone: named, and no crash looking for the one it is not
+bad '    cmd: [x]
+    ready: {urlx: "http://127.0.0.1:1/"}' "ananke.config.yaml:8:13: unknown key 'urlx' in target.start.ready"
+grep -qF "ananke.config.yaml:8:12: 'ready' takes one of url, port or log" "$OUT/bad$n.out" || { echo "case $n: no 'takes one of'"; exit 1; }
 echo "start-bad-config: ok"
