@@ -399,7 +399,7 @@ struct an_scope an_scope_turn(const struct an_transcript *t, size_t turn)
 {
     const struct an_turn_rec *r = &t->turns[turn];
     struct an_scope s = {
-        .calls = t->calls + r->first_call,
+        .calls = t->calls ? t->calls + r->first_call : NULL, /* NULL + 0 is undefined */
         .ncalls = r->ncalls,
         .text = r->text ? r->text : "",
         .start_ms = r->start_ms,
