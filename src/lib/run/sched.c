@@ -510,6 +510,31 @@ static void run_head(struct sched *s, unsigned parallel)
     out->pass_k = s->o->pass_k;
 }
 
+/* A loop's pipe and environment (its s, parallel and act are set). */
+static int loop_init(struct loop *l, struct sched *s, json_t *helper_params, struct an_err *err)
+{
+    const struct an_run_opts *o = s->o;
+    if (wake_pipe(l->wake))
+        return an_fail(err, AN_EINTERNAL, NULL, "cannot create the loop's pipe: %s",
+                       strerror(errno));
+    /* one connection per run in flight, reused across turns and tests;
+     * the multi handle itself waits for the loop's first transfer */
+    l->multi.maxconnects = (long)(l->parallel < 8 ? 8 : l->parallel);
+    l->env.multi = &l->multi;
+    l->env.wake_fd = l->wake[1];
+    l->env.retries = o->retries;
+    l->env.timeout_ms = o->test_timeout_ms;
+    l->env.keep_frames = o->keep_frames;
+    l->env.keep_var_values = o->keep_var_values;
+    l->env.trace = o->trace;
+    l->env.seed = o->has_seed ? o->seed : -1;
+    l->env.helper_params = helper_params; /* read only, by every loop */
+    l->env.secrets = s->secrets;          /* read only too */
+    l->env.short_secret = short_secret;
+    l->env.short_ud = s;
+    return AN_OK;
+}
+
 int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
                  struct an_run_result *out, struct an_err *err)
 {
@@ -576,26 +601,8 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         /* --parallel shared out: the first loops take one more */
         l->parallel = parallel / nloops + (i < parallel % nloops);
         l->act = an_xcalloc(l->parallel + 1, sizeof *l->act);
-        if (wake_pipe(l->wake)) {
-            rc = an_fail(err, AN_EINTERNAL, NULL, "cannot create the loop's pipe: %s",
-                         strerror(errno));
+        if ((rc = loop_init(l, &s, helper_params, err)))
             break;
-        }
-        /* one connection per run in flight, reused across turns and tests;
-         * the multi handle itself waits for the loop's first transfer */
-        l->multi.maxconnects = (long)(l->parallel < 8 ? 8 : l->parallel);
-        l->env.multi = &l->multi;
-        l->env.wake_fd = l->wake[1];
-        l->env.retries = o->retries;
-        l->env.timeout_ms = o->test_timeout_ms;
-        l->env.keep_frames = o->keep_frames;
-        l->env.keep_var_values = o->keep_var_values;
-        l->env.trace = o->trace;
-        l->env.seed = o->has_seed ? o->seed : -1;
-        l->env.helper_params = helper_params; /* read only, by every loop */
-        l->env.secrets = s.secrets;           /* read only too */
-        l->env.short_secret = short_secret;
-        l->env.short_ud = &s;
     }
 
     if (rc == AN_OK) {
