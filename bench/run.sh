@@ -403,6 +403,18 @@ done
 [ $(($(reqs) - r0)) -eq "$STARTUP_REPS" ] || die "startup runs: wrong request count"
 STARTUP_US=$(median "${sw[@]}")
 STARTUP_MIN_US=$(printf '%s\n' "${sw[@]}" | sort -n | head -1)
+# Startup alone: ananke --version (it loads neither libcurl nor
+# libmicrohttpd: src/lib/core/lazy.h), the same way
+log "ananke --version, $STARTUP_REPS runs"
+vw=()
+for ((k = 0; k < STARTUP_REPS; k++)); do
+  t0=$EPOCHREALTIME
+  "$ANANKE" --version >/dev/null 2>&1 || die "ananke --version failed"
+  t1=$EPOCHREALTIME
+  vw+=($(($(usec "$t1") - $(usec "$t0"))))
+done
+VERSION_US=$(median "${vw[@]}")
+VERSION_MIN_US=$(printf '%s\n' "${vw[@]}" | sort -n | head -1)
 
 # ---------------------------------------------------------------- report
 ms() { # ms -> human
@@ -461,6 +473,9 @@ done
   su=$(awk -v u="$STARTUP_US" 'BEGIN {printf "%.1f", u / 1000}')
   smin=$(awk -v u="$STARTUP_MIN_US" 'BEGIN {printf "%.1f", u / 1000}')
   echo "ananke startup plus one test: **$su ms** median wall of $STARTUP_REPS runs (fastest $smin ms);"
+  vu=$(awk -v u="$VERSION_US" 'BEGIN {printf "%.1f", u / 1000}')
+  vmin=$(awk -v u="$VERSION_MIN_US" 'BEGIN {printf "%.1f", u / 1000}')
+  echo "ananke startup alone (\`ananke --version\`): **$vu ms** median wall of $STARTUP_REPS runs (fastest $vmin ms);"
   echo "promptfoo: $(ms "${W[promptfoo,1,1]}") (N = 1, parallel 1)."
   echo
   echo "### ananke against wrk, on two servers"
