@@ -30,8 +30,14 @@
 
 #include "ananke/err.h"
 
+/* What dlopen() is given (CMakeLists.txt: ANANKE_LIBCURL_SONAME,
+ * ANANKE_LIBMHD_SONAME; a full path on macOS). */
+#ifndef AN_LAZY_CURL_SONAME
 #define AN_LAZY_CURL_SONAME "libcurl.so.4"
+#endif
+#ifndef AN_LAZY_MHD_SONAME
 #define AN_LAZY_MHD_SONAME "libmicrohttpd.so.12"
+#endif
 
 /* Load libcurl if it is not yet; AN_OK, or AN_ENOTFOUND with "`what` needs
  * libcurl (libcurl.so.4), which could not be loaded: <reason>" in err
