@@ -440,6 +440,8 @@ char *an_http_why_not_stream(const struct an_http_resp *r, const char *want)
 char *an_http_origin(const char *url)
 {
     CURLU *u = curl_url();
+    if (!u && an_lazy_curl(NULL, NULL))
+        return NULL; /* no libcurl: what needs it says so (an_http_global_init) */
     if (!u)
         an_oom();
     char *scheme = NULL, *host = NULL, *port = NULL, *out = NULL;

@@ -90,6 +90,7 @@ struct loop {
     struct curl_waitfd *extra; /* descriptors of fd-driven sessions, then wake[0] */
     size_t cap_extra;
     struct pollfd *pfds; /* extra as poll() takes them, with no multi handle */
+    size_t cap_pfds;
     pthread_t thread;
 };
 

@@ -193,7 +193,10 @@ static void wait_events(struct loop *l, size_t nextra, int wait)
     if (l->multi.handle) {
         curl_multi_poll(l->multi.handle, n ? l->extra : NULL, (unsigned)n, wait, NULL);
     } else {
-        l->pfds = an_xrealloc(l->pfds, (n + 1) * sizeof *l->pfds);
+        if (n > l->cap_pfds) {
+            l->cap_pfds = l->cap_extra;
+            l->pfds = an_xrealloc(l->pfds, l->cap_pfds * sizeof *l->pfds);
+        }
         for (size_t i = 0; i < n; i++) {
             short e = l->extra[i].events;
             l->pfds[i] = (struct pollfd){
