@@ -2,8 +2,8 @@
 # libcurl and libmicrohttpd are loaded on first use, not at startup
 # (src/lib/core/lazy.h, docs/performance.md "Issue 26"):
 #   - the programs have no DT_NEEDED entry for them (readelf -d);
-#   - `ananke --version`, `validate` and a run of an ACP agent on stdio never
-#     load libcurl nor libmicrohttpd (LD_DEBUG=files of the ananke process
+#   - `ananke --version`, `validate`, a run of an ACP agent on stdio (with
+#     and without its history) and `history` never load libcurl nor libmicrohttpd (LD_DEBUG=files of the ananke process
 #     itself), while a run of an AG-UI agent does load libcurl (the control:
 #     the check sees a load when there is one);
 #   - when a library cannot be loaded (LD_LIBRARY_PATH puts a broken
@@ -64,6 +64,11 @@ loads "$F/acp" "$ANANKE" validate hello.test.yaml
 check "validate loads neither libcurl nor libmicrohttpd" never libcurl libmicrohttpd
 loads "$F/acp" "$ANANKE" run --no-history hello.test.yaml
 check "a run of an ACP agent on stdio loads neither" never libcurl libmicrohttpd
+loads "$F/acp" "$ANANKE" run --history "$tmp/h.sqlite" hello.test.yaml
+check "... nor with its run history written" never libcurl libmicrohttpd
+loads "$F/acp" "$ANANKE" history --history "$tmp/h.sqlite"
+listed() { never libcurl libmicrohttpd && grep -q "1 passed" "$tmp/out"; }
+check "history loads neither (and lists the run)" listed
 
 # the control: an AG-UI run does load libcurl (and still not libmicrohttpd)
 spawn_server "$tmp/port" 0.05 "$tmp/mock.out" "$tmp/mock.err" \
