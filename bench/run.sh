@@ -8,7 +8,8 @@
 # the Node 22 it requires, into bench/node_modules), builds ananke in Release mode
 # into build-bench/, starts one `ananke-mock agui` on 127.0.0.1, checks that both
 # tools really run their tests (a passing and a failing sanity case each), then
-# measures wall time, user+sys CPU and peak RSS of each run, and the raw request
+# measures wall time, user+sys CPU and peak RSS of each run, startup (one test, and
+# `ananke --version` alone; bench/startup.sh compares builds with perf), and the raw request
 # rate of the same server with wrk. Then, against ananke-mock and against a Node
 # server on the official @ag-ui/encoder (bench/agui-node-server.mjs), the ratio of
 # ananke's rate (1000 tests, -j 16 and -j 64) to wrk's in the same run. Writes only under bench/ (work/, out/) and
@@ -26,7 +27,7 @@ MODE=full
 case "${1:-}" in
   --quick) SIZES=(1 100 1000); MODE=quick ;;
   "") ;;
-  -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "usage: bench/run.sh [--quick]" >&2; exit 2 ;;
 esac
 [ -n "${BENCH_SIZES:-}" ] && read -r -a SIZES <<<"$BENCH_SIZES"   # for trying the script out
@@ -403,6 +404,18 @@ done
 [ $(($(reqs) - r0)) -eq "$STARTUP_REPS" ] || die "startup runs: wrong request count"
 STARTUP_US=$(median "${sw[@]}")
 STARTUP_MIN_US=$(printf '%s\n' "${sw[@]}" | sort -n | head -1)
+# Startup alone: ananke --version (it loads neither libcurl nor
+# libmicrohttpd: src/lib/core/lazy.h), the same way
+log "ananke --version, $STARTUP_REPS runs"
+vw=()
+for ((k = 0; k < STARTUP_REPS; k++)); do
+  t0=$EPOCHREALTIME
+  "$ANANKE" --version >/dev/null 2>&1 || die "ananke --version failed"
+  t1=$EPOCHREALTIME
+  vw+=($(($(usec "$t1") - $(usec "$t0"))))
+done
+VERSION_US=$(median "${vw[@]}")
+VERSION_MIN_US=$(printf '%s\n' "${vw[@]}" | sort -n | head -1)
 
 # ---------------------------------------------------------------- report
 ms() { # ms -> human
@@ -461,6 +474,9 @@ done
   su=$(awk -v u="$STARTUP_US" 'BEGIN {printf "%.1f", u / 1000}')
   smin=$(awk -v u="$STARTUP_MIN_US" 'BEGIN {printf "%.1f", u / 1000}')
   echo "ananke startup plus one test: **$su ms** median wall of $STARTUP_REPS runs (fastest $smin ms);"
+  vu=$(awk -v u="$VERSION_US" 'BEGIN {printf "%.1f", u / 1000}')
+  vmin=$(awk -v u="$VERSION_MIN_US" 'BEGIN {printf "%.1f", u / 1000}')
+  echo "ananke startup alone (\`ananke --version\`): **$vu ms** median wall of $STARTUP_REPS runs (fastest $vmin ms);"
   echo "promptfoo: $(ms "${W[promptfoo,1,1]}") (N = 1, parallel 1)."
   echo
   echo "### ananke against wrk, on two servers"

@@ -67,6 +67,7 @@ lane_a2a_tools() {
   step comply-expected env ANANKE_BUILD="$B" bash tests/comply/expected.sh
   step comply-verdicts env ANANKE_BUILD="$B" bash tests/comply/verdicts.sh
   step docs bash tests/docs.sh
+  step lazy-load env ANANKE_BUILD="$B" bash tests/lazy-load.sh
 }
 lane_sdks() {
   step comply-html env ANANKE_BUILD="$B" bash tests/comply/html.sh

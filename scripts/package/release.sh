@@ -44,16 +44,32 @@ bundle() { # FILE: copy the non-glibc libraries FILE loads into lib/
     [ -e "$stage/lib/$so" ] && continue
     cp -L "$path" "$stage/lib/$so"
     chmod 0644 "$stage/lib/$so"
-    if command -v dpkg >/dev/null; then # the library's licence, from its Debian package
-      pkg="" real=$(realpath "$path")
-      for q in "$path" "$real" "${real#/usr}" "/usr${path#/usr}"; do
-        pkg=$(dpkg -S "$q" 2>/dev/null | head -n1 | cut -d: -f1) && [ -n "$pkg" ] && break
-      done
-      [ -n "$pkg" ] && [ -f "/usr/share/doc/$pkg/copyright" ] &&
-        cp "/usr/share/doc/$pkg/copyright" "$stage/share/doc/ananke/third-party/$pkg.copyright"
-    fi
+    licence "$path"
   done
 }
+licence() { # PATH: the library's licence, from its Debian package
+  command -v dpkg >/dev/null || return 0
+  local path=$1 pkg="" real q
+  real=$(realpath "$path")
+  for q in "$path" "$real" "${real#/usr}" "/usr${path#/usr}"; do
+    pkg=$(dpkg -S "$q" 2>/dev/null | head -n1 | cut -d: -f1) && [ -n "$pkg" ] && break
+  done
+  if [ -n "$pkg" ] && [ -f "/usr/share/doc/$pkg/copyright" ]; then
+    cp "/usr/share/doc/$pkg/copyright" "$stage/share/doc/ananke/third-party/$pkg.copyright"
+  fi
+}
+# libcurl and libmicrohttpd are loaded with dlopen on first use
+# (src/lib/core/lazy.h), so ldd does not list them: bundled by soname, with
+# what they load; dlopen finds them through the programs' RPATH
+for so in libcurl.so.4 libmicrohttpd.so.12; do
+  mod=libcurl; [ "$so" = libmicrohttpd.so.12 ] && mod=libmicrohttpd
+  path=$(pkg-config --variable=libdir "$mod")/$so
+  [ -f "$path" ] || { echo "release: $so (loaded on first use) not found at $path" >&2; exit 1; }
+  cp -L "$path" "$stage/lib/$so"
+  chmod 0644 "$stage/lib/$so"
+  licence "$path"
+  bundle "$stage/lib/$so"
+done
 for b in "$stage"/bin/*; do
   strip --strip-unneeded "$b"
   bundle "$b"

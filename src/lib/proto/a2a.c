@@ -814,7 +814,9 @@ int an_a2a_open(struct an_session **out, const struct an_a2a_opts *o, struct an_
                                    err);
     if (rc)
         return rc;
-    an_http_global_init();
+    rc = an_http_global_init("an a2a target", err);
+    if (rc)
+        return rc;
     struct a2a_session *s = an_xcalloc(1, sizeof *s);
     s->base.ops = &a2a_ops;
     s->card_url = dup_or_null(o->card_url);

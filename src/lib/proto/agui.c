@@ -270,7 +270,9 @@ int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struc
     int rc = an_http_headers_check(opts->headers, opts->nheaders, opts->endpoint, err);
     if (rc)
         return rc;
-    an_http_global_init();
+    rc = an_http_global_init("an agui target", err);
+    if (rc)
+        return rc;
 
     struct agui_session *s = an_agui_spare_take(sizeof *s);
     s->base.ops = &agui_ops;

@@ -9,6 +9,7 @@
 #include "core/buf.h"
 #include "core/cancel.h"
 #include "core/json.h"
+#include "core/lazy.h"
 
 #ifndef ANANKE_VERSION
 #define ANANKE_VERSION "dev"
@@ -38,9 +39,13 @@ int an_http_cancel_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t u
     return an_cancelled() ? 1 : 0;
 }
 
-void an_http_global_init(void)
+int an_http_global_init(const char *what, struct an_err *err)
 {
+    int rc = an_lazy_curl(what, err);
+    if (rc)
+        return rc;
     pthread_once(&global_once, global_init_once);
+    return AN_OK;
 }
 
 /* Easy handles are reused: curl_easy_init and cleanup cost more than the
@@ -203,7 +208,9 @@ int an_http_xfer_init(struct an_http_xfer *x, const struct an_http_req *req,
                            h->name ? h->name : "");
     }
 
-    an_http_global_init();
+    int rc = an_http_global_init("an HTTP request", err);
+    if (rc)
+        return rc;
     x->easy = easy_take();
     if (!x->easy)
         return an_fail(err, AN_EINTERNAL, NULL, "libcurl could not create a handle");
@@ -256,8 +263,8 @@ int an_http_xfer_init(struct an_http_xfer *x, const struct an_http_req *req,
     SET(CURLOPT_ERRORBUFFER, resp->curl_error);
 #undef SET
     if (cc != CURLE_OK) {
-        int rc = an_fail(err, AN_EINTERNAL, NULL, "libcurl rejected an option: %s",
-                         curl_easy_strerror(cc));
+        rc = an_fail(err, AN_EINTERNAL, NULL, "libcurl rejected an option: %s",
+                     curl_easy_strerror(cc));
         an_http_xfer_release(x);
         return rc;
     }
@@ -433,6 +440,8 @@ char *an_http_why_not_stream(const struct an_http_resp *r, const char *want)
 char *an_http_origin(const char *url)
 {
     CURLU *u = curl_url();
+    if (!u && an_lazy_curl(NULL, NULL))
+        return NULL; /* no libcurl: what needs it says so (an_http_global_init) */
     if (!u)
         an_oom();
     char *scheme = NULL, *host = NULL, *port = NULL, *out = NULL;

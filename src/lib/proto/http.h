@@ -90,8 +90,10 @@ struct an_http_xfer {
     bool over_cap; /* the body crossed max_body */
 };
 
-/* Call once before any other function here; thread-safe (pthread_once). */
-void an_http_global_init(void);
+/* Call before any other function here; thread-safe (pthread_once). Loads
+ * libcurl (core/lazy.h) and initialises it once; AN_OK, or an error naming
+ * libcurl and `what` needed it (err may be NULL) when it cannot be loaded. */
+int an_http_global_init(const char *what, struct an_err *err);
 /* A CURLOPT_XFERINFOFUNCTION that ends the transfer once the run is
  * cancelled (core/cancel: Ctrl-C, SIGTERM), so a request in flight to a
  * silent server does not hold the run; set CURLOPT_NOPROGRESS to 0 too. */

@@ -216,7 +216,9 @@ int an_http_case_open(struct an_session **out, const struct an_http_case_opts *o
     int rc = an_http_headers_check(o->headers, o->nheaders, o->base_url, err);
     if (rc)
         return rc;
-    an_http_global_init();
+    rc = an_http_global_init("an http target", err);
+    if (rc)
+        return rc;
     struct hc_session *s = an_xcalloc(1, sizeof *s);
     s->base.ops = &http_case_ops;
     size_t n = strlen(o->base_url);

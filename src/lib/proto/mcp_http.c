@@ -301,7 +301,9 @@ int mcp_http_new(struct mcp_http **out, const char *endpoint, const struct an_kv
     int rc = an_http_headers_check(headers, nheaders, endpoint, err);
     if (rc)
         return rc;
-    an_http_global_init();
+    rc = an_http_global_init("an MCP server over HTTP", err);
+    if (rc)
+        return rc;
     struct mcp_http *h = an_xcalloc(1, sizeof *h);
     h->cbs = *cbs;
     h->multi = curl_multi_init();

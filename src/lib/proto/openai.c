@@ -796,7 +796,9 @@ int an_openai_open(struct an_session **out, const struct an_openai_opts *opts, s
     json_t *history = an_oai_msgs_from_agui(opts->history, err);
     if (!history)
         return err ? err->code : AN_ESCHEMA;
-    an_http_global_init();
+    rc = an_http_global_init("an openai target", err);
+    if (rc)
+        return rc;
 
     struct oai_session *s = an_xcalloc(1, sizeof *s);
     s->base.ops = &openai_ops;

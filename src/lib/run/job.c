@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ananke/check.h"
 #include "core/cancel.h"
@@ -155,7 +156,7 @@ static void *checks_thread(void *arg)
     c->failed += ns + na;
     an_http_thread_cleanup(); /* the judges' pooled connections live on this thread */
     atomic_store(&j->thread_done, true);
-    curl_multi_wakeup(j->env->multi);
+    an_job_env_wake(j->env);
     return NULL;
 }
 
@@ -247,6 +248,31 @@ static void test_checks(struct an_job *j)
 
 /* ---- turns ---- */
 
+CURLM *an_job_multi(struct an_job_multi *m)
+{
+    if (!m->handle && (m->handle = curl_multi_init()))
+        curl_multi_setopt(m->handle, CURLMOPT_MAXCONNECTS, m->maxconnects);
+    return m->handle;
+}
+
+void an_job_env_wake(const struct an_job_env *env)
+{
+    char c = 1;
+    /* a full pipe already wakes the loop: nothing is lost */
+    if (env->wake_fd >= 0 && write(env->wake_fd, &c, 1) < 0)
+        return;
+}
+
+/* The turn's transfer (j->easy) goes into the loop's multi handle; without
+ * one to be had it ends at once, as a transfer libcurl could not start. */
+static void add_transfer(struct an_job *j, CURL *easy)
+{
+    CURLM *m = an_job_multi(j->env->multi);
+    curl_easy_setopt(easy, CURLOPT_PRIVATE, (void *)j);
+    if (!m || curl_multi_add_handle(m, easy) != CURLM_OK)
+        an_job_transfer_done(j, CURLE_FAILED_INIT);
+}
+
 static void begin_turn(struct an_job *j, bool retry)
 {
     struct an_transcript *tr = &j->res.transcript;
@@ -267,8 +293,7 @@ static void begin_turn(struct an_job *j, bool retry)
     j->easy = easy;
     if (!easy)
         return; /* an fd-driven session: the loop polls an_job_fds() */
-    curl_easy_setopt(easy, CURLOPT_PRIVATE, (void *)j);
-    curl_multi_add_handle(j->env->multi, easy);
+    add_transfer(j, easy);
 }
 
 /* Send the next turn, or judge the test when every turn has passed. */
@@ -350,8 +375,7 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
     if (j->session->ops->next && j->session->ops->next(j->session, tr, &more) && more) {
         /* the same turn goes on (a tool loop): run its next transfer */
         j->easy = more;
-        curl_easy_setopt(more, CURLOPT_PRIVATE, (void *)j);
-        curl_multi_add_handle(j->env->multi, more);
+        add_transfer(j, more);
         return;
     }
     struct an_turn_rec *rec = &tr->turns[j->turn];
@@ -427,7 +451,7 @@ static void *sim_thread(void *arg)
     an_dyn_step(j->dyn, &j->res.transcript, j->dyn_turn, &j->vars, j->cfg->dir, &over);
     an_http_thread_cleanup();
     atomic_store(&j->thread_done, true);
-    curl_multi_wakeup(j->env->multi);
+    an_job_env_wake(j->env);
     return NULL;
 }
 
@@ -599,7 +623,7 @@ static void *hooks_thread(void *arg)
     }
     j->hooks_rc = rc;
     atomic_store(&j->thread_done, true);
-    curl_multi_wakeup(j->env->multi);
+    an_job_env_wake(j->env);
     return NULL;
 }
 
@@ -686,7 +710,7 @@ void an_job_abort(struct an_job *j, int code, const char *why)
         struct an_turn_rec *rec = &tr->turns[j->turn];
         an_turn_fail(rec, code, "%s", why); /* before end(): the first cause wins */
         if (j->easy)
-            curl_multi_remove_handle(j->env->multi, j->easy);
+            curl_multi_remove_handle(j->env->multi->handle, j->easy);
         j->session->ops->end(j->session, tr, CURLE_ABORTED_BY_CALLBACK);
         j->easy = NULL;
         set_error(&j->res, code, (int)j->turn, why);

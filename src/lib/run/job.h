@@ -56,8 +56,19 @@ struct an_job_checks {
     struct an_err err; /* last: judge() zeroes what comes before it */
 };
 
+/* The loop's libcurl multi handle, created by the loop's first transfer
+ * (an_job_multi()): a run with no HTTP (ACP on stdio, replay) never creates
+ * it, nor loads libcurl (core/lazy.h). Only the loop's thread touches it. */
+struct an_job_multi {
+    CURLM *handle;    /* NULL until a transfer needs it */
+    long maxconnects; /* CURLMOPT_MAXCONNECTS it is given */
+};
+
 struct an_job_env {
-    CURLM *multi;          /* transfers are added here */
+    struct an_job_multi *multi; /* transfers are added to its handle */
+    /* A helper thread that finished writes a byte here to wake the loop
+     * (the write end of a non-blocking pipe the loop polls); -1: none. */
+    int wake_fd;
     unsigned retries;      /* --retries */
     int64_t timeout_ms;    /* --timeout per test; 0: none */
     bool keep_frames;      /* keep raw protocol frames (a report shows them) */
@@ -110,6 +121,12 @@ struct an_job {
     struct an_tool_ctx *tools; /* its own share of the tool proxies; NULL: none */
     int dyn_turn;              /* AN_JOB_SIM: the turn the step judges (-1: none yet) */
 };
+
+/* The multi handle, created (with its MAXCONNECTS) on the first call; NULL
+ * when libcurl cannot create one. */
+CURLM *an_job_multi(struct an_job_multi *m);
+/* Wake the loop of env (from any thread). */
+void an_job_env_wake(const struct an_job_env *env);
 
 /* Start the job (PENDING -> HOOKS, TURN or DONE). */
 void an_job_start(struct an_job *j, const struct an_job_env *env);

@@ -5,6 +5,7 @@
  * fail-fast stop) and the tests handed to the caller in selection order.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -355,6 +356,18 @@ static void compact(struct sched *s)
  * a handful of transfers; with more, the loop's own work is what waits). */
 #define LOOP_MIN_PARALLEL 4
 #define LOOPS_MAX 8
+/* The loop's wake-up pipe: both ends non-blocking (a helper thread never
+ * waits to write; the loop drains it without waiting). */
+static int wake_pipe(int fds[2])
+{
+    if (an_port_pipe_cloexec(fds))
+        return -1;
+    for (int k = 0; k < 2; k++)
+        if (fcntl(fds[k], F_SETFL, fcntl(fds[k], F_GETFL) | O_NONBLOCK) == -1)
+            return -1;
+    return 0;
+}
+
 static unsigned loop_count(const struct an_run_opts *o, unsigned parallel, size_t njobs)
 {
     unsigned n = o->loops;
@@ -497,6 +510,31 @@ static void run_head(struct sched *s, unsigned parallel)
     out->pass_k = s->o->pass_k;
 }
 
+/* A loop's pipe and environment (its s, parallel and act are set). */
+static int loop_init(struct loop *l, struct sched *s, json_t *helper_params, struct an_err *err)
+{
+    const struct an_run_opts *o = s->o;
+    if (wake_pipe(l->wake))
+        return an_fail(err, AN_EINTERNAL, NULL, "cannot create the loop's pipe: %s",
+                       strerror(errno));
+    /* one connection per run in flight, reused across turns and tests;
+     * the multi handle itself waits for the loop's first transfer */
+    l->multi.maxconnects = (long)(l->parallel < 8 ? 8 : l->parallel);
+    l->env.multi = &l->multi;
+    l->env.wake_fd = l->wake[1];
+    l->env.retries = o->retries;
+    l->env.timeout_ms = o->test_timeout_ms;
+    l->env.keep_frames = o->keep_frames;
+    l->env.keep_var_values = o->keep_var_values;
+    l->env.trace = o->trace;
+    l->env.seed = o->has_seed ? o->seed : -1;
+    l->env.helper_params = helper_params; /* read only, by every loop */
+    l->env.secrets = s->secrets;          /* read only too */
+    l->env.short_secret = short_secret;
+    l->env.short_ud = s;
+    return AN_OK;
+}
+
 int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
                  struct an_run_result *out, struct an_err *err)
 {
@@ -519,7 +557,6 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         pthread_mutex_destroy(&s.warn_mu);
         return err->code;
     }
-    an_http_global_init();
     an_http_set_tracestate(o->trace ? o->tracestate : NULL);
     run_head(&s, parallel);
 
@@ -556,30 +593,16 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     json_t *helper_params =
         o->has_seed ? json_pack("{s:I,s:i}", "seed", (json_int_t)o->seed, "temperature", 0) : NULL;
     int rc = AN_OK;
+    for (unsigned i = 0; i < nloops; i++)
+        loops[i].wake[0] = loops[i].wake[1] = -1;
     for (unsigned i = 0; i < nloops; i++) {
         struct loop *l = &loops[i];
         l->s = &s;
         /* --parallel shared out: the first loops take one more */
         l->parallel = parallel / nloops + (i < parallel % nloops);
         l->act = an_xcalloc(l->parallel + 1, sizeof *l->act);
-        l->env.multi = curl_multi_init();
-        if (!l->env.multi) {
-            rc = an_fail(err, AN_EINTERNAL, NULL, "libcurl could not create a multi handle");
+        if ((rc = loop_init(l, &s, helper_params, err)))
             break;
-        }
-        /* one connection per run in flight, reused across turns and tests */
-        curl_multi_setopt(l->env.multi, CURLMOPT_MAXCONNECTS,
-                          (long)(l->parallel < 8 ? 8 : l->parallel));
-        l->env.retries = o->retries;
-        l->env.timeout_ms = o->test_timeout_ms;
-        l->env.keep_frames = o->keep_frames;
-        l->env.keep_var_values = o->keep_var_values;
-        l->env.trace = o->trace;
-        l->env.seed = o->has_seed ? o->seed : -1;
-        l->env.helper_params = helper_params; /* read only, by every loop */
-        l->env.secrets = s.secrets;           /* read only too */
-        l->env.short_secret = short_secret;
-        l->env.short_ud = &s;
     }
 
     if (rc == AN_OK) {
@@ -598,8 +621,12 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
     for (unsigned i = 0; i < nloops; i++) {
         free(loops[i].act);
         free(loops[i].extra);
-        if (loops[i].env.multi)
-            curl_multi_cleanup(loops[i].env.multi);
+        free(loops[i].pfds);
+        if (loops[i].multi.handle)
+            curl_multi_cleanup(loops[i].multi.handle);
+        for (int k = 0; k < 2; k++)
+            if (loops[i].wake[k] >= 0)
+                close(loops[i].wake[k]);
     }
     free(loops);
     free(s.jobs);

@@ -3,7 +3,9 @@
  * collecting runs into tests, handing tests to the caller in order) and
  * sched_loop.c (the event loops that drive the runs).
  *
- * A run is driven by one event loop over a libcurl multi handle. With
+ * A run is driven by one event loop: over a libcurl multi handle once a
+ * run of the loop has an HTTP transfer (created then: an ACP run on stdio
+ * never loads libcurl), over poll() while it has none. With
  * enough parallelism and more than one core the runs are shared between
  * several loops, one thread each (struct loop), each with its own multi
  * handle and its own share of --parallel; they take the next run from the
@@ -18,6 +20,7 @@
 #ifndef ANANKE_RUN_SCHED_INT_H
 #define ANANKE_RUN_SCHED_INT_H
 
+#include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,12 +81,16 @@ struct sched {
 struct loop {
     struct sched *s;
     struct an_job_env env;
+    struct an_job_multi multi; /* env.multi; its handle NULL until a transfer */
+    int wake[2];               /* the pipe env.wake_fd writes to; -1: none */
     unsigned parallel;
     struct an_job **act; /* the runs in flight (active of them) */
     size_t active;
     size_t steps;              /* runs this loop finished */
-    struct curl_waitfd *extra; /* descriptors of fd-driven sessions */
+    struct curl_waitfd *extra; /* descriptors of fd-driven sessions, then wake[0] */
     size_t cap_extra;
+    struct pollfd *pfds; /* extra as poll() takes them, with no multi handle */
+    size_t cap_pfds;
     pthread_t thread;
 };
 

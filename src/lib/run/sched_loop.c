@@ -1,12 +1,14 @@
 /*
  * One event loop of the scheduler (run/sched_int.h): keeps up to its share
- * of --parallel runs going over its libcurl multi handle, lets fd-driven
+ * of --parallel runs going over its libcurl multi handle (created by the
+ * first transfer; poll() alone until then), lets fd-driven
  * sessions (ACP) work when their descriptors are ready, wakes runs from
  * their retry backoff, collects runs whose helper thread finished, and cuts
  * runs at their --timeout or on interruption.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/cancel.h"
 #include "core/clock.h"
@@ -72,18 +74,20 @@ static bool over(struct loop *l)
 
 static void transfers(struct loop *l)
 {
+    CURLM *multi = l->multi.handle;
     int running = 0;
-    curl_multi_perform(l->env.multi, &running);
+    if (multi)
+        curl_multi_perform(multi, &running);
     CURLMsg *m;
     int left;
-    while ((m = curl_multi_info_read(l->env.multi, &left))) {
+    while (multi && (m = curl_multi_info_read(multi, &left))) {
         if (m->msg != CURLMSG_DONE)
             continue;
         struct an_job *j = NULL;
         CURL *easy = m->easy_handle;
         CURLcode cc = m->data.result;
         curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&j);
-        curl_multi_remove_handle(l->env.multi, easy);
+        curl_multi_remove_handle(multi, easy);
         an_job_transfer_done(j, cc);
         after_step(l, j);
         progress(l);
@@ -155,13 +159,17 @@ static size_t session_fds(struct loop *l, bool *fd_sessions)
 {
     size_t nextra = 0;
     *fd_sessions = false;
+    if (!l->cap_extra) { /* room for the wake-up pipe at least */
+        l->cap_extra = AN_JOB_MAX_FDS + 1;
+        l->extra = an_xrealloc(l->extra, l->cap_extra * sizeof *l->extra);
+    }
     for (size_t i = 0; i < l->active; i++) {
         struct an_job *j = l->act[i];
         j->nfds_at = -1;
         if (j->state != AN_JOB_TURN || j->easy)
             continue;
         *fd_sessions = true;
-        if (nextra + AN_JOB_MAX_FDS > l->cap_extra) {
+        if (nextra + AN_JOB_MAX_FDS + 1 > l->cap_extra) {
             l->cap_extra = (l->cap_extra + AN_JOB_MAX_FDS) * 2;
             l->extra = an_xrealloc(l->extra, l->cap_extra * sizeof *l->extra);
         }
@@ -170,6 +178,48 @@ static size_t session_fds(struct loop *l, bool *fd_sessions)
         nextra += j->nfds;
     }
     return nextra;
+}
+
+/* Wait for the descriptors, the wake-up pipe (the last of extra) or the
+ * timeout: through the multi handle when the loop has one (its transfers
+ * too), else with poll(), mapping the events as an_session_turn() does. */
+static void wait_events(struct loop *l, size_t nextra, int wait)
+{
+    size_t n = nextra;
+    if (l->wake[0] >= 0)
+        l->extra[n++] = (struct curl_waitfd){.fd = l->wake[0], .events = CURL_WAIT_POLLIN};
+    for (size_t i = 0; i < n; i++)
+        l->extra[i].revents = 0;
+    if (l->multi.handle) {
+        curl_multi_poll(l->multi.handle, n ? l->extra : NULL, (unsigned)n, wait, NULL);
+    } else {
+        if (n > l->cap_pfds) {
+            l->cap_pfds = l->cap_extra;
+            l->pfds = an_xrealloc(l->pfds, l->cap_pfds * sizeof *l->pfds);
+        }
+        for (size_t i = 0; i < n; i++) {
+            short e = l->extra[i].events;
+            l->pfds[i] = (struct pollfd){
+                .fd = l->extra[i].fd,
+                .events = (short)((e & CURL_WAIT_POLLIN ? POLLIN : 0) |
+                                  (e & CURL_WAIT_POLLPRI ? POLLPRI : 0) |
+                                  (e & CURL_WAIT_POLLOUT ? POLLOUT : 0))};
+        }
+        if (poll(l->pfds, (nfds_t)n, wait) > 0) {
+            for (size_t i = 0; i < n; i++) {
+                short r = l->pfds[i].revents;
+                l->extra[i].revents =
+                    (short)((r & (POLLIN | POLLHUP | POLLERR) ? CURL_WAIT_POLLIN : 0) |
+                            (r & POLLPRI ? CURL_WAIT_POLLPRI : 0) |
+                            (r & POLLOUT ? CURL_WAIT_POLLOUT : 0));
+            }
+        }
+    }
+    if (n > nextra && l->extra[nextra].revents) {
+        char buf[64];
+        while (read(l->wake[0], buf, sizeof buf) > 0)
+            ;
+    }
 }
 
 void sched_loop_run(struct loop *l)
@@ -207,8 +257,6 @@ void sched_loop_run(struct loop *l)
             wait = wait > AN_CANCEL_POLL_MS ? AN_CANCEL_POLL_MS : wait;
         if (wait < 0)
             wait = 0;
-        for (size_t i = 0; i < nextra; i++)
-            l->extra[i].revents = 0;
-        curl_multi_poll(l->env.multi, nextra ? l->extra : NULL, (unsigned)nextra, (int)wait, NULL);
+        wait_events(l, nextra, (int)wait);
     }
 }

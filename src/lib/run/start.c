@@ -340,6 +340,8 @@ int an_start_up(struct an_started **out, const struct an_target_start *s, const 
         if ((rc = an_interp(s->ready_url.src, &s->ready_url.loc, &none, &url, err)))
             goto done;
         w.url = url;
+        if ((rc = an_http_global_init("target.start's ready.url", err)))
+            goto done;
     }
     if (port_busy(&w, where, sizeof where)) {
         if (!s->reuse_existing) {

@@ -23,7 +23,9 @@
 #include "core/buf.h"
 #include "core/interp.h"
 #include "core/json.h"
+#include "core/lazy.h"
 #include "core/port.h"
+#include "proto/http.h"
 #include "proto/jsonrpc.h"
 #include "tools/ctx.h"
 #include "tools/mocks.h"
@@ -558,6 +560,11 @@ static int serve(struct server *s, struct an_err *err)
     memset(&sa, 0, sizeof sa);
     sa.sin_family = AF_INET;
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    char what[160];
+    snprintf(what, sizeof what, "tool server '%s'", s->cfg->name);
+    int rc = an_lazy_mhd(what, err);
+    if (rc)
+        return rc;
     int fd = an_port_socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 128) != 0) {
         int e = errno;
@@ -605,6 +612,11 @@ static int start_http(struct server *s, struct an_err *err)
         hd[i] = an_xmalloc(len);
         snprintf(hd[i], len, "%s: %s", c->header_names[i], v);
         free(v);
+    }
+    if (!rc) {
+        char what[160];
+        snprintf(what, sizeof what, "tool server '%s'", c->name);
+        rc = an_http_global_init(what, err);
     }
     if (rc) {
         for (size_t i = 0; i < c->nheaders; i++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "proto/http.h"
 #include "proto/jsonrpc.h"
 #include "tools/tools.h"
 
@@ -97,6 +98,11 @@ static int post_line(CURL *h, const char *url, const char *line, size_t len)
 
 int an_tools_stdio_bridge(const char *url)
 {
+    struct an_err err = AN_ERR_INIT;
+    if (an_http_global_init("ananke tool-proxy", &err)) {
+        fprintf(stderr, "ananke tool-proxy: %s\n", err.msg);
+        return 1;
+    }
     CURL *h = curl_easy_init();
     if (!h)
         return 1;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "ananke/view.h"
+#include "core/lazy.h"
 #include "view/view_int.h"
 
 struct an_view {
@@ -359,9 +360,12 @@ int an_view_start(struct an_view **out, const struct an_view_opts *o, struct an_
     if (o->port > 65535)
         return an_fail(err, AN_EUSAGE, NULL, "port %u is not a port (0 to 65535)", o->port);
     sa.sin_port = htons((uint16_t)o->port);
+    int rc = an_lazy_mhd("ananke view", err);
+    if (rc)
+        return rc;
     struct an_view *v = an_xcalloc(1, sizeof *v);
     caps_of(o, &v->caps);
-    int rc = open_ro(&v->h, o->db_path, err);
+    rc = open_ro(&v->h, o->db_path, err);
     if (rc) {
         an_view_stop(v);
         return rc;
