@@ -426,7 +426,10 @@ struct an_turn {
      * already read); NULL = text only. AN_TURN_A2A_SEND: its A2A `parts`.
      * Borrowed from the suite. */
     json_t *parts;
-    struct an_assert assert;         /* level AN_LEVEL_TURN */
+    /* level AN_LEVEL_TURN; NULL: the turn has none (an empty block). Most
+     * turns and tests write none, and a block is 624 bytes: only the ones
+     * written are allocated (docs/performance.md, issue 26) */
+    struct an_assert *assert;
     struct an_tool_mock *tool_mocks; /* `tool_mocks:` of the turn */
     size_t ntool_mocks;
     int tool_mocks_strict; /* 0: not said; 1: false; 2: true */
@@ -471,7 +474,7 @@ struct an_test {
     size_t nhooks;
     struct an_turn *turns;
     size_t nturns;
-    struct an_assert assert; /* level AN_LEVEL_TEST */
+    struct an_assert *assert; /* level AN_LEVEL_TEST; NULL: none, as a turn's */
     /* Messages before the first turn (JSONL `input` arrays, `messages`):
      * AG-UI message objects {id, role, content, toolCalls?, toolCallId?},
      * sent in the first run. NULL = none. Borrowed from the suite. */
@@ -502,6 +505,9 @@ struct an_suite {
 };
 
 void an_suite_free(struct an_suite *s); /* NULL-safe; frees s too */
+
+/* A test's or turn's block, or an empty one (static) when it has none. */
+const struct an_assert *an_assert_or_empty(const struct an_assert *blk);
 
 /* Human name of an assertion level ("target", "test", "turn"). */
 const char *an_level_name(enum an_level level);

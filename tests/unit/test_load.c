@@ -100,7 +100,7 @@ static void test_model(void **state)
     assert_int_equal(t->hooks[0].timeout_ms, 500);
     assert_int_equal(t->nturns, 2);
     assert_int_equal(t->turns[1].type, AN_TURN_AGUI_CONNECT);
-    const struct an_assert *b = &t->turns[0].assert;
+    const struct an_assert *b = t->turns[0].assert;
     assert_int_equal(b->nrequire, 2);
     assert_string_equal(b->require[0].name, "search");
     assert_false(b->require[0].has_count);
@@ -118,7 +118,7 @@ static void test_model(void **state)
     assert_int_equal(s->config.target.assert.forbid[0].level, AN_LEVEL_TARGET);
     assert_int_equal(s->config.target.timeout_ms, 30000);
     assert_string_equal(s->config.target.headers[0].value.src, "Bearer ${ENV.TOKEN}");
-    assert_int_equal(t->assert.nmust_match, 1);
+    assert_int_equal(t->assert->nmust_match, 1);
     an_suite_free(s);
 }
 
@@ -277,7 +277,7 @@ static void test_shared_regex(void **state)
     struct an_suite *s = NULL;
     struct an_errlist errs = {0};
     assert_int_equal(load("shared.test.yaml", &s, &errs), 0);
-    const struct an_assert *a = &s->tests[0].turns[0].assert, *b = &s->tests[0].turns[1].assert;
+    const struct an_assert *a = s->tests[0].turns[0].assert, *b = s->tests[0].turns[1].assert;
     assert_ptr_equal(a->must_match[0].re, b->must_match[1].re);
     assert_ptr_not_equal(a->must_match[0].re, b->must_match[0].re);
     assert_int_equal(a->must_match[0].loc.line, 4);
@@ -320,13 +320,11 @@ static char *summary(const char *sub, unsigned threads, int *rc)
     out[0] = '\0';
     for (size_t i = 0; s && i < s->ntests; i++) {
         const struct an_test *t = &s->tests[i];
-        n += (size_t)snprintf(
-            out + n, cap - n, "T %s %s %u:%u turns=%zu re=%zu/%u:%u\n", t->file, t->name,
-            t->loc.line, t->loc.col, t->nturns, t->nturns ? t->turns[0].assert.nmust_match : 0,
-            t->nturns && t->turns[0].assert.nmust_match ? t->turns[0].assert.must_match[1].loc.line
-                                                        : 0,
-            t->nturns && t->turns[0].assert.nmust_match ? t->turns[0].assert.must_match[1].loc.col
-                                                        : 0);
+        const struct an_assert *b = an_assert_or_empty(t->nturns ? t->turns[0].assert : NULL);
+        n += (size_t)snprintf(out + n, cap - n, "T %s %s %u:%u turns=%zu re=%zu/%u:%u\n", t->file,
+                              t->name, t->loc.line, t->loc.col, t->nturns, b->nmust_match,
+                              b->nmust_match ? b->must_match[1].loc.line : 0,
+                              b->nmust_match ? b->must_match[1].loc.col : 0);
     }
     for (size_t i = 0; i < errs.n; i++)
         n += (size_t)snprintf(out + n, cap - n, "E %d %s:%u:%u %s\n", errs.v[i].code,

@@ -20,6 +20,16 @@ struct an_assert_lib {
 int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
                    const struct an_assert_lib *lib, struct an_assert *out);
 
+/* an_assert_load() for a test or a turn: *out stays NULL when the block
+ * loaded is empty (all zero), else points to it, in the arena (set even on
+ * an error, as an_assert_load leaves its block). */
+int an_assert_load_sparse(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
+                          const struct an_assert_lib *lib, struct an_assert **out);
+
+/* blk kept as a test's or turn's block: NULL when it is all zero, else an
+ * arena copy. */
+struct an_assert *an_assert_keep(struct an_ld *ld, const struct an_assert *blk);
+
 /* The rules of an assert block (`tools: {forbid: ...}`), one row per
  * GROUP.KEY, in the order they are read, a group's rows adjacent
  * (test_load checks it); a NULL group ends the table. The

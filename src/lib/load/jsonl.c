@@ -310,7 +310,7 @@ static int load_assertions(const struct line_ctx *c, json_t *obj, const char *di
     size_t n = (list ? json_array_size(list) : 0) + (expected ? 1 : 0);
     if (!n)
         return 0;
-    struct an_assert *blk = &t->assert;
+    struct an_assert *blk = t->assert = an_arena_alloc(c->ld->a, sizeof *blk);
     blk->loc = at_key(c, list ? key : "expected");
     blk->checks = an_arena_alloc(c->ld->a, n * sizeof *blk->checks);
     if (expected) {

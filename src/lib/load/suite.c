@@ -150,6 +150,12 @@ int an_suite_target_set(struct an_suite *s, const char *key, const char *value, 
     return t->type->set ? t->type->set(&ld, t, key, value, &at) : AN_ENOTFOUND;
 }
 
+const struct an_assert *an_assert_or_empty(const struct an_assert *blk)
+{
+    static const struct an_assert none;
+    return blk ? blk : &none;
+}
+
 const char *an_level_name(enum an_level level)
 {
     switch (level) {
@@ -409,9 +415,10 @@ static int check_turns_fit(const struct an_target *t, const struct an_test *test
 static int resolve_agents(const struct an_config *cfg, struct an_test *test, const char *simulator,
                           struct an_err *err)
 {
-    int rc = an_checks_resolve_agents(cfg, &test->assert, err);
+    int rc = test->assert ? an_checks_resolve_agents(cfg, test->assert, err) : 0;
     for (size_t i = 0; i < test->nturns && !rc; i++)
-        rc = an_checks_resolve_agents(cfg, &test->turns[i].assert, err);
+        if (test->turns[i].assert)
+            rc = an_checks_resolve_agents(cfg, test->turns[i].assert, err);
     if (!rc && test->dyn)
         rc = an_dynamic_resolve(cfg, test->dyn, simulator, err);
     return rc;
