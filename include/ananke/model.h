@@ -38,10 +38,10 @@ struct an_json_tmpl {
 enum an_limit_state { AN_LIMIT_UNSET = 0, AN_LIMIT_SET, AN_LIMIT_DISABLED };
 struct an_limit {
     enum an_limit_state state;
+    enum an_level level; /* beside state: 40 bytes, not 48 (12 in every block) */
     int64_t value;
     double amount; /* usage.max_cost only: the limit in the prices' currency */
     struct an_loc loc;
-    enum an_level level;
 };
 
 struct an_count {

@@ -549,6 +549,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
 
     s.nsel = an_run_select(suite, o, &s.sel);
     s.slots = an_xcalloc(s.nsel + 1, sizeof *s.slots);
+    an_run_result_reserve(out, s.nsel);
     for (size_t i = 0; i < s.nsel; i++) {
         s.slots[i].best = -1;
         an_run_result_add(out);
