@@ -122,6 +122,38 @@ static void test_model(void **state)
     an_suite_free(s);
 }
 
+/* A test's and a turn's assert block exist only when written (issue 26):
+ * NULL otherwise, read as the empty block; `assert: {}` is kept, with its
+ * place, as before. */
+static void sparse_assert_blocks(void **state)
+{
+    (void)state;
+    put("sparse.test.yaml", "version: 1.0\n"
+                            "turns:\n"
+                            "  - user: a\n"
+                            "  - user: b\n"
+                            "    assert: {text: {must_match: x}}\n"
+                            "  - user: c\n"
+                            "    assert: {}\n");
+    struct an_suite *s = NULL;
+    struct an_errlist errs = {0};
+    assert_int_equal(load("sparse.test.yaml", &s, &errs), 0);
+    const struct an_test *t = &s->tests[0];
+    assert_null(t->assert);
+    assert_null(t->turns[0].assert);
+    assert_non_null(t->turns[1].assert);
+    assert_int_equal(t->turns[1].assert->nmust_match, 1);
+    assert_int_equal(t->turns[1].assert->loc.line, 5);
+    assert_non_null(t->turns[2].assert);
+    assert_int_equal(t->turns[2].assert->loc.line, 7);
+    assert_int_equal(t->turns[2].assert->nmust_match, 0);
+    static const struct an_assert zero;
+    const struct an_assert *none = an_assert_or_empty(t->turns[0].assert);
+    assert_memory_equal(none, &zero, sizeof zero);
+    assert_ptr_equal(an_assert_or_empty(t->turns[1].assert), t->turns[1].assert);
+    an_suite_free(s);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -418,6 +450,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),
+        cmocka_unit_test(sparse_assert_blocks),
         cmocka_unit_test(rule_groups_adjacent),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_every_error),
