@@ -197,6 +197,36 @@ struct an_assert {
     size_t nchecks;
 };
 
+/* A test's or a turn's assert block as the model keeps it: its lists, and
+ * its limits only when it sets one. Most blocks set none, and the limits
+ * are 400 of a whole block's 544 bytes (docs/performance.md, issue 26).
+ * an_assert_expand() gives the whole block; the fields mean what
+ * struct an_assert's do. */
+#define AN_ASSERT_NLIMITS 10 /* struct an_assert's limits, max_duration_ms .. consistent */
+struct an_assert_kept {
+    struct an_loc loc;
+    struct an_name *forbid;
+    size_t nforbid;
+    struct an_name *allow;
+    size_t nallow;
+    struct an_sequence *sequences;
+    size_t nsequences;
+    struct an_tool_rule *require;
+    size_t nrequire;
+    struct an_tool_rule *forbid_calls;
+    size_t nforbid_calls;
+    struct an_pattern *must_match;
+    size_t nmust_match;
+    struct an_pattern *must_not_match;
+    size_t nmust_not_match;
+    struct an_check_item *checks;
+    size_t nchecks;
+    struct an_limit *limits; /* AN_ASSERT_NLIMITS, in struct an_assert's order; NULL: none set */
+};
+
+/* The whole block of `kept` in *out; a zero block when kept is NULL. */
+void an_assert_expand(const struct an_assert_kept *kept, struct an_assert *out);
+
 struct an_header {
     const char *name;
     struct an_tmpl value;
@@ -427,9 +457,9 @@ struct an_turn {
      * Borrowed from the suite. */
     json_t *parts;
     /* level AN_LEVEL_TURN; NULL: the turn has none (an empty block). Most
-     * turns and tests write none, and a block is 624 bytes: only the ones
-     * written are allocated (docs/performance.md, issue 26) */
-    struct an_assert *assert;
+     * turns and tests write none: only the ones written are allocated, and
+     * kept compact (docs/performance.md, issue 26) */
+    struct an_assert_kept *assert;
     struct an_tool_mock *tool_mocks; /* `tool_mocks:` of the turn */
     size_t ntool_mocks;
     int tool_mocks_strict; /* 0: not said; 1: false; 2: true */
@@ -474,7 +504,7 @@ struct an_test {
     size_t nhooks;
     struct an_turn *turns;
     size_t nturns;
-    struct an_assert *assert; /* level AN_LEVEL_TEST; NULL: none, as a turn's */
+    struct an_assert_kept *assert; /* level AN_LEVEL_TEST; NULL: none, as a turn's */
     /* Messages before the first turn (JSONL `input` arrays, `messages`):
      * AG-UI message objects {id, role, content, toolCalls?, toolCallId?},
      * sent in the first run. NULL = none. Borrowed from the suite. */
@@ -505,9 +535,6 @@ struct an_suite {
 };
 
 void an_suite_free(struct an_suite *s); /* NULL-safe; frees s too */
-
-/* A test's or turn's block, or an empty one (static) when it has none. */
-const struct an_assert *an_assert_or_empty(const struct an_assert *blk);
 
 /* Human name of an assertion level ("target", "test", "turn"). */
 const char *an_level_name(enum an_level level);

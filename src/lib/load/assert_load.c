@@ -607,18 +607,8 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
     return 0;
 }
 
-struct an_assert *an_assert_keep(struct an_ld *ld, const struct an_assert *blk)
-{
-    static const struct an_assert zero;
-    if (!memcmp(blk, &zero, sizeof zero))
-        return NULL;
-    struct an_assert *p = an_arena_alloc(ld->a, sizeof *p);
-    *p = *blk;
-    return p;
-}
-
 int an_assert_load_sparse(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
-                          const struct an_assert_lib *lib, struct an_assert **out)
+                          const struct an_assert_lib *lib, struct an_assert_kept **out)
 {
     struct an_assert blk;
     int rc = an_assert_load(ld, node, level, lib, &blk);
