@@ -38,10 +38,10 @@ struct an_json_tmpl {
 enum an_limit_state { AN_LIMIT_UNSET = 0, AN_LIMIT_SET, AN_LIMIT_DISABLED };
 struct an_limit {
     enum an_limit_state state;
+    enum an_level level; /* beside state: 40 bytes, not 48 (12 in every block) */
     int64_t value;
     double amount; /* usage.max_cost only: the limit in the prices' currency */
     struct an_loc loc;
-    enum an_level level;
 };
 
 struct an_count {
@@ -196,6 +196,36 @@ struct an_assert {
     struct an_check_item *checks; /* accumulate like must_match */
     size_t nchecks;
 };
+
+/* A test's or a turn's assert block as the model keeps it: its lists, and
+ * its limits only when it sets one. Most blocks set none, and the limits
+ * are 400 of a whole block's 544 bytes (docs/performance.md, issue 26).
+ * an_assert_expand() gives the whole block; the fields mean what
+ * struct an_assert's do. */
+#define AN_ASSERT_NLIMITS 10 /* struct an_assert's limits, max_duration_ms .. consistent */
+struct an_assert_kept {
+    struct an_loc loc;
+    struct an_name *forbid;
+    size_t nforbid;
+    struct an_name *allow;
+    size_t nallow;
+    struct an_sequence *sequences;
+    size_t nsequences;
+    struct an_tool_rule *require;
+    size_t nrequire;
+    struct an_tool_rule *forbid_calls;
+    size_t nforbid_calls;
+    struct an_pattern *must_match;
+    size_t nmust_match;
+    struct an_pattern *must_not_match;
+    size_t nmust_not_match;
+    struct an_check_item *checks;
+    size_t nchecks;
+    struct an_limit *limits; /* AN_ASSERT_NLIMITS, in struct an_assert's order; NULL: none set */
+};
+
+/* The whole block of `kept` in *out; a zero block when kept is NULL. */
+void an_assert_expand(const struct an_assert_kept *kept, struct an_assert *out);
 
 struct an_header {
     const char *name;
@@ -426,7 +456,10 @@ struct an_turn {
      * already read); NULL = text only. AN_TURN_A2A_SEND: its A2A `parts`.
      * Borrowed from the suite. */
     json_t *parts;
-    struct an_assert assert;         /* level AN_LEVEL_TURN */
+    /* level AN_LEVEL_TURN; NULL: the turn has none (an empty block). Most
+     * turns and tests write none: only the ones written are allocated, and
+     * kept compact (docs/performance.md, issue 26) */
+    struct an_assert_kept *assert;
     struct an_tool_mock *tool_mocks; /* `tool_mocks:` of the turn */
     size_t ntool_mocks;
     int tool_mocks_strict; /* 0: not said; 1: false; 2: true */
@@ -471,7 +504,7 @@ struct an_test {
     size_t nhooks;
     struct an_turn *turns;
     size_t nturns;
-    struct an_assert assert; /* level AN_LEVEL_TEST */
+    struct an_assert_kept *assert; /* level AN_LEVEL_TEST; NULL: none, as a turn's */
     /* Messages before the first turn (JSONL `input` arrays, `messages`):
      * AG-UI message objects {id, role, content, toolCalls?, toolCallId?},
      * sent in the first run. NULL = none. Borrowed from the suite. */

@@ -283,6 +283,9 @@ struct an_run_result {
 };
 
 struct an_test_result *an_run_result_add(struct an_run_result *r);
+/* Room for n more tests, exactly: a run that knows its count does not
+ * leave up to half of a doubled array unused (docs/performance.md). */
+void an_run_result_reserve(struct an_run_result *r, size_t n);
 void an_test_result_release(struct an_test_result *t);
 void an_run_result_release(struct an_run_result *r);
 /* How many tests ended how. Every test is in exactly one of passed, failed,

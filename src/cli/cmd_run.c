@@ -186,7 +186,8 @@ static void dry_run(const struct an_suite *s, const struct an_run_opts *ro)
             size_t nh = t->history ? json_array_size(t->history) : 0;
             printf("  %s  (%s:%u, %zu message%s", shown_as(red, t->name), t->file, t->loc.line,
                    nh + 1, nh ? "s" : "");
-            printf(", %zu assertion%s", t->assert.nchecks, t->assert.nchecks == 1 ? "" : "s");
+            size_t nck = t->assert ? t->assert->nchecks : 0;
+            printf(", %zu assertion%s", nck, nck == 1 ? "" : "s");
         } else {
             printf("  %s  (%s, %zu turn%s", shown_as(red, t->name), t->file, t->nturns,
                    t->nturns == 1 ? "" : "s");

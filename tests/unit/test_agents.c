@@ -98,7 +98,7 @@ static void test_openai_target_and_agents(void **state)
     assert_int_equal(s->config.nagents, 2);
     assert_string_equal(s->config.agents[1].name, "helper");
     assert_string_equal(s->config.agents[1].target.type->name, "agui");
-    const struct an_check_item *it = &s->tests[0].assert.checks[0];
+    const struct an_check_item *it = &s->tests[0].assert->checks[0];
     assert_int_equal(it->kind, AN_CHECK_AGENT);
     assert_ptr_equal(it->agent, &s->config.agents[0]);
     an_suite_free(s);

@@ -106,24 +106,24 @@ static void test_model(void **state)
         AN_CHECK_ACTION_REQUIRED, AN_CHECK_TOOL_CALLED,        AN_CHECK_TOOL_SEQUENCE,
         AN_CHECK_JSON_SCHEMA,     AN_CHECK_RETRIEVAL_REQUIRED, AN_CHECK_CONTAINS,
         AN_CHECK_CONTAINS,        AN_CHECK_NOT_CONTAINS,       AN_CHECK_EVIDENCE_REQUIRED};
-    assert_int_equal(a->assert.nchecks, sizeof kinds / sizeof *kinds);
-    for (size_t i = 0; i < a->assert.nchecks; i++) {
-        assert_int_equal(a->assert.checks[i].kind, kinds[i]);
-        assert_int_equal(a->assert.checks[i].level, AN_LEVEL_TEST);
+    assert_int_equal(a->assert->nchecks, sizeof kinds / sizeof *kinds);
+    for (size_t i = 0; i < a->assert->nchecks; i++) {
+        assert_int_equal(a->assert->checks[i].kind, kinds[i]);
+        assert_int_equal(a->assert->checks[i].level, AN_LEVEL_TEST);
     }
-    assert_true(a->assert.checks[5].ignore_case);
-    assert_true(a->assert.checks[7].ignore_case);
-    assert_non_null(a->assert.checks[3].schema);
+    assert_true(a->assert->checks[5].ignore_case);
+    assert_true(a->assert->checks[7].ignore_case);
+    assert_non_null(a->assert->checks[3].schema);
     /* each check is located at its key */
-    assert_int_equal(a->assert.checks[0].loc.line, 6);
-    assert_int_equal(a->assert.checks[0].loc.col, 6);
-    assert_int_equal(a->assert.checks[5].loc.line, 4);
-    assert_int_equal(a->assert.checks[5].loc.col, 17);
-    assert_int_equal(a->assert.checks[8].loc.line, 8);
+    assert_int_equal(a->assert->checks[0].loc.line, 6);
+    assert_int_equal(a->assert->checks[0].loc.col, 6);
+    assert_int_equal(a->assert->checks[5].loc.line, 4);
+    assert_int_equal(a->assert->checks[5].loc.col, 17);
+    assert_int_equal(a->assert->checks[8].loc.line, 8);
     /* empty lists and false ask for nothing */
     assert_string_equal(b->name, "fmt_001");
     assert_null(b->options);
-    assert_int_equal(b->assert.nchecks, 0);
+    assert_null(b->assert);
     /* the http target always checks tool results */
     assert_string_equal(s->config.target.type->name, "http");
     assert_int_equal(s->config.target.assert.nchecks, 1);

@@ -75,10 +75,10 @@ static void test_model(void **state)
     assert_int_equal(a->nturns, 1);
     assert_string_equal(a->turns[0].user.src, "hi");
     assert_null(a->history);
-    assert_int_equal(a->assert.nchecks, 2);
-    assert_int_equal(a->assert.checks[0].kind, AN_CHECK_CONTAINS);
-    assert_int_equal(a->assert.checks[1].kind, AN_CHECK_TOOL_CALLED);
-    assert_int_equal(a->assert.checks[0].level, AN_LEVEL_TEST);
+    assert_int_equal(a->assert->nchecks, 2);
+    assert_int_equal(a->assert->checks[0].kind, AN_CHECK_CONTAINS);
+    assert_int_equal(a->assert->checks[1].kind, AN_CHECK_TOOL_CALLED);
+    assert_int_equal(a->assert->checks[0].level, AN_LEVEL_TEST);
     assert_string_equal(b->name, "b");
     /* "${" is text in JSONL: escaped so interpolation leaves it alone */
     assert_string_equal(b->turns[0].user.src, "cost $${X}");
@@ -91,7 +91,7 @@ static void test_model(void **state)
     assert_int_equal(b->timeout_ms, 90000);
     assert_true(b->skip);
     assert_non_null(b->options);
-    assert_int_equal(b->assert.nchecks, 1);
+    assert_int_equal(b->assert->nchecks, 1);
     an_suite_free(s);
     an_errlist_release(&errs);
 }

@@ -100,7 +100,9 @@ static void test_model(void **state)
     assert_int_equal(t->hooks[0].timeout_ms, 500);
     assert_int_equal(t->nturns, 2);
     assert_int_equal(t->turns[1].type, AN_TURN_AGUI_CONNECT);
-    const struct an_assert *b = &t->turns[0].assert;
+    struct an_assert whole;
+    an_assert_expand(t->turns[0].assert, &whole);
+    const struct an_assert *b = &whole;
     assert_int_equal(b->nrequire, 2);
     assert_string_equal(b->require[0].name, "search");
     assert_false(b->require[0].has_count);
@@ -118,8 +120,77 @@ static void test_model(void **state)
     assert_int_equal(s->config.target.assert.forbid[0].level, AN_LEVEL_TARGET);
     assert_int_equal(s->config.target.timeout_ms, 30000);
     assert_string_equal(s->config.target.headers[0].value.src, "Bearer ${ENV.TOKEN}");
-    assert_int_equal(t->assert.nmust_match, 1);
+    assert_int_equal(t->assert->nmust_match, 1);
     an_suite_free(s);
+}
+
+/* A test's and a turn's assert block exist only when written (issue 26):
+ * NULL otherwise, read as the empty block; `assert: {}` is kept, with its
+ * place, as before. */
+static void sparse_assert_blocks(void **state)
+{
+    (void)state;
+    put("sparse.test.yaml", "version: 1.0\n"
+                            "turns:\n"
+                            "  - user: a\n"
+                            "  - user: b\n"
+                            "    assert: {text: {must_match: x}}\n"
+                            "  - user: c\n"
+                            "    assert: {}\n");
+    struct an_suite *s = NULL;
+    struct an_errlist errs = {0};
+    assert_int_equal(load("sparse.test.yaml", &s, &errs), 0);
+    const struct an_test *t = &s->tests[0];
+    assert_null(t->assert);
+    assert_null(t->turns[0].assert);
+    assert_non_null(t->turns[1].assert);
+    assert_int_equal(t->turns[1].assert->nmust_match, 1);
+    assert_int_equal(t->turns[1].assert->loc.line, 5);
+    assert_non_null(t->turns[2].assert);
+    assert_int_equal(t->turns[2].assert->loc.line, 7);
+    assert_int_equal(t->turns[2].assert->nmust_match, 0);
+    assert_null(t->turns[1].assert->limits); /* none set: none kept */
+    static const struct an_assert zero;
+    struct an_assert none;
+    an_assert_expand(t->turns[0].assert, &none);
+    assert_memory_equal(&none, &zero, sizeof zero);
+    an_suite_free(s);
+}
+
+/* The kept form of a block gives the whole block back, byte for byte:
+ * every field set (a field struct an_assert gains and the kept form misses
+ * fails here), no limit set (none kept), one limit set, and nothing. */
+static void kept_same_as_whole(void **state)
+{
+    (void)state;
+    struct an_arena a = AN_ARENA_INIT;
+    struct an_ld ld = {.a = &a};
+    struct an_assert in, out;
+    static const struct an_assert zero;
+    memset(&in, 0x5A, sizeof in);
+    struct an_assert_kept *k = an_assert_keep(&ld, &in);
+    assert_non_null(k->limits);
+    an_assert_expand(k, &out);
+    assert_memory_equal(&in, &out, sizeof in);
+
+    memset(&in.max_duration_ms, 0, AN_ASSERT_NLIMITS * sizeof in.max_duration_ms);
+    k = an_assert_keep(&ld, &in);
+    assert_null(k->limits);
+    an_assert_expand(k, &out);
+    assert_memory_equal(&in, &out, sizeof in);
+
+    in = zero;
+    in.consistent.state = AN_LIMIT_DISABLED; /* the last limit alone */
+    k = an_assert_keep(&ld, &in);
+    assert_non_null(k->limits);
+    an_assert_expand(k, &out);
+    assert_memory_equal(&in, &out, sizeof in);
+
+    assert_null(an_assert_keep(&ld, &zero));
+    memset(&out, 0x5A, sizeof out);
+    an_assert_expand(NULL, &out);
+    assert_memory_equal(&zero, &out, sizeof out);
+    an_arena_release(&a);
 }
 
 static void test_errors(void **state)
@@ -277,7 +348,7 @@ static void test_shared_regex(void **state)
     struct an_suite *s = NULL;
     struct an_errlist errs = {0};
     assert_int_equal(load("shared.test.yaml", &s, &errs), 0);
-    const struct an_assert *a = &s->tests[0].turns[0].assert, *b = &s->tests[0].turns[1].assert;
+    const struct an_assert_kept *a = s->tests[0].turns[0].assert, *b = s->tests[0].turns[1].assert;
     assert_ptr_equal(a->must_match[0].re, b->must_match[1].re);
     assert_ptr_not_equal(a->must_match[0].re, b->must_match[0].re);
     assert_int_equal(a->must_match[0].loc.line, 4);
@@ -320,13 +391,13 @@ static char *summary(const char *sub, unsigned threads, int *rc)
     out[0] = '\0';
     for (size_t i = 0; s && i < s->ntests; i++) {
         const struct an_test *t = &s->tests[i];
-        n += (size_t)snprintf(
-            out + n, cap - n, "T %s %s %u:%u turns=%zu re=%zu/%u:%u\n", t->file, t->name,
-            t->loc.line, t->loc.col, t->nturns, t->nturns ? t->turns[0].assert.nmust_match : 0,
-            t->nturns && t->turns[0].assert.nmust_match ? t->turns[0].assert.must_match[1].loc.line
-                                                        : 0,
-            t->nturns && t->turns[0].assert.nmust_match ? t->turns[0].assert.must_match[1].loc.col
-                                                        : 0);
+        struct an_assert whole;
+        an_assert_expand(t->nturns ? t->turns[0].assert : NULL, &whole);
+        const struct an_assert *b = &whole;
+        n += (size_t)snprintf(out + n, cap - n, "T %s %s %u:%u turns=%zu re=%zu/%u:%u\n", t->file,
+                              t->name, t->loc.line, t->loc.col, t->nturns, b->nmust_match,
+                              b->nmust_match ? b->must_match[1].loc.line : 0,
+                              b->nmust_match ? b->must_match[1].loc.col : 0);
     }
     for (size_t i = 0; i < errs.n; i++)
         n += (size_t)snprintf(out + n, cap - n, "E %d %s:%u:%u %s\n", errs.v[i].code,
@@ -420,6 +491,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),
+        cmocka_unit_test(sparse_assert_blocks),
+        cmocka_unit_test(kept_same_as_whole),
         cmocka_unit_test(rule_groups_adjacent),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_every_error),

@@ -129,10 +129,50 @@ static void test_empty(void **state)
     an_arena_release(&a);
 }
 
+/* The words files repeat point to one static copy (issue 26); any other
+ * scalar, a word's prefix or extension included, gets its own. Each reads
+ * as written either way, on the fast reader and on libyaml. */
+static void common_words_shared(void **state)
+{
+    (void)state;
+    static const char *const text[2] = {
+        "version: \"1.0\"\nname: user\nturns: [assert, tools, names, nam, 'name', \"\"]\n",
+        "version: \"1.0\"\nname: user\nturns: [assert, tools, names, nam, 'name', \"\"]\n"
+        "multi: |\n  x\n",
+    }; /* the block scalar sends the second to libyaml */
+    const char *want[] = {"assert", "tools", "names", "nam", "name", ""};
+    bool shared[] = {true, true, false, false, true, false};
+    const char *first[6] = {0};
+    struct an_arena a[2] = {AN_ARENA_INIT, AN_ARENA_INIT}; /* both live: copies differ */
+    for (int k = 0; k < 2; k++) {
+        struct an_err err = AN_ERR_INIT;
+        struct an_ynode *r = load(&a[k], text[k], &err);
+        assert_non_null(r);
+        assert_string_equal(an_yaml_get(r, "version")->str, "1.0");
+        assert_string_equal(an_yaml_get(r, "name")->str, "user");
+        struct an_ynode *v = an_yaml_get(r, "turns");
+        assert_int_equal(v->nitems, 6);
+        for (size_t i = 0; i < 6; i++) {
+            assert_string_equal(v->items[i]->str, want[i]);
+            assert_int_equal(v->items[i]->len, strlen(want[i]));
+            if (k == 0)
+                first[i] = v->items[i]->str;
+            else if (shared[i])
+                assert_ptr_equal(v->items[i]->str, first[i]);
+            else
+                assert_ptr_not_equal(v->items[i]->str, first[i]);
+        }
+        assert_true(v->items[4]->quoted);
+    }
+    an_arena_release(&a[0]);
+    an_arena_release(&a[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_locations_and_types),
+        cmocka_unit_test(common_words_shared),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_alias_bomb),
         cmocka_unit_test(test_empty),

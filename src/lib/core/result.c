@@ -1,5 +1,6 @@
 #include "ananke/result.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,16 @@ const char *an_status_name(enum an_status s)
         return "inconclusive";
     }
     return "?";
+}
+
+void an_run_result_reserve(struct an_run_result *r, size_t n)
+{
+    if (r->cap - r->ntests >= n)
+        return;
+    if (n > SIZE_MAX / sizeof *r->tests - r->ntests)
+        an_oom();
+    r->cap = r->ntests + n;
+    r->tests = an_xrealloc(r->tests, r->cap * sizeof *r->tests);
 }
 
 struct an_test_result *an_run_result_add(struct an_run_result *r)

@@ -176,6 +176,83 @@ static int parse_children(struct loader *l, struct an_ynode *n, unsigned depth, 
     }
 }
 
+/* The words test and config files write over and over (keys, mostly):
+ * their scalars point here instead of each holding a copy in the suite's
+ * arena, which keeps every scalar's string (docs/performance.md, issue 26).
+ * Sorted by strcmp, for bsearch. */
+static const char *const common_words[] = {
+    "1.0",
+    "after",
+    "agentId",
+    "allow",
+    "args_match",
+    "assert",
+    "checks",
+    "contains",
+    "count",
+    "endpoint",
+    "exact",
+    "extends",
+    "false",
+    "forbid",
+    "forbid_calls",
+    "headers",
+    "hooks",
+    "id",
+    "max",
+    "max_duration_ms",
+    "min",
+    "must_match",
+    "must_not_match",
+    "name",
+    "only",
+    "require",
+    "sequence",
+    "skip",
+    "state",
+    "tags",
+    "target",
+    "text",
+    "timeout_ms",
+    "timing",
+    "tools",
+    "true",
+    "turns",
+    "type",
+    "usage",
+    "use",
+    "user",
+    "value",
+    "version",
+};
+
+struct word_key {
+    const char *p;
+    size_t n;
+};
+
+static int word_cmp(const void *k, const void *w)
+{
+    const struct word_key *key = k;
+    const char *word = *(const char *const *)w;
+    size_t wn = strlen(word);
+    int c = memcmp(key->p, word, key->n < wn ? key->n : wn);
+    return c ? c : key->n < wn ? -1 : key->n > wn;
+}
+
+/* A scalar's string: a common word's static copy, else one in the arena.
+ * A scalar holding a NUL byte is never a common word. */
+static const char *scalar_str(struct loader *l, const char *p, size_t n)
+{
+    struct word_key key = {p, n};
+    const char *const *w = n <= 16 && !memchr(p, '\0', n)
+                               ? bsearch(&key, common_words,
+                                         sizeof common_words / sizeof *common_words,
+                                         sizeof *common_words, word_cmp)
+                               : NULL;
+    return w ? *w : an_arena_strndup(l->s, p, n);
+}
+
 static int parse_node(struct loader *l, yaml_event_t *ev, unsigned depth, struct an_ynode **out,
                       size_t *weight)
 {
@@ -205,8 +282,7 @@ static int parse_node(struct loader *l, yaml_event_t *ev, unsigned depth, struct
     switch (ev->type) {
     case YAML_SCALAR_EVENT:
         n->kind = AN_Y_SCALAR;
-        n->str =
-            an_arena_strndup(l->s, (const char *)ev->data.scalar.value, ev->data.scalar.length);
+        n->str = scalar_str(l, (const char *)ev->data.scalar.value, ev->data.scalar.length);
         n->len = ev->data.scalar.length;
         n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE &&
                     ev->data.scalar.style != YAML_ANY_SCALAR_STYLE;

@@ -6,7 +6,6 @@
 #include "ananke/nofollow.h"
 #include "core/result_metrics.h"
 #include "core/sha256.h"
-#include "core/strmap.h"
 #include "history/history_int.h"
 
 #define HIST_FILE_MAX (64u << 20) /* a test file or config hashed for its digest */
@@ -127,29 +126,70 @@ static char *digest_of(const char *root, const char *rel)
     return an_xstrdup(hex);
 }
 
-/* Digests of the test files, each file read once per run; looked up by file
- * name in a hash map (a list searched per test was quadratic in the tests:
- * half the CPU of writing 10,000 tests). An unreadable file maps to
- * no_digest, since the map's NULL means absent. */
-struct digests {
-    struct an_arena arena;
-    struct an_strmap map;
+/* Digests of the test files, each file read once per run: the results
+ * sorted by file name, each name's digest taken once for its run of equal
+ * names (a list searched per test was quadratic in the tests: half the CPU
+ * of writing 10,000 tests; a map of names kept each name and hex digest
+ * again, 1.5 MB at 10,000 tests: docs/performance.md). One per result. */
+struct file_sum {
+    bool ok; /* the file was read */
+    unsigned char sum[AN_SHA256_LEN];
 };
 
-static char no_digest[] = "";
+struct by_file {
+    const char *file;
+    size_t i;
+};
 
-static const char *file_digest(struct digests *d, const char *root, const char *file)
+static int by_file_cmp(const void *a, const void *b)
 {
-    if (!file)
-        return NULL;
-    const char *hex = an_strmap_get(&d->map, file);
-    if (!hex) {
-        char *got = digest_of(root, file);
-        hex = got ? an_arena_strdup(&d->arena, got) : no_digest;
-        free(got);
-        an_strmap_put(&d->map, file, (void *)hex);
+    const struct by_file *x = a, *y = b;
+    int c = strcmp(x->file, y->file);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static bool sum_of(const char *root, const char *rel, unsigned char out[AN_SHA256_LEN])
+{
+    char *data = NULL;
+    size_t len = 0;
+    if (an_nf_read_str(root, rel, HIST_FILE_MAX, &data, &len, NULL))
+        return false;
+    an_sha256(data, len, out);
+    free(data);
+    return true;
+}
+
+static struct file_sum *file_sums(const char *root, const struct an_run_result *res)
+{
+    struct file_sum *s = an_xcalloc(res->ntests + 1, sizeof *s);
+    struct by_file *v = an_xcalloc(res->ntests + 1, sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; i < res->ntests; i++)
+        if (res->tests[i].file)
+            v[n++] = (struct by_file){res->tests[i].file, i};
+    qsort(v, n, sizeof *v, by_file_cmp);
+    for (size_t k = 0; k < n; k++) {
+        if (k && !strcmp(v[k].file, v[k - 1].file))
+            s[v[k].i] = s[v[k - 1].i];
+        else
+            s[v[k].i].ok = sum_of(root, v[k].file, s[v[k].i].sum);
     }
-    return hex == no_digest ? NULL : hex;
+    free(v);
+    return s;
+}
+
+/* The hex of s into out; NULL when the file was not read. */
+static const char *sum_hex(const struct file_sum *s, char out[AN_SHA256_HEX_LEN + 1])
+{
+    static const char hex[] = "0123456789abcdef";
+    if (!s->ok)
+        return NULL;
+    for (size_t i = 0; i < AN_SHA256_LEN; i++) {
+        out[2 * i] = hex[s->sum[i] >> 4];
+        out[2 * i + 1] = hex[s->sum[i] & 15];
+    }
+    out[AN_SHA256_HEX_LEN] = '\0';
+    return out;
 }
 
 static int insert_run(struct an_history *h, const struct an_history_run_info *info,
@@ -261,8 +301,8 @@ static int insert_tests(struct an_history *h, struct an_history_rec *r,
     static const char fsql[] = "INSERT INTO findings (result_id, kind, assertion, expected,"
                                " actual, turn, file, line) VALUES (?,?,?,?,?,?,?,?)";
     sqlite3_stmt *st = NULL, *fst = NULL;
-    struct digests d = {.arena = AN_ARENA_INIT};
-    an_strmap_init(&d.map, &d.arena);
+    struct file_sum *sums = file_sums(info->project_dir, res);
+    char hex[AN_SHA256_HEX_LEN + 1];
     size_t next = 0;
     int rc = 0;
     if (sqlite3_prepare_v2(h->db, tsql, -1, &st, NULL) != SQLITE_OK ||
@@ -277,12 +317,11 @@ static int insert_tests(struct an_history *h, struct an_history_rec *r,
             c = *n;
         else if (t->transcript.nturns)
             counters_of(t, &c);
-        rc = insert_test(h, st, fst, run_id, t, &c, file_digest(&d, info->project_dir, t->file),
-                         cap, err);
+        rc = insert_test(h, st, fst, run_id, t, &c, sum_hex(&sums[k], hex), cap, err);
     }
     sqlite3_finalize(st);
     sqlite3_finalize(fst);
-    an_arena_release(&d.arena);
+    free(sums);
     return rc;
 }
 
@@ -325,6 +364,10 @@ int an_history_rec_write(struct an_history_rec *r, const char *path, bool is_def
     int rc = an_hist_open(&h, path, true, is_default, AN_HISTORY_SCHEMA_VERSION, err);
     if (rc)
         return rc;
+    /* SQLite's page cache for this write: 512 KiB, not its 2 MB default,
+     * which a run of 10,000 tests filled (docs/performance.md, issue 26);
+     * past it the pages go to the write-ahead log before the commit */
+    sqlite3_exec(h->db, "PRAGMA cache_size=-512", NULL, NULL, NULL);
     if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
         rc = an_hist_fail(h, "cannot lock it", err);
         an_history_free(h);

@@ -606,3 +606,12 @@ int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level 
         return rc;
     return 0;
 }
+
+int an_assert_load_sparse(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
+                          const struct an_assert_lib *lib, struct an_assert_kept **out)
+{
+    struct an_assert blk;
+    int rc = an_assert_load(ld, node, level, lib, &blk);
+    *out = an_assert_keep(ld, &blk);
+    return rc;
+}

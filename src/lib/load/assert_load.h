@@ -20,6 +20,17 @@ struct an_assert_lib {
 int an_assert_load(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
                    const struct an_assert_lib *lib, struct an_assert *out);
 
+/* an_assert_load() for a test or a turn: *out is NULL when the block
+ * loaded is empty (all zero), else its kept form, in the arena (set even
+ * on an error, as an_assert_load leaves its block). */
+int an_assert_load_sparse(struct an_ld *ld, const struct an_ynode *node, enum an_level level,
+                          const struct an_assert_lib *lib, struct an_assert_kept **out);
+
+/* blk kept as a test's or turn's block (load/assert_kept.c): NULL when it
+ * is all zero, else its lists and, when one is set, its limits, in the
+ * arena; an_assert_expand() gives blk back. */
+struct an_assert_kept *an_assert_keep(struct an_ld *ld, const struct an_assert *blk);
+
 /* The rules of an assert block (`tools: {forbid: ...}`), one row per
  * GROUP.KEY, in the order they are read, a group's rows adjacent
  * (test_load checks it); a NULL group ends the table. The

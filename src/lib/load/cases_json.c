@@ -303,6 +303,7 @@ static int load_expected(const struct ctx *c, size_t index, const json_t *exp, c
                          struct an_test *t)
 {
     struct checks out = {0};
+    struct an_assert blk = {0};
     int rc = 0;
     size_t i;
     json_t *e;
@@ -319,7 +320,7 @@ static int load_expected(const struct ctx *c, size_t index, const json_t *exp, c
             snprintf(path, sizeof path, "expected.%s", key);
             struct an_ck_src src = {at(c, index, path), NULL, NULL, dir};
             bool taken;
-            rc = an_check_block_load(c->ld, item, &src, AN_LEVEL_TEST, &t->assert, &taken);
+            rc = an_check_block_load(c->ld, item, &src, AN_LEVEL_TEST, &blk, &taken);
         } else if (!strcmp(key, "tool_required")) {
             if (!(rc = strings(c, index, key, v, "tool names")))
                 json_array_foreach(v, i, e)
@@ -373,13 +374,13 @@ static int load_expected(const struct ctx *c, size_t index, const json_t *exp, c
     }
     if (rc)
         return rc;
-    t->assert.checks = out.v;
-    t->assert.nchecks = out.n;
-    if (out.n || t->assert.nallow || t->assert.nsequences || t->assert.max_duration_ms.state ||
-        t->assert.max_ttft_ms.state || t->assert.max_first_event_ms.state ||
-        t->assert.max_input_tokens.state || t->assert.max_output_tokens.state ||
-        t->assert.max_total_tokens.state || t->assert.max_cost.state)
-        t->assert.loc = at(c, index, "expected");
+    blk.checks = out.v;
+    blk.nchecks = out.n;
+    if (out.n || blk.nallow || blk.nsequences || blk.max_duration_ms.state ||
+        blk.max_ttft_ms.state || blk.max_first_event_ms.state || blk.max_input_tokens.state ||
+        blk.max_output_tokens.state || blk.max_total_tokens.state || blk.max_cost.state)
+        blk.loc = at(c, index, "expected");
+    t->assert = an_assert_keep(c->ld, &blk);
     return 0;
 }
 

@@ -291,8 +291,8 @@ static int load_messages(const struct line_ctx *c, const json_t *obj, const char
     return 0;
 }
 
-static int load_assertions(const struct line_ctx *c, json_t *obj, const char *dir,
-                           struct an_test *t)
+static int load_assertions_into(const struct line_ctx *c, json_t *obj, const char *dir,
+                                struct an_assert *blk)
 {
     json_t *a = json_object_get(obj, "assertions"), *b = json_object_get(obj, "assert");
     json_t *expected = json_object_get(obj, "expected");
@@ -310,7 +310,6 @@ static int load_assertions(const struct line_ctx *c, json_t *obj, const char *di
     size_t n = (list ? json_array_size(list) : 0) + (expected ? 1 : 0);
     if (!n)
         return 0;
-    struct an_assert *blk = &t->assert;
     blk->loc = at_key(c, list ? key : "expected");
     blk->checks = an_arena_alloc(c->ld->a, n * sizeof *blk->checks);
     if (expected) {
@@ -341,6 +340,15 @@ static int load_assertions(const struct line_ctx *c, json_t *obj, const char *di
         blk->nchecks += !taken;
     }
     return 0;
+}
+
+static int load_assertions(const struct line_ctx *c, json_t *obj, const char *dir,
+                           struct an_test *t)
+{
+    struct an_assert blk = {0};
+    int rc = load_assertions_into(c, obj, dir, &blk);
+    t->assert = an_assert_keep(c->ld, &blk);
+    return rc;
 }
 
 static int load_case(const struct line_ctx *c, json_t *obj, const char *dir, struct an_test *t)

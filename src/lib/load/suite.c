@@ -409,9 +409,14 @@ static int check_turns_fit(const struct an_target *t, const struct an_test *test
 static int resolve_agents(const struct an_config *cfg, struct an_test *test, const char *simulator,
                           struct an_err *err)
 {
-    int rc = an_checks_resolve_agents(cfg, &test->assert, err);
-    for (size_t i = 0; i < test->nturns && !rc; i++)
-        rc = an_checks_resolve_agents(cfg, &test->turns[i].assert, err);
+    /* the checks are the kept block's own array: resolved in place */
+    struct an_assert blk;
+    an_assert_expand(test->assert, &blk);
+    int rc = an_checks_resolve_agents(cfg, &blk, err);
+    for (size_t i = 0; i < test->nturns && !rc; i++) {
+        an_assert_expand(test->turns[i].assert, &blk);
+        rc = an_checks_resolve_agents(cfg, &blk, err);
+    }
     if (!rc && test->dyn)
         rc = an_dynamic_resolve(cfg, test->dyn, simulator, err);
     return rc;

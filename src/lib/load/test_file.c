@@ -209,7 +209,7 @@ static int load_a2a_turn(struct an_ld *ld, const struct an_ynode *n,
     if (!t->user.src && !t->parts)
         return an_fail(ld->err, AN_ESCHEMA, &n->loc, "an a2a:send turn needs 'message' or 'parts'");
     if ((v = an_yaml_get(n, "assert")) &&
-        (rc = an_assert_load(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
+        (rc = an_assert_load_sparse(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
         return rc;
     return 0;
 }
@@ -236,7 +236,7 @@ static int load_mcp(struct an_ld *ld, const struct an_ynode *n, const struct an_
         (rc = load_mcp_turn(ld, n, t)))
         return rc;
     if ((v = an_yaml_get(n, "assert")) &&
-        (rc = an_assert_load(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
+        (rc = an_assert_load_sparse(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
         return rc;
     return 0;
 }
@@ -269,7 +269,7 @@ static int load_message(struct an_ld *ld, const struct an_ynode *n, const struct
                        "an agui:connect turn sends no message: remove 'user'");
     }
     if ((v = an_yaml_get(n, "assert")) &&
-        (rc = an_assert_load(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
+        (rc = an_assert_load_sparse(ld, v, AN_LEVEL_TURN, lib, &t->assert)))
         return rc;
     return 0;
 }
@@ -470,7 +470,7 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
                 return rc;
     }
     if ((v = an_yaml_get(root, "assert")) &&
-        (rc = an_ld_keep(ld, an_assert_load(ld, v, AN_LEVEL_TEST, lib, &t->assert))))
+        (rc = an_ld_keep(ld, an_assert_load_sparse(ld, v, AN_LEVEL_TEST, lib, &t->assert))))
         return rc;
     return an_ld_keep(
         ld, an_tool_mocks_load(ld, root, &t->tool_mocks, &t->ntool_mocks, &t->tool_mocks_strict));

@@ -237,7 +237,9 @@ static void test_checks(struct an_job *j)
     struct an_assert blk;
     char *joined = NULL;
     const struct an_transcript *tr = &j->res.transcript;
-    an_assert_for_test(&blk, &j->cfg->target.assert, &j->test->assert);
+    struct an_assert own;
+    an_assert_expand(j->test->assert, &own);
+    an_assert_for_test(&blk, &j->cfg->target.assert, &own);
     struct an_scope scope = an_scope_test(tr, &joined);
     const char *input = NULL;
     for (size_t i = 0; i < tr->nturns; i++)
@@ -417,10 +419,11 @@ void an_job_transfer_done(struct an_job *j, CURLcode cc)
         finish(j);
         return;
     }
-    static const struct an_assert none;
     struct an_assert blk;
-    an_assert_for_turn(&blk, &j->cfg->target.assert, &j->test->assert,
-                       j->turn < j->test->nturns ? &j->test->turns[j->turn].assert : &none);
+    struct an_assert own_test, own_turn;
+    an_assert_expand(j->test->assert, &own_test);
+    an_assert_expand(j->turn < j->test->nturns ? j->test->turns[j->turn].assert : NULL, &own_turn);
+    an_assert_for_turn(&blk, &j->cfg->target.assert, &own_test, &own_turn);
     judge(j, &blk, an_scope_turn(tr, j->turn), NULL, rec->input, false);
 }
 

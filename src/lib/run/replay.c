@@ -73,15 +73,16 @@ static size_t total_turns(const struct an_replay_test *x, size_t turn)
 
 bool an_replay_turn_checks(struct an_replay_test *x, size_t turn)
 {
-    static const struct an_assert none;
     const struct an_test *t = x->test;
     struct an_transcript *tr = &x->out->transcript;
     struct an_assert blk;
     struct an_err err = AN_ERR_INIT;
     /* the recorded tokens, priced by today's `prices:` (the agent's own cost stays) */
     an_usage_price(tr->turns[turn].usage, x->cfg->prices, x->cfg->nprices);
-    an_assert_for_turn(&blk, &x->cfg->target.assert, &t->assert,
-                       turn < t->nturns ? &t->turns[turn].assert : &none);
+    struct an_assert own_test, own_turn;
+    an_assert_expand(t->assert, &own_test);
+    an_assert_expand(turn < t->nturns ? t->turns[turn].assert : NULL, &own_turn);
+    an_assert_for_turn(&blk, &x->cfg->target.assert, &own_test, &own_turn);
     struct an_scope s = an_scope_turn(tr, turn);
     long n = an_replay_block(&blk, &s, tr->turns[turn].input, x->cfg->dir, &x->rec->judgements,
                              false, &x->out->findings, &x->out->judgements, &err);
@@ -102,7 +103,9 @@ void an_replay_test_checks(struct an_replay_test *x)
     struct an_assert blk;
     struct an_err err = AN_ERR_INIT;
     char *joined = NULL;
-    an_assert_for_test(&blk, &x->cfg->target.assert, &x->test->assert);
+    struct an_assert own;
+    an_assert_expand(x->test->assert, &own);
+    an_assert_for_test(&blk, &x->cfg->target.assert, &own);
     struct an_scope s = an_scope_test(tr, &joined);
     const char *input = NULL;
     for (size_t i = 0; i < tr->nturns; i++)

@@ -186,7 +186,7 @@ static bool adaptive_verdict(struct sched *s, struct an_job *j, struct an_test_r
          * made its next run */
         *j = (struct an_job){.cfg = j->cfg, .test = j->test, .slot = j->slot, .run = sl->done};
         s->again = an_xrealloc(s->again, (s->nagain + 1) * sizeof *s->again);
-        s->again[s->nagain++] = (size_t)(j - s->jobs);
+        s->again[s->nagain++] = j;
         return false;
     }
     dst->max_runs = s->repeat;
@@ -199,6 +199,15 @@ static bool adaptive_verdict(struct sched *s, struct an_job *j, struct an_test_r
     /* a FAIL keeps its representative run's status: FAIL, or ERROR when
      * that run broke (as --repeat K does) */
     return true;
+}
+
+/* A collected run's job: its result has moved to its test, and a job that
+ * is DONE holds nothing else (run/job.h) but, defensively, its thread. */
+static void job_free(struct an_job *j)
+{
+    if (j->thread_started)
+        pthread_join(j->thread, NULL);
+    free(j);
 }
 
 /* Move a finished run's result into its test's slot. */
@@ -250,8 +259,9 @@ void sched_collect(struct sched *s, struct an_job *j)
 
     if (s->adaptive) {
         if (!adaptive_verdict(s, j, dst))
-            return;
+            return; /* the job is queued again */
     } else if (sl->done < s->repeat) {
+        job_free(j);
         return;
     } else if (repeated) {
         /* passes / runs >= pass_rate, compared without rounding surprises */
@@ -263,23 +273,37 @@ void sched_collect(struct sched *s, struct an_job *j)
         /* timings of the whole repeated test: first start to last end */
     }
     finish(s, sl, dst, j->test);
+    job_free(j);
+}
+
+/* Run k of the plan, made now (sched_int.h "plan"). */
+static struct an_job *job_new(struct sched *s, size_t k)
+{
+    unsigned per = s->adaptive ? 1 : s->repeat;
+    size_t slot = s->plan[k / per];
+    struct an_job *j = an_xcalloc(1, sizeof *j);
+    j->cfg = &s->suite->config;
+    j->test = &s->suite->tests[s->sel[slot]];
+    j->slot = slot;
+    j->run = (unsigned)(k % per);
+    return j;
 }
 
 struct an_job *sched_next(struct sched *s)
 {
     if (!s->adaptive)
-        return s->next < s->njobs ? &s->jobs[s->next++] : NULL;
+        return s->next < s->njobs ? job_new(s, s->next++) : NULL;
     if (s->nagain) {
         /* the earliest test first, so tests complete in selection order */
         size_t at = 0;
         for (size_t i = 1; i < s->nagain; i++)
-            if (s->again[i] < s->again[at])
+            if (s->again[i]->slot < s->again[at]->slot)
                 at = i;
-        struct an_job *j = &s->jobs[s->again[at]];
+        struct an_job *j = s->again[at];
         s->again[at] = s->again[--s->nagain];
         return j;
     }
-    return s->next < s->nfresh ? &s->jobs[s->next++] : NULL;
+    return s->next < s->nfresh ? job_new(s, s->next++) : NULL;
 }
 
 bool sched_drained(const struct sched *s)
@@ -562,6 +586,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
 
     s.nsel = an_run_select(suite, o, &s.sel);
     s.slots = an_xcalloc(s.nsel + 1, sizeof *s.slots);
+    an_run_result_reserve(out, s.nsel);
     for (size_t i = 0; i < s.nsel; i++) {
         s.slots[i].best = -1;
         an_run_result_add(out);
@@ -573,19 +598,13 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
      * auto a test has one job, run again while the rule asks */
     s.njobs = nrun * (s.adaptive ? 1 : s.repeat);
     s.nfresh = nrun;
-    s.jobs = an_xcalloc(s.njobs + 1, sizeof *s.jobs);
+    s.plan = an_xcalloc(nrun + 1, sizeof *s.plan);
     for (size_t i = 0, k = 0; i < s.nsel; i++) {
         const struct an_test *t = &suite->tests[s.sel[i]];
-        if (t->skip) {
+        if (t->skip)
             skip_test(&s, i, t);
-            continue;
-        }
-        for (unsigned r = 0; r < (s.adaptive ? 1 : s.repeat); r++, k++) {
-            s.jobs[k].cfg = &suite->config;
-            s.jobs[k].test = t;
-            s.jobs[k].slot = i;
-            s.jobs[k].run = r;
-        }
+        else
+            s.plan[k++] = i;
     }
 
     unsigned nloops = loop_count(o, parallel, s.njobs);
@@ -629,7 +648,9 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
                 close(loops[i].wake[k]);
     }
     free(loops);
-    free(s.jobs);
+    free(s.plan);
+    for (size_t i = 0; i < s.nagain; i++) /* --repeat auto, stopped: never started again */
+        job_free(s.again[i]);
     free(s.again);
     free(s.slots);
     free(s.sel);

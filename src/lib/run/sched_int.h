@@ -46,17 +46,22 @@ struct sched {
     unsigned repeat;
     double pass_rate;
     struct slot *slots;
-    struct an_job *jobs; /* nsel * repeat, in start order */
+    /* The runs, in start order: run k is run k % repeat of the selected
+     * test plan[k / repeat]. A run's struct an_job (576 bytes) exists only
+     * from sched_next() to its collection: 10,000 tests do not carry
+     * 10,000 of them (docs/performance.md, issue 26). */
+    size_t *plan; /* slot of each test that runs (not skipped), in order */
     size_t njobs, next;
-    /* --repeat auto: jobs holds one job per test that runs (repeat is the
-     * most runs a test may take), started in order (next, up to nfresh);
-     * when the rule wants another run the collected job is reset as that
-     * run and queued in `again` (job indices), taken before any new test so
+    /* --repeat auto: one job per test that runs (repeat is the most runs a
+     * test may take), started in order (next, up to nfresh); when the rule
+     * wants another run the collected job is reset as that run and queued
+     * in `again`, taken before any new test (the earliest test first) so
      * tests finish in order: runs of one test never overlap. */
     bool adaptive;
     struct an_sprt sprt;
     size_t nfresh;
-    size_t *again, nagain;
+    struct an_job **again; /* its runs waiting to run again */
+    size_t nagain;
     size_t running;   /* runs started and not yet collected */
     size_t collected; /* runs collected so far */
     size_t emit;      /* next slot to hand to on_test (the caller's thread
