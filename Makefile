@@ -21,9 +21,14 @@ else
 BUILD ?= build-$(subst $(comma),-,$(SANITIZE))
 TEST_BUILD ?= $(BUILD)
 TYPE ?= Debug
+# Sanitized builds use clang when it is there: its UndefinedBehaviorSanitizer
+# checks more (pointer overflow), and the build is clang's -Werror build of
+# every target, so the plain run's release-build step need not make another
+# (ANANKE_CLANG_BUILD_ELSEWHERE=1, set by .ci/run). SANITIZE_CC= picks another.
+SANITIZE_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang)
 endif
 TEST_TYPE ?= Debug
-CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=$(TYPE)
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=$(TYPE) $(if $(SANITIZE_CC),-DCMAKE_C_COMPILER=$(SANITIZE_CC))
 
 .PHONY: all setup build test unit e2e mocktest demo bench fuzz analyze clean install lint format
 
