@@ -415,7 +415,8 @@ int jsont_load_agui_step(struct jsont_ld *l, struct an_jsont_step *st, const cha
         bool get = m && (!strcmp(m, "GET") || !strcmp(m, "DELETE"));
         if (get ? body || js : !body == !js)
             return fail(l, base,
-                        get ? "a GET or DELETE sends no 'body' or 'json'"
+                        get ? (mcp ? "a GET or DELETE sends no 'body' or 'json'"
+                                   : "a GET sends no 'body' or 'json'")
                             : "needs exactly one of 'body' (text sent as is) or 'json' (a value "
                               "sent as compact JSON)");
         if (body)
