@@ -208,6 +208,14 @@ mock_pid=$spawned_pid
 "$ANANKE" comply --protocol mcp -j 4 --agent mock="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/mock.port")/mcp" \
     -r json:"$TMP/mockh.json" >/dev/null 2>&1
 every_pass "mock (HTTP)" "$TMP/mockh.json"
+# -v shows an mcpHttp test's own requests and answers, the session id redacted on request
+"$ANANKE" comply --protocol mcp -v -t required.http.session.delete --redact 'mock-session-[0-9]+' \
+    --agent mock="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/mock.port")/mcp" >/dev/null 2>"$TMP/mockv.err"
+grep -q '^  \[OUT\] DELETE http://127.0.0.1:[0-9]*/mcp {"MCP-Protocol-Version":"2025-11-25","Mcp-Session-Id":"\[redacted\]"}' \
+    "$TMP/mockv.err" && grep -q '^  \[IN \] .*"http":{"status":404' "$TMP/mockv.err" &&
+    ! grep -q 'mock-session-[0-9]' "$TMP/mockv.err" &&
+    ok "mock (HTTP): -v shows the DELETE and the 404, the session id redacted" ||
+    bad "mock (HTTP): -v: $(grep -c '\[OUT\]' "$TMP/mockv.err") frames out"
 stop_pids "$mock_pid"
 # shellcheck source=mcp-faults.sh
 . "$HERE/mcp-faults.sh"

@@ -28,12 +28,8 @@
 #define VFRAME_MAX 2000  /* bytes of a frame -v shows */
 #define VFRAMES_MAX 4096 /* frames -v keeps of one test */
 
-static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, const char *line,
-                      size_t len, int64_t unix_ms)
+void comply_vframe(struct eng *e, bool out, const char *line, size_t len)
 {
-    (void)c;
-    (void)unix_ms;
-    struct eng *e = ud;
     if (!e->o->verbose || e->nv == VFRAMES_MAX)
         return;
     e->vframes = an_xrealloc(e->vframes, (e->nv + 1) * sizeof *e->vframes);
@@ -43,7 +39,15 @@ static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, co
     if (len > VFRAME_MAX)
         an_buf_puts(&b, "..."); /* a cut: the redactor looks at what it left */
     e->vframes[e->nv] = an_buf_detach(&b, NULL);
-    e->vout[e->nv++] = dir == AN_RPC_OUT;
+    e->vout[e->nv++] = out;
+}
+
+static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, const char *line,
+                      size_t len, int64_t unix_ms)
+{
+    (void)c;
+    (void)unix_ms;
+    comply_vframe(ud, dir == AN_RPC_OUT, line, len);
 }
 
 /* -v: the test's frames, with the secrets the run knows redacted (the

@@ -93,6 +93,9 @@ struct eng {
 
 void comply_unmet_add(struct eng *e, const char *kind, int step, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* -v: one frame of the test (out: sent by us), shown redacted when the
+ * test ends. */
+void comply_vframe(struct eng *e, bool out, const char *line, size_t len);
 /* Pump up to ms, returning early when something new arrives. */
 void comply_pump(struct eng *e, int64_t ms);
 void comply_pump_all(struct eng *e, int64_t ms);

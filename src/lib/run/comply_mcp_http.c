@@ -314,7 +314,20 @@ bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st)
                       .headers = headers,
                       .rid = rid,
                       .window_ms = comply_window(e, st->ms)};
+    if (e->o->verbose) { /* -v: the request and what came back */
+        char *h = an_json_compact(headers);
+        struct an_buf v = AN_BUF_INIT;
+        an_buf_printf(&v, "%s %s %s %s", verb, rq.url, h, body ? body : "");
+        comply_vframe(e, true, v.data, v.len);
+        an_buf_release(&v);
+        free(h);
+    }
     o = exchange(&rq);
+    if (e->o->verbose) {
+        char *d = an_json_compact(o);
+        comply_vframe(e, false, d, strlen(d));
+        free(d);
+    }
     keep_session(e, o);
     json_array_extend(e->http_seen, json_object_get(o, "messages"));
     size_t before = e->out->nunmet;
