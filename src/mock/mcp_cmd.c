@@ -6,7 +6,8 @@
  * carry (400 without it, 404 for an unknown or ended one); notifications
  * and responses get 202; DELETE ends the session; GET (the standalone
  * stream) is 405. Answers are application/json, or with --sse an SSE stream
- * of a priming event and the answer.
+ * of a priming event and the answer. The "HTTP:" faults of MCP_FAULT_MAP
+ * break these rules (session_check, on_post, mcp_http_handle).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -65,7 +66,7 @@ static void usage(FILE *out)
           out);
     for (unsigned i = 0; mcp_tool_name(i); i++)
         fprintf(out, "  %-13s %s\n", mcp_tool_name(i), mcp_tool_desc(i));
-    fputs("\nfaults (the rules of the kit's scenarios, broken on purpose):\n", out);
+    fputs("\nfaults (rules broken on purpose: the kit scenarios', Streamable HTTP's):\n", out);
     for (unsigned f = 1; mcp_fault_name(f); f++)
         fprintf(out, "  %-20s %s\n", mcp_fault_name(f), mcp_fault_desc(f));
     fputs("\nExit status: 0 stdin ended or stopped by a signal, 1 the server failed,\n"
@@ -154,17 +155,18 @@ static bool known_version(const char *v)
 /* 0 when `sid` names a live session; else the status to refuse with. */
 static unsigned session_check(struct mcp_http_srv *m, const char *sid, bool end_it)
 {
+    enum mcp_fault f = m->opts.fault;
     if (!sid)
-        return MHD_HTTP_BAD_REQUEST;
+        return f == MCP_F_SESSION_NOT_REQUIRED ? 0 : MHD_HTTP_BAD_REQUEST;
     unsigned long n = 0;
     char *rest = NULL;
-    if (!strncmp(sid, "mock-session-", 13))
+    if (!strncmp(sid, "mock-session-", 13) || !strncmp(sid, "mock session-", 13))
         n = strtoul(sid + 13, &rest, 10);
-    unsigned status = MHD_HTTP_NOT_FOUND;
+    unsigned status = f == MCP_F_SESSION_GONE_400 ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_NOT_FOUND;
     pthread_mutex_lock(&m->lock);
     if (n >= 1 && n <= m->nsessions && rest && !*rest && !m->ended[n - 1]) {
         status = 0;
-        if (end_it)
+        if (end_it && f != MCP_F_DELETE_IGNORED)
             m->ended[n - 1] = true;
     }
     pthread_mutex_unlock(&m->lock);
@@ -207,13 +209,15 @@ static enum MHD_Result on_post(struct mcp_http_srv *m, struct mock_http *http,
         pthread_mutex_lock(&m->lock);
         m->ended = an_xrealloc(m->ended, (m->nsessions + 1) * sizeof *m->ended);
         m->ended[m->nsessions++] = false;
-        snprintf(sid_new, sizeof sid_new, "mock-session-%zu", m->nsessions);
+        snprintf(sid_new, sizeof sid_new, "%s%zu",
+                 m->opts.fault == MCP_F_SESSION_ID_INVALID ? "mock session-" : "mock-session-",
+                 m->nsessions);
         pthread_mutex_unlock(&m->lock);
         nh = 1;
     } else if ((refused = session_check(m, sid, false))) {
         rc = refuse_session(c, refused);
         goto done;
-    } else if (pv && !known_version(pv)) {
+    } else if (pv && !known_version(pv) && m->opts.fault != MCP_F_VERSION_HEADER_IGNORED) {
         snprintf(msg, sizeof msg, "Bad Request: unsupported protocol version %.100s", pv);
         rc = send_rpc_error(c, MHD_HTTP_BAD_REQUEST, -32000, msg);
         goto done;
@@ -301,6 +305,8 @@ static enum MHD_Result mcp_http_handle(void *ctx, struct mock_http *http,
         return refused ? refuse_session(c, refused)
                        : mock_http_send(c, MHD_HTTP_OK, NULL, "", 0, NULL, 0);
     }
+    if (m->opts.fault == MCP_F_GET_JSON)
+        return mock_http_send_json(c, MHD_HTTP_OK, json_pack("{s:s}", "jsonrpc", "2.0"), NULL, 0);
     struct mock_header allow = {"Allow", "POST, DELETE"};
     return mock_http_send_json(c, MHD_HTTP_METHOD_NOT_ALLOWED,
                                json_pack("{s:s,s:n,s:{s:i,s:s}}", "jsonrpc", "2.0", "id", "error",

@@ -59,7 +59,9 @@
       "kit fixture: progress 0, 50, 100 for the call's progressToken, then text")
 
 /* The rules --fault NAME breaks, one each (docs/mock.md "ananke-mock mcp"):
- * every test of compliance/mcp citing a kit scenario has one it catches. */
+ * every test of compliance/mcp citing a kit scenario has one it catches;
+ * the "HTTP:" ones break Streamable HTTP's session and header rules
+ * (mcp_cmd.c) and change nothing on stdio. */
 #define MCP_FAULT_MAP(X)                                                                           \
     X(MCP_F_TEXT_EMPTY, "text-empty", "test_simple_text answers an empty content array")           \
     X(MCP_F_IMAGE_NO_MIME, "image-no-mime", "the image block has no mimeType")                     \
@@ -81,7 +83,15 @@
       "test_prompt_with_embedded_resource embeds no resource")                                     \
     X(MCP_F_PROMPT_NO_IMAGE, "prompt-no-image", "test_prompt_with_image's image has no data")      \
     X(MCP_F_LOG_LEVEL_REFUSED, "log-level-refused", "logging/setLevel is -32601")                  \
-    X(MCP_F_PING_NOT_EMPTY, "ping-not-empty", "ping answers {\"pong\": true}")
+    X(MCP_F_PING_NOT_EMPTY, "ping-not-empty", "ping answers {\"pong\": true}")                  \
+    X(MCP_F_SESSION_ID_INVALID, "session-id-invalid", "HTTP: the session id minted holds a space") \
+    X(MCP_F_SESSION_NOT_REQUIRED, "session-not-required",                                          \
+      "HTTP: a request without Mcp-Session-Id is taken")                                           \
+    X(MCP_F_DELETE_IGNORED, "delete-ignored", "HTTP: DELETE answers 200, the session lives on")    \
+    X(MCP_F_SESSION_GONE_400, "session-gone-400", "HTTP: an unknown or ended session gets 400")    \
+    X(MCP_F_VERSION_HEADER_IGNORED, "version-ignored",                                      \
+      "HTTP: any MCP-Protocol-Version is taken")                                                   \
+    X(MCP_F_GET_JSON, "get-json", "HTTP: GET answers 200 application/json, not a stream or 405")
 
 enum mcp_fault {
     MCP_F_NONE = 0,

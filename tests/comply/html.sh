@@ -119,9 +119,9 @@ jq --arg h "$HOSTILE" '.protocol = $h | .spec = $h
     | .agents[0].tests[0].status = "fail"
     | .agents[0].tests[0].unmet = [{"kind": $h, "step": 0, "message": $h, "expected": {"x": $h},
         "closest": $h, "diff": [$h]}]
-    | .agents[0].requirements = {($h): {"level": $h, "status": "not_met", "title": $h,
+    | .agents[].requirements = {($h): {"level": $h, "status": "not_met", "title": $h,
         "section": "javascript:alert(4)"}}
-    | .agents[0].must_coverage = {"musts": 0, "tested": 0, "met": 0}' "$TMP/acp.json" >"$TMP/hostile.json"
+    | .agents[].must_coverage = {"musts": 0, "tested": 0, "met": 0}' "$TMP/acp.json" >"$TMP/hostile.json"
 "$ANANKE" comply --merge "$TMP/hostile.json" -r html:"$TMP/hostile.html" >/dev/null 2>&1
 if out=$("${CHECK[@]}" "$TMP/hostile.html" "$TMP/hostile.json" --hostile "$HOSTILE" 2>&1); then
     ok "hostile results file: every string shown as text, no link but http(s) ($out)"

@@ -100,6 +100,9 @@ for f in slow-start stderr-flood; do
     [ "$rc" -eq 0 ] && ok "fault $f: required tests still PASS" || bad "fault $f: exit $rc"
 done
 
+# shellcheck source=acp-reqs.sh
+. "$HERE/acp-reqs.sh"
+
 # 4. invalid invocations and files: exit 2
 mkdir -p "$TMP/bad"
 printf '{\n  "title": "x",\n  "oops": ${nope}\n}\n' >"$TMP/bad/bad.var.jsont"

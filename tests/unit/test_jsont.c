@@ -353,6 +353,54 @@ static void test_a2a_model(void **state)
     an_jsont_free(t);
 }
 
+/* MCP's mcpHttp steps: DELETE, session, naUnless; they are ACP-family
+ * steps (sandbox allowed, self_init), and their errors name the key. */
+static void test_mcp_http(void **state)
+{
+    (void)state;
+    static const char text[] = HEAD
+        "\"steps\":[{\"mcpHttp\":{\"json\":{\"id\":1,\"method\":\"initialize\"},"
+        "\"naUnless\":{\"http\":{\"headers\":{\"mcp-session-id\":\".\"}}},\"naReason\":\"r\"}},"
+        "{\"mcpHttp\":{\"method\":\"DELETE\",\"session\":false,"
+        "\"expect\":{\"http\":{\"status\":\"^404$\"}}}}]}";
+    struct an_jsont *t = load_ok(text);
+    assert_int_equal(t->protocol, AN_JSONT_ACP);
+    assert_true(t->self_init);
+    assert_int_equal(t->steps[0].kind, AN_JSONT_MCP_HTTP);
+    assert_string_equal(an_jsont_step_name(t->steps[0].kind), "mcpHttp");
+    assert_int_equal(t->steps[0].ms, AN_JSONT_EXPECT_TIMEOUT_MS);
+    assert_non_null(t->steps[0].agui->na_unless);
+    assert_string_equal(t->steps[0].agui->na_reason, "r");
+    assert_false(t->steps[0].agui->no_session);
+    assert_string_equal(t->steps[1].agui->method, "DELETE");
+    assert_true(t->steps[1].agui->no_session);
+    an_jsont_free(t);
+    static const struct {
+        const char *text, *msg;
+    } rows[] = {
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"method\":\"PUT\",\"json\":{}}}]}",
+         "steps[0].mcpHttp.method: must be \"GET\", \"POST\" or \"DELETE\""},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"method\":\"DELETE\",\"body\":\"x\"}}]}",
+         "a GET or DELETE sends no 'body' or 'json'"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"session\":1}}]}",
+         "steps[0].mcpHttp.session: must be true or false"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"naUnless\":{}}}]}",
+         "'naUnless' (an outcome pattern) and 'naReason' (a string) go together"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"path\":\"/x\"}}]}",
+         "steps[0].mcpHttp.path: unknown key 'path'"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{}}},{\"run\":{}}]}",
+         "'run' is an AG-UI step, but steps[0] is an ACP step ('mcpHttp')"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        struct an_err err = AN_ERR_INIT;
+        t = NULL;
+        int rc = an_jsont_load_text(&t, "f.jsont", rows[i].text, strlen(rows[i].text), &err);
+        assert_null(t);
+        if (!rc || !strstr(err.msg, rows[i].msg))
+            fail_msg("row %zu: code %d: '%s'", i, rc, err.msg);
+    }
+}
+
 static void test_locate(void **state)
 {
     (void)state;
@@ -379,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_any_of),     cmocka_unit_test(test_path),
         cmocka_unit_test(test_agui_model), cmocka_unit_test(test_agui_errors),
         cmocka_unit_test(test_a2a_model),  cmocka_unit_test(test_locate),
+        cmocka_unit_test(test_mcp_http),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

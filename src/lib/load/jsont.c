@@ -12,11 +12,13 @@
 #include "core/buf.h"
 #include "core/json.h"
 
+/* The step kinds by their key, in enum an_jsont_step_kind order. */
+static const char *const step_keys[AN_JSONT_STEP_KINDS] = {
+    "newSession", "send", "expect", "forbid", "delayMs", "run", "http", "mcpHttp"};
+
 const char *an_jsont_step_name(enum an_jsont_step_kind k)
 {
-    static const char *const names[] = {"newSession", "send", "expect", "forbid",
-                                        "delayMs",    "run",  "http"};
-    return names[k];
+    return k < AN_JSONT_STEP_KINDS ? step_keys[k] : "?";
 }
 
 const char *an_jsont_protocol_name(enum an_jsont_protocol p)
@@ -658,10 +660,9 @@ static int load_step(struct jsont_ld *l, struct an_jsont_step *st, json_t *s)
     size_t i = st->index;
     if (!json_is_object(s))
         return bad(l, "steps[%zu] must be an object", i);
-    static const char *const kinds[] = {"newSession", "send", "expect", "forbid",
-                                        "delayMs",    "run",  "http"};
+    const char *const *kinds = step_keys;
     int found = -1;
-    for (int k = 0; k < 7; k++) {
+    for (int k = 0; k < AN_JSONT_STEP_KINDS; k++) {
         if (json_object_get(s, kinds[k])) {
             if (found >= 0)
                 return bad(l, "steps[%zu] has both '%s' and '%s' (one kind per step)", i,
@@ -676,8 +677,8 @@ static int load_step(struct jsont_ld *l, struct an_jsont_step *st, json_t *s)
             k0 = json_object_iter_key(it);
         return bad(l,
                    "steps[%zu] has no known kind ('%s'?): expected one of "
-                   "newSession, send, expect, forbid, delayMs (ACP) or run, http, "
-                   "delayMs (AG-UI)",
+                   "newSession, send, expect, forbid, delayMs (ACP), mcpHttp (MCP) or run, "
+                   "http, delayMs (AG-UI)",
                    i, k0);
     }
     st->kind = (enum an_jsont_step_kind)found;
@@ -685,6 +686,7 @@ static int load_step(struct jsont_ld *l, struct an_jsont_step *st, json_t *s)
     switch (st->kind) {
     case AN_JSONT_AGUI_RUN:
     case AN_JSONT_AGUI_HTTP:
+    case AN_JSONT_MCP_HTTP:
         return jsont_load_agui_step(l, st, kinds[found], v, s);
     case AN_JSONT_NEW_SESSION:
         return load_new_session(l, st, v);
@@ -699,6 +701,8 @@ static int load_step(struct jsont_ld *l, struct an_jsont_step *st, json_t *s)
         snprintf(what, sizeof what, "steps[%zu]: 'delayMs'", i);
         return get_ms(l, v, what, &st->ms);
     }
+    case AN_JSONT_STEP_KINDS:
+        break;
     }
     return AN_OK;
 }
@@ -809,8 +813,10 @@ static int build(struct jsont_ld *l, json_t *root)
                                      acp_only[k]);
     }
     const struct an_jsont_step *s0 = &t->steps[0];
-    t->self_init = s0->kind == AN_JSONT_SEND &&
-                   !strcmp(an_json_str(s0->frame, "method"), "initialize");
+    /* a test that starts with an mcpHttp step makes its own sessions */
+    t->self_init = (s0->kind == AN_JSONT_SEND &&
+                    !strcmp(an_json_str(s0->frame, "method"), "initialize")) ||
+                   s0->kind == AN_JSONT_MCP_HTTP;
     return AN_OK;
 }
 

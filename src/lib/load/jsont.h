@@ -24,8 +24,9 @@
  * are written with `http` steps too (their runner, run/comply_a2a.c).
  *
  * A test speaks one protocol: ACP (newSession, send, expect, forbid,
- * delayMs) or AG-UI (run, http, delayMs; no sandbox, init or
- * preconditions). Errors inside a step name its index and carry the
+ * delayMs; MCP tests also mcpHttp: one HTTP request to a Streamable HTTP
+ * endpoint, judged as an outcome as an AG-UI `http` step is) or AG-UI
+ * (run, http, delayMs; no sandbox, init or preconditions). Errors inside a step name its index and carry the
  * line:col of the offending value (of the step when nothing closer exists).
  *
  * `${clientCapabilitiesDefault}` is the runner's default client
@@ -64,7 +65,9 @@ enum an_jsont_step_kind {
     AN_JSONT_FORBID,
     AN_JSONT_DELAY,
     AN_JSONT_AGUI_RUN, /* AG-UI: POST a RunAgentInput, judge the stream */
-    AN_JSONT_AGUI_HTTP /* AG-UI: POST a body exactly as written */
+    AN_JSONT_AGUI_HTTP, /* AG-UI: POST a body exactly as written */
+    AN_JSONT_MCP_HTTP,  /* MCP over Streamable HTTP: one request that sees HTTP itself */
+    AN_JSONT_STEP_KINDS
 };
 const char *an_jsont_step_name(enum an_jsont_step_kind k);
 
@@ -108,6 +111,10 @@ struct an_jsont_agui {
     json_t *expect;     /* outcome pattern (may hold events, noEvents), never NULL */
     json_t *any_of;     /* array of outcome patterns, or NULL */
     bool observe;       /* note what the server answered in the report */
+    /* mcpHttp (method GET, POST or DELETE; path unused): */
+    bool no_session;     /* `session: false`: the test's Mcp-Session-Id is not sent */
+    json_t *na_unless;   /* outcome pattern: unmet, the test is NA (na_reason); or NULL */
+    const char *na_reason;
 };
 
 struct an_jsont_expected {

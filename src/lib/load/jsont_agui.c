@@ -1,6 +1,8 @@
 /*
  * .jsont: the AG-UI step kinds, `run` (a RunAgentInput) and `http` (a body
- * exactly as written), and their outcome expectations. Everything a step
+ * exactly as written), MCP's `mcpHttp` (one request to a Streamable HTTP
+ * endpoint: a method, headers, the test's session), and their outcome
+ * expectations. Everything a step
  * could get wrong is found here, with the line:col of the offending value,
  * before any server is contacted.
  *
@@ -23,6 +25,9 @@ static const char *const run_keys[] = {"input",     "user",   "continue", "heade
 static const char *const http_keys[] = {"body",      "json",   "headers",  "accept",
                                         "timeoutMs", "expect", "captures", "observe",
                                         "method",    "path",   NULL};
+static const char *const mcp_http_keys[] = {"body",    "json",      "headers",  "accept",
+                                            "timeoutMs", "expect",  "captures", "method",
+                                            "session", "naUnless",  "naReason", NULL};
 /* the members of the outcome object a pattern may name (docs/comply.md) */
 static const char *const outcome_keys[] = {"status", "rule", "error", "http", "threadId", "runId",
                                            "types", "events", "noEvents", "runError", "messages",
@@ -309,12 +314,40 @@ static int check_input(struct jsont_ld *l, json_t *in, const char *base)
     return AN_OK;
 }
 
+/* mcpHttp: the method, `session`, `naUnless` with its `naReason`. */
+static int load_mcp_http(struct jsont_ld *l, struct an_jsont_agui *g, json_t *v, const char *base)
+{
+    char p[256];
+    const char *m = an_json_str(v, "method");
+    if (m && strcmp(m, "GET") && strcmp(m, "POST") && strcmp(m, "DELETE"))
+        return fail(l, sub(p, sizeof p, base, "method"), "must be \"GET\", \"POST\" or \"DELETE\"");
+    json_t *x = json_object_get(v, "session");
+    if (x && !json_is_boolean(x))
+        return fail(l, sub(p, sizeof p, base, "session"), "must be true or false");
+    g->no_session = json_is_false(x);
+    json_t *na = json_object_get(v, "naUnless");
+    const char *why = an_json_str(v, "naReason");
+    if (!na != !why)
+        return fail(l, base, "'naUnless' (an outcome pattern) and 'naReason' (a string) go together");
+    if (!na)
+        return AN_OK;
+    if (!json_is_object(na) || json_object_get(na, "anyOf"))
+        return fail(l, sub(p, sizeof p, base, "naUnless"), "must be an outcome pattern (no anyOf)");
+    struct an_loc loc;
+    jsont_loc_at(l, sub(p, sizeof p, base, "naUnless"), &loc);
+    if (an_jm_check(na, &loc, l->err))
+        return AN_EREGEX;
+    g->na_unless = jsont_keep(l, na);
+    g->na_reason = an_arena_strdup(&l->t->arena, why);
+    return AN_OK;
+}
+
 int jsont_load_agui_step(struct jsont_ld *l, struct an_jsont_step *st, const char *key, json_t *v,
                          json_t *step)
 {
     char base[160], p[256];
     struct an_arena *a = &l->t->arena;
-    bool run = st->kind == AN_JSONT_AGUI_RUN;
+    bool run = st->kind == AN_JSONT_AGUI_RUN, mcp = st->kind == AN_JSONT_MCP_HTTP;
     snprintf(base, sizeof base, "%s.%s", l->at, key);
     const char *const only[] = {key, NULL};
     int rc = check_keys(l, step, only, l->at);
@@ -322,12 +355,12 @@ int jsont_load_agui_step(struct jsont_ld *l, struct an_jsont_step *st, const cha
         return rc;
     if (!json_is_object(v))
         return fail(l, base, "must be an object");
-    if ((rc = check_keys(l, v, run ? run_keys : http_keys, base)))
+    if ((rc = check_keys(l, v, run ? run_keys : mcp ? mcp_http_keys : http_keys, base)))
         return rc;
     struct an_jsont_agui *g = an_arena_alloc(a, sizeof *g);
     memset(g, 0, sizeof *g);
     st->agui = g;
-    st->ms = AN_JSONT_AGUI_TIMEOUT_MS;
+    st->ms = mcp ? AN_JSONT_EXPECT_TIMEOUT_MS : AN_JSONT_AGUI_TIMEOUT_MS;
     json_t *x;
     if ((x = json_object_get(v, "timeoutMs"))) {
         if (!json_is_integer(x) || json_integer_value(x) < 1 ||
@@ -372,15 +405,18 @@ int jsont_load_agui_step(struct jsont_ld *l, struct an_jsont_step *st, const cha
     } else {
         json_t *body = json_object_get(v, "body"), *js = json_object_get(v, "json");
         const char *m = an_json_str(v, "method");
-        if (m && strcmp(m, "GET") && strcmp(m, "POST"))
+        if (mcp && (rc = load_mcp_http(l, g, v, base)))
+            return rc;
+        if (!mcp && m && strcmp(m, "GET") && strcmp(m, "POST"))
             return fail(l, sub(p, sizeof p, base, "method"), "must be \"GET\" or \"POST\"");
         g->method = m ? an_arena_strdup(a, m) : NULL;
         if ((x = json_object_get(v, "path")))
             g->path = an_arena_strdup(a, json_string_value(x));
-        bool get = m && !strcmp(m, "GET");
+        bool get = m && (!strcmp(m, "GET") || !strcmp(m, "DELETE"));
         if (get ? body || js : !body == !js)
             return fail(l, base,
-                        get ? "a GET sends no 'body' or 'json'"
+                        get ? (mcp ? "a GET or DELETE sends no 'body' or 'json'"
+                                   : "a GET sends no 'body' or 'json'")
                             : "needs exactly one of 'body' (text sent as is) or 'json' (a value "
                               "sent as compact JSON)");
         if (body)

@@ -519,9 +519,11 @@ static void methodology(struct an_buf *b, const struct an_comply_result *r, size
                       "unless the test does its own handshake; the server's own requests are "
                       "answered (ping, roots/list empty, anything else -32601). Expectations "
                       "use regex subset matching over responses and notifications; each "
-                      "expected message must match a distinct observed one. NA: a capability "
-                      "the test needs is not advertised. PARTIAL: some tests of the area "
-                      "passed and some failed.\n\n",
+                      "expected message must match a distinct observed one; the tests of "
+                      "Streamable HTTP itself send their own HTTP requests (mcpHttp steps). "
+                      "NA: a capability the test needs is not advertised, or a test of "
+                      "Streamable HTTP meets a server over stdio or one without sessions. "
+                      "PARTIAL: some tests of the area passed and some failed.\n\n",
                       ntests, nreq, ntests - nreq);
     else if (agui)
         an_buf_printf(b,

@@ -28,12 +28,8 @@
 #define VFRAME_MAX 2000  /* bytes of a frame -v shows */
 #define VFRAMES_MAX 4096 /* frames -v keeps of one test */
 
-static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, const char *line,
-                      size_t len, int64_t unix_ms)
+void comply_vframe(struct eng *e, bool out, const char *line, size_t len)
 {
-    (void)c;
-    (void)unix_ms;
-    struct eng *e = ud;
     if (!e->o->verbose || e->nv == VFRAMES_MAX)
         return;
     e->vframes = an_xrealloc(e->vframes, (e->nv + 1) * sizeof *e->vframes);
@@ -43,7 +39,15 @@ static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, co
     if (len > VFRAME_MAX)
         an_buf_puts(&b, "..."); /* a cut: the redactor looks at what it left */
     e->vframes[e->nv] = an_buf_detach(&b, NULL);
-    e->vout[e->nv++] = dir == AN_RPC_OUT;
+    e->vout[e->nv++] = out;
+}
+
+static void log_frame(void *ud, struct an_acp_client *c, enum an_rpc_dir dir, const char *line,
+                      size_t len, int64_t unix_ms)
+{
+    (void)c;
+    (void)unix_ms;
+    comply_vframe(ud, dir == AN_RPC_OUT, line, len);
 }
 
 /* -v: the test's frames, with the secrets the run knows redacted (the
@@ -453,15 +457,21 @@ static void run_steps(struct eng *e, const struct an_jsont *t)
         case AN_JSONT_DELAY:
             comply_pump_all(e, st->ms);
             break;
+        case AN_JSONT_MCP_HTTP:
+            ok = comply_step_mcp_http(e, st);
+            break;
         case AN_JSONT_AGUI_RUN:
         case AN_JSONT_AGUI_HTTP:
+        case AN_JSONT_STEP_KINDS:
             /* AG-UI tests run with an_comply_agui_run(); the loader never
              * mixes the protocols in one test */
             comply_unmet_add(e, "step", (int)s, "an AG-UI step in an ACP run");
             ok = false;
             break;
         }
-        if (!ok && (st->kind == AN_JSONT_NEW_SESSION || st->kind == AN_JSONT_SEND))
+        /* what follows an mcpHttp step builds on its answer (a session) */
+        if (!ok && (st->kind == AN_JSONT_NEW_SESSION || st->kind == AN_JSONT_SEND ||
+                    st->kind == AN_JSONT_MCP_HTTP))
             break;
     }
     comply_check_sent(e);
@@ -495,6 +505,10 @@ static void eng_finish(struct eng *e, struct an_comply_test *out)
     json_t *seen = json_array();
     for (size_t i = 0; i < e->nobs; i++)
         json_array_append(seen, e->obs[i].msg);
+    if (e->http_seen)
+        json_array_extend(seen, e->http_seen);
+    json_decref(e->http_seen);
+    free(e->http_sid);
     an_comply_test_redact_seen(out, e->o->redact, seen);
     json_decref(seen);
     for (size_t i = 0; i < e->nobs; i++)
@@ -509,6 +523,24 @@ static void eng_finish(struct eng *e, struct an_comply_test *out)
     an_vars_release(&e->vars);
 }
 
+/* An MCP agent given as an http(s) URL: its endpoint (comply_agents.c
+ * runs the bridge to it); NULL for one over stdio. */
+static const char *mcp_url(const struct an_comply_spec *spec, bool mcp)
+{
+    const char *c = spec->command;
+    return mcp && c && (!strncmp(c, "http://", 7) || !strncmp(c, "https://", 8)) ? c : NULL;
+}
+
+/* A test with mcpHttp steps over stdio: NA, there is no HTTP to see. */
+static char *http_precheck(const struct an_jsont *t, const char *url)
+{
+    for (size_t s = 0; !url && s < t->nsteps; s++)
+        if (t->steps[s].kind == AN_JSONT_MCP_HTTP)
+            return an_xstrdup("a test of the Streamable HTTP transport (mcpHttp steps): over "
+                              "stdio there are no HTTP requests, headers or sessions");
+    return NULL;
+}
+
 void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_agent *a,
                    const struct an_jsont *t, const struct an_comply_opts *o,
                    struct an_comply_test *out)
@@ -518,12 +550,19 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
     bool mcp = o->protocol == AN_COMPLY_PROTO_MCP;
     char *na = an_comply_precheck(
         t, a->init ? json_object_get(a->init, mcp ? "capabilities" : "agentCapabilities") : NULL);
+    if (!na)
+        na = http_precheck(t, mcp_url(spec, mcp));
     if (na) {
         out->status = AN_COMPLY_NA;
         out->na_reason = na;
         return;
     }
-    struct eng e = {.t = t, .o = o, .out = out, .log = o->log ? o->log : stderr};
+    struct eng e = {.t = t,
+                    .o = o,
+                    .out = out,
+                    .log = o->log ? o->log : stderr,
+                    .http_url = mcp_url(spec, mcp),
+                    .http_seen = json_array()};
     char sandbox[PATH_MAX];
     struct an_err err = AN_ERR_INIT;
     bool have_sandbox = !comply_make_sandbox(t, sandbox, sizeof sandbox, &err);
@@ -535,6 +574,12 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
             run_steps(&e, t);
     }
     out->status = out->nunmet ? AN_COMPLY_FAIL : AN_COMPLY_PASS;
+    if (!out->nunmet && e.na) { /* an mcpHttp step's naUnless */
+        out->status = AN_COMPLY_NA;
+        out->na_reason = e.na;
+        e.na = NULL;
+    }
+    free(e.na);
     if (!out->nunmet && e.race) { /* nothing failed but what timing decided */
         out->status = AN_COMPLY_NA;
         out->na_reason = e.race;

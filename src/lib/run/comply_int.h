@@ -80,12 +80,22 @@ struct eng {
     char **vframes;
     bool *vout; /* sent by us */
     size_t nv;
+    /* mcpHttp steps (comply_mcp_http.c): the server's endpoint (NULL over
+     * stdio), the session the test's own requests made, what they got
+     * (for redaction), and why the test does not apply (naUnless) */
+    const char *http_url;
+    char *http_sid;
+    json_t *http_seen;
+    char *na;
 };
 
 /* ---- comply.c: the engine core ---------------------------------------- */
 
 void comply_unmet_add(struct eng *e, const char *kind, int step, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* -v: one frame of the test (out: sent by us), shown redacted when the
+ * test ends. */
+void comply_vframe(struct eng *e, bool out, const char *line, size_t len);
 /* Pump up to ms, returning early when something new arrives. */
 void comply_pump(struct eng *e, int64_t ms);
 void comply_pump_all(struct eng *e, int64_t ms);
@@ -96,6 +106,11 @@ bool comply_step_send(struct eng *e, const struct an_jsont_step *st);
 bool comply_step_expect(struct eng *e, const struct an_jsont_step *st);
 bool comply_step_forbid(struct eng *e, const struct an_jsont_step *st);
 bool comply_step_new_session(struct eng *e, const struct an_jsont_step *st);
+/* mcpHttp: one request that sees HTTP (comply_mcp_http.c); false ends
+ * the test (an unmet expectation, or e->na set by naUnless). */
+bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st);
+/* A window's length after --timeout-scale (at least 1 ms). */
+int64_t comply_window(const struct eng *e, int64_t ms);
 /* Every request the test sent: an error answer nobody expected fails the
  * test; expectError (true or false) is checked once the response is in. */
 void comply_check_sent(struct eng *e);

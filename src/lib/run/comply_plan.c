@@ -142,7 +142,8 @@ static void env_refs_of(struct an_comply_plan *p, const char *file)
 }
 
 /* A test of the wrong protocol: an ACP suite run as AG-UI, and an ACP
- * test run as MCP (MCP has no sessions: a newSession step is a mistake). */
+ * test run as MCP (MCP has no sessions: a newSession step is a mistake),
+ * an MCP test with mcpHttp steps run as ACP. */
 static int protocol_check(struct an_comply_plan *p, const struct an_jsont *t)
 {
     if (t->protocol != p->proto->steps)
@@ -154,6 +155,11 @@ static int protocol_check(struct an_comply_plan *p, const struct an_jsont *t)
         if (t->steps[s].kind == AN_JSONT_NEW_SESSION)
             return an_comply_plan_fail(
                 p, AN_ESCHEMA, "%s: steps[%zu]: newSession is an ACP step, but --protocol is %s",
+                t->file, s, p->protocol);
+    for (size_t s = 0; !p->proto->http_steps && s < t->nsteps; s++)
+        if (t->steps[s].kind == AN_JSONT_MCP_HTTP)
+            return an_comply_plan_fail(
+                p, AN_ESCHEMA, "%s: steps[%zu]: mcpHttp is an MCP step, but --protocol is %s",
                 t->file, s, p->protocol);
     return 0;
 }

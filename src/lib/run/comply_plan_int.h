@@ -17,6 +17,7 @@ struct an_comply_protocol {
     enum an_jsont_protocol steps;        /* the step kinds its tests have */
     enum an_comply_proto wire;           /* what a stdio runner says (run/comply.h) */
     bool sessions;                       /* newSession steps make sense */
+    bool http_steps;                     /* mcpHttp steps make sense (MCP over HTTP) */
     void (*probe)(const struct an_comply_spec *, struct an_comply_agent *,
                   const struct an_comply_opts *);
     void (*run)(const struct an_comply_spec *, const struct an_comply_agent *,

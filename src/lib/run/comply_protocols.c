@@ -25,6 +25,7 @@ static const struct an_comply_protocol protocols[] = {
      .label = "MCP",
      .steps = AN_JSONT_ACP, /* the same JSON-RPC steps, without sessions */
      .wire = AN_COMPLY_PROTO_MCP,
+     .http_steps = true,
      .probe = an_comply_probe,
      .run = an_comply_run,
      .probe_what = "initialize"},

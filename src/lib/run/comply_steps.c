@@ -195,7 +195,7 @@ static void report_unmet(struct eng *e, const struct an_jsont_step *st, json_t *
 }
 
 /* A window's length after --timeout-scale (at least 1 ms). */
-static int64_t window(const struct eng *e, int64_t ms)
+int64_t comply_window(const struct eng *e, int64_t ms)
 {
     double f = e->o->timeout_scale > 0 ? e->o->timeout_scale : 1.0;
     int64_t w = (int64_t)((double)ms * f + 0.5);
@@ -209,7 +209,7 @@ bool comply_step_expect(struct eng *e, const struct an_jsont_step *st)
     long *assign = an_xcalloc(st->nmsgs, sizeof *assign);
     size_t *cand = NULL;
     bool ok = false;
-    int64_t deadline = an_clock_mono_ms() + window(e, st->ms);
+    int64_t deadline = an_clock_mono_ms() + comply_window(e, st->ms);
     for (;;) {
         /* patterns are resolved each round: a reply may have set a variable */
         bool res_ok = true;
@@ -251,7 +251,7 @@ bool comply_step_expect(struct eng *e, const struct an_jsont_step *st)
         int64_t left = deadline - an_clock_mono_ms();
         if (left <= 0 || e->closed) {
             /* the window as written, not as measured: reports stay stable */
-            report_unmet(e, st, pats, assign, cand, ncand, window(e, st->ms));
+            report_unmet(e, st, pats, assign, cand, ncand, comply_window(e, st->ms));
             break;
         }
         comply_pump(e, left);
@@ -267,7 +267,7 @@ bool comply_step_expect(struct eng *e, const struct an_jsont_step *st)
 bool comply_step_forbid(struct eng *e, const struct an_jsont_step *st)
 {
     size_t from = e->nobs;
-    comply_pump_all(e, window(e, st->ms));
+    comply_pump_all(e, comply_window(e, st->ms));
     bool ok = true;
     for (size_t k = from; k < e->nobs; k++) {
         const struct obs *ob = &e->obs[k];
@@ -305,7 +305,7 @@ bool comply_step_forbid(struct eng *e, const struct an_jsont_step *st)
             struct an_buf b = AN_BUF_INIT;
             an_buf_printf(&b, "agent sent forbidden request '%s' %.1f s into a %lld ms window",
                           method, (double)(ob->mono_ms - (e->start_mono)) / 1000.0,
-                          (long long)window(e, st->ms));
+                          (long long)comply_window(e, st->ms));
             u->message = an_buf_detach(&b, NULL);
             u->closest = an_json_compact(ob->msg);
             json_t *fm = json_pack("{s:[s]}", "methods", st->methods[i]);

@@ -1,0 +1,352 @@
+/*
+ * The `mcpHttp` step: one HTTP request of an MCP test to the server's
+ * Streamable HTTP endpoint, sent by the engine itself (not through the
+ * bridge), so that the test sees HTTP: the headers it sends or leaves
+ * out, the status and headers of the answer, a DELETE.
+ *
+ * The test keeps its own session: the Mcp-Session-Id of the last answer
+ * that carried one goes on every later mcpHttp request but an initialize
+ * (unless the step says `session: false` or names the header itself). The outcome the
+ * step's expectation is matched against (docs/comply.md "Steps that see
+ * HTTP"):
+ *   status    completed (an answer came, any HTTP status) | timeout |
+ *             transport_error
+ *   error     what went wrong, or null
+ *   http      {"status": 400, "contentType": "...", "headers": {lower-case
+ *             name: value}}
+ *   messages  the JSON-RPC messages of the answer: a JSON body, or each
+ *             SSE event's data (an event stream is read until the answer
+ *             to the request's id; one for a GET, a DELETE or a
+ *             notification is not read past its headers)
+ *   body      the start of a body that is not JSON (else null)
+ */
+#include "run/comply_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/buf.h"
+#include "core/cancel.h"
+#include "core/json.h"
+#include "core/jsonmatch.h"
+#include "proto/http.h"
+#include "proto/sse.h"
+#include "run/comply_agui.h"
+
+#define MAX_ANSWER (16u << 20) /* one step's answer */
+#define BODY_SHOWN 2000
+#define HEADERS_MAX 64
+
+struct hx {
+    const struct an_http_resp *resp;
+    const json_t *rid; /* the request's id, or NULL: read no stream */
+    json_t *headers;   /* lower-case name -> value */
+    json_t *messages;
+    struct an_sse_parser sse;
+    struct an_buf body;
+    bool done; /* what the step waits for is in: the transfer was stopped */
+};
+
+static size_t on_header(char *line, size_t size, size_t nitems, void *ud)
+{
+    struct hx *x = ud;
+    size_t n = size * nitems;
+    if (!strncmp(line, "HTTP/", 5)) { /* a new answer (after a 100): its own headers */
+        json_object_clear(x->headers);
+        return n;
+    }
+    if (n <= 2 && !x->rid) { /* the end of the headers: an event stream is not read */
+        const char *ct = an_json_str(x->headers, "content-type");
+        if (ct && !strncasecmp(ct, "text/event-stream", 17)) {
+            x->done = true;
+            return 0;
+        }
+        return n;
+    }
+    const char *colon = memchr(line, ':', n);
+    if (!colon || json_object_size(x->headers) >= HEADERS_MAX)
+        return n;
+    char name[128];
+    size_t k = (size_t)(colon - line);
+    if (!k || k >= sizeof name)
+        return n;
+    for (size_t i = 0; i < k; i++)
+        name[i] = (char)(line[i] >= 'A' && line[i] <= 'Z' ? line[i] + 32 : line[i]);
+    name[k] = '\0';
+    const char *v = colon + 1;
+    size_t vl = n - k - 1;
+    while (vl && (*v == ' ' || *v == '\t'))
+        v++, vl--;
+    while (vl && (v[vl - 1] == '\r' || v[vl - 1] == '\n' || v[vl - 1] == ' '))
+        vl--;
+    char *val = an_utf8_lossy(v, vl);
+    json_object_set_new(x->headers, name, json_string(val));
+    free(val);
+    return n;
+}
+
+static void add_message(struct hx *x, const char *p, size_t n)
+{
+    json_t *m = an_json_parse(p, n, NULL, 0);
+    if (!m)
+        m = an_json_lossy(p, n);
+    if (x->rid && json_is_object(m) && json_equal(json_object_get(m, "id"), (json_t *)x->rid) &&
+        !json_object_get(m, "method"))
+        x->done = true;
+    json_array_append_new(x->messages, m);
+}
+
+static int on_event(void *ud, const struct an_sse_event *ev)
+{
+    struct hx *x = ud;
+    if (ev->len) /* a priming event (an id, no data) carries nothing */
+        add_message(x, ev->data, ev->len);
+    return x->done ? AN_EINTERNAL : 0;
+}
+
+static bool is_sse(const struct hx *x)
+{
+    return !strncasecmp(x->resp->content_type, "text/event-stream", 17);
+}
+
+static int on_data(void *ud, const char *p, size_t n)
+{
+    struct hx *x = ud;
+    if (!is_sse(x))
+        return an_buf_append(&x->body, p, n) ? AN_ELIMIT : 0;
+    if (!x->rid) { /* a stream the step does not read: its headers were the answer */
+        x->done = true;
+        return AN_EINTERNAL;
+    }
+    int rc = an_sse_feed(&x->sse, p, n);
+    return x->done ? AN_EINTERNAL : rc;
+}
+
+/* The outcome object (above) of a finished exchange. New reference. */
+static json_t *outcome(struct hx *x, int rc, const struct an_err *err, long status)
+{
+    json_t *o = json_object();
+    const char *st = "completed", *why = NULL;
+    if (x->done || !rc || rc == AN_EHTTP) {
+        if (!is_sse(x) && x->body.len) {
+            json_t *j = an_json_parse(x->body.data, x->body.len, NULL, 0);
+            if (json_is_array(j))
+                json_array_extend(x->messages, j);
+            else if (j)
+                json_array_append(x->messages, j);
+            else {
+                char *b = an_utf8_lossy(x->body.data,
+                                        x->body.len < BODY_SHOWN ? x->body.len : BODY_SHOWN);
+                json_object_set_new(o, "body", json_string(b));
+                free(b);
+            }
+            json_decref(j);
+        }
+    } else if (rc == AN_ETIMEOUT) {
+        st = "timeout", why = err->msg;
+    } else {
+        st = "transport_error", why = err->msg;
+    }
+    if (!json_object_get(o, "body"))
+        json_object_set_new(o, "body", json_null());
+    json_object_set_new(o, "status", json_string(st));
+    json_object_set_new(o, "error", why ? json_string(why) : json_null());
+    json_object_set_new(o, "http", json_pack("{s:I,s:s,s:O}", "status", (json_int_t)status,
+                                             "contentType", x->resp->content_type, "headers",
+                                             x->headers));
+    json_object_set(o, "messages", x->messages);
+    return o;
+}
+
+struct hreq {
+    const char *url, *method, *accept, *body;
+    const json_t *headers, *rid;
+    int64_t window_ms;
+};
+
+static json_t *exchange(const struct hreq *rq)
+{
+    struct hx x = {.rid = rq->rid, .headers = json_object(), .messages = json_array()};
+    an_sse_init(&x.sse, MAX_ANSWER, on_event, &x);
+    an_buf_init(&x.body, MAX_ANSWER);
+    size_t nh = json_object_size(rq->headers), k = 0;
+    struct an_kv *kv = an_xcalloc(nh + 1, sizeof *kv);
+    const char *name;
+    json_t *val;
+    json_object_foreach((json_t *)rq->headers, name, val)
+    {
+        kv[k].name = name;
+        kv[k++].value = json_string_value(val);
+    }
+    bool get = !strcmp(rq->method, "GET"), bodyless = get || !strcmp(rq->method, "DELETE");
+    struct an_http_req req = AN_HTTP_REQ_INIT;
+    req.url = rq->url;
+    req.accept = rq->accept;
+    req.content_type = bodyless ? NULL : "application/json";
+    req.headers = kv;
+    req.nheaders = k;
+    req.body = bodyless ? NULL : rq->body;
+    req.body_len = bodyless ? 0 : strlen(rq->body);
+    req.timeout_ms = rq->window_ms;
+    req.max_body = MAX_ANSWER;
+    req.every_body = true;
+    req.on_data = on_data;
+    req.ud = &x;
+    struct an_http_resp resp;
+    memset(&resp, 0, sizeof resp);
+    x.resp = &resp;
+    struct an_http_xfer xf;
+    struct an_err err = AN_ERR_INIT;
+    int rc = an_http_xfer_init(&xf, &req, &resp, &err);
+    if (!rc) {
+        if (get)
+            curl_easy_setopt(xf.easy, CURLOPT_HTTPGET, 1L);
+        else if (bodyless)
+            curl_easy_setopt(xf.easy, CURLOPT_CUSTOMREQUEST, rq->method);
+        curl_easy_setopt(xf.easy, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(xf.easy, CURLOPT_HEADERDATA, &x);
+        curl_easy_setopt(xf.easy, CURLOPT_XFERINFOFUNCTION, an_http_cancel_progress);
+        curl_easy_setopt(xf.easy, CURLOPT_NOPROGRESS, 0L);
+        CURLcode cc = curl_easy_perform(xf.easy);
+        rc = an_http_xfer_done(&xf, cc, &err);
+        if (cc == CURLE_OPERATION_TIMEDOUT)
+            rc = AN_ETIMEOUT;
+        an_http_xfer_release(&xf);
+    }
+    json_t *o = outcome(&x, rc, &err, resp.status);
+    free(kv);
+    an_sse_release(&x.sse);
+    an_buf_release(&x.body);
+    json_decref(x.headers);
+    json_decref(x.messages);
+    return o;
+}
+
+static bool has_header(const json_t *headers, const char *name)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)headers, k, v)
+    {
+        if (!strcasecmp(k, name))
+            return true;
+    }
+    return false;
+}
+
+/* The test's session: the id the last answer minted, kept for the next
+ * steps. */
+static void keep_session(struct eng *e, const json_t *o)
+{
+    const char *sid = an_json_str(json_object_get(json_object_get(o, "http"), "headers"),
+                                  "mcp-session-id");
+    if (!sid)
+        return;
+    free(e->http_sid);
+    e->http_sid = an_xstrdup(sid);
+}
+
+/* naUnless: the answer shows the test does not apply (a server without
+ * sessions, one that does not let clients end them): NA, its reason. */
+static bool not_applicable(struct eng *e, const struct an_jsont_agui *g, const json_t *o)
+{
+    if (!g->na_unless || an_jm_match(g->na_unless, o))
+        return false;
+    char *d = comply_agui_describe(o);
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_printf(&b, "%s (%s)", g->na_reason, d);
+    free(d);
+    free(e->na);
+    e->na = an_buf_detach(&b, NULL);
+    return true;
+}
+
+/* The first difference leads an unmet entry's message, so the progress
+ * line says what came ("http.status: expected /^404$/, got 400"). */
+static void say_what_differs(struct an_comply_test *out, size_t from)
+{
+    for (size_t i = from; i < out->nunmet; i++) {
+        struct an_comply_unmet *u = &out->unmet[i];
+        if (!u->ndiff || !u->diff[0])
+            continue;
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_printf(&b, "%s (%s)", u->diff[0], u->message);
+        free(u->message);
+        u->message = an_buf_detach(&b, NULL);
+    }
+}
+
+bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st)
+{
+    const struct an_jsont_agui *g = st->agui;
+    struct an_err err = AN_ERR_INIT;
+    json_t *headers = NULL, *js = NULL, *expect = NULL, *any_of = NULL, *o = NULL;
+    char *accept = NULL, *body = NULL;
+    long *matched = NULL;
+    bool ok = false;
+    if ((g->headers && an_jsont_resolve(g->headers, &e->vars, false, &headers, &err)) ||
+        (g->accept && an_jsont_resolve_str(g->accept, &e->vars, false, &accept, &err)) ||
+        (g->json && an_jsont_resolve(g->json, &e->vars, false, &js, &err)) ||
+        (g->body && an_jsont_resolve_str(g->body, &e->vars, false, &body, &err)) ||
+        an_jsont_resolve(g->expect, &e->vars, true, &expect, &err) ||
+        (g->any_of && an_jsont_resolve(g->any_of, &e->vars, true, &any_of, &err))) {
+        comply_unmet_add(e, "step", (int)st->index, "mcpHttp: %s", err.msg);
+        goto done;
+    }
+    if (!headers)
+        headers = json_object();
+    /* an initialize starts a new session: it carries none */
+    bool init = !strcmp(an_json_str(js, "method") ? an_json_str(js, "method") : "", "initialize");
+    if (!g->no_session && !init && e->http_sid && !has_header(headers, "Mcp-Session-Id"))
+        json_object_set_new(headers, "Mcp-Session-Id", json_string(e->http_sid));
+    const char *verb = g->method ? g->method : "POST";
+    if (js && !body)
+        body = an_json_compact(js);
+    const json_t *rid = json_object_get(js, "method") ? json_object_get(js, "id") : NULL;
+    struct hreq rq = {.url = e->http_url,
+                      .method = verb,
+                      .accept = accept                     ? accept
+                                : !strcmp(verb, "POST")    ? "application/json, text/event-stream"
+                                : !strcmp(verb, "GET")     ? "text/event-stream"
+                                                           : NULL,
+                      .body = body ? body : "",
+                      .headers = headers,
+                      .rid = rid,
+                      .window_ms = comply_window(e, st->ms)};
+    if (e->o->verbose) { /* -v: the request and what came back */
+        char *h = an_json_compact(headers);
+        struct an_buf v = AN_BUF_INIT;
+        an_buf_printf(&v, "%s %s %s %s", verb, rq.url, h, body ? body : "");
+        comply_vframe(e, true, v.data, v.len);
+        an_buf_release(&v);
+        free(h);
+    }
+    o = exchange(&rq);
+    if (e->o->verbose) {
+        char *d = an_json_compact(o);
+        comply_vframe(e, false, d, strlen(d));
+        free(d);
+    }
+    keep_session(e, o);
+    json_array_extend(e->http_seen, json_object_get(o, "messages"));
+    size_t before = e->out->nunmet;
+    ok = comply_agui_judge(expect, any_of, o, (int)st->index, e->out, &matched);
+    if (!ok && !strcmp(an_json_str(o, "status"), "completed"))
+        say_what_differs(e->out, before);
+    if (ok && not_applicable(e, g, o))
+        ok = false;
+    else if (ok)
+        ok = comply_captures(e->out, &e->vars, st, o, matched);
+    ok = ok && !an_cancelled();
+done:
+    free(matched);
+    json_decref(o);
+    json_decref(js);
+    json_decref(headers);
+    json_decref(expect);
+    json_decref(any_of);
+    free(accept);
+    free(body);
+    return ok;
+}
