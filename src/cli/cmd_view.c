@@ -81,6 +81,23 @@ static void usage(void)
          "2 invalid invocation or no history yet.");
 }
 
+/* A config found by walking up, not named with -c: its errors are shown,
+ * and the view still starts (with the default caps), so that a broken
+ * config does not hide the history. */
+static int load_found(struct an_suite **suite, struct an_load_opts *lo)
+{
+    struct an_errlist errs = {0};
+    if (an_suite_load(suite, lo, &errs)) {
+        cli_print_errors(stderr, &errs, lo->mem, lo->nmem);
+        fprintf(stderr, "ananke: warning: view: %s has %zu error%s (above); the view starts with "
+                        "its default caps\n",
+                lo->config_path, errs.n, errs.n == 1 ? "" : "s");
+        *suite = NULL;
+    }
+    an_errlist_release(&errs);
+    return 0;
+}
+
 /* The database: --history, ANANKE_HISTORY, else the project's (as
  * `ananke history` finds it). The caps: the `view:` block of the config
  * (-c FILE, else the one found walking up), when there is one. */
@@ -97,11 +114,13 @@ static int db_path(const struct view_args *a, char **out, struct an_view_opts *o
         struct an_load_opts lo = AN_LOAD_OPTS_INIT;
         lo.config_path = cfg;
         lo.config_only = true;
-        int rc = cli_load_opts(suite, &lo);
+        int rc = found ? load_found(suite, &lo) : cli_load_opts(suite, &lo);
         if (rc) {
             free(found);
             return rc;
         }
+    }
+    if (*suite) {
         o->max_rows = (*suite)->config.view.max_rows;
         o->max_page_bytes = (*suite)->config.view.max_page_bytes;
         o->max_results_bytes = (*suite)->config.view.max_results_bytes;

@@ -81,4 +81,18 @@ set +e
 "$ANANKE" view -c bad-key.yaml --history "$db" >out/badkey 2>&1; n=$?
 set -e
 [ "$n" = 2 ] && grep -q "bad-key.yaml:7:3: unknown key 'max_row'" out/badkey || fail "bad key: $n $(cat out/badkey)"
+# a broken config found by walking up (not named with -c) does not hide the
+# history: its errors are shown, and the view starts with the default caps
+cp out/proj/ananke.config.yaml out/proj/good.yaml
+printf 'version: "1.0"\ntarget: [\n' >out/proj/ananke.config.yaml
+(cd out/proj && exec "$ANANKE" view --port 0) >out/found.out 2>out/found.err &
+pid=$!
+for _ in $(seq 100); do grep -q '^ananke view: http' out/found.out 2>/dev/null && break; sleep 0.05; done
+url=$(sed -n 's|^ananke view: \(http://127\.0\.0\.1:[0-9]*/\) .*|\1|p' out/found.out)
+cp out/proj/good.yaml out/proj/ananke.config.yaml
+[ -n "$url" ] || fail "a broken found config stopped the view: $(cat out/found.out out/found.err)"
+grep -q "ananke.config.yaml:3:1: invalid YAML" out/found.err || fail "no error at its place: $(cat out/found.err)"
+grep -q "warning: view: .*ananke.config.yaml has 1 error (above); the view starts with its default caps" out/found.err ||
+  fail "no warning: $(cat out/found.err)"
+get "${url}api/runs" | jq -e 'length == 3' >/dev/null || fail "the history under a broken config"
 echo "view-caps: ok"
