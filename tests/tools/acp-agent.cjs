@@ -4,6 +4,7 @@
 // path, docs/tools.md "Parallel runs"). The prompt is a script, one command a
 // line:
 //   call TOOL JSON   call the tool, report the call and its result's text
+//                    ($OWN_URL in JSON: the tool server's URL as given)
 //   sleep MS         wait MS milliseconds
 // Used by tests/tools/attribution.sh.
 'use strict';
@@ -34,6 +35,15 @@ async function mcp() {
   return c;
 }
 
+// the URL of the first tool server as given (http: its url; stdio: --url's value)
+function ownUrl() {
+  const s = servers[0] || {};
+  if (s.url) return s.url;
+  const a = s.args || [];
+  const i = a.indexOf('--url');
+  return i >= 0 ? a[i + 1] : '';
+}
+
 async function prompt(id, p) {
   const text = (p.prompt || []).filter((b) => b.type === 'text').map((b) => b.text).join('\n');
   let n = 0;
@@ -41,7 +51,7 @@ async function prompt(id, p) {
     const m = /^(call|sleep)\s+(\S+)\s*(.*)$/.exec(line.trim());
     if (!m) continue;
     if (m[1] === 'sleep') { await new Promise((r) => setTimeout(r, Number(m[2]))); continue; }
-    const name = m[2], args = m[3] ? JSON.parse(m[3]) : {};
+    const name = m[2], args = m[3] ? JSON.parse(m[3].split('$OWN_URL').join(ownUrl())) : {};
     const toolCallId = 'c' + n++;
     update(p.sessionId, { sessionUpdate: 'tool_call', toolCallId, title: name, kind: 'other', status: 'in_progress', rawInput: args });
     let said;

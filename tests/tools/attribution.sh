@@ -9,6 +9,7 @@
 #   given stdio entries (ananke tool-proxy NAME --url OWN_URL);
 # - one shared agent (target.start, the shared path) with -j 2: both tests
 #   end as an ERROR naming the call and the fix; with -j 1 they pass.
+# - --record: the token echoed into a call is in no file of the recording;
 # - the proxy's paths: an unknown token, a malformed one and other paths
 #   are 404.
 # Called by tests/tools/run.sh (which sets ANANKE_BUILD); runs alone too.
@@ -114,6 +115,14 @@ want = ("say own=200 shared=200 other=404 upper=404 short=404 long=404 dots=404 
 assert got == want, got
 PY
 check "the test's own path and the shared one answer; another token, a changed or traversing path: 404"
+
+# the recording's tools/NAME.jsonl: the agent put its own URL (the token)
+# into the call's arguments and the server echoed it; neither is written
+run record 0 --record "$tmp/rec" &&
+grep -q '"name":"echo"' "$tmp/rec/tools/everything.jsonl" &&
+grep -q 'my tools are at http://127.0.0.1:[0-9]*/t/\[redacted\]/mcp' "$tmp/rec/tools/everything.jsonl" &&
+! grep -REq '/t/[0-9a-f]{32}/' "$tmp/rec"
+check "a recording holds no test's token (tools/everything.jsonl, arguments and result)"
 
 exit_on=$((bad > 0))
 echo "attribution: $ok passed, $bad failed"

@@ -7,6 +7,7 @@
 
 #include "core/port.h"
 #include "ananke/err.h"
+#include "tools/tape.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct an_tool_ctx *live;
@@ -33,6 +34,7 @@ struct an_tool_ctx *an_tool_ctx_new(const struct an_test *test)
         c->token[2 * i] = hex[raw[i] >> 4];
         c->token[2 * i + 1] = hex[raw[i] & 15];
     }
+    an_tape_secret(c->token); /* a recording never shows it (tools/tape.h) */
     c->test = test;
     const char *key = test ? (test->id ? test->id : test->name) : NULL;
     c->key = key ? an_xstrdup(key) : NULL;

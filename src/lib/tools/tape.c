@@ -5,12 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/json.h"
+#include "ananke/err.h"
 #include "tools/tools.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static bool keep;
-static json_t *kept; /* {SERVER: [line, ...]} */
+static json_t *kept;   /* {SERVER: [line, ...]} */
+static char **tokens;  /* every test's proxy path token while kept: secrets */
+static size_t ntokens;
 
 void an_tools_tape_keep(void)
 {
@@ -88,10 +92,85 @@ void an_tape_answer(const char *server, const char *method, const json_t *answer
     pthread_mutex_unlock(&mu);
 }
 
+void an_tape_secret(const char *token)
+{
+    pthread_mutex_lock(&mu);
+    if (keep && token && *token) {
+        tokens = an_xrealloc(tokens, (ntokens + 1) * sizeof *tokens);
+        tokens[ntokens++] = an_xstrdup(token);
+    }
+    pthread_mutex_unlock(&mu);
+}
+
+/* s with every token replaced by "[redacted]"; NULL when it holds none */
+static char *scrub_text(const char *s)
+{
+    struct an_buf b = AN_BUF_INIT;
+    bool any = false;
+    while (*s) {
+        size_t at = 0, len = 0;
+        const char *first = NULL;
+        for (size_t i = 0; i < ntokens; i++) {
+            const char *hit = strstr(s, tokens[i]);
+            if (hit && (!first || hit < first))
+                first = hit, len = strlen(tokens[i]);
+        }
+        if (!first) {
+            an_buf_puts(&b, s);
+            break;
+        }
+        at = (size_t)(first - s);
+        an_buf_append(&b, s, at);
+        an_buf_puts(&b, "[redacted]");
+        s = first + len;
+        any = true;
+    }
+    if (!any) {
+        an_buf_release(&b);
+        return NULL;
+    }
+    return an_buf_detach(&b, NULL);
+}
+
+/* v's strings (object keys too) without a token, in place where possible */
+static json_t *scrub(json_t *v)
+{
+    if (json_is_string(v)) {
+        char *t = scrub_text(json_string_value(v));
+        if (!t)
+            return v;
+        json_decref(v);
+        v = json_string(t);
+        free(t);
+        return v ? v : json_string("[redacted]"); /* not UTF-8 after the cut: all of it */
+    }
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            json_array_set_new(v, i, scrub(json_incref(json_array_get(v, i))));
+        return v;
+    }
+    if (json_is_object(v)) {
+        json_t *out = json_object();
+        const char *k;
+        json_t *e;
+        json_object_foreach(v, k, e)
+        {
+            char *nk = scrub_text(k);
+            json_object_set_new(out, nk ? nk : k, scrub(json_incref(e)));
+            free(nk);
+        }
+        json_decref(v);
+        return out;
+    }
+    return v;
+}
+
 json_t *an_tools_tape(void)
 {
     pthread_mutex_lock(&mu);
     json_t *v = kept ? json_deep_copy(kept) : NULL;
+    if (v && ntokens)
+        v = scrub(v);
     pthread_mutex_unlock(&mu);
     return v;
 }
@@ -101,5 +180,10 @@ void an_tape_release(void)
     pthread_mutex_lock(&mu);
     json_decref(kept);
     kept = NULL;
+    for (size_t i = 0; i < ntokens; i++)
+        free(tokens[i]);
+    free(tokens);
+    tokens = NULL;
+    ntokens = 0;
     pthread_mutex_unlock(&mu);
 }

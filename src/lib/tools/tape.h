@@ -19,6 +19,10 @@ void an_tape_call(const char *test, size_t turn, const char *server, const json_
 /* The answer to another request (initialize, tools/list ...); only the
  * first of each method per server is kept. */
 void an_tape_answer(const char *server, const char *method, const json_t *answer);
+/* A test's proxy path token (tools/ctx.c): replaced by "[redacted]" wherever
+ * it is in what an_tools_tape() gives (an agent may echo its tool URL into
+ * a call's arguments). Kept only while a recorder keeps the traffic. */
+void an_tape_secret(const char *token);
 /* Forget everything kept (an_tools_down). */
 void an_tape_release(void);
 
