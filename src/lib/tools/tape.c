@@ -12,8 +12,8 @@
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static bool keep;
-static json_t *kept;   /* {SERVER: [line, ...]} */
-static char **tokens;  /* every test's proxy path token while kept: secrets */
+static json_t *kept;  /* {SERVER: [line, ...]} */
+static char **tokens; /* every test's proxy path token while kept: secrets */
 static size_t ntokens;
 
 void an_tools_tape_keep(void)
