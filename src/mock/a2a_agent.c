@@ -9,6 +9,7 @@
 #include "core/buf.h"
 #include "core/json.h"
 #include "core/spec_names.h"
+#include "mock_mcp.h"
 #include "proto/a2a_rest.h"
 #include "proto/a2a_v1.h"
 
@@ -348,6 +349,35 @@ static bool starts(const char *s, const char *prefix, const char **rest)
 
 enum ending { END_CLOSE, END_STALL, END_CUT, END_GARBAGE };
 
+/* tool:SERVER:TOOL [JSON]: the call made on the MCP tool server SERVER (a
+ * name in $ANANKE_TOOL_SERVERS, or a URL; docs/mock.md "Calling MCP
+ * tools"), its result's content as the artifact `tool:TOOL`: A2A has no
+ * tool calls of its own, so the agent reports none. */
+static void play_tool(struct run *r, const char *spec)
+{
+    const char *args_at = strchr(spec, ' ');
+    char *head = an_xstrndup(spec, args_at ? (size_t)(args_at - spec) : strlen(spec));
+    char *colon = strrchr(head, ':');
+    json_t *args = args_at ? json_loads(args_at + 1, 0, NULL) : NULL;
+    char buf[300];
+    if (!colon || colon == head || !colon[1] || (args_at && !json_is_object(args))) {
+        snprintf(buf, sizeof buf, "cannot do: tool:%.200s (want tool:SERVER:TOOL {JSON object})",
+                 spec);
+        emit_status(r, ST_FAILED, buf);
+    } else {
+        *colon = '\0';
+        json_t *res = mock_mcp_call(head, NULL, colon + 1, args, 0);
+        char *text = mock_mcp_content_text(res);
+        snprintf(buf, sizeof buf, "tool:%.200s", colon + 1);
+        emit_artifact(r, buf, json_pack("[o]", part_text(r->a, text)), false, true);
+        emit_status(r, ST_COMPLETED, NULL);
+        free(text);
+        json_decref(res);
+    }
+    json_decref(args);
+    free(head);
+}
+
 /* Play a new task's behaviour for `text` into r; returns how its stream ends. */
 static enum ending play(struct run *r, const char *text, const char *ctx)
 {
@@ -384,6 +414,8 @@ static enum ending play(struct run *r, const char *text, const char *ctx)
     } else if (starts(text, "fail:", &rest)) {
         snprintf(buf, sizeof buf, "cannot do: %.400s", rest);
         emit_status(r, ST_FAILED, buf);
+    } else if (starts(text, "tool:", &rest)) {
+        play_tool(r, rest);
     } else if (starts(text, "data:", &rest)) {
         json_t *data = json_pack("{s:s,s:i}", "echo", rest, "n", 3);
         json_t *file = a->v03 ? json_pack("{s:s,s:{s:s,s:s,s:s}}", "kind", "file", "file", "uri",
