@@ -83,6 +83,14 @@ same "1.0 CancelTask of a finished task is -32002" -32002 "$(jq .error.code "$TM
 rpc "$U10" 1.0 SendMessage "$(msg10 "fail:launch")" >"$TMP/a"
 same "1.0 fail: a failed task" '"TASK_STATE_FAILED cannot do: launch"' \
     "$(jq '.result.task.status | .state + " " + .message.parts[0].text' "$TMP/a")"
+rpc "$U10" 1.0 SendMessage "$(msg10 "tool:everything")" >"$TMP/a"
+same "1.0 tool: a malformed tool request fails, saying the form" \
+    '"TASK_STATE_FAILED cannot do: tool:everything (want tool:SERVER:TOOL {JSON object})"' \
+    "$(jq '.result.task.status | .state + " " + .message.parts[0].text' "$TMP/a")"
+rpc "$U10" 1.0 SendMessage "$(msg10 'tool:nowhere:echo {"message": "x"}')" >"$TMP/a"
+same "1.0 tool: an unknown tool server is a tool error in the artifact" \
+    '["tool:echo",true]' \
+    "$(jq -c '.result.task.artifacts[0] | [.name, (.parts[0].text | test("tool error"))]' "$TMP/a")"
 rpc "$U10" 1.0 SendStreamingMessage "$(msg10 hello)" >"$TMP/s"
 same "1.0 stream: content type" text/event-stream "$(grep -i '^content-type:' "$TMP/hdr" | tr -d '\r' | awk '{print $2}')"
 same "1.0 stream: task, working, artifact, completed" '["task:TASK_STATE_SUBMITTED","statusUpdate:TASK_STATE_WORKING","artifactUpdate","statusUpdate:TASK_STATE_COMPLETED"]' \
