@@ -293,29 +293,15 @@ static json_t *exchange(const struct request *rq, FILE *log, const struct an_com
                      .v1_in = rq->v1_in};
     size_t max_event = opts->max_event_bytes ? opts->max_event_bytes : MAX_EVENT_BYTES;
     an_sse_init(&x.sse, max_event, on_event, &x);
-    size_t nh = json_object_size(rq->headers), k = 0;
-    struct an_kv *kv = an_xcalloc(nh + 1, sizeof *kv);
-    const char *name;
-    json_t *val;
-    json_object_foreach((json_t *)rq->headers, name, val)
-    {
-        kv[k].name = name;
-        kv[k++].value = json_string_value(val);
-    }
-    bool get = !strcmp(rq->method, "GET"), bodyless = get || !strcmp(rq->method, "DELETE");
-    struct an_http_req req = AN_HTTP_REQ_INIT;
-    req.url = rq->url;
+    struct an_http_req req;
+    struct an_kv *kv = an_comply_http_req(&req, rq->url, rq->method, rq->headers, rq->body);
     req.accept = rq->accept;
-    req.content_type = bodyless ? NULL : "application/json";
-    req.headers = kv;
-    req.nheaders = k;
-    req.body = bodyless ? NULL : rq->body;
-    req.body_len = bodyless ? 0 : strlen(rq->body);
     req.timeout_ms = rq->window_ms;
     req.max_body = x.max_body;
     req.every_body = true;
     req.on_data = on_body;
     req.ud = &x;
+    size_t nh = 0;
     if (opts->verbose) {
         char *s = an_redact_quoted(opts->redact, rq->body ? rq->body : "",
                                    rq->body ? strlen(rq->body) : 0, NULL, &nh);
@@ -329,10 +315,7 @@ static json_t *exchange(const struct request *rq, FILE *log, const struct an_com
     struct an_err herr = AN_ERR_INIT;
     int rc = an_http_xfer_init(&xf, &req, &resp, &herr);
     if (!rc) {
-        if (get)
-            curl_easy_setopt(xf.easy, CURLOPT_HTTPGET, 1L);
-        else if (bodyless)
-            curl_easy_setopt(xf.easy, CURLOPT_CUSTOMREQUEST, rq->method);
+        an_comply_http_method(&xf, rq->method);
         curl_easy_setopt(xf.easy, CURLOPT_XFERINFOFUNCTION, an_http_cancel_progress);
         curl_easy_setopt(xf.easy, CURLOPT_NOPROGRESS, 0L);
         CURLcode cc = curl_easy_perform(xf.easy);

@@ -282,22 +282,9 @@ static json_t *exchange(const char *url, const struct request *rq, FILE *log,
     an_sse_init(&io.sse, max_event, on_event, &io);
 
     /* headers from the test, after the defaults (a same name replaces) */
-    size_t nh = json_object_size(rq->headers), k = 0;
-    struct an_kv *kv = an_xcalloc(nh + 1, sizeof *kv);
-    const char *name;
-    json_t *val;
-    json_object_foreach((json_t *)rq->headers, name, val)
-    {
-        kv[k].name = name;
-        kv[k++].value = json_string_value(val);
-    }
-    struct an_http_req req = AN_HTTP_REQ_INIT;
-    req.url = url;
+    struct an_http_req req;
+    struct an_kv *kv = an_comply_http_req(&req, url, "POST", rq->headers, rq->body);
     req.accept = rq->accept ? rq->accept : "text/event-stream";
-    req.headers = kv;
-    req.nheaders = k;
-    req.body = rq->body;
-    req.body_len = strlen(rq->body);
     req.timeout_ms = rq->window_ms;
     req.max_body = max_body;
     req.on_data = on_body;

@@ -125,4 +125,19 @@ void comply_fill_meta(struct an_comply_test *out, const struct an_jsont *t);
 bool comply_captures(struct an_comply_test *out, struct an_vars *vars,
                      const struct an_jsont_step *st, const json_t *o, const long *matched);
 
+struct an_http_req;
+struct an_http_xfer;
+/* A step's HTTP request to url: method (GET and DELETE send no body and no
+ * Content-Type; anything else the body as application/json), then the
+ * test's headers (a JSON object of strings, sent after the defaults: a same
+ * name replaces them). Fills *req from AN_HTTP_REQ_INIT; returns the header
+ * array req points to (names and values borrowed from headers) for the
+ * caller to free once the transfer is done. */
+struct an_kv *an_comply_http_req(struct an_http_req *req, const char *url, const char *method,
+                                 const json_t *headers, const char *body);
+
+/* The method of a step's request on its initialised transfer: GET and
+ * DELETE (POST, libcurl's own for a body, needs nothing). */
+void an_comply_http_method(struct an_http_xfer *xf, const char *method);
+
 #endif

@@ -170,24 +170,9 @@ static json_t *exchange(const struct hreq *rq)
     struct hx x = {.rid = rq->rid, .headers = json_object(), .messages = json_array()};
     an_sse_init(&x.sse, MAX_ANSWER, on_event, &x);
     an_buf_init(&x.body, MAX_ANSWER);
-    size_t nh = json_object_size(rq->headers), k = 0;
-    struct an_kv *kv = an_xcalloc(nh + 1, sizeof *kv);
-    const char *name;
-    json_t *val;
-    json_object_foreach((json_t *)rq->headers, name, val)
-    {
-        kv[k].name = name;
-        kv[k++].value = json_string_value(val);
-    }
-    bool get = !strcmp(rq->method, "GET"), bodyless = get || !strcmp(rq->method, "DELETE");
-    struct an_http_req req = AN_HTTP_REQ_INIT;
-    req.url = rq->url;
+    struct an_http_req req;
+    struct an_kv *kv = an_comply_http_req(&req, rq->url, rq->method, rq->headers, rq->body);
     req.accept = rq->accept;
-    req.content_type = bodyless ? NULL : "application/json";
-    req.headers = kv;
-    req.nheaders = k;
-    req.body = bodyless ? NULL : rq->body;
-    req.body_len = bodyless ? 0 : strlen(rq->body);
     req.timeout_ms = rq->window_ms;
     req.max_body = MAX_ANSWER;
     req.every_body = true;
@@ -200,10 +185,7 @@ static json_t *exchange(const struct hreq *rq)
     struct an_err err = AN_ERR_INIT;
     int rc = an_http_xfer_init(&xf, &req, &resp, &err);
     if (!rc) {
-        if (get)
-            curl_easy_setopt(xf.easy, CURLOPT_HTTPGET, 1L);
-        else if (bodyless)
-            curl_easy_setopt(xf.easy, CURLOPT_CUSTOMREQUEST, rq->method);
+        an_comply_http_method(&xf, rq->method);
         curl_easy_setopt(xf.easy, CURLOPT_HEADERFUNCTION, on_header);
         curl_easy_setopt(xf.easy, CURLOPT_HEADERDATA, &x);
         curl_easy_setopt(xf.easy, CURLOPT_XFERINFOFUNCTION, an_http_cancel_progress);
