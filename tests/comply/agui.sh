@@ -14,8 +14,7 @@
 #     docs/comply-agui-broken.md are current (volatile parts normalised;
 #     ANANKE_UPDATE_DOCS=1 rewrites them instead of comparing);
 #  5. invalid files and invocations: exit 2, with file:line:col;
-#  6. Ctrl-C while a server holds a run open: exit 130 at once;
-#  7. the requirement IDs (tests/comply/agui-reqs.sh).
+#  6. Ctrl-C while a server holds a run open: exit 130 at once.
 # Prints "comply-agui: N passed, N failed"; exits non-zero on any failure.
 #
 #   ANANKE_BUILD=build-cagui tests/comply/agui.sh
@@ -227,9 +226,5 @@ printf 'input: strictly\nrules: []\n' >"$TMP/bad-input.yaml"
     { bad "mock: bad input value"; cat "$TMP/bad-input.err"; }
 "$ANANKE" comply --protocol nope --agent m=x >/dev/null 2>&1
 [ $? -eq 2 ] && ok "unknown protocol: exit 2" || bad "unknown protocol"
-
-# the requirement IDs (uses $TMP/mock.json, broken.json, encoder.json)
-# shellcheck source=agui-reqs.sh
-. "$HERE/agui-reqs.sh"
 
 finish
