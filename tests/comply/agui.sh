@@ -134,6 +134,7 @@ fi
 
 # 2. the broken mock: these tests fail, each for its bug; the others pass
 declare -A BROKEN_FAILS=(
+    [required.events.text-message]="protocol violation [open-before-use] at event #2 (TEXT_MESSAGE_CONTENT)"
     [required.run.lifecycle]="protocol violation [thread-id-echo] at event #1 (RUN_STARTED)"
     [required.run.same-thread-history]="timeout: no complete answer within 6000 ms"
     [required.input.missing-thread-id]='anyOf[0]: status: expected /^http_error$/, got "completed"'
@@ -194,6 +195,10 @@ elif serve encoder node "$PEERS/agui-server.mjs" 0 --port-file "$TMP/encoder.por
         [ "$st" = pass ] && ok "encoder: $id PASS" || bad "encoder: $id $st (want PASS)"
     done
 fi
+
+# requirement IDs: cited, judged, not_met per fault, docs/comply.md's table
+# shellcheck source=agui-reqs.sh
+. "$HERE/agui-reqs.sh"
 
 # 5. invalid files and invocations: exit 2 before anything is contacted
 mkdir -p "$TMP/bad"
