@@ -135,6 +135,7 @@ fi
 # 2. the broken mock: these tests fail, each for its bug; the others pass
 declare -A BROKEN_FAILS=(
     [required.events.text-message]="protocol violation [open-before-use] at event #2 (TEXT_MESSAGE_CONTENT)"
+    [required.events.chunks]="protocol violation [chunk-first-needs-id] at event #2 (TEXT_MESSAGE_CHUNK)"
     [required.events.fields]="protocol violation [required-field] at event #2 (TEXT_MESSAGE_START)"
     [required.run.ends-once]="protocol violation [nested-run-started] at event #2 (RUN_STARTED)"
     [required.run.lifecycle]="protocol violation [thread-id-echo] at event #1 (RUN_STARTED)"
