@@ -134,8 +134,14 @@ fi
 
 # 2. the broken mock: these tests fail, each for its bug; the others pass
 declare -A BROKEN_FAILS=(
+    [required.events.text-message]="protocol violation [open-before-use] at event #2 (TEXT_MESSAGE_CONTENT)"
+    [required.events.chunks]="protocol violation [chunk-first-needs-id] at event #2 (TEXT_MESSAGE_CHUNK)"
+    [required.events.fields]="protocol violation [required-field] at event #2 (TEXT_MESSAGE_START)"
+    [required.run.ends-once]="protocol violation [nested-run-started] at event #2 (RUN_STARTED)"
     [required.run.lifecycle]="protocol violation [thread-id-echo] at event #1 (RUN_STARTED)"
     [required.run.same-thread-history]="timeout: no complete answer within 6000 ms"
+    [required.input.all-fields]='HTTP 422: {"error":"tools, context and forwardedProps are not supported"}'
+    [required.input.unknown-field]="HTTP 400: {\"error\":\"unknown field 'anankeUnknownField'\"}"
     [required.input.missing-thread-id]='anyOf[0]: status: expected /^http_error$/, got "completed"'
     [required.input.wrong-type]='anyOf[0]: http.status: expected /^4[0-9][0-9]$/, got 500'
     [required.input.tool-result-history]='status: expected /^completed$/, got "http_error"'
@@ -194,6 +200,10 @@ elif serve encoder node "$PEERS/agui-server.mjs" 0 --port-file "$TMP/encoder.por
         [ "$st" = pass ] && ok "encoder: $id PASS" || bad "encoder: $id $st (want PASS)"
     done
 fi
+
+# requirement IDs: cited, judged, not_met per fault, docs/comply.md's table
+# shellcheck source=agui-reqs.sh
+. "$HERE/agui-reqs.sh"
 
 # 5. invalid files and invocations: exit 2 before anything is contacted
 mkdir -p "$TMP/bad"

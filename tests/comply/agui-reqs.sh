@@ -1,0 +1,80 @@
+# shellcheck shell=bash disable=SC2154
+# Sourced by tests/comply/agui.sh (uses its TMP, ok, bad, and the JSON results
+# of its sections 1 and 2): the AG-UI suite's requirement IDs.
+#  - every test of compliance/agui names requirements, every requirement of
+#    compliance/agui/requirements/1.1.json is cited by a test, and the run
+#    judges them (spec 1.1, a requirements table per agent);
+#  - on the good mock every requirement is met;
+#  - on the broken mock (one fault per failing test) exactly the requirements
+#    the failed tests cite are not_met, and every failing test cites some;
+#  - docs/comply.md's AG-UI requirement table is the suite's (generated here;
+#    ANANKE_UPDATE_DOCS=1 rewrites it).
+
+AGUI_SET=compliance/agui/requirements/1.1.json
+untagged=$(for f in compliance/agui/*.jsont; do
+    grep -q '"requirements": \["AGUI-' "$f" || basename "$f" .jsont
+done)
+[ -z "$untagged" ] && ok "agui: every test names its requirements" || bad "agui: tests without requirements: $untagged"
+cited=$(grep -ho '"AGUI-[A-Z]*-[0-9]*"' compliance/agui/*.jsont | sort -u | tr -d '"')
+uncited=$(jq -r '.requirements[].id' "$AGUI_SET" | sort | comm -23 - <(echo "$cited"))
+[ -z "$uncited" ] && ok "agui: every requirement of $AGUI_SET is cited" || bad "agui: not cited: $uncited"
+
+if [ -s "$TMP/mock.json" ]; then
+    nreq=$(jq '.requirements | length' "$AGUI_SET")
+    [ "$(jq -r .spec "$TMP/mock.json")" = 1.1 ] &&
+        [ "$(jq '.agents[0].requirements | length' "$TMP/mock.json")" = "$nreq" ] &&
+        ok "agui: the mock's run judges spec 1.1's $nreq requirements" ||
+        bad "agui: spec $(jq -r .spec "$TMP/mock.json"), $(jq '.agents[0].requirements | length' "$TMP/mock.json") requirements"
+    notmet=$(jq -r '[.agents[0].requirements | to_entries[] | select(.value.status != "met") | .key] | join(" ")' \
+        "$TMP/mock.json")
+    [ -z "$notmet" ] && ok "agui: mock: every requirement is met" || bad "agui: mock: not met: $notmet"
+    cov=$(jq -r '.agents[0].must_coverage | "\(.met)/\(.musts)"' "$TMP/mock.json")
+    musts=$(jq '[.requirements[] | select(.level == "MUST")] | length' "$AGUI_SET")
+    [ "$cov" = "$musts/$musts" ] && ok "agui: mock: MUST coverage $cov" || bad "agui: mock: MUST coverage $cov"
+else
+    bad "agui: no result of the good mock"
+fi
+
+if [ -s "$TMP/broken.json" ]; then
+    j=$TMP/broken.json
+    want=$(jq -r '[.agents[0].tests[] | select(.status == "fail") | .requirements[]] | unique | join(" ")' "$j")
+    got=$(jq -r '[.agents[0].requirements | to_entries[] | select(.value.status == "not_met") | .key] | sort | join(" ")' "$j")
+    [ -n "$want" ] && [ "$want" = "$got" ] && ok "agui: broken: the failed tests' requirements not_met: $got" ||
+        bad "agui: broken: cited by the failed tests '$want', not_met '$got'"
+    # each failing test is caught by its own requirement: no failed test
+    # shares its requirements with a passing one
+    shared=$(jq -r '[.agents[0].tests[] | select(.status == "pass") | .requirements[]] as $p
+        | [.agents[0].tests[] | select(.status == "fail") | .requirements[] | select(IN($p[]))] | unique | join(" ")' "$j")
+    [ -z "$shared" ] && ok "agui: broken: no not_met requirement is also cited by a passing test" ||
+        bad "agui: broken: requirements cited by failing and passing tests: $shared"
+else
+    bad "agui: no result of the broken mock"
+fi
+
+# docs/comply.md's table, from the suite
+for f in compliance/agui/*.jsont; do
+    printf '{"file": "%s", "requirements": %s}\n' "$(basename "$f" .jsont)" \
+        "$(grep -o '"requirements": \[[^]]*\]' "$f" | sed 's/^"requirements": //')"
+done >"$TMP/agui-tests.jsonl"
+{
+    echo '| ID | level | requirement | tests |'
+    echo '|---|---|---|---|'
+    jq -s -r --slurpfile tests "$TMP/agui-tests.jsonl" '.[0].requirements[] | . as $r
+        | [$tests[] | select(.requirements | index($r.id)) | "`\(.file)`"] as $by
+        | "| [\($r.id)](\($r.section)) | \($r.level) | \($r.title) | \($by | join(", ")) |"' "$AGUI_SET"
+} >"$TMP/agui-table.md"
+awk -v t="$TMP/agui-table.md" '
+    /^<!-- \/agui-requirements -->$/ { while ((getline l < t) > 0) print l; skip = 0 }
+    !skip { print }
+    /^<!-- agui-requirements -->$/ { skip = 1 }' docs/comply.md >"$TMP/agui-comply.md"
+if ! grep -q '^<!-- agui-requirements -->$' docs/comply.md; then
+    bad "docs/comply.md: no <!-- agui-requirements --> block"
+elif [ "${ANANKE_UPDATE_DOCS:-0}" = 1 ]; then
+    cp "$TMP/agui-comply.md" docs/comply.md
+    ok "docs/comply.md: the AG-UI requirement table rewritten (ANANKE_UPDATE_DOCS=1)"
+elif cmp -s "$TMP/agui-comply.md" docs/comply.md; then
+    ok "docs/comply.md: the AG-UI requirement table is current"
+else
+    bad "docs/comply.md: the AG-UI requirement table is stale: ANANKE_UPDATE_DOCS=1 tests/comply/agui.sh"
+    diff docs/comply.md "$TMP/agui-comply.md" | head -n 10
+fi
