@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The builds that find what the Debug gcc build does not, warnings as errors:
-#   - gcc -O2 (Release, build-release/): maybe-uninitialized, dangling pointers
+#   - gcc -O2 (Release, build-release/): maybe-uninitialized, dangling pointers;
+#     with the benchmark programs (bench-hotpaths), which are outside `all`
 #   - clang (Debug, build-clang/), every target the unit tests included:
 #     clang's own warnings (string concatenation, unknown flags); skipped when
 #     ANANKE_CLANG_BUILD_ELSEWHERE is set (.ci/run: the sanitized run's build,
@@ -27,6 +28,15 @@ build() {
 }
 
 build "Release build (gcc -O2)" build-release -DCMAKE_BUILD_TYPE=Release
+# the benchmark programs (bench/hotpaths, outside `all`) still build against the API
+if cmake --build "$root/build-release" -j"$(nproc)" --target bench-hotpaths >"$out" 2>&1; then
+  echo "ok   bench programs (bench-hotpaths), -Werror"
+  pass=$((pass + 1))
+else
+  grep -E "error|warning" "$out" | head -n 20
+  echo "FAIL bench programs (bench-hotpaths), -Werror"
+  fail=$((fail + 1))
+fi
 if [ -n "${ANANKE_CLANG_BUILD_ELSEWHERE:-}" ]; then
   # .ci/run: its sanitized run builds every target with clang, -Werror (Makefile)
   echo "note clang build: made by the sanitized run (ANANKE_CLANG_BUILD_ELSEWHERE)"

@@ -171,8 +171,10 @@ int main(int argc, char **argv)
     size_t nfind = 0;
     for (int rep = 0; rep < 5; rep++) {
         double t0 = now_s();
-        struct an_assert blk;
-        an_assert_for_turn(&blk, &suite->config.target.assert, &t->assert, &t->turns[0].assert);
+        struct an_assert blk, own_test, own_turn;
+        an_assert_expand(t->assert, &own_test);
+        an_assert_expand(t->turns[0].assert, &own_turn);
+        an_assert_for_turn(&blk, &suite->config.target.assert, &own_test, &own_turn);
         struct an_scope sc = an_scope_turn(&tr, 0);
         struct an_findings fs = {0};
         size_t have = blk.nrequire + blk.nforbid_calls + blk.nforbid + blk.nmust_match +
