@@ -40,29 +40,6 @@ for f in ignore-cancel fs-without-capability terminal-without-capability relativ
 done
 
 # docs/comply.md's table, from the suite
-for f in compliance/acp/*.jsont; do
-    printf '{"file": "%s", "requirements": %s}\n' "$(basename "$f" .jsont)" \
-        "$(grep -o '"requirements": \[[^]]*\]' "$f" | sed 's/^"requirements": //')"
-done >"$TMP/acp-tests.jsonl"
-{
-    echo '| ID | level | requirement | tests |'
-    echo '|---|---|---|---|'
-    jq -s -r --slurpfile tests "$TMP/acp-tests.jsonl" '.[0].requirements[] | . as $r
-        | [$tests[] | select(.requirements | index($r.id)) | "`\(.file)`"] as $by
-        | "| [\($r.id)](\($r.section)) | \($r.level) | \($r.title) | \($by | join(", ")) |"' "$ACP_SET"
-} >"$TMP/acp-table.md"
-awk -v t="$TMP/acp-table.md" '
-    /^<!-- \/acp-requirements -->$/ { while ((getline l < t) > 0) print l; skip = 0 }
-    !skip { print }
-    /^<!-- acp-requirements -->$/ { skip = 1 }' docs/comply.md >"$TMP/acp-comply.md"
-if ! grep -q '^<!-- acp-requirements -->$' docs/comply.md; then
-    bad "docs/comply.md: no <!-- acp-requirements --> block"
-elif [ "${ANANKE_UPDATE_DOCS:-0}" = 1 ]; then
-    cp "$TMP/acp-comply.md" docs/comply.md
-    ok "docs/comply.md: the ACP requirement table rewritten (ANANKE_UPDATE_DOCS=1)"
-elif cmp -s "$TMP/acp-comply.md" docs/comply.md; then
-    ok "docs/comply.md: the ACP requirement table is current"
-else
-    bad "docs/comply.md: the ACP requirement table is stale: ANANKE_UPDATE_DOCS=1 tests/comply/run.sh"
-    diff docs/comply.md "$TMP/acp-comply.md" | head -n 10
-fi
+# shellcheck source=reqs-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/reqs-lib.sh"
+reqs_doc_table "ACP" "$ACP_SET" compliance/acp acp-requirements tests/comply/run.sh

@@ -52,29 +52,6 @@ else
 fi
 
 # docs/comply.md's table, from the suite
-for f in compliance/agui/*.jsont; do
-    printf '{"file": "%s", "requirements": %s}\n' "$(basename "$f" .jsont)" \
-        "$(grep -o '"requirements": \[[^]]*\]' "$f" | sed 's/^"requirements": //')"
-done >"$TMP/agui-tests.jsonl"
-{
-    echo '| ID | level | requirement | tests |'
-    echo '|---|---|---|---|'
-    jq -s -r --slurpfile tests "$TMP/agui-tests.jsonl" '.[0].requirements[] | . as $r
-        | [$tests[] | select(.requirements | index($r.id)) | "`\(.file)`"] as $by
-        | "| [\($r.id)](\($r.section)) | \($r.level) | \($r.title) | \($by | join(", ")) |"' "$AGUI_SET"
-} >"$TMP/agui-table.md"
-awk -v t="$TMP/agui-table.md" '
-    /^<!-- \/agui-requirements -->$/ { while ((getline l < t) > 0) print l; skip = 0 }
-    !skip { print }
-    /^<!-- agui-requirements -->$/ { skip = 1 }' docs/comply.md >"$TMP/agui-comply.md"
-if ! grep -q '^<!-- agui-requirements -->$' docs/comply.md; then
-    bad "docs/comply.md: no <!-- agui-requirements --> block"
-elif [ "${ANANKE_UPDATE_DOCS:-0}" = 1 ]; then
-    cp "$TMP/agui-comply.md" docs/comply.md
-    ok "docs/comply.md: the AG-UI requirement table rewritten (ANANKE_UPDATE_DOCS=1)"
-elif cmp -s "$TMP/agui-comply.md" docs/comply.md; then
-    ok "docs/comply.md: the AG-UI requirement table is current"
-else
-    bad "docs/comply.md: the AG-UI requirement table is stale: ANANKE_UPDATE_DOCS=1 tests/comply/agui.sh"
-    diff docs/comply.md "$TMP/agui-comply.md" | head -n 10
-fi
+# shellcheck source=reqs-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/reqs-lib.sh"
+reqs_doc_table "AG-UI" "$AGUI_SET" compliance/agui agui-requirements tests/comply/agui.sh
