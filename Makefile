@@ -79,9 +79,14 @@ e2e: test-build
 mocktest: test-build
 	ANANKE_BUILD=$(TEST_BUILD) bash tests/mock/run.sh
 
-# setup first, then the build (a prerequisite list would not order them under -j)
-test: setup
-	@$(MAKE) --no-print-directory test-build
+# setup first, then the build (a prerequisite list would not order them under -j):
+# the Debian packages (the build needs them), then the npm packages (only the
+# tests do) installed while the test build compiles, their output shown after
+test:
+	@ANANKE_SKIP_NPM=1 bash scripts/setup.sh
+	@npm_log=$$(mktemp); ANANKE_SKIP_DEBS=1 bash scripts/setup.sh >"$$npm_log" 2>&1 & npm_pid=$$!; \
+	  $(MAKE) --no-print-directory test-build; built=$$?; \
+	  wait $$npm_pid; cat "$$npm_log"; rm -f "$$npm_log"; exit $$built
 	@ANANKE_BUILD=$(TEST_BUILD) bash tests/run-all.sh
 
 demo: setup
