@@ -18,7 +18,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/child.h"
 #include "core/clock.h"
+#include "core/port.h"
 
 #ifndef ANANKE_VERSION
 #define ANANKE_VERSION "dev"
@@ -373,7 +375,7 @@ static bool open_next(struct an_h1_xfer *x)
         } else {
             continue;
         }
-        int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        int fd = an_port_socket(ss.ss_family, SOCK_STREAM, 0);
         if (fd < 0)
             continue;
         int one = 1;
@@ -498,7 +500,7 @@ static void recv_some(struct an_h1_xfer *x)
 static bool send_some(struct an_h1_xfer *x)
 {
     while (x->sent < x->out.len) {
-        ssize_t n = send(x->fd, x->out.data + x->sent, x->out.len - x->sent, MSG_NOSIGNAL);
+        ssize_t n = an_write_nosigpipe(x->fd, x->out.data + x->sent, x->out.len - x->sent);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
