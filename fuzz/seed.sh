@@ -46,6 +46,10 @@ printf '\003HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: c
 printf '\201HTTP/1.0 200 OK\nConnection: keep-alive\n\nuntil the close' | put h1 close
 printf '\100HTTP/1.1 307 x\r\nLocation: /a\r\nRetry-After: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\n\r\n' |
   put h1 redirect
+printf '%s\n' '"HTTP/1.1 "' '"HTTP/1.0 "' '"\x0d\x0a"' '"Content-Length:"' '"Transfer-Encoding:"' \
+  '"chunked"' '"identity"' '"Connection:"' '"close"' '"keep-alive"' '"Content-Type:"' '"Location:"' \
+  '"Retry-After:"' '"Content-Encoding:"' '"100 Continue"' '"204"' '"304"' '"101"' '"0\x0d\x0a\x0d\x0a"' \
+  >"$out/dict/h1.dict"
 
 # ---- loaders and YAML ----
 shopt -s nullglob
