@@ -74,7 +74,7 @@ ananke_rate() { # cfg reqfile par client -> tests/s
   local f=$WORK/logs/ananke.txt r0 t0 t1 got
   r0=$(wc -l <"$2")
   t0=$EPOCHREALTIME
-  ANANKE_HTTP_CLIENT=$4 ANANKE_HISTORY=0 "$ANANKE" run -c "$1" --color never --parallel "$3" "$WORK/tests" \
+  ANANKE_HTTP_CLIENT=$4 "$ANANKE" run -c "$1" --color never --parallel "$3" "$WORK/tests" \
     >"$f" 2>&1 || die "ananke -j $3 ($4) failed; see $f"
   t1=$EPOCHREALTIME
   grep -Eq "^$N passed, 0 failed, 0 errors" "$f" || die "ananke -j $3 ($4): not '$N passed'; see $f"

@@ -474,8 +474,9 @@ static void test_pieces(void **state)
     script[k++] = (struct act){ACCEPT, 0, 0};
     script[k++] = (struct act){READ, 0, 0};
     for (size_t i = 0; i + 1 < sizeof whole; i += 7) {
-        memcpy(chunk[i], whole + i, 7);
-        chunk[i][7] = '\0';
+        size_t n = sizeof whole - 1 - i < 7 ? sizeof whole - 1 - i : 7;
+        memcpy(chunk[i], whole + i, n);
+        chunk[i][n] = '\0';
         script[k++] = (struct act){SLEEP, 0, 2};
         script[k++] = (struct act){SEND, chunk[i], 0};
     }
