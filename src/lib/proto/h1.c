@@ -61,12 +61,22 @@ struct url {
     const char *path; /* into the URL: path and query */
 };
 
+/* Four decimal numbers 0..255 without leading zeros: libcurl writes any
+ * other IPv4 form (127.1, 0x7f.1, 010.0.0.1) its own way. */
 static bool canonical_ipv4(const char *h)
 {
-    struct in_addr a;
-    char back[INET_ADDRSTRLEN];
-    return inet_pton(AF_INET, h, &a) == 1 && inet_ntop(AF_INET, &a, back, sizeof back) &&
-           !strcmp(back, h);
+    for (int part = 0; part < 4; part++) {
+        unsigned v = 0, nd = 0;
+        while (*h >= '0' && *h <= '9' && nd < 4) {
+            v = v * 10 + (unsigned)(*h++ - '0');
+            nd++;
+        }
+        if (!nd || nd > 3 || v > 255 || (nd > 1 && h[-(int)nd] == '0'))
+            return false;
+        if (part < 3 && *h++ != '.')
+            return false;
+    }
+    return !*h;
 }
 
 static bool canonical_ipv6(const char *h)
@@ -143,11 +153,49 @@ static bool parse_url(const char *url, struct url *u)
     u->path = *e ? e : "/";
     if (*e == '?' || !plain_path(u->path))
         return false; /* libcurl writes "/?q" for "?q": leave it that */
-    if (u->port == 80)
-        snprintf(u->hostport, sizeof u->hostport, v6 ? "[%s]" : "%s", u->host);
-    else
-        snprintf(u->hostport, sizeof u->hostport, v6 ? "[%s]:%u" : "%s:%u", u->host, u->port);
+    /* "[::1]:8080", "127.0.0.1": no printf, this runs every turn */
+    char *o = u->hostport;
+    if (v6)
+        *o++ = '[';
+    memcpy(o, u->host, hn);
+    o += hn;
+    if (v6)
+        *o++ = ']';
+    if (u->port != 80) {
+        *o++ = ':';
+        size_t pn = (size_t)(e - ps);
+        memcpy(o, ps, pn);
+        o += pn;
+    }
+    *o = '\0';
     return true;
+}
+
+/* parse_url with a one-entry cache per thread: a target's turns all go to
+ * the same URL, and both an_h1_usable and an_h1_xfer_init ask. */
+static bool parse_url_cached(const char *url, struct url *u)
+{
+    static _Thread_local char last[512];
+    static _Thread_local struct url lu;
+    static _Thread_local size_t path_at;
+    static _Thread_local bool last_ok;
+    if (!url)
+        return false;
+    size_t n = strlen(url);
+    if (n < sizeof last && !memcmp(last, url, n + 1)) {
+        *u = lu;
+        u->path = lu.path ? url + path_at : "/";
+        return last_ok;
+    }
+    bool ok = parse_url(url, u);
+    if (n < sizeof last) {
+        memcpy(last, url, n + 1);
+        lu = *u;
+        lu.path = ok && u->path >= url && u->path <= url + n ? u->path : NULL;
+        path_at = lu.path ? (size_t)(u->path - url) : 0;
+        last_ok = ok;
+    }
+    return ok;
 }
 
 static bool named(const struct an_http_req *req, const char *name)
@@ -162,7 +210,7 @@ bool an_h1_usable(const struct an_http_req *req)
 {
     pthread_once(&env_once, read_env);
     struct url u;
-    return !env_curl && parse_url(req->url, &u) && !named(req, "Content-Length") &&
+    return !env_curl && parse_url_cached(req->url, &u) && !named(req, "Content-Length") &&
            !named(req, "Transfer-Encoding") && !named(req, "Expect");
 }
 
@@ -205,7 +253,14 @@ static void build_request(struct an_buf *b, const struct an_http_req *req, const
     for (size_t i = 0; i < req->nheaders; i++)
         header(b, req->headers[i].name, req->headers[i].value);
     size_t n = req->body ? req->body_len : 0;
-    an_buf_printf(b, "Content-Length: %zu\r\n\r\n", n);
+    char num[24], *d = num + sizeof num;
+    size_t v = n;
+    do
+        *--d = (char)('0' + v % 10);
+    while ((v /= 10));
+    an_buf_puts(b, "Content-Length: ");
+    an_buf_append(b, d, (size_t)(num + sizeof num - d));
+    an_buf_append(b, "\r\n\r\n", 4);
     if (n)
         an_buf_append(b, req->body, n);
 }
@@ -529,12 +584,13 @@ int an_h1_xfer_init(struct an_h1_xfer *x, const struct an_http_req *req,
     struct url u;
     if (rc)
         return rc;
-    if (!parse_url(req->url, &u))
+    if (!parse_url_cached(req->url, &u))
         return an_fail(err, AN_EINTERNAL, NULL, "'%s' is not a URL for the HTTP/1.1 client",
                        req->url);
     memcpy(x->host, u.host, sizeof x->host);
     x->port = u.port;
-    snprintf(x->key, sizeof x->key, "%s:%u", u.host, u.port);
+    memcpy(x->key, u.hostport, sizeof x->key < sizeof u.hostport ? sizeof x->key : sizeof u.hostport);
+    x->key[sizeof x->key - 1] = '\0';
     build_request(&x->out, req, &u);
 
     int64_t cto = req->connect_timeout_ms;
