@@ -349,7 +349,9 @@ static void pool_give(const char *key, int fd)
     }
     p->v[p->n].fd = fd;
     p->v[p->n].since = an_clock_mono_ms();
-    snprintf(p->v[p->n].key, sizeof p->v[p->n].key, "%s", key);
+    size_t kn = strnlen(key, sizeof p->v[p->n].key - 1);
+    memcpy(p->v[p->n].key, key, kn);
+    p->v[p->n].key[kn] = '\0';
     p->n++;
 }
 
