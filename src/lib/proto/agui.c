@@ -314,7 +314,8 @@ int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struc
     int rc = an_http_headers_check(opts->headers, opts->nheaders, opts->endpoint, err);
     if (rc)
         return rc;
-    an_http_global_init();
+    /* no an_http_global_init here: a turn over proto/h1.c needs no libcurl,
+     * and an_http_xfer_init initialises it for one that does */
 
     struct agui_session *s = an_agui_spare_take(sizeof *s);
     s->base.ops = &agui_ops;
