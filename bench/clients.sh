@@ -26,14 +26,18 @@ WRK_SECONDS=${BENCH_WRK_SECONDS:-5}
 N=1000
 die() { printf 'bench: FAILED: %s\n' "$*" >&2; exit 1; }
 log() { printf 'bench: %s\n' "$*" >&2; }
-[ -x "$ANANKE" ] && [ -x "$MOCK" ] || die "no ananke or ananke-mock in $B"
+if [ ! -x "$ANANKE" ] || [ ! -x "$MOCK" ]; then die "no ananke or ananke-mock in $B"; fi
 command -v wrk >/dev/null || die "wrk is not installed (bench/run.sh installs it)"
 [ -x "$NODE" ] || die "no Node in bench/node_modules (bench/run.sh installs it)"
 
 rm -rf "$WORK"
 mkdir -p "$WORK/tests" "$WORK/logs"
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done' EXIT
+cleanup() {
+  local p
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+}
+trap cleanup EXIT
 REQ=$WORK/requests.jsonl NREQ=$WORK/node-requests.jsonl
 : >"$REQ"; : >"$NREQ"
 "$MOCK" agui --scenario "$BENCH/scenario.yaml" --port 0 --port-file "$WORK/port" --requests "$REQ" \
@@ -43,7 +47,7 @@ pids+=($!)
   >/dev/null 2>"$WORK/node.err" &
 pids+=($!)
 for _ in $(seq 200); do [ -s "$WORK/port" ] && [ -s "$WORK/node-port" ] && break; sleep 0.05; done
-[ -s "$WORK/port" ] && [ -s "$WORK/node-port" ] || die "a server did not start"
+if [ ! -s "$WORK/port" ] || [ ! -s "$WORK/node-port" ]; then die "a server did not start"; fi
 URL="http://127.0.0.1:$(cat "$WORK/port")/agent"
 NODE_URL="http://127.0.0.1:$(cat "$WORK/node-port")/agent"
 printf 'version: "1.0"\ntarget:\n  type: agui\n  endpoint: "%s"\n  agentId: "bench"\n' "$URL" >"$WORK/mock.yaml"

@@ -67,7 +67,8 @@ same() {
 # ---- A. raw_agent.py ----
 if spawn_server "$OUT/raw.port" 0.05 "$OUT/raw.stdout" "$OUT/raw.stderr" python3 "$here/raw_agent.py" "$OUT/raw.port"; then
   pids+=("$spawned_pid")
-  export RAW_URL="http://127.0.0.1:$(cat "$OUT/raw.port")/agent"
+  RAW_URL="http://127.0.0.1:$(cat "$OUT/raw.port")/agent"
+  export RAW_URL
   S=$OUT/suite
   mkdir -p "$S"
   cat >"$S/ananke.config.yaml" <<'EOF'
@@ -87,13 +88,15 @@ EOF
       "$n" "$m" "$m" >"$S/$(printf %02d "$n")-$m.test.yaml"
   done
   for how in "-j 1" "-j 4 --loops 2"; do
+    read -r -a hw <<<"$how"
     tag=${how// /}
-    (cd "$S" && timeout -k 5 120 "$ANANKE" run . $how -r json:"$OUT/raw-h1$tag.json") >"$OUT/raw-h1$tag.stdout" 2>&1
-    (cd "$S" && ANANKE_HTTP_CLIENT=curl timeout -k 5 120 "$ANANKE" run . $how -r json:"$OUT/raw-curl$tag.json") \
+    (cd "$S" && timeout -k 5 120 "$ANANKE" run . "${hw[@]}" -r json:"$OUT/raw-h1$tag.json") >"$OUT/raw-h1$tag.stdout" 2>&1
+    (cd "$S" && ANANKE_HTTP_CLIENT=curl timeout -k 5 120 "$ANANKE" run . "${hw[@]}" -r json:"$OUT/raw-curl$tag.json") \
       >"$OUT/raw-curl$tag.stdout" 2>&1
     same "A: raw exchanges, $how: the same report from both clients" "$OUT/raw-h1$tag.json" "$OUT/raw-curl$tag.json"
   done
   # the comparison means something only if the exchanges ended as planned
+  # shellcheck disable=SC2016 # a jq program
   check "A: each exchange ended as it should (h1)" jq_true "$OUT/raw-h1-j1.json" '
     [.tests[] | {key: (.name | sub("^[0-9]+ "; "")), value: (.status + " " + (.error.message // ""))}]
     | from_entries as $r
@@ -123,7 +126,8 @@ run_e2e() {
   spawn_server "$out/$client.port" 0.05 /dev/null "$out/$client.mock.err" \
     "$MOCK" agui --scenario "$dir/scenario.yaml" --port-file "$out/$client.port"
   mp=$spawned_pid
-  export ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$out/$client.port")/agent"
+  ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$out/$client.port")/agent"
+  export ANANKE_MOCK_URL
   export ANANKE_OPENAI_URL="http://127.0.0.1:9/v1" ANANKE_HTTP_URL="http://127.0.0.1:9"
   if [ -f "$dir/openai.yaml" ]; then
     spawn_server "$out/$client.oport" 0.05 /dev/null /dev/null \
@@ -143,6 +147,7 @@ run_e2e() {
   local hc=""
   [ "$client" = curl ] && hc=curl
   rm -rf "$dir/out"; mkdir -p "$dir/out" # as tests/e2e/run.sh leaves it (recordings go there)
+  # shellcheck disable=SC2163 # each line is NAME=VALUE
   (cd "$dir" && export CASE_DIR="$PWD" && for e in "${envs[@]}"; do export "$e"; done &&
     ANANKE_HTTP_CLIENT=$hc eval "timeout -k 5 120 \"\$ANANKE\" $args -r json:\"$out/$client.json\"") \
     >"$out/$client.stdout" 2>&1
