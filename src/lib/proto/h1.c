@@ -641,12 +641,14 @@ bool an_h1_xfer_step(struct an_h1_xfer *x, short revents)
     if (x->phase == P_CONNECT && (revents & (POLLOUT | POLLERR | POLLHUP))) {
         int e = 0;
         socklen_t el = sizeof e;
+        struct sockaddr_storage peer;
+        socklen_t pl = sizeof peer;
         if (getsockopt(x->fd, SOL_SOCKET, SO_ERROR, &e, &el) || e) {
             close_fd(x);
             if (!open_next(x))
                 connect_failed(x);
-        } else {
-            connected(x);
+        } else if (getpeername(x->fd, (struct sockaddr *)&peer, &pl) == 0) {
+            connected(x); /* (a poll's word alone could be stale: ask) */
         }
     } else if (x->phase == P_SEND && revents) {
         if (revents & (POLLIN | POLLERR | POLLHUP)) {
