@@ -21,7 +21,7 @@ corpus=${ANANKE_AGUI_CORPUS:-$PWD/../shared/data/agui-conformance/1.1}
 rm -rf "$out/seed" "$out/dict"
 mkdir -p "$out/dict"
 for t in sse agui jsonrpc acp a2a yaml yaml_fast config test_yaml jsonl cases_json jsont regex jsonmatch \
-    interp jsonschema openai_stream mcp_http json_validate; do
+    interp jsonschema openai_stream mcp_http json_validate h1; do
   mkdir -p "$out/seed/$t"
 done
 S=$out/seed
@@ -38,6 +38,18 @@ copy() {
 }
 # put TARGET NAME: stdin is one seed
 put() { cat >"$S/$1/$2"; }
+
+# ---- HTTP/1.1 answers (proto/h1.h): mode byte, then the bytes ----
+printf '\200HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 12\r\n\r\ndata: x\n\nok' | put h1 length
+printf '\003HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=1\r\nhello\r\n0\r\nT: 1\r\n\r\n' |
+  put h1 chunked
+printf '\201HTTP/1.0 200 OK\nConnection: keep-alive\n\nuntil the close' | put h1 close
+printf '\100HTTP/1.1 307 x\r\nLocation: /a\r\nRetry-After: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\n\r\n' |
+  put h1 redirect
+printf '%s\n' '"HTTP/1.1 "' '"HTTP/1.0 "' '"\x0d\x0a"' '"Content-Length:"' '"Transfer-Encoding:"' \
+  '"chunked"' '"identity"' '"Connection:"' '"close"' '"keep-alive"' '"Content-Type:"' '"Location:"' \
+  '"Retry-After:"' '"Content-Encoding:"' '"100 Continue"' '"204"' '"304"' '"101"' '"0\x0d\x0a\x0d\x0a"' \
+  >"$out/dict/h1.dict"
 
 # ---- loaders and YAML ----
 shopt -s nullglob

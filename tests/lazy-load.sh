@@ -4,8 +4,10 @@
 #   - the programs have no DT_NEEDED entry for them (readelf -d);
 #   - `ananke --version`, `validate`, a run of an ACP agent on stdio (with
 #     and without its history) and `history` never load libcurl nor libmicrohttpd (LD_DEBUG=files of the ananke process
-#     itself), while a run of an AG-UI agent does load libcurl (the control:
-#     the check sees a load when there is one);
+#     itself), nor does a run of an AG-UI agent over plain http:// (proto/h1.c
+#     takes the turn), while one that libcurl takes (ANANKE_HTTP_CLIENT=curl,
+#     as https or a proxy would) does load it (the control: the check sees a
+#     load when there is one);
 #   - when a library cannot be loaded (LD_LIBRARY_PATH puts a broken
 #     libcurl.so.4 / libmicrohttpd.so.12 first), what needs it fails with a
 #     message naming the library and what needed it, and what does not need
@@ -70,14 +72,17 @@ loads "$F/acp" "$ANANKE" history --history "$tmp/h.sqlite"
 listed() { never libcurl libmicrohttpd && grep -q "1 passed" "$tmp/out"; }
 check "history loads neither (and lists the run)" listed
 
-# the control: an AG-UI run does load libcurl (and still not libmicrohttpd)
+# an AG-UI run over plain http:// loads neither; the control: one that
+# libcurl takes does load libcurl (and still not libmicrohttpd)
 spawn_server "$tmp/port" 0.05 "$tmp/mock.out" "$tmp/mock.err" \
   "$MOCK" agui --scenario "$F/agui/scenario.yaml" --port-file "$tmp/port" ||
   broken "ananke-mock agui did not start: $(cat "$tmp/mock.err")"
 mock_pid=$spawned_pid
 export ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$tmp/port")/agent"
 loads "$F/agui" "$ANANKE" run --no-history hello.test.yaml
-check "a run of an AG-UI agent passes and loads libcurl, not libmicrohttpd" \
+check "a run of an AG-UI agent over http:// passes and loads neither (proto/h1.c)" listed
+loads "$F/agui" env ANANKE_HTTP_CLIENT=curl "$ANANKE" run --no-history hello.test.yaml
+check "the control: one that libcurl takes passes and loads libcurl, not libmicrohttpd" \
   bash -c '[ "$1" -eq 0 ] && grep -q "file=libcurl" "$2" && ! grep -q "file=libmicrohttpd" "$2"' \
   _ "$rc" "$tmp/ld"
 
@@ -100,8 +105,10 @@ check "without libcurl: --version works" says 0 "ananke "
 broken_run "$F/acp" "$ANANKE" run --no-history hello.test.yaml
 check "without libcurl: an ACP run passes" says 0 "1 passed"
 broken_run "$F/agui" "$ANANKE" run --no-history hello.test.yaml
-check "without libcurl: an AG-UI run is an ERROR naming libcurl and the agui target" \
-  says 1 "an agui target needs libcurl (libcurl.so.4), which could not be loaded: $tmp/broken/libcurl.so.4"
+check "without libcurl: an AG-UI run over http:// passes" says 0 "1 passed"
+broken_run "$F/agui" env ANANKE_HTTP_CLIENT=curl "$ANANKE" run --no-history hello.test.yaml
+check "without libcurl: an AG-UI turn libcurl takes is an ERROR naming libcurl" \
+  says 1 "needs libcurl (libcurl.so.4), which could not be loaded: $tmp/broken/libcurl.so.4"
 broken_run "$F/acp" "$ANANKE" view --history "$tmp/none.sqlite" --port 0
 check "without libmicrohttpd: ananke view says so" \
   says 2 "ananke view needs libmicrohttpd (libmicrohttpd.so.12), which could not be loaded"

@@ -88,6 +88,7 @@ step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 lanes lane_mcp lane_kit_mocks lane_a2a_tools lane_sdks
 step security env ANANKE_BUILD="$B" bash tests/security/run.sh
 step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh
+step clients env ANANKE_BUILD="$B" bash tests/clients/run.sh
 step watch env ANANKE_BUILD="$B" bash tests/watch/run.sh
 step watch-poll env ANANKE_BUILD="$B" ANANKE_WATCH_POLL=1 bash tests/watch/run.sh
 # only once, in the plain run: -O2 warnings do not depend on the sanitizers

@@ -20,6 +20,7 @@ int an_target_agui_load(struct an_ld *ld, const struct an_ynode *n, struct an_ta
                                        "max_turn_bytes",
                                        "max_tool_calls",
                                        "max_state_bytes",
+                                       "max_header_bytes",
                                        "connect_endpoint",
                                        "start",
                                        NULL};
@@ -66,10 +67,10 @@ int an_target_agui_load(struct an_ld *ld, const struct an_ynode *n, struct an_ta
         a->protocol = (enum an_protocol_mode)k;
     }
     static const char *const caps[] = {"max_event_bytes", "max_turn_bytes", "max_tool_calls",
-                                       "max_state_bytes"};
+                                       "max_state_bytes", "max_header_bytes"};
     int64_t *capv[] = {&a->max_event_bytes, &a->max_turn_bytes, &a->max_tool_calls,
-                       &a->max_state_bytes};
-    for (size_t k = 0; k < 4; k++) {
+                       &a->max_state_bytes, &a->max_header_bytes};
+    for (size_t k = 0; k < 5; k++) {
         if (!(v = an_yaml_get(n, caps[k])))
             continue;
         if ((rc = an_ld_uint(ld, v, caps[k], capv[k])))

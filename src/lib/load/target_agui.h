@@ -20,6 +20,7 @@ struct an_agui_target {
      * 16 MiB, 64 MiB and 100000 */
     int64_t max_event_bytes, max_turn_bytes, max_tool_calls;
     int64_t max_state_bytes;        /* the state's weight; 0: 16 MiB */
+    int64_t max_header_bytes;       /* the answer's header bytes; 0: 64 KiB */
     enum an_protocol_mode protocol; /* stream conformance; default strict */
 };
 

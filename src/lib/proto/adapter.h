@@ -31,6 +31,7 @@ struct an_agui_opts {
     size_t max_event_bytes;        /* one SSE event's data; 0: 16 MiB */
     size_t max_turn_bytes;         /* whole response body; 0: 64 MiB */
     size_t max_tool_calls;         /* per turn; 0: 100000 */
+    size_t max_header_bytes;       /* the answer's header bytes; 0: 64 KiB (proto/h1.h) */
     uint64_t max_state_bytes;      /* the state's weight; 0: 16 MiB (agui_decode.h) */
     int protocol;                  /* enum an_protocol_mode; 0: strict */
 };

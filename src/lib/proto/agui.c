@@ -13,6 +13,8 @@
 #include "proto/adapter.h"
 #include "proto/agui_dec_int.h"
 #include "proto/agui_decode.h"
+#include "proto/fd_session.h"
+#include "proto/h1.h"
 #include "proto/http.h"
 #include "proto/sse.h"
 #include "proto/uuid.h"
@@ -32,6 +34,8 @@ struct turn_io {
     struct an_http_req req;
     struct an_http_resp resp;
     struct an_http_xfer xfer;
+    struct an_h1_xfer h1; /* instead of xfer when h1_on (proto/h1.h) */
+    bool h1_on;
     char *body;
     bool active;
 };
@@ -44,7 +48,7 @@ struct agui_session {
     struct an_kv *headers;  /* deep copies */
     size_t nheaders;
     int64_t timeout_ms;
-    size_t max_event_bytes, max_turn_bytes, max_tool_calls;
+    size_t max_event_bytes, max_turn_bytes, max_tool_calls, max_header_bytes;
     uint64_t max_state_bytes;
     int protocol;          /* enum an_protocol_mode */
     size_t history_before; /* conv.messages before this turn's user message */
@@ -87,7 +91,10 @@ static bool is_2xx(long status)
 
 static void io_release(struct turn_io *io)
 {
-    an_http_xfer_release(&io->xfer);
+    if (io->h1_on)
+        an_h1_xfer_release(&io->h1);
+    else
+        an_http_xfer_release(&io->xfer);
     an_agui_dec_free(io->dec);
     io->dec = NULL;
     an_sse_release(&io->sse);
@@ -140,6 +147,7 @@ static int agui_begin(struct an_session *base, struct an_transcript *t, const ch
     req.body_len = strlen(io->body);
     req.timeout_ms = s->timeout_ms;
     req.max_body = s->max_turn_bytes;
+    req.max_header = s->max_header_bytes;
     req.on_data = on_body;
     req.ud = io;
     req.traceparent = r->traceparent;
@@ -150,7 +158,11 @@ static int agui_begin(struct an_session *base, struct an_transcript *t, const ch
     r->first_event_ms = r->first_text_ms = 0;
     if (!t->start_ms)
         t->start_ms = r->start_ms;
-    int rc = an_http_xfer_init(&io->xfer, &io->req, &io->resp, &herr);
+    /* a plain http:// turn goes through proto/h1.c, driven by the loop's
+     * poll (agui_fds, agui_step); anything else through libcurl */
+    io->h1_on = an_h1_usable(&io->req);
+    int rc = io->h1_on ? an_h1_xfer_init(&io->h1, &io->req, &io->resp, &herr)
+                       : an_http_xfer_init(&io->xfer, &io->req, &io->resp, &herr);
     if (rc) {
         an_turn_fail(r, rc, "%s", herr.msg);
         an_agui_dec_finish(io->dec, NULL);
@@ -158,8 +170,30 @@ static int agui_begin(struct an_session *base, struct an_transcript *t, const ch
         io_release(io);
         return rc;
     }
-    *easy = io->xfer.easy;
+    *easy = io->h1_on ? NULL : io->xfer.easy;
     return AN_OK;
+}
+
+static size_t agui_fds(struct an_session *base, struct curl_waitfd *out, size_t max)
+{
+    struct turn_io *io = &((struct agui_session *)base)->io;
+    struct pollfd p;
+    if (!io->active || !io->h1_on || !max)
+        return 0;
+    return an_fd_session_waitfds(out, &p, an_h1_xfer_fds(&io->h1, &p));
+}
+
+static bool agui_step(struct an_session *base, struct an_transcript *t,
+                      const struct curl_waitfd *fds, size_t n)
+{
+    struct turn_io *io = &((struct agui_session *)base)->io;
+    struct pollfd p;
+    (void)t;
+    if (!io->active || !io->h1_on)
+        return true;
+    size_t np = an_h1_xfer_fds(&io->h1, &p);
+    an_fd_session_revents(&p, np, fds, n);
+    return an_h1_xfer_step(&io->h1, np ? p.revents : 0);
 }
 
 static void agui_end(struct an_session *base, struct an_transcript *t, CURLcode cc)
@@ -172,7 +206,8 @@ static void agui_end(struct an_session *base, struct an_transcript *t, CURLcode 
 
     if (!io->active)
         return;
-    int rc = an_http_xfer_done(&io->xfer, cc, &herr);
+    int rc = io->h1_on ? an_h1_xfer_done(&io->h1, &herr)
+                       : an_http_xfer_done(&io->xfer, cc, &herr);
     r->http_status = (int)io->resp.status;
     s->retry_after_ms = io->resp.retry_after_ms;
 
@@ -196,9 +231,16 @@ static void agui_end(struct an_session *base, struct an_transcript *t, CURLcode 
                          (long long)s->timeout_ms, s->endpoint);
             break;
         case AN_ELIMIT:
-            /* The event cap was recorded by on_body; this is the body cap. */
-            an_turn_fail(r, AN_ELIMIT, "response body larger than max_turn_bytes (%zu bytes)",
-                         s->max_turn_bytes);
+            /* The event cap was recorded by on_body; this is the body cap,
+             * or the header cap. */
+            if (io->resp.header_bytes > s->max_header_bytes)
+                an_turn_fail(r, AN_ELIMIT,
+                             "response headers larger than max_header_bytes (%zu bytes)",
+                             s->max_header_bytes);
+            else
+                an_turn_fail(r, AN_ELIMIT,
+                             "response body larger than max_turn_bytes (%zu bytes)",
+                             s->max_turn_bytes);
             break;
         case AN_ECONNECT:
             if (is_2xx(io->resp.status)) {
@@ -258,6 +300,8 @@ static const struct an_session_ops agui_ops = {
     .name = "agui",
     .begin = agui_begin,
     .end = agui_end,
+    .fds = agui_fds,
+    .step = agui_step,
     .retry_after_ms = agui_retry_after,
     .free = agui_free,
 };
@@ -270,9 +314,8 @@ int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struc
     int rc = an_http_headers_check(opts->headers, opts->nheaders, opts->endpoint, err);
     if (rc)
         return rc;
-    rc = an_http_global_init("an agui target", err);
-    if (rc)
-        return rc;
+    /* no an_http_global_init here: a turn over proto/h1.c needs no libcurl,
+     * and an_http_xfer_init initialises it for one that does */
 
     struct agui_session *s = an_agui_spare_take(sizeof *s);
     s->base.ops = &agui_ops;
@@ -282,6 +325,7 @@ int an_agui_open(struct an_session **out, const struct an_agui_opts *opts, struc
     s->max_event_bytes = opts->max_event_bytes ? opts->max_event_bytes : DEFAULT_MAX_EVENT;
     s->max_turn_bytes = opts->max_turn_bytes ? opts->max_turn_bytes : DEFAULT_MAX_TURN;
     s->max_tool_calls = opts->max_tool_calls ? opts->max_tool_calls : AN_AGUI_DEFAULT_MAX_CALLS;
+    s->max_header_bytes = opts->max_header_bytes ? opts->max_header_bytes : AN_H1_DEFAULT_MAX_HEADER;
     s->max_state_bytes = opts->max_state_bytes;
     s->protocol = opts->protocol;
     an_kv_append(&s->headers, &s->nheaders, opts->headers, opts->nheaders);

@@ -10,6 +10,7 @@
 #include "core/cancel.h"
 #include "core/json.h"
 #include "core/lazy.h"
+#include "proto/h1.h"
 
 #ifndef ANANKE_VERSION
 #define ANANKE_VERSION "dev"
@@ -78,6 +79,7 @@ void an_http_thread_cleanup(void)
 {
     while (pooled)
         curl_easy_cleanup(pool[--pooled]);
+    an_h1_thread_cleanup();
 }
 
 static bool is_2xx(long status)
@@ -108,18 +110,13 @@ static void note_response(struct an_http_xfer *x)
         memcpy(x->resp->location, loc, strlen(loc) + 1);
 }
 
-static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
+bool an_http_take_body(const struct an_http_req *req, struct an_http_resp *r, const char *p,
+                       size_t n, bool *over_cap, int *stop_rc)
 {
-    struct an_http_xfer *x = ud;
-    struct an_http_resp *r = x->resp;
-    size_t n = size * nmemb;
-    size_t cap = x->req->max_body ? x->req->max_body : AN_HTTP_DEFAULT_MAX_BODY;
-
-    if (!r->status)
-        note_response(x);
+    size_t cap = req->max_body ? req->max_body : AN_HTTP_DEFAULT_MAX_BODY;
     if (n > cap - r->body_bytes) {
-        x->over_cap = true;
-        return n ? 0 : 1; /* anything but n aborts the transfer */
+        *over_cap = true;
+        return false;
     }
     r->body_bytes += n;
     if (r->first_len < sizeof r->first) {
@@ -128,24 +125,49 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
         r->first_len += k;
     }
     if (is_2xx(r->status)) {
-        int rc = x->req->on_data ? x->req->on_data(x->req->ud, p, n) : 0;
+        int rc = req->on_data ? req->on_data(req->ud, p, n) : 0;
         if (rc) {
-            x->stop_rc = rc;
-            return n ? 0 : 1;
+            *stop_rc = rc;
+            return false;
         }
-        return n;
+        return true;
     }
     size_t room = AN_HTTP_HEAD_MAX - r->head_len;
     size_t k = n < room ? n : room;
     memcpy(r->head + r->head_len, p, k);
     r->head_len += k;
     r->head[r->head_len] = '\0';
-    if (x->req->every_body && x->req->on_data) {
-        int rc = x->req->on_data(x->req->ud, p, n);
+    if (req->every_body && req->on_data) {
+        int rc = req->on_data(req->ud, p, n);
         if (rc) {
-            x->stop_rc = rc;
-            return n ? 0 : 1;
+            *stop_rc = rc;
+            return false;
         }
+    }
+    return true;
+}
+
+static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
+{
+    struct an_http_xfer *x = ud;
+    size_t n = size * nmemb;
+    if (!x->resp->status)
+        note_response(x);
+    if (!an_http_take_body(x->req, x->resp, p, n, &x->over_cap, &x->stop_rc))
+        return n ? 0 : 1; /* anything but n aborts the transfer */
+    return n;
+}
+
+/* Counts the header bytes against max_header (set only then). */
+static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
+{
+    struct an_http_xfer *x = ud;
+    size_t n = size * nmemb;
+    (void)p;
+    x->resp->header_bytes += n;
+    if (x->resp->header_bytes > x->req->max_header) {
+        x->over_header_cap = true;
+        return n ? 0 : 1;
     }
     return n;
 }
@@ -168,6 +190,11 @@ static const char *tracestate;
 void an_http_set_tracestate(const char *ts)
 {
     tracestate = ts;
+}
+
+const char *an_http_tracestate(void)
+{
+    return tracestate;
 }
 
 static void add_header(struct an_http_xfer *x, const char *name, const char *value)
@@ -261,6 +288,10 @@ int an_http_xfer_init(struct an_http_xfer *x, const struct an_http_req *req,
     SET(CURLOPT_WRITEFUNCTION, on_write);
     SET(CURLOPT_WRITEDATA, x);
     SET(CURLOPT_ERRORBUFFER, resp->curl_error);
+    if (req->max_header) {
+        SET(CURLOPT_HEADERFUNCTION, on_header);
+        SET(CURLOPT_HEADERDATA, x);
+    }
 #undef SET
     if (cc != CURLE_OK) {
         rc = an_fail(err, AN_EINTERNAL, NULL, "libcurl rejected an option: %s",
@@ -303,6 +334,9 @@ int an_http_xfer_done(struct an_http_xfer *x, CURLcode cc, struct an_err *err)
     if (x->over_cap && cc == CURLE_WRITE_ERROR)
         return an_fail(err, AN_ELIMIT, NULL, "response body larger than %zu bytes",
                        req->max_body ? req->max_body : (size_t)AN_HTTP_DEFAULT_MAX_BODY);
+    if (x->over_header_cap && cc == CURLE_WRITE_ERROR)
+        return an_fail(err, AN_ELIMIT, NULL, "response headers larger than %zu bytes",
+                       req->max_header);
     if (x->stop_rc && cc == CURLE_WRITE_ERROR)
         return an_fail(err, (enum an_code)x->stop_rc, NULL, "transfer stopped by its reader");
     if (cc == CURLE_OPERATION_TIMEDOUT) {
@@ -322,6 +356,13 @@ int an_http_xfer_done(struct an_http_xfer *x, CURLcode cc, struct an_err *err)
                            req->url, r->status, why);
         return an_fail(err, AN_ECONNECT, NULL, "cannot reach %s: %s", req->url, why);
     }
+    return an_http_answer_rc(req, r, err);
+}
+
+int an_http_answer_rc(const struct an_http_req *req, const struct an_http_resp *r,
+                      struct an_err *err)
+{
+    (void)req;
     if (r->status >= 300 && r->status < 400 && (r->location[0] || r->status != 304)) {
         /* the Location is the server's: shown, never followed */
         char *loc = an_utf8_lossy(r->location, strnlen(r->location, 300));
@@ -502,4 +543,26 @@ void an_kv_free(struct an_kv *h, size_t n)
         free((char *)h[i].value);
     }
     free(h);
+}
+
+void an_http_resolve_location(const char *url, const char *location, char *out, size_t cap)
+{
+    /* what libcurl does for CURLINFO_REDIRECT_URL (Curl_follow, FOLLOW_FAKE):
+     * the Location against the URL, or as it is when that does not parse */
+    CURLU *u = curl_url();
+    if (!u)
+        an_oom();
+    char *abs = NULL;
+    const char *res = location;
+    if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+        curl_url_set(u, CURLUPART_URL, location, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_URL, &abs, 0) == CURLUE_OK)
+        res = abs;
+    size_t n = strlen(res);
+    if (n < cap)
+        memcpy(out, res, n + 1);
+    else if (cap)
+        out[0] = '\0';
+    curl_free(abs);
+    curl_url_cleanup(u);
 }

@@ -45,6 +45,11 @@ struct an_http_req {
     int64_t timeout_ms;         /* whole transfer; <= 0: no limit */
     int64_t connect_timeout_ms; /* <= 0: min(timeout_ms, 30 s) */
     size_t max_body;            /* response body cap; 0: 256 MiB */
+    /* Cap on the answer's header bytes (status lines, header lines and
+     * their line ends, of 1xx answers and trailers too): crossing it is
+     * AN_ELIMIT. 0: libcurl's own limit (300 KiB) only; proto/h1.c then
+     * uses AN_H1_DEFAULT_MAX_HEADER. */
+    size_t max_header;
     /* No redirect is ever followed here: a 3xx is an HTTP error naming its
      * Location, so configured headers never reach another origin through
      * one. A caller that wants to follow (the A2A card) reads
@@ -79,6 +84,7 @@ struct an_http_resp {
     char content_encoding[64];     /* the answer's Content-Encoding; "" when none */
     char first[AN_HTTP_FIRST_MAX]; /* the first bytes of any body (not NUL-terminated) */
     size_t first_len;
+    size_t header_bytes; /* header bytes received, counted as max_header counts them */
 };
 
 struct an_http_xfer {
@@ -86,8 +92,9 @@ struct an_http_xfer {
     struct curl_slist *hdrs;
     const struct an_http_req *req;
     struct an_http_resp *resp;
-    int stop_rc;   /* an_code on_data returned to stop the transfer */
-    bool over_cap; /* the body crossed max_body */
+    int stop_rc;          /* an_code on_data returned to stop the transfer */
+    bool over_cap;        /* the body crossed max_body */
+    bool over_header_cap; /* the header bytes crossed max_header */
 };
 
 /* Call before any other function here; thread-safe (pthread_once). Loads
@@ -102,7 +109,10 @@ int an_http_cancel_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t u
  * NULL: none. Borrowed until set again: set it before a run starts its
  * threads and to NULL after. */
 void an_http_set_tracestate(const char *tracestate);
-/* Free this thread's pool of reusable easy handles (at the end of a run). */
+/* The tracestate set last (NULL: none), for the other client (proto/h1.c). */
+const char *an_http_tracestate(void);
+/* Free this thread's pool of reusable easy handles and its idle
+ * connections of proto/h1.h (at the end of a run). */
 void an_http_thread_cleanup(void);
 
 /* The origin of an http(s) URL, "scheme://host:port" (lower case, the port
@@ -148,6 +158,21 @@ int an_http_xfer_init(struct an_http_xfer *x, const struct an_http_req *req,
  *   AN_ELIMIT    the body crossed max_body
  *   other        the code on_data returned to stop the transfer */
 int an_http_xfer_done(struct an_http_xfer *x, CURLcode cc, struct an_err *err);
+
+/* What both clients share (proto/h1.c is the other one). */
+/* Take n body bytes into resp as the transfer's write callback does: the
+ * max_body cap (false, *over_cap set), resp->first, resp->head of a non-2xx
+ * answer, req->on_data (false, *stop_rc set, when it says stop). true: go
+ * on. The status must be known. */
+bool an_http_take_body(const struct an_http_req *req, struct an_http_resp *resp, const char *p,
+                       size_t n, bool *over_cap, int *stop_rc);
+/* A complete answer's code and message: AN_OK for a 2xx, AN_EHTTP for a
+ * redirect (named, not followed) or any other status (the body's start). */
+int an_http_answer_rc(const struct an_http_req *req, const struct an_http_resp *resp,
+                      struct an_err *err);
+/* A Location resolved against the request's URL as libcurl's
+ * CURLINFO_REDIRECT_URL does, into out (cap bytes); "" when it is longer. */
+void an_http_resolve_location(const char *url, const char *location, char *out, size_t cap);
 
 /* Free the handle and header list. NULL-safe on a zeroed struct. */
 void an_http_xfer_release(struct an_http_xfer *x);

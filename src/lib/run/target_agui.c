@@ -112,6 +112,7 @@ static int agui_conf_build(struct agui_conf *c, const struct an_target *t,
     c->o.max_event_bytes = (size_t)a->max_event_bytes;
     c->o.max_turn_bytes = (size_t)a->max_turn_bytes;
     c->o.max_tool_calls = (size_t)a->max_tool_calls;
+    c->o.max_header_bytes = (size_t)a->max_header_bytes;
     c->o.max_state_bytes = (uint64_t)a->max_state_bytes;
     return 0;
 }
