@@ -9,16 +9,17 @@
 #include "core/buf.h"
 #include "ananke/err.h"
 
-/* p made absolute against the current directory, "." and ".." folded
- * lexically (for a path that does not exist, so realpath cannot). */
-static char *lexical(const char *p)
+/* p made absolute against `cwd` (NULL: the current directory), "." and
+ * ".." folded lexically (for a path that does not exist, so realpath
+ * cannot). */
+static char *lexical_in(const char *p, const char *cwd)
 {
     struct an_buf in = AN_BUF_INIT, out = AN_BUF_INIT;
     if (p[0] != '/') {
-        char *cwd = getcwd(NULL, 0);
-        an_buf_puts(&in, cwd ? cwd : "/");
+        char *own = cwd ? NULL : getcwd(NULL, 0);
+        an_buf_puts(&in, cwd ? cwd : own ? own : "/");
         an_buf_putc(&in, '/');
-        free(cwd);
+        free(own);
     }
     an_buf_puts(&in, p);
     const char *s = an_buf_cstr(&in);
@@ -49,6 +50,11 @@ static char *lexical(const char *p)
     return an_buf_detach(&out, NULL);
 }
 
+static char *lexical(const char *p)
+{
+    return lexical_in(p, NULL);
+}
+
 /* A directory's absolute path, links resolved when it exists. */
 static char *dir_abs(const char *d)
 {
@@ -74,48 +80,105 @@ static const char *under(const char *abs, const char *dir)
     return abs[n] == '/' ? abs + n + 1 : NULL;
 }
 
-char *an_path_in_project(const char *path, const char *project_dir)
+struct an_project_paths {
+    char *dir;  /* as given ("." for none) */
+    char *real; /* dir_abs(dir) */
+    char *lex;  /* lexical(dir), made when first needed */
+    char *cwd;  /* the current directory, read when first needed */
+    struct {
+        char *parent, *abs; /* a file's directory as given, and dir_abs of it */
+    } memo[AN_PROJECT_PATHS_MEMO];
+    size_t next; /* the memo entry replaced next */
+};
+
+struct an_project_paths *an_project_paths_new(const char *project_dir)
 {
-    char *dir = dir_abs(project_dir);
+    struct an_project_paths *pp = an_xcalloc(1, sizeof *pp);
+    pp->dir = an_xstrdup(project_dir && project_dir[0] ? project_dir : ".");
+    pp->real = dir_abs(pp->dir);
+    return pp;
+}
+
+void an_project_paths_free(struct an_project_paths *pp)
+{
+    if (!pp)
+        return;
+    for (size_t i = 0; i < AN_PROJECT_PATHS_MEMO; i++) {
+        free(pp->memo[i].parent);
+        free(pp->memo[i].abs);
+    }
+    free(pp->dir);
+    free(pp->real);
+    free(pp->lex);
+    free(pp->cwd);
+    free(pp);
+}
+
+static const char *project_lex(struct an_project_paths *pp)
+{
+    if (!pp->lex)
+        pp->lex = lexical(pp->dir);
+    return pp->lex;
+}
+
+/* dir_abs(parent), from the memo when parent was seen before. */
+static const char *parent_abs(struct an_project_paths *pp, const char *parent, size_t n)
+{
+    for (size_t i = 0; i < AN_PROJECT_PATHS_MEMO; i++)
+        if (pp->memo[i].parent && strlen(pp->memo[i].parent) == n &&
+            !memcmp(pp->memo[i].parent, parent, n))
+            return pp->memo[i].abs;
+    size_t k = pp->next++ % AN_PROJECT_PATHS_MEMO;
+    free(pp->memo[k].parent);
+    free(pp->memo[k].abs);
+    pp->memo[k].parent = an_xstrndup(parent, n);
+    pp->memo[k].abs = dir_abs(n ? pp->memo[k].parent : ".");
+    return pp->memo[k].abs;
+}
+
+char *an_project_path(struct an_project_paths *pp, const char *path)
+{
     /* the file's directory resolved, its own name kept (a linked test file
      * is named as the project names it) */
-    char *abs = NULL;
     const char *slash = strrchr(path, '/');
-    if (slash) {
-        char *parent = slash == path ? an_xstrdup("/") : an_xstrndup(path, (size_t)(slash - path));
-        char *pd = dir_abs(parent);
-        struct an_buf b = AN_BUF_INIT;
-        an_buf_puts(&b, pd);
-        if (strcmp(pd, "/"))
-            an_buf_putc(&b, '/');
-        an_buf_puts(&b, slash + 1);
-        abs = an_buf_detach(&b, NULL);
-        free(pd);
-        free(parent);
-    } else {
-        char *pd = dir_abs(".");
-        struct an_buf b = AN_BUF_INIT;
-        an_buf_printf(&b, "%s%s%s", pd, strcmp(pd, "/") ? "/" : "", path);
-        abs = an_buf_detach(&b, NULL);
-        free(pd);
-    }
-    const char *rel = under(abs, dir);
+    const char *pd;
+    if (slash == path)
+        pd = "/";
+    else
+        pd = slash ? parent_abs(pp, path, (size_t)(slash - path)) : parent_abs(pp, "", 0);
+    const char *name = slash ? slash + 1 : path;
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_puts(&b, pd);
+    if (strcmp(pd, "/"))
+        an_buf_putc(&b, '/');
+    an_buf_puts(&b, name);
+    char *abs = an_buf_detach(&b, NULL);
+    const char *rel = under(abs, pp->real);
     if (!rel) { /* links in the project's own path: try its lexical form */
-        char *lex = lexical(project_dir && project_dir[0] ? project_dir : ".");
-        char *labs = lexical(path);
-        const char *r2 = under(labs, lex);
+        if (!pp->cwd && path[0] != '/') {
+            pp->cwd = getcwd(NULL, 0);
+            if (!pp->cwd)
+                pp->cwd = an_xstrdup("/");
+        }
+        char *labs = lexical_in(path, pp->cwd);
+        const char *r2 = under(labs, project_lex(pp));
         char *out = r2 ? an_xstrdup(r2) : NULL;
-        free(lex);
         free(labs);
         if (out) {
             free(abs);
-            free(dir);
             return out;
         }
     }
     char *out = an_xstrdup(rel ? rel : abs);
     free(abs);
-    free(dir);
+    return out;
+}
+
+char *an_path_in_project(const char *path, const char *project_dir)
+{
+    struct an_project_paths *pp = an_project_paths_new(project_dir);
+    char *out = an_project_path(pp, path);
+    an_project_paths_free(pp);
     return out;
 }
 
@@ -153,28 +216,35 @@ static void rewrite(const struct subst *sb, char **s)
     *s = an_buf_detach(&b, NULL);
 }
 
-static void file_field(char **f, const char *project_dir)
+static void file_field(char **f, struct an_project_paths *pp)
 {
     if (!*f || !**f)
         return;
-    char *rel = an_path_in_project(*f, project_dir);
+    char *rel = an_project_path(pp, *f);
     free(*f);
     *f = rel;
 }
 
 void an_test_result_relative(struct an_test_result *t, const char *project_dir)
 {
+    struct an_project_paths *pp = an_project_paths_new(project_dir);
+    an_test_result_relative_in(t, pp);
+    an_project_paths_free(pp);
+}
+
+void an_test_result_relative_in(struct an_test_result *t, struct an_project_paths *pp)
+{
     char *given = t->file ? an_xstrdup(t->file) : NULL;
-    file_field(&t->file, project_dir);
+    file_field(&t->file, pp);
     for (size_t i = 0; i < t->findings.n; i++)
-        file_field(&t->findings.v[i].file, project_dir);
+        file_field(&t->findings.v[i].file, pp);
     for (size_t i = 0; i < t->judgements.n; i++)
-        file_field(&t->judgements.v[i].file, project_dir);
+        file_field(&t->judgements.v[i].file, pp);
 
     /* messages that quote a path: "FILE:LINE: ..." with the file as it was
      * given, or the project's absolute directory */
-    char *real = dir_abs(project_dir);
-    char *lex = lexical(project_dir && project_dir[0] ? project_dir : ".");
+    const char *real = pp->real;
+    const char *lex = project_lex(pp);
     struct an_buf r1 = AN_BUF_INIT, l1 = AN_BUF_INIT, g1 = AN_BUF_INIT, f1 = AN_BUF_INIT;
     struct subst sb = {.n = 0};
     if (given && t->file && strcmp(given, t->file)) {
@@ -203,7 +273,5 @@ void an_test_result_relative(struct an_test_result *t, const char *project_dir)
     an_buf_release(&l1);
     an_buf_release(&g1);
     an_buf_release(&f1);
-    free(real);
-    free(lex);
     free(given);
 }

@@ -30,4 +30,20 @@ char *an_path_absolute(const char *dir);
  * test file as given and the project directory's absolute path. */
 void an_test_result_relative(struct an_test_result *t, const char *project_dir);
 
+/* The same for many paths of one project: the project directory resolved
+ * once, and each test file's directory once (a memo of the last
+ * AN_PROJECT_PATHS_MEMO directories), where an_path_in_project resolves
+ * both for every path (realpath: a getcwd and a readlink per component).
+ * Made for one run and one thread (a scheduler loop has its own): the file
+ * system is read when a directory is first seen, so a link changed during
+ * the run is seen by the next run. */
+#define AN_PROJECT_PATHS_MEMO 8
+struct an_project_paths;
+struct an_project_paths *an_project_paths_new(const char *project_dir);
+void an_project_paths_free(struct an_project_paths *pp); /* NULL: nothing */
+/* an_path_in_project(path, pp's project_dir). The caller frees it. */
+char *an_project_path(struct an_project_paths *pp, const char *path);
+/* an_test_result_relative(t, pp's project_dir). */
+void an_test_result_relative_in(struct an_test_result *t, struct an_project_paths *pp);
+
 #endif

@@ -121,7 +121,10 @@ static void finish(struct an_job *j)
     /* nothing that leaves the job holds a known secret: every reporter,
      * the console and the recording read this redacted result */
     an_test_result_redact(&j->res, j->red);
-    an_test_result_relative(&j->res, j->cfg->dir);
+    if (j->env->paths)
+        an_test_result_relative_in(&j->res, j->env->paths);
+    else
+        an_test_result_relative(&j->res, j->cfg->dir);
     an_redactor_free(j->red);
     j->red = NULL;
     j->state = AN_JOB_DONE;

@@ -84,6 +84,9 @@ struct an_job_env {
      * loop's thread, so it must be thread-safe. NULL: nobody is told. */
     void (*short_secret)(const char *label, void *ud);
     void *short_ud;
+    /* The project's paths, the loop's own (core/result_paths.h): each
+     * result's paths made relative with it. NULL: resolved per result. */
+    struct an_project_paths *paths;
 };
 
 struct an_job {

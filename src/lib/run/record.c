@@ -196,12 +196,13 @@ static json_t *tests_json(const struct an_recorder *rc, const struct an_run_resu
                           char **slugs)
 {
     json_t *a = json_array();
+    struct an_project_paths *pp = an_project_paths_new(rc->suite->config.dir);
     size_t j = 0;
     for (size_t k = 0; k < rc->info.nselected; k++) {
         const struct an_test *t = &rc->suite->tests[rc->selected[k]];
         const struct an_test_result *r = j < res->ntests ? &res->tests[j] : NULL;
         /* a result names its file relative to the project (core/result_paths.h) */
-        char *file = t->file ? an_path_in_project(t->file, rc->suite->config.dir) : NULL;
+        char *file = t->file ? an_project_path(pp, t->file) : NULL;
         bool ran = r && same(rc, r->name, t->name) && same(rc, r->file, file);
         if (!ran) {
             json_array_append_new(a, test_entry(t->name, t->id, file, NULL, "not_run"));
@@ -217,6 +218,7 @@ static json_t *tests_json(const struct an_recorder *rc, const struct an_run_resu
         json_array_append_new(a, test_entry(res->tests[j].name, res->tests[j].id,
                                             res->tests[j].file, slugs ? slugs[j] : NULL,
                                             an_status_name(res->tests[j].status)));
+    an_project_paths_free(pp);
     return a;
 }
 

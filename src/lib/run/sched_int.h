@@ -42,6 +42,7 @@ struct sched {
     const struct an_suite *suite;
     const struct an_run_opts *o;
     struct an_run_result *out;
+    struct an_project_paths *paths; /* the main thread's (core/result_paths.h) */
     size_t *sel, nsel;
     unsigned repeat;
     double pass_rate;
@@ -79,6 +80,10 @@ struct sched {
     pthread_mutex_t mu;
     pthread_cond_t news; /* a run was collected, or a loop ended */
     unsigned loops_left; /* loop threads still running */
+    /* The caller's thread hands tests on in batches: after a batch it
+     * waits until then (a monotonic ms) before a collected run wakes it,
+     * so that instant tests cost no thread switch each (sched.c EMIT_MS). */
+    int64_t quiet_until;
 };
 
 /* One event loop: its multi handle, its share of the parallelism, the runs

@@ -40,7 +40,8 @@ static void after_step(struct loop *l, struct an_job *j)
     s->collected++;
     /* the caller's thread waits for the test it hands on next: wake it
      * when that one is complete, not for every run (a thread switch each) */
-    if (s->threaded && (s->emit == s->nsel || s->slots[s->emit].complete || s->stop))
+    if (s->threaded && (s->emit == s->nsel || s->slots[s->emit].complete || s->stop) &&
+        (s->stop || an_clock_mono_ms() >= s->quiet_until))
         pthread_cond_signal(&s->news);
     sched_unlock(s);
 }
@@ -199,11 +200,10 @@ static void wait_events(struct loop *l, size_t nextra, int wait)
         }
         for (size_t i = 0; i < n; i++) {
             short e = l->extra[i].events;
-            l->pfds[i] = (struct pollfd){
-                .fd = l->extra[i].fd,
-                .events = (short)((e & CURL_WAIT_POLLIN ? POLLIN : 0) |
-                                  (e & CURL_WAIT_POLLPRI ? POLLPRI : 0) |
-                                  (e & CURL_WAIT_POLLOUT ? POLLOUT : 0))};
+            l->pfds[i] = (struct pollfd){.fd = l->extra[i].fd,
+                                         .events = (short)((e & CURL_WAIT_POLLIN ? POLLIN : 0) |
+                                                           (e & CURL_WAIT_POLLPRI ? POLLPRI : 0) |
+                                                           (e & CURL_WAIT_POLLOUT ? POLLOUT : 0))};
         }
         if (poll(l->pfds, (nfds_t)n, wait) > 0) {
             for (size_t i = 0; i < n; i++) {
