@@ -15,6 +15,8 @@
 # Writes under bench/work-clients/ only; the table goes to stdout.
 set -euo pipefail
 BENCH=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$BENCH/lib.sh"
 ROOT=$(cd "$BENCH/.." && pwd)
 B=${1:-$ROOT/build}
 ANANKE=$B/ananke
@@ -52,21 +54,7 @@ URL="http://127.0.0.1:$(cat "$WORK/port")/agent"
 NODE_URL="http://127.0.0.1:$(cat "$WORK/node-port")/agent"
 printf 'version: "1.0"\ntarget:\n  type: agui\n  endpoint: "%s"\n  agentId: "bench"\n' "$URL" >"$WORK/mock.yaml"
 printf 'version: "1.0"\ntarget:\n  type: agui\n  endpoint: "%s"\n  agentId: "bench"\n' "$NODE_URL" >"$WORK/node.yaml"
-for ((i = 1; i <= N; i++)); do # bench/run.sh's gen_ananke
-  printf -v id '%05d' "$i"
-  cat >"$WORK/tests/t$id.test.yaml" <<EOF
-version: "1.0"
-name: "bench $id"
-turns:
-  - user: "What is the weather in Paris? ($id)"
-    assert:
-      text:
-        must_match: ["sunny", "/\\\\b[0-9]+ degrees\\\\b/"]
-      tools:
-        require:
-          - name: search
-EOF
-done
+bench_gen_tests "$WORK/tests" "$N"
 
 wrk_rate() { # url -> requests/s
   local f=$WORK/logs/wrk.txt

@@ -16,6 +16,8 @@
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$BENCH/lib.sh"
 ROOT=$(cd "$BENCH/.." && pwd)
 WORK=$BENCH/work-memory
 REPS=${MEM_REPS:-3}
@@ -72,26 +74,6 @@ for _ in $(seq 100); do [ -s "$WORK/port" ] && break; sleep 0.05; done
 [ -s "$WORK/port" ] || die "ananke-mock did not start: $(cat "$WORK/mock.err")"
 URL="http://127.0.0.1:$(cat "$WORK/port")/agent"
 
-# The tests of bench/run.sh: one user turn, a substring, a regex, a tool.
-gen() { # dir n
-  local dir=$1 n=$2 i id
-  mkdir -p "$dir"
-  for ((i = 1; i <= n; i++)); do
-    printf -v id '%05d' "$i"
-    cat >"$dir/t$id.test.yaml" <<EOF
-version: "1.0"
-name: "bench $id"
-turns:
-  - user: "What is the weather in Paris? ($id)"
-    assert:
-      text:
-        must_match: ["sunny", "/\\\\b[0-9]+ degrees\\\\b/"]
-      tools:
-        require:
-          - name: search
-EOF
-  done
-}
 for b in "${BINS[@]}"; do
   mkdir -p "$WORK/$b"
   cat >"$WORK/$b/ananke.config.yaml" <<EOF
@@ -103,7 +85,7 @@ target:
 EOF
 done
 for n in "${SIZES[@]}"; do
-  gen "$WORK/${BINS[0]}/n$n" "$n"
+  bench_gen_tests "$WORK/${BINS[0]}/n$n" "$n"
   [ ${#BINS[@]} = 1 ] || cp -r "$WORK/${BINS[0]}/n$n" "$WORK/${BINS[1]}/"
 done
 

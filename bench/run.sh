@@ -17,6 +17,8 @@
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$BENCH/lib.sh"
 ROOT=$(cd "$BENCH/.." && pwd)
 WORK=$BENCH/work
 OUT=$BENCH/out
@@ -152,26 +154,8 @@ EOF
 sed "s|$URL|$NODE_URL|" "$WORK/ananke/ananke.config.yaml" >"$WORK/ananke/node.config.yaml"
 cp "$BENCH/promptfoo-transform.js" "$WORK/promptfoo/transform.js"
 
-yaml_regex=${REGEX//\\/\\\\}   # inside a double-quoted YAML string
-
 gen_ananke() { # dir n substr tool
-  local dir=$1 n=$2 sub=$3 tool=$4 i id
-  mkdir -p "$dir"
-  for ((i = 1; i <= n; i++)); do
-    printf -v id '%05d' "$i"
-    cat >"$dir/t$id.test.yaml" <<EOF
-version: "1.0"
-name: "bench $id"
-turns:
-  - user: "What is the weather in Paris? ($id)"
-    assert:
-      text:
-        must_match: ["$sub", "/$yaml_regex/"]
-      tools:
-        require:
-          - name: $tool
-EOF
-  done
+  bench_gen_tests "$1" "$2" "$3" "$4" "$REGEX"
 }
 
 gen_promptfoo() { # file n substr tool
