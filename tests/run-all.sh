@@ -35,8 +35,8 @@ step() { # NAME COMMAND...
 # lanes FUNCTION...: each function runs its steps one after another, the
 # functions side by side (the machine's two cores are mostly idle while
 # these suites wait on agents, servers and node); each lane's output is
-# shown whole, in order, once all are done. The suites that measure time
-# (e2e's serial cases, security, hostile) and the builds run alone.
+# shown whole, in order, once all are done. e2e's serial cases (which
+# measure time) and the builds run alone.
 lanes() {
   local f t0=$SECONDS
   for f in "$@"; do "$f" >"$log/lane-$f" 2>&1 & done
@@ -78,6 +78,19 @@ lane_sdks() {
   step action env ANANKE_BUILD="$B" bash tests/action/run.sh
   step examples env ANANKE_BUILD="$B" bash tests/examples.sh
 }
+# Two more lanes: the attacks (their time bounds are generous: tens of
+# seconds for what takes a few) beside the HTTP clients' byte-level
+# exchanges and the watch loop, which mostly wait (clients: 44 s of wall
+# for 6 s of CPU).
+lane_guard() {
+  step security env ANANKE_BUILD="$B" bash tests/security/run.sh
+  step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh
+}
+lane_clients_watch() {
+  step clients env ANANKE_BUILD="$B" bash tests/clients/run.sh
+  step watch env ANANKE_BUILD="$B" bash tests/watch/run.sh
+  step watch-poll env ANANKE_BUILD="$B" ANANKE_WATCH_POLL=1 bash tests/watch/run.sh
+}
 
 # the lint (tests/lint.sh: banned calls, layers, Linux-only calls, function
 # length) and its own test, first: they take a few seconds
@@ -86,11 +99,7 @@ step lint-self bash tests/lint/run.sh
 step unit ctest --test-dir "$B" --output-on-failure -j2
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 lanes lane_mcp lane_kit_mocks lane_a2a_tools lane_sdks
-step security env ANANKE_BUILD="$B" bash tests/security/run.sh
-step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh
-step clients env ANANKE_BUILD="$B" bash tests/clients/run.sh
-step watch env ANANKE_BUILD="$B" bash tests/watch/run.sh
-step watch-poll env ANANKE_BUILD="$B" ANANKE_WATCH_POLL=1 bash tests/watch/run.sh
+lanes lane_guard lane_clients_watch
 # only once, in the plain run: -O2 warnings do not depend on the sanitizers
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step release-build bash tests/release-build.sh
