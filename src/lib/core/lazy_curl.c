@@ -9,7 +9,7 @@
 #include <curl/curl.h>
 #include <stdarg.h>
 
-#include "core/lazy.h"
+#include "core/lazy_def.h"
 
 /* curl 8 takes a const handle in curl_url_get, 7.x not (CMakeLists.txt probes) */
 #if ANANKE_CURL_URL_GET_CONST
@@ -26,7 +26,7 @@
     V(curl_easy_cleanup, (CURL * h), (h))                                                          \
     V(curl_easy_reset, (CURL * h), (h))                                                            \
     R(CURLcode, curl_easy_perform, (CURL * h), (h), CURLE_FAILED_INIT)                             \
-    R(const char *, curl_easy_strerror, (CURLcode c), (c), "libcurl is not loaded")               \
+    R(const char *, curl_easy_strerror, (CURLcode c), (c), "libcurl is not loaded")                \
     R(CURLHcode, curl_easy_header,                                                                 \
       (CURL * h, const char *name, size_t i, unsigned int origin, int request,                     \
        struct curl_header **out),                                                                  \
@@ -37,14 +37,15 @@
     V(curl_free, (void *p), (p))                                                                   \
     R(CURLU *, curl_url, (void), (), NULL)                                                         \
     V(curl_url_cleanup, (CURLU * u), (u))                                                          \
-    R(CURLUcode, curl_url_get, (AN_CURLU_GET_CONST CURLU * u, CURLUPart what, char **part, unsigned int flags),  \
+    R(CURLUcode, curl_url_get,                                                                     \
+      (AN_CURLU_GET_CONST CURLU * u, CURLUPart what, char **part, unsigned int flags),             \
       (u, what, part, flags), CURLUE_OUT_OF_MEMORY)                                                \
     R(CURLUcode, curl_url_set, (CURLU * u, CURLUPart what, const char *part, unsigned int flags),  \
       (u, what, part, flags), CURLUE_OUT_OF_MEMORY)                                                \
     R(CURLM *, curl_multi_init, (void), (), NULL)                                                  \
     R(CURLMcode, curl_multi_cleanup, (CURLM * m), (m), CURLM_INTERNAL_ERROR)                       \
-    R(CURLMcode, curl_multi_add_handle, (CURLM * m, CURL *h), (m, h), CURLM_INTERNAL_ERROR)        \
-    R(CURLMcode, curl_multi_remove_handle, (CURLM * m, CURL *h), (m, h), CURLM_INTERNAL_ERROR)     \
+    R(CURLMcode, curl_multi_add_handle, (CURLM * m, CURL * h), (m, h), CURLM_INTERNAL_ERROR)       \
+    R(CURLMcode, curl_multi_remove_handle, (CURLM * m, CURL * h), (m, h), CURLM_INTERNAL_ERROR)    \
     R(CURLMcode, curl_multi_perform, (CURLM * m, int *running), (m, running),                      \
       CURLM_INTERNAL_ERROR)                                                                        \
     R(CURLMsg *, curl_multi_info_read, (CURLM * m, int *left), (m, left), NULL)                    \
@@ -61,34 +62,12 @@
     X(curl_easy_getinfo)                                                                           \
     X(curl_multi_setopt)
 
-#define SLOT(name) slot_##name
-#define DECL_R(ret, name, params, args, fail) static void *SLOT(name);
-#define DECL_V(name, params, args) static void *SLOT(name);
-#define DECL_X(name) static void *SLOT(name);
-AN_CURL_FNS(DECL_R, DECL_V)
-AN_CURL_VARIADIC(DECL_X)
-
-#define SYM_R(ret, name, params, args, fail) {#name, &SLOT(name)},
-#define SYM_V(name, params, args) {#name, &SLOT(name)},
-#define SYM_X(name) {#name, &SLOT(name)},
-static const struct an_lazy_sym syms[] = {AN_CURL_FNS(SYM_R, SYM_V) AN_CURL_VARIADIC(SYM_X)};
-
-static struct an_lazy_lib lib = {.soname = AN_LAZY_CURL_SONAME,
-                                 .label = "libcurl",
-                                 .syms = syms,
-                                 .nsyms = sizeof syms / sizeof *syms};
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void)
-{
-    an_lazy_open(&lib);
-}
-
-static bool ready(void)
-{
-    pthread_once(&once, load);
-    return lib.ok;
-}
+#define AN_CURL_SLOT_X(name) AN_LAZY_SLOT(name)
+#define AN_CURL_SYM_X(name) AN_LAZY_SYM(name)
+AN_LAZY_SLOTS(AN_CURL_FNS)
+AN_CURL_VARIADIC(AN_CURL_SLOT_X)
+AN_LAZY_LIB(AN_LAZY_CURL_SONAME, "libcurl",
+            AN_LAZY_SYMS(AN_CURL_FNS) AN_CURL_VARIADIC(AN_CURL_SYM_X))
 
 int an_lazy_curl(const char *what, struct an_err *err)
 {
@@ -101,20 +80,7 @@ bool an_lazy_curl_loaded(void)
     return lib.ok;
 }
 
-#define DEF_R(ret, name, params, args, fail)                                                       \
-    ret name params                                                                                \
-    {                                                                                              \
-        if (!ready())                                                                              \
-            return fail;                                                                           \
-        return ((ret(*) params)SLOT(name)) args;                                                   \
-    }
-#define DEF_V(name, params, args)                                                                  \
-    void name params                                                                               \
-    {                                                                                              \
-        if (ready())                                                                               \
-            ((void (*) params)SLOT(name)) args;                                                    \
-    }
-AN_CURL_FNS(DEF_R, DEF_V)
+AN_LAZY_DEFS(AN_CURL_FNS)
 
 typedef void (*any_fn)(void);
 
@@ -139,7 +105,8 @@ CURLcode curl_easy_setopt(CURL *h, CURLoption opt, ...)
 {
     if (!ready())
         return CURLE_FAILED_INIT;
-    CURLcode (*f)(CURL *, CURLoption, ...) = (CURLcode(*)(CURL *, CURLoption, ...))SLOT(curl_easy_setopt);
+    CURLcode (*f)(CURL *, CURLoption, ...) =
+        (CURLcode(*)(CURL *, CURLoption, ...))AN_LAZY_SLOT_NAME(curl_easy_setopt);
     va_list ap;
     va_start(ap, opt);
     CURLcode rc;
@@ -166,7 +133,7 @@ CURLMcode curl_multi_setopt(CURLM *m, CURLMoption opt, ...)
     if (!ready())
         return CURLM_INTERNAL_ERROR;
     CURLMcode (*f)(CURLM *, CURLMoption, ...) =
-        (CURLMcode(*)(CURLM *, CURLMoption, ...))SLOT(curl_multi_setopt);
+        (CURLMcode(*)(CURLM *, CURLMoption, ...))AN_LAZY_SLOT_NAME(curl_multi_setopt);
     va_list ap;
     va_start(ap, opt);
     CURLMcode rc;
@@ -196,5 +163,5 @@ CURLcode curl_easy_getinfo(CURL *h, CURLINFO info, ...)
     va_start(ap, info);
     void *out = va_arg(ap, void *); /* every CURLINFO_* takes a pointer */
     va_end(ap);
-    return ((CURLcode(*)(CURL *, CURLINFO, ...))SLOT(curl_easy_getinfo))(h, info, out);
+    return ((CURLcode(*)(CURL *, CURLINFO, ...))AN_LAZY_SLOT_NAME(curl_easy_getinfo))(h, info, out);
 }

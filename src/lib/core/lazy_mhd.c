@@ -8,14 +8,14 @@
 #include <microhttpd.h>
 #include <stdarg.h>
 
-#include "core/lazy.h"
+#include "core/lazy_def.h"
 
 /* R(return type, name, (parameters), (arguments), value when not loaded);
  * V(name, (parameters), (arguments)) for those returning nothing. */
 #define AN_MHD_FNS(R, V)                                                                           \
     V(MHD_stop_daemon, (struct MHD_Daemon * d), (d))                                               \
     R(enum MHD_Result, MHD_add_response_header,                                                    \
-      (struct MHD_Response * r, const char *header, const char *content), (r, header, content),   \
+      (struct MHD_Response * r, const char *header, const char *content), (r, header, content),    \
       MHD_NO)                                                                                      \
     R(struct MHD_Response *, MHD_create_response_from_buffer,                                      \
       (size_t size, void *buffer, enum MHD_ResponseMemoryMode mode), (size, buffer, mode), NULL)   \
@@ -25,7 +25,7 @@
       (size, block, crc, crc_cls, crfc), NULL)                                                     \
     V(MHD_destroy_response, (struct MHD_Response * r), (r))                                        \
     R(enum MHD_Result, MHD_queue_response,                                                         \
-      (struct MHD_Connection * c, unsigned int status, struct MHD_Response *r), (c, status, r),   \
+      (struct MHD_Connection * c, unsigned int status, struct MHD_Response *r), (c, status, r),    \
       MHD_NO)                                                                                      \
     R(const char *, MHD_lookup_connection_value,                                                   \
       (struct MHD_Connection * c, enum MHD_ValueKind kind, const char *key), (c, kind, key), NULL) \
@@ -33,38 +33,13 @@
       (struct MHD_Connection * c, enum MHD_ValueKind kind, MHD_KeyValueIterator it, void *cls),    \
       (c, kind, it, cls), -1)
 
-#define SLOT(name) slot_##name
-#define DECL_R(ret, name, params, args, fail) static void *SLOT(name);
-#define DECL_V(name, params, args) static void *SLOT(name);
-AN_MHD_FNS(DECL_R, DECL_V)
-static void *SLOT(MHD_start_daemon_va);
-static void *SLOT(MHD_get_daemon_info);
-static void *SLOT(MHD_get_connection_info);
-
-#define SYM_R(ret, name, params, args, fail) {#name, &SLOT(name)},
-#define SYM_V(name, params, args) {#name, &SLOT(name)},
-static const struct an_lazy_sym syms[] = {
-    AN_MHD_FNS(SYM_R, SYM_V){"MHD_start_daemon_va", &SLOT(MHD_start_daemon_va)},
-    {"MHD_get_daemon_info", &SLOT(MHD_get_daemon_info)},
-    {"MHD_get_connection_info", &SLOT(MHD_get_connection_info)},
-};
-
-static struct an_lazy_lib lib = {.soname = AN_LAZY_MHD_SONAME,
-                                 .label = "libmicrohttpd",
-                                 .syms = syms,
-                                 .nsyms = sizeof syms / sizeof *syms};
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void)
-{
-    an_lazy_open(&lib);
-}
-
-static bool ready(void)
-{
-    pthread_once(&once, load);
-    return lib.ok;
-}
+AN_LAZY_SLOTS(AN_MHD_FNS)
+AN_LAZY_SLOT(MHD_start_daemon_va)
+AN_LAZY_SLOT(MHD_get_daemon_info)
+AN_LAZY_SLOT(MHD_get_connection_info)
+AN_LAZY_LIB(AN_LAZY_MHD_SONAME, "libmicrohttpd",
+            AN_LAZY_SYMS(AN_MHD_FNS) AN_LAZY_SYM(MHD_start_daemon_va)
+                AN_LAZY_SYM(MHD_get_daemon_info) AN_LAZY_SYM(MHD_get_connection_info))
 
 int an_lazy_mhd(const char *what, struct an_err *err)
 {
@@ -77,20 +52,7 @@ bool an_lazy_mhd_loaded(void)
     return lib.ok;
 }
 
-#define DEF_R(ret, name, params, args, fail)                                                       \
-    ret name params                                                                                \
-    {                                                                                              \
-        if (!ready())                                                                              \
-            return fail;                                                                           \
-        return ((ret(*) params)SLOT(name)) args;                                                   \
-    }
-#define DEF_V(name, params, args)                                                                  \
-    void name params                                                                               \
-    {                                                                                              \
-        if (ready())                                                                               \
-            ((void (*) params)SLOT(name)) args;                                                    \
-    }
-AN_MHD_FNS(DEF_R, DEF_V)
+AN_LAZY_DEFS(AN_MHD_FNS)
 
 struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc,
                                     void *apc_cls, MHD_AccessHandlerCallback dh, void *dh_cls, ...)
@@ -101,7 +63,7 @@ struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_Accep
                             MHD_AccessHandlerCallback, void *, va_list) =
         (struct MHD_Daemon * (*)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *,
                                  MHD_AccessHandlerCallback, void *, va_list))
-            SLOT(MHD_start_daemon_va);
+            AN_LAZY_SLOT_NAME(MHD_start_daemon_va);
     va_list ap;
     va_start(ap, dh_cls);
     struct MHD_Daemon *d = f(flags, port, apc, apc_cls, dh, dh_cls, ap);
@@ -114,8 +76,8 @@ const union MHD_DaemonInfo *MHD_get_daemon_info(struct MHD_Daemon *d, enum MHD_D
 {
     if (!ready())
         return NULL;
-    return ((const union MHD_DaemonInfo *(*)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...))
-                SLOT(MHD_get_daemon_info))(d, type);
+    return ((const union MHD_DaemonInfo *(*)(struct MHD_Daemon *, enum MHD_DaemonInfoType,
+                                             ...))AN_LAZY_SLOT_NAME(MHD_get_daemon_info))(d, type);
 }
 
 const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *c,
@@ -123,7 +85,8 @@ const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *c
 {
     if (!ready())
         return NULL;
-    return ((const union MHD_ConnectionInfo *
-             (*)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...))
-                SLOT(MHD_get_connection_info))(c, type);
+    return (
+        (const union MHD_ConnectionInfo *(*)(struct MHD_Connection *, enum MHD_ConnectionInfoType,
+                                             ...))AN_LAZY_SLOT_NAME(MHD_get_connection_info))(c,
+                                                                                              type);
 }
