@@ -45,6 +45,8 @@ static const struct step_kind step_kinds[] = {
     {"run_error", AGUI_STEP_RUN_ERROR, run_error_mods},
     {"cut", AGUI_STEP_CUT, no_mods},
     {"stall", AGUI_STEP_STALL, no_mods},
+    {"run_started", AGUI_STEP_RUN_STARTED, no_mods},
+    {"run_finished", AGUI_STEP_RUN_FINISHED, no_mods},
 };
 #define NKINDS (sizeof step_kinds / sizeof step_kinds[0])
 
@@ -76,6 +78,8 @@ static int load_step_kind(struct agui_scenario *s, struct agui_step *st, const s
         return scn_get_json(&s->head.arena, v, &st->event, err);
     case AGUI_STEP_CUT:
     case AGUI_STEP_STALL:
+    case AGUI_STEP_RUN_STARTED:
+    case AGUI_STEP_RUN_FINISHED:
         if ((rc = scn_get_bool(v, key, &b, err)))
             return rc;
         if (!b)
@@ -147,7 +151,7 @@ static int load_step(struct agui_scenario *s, struct agui_step *st, const struct
     if (!kind)
         return an_fail(err, AN_ESCHEMA, &n->loc,
                        "a step needs one of text, tool, delay_ms, event, comment, raw, "
-                       "run_error, cut, stall");
+                       "run_error, cut, stall, run_started, run_finished");
     st->kind = kind->kind;
     st->loc = n->loc;
     st->chunks = 1;
@@ -345,10 +349,13 @@ static int load_rest(void *scenario, const struct an_ynode *root, struct an_err 
     struct agui_scenario *s = scenario;
     const struct an_ynode *in = an_yaml_get(root, "input");
     if (in) {
-        bool strict = in->kind == AN_Y_SCALAR && !strcmp(in->str, "strict");
-        if (!strict && !(in->kind == AN_Y_SCALAR && !strcmp(in->str, "lenient")))
-            return an_fail(err, AN_ESCHEMA, &in->loc, "'input' is strict or lenient");
+        bool scalar = in->kind == AN_Y_SCALAR;
+        bool strict = scalar && !strcmp(in->str, "strict");
+        bool any = scalar && !strcmp(in->str, "any");
+        if (!strict && !any && !(scalar && !strcmp(in->str, "lenient")))
+            return an_fail(err, AN_ESCHEMA, &in->loc, "'input' is strict, lenient or any");
         s->strict_input = strict;
+        s->any_input = any;
     }
     return 0;
 }

@@ -36,7 +36,9 @@ enum agui_step_kind {
     AGUI_STEP_RAW,       /* bytes, verbatim, no framing */
     AGUI_STEP_RUN_ERROR, /* RUN_ERROR, then the stream ends */
     AGUI_STEP_CUT,       /* abort the connection */
-    AGUI_STEP_STALL      /* hold the connection open, send nothing */
+    AGUI_STEP_STALL,     /* hold the connection open, send nothing */
+    AGUI_STEP_RUN_STARTED, /* RUN_STARTED with the request's ids, here */
+    AGUI_STEP_RUN_FINISHED /* RUN_FINISHED with the request's ids (+ `finish`), here */
 };
 
 struct agui_step {
@@ -96,6 +98,7 @@ struct agui_rule {
 struct agui_scenario {
     struct scn_rules_head head; /* first: see scenario_rules.h */
     bool strict_input;          /* `input: strict`: see agui_input.h */
+    bool any_input; /* `input: any`: a body that is not a JSON object is run, its text the user's */
     struct agui_rule *rules;
     size_t nrules;
     struct agui_rule *fallback; /* the `default:` rule, or NULL */

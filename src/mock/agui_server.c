@@ -55,6 +55,13 @@ static enum MHD_Result answer_run(struct mock_http *http, struct agui_scenario *
     if (!hr->body_len)
         return send_error(c, MHD_HTTP_BAD_REQUEST,
                           "empty body: expected a RunAgentInput JSON object");
+    if (sc->any_input && !json_is_object(body)) {
+        /* the fault `input: any`: whatever came is run, its text the
+         * user's message */
+        json_decref(body);
+        body = json_pack("{s:[{s:s,s:s,s:o}]}", "messages", "id", "mock-raw", "role", "user",
+                         "content", an_json_lossy(hr->body, hr->body_len));
+    }
     if (!body) {
         char msg[256];
         snprintf(msg, sizeof msg, "invalid JSON body: %s", why);

@@ -231,7 +231,7 @@ rc=$?
 [ $? -eq 2 ] && ok "no agent: exit 2" || bad "no agent"
 printf 'input: strictly\nrules: []\n' >"$TMP/bad-input.yaml"
 "$MOCK" agui --scenario "$TMP/bad-input.yaml" >/dev/null 2>"$TMP/bad-input.err"
-[ $? -eq 2 ] && grep -qF "bad-input.yaml:1:8: 'input' is strict or lenient" "$TMP/bad-input.err" &&
+[ $? -eq 2 ] && grep -qF "bad-input.yaml:1:8: 'input' is strict, lenient or any" "$TMP/bad-input.err" &&
     ok "mock: a bad 'input:' value is exit 2 with its position" ||
     { bad "mock: bad input value"; cat "$TMP/bad-input.err"; }
 "$ANANKE" comply --protocol nope --agent m=x >/dev/null 2>&1

@@ -192,6 +192,74 @@ rules.push(
   },
 );
 
+// The requests of the suite's tests of features a producer may use or not
+// (compliance/agui: they are NA on a producer that does not): a scripted
+// failure, reasoning, an interrupt, a state delta, a subagent.
+rules.push(
+  {
+    // required.run.error*: the run fails after a partial answer
+    match: /ANANKE-FAIL/,
+    events: (id) => text(id("msg"), ["Let me try."]),
+    error: { message: "scripted failure (ANANKE-FAIL)", code: "ananke_fail" },
+  },
+  {
+    // required.reasoning.*: a reasoning span holding one reasoning message
+    match: /show your reasoning/i,
+    events: (id) => {
+      const span = id("reasoning"), m = id("msg");
+      return [
+        { type: EventType.REASONING_START, messageId: span },
+        { type: EventType.REASONING_MESSAGE_START, messageId: m, role: "reasoning" },
+        { type: EventType.REASONING_MESSAGE_CONTENT, messageId: m, delta: "Multiply, then check." },
+        { type: EventType.REASONING_MESSAGE_END, messageId: m },
+        { type: EventType.REASONING_END, messageId: span },
+        ...text(id("msg"), ["Done."]),
+      ];
+    },
+  },
+  {
+    // required.run.outcome-interrupt: stops for approval (AG-UI 1.0 outcome)
+    match: /interrupt the run and ask for my approval/i,
+    events: (id, st) => {
+      st.interrupt = id("interrupt");
+      return text(id("msg"), ["I need your approval first."]);
+    },
+    outcome: (st) => ({
+      type: "interrupt",
+      interrupts: [{ id: st.interrupt, reason: "confirmation", message: "Delete ananke.txt?" }],
+    }),
+  },
+  {
+    // required.state.delta-applies: the state received, then a patch of it
+    match: /set ananke\.(\w+) to (\w+)/i,
+    events: (id, st, input, m) => {
+      const state = input.state ?? {};
+      if (typeof state.ananke !== "object" || state.ananke === null)
+        return text(id("msg"), ["There is no ananke state."]);
+      return [
+        { type: EventType.STATE_SNAPSHOT, snapshot: state },
+        { type: EventType.STATE_DELTA, delta: [{ op: "replace", path: `/ananke/${m[1]}`, value: m[2] }] },
+        ...text(id("msg"), [`${m[1]} is now ${m[2]}.`]),
+      ];
+    },
+  },
+  {
+    // required.events.subagents: a subagent's message, attributed to it
+    match: /delegate this to a subagent/i,
+    events: (id) => {
+      const sub = id("sub"), m = id("msg");
+      return [
+        { type: EventType.SUBAGENT_STARTED, subagentRunId: sub, name: "researcher" },
+        { type: EventType.TEXT_MESSAGE_START, messageId: m, role: "assistant", subagentRunId: sub },
+        { type: EventType.TEXT_MESSAGE_CONTENT, messageId: m, delta: "7", subagentRunId: sub },
+        { type: EventType.TEXT_MESSAGE_END, messageId: m, subagentRunId: sub },
+        { type: EventType.SUBAGENT_FINISHED, subagentRunId: sub },
+        ...text(id("msg"), ["The subagent named 7."]),
+      ];
+    },
+  },
+);
+
 // A run whose history ends with tool results: the client ran a frontend
 // tool and sends what it returned; the agent carries on with it.
 const afterTool = {
