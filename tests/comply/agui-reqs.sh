@@ -5,6 +5,7 @@
 #    compliance/agui/requirements/1.1.json is cited by a test, and the run
 #    judges them (spec 1.1, a requirements table per agent);
 #  - on the good mock every requirement is met;
+#  - each test cites exactly one requirement, and no two tests the same;
 #  - on the broken mock (one fault per failing test) exactly the requirements
 #    the failed tests cite are not_met, and every failing test cites some;
 #  - docs/comply.md's AG-UI requirement table is the suite's (generated here;
@@ -18,6 +19,15 @@ done)
 cited=$(grep -ho '"AGUI-[A-Z]*-[0-9]*"' compliance/agui/*.jsont | sort -u | tr -d '"')
 uncited=$(jq -r '.requirements[].id' "$AGUI_SET" | sort | comm -23 - <(echo "$cited"))
 [ -z "$uncited" ] && ok "agui: every requirement of $AGUI_SET is cited" || bad "agui: not cited: $uncited"
+# one rule, one test, one fault: each test cites one requirement and no
+# other test cites it, so the broken mock's fault for a test (keyed to that
+# test's request) can leave only that requirement not_met
+multi=$(for f in compliance/agui/*.jsont; do
+    [ "$(jq '.requirements | length' "$f")" = 1 ] || basename "$f" .jsont
+done)
+[ -z "$multi" ] && ok "agui: every test cites exactly one requirement" || bad "agui: tests citing several: $multi"
+twice=$(grep -ho '"AGUI-[A-Z]*-[0-9]*"' compliance/agui/*.jsont | sort | uniq -d | tr -d '"' | tr '\n' ' ')
+[ -z "$twice" ] && ok "agui: no requirement is cited by two tests" || bad "agui: cited by several tests: $twice"
 
 if [ -s "$TMP/mock.json" ]; then
     nreq=$(jq '.requirements | length' "$AGUI_SET")

@@ -115,7 +115,7 @@ const rules = [
   },
   {
     // the CHUNK forms: ids only on the first chunk, closed by the next event
-    match: /running shoes/i,
+    match: /running shoes|hiking boots/i,
     events: (id) => {
       const m1 = id("msg"), c = id("call"), m2 = id("msg");
       return [

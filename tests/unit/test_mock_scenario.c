@@ -106,6 +106,11 @@ static const struct mock_bad_scenario bad_cases[] = {
     {"default:\n  times: 1\n  steps: [{text: a}]\n", "s.yaml:2:3", "'times' has no meaning"},
     {"default: {}\n", "s.yaml:1:10", "'default' with status 200 needs 'steps'"},
     {"rules: [\n", "s.yaml:2:1", "invalid YAML"},
+    {"rules:\n  - steps:\n      - {run_finished: false}\n", "s.yaml:3:24",
+     "'run_finished: false' does nothing"},
+    {"rules:\n  - steps:\n      - {run_started: true, id: x}\n", "s.yaml:3:29",
+     "'id' does not apply to a run_started step"},
+    {"input: strictly\nrules: []\n", "s.yaml:1:8", "'input' is strict, lenient or any"},
 };
 
 static void test_load_errors(void **state)
@@ -161,6 +166,17 @@ static void test_defaults_and_fields(void **state)
     assert_string_equal(r->content_type, "text/plain");
     assert_int_equal(r->framing, AGUI_FRAMING_CR);
     assert_false(r->run_auto);
+    assert_false(s->strict_input);
+    assert_false(s->any_input);
+    agui_scenario_free(s);
+    /* `input`: strict checks bodies, any runs even those that are not JSON */
+    s = load_ok("input: strict\nrules: []\n");
+    assert_true(s->strict_input);
+    assert_false(s->any_input);
+    agui_scenario_free(s);
+    s = load_ok("input: any\nrules: []\n");
+    assert_false(s->strict_input);
+    assert_true(s->any_input);
     agui_scenario_free(s);
 }
 
@@ -340,6 +356,13 @@ static const struct {
     {"default: {steps: [], finish: {outcome: {type: interrupt}, runId: wrong}}",
      RS "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"wrong\","
         "\"outcome\":{\"type\":\"interrupt\"}}\n\n"},
+    /* run_started / run_finished: the run's events where the steps put them;
+     * after a run_finished step, run: auto sends no second RUN_FINISHED */
+    {"default: {run: none, steps: [{event: {type: X}}, {run_started: true}, {run_finished: true}]}",
+     "data: {\"type\":\"X\"}\n\n" RS RF},
+    {"default: {finish: {runId: w}, steps: [{run_finished: true}, {event: {type: X}}]}",
+     RS "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"w\"}\n\n"
+        "data: {\"type\":\"X\"}\n\n"},
     /* no default: the built-in answer names the text */
     {"rules: []", RS
      "data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"msg_7_1\",\"role\":\"assistant\"}\n\n"
