@@ -147,6 +147,7 @@ declare -A BROKEN_FAILS=(
     [required.run.error]="protocol violation [required-field] at event #2 (RUN_ERROR): missing 'message'"
     [required.run.error-ends-run]='got "RUN_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END RUN_ERROR TEXT_MESSAGE_START"'
     [required.run.outcome-interrupt]='anyOf[1]: closest is event #5 (RUN_FINISHED)'
+    [required.run.interrupt-resume]='HTTP 422: {"error":"resume is not supported"}'
     [required.events.no-reopen]="protocol violation [already-open] at event #3 (TEXT_MESSAGE_START): text message 'msg-moon' is already open"
     [required.events.closed]="protocol violation [closed-before-finish] at event #4 (RUN_FINISHED): text message 'msg-sky' is still open"
     [required.events.chunk-conflict]="protocol violation [chunk-conflict] at event #3 (TEXT_MESSAGE_CHUNK)"
@@ -212,7 +213,7 @@ fi
 #     every other required test passes (exit 0)
 PLAIN_NA="required.events.chunks required.events.chunk-conflict required.events.subagents
 required.reasoning.open-before-use required.reasoning.closed optional.reasoning.no-thinking
-required.run.error required.run.error-ends-run required.run.outcome-interrupt
+required.run.error required.run.error-ends-run required.run.outcome-interrupt required.run.interrupt-resume
 required.state.delta-applies required.tools.args-open required.tools.ended"
 if serve plain "$MOCK" agui --scenario "$HERE/agui-plain.yaml" --port-file "$TMP/plain.port"; then
     "$ANANKE" comply --protocol agui -j 8 --timeout-scale 0.2 --agent plain="$URL" \

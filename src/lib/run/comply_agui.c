@@ -470,11 +470,10 @@ static bool step_exchange(struct ag_eng *e, const struct an_jsont_step *st)
         free(d);
     }
     ok = comply_agui_judge(expect, any_of, o, (int)st->index, e->out, &matched);
-    if (ok)
-        ok = comply_captures(e->out, &e->vars, st, o, matched);
     if (ok && g->na_unless && !an_jm_match(g->na_unless, o)) {
         /* the answer is right, but shows the test does not apply (the
-         * producer did not use the feature it asks for) */
+         * producer did not use the feature it asks for): what the
+         * captures would read is not there */
         char *d = comply_agui_describe(o);
         struct an_buf b = AN_BUF_INIT;
         an_buf_printf(&b, "%s (%s)", g->na_reason, d);
@@ -482,6 +481,8 @@ static bool step_exchange(struct ag_eng *e, const struct an_jsont_step *st)
         e->na = an_buf_detach(&b, NULL);
         ok = false;
     }
+    if (ok)
+        ok = comply_captures(e->out, &e->vars, st, o, matched);
     ok = ok && !an_cancelled();
 done:
     if (o)
