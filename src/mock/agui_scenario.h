@@ -28,15 +28,15 @@
 #include "scenario_rules.h"
 
 enum agui_step_kind {
-    AGUI_STEP_TEXT,      /* TEXT_MESSAGE_START / CONTENT... / END */
-    AGUI_STEP_TOOL,      /* TOOL_CALL_START / ARGS... / END [/ TOOL_CALL_RESULT] */
-    AGUI_STEP_DELAY,     /* sleep before the next step */
-    AGUI_STEP_EVENT,     /* one JSON object, verbatim */
-    AGUI_STEP_COMMENT,   /* an SSE comment line */
-    AGUI_STEP_RAW,       /* bytes, verbatim, no framing */
-    AGUI_STEP_RUN_ERROR, /* RUN_ERROR, then the stream ends */
-    AGUI_STEP_CUT,       /* abort the connection */
-    AGUI_STEP_STALL,     /* hold the connection open, send nothing */
+    AGUI_STEP_TEXT,        /* TEXT_MESSAGE_START / CONTENT... / END */
+    AGUI_STEP_TOOL,        /* TOOL_CALL_START / ARGS... / END [/ TOOL_CALL_RESULT] */
+    AGUI_STEP_DELAY,       /* sleep before the next step */
+    AGUI_STEP_EVENT,       /* one JSON object, verbatim */
+    AGUI_STEP_COMMENT,     /* an SSE comment line */
+    AGUI_STEP_RAW,         /* bytes, verbatim, no framing */
+    AGUI_STEP_RUN_ERROR,   /* RUN_ERROR, then the stream ends */
+    AGUI_STEP_CUT,         /* abort the connection */
+    AGUI_STEP_STALL,       /* hold the connection open, send nothing */
     AGUI_STEP_RUN_STARTED, /* RUN_STARTED with the request's ids, here */
     AGUI_STEP_RUN_FINISHED /* RUN_FINISHED with the request's ids (+ `finish`), here */
 };

@@ -20,9 +20,9 @@
 #include "load/schema.h"
 #include "core/spec_names.h"
 
-static const char *const run_keys[] = {"input",    "user",     "continue", "headers",
-                                       "accept",   "timeoutMs", "expect",  "captures",
-                                       "observe",  "naUnless", "naReason", NULL};
+static const char *const run_keys[] = {"input",   "user",      "continue", "headers",
+                                       "accept",  "timeoutMs", "expect",   "captures",
+                                       "observe", "naUnless",  "naReason", NULL};
 static const char *const http_keys[] = {"body",      "json",   "headers",  "accept",
                                         "timeoutMs", "expect", "captures", "observe",
                                         "method",    "path",   NULL};
@@ -315,7 +315,7 @@ static int check_input(struct jsont_ld *l, json_t *in, const char *base)
     return AN_OK;
 }
 
-/* `naUnless` with its `naReason` (every kind of step of this file). */
+/* `naUnless` with its `naReason` (mcpHttp and AG-UI run steps). */
 static int load_na(struct jsont_ld *l, struct an_jsont_agui *g, json_t *v, const char *base)
 {
     char p[256];
