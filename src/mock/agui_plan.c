@@ -150,16 +150,17 @@ static void render_tool(struct render *rd, const struct agui_step *st)
     emit(rd, ev, st->timestamp);
 }
 
-/* RUN_STARTED or RUN_FINISHED with the request's ids; RUN_FINISHED takes
- * the rule's `finish` members, which may also override threadId/runId, to
+/* RUN_STARTED or RUN_FINISHED with the request's ids, and the rule's
+ * `start` or `finish` members, which may also override threadId/runId, to
  * script a wrong echo. */
 static void emit_run(struct render *rd, const char *type)
 {
     json_t *ev = event_new(type);
     json_object_set_new(ev, "threadId", jstr(rd->in->thread_id, strlen(rd->in->thread_id)));
     json_object_set_new(ev, "runId", jstr(rd->in->run_id, strlen(rd->in->run_id)));
-    if (rd->r->finish && !strcmp(type, "RUN_FINISHED")) {
-        json_t *extra = jparse(rd->r->finish);
+    const char *more = !strcmp(type, "RUN_STARTED") ? rd->r->start : rd->r->finish;
+    if (more) {
+        json_t *extra = jparse(more);
         json_object_update(ev, extra);
         json_decref(extra);
     }

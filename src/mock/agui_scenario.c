@@ -14,8 +14,9 @@
 static const char *const top_keys[] = {"rules", "default", "input", NULL};
 
 static const char *const rule_keys[] = {
-    "match",   "connect",     "path", "times",  "status", "headers", "content_type",
-    "framing", "data_prefix", "run",  "finish", "body",   "steps",   NULL};
+    "match",   "connect",      "path",    "times",       "status",
+    "headers", "content_type", "framing", "data_prefix", "run",
+    "start",   "finish",       "body",    "steps",       NULL};
 
 /* Keys that choose requests; the default rule answers whatever no rule took,
  * so they would mean nothing there. */
@@ -293,12 +294,13 @@ static int load_rule_key(void *scenario, void *rule, const struct an_ynode *k,
             return an_fail(err, AN_ESCHEMA, &v->loc, "'run' must be auto or none, not '%s'", str);
         return 0;
     }
-    if (!strcmp(key, "finish")) {
+    if (!strcmp(key, "start") || !strcmp(key, "finish")) {
+        bool start = key[0] == 's';
         if (v->kind != AN_Y_MAP)
             return an_fail(err, AN_ESCHEMA, &v->loc,
-                           "'finish' must be a map of extra RUN_FINISHED fields, not %s",
-                           an_yaml_kind_name(v));
-        return scn_get_json(&s->head.arena, v, &r->finish, err);
+                           "'%s' must be a map of extra %s fields, not %s", key,
+                           start ? "RUN_STARTED" : "RUN_FINISHED", an_yaml_kind_name(v));
+        return scn_get_json(&s->head.arena, v, start ? &r->start : &r->finish, err);
     }
     if (!strcmp(key, "body"))
         return scn_get_text_or_json(&s->head.arena, v, &r->body, &r->body_len, err);
@@ -332,6 +334,9 @@ static int check_rule(void *scenario, void *rule, const struct an_ynode *n, cons
     if (r->finish && !r->run_auto)
         return an_fail(err, AN_ESCHEMA, &an_yaml_get(n, "finish")->loc,
                        "'finish' needs run: auto (there is no RUN_FINISHED with run: none)");
+    if (r->start && !r->run_auto)
+        return an_fail(err, AN_ESCHEMA, &an_yaml_get(n, "start")->loc,
+                       "'start' needs run: auto (there is no RUN_STARTED with run: none)");
     if (!ok2xx && !body) {
         r->body = an_arena_printf(&s->head.arena, "{\"error\":\"scripted status %d\"}", r->status);
         r->body_len = strlen(r->body);

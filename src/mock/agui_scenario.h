@@ -88,6 +88,7 @@ struct agui_rule {
     enum agui_framing framing;
     const char *data_prefix;
     bool run_auto;      /* wrap the steps in RUN_STARTED ... RUN_FINISHED */
+    const char *start;  /* extra RUN_STARTED members (a JSON object's text) or NULL */
     const char *finish; /* extra RUN_FINISHED members (a JSON object's text) or NULL */
     const char *body;   /* non-streamed body, or NULL */
     size_t body_len;

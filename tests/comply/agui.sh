@@ -148,6 +148,9 @@ declare -A BROKEN_FAILS=(
     [required.run.error-ends-run]='got "RUN_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END RUN_ERROR TEXT_MESSAGE_START"'
     [required.run.outcome-interrupt]='anyOf[1]: closest is event #5 (RUN_FINISHED)'
     [required.run.interrupt-resume]='HTTP 422: {"error":"resume is not supported"}'
+    [required.steps.finished-open]="protocol violation [open-before-use] at event #3 (STEP_FINISHED)"
+    [required.steps.closed]="protocol violation [closed-before-finish] at event #6 (RUN_FINISHED): step 'plan' is still open"
+    [optional.run.protocol-version]="cannot interpret protocolVersion 'v1-beta'"
     [required.events.no-reopen]="protocol violation [already-open] at event #3 (TEXT_MESSAGE_START): text message 'msg-moon' is already open"
     [required.events.closed]="protocol violation [closed-before-finish] at event #4 (RUN_FINISHED): text message 'msg-sky' is still open"
     [required.events.chunk-conflict]="protocol violation [chunk-conflict] at event #3 (TEXT_MESSAGE_CHUNK)"
@@ -214,7 +217,8 @@ fi
 PLAIN_NA="required.events.chunks required.events.chunk-conflict required.events.subagents
 required.reasoning.open-before-use required.reasoning.closed optional.reasoning.no-thinking
 required.run.error required.run.error-ends-run required.run.outcome-interrupt required.run.interrupt-resume
-required.state.delta-applies required.tools.args-open required.tools.ended"
+required.state.delta-applies required.tools.args-open required.tools.ended
+required.steps.finished-open required.steps.closed"
 if serve plain "$MOCK" agui --scenario "$HERE/agui-plain.yaml" --port-file "$TMP/plain.port"; then
     "$ANANKE" comply --protocol agui -j 8 --timeout-scale 0.2 --agent plain="$URL" \
         -r json:"$TMP/plain.json" >"$TMP/plain.md" 2>"$TMP/plain.err"

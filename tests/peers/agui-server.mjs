@@ -14,7 +14,7 @@
 // answer is picked by the last user message, like examples/mock/scenario.yaml.
 import { createServer } from "node:http";
 import { appendFileSync, renameSync, writeFileSync } from "node:fs";
-import { EventType } from "@ag-ui/core";
+import { EventType, PROTOCOL_VERSION } from "@ag-ui/core";
 import { EventSchemas, RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { EventEncoder } from "@ag-ui/encoder";
 
@@ -36,7 +36,8 @@ function parseArgs(argv) {
 // ---- the script ----------------------------------------------------------
 // A rule's `events(ids)` returns the events between RUN_STARTED and the
 // terminal event; `error` (a RUN_ERROR's fields) ends the run instead of
-// RUN_FINISHED; `outcome` is RUN_FINISHED's outcome.
+// RUN_FINISHED; `outcome` is RUN_FINISHED's outcome; `start` holds more
+// RUN_STARTED fields.
 
 function text(messageId, parts) {
   return [
@@ -244,6 +245,23 @@ rules.push(
     },
   },
   {
+    // optional.run.protocol-version: RUN_STARTED declares the SDK's version
+    match: /name one ocean/i,
+    start: { protocolVersion: PROTOCOL_VERSION },
+    events: (id) => text(id("msg"), ["Pacific."]),
+  },
+  {
+    // required.steps.*: two named steps, each finished
+    match: /work in named steps/i,
+    events: (id) => [
+      { type: EventType.STEP_STARTED, stepName: "plan" },
+      { type: EventType.STEP_FINISHED, stepName: "plan" },
+      { type: EventType.STEP_STARTED, stepName: "answer" },
+      ...text(id("msg"), ["Done."]),
+      { type: EventType.STEP_FINISHED, stepName: "answer" },
+    ],
+  },
+  {
     // required.events.subagents: a subagent's message, attributed to it
     match: /delegate this to a subagent/i,
     events: (id) => {
@@ -302,7 +320,7 @@ function run(req, res, input) {
   const st = {};
 
   const events = [
-    { type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId },
+    { type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId, ...rule.start },
     ...rule.events(id, st, input, rule.match?.exec(user)),
   ];
   if (rule.error) events.push({ type: EventType.RUN_ERROR, ...rule.error });

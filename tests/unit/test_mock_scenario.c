@@ -111,6 +111,10 @@ static const struct mock_bad_scenario bad_cases[] = {
     {"rules:\n  - steps:\n      - {run_started: true, id: x}\n", "s.yaml:3:29",
      "'id' does not apply to a run_started step"},
     {"input: strictly\nrules: []\n", "s.yaml:1:8", "'input' is strict, lenient or any"},
+    {"rules:\n  - run: none\n    start: {a: 1}\n    steps: [{text: a}]\n", "s.yaml:3:12",
+     "'start' needs run: auto"},
+    {"rules:\n  - start: [1]\n    steps: [{text: a}]\n", "s.yaml:2:12",
+     "'start' must be a map of extra RUN_STARTED fields, not a list"},
 };
 
 static void test_load_errors(void **state)
@@ -363,6 +367,10 @@ static const struct {
     {"default: {finish: {runId: w}, steps: [{run_finished: true}, {event: {type: X}}]}",
      RS "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"w\"}\n\n"
         "data: {\"type\":\"X\"}\n\n"},
+    /* start adds to RUN_STARTED */
+    {"default: {steps: [], start: {protocolVersion: \"1.1\"}}",
+     "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t1\",\"runId\":\"r1\","
+     "\"protocolVersion\":\"1.1\"}\n\n" RF},
     /* no default: the built-in answer names the text */
     {"rules: []", RS
      "data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"msg_7_1\",\"role\":\"assistant\"}\n\n"
