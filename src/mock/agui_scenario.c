@@ -11,7 +11,7 @@
 
 /* ---- key tables ---------------------------------------------------------- */
 
-static const char *const top_keys[] = {"rules", "default", "input", NULL};
+static const char *const top_keys[] = {"rules", "default", "input", "non_json", NULL};
 
 static const char *const rule_keys[] = {
     "match",   "connect",      "path",    "times",       "status",
@@ -348,19 +348,23 @@ static int check_rule(void *scenario, void *rule, const struct an_ynode *n, cons
 
 /* ---- scenario ------------------------------------------------------------ */
 
-/* `input`, after the rules. */
+/* `input` and `non_json`, after the rules. */
 static int load_rest(void *scenario, const struct an_ynode *root, struct an_err *err)
 {
     struct agui_scenario *s = scenario;
     const struct an_ynode *in = an_yaml_get(root, "input");
     if (in) {
-        bool scalar = in->kind == AN_Y_SCALAR;
-        bool strict = scalar && !strcmp(in->str, "strict");
-        bool any = scalar && !strcmp(in->str, "any");
-        if (!strict && !any && !(scalar && !strcmp(in->str, "lenient")))
-            return an_fail(err, AN_ESCHEMA, &in->loc, "'input' is strict, lenient or any");
+        bool strict = in->kind == AN_Y_SCALAR && !strcmp(in->str, "strict");
+        if (!strict && !(in->kind == AN_Y_SCALAR && !strcmp(in->str, "lenient")))
+            return an_fail(err, AN_ESCHEMA, &in->loc, "'input' is strict or lenient");
         s->strict_input = strict;
-        s->any_input = any;
+    }
+    const struct an_ynode *nj = an_yaml_get(root, "non_json");
+    if (nj) {
+        bool run = nj->kind == AN_Y_SCALAR && !strcmp(nj->str, "run");
+        if (!run && !(nj->kind == AN_Y_SCALAR && !strcmp(nj->str, "refuse")))
+            return an_fail(err, AN_ESCHEMA, &nj->loc, "'non_json' is refuse or run");
+        s->run_non_json = run;
     }
     return 0;
 }

@@ -110,7 +110,7 @@ static const struct mock_bad_scenario bad_cases[] = {
      "'run_finished: false' does nothing"},
     {"rules:\n  - steps:\n      - {run_started: true, id: x}\n", "s.yaml:3:29",
      "'id' does not apply to a run_started step"},
-    {"input: strictly\nrules: []\n", "s.yaml:1:8", "'input' is strict, lenient or any"},
+    {"non_json: accept\nrules: []\n", "s.yaml:1:11", "'non_json' is refuse or run"},
     {"rules:\n  - run: none\n    start: {a: 1}\n    steps: [{text: a}]\n", "s.yaml:3:12",
      "'start' needs run: auto"},
     {"rules:\n  - start: [1]\n    steps: [{text: a}]\n", "s.yaml:2:12",
@@ -171,16 +171,15 @@ static void test_defaults_and_fields(void **state)
     assert_int_equal(r->framing, AGUI_FRAMING_CR);
     assert_false(r->run_auto);
     assert_false(s->strict_input);
-    assert_false(s->any_input);
+    assert_false(s->run_non_json);
     agui_scenario_free(s);
-    /* `input`: strict checks bodies, any runs even those that are not JSON */
-    s = load_ok("input: strict\nrules: []\n");
+    /* `input: strict` checks the objects; `non_json: run` runs the rest */
+    s = load_ok("input: strict\nnon_json: run\nrules: []\n");
     assert_true(s->strict_input);
-    assert_false(s->any_input);
+    assert_true(s->run_non_json);
     agui_scenario_free(s);
-    s = load_ok("input: any\nrules: []\n");
-    assert_false(s->strict_input);
-    assert_true(s->any_input);
+    s = load_ok("non_json: refuse\nrules: []\n");
+    assert_false(s->run_non_json);
     agui_scenario_free(s);
 }
 
