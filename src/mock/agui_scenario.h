@@ -99,8 +99,7 @@ struct agui_rule {
 struct agui_scenario {
     struct scn_rules_head head; /* first: see scenario_rules.h */
     bool strict_input;          /* `input: strict`: see agui_input.h */
-    bool run_non_json; /* `non_json: run`: a body that is not a JSON object is run, its text the
-                          user's */
+    bool run_non_json;          /* `non_json: run`: a body that is not JSON is run */
     struct agui_rule *rules;
     size_t nrules;
     struct agui_rule *fallback; /* the `default:` rule, or NULL */
