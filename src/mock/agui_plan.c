@@ -15,6 +15,7 @@ struct render {
     const struct agui_plan_input *in;
     const char *eol;
     unsigned next_id; /* automatic ids within this answer */
+    bool finished;    /* a run_finished step sent RUN_FINISHED */
 };
 
 /* A JSON string of s[0..n). Scenario text is valid UTF-8 (libyaml checks),
@@ -149,6 +150,23 @@ static void render_tool(struct render *rd, const struct agui_step *st)
     emit(rd, ev, st->timestamp);
 }
 
+/* RUN_STARTED or RUN_FINISHED with the request's ids, and the rule's
+ * `start` or `finish` members, which may also override threadId/runId, to
+ * script a wrong echo. */
+static void emit_run(struct render *rd, const char *type)
+{
+    json_t *ev = event_new(type);
+    json_object_set_new(ev, "threadId", jstr(rd->in->thread_id, strlen(rd->in->thread_id)));
+    json_object_set_new(ev, "runId", jstr(rd->in->run_id, strlen(rd->in->run_id)));
+    const char *more = !strcmp(type, "RUN_STARTED") ? rd->r->start : rd->r->finish;
+    if (more) {
+        json_t *extra = jparse(more);
+        json_object_update(ev, extra);
+        json_decref(extra);
+    }
+    emit(rd, ev, NULL);
+}
+
 static void render_step(struct render *rd, const struct agui_step *st)
 {
     struct an_buf b = AN_BUF_INIT;
@@ -196,6 +214,13 @@ static void render_step(struct render *rd, const struct agui_step *st)
     case AGUI_STEP_STALL:
         mock_plan_push(rd->p, MOCK_ACT_STALL);
         break;
+    case AGUI_STEP_RUN_STARTED:
+        emit_run(rd, "RUN_STARTED");
+        break;
+    case AGUI_STEP_RUN_FINISHED:
+        emit_run(rd, "RUN_FINISHED");
+        rd->finished = true;
+        break;
     }
     an_buf_release(&b);
 }
@@ -203,13 +228,8 @@ static void render_step(struct render *rd, const struct agui_step *st)
 static void render_rule(struct render *rd)
 {
     const struct agui_rule *r = rd->r;
-    json_t *ev;
-    if (r->run_auto) {
-        ev = event_new("RUN_STARTED");
-        json_object_set_new(ev, "threadId", jstr(rd->in->thread_id, strlen(rd->in->thread_id)));
-        json_object_set_new(ev, "runId", jstr(rd->in->run_id, strlen(rd->in->run_id)));
-        emit(rd, ev, NULL);
-    }
+    if (r->run_auto)
+        emit_run(rd, "RUN_STARTED");
     for (size_t i = 0; i < r->nsteps; i++)
         render_step(rd, &r->steps[i]);
     /* The scenario loader rejects steps after these, so only the last
@@ -217,18 +237,8 @@ static void render_rule(struct render *rd)
     bool ended = r->nsteps > 0 && (r->steps[r->nsteps - 1].kind == AGUI_STEP_RUN_ERROR ||
                                    r->steps[r->nsteps - 1].kind == AGUI_STEP_CUT ||
                                    r->steps[r->nsteps - 1].kind == AGUI_STEP_STALL);
-    if (r->run_auto && !ended) {
-        ev = event_new("RUN_FINISHED");
-        json_object_set_new(ev, "threadId", jstr(rd->in->thread_id, strlen(rd->in->thread_id)));
-        json_object_set_new(ev, "runId", jstr(rd->in->run_id, strlen(rd->in->run_id)));
-        if (r->finish) {
-            /* `finish` may also override threadId/runId, to script a wrong echo. */
-            json_t *extra = jparse(r->finish);
-            json_object_update(ev, extra);
-            json_decref(extra);
-        }
-        emit(rd, ev, NULL);
-    }
+    if (r->run_auto && !ended && !rd->finished)
+        emit_run(rd, "RUN_FINISHED");
 }
 
 void agui_plan_build(struct mock_plan *p, const struct agui_rule *rule,

@@ -11,11 +11,12 @@
 
 /* ---- key tables ---------------------------------------------------------- */
 
-static const char *const top_keys[] = {"rules", "default", "input", NULL};
+static const char *const top_keys[] = {"rules", "default", "input", "non_json", NULL};
 
 static const char *const rule_keys[] = {
-    "match",   "connect",     "path", "times",  "status", "headers", "content_type",
-    "framing", "data_prefix", "run",  "finish", "body",   "steps",   NULL};
+    "match",   "connect",      "path",    "times",       "status",
+    "headers", "content_type", "framing", "data_prefix", "run",
+    "start",   "finish",       "body",    "steps",       NULL};
 
 /* Keys that choose requests; the default rule answers whatever no rule took,
  * so they would mean nothing there. */
@@ -45,6 +46,8 @@ static const struct step_kind step_kinds[] = {
     {"run_error", AGUI_STEP_RUN_ERROR, run_error_mods},
     {"cut", AGUI_STEP_CUT, no_mods},
     {"stall", AGUI_STEP_STALL, no_mods},
+    {"run_started", AGUI_STEP_RUN_STARTED, no_mods},
+    {"run_finished", AGUI_STEP_RUN_FINISHED, no_mods},
 };
 #define NKINDS (sizeof step_kinds / sizeof step_kinds[0])
 
@@ -76,6 +79,8 @@ static int load_step_kind(struct agui_scenario *s, struct agui_step *st, const s
         return scn_get_json(&s->head.arena, v, &st->event, err);
     case AGUI_STEP_CUT:
     case AGUI_STEP_STALL:
+    case AGUI_STEP_RUN_STARTED:
+    case AGUI_STEP_RUN_FINISHED:
         if ((rc = scn_get_bool(v, key, &b, err)))
             return rc;
         if (!b)
@@ -147,7 +152,7 @@ static int load_step(struct agui_scenario *s, struct agui_step *st, const struct
     if (!kind)
         return an_fail(err, AN_ESCHEMA, &n->loc,
                        "a step needs one of text, tool, delay_ms, event, comment, raw, "
-                       "run_error, cut, stall");
+                       "run_error, cut, stall, run_started, run_finished");
     st->kind = kind->kind;
     st->loc = n->loc;
     st->chunks = 1;
@@ -289,12 +294,13 @@ static int load_rule_key(void *scenario, void *rule, const struct an_ynode *k,
             return an_fail(err, AN_ESCHEMA, &v->loc, "'run' must be auto or none, not '%s'", str);
         return 0;
     }
-    if (!strcmp(key, "finish")) {
+    if (!strcmp(key, "start") || !strcmp(key, "finish")) {
+        bool start = key[0] == 's';
         if (v->kind != AN_Y_MAP)
             return an_fail(err, AN_ESCHEMA, &v->loc,
-                           "'finish' must be a map of extra RUN_FINISHED fields, not %s",
-                           an_yaml_kind_name(v));
-        return scn_get_json(&s->head.arena, v, &r->finish, err);
+                           "'%s' must be a map of extra %s fields, not %s", key,
+                           start ? "RUN_STARTED" : "RUN_FINISHED", an_yaml_kind_name(v));
+        return scn_get_json(&s->head.arena, v, start ? &r->start : &r->finish, err);
     }
     if (!strcmp(key, "body"))
         return scn_get_text_or_json(&s->head.arena, v, &r->body, &r->body_len, err);
@@ -328,6 +334,9 @@ static int check_rule(void *scenario, void *rule, const struct an_ynode *n, cons
     if (r->finish && !r->run_auto)
         return an_fail(err, AN_ESCHEMA, &an_yaml_get(n, "finish")->loc,
                        "'finish' needs run: auto (there is no RUN_FINISHED with run: none)");
+    if (r->start && !r->run_auto)
+        return an_fail(err, AN_ESCHEMA, &an_yaml_get(n, "start")->loc,
+                       "'start' needs run: auto (there is no RUN_STARTED with run: none)");
     if (!ok2xx && !body) {
         r->body = an_arena_printf(&s->head.arena, "{\"error\":\"scripted status %d\"}", r->status);
         r->body_len = strlen(r->body);
@@ -339,7 +348,7 @@ static int check_rule(void *scenario, void *rule, const struct an_ynode *n, cons
 
 /* ---- scenario ------------------------------------------------------------ */
 
-/* `input`, after the rules. */
+/* `input` and `non_json`, after the rules. */
 static int load_rest(void *scenario, const struct an_ynode *root, struct an_err *err)
 {
     struct agui_scenario *s = scenario;
@@ -349,6 +358,13 @@ static int load_rest(void *scenario, const struct an_ynode *root, struct an_err 
         if (!strict && !(in->kind == AN_Y_SCALAR && !strcmp(in->str, "lenient")))
             return an_fail(err, AN_ESCHEMA, &in->loc, "'input' is strict or lenient");
         s->strict_input = strict;
+    }
+    const struct an_ynode *nj = an_yaml_get(root, "non_json");
+    if (nj) {
+        bool run = nj->kind == AN_Y_SCALAR && !strcmp(nj->str, "run");
+        if (!run && !(nj->kind == AN_Y_SCALAR && !strcmp(nj->str, "refuse")))
+            return an_fail(err, AN_ESCHEMA, &nj->loc, "'non_json' is refuse or run");
+        s->run_non_json = run;
     }
     return 0;
 }

@@ -28,15 +28,17 @@
 #include "scenario_rules.h"
 
 enum agui_step_kind {
-    AGUI_STEP_TEXT,      /* TEXT_MESSAGE_START / CONTENT... / END */
-    AGUI_STEP_TOOL,      /* TOOL_CALL_START / ARGS... / END [/ TOOL_CALL_RESULT] */
-    AGUI_STEP_DELAY,     /* sleep before the next step */
-    AGUI_STEP_EVENT,     /* one JSON object, verbatim */
-    AGUI_STEP_COMMENT,   /* an SSE comment line */
-    AGUI_STEP_RAW,       /* bytes, verbatim, no framing */
-    AGUI_STEP_RUN_ERROR, /* RUN_ERROR, then the stream ends */
-    AGUI_STEP_CUT,       /* abort the connection */
-    AGUI_STEP_STALL      /* hold the connection open, send nothing */
+    AGUI_STEP_TEXT,        /* TEXT_MESSAGE_START / CONTENT... / END */
+    AGUI_STEP_TOOL,        /* TOOL_CALL_START / ARGS... / END [/ TOOL_CALL_RESULT] */
+    AGUI_STEP_DELAY,       /* sleep before the next step */
+    AGUI_STEP_EVENT,       /* one JSON object, verbatim */
+    AGUI_STEP_COMMENT,     /* an SSE comment line */
+    AGUI_STEP_RAW,         /* bytes, verbatim, no framing */
+    AGUI_STEP_RUN_ERROR,   /* RUN_ERROR, then the stream ends */
+    AGUI_STEP_CUT,         /* abort the connection */
+    AGUI_STEP_STALL,       /* hold the connection open, send nothing */
+    AGUI_STEP_RUN_STARTED, /* RUN_STARTED with the request's ids, here */
+    AGUI_STEP_RUN_FINISHED /* RUN_FINISHED with the request's ids (+ `finish`), here */
 };
 
 struct agui_step {
@@ -86,6 +88,7 @@ struct agui_rule {
     enum agui_framing framing;
     const char *data_prefix;
     bool run_auto;      /* wrap the steps in RUN_STARTED ... RUN_FINISHED */
+    const char *start;  /* extra RUN_STARTED members (a JSON object's text) or NULL */
     const char *finish; /* extra RUN_FINISHED members (a JSON object's text) or NULL */
     const char *body;   /* non-streamed body, or NULL */
     size_t body_len;
@@ -96,6 +99,7 @@ struct agui_rule {
 struct agui_scenario {
     struct scn_rules_head head; /* first: see scenario_rules.h */
     bool strict_input;          /* `input: strict`: see agui_input.h */
+    bool run_non_json;          /* `non_json: run`: a body that is not JSON is run */
     struct agui_rule *rules;
     size_t nrules;
     struct agui_rule *fallback; /* the `default:` rule, or NULL */

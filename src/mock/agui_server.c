@@ -55,6 +55,14 @@ static enum MHD_Result answer_run(struct mock_http *http, struct agui_scenario *
     if (!hr->body_len)
         return send_error(c, MHD_HTTP_BAD_REQUEST,
                           "empty body: expected a RunAgentInput JSON object");
+    bool raw = sc->run_non_json && !json_is_object(body);
+    if (raw) {
+        /* the fault `non_json: run`: whatever came is run, its text the
+         * user's message */
+        json_decref(body);
+        body = json_pack("{s:[{s:s,s:s,s:o}]}", "messages", "id", "mock-raw", "role", "user",
+                         "content", an_json_lossy(hr->body, hr->body_len));
+    }
     if (!body) {
         char msg[256];
         snprintf(msg, sizeof msg, "invalid JSON body: %s", why);
@@ -65,7 +73,7 @@ static enum MHD_Result answer_run(struct mock_http *http, struct agui_scenario *
         return send_error(c, MHD_HTTP_BAD_REQUEST, "body must be a JSON object (RunAgentInput)");
     }
     char problem[160], msg[200];
-    if (sc->strict_input && agui_input_problem(body, problem, sizeof problem)) {
+    if (sc->strict_input && !raw && agui_input_problem(body, problem, sizeof problem)) {
         json_decref(body);
         snprintf(msg, sizeof msg, "not a RunAgentInput: %s", problem);
         return send_error(c, MHD_HTTP_UNPROCESSABLE_CONTENT, msg);

@@ -7,6 +7,8 @@
 #  2. against the deliberately broken mock (tests/comply/agui-broken.yaml,
 #     one bug per rule): exactly the tests in BROKEN_FAILS fail, each with
 #     the line of the report that names its bug, and the rest pass; exit 1;
+#  2b. against a plain producer (tests/comply/agui-plain.yaml: text only):
+#     the tests of the features it does not use are NA, none FAIL;
 #  3. against tests/peers/agui-server.mjs, a server whose every byte comes
 #     from the official @ag-ui/encoder (npm, installed by scripts/setup.sh):
 #     every test PASS;
@@ -138,12 +140,35 @@ declare -A BROKEN_FAILS=(
     [required.events.chunks]="protocol violation [chunk-first-needs-id] at event #2 (TEXT_MESSAGE_CHUNK)"
     [required.events.fields]="protocol violation [required-field] at event #2 (TEXT_MESSAGE_START)"
     [required.run.ends-once]="protocol violation [nested-run-started] at event #2 (RUN_STARTED)"
-    [required.run.lifecycle]="protocol violation [thread-id-echo] at event #1 (RUN_STARTED)"
+    [required.run.lifecycle]="protocol violation [first-event] at event #1 (TEXT_MESSAGE_START)"
+    [required.run.thread-id-echo]="protocol violation [thread-id-echo] at event #5 (RUN_FINISHED)"
+    [required.run.run-id-echo]="protocol violation [run-id-echo] at event #5 (RUN_FINISHED)"
+    [required.run.nothing-after-finish]="protocol violation [after-run-finished] at event #6 (TEXT_MESSAGE_START)"
+    [required.run.error]="protocol violation [required-field] at event #2 (RUN_ERROR): missing 'message'"
+    [required.run.error-ends-run]='got "RUN_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END RUN_ERROR TEXT_MESSAGE_START"'
+    [required.run.outcome-interrupt]='anyOf[1]: closest is event #5 (RUN_FINISHED)'
+    [required.run.interrupt-resume]='HTTP 422: {"error":"resume is not supported"}'
+    [required.steps.finished-open]="protocol violation [open-before-use] at event #3 (STEP_FINISHED)"
+    [required.steps.closed]="protocol violation [closed-before-finish] at event #6 (RUN_FINISHED): step 'plan' is still open"
+    [optional.run.protocol-version]="cannot interpret protocolVersion 'one-point-one-beta-build-2026'"
+    [required.events.no-reopen]="protocol violation [already-open] at event #3 (TEXT_MESSAGE_START): text message 'msg-moon' is already open"
+    [required.events.closed]="protocol violation [closed-before-finish] at event #4 (RUN_FINISHED): text message 'msg-sky' is still open"
+    [required.events.chunk-conflict]="protocol violation [chunk-conflict] at event #3 (TEXT_MESSAGE_CHUNK)"
+    [required.events.field-types]="protocol violation [field-type] at event #2 (TEXT_MESSAGE_START): 'timestamp': expected integer"
+    [required.events.subagents]="protocol violation [subagent-attribution] at event #4 (TEXT_MESSAGE_CONTENT)"
+    [optional.events.no-nulls]='event #2 (TEXT_MESSAGE_START) matches noEvents[0]'
+    [required.tools.args-open]="protocol violation [open-before-use] at event #3 (TOOL_CALL_ARGS)"
+    [required.tools.ended]="protocol violation [closed-before-finish] at event #4 (RUN_FINISHED): tool call 'call-n' is still open"
+    [required.reasoning.open-before-use]="protocol violation [open-before-use] at event #3 (REASONING_MESSAGE_CONTENT)"
+    [required.reasoning.closed]="protocol violation [closed-before-finish] at event #9 (RUN_FINISHED): reasoning span 'rs-1' is still open"
+    [optional.reasoning.no-thinking]='event #2 (THINKING_START) matches noEvents[0]'
+    [required.state.delta-applies]="STATE_DELTA (event #2) not applied, state kept: operation 0 (replace '/ananke/settings/mode'): path not found"
+    [required.input.not-json]='closest actual: `{"status":"completed","rule":null,"error":null,"http":{"status":200,"contentType":"text/event-stream"}}`'
     [required.run.same-thread-history]="timeout: no complete answer within 6000 ms"
     [required.input.all-fields]='HTTP 422: {"error":"tools, context and forwardedProps are not supported"}'
     [required.input.unknown-field]="HTTP 400: {\"error\":\"unknown field 'anankeUnknownField'\"}"
     [required.input.missing-thread-id]='anyOf[0]: status: expected /^http_error$/, got "completed"'
-    [required.input.wrong-type]='anyOf[0]: http.status: expected /^4[0-9][0-9]$/, got 500'
+    [required.input.wrong-type]='anyOf[0]: http.status: expected /^4[0-9][0-9]$/, got 200'
     [required.input.tool-result-history]='status: expected /^completed$/, got "http_error"'
     [required.http.accept-event-stream]='http.contentType: expected /^text/event-stream/, got "text/plain"'
     [optional.http.accept-json]='anyOf[1]: http.contentType: expected /^text/event-stream/, got "text/plain"'
@@ -184,6 +209,32 @@ if serve broken "$MOCK" agui --scenario "$HERE/agui-broken.yaml" --port-file "$T
         "$ANANKE" comply --protocol agui -t required.run.same-thread-history --agent broken="$URL"
     [ "$rc" -eq 130 ] && [ "$took" -lt 2000 ] && ok "interrupt: exit 130 after ${took} ms" ||
         bad "interrupt: exit $rc after ${took} ms (want 130, quickly)"
+fi
+
+# 2b. a plain producer (one text message for every run): the tests of a
+#     feature it does not use are NA with their reason, never FAIL, and
+#     every other required test passes (exit 0)
+PLAIN_NA="required.events.chunks required.events.chunk-conflict required.events.subagents
+required.reasoning.open-before-use required.reasoning.closed optional.reasoning.no-thinking
+required.run.error required.run.error-ends-run required.run.outcome-interrupt required.run.interrupt-resume
+required.state.delta-applies required.tools.args-open required.tools.ended
+required.steps.finished-open required.steps.closed"
+if serve plain "$MOCK" agui --scenario "$HERE/agui-plain.yaml" --port-file "$TMP/plain.port"; then
+    "$ANANKE" comply --protocol agui -j 8 --timeout-scale 0.2 --agent plain="$URL" \
+        -r json:"$TMP/plain.json" >"$TMP/plain.md" 2>"$TMP/plain.err"
+    rc=$?
+    [ "$rc" -eq 0 ] && ok "plain: exit 0" || bad "plain: exit $rc (want 0)"
+    got=$(jq -r '[.agents[0].tests[] | select(.status == "na") | .id] | sort | join(" ")' "$TMP/plain.json")
+    want=$(tr ' ' '\n' <<<"$PLAIN_NA" | grep . | sort | tr '\n' ' ' | sed 's/ $//')
+    [ "$got" = "$want" ] && ok "plain: the feature tests are NA" || bad "plain: NA '$got', want '$want'"
+    nr=$(jq -r '[.agents[0].tests[] | select(.status == "na") | select((.na_reason // "") == "")] | length' \
+        "$TMP/plain.json")
+    [ "$nr" = 0 ] && ok "plain: every NA says why" || bad "plain: $nr NA without a reason"
+    grep -qF 'the agent made no tool call (asked to call a frontend tool it was offered) (HTTP 200 text/event-stream' \
+        "$TMP/plain.md" && ok "plain: the NA reason shows what came" || bad "plain: NA reason in the report"
+    rf=$(jq -r '[.agents[0].tests[] | select(.status == "fail" and .severity == "required") | .id] | join(" ")' \
+        "$TMP/plain.json")
+    [ -z "$rf" ] && ok "plain: no required test fails" || bad "plain: required failures: $rf"
 fi
 
 # 3. the official encoder

@@ -14,7 +14,7 @@
 // answer is picked by the last user message, like examples/mock/scenario.yaml.
 import { createServer } from "node:http";
 import { appendFileSync, renameSync, writeFileSync } from "node:fs";
-import { EventType } from "@ag-ui/core";
+import { EventType, PROTOCOL_VERSION } from "@ag-ui/core";
 import { EventSchemas, RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { EventEncoder } from "@ag-ui/encoder";
 
@@ -36,7 +36,8 @@ function parseArgs(argv) {
 // ---- the script ----------------------------------------------------------
 // A rule's `events(ids)` returns the events between RUN_STARTED and the
 // terminal event; `error` (a RUN_ERROR's fields) ends the run instead of
-// RUN_FINISHED; `outcome` is RUN_FINISHED's outcome.
+// RUN_FINISHED; `outcome` is RUN_FINISHED's outcome; `start` holds more
+// RUN_STARTED fields.
 
 function text(messageId, parts) {
   return [
@@ -115,7 +116,7 @@ const rules = [
   },
   {
     // the CHUNK forms: ids only on the first chunk, closed by the next event
-    match: /running shoes/i,
+    match: /running shoes|hiking boots/i,
     events: (id) => {
       const m1 = id("msg"), c = id("call"), m2 = id("msg");
       return [
@@ -192,6 +193,91 @@ rules.push(
   },
 );
 
+// The requests of the suite's tests of features a producer may use or not
+// (compliance/agui: they are NA on a producer that does not): a scripted
+// failure, reasoning, an interrupt, a state delta, a subagent.
+rules.push(
+  {
+    // required.run.error*: the run fails after a partial answer
+    match: /ANANKE-FAIL/,
+    events: (id) => text(id("msg"), ["Let me try."]),
+    error: { message: "scripted failure (ANANKE-FAIL)", code: "ananke_fail" },
+  },
+  {
+    // required.reasoning.*: a reasoning span holding one reasoning message
+    match: /show your reasoning/i,
+    events: (id) => {
+      const span = id("reasoning"), m = id("msg");
+      return [
+        { type: EventType.REASONING_START, messageId: span },
+        { type: EventType.REASONING_MESSAGE_START, messageId: m, role: "reasoning" },
+        { type: EventType.REASONING_MESSAGE_CONTENT, messageId: m, delta: "Multiply, then check." },
+        { type: EventType.REASONING_MESSAGE_END, messageId: m },
+        { type: EventType.REASONING_END, messageId: span },
+        ...text(id("msg"), ["Done."]),
+      ];
+    },
+  },
+  {
+    // required.run.outcome-interrupt: stops for approval (AG-UI 1.0 outcome)
+    match: /interrupt the run and ask for my approval/i,
+    events: (id, st) => {
+      st.interrupt = id("interrupt");
+      return text(id("msg"), ["I need your approval first."]);
+    },
+    outcome: (st) => ({
+      type: "interrupt",
+      interrupts: [{ id: st.interrupt, reason: "confirmation", message: "Delete ananke.txt?" }],
+    }),
+  },
+  {
+    // required.state.delta-applies: the state received, then a patch of it
+    match: /set ananke\.(\w+) to (\w+)/i,
+    events: (id, st, input, m) => {
+      const state = input.state ?? {};
+      if (typeof state.ananke !== "object" || state.ananke === null)
+        return text(id("msg"), ["There is no ananke state."]);
+      return [
+        { type: EventType.STATE_SNAPSHOT, snapshot: state },
+        { type: EventType.STATE_DELTA, delta: [{ op: "replace", path: `/ananke/${m[1]}`, value: m[2] }] },
+        ...text(id("msg"), [`${m[1]} is now ${m[2]}.`]),
+      ];
+    },
+  },
+  {
+    // optional.run.protocol-version: RUN_STARTED declares the SDK's version
+    match: /name one ocean/i,
+    start: { protocolVersion: PROTOCOL_VERSION },
+    events: (id) => text(id("msg"), ["Pacific."]),
+  },
+  {
+    // required.steps.*: two named steps, each finished
+    match: /work in named steps/i,
+    events: (id) => [
+      { type: EventType.STEP_STARTED, stepName: "plan" },
+      { type: EventType.STEP_FINISHED, stepName: "plan" },
+      { type: EventType.STEP_STARTED, stepName: "answer" },
+      ...text(id("msg"), ["Done."]),
+      { type: EventType.STEP_FINISHED, stepName: "answer" },
+    ],
+  },
+  {
+    // required.events.subagents: a subagent's message, attributed to it
+    match: /delegate this to a subagent/i,
+    events: (id) => {
+      const sub = id("sub"), m = id("msg");
+      return [
+        { type: EventType.SUBAGENT_STARTED, subagentRunId: sub, name: "researcher" },
+        { type: EventType.TEXT_MESSAGE_START, messageId: m, role: "assistant", subagentRunId: sub },
+        { type: EventType.TEXT_MESSAGE_CONTENT, messageId: m, delta: "7", subagentRunId: sub },
+        { type: EventType.TEXT_MESSAGE_END, messageId: m, subagentRunId: sub },
+        { type: EventType.SUBAGENT_FINISHED, subagentRunId: sub },
+        ...text(id("msg"), ["The subagent named 7."]),
+      ];
+    },
+  },
+);
+
 // A run whose history ends with tool results: the client ran a frontend
 // tool and sends what it returned; the agent carries on with it.
 const afterTool = {
@@ -234,7 +320,7 @@ function run(req, res, input) {
   const st = {};
 
   const events = [
-    { type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId },
+    { type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId, ...rule.start },
     ...rule.events(id, st, input, rule.match?.exec(user)),
   ];
   if (rule.error) events.push({ type: EventType.RUN_ERROR, ...rule.error });

@@ -238,9 +238,25 @@ static void test_agui_model(void **state)
     assert_string_equal(
         json_string_value(json_object_get(json_array_get(s3->agui->any_of, 1), "status")),
         "^completed$");
+    assert_null(s0->agui->na_unless);
     assert_true(json_is_array(s4->agui->json));
     assert_string_equal(json_string_value(json_object_get(s4->agui->expect, "status")),
                         "http_error");
+    an_jsont_free(t);
+}
+
+/* A run step's naUnless: a pattern kept with its reason. */
+static void test_agui_na_unless(void **state)
+{
+    (void)state;
+    struct an_jsont *t = load_ok(HEAD "\"steps\":[{\"run\":{\"user\":\"x\","
+                                      "\"naUnless\":{\"types\":\"TOOL_CALL_START\"},"
+                                      "\"naReason\":\"no tool call\"}}]}");
+    assert_int_equal(t->steps[0].kind, AN_JSONT_AGUI_RUN);
+    assert_string_equal(
+        json_string_value(json_object_get(t->steps[0].agui->na_unless, "types")),
+        "TOOL_CALL_START");
+    assert_string_equal(t->steps[0].agui->na_reason, "no tool call");
     an_jsont_free(t);
 }
 
@@ -294,6 +310,10 @@ static void test_agui_errors(void **state)
          "\"steps\":[\n{\"run\":{\"captures\":[{\"event\":0,\"path\":\"a\",\"var\":\"v\"}]}}]}",
          AN_ESCHEMA, "2:30",
          "steps[0].run.captures[0].event: must index expect.events (which has 0)"},
+        {HEAD "\"steps\":[\n{\"run\":{\"naReason\":\"r\"}}]}", AN_ESCHEMA, "2:8",
+         "steps[0].run: 'naUnless' (an outcome pattern) and 'naReason' (a string) go together"},
+        {HEAD "\"steps\":[\n{\"http\":{\"body\":\"x\",\"naUnless\":{},\"naReason\":\"r\"}}]}",
+         AN_ESCHEMA, "2:32", "steps[0].http.naUnless: unknown key 'naUnless'"},
         /* one protocol per test */
         {HEAD "\"steps\":[{\"run\":{}},\n{\"newSession\":{}}]}", AN_ESCHEMA, "2:1",
          "steps[1]: 'newSession' is an ACP step, but steps[0] is an AG-UI step ('run')"},
@@ -425,7 +445,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),      cmocka_unit_test(test_errors),
         cmocka_unit_test(test_any_of),     cmocka_unit_test(test_path),
-        cmocka_unit_test(test_agui_model), cmocka_unit_test(test_agui_errors),
+        cmocka_unit_test(test_agui_model), cmocka_unit_test(test_agui_errors), cmocka_unit_test(test_agui_na_unless),
         cmocka_unit_test(test_a2a_model),  cmocka_unit_test(test_locate),
         cmocka_unit_test(test_mcp_http),
     };

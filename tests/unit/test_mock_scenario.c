@@ -106,6 +106,15 @@ static const struct mock_bad_scenario bad_cases[] = {
     {"default:\n  times: 1\n  steps: [{text: a}]\n", "s.yaml:2:3", "'times' has no meaning"},
     {"default: {}\n", "s.yaml:1:10", "'default' with status 200 needs 'steps'"},
     {"rules: [\n", "s.yaml:2:1", "invalid YAML"},
+    {"rules:\n  - steps:\n      - {run_finished: false}\n", "s.yaml:3:24",
+     "'run_finished: false' does nothing"},
+    {"rules:\n  - steps:\n      - {run_started: true, id: x}\n", "s.yaml:3:29",
+     "'id' does not apply to a run_started step"},
+    {"non_json: accept\nrules: []\n", "s.yaml:1:11", "'non_json' is refuse or run"},
+    {"rules:\n  - run: none\n    start: {a: 1}\n    steps: [{text: a}]\n", "s.yaml:3:12",
+     "'start' needs run: auto"},
+    {"rules:\n  - start: [1]\n    steps: [{text: a}]\n", "s.yaml:2:12",
+     "'start' must be a map of extra RUN_STARTED fields, not a list"},
 };
 
 static void test_load_errors(void **state)
@@ -161,6 +170,16 @@ static void test_defaults_and_fields(void **state)
     assert_string_equal(r->content_type, "text/plain");
     assert_int_equal(r->framing, AGUI_FRAMING_CR);
     assert_false(r->run_auto);
+    assert_false(s->strict_input);
+    assert_false(s->run_non_json);
+    agui_scenario_free(s);
+    /* `input: strict` checks the objects; `non_json: run` runs the rest */
+    s = load_ok("input: strict\nnon_json: run\nrules: []\n");
+    assert_true(s->strict_input);
+    assert_true(s->run_non_json);
+    agui_scenario_free(s);
+    s = load_ok("non_json: refuse\nrules: []\n");
+    assert_false(s->run_non_json);
     agui_scenario_free(s);
 }
 
@@ -340,6 +359,17 @@ static const struct {
     {"default: {steps: [], finish: {outcome: {type: interrupt}, runId: wrong}}",
      RS "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"wrong\","
         "\"outcome\":{\"type\":\"interrupt\"}}\n\n"},
+    /* run_started / run_finished: the run's events where the steps put them;
+     * after a run_finished step, run: auto sends no second RUN_FINISHED */
+    {"default: {run: none, steps: [{event: {type: X}}, {run_started: true}, {run_finished: true}]}",
+     "data: {\"type\":\"X\"}\n\n" RS RF},
+    {"default: {finish: {runId: w}, steps: [{run_finished: true}, {event: {type: X}}]}",
+     RS "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"w\"}\n\n"
+        "data: {\"type\":\"X\"}\n\n"},
+    /* start adds to RUN_STARTED */
+    {"default: {steps: [], start: {protocolVersion: \"1.1\"}}",
+     "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t1\",\"runId\":\"r1\","
+     "\"protocolVersion\":\"1.1\"}\n\n" RF},
     /* no default: the built-in answer names the text */
     {"rules: []", RS
      "data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"msg_7_1\",\"role\":\"assistant\"}\n\n"

@@ -113,6 +113,7 @@ struct an_jsont_agui {
     bool observe;       /* note what the server answered in the report */
     /* mcpHttp (method GET, POST or DELETE; path unused): */
     bool no_session;     /* `session: false`: the test's Mcp-Session-Id is not sent */
+    /* mcpHttp and AG-UI run: */
     json_t *na_unless;   /* outcome pattern: unmet, the test is NA (na_reason); or NULL */
     const char *na_reason;
 };

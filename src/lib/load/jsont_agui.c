@@ -20,8 +20,9 @@
 #include "load/schema.h"
 #include "core/spec_names.h"
 
-static const char *const run_keys[] = {"input",     "user",   "continue", "headers", "accept",
-                                       "timeoutMs", "expect", "captures", "observe", NULL};
+static const char *const run_keys[] = {"input",   "user",      "continue", "headers",
+                                       "accept",  "timeoutMs", "expect",   "captures",
+                                       "observe", "naUnless",  "naReason", NULL};
 static const char *const http_keys[] = {"body",      "json",   "headers",  "accept",
                                         "timeoutMs", "expect", "captures", "observe",
                                         "method",    "path",   NULL};
@@ -314,17 +315,10 @@ static int check_input(struct jsont_ld *l, json_t *in, const char *base)
     return AN_OK;
 }
 
-/* mcpHttp: the method, `session`, `naUnless` with its `naReason`. */
-static int load_mcp_http(struct jsont_ld *l, struct an_jsont_agui *g, json_t *v, const char *base)
+/* `naUnless` with its `naReason` (mcpHttp and AG-UI run steps). */
+static int load_na(struct jsont_ld *l, struct an_jsont_agui *g, json_t *v, const char *base)
 {
     char p[256];
-    const char *m = an_json_str(v, "method");
-    if (m && strcmp(m, "GET") && strcmp(m, "POST") && strcmp(m, "DELETE"))
-        return fail(l, sub(p, sizeof p, base, "method"), "must be \"GET\", \"POST\" or \"DELETE\"");
-    json_t *x = json_object_get(v, "session");
-    if (x && !json_is_boolean(x))
-        return fail(l, sub(p, sizeof p, base, "session"), "must be true or false");
-    g->no_session = json_is_false(x);
     json_t *na = json_object_get(v, "naUnless");
     const char *why = an_json_str(v, "naReason");
     if (!na != !why)
@@ -339,6 +333,20 @@ static int load_mcp_http(struct jsont_ld *l, struct an_jsont_agui *g, json_t *v,
         return AN_EREGEX;
     g->na_unless = jsont_keep(l, na);
     g->na_reason = an_arena_strdup(&l->t->arena, why);
+    return AN_OK;
+}
+
+/* mcpHttp: the method, `session`. */
+static int load_mcp_http(struct jsont_ld *l, struct an_jsont_agui *g, json_t *v, const char *base)
+{
+    char p[256];
+    const char *m = an_json_str(v, "method");
+    if (m && strcmp(m, "GET") && strcmp(m, "POST") && strcmp(m, "DELETE"))
+        return fail(l, sub(p, sizeof p, base, "method"), "must be \"GET\", \"POST\" or \"DELETE\"");
+    json_t *x = json_object_get(v, "session");
+    if (x && !json_is_boolean(x))
+        return fail(l, sub(p, sizeof p, base, "session"), "must be true or false");
+    g->no_session = json_is_false(x);
     return AN_OK;
 }
 
@@ -381,6 +389,8 @@ int jsont_load_agui_step(struct jsont_ld *l, struct an_jsont_step *st, const cha
     if ((x = json_object_get(v, "accept")))
         g->accept = an_arena_strdup(a, json_string_value(x));
     if ((x = json_object_get(v, "headers")) && (rc = load_headers(l, g, x, base)))
+        return rc;
+    if ((run || mcp) && (rc = load_na(l, g, v, base)))
         return rc;
     if (run) {
         x = json_object_get(v, "input");

@@ -538,9 +538,11 @@ static void methodology(struct an_buf *b, const struct an_comply_result *r, size
                       "rule) and rebuilds the messages and the state. Expectations use regex "
                       "subset matching over each step's outcome (status, HTTP answer, events "
                       "in order, messages, state); a test stops at its first unmet step. "
-                      "Tests that need the agent to do something specific (call an offered "
-                      "tool, use the context, update the state) are optional. PARTIAL: some "
-                      "tests of the area passed and some failed.\n\n",
+                      "Tests of a feature AG-UI leaves to the agent (use the context, update "
+                      "the state, call an offered tool) are optional; a test of the rules of "
+                      "a feature a producer may leave out (tool calls, reasoning, chunks, "
+                      "subagents, interrupts, state deltas, a failed run) is NA when it did "
+                      "not use it. PARTIAL: some tests of the area passed and some failed.\n\n",
                       ntests, nreq, ntests - nreq);
     else
         an_buf_printf(b,

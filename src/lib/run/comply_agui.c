@@ -52,6 +52,7 @@ struct ag_eng {
     struct conv_end prev;
     FILE *log;
     json_t *seen; /* every event of every answer: what the agent sent */
+    char *na;     /* a run step's naUnless unmet: why the test does not apply */
 };
 
 /* A window's length after --timeout-scale (at least 1 ms). */
@@ -469,6 +470,17 @@ static bool step_exchange(struct ag_eng *e, const struct an_jsont_step *st)
         free(d);
     }
     ok = comply_agui_judge(expect, any_of, o, (int)st->index, e->out, &matched);
+    if (ok && g->na_unless && !an_jm_match(g->na_unless, o)) {
+        /* the answer is right, but shows the test does not apply (the
+         * producer did not use the feature it asks for): what the
+         * captures would read is not there */
+        char *d = comply_agui_describe(o);
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_printf(&b, "%s (%s)", g->na_reason, d);
+        free(d);
+        e->na = an_buf_detach(&b, NULL);
+        ok = false;
+    }
     if (ok)
         ok = comply_captures(e->out, &e->vars, st, o, matched);
     ok = ok && !an_cancelled();
@@ -546,7 +558,12 @@ void an_comply_agui_run(const struct an_comply_spec *spec, const struct an_compl
         if (!step_exchange(&e, st))
             break;
     }
-    out->status = out->nunmet ? AN_COMPLY_FAIL : AN_COMPLY_PASS;
+    out->status = out->nunmet ? AN_COMPLY_FAIL : e.na ? AN_COMPLY_NA : AN_COMPLY_PASS;
+    if (!out->nunmet && e.na) {
+        out->na_reason = e.na;
+        e.na = NULL;
+    }
+    free(e.na);
     an_comply_test_redact_seen(out, o->redact, e.seen);
     json_decref(e.seen);
     conv_end_release(&e.prev);
