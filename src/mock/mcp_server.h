@@ -83,15 +83,17 @@
       "test_prompt_with_embedded_resource embeds no resource")                                     \
     X(MCP_F_PROMPT_NO_IMAGE, "prompt-no-image", "test_prompt_with_image's image has no data")      \
     X(MCP_F_LOG_LEVEL_REFUSED, "log-level-refused", "logging/setLevel is -32601")                  \
-    X(MCP_F_PING_NOT_EMPTY, "ping-not-empty", "ping answers {\"pong\": true}")                  \
+    X(MCP_F_PING_NOT_EMPTY, "ping-not-empty", "ping answers {\"pong\": true}")                     \
     X(MCP_F_SESSION_ID_INVALID, "session-id-invalid", "HTTP: the session id minted holds a space") \
     X(MCP_F_SESSION_NOT_REQUIRED, "session-not-required",                                          \
       "HTTP: a request without Mcp-Session-Id is taken")                                           \
     X(MCP_F_DELETE_IGNORED, "delete-ignored", "HTTP: DELETE answers 200, the session lives on")    \
     X(MCP_F_SESSION_GONE_400, "session-gone-400", "HTTP: an unknown or ended session gets 400")    \
-    X(MCP_F_VERSION_HEADER_IGNORED, "version-ignored",                                      \
-      "HTTP: any MCP-Protocol-Version is taken")                                                   \
-    X(MCP_F_GET_JSON, "get-json", "HTTP: GET answers 200 application/json, not a stream or 405")
+    X(MCP_F_VERSION_HEADER_IGNORED, "version-ignored", "HTTP: any MCP-Protocol-Version is taken")  \
+    X(MCP_F_GET_JSON, "get-json", "HTTP: GET answers 200 application/json, not a stream or 405")   \
+    X(MCP_F_ORIGIN_IGNORED, "origin-ignored", "HTTP: a request with a foreign Origin is taken")    \
+    X(MCP_F_NOTIFICATION_200, "notification-200",                                                  \
+      "HTTP: a notification or response gets 200 and a body, not 202")
 
 enum mcp_fault {
     MCP_F_NONE = 0,

@@ -5,8 +5,8 @@
 # compliance/mcp that cites the requirement it breaks, over stdio and over
 # Streamable HTTP: that test FAILs on the faulty mock (it PASSes on the
 # plain one: section 6 of mcp.sh); the JSON report says the requirement is
-# not_met. The HTTP faults (HTTP_FAULTS: session and header rules of
-# Streamable HTTP) are caught over HTTP; over stdio their test is NA.
+# not_met. The HTTP faults (HTTP_FAULTS: session, header, Origin and 202
+# rules of Streamable HTTP) are caught over HTTP; over stdio their test is NA.
 
 # fault -> the test that must catch it
 declare -A FAULTS=(
@@ -39,6 +39,8 @@ declare -A HTTP_FAULTS=(
     [session-gone-400]=optional.http.session.unknown
     [version-ignored]=required.http.protocol-version-header
     [get-json]=required.http.get-stream
+    [origin-ignored]=required.http.origin.foreign
+    [notification-200]=required.http.notification-accepted
 )
 
 # the mock's --help lists exactly these faults
