@@ -6,9 +6,10 @@
  * carry (400 without it, 404 for an unknown or ended one); notifications
  * and responses get 202; DELETE ends the session; GET (the standalone
  * stream) is 405; a request whose Origin is not the local machine's is 403
- * (DNS rebinding). Answers are application/json, or with --sse an SSE stream
- * of a priming event and the answer. The "HTTP:" faults of MCP_FAULT_MAP
- * break these rules (session_check, on_post, mcp_http_handle).
+ * (DNS rebinding). A POST in MCP 2026-07-28 (stateless: its _meta names
+ * the version) is answered by mcp_modern.c instead. Answers are application/json, or with --sse an
+ * SSE stream of a priming event and the answer. The "HTTP:" faults of MCP_FAULT_MAP break these
+ * rules (session_check, on_post, mcp_http_handle).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -19,6 +20,7 @@
 
 #include "core/buf.h"
 #include "core/json.h"
+#include "mcp_modern.h"
 #include "mcp_server.h"
 #include "mcp_stdio.h"
 #include "mock_cmds.h"
@@ -46,7 +48,8 @@ static void usage(FILE *out)
           "\n"
           "An MCP server double (see docs/mock.md): MCP 2025-11-25, negotiated down to\n"
           "2024-11-05; initialize, ping, tools/list (two pages), tools/call,\n"
-          "resources/list/read, prompts/list/get. On stdio (the default) it exits 0\n"
+          "resources/list/read, prompts/list/get; over HTTP also 2026-07-28 (stateless:\n"
+          "server/discover, _meta per request). On stdio (the default) it exits 0\n"
           "when stdin ends. With --http it serves Streamable HTTP at\n"
           "http://127.0.0.1:PORT/mcp, prints that base URL as one line once\n"
           "listening, and stops cleanly on SIGTERM/SIGINT.\n"
@@ -225,6 +228,10 @@ static enum MHD_Result on_post(struct mcp_http_srv *m, struct mock_http *http,
     if (!json_is_object(body)) {
         rc = send_rpc_error(c, MHD_HTTP_BAD_REQUEST, -32600,
                             "Invalid Request: one JSON-RPC object per POST");
+        goto done;
+    }
+    if (mcp_modern_is(body, pv)) { /* 2026-07-28: no session, no handshake */
+        rc = mcp_modern_post(&m->opts, c, body);
         goto done;
     }
     if (method && !strcmp(method, "initialize")) {

@@ -93,7 +93,17 @@
     X(MCP_F_GET_JSON, "get-json", "HTTP: GET answers 200 application/json, not a stream or 405")   \
     X(MCP_F_ORIGIN_IGNORED, "origin-ignored", "HTTP: a request with a foreign Origin is taken")    \
     X(MCP_F_NOTIFICATION_200, "notification-200",                                                  \
-      "HTTP: a notification or response gets 200 and a body, not 202")
+      "HTTP: a notification or response gets 200 and a body, not 202")                             \
+    X(MCP_F_DISCOVER_NO_VERSIONS, "discover-no-versions",                                          \
+      "2026-07-28: server/discover's result has no supportedVersions")                             \
+    X(MCP_F_META_NOT_REQUIRED, "meta-not-required",                                                \
+      "2026-07-28: a request without _meta (or its clientCapabilities) is served")                 \
+    X(MCP_F_VERSION_ANY, "version-any",                                                            \
+      "2026-07-28: any _meta protocolVersion is served, none refused -32022")                      \
+    X(MCP_F_HEADERS_UNCHECKED, "headers-unchecked",                                                \
+      "2026-07-28: MCP-Protocol-Version, Mcp-Method and Mcp-Name are not checked")                 \
+    X(MCP_F_REMOVED_SERVED, "removed-served",                                                      \
+      "2026-07-28: ping, initialize, logging/setLevel... are still answered")
 
 enum mcp_fault {
     MCP_F_NONE = 0,

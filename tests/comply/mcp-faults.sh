@@ -6,7 +6,9 @@
 # Streamable HTTP: that test FAILs on the faulty mock (it PASSes on the
 # plain one: section 6 of mcp.sh); the JSON report says the requirement is
 # not_met. The HTTP faults (HTTP_FAULTS: session, header, Origin and 202
-# rules of Streamable HTTP) are caught over HTTP; over stdio their test is NA.
+# rules of Streamable HTTP) are caught over HTTP; over stdio their test is
+# NA. The 2026-07-28 faults (MODERN_FAULTS) likewise, judged with --spec
+# 2026-07-28.
 
 # fault -> the test that must catch it
 declare -A FAULTS=(
@@ -42,23 +44,34 @@ declare -A HTTP_FAULTS=(
     [origin-ignored]=required.http.origin.foreign
     [notification-200]=required.http.notification-accepted
 )
+# the faults of MCP 2026-07-28 (stateless, HTTP only; judged with --spec
+# 2026-07-28) -> the test that must catch it
+declare -A MODERN_FAULTS=(
+    [discover-no-versions]=required.modern.discover
+    [meta-not-required]=required.modern.meta-required
+    [version-any]=required.modern.version-unsupported
+    [headers-unchecked]=required.modern.header-mismatch
+    [removed-served]=required.modern.removed-method
+)
 
 # the mock's --help lists exactly these faults
 listed=$("$MOCK" mcp --help | sed -n '/^faults/,/^$/p' | awk 'NF && !/^faults/ {print $1}' | sort)
-known=$(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" | sort)
+known=$(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" "${!MODERN_FAULTS[@]}" | sort)
 [ "$listed" = "$known" ] && ok "faults: every fault of the mock has its test" ||
-    bad "faults: the mock's list and FAULTS + HTTP_FAULTS differ: $(diff <(echo "$listed") <(echo "$known") | tr '\n' ' ')"
+    bad "faults: the mock's list and FAULTS + HTTP_FAULTS + MODERN_FAULTS differ: $(diff <(echo "$listed") <(echo "$known") | tr '\n' ' ')"
 
 # fault_caught TRANSPORT FAULT AGENT: its verdict, "ok MESSAGE" or "bad
 # MESSAGE", one line on stdout (the faults run three at a time in
 # subshells; their verdicts are counted afterwards, in order)
 fault_caught() {
-    local tr=$1 f=$2 agent=$3 t=${FAULTS[$2]:-${HTTP_FAULTS[$2]}} out="$TMP/fault-$1-$2"
-    "$ANANKE" comply --protocol mcp --timeout-scale 0.4 -t "$t" --agent "$f=$agent" \
+    local tr=$1 f=$2 agent=$3 t=${FAULTS[$2]:-${HTTP_FAULTS[$2]:-${MODERN_FAULTS[$2]}}} out="$TMP/fault-$1-$2"
+    local spec=()
+    [ -z "${MODERN_FAULTS[$f]:-}" ] || spec=(--spec 2026-07-28)
+    "$ANANKE" comply --protocol mcp --timeout-scale 0.4 "${spec[@]}" -t "$t" --agent "$f=$agent" \
         -r json:"$out.json" >/dev/null 2>"$out.err"
     local st reqs unmet
     st=$(status "$t" "$out.json")
-    if [ -n "${HTTP_FAULTS[$f]:-}" ] && [ "$tr" = stdio ]; then
+    if [ -n "${HTTP_FAULTS[$f]:-}${MODERN_FAULTS[$f]:-}" ] && [ "$tr" = stdio ]; then
         [ "$st" = na ] && echo "ok fault $f (stdio): $t NA (a test of Streamable HTTP)" ||
             echo "bad fault $f (stdio): $t is '$st' (want na: no HTTP over stdio)"
         return
@@ -90,7 +103,7 @@ fault_both() {
 }
 # (waits name the fault jobs: mcp.sh's servers are children of this shell too)
 jobs_=()
-for f in $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" | sort); do
+for f in $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" "${!MODERN_FAULTS[@]}" | sort); do
     fault_both "$f" >"$TMP/fault-$f.verdicts" 2>&1 &
     jobs_+=($!)
     if [ "${#jobs_[@]}" -ge 3 ]; then
@@ -99,7 +112,7 @@ for f in $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" | sort); do
     fi
 done
 for j in "${jobs_[@]}"; do wait "$j"; done
-for f in $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" | sort); do
+for f in $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" "${!MODERN_FAULTS[@]}" | sort); do
     while read -r verdict msg; do
         if [ "$verdict" = ok ]; then ok "$msg"; else bad "${msg:-fault $f: no verdict}"; fi
     done <"$TMP/fault-$f.verdicts"

@@ -23,7 +23,11 @@
 #     met; then each fault of the mock is caught by the test citing the
 #     requirement it breaks (tests/comply/mcp-faults.sh);
 #  7. docs/comply.md's MCP requirement table is the suite's (generated here;
-#     ANANKE_UPDATE_DOCS=1 rewrites it).
+#     ANANKE_UPDATE_DOCS=1 rewrites it);
+#  8. MCP 2026-07-28 (--spec 2026-07-28, tests/comply/mcp-modern.sh): the
+#     mock over HTTP passes the required.modern.* tests, the others NA;
+#     server-everything (2025-11-25 only) and stdio NA; its table in
+#     docs/comply.md. The 2026-07-28 faults are in mcp-faults.sh.
 # Prints "comply-mcp: N passed, N failed"; exits non-zero on any failure.
 #
 #   ANANKE_BUILD=build-cmcp tests/comply/mcp.sh
@@ -60,7 +64,7 @@ rc=$?
 for id in $ALL; do
     st=$(status "$id" "$TMP/ev.json")
     case $id in
-    *.http.*) [ "$st" = na ] && ok "everything: $id NA over stdio" || bad "everything: $id $st (want NA)" ;;
+    *.http.* | *.modern.*) [ "$st" = na ] && ok "everything: $id NA over stdio" || bad "everything: $id $st (want NA)" ;;
     required.*) [ "$st" = pass ] && ok "everything: $id PASS" || bad "everything: $id $st (want PASS)" ;;
     *) [ -n "$st" ] && ok "everything: $id $st (optional)" || bad "everything: $id has no result" ;;
     esac
@@ -194,7 +198,8 @@ rc=$?
 every_pass() { # NAME FILE.json [stdio: the tests of HTTP NA, their requirements not tested]
     local notpass http=${3:-}
     notpass=$(jq -r --arg s "$http" '[.agents[0].tests[]
-        | select(.status != (if $s != "" and (.id | contains(".http.")) then "na" else "pass" end))
+        | select(.status != (if ($s != "" and (.id | contains(".http."))) or (.id | contains(".modern."))
+            then "na" else "pass" end))
         | "\(.id) \(.status)"] | join("; ")' "$2")
     [ -z "$notpass" ] && ok "$1: every test PASS ($(jq '.agents[0].tests | length' "$2"))${http:+, those of HTTP NA}" ||
         bad "$1: $notpass"
@@ -226,7 +231,7 @@ stop_pids "$mock_pid"
 # 7. docs/comply.md's MCP requirement table (generated from the suite)
 SET=compliance/mcp/requirements/2025-11-25.json
 for f in compliance/mcp/*.jsont; do
-    jq --arg f "$(basename "$f" .jsont)" '{file: $f, requirements}' "$f"
+    jq --arg f "$(basename "$f" .jsont)" '{file: $f, requirements, revisions}' "$f"
 done >"$TMP/tests.jsonl"
 {
     echo '| ID | level | requirement | tests |'
@@ -251,5 +256,8 @@ else
     bad "$doc: the MCP requirement table is stale: ANANKE_UPDATE_DOCS=1 tests/comply/mcp.sh"
     diff "$doc" "$TMP/comply.md" | head -n 10
 fi
+
+# shellcheck source=mcp-modern.sh
+. "$HERE/mcp-modern.sh"
 
 finish
