@@ -50,6 +50,7 @@ declare -A PAIRS=(
     ["server-stateless|^sep-2575-http-server-header-mismatch-400$"]=required.modern.header-mismatch
     ["http-header-validation|^sep-2243-server-reject-"]=required.modern.header-mismatch
     ["server-stateless|^sep-2575-http-server-method-not-found-404"]=required.modern.removed-method
+    ["dns-rebinding-protection|^localhost-host-"]=required.modern.origin
 )
 # ananke-mock mcp --fault NAME -> the kit scenario whose checks it breaks
 declare -A FAULT_SCENARIO=(
@@ -58,6 +59,7 @@ declare -A FAULT_SCENARIO=(
     [version-any]=server-stateless
     [headers-unchecked]="server-stateless http-header-validation"
     [removed-served]=server-stateless
+    [origin-ignored]=dns-rebinding-protection
 )
 # SERVER/PAIR -> why the verdicts differ, for a disagreement that is understood
 declare -A DISAGREE=(
@@ -129,7 +131,7 @@ port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{
 PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/ev.out" 2>"$TMP/ev.log" &
 pids+=($!)
 for _ in $(seq 100); do grep -q 'listening on port' "$TMP/ev.log" && break; sleep 0.1; done
-compare everything "http://127.0.0.1:$port/mcp" server-stateless http-header-validation
+compare everything "http://127.0.0.1:$port/mcp" server-stateless http-header-validation dns-rebinding-protection
 
 mock() { # NAME ARGS...
     local name=$1
@@ -142,9 +144,9 @@ mock() { # NAME ARGS...
     url="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/$name.port")/mcp"
 }
 mock mock
-compare mock "$url" server-stateless http-header-validation
+compare mock "$url" server-stateless http-header-validation dns-rebinding-protection
 # the faults of the mock the kit's 2026-07-28 scenarios see (every one of
-# tests/comply/mcp-faults.sh's MODERN_FAULTS)
+# tests/comply/mcp-faults.sh's MODERN_FAULTS, and origin-ignored)
 for f in $(printf '%s\n' "${!FAULT_SCENARIO[@]}" | sort); do
     mock "fault-$f" --fault "$f"
     # shellcheck disable=SC2086 # a fault may break the checks of two scenarios

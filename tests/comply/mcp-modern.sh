@@ -17,7 +17,7 @@ modern_run() {
     "$ANANKE" comply --protocol mcp --spec 2026-07-28 -j 4 --agent "$1=$2" \
         -r json:"$TMP/$1.json" >/dev/null 2>"$TMP/$1.err"
 }
-MODERN_REQS="MCP-DISC-001 MCP-HDR-001 MCP-HDR-002 MCP-META-001 MCP-RM-001 MCP-VER-001"
+MODERN_REQS="MCP-DISC-001 MCP-HDR-001 MCP-HDR-002 MCP-HTTP-007 MCP-META-001 MCP-RM-001 MCP-VER-001"
 
 spawn_server "$TMP/modern.port" 0.1 "$TMP/modern.out" "$TMP/modern.srv" "$MOCK" mcp --http --port-file "$TMP/modern.port"
 modern_pid=$spawned_pid
@@ -27,7 +27,7 @@ stop_pids "$modern_pid"
 odd=$(jq -r '[.agents[0].tests[] | select(.status != (if (.id | startswith("required.modern.")) then "pass" else "na" end))
     | "\(.id) \(.status)"] | join("; ")' "$TMP/modern.json")
 n=$(jq '[.agents[0].tests[] | select(.id | startswith("required.modern."))] | length' "$TMP/modern.json")
-[ "$rc" -eq 0 ] && [ -z "$odd" ] && [ "$n" -ge 5 ] && [ "$(jq -r .spec "$TMP/modern.json")" = 2026-07-28 ] &&
+[ "$rc" -eq 0 ] && [ -z "$odd" ] && [ "$n" -ge 6 ] && [ "$(jq -r .spec "$TMP/modern.json")" = 2026-07-28 ] &&
     ok "2026-07-28: the mock (HTTP) passes the $n required.modern.* tests, the others NA" ||
     bad "2026-07-28: mock (HTTP): exit $rc, $n modern tests; $odd"
 met=$(jq -r '[.agents[0].requirements | to_entries[] | select(.value.status == "met") | .key] | sort | join(" ")' "$TMP/modern.json")
@@ -35,6 +35,19 @@ met=$(jq -r '[.agents[0].requirements | to_entries[] | select(.value.status == "
 jq -e '.agents[0].tests[] | select(.id == "required.ping") | .na_reason
     == "a test of MCP 2025-06-18 and 2025-11-25 (this run judges revision 2026-07-28)"' "$TMP/modern.json" >/dev/null &&
     ok "2026-07-28: a 2025-11-25 test is NA, its revisions said" || bad "2026-07-28: required.ping's NA reason"
+
+# origin-ignored (a fault of mcp-faults.sh's HTTP_FAULTS) fails the Origin test of this revision too
+spawn_server "$TMP/modern-origin.port" 0.1 "$TMP/modern-origin.out" "$TMP/modern-origin.srv" \
+    "$MOCK" mcp --http --fault origin-ignored --port-file "$TMP/modern-origin.port"
+modern_pid=$spawned_pid
+"$ANANKE" comply --protocol mcp --spec 2026-07-28 -t required.modern.origin \
+    --agent "origin=http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/modern-origin.port")/mcp" \
+    -r json:"$TMP/modern-origin.json" >/dev/null 2>&1
+stop_pids "$modern_pid"
+[ "$(jq -r '.agents[0].tests[0].status' "$TMP/modern-origin.json")" = fail ] &&
+    [ "$(jq -r '.agents[0].requirements["MCP-HTTP-007"].status' "$TMP/modern-origin.json")" = not_met ] &&
+    ok "2026-07-28: fault origin-ignored: required.modern.origin FAIL, MCP-HTTP-007 not_met" ||
+    bad "2026-07-28: fault origin-ignored: $(jq -c '.agents[0].tests[0] | [.status, .unmet[0].message]' "$TMP/modern-origin.json")"
 
 modern_run modern-stdio "$MOCK mcp"
 odd=$(jq -r '[.agents[0].tests[] | select(.status != "na") | .id] | join(" ")' "$TMP/modern-stdio.json")
