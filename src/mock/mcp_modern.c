@@ -95,6 +95,8 @@ static json_t *discover(const struct mcp_server_opts *o)
                             json_object_get(r, "capabilities"), "_meta",
                             "io.modelcontextprotocol/serverInfo", json_object_get(r, "serverInfo"),
                             "resultType", "complete", "ttlMs", 0, "cacheScope", "private");
+    if (o->fault == MCP_F_NO_RESULT_TYPE)
+        json_object_del(res, "resultType");
     if (o->fault != MCP_F_DISCOVER_NO_VERSIONS)
         json_object_set_new(res, "supportedVersions", json_pack("[s]", MCP_MODERN_VERSION));
     json_decref(init);
@@ -104,13 +106,15 @@ static json_t *discover(const struct mcp_server_opts *o)
 }
 
 /* Every result says it is complete; lists and reads say how to cache them. */
-static void decorate(json_t *reply, const char *method)
+static void decorate(const struct mcp_server_opts *o, json_t *reply, const char *method)
 {
     json_t *r = json_object_get(reply, "result");
     if (!json_is_object(r))
         return;
-    json_object_set_new(r, "resultType", json_string("complete"));
-    if (strstr(method, "/list") || !strcmp(method, "resources/read")) {
+    if (o->fault != MCP_F_NO_RESULT_TYPE)
+        json_object_set_new(r, "resultType", json_string("complete"));
+    if (o->fault != MCP_F_NO_CACHE_HINTS &&
+        (strstr(method, "/list") || !strcmp(method, "resources/read"))) {
         json_object_set_new(r, "ttlMs", json_integer(0));
         json_object_set_new(r, "cacheScope", json_string("private"));
     }
@@ -134,7 +138,7 @@ static enum MHD_Result answer(const struct mcp_server_opts *o, struct MHD_Connec
                -32601) {
         rc = mock_http_send_json(c, MHD_HTTP_NOT_FOUND, json_incref(reply), NULL, 0);
     } else {
-        decorate(reply, method);
+        decorate(o, reply, method);
         json_array_append(notes, reply);
         struct an_buf ev = AN_BUF_INIT;
         size_t i;

@@ -103,7 +103,10 @@
     X(MCP_F_HEADERS_UNCHECKED, "headers-unchecked",                                                \
       "2026-07-28: MCP-Protocol-Version, Mcp-Method and Mcp-Name are not checked")                 \
     X(MCP_F_REMOVED_SERVED, "removed-served",                                                      \
-      "2026-07-28: ping, initialize, logging/setLevel... are still answered")
+      "2026-07-28: ping, initialize, logging/setLevel... are still answered")                      \
+    X(MCP_F_NO_RESULT_TYPE, "no-result-type", "2026-07-28: results carry no resultType")           \
+    X(MCP_F_NO_CACHE_HINTS, "no-cache-hints",                                                      \
+      "2026-07-28: lists and reads carry no ttlMs nor cacheScope")
 
 enum mcp_fault {
     MCP_F_NONE = 0,

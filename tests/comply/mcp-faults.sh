@@ -52,6 +52,8 @@ declare -A MODERN_FAULTS=(
     [version-any]=required.modern.version-unsupported
     [headers-unchecked]=required.modern.header-mismatch
     [removed-served]=required.modern.removed-method
+    [no-result-type]=required.modern.tools.list
+    [no-cache-hints]=required.modern.caching
 )
 
 # the mock's --help lists exactly these faults
@@ -76,10 +78,10 @@ fault_caught() {
             echo "bad fault $f (stdio): $t is '$st' (want na: no HTTP over stdio)"
         return
     fi
-    reqs=$(jq -r --arg id "$t" '.agents[0].tests[] | select(.id == $id) | .requirements | join(",")' "$out.json")
+    reqs=$(jq -r --arg id "$t" '.agents[0].tests[] | select(.id == $id) | .requirements | sort | join(",")' "$out.json")
     unmet=$(jq -r --arg id "$t" '[.agents[0].tests[] | select(.id == $id) | .requirements[]] as $r
         | [.agents[0].requirements | to_entries[] | select((.key | IN($r[])) and .value.status == "not_met") | .key]
-        | join(",")' "$out.json")
+        | sort | join(",")' "$out.json")
     if [ "$st" = fail ] && [ -n "$reqs" ] && [ "$unmet" = "$reqs" ]; then
         echo "ok fault $f ($tr): $t FAIL, $reqs not_met"
     else

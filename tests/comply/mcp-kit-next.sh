@@ -51,6 +51,8 @@ declare -A PAIRS=(
     ["http-header-validation|^sep-2243-server-reject-"]=required.modern.header-mismatch
     ["server-stateless|^sep-2575-http-server-method-not-found-404"]=required.modern.removed-method
     ["dns-rebinding-protection|^localhost-host-"]=required.modern.origin
+    ["tools-list|."]=required.modern.tools.list
+    ["caching|."]=required.modern.caching
 )
 # ananke-mock mcp --fault NAME -> the kit scenario whose checks it breaks
 declare -A FAULT_SCENARIO=(
@@ -60,6 +62,8 @@ declare -A FAULT_SCENARIO=(
     [headers-unchecked]="server-stateless http-header-validation"
     [removed-served]=server-stateless
     [origin-ignored]=dns-rebinding-protection
+    [no-result-type]=tools-list
+    [no-cache-hints]=caching
 )
 # SERVER/PAIR -> why the verdicts differ, for a disagreement that is understood
 declare -A DISAGREE=(
@@ -131,7 +135,7 @@ port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{
 PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/ev.out" 2>"$TMP/ev.log" &
 pids+=($!)
 for _ in $(seq 100); do grep -q 'listening on port' "$TMP/ev.log" && break; sleep 0.1; done
-compare everything "http://127.0.0.1:$port/mcp" server-stateless http-header-validation dns-rebinding-protection
+compare everything "http://127.0.0.1:$port/mcp" server-stateless http-header-validation dns-rebinding-protection tools-list caching
 
 mock() { # NAME ARGS...
     local name=$1
@@ -144,7 +148,7 @@ mock() { # NAME ARGS...
     url="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/$name.port")/mcp"
 }
 mock mock
-compare mock "$url" server-stateless http-header-validation dns-rebinding-protection
+compare mock "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching
 # the faults of the mock the kit's 2026-07-28 scenarios see (every one of
 # tests/comply/mcp-faults.sh's MODERN_FAULTS, and origin-ignored)
 for f in $(printf '%s\n' "${!FAULT_SCENARIO[@]}" | sort); do
