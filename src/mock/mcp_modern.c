@@ -120,6 +120,11 @@ static void decorate(const struct mcp_server_opts *o, json_t *reply, const char 
     }
 }
 
+static json_int_t error_code(const json_t *reply)
+{
+    return json_integer_value(json_object_get(json_object_get(reply, "error"), "code"));
+}
+
 /* The answer of a request that passed the checks. */
 static enum MHD_Result answer(const struct mcp_server_opts *o, struct MHD_Connection *c,
                               const json_t *body, const char *method)
@@ -134,8 +139,17 @@ static enum MHD_Result answer(const struct mcp_server_opts *o, struct MHD_Connec
     enum MHD_Result rc;
     if (!reply) {
         rc = mock_http_send(c, MHD_HTTP_ACCEPTED, NULL, "", 0, NULL, 0);
-    } else if (json_integer_value(json_object_get(json_object_get(reply, "error"), "code")) ==
-               -32601) {
+    } else if (error_code(reply) == -32002) { /* resource not found: -32602 in this revision */
+        json_t *r = o->fault == MCP_F_UNKNOWN_RESOURCE_EMPTY
+                        ? json_pack("{s:s,s:O,s:{s:[],s:s}}", "jsonrpc", "2.0", "id",
+                                    json_object_get(body, "id"), "result", "contents", "resultType",
+                                    "complete")
+                        : json_pack("{s:s,s:O,s:{s:i,s:s,s:{s:s}}}", "jsonrpc", "2.0", "id",
+                                    json_object_get(body, "id"), "error", "code", -32602, "message",
+                                    "Resource not found", "data", "uri",
+                                    an_json_str(json_object_get(body, "params"), "uri"));
+        rc = mock_http_send_json(c, MHD_HTTP_OK, r, NULL, 0);
+    } else if (error_code(reply) == -32601) {
         rc = mock_http_send_json(c, MHD_HTTP_NOT_FOUND, json_incref(reply), NULL, 0);
     } else {
         decorate(o, reply, method);
@@ -164,7 +178,7 @@ enum MHD_Result mcp_modern_post(const struct mcp_server_opts *o, struct MHD_Conn
 {
     const json_t *id = json_object_get(body, "id"), *params = json_object_get(body, "params");
     const char *method = an_json_str(body, "method");
-    if (!method) /* a response: nothing was asked in this revision */
+    if (!method || !id) /* a response (nothing was asked in this revision), a notification */
         return mock_http_send(c, MHD_HTTP_ACCEPTED, NULL, "", 0, NULL, 0);
     const json_t *meta = json_object_get(params, "_meta");
     const char *version = an_json_str(meta, META_VERSION);

@@ -106,7 +106,9 @@
       "2026-07-28: ping, initialize, logging/setLevel... are still answered")                      \
     X(MCP_F_NO_RESULT_TYPE, "no-result-type", "2026-07-28: results carry no resultType")           \
     X(MCP_F_NO_CACHE_HINTS, "no-cache-hints",                                                      \
-      "2026-07-28: lists and reads carry no ttlMs nor cacheScope")
+      "2026-07-28: lists and reads carry no ttlMs nor cacheScope")                                 \
+    X(MCP_F_UNKNOWN_RESOURCE_EMPTY, "unknown-resource-empty",                                      \
+      "2026-07-28: an unknown resource is read as empty contents")
 
 enum mcp_fault {
     MCP_F_NONE = 0,

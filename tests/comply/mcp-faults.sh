@@ -54,6 +54,7 @@ declare -A MODERN_FAULTS=(
     [removed-served]=required.modern.removed-method
     [no-result-type]=required.modern.tools.list
     [no-cache-hints]=required.modern.caching
+    [unknown-resource-empty]=required.modern.resource-not-found
 )
 
 # the mock's --help lists exactly these faults

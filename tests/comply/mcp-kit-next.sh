@@ -53,6 +53,7 @@ declare -A PAIRS=(
     ["dns-rebinding-protection|^localhost-host-"]=required.modern.origin
     ["tools-list|."]=required.modern.tools.list
     ["caching|."]=required.modern.caching
+    ["sep-2164-resource-not-found|^sep-2164-no-empty-contents$"]=required.modern.resource-not-found
 )
 # ananke-mock mcp --fault NAME -> the kit scenario whose checks it breaks
 declare -A FAULT_SCENARIO=(
@@ -64,9 +65,11 @@ declare -A FAULT_SCENARIO=(
     [origin-ignored]=dns-rebinding-protection
     [no-result-type]=tools-list
     [no-cache-hints]=caching
+    [unknown-resource-empty]=sep-2164-resource-not-found
 )
 # SERVER/PAIR -> why the verdicts differ, for a disagreement that is understood
 declare -A DISAGREE=(
+    ["everything/sep-2164-resource-not-found|^sep-2164-no-empty-contents$"]="server-everything answers every 2026-07-28 request 400 'Server not initialized': an error, so no empty contents, which the kit's check takes for a pass; ananke's test is NA, the server speaking no 2026-07-28"
     ["fault-discover-no-versions/server-stateless|^sep-2575-(server|http-server)-unsupported-version-"]="the kit also wants -32022's data.supported to be among server/discover's supportedVersions (none there under this fault); ananke's test judges the -32022 answer alone"
 )
 
@@ -135,7 +138,7 @@ port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{
 PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/ev.out" 2>"$TMP/ev.log" &
 pids+=($!)
 for _ in $(seq 100); do grep -q 'listening on port' "$TMP/ev.log" && break; sleep 0.1; done
-compare everything "http://127.0.0.1:$port/mcp" server-stateless http-header-validation dns-rebinding-protection tools-list caching
+compare everything "http://127.0.0.1:$port/mcp" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found
 
 mock() { # NAME ARGS...
     local name=$1
@@ -148,7 +151,7 @@ mock() { # NAME ARGS...
     url="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/$name.port")/mcp"
 }
 mock mock
-compare mock "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching
+compare mock "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found
 # the faults of the mock the kit's 2026-07-28 scenarios see (every one of
 # tests/comply/mcp-faults.sh's MODERN_FAULTS, and origin-ignored)
 for f in $(printf '%s\n' "${!FAULT_SCENARIO[@]}" | sort); do

@@ -17,7 +17,7 @@ modern_run() {
     "$ANANKE" comply --protocol mcp --spec 2026-07-28 -j 4 --agent "$1=$2" \
         -r json:"$TMP/$1.json" >/dev/null 2>"$TMP/$1.err"
 }
-MODERN_REQS="MCP-CACHE-001 MCP-DISC-001 MCP-HDR-001 MCP-HDR-002 MCP-HTTP-007 MCP-META-001 MCP-RM-001 MCP-RT-001 MCP-TOOLS-001 MCP-VER-001"
+MODERN_REQS="MCP-CACHE-001 MCP-DISC-001 MCP-HDR-001 MCP-HDR-002 MCP-HTTP-007 MCP-META-001 MCP-RES-007 MCP-RM-001 MCP-RT-001 MCP-TOOLS-001 MCP-VER-001"
 
 spawn_server "$TMP/modern.port" 0.1 "$TMP/modern.out" "$TMP/modern.srv" "$MOCK" mcp --http --port-file "$TMP/modern.port"
 modern_pid=$spawned_pid
@@ -27,7 +27,7 @@ stop_pids "$modern_pid"
 odd=$(jq -r '[.agents[0].tests[] | select(.status != (if (.id | startswith("required.modern.")) then "pass" else "na" end))
     | "\(.id) \(.status)"] | join("; ")' "$TMP/modern.json")
 n=$(jq '[.agents[0].tests[] | select(.id | startswith("required.modern."))] | length' "$TMP/modern.json")
-[ "$rc" -eq 0 ] && [ -z "$odd" ] && [ "$n" -ge 8 ] && [ "$(jq -r .spec "$TMP/modern.json")" = 2026-07-28 ] &&
+[ "$rc" -eq 0 ] && [ -z "$odd" ] && [ "$n" -ge 9 ] && [ "$(jq -r .spec "$TMP/modern.json")" = 2026-07-28 ] &&
     ok "2026-07-28: the mock (HTTP) passes the $n required.modern.* tests, the others NA" ||
     bad "2026-07-28: mock (HTTP): exit $rc, $n modern tests; $odd"
 met=$(jq -r '[.agents[0].requirements | to_entries[] | select(.value.status == "met") | .key] | sort | join(" ")' "$TMP/modern.json")
