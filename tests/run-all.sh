@@ -55,6 +55,7 @@ lane_mcp() {
 }
 lane_kit_mocks() {
   step comply-mcp-kit env ANANKE_BUILD="$B" bash tests/comply/mcp-kit.sh
+  step comply-mcp-kit-next env ANANKE_BUILD="$B" bash tests/comply/mcp-kit-next.sh
   step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
   step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
   step mock-openai env ANANKE_BUILD="$B" bash tests/mock/openai.sh

@@ -5,9 +5,11 @@
  * Over HTTP, initialize mints an Mcp-Session-Id that every later POST must
  * carry (400 without it, 404 for an unknown or ended one); notifications
  * and responses get 202; DELETE ends the session; GET (the standalone
- * stream) is 405. Answers are application/json, or with --sse an SSE stream
- * of a priming event and the answer. The "HTTP:" faults of MCP_FAULT_MAP
- * break these rules (session_check, on_post, mcp_http_handle).
+ * stream) is 405; a request whose Origin is not the local machine's is 403
+ * (DNS rebinding). A POST in MCP 2026-07-28 (stateless: its _meta names
+ * the version) is answered by mcp_modern.c instead. Answers are application/json, or with --sse an
+ * SSE stream of a priming event and the answer. The "HTTP:" faults of MCP_FAULT_MAP break these
+ * rules (session_check, on_post, mcp_http_handle).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -18,6 +20,7 @@
 
 #include "core/buf.h"
 #include "core/json.h"
+#include "mcp_modern.h"
 #include "mcp_server.h"
 #include "mcp_stdio.h"
 #include "mock_cmds.h"
@@ -45,7 +48,8 @@ static void usage(FILE *out)
           "\n"
           "An MCP server double (see docs/mock.md): MCP 2025-11-25, negotiated down to\n"
           "2024-11-05; initialize, ping, tools/list (two pages), tools/call,\n"
-          "resources/list/read, prompts/list/get. On stdio (the default) it exits 0\n"
+          "resources/list/read, prompts/list/get; over HTTP also 2026-07-28 (stateless:\n"
+          "server/discover, _meta per request). On stdio (the default) it exits 0\n"
           "when stdin ends. With --http it serves Streamable HTTP at\n"
           "http://127.0.0.1:PORT/mcp, prints that base URL as one line once\n"
           "listening, and stops cleanly on SIGTERM/SIGINT.\n"
@@ -173,6 +177,27 @@ static unsigned session_check(struct mcp_http_srv *m, const char *sid, bool end_
     return status;
 }
 
+/* An Origin a local server may take: none (not a browser), or http(s) on
+ * localhost, 127.0.0.1 or [::1], any port. Anything else is a page elsewhere
+ * reaching us through DNS rebinding. */
+static bool origin_local(const char *origin)
+{
+    static const char *const hosts[] = {"localhost", "127.0.0.1", "[::1]"};
+    if (!origin)
+        return true;
+    const char *h = !strncmp(origin, "http://", 7)    ? origin + 7
+                    : !strncmp(origin, "https://", 8) ? origin + 8
+                                                      : NULL;
+    if (!h)
+        return false;
+    for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++) {
+        size_t n = strlen(hosts[i]);
+        if (!strncmp(h, hosts[i], n) && (h[n] == '\0' || h[n] == ':' || h[n] == '/'))
+            return true;
+    }
+    return false;
+}
+
 static enum MHD_Result refuse_session(struct MHD_Connection *c, unsigned status)
 {
     if (status == MHD_HTTP_BAD_REQUEST)
@@ -205,6 +230,10 @@ static enum MHD_Result on_post(struct mcp_http_srv *m, struct mock_http *http,
                             "Invalid Request: one JSON-RPC object per POST");
         goto done;
     }
+    if (mcp_modern_is(body, pv)) { /* 2026-07-28: no session, no handshake */
+        rc = mcp_modern_post(&m->opts, c, body);
+        goto done;
+    }
     if (method && !strcmp(method, "initialize")) {
         pthread_mutex_lock(&m->lock);
         m->ended = an_xrealloc(m->ended, (m->nsessions + 1) * sizeof *m->ended);
@@ -226,7 +255,9 @@ static enum MHD_Result on_post(struct mcp_http_srv *m, struct mock_http *http,
     enum mcp_tool t = mcp_server_answer(&m->opts, body, notes, &reply);
     if (!reply) { /* a notification or a response */
         json_decref(notes);
-        rc = mock_http_send(c, MHD_HTTP_ACCEPTED, NULL, "", 0, NULL, 0);
+        rc = m->opts.fault == MCP_F_NOTIFICATION_200
+                 ? mock_http_send(c, MHD_HTTP_OK, "application/json", "{}", 2, NULL, 0)
+                 : mock_http_send(c, MHD_HTTP_ACCEPTED, NULL, "", 0, NULL, 0);
         goto done;
     }
     if (json_array_size(notes)) { /* notifications first: one SSE stream */
@@ -295,6 +326,11 @@ static enum MHD_Result mcp_http_handle(void *ctx, struct mock_http *http,
     if (strcmp(rq->url, "/mcp")) {
         mock_http_log(http, rq, NULL);
         return send_rpc_error(c, MHD_HTTP_NOT_FOUND, -32600, "the MCP endpoint is /mcp");
+    }
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    if (!origin_local(origin) && m->opts.fault != MCP_F_ORIGIN_IGNORED) {
+        mock_http_log(http, rq, NULL);
+        return send_rpc_error(c, MHD_HTTP_FORBIDDEN, -32000, "Forbidden: Origin not allowed");
     }
     if (!strcmp(rq->method, MHD_HTTP_METHOD_POST))
         return on_post(m, http, rq);

@@ -83,15 +83,32 @@
       "test_prompt_with_embedded_resource embeds no resource")                                     \
     X(MCP_F_PROMPT_NO_IMAGE, "prompt-no-image", "test_prompt_with_image's image has no data")      \
     X(MCP_F_LOG_LEVEL_REFUSED, "log-level-refused", "logging/setLevel is -32601")                  \
-    X(MCP_F_PING_NOT_EMPTY, "ping-not-empty", "ping answers {\"pong\": true}")                  \
+    X(MCP_F_PING_NOT_EMPTY, "ping-not-empty", "ping answers {\"pong\": true}")                     \
     X(MCP_F_SESSION_ID_INVALID, "session-id-invalid", "HTTP: the session id minted holds a space") \
     X(MCP_F_SESSION_NOT_REQUIRED, "session-not-required",                                          \
       "HTTP: a request without Mcp-Session-Id is taken")                                           \
     X(MCP_F_DELETE_IGNORED, "delete-ignored", "HTTP: DELETE answers 200, the session lives on")    \
     X(MCP_F_SESSION_GONE_400, "session-gone-400", "HTTP: an unknown or ended session gets 400")    \
-    X(MCP_F_VERSION_HEADER_IGNORED, "version-ignored",                                      \
-      "HTTP: any MCP-Protocol-Version is taken")                                                   \
-    X(MCP_F_GET_JSON, "get-json", "HTTP: GET answers 200 application/json, not a stream or 405")
+    X(MCP_F_VERSION_HEADER_IGNORED, "version-ignored", "HTTP: any MCP-Protocol-Version is taken")  \
+    X(MCP_F_GET_JSON, "get-json", "HTTP: GET answers 200 application/json, not a stream or 405")   \
+    X(MCP_F_ORIGIN_IGNORED, "origin-ignored", "HTTP: a request with a foreign Origin is taken")    \
+    X(MCP_F_NOTIFICATION_200, "notification-200",                                                  \
+      "HTTP: a notification or response gets 200 and a body, not 202")                             \
+    X(MCP_F_DISCOVER_NO_VERSIONS, "discover-no-versions",                                          \
+      "2026-07-28: server/discover's result has no supportedVersions")                             \
+    X(MCP_F_META_NOT_REQUIRED, "meta-not-required",                                                \
+      "2026-07-28: a request without _meta (or its clientCapabilities) is served")                 \
+    X(MCP_F_VERSION_ANY, "version-any",                                                            \
+      "2026-07-28: any _meta protocolVersion is served, none refused -32022")                      \
+    X(MCP_F_HEADERS_UNCHECKED, "headers-unchecked",                                                \
+      "2026-07-28: MCP-Protocol-Version, Mcp-Method and Mcp-Name are not checked")                 \
+    X(MCP_F_REMOVED_SERVED, "removed-served",                                                      \
+      "2026-07-28: ping, initialize, logging/setLevel... are still answered")                      \
+    X(MCP_F_NO_RESULT_TYPE, "no-result-type", "2026-07-28: results carry no resultType")           \
+    X(MCP_F_NO_CACHE_HINTS, "no-cache-hints",                                                      \
+      "2026-07-28: lists and reads carry no ttlMs nor cacheScope")                                 \
+    X(MCP_F_UNKNOWN_RESOURCE_EMPTY, "unknown-resource-empty",                                      \
+      "2026-07-28: an unknown resource is read as empty contents")
 
 enum mcp_fault {
     MCP_F_NONE = 0,

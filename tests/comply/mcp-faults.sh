@@ -5,8 +5,10 @@
 # compliance/mcp that cites the requirement it breaks, over stdio and over
 # Streamable HTTP: that test FAILs on the faulty mock (it PASSes on the
 # plain one: section 6 of mcp.sh); the JSON report says the requirement is
-# not_met. The HTTP faults (HTTP_FAULTS: session and header rules of
-# Streamable HTTP) are caught over HTTP; over stdio their test is NA.
+# not_met. The HTTP faults (HTTP_FAULTS: session, header, Origin and 202
+# rules of Streamable HTTP) are caught over HTTP; over stdio their test is
+# NA. The 2026-07-28 faults (MODERN_FAULTS) likewise, judged with --spec
+# 2026-07-28.
 
 # fault -> the test that must catch it
 declare -A FAULTS=(
@@ -39,32 +41,48 @@ declare -A HTTP_FAULTS=(
     [session-gone-400]=optional.http.session.unknown
     [version-ignored]=required.http.protocol-version-header
     [get-json]=required.http.get-stream
+    [origin-ignored]=required.http.origin.foreign
+    [notification-200]=required.http.notification-accepted
+)
+# the faults of MCP 2026-07-28 (stateless, HTTP only; judged with --spec
+# 2026-07-28) -> the test that must catch it
+declare -A MODERN_FAULTS=(
+    [discover-no-versions]=required.modern.discover
+    [meta-not-required]=required.modern.meta-required
+    [version-any]=required.modern.version-unsupported
+    [headers-unchecked]=required.modern.header-mismatch
+    [removed-served]=required.modern.removed-method
+    [no-result-type]=required.modern.tools.list
+    [no-cache-hints]=required.modern.caching
+    [unknown-resource-empty]=required.modern.resource-not-found
 )
 
 # the mock's --help lists exactly these faults
 listed=$("$MOCK" mcp --help | sed -n '/^faults/,/^$/p' | awk 'NF && !/^faults/ {print $1}' | sort)
-known=$(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" | sort)
+known=$(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" "${!MODERN_FAULTS[@]}" | sort)
 [ "$listed" = "$known" ] && ok "faults: every fault of the mock has its test" ||
-    bad "faults: the mock's list and FAULTS + HTTP_FAULTS differ: $(diff <(echo "$listed") <(echo "$known") | tr '\n' ' ')"
+    bad "faults: the mock's list and FAULTS + HTTP_FAULTS + MODERN_FAULTS differ: $(diff <(echo "$listed") <(echo "$known") | tr '\n' ' ')"
 
 # fault_caught TRANSPORT FAULT AGENT: its verdict, "ok MESSAGE" or "bad
 # MESSAGE", one line on stdout (the faults run three at a time in
 # subshells; their verdicts are counted afterwards, in order)
 fault_caught() {
-    local tr=$1 f=$2 agent=$3 t=${FAULTS[$2]:-${HTTP_FAULTS[$2]}} out="$TMP/fault-$1-$2"
-    "$ANANKE" comply --protocol mcp --timeout-scale 0.4 -t "$t" --agent "$f=$agent" \
+    local tr=$1 f=$2 agent=$3 t=${FAULTS[$2]:-${HTTP_FAULTS[$2]:-${MODERN_FAULTS[$2]}}} out="$TMP/fault-$1-$2"
+    local spec=()
+    [ -z "${MODERN_FAULTS[$f]:-}" ] || spec=(--spec 2026-07-28)
+    "$ANANKE" comply --protocol mcp --timeout-scale 0.4 "${spec[@]}" -t "$t" --agent "$f=$agent" \
         -r json:"$out.json" >/dev/null 2>"$out.err"
     local st reqs unmet
     st=$(status "$t" "$out.json")
-    if [ -n "${HTTP_FAULTS[$f]:-}" ] && [ "$tr" = stdio ]; then
+    if [ -n "${HTTP_FAULTS[$f]:-}${MODERN_FAULTS[$f]:-}" ] && [ "$tr" = stdio ]; then
         [ "$st" = na ] && echo "ok fault $f (stdio): $t NA (a test of Streamable HTTP)" ||
             echo "bad fault $f (stdio): $t is '$st' (want na: no HTTP over stdio)"
         return
     fi
-    reqs=$(jq -r --arg id "$t" '.agents[0].tests[] | select(.id == $id) | .requirements | join(",")' "$out.json")
+    reqs=$(jq -r --arg id "$t" '.agents[0].tests[] | select(.id == $id) | .requirements | sort | join(",")' "$out.json")
     unmet=$(jq -r --arg id "$t" '[.agents[0].tests[] | select(.id == $id) | .requirements[]] as $r
         | [.agents[0].requirements | to_entries[] | select((.key | IN($r[])) and .value.status == "not_met") | .key]
-        | join(",")' "$out.json")
+        | sort | join(",")' "$out.json")
     if [ "$st" = fail ] && [ -n "$reqs" ] && [ "$unmet" = "$reqs" ]; then
         echo "ok fault $f ($tr): $t FAIL, $reqs not_met"
     else
@@ -88,7 +106,7 @@ fault_both() {
 }
 # (waits name the fault jobs: mcp.sh's servers are children of this shell too)
 jobs_=()
-for f in $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" | sort); do
+for f in $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" "${!MODERN_FAULTS[@]}" | sort); do
     fault_both "$f" >"$TMP/fault-$f.verdicts" 2>&1 &
     jobs_+=($!)
     if [ "${#jobs_[@]}" -ge 3 ]; then
@@ -97,7 +115,7 @@ for f in $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" | sort); do
     fi
 done
 for j in "${jobs_[@]}"; do wait "$j"; done
-for f in $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" | sort); do
+for f in $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" "${!MODERN_FAULTS[@]}" | sort); do
     while read -r verdict msg; do
         if [ "$verdict" = ok ]; then ok "$msg"; else bad "${msg:-fault $f: no verdict}"; fi
     done <"$TMP/fault-$f.verdicts"

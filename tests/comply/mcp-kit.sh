@@ -63,6 +63,7 @@ declare -A PAIRS=(
     [prompts-get-with-args]=optional.prompts.get-with-args
     [prompts-get-embedded-resource]=optional.prompts.get-embedded-resource
     [prompts-get-with-image]=optional.prompts.get-with-image
+    [dns-rebinding-protection]=required.http.origin.foreign
 )
 # ananke-mock mcp --fault NAME -> the kit scenario whose rule it breaks (the
 # fault's ananke test is that scenario's pair: tests/comply/mcp-faults.sh)
@@ -87,6 +88,7 @@ declare -A FAULT_SCENARIO=(
     [prompt-no-image]=prompts-get-with-image
     [log-level-refused]=logging-set-level
     [ping-not-empty]=ping
+    [origin-ignored]=dns-rebinding-protection
 )
 # SERVER/SCENARIO -> why the verdicts differ, for a disagreement that is
 # understood (over HTTP both clients send the version the server chose,

@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -125,6 +128,57 @@ static void test_rev_applies(void **state)
     assert_true(an_comply_rev_applies(&only10, NULL));
 }
 
+/* Without --spec the newest set is judged, but for one marked "default":
+ * false (MCP 2026-07-28: a revision the suite does not cover yet), which
+ * --spec must name. */
+static void put(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_default_false(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ananke-reqs-XXXXXX", reqs[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(reqs, sizeof reqs, "%s/requirements", dir);
+    assert_int_equal(mkdir(reqs, 0700), 0);
+    const char *row = "{\"requirements\": [{\"id\": \"R-1\", \"level\": \"MUST\"}]";
+    char text[256];
+    snprintf(text, sizeof text, "%s}", row);
+    put(reqs, "2025-11-25.json", text);
+    snprintf(text, sizeof text, "%s, \"default\": false}", row);
+    put(reqs, "2026-07-28.json", text);
+    const char *paths[] = {dir};
+    struct an_comply_plan p = {0};
+    assert_int_equal(an_comply_reqs_load(&p, paths, 1, NULL), 0);
+    assert_string_equal(p.spec, "2025-11-25");
+    an_comply_reqs_free(&p);
+    struct an_comply_plan q = {0};
+    assert_int_equal(an_comply_reqs_load(&q, paths, 1, "2026-07-28"), 0);
+    assert_string_equal(q.spec, "2026-07-28");
+    an_comply_reqs_free(&q);
+    snprintf(text, sizeof text, "%s}", row); /* a newer set that may be the default wins */
+    put(reqs, "2027-01-01.json", text);
+    struct an_comply_plan r = {0};
+    assert_int_equal(an_comply_reqs_load(&r, paths, 1, NULL), 0);
+    assert_string_equal(r.spec, "2027-01-01");
+    an_comply_reqs_free(&r);
+    static const char *const files[] = {"2025-11-25.json", "2026-07-28.json", "2027-01-01.json"};
+    for (size_t i = 0; i < 3; i++) {
+        char path[700];
+        snprintf(path, sizeof path, "%s/%s", reqs, files[i]);
+        unlink(path);
+    }
+    rmdir(reqs);
+    rmdir(dir);
+}
+
 /* The JSON status names are a contract (issue 24); an expected failure is
  * still a failure of its requirement, a stale one a pass; a STALE fails
  * the run (required_failed), an XFAIL does not. */
@@ -175,7 +229,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_judge),       cmocka_unit_test(test_no_spec),
         cmocka_unit_test(test_rev_order),   cmocka_unit_test(test_rev_applies),
-        cmocka_unit_test(test_xfail_stale),
+        cmocka_unit_test(test_xfail_stale), cmocka_unit_test(test_default_false),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

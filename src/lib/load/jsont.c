@@ -304,6 +304,15 @@ static unsigned char *b64_decode(const char *s, size_t *len)
     return out;
 }
 
+/* An MCP revision: a date, YYYY-MM-DD. */
+static bool is_revision_date(const char *s)
+{
+    for (size_t i = 0; i < 10; i++)
+        if (i == 4 || i == 7 ? s[i] != '-' : s[i] < '0' || s[i] > '9')
+            return false;
+    return s[10] == '\0';
+}
+
 static int load_strings(struct jsont_ld *l, json_t *v, const char *what, const char ***out,
                         size_t *n, bool nonempty)
 {
@@ -767,8 +776,12 @@ static int build(struct jsont_ld *l, json_t *root)
     if (revs && load_strings(l, revs, "revisions", &t->revisions, &t->nrevisions, false))
         return AN_ESCHEMA;
     for (size_t i = 0; i < t->nrevisions; i++)
-        if (strcmp(t->revisions[i], "0.3") && strcmp(t->revisions[i], "1.0"))
-            return bad(l, "'revisions' lists \"0.3\" and \"1.0\" (A2A), not '%s'", t->revisions[i]);
+        if (strcmp(t->revisions[i], "0.3") && strcmp(t->revisions[i], "1.0") &&
+            !is_revision_date(t->revisions[i]))
+            return bad(l,
+                       "'revisions' lists \"0.3\" and \"1.0\" (A2A), not '%s' (MCP: revision "
+                       "dates, e.g. 2025-11-25)",
+                       t->revisions[i]);
     int rc;
     if ((rc = load_preconds(l, json_object_get(root, "preconditions"))) ||
         (rc = load_files(l, json_object_get(root, "sandbox"))) ||

@@ -19,6 +19,7 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "proto/acp_client.h"
+#include "run/comply_plan_int.h"
 #include "run/comply_redact.h"
 
 #ifndef ANANKE_VERSION
@@ -531,9 +532,18 @@ static const char *mcp_url(const struct an_comply_spec *spec, bool mcp)
     return mcp && c && (!strncmp(c, "http://", 7) || !strncmp(c, "https://", 8)) ? c : NULL;
 }
 
-/* A test with mcpHttp steps over stdio: NA, there is no HTTP to see. */
-static char *http_precheck(const struct an_jsont *t, const char *url)
+/* A test with mcpHttp steps over stdio: NA, there is no HTTP to see; one
+ * whose `revisions` leave out the revision judged: NA. */
+static char *http_precheck(const struct an_jsont *t, const char *url, const char *rev)
 {
+    if (!an_comply_rev_applies(t, rev)) {
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_printf(&b, "a test of MCP %s", t->revisions[0]);
+        for (size_t i = 1; i < t->nrevisions; i++)
+            an_buf_printf(&b, "%s%s", i + 1 < t->nrevisions ? ", " : " and ", t->revisions[i]);
+        an_buf_printf(&b, " (this run judges revision %s)", rev);
+        return an_buf_detach(&b, NULL);
+    }
     for (size_t s = 0; !url && s < t->nsteps; s++)
         if (t->steps[s].kind == AN_JSONT_MCP_HTTP)
             return an_xstrdup("a test of the Streamable HTTP transport (mcpHttp steps): over "
@@ -551,7 +561,7 @@ void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_age
     char *na = an_comply_precheck(
         t, a->init ? json_object_get(a->init, mcp ? "capabilities" : "agentCapabilities") : NULL);
     if (!na)
-        na = http_precheck(t, mcp_url(spec, mcp));
+        na = http_precheck(t, mcp_url(spec, mcp), mcp ? o->spec : NULL);
     if (na) {
         out->status = AN_COMPLY_NA;
         out->na_reason = na;

@@ -6,7 +6,9 @@
  *     {"id": "A2A-CARD-001", "level": "MUST", "title": "...", "section": "https://..."}]}
  *
  * --spec REV picks one; without it the newest revision the suite has
- * (compared number by number: 0.10 is newer than 0.9). Every ID a selected
+ * (compared number by number: 0.10 is newer than 0.9), but for a set marked
+ * "default": false (a revision the suite does not cover yet: only --spec
+ * names it). Every ID a selected
  * test names must be in the set, but for a test whose `revisions` leave the
  * revision out (it is NA in that run). After the run each agent gets the set's
  * rows, judged from its tests (an_comply_judge_reqs).
@@ -64,7 +66,20 @@ static const char *suite_dir(const char *const *paths, size_t n)
     return NULL;
 }
 
-/* The newest revision in dir (malloc'd), or NULL when it has none. */
+/* Whether the set in dir/name may be the default: not "default": false. */
+static bool may_default(const char *dir, const char *name)
+{
+    struct an_buf f = AN_BUF_INIT;
+    an_buf_printf(&f, "%s/%s", dir, name);
+    json_t *root = json_load_file(an_buf_cstr(&f), 0, NULL);
+    an_buf_release(&f);
+    bool ok = !json_is_false(json_object_get(root, "default"));
+    json_decref(root);
+    return ok;
+}
+
+/* The newest revision in dir that may be the default (malloc'd), or NULL
+ * when it has none. */
 static char *newest(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -74,7 +89,8 @@ static char *newest(const char *dir)
     struct dirent *de;
     while ((de = readdir(d))) {
         size_t n = strlen(de->d_name);
-        if (n <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + n - 5, ".json"))
+        if (n <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + n - 5, ".json") ||
+            !may_default(dir, de->d_name))
             continue;
         char *rev = an_xstrndup(de->d_name, n - 5);
         if (!best || an_comply_rev_cmp(rev, best) > 0) {

@@ -1,0 +1,201 @@
+/*
+ * `ananke-mock mcp --http` in MCP 2026-07-28 (mcp_modern.h): each POST
+ * stands alone, its _meta and headers checked in the order the
+ * specification gives them, then answered.
+ */
+#include "mcp_modern.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/json.h"
+#include "mock_http.h"
+
+#define META_VERSION "io.modelcontextprotocol/protocolVersion"
+#define META_CAPS "io.modelcontextprotocol/clientCapabilities"
+
+bool mcp_modern_is(const json_t *body, const char *pv)
+{
+    const json_t *meta = json_object_get(json_object_get(body, "params"), "_meta");
+    return json_object_get(meta, META_VERSION) || (pv && !strcmp(pv, MCP_MODERN_VERSION));
+}
+
+static enum MHD_Result refuse(struct MHD_Connection *c, unsigned status, const json_t *id, int code,
+                              const char *message, json_t *data)
+{
+    json_t *err = json_pack("{s:i,s:s}", "code", code, "message", message);
+    if (data)
+        json_object_set_new(err, "data", data);
+    return mock_http_send_json(
+        c, status,
+        json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id ? id : json_null(), "error", err),
+        NULL, 0);
+}
+
+/* A header's value equals `want`, blanks around it aside. */
+static bool header_is(const char *h, const char *want)
+{
+    if (!h || !want)
+        return false;
+    while (*h == ' ' || *h == '\t')
+        h++;
+    size_t n = strlen(h), w = strlen(want);
+    while (n && (h[n - 1] == ' ' || h[n - 1] == '\t'))
+        n--;
+    return n == w && !strncmp(h, want, n);
+}
+
+/* What Mcp-Name must carry for this request, or NULL. */
+static const char *name_of(const char *method, const json_t *params)
+{
+    if (!strcmp(method, "tools/call") || !strcmp(method, "prompts/get"))
+        return an_json_str(params, "name");
+    if (!strcmp(method, "resources/read"))
+        return an_json_str(params, "uri");
+    return NULL;
+}
+
+static bool removed(const char *method)
+{
+    static const char *const gone[] = {"initialize", "ping", "logging/setLevel",
+                                       "resources/subscribe", "resources/unsubscribe"};
+    for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
+        if (!strcmp(method, gone[i]))
+            return true;
+    return false;
+}
+
+/* The headers disagree with the body: why (static text), or NULL. */
+static const char *header_mismatch(struct MHD_Connection *c, const char *method,
+                                   const json_t *params, const char *version)
+{
+    const char *pv = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "MCP-Protocol-Version");
+    if (version && !header_is(pv, version))
+        return "HeaderMismatch: MCP-Protocol-Version is not _meta's protocolVersion";
+    if (!header_is(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Method"), method))
+        return "HeaderMismatch: Mcp-Method is missing or is not the body's method";
+    const char *name = name_of(method, params);
+    if (name && !header_is(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Name"), name))
+        return "HeaderMismatch: Mcp-Name is missing or is not the body's name or uri";
+    return NULL;
+}
+
+/* server/discover's result: the capabilities and serverInfo the
+ * 2025-11-25 initialize gives. */
+static json_t *discover(const struct mcp_server_opts *o)
+{
+    json_t *init = json_pack("{s:s,s:i,s:s,s:{s:s,s:{},s:{s:s,s:s}}}", "jsonrpc", "2.0", "id", 0,
+                             "method", "initialize", "params", "protocolVersion", "2025-11-25",
+                             "capabilities", "clientInfo", "name", "mock", "version", "1");
+    json_t *notes = json_array(), *reply = NULL;
+    mcp_server_answer(o, init, notes, &reply);
+    const json_t *r = json_object_get(reply, "result");
+    json_t *res = json_pack("{s:O,s:{s:O},s:s,s:i,s:s}", "capabilities",
+                            json_object_get(r, "capabilities"), "_meta",
+                            "io.modelcontextprotocol/serverInfo", json_object_get(r, "serverInfo"),
+                            "resultType", "complete", "ttlMs", 0, "cacheScope", "private");
+    if (o->fault == MCP_F_NO_RESULT_TYPE)
+        json_object_del(res, "resultType");
+    if (o->fault != MCP_F_DISCOVER_NO_VERSIONS)
+        json_object_set_new(res, "supportedVersions", json_pack("[s]", MCP_MODERN_VERSION));
+    json_decref(init);
+    json_decref(notes);
+    json_decref(reply);
+    return res;
+}
+
+/* Every result says it is complete; lists and reads say how to cache them. */
+static void decorate(const struct mcp_server_opts *o, json_t *reply, const char *method)
+{
+    json_t *r = json_object_get(reply, "result");
+    if (!json_is_object(r))
+        return;
+    if (o->fault != MCP_F_NO_RESULT_TYPE)
+        json_object_set_new(r, "resultType", json_string("complete"));
+    if (o->fault != MCP_F_NO_CACHE_HINTS &&
+        (strstr(method, "/list") || !strcmp(method, "resources/read"))) {
+        json_object_set_new(r, "ttlMs", json_integer(0));
+        json_object_set_new(r, "cacheScope", json_string("private"));
+    }
+}
+
+static json_int_t error_code(const json_t *reply)
+{
+    return json_integer_value(json_object_get(json_object_get(reply, "error"), "code"));
+}
+
+/* The answer of a request that passed the checks. */
+static enum MHD_Result answer(const struct mcp_server_opts *o, struct MHD_Connection *c,
+                              const json_t *body, const char *method)
+{
+    const json_t *id = json_object_get(body, "id");
+    if (!strcmp(method, "server/discover"))
+        return mock_http_send_json(
+            c, MHD_HTTP_OK,
+            json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", discover(o)), NULL, 0);
+    json_t *notes = json_array(), *reply = NULL;
+    mcp_server_answer(o, body, notes, &reply);
+    enum MHD_Result rc;
+    if (!reply) {
+        rc = mock_http_send(c, MHD_HTTP_ACCEPTED, NULL, "", 0, NULL, 0);
+    } else if (error_code(reply) == -32002) { /* resource not found: -32602 in this revision */
+        json_t *r = o->fault == MCP_F_UNKNOWN_RESOURCE_EMPTY
+                        ? json_pack("{s:s,s:O,s:{s:[],s:s}}", "jsonrpc", "2.0", "id",
+                                    json_object_get(body, "id"), "result", "contents", "resultType",
+                                    "complete")
+                        : json_pack("{s:s,s:O,s:{s:i,s:s,s:{s:s}}}", "jsonrpc", "2.0", "id",
+                                    json_object_get(body, "id"), "error", "code", -32602, "message",
+                                    "Resource not found", "data", "uri",
+                                    an_json_str(json_object_get(body, "params"), "uri"));
+        rc = mock_http_send_json(c, MHD_HTTP_OK, r, NULL, 0);
+    } else if (error_code(reply) == -32601) {
+        rc = mock_http_send_json(c, MHD_HTTP_NOT_FOUND, json_incref(reply), NULL, 0);
+    } else {
+        decorate(o, reply, method);
+        json_array_append(notes, reply);
+        struct an_buf ev = AN_BUF_INIT;
+        size_t i;
+        json_t *m;
+        json_array_foreach(notes, i, m)
+        {
+            char *f = an_json_compact(m);
+            an_buf_printf(&ev, "event: message\ndata: %s\n\n", f);
+            free(f);
+        }
+        rc = json_array_size(notes) > 1
+                 ? mock_http_send(c, MHD_HTTP_OK, "text/event-stream", ev.data, ev.len, NULL, 0)
+                 : mock_http_send_json(c, MHD_HTTP_OK, json_incref(reply), NULL, 0);
+        an_buf_release(&ev);
+    }
+    json_decref(notes);
+    json_decref(reply);
+    return rc;
+}
+
+enum MHD_Result mcp_modern_post(const struct mcp_server_opts *o, struct MHD_Connection *c,
+                                const json_t *body)
+{
+    const json_t *id = json_object_get(body, "id"), *params = json_object_get(body, "params");
+    const char *method = an_json_str(body, "method");
+    if (!method || !id) /* a response (nothing was asked in this revision), a notification */
+        return mock_http_send(c, MHD_HTTP_ACCEPTED, NULL, "", 0, NULL, 0);
+    const json_t *meta = json_object_get(params, "_meta");
+    const char *version = an_json_str(meta, META_VERSION);
+    if (o->fault != MCP_F_META_NOT_REQUIRED &&
+        (!version || !json_is_object(json_object_get(meta, META_CAPS))))
+        return refuse(c, MHD_HTTP_BAD_REQUEST, id, -32602,
+                      "Invalid params: _meta needs " META_VERSION " and " META_CAPS, NULL);
+    const char *why =
+        o->fault == MCP_F_HEADERS_UNCHECKED ? NULL : header_mismatch(c, method, params, version);
+    if (why)
+        return refuse(c, MHD_HTTP_BAD_REQUEST, id, -32020, why, NULL);
+    if (version && strcmp(version, MCP_MODERN_VERSION) && o->fault != MCP_F_VERSION_ANY)
+        return refuse(
+            c, MHD_HTTP_BAD_REQUEST, id, -32022, "UnsupportedProtocolVersionError",
+            json_pack("{s:[s],s:s}", "supported", MCP_MODERN_VERSION, "requested", version));
+    if (removed(method) && o->fault != MCP_F_REMOVED_SERVED)
+        return refuse(c, MHD_HTTP_NOT_FOUND, id, -32601,
+                      "Method not found: removed in " MCP_MODERN_VERSION, NULL);
+    return answer(o, c, body, method);
+}

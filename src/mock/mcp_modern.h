@@ -1,0 +1,32 @@
+/*
+ * `ananke-mock mcp --http`: the MCP 2026-07-28 ("modern", stateless) side
+ * of the server double, beside the 2025-11-25 one of mcp_cmd.c. A POST is
+ * modern when its params._meta names io.modelcontextprotocol/protocolVersion
+ * or its MCP-Protocol-Version header is 2026-07-28: no initialize and no
+ * session; the _meta, the MCP-Protocol-Version and Mcp-Method / Mcp-Name
+ * headers are checked (HTTP 400 with -32602, -32022 or -32020), the removed
+ * methods and unknown ones are HTTP 404 with -32601, server/discover answers
+ * the versions and capabilities, and the rest is answered as mcp_server.c
+ * does, each result with resultType "complete". The "2026-07-28:" faults of
+ * MCP_FAULT_MAP break these rules.
+ */
+#ifndef ANANKE_MOCK_MCP_MODERN_H
+#define ANANKE_MOCK_MCP_MODERN_H
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stdbool.h>
+
+#include "mcp_server.h"
+
+#define MCP_MODERN_VERSION "2026-07-28"
+
+/* Whether a POST of `body` with MCP-Protocol-Version `pv` (or NULL) is
+ * spoken in 2026-07-28. */
+bool mcp_modern_is(const json_t *body, const char *pv);
+
+/* Answer one modern POST (body taken by the caller: not freed here). */
+enum MHD_Result mcp_modern_post(const struct mcp_server_opts *o, struct MHD_Connection *c,
+                                const json_t *body);
+
+#endif

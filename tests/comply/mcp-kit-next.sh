@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# ananke comply's MCP 2026-07-28 verdicts (--spec 2026-07-28) against the
+# official MCP conformance kit's pre-release that knows that revision (npm
+# @modelcontextprotocol/conformance 0.2.0-alpha.12, installed in
+# tests/mcp-kit-next by scripts/setup.sh; run with --spec-version
+# 2026-07-28), on the same servers over Streamable HTTP:
+#  - @modelcontextprotocol/server-everything (`streamableHttp`: it speaks
+#    2025-11-25 only, so the kit fails it and ananke's modern tests are NA,
+#    negotiated down);
+#  - ananke-mock mcp --http (it speaks 2026-07-28 to a request whose _meta
+#    names it);
+#  - ananke-mock mcp --http --fault NAME, for each 2026-07-28 fault of the
+#    mock, on the one kit scenario whose checks it breaks.
+# The kit's 2026-07-28 scenarios are wide (server-stateless runs some 30
+# checks: _meta, discovery, version and header errors, removed methods,
+# -32021, subscriptions/listen...), so a pair here is one ananke test and
+# the kit checks (by id) that check the same thing within one scenario
+# (PAIRS below): kit SUCCESS (every such check SUCCESS) <=> ananke pass; kit
+# FAILURE <=> ananke fail, or na where the server speaks no 2026-07-28 (the
+# kit has no NA). Known disagreements go in DISAGREE with why (stale
+# otherwise). The agreement table is printed (docs/comply.md "The official
+# MCP kit and 2026-07-28"). About 15 s.
+#
+#   ANANKE_BUILD=build tests/comply/mcp-kit-next.sh
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$HERE/../lib.sh"
+ANANKE=$tests_build/ananke MOCK=$tests_build/ananke-mock
+TMP=$(mktemp -d)
+pids=()
+trap 'stop_pids "${pids[@]}"; rm -rf "$TMP"' EXIT
+pass=0 fail=0 suite=comply-mcp-kit-next # ok, bad, finish: tests/lib.sh
+cd "$tests_root"
+need_node "the MCP kit and server-everything"
+need_jq
+KIT_JS=$tests_root/tests/mcp-kit-next/node_modules/@modelcontextprotocol/conformance/dist/index.js
+# the kit's tier report wants Node 22's fs.globSync: the 0.1.16 kit's stand-in serves this one too
+NODE20=$tests_root/tests/mcp-kit/node20.mjs
+EVERYTHING=$tests_root/tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+[ -f "$KIT_JS" ] || broken "the MCP kit 0.2.0-alpha.12 is missing (run scripts/setup.sh: npm ci in tests/mcp-kit-next)"
+[ -f "$EVERYTHING" ] || broken "server-everything is missing (run scripts/setup.sh: npm ci in tests/mcp)"
+
+# "kit scenario|regex of its check ids" -> the ananke test that checks the same thing
+declare -A PAIRS=(
+    ["server-stateless|^sep-2575-server-implements-discover$"]=required.modern.discover
+    ["server-stateless|^sep-2575-(request-meta-invalid-missing-|http-server-meta-invalid-400)"]=required.modern.meta-required
+    ["server-stateless|^sep-2575-(server|http-server)-unsupported-version-"]=required.modern.version-unsupported
+    ["server-stateless|^sep-2575-http-server-header-mismatch-400$"]=required.modern.header-mismatch
+    ["http-header-validation|^sep-2243-server-reject-"]=required.modern.header-mismatch
+    ["server-stateless|^sep-2575-http-server-method-not-found-404"]=required.modern.removed-method
+    ["dns-rebinding-protection|^localhost-host-"]=required.modern.origin
+    ["tools-list|."]=required.modern.tools.list
+    ["caching|."]=required.modern.caching
+    ["sep-2164-resource-not-found|^sep-2164-no-empty-contents$"]=required.modern.resource-not-found
+)
+# ananke-mock mcp --fault NAME -> the kit scenario whose checks it breaks
+declare -A FAULT_SCENARIO=(
+    [discover-no-versions]=server-stateless
+    [meta-not-required]=server-stateless
+    [version-any]=server-stateless
+    [headers-unchecked]="server-stateless http-header-validation"
+    [removed-served]=server-stateless
+    [origin-ignored]=dns-rebinding-protection
+    [no-result-type]=tools-list
+    [no-cache-hints]=caching
+    [unknown-resource-empty]=sep-2164-resource-not-found
+)
+# SERVER/PAIR -> why the verdicts differ, for a disagreement that is understood
+declare -A DISAGREE=(
+    ["everything/sep-2164-resource-not-found|^sep-2164-no-empty-contents$"]="server-everything answers every 2026-07-28 request 400 'Server not initialized': an error, so no empty contents, which the kit's check takes for a pass; ananke's test is NA, the server speaking no 2026-07-28"
+    ["fault-discover-no-versions/server-stateless|^sep-2575-(server|http-server)-unsupported-version-"]="the kit also wants -32022's data.supported to be among server/discover's supportedVersions (none there under this fault); ananke's test judges the -32022 answer alone"
+)
+
+kit() { # URL SCENARIO OUTDIR: the kit's checks.json, in OUTDIR
+    rm -rf "$3"
+    timeout -k 5 60 node --import "$NODE20" "$KIT_JS" server --url "$1" --scenario "$2" \
+        --spec-version 2026-07-28 -o "$3" >"$3.log" 2>&1
+}
+# kit_verdict OUTDIR REGEX: SUCCESS when every check matching REGEX did, FAILURE, or NONE
+kit_verdict() {
+    jq -r --arg re "$2" '[.[] | select(.id | test($re))] | if length == 0 then "NONE"
+        elif all(.status == "SUCCESS") then "SUCCESS" else "FAILURE" end' "$1"/*/checks.json 2>/dev/null ||
+        echo NONE
+}
+
+table="| server | kit scenario: checks | kit | ananke test | ananke | |\n|---|---|---|---|---|---|\n"
+# compare NAME URL SCENARIO...: ananke's 2026-07-28 verdicts against the
+# kit's on the pairs of the scenarios given; the kit runs 2 at a time
+compare() {
+    local name=$1 url=$2 s p
+    shift 2
+    local scenarios=("$@") targs=() kits=() i
+    for p in $(printf '%s\n' "${!PAIRS[@]}" | sort); do
+        for s in "${scenarios[@]}"; do [ "${p%%|*}" = "$s" ] && targs+=(-t "${PAIRS[$p]}"); done
+    done
+    "$ANANKE" comply --protocol mcp --spec 2026-07-28 -j 4 --timeout-scale 0.5 --agent "$name=$url" \
+        "${targs[@]}" -r json:"$TMP/$name.json" >/dev/null 2>"$TMP/$name.err" &
+    local ananke_pid=$!
+    for i in "${!scenarios[@]}"; do
+        kit "$url" "${scenarios[$i]}" "$TMP/kit-$name-${scenarios[$i]}" &
+        kits+=($!)
+        [ "$i" -eq 0 ] || wait "${kits[$((i - 1))]}"
+    done
+    wait "${kits[@]}" "$ananke_pid"
+    while IFS= read -r p; do
+        s=${p%%|*}
+        case " ${scenarios[*]} " in *" $s "*) ;; *) continue ;; esac
+        local t=${PAIRS[$p]} k a agree=no mark why
+        k=$(kit_verdict "$TMP/kit-$name-$s" "${p#*|}")
+        a=$(jq -r --arg id "$t" '.agents[0].tests[] | select(.id == $id) | .status' "$TMP/$name.json")
+        { [ "$k" = SUCCESS ] && [ "$a" = pass ]; } && agree=yes
+        { [ "$k" = FAILURE ] && { [ "$a" = fail ] || [ "$a" = na ]; }; } && agree=yes
+        why=${DISAGREE[$name/$p]:-}
+        if [ "$agree" = yes ] && [ -z "$why" ]; then
+            ok "$name: $s ${p#*|}: kit $k, ananke $t $a"
+            mark=agree agreed=$((agreed + 1))
+        elif [ "$agree" = no ] && [ -n "$why" ]; then
+            ok "$name: $s ${p#*|}: kit $k, ananke $t $a (a known disagreement: $why)"
+            mark="differ: $why" differed=$((differed + 1))
+        elif [ -n "$why" ]; then
+            bad "$name: $s ${p#*|}: now agree (kit $k, ananke $a): remove it from DISAGREE"
+            mark=STALE
+        else
+            bad "$name: $s ${p#*|}: kit $k, ananke $t $a: the verdicts disagree"
+            tail -n 5 "$TMP/kit-$name-$s.log" | sed 's/^/    /'
+            mark=DISAGREE
+        fi
+        table+="| $name | \`$s\`: \`${p#*|}\` | $k | \`$t\` | $a | $mark |\n"
+    done < <(printf '%s\n' "${!PAIRS[@]}" | sort)
+}
+agreed=0 differed=0
+t0=$SECONDS
+
+# server-everything over Streamable HTTP, on a free port
+port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/ev.out" 2>"$TMP/ev.log" &
+pids+=($!)
+for _ in $(seq 100); do grep -q 'listening on port' "$TMP/ev.log" && break; sleep 0.1; done
+compare everything "http://127.0.0.1:$port/mcp" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found
+
+mock() { # NAME ARGS...
+    local name=$1
+    shift
+    spawn_server "$TMP/$name.port" 0.1 "$TMP/$name.out" "$TMP/$name.srv" \
+        "$MOCK" mcp --http "$@" --port-file "$TMP/$name.port"
+    local started=$?
+    pids+=("$spawned_pid")
+    [ "$started" -eq 0 ] || broken "ananke-mock mcp --http did not start: $(head -c 300 "$TMP/$name.srv")"
+    url="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/$name.port")/mcp"
+}
+mock mock
+compare mock "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found
+# the faults of the mock the kit's 2026-07-28 scenarios see (every one of
+# tests/comply/mcp-faults.sh's MODERN_FAULTS, and origin-ignored)
+for f in $(printf '%s\n' "${!FAULT_SCENARIO[@]}" | sort); do
+    mock "fault-$f" --fault "$f"
+    # shellcheck disable=SC2086 # a fault may break the checks of two scenarios
+    compare "fault-$f" "$url" ${FAULT_SCENARIO[$f]}
+    stop_pids "${pids[-1]}"
+done
+# the faults are each caught by the kit too: no pair of a fault's scenario passes on it
+for f in "${!FAULT_SCENARIO[@]}"; do
+    printf '%b' "$table" | grep -q "^| fault-$f | .* | FAILURE | .* | fail | agree |$" &&
+        ok "fault $f: the kit and ananke both fail it" || bad "fault $f: no pair where both fail it"
+done
+
+printf '%b' "$table"
+echo "agreement: $agreed verdicts agree, $differed known disagreements ($((SECONDS - t0)) s)"
+finish

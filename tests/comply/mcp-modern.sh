@@ -1,0 +1,87 @@
+# shellcheck shell=bash disable=SC2154
+# Sourced by tests/comply/mcp.sh (uses its ANANKE, MOCK, TMP, port, ok, bad,
+# spawn_server, stop_pids): MCP 2026-07-28, the stateless revision, judged
+# with --spec 2026-07-28 (its requirement set says "default": false: the
+# default stays 2025-11-25):
+#  - ananke-mock mcp over HTTP (it speaks 2026-07-28 to a request whose
+#    _meta names it): every required.modern.* test PASSes, every other test
+#    is NA (a test of 2025-06-18 and 2025-11-25), and the requirements they
+#    cite are met;
+#  - the mock over stdio: every test NA;
+#  - server-everything over HTTP (2025-11-25 only): the modern tests NA,
+#    negotiated down, exit 0;
+#  - docs/comply.md's 2026-07-28 requirement table is the suite's.
+
+# modern_run NAME AGENT: the whole suite at 2026-07-28, its JSON in $TMP/NAME.json
+modern_run() {
+    "$ANANKE" comply --protocol mcp --spec 2026-07-28 -j 4 --agent "$1=$2" \
+        -r json:"$TMP/$1.json" >/dev/null 2>"$TMP/$1.err"
+}
+MODERN_REQS="MCP-CACHE-001 MCP-DISC-001 MCP-HDR-001 MCP-HDR-002 MCP-HTTP-007 MCP-META-001 MCP-RES-007 MCP-RM-001 MCP-RT-001 MCP-TOOLS-001 MCP-VER-001"
+
+spawn_server "$TMP/modern.port" 0.1 "$TMP/modern.out" "$TMP/modern.srv" "$MOCK" mcp --http --port-file "$TMP/modern.port"
+modern_pid=$spawned_pid
+modern_run modern "http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/modern.port")/mcp"
+rc=$?
+stop_pids "$modern_pid"
+odd=$(jq -r '[.agents[0].tests[] | select(.status != (if (.id | startswith("required.modern.")) then "pass" else "na" end))
+    | "\(.id) \(.status)"] | join("; ")' "$TMP/modern.json")
+n=$(jq '[.agents[0].tests[] | select(.id | startswith("required.modern."))] | length' "$TMP/modern.json")
+[ "$rc" -eq 0 ] && [ -z "$odd" ] && [ "$n" -ge 9 ] && [ "$(jq -r .spec "$TMP/modern.json")" = 2026-07-28 ] &&
+    ok "2026-07-28: the mock (HTTP) passes the $n required.modern.* tests, the others NA" ||
+    bad "2026-07-28: mock (HTTP): exit $rc, $n modern tests; $odd"
+met=$(jq -r '[.agents[0].requirements | to_entries[] | select(.value.status == "met") | .key] | sort | join(" ")' "$TMP/modern.json")
+[ "$met" = "$MODERN_REQS" ] && ok "2026-07-28: mock: $met met" || bad "2026-07-28: mock: met '$met' (want '$MODERN_REQS')"
+jq -e '.agents[0].tests[] | select(.id == "required.ping") | .na_reason
+    == "a test of MCP 2025-06-18 and 2025-11-25 (this run judges revision 2026-07-28)"' "$TMP/modern.json" >/dev/null &&
+    ok "2026-07-28: a 2025-11-25 test is NA, its revisions said" || bad "2026-07-28: required.ping's NA reason"
+
+# origin-ignored (a fault of mcp-faults.sh's HTTP_FAULTS) fails the Origin test of this revision too
+spawn_server "$TMP/modern-origin.port" 0.1 "$TMP/modern-origin.out" "$TMP/modern-origin.srv" \
+    "$MOCK" mcp --http --fault origin-ignored --port-file "$TMP/modern-origin.port"
+modern_pid=$spawned_pid
+"$ANANKE" comply --protocol mcp --spec 2026-07-28 -t required.modern.origin \
+    --agent "origin=http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/modern-origin.port")/mcp" \
+    -r json:"$TMP/modern-origin.json" >/dev/null 2>&1
+stop_pids "$modern_pid"
+[ "$(jq -r '.agents[0].tests[0].status' "$TMP/modern-origin.json")" = fail ] &&
+    [ "$(jq -r '.agents[0].requirements["MCP-HTTP-007"].status' "$TMP/modern-origin.json")" = not_met ] &&
+    ok "2026-07-28: fault origin-ignored: required.modern.origin FAIL, MCP-HTTP-007 not_met" ||
+    bad "2026-07-28: fault origin-ignored: $(jq -c '.agents[0].tests[0] | [.status, .unmet[0].message]' "$TMP/modern-origin.json")"
+
+modern_run modern-stdio "$MOCK mcp"
+odd=$(jq -r '[.agents[0].tests[] | select(.status != "na") | .id] | join(" ")' "$TMP/modern-stdio.json")
+[ -z "$odd" ] && ok "2026-07-28: the mock over stdio: every test NA" || bad "2026-07-28: stdio: not NA: $odd"
+
+modern_run modern-everything "http://127.0.0.1:$port/mcp"
+rc=$?
+odd=$(jq -r '[.agents[0].tests[] | select(.id | startswith("required.modern."))
+    | select(.status != "na" or (.na_reason | contains("negotiated down") | not)) | .id] | join(" ")' "$TMP/modern-everything.json")
+[ "$rc" -eq 0 ] && [ -z "$odd" ] && ok "2026-07-28: server-everything (2025-11-25 only): the modern tests NA, negotiated down" ||
+    bad "2026-07-28: server-everything: exit $rc; $odd"
+
+# docs/comply.md's 2026-07-28 table (generated from the suite)
+SET=compliance/mcp/requirements/2026-07-28.json
+{
+    echo '| ID | level | requirement | tests |'
+    echo '|---|---|---|---|'
+    jq -s -r --slurpfile tests "$TMP/tests.jsonl" '.[0].requirements[] | . as $r
+        | [$tests[] | select((.requirements | index($r.id)) and ((.revisions // []) | index("2026-07-28"))) | "`\(.file)`"] as $by
+        | "| [\($r.id)](\($r.section)) | \($r.level) | \($r.title) | \(if ($by | length) > 0 then ($by | join(", ")) else "not tested" end) |"' "$SET"
+} >"$TMP/table-2026.md"
+doc=docs/comply.md
+awk -v t="$TMP/table-2026.md" '
+    /^<!-- \/mcp-2026-07-28-requirements -->$/ { while ((getline l < t) > 0) print l; skip = 0 }
+    !skip { print }
+    /^<!-- mcp-2026-07-28-requirements -->$/ { skip = 1 }' "$doc" >"$TMP/comply-2026.md"
+if ! grep -q '^<!-- mcp-2026-07-28-requirements -->$' "$doc"; then
+    bad "$doc: no <!-- mcp-2026-07-28-requirements --> block"
+elif [ "${ANANKE_UPDATE_DOCS:-0}" = 1 ]; then
+    cp "$TMP/comply-2026.md" "$doc"
+    ok "$doc: the MCP 2026-07-28 requirement table rewritten (ANANKE_UPDATE_DOCS=1)"
+elif cmp -s "$TMP/comply-2026.md" "$doc"; then
+    ok "$doc: the MCP 2026-07-28 requirement table is current"
+else
+    bad "$doc: the MCP 2026-07-28 requirement table is stale: ANANKE_UPDATE_DOCS=1 tests/comply/mcp.sh"
+    diff "$doc" "$TMP/comply-2026.md" | head -n 10
+fi
