@@ -42,10 +42,19 @@ struct a2a_agent {
 
 int a2a_fault_parse(const char *name)
 {
-    static const char *const names[] = {
-        "none",        "bad-transition", "card-no-name",    "wrong-error-code",   "push-forgets",
-        "rest-status", "rest-jsonrpc",   "version-ignored", "card-bad-interface", "v03-states",
-        "list-empty"};
+    static const char *const names[] = {"none",
+                                        "bad-transition",
+                                        "card-no-name",
+                                        "wrong-error-code",
+                                        "push-forgets",
+                                        "rest-status",
+                                        "rest-jsonrpc",
+                                        "version-ignored",
+                                        "card-bad-interface",
+                                        "v03-states",
+                                        "list-empty",
+                                        "push-delete-ignored",
+                                        "push-set-bare"};
     for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
         if (!strcmp(name, names[i]))
             return i;
@@ -700,13 +709,16 @@ static enum MHD_Result do_push(struct a2a_agent *a, const struct reply *c, const
     if (set) {
         result = json_pack("{s:s,s:O}", "taskId", tid, "pushNotificationConfig", cfg);
         if (a->fault != A2A_FAULT_PUSH_FORGETS)
-            json_array_append(list, result);
+            json_array_append_new(list, json_deep_copy(result));
+        if (a->fault == A2A_FAULT_PUSH_SET_BARE) /* answered without its taskId */
+            json_object_del(result, "taskId");
     } else if (!strcmp(verb, "get")) {
         result = json_deep_copy(json_array_get(list, json_array_size(list) - 1));
     } else if (!strcmp(verb, "list")) {
         result = json_deep_copy(list);
     } else if (!strcmp(verb, "delete")) {
-        json_array_clear(list);
+        if (a->fault != A2A_FAULT_PUSH_DELETE_IGNORED)
+            json_array_clear(list);
         result = json_null();
     }
     pthread_mutex_unlock(&a->lock);
@@ -844,6 +856,20 @@ static enum MHD_Result on_rpc(struct a2a_agent *a, struct mock_http *http,
     return rc;
 }
 
+/* One query parameter (MHD decoded it) put back, percent-encoded, on the
+ * query text in cls (an an_buf) that an_a2a_rest_method() reads. */
+static enum MHD_Result query_add(void *cls, enum MHD_ValueKind kind, const char *key,
+                                 const char *value)
+{
+    (void)kind;
+    struct an_buf *b = cls;
+    char *k = an_a2a_rest_escape(key), *v = an_a2a_rest_escape(value ? value : "");
+    an_buf_printf(b, "%s%s=%s", b->len > 0 ? "&" : "", k, v);
+    free(k);
+    free(v);
+    return MHD_YES;
+}
+
 /* A REST request (0.3 under /v1, 1.0 at the root: proto/a2a_rest.h),
  * answered as the JSON-RPC request it maps to, in REST's shapes. */
 static enum MHD_Result on_rest(struct a2a_agent *a, struct mock_http *http,
@@ -860,12 +886,12 @@ static enum MHD_Result on_rest(struct a2a_agent *a, struct mock_http *http,
     } else {
         mock_http_log(http, rq, NULL);
     }
-    const char *hl = MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, "historyLength");
-    char query[64] = "";
-    if (hl)
-        snprintf(query, sizeof query, "historyLength=%.30s", hl);
-    const char *method = an_a2a_rest_method(rq->method, path, query, in,
+    struct an_buf query = AN_BUF_INIT;
+    an_buf_puts(&query, "");
+    MHD_get_connection_values(rq->conn, MHD_GET_ARGUMENT_KIND, query_add, &query);
+    const char *method = an_a2a_rest_method(rq->method, path, an_buf_cstr(&query), in,
                                             a->v03 ? AN_A2A_V0_3 : AN_A2A_V1_0, &params);
+    an_buf_release(&query);
     /* rest-jsonrpc: the REST paths answered as JSON-RPC would be */
     c.rest = a->fault == A2A_FAULT_REST_JSONRPC ? NULL : method;
     enum MHD_Result rc;

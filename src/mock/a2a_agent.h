@@ -50,7 +50,11 @@ enum a2a_fault {
     A2A_FAULT_VERSION_IGNORED,
     A2A_FAULT_CARD_BAD_INTERFACE,
     A2A_FAULT_V03_STATES,
-    A2A_FAULT_LIST_EMPTY
+    A2A_FAULT_LIST_EMPTY,
+    /* (with push) a push config delete answered, the config kept; a
+     * push config set answered without its taskId (kept whole) */
+    A2A_FAULT_PUSH_DELETE_IGNORED,
+    A2A_FAULT_PUSH_SET_BARE
 };
 /* "bad-transition", ... -> the fault; -1 for an unknown name. */
 int a2a_fault_parse(const char *name);

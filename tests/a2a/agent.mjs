@@ -18,7 +18,8 @@
 // --rest: the SDK's HTTP+JSON (REST) handler under /rest too (0.3: /rest/v1/...
 // through its compatibility layer; 1.0: /rest/message:send ...), offered by
 // the card after JSON-RPC. --requests logs every request (method, path, the
-// A2A-Version header, auth headers, body) as JSON lines.
+// A2A-Version header, auth headers, body; url: the path with its query) as
+// JSON lines.
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import express from 'express';
@@ -151,7 +152,7 @@ if (requestsFile) {
   app.use(express.json({ limit: '1mb' }));
   app.use((req, _res, next) => {
     fs.appendFileSync(requestsFile, JSON.stringify({
-      method: req.method, path: req.path, version: req.get('A2A-Version') ?? null,
+      method: req.method, path: req.path, url: req.originalUrl, version: req.get('A2A-Version') ?? null,
       apiKey: req.get('X-API-Key') ?? null, authorization: req.get('Authorization') ?? null,
       accept: req.get('Accept') ?? null, body: req.body ?? null,
     }) + '\n');
