@@ -25,9 +25,9 @@ static const char *const run_keys[] = {"input",     "user",   "continue", "heade
 static const char *const http_keys[] = {"body",      "json",   "headers",  "accept",
                                         "timeoutMs", "expect", "captures", "observe",
                                         "method",    "path",   NULL};
-static const char *const mcp_http_keys[] = {"body",      "json",     "headers",  "accept",
-                                            "timeoutMs", "expect",   "captures", "method",
-                                            "session",   "naUnless", "naReason", NULL};
+static const char *const mcp_http_keys[] = {"body",    "json",      "headers",  "accept",
+                                            "timeoutMs", "expect",  "captures", "method",
+                                            "session", "naUnless",  "naReason", NULL};
 /* the members of the outcome object a pattern may name (docs/comply.md) */
 static const char *const outcome_keys[] = {"status", "rule", "error", "http", "threadId", "runId",
                                            "types", "events", "noEvents", "runError", "messages",
@@ -328,8 +328,7 @@ static int load_mcp_http(struct jsont_ld *l, struct an_jsont_agui *g, json_t *v,
     json_t *na = json_object_get(v, "naUnless");
     const char *why = an_json_str(v, "naReason");
     if (!na != !why)
-        return fail(l, base,
-                    "'naUnless' (an outcome pattern) and 'naReason' (a string) go together");
+        return fail(l, base, "'naUnless' (an outcome pattern) and 'naReason' (a string) go together");
     if (!na)
         return AN_OK;
     if (!json_is_object(na) || json_object_get(na, "anyOf"))
