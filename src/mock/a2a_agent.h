@@ -9,7 +9,7 @@
  * HTTP+JSON (REST) binding is served under /rest (proto/a2a_rest.h: the
  * same behaviours and faults, REST's paths, shapes and HTTP statuses).
  *
- * What a message does is chosen by its text (see a2a_agent.c and
+ * What a message does is chosen by its text (see a2a_play.c and
  * docs/mock.md): the well-behaved answers of the SDK test agent (echo,
  * msg:, ask:, fail:, data:, slow:) and the faults (garbage, shape,
  * rpcerror, cut, hang, open, chunks, wrongid, http500). In both versions it
