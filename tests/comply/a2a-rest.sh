@@ -19,7 +19,8 @@
 #     restHandler and the mock as over JSON-RPC, a contextId that would
 #     inject into the query sent percent-encoded, list-empty caught;
 #  6. the push notification config methods (set, get, list, delete) over
-#     REST on their paths, each with a mock fault caught over REST.
+#     REST on their paths, on the SDK agent with --push and the mock, each
+#     with a mock fault caught over REST.
 
 # 1. the SDK agent's REST handler
 start sdk-rest node "$AGENT_JS" --rest --requests "$TMP/sdk-rest.jsonl"
@@ -196,10 +197,27 @@ rc=$?
 [ "$rc" -eq 0 ] && jq -e '.agents[0].binding == "rest" and (.agents[0].tests | length == 4) and all(.agents[0].tests[]; .status == "pass")' \
     "$TMP/push.json" >/dev/null && ok "rest push: set, get, list, delete PASS over REST" ||
     bad "rest push: exit $rc: $(grep -v PASS "$TMP/push.err" | head -n 3)"
-jq -r 'select(.path | test("pushNotificationConfigs")) | .method + " " + .path' "$TMP/push-rest.jsonl" | sed -E 's#/tasks/[^/]+/#/tasks/T/#; s#/pushNotificationConfigs/task-[0-9]+$#/pushNotificationConfigs/T#' |
+jq -r 'select(.path | test("pushNotificationConfigs")) | .method + " " + .path' "$TMP/push-rest.jsonl" | sed -E 's#/tasks/[^/]+/#/tasks/T/#' |
     sort -u >"$TMP/push.paths"
-[ "$(tr '\n' ',' <"$TMP/push.paths")" = "DELETE /rest/v1/tasks/T/pushNotificationConfigs/ananke-cfg,GET /rest/v1/tasks/T/pushNotificationConfigs,GET /rest/v1/tasks/T/pushNotificationConfigs/T,POST /rest/v1/tasks/T/pushNotificationConfigs," ] &&
+[ "$(tr '\n' ',' <"$TMP/push.paths")" = "DELETE /rest/v1/tasks/T/pushNotificationConfigs/ananke-cfg,GET /rest/v1/tasks/T/pushNotificationConfigs,GET /rest/v1/tasks/T/pushNotificationConfigs/ananke-cfg,POST /rest/v1/tasks/T/pushNotificationConfigs," ] &&
     ok "rest push: each method on its REST path" || bad "rest push: paths $(tr '\n' ',' <"$TMP/push.paths")"
+# the SDK agent with push notifications (agent.mjs --push: its
+# InMemoryPushNotificationStore) in 0.3, its card offering both bindings:
+# the four pass over each, the REST ones on their paths (its 204 to a
+# delete, its {} for an empty list read right)
+start push-sdk node "$AGENT_JS" --rest --push --requests "$TMP/push-sdk.jsonl"
+# shellcheck disable=SC2086 # PUSH_T: flags
+"$ANANKE" comply --protocol a2a --spec 0.3.0 $PUSH_T --agent "sdk=$url" -r json:"$TMP/push-sdk.json" >/dev/null 2>"$TMP/push-sdk.err"
+rc=$?
+[ "$rc" -eq 0 ] && jq -e '[.agents[] | [.binding, ([.tests[] | .status] | unique)]] == [["jsonrpc", ["pass"]], ["rest", ["pass"]]]
+        and all(.agents[]; .tests | length == 4)' "$TMP/push-sdk.json" >/dev/null &&
+    ok "rest push, sdk: set, get, list, delete PASS over JSON-RPC and REST" ||
+    bad "rest push, sdk: exit $rc: $(grep -v PASS "$TMP/push-sdk.err" | head -n 4)"
+jq -r 'select(.path | test("pushNotificationConfigs")) | .method + " " + .path' "$TMP/push-sdk.jsonl" |
+    sed -E 's#/tasks/[^/]+/#/tasks/T/#' | sort -u | tr '\n' ',' >"$TMP/push-sdk.paths"
+[ "$(cat "$TMP/push-sdk.paths")" = "DELETE /rest/v1/tasks/T/pushNotificationConfigs/ananke-cfg,GET /rest/v1/tasks/T/pushNotificationConfigs,GET /rest/v1/tasks/T/pushNotificationConfigs/ananke-cfg,POST /rest/v1/tasks/T/pushNotificationConfigs," ] &&
+    ok "rest push, sdk: each method on its REST path" || bad "rest push, sdk: paths $(cat "$TMP/push-sdk.paths")"
+
 # push_fault FAULT TEST REQUIREMENT EXIT (1 when a required test fails)
 push_fault() {
     local f=$1 t=$2 r=$3 want_rc=$4 b
