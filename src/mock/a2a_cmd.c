@@ -56,7 +56,7 @@ static void usage(FILE *out)
           "  --binding B       what the card offers: jsonrpc (default), rest or both;\n"
           "                    both bindings are served whatever it says, with the\n"
           "                    same behaviours and faults\n"
-          "  --push            0.3: offer push notifications (configs are stored,\n"
+          "  --push            offer push notifications (configs are stored,\n"
           "                    never called)\n"
           "  --port N          port to listen on; 0 (default) picks a free one\n"
           "  --port-file PATH  also write the port number to PATH (atomically)\n"

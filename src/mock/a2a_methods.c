@@ -202,8 +202,81 @@ enum MHD_Result a2a_do_resubscribe(struct a2a_agent *a, struct mock_http *http,
 
 /* tasks/pushNotificationConfig/{set,get,list,delete} of an agent that
  * offers push notifications: configs kept per task, never called. */
+/* 1.0 push config params ({taskId, id, url, ...} flat; get, delete
+ * {taskId, id}; list {taskId}) in the 0.3 shape this file keeps. New
+ * reference. */
+static json_t *push_params_03(const char *verb, const json_t *params)
+{
+    json_t *p = json_object();
+    const json_t *tid = json_object_get(params, "taskId");
+    if (!strcmp(verb, "set")) {
+        json_t *cfg = json_deep_copy(json_is_object(params) ? params : NULL);
+        if (!cfg)
+            cfg = json_object();
+        json_object_del(cfg, "taskId");
+        json_object_del(cfg, "tenant");
+        json_object_set_new(p, "pushNotificationConfig", cfg);
+        if (tid)
+            json_object_set(p, "taskId", (json_t *)tid);
+        return p;
+    }
+    if (tid)
+        json_object_set(p, "id", (json_t *)tid);
+    const json_t *cid = json_object_get(params, "id");
+    if (cid)
+        json_object_set(p, "pushNotificationConfigId", (json_t *)cid);
+    return p;
+}
+
+/* A 0.3 {taskId, pushNotificationConfig} as the flat 1.0 config. */
+static json_t *push_config_10(const json_t *c)
+{
+    json_t *o = json_deep_copy(json_object_get(c, "pushNotificationConfig"));
+    if (!o)
+        o = json_object();
+    const json_t *tid = json_object_get(c, "taskId");
+    if (tid)
+        json_object_set(o, "taskId", (json_t *)tid);
+    return o;
+}
+
+/* The 0.3 answer of push `verb` (reference taken) in the 1.0 shape: a
+ * config flat, a list {configs}, a delete {}. */
+static json_t *push_result_10(const char *verb, json_t *r)
+{
+    json_t *o;
+    if (json_is_array(r)) {
+        json_t *l = json_array();
+        size_t i;
+        const json_t *c;
+        json_array_foreach(r, i, c) json_array_append_new(l, push_config_10(c));
+        o = json_pack("{s:o}", "configs", l);
+    } else if (!strcmp(verb, "delete")) {
+        o = json_object();
+    } else {
+        o = push_config_10(r);
+    }
+    json_decref(r);
+    return o;
+}
+
+static enum MHD_Result push_03(struct a2a_agent *a, const struct reply *c, const json_t *id,
+                               const char *verb, const json_t *params);
+
 enum MHD_Result a2a_do_push(struct a2a_agent *a, const struct reply *c, const json_t *id,
                             const char *verb, const json_t *params)
+{
+    if (a->v03)
+        return push_03(a, c, id, verb, params);
+    json_t *p = push_params_03(verb, params);
+    enum MHD_Result rc = push_03(a, c, id, verb, p);
+    json_decref(p);
+    return rc;
+}
+
+/* The push methods on 0.3 params; a 1.0 agent answers in the 1.0 shape. */
+static enum MHD_Result push_03(struct a2a_agent *a, const struct reply *c, const json_t *id,
+                               const char *verb, const json_t *params)
 {
     bool set = !strcmp(verb, "set");
     const char *tid = an_json_str(params, set ? "taskId" : "id");
@@ -244,7 +317,7 @@ enum MHD_Result a2a_do_push(struct a2a_agent *a, const struct reply *c, const js
         return a2a_rpc_error(c, id, !strcmp(verb, "get") ? -32001 : -32601,
                              !strcmp(verb, "get") ? "No push notification config for this task"
                                                   : "Method not found");
-    return a2a_rpc_result(c, id, result);
+    return a2a_rpc_result(c, id, a->v03 ? result : push_result_10(verb, result));
 }
 
 /* ListTasks (1.0): the tasks, of one contextId when params name one,

@@ -19,8 +19,8 @@
 #     restHandler and the mock as over JSON-RPC, a contextId that would
 #     inject into the query sent percent-encoded, list-empty caught;
 #  6. the push notification config methods (set, get, list, delete) over
-#     REST on their paths, on the SDK agent with --push and the mock, each
-#     with a mock fault caught over REST.
+#     REST on their paths, on the SDK agent with --push and the mock, in 0.3
+#     and in 1.0, each with a mock fault caught over REST.
 
 # 1. the SDK agent's REST handler
 start sdk-rest node "$AGENT_JS" --rest --requests "$TMP/sdk-rest.jsonl"
@@ -235,3 +235,40 @@ push_fault push-set-bare required.push.set A2A-PUSH-001 1
 push_fault push-forgets required.push.get A2A-PUSH-002 1
 push_fault push-forgets optional.push.list A2A-PUSH-003 1
 push_fault push-delete-ignored optional.push.delete A2A-PUSH-004 0
+
+# the same in A2A 1.0 (the default revision), where the params are 1.0's
+# (set: the flat TaskPushNotificationConfig; get, delete: {taskId, id};
+# list: {taskId}): the SDK agent with --push and the 1.0 mock pass the
+# four over both bindings, and the mock's push faults are caught over REST
+start push-sdk-v1 node "$AGENT_JS" --rest --push --requests "$TMP/push-sdk-v1.jsonl"
+# shellcheck disable=SC2086 # PUSH_T: flags
+"$ANANKE" comply --protocol a2a $PUSH_T --agent "sdk=$url" -r json:"$TMP/push-sdk-v1.json" >/dev/null 2>"$TMP/push-sdk-v1.err"
+rc=$?
+[ "$rc" -eq 0 ] && jq -e '.spec == "1.0" and ([.agents[] | [.binding, ([.tests[] | .status] | unique)]]
+        == [["jsonrpc", ["pass"]], ["rest", ["pass"]]]) and all(.agents[]; .tests | length == 4)' "$TMP/push-sdk-v1.json" >/dev/null &&
+    ok "rest push 1.0, sdk: set, get, list, delete PASS over JSON-RPC and REST" ||
+    bad "rest push 1.0, sdk: exit $rc: $(grep -v PASS "$TMP/push-sdk-v1.err" | head -n 4)"
+jq -e -s '[.[] | select((.path | test("pushNotificationConfigs$")) and .method == "POST") | .body]
+          | length >= 1 and all(.url == "http://127.0.0.1:9/ananke-push" and .id == "ananke-cfg" and (has("pushNotificationConfig") | not))' \
+    "$TMP/push-sdk-v1.jsonl" >/dev/null &&
+    jq -e -s '[.[] | select(.path == "/" and .body.method == "GetTaskPushNotificationConfig") | .body.params]
+              | length >= 1 and all(.taskId != null and .id == "ananke-cfg")' "$TMP/push-sdk-v1.jsonl" >/dev/null &&
+    ok "rest push 1.0, sdk: a flat config POSTed, GetTaskPushNotificationConfig {taskId, id}" ||
+    bad "rest push 1.0, sdk: bodies $(jq -c -s '[.[] | select(.path | test("pushNotificationConfigs")) | .body]' "$TMP/push-sdk-v1.jsonl" | head -c 300)"
+start push-v1 "$MOCK" a2a --binding both --push
+# shellcheck disable=SC2086 # PUSH_T: flags
+"$ANANKE" comply --protocol a2a $PUSH_T --agent "m=$url" -r json:"$TMP/push-v1.json" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && jq -e '[.agents[] | [.binding, ([.tests[] | .status] | unique)]] == [["jsonrpc", ["pass"]], ["rest", ["pass"]]]' \
+    "$TMP/push-v1.json" >/dev/null && ok "rest push 1.0, mock: the four PASS over both bindings" ||
+    bad "rest push 1.0, mock: exit $rc, $(jq -c '[.agents[] | [.binding, [.tests[] | [.id, .status]]]]' "$TMP/push-v1.json")"
+for row in "push-set-bare required.push.set A2A-PUSH-001" "push-forgets required.push.get A2A-PUSH-002" \
+    "push-forgets optional.push.list A2A-PUSH-003" "push-delete-ignored optional.push.delete A2A-PUSH-004"; do
+    read -r f t r <<<"$row"
+    start "push-v1-$f" "$MOCK" a2a --binding rest --push --fault "$f"
+    # shellcheck disable=SC2086 # PUSH_T: flags
+    "$ANANKE" comply --protocol a2a $PUSH_T --agent "$f=$url" -r json:"$TMP/push-v1-$f.json" >/dev/null 2>&1
+    [ "$(jq -r '.agents[0].binding' "$TMP/push-v1-$f.json")" = rest ] && [ "$(status "$t" "$TMP/push-v1-$f.json")" = fail ] &&
+        [ "$(req "$r" "$TMP/push-v1-$f.json")" = not_met ] && ok "push 1.0 $f (rest): $t FAIL, $r not_met" ||
+        bad "push 1.0 $f (rest): $t $(status "$t" "$TMP/push-v1-$f.json")"
+done

@@ -108,12 +108,13 @@ static void test_routes(void **state)
         {"CreateTaskPushNotificationConfig", "{\"taskId\":\"t/1\",\"url\":\"http://h/p\"}",
          AN_A2A_V1_0, "POST", "/tasks/t%2F1/pushNotificationConfigs",
          "{\"taskId\":\"t/1\",\"url\":\"http://h/p\"}", false},
-        {"ListTaskPushNotificationConfigs", "{\"id\":\"t?1\"}", AN_A2A_V1_0, "GET",
+        {"ListTaskPushNotificationConfigs", "{\"taskId\":\"t?1\"}", AN_A2A_V1_0, "GET",
          "/tasks/t%3F1/pushNotificationConfigs", NULL, false},
-        {"GetTaskPushNotificationConfig", "{\"id\":\"t1\",\"pushNotificationConfigId\":\"c#1\"}",
-         AN_A2A_V1_0, "GET", "/tasks/t1/pushNotificationConfigs/c%231", NULL, false},
-        {"DeleteTaskPushNotificationConfig", "{\"id\":\"t1\"}", AN_A2A_V1_0, "DELETE",
-         "/tasks/t1/pushNotificationConfigs/t1", NULL, false},
+        /* 1.0 names the task taskId and the config id */
+        {"GetTaskPushNotificationConfig", "{\"taskId\":\"t1\",\"id\":\"c#1\"}", AN_A2A_V1_0, "GET",
+         "/tasks/t1/pushNotificationConfigs/c%231", NULL, false},
+        {"DeleteTaskPushNotificationConfig", "{\"taskId\":\"t/1\",\"id\":\"c\"}", AN_A2A_V1_0,
+         "DELETE", "/tasks/t%2F1/pushNotificationConfigs/c", NULL, false},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         json_t *p = ut_json_parse(rows[i].params);

@@ -492,15 +492,17 @@ bool an_a2a_rest_route(const char *method, const json_t *params, int version,
     if (r->path) {
         an_buf_puts(&p, !v03 && !strcmp(r->path, "/card") ? "/extendedAgentCard" : r->path);
     } else {
-        const char *tid = an_json_str(params, "id");
-        if (!tid)
+        /* 1.0's push config params name the task taskId, the config id */
+        bool push10 = !v03 && at >= 5 && at <= 8;
+        const char *tid = an_json_str(params, push10 ? "taskId" : "id");
+        if (!tid && !push10)
             tid = an_json_str(params, "taskId");
         char *e = an_a2a_rest_escape(tid ? tid : "");
         an_buf_printf(&p, "/tasks/%s%s", e, r->suffix);
         free(e);
         if (r->suffix[0] == '/' && r->suffix[strlen(r->suffix) - 1] == '/') {
             /* one config: its id, else the task's (the default config's) */
-            const char *cid = an_json_str(params, "pushNotificationConfigId");
+            const char *cid = an_json_str(params, push10 ? "id" : "pushNotificationConfigId");
             if (!cid)
                 cid = tid;
             e = an_a2a_rest_escape(cid ? cid : "");
@@ -596,12 +598,13 @@ const char *an_a2a_rest_method(const char *verb, const char *path, const char *q
         p = json_object();
     if (!p)
         p = json_object();
+    bool push10 = !v03 && at >= 5 && at <= 8; /* 1.0: {taskId, id: the config's} */
     if (tid)
-        json_object_set_new(p, at == 5 ? "taskId" : "id", json_string(tid));
+        json_object_set_new(p, at == 5 || push10 ? "taskId" : "id", json_string(tid));
     if (at == 5 && v03 && tid && !an_json_str(p, "taskId"))
         json_object_set_new(p, "taskId", json_string(tid));
     if (cid)
-        json_object_set_new(p, "pushNotificationConfigId", json_string(cid));
+        json_object_set_new(p, push10 ? "id" : "pushNotificationConfigId", json_string(cid));
     json_t *q = json_object();
     bool q_ok = (at != 2 && at != ROUTE_LIST) || query_get(query, q);
     const json_t *hl = json_object_get(q, "historyLength");

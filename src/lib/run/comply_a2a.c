@@ -111,20 +111,14 @@ struct xfer {
  * for an event) in the JSON-RPC shape the suite's expectations are
  * written against: {jsonrpc, id: the step's, result | error}. An event
  * that is an error body ({code, message}) is an error; no body (body NULL:
- * a 204) is an empty result, an empty list for a list of push configs
- * (method: the JSON-RPC method the request stands for, or NULL), as it is
- * when protobuf JSON leaves the empty list out ({}). New reference. */
-static json_t *rest_envelope(const json_t *body, long status, const json_t *rid, bool v1,
-                             const char *method)
+ * a 204) is an empty result. New reference. */
+static json_t *rest_envelope(const json_t *body, long status, const json_t *rid, bool v1)
 {
     json_t *env = json_pack("{s:s,s:O}", "jsonrpc", "2.0", "id", rid ? rid : json_null());
     bool err_event = !status && json_is_integer(json_object_get(body, "code")) &&
                      json_object_get(body, "message");
     if ((status && (status < 200 || status > 299)) || err_event)
         json_object_set_new(env, "error", an_a2a_rest_error(body, status));
-    else if (method && !strcmp(method, "tasks/pushNotificationConfig/list") &&
-             (!body || (json_is_object(body) && !json_object_size(body))))
-        json_object_set_new(env, "result", json_array()); /* protobuf JSON omits an empty list */
     else
         json_object_set_new(env, "result",
                             !body ? json_object()
@@ -141,7 +135,7 @@ static int on_event(void *ud, const struct an_sse_event *ev)
         x->not_json++;
         j = an_json_lossy(ev->data, ev->len);
     } else if (x->rest_id) {
-        json_t *env = rest_envelope(j, 0, x->rest_id, x->v1_in, NULL);
+        json_t *env = rest_envelope(j, 0, x->rest_id, x->v1_in);
         json_decref(j);
         j = env;
     } else if (x->v1_in) {
@@ -210,7 +204,7 @@ struct request {
     const char *url, *method, *body, *accept;
     const json_t *headers;  /* name -> value, or NULL */
     const json_t *rid;      /* the JSON-RPC id sent, or NULL */
-    const char *rpc_method; /* REST: the JSON-RPC method it stands for, or NULL */
+    const char *rpc_method; /* the JSON-RPC method sent (REST: it stands for), or NULL */
     bool rest;              /* a REST request: its answer is read back as JSON-RPC */
     bool v1_in;             /* a translated 1.0 request: its answer is read back as 0.3 */
     int64_t window_ms;
@@ -220,6 +214,18 @@ static void set_status(json_t *o, const char *status, const char *error)
 {
     json_object_set_new(o, "status", json_string(status));
     json_object_set_new(o, "error", error ? an_json_lossy(error, strlen(error)) : json_null());
+}
+
+/* A list of push configs answered {} (protobuf JSON leaves an empty
+ * `configs` out; a 204) is the empty list, in place of response.result. */
+static void empty_list(json_t *response, const char *method)
+{
+    json_t *res = json_object_get(response, "result");
+    if (method &&
+        (!strcmp(method, "tasks/pushNotificationConfig/list") ||
+         !strcmp(method, "ListTaskPushNotificationConfigs")) &&
+        json_is_object(res) && !json_object_size(res))
+        json_object_set_new(response, "result", json_array());
 }
 
 /* What came back, once the transfer ended with rc (herr says why). */
@@ -233,7 +239,7 @@ static json_t *outcome(struct xfer *x, const struct an_http_resp *resp, int rc,
         json_t *j = an_json_parse(x->body.data, x->body.len, NULL, 0);
         if (j && rq->rest) {
             json_decref(response);
-            response = rest_envelope(j, (long)resp->status, rq->rid, rq->v1_in, rq->rpc_method);
+            response = rest_envelope(j, (long)resp->status, rq->rid, rq->v1_in);
             json_decref(j);
         } else if (j && rq->v1_in) {
             json_decref(response);
@@ -249,8 +255,10 @@ static json_t *outcome(struct xfer *x, const struct an_http_resp *resp, int rc,
     }
     if (!sse && !x->body.len && rq->rest && resp->status) {
         json_decref(response); /* REST: an answer without a body (204) */
-        response = rest_envelope(NULL, (long)resp->status, rq->rid, rq->v1_in, rq->rpc_method);
+        response = rest_envelope(NULL, (long)resp->status, rq->rid, rq->v1_in);
     }
+    if (rq->rest || rq->v1_in) /* a 0.3 JSON-RPC answer is judged as it is */
+        empty_list(response, rq->rpc_method);
     if (sse)
         an_sse_finish(&x->sse);
     char *kinds = NULL;
@@ -532,7 +540,7 @@ static bool step_exchange(struct a2a_eng *e, const struct an_jsont_step *st)
                          .accept = accept ? accept : default_accept(js),
                          .headers = headers,
                          .rid = json_object_get(js, "id"),
-                         .rpc_method = rest ? an_json_str(js, "method") : NULL,
+                         .rpc_method = an_json_str(js, "method"),
                          .rest = rest,
                          .v1_in = v1_in,
                          .window_ms = window(e->o, st->ms)};
