@@ -9,13 +9,13 @@
  * HTTP+JSON (REST) binding is served under /rest (proto/a2a_rest.h: the
  * same behaviours and faults, REST's paths, shapes and HTTP statuses).
  *
- * What a message does is chosen by its text (see a2a_agent.c and
+ * What a message does is chosen by its text (see a2a_play.c and
  * docs/mock.md): the well-behaved answers of the SDK test agent (echo,
  * msg:, ask:, fail:, data:, slow:) and the faults (garbage, shape,
  * rpcerror, cut, hang, open, chunks, wrongid, http500). In both versions it
  * also answers what comply checks: blocking: false (1.0:
  * returnImmediately), tasks/resubscribe (SubscribeToTask), the push
- * notification methods (-32003, none offered; 0.3 --push stores them), the
+ * notification methods (-32003, none offered; --push stores them), the
  * extended card (-32007), unknown media types (-32005), invalid requests
  * and params; in 1.0 ListTasks too.
  *
@@ -50,7 +50,11 @@ enum a2a_fault {
     A2A_FAULT_VERSION_IGNORED,
     A2A_FAULT_CARD_BAD_INTERFACE,
     A2A_FAULT_V03_STATES,
-    A2A_FAULT_LIST_EMPTY
+    A2A_FAULT_LIST_EMPTY,
+    /* (with push) a push config delete answered, the config kept; a
+     * push config set answered without its taskId (kept whole) */
+    A2A_FAULT_PUSH_DELETE_IGNORED,
+    A2A_FAULT_PUSH_SET_BARE
 };
 /* "bad-transition", ... -> the fault; -1 for an unknown name. */
 int a2a_fault_parse(const char *name);
@@ -60,9 +64,9 @@ int a2a_fault_parse(const char *name);
  * served whatever the card says; the faults apply to both. */
 enum a2a_bind { A2A_BIND_JSONRPC = 0, A2A_BIND_REST, A2A_BIND_BOTH };
 
-/* push (0.3): the card offers push notifications and the
- * tasks/pushNotificationConfig methods store configs (nothing is ever
- * delivered to them); without it they are -32003. */
+/* push: the card offers push notifications and the push notification
+ * config methods store configs (nothing is ever delivered to them; 1.0:
+ * in the 1.0 shapes); without it they are -32003. */
 struct a2a_agent *a2a_agent_new(bool v03, enum a2a_fault fault, bool push, enum a2a_bind bindings);
 void a2a_agent_free(struct a2a_agent *a); /* NULL-safe */
 

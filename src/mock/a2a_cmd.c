@@ -44,6 +44,9 @@ static void usage(FILE *out)
           "                    completed task goes back to working), card-no-name,\n"
           "                    wrong-error-code (-32603 for an unknown task),\n"
           "                    push-forgets (with --push: configs answered, not kept),\n"
+          "                    push-delete-ignored (with --push: delete answered,\n"
+          "                    the config kept), push-set-bare (with --push: set\n"
+          "                    answered without the taskId),\n"
           "                    rest-status (every REST error answered HTTP 400),\n"
           "                    rest-jsonrpc (REST answered as JSON-RPC would be);\n"
           "                    1.0: version-ignored (any A2A-Version taken, no\n"
@@ -53,7 +56,7 @@ static void usage(FILE *out)
           "  --binding B       what the card offers: jsonrpc (default), rest or both;\n"
           "                    both bindings are served whatever it says, with the\n"
           "                    same behaviours and faults\n"
-          "  --push            0.3: offer push notifications (configs are stored,\n"
+          "  --push            offer push notifications (configs are stored,\n"
           "                    never called)\n"
           "  --port N          port to listen on; 0 (default) picks a free one\n"
           "  --port-file PATH  also write the port number to PATH (atomically)\n"
@@ -92,7 +95,7 @@ int mock_cmd_a2a(int argc, char **argv)
         an_fail(&err, AN_EUSAGE, NULL,
                 "--fault must be none, bad-transition, card-no-name, wrong-error-code, "
                 "push-forgets, rest-status, rest-jsonrpc, version-ignored, card-bad-interface, "
-                "v03-states or list-empty, not '%s'",
+                "v03-states, list-empty, push-delete-ignored or push-set-bare, not '%s'",
                 fault);
     static const char *const binds[] = {"jsonrpc", "rest", "both"};
     int bind = 0;

@@ -12,18 +12,23 @@
 //   slow:X         task working for 20 s, then completed; cancelable
 //
 // Usage: node agent.mjs [--port N] [--port-file F] [--requests F]
-//                       [--api-key KEY] [--no-streaming] [--v1-only] [--rest]
+//                       [--api-key KEY] [--no-streaming] [--v1-only] [--rest] [--push]
 // Binds 127.0.0.1 only. --api-key: the card declares an apiKey scheme (header
 // X-API-Key) and every JSON-RPC request without that key gets HTTP 401.
 // --rest: the SDK's HTTP+JSON (REST) handler under /rest too (0.3: /rest/v1/...
 // through its compatibility layer; 1.0: /rest/message:send ...), offered by
 // the card after JSON-RPC. --requests logs every request (method, path, the
-// A2A-Version header, auth headers, body) as JSON lines.
+// A2A-Version header, auth headers, body; url: the path with its query) as
+// JSON lines. --push: the card offers push notifications, the SDK's
+// InMemoryPushNotificationStore keeps the configs (its default sender
+// posts to their URLs).
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import express from 'express';
 import { AgentCard } from '@a2a-js/sdk';
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import {
+  AgentEvent, DefaultRequestHandler, InMemoryPushNotificationStore, InMemoryTaskStore,
+} from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
 const args = process.argv.slice(2);
@@ -42,6 +47,7 @@ const apiKey = opt('--api-key');
 const legacy = !flag('--v1-only') && !apiKey;
 const streaming = !flag('--no-streaming');
 const rest = flag('--rest');
+const push = flag('--push');
 
 const TS = {
   SUBMITTED: 1, WORKING: 2, COMPLETED: 3, FAILED: 4, CANCELED: 5, INPUT_REQUIRED: 6,
@@ -134,7 +140,7 @@ const card = () => {
   const c = {
     name: 'Echo Agent', description: 'echoes, asks, fails and waits on request', version: '1.0.0',
     supportedInterfaces: ifaces, provider: undefined,
-    capabilities: { streaming, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming, pushNotifications: push, extensions: [], extendedAgentCard: false },
     securitySchemes: {}, securityRequirements: [], defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills: [{ id: 'echo', name: 'echo', description: 'echo the text', tags: ['echo'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
@@ -151,7 +157,7 @@ if (requestsFile) {
   app.use(express.json({ limit: '1mb' }));
   app.use((req, _res, next) => {
     fs.appendFileSync(requestsFile, JSON.stringify({
-      method: req.method, path: req.path, version: req.get('A2A-Version') ?? null,
+      method: req.method, path: req.path, url: req.originalUrl, version: req.get('A2A-Version') ?? null,
       apiKey: req.get('X-API-Key') ?? null, authorization: req.get('Authorization') ?? null,
       accept: req.get('Accept') ?? null, body: req.body ?? null,
     }) + '\n');
@@ -174,7 +180,8 @@ app.use('/', (req, res, next) => rpcMw(req, res, next));
 const server = app.listen(port, '127.0.0.1', () => {
   const p = server.address().port;
   base = `http://127.0.0.1:${p}`;
-  const handler = new DefaultRequestHandler(card(), new InMemoryTaskStore(), executor);
+  const handler = new DefaultRequestHandler(card(), new InMemoryTaskStore(), executor, undefined,
+    push ? new InMemoryPushNotificationStore() : undefined);
   const compat = legacy ? { enabled: true } : undefined;
   const provider = apiKey ? async () => AgentCard.toJSON(await handler.getAgentCard()) : handler;
   cardMw = agentCardHandler({ agentCardProvider: provider, legacyCompat: compat });

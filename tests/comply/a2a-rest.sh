@@ -14,7 +14,13 @@
 #     REST, rest-status (every REST error answered 400) caught by the
 #     binding's own status check, rest-jsonrpc (JSON-RPC answers on the REST
 #     paths) failing every test that sends a REST request;
-#  4. a card without a REST interface, and the caps, over REST.
+#  4. a card without a REST interface, and the caps, over REST;
+#  5. ListTasks (1.0) over REST, GET /tasks?contextId=...: PASS on the SDK's
+#     restHandler and the mock as over JSON-RPC, a contextId that would
+#     inject into the query sent percent-encoded, list-empty caught;
+#  6. the push notification config methods (set, get, list, delete) over
+#     REST on their paths, on the SDK agent with --push and the mock, in 0.3
+#     and in 1.0, each with a mock fault caught over REST.
 
 # 1. the SDK agent's REST handler
 start sdk-rest node "$AGENT_JS" --rest --requests "$TMP/sdk-rest.jsonl"
@@ -130,3 +136,139 @@ grep -q 'required.stream.transitions FAIL (.*): the answer was: .*response body 
 "$ANANKE" comply --protocol a2a --spec 0.3.0 --binding grpc --agent m="$MOCK_URL" >/dev/null 2>"$TMP/bg.err"
 [ $? -eq 2 ] && grep -q -- "--binding takes jsonrpc or rest, not 'grpc'" "$TMP/bg.err" && ok "--binding grpc: exit 2" ||
     bad "--binding grpc: $(cat "$TMP/bg.err")"
+
+# 5. ListTasks (A2A 1.0) over REST: GET /tasks, its params in the query,
+# each percent-encoded. The SDK's restHandler serves it: the test passes
+# over REST as over JSON-RPC (no --binding: both), and the SDK received
+# GET /rest/tasks?contextId=<the thread's id>
+start v1-sdk-rest node "$AGENT_JS" --rest --requests "$TMP/v1lt.jsonl"
+"$ANANKE" comply --protocol a2a -t required.v1.list-tasks --agent sdk="$url" -r json:"$TMP/v1lt.json" >/dev/null 2>"$TMP/v1lt.err"
+rc=$?
+[ "$rc" -eq 0 ] && jq -e '[.agents[] | [.binding, (.tests[] | select(.id == "required.v1.list-tasks") | .status)]]
+        == [["jsonrpc", "pass"], ["rest", "pass"]]' "$TMP/v1lt.json" >/dev/null &&
+    ok "rest ListTasks, sdk: PASS over JSON-RPC and over REST" ||
+    bad "rest ListTasks, sdk: exit $rc: $(jq -c '[.agents[] | [.binding, .tests[0].status, .tests[0].unmet]]' "$TMP/v1lt.json" | head -c 400)"
+jq -r 'select(.method == "GET" and (.path == "/rest/tasks")) | .url' "$TMP/v1lt.jsonl" >"$TMP/v1lt.urls"
+grep -Eqx '/rest/tasks\?contextId=[0-9a-f-]+' "$TMP/v1lt.urls" && ok "rest ListTasks, sdk: GET /rest/tasks?contextId=..." ||
+    bad "rest ListTasks, sdk: urls '$(tr '\n' ' ' <"$TMP/v1lt.urls")'"
+# a contextId that would add a parameter, a fragment or a segment were it
+# not encoded: the same test with it finds the task (an injected
+# pageSize=0 or a cut at '#' would filter on another context)
+mkdir -p "$TMP/hostile/requirements"
+cp compliance/a2a/requirements/1.0.json "$TMP/hostile/requirements/"
+hostile='${threadId}&pageSize=0#/../x?%41+;'
+jq --arg c "$hostile" --arg re '^${threadId}&pageSize=0#/\.\./x\?%41\+;$' '
+    .steps[0].http.json.params.message.contextId = $c | .steps[1].http.json.params.contextId = $c
+    | .steps[1].http.expect.response.result.tasks[0].contextId = $re' \
+    compliance/a2a/required.v1.list-tasks.jsont >"$TMP/hostile/list.jsont"
+"$ANANKE" comply --protocol a2a --agent sdk="$url" -r json:"$TMP/v1lth.json" "$TMP/hostile" >/dev/null 2>"$TMP/v1lth.err"
+rc=$?
+[ "$rc" -eq 0 ] && jq -e '[.agents[] | [.binding, .tests[0].status]] == [["jsonrpc", "pass"], ["rest", "pass"]]' "$TMP/v1lth.json" >/dev/null &&
+    ok "rest ListTasks, sdk: a contextId with & # / ? % + ; is one query value" ||
+    bad "rest ListTasks hostile, sdk: exit $rc: $(jq -c '[.agents[] | [.binding, .tests[0].unmet]]' "$TMP/v1lth.json" | head -c 400)"
+last=$(jq -r 'select(.method == "GET" and .path == "/rest/tasks") | .url' "$TMP/v1lt.jsonl" | tail -n 1)
+grep -Eqx '/rest/tasks\?contextId=[0-9a-f-]+%26pageSize%3D0%23%2F\.\.%2Fx%3F%2541%2B%3B' <<<"$last" &&
+    ok "rest ListTasks, sdk: the hostile contextId sent percent-encoded" || bad "rest ListTasks hostile: sent '$last'"
+# the mock (1.0, REST only): the same, and its list-empty fault caught over REST
+for f in none list-empty; do
+    start "v1-lt-$f" "$MOCK" a2a --binding rest --fault "$f"
+    "$ANANKE" comply --protocol a2a -t required.v1.list-tasks --agent "m=$url" -r json:"$TMP/v1lt-$f.json" >/dev/null 2>"$TMP/v1lt-$f.err"
+    rc=$?
+    want=pass want_rc=0
+    [ "$f" = none ] || want=fail want_rc=1
+    [ "$rc" -eq "$want_rc" ] && [ "$(jq -r '.agents[0].binding' "$TMP/v1lt-$f.json")" = rest ] &&
+        [ "$(status required.v1.list-tasks "$TMP/v1lt-$f.json")" = "$want" ] &&
+        { [ "$f" = none ] || [ "$(req A2A-LIST-001 "$TMP/v1lt-$f.json")" = not_met ]; } &&
+        ok "rest ListTasks, mock --fault $f: $want over REST" || bad "rest ListTasks, mock --fault $f: exit $rc, $(status required.v1.list-tasks "$TMP/v1lt-$f.json")"
+    "$ANANKE" comply --protocol a2a --agent "m=$url" -r json:"$TMP/v1lth-$f.json" "$TMP/hostile" >/dev/null 2>&1
+    [ "$(status list "$TMP/v1lth-$f.json")" = "$want" ] && ok "rest ListTasks, mock --fault $f: the hostile contextId $want" ||
+        bad "rest ListTasks, mock --fault $f: hostile $(jq -c '.agents[0].tests[0] | [.status, .unmet]' "$TMP/v1lth-$f.json" | head -c 300)"
+done
+
+# 6. the push notification config methods over REST (0.3: the 1.0 ones
+# take the 0.3 params, docs/comply.md): set, get, list and delete PASS on
+# the mock with --push, and each has a fault caught over REST:
+# push-set-bare (set), push-forgets (get and list), push-delete-ignored (delete)
+PUSH_T="-t required.push.set -t required.push.get -t optional.push.list -t optional.push.delete"
+start push-rest "$MOCK" a2a --version 0.3 --binding rest --push --requests "$TMP/push-rest.jsonl"
+# shellcheck disable=SC2086 # PUSH_T: flags
+"$ANANKE" comply --protocol a2a --spec 0.3.0 $PUSH_T --agent "m=$url" -r json:"$TMP/push.json" >/dev/null 2>"$TMP/push.err"
+rc=$?
+[ "$rc" -eq 0 ] && jq -e '.agents[0].binding == "rest" and (.agents[0].tests | length == 4) and all(.agents[0].tests[]; .status == "pass")' \
+    "$TMP/push.json" >/dev/null && ok "rest push: set, get, list, delete PASS over REST" ||
+    bad "rest push: exit $rc: $(grep -v PASS "$TMP/push.err" | head -n 3)"
+jq -r 'select(.path | test("pushNotificationConfigs")) | .method + " " + .path' "$TMP/push-rest.jsonl" | sed -E 's#/tasks/[^/]+/#/tasks/T/#' |
+    sort -u >"$TMP/push.paths"
+[ "$(tr '\n' ',' <"$TMP/push.paths")" = "DELETE /rest/v1/tasks/T/pushNotificationConfigs/ananke-cfg,GET /rest/v1/tasks/T/pushNotificationConfigs,GET /rest/v1/tasks/T/pushNotificationConfigs/ananke-cfg,POST /rest/v1/tasks/T/pushNotificationConfigs," ] &&
+    ok "rest push: each method on its REST path" || bad "rest push: paths $(tr '\n' ',' <"$TMP/push.paths")"
+# the SDK agent with push notifications (agent.mjs --push: its
+# InMemoryPushNotificationStore) in 0.3, its card offering both bindings:
+# the four pass over each, the REST ones on their paths (its 204 to a
+# delete, its {} for an empty list read right)
+start push-sdk node "$AGENT_JS" --rest --push --requests "$TMP/push-sdk.jsonl"
+# shellcheck disable=SC2086 # PUSH_T: flags
+"$ANANKE" comply --protocol a2a --spec 0.3.0 $PUSH_T --agent "sdk=$url" -r json:"$TMP/push-sdk.json" >/dev/null 2>"$TMP/push-sdk.err"
+rc=$?
+[ "$rc" -eq 0 ] && jq -e '[.agents[] | [.binding, ([.tests[] | .status] | unique)]] == [["jsonrpc", ["pass"]], ["rest", ["pass"]]]
+        and all(.agents[]; .tests | length == 4)' "$TMP/push-sdk.json" >/dev/null &&
+    ok "rest push, sdk: set, get, list, delete PASS over JSON-RPC and REST" ||
+    bad "rest push, sdk: exit $rc: $(grep -v PASS "$TMP/push-sdk.err" | head -n 4)"
+jq -r 'select(.path | test("pushNotificationConfigs")) | .method + " " + .path' "$TMP/push-sdk.jsonl" |
+    sed -E 's#/tasks/[^/]+/#/tasks/T/#' | sort -u | tr '\n' ',' >"$TMP/push-sdk.paths"
+[ "$(cat "$TMP/push-sdk.paths")" = "DELETE /rest/v1/tasks/T/pushNotificationConfigs/ananke-cfg,GET /rest/v1/tasks/T/pushNotificationConfigs,GET /rest/v1/tasks/T/pushNotificationConfigs/ananke-cfg,POST /rest/v1/tasks/T/pushNotificationConfigs," ] &&
+    ok "rest push, sdk: each method on its REST path" || bad "rest push, sdk: paths $(cat "$TMP/push-sdk.paths")"
+
+# push_fault FAULT TEST REQUIREMENT EXIT (1 when a required test fails)
+push_fault() {
+    local f=$1 t=$2 r=$3 want_rc=$4 b
+    for b in rest jsonrpc; do
+        start "push-$f-$b" "$MOCK" a2a --version 0.3 --binding "$b" --push --fault "$f"
+        # shellcheck disable=SC2086 # PUSH_T: flags
+        "$ANANKE" comply --protocol a2a --spec 0.3.0 $PUSH_T --agent "$f=$url" -r json:"$TMP/push-$f-$b.json" >/dev/null 2>&1
+        local rc=$?
+        [ "$rc" -eq "$want_rc" ] && [ "$(jq -r '.agents[0].binding' "$TMP/push-$f-$b.json")" = "$b" ] &&
+            [ "$(status "$t" "$TMP/push-$f-$b.json")" = fail ] && [ "$(req "$r" "$TMP/push-$f-$b.json")" = not_met ] &&
+            ok "push $f ($b): $t FAIL, $r not_met" || bad "push $f ($b): exit $rc, $t $(status "$t" "$TMP/push-$f-$b.json")"
+    done
+}
+push_fault push-set-bare required.push.set A2A-PUSH-001 1
+push_fault push-forgets required.push.get A2A-PUSH-002 1
+push_fault push-forgets optional.push.list A2A-PUSH-003 1
+push_fault push-delete-ignored optional.push.delete A2A-PUSH-004 0
+
+# the same in A2A 1.0 (the default revision), where the params are 1.0's
+# (set: the flat TaskPushNotificationConfig; get, delete: {taskId, id};
+# list: {taskId}): the SDK agent with --push and the 1.0 mock pass the
+# four over both bindings, and the mock's push faults are caught over REST
+start push-sdk-v1 node "$AGENT_JS" --rest --push --requests "$TMP/push-sdk-v1.jsonl"
+# shellcheck disable=SC2086 # PUSH_T: flags
+"$ANANKE" comply --protocol a2a $PUSH_T --agent "sdk=$url" -r json:"$TMP/push-sdk-v1.json" >/dev/null 2>"$TMP/push-sdk-v1.err"
+rc=$?
+[ "$rc" -eq 0 ] && jq -e '.spec == "1.0" and ([.agents[] | [.binding, ([.tests[] | .status] | unique)]]
+        == [["jsonrpc", ["pass"]], ["rest", ["pass"]]]) and all(.agents[]; .tests | length == 4)' "$TMP/push-sdk-v1.json" >/dev/null &&
+    ok "rest push 1.0, sdk: set, get, list, delete PASS over JSON-RPC and REST" ||
+    bad "rest push 1.0, sdk: exit $rc: $(grep -v PASS "$TMP/push-sdk-v1.err" | head -n 4)"
+jq -e -s '[.[] | select((.path | test("pushNotificationConfigs$")) and .method == "POST") | .body]
+          | length >= 1 and all(.url == "http://127.0.0.1:9/ananke-push" and .id == "ananke-cfg" and (has("pushNotificationConfig") | not))' \
+    "$TMP/push-sdk-v1.jsonl" >/dev/null &&
+    jq -e -s '[.[] | select(.path == "/" and .body.method == "GetTaskPushNotificationConfig") | .body.params]
+              | length >= 1 and all(.taskId != null and .id == "ananke-cfg")' "$TMP/push-sdk-v1.jsonl" >/dev/null &&
+    ok "rest push 1.0, sdk: a flat config POSTed, GetTaskPushNotificationConfig {taskId, id}" ||
+    bad "rest push 1.0, sdk: bodies $(jq -c -s '[.[] | select(.path | test("pushNotificationConfigs")) | .body]' "$TMP/push-sdk-v1.jsonl" | head -c 300)"
+start push-v1 "$MOCK" a2a --binding both --push
+# shellcheck disable=SC2086 # PUSH_T: flags
+"$ANANKE" comply --protocol a2a $PUSH_T --agent "m=$url" -r json:"$TMP/push-v1.json" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && jq -e '[.agents[] | [.binding, ([.tests[] | .status] | unique)]] == [["jsonrpc", ["pass"]], ["rest", ["pass"]]]' \
+    "$TMP/push-v1.json" >/dev/null && ok "rest push 1.0, mock: the four PASS over both bindings" ||
+    bad "rest push 1.0, mock: exit $rc, $(jq -c '[.agents[] | [.binding, [.tests[] | [.id, .status]]]]' "$TMP/push-v1.json")"
+for row in "push-set-bare required.push.set A2A-PUSH-001" "push-forgets required.push.get A2A-PUSH-002" \
+    "push-forgets optional.push.list A2A-PUSH-003" "push-delete-ignored optional.push.delete A2A-PUSH-004"; do
+    read -r f t r <<<"$row"
+    start "push-v1-$f" "$MOCK" a2a --binding rest --push --fault "$f"
+    # shellcheck disable=SC2086 # PUSH_T: flags
+    "$ANANKE" comply --protocol a2a $PUSH_T --agent "$f=$url" -r json:"$TMP/push-v1-$f.json" >/dev/null 2>&1
+    [ "$(jq -r '.agents[0].binding' "$TMP/push-v1-$f.json")" = rest ] && [ "$(status "$t" "$TMP/push-v1-$f.json")" = fail ] &&
+        [ "$(req "$r" "$TMP/push-v1-$f.json")" = not_met ] && ok "push 1.0 $f (rest): $t FAIL, $r not_met" ||
+        bad "push 1.0 $f (rest): $t $(status "$t" "$TMP/push-v1-$f.json")"
+done

@@ -138,7 +138,7 @@ start push "$MOCK" a2a --version 0.3 --push
     >/dev/null 2>"$TMP/push.err"
 rc=$?
 [ "$rc" -eq 0 ] && ok "push: exit 0" || bad "push: exit $rc"
-for t in required.push.set required.push.get optional.push.list; do
+for t in required.push.set required.push.get optional.push.list optional.push.delete; do
     [ "$(status "$t" "$TMP/push.json")" = pass ] && ok "push: $t PASS" || bad "push: $t $(status "$t" "$TMP/push.json")"
 done
 [ "$(status required.err.push-get-unsupported "$TMP/push.json")" = na ] &&

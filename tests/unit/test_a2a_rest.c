@@ -94,6 +94,27 @@ static void test_routes(void **state)
          false},
         {"CancelTask", "{\"id\":\"x/y\"}", AN_A2A_V1_0, "POST", "/tasks/x%2Fy:cancel", "{}", false},
         {"GetExtendedAgentCard", "{}", AN_A2A_V1_0, "GET", "/extendedAgentCard", NULL, false},
+        /* ListTasks: every param a query parameter, each key and value
+         * percent-encoded: a value cannot add a parameter, a fragment or
+         * a path segment */
+        {"ListTasks",
+         "{\"contextId\":\"c&pageSize=1#/../x?\",\"pageSize\":2,\"includeArtifacts\":true,"
+         "\"status\":\"TASK_STATE_WORKING\",\"x y\":[\"a\",1],\"skip\":{\"o\":1}}",
+         AN_A2A_V1_0, "GET",
+         "/tasks?contextId=c%26pageSize%3D1%23%2F..%2Fx%3F&pageSize=2&includeArtifacts=true"
+         "&status=TASK_STATE_WORKING&x%20y=a&x%20y=1",
+         NULL, false},
+        {"ListTasks", "{}", AN_A2A_V1_0, "GET", "/tasks", NULL, false},
+        {"CreateTaskPushNotificationConfig", "{\"taskId\":\"t/1\",\"url\":\"http://h/p\"}",
+         AN_A2A_V1_0, "POST", "/tasks/t%2F1/pushNotificationConfigs",
+         "{\"taskId\":\"t/1\",\"url\":\"http://h/p\"}", false},
+        {"ListTaskPushNotificationConfigs", "{\"taskId\":\"t?1\"}", AN_A2A_V1_0, "GET",
+         "/tasks/t%3F1/pushNotificationConfigs", NULL, false},
+        /* 1.0 names the task taskId and the config id */
+        {"GetTaskPushNotificationConfig", "{\"taskId\":\"t1\",\"id\":\"c#1\"}", AN_A2A_V1_0, "GET",
+         "/tasks/t1/pushNotificationConfigs/c%231", NULL, false},
+        {"DeleteTaskPushNotificationConfig", "{\"taskId\":\"t/1\",\"id\":\"c\"}", AN_A2A_V1_0,
+         "DELETE", "/tasks/t%2F1/pushNotificationConfigs/c", NULL, false},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         json_t *p = ut_json_parse(rows[i].params);
@@ -112,6 +133,55 @@ static void test_routes(void **state)
     struct an_a2a_rest_req r = {0};
     assert_false(an_a2a_rest_route("ananke/no-such-method", NULL, AN_A2A_V0_3, &r));
     assert_false(an_a2a_rest_route("message/send", NULL, AN_A2A_V1_0, &r)); /* a 0.3 name */
+    assert_false(an_a2a_rest_route("ListTasks", NULL, AN_A2A_V0_3, &r));    /* 0.3 has none */
+    assert_false(an_a2a_rest_route("tasks/list", NULL, AN_A2A_V0_3, &r));
+}
+
+/* ListTasks both ways: the query a client builds is read back by a server
+ * into the same params; a query that does not decode is no route. */
+static void test_list_tasks(void **state)
+{
+    (void)state;
+    const char *in = "{\"contextId\":\"c&pageSize=1#/../x?%41+\",\"pageSize\":2,"
+                     "\"historyLength\":0,\"includeArtifacts\":false,\"pageToken\":\"a=b\"}";
+    json_t *p = ut_json_parse(in), *back = NULL;
+    struct an_a2a_rest_req r = {0};
+    assert_true(an_a2a_rest_route("ListTasks", p, AN_A2A_V1_0, &r));
+    char *q = strchr(r.path, '?');
+    assert_non_null(q);
+    *q = 0;
+    const char *m = an_a2a_rest_method("GET", r.path, q + 1, NULL, AN_A2A_V1_0, &back);
+    assert_non_null(m);
+    assert_string_equal(m, "ListTasks");
+    ut_assert_json("list params back", back, in);
+    json_decref(back);
+    an_a2a_rest_req_release(&r);
+    json_decref(p);
+    /* '+' is a space; a key given twice keeps its last value; digits only
+     * make an integer */
+    m = an_a2a_rest_method("GET", "/tasks", "contextId=a+b&pageSize=x1&status=1&status=2", NULL,
+                           AN_A2A_V1_0, &back);
+    assert_string_equal(m, "ListTasks");
+    ut_assert_json("list params", back,
+                   "{\"contextId\":\"a b\",\"pageSize\":\"x1\",\"status\":\"2\"}");
+    json_decref(back);
+    m = an_a2a_rest_method("GET", "/tasks", NULL, NULL, AN_A2A_V1_0, &back);
+    assert_string_equal(m, "ListTasks");
+    ut_assert_json("no query", back, "{}");
+    json_decref(back);
+    static const char *const bad[] = {"contextId=%zz", "contextId=a%00b", "contextId=%4", "%=x"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        back = NULL;
+        assert_null(an_a2a_rest_method("GET", "/tasks", bad[i], NULL, AN_A2A_V1_0, &back));
+        assert_null(back);
+    }
+    /* 0.3 has no ListTasks route; GetTask takes only its integer historyLength */
+    assert_null(an_a2a_rest_method("GET", "/v1/tasks", NULL, NULL, AN_A2A_V0_3, &back));
+    m = an_a2a_rest_method("GET", "/tasks/t1", "xhistoryLength=4&contextId=c", NULL, AN_A2A_V1_0,
+                           &back);
+    assert_string_equal(m, "GetTask");
+    ut_assert_json("get params", back, "{\"id\":\"t1\"}");
+    json_decref(back);
 }
 
 static void test_server_side(void **state)
@@ -285,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_escape),      cmocka_unit_test(test_routes),
         cmocka_unit_test(test_server_side), cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_errors),      cmocka_unit_test(test_card_binding),
+        cmocka_unit_test(test_list_tasks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -125,11 +125,53 @@ static void test_answers(void **state)
     json_decref(in);
 }
 
+/* The push config methods: 0.3 params as 1.0's (set flat, get and delete
+ * {taskId, id}, list {taskId}), 1.0 answers back as 0.3's. */
+static void test_push(void **state)
+{
+    (void)state;
+    static const char *const rows[][2] = {
+        {"{\"method\":\"tasks/pushNotificationConfig/set\",\"params\":{\"taskId\":\"t\","
+         "\"pushNotificationConfig\":{\"id\":\"c\",\"url\":\"http://h\",\"token\":\"k\"}}}",
+         "{\"method\":\"CreateTaskPushNotificationConfig\",\"params\":{\"taskId\":\"t\","
+         "\"id\":\"c\",\"url\":\"http://h\",\"token\":\"k\"}}"},
+        {"{\"method\":\"tasks/pushNotificationConfig/get\",\"params\":{\"id\":\"t\","
+         "\"pushNotificationConfigId\":\"c\"}}",
+         "{\"method\":\"GetTaskPushNotificationConfig\",\"params\":{\"taskId\":\"t\","
+         "\"id\":\"c\"}}"},
+        {"{\"method\":\"tasks/pushNotificationConfig/delete\",\"params\":{\"id\":\"t\"}}",
+         "{\"method\":\"DeleteTaskPushNotificationConfig\",\"params\":{\"taskId\":\"t\","
+         "\"id\":\"t\"}}"},
+        {"{\"method\":\"tasks/pushNotificationConfig/list\",\"params\":{\"id\":\"t\"}}",
+         "{\"method\":\"ListTaskPushNotificationConfigs\",\"params\":{\"taskId\":\"t\"}}"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        json_t *in = ut_json_parse(rows[i][0]), *out = an_a2a_v1_request(in);
+        ut_assert_json(rows[i][0], out, rows[i][1]);
+        json_decref(out);
+        json_decref(in);
+    }
+    json_t *in = ut_json_parse("{\"taskId\":\"t\",\"id\":\"c\",\"url\":\"http://h\"}");
+    json_t *out = an_a2a_v1_result_in(in);
+    ut_assert_json("a config", out,
+                   "{\"taskId\":\"t\",\"pushNotificationConfig\":{\"id\":\"c\",\"url\":"
+                   "\"http://h\"}}");
+    json_decref(out);
+    json_decref(in);
+    in = ut_json_parse("{\"configs\":[{\"taskId\":\"t\",\"url\":\"http://h\"}]}");
+    out = an_a2a_v1_result_in(in);
+    ut_assert_json("a list", out,
+                   "[{\"taskId\":\"t\",\"pushNotificationConfig\":{\"url\":\"http://h\"}}]");
+    json_decref(out);
+    json_decref(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_request),
         cmocka_unit_test(test_answers),
+        cmocka_unit_test(test_push),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

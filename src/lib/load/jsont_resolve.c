@@ -1,7 +1,8 @@
 /*
  * .jsont pass 2: variables inside strings are resolved when a step runs
- * (captures from earlier steps are known only then). Pass 1 (text) and
- * pass 3 (validation into the model) are in jsont.c.
+ * (captures from earlier steps are known only then). Pass 1 (text) is in
+ * jsont_pass1.c, pass 3 (validation into the model) in jsont.c and the
+ * files it calls (jsont_int.h).
  */
 #include "load/jsont.h"
 

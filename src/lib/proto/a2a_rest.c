@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ananke/err.h"
 #include "core/buf.h"
 #include "core/json.h"
 #include "core/spec_names.h"
@@ -26,15 +27,15 @@ char *an_a2a_rest_escape(const char *s)
     return an_buf_detach(&b, NULL);
 }
 
-/* %XX decoded (a server's path segment); NULL when it decodes to a NUL or
- * is malformed. */
-static char *unescape(const char *s, size_t n)
+/* %XX decoded (a server's path segment; a query's part, where plus says
+ * '+' is a space); NULL when it decodes to a NUL or is malformed. */
+static char *unescape_as(const char *s, size_t n, bool plus)
 {
     struct an_buf b = AN_BUF_INIT;
     an_buf_puts(&b, "");
     for (size_t i = 0; i < n; i++) {
         if (s[i] != '%') {
-            an_buf_putc(&b, s[i]);
+            an_buf_putc(&b, plus && s[i] == '+' ? ' ' : s[i]);
             continue;
         }
         char h[3] = {0};
@@ -54,6 +55,96 @@ static char *unescape(const char *s, size_t n)
         i += 2;
     }
     return an_buf_detach(&b, NULL);
+}
+
+static char *unescape(const char *s, size_t n)
+{
+    return unescape_as(s, n, false);
+}
+
+/* ---- query parameters (ListTasks, GetTask's historyLength) ---- */
+
+/* A scalar as query text; NULL for an object, an array or null. */
+static char *scalar_text(const json_t *v)
+{
+    struct an_buf b = AN_BUF_INIT;
+    if (json_is_string(v))
+        an_buf_append(&b, json_string_value(v), json_string_length(v));
+    else if (json_is_integer(v))
+        an_buf_printf(&b, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        an_buf_printf(&b, "%.17g", json_real_value(v));
+    else if (json_is_boolean(v))
+        an_buf_puts(&b, json_is_true(v) ? "true" : "false");
+    else
+        return NULL;
+    an_buf_puts(&b, "");
+    return an_buf_detach(&b, NULL);
+}
+
+/* The scalar members of params appended to p as "?k=v&k=v", every key and
+ * value percent-encoded (a value cannot add a parameter, a fragment or a
+ * segment); an array of scalars repeats its key; objects and nulls are
+ * left out (a ListTasksRequest has none). A string holding a NUL is cut
+ * there. */
+static void query_put(struct an_buf *p, const json_t *params)
+{
+    const char *k;
+    json_t *v;
+    char sep = '?';
+    json_object_foreach((json_t *)params, k, v)
+    {
+        size_t n = json_is_array(v) ? json_array_size(v) : 1;
+        for (size_t i = 0; i < n; i++) {
+            char *s = scalar_text(json_is_array(v) ? json_array_get(v, i) : v);
+            if (!s)
+                continue;
+            char *ek = an_a2a_rest_escape(k), *ev = an_a2a_rest_escape(s);
+            an_buf_printf(p, "%c%s=%s", sep, ek, ev);
+            sep = '&';
+            free(ek);
+            free(ev);
+            free(s);
+        }
+    }
+}
+
+/* A decoded query value as JSON: pageSize and historyLength of digits an
+ * integer, includeArtifacts true|false a boolean, the rest a string (for
+ * the server to judge). */
+static json_t *query_value(const char *k, const char *v)
+{
+    if (!strcmp(k, "pageSize") || !strcmp(k, "historyLength")) {
+        size_t n = strspn(v, "0123456789");
+        if (n && n <= 9 && !v[n])
+            return json_integer(strtol(v, NULL, 10));
+    }
+    if (!strcmp(k, "includeArtifacts") && (!strcmp(v, "true") || !strcmp(v, "false")))
+        return json_boolean(!strcmp(v, "true"));
+    return json_string(v);
+}
+
+/* "k=v&k=v" (NULL: none) into params, each part percent-decoded ('+' a
+ * space); a key given twice keeps its last value. False when a part does
+ * not decode (malformed, or a NUL). */
+static bool query_get(const char *q, json_t *params)
+{
+    while (q && *q) {
+        size_t n = strcspn(q, "&");
+        const char *eq = memchr(q, '=', n);
+        size_t kn = eq ? (size_t)(eq - q) : n;
+        char *k = unescape_as(q, kn, true);
+        char *v = eq ? unescape_as(eq + 1, n - kn - 1, true) : an_xstrdup("");
+        bool ok = k && v;
+        if (ok && *k)
+            json_object_set_new(params, k, query_value(k, v));
+        free(k);
+        free(v);
+        if (!ok)
+            return false;
+        q += n + (q[n] == '&');
+    }
+    return true;
 }
 
 /* ---- 0.3 shapes: JSON-RPC <-> protobuf JSON ---- */
@@ -359,6 +450,7 @@ static const struct route routes[] = {
     {"tasks/pushNotificationConfig/get", "GET", "/pushNotificationConfigs/", NULL, false},
     {"tasks/pushNotificationConfig/delete", "DELETE", "/pushNotificationConfigs/", NULL, false},
     {"agent/getAuthenticatedExtendedCard", "GET", NULL, "/card", false},
+    {NULL, "GET", NULL, "/tasks", false}, /* 1.0 only: 0.3 has no tasks/list */
 };
 #define NROUTES (sizeof routes / sizeof *routes)
 /* 1.0 names of the same rows */
@@ -371,15 +463,19 @@ static const char *const names_10[NROUTES] = {"SendMessage",
                                               "ListTaskPushNotificationConfigs",
                                               "GetTaskPushNotificationConfig",
                                               "DeleteTaskPushNotificationConfig",
-                                              "GetExtendedAgentCard"};
+                                              "GetExtendedAgentCard",
+                                              "ListTasks"};
+#define ROUTE_LIST 10 /* ListTasks: its params are the query */
 
 static const struct route *route_of(const char *method, int version, size_t *at)
 {
-    for (size_t i = 0; method && i < NROUTES; i++)
-        if (!strcmp(method, version == AN_A2A_V0_3 ? routes[i].method : names_10[i])) {
+    for (size_t i = 0; method && i < NROUTES; i++) {
+        const char *name = version == AN_A2A_V0_3 ? routes[i].method : names_10[i];
+        if (name && !strcmp(method, name)) {
             *at = i;
             return &routes[i];
         }
+    }
     return NULL;
 }
 
@@ -396,15 +492,17 @@ bool an_a2a_rest_route(const char *method, const json_t *params, int version,
     if (r->path) {
         an_buf_puts(&p, !v03 && !strcmp(r->path, "/card") ? "/extendedAgentCard" : r->path);
     } else {
-        const char *tid = an_json_str(params, "id");
-        if (!tid)
+        /* 1.0's push config params name the task taskId, the config id */
+        bool push10 = !v03 && at >= 5 && at <= 8;
+        const char *tid = an_json_str(params, push10 ? "taskId" : "id");
+        if (!tid && !push10)
             tid = an_json_str(params, "taskId");
         char *e = an_a2a_rest_escape(tid ? tid : "");
         an_buf_printf(&p, "/tasks/%s%s", e, r->suffix);
         free(e);
         if (r->suffix[0] == '/' && r->suffix[strlen(r->suffix) - 1] == '/') {
             /* one config: its id, else the task's (the default config's) */
-            const char *cid = an_json_str(params, "pushNotificationConfigId");
+            const char *cid = an_json_str(params, push10 ? "id" : "pushNotificationConfigId");
             if (!cid)
                 cid = tid;
             e = an_a2a_rest_escape(cid ? cid : "");
@@ -415,6 +513,8 @@ bool an_a2a_rest_route(const char *method, const json_t *params, int version,
     const json_t *hl = json_object_get(params, "historyLength");
     if (at == 2 && json_is_integer(hl))
         an_buf_printf(&p, "?historyLength=%lld", (long long)json_integer_value(hl));
+    if (at == ROUTE_LIST && json_is_object(params))
+        query_put(&p, params);
     out->verb = r->verb;
     out->path = an_buf_detach(&p, NULL);
     out->stream = r->stream;
@@ -465,7 +565,7 @@ const char *an_a2a_rest_method(const char *verb, const char *path, const char *q
     const char *rest = NULL;
     for (size_t i = 0; i < NROUTES && at == NROUTES; i++) {
         const struct route *r = &routes[i];
-        if (strcmp(verb, r->verb) && !(i == 4 && !strcmp(verb, "POST")))
+        if ((v03 && !r->method) || (strcmp(verb, r->verb) && !(i == 4 && !strcmp(verb, "POST"))))
             continue;
         if (r->path) {
             const char *want = !v03 && i == 9 ? "/extendedAgentCard" : r->path;
@@ -498,17 +598,27 @@ const char *an_a2a_rest_method(const char *verb, const char *path, const char *q
         p = json_object();
     if (!p)
         p = json_object();
+    bool push10 = !v03 && at >= 5 && at <= 8; /* 1.0: {taskId, id: the config's} */
     if (tid)
-        json_object_set_new(p, at == 5 ? "taskId" : "id", json_string(tid));
+        json_object_set_new(p, at == 5 || push10 ? "taskId" : "id", json_string(tid));
     if (at == 5 && v03 && tid && !an_json_str(p, "taskId"))
         json_object_set_new(p, "taskId", json_string(tid));
     if (cid)
-        json_object_set_new(p, "pushNotificationConfigId", json_string(cid));
-    const char *hl = query ? strstr(query, "historyLength=") : NULL;
-    if (at == 2 && hl)
-        json_object_set_new(p, "historyLength", json_integer(strtol(hl + 14, NULL, 10)));
+        json_object_set_new(p, push10 ? "id" : "pushNotificationConfigId", json_string(cid));
+    json_t *q = json_object();
+    bool q_ok = (at != 2 && at != ROUTE_LIST) || query_get(query, q);
+    const json_t *hl = json_object_get(q, "historyLength");
+    if (at == 2 && json_is_integer(hl))
+        json_object_set(p, "historyLength", (json_t *)hl);
+    if (at == ROUTE_LIST)
+        json_object_update(p, q);
+    json_decref(q);
     free(tid);
     free(cid);
+    if (!q_ok) {
+        json_decref(p);
+        return NULL;
+    }
     *params = p;
     return v03 ? routes[at].method : names_10[at];
 }

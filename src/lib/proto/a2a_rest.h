@@ -8,9 +8,12 @@
  * (`POST /v1/message:send`, `GET /v1/tasks/{id}`, `POST
  * /v1/tasks/{id}:cancel`, `GET /v1/tasks/{id}:subscribe`, `POST|GET
  * /v1/tasks/{id}/pushNotificationConfigs[/{configId}]`), 1.0 at the root
- * (`POST /message:send`, ...). Every id put in a path is percent-encoded
- * (everything but A-Z a-z 0-9 - . _ ~), so an id cannot add a segment,
- * a query or a `:verb`.
+ * (`POST /message:send`, ...; and ListTasks, 1.0 only: `GET /tasks` with
+ * each of its params a query parameter, `?contextId=c&pageSize=2`, an
+ * array's elements its key repeated, objects left out). Every id put in a
+ * path, and every key and value put in a query, is percent-encoded
+ * (everything but A-Z a-z 0-9 - . _ ~), so it cannot add a segment, a
+ * query parameter, a fragment or a `:verb`.
  *
  * Bodies: 1.0 REST bodies are the JSON-RPC params and results themselves.
  * 0.3 REST bodies are the protobuf JSON of the 0.3 a2a.proto, as the SDKs
@@ -51,8 +54,11 @@ void an_a2a_rest_req_release(struct an_a2a_rest_req *r);
 
 /* The other way, for a server (ananke-mock): the JSON-RPC method and params
  * of a REST request (`path` without the query; `query` the text after '?'
- * or NULL). NULL when no route matches; else the method name (static) and
- * *params (the 0.3 shapes for AN_A2A_V0_3). */
+ * or NULL: ListTasks' params, GetTask's historyLength; percent-decoded,
+ * '+' a space, pageSize and historyLength of digits integers,
+ * includeArtifacts true|false a boolean, the rest strings). NULL when no
+ * route matches or the query does not decode (malformed, or a NUL); else
+ * the method name (static) and *params (the 0.3 shapes for AN_A2A_V0_3). */
 const char *an_a2a_rest_method(const char *verb, const char *path, const char *query,
                                const json_t *body, int version, json_t **params);
 

@@ -73,6 +73,41 @@ static void message_out(json_t *m)
     json_array_foreach(json_object_get(m, "parts"), i, p) if (json_is_object(p)) part_out(p);
 }
 
+/* 0.3 push config params in the 1.0 shape, in place (m: the 0.3 method):
+ * set's {taskId, pushNotificationConfig: {id, url, token, ...}} is the flat
+ * TaskPushNotificationConfig {taskId, id, url, token, ...}; get's and
+ * delete's {id, pushNotificationConfigId} are {taskId, id} (the config id
+ * the task's when none is named, as 0.3 reads it); list's {id} is
+ * {taskId}. */
+static void push_params_out(const char *m, json_t *params)
+{
+    if (!json_is_object(params) || strncmp(m, "tasks/pushNotificationConfig/", 29))
+        return;
+    if (!strcmp(m + 29, "set")) {
+        json_t *cfg = json_object_get(params, "pushNotificationConfig");
+        if (json_is_object(cfg)) {
+            json_incref(cfg);
+            json_object_del(params, "pushNotificationConfig");
+            json_object_update_missing(params, cfg);
+            json_decref(cfg);
+        }
+        return;
+    }
+    json_t *tid = json_object_get(params, "id");
+    if (!tid)
+        return;
+    json_incref(tid);
+    json_object_set(params, "taskId", tid);
+    if (!strcmp(m + 29, "list")) {
+        json_object_del(params, "id");
+    } else {
+        json_t *cid = json_object_get(params, "pushNotificationConfigId");
+        json_object_set(params, "id", cid ? cid : tid);
+        json_object_del(params, "pushNotificationConfigId");
+    }
+    json_decref(tid);
+}
+
 json_t *an_a2a_v1_request(const json_t *body)
 {
     const char *m = an_a2a_v1_method(an_json_str(body, "method"));
@@ -81,6 +116,7 @@ json_t *an_a2a_v1_request(const json_t *body)
     json_t *c = json_deep_copy(body);
     json_object_set_new(c, "method", json_string(m));
     json_t *params = json_object_get(c, "params");
+    push_params_out(an_json_str(body, "method"), params);
     message_out(json_object_get(params, "message"));
     json_t *cfg = json_object_get(params, "configuration");
     if (json_is_object(cfg)) {
@@ -94,8 +130,40 @@ json_t *an_a2a_v1_request(const json_t *body)
     return c;
 }
 
+/* Is c a 1.0 TaskPushNotificationConfig ({taskId, id, url, ...}: flat)? */
+static bool push_config_v1(const json_t *c)
+{
+    return json_is_object(c) && json_is_string(json_object_get(c, "url")) &&
+           !json_object_get(c, "pushNotificationConfig") && !json_object_get(c, "status");
+}
+
+/* A 1.0 TaskPushNotificationConfig as the 0.3 {taskId,
+ * pushNotificationConfig: {id, url, token, ...}}. New reference. */
+static json_t *push_config_in(const json_t *c)
+{
+    json_t *cfg = json_deep_copy(c), *o = json_object();
+    json_t *tid = json_object_get(cfg, "taskId");
+    if (tid)
+        json_object_set(o, "taskId", tid);
+    json_object_del(cfg, "taskId");
+    json_object_del(cfg, "tenant");
+    json_object_set_new(o, "pushNotificationConfig", cfg);
+    return o;
+}
+
 json_t *an_a2a_v1_result_in(const json_t *result)
 {
+    if (push_config_v1(result))
+        return push_config_in(result);
+    const json_t *configs = json_object_get(result, "configs");
+    if (json_is_array(configs) &&
+        (!json_array_size(configs) || push_config_v1(json_array_get(configs, 0)))) {
+        json_t *l = json_array();
+        size_t i;
+        const json_t *c;
+        json_array_foreach(configs, i, c) json_array_append_new(l, push_config_in(c));
+        return l;
+    }
     json_t *r = an_a2a_rest_result_in(result);
     const char *k = an_json_str(r, "kind");
     if (k && !strcmp(k, "status-update")) {

@@ -9,7 +9,11 @@
  * -> `GetTask`, `tasks/cancel` -> `CancelTask`, `tasks/resubscribe` ->
  * `SubscribeToTask`, `tasks/pushNotificationConfig/{set,get,list,delete}`
  * -> `{Create,Get,List,Delete}TaskPushNotificationConfig[s]`,
- * `agent/getAuthenticatedExtendedCard` -> `GetExtendedAgentCard`); a
+ * `agent/getAuthenticatedExtendedCard` -> `GetExtendedAgentCard`); the
+ * push config params are 1.0's (set's `pushNotificationConfig` flattened
+ * into `{taskId, id, url, ...}`, get's and delete's `{id,
+ * pushNotificationConfigId}` as `{taskId, id}`: the config id the task's
+ * when none is named; list's `{id}` as `{taskId}`); a
  * message loses `kind`, its role is `ROLE_USER`/`ROLE_AGENT`, its parts are
  * `{text}` | `{data}` | `{url, mediaType, filename}` | `{raw, mediaType,
  * filename}`; the configuration's `blocking: false` is `returnImmediately:
@@ -20,7 +24,8 @@
  * Answers: `{task}` | `{message}` | `{statusUpdate}` | `{artifactUpdate}`
  * (and a bare Task) become the 0.3 objects with `kind`, `TASK_STATE_*`
  * the lowercase states, `ROLE_*` the lowercase roles, parts with `kind`
- * (proto/a2a_rest.h reads them). 1.0 has no `final` on a status update:
+ * (proto/a2a_rest.h reads them); a flat push config becomes `{taskId,
+ * pushNotificationConfig}`, `{configs}` the array of those. 1.0 has no `final` on a status update:
  * the one with a terminal or interrupted state is marked `final: true`,
  * the others `final: false`, so the suite's stream rules (nothing after
  * the final update) read the same. Answers to a 1.0 request are left as

@@ -110,7 +110,8 @@ struct xfer {
 /* A REST answer (an SSE event's data, or a body with its HTTP status; 0
  * for an event) in the JSON-RPC shape the suite's expectations are
  * written against: {jsonrpc, id: the step's, result | error}. An event
- * that is an error body ({code, message}) is an error. New reference. */
+ * that is an error body ({code, message}) is an error; no body (body NULL:
+ * a 204) is an empty result. New reference. */
 static json_t *rest_envelope(const json_t *body, long status, const json_t *rid, bool v1)
 {
     json_t *env = json_pack("{s:s,s:O}", "jsonrpc", "2.0", "id", rid ? rid : json_null());
@@ -201,10 +202,11 @@ static json_t *sse_summary(const json_t *events, size_t not_json, const json_t *
 
 struct request {
     const char *url, *method, *body, *accept;
-    const json_t *headers; /* name -> value, or NULL */
-    const json_t *rid;     /* the JSON-RPC id sent, or NULL */
-    bool rest;             /* a REST request: its answer is read back as JSON-RPC */
-    bool v1_in;            /* a translated 1.0 request: its answer is read back as 0.3 */
+    const json_t *headers;  /* name -> value, or NULL */
+    const json_t *rid;      /* the JSON-RPC id sent, or NULL */
+    const char *rpc_method; /* the JSON-RPC method sent (REST: it stands for), or NULL */
+    bool rest;              /* a REST request: its answer is read back as JSON-RPC */
+    bool v1_in;             /* a translated 1.0 request: its answer is read back as 0.3 */
     int64_t window_ms;
 };
 
@@ -212,6 +214,18 @@ static void set_status(json_t *o, const char *status, const char *error)
 {
     json_object_set_new(o, "status", json_string(status));
     json_object_set_new(o, "error", error ? an_json_lossy(error, strlen(error)) : json_null());
+}
+
+/* A list of push configs answered {} (protobuf JSON leaves an empty
+ * `configs` out; a 204) is the empty list, in place of response.result. */
+static void empty_list(json_t *response, const char *method)
+{
+    json_t *res = json_object_get(response, "result");
+    if (method &&
+        (!strcmp(method, "tasks/pushNotificationConfig/list") ||
+         !strcmp(method, "ListTaskPushNotificationConfigs")) &&
+        json_is_object(res) && !json_object_size(res))
+        json_object_set_new(response, "result", json_array());
 }
 
 /* What came back, once the transfer ended with rc (herr says why). */
@@ -239,6 +253,12 @@ static json_t *outcome(struct xfer *x, const struct an_http_resp *resp, int rc,
             body = an_json_lossy(x->body.data, x->body.len < 512 ? x->body.len : 512);
         }
     }
+    if (!sse && !x->body.len && rq->rest && resp->status) {
+        json_decref(response); /* REST: an answer without a body (204) */
+        response = rest_envelope(NULL, (long)resp->status, rq->rid, rq->v1_in);
+    }
+    if (rq->rest || rq->v1_in) /* a 0.3 JSON-RPC answer is judged as it is */
+        empty_list(response, rq->rpc_method);
     if (sse)
         an_sse_finish(&x->sse);
     char *kinds = NULL;
@@ -520,6 +540,7 @@ static bool step_exchange(struct a2a_eng *e, const struct an_jsont_step *st)
                          .accept = accept ? accept : default_accept(js),
                          .headers = headers,
                          .rid = json_object_get(js, "id"),
+                         .rpc_method = an_json_str(js, "method"),
                          .rest = rest,
                          .v1_in = v1_in,
                          .window_ms = window(e->o, st->ms)};

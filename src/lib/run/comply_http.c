@@ -33,6 +33,8 @@ void an_comply_http_method(struct an_http_xfer *xf, const char *method)
 {
     if (!strcmp(method, "GET"))
         curl_easy_setopt(xf->easy, CURLOPT_HTTPGET, 1L);
-    else if (!strcmp(method, "DELETE"))
+    else if (!strcmp(method, "DELETE")) { /* no body, so no Content-Type */
+        curl_easy_setopt(xf->easy, CURLOPT_HTTPGET, 1L);
         curl_easy_setopt(xf->easy, CURLOPT_CUSTOMREQUEST, method);
+    }
 }
