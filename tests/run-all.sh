@@ -45,17 +45,15 @@ lanes() {
   echo "-- lanes ($*): $((SECONDS - t0)) s"
   echo
 }
-# Four lanes of about equal length (measured: each about two minutes on the
-# CI machine; the longest suite, comply-mcp, leads its own).
+# Four lanes of about equal length (measured: each about two minutes; the
+# longest suites, comply-mcp and comply-mcp-kit, lead their own).
 lane_mcp() {
   step comply-mcp env ANANKE_BUILD="$B" bash tests/comply/mcp.sh
   step comply env ANANKE_BUILD="$B" bash tests/comply/run.sh
-  step comply-agui env ANANKE_BUILD="$B" bash tests/comply/agui.sh
   step mock-acp env ANANKE_BUILD="$B" bash tests/mock/acp.sh
 }
 lane_kit_mocks() {
   step comply-mcp-kit env ANANKE_BUILD="$B" bash tests/comply/mcp-kit.sh
-  step comply-mcp-kit-next env ANANKE_BUILD="$B" bash tests/comply/mcp-kit-next.sh
   step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
   step mock env ANANKE_BUILD="$B" bash tests/mock/run.sh
   step mock-openai env ANANKE_BUILD="$B" bash tests/mock/openai.sh
@@ -65,6 +63,7 @@ lane_kit_mocks() {
 lane_a2a_tools() {
   step comply-a2a env ANANKE_BUILD="$B" bash tests/comply/a2a.sh
   step tools env ANANKE_BUILD="$B" bash tests/tools/run.sh
+  step comply-mcp-kit-next env ANANKE_BUILD="$B" bash tests/comply/mcp-kit-next.sh
   step comply-expected env ANANKE_BUILD="$B" bash tests/comply/expected.sh
   step comply-verdicts env ANANKE_BUILD="$B" bash tests/comply/verdicts.sh
   step docs bash tests/docs.sh
@@ -78,6 +77,7 @@ lane_sdks() {
   step otlp env ANANKE_BUILD="$B" bash tests/otlp/run.sh
   step action env ANANKE_BUILD="$B" bash tests/action/run.sh
   step examples env ANANKE_BUILD="$B" bash tests/examples.sh
+  step comply-agui env ANANKE_BUILD="$B" bash tests/comply/agui.sh
 }
 # Two more lanes: the attacks (their time bounds are generous: tens of
 # seconds for what takes a few) beside the HTTP clients' byte-level
