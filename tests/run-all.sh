@@ -79,12 +79,14 @@ lane_sdks() {
   step examples env ANANKE_BUILD="$B" bash tests/examples.sh
   step comply-agui env ANANKE_BUILD="$B" bash tests/comply/agui.sh
 }
-# Two more lanes: the attacks (their time bounds are generous: tens of
-# seconds for what takes a few) beside the HTTP clients' byte-level
+# Three more lanes: the two attack suites (their time bounds are generous:
+# tens of seconds for what takes a few) beside the HTTP clients' byte-level
 # exchanges and the watch loop, which mostly wait (clients: 44 s of wall
-# for 6 s of CPU).
-lane_guard() {
+# for 6 s of CPU); under the sanitizers hostile alone takes 80 s.
+lane_security() {
   step security env ANANKE_BUILD="$B" bash tests/security/run.sh
+}
+lane_hostile() {
   step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh
 }
 lane_clients_watch() {
@@ -100,7 +102,7 @@ step lint-self bash tests/lint/run.sh
 step unit ctest --test-dir "$B" --output-on-failure -j2
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 lanes lane_mcp lane_kit_mocks lane_a2a_tools lane_sdks
-lanes lane_guard lane_clients_watch
+lanes lane_security lane_hostile lane_clients_watch
 # only once, in the plain run: -O2 warnings do not depend on the sanitizers
 if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
   step release-build bash tests/release-build.sh
