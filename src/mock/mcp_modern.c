@@ -125,6 +125,46 @@ static json_int_t error_code(const json_t *reply)
     return json_integer_value(json_object_get(json_object_get(reply, "error"), "code"));
 }
 
+/* Each element of the list `key` in the result loses its `what`. */
+static void strip_each(json_t *r, const char *key, const char *what)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(r, key), i, e)
+    {
+        json_object_del(e, what);
+    }
+}
+
+/* The faults that break what 2026-07-28 keeps of 2025-11-25: an unknown
+ * method, tool or prompt answered as if known, a list's names left out. */
+static void break_reply(const struct mcp_server_opts *o, const json_t *body, const char *method,
+                        json_t **reply)
+{
+    json_t *r = json_object_get(*reply, "result");
+    json_int_t code = error_code(*reply);
+    json_t *fake = NULL;
+    if (o->fault == MCP_F_UNKNOWN_METHOD_ANSWERED && code == -32601 && !removed(method))
+        fake = json_object();
+    else if (o->fault == MCP_F_UNKNOWN_PROMPT_ANSWERED && code == -32602 &&
+             !strcmp(method, "prompts/get"))
+        fake = json_pack("{s:[]}", "messages");
+    if (fake) {
+        json_decref(*reply);
+        *reply = json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", json_object_get(body, "id"),
+                           "result", fake);
+        return;
+    }
+    const char *text = an_json_str(json_array_get(json_object_get(r, "content"), 0), "text");
+    if (o->fault == MCP_F_UNKNOWN_TOOL_ANSWERED && json_is_true(json_object_get(r, "isError")) &&
+        text && !strncmp(text, "unknown tool ", 13))
+        json_object_del(r, "isError");
+    else if (o->fault == MCP_F_RESOURCE_NO_NAME && !strcmp(method, "resources/list"))
+        strip_each(r, "resources", "name");
+    else if (o->fault == MCP_F_PROMPT_NO_NAME && !strcmp(method, "prompts/list"))
+        strip_each(r, "prompts", "name");
+}
+
 /* The answer of a request that passed the checks. */
 static enum MHD_Result answer(const struct mcp_server_opts *o, struct MHD_Connection *c,
                               const json_t *body, const char *method)
@@ -136,6 +176,8 @@ static enum MHD_Result answer(const struct mcp_server_opts *o, struct MHD_Connec
             json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", discover(o)), NULL, 0);
     json_t *notes = json_array(), *reply = NULL;
     mcp_server_answer(o, body, notes, &reply);
+    if (reply)
+        break_reply(o, body, method, &reply);
     enum MHD_Result rc;
     if (!reply) {
         rc = mock_http_send(c, MHD_HTTP_ACCEPTED, NULL, "", 0, NULL, 0);

@@ -108,7 +108,15 @@
     X(MCP_F_NO_CACHE_HINTS, "no-cache-hints",                                                      \
       "2026-07-28: lists and reads carry no ttlMs nor cacheScope")                                 \
     X(MCP_F_UNKNOWN_RESOURCE_EMPTY, "unknown-resource-empty",                                      \
-      "2026-07-28: an unknown resource is read as empty contents")
+      "2026-07-28: an unknown resource is read as empty contents")                            \
+    X(MCP_F_UNKNOWN_METHOD_ANSWERED, "unknown-method-answered",                                    \
+      "2026-07-28: a method nobody defines gets an empty result")                                  \
+    X(MCP_F_UNKNOWN_TOOL_ANSWERED, "unknown-tool-answered",                                        \
+      "2026-07-28: a call of an unknown tool gets a plain text result")                            \
+    X(MCP_F_UNKNOWN_PROMPT_ANSWERED, "unknown-prompt-answered",                                    \
+      "2026-07-28: prompts/get of an unknown prompt gets empty messages")                          \
+    X(MCP_F_RESOURCE_NO_NAME, "resource-no-name", "2026-07-28: resources/list's resources lack name") \
+    X(MCP_F_PROMPT_NO_NAME, "prompt-no-name", "2026-07-28: prompts/list's prompts lack name")
 
 enum mcp_fault {
     MCP_F_NONE = 0,

@@ -55,6 +55,11 @@ declare -A MODERN_FAULTS=(
     [no-result-type]=required.modern.tools.list
     [no-cache-hints]=required.modern.caching
     [unknown-resource-empty]=required.modern.resource-not-found
+    [unknown-method-answered]=required.modern.error.method-not-found
+    [unknown-tool-answered]=required.modern.tools.call.unknown-tool
+    [unknown-prompt-answered]=required.modern.error.invalid-params
+    [resource-no-name]=required.modern.resources.list
+    [prompt-no-name]=required.modern.prompts.list
 )
 
 # the mock's --help lists exactly these faults

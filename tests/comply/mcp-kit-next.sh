@@ -19,7 +19,9 @@
 # FAILURE <=> ananke fail, or na where the server speaks no 2026-07-28 (the
 # kit has no NA). Known disagreements go in DISAGREE with why (stale
 # otherwise). The agreement table is printed (docs/comply.md "The official
-# MCP kit and 2026-07-28"). About 15 s.
+# MCP kit and 2026-07-28"). The scenarios 2026-07-28 keeps of 2025-11-25
+# (KEPT: tool calls, resources, prompts, completion, progress) pair with
+# the *.modern.* test of the same feature, check for check. About 65 s.
 #
 #   ANANKE_BUILD=build tests/comply/mcp-kit-next.sh
 set -u
@@ -54,7 +56,29 @@ declare -A PAIRS=(
     ["tools-list|."]=required.modern.tools.list
     ["caching|."]=required.modern.caching
     ["sep-2164-resource-not-found|^sep-2164-no-empty-contents$"]=required.modern.resource-not-found
+    # what 2026-07-28 keeps of 2025-11-25: the same scenario, each check of it
+    ["tools-call-simple-text|."]=optional.modern.tools.call.simple-text
+    ["tools-call-image|."]=optional.modern.tools.call.image
+    ["tools-call-audio|."]=optional.modern.tools.call.audio
+    ["tools-call-embedded-resource|."]=optional.modern.tools.call.embedded-resource
+    ["tools-call-mixed-content|."]=optional.modern.tools.call.mixed-content
+    ["tools-call-error|."]=optional.modern.tools.call.error
+    ["tools-call-with-progress|."]=optional.modern.tools.call.progress
+    ["completion-complete|."]=optional.modern.completion.complete
+    ["resources-list|."]=required.modern.resources.list
+    ["resources-read-text|."]=optional.modern.resources.read-text
+    ["resources-read-binary|."]=optional.modern.resources.read-binary
+    ["resources-templates-read|."]=optional.modern.resources.templates-read
+    ["prompts-list|."]=required.modern.prompts.list
+    ["prompts-get-simple|."]=optional.modern.prompts.get-simple
+    ["prompts-get-with-args|."]=optional.modern.prompts.get-with-args
+    ["prompts-get-embedded-resource|."]=optional.modern.prompts.get-embedded-resource
+    ["prompts-get-with-image|."]=optional.modern.prompts.get-with-image
 )
+# the scenarios of the pairs above that keep 2025-11-25's features
+KEPT="tools-call-simple-text tools-call-image tools-call-audio tools-call-embedded-resource tools-call-mixed-content
+    tools-call-error tools-call-with-progress completion-complete resources-list resources-read-text resources-read-binary
+    resources-templates-read prompts-list prompts-get-simple prompts-get-with-args prompts-get-embedded-resource prompts-get-with-image"
 # ananke-mock mcp --fault NAME -> the kit scenario whose checks it breaks
 declare -A FAULT_SCENARIO=(
     [discover-no-versions]=server-stateless
@@ -66,6 +90,23 @@ declare -A FAULT_SCENARIO=(
     [no-result-type]=tools-list
     [no-cache-hints]=caching
     [unknown-resource-empty]=sep-2164-resource-not-found
+    [text-empty]=tools-call-simple-text
+    [image-no-mime]=tools-call-image
+    [audio-no-data]=tools-call-audio
+    [embedded-no-resource]=tools-call-embedded-resource
+    [mixed-text-only]=tools-call-mixed-content
+    [error-not-flagged]=tools-call-error
+    [no-progress]=tools-call-with-progress
+    [completion-no-values]=completion-complete
+    [text-no-mime]=resources-read-text
+    [binary-as-text]=resources-read-binary
+    [template-literal]=resources-templates-read
+    [prompt-no-role]=prompts-get-simple
+    [prompt-args-ignored]=prompts-get-with-args
+    [prompt-no-resource]=prompts-get-embedded-resource
+    [prompt-no-image]=prompts-get-with-image
+    [resource-no-name]=resources-list
+    [prompt-no-name]=prompts-list
 )
 # SERVER/PAIR -> why the verdicts differ, for a disagreement that is understood
 declare -A DISAGREE=(
@@ -138,7 +179,8 @@ port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{
 PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/ev.out" 2>"$TMP/ev.log" &
 pids+=($!)
 for _ in $(seq 100); do grep -q 'listening on port' "$TMP/ev.log" && break; sleep 0.1; done
-compare everything "http://127.0.0.1:$port/mcp" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found
+# shellcheck disable=SC2086 # KEPT is a list of scenarios
+compare everything "http://127.0.0.1:$port/mcp" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found $KEPT
 
 mock() { # NAME ARGS...
     local name=$1
@@ -151,9 +193,11 @@ mock() { # NAME ARGS...
     url="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/$name.port")/mcp"
 }
 mock mock
-compare mock "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found
-# the faults of the mock the kit's 2026-07-28 scenarios see (every one of
-# tests/comply/mcp-faults.sh's MODERN_FAULTS, and origin-ignored)
+# shellcheck disable=SC2086 # KEPT is a list of scenarios
+compare mock "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found $KEPT
+# the faults of the mock the kit's 2026-07-28 scenarios see (those of
+# tests/comply/mcp-faults.sh's MODERN_FAULTS a kit scenario checks,
+# origin-ignored, and mcp-modern-reuse.sh's faults of the kept features)
 for f in $(printf '%s\n' "${!FAULT_SCENARIO[@]}" | sort); do
     mock "fault-$f" --fault "$f"
     # shellcheck disable=SC2086 # a fault may break the checks of two scenarios

@@ -237,7 +237,7 @@ done >"$TMP/tests.jsonl"
     echo '| ID | level | requirement | tests |'
     echo '|---|---|---|---|'
     jq -s -r --slurpfile tests "$TMP/tests.jsonl" '.[0].requirements[] | . as $r
-        | [$tests[] | select(.requirements | index($r.id)) | "`\(.file)`"] as $by
+        | [$tests[] | select((.requirements | index($r.id)) and ((.revisions // ["2025-11-25"]) | index("2025-11-25"))) | "`\(.file)`"] as $by
         | "| [\($r.id)](\($r.section)) | \($r.level) | \($r.title) | \(if ($by | length) > 0 then ($by | join(", ")) else "not tested" end) |"' "$SET"
 } >"$TMP/table.md"
 doc=docs/comply.md
