@@ -49,7 +49,7 @@ lanes() {
 # longest suites, comply-mcp and comply-mcp-kit, lead their own).
 lane_mcp() {
   step comply-mcp env ANANKE_BUILD="$B" bash tests/comply/mcp.sh
-  step comply env ANANKE_BUILD="$B" bash tests/comply/run.sh
+  step comply-mcp-kit-next env ANANKE_BUILD="$B" bash tests/comply/mcp-kit-next.sh
   step mock-acp env ANANKE_BUILD="$B" bash tests/mock/acp.sh
 }
 lane_kit_mocks() {
@@ -63,7 +63,7 @@ lane_kit_mocks() {
 lane_a2a_tools() {
   step comply-a2a env ANANKE_BUILD="$B" bash tests/comply/a2a.sh
   step tools env ANANKE_BUILD="$B" bash tests/tools/run.sh
-  step comply-mcp-kit-next env ANANKE_BUILD="$B" bash tests/comply/mcp-kit-next.sh
+  step comply env ANANKE_BUILD="$B" bash tests/comply/run.sh
   step comply-expected env ANANKE_BUILD="$B" bash tests/comply/expected.sh
   step comply-verdicts env ANANKE_BUILD="$B" bash tests/comply/verdicts.sh
   step docs bash tests/docs.sh
