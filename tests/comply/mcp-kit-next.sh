@@ -29,6 +29,8 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$HERE/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=mcp-kit-lib.sh
+. "$HERE/mcp-kit-lib.sh"
 ANANKE=$tests_build/ananke MOCK=$tests_build/ananke-mock
 TMP=$(mktemp -d)
 pids=()
@@ -175,31 +177,18 @@ agreed=0 differed=0
 t0=$SECONDS
 
 # server-everything over Streamable HTTP, on a free port
-port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/ev.out" 2>"$TMP/ev.log" &
-pids+=($!)
-for _ in $(seq 100); do grep -q 'listening on port' "$TMP/ev.log" && break; sleep 0.1; done
+kit_everything_http
 # shellcheck disable=SC2086 # KEPT is a list of scenarios
-compare everything "http://127.0.0.1:$port/mcp" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found $KEPT
+compare everything "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found $KEPT
 
-mock() { # NAME ARGS...
-    local name=$1
-    shift
-    spawn_server "$TMP/$name.port" 0.1 "$TMP/$name.out" "$TMP/$name.srv" \
-        "$MOCK" mcp --http "$@" --port-file "$TMP/$name.port"
-    local started=$?
-    pids+=("$spawned_pid")
-    [ "$started" -eq 0 ] || broken "ananke-mock mcp --http did not start: $(head -c 300 "$TMP/$name.srv")"
-    url="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/$name.port")/mcp"
-}
-mock mock
+kit_mock mock
 # shellcheck disable=SC2086 # KEPT is a list of scenarios
 compare mock "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found $KEPT
 # the faults of the mock the kit's 2026-07-28 scenarios see (those of
 # tests/comply/mcp-faults.sh's MODERN_FAULTS a kit scenario checks,
 # origin-ignored, and mcp-modern-reuse.sh's faults of the kept features)
 for f in $(printf '%s\n' "${!FAULT_SCENARIO[@]}" | sort); do
-    mock "fault-$f" --fault "$f"
+    kit_mock "fault-$f" --fault "$f"
     # shellcheck disable=SC2086 # a fault may break the checks of two scenarios
     compare "fault-$f" "$url" ${FAULT_SCENARIO[$f]}
     stop_pids "${pids[-1]}"

@@ -23,6 +23,8 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$HERE/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=mcp-kit-lib.sh
+. "$HERE/mcp-kit-lib.sh"
 ANANKE=$tests_build/ananke MOCK=$tests_build/ananke-mock
 TMP=$(mktemp -d)
 pids=()
@@ -158,30 +160,17 @@ compare() {
 agreed=0 differed=0
 
 # server-everything over Streamable HTTP, on a free port
-port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/ev.out" 2>"$TMP/ev.log" &
-pids+=($!)
-for _ in $(seq 100); do grep -q 'listening on port' "$TMP/ev.log" && break; sleep 0.1; done
-compare everything "http://127.0.0.1:$port/mcp"
+kit_everything_http
+compare everything "$url"
 
 # ananke-mock mcp --http, then with the version fault
-mock() { # NAME ARGS...
-    local name=$1
-    shift
-    spawn_server "$TMP/$name.port" 0.1 "$TMP/$name.out" "$TMP/$name.err" \
-        "$MOCK" mcp --http "$@" --port-file "$TMP/$name.port"
-    local started=$?
-    pids+=("$spawned_pid")
-    [ "$started" -eq 0 ] || broken "ananke-mock mcp --http did not start: $(head -c 300 "$TMP/$name.err")"
-    url="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/$name.port")/mcp"
-}
-mock mock
+kit_mock mock
 compare mock "$url"
-mock version-fault --version 1999-01-01
+kit_mock version-fault --version 1999-01-01
 compare version-fault "$url" logging-set-level ping prompts-list resources-list server-initialize tools-list
 # each fault of the mock against the one scenario whose rule it breaks
 for f in $(printf '%s\n' "${!FAULT_SCENARIO[@]}" | sort); do
-    mock "fault-$f" --fault "$f"
+    kit_mock "fault-$f" --fault "$f"
     compare "fault-$f" "$url" "${FAULT_SCENARIO[$f]}"
     stop_pids "${pids[-1]}"
 done

@@ -1,0 +1,30 @@
+# shellcheck shell=bash
+# What the two official-kit comparisons (mcp-kit.sh, 2025-11-25, and
+# mcp-kit-next.sh, 2026-07-28) share; sourced after tests/lib.sh, with TMP,
+# MOCK, EVERYTHING and the array `pids` (stopped at exit) set.
+#
+#   kit_everything_http   server-everything over Streamable HTTP on a free
+#                         port; sets `url` to its endpoint
+#   kit_mock NAME ARGS... ananke-mock mcp --http ARGS; sets `url`
+
+kit_everything_http() {
+    local port
+    port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+    PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/ev.out" 2>"$TMP/ev.log" &
+    pids+=($!)
+    for _ in $(seq 100); do grep -q 'listening on port' "$TMP/ev.log" && break; sleep 0.1; done
+    # shellcheck disable=SC2034 # read by the caller
+    url="http://127.0.0.1:$port/mcp"
+}
+
+kit_mock() { # NAME ARGS...
+    local name=$1
+    shift
+    spawn_server "$TMP/$name.port" 0.1 "$TMP/$name.out" "$TMP/$name.srv" \
+        "$MOCK" mcp --http "$@" --port-file "$TMP/$name.port"
+    local started=$?
+    pids+=("$spawned_pid")
+    [ "$started" -eq 0 ] || broken "ananke-mock mcp --http did not start: $(head -c 300 "$TMP/$name.srv")"
+    # shellcheck disable=SC2034 # read by the caller
+    url="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/$name.port")/mcp"
+}
