@@ -12,6 +12,7 @@
 #include "core/buf.h"
 #include "core/hex.h"
 #include "core/json_int.h"
+#include "core/utf8.h"
 
 /* ---- a fast path for an_json_parse ----
  * jansson's lexer reads through a get/unget stream a byte at a time; most
@@ -66,53 +67,46 @@ static bool fast_string(struct fastp *p, const char **out, size_t *len)
     return true;
 }
 
-/* Offset of the first byte of s[0..n) a string scanner must look at: '"',
- * '\\', a control byte or a non-ASCII byte; n when there is none. Sixteen
- * bytes at a time where SSE2 is there (every x86-64), else eight. */
-static inline size_t plain_run(const unsigned char *s, size_t n)
+/* Offset of the first byte of s[0..n) a string scanner must stop at: '"',
+ * '\\' or a control byte; n when there is none. Bytes of 0x80 and above
+ * are passed over (the caller validates the string's UTF-8 once, at its
+ * end), and *high is set when one may have been among those passed (it may
+ * also be set for a byte after the stop: harmless, a needless check).
+ * Sixteen bytes at a time where SSE2 is there (every x86-64). */
+static inline size_t plain_run(const unsigned char *s, size_t n, bool *high)
 {
     size_t i = 0;
 #ifdef __SSE2__
-    const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), sp = _mm_set1_epi8(0x20);
+    const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), c1f = _mm_set1_epi8(0x1F);
+    unsigned hi = 0;
     for (; n - i >= 16; i += 16) {
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        /* signed: bytes of 0x80 and above count as below 0x20 */
-        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, bs)),
-                                   _mm_cmplt_epi8(x, sp));
+        /* unsigned x <= 0x1F: min(x, 0x1F) == x */
+        __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x);
+        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, bs)), ctl);
         unsigned m = (unsigned)_mm_movemask_epi8(bad);
-        if (m)
+        hi |= (unsigned)_mm_movemask_epi8(x);
+        if (m) {
+            *high |= hi != 0;
             return i + (size_t)__builtin_ctz(m);
+        }
     }
+    /* the last bytes: the sixteen that end at n (a string's closing quote
+     * is nearly always among them); those before i flag nothing */
+    if (n >= 16 && i < n) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
+        __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x);
+        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, bs)), ctl);
+        unsigned m = (unsigned)_mm_movemask_epi8(bad);
+        *high |= (hi | (unsigned)_mm_movemask_epi8(x)) != 0;
+        return m ? n - 16 + (size_t)__builtin_ctz(m) : n;
+    }
+    *high |= hi != 0;
 #endif
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* The lowest flagged byte is exact: a borrow only runs upwards from a
-     * byte that is flagged itself. */
-    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
-    for (; n - i >= 8; i += 8) {
-        uint64_t w, qq, bb;
-        memcpy(&w, s + i, 8);
-        qq = w ^ (ones * '"');
-        bb = w ^ (ones * '\\');
-        uint64_t bad = (((qq - ones) & ~qq) | ((bb - ones) & ~bb) | ((w - ones * 0x20) & ~w) | w) &
-                       high;
-        if (bad)
-            return i + (size_t)__builtin_ctzll(bad) / 8;
-    }
-    /* the last bytes: the eight that end at n (a string's closing quote is
-     * nearly always among them); those before i were found plain above, so
-     * they flag nothing, and no borrow runs out of them */
-    if (n >= 8 && i < n) {
-        uint64_t w, qq, bb;
-        memcpy(&w, s + n - 8, 8);
-        qq = w ^ (ones * '"');
-        bb = w ^ (ones * '\\');
-        uint64_t bad = (((qq - ones) & ~qq) | ((bb - ones) & ~bb) | ((w - ones * 0x20) & ~w) | w) &
-                       high;
-        return bad ? n - 8 + (size_t)__builtin_ctzll(bad) / 8 : n;
-    }
-#endif
-    while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
+    while (i < n && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\') {
+        *high |= s[i] >= 0x80;
         i++;
+    }
     return i;
 }
 
@@ -180,13 +174,18 @@ bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, cons
 {
     const unsigned char *start = (const unsigned char *)str;
     const unsigned char *s = start + 1, *end = start + n, *run = s;
-    bool esc = false;
+    bool esc = false, high = false;
     while (s < end) {
-        s += plain_run(s, (size_t)(end - s));
+        s += plain_run(s, (size_t)(end - s), &high);
         if (s == end)
             break;
         unsigned char c = *s;
         if (c == '"') {
+            /* escapes are ASCII: the raw span is valid UTF-8 exactly when
+             * the text it stands for is */
+            size_t span = (size_t)(s - start - 1), avail = (size_t)(end - start - 1);
+            if (high && !an_utf8_valid_in(start + 1, span, avail))
+                return false;
             if (esc && !scratch) {
                 *out = NULL;
                 *len = 0;
@@ -204,18 +203,6 @@ bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, cons
         }
         if (c < 0x20)
             return false;
-        if (c >= 0x80) {
-            /* two-byte sequences (accents) inline, the rest by utf8_seq */
-            if (c >= 0xC2 && c < 0xE0 && end - s >= 2 && (s[1] & 0xC0) == 0x80) {
-                s += 2;
-                continue;
-            }
-            size_t k = an_json_utf8_seq(s, (size_t)(end - s));
-            if (!k)
-                return false;
-            s += k;
-            continue;
-        }
         /* an escape */
         if (!esc && scratch)
             an_buf_reset(scratch);
