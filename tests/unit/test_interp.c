@@ -31,6 +31,11 @@ static void test_table(void **state)
         {"$${CART_ID}", "${CART_ID}"},
         {"cost: $5", "cost: $5"},
         {"a $ {b}", "a $ {b}"},
+        /* literal runs end at each '$': at its end, doubled, before a ref */
+        {"$", "$"},
+        {"ends in $", "ends in $"},
+        {"$$$${CART_ID}$", "$$${CART_ID}$"},
+        {"x$y${CART_ID}z$", "x$yc43z$"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         struct an_err err = AN_ERR_INIT;

@@ -104,9 +104,12 @@ static int walk(const char *src, const struct an_loc *loc, const struct an_vars 
             continue;
         }
         if (p[0] != '$' || p[1] != '{') {
+            /* the literal text up to the next '$' (after this one), at once */
+            const char *next = strchr(p + 1, '$');
+            size_t n = next ? (size_t)(next - p) : strlen(p);
             if (out)
-                an_buf_putc(out, *p);
-            p++;
+                an_buf_add(out, p, n);
+            p += n;
             continue;
         }
         const char *start = p + 2;

@@ -23,9 +23,10 @@ static struct an_turn_rec *rec(struct an_agui_dec *d)
 }
 
 /* an_buf_append without the call while there is room (a delta is small);
- * when there is none, room for four times what it holds, 1 KiB at least (a
- * message's text grows by many small pieces: fewer copies than doubling
- * from 64 bytes) */
+ * when there is none, room for four times what it holds, 256 bytes at
+ * least (a message's text grows by many small pieces: fewer copies than
+ * doubling from 64 bytes; and a first request under glibc's 1 KiB "large"
+ * size, which would make malloc consolidate its fast bins each time) */
 static inline void put(struct an_buf *b, const char *p, size_t n)
 {
     if (b->len + n < b->cap && !b->cap_max) {
@@ -35,7 +36,7 @@ static inline void put(struct an_buf *b, const char *p, size_t n)
         return;
     }
     if (!b->cap_max)
-        an_buf_reserve(b, (b->len > 256 ? 3 * b->len : 1024) + n);
+        an_buf_reserve(b, (b->len > 64 ? 3 * b->len : 256) + n);
     an_buf_append(b, p, n);
 }
 

@@ -196,7 +196,11 @@ static void checks_done(struct an_job *j)
     bool test_level = c->test_level;
     an_assert_release(&c->blk);
     free(c->joined);
-    free(c);
+    struct an_job_checks **spare = j->env->spare_checks;
+    if (spare && !*spare)
+        *spare = c;
+    else
+        free(c);
     if (test_level) {
         if (nf > 0)
             j->res.status = AN_STATUS_FAIL;
@@ -214,7 +218,13 @@ static void judge(struct an_job *j, struct an_assert *blk, struct an_scope scope
 {
     /* zeroed but for the error's text buffers (KiBs, written by an_fail
      * before anything reads them): this runs for every scope */
-    struct an_job_checks *c = an_xmalloc(sizeof *c);
+    struct an_job_checks **spare = j->env->spare_checks, *c;
+    if (spare && *spare) {
+        c = *spare;
+        *spare = NULL;
+    } else {
+        c = an_xmalloc(sizeof *c);
+    }
     memset(c, 0, offsetof(struct an_job_checks, err));
     c->err.code = AN_OK;
     c->err.line = c->err.col = 0;

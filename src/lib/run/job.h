@@ -87,6 +87,11 @@ struct an_job_env {
     /* The project's paths, the loop's own (core/result_paths.h): each
      * result's paths made relative with it. NULL: resolved per result. */
     struct an_project_paths *paths;
+    /* The loop's one spare checks record (only the loop's thread touches
+     * it): a scope's judging takes it rather than malloc its KiBs (a size
+     * that makes glibc consolidate its fast bins each time), and gives it
+     * back. NULL: each scope allocates its own. */
+    struct an_job_checks **spare_checks;
 };
 
 struct an_job {

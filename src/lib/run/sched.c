@@ -573,6 +573,7 @@ static int loop_init(struct loop *l, struct sched *s, json_t *helper_params, str
     l->env.short_secret = short_secret;
     l->env.short_ud = s;
     l->env.paths = an_project_paths_new(s->suite->config.dir);
+    l->env.spare_checks = &l->spare_checks;
     return AN_OK;
 }
 
@@ -660,6 +661,7 @@ int an_run_suite(const struct an_suite *suite, const struct an_run_opts *opts,
         free(loops[i].extra);
         free(loops[i].pfds);
         an_project_paths_free(loops[i].env.paths);
+        free(loops[i].spare_checks);
         if (loops[i].multi.handle)
             curl_multi_cleanup(loops[i].multi.handle);
         for (int k = 0; k < 2; k++)

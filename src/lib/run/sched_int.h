@@ -92,6 +92,7 @@ struct loop {
     struct sched *s;
     struct an_job_env env;
     struct an_job_multi multi; /* env.multi; its handle NULL until a transfer */
+    struct an_job_checks *spare_checks; /* env.spare_checks: NULL or one to reuse */
     int wake[2];               /* the pipe env.wake_fd writes to; -1: none */
     unsigned parallel;
     struct an_job **act; /* the runs in flight (active of them) */
