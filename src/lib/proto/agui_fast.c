@@ -177,6 +177,11 @@ static bool delta_scan(const char *data, size_t len, const char *known, size_t k
         /* only the delta may have needed unescaping */
         if (val != &delta && (*val < data || *val >= e))
             return false;
+        /* another type of event: given up at once, not after all its
+         * members (every event is offered here first) */
+        if (val == &type && !(type_len == 20 && !memcmp(type, "TEXT_MESSAGE_CONTENT", 20)) &&
+            !(type_len == 14 && !memcmp(type, "TOOL_CALL_ARGS", 14)))
+            return false;
         int more = next_member(&s, e, used);
         if (more < 0)
             return false;
