@@ -85,6 +85,7 @@ static void same_both_ways(const char *const (*streams)[MAXEV], size_t n, size_t
 #define TC(rest) "{\"type\":\"TEXT_MESSAGE_CONTENT\"," rest "}"
 #define CA(rest) "{\"type\":\"TOOL_CALL_ARGS\"," rest "}"
 #define EV(rest) "{" rest "}"
+#define TR(rest) "{\"type\":\"TOOL_CALL_RESULT\"," rest "}"
 
 /* TEXT_MESSAGE_CONTENT and TOOL_CALL_ARGS */
 static void test_fast_deltas_same_as_general(void **state)
@@ -311,7 +312,7 @@ static void test_fast_strings_same_as_general(void **state)
         "01234567\\",
         "0123456789abcde\xf0\x9f\x98",
     };
-    char ev[7][512];
+    char ev[9][512];
     for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
         const char *b = bodies[i];
         snprintf(ev[0], sizeof ev[0], TC("\"messageId\":\"m\",\"delta\":\"%s\""), b);
@@ -324,14 +325,85 @@ static void test_fast_strings_same_as_general(void **state)
                  b, b);
         snprintf(ev[5], sizeof ev[5], TC("\"messageId\":\"%s\",\"delta\":\"x\""), b);
         snprintf(ev[6], sizeof ev[6], CA("\"toolCallId\":\"%s\",\"delta\":\"x\""), b);
+        snprintf(ev[7], sizeof ev[7],
+                 TR("\"messageId\":\"r\",\"toolCallId\":\"c\",\"content\":\"%s\""), b);
+        snprintf(ev[8], sizeof ev[8],
+                 TR("\"messageId\":\"%s\",\"toolCallId\":\"%s\",\"content\":\"x\""), b, b);
         const char *const streams[][MAXEV] = {
             {RS, TS("m"), ev[0], TE("m"), CS("c"), ev[1], CE("c"), RF, NULL},
             {RS, ev[2], ev[3], ev[4], RF, NULL},
             {RS, TS("m"), TC("\"messageId\":\"m\",\"delta\":\"x\""), ev[5], TE("m"), CS("c"),
              CA("\"toolCallId\":\"c\",\"delta\":\"x\""), ev[6], CE("c"), RF, NULL},
+            {RS, CS("c"), CE("c"), ev[7], ev[8], RF, NULL},
         };
         same_both_ways(streams, sizeof streams / sizeof streams[0], 0);
     }
+}
+
+/* TOOL_CALL_RESULT: plain ones, and each thing that sends one to the
+ * general path or makes the decoder warn */
+static void test_fast_results_same_as_general(void **state)
+{
+    (void)state;
+    static char big[1400];
+    memset(big, 'x', sizeof big - 1);
+    char longer[1600];
+    snprintf(longer, sizeof longer,
+             TR("\"messageId\":\"r\",\"toolCallId\":\"c\",\"content\":\"%s\""), big);
+    const char *const streams[][MAXEV] = {
+        /* JSON content, role and error, after the call's END and before it */
+        {RS, TS("m"), TE("m"), CS("c"), CA("\"toolCallId\":\"c\",\"delta\":\"{}\""), CE("c"),
+         TR("\"messageId\":\"r\",\"toolCallId\":\"c\",\"content\":\"{\\\"ok\\\":true}\""), CS("d"),
+         TR("\"messageId\":\"r2\",\"toolCallId\":\"d\",\"content\":\"plain text\","
+            "\"role\":\"tool\",\"error\":\"boom\""),
+         CE("d"), RF, NULL},
+        /* a second result for a call (the same tool message id again); an
+         * unknown call (a message id naming a text message is left out: the
+         * new id either path makes is random) */
+        {RS, TS("m"), TE("m"), CS("c"), CE("c"),
+         TR("\"messageId\":\"r\",\"toolCallId\":\"c\",\"content\":\"1\""),
+         TR("\"messageId\":\"r\",\"toolCallId\":\"c\",\"content\":\"2\""),
+         TR("\"messageId\":\"r3\",\"toolCallId\":\"nope\",\"content\":\"3\""), RF, NULL},
+        /* what the general path judges: another role, content parts, a
+         * number, an extra key, a timestamp, before the run,
+         * after it, inside a chunk stream, longer than the fast path holds (no
+         * messageId is left out: the id either path makes is random) */
+        {TR("\"messageId\":\"r0\",\"toolCallId\":\"c\",\"content\":\"early\""), RS, CS("c"),
+         CE("c"),
+         TR("\"messageId\":\"r1\",\"toolCallId\":\"c\",\"content\":\"a\",\"role\":\"assistant\""),
+         TR("\"messageId\":\"r2\",\"toolCallId\":\"c\",\"content\":[{\"type\":\"text\","
+            "\"text\":\"b\"}]"),
+         TR("\"messageId\":\"r3\",\"toolCallId\":\"c\",\"content\":5"),
+         TR("\"messageId\":\"r4\",\"toolCallId\":\"c\",\"content\":\"d\",\"extra\":\"e\""),
+         TR("\"messageId\":\"r5\",\"toolCallId\":\"c\",\"content\":\"f\",\"timestamp\":1"),
+         "{\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"k\",\"delta\":\"a\"}",
+         TR("\"messageId\":\"r6\",\"toolCallId\":\"c\",\"content\":\"g\""), longer, RF,
+         TR("\"messageId\":\"r7\",\"toolCallId\":\"c\",\"content\":\"late\""), NULL},
+    };
+    same_both_ways(streams, sizeof streams / sizeof streams[0], 0);
+
+    /* and a plain one is the fast path's, not handed on */
+    struct an_agui_conv conv;
+    struct an_transcript t;
+    an_agui_conv_init(&conv, "thread-1", NULL, NULL);
+    an_transcript_init(&t);
+    an_transcript_add_turn(&t, "agui:connect");
+    struct an_agui_dec *d;
+    an_agui_dec_new(&d, &conv, &t, 0);
+    static const char *const pre[] = {RS, CS("c"), CE("c")};
+    for (size_t i = 0; i < 3; i++)
+        assert_int_equal(an_agui_dec_event(d, pre[i], strlen(pre[i]), AT(i)), 0);
+    static const char res[] =
+        TR("\"messageId\":\"r\",\"toolCallId\":\"c\",\"content\":\"{\\\"ok\\\":true}\"");
+    int rc = -1;
+    assert_true(an_agui_fast_apply(d, res, strlen(res), AT(3), &rc));
+    assert_int_equal(rc, 0);
+    assert_non_null(t.calls[0].result);
+    assert_true(json_is_true(json_object_get(t.calls[0].result, "ok")));
+    an_agui_dec_finish(d, NULL);
+    an_agui_dec_free(d);
+    an_transcript_release(&t);
+    an_agui_conv_release(&conv);
 }
 
 /* max_tool_calls reached by a plain TOOL_CALL_START */
@@ -352,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_fast_events_same_as_general),
         cmocka_unit_test(test_fast_strings_same_as_general),
         cmocka_unit_test(test_fast_call_limit_same_as_general),
+        cmocka_unit_test(test_fast_results_same_as_general),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

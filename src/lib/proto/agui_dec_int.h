@@ -165,6 +165,8 @@ void an_agui_text_content(struct an_agui_dec *d, const char *id, const char *del
 void an_agui_text_end(struct an_agui_dec *d, const char *id);
 int an_agui_tool_start(struct an_agui_dec *d, const char *id, const char *name, const char *parent);
 void an_agui_tool_end(struct an_agui_dec *d, const char *id);
+/* `content` (a string, or content parts) is borrowed; `mid` may be NULL */
+void an_agui_tool_result(struct an_agui_dec *d, const char *id, const char *mid, json_t *content);
 
 /* The fast path (agui_fast.c): true when the event data[0..len) was applied
  * there, *rc then being what an_agui_dec_event returns; false, with nothing

@@ -489,11 +489,14 @@ static struct an_tool_call *earlier_call(struct an_agui_dec *d, const char *id)
 static int h_tool_result(struct an_agui_dec *d, json_t *ev)
 {
     const char *id = str(ev, "toolCallId");
-    const char *mid = str(ev, "messageId");
     json_t *content = json_object_get(ev, "content");
-    if (!id || !content)
-        return 0;
+    if (id && content)
+        an_agui_tool_result(d, id, str(ev, "messageId"), content);
+    return 0;
+}
 
+void an_agui_tool_result(struct an_agui_dec *d, const char *id, const char *mid, json_t *content)
+{
     json_t *result = NULL;
     if (json_is_string(content))
         result = an_json_parse(json_string_value(content), json_string_length(content), NULL, 0);
@@ -525,7 +528,7 @@ static int h_tool_result(struct an_agui_dec *d, json_t *ev)
     if (mi != NONE && !strcmp(d->msgs[mi].role, "tool")) {
         json_decref(d->msgs[mi].tool_content);
         d->msgs[mi].tool_content = json_incref(content);
-        return 0;
+        return;
     }
     if (mi != NONE) {
         warn(d, "TOOL_CALL_RESULT messageId '%.100s' names another message; a new id is used", mid);
@@ -547,7 +550,6 @@ static int h_tool_result(struct an_agui_dec *d, json_t *ev)
             }
     }
     order_insert(d, pos, mi);
-    return 0;
 }
 
 void an_agui_dec_max_state(struct an_agui_dec *d, uint64_t max_state_bytes)

@@ -1,6 +1,7 @@
 /* The AG-UI decoder's fast path: the events nearly every stream is made of
  * (TEXT_MESSAGE_CONTENT and TOOL_CALL_ARGS deltas; the starts and ends of
- * runs, text messages and tool calls), when written plainly, are read
+ * runs, text messages and tool calls; tool results with string content),
+ * when written plainly, are read
  * straight from their bytes with no jansson tree, and applied when neither
  * the verifier (an_agui_verify_quiet_delta, an_agui_verify_quiet_event)
  * nor the decoder has anything to say about them. Anything unusual (another
@@ -278,7 +279,20 @@ static bool fast_delta(struct an_agui_dec *d, const char *data, size_t len, int6
 
 #define PLAIN_VALS 1024 /* room for a plain event's values */
 
-enum { P_TYPE, P_MID, P_TCID, P_THREAD, P_RUN, P_ROLE, P_NAME, P_TNAME, P_PARENT, P_NKEYS };
+enum {
+    P_TYPE,
+    P_MID,
+    P_TCID,
+    P_THREAD,
+    P_RUN,
+    P_ROLE,
+    P_NAME,
+    P_TNAME,
+    P_PARENT,
+    P_CONTENT,
+    P_ERROR,
+    P_NKEYS
+};
 #define BIT(k) (1u << (k))
 
 static const struct {
@@ -287,6 +301,7 @@ static const struct {
 } plain_keys[P_NKEYS] = {
     {"type", 4}, {"messageId", 9}, {"toolCallId", 10},   {"threadId", 8},         {"runId", 5},
     {"role", 4}, {"name", 4},      {"toolCallName", 12}, {"parentMessageId", 15},
+    {"content", 7}, {"error", 5},
 };
 
 /* Per type (enum an_agui_plain_type), the members it may have besides
@@ -306,6 +321,9 @@ static const struct {
     [AN_PLAIN_TOOL_START] = {"TOOL_CALL_START", BIT(P_TCID) | BIT(P_TNAME) | BIT(P_PARENT),
                              BIT(P_TCID) | BIT(P_TNAME)},
     [AN_PLAIN_TOOL_END] = {"TOOL_CALL_END", BIT(P_TCID), BIT(P_TCID)},
+    [AN_PLAIN_TOOL_RESULT] = {"TOOL_CALL_RESULT",
+                              BIT(P_MID) | BIT(P_TCID) | BIT(P_CONTENT) | BIT(P_ROLE) | BIT(P_ERROR),
+                              BIT(P_MID) | BIT(P_TCID) | BIT(P_CONTENT)},
 };
 
 static bool known_role(const char *r)
@@ -369,10 +387,15 @@ static bool plain_scan(const char *data, size_t len, struct an_buf *scratch,
     unsigned rest = seen & ~BIT(P_TYPE);
     if ((rest & ~plain_types[t].may) || (rest & plain_types[t].must) != plain_types[t].must)
         return false;
-    if (val[P_ROLE] && !known_role(val[P_ROLE]))
+    /* a result's role is "tool" (F_TROLE), a message's one of four (F_ROLE) */
+    if (val[P_ROLE] && (t == AN_PLAIN_TOOL_RESULT ? strcmp(val[P_ROLE], "tool") != 0
+                                                  : !known_role(val[P_ROLE])))
         return false;
     ev->type = (enum an_agui_plain_type)t;
     ev->id = val[P_MID] ? val[P_MID] : val[P_TCID];
+    ev->call_id = val[P_TCID];
+    ev->content = val[P_CONTENT];
+    ev->error = val[P_ERROR];
     ev->thread_id = val[P_THREAD];
     ev->run_id = val[P_RUN];
     ev->role = val[P_ROLE];
@@ -420,6 +443,16 @@ static bool fast_event(struct an_agui_dec *d, const char *data, size_t len, int6
     case AN_PLAIN_TOOL_END:
         an_agui_tool_end(d, ev.id);
         break;
+    case AN_PLAIN_TOOL_RESULT: {
+        /* the string jansson would have made: scanned, so valid UTF-8
+         * without NUL */
+        json_t *content = json_stringn_nocheck(ev.content, strlen(ev.content));
+        if (!content)
+            an_oom();
+        an_agui_tool_result(d, ev.call_id, ev.id, content);
+        json_decref(content);
+        break;
+    }
     }
     return true;
 }

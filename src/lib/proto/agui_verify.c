@@ -445,6 +445,8 @@ bool an_agui_verify_quiet_event(struct an_agui_verify *v, const struct an_agui_p
         json_object_del(v->open[k], ev->id);
         v->removals++;
         return true;
+    case AN_PLAIN_TOOL_RESULT: /* S_NONE: only where it stands */
+        return v->run == V_ACTIVE;
     }
     return false;
 }

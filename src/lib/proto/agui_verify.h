@@ -78,12 +78,15 @@ enum an_agui_plain_type {
     AN_PLAIN_TEXT_END,     /* id */
     AN_PLAIN_TOOL_START,   /* id, tool_name; parent optional */
     AN_PLAIN_TOOL_END,     /* id */
+    AN_PLAIN_TOOL_RESULT,  /* id (messageId), call_id, content; role ("tool") and
+                            * error optional */
 };
 struct an_agui_plain {
     enum an_agui_plain_type type;
     const char *id; /* messageId or toolCallId */
     const char *thread_id, *run_id;
     const char *role, *name, *tool_name, *parent;
+    const char *call_id, *content, *error; /* TOOL_CALL_RESULT's */
 };
 
 /* Would such an event pass without any finding? Then its effect on the
