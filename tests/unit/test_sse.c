@@ -4,6 +4,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,11 +22,15 @@ struct sink {
     struct an_buf out;
     int stop_at; /* return 42 from this event on (1-based); 0: never */
     int64_t last_retry;
+    bool lend;           /* the parser may lend events in place (sse.h) */
+    const char *lo, *hi; /* the bytes fed */
+    unsigned lent;       /* events whose data pointed into them */
 };
 
 static int collect(void *ud, const struct an_sse_event *ev)
 {
     struct sink *k = ud;
+    k->lent += ev->data >= k->lo && ev->data < k->hi;
     an_buf_printf(&k->out, "%s|%s|", ev->event ? ev->event : "-", ev->id ? ev->id : "-");
     for (size_t i = 0; i < ev->len; i++) {
         if (ev->data[i] == '\n')
@@ -52,6 +57,9 @@ static int run(struct sink *k, size_t max, const char *in, size_t n, enum how ho
     int rc = 0;
     an_buf_init(&k->out, 0);
     an_sse_init(&p, max, collect, k);
+    p.lend = k->lend;
+    k->lo = in;
+    k->hi = in + n;
     if (how == WHOLE) {
         rc = an_sse_feed(&p, in, n);
     } else if (how == BYTES) {
@@ -148,28 +156,39 @@ static const struct row rows[] = {
         AN_ELIMIT, ""),
 };
 
-static void check_row(const struct row *r, enum how how, size_t at)
+/* The row's events, with the parser lending or not: the same either way.
+ * Returns how many were lent. */
+static unsigned check_row(const struct row *r, enum how how, size_t at, bool lend)
 {
-    struct sink k = {0};
+    struct sink k = {.lend = lend};
     int rc = run(&k, r->max, r->in, r->len, how, at);
     if (rc != r->rc || strcmp(an_buf_cstr(&k.out), r->want))
-        fail_msg("%s (feed %s at %zu): rc %d want %d, events '%s' want '%s'", r->name,
+        fail_msg("%s (feed %s at %zu%s): rc %d want %d, events '%s' want '%s'", r->name,
                  how == WHOLE   ? "whole"
                  : how == BYTES ? "bytewise"
                                 : "split",
-                 at, rc, r->rc, an_buf_cstr(&k.out), r->want);
+                 at, lend ? ", lending" : "", rc, r->rc, an_buf_cstr(&k.out), r->want);
+    if (!lend && k.lent)
+        fail_msg("%s: an event was lent by a parser told not to", r->name);
     an_buf_release(&k.out);
+    return k.lent;
 }
 
 static void test_table(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        check_row(&rows[i], WHOLE, 0);
-        check_row(&rows[i], BYTES, 0);
-        for (size_t at = 0; at <= rows[i].len; at++)
-            check_row(&rows[i], SPLIT, at);
-    }
+    unsigned lent = 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        for (int lend = 0; lend < 2; lend++) {
+            unsigned whole = check_row(&rows[i], WHOLE, 0, lend);
+            check_row(&rows[i], BYTES, 0, lend);
+            for (size_t at = 0; at <= rows[i].len; at++)
+                check_row(&rows[i], SPLIT, at, lend);
+            lent += whole;
+        }
+    /* the one-line events of the table, fed whole, went out in place */
+    assert_int_equal(check_row(&rows[0], WHOLE, 0, true), 1);
+    assert_true(lent >= 20);
 }
 
 /* The last event's retry: the stream's last valid "retry:" ("1x" is not a
@@ -199,9 +218,9 @@ static void test_callback_stops(void **state)
     (void)state;
     static const enum how hows[] = {WHOLE, BYTES};
     const char in[] = "data: a\n\ndata: b\n\ndata: c\n\n";
-    for (size_t i = 0; i < sizeof hows / sizeof hows[0]; i++) {
-        struct sink k = {.stop_at = 2};
-        assert_int_equal(run(&k, 0, in, sizeof in - 1, hows[i], 0), 42);
+    for (size_t i = 0; i < 2 * sizeof hows / sizeof hows[0]; i++) {
+        struct sink k = {.stop_at = 2, .lend = i % 2};
+        assert_int_equal(run(&k, 0, in, sizeof in - 1, hows[i / 2], 0), 42);
         assert_string_equal(an_buf_cstr(&k.out), "-|-|a;-|-|b;");
         an_buf_release(&k.out);
     }

@@ -137,6 +137,7 @@ static int agui_begin(struct an_session *base, struct an_transcript *t, const ch
     an_agui_dec_protocol(io->dec, s->protocol);
     an_agui_dec_max_state(io->dec, s->max_state_bytes);
     an_sse_init(&io->sse, s->max_event_bytes, on_sse_event, io);
+    io->sse.lend = true; /* an_agui_dec_event reads data by its length */
 
     struct an_http_req req = AN_HTTP_REQ_INIT;
     req.url = !user && s->connect_endpoint ? s->connect_endpoint : s->endpoint;

@@ -59,6 +59,23 @@ static int dispatch(struct an_sse_parser *p)
     return rc ? stop(p, rc) : 0;
 }
 
+/* dispatch() for a one-line event lent in place (p->lend) */
+static int lend(struct an_sse_parser *p, const char *data, size_t len)
+{
+    struct an_sse_event ev = {
+        .data = data,
+        .len = len,
+        .event = p->has_event ? an_buf_cstr(&p->event) : NULL,
+        .id = p->has_id ? an_buf_cstr(&p->id) : NULL,
+        .retry_ms = p->retry_ms,
+        .index = p->nevents++,
+    };
+    int rc = p->on_event(p->ud, &ev);
+    an_buf_reset(&p->event);
+    p->has_event = false;
+    return rc ? stop(p, rc) : 0;
+}
+
 static bool all_digits(const char *s, size_t n)
 {
     if (!n)
@@ -161,6 +178,15 @@ static int feed_bytes(struct an_sse_parser *p, const unsigned char *s, size_t n)
             const unsigned char *eol = find_eol(v, (size_t)(end - v));
             if (end - eol >= 2 && eol[0] == '\n' && eol[1] == '\n' &&
                 (size_t)(eol - s) <= p->max_data + 16) {
+                if (p->lend) {
+                    if ((size_t)(eol - v) > p->max_data)
+                        return stop(p, AN_ELIMIT);
+                    s = eol + 2;
+                    int rc = lend(p, (const char *)v, (size_t)(eol - v));
+                    if (rc)
+                        return rc;
+                    continue;
+                }
                 if (an_buf_add(&p->data, v, (size_t)(eol - v)))
                     return stop(p, AN_ELIMIT);
                 p->has_data = true;

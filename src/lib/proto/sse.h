@@ -35,7 +35,8 @@
 #include "core/buf.h"
 
 struct an_sse_event {
-    const char *data; /* NUL-terminated; may also hold NUL bytes, use len */
+    const char *data; /* NUL-terminated unless the parser lends (`lend`
+                       * below); may also hold NUL bytes: use len */
     size_t len;
     const char *event; /* last `event:` value of this event; NULL when none */
     const char *id;    /* last event id seen in the stream (WHATWG keeps it
@@ -64,6 +65,11 @@ struct an_sse_parser {
     int64_t retry_ms;
     uint64_t nevents;
     int stopped; /* 0, or the code that stopped the parser */
+    /* Set (after an_sse_init) by a consumer that reads an event's data by
+     * its length alone: an event of one data line lying wholly in the bytes
+     * fed is then handed over in place, pointing into them, with no NUL
+     * after it and no copy. */
+    bool lend;
 };
 
 #define AN_SSE_DEFAULT_MAX (16u * 1024u * 1024u)
