@@ -53,15 +53,15 @@ struct an_history_run_info {
     const char *command;     /* the command line, secrets already redacted */
     const char *project_dir; /* test files' paths are relative to it; git is looked for here */
     const char *config_path; /* hashed (sha256) for config_digest; NULL: none */
-    /* the config's sha256 (32 bytes) as it was loaded: config_digest
-     * without reading config_path again; NULL: config_path is read */
-    const unsigned char *config_sum;
     const char *recording;   /* --record DIR, or NULL */
     int64_t max_text_bytes;  /* 0: AN_HISTORY_TEXT_MAX_DEFAULT */
     /* merge: the runs joined; those of them this history holds get
      * merged_into = the new run, and leave the queries over tests */
     const struct an_history_part *parts;
     size_t nparts;
+    /* the config's sha256 (32 bytes) as it was loaded: config_digest
+     * without reading config_path again; NULL: config_path is read */
+    const unsigned char *config_sum;
 };
 
 /* A recorder: created before the run, told of each test as it finishes

@@ -490,10 +490,12 @@ static void digests_as_loaded(void **state)
     assert_int_equal(an_history_rec_write(rec, db, false, &info, &r, &id, &err), 0);
     an_history_rec_free(rec);
     char q[160];
-    snprintf(q, sizeof q, "SELECT file_digest FROM test_results WHERE run_id = %lld AND name = '%s'",
+    snprintf(q, sizeof q,
+             "SELECT file_digest FROM test_results WHERE run_id = %lld AND name = '%s'",
              (long long)id, "loaded");
     assert_string_equal(text(q), want_a);
-    snprintf(q, sizeof q, "SELECT file_digest FROM test_results WHERE run_id = %lld AND name = '%s'",
+    snprintf(q, sizeof q,
+             "SELECT file_digest FROM test_results WHERE run_id = %lld AND name = '%s'",
              (long long)id, "read");
     assert_string_equal(text(q), want_b);
     snprintf(q, sizeof q, "SELECT config_digest FROM runs WHERE id = %lld", (long long)id);
