@@ -12,7 +12,7 @@ q() { sqlite3 -batch -noheader "$db" "$1"; }
 fail() { echo "check: $*"; exit 1; }
 sum() { sha256sum "$1" | cut -d' ' -f1; }
 
-(cd out/proj && "$ANANKE" run) >out/r1 2>&1 || fail "run: $(cat out/r1)"
+(cd out/proj && "$ANANKE" run --record ../rec) >out/r1 2>&1 || fail "run: $(cat out/r1)"
 if grep -q 'warning: history' out/r1; then fail "a history warning: $(cat out/r1)"; fi
 grep -q '^# edited$' out/proj/edits.test.yaml || fail "the hook did not edit its test file"
 grep -q '^# edited$' out/proj/ananke.config.yaml || fail "the hook did not edit the config"
@@ -32,3 +32,9 @@ grep -q '^# edited$' out/proj/ananke.config.yaml || fail "the hook did not edit 
 (cd out/proj && "$ANANKE" run --filter plain) >out/r2 2>&1 || fail "run 2: $(cat out/r2)"
 [ "$(q 'SELECT config_digest FROM runs WHERE id = 2')" = "$(sum out/proj/ananke.config.yaml)" ] ||
   fail "config of run 2"
+
+# a replay judges the files as they are now (loaded by the replay): their digests
+(cd out/proj && "$ANANKE" replay ../rec) >out/r3 2>&1 || fail "replay: $(cat out/r3)"
+[ "$(q "SELECT kind||' '||file_digest FROM test_results t JOIN runs r ON r.id = t.run_id WHERE r.id = 3 AND name = 'edits'")" = \
+  "replay $(sum out/proj/edits.test.yaml)" ] || fail "replay: $(q 'SELECT run_id, name, file_digest FROM test_results WHERE run_id = 3')"
+[ "$(q 'SELECT config_digest FROM runs WHERE id = 3')" = "$(sum out/proj/ananke.config.yaml)" ] || fail "config of the replay"
