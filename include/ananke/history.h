@@ -59,6 +59,9 @@ struct an_history_run_info {
      * merged_into = the new run, and leave the queries over tests */
     const struct an_history_part *parts;
     size_t nparts;
+    /* the config's sha256 (32 bytes) as it was loaded: config_digest
+     * without reading config_path again; NULL: config_path is read */
+    const unsigned char *config_sum;
 };
 
 /* A recorder: created before the run, told of each test as it finishes

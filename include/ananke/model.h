@@ -368,6 +368,9 @@ struct an_otlp_config {
 struct an_config {
     const char *path; /* as given or found */
     const char *dir;  /* the project root: hooks run here */
+    /* sha256 (32 bytes) of the config's bytes as loaded, in the suite's
+     * arena; NULL: none loaded */
+    const unsigned char *digest;
     const char *version;
     struct an_target target;
     struct an_named_assert *assertions; /* `assertions:` reusable blocks */
@@ -496,6 +499,9 @@ struct an_dynamic {
 
 struct an_test {
     const char *file; /* path of the test file, as loaded */
+    /* sha256 (32 bytes) of the file's bytes as the loader read them, in the
+     * suite's arena; NULL: not taken (the history then reads the file) */
+    const unsigned char *file_sum;
     const char *version;
     const char *name; /* JSONL: "ID — NAME", or "ID" without a name */
     const char *id;   /* JSONL: the case's id; NULL for YAML tests */

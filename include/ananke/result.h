@@ -171,6 +171,10 @@ struct an_redacted {
 struct an_test_result {
     char *name;
     char *file;
+    /* the test's an_test.file_sum: borrowed from the suite that ran it,
+     * valid while it lives (the history writes it as file_digest); NULL:
+     * not known (replay, merge, comply: the history reads the file) */
+    const unsigned char *file_sum;
     char *id;        /* a JSONL case's id (name is "ID — NAME"); NULL for YAML */
     size_t nhistory; /* messages sent before the first turn (JSONL input arrays) */
     char **tags;     /* the test's `tags`, in the order written */

@@ -73,6 +73,7 @@ void cli_history_finish(struct cli_history *h, const struct cli_history_run *run
         .command = cmd,
         .project_dir = run->project_dir,
         .config_path = run->suite ? run->suite->config.path : NULL,
+        .config_sum = run->suite ? run->suite->config.digest : NULL,
         .recording = run->recording,
         .max_text_bytes = run->suite ? run->suite->config.max_history_text_bytes : 0,
         .parts = run->parts,

@@ -18,7 +18,9 @@
 
 #include <cmocka.h>
 
+#include "core/arena.h"
 #include "core/sha256.h"
+#include "core/yaml.h"
 #include "history/history_int.h"
 #include "support/files.h"
 
@@ -46,6 +48,22 @@ static int64_t scalar(const char *sql)
     sqlite3_finalize(st);
     sqlite3_close(h);
     return v;
+}
+
+/* The text of the first row's first column ("" for NULL), in a static buffer. */
+static const char *text(const char *sql)
+{
+    static char out[128];
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    const unsigned char *v = sqlite3_column_text(st, 0);
+    snprintf(out, sizeof out, "%s", v ? (const char *)v : "");
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return out;
 }
 
 static void exec(const char *sql)
@@ -424,6 +442,74 @@ static void digests_per_file(void **state)
     assert_int_equal(missing, NTESTS / NFILES);
 }
 
+/* file_digest and config_digest from the sums the loader took
+ * (an_yaml_load_file_sum over the bytes it parsed: the fast path) equal
+ * those of the general path (the history reading the file: a result with
+ * no file_sum), and sha256 of the bytes; a file changed on disk since it
+ * was loaded is recorded as loaded, the config too. */
+static void digests_as_loaded(void **state)
+{
+    (void)state;
+    fresh("loaded.sqlite");
+    static const char a[] = "name: loaded\n", b[] = "name: loaded, then edited\n";
+    char path[256], want_a[AN_SHA256_HEX_LEN + 1], want_b[AN_SHA256_HEX_LEN + 1];
+    test_file("l.test.yaml", a);
+    test_file("cfg.yaml", a);
+    unsigned char sum[AN_SHA256_LEN];
+    struct an_arena ar = AN_ARENA_INIT;
+    struct an_ynode *root = NULL;
+    struct an_err err = AN_ERR_INIT;
+    snprintf(path, sizeof path, "%s/l.test.yaml", files_dir);
+    assert_int_equal(an_yaml_load_file_sum(&root, path, &ar, &ar, sum, &err), 0);
+    an_arena_release(&ar);
+    an_sha256_hex(a, strlen(a), want_a);
+    an_sha256_hex(b, strlen(b), want_b);
+    struct an_run_result r = {0};
+    r.start_ms = clock_ms;
+    r.end_ms = clock_ms + 10;
+    for (size_t i = 0; i < 2; i++) { /* 0: loaded (fast path), 1: read now (general) */
+        struct an_test_result *t = an_run_result_add(&r);
+        t->name = an_xstrdup(i ? "read" : "loaded");
+        t->file = an_xstrdup("l.test.yaml");
+        t->file_sum = i ? NULL : sum;
+    }
+    struct an_history_run_info info = {.kind = "run", .project_dir = files_dir};
+    int64_t id = 0;
+    struct an_history_rec *rec = an_history_rec_new();
+    assert_int_equal(an_history_rec_write(rec, db, false, &info, &r, &id, &err), 0);
+    an_history_rec_free(rec);
+    assert_string_equal(text("SELECT file_digest FROM test_results WHERE name = 'loaded'"), want_a);
+    assert_string_equal(text("SELECT file_digest FROM test_results WHERE name = 'read'"), want_a);
+    /* edited after loading: the loaded test and config keep what ran */
+    test_file("l.test.yaml", b);
+    test_file("cfg.yaml", b);
+    snprintf(path, sizeof path, "%s/cfg.yaml", files_dir);
+    info.config_path = path;
+    info.config_sum = sum;
+    rec = an_history_rec_new();
+    assert_int_equal(an_history_rec_write(rec, db, false, &info, &r, &id, &err), 0);
+    an_history_rec_free(rec);
+    char q[160];
+    snprintf(q, sizeof q,
+             "SELECT file_digest FROM test_results WHERE run_id = %lld AND name = '%s'",
+             (long long)id, "loaded");
+    assert_string_equal(text(q), want_a);
+    snprintf(q, sizeof q,
+             "SELECT file_digest FROM test_results WHERE run_id = %lld AND name = '%s'",
+             (long long)id, "read");
+    assert_string_equal(text(q), want_b);
+    snprintf(q, sizeof q, "SELECT config_digest FROM runs WHERE id = %lld", (long long)id);
+    assert_string_equal(text(q), want_a);
+    /* without the loader's sum the config is read: its bytes now */
+    info.config_sum = NULL;
+    rec = an_history_rec_new();
+    assert_int_equal(an_history_rec_write(rec, db, false, &info, &r, &id, &err), 0);
+    an_history_rec_free(rec);
+    snprintf(q, sizeof q, "SELECT config_digest FROM runs WHERE id = %lld", (long long)id);
+    assert_string_equal(text(q), want_b);
+    an_run_result_release(&r);
+}
+
 /* A run's write ends without a checkpoint (its fdatasyncs were most of the
  * time of a one-test run): the WAL stays beside the database, and a new
  * reader still sees the run. */
@@ -544,6 +630,7 @@ int main(void)
         cmocka_unit_test(slowest_test_regressed_prune),
         cmocka_unit_test(notes_matched_by_test),
         cmocka_unit_test(digests_per_file),
+        cmocka_unit_test(digests_as_loaded),
         cmocka_unit_test(no_checkpoint_on_close),
         cmocka_unit_test(long_log_checkpointed),
         cmocka_unit_test(path_rules),

@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "core/buf.h"
+#include "core/sha256.h"
 #include "core/yaml_fast.h"
 
 struct anchor {
@@ -421,6 +422,12 @@ int an_yaml_load_file(struct an_ynode **out, const char *path, struct an_arena *
 int an_yaml_load_file2(struct an_ynode **out, const char *path, struct an_arena *a,
                        struct an_arena *strings, struct an_err *err)
 {
+    return an_yaml_load_file_sum(out, path, a, strings, NULL, err);
+}
+
+int an_yaml_load_file_sum(struct an_ynode **out, const char *path, struct an_arena *a,
+                          struct an_arena *strings, unsigned char *sum, struct an_err *err)
+{
     struct an_loc loc = {path, 0, 0};
     /* open/read, not stdio: stdio adds an fstat per file, and a suite is
      * thousands of small files */
@@ -445,6 +452,8 @@ int an_yaml_load_file2(struct an_ynode **out, const char *path, struct an_arena 
         }
     }
     close(fd);
+    if (!rc && sum)
+        an_sha256(an_buf_cstr(&b), b.len, sum);
     if (!rc)
         rc = an_yaml_load_mem2(out, path, an_buf_cstr(&b), b.len, a, strings, err);
     an_buf_release(&b);

@@ -62,6 +62,11 @@ int an_yaml_load_file2(struct an_ynode **out, const char *path, struct an_arena 
                        struct an_arena *strings, struct an_err *err);
 int an_yaml_load_mem2(struct an_ynode **out, const char *name, const char *data, size_t len,
                       struct an_arena *a, struct an_arena *strings, struct an_err *err);
+/* an_yaml_load_file2, and the sha256 of the bytes it parsed into sum (32
+ * bytes; NULL: none): a file is read once, its digest taken from the
+ * bytes that were loaded (the run history's file_digest, config_digest) */
+int an_yaml_load_file_sum(struct an_ynode **out, const char *path, struct an_arena *a,
+                          struct an_arena *strings, unsigned char *sum, struct an_err *err);
 
 /* Map lookup; NULL when absent or `map` is not a map. */
 struct an_ynode *an_yaml_get(const struct an_ynode *map, const char *key);

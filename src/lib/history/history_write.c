@@ -97,7 +97,11 @@ static const struct hist_counters *noted(struct an_history_rec *r, const char *i
     return NULL;
 }
 
-/* Bind s cut to cap bytes (never inside a UTF-8 sequence); NULL binds NULL. */
+/* Bind s cut to cap bytes (never inside a UTF-8 sequence); NULL binds NULL.
+ * Not copied (SQLITE_STATIC): s lives until the row is stepped, and every
+ * statement here binds all its parameters again before each row (so no
+ * sqlite3_clear_bindings either): 2.4 M + 1.4 M instructions of 1000 rows
+ * (docs/performance.md). */
 static void bind_text(sqlite3_stmt *st, int i, const char *s, size_t cap)
 {
     if (!s) {
@@ -110,7 +114,7 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s, size_t cap)
         while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
             n--;
     }
-    sqlite3_bind_text(st, i, s, (int)n, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, i, s, (int)n, SQLITE_STATIC);
 }
 
 /* The sha256 of root/rel (hex, malloc'd), or NULL when it cannot be read. */
@@ -126,11 +130,13 @@ static char *digest_of(const char *root, const char *rel)
     return an_xstrdup(hex);
 }
 
-/* Digests of the test files, each file read once per run: the results
- * sorted by file name, each name's digest taken once for its run of equal
- * names (a list searched per test was quadratic in the tests: half the CPU
- * of writing 10,000 tests; a map of names kept each name and hex digest
- * again, 1.5 MB at 10,000 tests: docs/performance.md). One per result. */
+/* Digests of the test files: each result's file_sum, the digest the
+ * loader took of the bytes it ran (a file edited since is recorded as it
+ * ran, and not read again: docs/performance.md). A result without one
+ * (replay, merge) has its file read, once per run: the results sorted by
+ * file name, each name's digest taken once for its run of equal names (a
+ * list searched per test was quadratic in the tests; a map of names kept
+ * each name and hex digest again, 1.5 MB at 10,000 tests). One per result. */
 struct file_sum {
     bool ok; /* the file was read */
     unsigned char sum[AN_SHA256_LEN];
@@ -164,9 +170,14 @@ static struct file_sum *file_sums(const char *root, const struct an_run_result *
     struct file_sum *s = an_xcalloc(res->ntests + 1, sizeof *s);
     struct by_file *v = an_xcalloc(res->ntests + 1, sizeof *v);
     size_t n = 0;
-    for (size_t i = 0; i < res->ntests; i++)
-        if (res->tests[i].file)
+    for (size_t i = 0; i < res->ntests; i++) {
+        if (res->tests[i].file_sum) {
+            s[i].ok = true;
+            memcpy(s[i].sum, res->tests[i].file_sum, AN_SHA256_LEN);
+        } else if (res->tests[i].file) {
             v[n++] = (struct by_file){res->tests[i].file, i};
+        }
+    }
     qsort(v, n, sizeof *v, by_file_cmp);
     for (size_t k = 0; k < n; k++) {
         if (k && !strcmp(v[k].file, v[k - 1].file))
@@ -192,6 +203,17 @@ static const char *sum_hex(const struct file_sum *s, char out[AN_SHA256_HEX_LEN 
     return out;
 }
 
+/* config_digest: the sum the loader took, else the file read now. */
+static char *config_digest(const struct an_history_run_info *info)
+{
+    if (!info->config_sum)
+        return info->config_path ? digest_of(NULL, info->config_path) : NULL;
+    struct file_sum s = {.ok = true};
+    char hex[AN_SHA256_HEX_LEN + 1];
+    memcpy(s.sum, info->config_sum, AN_SHA256_LEN);
+    return an_xstrdup(sum_hex(&s, hex));
+}
+
 static int insert_run(struct an_history *h, const struct an_history_run_info *info,
                       const struct an_run_result *res, size_t cap, int64_t *run_id,
                       struct an_err *err)
@@ -206,7 +228,7 @@ static int insert_run(struct an_history *h, const struct an_history_run_info *in
     struct an_counts c = an_run_result_counts(res);
     char *commit, *branch;
     an_hist_git(info->project_dir, &commit, &branch);
-    char *cdigest = info->config_path ? digest_of(NULL, info->config_path) : NULL;
+    char *cdigest = config_digest(info);
     sqlite3_bind_int64(st, 1, res->start_ms);
     sqlite3_bind_int64(st, 2, res->end_ms);
     bind_text(st, 3, info->kind ? info->kind : "run", cap);
@@ -246,7 +268,6 @@ static int insert_findings(struct an_history *h, sqlite3_stmt *st, int64_t resul
     for (size_t i = 0; i < t->findings.n && i < HIST_FINDINGS_MAX; i++) {
         const struct an_finding *f = &t->findings.v[i];
         sqlite3_reset(st);
-        sqlite3_clear_bindings(st);
         sqlite3_bind_int64(st, 1, result_id);
         bind_text(st, 2, f->kind ? f->kind : "", cap);
         bind_text(st, 3, f->assertion, cap);
@@ -267,7 +288,6 @@ static int insert_test(struct an_history *h, sqlite3_stmt *st, sqlite3_stmt *fst
                        const char *digest, size_t cap, struct an_err *err)
 {
     sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
     sqlite3_bind_int64(st, 1, run_id);
     bind_text(st, 2, c->id, cap);
     bind_text(st, 3, t->name ? t->name : "", cap);
@@ -340,7 +360,6 @@ static int mark_parts(struct an_history *h, const struct an_history_run_info *in
     int rc = 0;
     for (size_t i = 0; !rc && i < info->nparts; i++) {
         sqlite3_reset(st);
-        sqlite3_clear_bindings(st);
         sqlite3_bind_int64(st, 1, run_id);
         sqlite3_bind_int64(st, 2, info->parts[i].started_ms);
         if (info->parts[i].shard)

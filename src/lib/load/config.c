@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/interp.h"
+#include "core/sha256.h"
 #include "ananke/target_type.h"
 #include "load/config_int.h"
 #include "load/target_proc.h"
@@ -290,9 +291,12 @@ int an_config_load(struct an_ld *ld, const char *path, struct an_config *c)
     } else {
         c->dir = ".";
     }
-    if ((rc = an_yaml_load_file2(&root, path, ld->scratch ? ld->scratch : ld->a, ld->a, ld->err)) ||
+    unsigned char *sum = an_arena_alloc(ld->a, AN_SHA256_LEN);
+    if ((rc = an_yaml_load_file_sum(&root, path, ld->scratch ? ld->scratch : ld->a, ld->a, sum,
+                                    ld->err)) ||
         (rc = an_yaml_no_nul(root, ld->err)))
         return rc;
+    c->digest = sum;
     if ((rc = an_ld_expect(ld, root, AN_Y_MAP, "the config file")) ||
         (rc = an_ld_keys(ld, root, keys, "the config file")) ||
         (rc = an_version_load(ld, root, "the config file", &c->version)))

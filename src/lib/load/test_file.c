@@ -3,6 +3,7 @@
 
 #include "core/buf.h"
 #include "core/interp.h"
+#include "core/sha256.h"
 #include "load/dynamic_load.h"
 #include "load/config_int.h" /* an_cfg_caps */
 #include "load/loaders.h"
@@ -420,10 +421,13 @@ int an_test_load(struct an_ld *ld, const char *path, const struct an_assert_lib 
     struct an_ynode *root, *v;
     int rc;
     memset(t, 0, sizeof *t);
-    if ((rc = an_yaml_load_file2(&root, path, ld->scratch ? ld->scratch : ld->a, ld->a, ld->err)) ||
+    unsigned char *sum = an_arena_alloc(ld->a, AN_SHA256_LEN);
+    if ((rc = an_yaml_load_file_sum(&root, path, ld->scratch ? ld->scratch : ld->a, ld->a, sum,
+                                    ld->err)) ||
         (rc = an_yaml_no_nul(root, ld->err)))
         return rc;
     t->file = root->loc.file;
+    t->file_sum = sum;
     t->loc = root->loc;
     if ((rc = an_ld_expect(ld, root, AN_Y_MAP, "a test file")) ||
         (rc = an_ld_keys(ld, root, keys, "a test file")) ||

@@ -648,6 +648,7 @@ void an_job_start(struct an_job *j, const struct an_job_env *env)
     j->env = env;
     j->res.name = an_xstrdup(j->test->name);
     j->res.file = an_xstrdup(j->test->file);
+    j->res.file_sum = j->test->file_sum;
     j->res.start_ms = an_clock_unix_ms();
     j->res.status = AN_STATUS_PASS;
     j->res.error_turn = -1;

@@ -227,6 +227,7 @@ static void replay_test(const struct an_suite *s, const struct an_recording *rec
 {
     out->name = t->name ? an_xstrdup(t->name) : NULL;
     out->file = t->file ? an_xstrdup(t->file) : NULL;
+    out->file_sum = t->file_sum; /* the test judged: as loaded now */
     out->id = t->id ? an_xstrdup(t->id) : NULL;
     out->nhistory = t->history ? json_array_size(t->history) : 0;
     out->status = AN_STATUS_PASS;

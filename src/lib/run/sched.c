@@ -129,6 +129,7 @@ static void skip_test(struct sched *s, size_t slot, const struct an_test *t)
     struct an_test_result *r = &s->out->tests[slot];
     r->name = t->name ? an_xstrdup(t->name) : NULL;
     r->file = t->file ? an_xstrdup(t->file) : NULL;
+    r->file_sum = t->file_sum;
     describe(s, r, t);
     an_test_result_redact(r, s->secrets);
     an_test_result_relative_in(r, s->paths);
