@@ -4,6 +4,9 @@
  * bridge), so that the test sees HTTP: the headers it sends or leaves
  * out, the status and headers of the answer, a DELETE.
  *
+ * Over stdio (a test whose `transports` name it) comply_mcp_stdio.c
+ * sends the step's `json` on the pipe instead.
+ *
  * The test keeps its own session: the Mcp-Session-Id of the last answer
  * that carried one goes on every later mcpHttp request but an initialize
  * (unless the step says `session: false` or names the header itself). The outcome the
@@ -276,6 +279,11 @@ bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st)
         comply_unmet_add(e, "step", (int)st->index, "mcpHttp: %s", err.msg);
         goto done;
     }
+    if (!e->http_url) { /* over stdio: the request on the pipe, no HTTP to judge */
+        comply_mcp_stdio_unhttp(expect, &any_of);
+        o = comply_mcp_stdio_exchange(e, js, comply_window(e, st->ms));
+        goto judge;
+    }
     if (!headers)
         headers = json_object();
     /* an initialize starts a new session: it carries none */
@@ -312,6 +320,7 @@ bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st)
     }
     keep_session(e, o);
     json_array_extend(e->http_seen, json_object_get(o, "messages"));
+judge:;
     size_t before = e->out->nunmet;
     ok = comply_agui_judge(expect, any_of, o, (int)st->index, e->out, &matched);
     if (!ok && !strcmp(an_json_str(o, "status"), "completed"))
