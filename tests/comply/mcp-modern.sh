@@ -10,7 +10,8 @@
 #  - the mock's faults of what 2026-07-28 keeps of 2025-11-25 (tool
 #    content, resources, prompts, completion, progress) are caught by the
 #    *.modern.* test of that feature (mcp-modern-reuse.sh);
-#  - the mock over stdio: every test NA;
+#  - the mock over stdio: the *.modern.* tests that run there (all but
+#    those of HTTP headers, NA) PASS, their requirements met;
 #  - server-everything over HTTP (2025-11-25 only): the modern tests NA,
 #    negotiated down, exit 0;
 #  - docs/comply.md's 2026-07-28 requirement table is the suite's.
@@ -52,9 +53,24 @@ stop_pids "$modern_pid"
     ok "2026-07-28: fault origin-ignored: required.modern.origin FAIL, MCP-HTTP-007 not_met" ||
     bad "2026-07-28: fault origin-ignored: $(jq -c '.agents[0].tests[0] | [.status, .unmet[0].message]' "$TMP/modern-origin.json")"
 
+# over stdio: the same tests on the pipe (no initialize, _meta on every
+# request) but those of HTTP headers (runs_on_stdio, mcp-fault-lib.sh)
 modern_run modern-stdio "$MOCK mcp"
-odd=$(jq -r '[.agents[0].tests[] | select(.status != "na") | .id] | join(" ")' "$TMP/modern-stdio.json")
-[ -z "$odd" ] && ok "2026-07-28: the mock over stdio: every test NA" || bad "2026-07-28: stdio: not NA: $odd"
+rc=$?
+want_pass=$(for t in $(jq -r '.agents[0].tests[] | select(.id | contains(".modern.")) | .id' "$TMP/modern-stdio.json"); do
+    runs_on_stdio "$t" && echo "$t"; done | sort | tr '\n' ' ')
+got_pass=$(jq -r '[.agents[0].tests[] | select(.status == "pass") | .id] | sort | join(" ")' "$TMP/modern-stdio.json")
+odd=$(jq -r '[.agents[0].tests[] | select(.status != "pass" and .status != "na") | "\(.id) \(.status)"] | join("; ")' "$TMP/modern-stdio.json")
+np=$(echo "$got_pass" | wc -w)
+[ "$rc" -eq 0 ] && [ -z "$odd" ] && [ "$got_pass " = "$want_pass" ] && [ "$np" -ge 30 ] &&
+    ok "2026-07-28: the mock over stdio passes the $np *.modern.* tests that run there, the others NA" ||
+    bad "2026-07-28: mock (stdio): exit $rc; passed '$got_pass' (want '$want_pass'); $odd"
+STDIO_REQS=$(for r in $MODERN_REQS; do case $r in MCP-HDR-001 | MCP-HDR-002 | MCP-HTTP-007) ;; *) echo "$r" ;; esac; done | tr '\n' ' ')
+met=$(jq -r '[.agents[0].requirements | to_entries[] | select(.value.status == "met") | .key] | sort | join(" ")' "$TMP/modern-stdio.json")
+[ "$met " = "$STDIO_REQS" ] && ok "2026-07-28: mock (stdio): $met met" || bad "2026-07-28: mock (stdio): met '$met' (want '$STDIO_REQS')"
+jq -e '.agents[0].tests[] | select(.id == "required.modern.header-mismatch") | .na_reason | contains("over stdio there are none")' \
+    "$TMP/modern-stdio.json" >/dev/null && ok "2026-07-28: stdio: the header test NA, the reason said" ||
+    bad "2026-07-28: stdio: required.modern.header-mismatch's NA reason"
 
 modern_run modern-everything "http://127.0.0.1:$port/mcp"
 rc=$?

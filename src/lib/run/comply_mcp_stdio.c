@@ -77,11 +77,13 @@ json_t *comply_mcp_stdio_exchange(struct eng *e, const json_t *js, int64_t windo
     return o;
 }
 
-/* An alternative that expects of HTTP only (no messages, no status). */
+/* An alternative that expects of HTTP only: no messages, no body (its
+ * status is the loader's default, completed: left alone it would accept
+ * any answer). */
 static bool http_only(const json_t *alt)
 {
     return json_object_get(alt, "http") && !json_object_get(alt, "messages") &&
-           !json_object_get(alt, "status") && !json_object_get(alt, "error");
+           !json_object_get(alt, "body");
 }
 
 void comply_mcp_stdio_unhttp(json_t *expect, json_t **any_of)
