@@ -165,6 +165,29 @@ static void break_reply(const struct mcp_server_opts *o, const json_t *body, con
         strip_each(r, "prompts", "name");
 }
 
+/* The kit's input-required fixture (scenario input-required-result-basic-
+ * elicitation): without inputResponses.user_name an input_required result
+ * asking it by elicitation/create; with it, "Hello, NAME!". */
+#define MRTR_TOOL "test_input_required_result_elicitation"
+
+static json_t *mrtr_result(const struct mcp_server_opts *o, const json_t *params)
+{
+    const json_t *given = json_object_get(json_object_get(params, "inputResponses"), "user_name");
+    const char *name = an_json_str(json_object_get(given, "content"), "name");
+    if (!given || o->fault == MCP_F_INPUT_IGNORED)
+        return json_pack("{s:s,s:{s:{s:s,s:{s:s,s:{s:s,s:{s:{s:s}},s:[s]}}}}}", "resultType",
+                         "input_required", "inputRequests", "user_name", "method",
+                         "elicitation/create", "params", "message", "What is your name?",
+                         "requestedSchema", "type", "object", "properties", "name", "type",
+                         "string", "required", "name");
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_printf(&b, "Hello, %s!", name ? name : "stranger");
+    json_t *r = json_pack("{s:[{s:s,s:s}],s:s}", "content", "type", "text", "text",
+                          an_buf_cstr(&b), "resultType", "complete");
+    an_buf_release(&b);
+    return r;
+}
+
 /* The answer of a request that passed the checks, into out. */
 static unsigned answer(const struct mcp_server_opts *o, const json_t *body, const char *method,
                        json_t *out)
@@ -173,6 +196,13 @@ static unsigned answer(const struct mcp_server_opts *o, const json_t *body, cons
     if (!strcmp(method, "server/discover")) {
         json_array_append_new(
             out, json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", discover(o)));
+        return MHD_HTTP_OK;
+    }
+    const json_t *params = json_object_get(body, "params");
+    if (!strcmp(method, "tools/call") && an_json_str(params, "name") &&
+        !strcmp(an_json_str(params, "name"), MRTR_TOOL)) {
+        json_array_append_new(out, json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id,
+                                             "result", mrtr_result(o, params)));
         return MHD_HTTP_OK;
     }
     json_t *notes = json_array(), *reply = NULL;

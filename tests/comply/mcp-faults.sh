@@ -61,6 +61,7 @@ declare -A MODERN_FAULTS=(
     [unknown-prompt-answered]=required.modern.error.invalid-params
     [resource-no-name]=required.modern.resources.list
     [prompt-no-name]=required.modern.prompts.list
+    [input-ignored]=optional.modern.tools.call.input-required
 )
 
 # the mock's --help lists exactly these faults
