@@ -12,8 +12,8 @@
 #    *.modern.* test of that feature (mcp-modern-reuse.sh);
 #  - the mock over stdio: the *.modern.* tests that run there (all but
 #    those of HTTP headers, NA) PASS, their requirements met;
-#  - server-everything over HTTP (2025-11-25 only): the modern tests NA,
-#    negotiated down, exit 0;
+#  - server-everything over stdio and over HTTP (2025-11-25 only): the
+#    modern tests NA, negotiated down, exit 0;
 #  - docs/comply.md's 2026-07-28 requirement table is the suite's.
 
 # modern_run NAME AGENT: the whole suite at 2026-07-28, its JSON in $TMP/NAME.json
@@ -71,6 +71,15 @@ met=$(jq -r '[.agents[0].requirements | to_entries[] | select(.value.status == "
 jq -e '.agents[0].tests[] | select(.id == "required.modern.header-mismatch") | .na_reason | contains("over stdio there are none")' \
     "$TMP/modern-stdio.json" >/dev/null && ok "2026-07-28: stdio: the header test NA, the reason said" ||
     bad "2026-07-28: stdio: required.modern.header-mismatch's NA reason"
+
+# server-everything over stdio answers server/discover -32601: negotiated down there too
+modern_run modern-everything-stdio "node $EVERYTHING stdio"
+rc=$?
+odd=$(jq -r '[.agents[0].tests[] | select(.id | contains(".modern.")) | select(.status != "na"
+    or ((.na_reason | contains("negotiated down")) or (.na_reason | contains("over stdio there are none")) | not))
+    | "\(.id) \(.status)"] | join("; ")' "$TMP/modern-everything-stdio.json")
+[ "$rc" -eq 0 ] && [ -z "$odd" ] && ok "2026-07-28: server-everything over stdio: the modern tests NA, negotiated down (the header ones: no HTTP)" ||
+    bad "2026-07-28: server-everything (stdio): exit $rc; $odd"
 
 modern_run modern-everything "http://127.0.0.1:$port/mcp"
 rc=$?

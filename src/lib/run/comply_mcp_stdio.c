@@ -20,14 +20,16 @@
 #include "core/json.h"
 #include "proto/acp_client.h"
 
-/* The index of the answer to rid observed from `from` on, or -1. */
-static long answer_at(const struct eng *e, size_t from, const json_t *rid)
+/* Whether the answer to rid is among the messages observed from *from on;
+ * *from moves past those looked at (a server that floods notifications is
+ * not scanned again and again). */
+static bool answered(const struct eng *e, size_t *from, const json_t *rid)
 {
-    for (size_t i = from; i < e->nobs; i++)
-        if (e->obs[i].kind == AN_JSONT_RESPONSE &&
-            json_equal(json_object_get(e->obs[i].msg, "id"), (json_t *)rid))
-            return (long)i;
-    return -1;
+    for (; *from < e->nobs; (*from)++)
+        if (e->obs[*from].kind == AN_JSONT_RESPONSE &&
+            json_equal(json_object_get(e->obs[*from].msg, "id"), (json_t *)rid))
+            return true;
+    return false;
 }
 
 json_t *comply_mcp_stdio_exchange(struct eng *e, const json_t *js, int64_t window_ms)
@@ -45,7 +47,8 @@ json_t *comply_mcp_stdio_exchange(struct eng *e, const json_t *js, int64_t windo
         why = an_xstrdup(e->closed ? e->close_reason : err.msg);
     } else if (rid) {
         int64_t end = an_clock_mono_ms() + window_ms;
-        while (answer_at(e, from, rid) < 0) {
+        size_t seen = from;
+        while (!answered(e, &seen, rid)) {
             int64_t left = end - an_clock_mono_ms();
             if (e->closed || left <= 0) {
                 struct an_buf b = AN_BUF_INIT;
