@@ -262,6 +262,47 @@ static void say_what_differs(struct an_comply_test *out, size_t from)
     }
 }
 
+/* The step's request over HTTP (the test's session added), its outcome:
+ * a new reference. */
+static json_t *http_exchange(struct eng *e, const struct an_jsont_step *st, json_t *headers,
+                             const json_t *js, const char *accept, const char *body)
+{
+    const struct an_jsont_agui *g = st->agui;
+    /* an initialize starts a new session: it carries none */
+    bool init = !strcmp(an_json_str(js, "method") ? an_json_str(js, "method") : "", "initialize");
+    if (!g->no_session && !init && e->http_sid && !has_header(headers, "Mcp-Session-Id"))
+        json_object_set_new(headers, "Mcp-Session-Id", json_string(e->http_sid));
+    const char *verb = g->method ? g->method : "POST";
+    const json_t *rid = json_object_get(js, "method") ? json_object_get(js, "id") : NULL;
+    struct hreq rq = {.url = e->http_url,
+                      .method = verb,
+                      .accept = accept                     ? accept
+                                : !strcmp(verb, "POST")    ? "application/json, text/event-stream"
+                                : !strcmp(verb, "GET")     ? "text/event-stream"
+                                                           : NULL,
+                      .body = body ? body : "",
+                      .headers = headers,
+                      .rid = rid,
+                      .window_ms = comply_window(e, st->ms)};
+    if (e->o->verbose) { /* -v: the request and what came back */
+        char *h = an_json_compact(headers);
+        struct an_buf v = AN_BUF_INIT;
+        an_buf_printf(&v, "%s %s %s %s", verb, rq.url, h, body ? body : "");
+        comply_vframe(e, true, v.data, v.len);
+        an_buf_release(&v);
+        free(h);
+    }
+    json_t *o = exchange(&rq);
+    if (e->o->verbose) {
+        char *d = an_json_compact(o);
+        comply_vframe(e, false, d, strlen(d));
+        free(d);
+    }
+    keep_session(e, o);
+    json_array_extend(e->http_seen, json_object_get(o, "messages"));
+    return o;
+}
+
 bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st)
 {
     const struct an_jsont_agui *g = st->agui;
@@ -282,45 +323,13 @@ bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st)
     if (!e->http_url) { /* over stdio: the request on the pipe, no HTTP to judge */
         comply_mcp_stdio_unhttp(expect, &any_of);
         o = comply_mcp_stdio_exchange(e, js, comply_window(e, st->ms));
-        goto judge;
+    } else {
+        if (!headers)
+            headers = json_object();
+        if (js && !body)
+            body = an_json_compact(js);
+        o = http_exchange(e, st, headers, js, accept, body);
     }
-    if (!headers)
-        headers = json_object();
-    /* an initialize starts a new session: it carries none */
-    bool init = !strcmp(an_json_str(js, "method") ? an_json_str(js, "method") : "", "initialize");
-    if (!g->no_session && !init && e->http_sid && !has_header(headers, "Mcp-Session-Id"))
-        json_object_set_new(headers, "Mcp-Session-Id", json_string(e->http_sid));
-    const char *verb = g->method ? g->method : "POST";
-    if (js && !body)
-        body = an_json_compact(js);
-    const json_t *rid = json_object_get(js, "method") ? json_object_get(js, "id") : NULL;
-    struct hreq rq = {.url = e->http_url,
-                      .method = verb,
-                      .accept = accept                     ? accept
-                                : !strcmp(verb, "POST")    ? "application/json, text/event-stream"
-                                : !strcmp(verb, "GET")     ? "text/event-stream"
-                                                           : NULL,
-                      .body = body ? body : "",
-                      .headers = headers,
-                      .rid = rid,
-                      .window_ms = comply_window(e, st->ms)};
-    if (e->o->verbose) { /* -v: the request and what came back */
-        char *h = an_json_compact(headers);
-        struct an_buf v = AN_BUF_INIT;
-        an_buf_printf(&v, "%s %s %s %s", verb, rq.url, h, body ? body : "");
-        comply_vframe(e, true, v.data, v.len);
-        an_buf_release(&v);
-        free(h);
-    }
-    o = exchange(&rq);
-    if (e->o->verbose) {
-        char *d = an_json_compact(o);
-        comply_vframe(e, false, d, strlen(d));
-        free(d);
-    }
-    keep_session(e, o);
-    json_array_extend(e->http_seen, json_object_get(o, "messages"));
-judge:;
     size_t before = e->out->nunmet;
     ok = comply_agui_judge(expect, any_of, o, (int)st->index, e->out, &matched);
     if (!ok && !strcmp(an_json_str(o, "status"), "completed"))
