@@ -21,16 +21,16 @@ bool mcp_modern_is(const json_t *body, const char *pv)
     return json_object_get(meta, META_VERSION) || (pv && !strcmp(pv, MCP_MODERN_VERSION));
 }
 
-static enum MHD_Result refuse(struct MHD_Connection *c, unsigned status, const json_t *id, int code,
-                              const char *message, json_t *data)
+/* An error answer of `status` into out; returns the status. */
+static unsigned refuse(json_t *out, unsigned status, const json_t *id, int code,
+                       const char *message, json_t *data)
 {
     json_t *err = json_pack("{s:i,s:s}", "code", code, "message", message);
     if (data)
         json_object_set_new(err, "data", data);
-    return mock_http_send_json(
-        c, status,
-        json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id ? id : json_null(), "error", err),
-        NULL, 0);
+    json_array_append_new(out, json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id",
+                                         id ? id : json_null(), "error", err));
+    return status;
 }
 
 /* A header's value equals `want`, blanks around it aside. */
@@ -67,16 +67,16 @@ static bool removed(const char *method)
 }
 
 /* The headers disagree with the body: why (static text), or NULL. */
-static const char *header_mismatch(struct MHD_Connection *c, const char *method,
+static const char *header_mismatch(const struct mcp_modern_hdr *h, const char *method,
                                    const json_t *params, const char *version)
 {
-    const char *pv = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "MCP-Protocol-Version");
+    const char *pv = h->get(h->ud, "MCP-Protocol-Version");
     if (version && !header_is(pv, version))
         return "HeaderMismatch: MCP-Protocol-Version is not _meta's protocolVersion";
-    if (!header_is(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Method"), method))
+    if (!header_is(h->get(h->ud, "Mcp-Method"), method))
         return "HeaderMismatch: Mcp-Method is missing or is not the body's method";
     const char *name = name_of(method, params);
-    if (name && !header_is(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Name"), name))
+    if (name && !header_is(h->get(h->ud, "Mcp-Name"), name))
         return "HeaderMismatch: Mcp-Name is missing or is not the body's name or uri";
     return NULL;
 }
@@ -165,79 +165,131 @@ static void break_reply(const struct mcp_server_opts *o, const json_t *body, con
         strip_each(r, "prompts", "name");
 }
 
-/* The answer of a request that passed the checks. */
-static enum MHD_Result answer(const struct mcp_server_opts *o, struct MHD_Connection *c,
-                              const json_t *body, const char *method)
+/* The kit's input-required fixture (scenario input-required-result-basic-
+ * elicitation): without inputResponses.user_name an input_required result
+ * asking it by elicitation/create; with it, "Hello, NAME!". */
+#define MRTR_TOOL "test_input_required_result_elicitation"
+
+static json_t *mrtr_result(const struct mcp_server_opts *o, const json_t *params)
+{
+    const json_t *given = json_object_get(json_object_get(params, "inputResponses"), "user_name");
+    const char *name = an_json_str(json_object_get(given, "content"), "name");
+    if (!given || o->fault == MCP_F_INPUT_IGNORED)
+        return json_pack("{s:s,s:{s:{s:s,s:{s:s,s:{s:s,s:{s:{s:s}},s:[s]}}}}}", "resultType",
+                         "input_required", "inputRequests", "user_name", "method",
+                         "elicitation/create", "params", "message", "What is your name?",
+                         "requestedSchema", "type", "object", "properties", "name", "type",
+                         "string", "required", "name");
+    struct an_buf b = AN_BUF_INIT;
+    an_buf_printf(&b, "Hello, %s!", name ? name : "stranger");
+    json_t *r = json_pack("{s:[{s:s,s:s}],s:s}", "content", "type", "text", "text",
+                          an_buf_cstr(&b), "resultType", "complete");
+    an_buf_release(&b);
+    return r;
+}
+
+/* The answer of a request that passed the checks, into out. */
+static unsigned answer(const struct mcp_server_opts *o, const json_t *body, const char *method,
+                       json_t *out)
 {
     const json_t *id = json_object_get(body, "id");
-    if (!strcmp(method, "server/discover"))
-        return mock_http_send_json(
-            c, MHD_HTTP_OK,
-            json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", discover(o)), NULL, 0);
+    if (!strcmp(method, "server/discover")) {
+        json_array_append_new(
+            out, json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", discover(o)));
+        return MHD_HTTP_OK;
+    }
+    const json_t *params = json_object_get(body, "params");
+    if (!strcmp(method, "tools/call") && an_json_str(params, "name") &&
+        !strcmp(an_json_str(params, "name"), MRTR_TOOL)) {
+        json_array_append_new(out, json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id,
+                                             "result", mrtr_result(o, params)));
+        return MHD_HTTP_OK;
+    }
     json_t *notes = json_array(), *reply = NULL;
     mcp_server_answer(o, body, notes, &reply);
     if (reply)
         break_reply(o, body, method, &reply);
-    enum MHD_Result rc;
+    unsigned status = MHD_HTTP_OK;
     if (!reply) {
-        rc = mock_http_send(c, MHD_HTTP_ACCEPTED, NULL, "", 0, NULL, 0);
+        status = MHD_HTTP_ACCEPTED;
     } else if (error_code(reply) == -32002) { /* resource not found: -32602 in this revision */
-        json_t *r = o->fault == MCP_F_UNKNOWN_RESOURCE_EMPTY
-                        ? json_pack("{s:s,s:O,s:{s:[],s:s}}", "jsonrpc", "2.0", "id",
-                                    json_object_get(body, "id"), "result", "contents", "resultType",
-                                    "complete")
-                        : json_pack("{s:s,s:O,s:{s:i,s:s,s:{s:s}}}", "jsonrpc", "2.0", "id",
-                                    json_object_get(body, "id"), "error", "code", -32602, "message",
-                                    "Resource not found", "data", "uri",
-                                    an_json_str(json_object_get(body, "params"), "uri"));
-        rc = mock_http_send_json(c, MHD_HTTP_OK, r, NULL, 0);
+        json_array_append_new(
+            out, o->fault == MCP_F_UNKNOWN_RESOURCE_EMPTY
+                     ? json_pack("{s:s,s:O,s:{s:[],s:s}}", "jsonrpc", "2.0", "id", id, "result",
+                                 "contents", "resultType", "complete")
+                     : json_pack("{s:s,s:O,s:{s:i,s:s,s:{s:s}}}", "jsonrpc", "2.0", "id", id,
+                                 "error", "code", -32602, "message", "Resource not found", "data",
+                                 "uri", an_json_str(json_object_get(body, "params"), "uri")));
     } else if (error_code(reply) == -32601) {
-        rc = mock_http_send_json(c, MHD_HTTP_NOT_FOUND, json_incref(reply), NULL, 0);
+        json_array_append(out, reply);
+        status = MHD_HTTP_NOT_FOUND;
     } else {
         decorate(o, reply, method);
-        json_array_append(notes, reply);
-        struct an_buf ev = AN_BUF_INIT;
-        size_t i;
-        json_t *m;
-        json_array_foreach(notes, i, m)
-        {
-            char *f = an_json_compact(m);
-            an_buf_printf(&ev, "event: message\ndata: %s\n\n", f);
-            free(f);
-        }
-        rc = json_array_size(notes) > 1
-                 ? mock_http_send(c, MHD_HTTP_OK, "text/event-stream", ev.data, ev.len, NULL, 0)
-                 : mock_http_send_json(c, MHD_HTTP_OK, json_incref(reply), NULL, 0);
-        an_buf_release(&ev);
+        json_array_extend(out, notes);
+        json_array_append(out, reply);
     }
     json_decref(notes);
     json_decref(reply);
-    return rc;
+    return status;
+}
+
+unsigned mcp_modern_answer(const struct mcp_server_opts *o, const json_t *body,
+                           const struct mcp_modern_hdr *h, json_t *out)
+{
+    const json_t *id = json_object_get(body, "id"), *params = json_object_get(body, "params");
+    const char *method = an_json_str(body, "method");
+    if (!method || !id) /* a response (nothing was asked in this revision), a notification */
+        return MHD_HTTP_ACCEPTED;
+    const json_t *meta = json_object_get(params, "_meta");
+    const char *version = an_json_str(meta, META_VERSION);
+    if (o->fault != MCP_F_META_NOT_REQUIRED &&
+        (!version || !json_is_object(json_object_get(meta, META_CAPS))))
+        return refuse(out, MHD_HTTP_BAD_REQUEST, id, -32602,
+                      "Invalid params: _meta needs " META_VERSION " and " META_CAPS, NULL);
+    const char *why = o->fault == MCP_F_HEADERS_UNCHECKED || !h
+                          ? NULL
+                          : header_mismatch(h, method, params, version);
+    if (why)
+        return refuse(out, MHD_HTTP_BAD_REQUEST, id, -32020, why, NULL);
+    if (version && strcmp(version, MCP_MODERN_VERSION) && o->fault != MCP_F_VERSION_ANY)
+        return refuse(
+            out, MHD_HTTP_BAD_REQUEST, id, -32022, "UnsupportedProtocolVersionError",
+            json_pack("{s:[s],s:s}", "supported", MCP_MODERN_VERSION, "requested", version));
+    if (removed(method) && o->fault != MCP_F_REMOVED_SERVED)
+        return refuse(out, MHD_HTTP_NOT_FOUND, id, -32601,
+                      "Method not found: removed in " MCP_MODERN_VERSION, NULL);
+    return answer(o, body, method, out);
+}
+
+static const char *mhd_header(void *ud, const char *name)
+{
+    return MHD_lookup_connection_value(ud, MHD_HEADER_KIND, name);
 }
 
 enum MHD_Result mcp_modern_post(const struct mcp_server_opts *o, struct MHD_Connection *c,
                                 const json_t *body)
 {
-    const json_t *id = json_object_get(body, "id"), *params = json_object_get(body, "params");
-    const char *method = an_json_str(body, "method");
-    if (!method || !id) /* a response (nothing was asked in this revision), a notification */
-        return mock_http_send(c, MHD_HTTP_ACCEPTED, NULL, "", 0, NULL, 0);
-    const json_t *meta = json_object_get(params, "_meta");
-    const char *version = an_json_str(meta, META_VERSION);
-    if (o->fault != MCP_F_META_NOT_REQUIRED &&
-        (!version || !json_is_object(json_object_get(meta, META_CAPS))))
-        return refuse(c, MHD_HTTP_BAD_REQUEST, id, -32602,
-                      "Invalid params: _meta needs " META_VERSION " and " META_CAPS, NULL);
-    const char *why =
-        o->fault == MCP_F_HEADERS_UNCHECKED ? NULL : header_mismatch(c, method, params, version);
-    if (why)
-        return refuse(c, MHD_HTTP_BAD_REQUEST, id, -32020, why, NULL);
-    if (version && strcmp(version, MCP_MODERN_VERSION) && o->fault != MCP_F_VERSION_ANY)
-        return refuse(
-            c, MHD_HTTP_BAD_REQUEST, id, -32022, "UnsupportedProtocolVersionError",
-            json_pack("{s:[s],s:s}", "supported", MCP_MODERN_VERSION, "requested", version));
-    if (removed(method) && o->fault != MCP_F_REMOVED_SERVED)
-        return refuse(c, MHD_HTTP_NOT_FOUND, id, -32601,
-                      "Method not found: removed in " MCP_MODERN_VERSION, NULL);
-    return answer(o, c, body, method);
+    json_t *out = json_array();
+    struct mcp_modern_hdr h = {mhd_header, c};
+    unsigned status = mcp_modern_answer(o, body, &h, out);
+    enum MHD_Result rc;
+    if (!json_array_size(out)) {
+        rc = mock_http_send(c, status, NULL, "", 0, NULL, 0);
+    } else if (json_array_size(out) == 1) {
+        rc = mock_http_send_json(c, status, json_incref(json_array_get(out, 0)), NULL, 0);
+    } else { /* notifications before the answer: an event stream */
+        struct an_buf ev = AN_BUF_INIT;
+        size_t i;
+        json_t *m;
+        json_array_foreach(out, i, m)
+        {
+            char *f = an_json_compact(m);
+            an_buf_printf(&ev, "event: message\ndata: %s\n\n", f);
+            free(f);
+        }
+        rc = mock_http_send(c, status, "text/event-stream", ev.data, ev.len, NULL, 0);
+        an_buf_release(&ev);
+    }
+    json_decref(out);
+    return rc;
 }

@@ -116,7 +116,9 @@
     X(MCP_F_UNKNOWN_PROMPT_ANSWERED, "unknown-prompt-answered",                                    \
       "2026-07-28: prompts/get of an unknown prompt gets empty messages")                          \
     X(MCP_F_RESOURCE_NO_NAME, "resource-no-name", "2026-07-28: resources/list's resources lack name") \
-    X(MCP_F_PROMPT_NO_NAME, "prompt-no-name", "2026-07-28: prompts/list's prompts lack name")
+    X(MCP_F_PROMPT_NO_NAME, "prompt-no-name", "2026-07-28: prompts/list's prompts lack name")     \
+    X(MCP_F_INPUT_IGNORED, "input-ignored",                                                        \
+      "2026-07-28: a retry with inputResponses is answered input_required again")
 
 enum mcp_fault {
     MCP_F_NONE = 0,

@@ -8,6 +8,7 @@
 
 #include "core/buf.h"
 #include "core/json.h"
+#include "mcp_modern.h"
 #include "proto/jsonrpc.h"
 
 /* A line from the client longer than this is dropped with a parse error. */
@@ -18,6 +19,9 @@ struct stdio_srv {
     const struct mcp_server_opts *opts;
     FILE *log;
     bool out_gone; /* stdout closed, by us or by the client */
+    /* a request spoke 2026-07-28 (its _meta names the protocol version):
+     * from then on every request is answered in that revision */
+    bool modern;
     unsigned long next_id;
     /* the ask tool, while its requests are out */
     json_t *ask_call;          /* the tools/call id; NULL when nothing is asked */
@@ -118,6 +122,16 @@ static int on_message(struct stdio_srv *s, json_t *msg)
 {
     if (!json_object_get(msg, "method")) {
         on_response(s, msg);
+        return -1;
+    }
+    if (s->modern || mcp_modern_is(msg, NULL)) {
+        s->modern = true;
+        json_t *out = json_array();
+        mcp_modern_answer(s->opts, msg, NULL, out);
+        size_t k;
+        json_t *m;
+        json_array_foreach(out, k, m) send_msg(s, json_incref(m));
+        json_decref(out);
         return -1;
     }
     json_t *reply = NULL, *notes = json_array();

@@ -7,8 +7,9 @@
 # plain one: section 6 of mcp.sh); the JSON report says the requirement is
 # not_met. The HTTP faults (HTTP_FAULTS: session, header, Origin and 202
 # rules of Streamable HTTP) are caught over HTTP; over stdio their test is
-# NA. The 2026-07-28 faults (MODERN_FAULTS) likewise, judged with --spec
-# 2026-07-28.
+# NA. The 2026-07-28 faults (MODERN_FAULTS), judged with --spec
+# 2026-07-28, are caught over both, but for those of a test of HTTP only
+# (headers-unchecked: NA over stdio). The loop is mcp-fault-lib.sh's.
 
 # fault -> the test that must catch it
 declare -A FAULTS=(
@@ -44,8 +45,8 @@ declare -A HTTP_FAULTS=(
     [origin-ignored]=required.http.origin.foreign
     [notification-200]=required.http.notification-accepted
 )
-# the faults of MCP 2026-07-28 (stateless, HTTP only; judged with --spec
-# 2026-07-28) -> the test that must catch it
+# the faults of MCP 2026-07-28 (stateless; judged with --spec 2026-07-28)
+# -> the test that must catch it
 declare -A MODERN_FAULTS=(
     [discover-no-versions]=required.modern.discover
     [meta-not-required]=required.modern.meta-required
@@ -60,6 +61,7 @@ declare -A MODERN_FAULTS=(
     [unknown-prompt-answered]=required.modern.error.invalid-params
     [resource-no-name]=required.modern.resources.list
     [prompt-no-name]=required.modern.prompts.list
+    [input-ignored]=optional.modern.tools.call.input-required
 )
 
 # the mock's --help lists exactly these faults
@@ -68,61 +70,10 @@ known=$(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" "${!MODERN_FAULTS[@]}
 [ "$listed" = "$known" ] && ok "faults: every fault of the mock has its test" ||
     bad "faults: the mock's list and FAULTS + HTTP_FAULTS + MODERN_FAULTS differ: $(diff <(echo "$listed") <(echo "$known") | tr '\n' ' ')"
 
-# fault_caught TRANSPORT FAULT AGENT: its verdict, "ok MESSAGE" or "bad
-# MESSAGE", one line on stdout (the faults run three at a time in
-# subshells; their verdicts are counted afterwards, in order)
-fault_caught() {
-    local tr=$1 f=$2 agent=$3 t=${FAULTS[$2]:-${HTTP_FAULTS[$2]:-${MODERN_FAULTS[$2]}}} out="$TMP/fault-$1-$2"
-    local spec=()
-    [ -z "${MODERN_FAULTS[$f]:-}" ] || spec=(--spec 2026-07-28)
-    "$ANANKE" comply --protocol mcp --timeout-scale 0.4 "${spec[@]}" -t "$t" --agent "$f=$agent" \
-        -r json:"$out.json" >/dev/null 2>"$out.err"
-    local st reqs unmet
-    st=$(status "$t" "$out.json")
-    if [ -n "${HTTP_FAULTS[$f]:-}${MODERN_FAULTS[$f]:-}" ] && [ "$tr" = stdio ]; then
-        [ "$st" = na ] && echo "ok fault $f (stdio): $t NA (a test of Streamable HTTP)" ||
-            echo "bad fault $f (stdio): $t is '$st' (want na: no HTTP over stdio)"
-        return
-    fi
-    reqs=$(jq -r --arg id "$t" '.agents[0].tests[] | select(.id == $id) | .requirements | sort | join(",")' "$out.json")
-    unmet=$(jq -r --arg id "$t" '[.agents[0].tests[] | select(.id == $id) | .requirements[]] as $r
-        | [.agents[0].requirements | to_entries[] | select((.key | IN($r[])) and .value.status == "not_met") | .key]
-        | sort | join(",")' "$out.json")
-    if [ "$st" = fail ] && [ -n "$reqs" ] && [ "$unmet" = "$reqs" ]; then
-        echo "ok fault $f ($tr): $t FAIL, $reqs not_met"
-    else
-        echo "bad fault $f ($tr): $t is '$st' (want fail; requirements '$reqs', not_met '$unmet')"
-    fi
-}
-# one fault over both transports, its verdicts in $TMP/fault-F.verdicts
-fault_both() {
-    local f=$1 fpid started
-    fault_caught stdio "$f" "$MOCK mcp --fault $f"
-    spawn_server "$TMP/fault-$f.port" 0.1 "$TMP/fault-$f.out" "$TMP/fault-$f.srv" \
-        "$MOCK" mcp --http --fault "$f" --port-file "$TMP/fault-$f.port"
-    started=$?
-    fpid=$spawned_pid
-    if [ "$started" -eq 0 ]; then
-        fault_caught http "$f" "http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/fault-$f.port")/mcp"
-    else
-        echo "bad fault $f: ananke-mock mcp --http did not start"
-    fi
-    stop_pids "$fpid"
-}
+# shellcheck source=mcp-fault-lib.sh
+. "$HERE/mcp-fault-lib.sh"
+faults_test() { echo "${FAULTS[$1]:-${HTTP_FAULTS[$1]:-${MODERN_FAULTS[$1]}}}"; }
+faults_spec() { [ -z "${MODERN_FAULTS[$1]:-}" ] || echo 2026-07-28; }
 # (waits name the fault jobs: mcp.sh's servers are children of this shell too)
-jobs_=()
-for f in $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" "${!MODERN_FAULTS[@]}" | sort); do
-    fault_both "$f" >"$TMP/fault-$f.verdicts" 2>&1 &
-    jobs_+=($!)
-    if [ "${#jobs_[@]}" -ge 3 ]; then
-        wait "${jobs_[0]}"
-        jobs_=("${jobs_[@]:1}")
-    fi
-done
-for j in "${jobs_[@]}"; do wait "$j"; done
-for f in $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" "${!MODERN_FAULTS[@]}" | sort); do
-    while read -r verdict msg; do
-        if [ "$verdict" = ok ]; then ok "$msg"; else bad "${msg:-fault $f: no verdict}"; fi
-    done <"$TMP/fault-$f.verdicts"
-    [ -s "$TMP/fault-$f.verdicts" ] || bad "fault $f: no verdict"
-done
+# shellcheck disable=SC2046
+fault_loop faults_test faults_spec $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" "${!MODERN_FAULTS[@]}" | sort)

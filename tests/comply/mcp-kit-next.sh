@@ -58,6 +58,7 @@ declare -A PAIRS=(
     ["tools-list|."]=required.modern.tools.list
     ["caching|."]=required.modern.caching
     ["sep-2164-resource-not-found|^sep-2164-no-empty-contents$"]=required.modern.resource-not-found
+    ["input-required-result-basic-elicitation|^sep-2322-elicitation-"]=optional.modern.tools.call.input-required
     # what 2026-07-28 keeps of 2025-11-25: the same scenario, each check of it
     ["tools-call-simple-text|."]=optional.modern.tools.call.simple-text
     ["tools-call-image|."]=optional.modern.tools.call.image
@@ -109,6 +110,7 @@ declare -A FAULT_SCENARIO=(
     [prompt-no-image]=prompts-get-with-image
     [resource-no-name]=resources-list
     [prompt-no-name]=prompts-list
+    [input-ignored]=input-required-result-basic-elicitation
 )
 # SERVER/PAIR -> why the verdicts differ, for a disagreement that is understood
 declare -A DISAGREE=(
@@ -179,11 +181,13 @@ t0=$SECONDS
 # server-everything over Streamable HTTP, on a free port
 kit_everything_http
 # shellcheck disable=SC2086 # KEPT is a list of scenarios
-compare everything "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found $KEPT
+compare everything "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found \
+    input-required-result-basic-elicitation $KEPT
 
 kit_mock mock
 # shellcheck disable=SC2086 # KEPT is a list of scenarios
-compare mock "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found $KEPT
+compare mock "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found \
+    input-required-result-basic-elicitation $KEPT
 # the faults of the mock the kit's 2026-07-28 scenarios see (those of
 # tests/comply/mcp-faults.sh's MODERN_FAULTS a kit scenario checks,
 # origin-ignored, and mcp-modern-reuse.sh's faults of the kept features)

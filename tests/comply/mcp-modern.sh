@@ -10,9 +10,10 @@
 #  - the mock's faults of what 2026-07-28 keeps of 2025-11-25 (tool
 #    content, resources, prompts, completion, progress) are caught by the
 #    *.modern.* test of that feature (mcp-modern-reuse.sh);
-#  - the mock over stdio: every test NA;
-#  - server-everything over HTTP (2025-11-25 only): the modern tests NA,
-#    negotiated down, exit 0;
+#  - the mock over stdio: the *.modern.* tests that run there (all but
+#    those of HTTP headers, NA) PASS, their requirements met;
+#  - server-everything over stdio and over HTTP (2025-11-25 only): the
+#    modern tests NA, negotiated down, exit 0;
 #  - docs/comply.md's 2026-07-28 requirement table is the suite's.
 
 # modern_run NAME AGENT: the whole suite at 2026-07-28, its JSON in $TMP/NAME.json
@@ -20,7 +21,7 @@ modern_run() {
     "$ANANKE" comply --protocol mcp --spec 2026-07-28 -j 4 --agent "$1=$2" \
         -r json:"$TMP/$1.json" >/dev/null 2>"$TMP/$1.err"
 }
-MODERN_REQS="MCP-CACHE-001 MCP-COMP-001 MCP-DISC-001 MCP-HDR-001 MCP-HDR-002 MCP-HTTP-007 MCP-META-001 MCP-PROG-001 MCP-PROMPT-001 MCP-PROMPT-002 MCP-PROMPT-003 MCP-PROMPT-004 MCP-PROMPT-005 MCP-PROMPT-006 MCP-RES-001 MCP-RES-002 MCP-RES-003 MCP-RES-004 MCP-RES-007 MCP-RM-001 MCP-RPC-001 MCP-RPC-002 MCP-RT-001 MCP-TOOLS-001 MCP-TOOLS-002 MCP-TOOLS-003 MCP-TOOLS-004 MCP-TOOLS-005 MCP-TOOLS-006 MCP-TOOLS-007 MCP-VER-001"
+MODERN_REQS="MCP-CACHE-001 MCP-COMP-001 MCP-DISC-001 MCP-HDR-001 MCP-HDR-002 MCP-HTTP-007 MCP-META-001 MCP-MRTR-001 MCP-PROG-001 MCP-PROMPT-001 MCP-PROMPT-002 MCP-PROMPT-003 MCP-PROMPT-004 MCP-PROMPT-005 MCP-PROMPT-006 MCP-RES-001 MCP-RES-002 MCP-RES-003 MCP-RES-004 MCP-RES-007 MCP-RM-001 MCP-RPC-001 MCP-RPC-002 MCP-RT-001 MCP-TOOLS-001 MCP-TOOLS-002 MCP-TOOLS-003 MCP-TOOLS-004 MCP-TOOLS-005 MCP-TOOLS-006 MCP-TOOLS-007 MCP-VER-001"
 
 spawn_server "$TMP/modern.port" 0.1 "$TMP/modern.out" "$TMP/modern.srv" "$MOCK" mcp --http --port-file "$TMP/modern.port"
 modern_pid=$spawned_pid
@@ -52,9 +53,33 @@ stop_pids "$modern_pid"
     ok "2026-07-28: fault origin-ignored: required.modern.origin FAIL, MCP-HTTP-007 not_met" ||
     bad "2026-07-28: fault origin-ignored: $(jq -c '.agents[0].tests[0] | [.status, .unmet[0].message]' "$TMP/modern-origin.json")"
 
+# over stdio: the same tests on the pipe (no initialize, _meta on every
+# request) but those of HTTP headers (runs_on_stdio, mcp-fault-lib.sh)
 modern_run modern-stdio "$MOCK mcp"
-odd=$(jq -r '[.agents[0].tests[] | select(.status != "na") | .id] | join(" ")' "$TMP/modern-stdio.json")
-[ -z "$odd" ] && ok "2026-07-28: the mock over stdio: every test NA" || bad "2026-07-28: stdio: not NA: $odd"
+rc=$?
+want_pass=$(for t in $(jq -r '.agents[0].tests[] | select(.id | contains(".modern.")) | .id' "$TMP/modern-stdio.json"); do
+    runs_on_stdio "$t" && echo "$t"; done | sort | tr '\n' ' ')
+got_pass=$(jq -r '[.agents[0].tests[] | select(.status == "pass") | .id] | sort | join(" ")' "$TMP/modern-stdio.json")
+odd=$(jq -r '[.agents[0].tests[] | select(.status != "pass" and .status != "na") | "\(.id) \(.status)"] | join("; ")' "$TMP/modern-stdio.json")
+np=$(echo "$got_pass" | wc -w)
+[ "$rc" -eq 0 ] && [ -z "$odd" ] && [ "$got_pass " = "$want_pass" ] && [ "$np" -ge 30 ] &&
+    ok "2026-07-28: the mock over stdio passes the $np *.modern.* tests that run there, the others NA" ||
+    bad "2026-07-28: mock (stdio): exit $rc; passed '$got_pass' (want '$want_pass'); $odd"
+STDIO_REQS=$(for r in $MODERN_REQS; do case $r in MCP-HDR-001 | MCP-HDR-002 | MCP-HTTP-007) ;; *) echo "$r" ;; esac; done | tr '\n' ' ')
+met=$(jq -r '[.agents[0].requirements | to_entries[] | select(.value.status == "met") | .key] | sort | join(" ")' "$TMP/modern-stdio.json")
+[ "$met " = "$STDIO_REQS" ] && ok "2026-07-28: mock (stdio): $met met" || bad "2026-07-28: mock (stdio): met '$met' (want '$STDIO_REQS')"
+jq -e '.agents[0].tests[] | select(.id == "required.modern.header-mismatch") | .na_reason | contains("over stdio there are none")' \
+    "$TMP/modern-stdio.json" >/dev/null && ok "2026-07-28: stdio: the header test NA, the reason said" ||
+    bad "2026-07-28: stdio: required.modern.header-mismatch's NA reason"
+
+# server-everything over stdio answers server/discover -32601: negotiated down there too
+modern_run modern-everything-stdio "node $EVERYTHING stdio"
+rc=$?
+odd=$(jq -r '[.agents[0].tests[] | select(.id | contains(".modern.")) | select(.status != "na"
+    or ((.na_reason | contains("negotiated down")) or (.na_reason | contains("over stdio there are none")) | not))
+    | "\(.id) \(.status)"] | join("; ")' "$TMP/modern-everything-stdio.json")
+[ "$rc" -eq 0 ] && [ -z "$odd" ] && ok "2026-07-28: server-everything over stdio: the modern tests NA, negotiated down (the header ones: no HTTP)" ||
+    bad "2026-07-28: server-everything (stdio): exit $rc; $odd"
 
 modern_run modern-everything "http://127.0.0.1:$port/mcp"
 rc=$?

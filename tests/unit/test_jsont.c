@@ -394,6 +394,13 @@ static void test_mcp_http(void **state)
     assert_false(t->steps[0].agui->no_session);
     assert_string_equal(t->steps[1].agui->method, "DELETE");
     assert_true(t->steps[1].agui->no_session);
+    assert_int_equal(t->ntransports, 0);
+    an_jsont_free(t);
+    static const char both[] = HEAD "\"transports\":[\"http\",\"stdio\"],"
+                                    "\"steps\":[{\"mcpHttp\":{\"json\":{\"id\":1}}}]}";
+    t = load_ok(both);
+    assert_int_equal(t->ntransports, 2);
+    assert_string_equal(t->transports[1], "stdio");
     an_jsont_free(t);
     static const struct {
         const char *text, *msg;
@@ -410,6 +417,10 @@ static void test_mcp_http(void **state)
          "steps[0].mcpHttp.path: unknown key 'path'"},
         {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{}}},{\"run\":{}}]}",
          "'run' is an AG-UI step, but steps[0] is an ACP step ('mcpHttp')"},
+        {HEAD "\"transports\":[\"sse\"],\"steps\":[{\"mcpHttp\":{\"json\":{}}}]}",
+         "'transports' lists \"stdio\" and \"http\" (MCP), not 'sse'"},
+        {HEAD "\"transports\":\"stdio\",\"steps\":[{\"mcpHttp\":{\"json\":{}}}]}",
+         "transports"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         struct an_err err = AN_ERR_INIT;

@@ -237,6 +237,13 @@ static int build(struct jsont_ld *l, json_t *root)
         if (strcmp(t->bindings[i], "jsonrpc") && strcmp(t->bindings[i], "rest"))
             return jsont_bad(l, "'bindings' lists \"jsonrpc\" and \"rest\" (A2A), not '%s'",
                              t->bindings[i]);
+    json_t *tr = json_object_get(root, "transports");
+    if (tr && jsont_load_strings(l, tr, "transports", &t->transports, &t->ntransports, false))
+        return AN_ESCHEMA;
+    for (size_t i = 0; i < t->ntransports; i++)
+        if (strcmp(t->transports[i], "stdio") && strcmp(t->transports[i], "http"))
+            return jsont_bad(l, "'transports' lists \"stdio\" and \"http\" (MCP), not '%s'",
+                             t->transports[i]);
     json_t *revs = json_object_get(root, "revisions");
     if (revs && jsont_load_strings(l, revs, "revisions", &t->revisions, &t->nrevisions, false))
         return AN_ESCHEMA;

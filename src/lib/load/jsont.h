@@ -193,6 +193,12 @@ struct an_jsont {
      * spoken to in 1.0) */
     const char **revisions;
     size_t nrevisions;
+    /* MCP: the transports ("stdio", "http") the test runs over; none: a
+     * test with mcpHttp steps runs over Streamable HTTP only, any other
+     * over both (an mcpHttp step over stdio sends its `json` on the pipe
+     * and its `http` expectations are left out) */
+    const char **transports;
+    size_t ntransports;
     struct an_jsont_precond *preconds;
     size_t npreconds;
     struct an_jsont_file *files;

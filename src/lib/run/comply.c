@@ -532,8 +532,9 @@ static const char *mcp_url(const struct an_comply_spec *spec, bool mcp)
     return mcp && c && (!strncmp(c, "http://", 7) || !strncmp(c, "https://", 8)) ? c : NULL;
 }
 
-/* A test with mcpHttp steps over stdio: NA, there is no HTTP to see; one
- * whose `revisions` leave out the revision judged: NA. */
+/* A test over a transport its `transports` leave out (by default one with
+ * mcpHttp steps over stdio: there is no HTTP to see): NA; one whose
+ * `revisions` leave out the revision judged: NA. */
 static char *http_precheck(const struct an_jsont *t, const char *url, const char *rev)
 {
     if (!an_comply_rev_applies(t, rev)) {
@@ -544,10 +545,19 @@ static char *http_precheck(const struct an_jsont *t, const char *url, const char
         an_buf_printf(&b, " (this run judges revision %s)", rev);
         return an_buf_detach(&b, NULL);
     }
-    for (size_t s = 0; !url && s < t->nsteps; s++)
+    /* no `transports`: both, but a test with mcpHttp steps Streamable HTTP only */
+    bool http = !t->ntransports, stdio = !t->ntransports;
+    for (size_t i = 0; i < t->ntransports; i++)
+        *(strcmp(t->transports[i], "http") ? &stdio : &http) = true;
+    for (size_t s = 0; !t->ntransports && s < t->nsteps; s++)
         if (t->steps[s].kind == AN_JSONT_MCP_HTTP)
-            return an_xstrdup("a test of the Streamable HTTP transport (mcpHttp steps): over "
-                              "stdio there are no HTTP requests, headers or sessions");
+            stdio = false;
+    if (!url && !stdio)
+        return an_xstrdup("a test of the Streamable HTTP transport (HTTP requests, headers, "
+                          "status codes or sessions): over stdio there are none");
+    if (url && !http)
+        return an_xstrdup("a test of the stdio transport: this server is spoken to over "
+                          "Streamable HTTP");
     return NULL;
 }
 

@@ -26,11 +26,16 @@ char *comply_agui_describe(const json_t *o)
     const char *status = an_json_str(o, "status");
     const char *error = an_json_str(o, "error");
     size_t nev = json_array_size(json_object_get(o, "events"));
-    if (hs)
+    size_t nmsg = json_array_size(json_object_get(o, "messages"));
+    if (!http && json_object_get(o, "messages")) /* an MCP step over stdio */
+        an_buf_printf(&b, "over stdio, %zu message%s, %s", nmsg, nmsg == 1 ? "" : "s",
+                      status ? status : "?");
+    else if (hs)
         an_buf_printf(&b, "HTTP %lld %s, ", (long long)hs, ct && *ct ? ct : "(no content type)");
     else
         an_buf_puts(&b, "no HTTP answer, ");
-    an_buf_printf(&b, "%zu event%s, %s", nev, nev == 1 ? "" : "s", status ? status : "?");
+    if (http || !json_object_get(o, "messages"))
+        an_buf_printf(&b, "%zu event%s, %s", nev, nev == 1 ? "" : "s", status ? status : "?");
     if (error) {
         /* one line, bounded: the report escapes it, but a server's page of
          * HTML would drown the line it belongs to */

@@ -81,7 +81,7 @@ struct eng {
     bool *vout; /* sent by us */
     size_t nv;
     /* mcpHttp steps (comply_mcp_http.c): the server's endpoint (NULL over
-     * stdio), the session the test's own requests made, what they got
+     * stdio: comply_mcp_stdio.c), the session the test's own requests made, what they got
      * (for redaction), and why the test does not apply (naUnless) */
     const char *http_url;
     char *http_sid;
@@ -109,6 +109,12 @@ bool comply_step_new_session(struct eng *e, const struct an_jsont_step *st);
 /* mcpHttp: one request that sees HTTP (comply_mcp_http.c); false ends
  * the test (an unmet expectation, or e->na set by naUnless). */
 bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st);
+/* mcpHttp over stdio (comply_mcp_stdio.c): send the step's request js on
+ * the pipe and read until its answer: the outcome without `http` (new
+ * reference); the step's expectations of HTTP left out of expect and
+ * *any_of (replaced). */
+json_t *comply_mcp_stdio_exchange(struct eng *e, const json_t *js, int64_t window_ms);
+void comply_mcp_stdio_unhttp(json_t *expect, json_t **any_of);
 /* A window's length after --timeout-scale (at least 1 ms). */
 int64_t comply_window(const struct eng *e, int64_t ms);
 /* Every request the test sent: an error answer nobody expected fails the

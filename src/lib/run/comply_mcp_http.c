@@ -4,6 +4,9 @@
  * bridge), so that the test sees HTTP: the headers it sends or leaves
  * out, the status and headers of the answer, a DELETE.
  *
+ * Over stdio (a test whose `transports` name it) comply_mcp_stdio.c
+ * sends the step's `json` on the pipe instead.
+ *
  * The test keeps its own session: the Mcp-Session-Id of the last answer
  * that carried one goes on every later mcpHttp request but an initialize
  * (unless the step says `session: false` or names the header itself). The outcome the
@@ -259,32 +262,17 @@ static void say_what_differs(struct an_comply_test *out, size_t from)
     }
 }
 
-bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st)
+/* The step's request over HTTP (the test's session added), its outcome:
+ * a new reference. */
+static json_t *http_exchange(struct eng *e, const struct an_jsont_step *st, json_t *headers,
+                             const json_t *js, const char *accept, const char *body)
 {
     const struct an_jsont_agui *g = st->agui;
-    struct an_err err = AN_ERR_INIT;
-    json_t *headers = NULL, *js = NULL, *expect = NULL, *any_of = NULL, *o = NULL;
-    char *accept = NULL, *body = NULL;
-    long *matched = NULL;
-    bool ok = false;
-    if ((g->headers && an_jsont_resolve(g->headers, &e->vars, false, &headers, &err)) ||
-        (g->accept && an_jsont_resolve_str(g->accept, &e->vars, false, &accept, &err)) ||
-        (g->json && an_jsont_resolve(g->json, &e->vars, false, &js, &err)) ||
-        (g->body && an_jsont_resolve_str(g->body, &e->vars, false, &body, &err)) ||
-        an_jsont_resolve(g->expect, &e->vars, true, &expect, &err) ||
-        (g->any_of && an_jsont_resolve(g->any_of, &e->vars, true, &any_of, &err))) {
-        comply_unmet_add(e, "step", (int)st->index, "mcpHttp: %s", err.msg);
-        goto done;
-    }
-    if (!headers)
-        headers = json_object();
     /* an initialize starts a new session: it carries none */
     bool init = !strcmp(an_json_str(js, "method") ? an_json_str(js, "method") : "", "initialize");
     if (!g->no_session && !init && e->http_sid && !has_header(headers, "Mcp-Session-Id"))
         json_object_set_new(headers, "Mcp-Session-Id", json_string(e->http_sid));
     const char *verb = g->method ? g->method : "POST";
-    if (js && !body)
-        body = an_json_compact(js);
     const json_t *rid = json_object_get(js, "method") ? json_object_get(js, "id") : NULL;
     struct hreq rq = {.url = e->http_url,
                       .method = verb,
@@ -304,7 +292,7 @@ bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st)
         an_buf_release(&v);
         free(h);
     }
-    o = exchange(&rq);
+    json_t *o = exchange(&rq);
     if (e->o->verbose) {
         char *d = an_json_compact(o);
         comply_vframe(e, false, d, strlen(d));
@@ -312,6 +300,36 @@ bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st)
     }
     keep_session(e, o);
     json_array_extend(e->http_seen, json_object_get(o, "messages"));
+    return o;
+}
+
+bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st)
+{
+    const struct an_jsont_agui *g = st->agui;
+    struct an_err err = AN_ERR_INIT;
+    json_t *headers = NULL, *js = NULL, *expect = NULL, *any_of = NULL, *o = NULL;
+    char *accept = NULL, *body = NULL;
+    long *matched = NULL;
+    bool ok = false;
+    if ((g->headers && an_jsont_resolve(g->headers, &e->vars, false, &headers, &err)) ||
+        (g->accept && an_jsont_resolve_str(g->accept, &e->vars, false, &accept, &err)) ||
+        (g->json && an_jsont_resolve(g->json, &e->vars, false, &js, &err)) ||
+        (g->body && an_jsont_resolve_str(g->body, &e->vars, false, &body, &err)) ||
+        an_jsont_resolve(g->expect, &e->vars, true, &expect, &err) ||
+        (g->any_of && an_jsont_resolve(g->any_of, &e->vars, true, &any_of, &err))) {
+        comply_unmet_add(e, "step", (int)st->index, "mcpHttp: %s", err.msg);
+        goto done;
+    }
+    if (!e->http_url) { /* over stdio: the request on the pipe, no HTTP to judge */
+        comply_mcp_stdio_unhttp(expect, &any_of);
+        o = comply_mcp_stdio_exchange(e, js, comply_window(e, st->ms));
+    } else {
+        if (!headers)
+            headers = json_object();
+        if (js && !body)
+            body = an_json_compact(js);
+        o = http_exchange(e, st, headers, js, accept, body);
+    }
     size_t before = e->out->nunmet;
     ok = comply_agui_judge(expect, any_of, o, (int)st->index, e->out, &matched);
     if (!ok && !strcmp(an_json_str(o, "status"), "completed"))
