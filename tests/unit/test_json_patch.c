@@ -14,18 +14,7 @@
 #include "ananke/err.h"
 #include "core/json.h"
 #include "proto/json_patch.h"
-
-static void assert_json(const json_t *got, const char *want_text)
-{
-    json_t *want = json_loads(want_text, JSON_DECODE_ANY, NULL);
-    assert_non_null(want);
-    if (!got || !json_equal((json_t *)got, want)) {
-        char *g = an_json_compact(got);
-        json_decref(want);
-        fail_msg("json %s, want %s", g, want_text);
-    }
-    json_decref(want);
-}
+#include "support/json_assert.h"
 
 static void test_json_patch(void **state)
 {
@@ -75,7 +64,7 @@ static void test_json_patch(void **state)
         if (rows[i].want) {
             if (rc)
                 fail_msg("row %zu: failed: %s", i, why);
-            assert_json(doc, rows[i].want);
+            ut_assert_json(rows[i].ops, doc, rows[i].want);
         } else {
             if (!rc)
                 fail_msg("row %zu: patch applied, should have failed", i);
@@ -118,7 +107,8 @@ static void test_json_patch_caps(void **state)
                      "{\"op\":\"replace\",\"path\":\"/o/k\",\"value\":\"longer value\"}]",
                      0, NULL);
     assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), 0);
-    assert_json(doc, "{\"a\":[[true,{\"k\":\"v\"}],2,3],\"o\":{\"k\":\"longer value\"}}");
+    ut_assert_json("patch", doc,
+                   "{\"a\":[[true,{\"k\":\"v\"}],2,3],\"o\":{\"k\":\"longer value\"}}");
     assert_int_equal(cap.bytes, an_json_weight(doc, NULL));
     json_decref(ops);
     json_decref(doc);
@@ -134,7 +124,7 @@ static void test_json_patch_caps(void **state)
     assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), AN_ELIMIT);
     if (!strstr(why, "more than 1048576 bytes") || !strstr(why, "copy '/a/-'"))
         fail_msg("why: %s", why);
-    assert_json(doc, "{\"a\":[0]}");
+    ut_assert_json("patch", doc, "{\"a\":[0]}");
     assert_int_equal(cap.bytes, an_json_weight(doc, NULL));
     assert_true(cap.work < 8u << 20); /* stopped at the cap, not after */
     /* under a work cap the same patch stops earlier */
@@ -155,7 +145,7 @@ static void test_json_patch_caps(void **state)
     assert_int_equal(an_json_patch(&doc, ops, &cap, why, sizeof why), AN_ELIMIT);
     if (!strstr(why, "deeper than 2000 levels"))
         fail_msg("why: %s", why);
-    assert_json(doc, "{\"a\":[0]}");
+    ut_assert_json("patch", doc, "{\"a\":[0]}");
     json_decref(ops);
     json_decref(doc);
 }
