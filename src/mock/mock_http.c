@@ -383,6 +383,18 @@ int mock_http_start(struct mock_http **out, const struct mock_http_opts *opts, s
         return an_fail(err, AN_EIO, NULL, "cannot listen on 127.0.0.1:%u: %s", opts->port,
                        strerror(e));
     }
+    /* the port before the first request: a client that polls a --port it
+     * chose can connect as soon as the daemon runs, and the answers (an
+     * A2A card's URLs) name this port */
+    struct sockaddr_in bound;
+    socklen_t blen = sizeof bound;
+    if (getsockname(fd, (struct sockaddr *)&bound, &blen) != 0) {
+        int e = errno;
+        close(fd);
+        free(s);
+        return an_fail(err, AN_EIO, NULL, "cannot read the bound port: %s", strerror(e));
+    }
+    s->port = ntohs(bound.sin_port);
     s->d = MHD_start_daemon(
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL,
         (uint16_t)opts->port, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, fd,
@@ -393,15 +405,6 @@ int mock_http_start(struct mock_http **out, const struct mock_http_opts *opts, s
         free(s);
         return an_fail(err, AN_EIO, NULL, "cannot serve on 127.0.0.1:%u", opts->port);
     }
-    const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_LISTEN_FD);
-    struct sockaddr_in bound;
-    socklen_t blen = sizeof bound;
-    if (!di || getsockname(di->listen_fd, (struct sockaddr *)&bound, &blen) != 0) {
-        MHD_stop_daemon(s->d);
-        free(s);
-        return an_fail(err, AN_EIO, NULL, "cannot read the bound port: %s", strerror(errno));
-    }
-    s->port = ntohs(bound.sin_port);
     *out = s;
     return 0;
 }
