@@ -134,14 +134,7 @@ static enum MHD_Result send_events(struct mock_http *http, struct MHD_Connection
                                    const json_t *msgs)
 {
     struct an_buf ev = AN_BUF_INIT;
-    size_t i;
-    json_t *msg;
-    json_array_foreach(msgs, i, msg)
-    {
-        char *f = an_json_compact(msg);
-        an_buf_printf(&ev, "event: message\ndata: %s\n\n", f);
-        free(f);
-    }
+    mcp_sse_frames(&ev, msgs);
     enum MHD_Result rc = send_stream(http, c, ev.data, ev.len, END_CLOSE, NULL, 0);
     an_buf_release(&ev);
     return rc;

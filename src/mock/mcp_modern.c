@@ -279,17 +279,22 @@ enum MHD_Result mcp_modern_post(const struct mcp_server_opts *o, struct MHD_Conn
         rc = mock_http_send_json(c, status, json_incref(json_array_get(out, 0)), NULL, 0);
     } else { /* notifications before the answer: an event stream */
         struct an_buf ev = AN_BUF_INIT;
-        size_t i;
-        json_t *m;
-        json_array_foreach(out, i, m)
-        {
-            char *f = an_json_compact(m);
-            an_buf_printf(&ev, "event: message\ndata: %s\n\n", f);
-            free(f);
-        }
+        mcp_sse_frames(&ev, out);
         rc = mock_http_send(c, status, "text/event-stream", ev.data, ev.len, NULL, 0);
         an_buf_release(&ev);
     }
     json_decref(out);
     return rc;
+}
+
+void mcp_sse_frames(struct an_buf *ev, const json_t *msgs)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(msgs, i, m)
+    {
+        char *f = an_json_compact(m);
+        an_buf_printf(ev, "event: message\ndata: %s\n\n", f);
+        free(f);
+    }
 }

@@ -20,6 +20,7 @@
 #include <microhttpd.h>
 #include <stdbool.h>
 
+#include "core/buf.h"
 #include "mcp_server.h"
 
 #define MCP_MODERN_VERSION "2026-07-28"
@@ -46,5 +47,9 @@ unsigned mcp_modern_answer(const struct mcp_server_opts *o, const json_t *body,
 /* Answer one modern POST (body taken by the caller: not freed here). */
 enum MHD_Result mcp_modern_post(const struct mcp_server_opts *o, struct MHD_Connection *c,
                                 const json_t *body);
+
+/* msgs (a JSON array) appended to ev as the events of one SSE stream
+ * ("event: message", one compact message per data line) */
+void mcp_sse_frames(struct an_buf *ev, const json_t *msgs);
 
 #endif
