@@ -12,7 +12,7 @@ run() { "$ANANKE" comply -j 4 --timeout-scale "$SCALE" "$@" >/dev/null 2>&1 || [
 
 run --agent mock="$MOCK acp" --agent no-cancel="$MOCK acp --fault ignore-cancel" \
     -r json:"$OUT/acp.json" -r html:"$OUT/acp.html"
-run --protocol mcp --agent mock="$MOCK mcp" --agent old="$MOCK mcp --version 1999-01-01" \
+run --protocol mcp --agent mock="$MOCK mcp" --agent no-meta="$MOCK mcp --fault meta-not-required" \
     -r json:"$OUT/mcp.json" -r html:"$OUT/mcp.html"
 
 "$MOCK" a2a --version 0.3 --port 0 --port-file "$OUT/good.port" >/dev/null 2>&1 &

@@ -106,6 +106,9 @@ struct an_comply_agent {
                          protocolVersion}); or NULL */
     char *init_error; /* why initialize (the probe run) failed, or NULL */
     char *binding;    /* A2A: the binding its tests spoke, "jsonrpc" or "rest"; else NULL */
+    char *spec;       /* the spec revision it was judged at: the run's (--spec), or without
+                         --spec the one it negotiated (MCP: 2025-11-25 for a server that
+                         answers no server/discover); NULL: the run's (r->spec) */
     json_t *modes;    /* session/new `modes` of the probe session, or NULL */
     json_t *commands; /* availableCommands seen in the probe, or NULL */
     struct an_comply_test *tests;
@@ -118,7 +121,8 @@ struct an_comply_agent {
 
 struct an_comply_result {
     char *protocol; /* "acp", "agui", "mcp" or "a2a" */
-    char *spec;     /* the spec revision whose requirements are judged, or NULL */
+    char *spec;     /* the run's spec revision (--spec, or the suite's newest), or NULL;
+                       an agent judged at another has its own (an_comply_agent.spec) */
     int64_t started_ms, duration_ms;
     struct an_comply_agent *agents;
     size_t nagents, capagents;
@@ -137,6 +141,8 @@ struct an_comply_unmet *an_comply_add_unmetv(struct an_comply_test *t, const cha
 /* Append a note to a test (copied). */
 void an_comply_add_note(struct an_comply_test *t, const char *note);
 void an_comply_result_release(struct an_comply_result *r);
+/* The revision agent a of r was judged at (its own, else the run's), or NULL. */
+const char *an_comply_agent_spec(const struct an_comply_result *r, const struct an_comply_agent *a);
 
 /* Judge every agent's requirement table from its tests (the statuses
  * above). The table's rows must be there already (ids, levels). */

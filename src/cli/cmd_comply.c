@@ -222,8 +222,9 @@ static const struct cli_option options[] = {
     {.name = "--spec",
      .alias = NULL,
      .arg = "REV",
-     .help = "judge the requirements of this spec revision (the\n"
-             "suite's requirements/REV.json; default: the newest)",
+     .help = "judge every agent at this spec revision (the suite's\n"
+             "requirements/REV.json); default: the newest, or for an\n"
+             "agent that says which it speaks (MCP), that one",
      .field = offsetof(struct comply_args, spec)},
     {.name = "--expected-failures",
      .alias = NULL,

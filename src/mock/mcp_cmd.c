@@ -61,6 +61,8 @@ static void usage(FILE *out)
           "                    read; HTTP: {\"method\",\"path\",\"headers\",\"body\"})\n"
           "  --http            serve Streamable HTTP instead of stdio\n"
           "  --sse             HTTP: answer every request as an SSE stream\n"
+          "  --modern-only     speak 2026-07-28 only: initialize and any request\n"
+          "                    without its _meta are refused as that revision does\n"
           "  --port N          HTTP: port to listen on; 0 (default) picks a free one\n"
           "  --port-file PATH  HTTP: also write the port number to PATH (atomically)\n"
           "  --max-body BYTES  HTTP: answer larger request bodies with 413\n"
@@ -223,7 +225,7 @@ static enum MHD_Result on_post(struct mcp_http_srv *m, struct mock_http *http,
                             "Invalid Request: one JSON-RPC object per POST");
         goto done;
     }
-    if (mcp_modern_is(body, pv)) { /* 2026-07-28: no session, no handshake */
+    if (m->opts.modern_only || mcp_modern_is(body, pv)) { /* 2026-07-28: no session, no handshake */
         rc = mcp_modern_post(&m->opts, c, body);
         goto done;
     }
@@ -360,6 +362,7 @@ int mock_cmd_mcp(int argc, char **argv)
         {"--requests", MOCK_FLAG_STR, &f.requests, 0, 0},
         {"--http", MOCK_FLAG_SWITCH, &http, 0, 0},
         {"--sse", MOCK_FLAG_SWITCH, &m.sse, 0, 0},
+        {"--modern-only", MOCK_FLAG_SWITCH, &m.opts.modern_only, 0, 0},
         {"--port", MOCK_FLAG_ULONG, &f.port, 0, 65535},
         {"--port-file", MOCK_FLAG_STR, &f.port_file, 0, 0},
         {"--max-body", MOCK_FLAG_ULONG, &f.max_body, 1, (unsigned long)1 << 40},

@@ -141,6 +141,7 @@ struct mcp_server_opts {
     enum mcp_tool forced; /* every tools/call behaves as this tool; MCP_T_NONE = as named */
     bool http;            /* tools that need stdio say so in an isError result */
     enum mcp_fault fault; /* the rule broken on purpose; MCP_F_NONE = none */
+    bool modern_only;     /* speak 2026-07-28 only: initialize is refused as removed */
 };
 /* clang-format off */
 #define MCP_SERVER_OPTS_INIT                                                                       \

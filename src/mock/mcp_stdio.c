@@ -124,7 +124,7 @@ static int on_message(struct stdio_srv *s, json_t *msg)
         on_response(s, msg);
         return -1;
     }
-    if (s->modern || mcp_modern_is(msg, NULL)) {
+    if (s->modern || s->opts->modern_only || mcp_modern_is(msg, NULL)) {
         s->modern = true;
         json_t *out = json_array();
         mcp_modern_answer(s->opts, msg, NULL, out);

@@ -73,7 +73,7 @@ known=$(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" "${!MODERN_FAULTS[@]}
 # shellcheck source=mcp-fault-lib.sh
 . "$HERE/mcp-fault-lib.sh"
 faults_test() { echo "${FAULTS[$1]:-${HTTP_FAULTS[$1]:-${MODERN_FAULTS[$1]}}}"; }
-faults_spec() { [ -z "${MODERN_FAULTS[$1]:-}" ] || echo 2026-07-28; }
+faults_spec() { if [ -n "${MODERN_FAULTS[$1]:-}" ]; then echo 2026-07-28; else echo 2025-11-25; fi; }
 # (waits name the fault jobs: mcp.sh's servers are children of this shell too)
 # shellcheck disable=SC2046
 fault_loop faults_test faults_spec $(printf '%s\n' "${!FAULTS[@]}" "${!HTTP_FAULTS[@]}" "${!MODERN_FAULTS[@]}" | sort)

@@ -120,7 +120,7 @@ compare() {
     local scenarios=("$@") targs=()
     [ ${#scenarios[@]} -gt 0 ] || mapfile -t scenarios < <(printf '%s\n' "${!PAIRS[@]}" | sort)
     [ $# -eq 0 ] || for s in "${scenarios[@]}"; do targs+=(-t "${PAIRS[$s]}"); done
-    "$ANANKE" comply --protocol mcp -j 4 --timeout-scale 0.5 --agent "$name=$url" "${targs[@]}" \
+    "$ANANKE" comply --protocol mcp --spec 2025-11-25 -j 4 --timeout-scale 0.5 --agent "$name=$url" "${targs[@]}" \
         -r json:"$TMP/$name.json" >/dev/null 2>"$TMP/$name.err" &
     local ananke_pid=$! kits=() i
     for i in "${!scenarios[@]}"; do

@@ -1,8 +1,9 @@
 # shellcheck shell=bash disable=SC2154
 # Sourced by tests/comply/mcp.sh (uses its ANANKE, MOCK, TMP, port, ok, bad,
 # spawn_server, stop_pids): MCP 2026-07-28, the stateless revision, judged
-# with --spec 2026-07-28 (its requirement set says "default": false: the
-# default stays 2025-11-25):
+# with --spec 2026-07-28 (the default too: the newest set; without --spec
+# each server is judged at the revision it speaks, as the two-agent run
+# below checks):
 #  - ananke-mock mcp over HTTP (it speaks 2026-07-28 to a request whose
 #    _meta names it): every *.modern.* test PASSes, every other test is NA
 #    (a test of 2025-06-18 and 2025-11-25), and the requirements they cite
@@ -87,6 +88,59 @@ odd=$(jq -r '[.agents[0].tests[] | select(.id | contains(".modern."))
     | select(.status != "na" or (.na_reason | contains("negotiated down") | not)) | .id] | join(" ")' "$TMP/modern-everything.json")
 [ "$rc" -eq 0 ] && [ -z "$odd" ] && ok "2026-07-28: server-everything (2025-11-25 only): the modern tests NA, negotiated down" ||
     bad "2026-07-28: server-everything: exit $rc; $odd"
+
+# Without --spec each server is judged at the revision it speaks, in one
+# run and one report: server-everything (server/discover refused) at
+# 2025-11-25, initialize's; the mock (server/discover answered) at
+# 2026-07-28. --spec 2025-11-25 then judges both at 2025-11-25.
+T2=(-t required.tools.list -t required.ping -t required.modern.tools.list -t required.modern.discover)
+"$ANANKE" comply --protocol mcp -j 4 "${T2[@]}" --agent everything="node $EVERYTHING stdio" \
+    --agent mock="$MOCK mcp" -r json:"$TMP/nego.json" -r md:"$TMP/nego.md" -r junit:"$TMP/nego.xml" \
+    -r html:"$TMP/nego.html" >/dev/null 2>"$TMP/nego.err"
+rc=$?
+st() { jq -r --argjson a "$1" --arg id "$2" '.agents[$a].tests[] | select(.id == $id) | .status' "$TMP/$3.json"; }
+[ "$rc" -eq 0 ] && [ "$(jq -r '[.spec, .agents[0].spec, .agents[1].spec] | join(" ")' "$TMP/nego.json")" = "2026-07-28 2025-11-25 2026-07-28" ] &&
+    ok "no --spec: the run's revision 2026-07-28; server-everything judged at 2025-11-25, the mock at 2026-07-28" ||
+    bad "no --spec: exit $rc, specs $(jq -c '[.spec, .agents[].spec]' "$TMP/nego.json")"
+[ "$(st 0 required.ping nego) $(st 0 required.tools.list nego) $(st 0 required.modern.tools.list nego)" = "pass pass na" ] &&
+    [ "$(st 1 required.ping nego) $(st 1 required.modern.tools.list nego) $(st 1 required.modern.discover nego)" = "na pass pass" ] &&
+    ok "no --spec: each server's tests of its revision ran, the others NA" ||
+    bad "no --spec: statuses $(jq -c '[.agents[] | [.tests[] | "\(.id) \(.status)"]]' "$TMP/nego.json")"
+[ "$(jq -r '[.agents[0].requirements["MCP-PING-001"].status, .agents[0].requirements["MCP-DISC-001"].status // "absent",
+    .agents[1].requirements["MCP-DISC-001"].status, .agents[1].requirements["MCP-PING-001"].status // "absent"] | join(" ")' "$TMP/nego.json")" = "met absent met absent" ] &&
+    ok "no --spec: each server gets its revision's requirement set (MCP-PING-001 of 2025-11-25, MCP-DISC-001 of 2026-07-28)" ||
+    bad "no --spec: requirement sets $(jq -c '[.agents[] | .requirements | keys | length]' "$TMP/nego.json")"
+grep -q '^## Requirements (spec revision 2025-11-25)$' "$TMP/nego.md" && grep -q '^## Requirements (spec revision 2026-07-28)$' "$TMP/nego.md" &&
+    grep -q '^- Judged at spec revision `2025-11-25`: the one it negotiated' "$TMP/nego.md" &&
+    grep -q '<property name="spec" value="2025-11-25"/>' "$TMP/nego.xml" && grep -q '<property name="spec" value="2026-07-28"/>' "$TMP/nego.xml" &&
+    [ "$(grep -c '<h3>Requirements (spec revision 20' "$TMP/nego.html")" -eq 2 ] &&
+    grep -q '^comply: everything: judged at revision 2025-11-25, the one it speaks (no --spec)$' "$TMP/nego.err" &&
+    ok "no --spec: Markdown, JUnit, HTML and the log say each server's revision, a requirement table per revision" ||
+    bad "no --spec: the reports: $(grep -c 'spec revision' "$TMP/nego.md") Markdown lines"
+"$ANANKE" comply --protocol mcp --spec 2025-11-25 -j 4 "${T2[@]}" --agent everything="node $EVERYTHING stdio" \
+    --agent mock="$MOCK mcp" -r json:"$TMP/nego-old.json" -r md:"$TMP/nego-old.md" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(jq -r '[.spec, .agents[].spec] | join(" ")' "$TMP/nego-old.json")" = "2025-11-25 2025-11-25 2025-11-25" ] &&
+    [ "$(st 1 required.ping nego-old) $(st 1 required.modern.tools.list nego-old)" = "pass na" ] &&
+    [ "$(grep -c '^## Requirements (spec revision' "$TMP/nego-old.md")" -eq 1 ] &&
+    ok "--spec 2025-11-25: both servers judged at it, one requirement table" ||
+    bad "--spec 2025-11-25: exit $rc, $(jq -c '[.spec, .agents[].spec]' "$TMP/nego-old.json")"
+# a server of 2026-07-28 alone (initialize refused): its server/discover result is the probe
+"$ANANKE" comply --protocol mcp -j 4 --agent only="$MOCK mcp --modern-only" -r json:"$TMP/nego-only.json" \
+    -r md:"$TMP/nego-only.md" >/dev/null 2>"$TMP/nego-only.err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(jq -r '[.agents[0].spec, .agents[0].init_error // "none", (.agents[0].initialize.supportedVersions | join(",")),
+    "\(.agents[0].must_coverage.met)/\(.agents[0].must_coverage.musts)"] | join(" ")' "$TMP/nego-only.json")" = "2026-07-28 none 2026-07-28 26/29" ] &&
+    grep -q '^- Supported versions (server/discover): `\["2026-07-28"\]`$' "$TMP/nego-only.md" &&
+    ok "a 2026-07-28-only server (initialize refused): probed by server/discover, judged at 2026-07-28, 26 of 29 MUSTs met over stdio" ||
+    bad "2026-07-28 only: exit $rc $(jq -c '[.agents[0].spec, .agents[0].init_error, .agents[0].must_coverage]' "$TMP/nego-only.json")"
+# a server nobody answers: no revision learnt, judged at the default, its tests FAIL (not NA)
+"$ANANKE" comply --protocol mcp -t required.modern.tools.list --agent gone="http://127.0.0.1:1/mcp" \
+    -r json:"$TMP/nego-gone.json" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && [ "$(jq -r '[.agents[0].spec, .agents[0].tests[0].status] | join(" ")' "$TMP/nego-gone.json")" = "2026-07-28 fail" ] &&
+    ok "no --spec, an endpoint nobody answers: judged at 2026-07-28, FAIL" ||
+    bad "no --spec, unreachable: exit $rc $(jq -c '[.agents[0].spec, .agents[0].tests[0].status]' "$TMP/nego-gone.json")"
 
 # shellcheck source=mcp-modern-reuse.sh
 . "$HERE/mcp-modern-reuse.sh"

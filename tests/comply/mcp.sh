@@ -120,7 +120,7 @@ grep -q '"protocolVersion":"2025-11-25","capabilities":{}' "$TMP/faulty.log" &&
     ok "faulty: MCP initialize (2025-11-25, capabilities {})" || bad "faulty: initialize params"
 
 # 3. a server that answers a version nobody speaks: the version tests fail
-"$ANANKE" comply --protocol mcp --agent faulty="$MOCK mcp --version 1999-01-01" \
+"$ANANKE" comply --protocol mcp --spec 2025-11-25 --agent faulty="$MOCK mcp --version 1999-01-01" \
     -t required.initialize -t required.initialize.unknown-version -t required.ping \
     -r json:"$TMP/ver.json" >"$TMP/ver.md" 2>/dev/null
 rc=$?
@@ -186,7 +186,7 @@ for f in ev evh; do
         ok "$f: the progress line says error.code: expected -32602, got -32603" ||
         bad "$f: progress line: $(grep malformed-request "$TMP/$f.err")"
 done
-"$ANANKE" comply --protocol mcp -t required.ping --agent gone="http://127.0.0.1:1/mcp" \
+"$ANANKE" comply --protocol mcp --spec 2025-11-25 -t required.ping --agent gone="http://127.0.0.1:1/mcp" \
     -r json:"$TMP/gone.json" >/dev/null 2>"$TMP/gone.err"
 rc=$?
 [ "$rc" -eq 1 ] && jq -e '.agents[0].tests[0].stderr_tail | contains("http://127.0.0.1:1/mcp: the POST of request 0 got no answer")' \
@@ -209,15 +209,15 @@ every_pass() { # NAME FILE.json [stdio: the tests of HTTP NA, their requirements
     [ -z "$notmet" ] && [ "$(jq -r .spec "$2")" = 2025-11-25 ] &&
         ok "$1: every requirement of 2025-11-25 met" || bad "$1: not met: $notmet (spec $(jq -r .spec "$2"))"
 }
-"$ANANKE" comply --protocol mcp -j 4 --agent mock="$MOCK mcp" -r json:"$TMP/mock.json" >/dev/null 2>&1
+"$ANANKE" comply --protocol mcp --spec 2025-11-25 -j 4 --agent mock="$MOCK mcp" -r json:"$TMP/mock.json" >/dev/null 2>&1
 every_pass "mock (stdio)" "$TMP/mock.json" stdio
 spawn_server "$TMP/mock.port" 0.1 "$TMP/mock.out" "$TMP/mock.srv" "$MOCK" mcp --http --port-file "$TMP/mock.port"
 mock_pid=$spawned_pid
-"$ANANKE" comply --protocol mcp -j 4 --agent mock="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/mock.port")/mcp" \
+"$ANANKE" comply --protocol mcp --spec 2025-11-25 -j 4 --agent mock="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/mock.port")/mcp" \
     -r json:"$TMP/mockh.json" >/dev/null 2>&1
 every_pass "mock (HTTP)" "$TMP/mockh.json"
 # -v shows an mcpHttp test's own requests and answers, the session id redacted on request
-"$ANANKE" comply --protocol mcp -v -t required.http.session.delete --redact 'mock-session-[0-9]+' \
+"$ANANKE" comply --protocol mcp --spec 2025-11-25 -v -t required.http.session.delete --redact 'mock-session-[0-9]+' \
     --agent mock="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/mock.port")/mcp" >/dev/null 2>"$TMP/mockv.err"
 grep -q '^  \[OUT\] DELETE http://127.0.0.1:[0-9]*/mcp {"MCP-Protocol-Version":"2025-11-25","Mcp-Session-Id":"\[redacted\]"}' \
     "$TMP/mockv.err" && grep -q '^  \[IN \] .*"http":{"status":404' "$TMP/mockv.err" &&

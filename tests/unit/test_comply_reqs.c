@@ -179,6 +179,81 @@ static void test_default_false(void **state)
     rmdir(dir);
 }
 
+static void rm_sets(const char *dir, const char *reqs, const char *const *files, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char path[700];
+        snprintf(path, sizeof path, "%s/%s", reqs, files[i]);
+        unlink(path);
+    }
+    rmdir(reqs);
+    rmdir(dir);
+}
+
+/* Without --spec every set is loaded and an agent is judged at the
+ * revision it speaks (that set, else the newest older one, else the
+ * oldest); with --spec, at --spec's whatever it speaks. A test is checked
+ * against the set of each revision it is for. */
+static void test_pick(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ananke-reqs-XXXXXX", reqs[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(reqs, sizeof reqs, "%s/requirements", dir);
+    assert_int_equal(mkdir(reqs, 0700), 0);
+    static const char *const files[] = {"2025-06-18.json", "2025-11-25.json", "2026-07-28.json"};
+    put(reqs, files[0], "{\"requirements\": [{\"id\": \"R-1\", \"level\": \"MUST\"}]}");
+    put(reqs, files[1],
+        "{\"requirements\": [{\"id\": \"R-1\", \"level\": \"MUST\"}, {\"id\": \"R-2\", "
+        "\"level\": \"MUST\"}]}");
+    put(reqs, files[2], "{\"requirements\": [{\"id\": \"R-9\", \"level\": \"MAY\"}]}");
+    const char *paths[] = {dir};
+    /* a test of 2025-11-25 citing R-2 (only in that set) */
+    const char *revs[] = {"2025-11-25"}, *ids[] = {"R-2"};
+    struct an_jsont t = {.file = "t.jsont",
+                         .requirements = ids,
+                         .nrequirements = 1,
+                         .revisions = revs,
+                         .nrevisions = 1};
+    struct an_jsont *tests[] = {&t};
+    struct an_comply_plan p = {.tests = tests, .ntests = 1};
+    assert_int_equal(an_comply_reqs_load(&p, paths, 1, NULL), 0);
+    assert_int_equal(p.nsets, 3);
+    assert_string_equal(p.spec, "2026-07-28");
+    assert_false(p.spec_given);
+    assert_string_equal(an_comply_reqs_pick(&p, "2025-11-25"), "2025-11-25");
+    assert_string_equal(an_comply_reqs_pick(&p, "2025-07-01"), "2025-06-18");
+    assert_string_equal(an_comply_reqs_pick(&p, "2024-11-05"), "2025-06-18");
+    assert_string_equal(an_comply_reqs_pick(&p, "2099-01-01"), "2026-07-28");
+    assert_string_equal(an_comply_reqs_pick(&p, NULL), "2026-07-28");
+    struct an_comply_agent a = {0};
+    an_comply_reqs_give(&p, an_comply_reqs_pick(&p, "2025-11-25"), &a);
+    assert_string_equal(a.spec, "2025-11-25");
+    assert_int_equal(a.nreqs, 2);
+    assert_string_equal(a.reqs[1].id, "R-2");
+    struct an_comply_result r = {0};
+    r.agents = an_xcalloc(1, sizeof *r.agents);
+    r.agents[0] = a;
+    r.nagents = r.capagents = 1;
+    r.spec = an_xstrdup("2026-07-28");
+    assert_string_equal(an_comply_agent_spec(&r, &r.agents[0]), "2025-11-25");
+    an_comply_result_release(&r);
+    an_comply_reqs_free(&p);
+    /* --spec: every agent at it, only its set loaded */
+    struct an_comply_plan q = {.tests = tests, .ntests = 1};
+    assert_int_equal(an_comply_reqs_load(&q, paths, 1, "2025-11-25"), 0);
+    assert_true(q.spec_given);
+    assert_int_equal(q.nsets, 1);
+    assert_string_equal(an_comply_reqs_pick(&q, "2026-07-28"), "2025-11-25");
+    an_comply_reqs_free(&q);
+    /* the same test for no revision in particular: R-2 is missing from two sets */
+    t.nrevisions = 0;
+    struct an_comply_plan bad = {.tests = tests, .ntests = 1};
+    assert_int_not_equal(an_comply_reqs_load(&bad, paths, 1, NULL), 0);
+    an_comply_reqs_free(&bad);
+    rm_sets(dir, reqs, files, 3);
+}
+
 /* The JSON status names are a contract (issue 24); an expected failure is
  * still a failure of its requirement, a stale one a pass; a STALE fails
  * the run (required_failed), an XFAIL does not. */
@@ -230,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_judge),       cmocka_unit_test(test_no_spec),
         cmocka_unit_test(test_rev_order),   cmocka_unit_test(test_rev_applies),
         cmocka_unit_test(test_xfail_stale), cmocka_unit_test(test_default_false),
+        cmocka_unit_test(test_pick),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -242,8 +242,10 @@ static void summaries(struct an_buf *b, const struct an_comply_result *r)
             html_text(b, a->init_error, false);
             an_buf_puts(b, "</dd>");
         }
-        if (r->spec && a->nreqs) {
-            an_buf_puts(b, "<dt>MUST coverage</dt><dd>");
+        if (an_comply_agent_spec(r, a) && a->nreqs) {
+            an_buf_puts(b, "<dt>spec revision</dt><dd>");
+            html_text(b, an_comply_agent_spec(r, a), false);
+            an_buf_puts(b, "</dd><dt>MUST coverage</dt><dd>");
             must_coverage(b, a);
             an_buf_puts(b, "</dd>");
         }
@@ -271,18 +273,30 @@ static void citing(struct an_buf *b, const struct ids *x, size_t ri, const char 
         an_buf_puts(b, "<span class=\"muted\">none</span>");
 }
 
-/* The revision's requirements: a row each, a status column per agent. */
-static void requirements(struct an_buf *b, const struct an_comply_result *r, size_t ri,
-                         const struct ids *x)
+/* Whether agent i is judged at `spec` (the run's when it has none). */
+static bool at_spec(const struct an_comply_result *r, size_t i, const char *spec)
 {
-    if (!r->spec || !r->nagents || !r->agents[0].nreqs)
-        return;
-    const struct an_comply_agent *a0 = &r->agents[0];
+    const char *s = an_comply_agent_spec(r, &r->agents[i]);
+    return s && !strcmp(s, spec) && r->agents[i].nreqs;
+}
+
+/* One revision's requirements: a row each, a status column per agent
+ * judged at it (from agent `first` on). */
+static void requirements_at(struct an_buf *b, const struct an_comply_result *r, size_t ri,
+                            const struct ids *x, size_t first)
+{
+    const struct an_comply_agent *a0 = &r->agents[first];
+    const char *spec = an_comply_agent_spec(r, a0);
     an_buf_puts(b, "<h3>Requirements (spec revision ");
-    html_text(b, r->spec, false);
+    html_text(b, spec, false);
     an_buf_puts(b, ")</h3>\n<table class=\"grid reqs\"><thead><tr><th>Requirement</th>"
                    "<th>Level</th><th>Title</th>");
-    agent_heads(b, r);
+    for (size_t i = first; i < r->nagents; i++)
+        if (at_spec(r, i, spec)) {
+            an_buf_puts(b, "<th>");
+            html_text(b, r->agents[i].name, false);
+            an_buf_puts(b, "</th>");
+        }
     an_buf_puts(b, "<th>Tests</th></tr></thead><tbody>\n");
     for (size_t q = 0; q < a0->nreqs; q++) {
         const struct an_comply_req *rq = &a0->reqs[q];
@@ -295,9 +309,11 @@ static void requirements(struct an_buf *b, const struct an_comply_result *r, siz
         an_buf_puts(b, "</td><td>");
         html_text(b, rq->title, false);
         an_buf_puts(b, "</td>");
-        for (size_t i = 0; i < r->nagents; i++) {
+        for (size_t i = first; i < r->nagents; i++) {
             const struct an_comply_agent *a = &r->agents[i];
-            /* the same row of every agent's table: the suite's set */
+            if (!at_spec(r, i, spec))
+                continue;
+            /* the same row of every such agent's table: the revision's set */
             const char *st = q < a->nreqs && !strcmp(a->reqs[q].id, rq->id)
                                  ? an_comply_req_status_name(a->reqs[q].status)
                                  : "not_tested";
@@ -312,6 +328,21 @@ static void requirements(struct an_buf *b, const struct an_comply_result *r, siz
         an_buf_puts(b, "</td></tr>\n");
     }
     an_buf_puts(b, "</tbody></table>\n");
+}
+
+/* The requirements: a table per revision the agents were judged at (one
+ * without --spec when they negotiated different ones). */
+static void requirements(struct an_buf *b, const struct an_comply_result *r, size_t ri,
+                         const struct ids *x)
+{
+    for (size_t i = 0; i < r->nagents; i++) {
+        const char *spec = an_comply_agent_spec(r, &r->agents[i]);
+        bool seen = false;
+        for (size_t j = 0; spec && j < i && !seen; j++)
+            seen = at_spec(r, j, spec);
+        if (spec && !seen && r->agents[i].nreqs)
+            requirements_at(b, r, ri, x, i);
+    }
 }
 
 /* One unmet expectation: message, expected, closest, diff. */
@@ -470,7 +501,7 @@ static void overview(struct an_buf *b, const struct an_comply_result *const *rs,
             html_text(b, a->name, false);
             an_buf_printf(b, "</td><td>%zu</td><td>%zu</td><td>%zu</td><td>%zu</td><td>", c.pass,
                           c.fail, c.na, c.required_failed);
-            if (rs[ri]->spec && a->nreqs)
+            if (an_comply_agent_spec(rs[ri], a) && a->nreqs)
                 must_coverage(b, a);
             else
                 an_buf_puts(b, "<span class=\"muted\">no requirement set</span>");

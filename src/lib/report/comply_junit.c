@@ -30,12 +30,13 @@ static void xml(struct an_buf *b, const char *s, bool attr)
 static void suite_properties(struct an_buf *b, const struct an_comply_result *r,
                              const struct an_comply_agent *a)
 {
-    if (!r->spec || !a->nreqs)
+    const char *spec = an_comply_agent_spec(r, a);
+    if (!spec || !a->nreqs)
         return;
     size_t m, t, k;
     an_comply_must_counts(a, &m, &t, &k);
     an_buf_puts(b, "    <properties>\n      <property name=\"spec\" value=\"");
-    xml(b, r->spec, true);
+    xml(b, spec, true);
     an_buf_printf(b,
                   "\"/>\n      <property name=\"must_coverage\" value=\"%zu/%zu met, %zu/%zu "
                   "tested\"/>\n",

@@ -255,12 +255,18 @@ static void mcp_lines(struct an_buf *b, const struct an_comply_agent *a)
         an_buf_putc(b, '\n');
         return;
     }
-    char *s = an_json_compact(json_object_get(a->init, "protocolVersion"));
-    an_buf_puts(b, "- Protocol version: ");
+    /* initialize's result, or server/discover's (a 2026-07-28 server only) */
+    const json_t *versions = json_object_get(a->init, "supportedVersions");
+    bool discover = !json_object_get(a->init, "protocolVersion") && versions;
+    char *s = an_json_compact(discover ? versions : json_object_get(a->init, "protocolVersion"));
+    an_buf_puts(b, discover ? "- Supported versions (server/discover): " : "- Protocol version: ");
     code(b, s);
     free(s);
     an_buf_putc(b, '\n');
     json_t *info = json_object_get(a->init, "serverInfo");
+    if (!info)
+        info = json_object_get(json_object_get(a->init, "_meta"),
+                               "io.modelcontextprotocol/serverInfo");
     if (json_is_object(info)) {
         struct an_buf n = AN_BUF_INIT;
         an_buf_printf(&n, "%s %s", an_json_str(info, "name") ? an_json_str(info, "name") : "?",
@@ -331,6 +337,11 @@ static void agent_summary(struct an_buf *b, const struct an_comply_result *r,
         a2a_lines(b, a);
     else
         acp_lines(b, a);
+    if (a->spec && r->spec && strcmp(a->spec, r->spec)) {
+        an_buf_puts(b, "- Judged at spec revision ");
+        code(b, a->spec);
+        an_buf_puts(b, ": the one it negotiated (no --spec named one)\n");
+    }
     size_t rp = 0, rt = 0, op = 0, of = 0, ona = 0, rna = 0;
     for (size_t k = 0; k < a->ntests; k++) {
         const struct an_comply_test *t = &a->tests[k];
@@ -512,7 +523,9 @@ static void methodology(struct an_buf *b, const struct an_comply_result *r, size
     else if (mcp)
         an_buf_printf(b,
                       "Methodology: initialized each server once to read its capabilities "
-                      "(for the preconditions and the summaries below), then ran each of %zu "
+                      "(for the preconditions and the summaries below) and asked it "
+                      "server/discover (MCP 2026-07-28) for the revisions it speaks (without "
+                      "--spec each server is judged at its own), then ran each of %zu "
                       "tests (%zu required, %zu optional) against a fresh server process, "
                       "speaking MCP as the client over stdio (JSON-RPC 2.0, one message per "
                       "line): initialize (protocol 2025-11-25) and notifications/initialized "
@@ -621,16 +634,24 @@ static const char *req_cell(enum an_comply_req_status s)
     return s == AN_REQ_MET ? "met" : s == AN_REQ_NOT_MET ? "**not met**" : "not tested";
 }
 
-/* The revision's requirements: the MUST coverage per agent, then one row
- * per requirement, one column per agent. */
-static void req_table(struct an_buf *b, const struct an_comply_result *r)
+/* Whether agent i is judged at `spec` (the run's when it has none). */
+static bool at_spec(const struct an_comply_result *r, size_t i, const char *spec)
 {
-    if (!r->spec || !r->nagents || !r->agents[0].nreqs)
-        return;
+    const char *s = an_comply_agent_spec(r, &r->agents[i]);
+    return s && !strcmp(s, spec) && r->agents[i].nreqs;
+}
+
+/* One revision's requirements: the MUST coverage of each agent judged at
+ * it, then one row per requirement, one column per such agent. */
+static void req_table_at(struct an_buf *b, const struct an_comply_result *r, size_t first)
+{
+    const char *spec = an_comply_agent_spec(r, &r->agents[first]);
     an_buf_puts(b, "## Requirements (spec revision ");
-    text(b, r->spec);
+    text(b, spec);
     an_buf_puts(b, ")\n\n");
-    for (size_t i = 0; i < r->nagents; i++) {
+    for (size_t i = first; i < r->nagents; i++) {
+        if (!at_spec(r, i, spec))
+            continue;
         size_t m, t, k;
         an_comply_must_counts(&r->agents[i], &m, &t, &k);
         an_buf_puts(b, "- ");
@@ -638,16 +659,18 @@ static void req_table(struct an_buf *b, const struct an_comply_result *r)
         an_buf_printf(b, ": MUST coverage: %zu of %zu MUSTs tested, %zu met\n", t, m, k);
     }
     an_buf_puts(b, "\n| Requirement | Level | Title |");
-    for (size_t i = 0; i < r->nagents; i++) {
-        an_buf_putc(b, ' ');
-        text(b, r->agents[i].name);
-        an_buf_puts(b, " |");
-    }
+    for (size_t i = first; i < r->nagents; i++)
+        if (at_spec(r, i, spec)) {
+            an_buf_putc(b, ' ');
+            text(b, r->agents[i].name);
+            an_buf_puts(b, " |");
+        }
     an_buf_puts(b, "\n|---|---|---|");
-    for (size_t i = 0; i < r->nagents; i++)
-        an_buf_puts(b, "---|");
+    for (size_t i = first; i < r->nagents; i++)
+        if (at_spec(r, i, spec))
+            an_buf_puts(b, "---|");
     an_buf_putc(b, '\n');
-    const struct an_comply_agent *a0 = &r->agents[0];
+    const struct an_comply_agent *a0 = &r->agents[first];
     for (size_t q = 0; q < a0->nreqs; q++) {
         an_buf_puts(b, "| ");
         if (*a0->reqs[q].section)
@@ -657,12 +680,28 @@ static void req_table(struct an_buf *b, const struct an_comply_result *r)
         an_buf_printf(b, " | %s | ", a0->reqs[q].level);
         text(b, a0->reqs[q].title);
         an_buf_puts(b, " |");
-        for (size_t i = 0; i < r->nagents; i++)
-            an_buf_printf(b, " %s |",
-                          q < r->agents[i].nreqs ? req_cell(r->agents[i].reqs[q].status) : "?");
+        for (size_t i = first; i < r->nagents; i++)
+            if (at_spec(r, i, spec))
+                an_buf_printf(b, " %s |",
+                              q < r->agents[i].nreqs ? req_cell(r->agents[i].reqs[q].status) : "?");
         an_buf_putc(b, '\n');
     }
     an_buf_putc(b, '\n');
+}
+
+/* The requirements, a table per revision the agents were judged at (one
+ * without --spec when they negotiated different ones), in the order the
+ * agents first name them. */
+static void req_table(struct an_buf *b, const struct an_comply_result *r)
+{
+    for (size_t i = 0; i < r->nagents; i++) {
+        const char *spec = an_comply_agent_spec(r, &r->agents[i]);
+        bool seen = false;
+        for (size_t j = 0; spec && j < i && !seen; j++)
+            seen = at_spec(r, j, spec);
+        if (spec && !seen && r->agents[i].nreqs)
+            req_table_at(b, r, i);
+    }
 }
 
 static void render(struct an_buf *b, const struct an_comply_result *r)

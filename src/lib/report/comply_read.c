@@ -210,6 +210,7 @@ static int read_agent(struct rd *d, const json_t *j, struct an_comply_result *r)
     struct an_comply_agent *a = an_comply_add_agent(r, an_json_str(j, "name"), cmd);
     free(cmd);
     if ((rc = str(d, j, "binding", false, &a->binding)) ||
+        (rc = str(d, j, "spec", false, &a->spec)) ||
         (rc = str(d, j, "init_error", false, &a->init_error)) ||
         (rc = read_reqs(d, json_object_get(j, "requirements"), a)))
         return rc;

@@ -189,6 +189,7 @@ void an_comply_result_release(struct an_comply_result *r)
         json_decref(a->init);
         free(a->init_error);
         free(a->binding);
+        free(a->spec);
         json_decref(a->modes);
         json_decref(a->commands);
         for (size_t k = 0; k < a->ntests; k++)
@@ -206,6 +207,11 @@ void an_comply_result_release(struct an_comply_result *r)
     free(r->protocol);
     free(r->spec);
     memset(r, 0, sizeof *r);
+}
+
+const char *an_comply_agent_spec(const struct an_comply_result *r, const struct an_comply_agent *a)
+{
+    return a->spec ? a->spec : r->spec;
 }
 
 void an_comply_counts(const struct an_comply_result *r, size_t *pass, size_t *fail, size_t *na,
@@ -337,8 +343,9 @@ json_t *an_comply_result_to_json(const struct an_comply_result *r)
                                "commands", a->commands, "tests", tests);
         if (a->binding)
             json_object_set_new(aj, "binding", json_string(a->binding));
-        if (r->spec) {
+        if (an_comply_agent_spec(r, a)) {
             size_t m, t, k;
+            json_object_set_new(aj, "spec", json_string(an_comply_agent_spec(r, a)));
             an_comply_must_counts(a, &m, &t, &k);
             json_object_set_new(aj, "requirements", reqs_json(a));
             json_object_set_new(aj, "must_coverage",

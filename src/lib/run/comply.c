@@ -85,7 +85,7 @@ static void log_flush(struct eng *e, const char *agent)
 
 /* The agent's confinement and environment, as the spec says (the same
  * keys as an ACP target of `ananke run`). */
-static void confine_opts(struct an_acp_opts *ao, const struct an_comply_spec *spec)
+void comply_confine_opts(struct an_acp_opts *ao, const struct an_comply_spec *spec)
 {
     ao->confine = (enum an_acp_confine)spec->confine;
     ao->confine_paths = spec->confine_paths;
@@ -417,7 +417,7 @@ static bool start_agent(struct eng *e, const struct an_comply_spec *spec, const 
     ao.client_capabilities = t->client_caps;
     ao.policy = (enum an_acp_policy)t->policy; /* same order: yolo, none, read, write */
     ao.permission_delay_ms = e->o->permission_delay_ms;
-    confine_opts(&ao, spec);
+    comply_confine_opts(&ao, spec);
     struct an_acp_cbs cbs = {.ud = e,
                              .on_agent_request = on_agent_request,
                              .on_notification = on_notification,
@@ -682,7 +682,7 @@ void an_comply_probe(const struct an_comply_spec *spec, struct an_comply_agent *
     ao.argv = spec->argv;
     ao.env = spec->env;
     ao.sandbox = dir;
-    confine_opts(&ao, spec);
+    comply_confine_opts(&ao, spec);
     bool mcp = o->protocol == AN_COMPLY_PROTO_MCP;
     struct an_acp_cbs cbs = {.ud = &p,
                              .on_notification = probe_note,

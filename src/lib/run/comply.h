@@ -59,6 +59,8 @@ struct an_comply_spec {
  *    answered {}, roots/list {roots: []}, anything else -32601. */
 enum an_comply_proto { AN_COMPLY_PROTO_ACP = 0, AN_COMPLY_PROTO_MCP };
 #define AN_COMPLY_MCP_VERSION "2025-11-25"
+/* the stateless revision: server/discover, _meta on every request */
+#define AN_COMPLY_MCP_MODERN "2026-07-28"
 
 struct an_comply_opts {
     enum an_comply_proto protocol;
@@ -94,6 +96,13 @@ struct an_comply_opts {
  * result, whose `capabilities` feed the `agentCap` preconditions. */
 void an_comply_probe(const struct an_comply_spec *spec, struct an_comply_agent *a,
                      const struct an_comply_opts *o);
+
+/* MCP (comply_mcp_discover.c): an_comply_probe, then server/discover of
+ * MCP 2026-07-28 (on a fresh process, or POSTed to an http(s) endpoint):
+ * a->spec is the revision the server speaks, the newest its discover
+ * result lists, else initialize's protocolVersion (NULL: neither). */
+void an_comply_mcp_probe(const struct an_comply_spec *spec, struct an_comply_agent *a,
+                         const struct an_comply_opts *o);
 
 /* Run test t against the agent; fills out (status, unmet, NA reason...). */
 void an_comply_run(const struct an_comply_spec *spec, const struct an_comply_agent *a,

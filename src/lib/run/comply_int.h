@@ -113,6 +113,10 @@ bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st);
  * the pipe and read until its answer: the outcome without `http` (new
  * reference); the step's expectations of HTTP left out of expect and
  * *any_of (replaced). */
+/* One MCP request js POSTed to url with headers, outside any test
+ * (comply_mcp_http.c): its outcome, as an mcpHttp step's (new reference). */
+json_t *comply_mcp_http_post(const char *url, const json_t *headers, const json_t *js,
+                             int64_t window_ms);
 json_t *comply_mcp_stdio_exchange(struct eng *e, const json_t *js, int64_t window_ms);
 void comply_mcp_stdio_unhttp(json_t *expect, json_t **any_of);
 /* A window's length after --timeout-scale (at least 1 ms). */
@@ -124,6 +128,9 @@ void comply_check_sent(struct eng *e);
 /* ---- comply_setup.c: sandbox and test metadata ------------------------ */
 
 void comply_rm_tree(const char *dir);
+/* The agent's confinement and environment, as the spec says (comply.c). */
+struct an_acp_opts;
+void comply_confine_opts(struct an_acp_opts *ao, const struct an_comply_spec *spec);
 int comply_make_sandbox(const struct an_jsont *t, char *dir, size_t cap, struct an_err *err);
 void comply_fill_meta(struct an_comply_test *out, const struct an_jsont *t);
 /* A step's captures into vars from its outcome o (comply.c); false, with

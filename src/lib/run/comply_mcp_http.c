@@ -208,6 +208,22 @@ static json_t *exchange(const struct hreq *rq)
     return o;
 }
 
+json_t *comply_mcp_http_post(const char *url, const json_t *headers, const json_t *js,
+                             int64_t window_ms)
+{
+    char *body = an_json_compact(js);
+    struct hreq rq = {.url = url,
+                      .method = "POST",
+                      .accept = "application/json, text/event-stream",
+                      .body = body,
+                      .headers = headers,
+                      .rid = json_object_get(js, "id"),
+                      .window_ms = window_ms};
+    json_t *o = exchange(&rq);
+    free(body);
+    return o;
+}
+
 static bool has_header(const json_t *headers, const char *name)
 {
     const char *k;

@@ -44,6 +44,14 @@ struct an_comply_plan_agent {
     bool network, inherit_env;
 };
 
+/* One frozen requirement set, loaded (comply_reqs.c). */
+struct an_comply_reqset {
+    char *rev;
+    struct an_comply_req *reqs;
+    size_t n;
+};
+#define AN_COMPLY_MAX_SETS 16 /* requirement sets of a suite */
+
 struct an_comply_plan {
     struct an_comply_plan_opts o; /* its arrays borrowed from the caller until new() returns */
     char *protocol;
@@ -57,21 +65,29 @@ struct an_comply_plan {
     size_t ntests;
     struct an_comply_plan_agent *agents;
     size_t nagents;
-    char *binding;              /* A2A --binding, copied, or NULL */
-    char *spec;                 /* the requirement set's revision, or NULL */
-    struct an_comply_req *reqs; /* its rows (comply_reqs.c) */
-    size_t nreqs;
+    char *binding;   /* A2A --binding, copied, or NULL */
+    char *spec;      /* the run's revision (--spec, else the default set's), or NULL */
+    bool spec_given; /* --spec named it: every agent is judged at it */
+    /* the sets: --spec's alone, else every set of the suite (comply_reqs.c) */
+    struct an_comply_reqset sets[AN_COMPLY_MAX_SETS];
+    size_t nsets;
     struct an_comply_xlist xfail; /* --expected-failures (empty without) */
     char said[16][128];           /* short secrets already warned about */
     size_t nsaid;
 };
 
-/* comply_reqs.c: load the suite's requirement set for `spec` (NULL: the
- * newest; none at all is fine without --spec) and check the tests' IDs;
- * give an agent the set's rows, judged from its tests; free them. */
+/* comply_reqs.c: load the suite's requirement set for `spec`, or without
+ * it every set the suite has, the newest the default (none at all is fine
+ * without --spec), and check the tests' IDs against each; the revision an
+ * agent that speaks `speaks` (NULL: unknown) is judged at: --spec's, else
+ * the set of that revision, else the newest older one, else the oldest
+ * (the run's without sets); give an agent the rows of set `rev`, judged
+ * from its tests; free them. */
 int an_comply_reqs_load(struct an_comply_plan *p, const char *const *paths, size_t npaths,
                         const char *spec);
-void an_comply_reqs_give(const struct an_comply_plan *p, struct an_comply_agent *a);
+const char *an_comply_reqs_pick(const struct an_comply_plan *p, const char *speaks);
+void an_comply_reqs_give(const struct an_comply_plan *p, const char *rev,
+                         struct an_comply_agent *a);
 void an_comply_reqs_free(struct an_comply_plan *p);
 /* Revision order (<0, 0, >0): digits compare as numbers, anything else byte
  * by byte ("0.10" after "0.9", "1.0" after "0.3.0"). */

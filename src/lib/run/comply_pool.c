@@ -90,14 +90,15 @@ static void run_tests(struct an_comply_plan *p, const struct an_comply_spec *spe
         pthread_join(th[w], NULL);
     pthread_mutex_destroy(&pl.mu);
     an_comply_xlist_agent(&p->xfail, ra, o->log);
-    an_comply_reqs_give(p, ra);
+    an_comply_reqs_give(p, o->spec, ra);
 }
 
-/* One agent: its probe, then its tests; an A2A agent whose card offers
- * two bindings is run once per binding, as "NAME (jsonrpc)" and "NAME
- * (rest)" (each result says its binding). */
+/* One agent: its probe, then its tests, at the revision it is judged at
+ * (--spec's, else the one its probe says it speaks: an_comply_reqs_pick);
+ * an A2A agent whose card offers two bindings is run once per binding, as
+ * "NAME (jsonrpc)" and "NAME (rest)" (each result says its binding). */
 static void run_agent(struct an_comply_plan *p, const struct an_comply_plan_agent *ag,
-                      struct an_comply_result *res, const struct an_comply_opts *o)
+                      struct an_comply_result *res, const struct an_comply_opts *run_o)
 {
     struct an_comply_spec spec = {ag->name,
                                   ag->command,
@@ -108,8 +109,13 @@ static void run_agent(struct an_comply_plan *p, const struct an_comply_plan_agen
                                   ag->network,
                                   ag->inherit_env};
     struct an_comply_agent probed = {0};
-    p->proto->probe(&spec, &probed, o);
+    p->proto->probe(&spec, &probed, run_o);
     probed.command = ag->command;
+    struct an_comply_opts ao = *run_o, *o = &ao;
+    ao.spec = an_comply_reqs_pick(p, probed.spec);
+    if (ao.spec && run_o->spec && strcmp(ao.spec, run_o->spec))
+        fprintf(o->log, "comply: %s: judged at revision %s, the one it speaks (no --spec)\n",
+                ag->name, ao.spec);
     const char *bind[2] = {NULL, NULL};
     size_t nb = p->proto->bindings ? p->proto->bindings(&probed, p->binding, bind) : 1;
     for (size_t b = 0; b < nb; b++) {
@@ -134,6 +140,7 @@ static void run_agent(struct an_comply_plan *p, const struct an_comply_plan_agen
     json_decref(probed.modes);
     json_decref(probed.commands);
     free(probed.init_error);
+    free(probed.spec);
 }
 
 void an_comply_plan_run(struct an_comply_plan *p, struct an_comply_result *res)

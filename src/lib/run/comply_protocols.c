@@ -26,7 +26,7 @@ static const struct an_comply_protocol protocols[] = {
      .steps = AN_JSONT_ACP, /* the same JSON-RPC steps, without sessions */
      .wire = AN_COMPLY_PROTO_MCP,
      .http_steps = true,
-     .probe = an_comply_probe,
+     .probe = an_comply_mcp_probe,
      .run = an_comply_run,
      .probe_what = "initialize"},
     {.info = {.name = "a2a", .suite = "compliance/a2a", .endpoint = true},

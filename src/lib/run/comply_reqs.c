@@ -5,13 +5,15 @@
  *   {"protocol": "a2a", "revision": "0.3.0", "requirements": [
  *     {"id": "A2A-CARD-001", "level": "MUST", "title": "...", "section": "https://..."}]}
  *
- * --spec REV picks one; without it the newest revision the suite has
- * (compared number by number: 0.10 is newer than 0.9), but for a set marked
- * "default": false (a revision the suite does not cover yet: only --spec
- * names it). Every ID a selected
- * test names must be in the set, but for a test whose `revisions` leave the
- * revision out (it is NA in that run). After the run each agent gets the set's
- * rows, judged from its tests (an_comply_judge_reqs).
+ * --spec REV picks one, and every agent is judged at it. Without it every
+ * set is loaded; the run's revision is the newest (compared number by
+ * number: 0.10 is newer than 0.9), but for a set marked "default": false (a
+ * revision the suite does not cover yet), and an agent whose probe says
+ * which revision it speaks (MCP: a->spec) is judged at that one
+ * (an_comply_reqs_pick): negotiating down is not a failure. Every ID a
+ * test of a set's revision names must be in the set (a test whose
+ * `revisions` leave it out is NA at that revision). After the run each
+ * agent gets its set's rows, judged from its tests (an_comply_judge_reqs).
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -66,20 +68,8 @@ static const char *suite_dir(const char *const *paths, size_t n)
     return NULL;
 }
 
-/* Whether the set in dir/name may be the default: not "default": false. */
-static bool may_default(const char *dir, const char *name)
-{
-    struct an_buf f = AN_BUF_INIT;
-    an_buf_printf(&f, "%s/%s", dir, name);
-    json_t *root = json_load_file(an_buf_cstr(&f), 0, NULL);
-    an_buf_release(&f);
-    bool ok = !json_is_false(json_object_get(root, "default"));
-    json_decref(root);
-    return ok;
-}
-
-/* The newest revision in dir that may be the default (malloc'd), or NULL
- * when it has none. */
+/* The newest revision in dir (malloc'd), or NULL: said when --spec names
+ * none of them. */
 static char *newest(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -89,8 +79,7 @@ static char *newest(const char *dir)
     struct dirent *de;
     while ((de = readdir(d))) {
         size_t n = strlen(de->d_name);
-        if (n <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + n - 5, ".json") ||
-            !may_default(dir, de->d_name))
+        if (n <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + n - 5, ".json"))
             continue;
         char *rev = an_xstrndup(de->d_name, n - 5);
         if (!best || an_comply_rev_cmp(rev, best) > 0) {
@@ -104,13 +93,20 @@ static char *newest(const char *dir)
     return best;
 }
 
-static int load_rows(struct an_comply_plan *p, const char *file, const json_t *root)
+/* Whether a set may be the default: not "default": false. */
+static bool may_default(const json_t *root)
+{
+    return !json_is_false(json_object_get(root, "default"));
+}
+
+static int load_rows(struct an_comply_plan *p, struct an_comply_reqset *set, const char *file,
+                     const json_t *root)
 {
     const json_t *rows = json_object_get(root, "requirements");
     if (!json_is_array(rows) || json_array_size(rows) > MAX_REQS)
         return an_comply_plan_fail(
             p, AN_ESCHEMA, "%s: 'requirements' must be an array (at most %d)", file, MAX_REQS);
-    p->reqs = an_xcalloc(json_array_size(rows) + 1, sizeof *p->reqs);
+    set->reqs = an_xcalloc(json_array_size(rows) + 1, sizeof *set->reqs);
     size_t i;
     const json_t *r;
     json_array_foreach(rows, i, r)
@@ -122,11 +118,11 @@ static int load_rows(struct an_comply_plan *p, const char *file, const json_t *r
                 p, AN_ESCHEMA,
                 "%s: requirements[%zu]: needs an 'id' and a 'level' (MUST, SHOULD or MAY)", file,
                 i);
-        for (size_t k = 0; k < p->nreqs; k++)
-            if (!strcmp(p->reqs[k].id, id))
+        for (size_t k = 0; k < set->n; k++)
+            if (!strcmp(set->reqs[k].id, id))
                 return an_comply_plan_fail(p, AN_ESCHEMA, "%s: requirement '%s' is listed twice",
                                            file, id);
-        struct an_comply_req *q = &p->reqs[p->nreqs++];
+        struct an_comply_req *q = &set->reqs[set->n++];
         q->id = an_xstrdup(id);
         q->level = an_xstrdup(level);
         q->title = an_xstrdup(an_json_str(r, "title") ? an_json_str(r, "title") : "");
@@ -136,22 +132,83 @@ static int load_rows(struct an_comply_plan *p, const char *file, const json_t *r
     return 0;
 }
 
-/* Every requirement a test names is in the set. */
-static int check_tests(struct an_comply_plan *p, const char *file)
+/* Every requirement a test of the set's revision names is in the set. */
+static int check_tests(struct an_comply_plan *p, const struct an_comply_reqset *set,
+                       const char *file)
 {
     int rc = 0;
     for (size_t i = 0; i < p->ntests; i++) {
         const struct an_jsont *t = p->tests[i];
-        for (size_t r = 0; an_comply_rev_applies(t, p->spec) && r < t->nrequirements; r++) {
+        for (size_t r = 0; an_comply_rev_applies(t, set->rev) && r < t->nrequirements; r++) {
             bool found = false;
-            for (size_t k = 0; k < p->nreqs && !found; k++)
-                found = !strcmp(p->reqs[k].id, t->requirements[r]);
+            for (size_t k = 0; k < set->n && !found; k++)
+                found = !strcmp(set->reqs[k].id, t->requirements[r]);
             if (!found)
                 rc = an_comply_plan_fail(p, AN_ESCHEMA,
                                          "%s: requirement '%s' is not in %s (revision %s)", t->file,
-                                         t->requirements[r], file, p->spec);
+                                         t->requirements[r], file, set->rev);
         }
     }
+    return rc;
+}
+
+/* The set of revision rev from dir/REV.json, checked, as p's next set;
+ * *dflt: whether it may be the default. `named`: --spec names it (a
+ * missing file is a usage error). */
+static int load_set(struct an_comply_plan *p, const char *dir, const char *rev, bool named,
+                    bool *dflt)
+{
+    if (p->nsets == AN_COMPLY_MAX_SETS)
+        return an_comply_plan_fail(p, AN_ESCHEMA, "%s: more than %d requirement sets", dir,
+                                   AN_COMPLY_MAX_SETS);
+    struct an_buf file = AN_BUF_INIT;
+    an_buf_printf(&file, "%s/%s.json", dir, rev);
+    json_error_t je;
+    json_t *root = json_load_file(an_buf_cstr(&file), 0, &je);
+    int rc = 0;
+    if (!root) {
+        char *have = named ? newest(dir) : NULL;
+        rc = an_comply_plan_fail(p, named ? AN_EUSAGE : AN_ESCHEMA,
+                                 "%s%s%sno requirement set %s (%s)%s%s", named ? "--spec " : "",
+                                 named ? rev : "", named ? ": " : "", an_buf_cstr(&file), je.text,
+                                 have ? "; newest: " : "", have ? have : "");
+        free(have);
+        goto done;
+    }
+    struct an_comply_reqset *set = &p->sets[p->nsets++];
+    set->rev = an_xstrdup(rev);
+    *dflt = may_default(root);
+    rc = load_rows(p, set, an_buf_cstr(&file), root);
+    json_decref(root);
+    if (!rc)
+        rc = check_tests(p, set, an_buf_cstr(&file));
+done:
+    an_buf_release(&file);
+    return rc;
+}
+
+/* Every set in dir; the newest that may be the default becomes p->spec. */
+static int load_all(struct an_comply_plan *p, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int rc = 0;
+    struct dirent *de;
+    while (!rc && (de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        if (n <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + n - 5, ".json"))
+            continue;
+        char *rev = an_xstrndup(de->d_name, n - 5);
+        bool dflt = false;
+        rc = load_set(p, dir, rev, false, &dflt);
+        if (!rc && dflt && (!p->spec || an_comply_rev_cmp(rev, p->spec) > 0)) {
+            free(p->spec);
+            p->spec = an_xstrdup(rev);
+        }
+        free(rev);
+    }
+    closedir(d);
     return rc;
 }
 
@@ -159,52 +216,63 @@ int an_comply_reqs_load(struct an_comply_plan *p, const char *const *paths, size
                         const char *spec)
 {
     const char *suite = suite_dir(paths, npaths);
-    struct an_buf dir = AN_BUF_INIT, file = AN_BUF_INIT;
+    struct an_buf dir = AN_BUF_INIT;
     int rc = 0;
     an_buf_printf(&dir, "%s/requirements", suite ? suite : ".");
-    char *rev = spec ? an_xstrdup(spec) : suite ? newest(an_buf_cstr(&dir)) : NULL;
-    if (!rev) {
-        if (spec || !suite)
-            rc = spec ? an_comply_plan_fail(p, AN_EUSAGE,
-                                            "--spec %s: the suite has no requirement sets", spec)
-                      : 0;
-        goto done;
+    if (!spec) {
+        rc = suite ? load_all(p, an_buf_cstr(&dir)) : 0;
+    } else if (!suite) {
+        rc =
+            an_comply_plan_fail(p, AN_EUSAGE, "--spec %s: the suite has no requirement sets", spec);
+    } else if (strchr(spec, '/') || spec[0] == '.') {
+        rc = an_comply_plan_fail(p, AN_EUSAGE, "--spec '%s' is not a revision", spec);
+    } else {
+        bool dflt;
+        p->spec_given = true;
+        p->spec = an_xstrdup(spec);
+        rc = load_set(p, an_buf_cstr(&dir), spec, true, &dflt);
     }
-    if (strchr(rev, '/') || rev[0] == '.') {
-        rc = an_comply_plan_fail(p, AN_EUSAGE, "--spec '%s' is not a revision", rev);
-        goto done;
-    }
-    an_buf_printf(&file, "%s/%s.json", an_buf_cstr(&dir), rev);
-    json_error_t je;
-    json_t *root = json_load_file(an_buf_cstr(&file), 0, &je);
-    if (!root) {
-        char *have = newest(an_buf_cstr(&dir));
-        rc = an_comply_plan_fail(
-            p, spec ? AN_EUSAGE : AN_ESCHEMA, "--spec %s: no requirement set %s (%s)%s%s", rev,
-            an_buf_cstr(&file), je.text, have ? "; newest: " : "", have ? have : "");
-        free(have);
-        goto done;
-    }
-    p->spec = an_xstrdup(rev);
-    rc = load_rows(p, an_buf_cstr(&file), root);
-    json_decref(root);
-    if (!rc)
-        rc = check_tests(p, an_buf_cstr(&file));
-done:
-    free(rev);
     an_buf_release(&dir);
-    an_buf_release(&file);
     return rc;
 }
 
-void an_comply_reqs_give(const struct an_comply_plan *p, struct an_comply_agent *a)
+static const struct an_comply_reqset *set_of(const struct an_comply_plan *p, const char *rev)
 {
-    if (!p->nreqs)
+    for (size_t i = 0; rev && i < p->nsets; i++)
+        if (!strcmp(p->sets[i].rev, rev))
+            return &p->sets[i];
+    return NULL;
+}
+
+const char *an_comply_reqs_pick(const struct an_comply_plan *p, const char *speaks)
+{
+    if (p->spec_given || !speaks || !p->nsets)
+        return p->spec;
+    const char *older = NULL, *oldest = NULL;
+    for (size_t i = 0; i < p->nsets; i++) {
+        const char *r = p->sets[i].rev;
+        int c = an_comply_rev_cmp(r, speaks);
+        if (!c)
+            return r;
+        if (c < 0 && (!older || an_comply_rev_cmp(r, older) > 0))
+            older = r;
+        if (!oldest || an_comply_rev_cmp(r, oldest) < 0)
+            oldest = r;
+    }
+    return older ? older : oldest;
+}
+
+void an_comply_reqs_give(const struct an_comply_plan *p, const char *rev, struct an_comply_agent *a)
+{
+    const struct an_comply_reqset *set = set_of(p, rev);
+    free(a->spec);
+    a->spec = rev ? an_xstrdup(rev) : NULL;
+    if (!set || !set->n)
         return;
-    a->reqs = an_xcalloc(p->nreqs, sizeof *a->reqs);
-    a->nreqs = p->nreqs;
-    for (size_t k = 0; k < p->nreqs; k++) {
-        const struct an_comply_req *q = &p->reqs[k];
+    a->reqs = an_xcalloc(set->n, sizeof *a->reqs);
+    a->nreqs = set->n;
+    for (size_t k = 0; k < set->n; k++) {
+        const struct an_comply_req *q = &set->reqs[k];
         a->reqs[k] = (struct an_comply_req){.id = an_xstrdup(q->id),
                                             .level = an_xstrdup(q->level),
                                             .title = an_xstrdup(q->title),
@@ -215,12 +283,18 @@ void an_comply_reqs_give(const struct an_comply_plan *p, struct an_comply_agent 
 
 void an_comply_reqs_free(struct an_comply_plan *p)
 {
-    for (size_t k = 0; k < p->nreqs; k++) {
-        free(p->reqs[k].id);
-        free(p->reqs[k].level);
-        free(p->reqs[k].title);
-        free(p->reqs[k].section);
+    for (size_t i = 0; i < p->nsets; i++) {
+        struct an_comply_reqset *set = &p->sets[i];
+        for (size_t k = 0; k < set->n; k++) {
+            free(set->reqs[k].id);
+            free(set->reqs[k].level);
+            free(set->reqs[k].title);
+            free(set->reqs[k].section);
+        }
+        free(set->reqs);
+        free(set->rev);
     }
-    free(p->reqs);
+    p->nsets = 0;
     free(p->spec);
+    p->spec = NULL;
 }
