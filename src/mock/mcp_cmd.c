@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/buf.h"
 #include "core/json.h"
@@ -39,6 +40,7 @@ struct mcp_http_srv {
     pthread_mutex_t lock;
     size_t nsessions; /* minted so far: mock-session-1 … */
     bool *ended;      /* ended[i]: mock-session-(i+1) was DELETEd */
+    bool busy;        /* fault one-stream: a POST is being answered */
 };
 
 static void usage(FILE *out)
@@ -313,6 +315,31 @@ done:
     return rc;
 }
 
+/* Fault one-stream: one POST answered at a time, each held 300 ms; one
+ * that comes meanwhile is refused 409 (a server that takes no concurrent
+ * streams). */
+static enum MHD_Result one_stream(struct mcp_http_srv *m, struct mock_http *http,
+                                  const struct mock_http_req *rq)
+{
+    pthread_mutex_lock(&m->lock);
+    bool busy = m->busy;
+    m->busy = true;
+    pthread_mutex_unlock(&m->lock);
+    if (busy) {
+        mock_http_log(http, rq, NULL);
+        return send_rpc_error(rq->conn, MHD_HTTP_CONFLICT, -32000,
+                              "Conflict: one request at a time");
+    }
+    struct timespec hold = {0, 300 * 1000 * 1000};
+    while (nanosleep(&hold, &hold) && errno == EINTR)
+        ;
+    enum MHD_Result rc = on_post(m, http, rq);
+    pthread_mutex_lock(&m->lock);
+    m->busy = false;
+    pthread_mutex_unlock(&m->lock);
+    return rc;
+}
+
 static enum MHD_Result mcp_http_handle(void *ctx, struct mock_http *http,
                                        const struct mock_http_req *rq)
 {
@@ -327,6 +354,8 @@ static enum MHD_Result mcp_http_handle(void *ctx, struct mock_http *http,
         mock_http_log(http, rq, NULL);
         return send_rpc_error(c, MHD_HTTP_FORBIDDEN, -32000, "Forbidden: Origin not allowed");
     }
+    if (!strcmp(rq->method, MHD_HTTP_METHOD_POST) && m->opts.fault == MCP_F_ONE_STREAM)
+        return one_stream(m, http, rq);
     if (!strcmp(rq->method, MHD_HTTP_METHOD_POST))
         return on_post(m, http, rq);
     mock_http_log(http, rq, NULL);

@@ -94,6 +94,8 @@
     X(MCP_F_ORIGIN_IGNORED, "origin-ignored", "HTTP: a request with a foreign Origin is taken")    \
     X(MCP_F_NOTIFICATION_200, "notification-200",                                                  \
       "HTTP: a notification or response gets 200 and a body, not 202")                             \
+    X(MCP_F_ONE_STREAM, "one-stream",                                                              \
+      "HTTP: a POST while another is answered (each held 300 ms) is refused 409")                  \
     X(MCP_F_DISCOVER_NO_VERSIONS, "discover-no-versions",                                          \
       "2026-07-28: server/discover's result has no supportedVersions")                             \
     X(MCP_F_META_NOT_REQUIRED, "meta-not-required",                                                \

@@ -44,6 +44,7 @@ declare -A HTTP_FAULTS=(
     [get-json]=required.http.get-stream
     [origin-ignored]=required.http.origin.foreign
     [notification-200]=required.http.notification-accepted
+    [one-stream]=required.http.multiple-streams
 )
 # the faults of MCP 2026-07-28 (stateless; judged with --spec 2026-07-28)
 # -> the test that must catch it

@@ -66,6 +66,7 @@ declare -A PAIRS=(
     [prompts-get-embedded-resource]=optional.prompts.get-embedded-resource
     [prompts-get-with-image]=optional.prompts.get-with-image
     [dns-rebinding-protection]=required.http.origin.foreign
+    [server-sse-multiple-streams]=required.http.multiple-streams
 )
 # ananke-mock mcp --fault NAME -> the kit scenario whose rule it breaks (the
 # fault's ananke test is that scenario's pair: tests/comply/mcp-faults.sh)
@@ -91,6 +92,7 @@ declare -A FAULT_SCENARIO=(
     [log-level-refused]=logging-set-level
     [ping-not-empty]=ping
     [origin-ignored]=dns-rebinding-protection
+    [one-stream]=server-sse-multiple-streams
 )
 # SERVER/SCENARIO -> why the verdicts differ, for a disagreement that is
 # understood (over HTTP both clients send the version the server chose,

@@ -26,6 +26,7 @@ declare -A MODERN_REUSE=(
     [prompt-args-ignored]=optional.modern.prompts.get-with-args
     [prompt-no-resource]=optional.modern.prompts.get-embedded-resource
     [prompt-no-image]=optional.modern.prompts.get-with-image
+    [one-stream]=required.modern.multiple-streams
 )
 
 reuse_test() { echo "${MODERN_REUSE[$1]}"; }

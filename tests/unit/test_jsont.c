@@ -394,7 +394,15 @@ static void test_mcp_http(void **state)
     assert_false(t->steps[0].agui->no_session);
     assert_string_equal(t->steps[1].agui->method, "DELETE");
     assert_true(t->steps[1].agui->no_session);
+    assert_int_equal(t->steps[1].agui->concurrent, 1);
     assert_int_equal(t->ntransports, 0);
+    an_jsont_free(t);
+    /* concurrent copies, each with its ${copy} */
+    static const char copies[] =
+        HEAD "\"steps\":[{\"mcpHttp\":{\"concurrent\":16,\"json\":{\"id\":\"s-${copy}\"},"
+             "\"expect\":{\"messages\":[{\"id\":\"^s-${copy}$\"}]}}}]}";
+    t = load_ok(copies);
+    assert_int_equal(t->steps[0].agui->concurrent, 16);
     an_jsont_free(t);
     static const char both[] = HEAD "\"transports\":[\"http\",\"stdio\"],"
                                     "\"steps\":[{\"mcpHttp\":{\"json\":{\"id\":1}}}]}";
@@ -411,6 +419,12 @@ static void test_mcp_http(void **state)
          "a GET or DELETE sends no 'body' or 'json'"},
         {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"session\":1}}]}",
          "steps[0].mcpHttp.session: must be true or false"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"concurrent\":0}}]}",
+         "steps[0].mcpHttp.concurrent: must be a whole number of copies (1 to 16)"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"concurrent\":17}}]}",
+         "steps[0].mcpHttp.concurrent: must be a whole number of copies (1 to 16)"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"concurrent\":\"3\"}}]}",
+         "steps[0].mcpHttp.concurrent: must be a whole number of copies (1 to 16)"},
         {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"naUnless\":{}}}]}",
          "'naUnless' (an outcome pattern) and 'naReason' (a string) go together"},
         {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"path\":\"/x\"}}]}",

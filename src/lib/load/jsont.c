@@ -184,7 +184,7 @@ static bool known_var(const struct an_jsont *t, const char *name)
 {
     static const char *const acp[] = {
         "sandbox", "protocolVersionDefault", "clientCapabilitiesDefault", "sessionId", "suiteDir",
-        NULL};
+        "copy", NULL};
     static const char *const agui[] = {"threadId", "runId", "messageId", "suiteDir", NULL};
     for (const char *const *b = t->protocol == AN_JSONT_AGUI ? agui : acp; *b; b++)
         if (!strcmp(name, *b))
@@ -374,7 +374,7 @@ int an_jsont_load_text(struct an_jsont **out, const char *file, const char *text
                          t->protocol == AN_JSONT_AGUI
                              ? "threadId, runId, messageId, suiteDir"
                              : "sandbox, protocolVersionDefault, clientCapabilitiesDefault, "
-                               "sessionId, suiteDir");
+                               "sessionId, suiteDir, copy");
             goto done;
         }
     }

@@ -26,8 +26,8 @@
  * A test speaks one protocol: ACP (newSession, send, expect, forbid,
  * delayMs; MCP tests also mcpHttp: one HTTP request to a Streamable HTTP
  * endpoint, judged as an outcome as an AG-UI `http` step is) or AG-UI
- * (run, http, delayMs; no sandbox, init or preconditions). Errors inside a step name its index and carry the
- * line:col of the offending value (of the step when nothing closer exists).
+ * (run, http, delayMs; no sandbox, init or preconditions). Errors inside a step name its index and
+ * carry the line:col of the offending value (of the step when nothing closer exists).
  *
  * `${clientCapabilitiesDefault}` is the runner's default client
  * capabilities (fs read and write, terminal) with the test's
@@ -55,6 +55,7 @@
 
 #define AN_JSONT_PROTOCOL_VERSION 1
 #define AN_JSONT_EXPECT_TIMEOUT_MS 10000
+#define AN_JSONT_MAX_CONCURRENT 16 /* mcpHttp `concurrent`: copies sent at once */
 #define AN_JSONT_FORBID_TIMEOUT_MS 5000
 #define AN_JSONT_MAX_BYTES ((size_t)4 << 20)
 
@@ -64,7 +65,7 @@ enum an_jsont_step_kind {
     AN_JSONT_EXPECT,
     AN_JSONT_FORBID,
     AN_JSONT_DELAY,
-    AN_JSONT_AGUI_RUN, /* AG-UI: POST a RunAgentInput, judge the stream */
+    AN_JSONT_AGUI_RUN,  /* AG-UI: POST a RunAgentInput, judge the stream */
     AN_JSONT_AGUI_HTTP, /* AG-UI: POST a body exactly as written */
     AN_JSONT_MCP_HTTP,  /* MCP over Streamable HTTP: one request that sees HTTP itself */
     AN_JSONT_STEP_KINDS
@@ -113,8 +114,9 @@ struct an_jsont_agui {
     bool observe;       /* note what the server answered in the report */
     /* mcpHttp (method GET, POST or DELETE; path unused): */
     bool no_session;     /* `session: false`: the test's Mcp-Session-Id is not sent */
+    unsigned concurrent; /* copies sent at once, each on its own connection (1..16) */
     /* mcpHttp and AG-UI run: */
-    json_t *na_unless;   /* outcome pattern: unmet, the test is NA (na_reason); or NULL */
+    json_t *na_unless; /* outcome pattern: unmet, the test is NA (na_reason); or NULL */
     const char *na_reason;
 };
 

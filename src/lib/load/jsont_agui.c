@@ -26,9 +26,9 @@ static const char *const run_keys[] = {"input",   "user",      "continue", "head
 static const char *const http_keys[] = {"body",      "json",   "headers",  "accept",
                                         "timeoutMs", "expect", "captures", "observe",
                                         "method",    "path",   NULL};
-static const char *const mcp_http_keys[] = {"body",    "json",      "headers",  "accept",
-                                            "timeoutMs", "expect",  "captures", "method",
-                                            "session", "naUnless",  "naReason", NULL};
+static const char *const mcp_http_keys[] = {
+    "body",   "json",    "headers",    "accept",   "timeoutMs", "expect", "captures",
+    "method", "session", "concurrent", "naUnless", "naReason",  NULL};
 /* the members of the outcome object a pattern may name (docs/comply.md) */
 static const char *const outcome_keys[] = {"status", "rule", "error", "http", "threadId", "runId",
                                            "types", "events", "noEvents", "runError", "messages",
@@ -322,7 +322,8 @@ static int load_na(struct jsont_ld *l, struct an_jsont_agui *g, json_t *v, const
     json_t *na = json_object_get(v, "naUnless");
     const char *why = an_json_str(v, "naReason");
     if (!na != !why)
-        return fail(l, base, "'naUnless' (an outcome pattern) and 'naReason' (a string) go together");
+        return fail(l, base,
+                    "'naUnless' (an outcome pattern) and 'naReason' (a string) go together");
     if (!na)
         return AN_OK;
     if (!json_is_object(na) || json_object_get(na, "anyOf"))
@@ -347,6 +348,14 @@ static int load_mcp_http(struct jsont_ld *l, struct an_jsont_agui *g, json_t *v,
     if (x && !json_is_boolean(x))
         return fail(l, sub(p, sizeof p, base, "session"), "must be true or false");
     g->no_session = json_is_false(x);
+    g->concurrent = 1;
+    if ((x = json_object_get(v, "concurrent"))) {
+        if (!json_is_integer(x) || json_integer_value(x) < 1 ||
+            json_integer_value(x) > AN_JSONT_MAX_CONCURRENT)
+            return fail(l, sub(p, sizeof p, base, "concurrent"),
+                        "must be a whole number of copies (1 to %d)", AN_JSONT_MAX_CONCURRENT);
+        g->concurrent = (unsigned)json_integer_value(x);
+    }
     return AN_OK;
 }
 

@@ -390,6 +390,7 @@ static void set_vars(struct eng *e, const struct an_jsont *t, const char *sandbo
     char pv[16];
     snprintf(pv, sizeof pv, "%d", AN_JSONT_PROTOCOL_VERSION);
     an_vars_set(&e->vars, "protocolVersionDefault", mcp ? AN_COMPLY_MCP_VERSION : pv);
+    an_vars_set(&e->vars, "copy", "0"); /* an mcpHttp step's copy (`concurrent`) */
     char suite[PATH_MAX], *slash;
     snprintf(suite, sizeof suite, "%s", t->file);
     slash = strrchr(suite, '/');

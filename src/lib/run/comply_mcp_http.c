@@ -25,6 +25,7 @@
  */
 #include "run/comply_int.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -155,9 +156,9 @@ static json_t *outcome(struct hx *x, int rc, const struct an_err *err, long stat
         json_object_set_new(o, "body", json_null());
     json_object_set_new(o, "status", json_string(st));
     json_object_set_new(o, "error", why ? json_string(why) : json_null());
-    json_object_set_new(o, "http", json_pack("{s:I,s:s,s:O}", "status", (json_int_t)status,
-                                             "contentType", x->resp->content_type, "headers",
-                                             x->headers));
+    json_object_set_new(o, "http",
+                        json_pack("{s:I,s:s,s:O}", "status", (json_int_t)status, "contentType",
+                                  x->resp->content_type, "headers", x->headers));
     json_object_set(o, "messages", x->messages);
     return o;
 }
@@ -240,8 +241,8 @@ static bool has_header(const json_t *headers, const char *name)
  * steps. */
 static void keep_session(struct eng *e, const json_t *o)
 {
-    const char *sid = an_json_str(json_object_get(json_object_get(o, "http"), "headers"),
-                                  "mcp-session-id");
+    const char *sid =
+        an_json_str(json_object_get(json_object_get(o, "http"), "headers"), "mcp-session-id");
     if (!sid)
         return;
     free(e->http_sid);
@@ -278,37 +279,81 @@ static void say_what_differs(struct an_comply_test *out, size_t from)
     }
 }
 
-/* The step's request over HTTP (the test's session added), its outcome:
- * a new reference. */
-static json_t *http_exchange(struct eng *e, const struct an_jsont_step *st, json_t *headers,
-                             const json_t *js, const char *accept, const char *body)
+/* One copy of the step (`concurrent` sends several), resolved with
+ * ${copy}: what is sent and what is expected of its answer. */
+struct copy {
+    json_t *headers, *js, *expect, *any_of, *o;
+    char *accept, *body;
+    struct hreq rq;
+};
+
+static void copy_release(struct copy *c)
+{
+    json_decref(c->headers);
+    json_decref(c->js);
+    json_decref(c->expect);
+    json_decref(c->any_of);
+    json_decref(c->o);
+    free(c->accept);
+    free(c->body);
+}
+
+/* Copy k's request and expectation, resolved with ${copy} = k. */
+static int resolve_copy(struct eng *e, const struct an_jsont_agui *g, unsigned k, struct copy *c,
+                        struct an_err *err)
+{
+    char n[16];
+    snprintf(n, sizeof n, "%u", k);
+    an_vars_set(&e->vars, "copy", n);
+    int rc = 0;
+    if ((g->headers && (rc = an_jsont_resolve(g->headers, &e->vars, false, &c->headers, err))) ||
+        (g->accept && (rc = an_jsont_resolve_str(g->accept, &e->vars, false, &c->accept, err))) ||
+        (g->json && (rc = an_jsont_resolve(g->json, &e->vars, false, &c->js, err))) ||
+        (g->body && (rc = an_jsont_resolve_str(g->body, &e->vars, false, &c->body, err))) ||
+        (rc = an_jsont_resolve(g->expect, &e->vars, true, &c->expect, err)) ||
+        (g->any_of && (rc = an_jsont_resolve(g->any_of, &e->vars, true, &c->any_of, err))))
+        return rc;
+    if (!c->headers)
+        c->headers = json_object();
+    if (c->js && !c->body)
+        c->body = an_json_compact(c->js);
+    return 0;
+}
+
+/* Copy c's HTTP request: the test's session added (an initialize starts a
+ * new one: it carries none). */
+static void prepare(struct eng *e, const struct an_jsont_step *st, struct copy *c)
 {
     const struct an_jsont_agui *g = st->agui;
-    /* an initialize starts a new session: it carries none */
-    bool init = !strcmp(an_json_str(js, "method") ? an_json_str(js, "method") : "", "initialize");
-    if (!g->no_session && !init && e->http_sid && !has_header(headers, "Mcp-Session-Id"))
-        json_object_set_new(headers, "Mcp-Session-Id", json_string(e->http_sid));
+    bool init =
+        !strcmp(an_json_str(c->js, "method") ? an_json_str(c->js, "method") : "", "initialize");
+    if (!g->no_session && !init && e->http_sid && !has_header(c->headers, "Mcp-Session-Id"))
+        json_object_set_new(c->headers, "Mcp-Session-Id", json_string(e->http_sid));
     const char *verb = g->method ? g->method : "POST";
-    const json_t *rid = json_object_get(js, "method") ? json_object_get(js, "id") : NULL;
-    struct hreq rq = {.url = e->http_url,
+    c->rq =
+        (struct hreq){.url = e->http_url,
                       .method = verb,
-                      .accept = accept                     ? accept
-                                : !strcmp(verb, "POST")    ? "application/json, text/event-stream"
-                                : !strcmp(verb, "GET")     ? "text/event-stream"
-                                                           : NULL,
-                      .body = body ? body : "",
-                      .headers = headers,
-                      .rid = rid,
+                      .accept = c->accept               ? c->accept
+                                : !strcmp(verb, "POST") ? "application/json, text/event-stream"
+                                : !strcmp(verb, "GET")  ? "text/event-stream"
+                                                        : NULL,
+                      .body = c->body ? c->body : "",
+                      .headers = c->headers,
+                      .rid = json_object_get(c->js, "method") ? json_object_get(c->js, "id") : NULL,
                       .window_ms = comply_window(e, st->ms)};
     if (e->o->verbose) { /* -v: the request and what came back */
-        char *h = an_json_compact(headers);
+        char *h = an_json_compact(c->headers);
         struct an_buf v = AN_BUF_INIT;
-        an_buf_printf(&v, "%s %s %s %s", verb, rq.url, h, body ? body : "");
+        an_buf_printf(&v, "%s %s %s %s", verb, c->rq.url, h, c->body ? c->body : "");
         comply_vframe(e, true, v.data, v.len);
         an_buf_release(&v);
         free(h);
     }
-    json_t *o = exchange(&rq);
+}
+
+/* What the engine keeps of an answer: its session, its messages, -v. */
+static void took(struct eng *e, const json_t *o)
+{
     if (e->o->verbose) {
         char *d = an_json_compact(o);
         comply_vframe(e, false, d, strlen(d));
@@ -316,53 +361,93 @@ static json_t *http_exchange(struct eng *e, const struct an_jsont_step *st, json
     }
     keep_session(e, o);
     json_array_extend(e->http_seen, json_object_get(o, "messages"));
-    return o;
+}
+
+static void *exchange_thread(void *arg)
+{
+    struct copy *c = arg;
+    c->o = exchange(&c->rq);
+    an_http_thread_cleanup();
+    return NULL;
+}
+
+/* Every copy's exchange: one, or all at once on their own connections
+ * (over stdio one after another: there is one pipe). */
+static void exchange_all(struct eng *e, const struct an_jsont_step *st, struct copy *cs, unsigned n)
+{
+    if (!e->http_url) { /* over stdio: the request on the pipe, no HTTP to judge */
+        for (unsigned k = 0; k < n; k++) {
+            comply_mcp_stdio_unhttp(cs[k].expect, &cs[k].any_of);
+            cs[k].o = comply_mcp_stdio_exchange(e, cs[k].js, comply_window(e, st->ms));
+        }
+        return;
+    }
+    pthread_t th[AN_JSONT_MAX_CONCURRENT];
+    bool started[AN_JSONT_MAX_CONCURRENT] = {false};
+    for (unsigned k = 0; k < n; k++)
+        prepare(e, st, &cs[k]);
+    for (unsigned k = 1; k < n; k++)
+        started[k] = !pthread_create(&th[k], NULL, exchange_thread, &cs[k]);
+    cs[0].o = exchange(&cs[0].rq);
+    for (unsigned k = 1; k < n; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else
+            cs[k].o = exchange(&cs[k].rq);
+    }
+    for (unsigned k = 0; k < n; k++)
+        took(e, cs[k].o);
+}
+
+/* Copy k of n failed: its unmet entries from `from` on say which. */
+static void say_copy(struct an_comply_test *out, size_t from, unsigned k, unsigned n)
+{
+    for (size_t i = from; i < out->nunmet; i++) {
+        struct an_buf b = AN_BUF_INIT;
+        an_buf_printf(&b, "copy %u of %u sent at once: %s", k + 1, n, out->unmet[i].message);
+        free(out->unmet[i].message);
+        out->unmet[i].message = an_buf_detach(&b, NULL);
+    }
 }
 
 bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st)
 {
     const struct an_jsont_agui *g = st->agui;
+    unsigned n = g->concurrent ? g->concurrent : 1;
+    struct copy cs[AN_JSONT_MAX_CONCURRENT];
+    memset(cs, 0, sizeof cs);
     struct an_err err = AN_ERR_INIT;
-    json_t *headers = NULL, *js = NULL, *expect = NULL, *any_of = NULL, *o = NULL;
-    char *accept = NULL, *body = NULL;
     long *matched = NULL;
-    bool ok = false;
-    if ((g->headers && an_jsont_resolve(g->headers, &e->vars, false, &headers, &err)) ||
-        (g->accept && an_jsont_resolve_str(g->accept, &e->vars, false, &accept, &err)) ||
-        (g->json && an_jsont_resolve(g->json, &e->vars, false, &js, &err)) ||
-        (g->body && an_jsont_resolve_str(g->body, &e->vars, false, &body, &err)) ||
-        an_jsont_resolve(g->expect, &e->vars, true, &expect, &err) ||
-        (g->any_of && an_jsont_resolve(g->any_of, &e->vars, true, &any_of, &err))) {
-        comply_unmet_add(e, "step", (int)st->index, "mcpHttp: %s", err.msg);
+    bool ok = true;
+    for (unsigned k = 0; k < n && ok; k++)
+        if (resolve_copy(e, g, k, &cs[k], &err)) {
+            comply_unmet_add(e, "step", (int)st->index, "mcpHttp: %s", err.msg);
+            ok = false;
+        }
+    an_vars_set(&e->vars, "copy", "0");
+    if (!ok)
         goto done;
+    exchange_all(e, st, cs, n);
+    for (unsigned k = 0; k < n; k++) {
+        size_t before = e->out->nunmet;
+        free(matched);
+        matched = NULL;
+        bool met = comply_agui_judge(cs[k].expect, cs[k].any_of, cs[k].o, (int)st->index, e->out,
+                                     &matched);
+        if (!met && !strcmp(an_json_str(cs[k].o, "status"), "completed"))
+            say_what_differs(e->out, before);
+        if (!met && n > 1)
+            say_copy(e->out, before, k, n);
+        if (k == 0 && met && not_applicable(e, g, cs[0].o))
+            ok = false, n = 0;
+        else if (k == 0 && met)
+            ok = comply_captures(e->out, &e->vars, st, cs[0].o, matched);
+        ok = ok && met;
     }
-    if (!e->http_url) { /* over stdio: the request on the pipe, no HTTP to judge */
-        comply_mcp_stdio_unhttp(expect, &any_of);
-        o = comply_mcp_stdio_exchange(e, js, comply_window(e, st->ms));
-    } else {
-        if (!headers)
-            headers = json_object();
-        if (js && !body)
-            body = an_json_compact(js);
-        o = http_exchange(e, st, headers, js, accept, body);
-    }
-    size_t before = e->out->nunmet;
-    ok = comply_agui_judge(expect, any_of, o, (int)st->index, e->out, &matched);
-    if (!ok && !strcmp(an_json_str(o, "status"), "completed"))
-        say_what_differs(e->out, before);
-    if (ok && not_applicable(e, g, o))
-        ok = false;
-    else if (ok)
-        ok = comply_captures(e->out, &e->vars, st, o, matched);
     ok = ok && !an_cancelled();
 done:
     free(matched);
-    json_decref(o);
-    json_decref(js);
-    json_decref(headers);
-    json_decref(expect);
-    json_decref(any_of);
-    free(accept);
-    free(body);
+    for (unsigned k = 0; k < AN_JSONT_MAX_CONCURRENT; k++)
+        copy_release(&cs[k]);
     return ok;
 }
