@@ -14,6 +14,7 @@
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define META_CAPS "io.modelcontextprotocol/clientCapabilities"
+#define META_INFO "io.modelcontextprotocol/clientInfo"
 
 bool mcp_modern_is(const json_t *body, const char *pv)
 {
@@ -97,6 +98,8 @@ static json_t *discover(const struct mcp_server_opts *o)
                             "resultType", "complete", "ttlMs", 0, "cacheScope", "private");
     if (o->fault == MCP_F_NO_RESULT_TYPE)
         json_object_del(res, "resultType");
+    if (o->fault == MCP_F_NO_SERVER_INFO)
+        json_object_del(res, "_meta");
     if (o->fault != MCP_F_DISCOVER_NO_VERSIONS)
         json_object_set_new(res, "supportedVersions", json_pack("[s]", MCP_MODERN_VERSION));
     json_decref(init);
@@ -246,6 +249,9 @@ unsigned mcp_modern_answer(const struct mcp_server_opts *o, const json_t *body,
         (!version || !json_is_object(json_object_get(meta, META_CAPS))))
         return refuse(out, MHD_HTTP_BAD_REQUEST, id, -32602,
                       "Invalid params: _meta needs " META_VERSION " and " META_CAPS, NULL);
+    if (o->fault == MCP_F_CLIENT_INFO_REQUIRED && !json_object_get(meta, META_INFO))
+        return refuse(out, MHD_HTTP_BAD_REQUEST, id, -32602,
+                      "Invalid params: _meta needs " META_INFO, NULL);
     const char *why = o->fault == MCP_F_HEADERS_UNCHECKED || !h
                           ? NULL
                           : header_mismatch(h, method, params, version);

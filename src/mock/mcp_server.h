@@ -104,6 +104,10 @@
       "2026-07-28: any _meta protocolVersion is served, none refused -32022")                      \
     X(MCP_F_HEADERS_UNCHECKED, "headers-unchecked",                                                \
       "2026-07-28: MCP-Protocol-Version, Mcp-Method and Mcp-Name are not checked")                 \
+    X(MCP_F_CLIENT_INFO_REQUIRED, "client-info-required",                                          \
+      "2026-07-28: a request whose _meta has no clientInfo is refused -32602")                     \
+    X(MCP_F_NO_SERVER_INFO, "no-server-info",                                                      \
+      "2026-07-28: server/discover's result has no _meta serverInfo")                              \
     X(MCP_F_REMOVED_SERVED, "removed-served",                                                      \
       "2026-07-28: ping, initialize, logging/setLevel... are still answered")                      \
     X(MCP_F_NO_RESULT_TYPE, "no-result-type", "2026-07-28: results carry no resultType")           \
