@@ -24,7 +24,7 @@
 #include "ananke/result.h"
 
 /* The schema version this library writes (PRAGMA user_version). */
-#define AN_HISTORY_SCHEMA_VERSION 3
+#define AN_HISTORY_SCHEMA_VERSION 4
 /* Default of max_history_text_bytes: each text stored (a name, a finding's
  * field, the command line) is cut there. */
 #define AN_HISTORY_TEXT_MAX_DEFAULT 4096

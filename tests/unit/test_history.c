@@ -1,7 +1,8 @@
 /*
  * The run history (src/lib/history/): the schema and its migrations (from
- * an empty file, from version 1, refusing a newer one), what a run writes
- * (bound parameters, the text cap), and the queries: flaky ranking (a
+ * an empty file, from versions 1 and 3, refusing a newer one), what a run
+ * writes (bound parameters, the text cap, pages that do not grow with the
+ * history), and the queries: flaky ranking (a
  * table of outcome sequences, with and without edits of the test file),
  * slowest, one test, regressions, prune.
  */
@@ -84,7 +85,7 @@ static void migrate_from_0(void **state)
     an_history_free(h);
     assert_int_equal(scalar("PRAGMA user_version"), AN_HISTORY_SCHEMA_VERSION);
     assert_int_equal(scalar("SELECT count(*) FROM sqlite_master WHERE name IN ('runs', "
-                            "'test_results', 'findings', 'test_results_test')"),
+                            "'test_results', 'findings', 'test_results_run_test')"),
                      4);
     /* opening again changes nothing */
     assert_int_equal(an_history_open(&h, db, &err), 0);
@@ -108,7 +109,7 @@ static void migrate_from_1(void **state)
          " VALUES (1, 'abc', 'old test', 'pass', 12)");
     assert_int_equal(an_history_open(&h, db, &err), 0);
     an_history_free(h);
-    assert_int_equal(scalar("PRAGMA user_version"), 3);
+    assert_int_equal(scalar("PRAGMA user_version"), AN_HISTORY_SCHEMA_VERSION);
     assert_int_equal(scalar("SELECT count(*) FROM test_results WHERE name = 'old test'"), 1);
     assert_int_equal(scalar("SELECT recording IS NULL FROM runs WHERE id = 1"), 1);
     /* version 3: a merge's mark on the runs it joined */
@@ -125,7 +126,10 @@ static void refuses_newer(void **state)
     struct an_err err = AN_ERR_INIT;
     assert_int_not_equal(an_history_open(&h, db, &err), 0);
     assert_null(h);
-    assert_non_null(strstr(err.msg, "schema version 99 is newer than this ananke knows (3)"));
+    char want[96];
+    snprintf(want, sizeof want, "schema version 99 is newer than this ananke knows (%d)",
+             AN_HISTORY_SCHEMA_VERSION);
+    assert_non_null(strstr(err.msg, want));
 }
 
 static void refuses_garbage(void **state)
@@ -562,6 +566,141 @@ static void long_log_checkpointed(void **state)
     assert_true(size_of("-wal") > 0);
 }
 
+/* The WAL frames (pages) the last write left, the log truncated before it. */
+static int64_t frames_of_one_run(size_t n, const char *const *names, const char *outcomes)
+{
+    exec("PRAGMA wal_checkpoint(TRUNCATE)"); /* the last connection closed: no log */
+    assert_true(size_of("-wal") <= 0);
+    add_run(n, names, outcomes, NULL, 0);
+    int64_t page = scalar("PRAGMA page_size"), wal = size_of("-wal");
+    assert_true(wal > 32);
+    return (wal - 32) / (page + 24); /* the log's header, each frame's */
+}
+
+/* Version 4: what a run writes does not grow with the history. Indexed by
+ * (test_id, run_id), each of a run's rows went to its test's place in the
+ * index, so a run dirtied about every leaf page of it: here 30 runs of 300
+ * tests made the 31st write about 4 times the pages of the 2nd. By
+ * (run_id, test_id) its rows append. */
+static void write_bounded_by_run(void **state)
+{
+    (void)state;
+    fresh("grown.sqlite");
+    enum { N = 300, RUNS = 30 };
+    static char names_buf[N][24];
+    static const char *names[N];
+    static char outcomes[N + 1];
+    for (size_t i = 0; i < N; i++) {
+        snprintf(names_buf[i], sizeof names_buf[i], "grown %03zu", i);
+        names[i] = names_buf[i];
+        outcomes[i] = 'p';
+    }
+    add_run(N, names, outcomes, NULL, 0);
+    int64_t young = frames_of_one_run(N, names, outcomes);
+    for (int r = 2; r < RUNS; r++)
+        add_run(N, names, outcomes, NULL, 0);
+    int64_t grown = frames_of_one_run(N, names, outcomes);
+    assert_int_equal(scalar("SELECT count(*) FROM test_results"), (RUNS + 1) * N);
+    print_message("pages a run writes: %lld after 1 run, %lld after %d\n", (long long)young,
+                  (long long)grown, RUNS);
+    if (grown > young + young / 4 + 2)
+        fail_msg("a run wrote %lld pages into a history of %d runs, %lld into one of 1",
+                 (long long)grown, RUNS, (long long)young);
+}
+
+/* --regressed-since over runs a merge joined and skips: the newest result
+ * that is not a skip, outside the merged runs, against the base run. */
+static void regressed_walk(void **state)
+{
+    (void)state;
+    fresh("regressed.sqlite");
+    const char *names[] = {"a", "b", "c", "d"};
+    int64_t base = add_run(4, names, "pppp", NULL, 0);
+    add_run(4, names, "pfep", NULL, 0);                 /* b fails first here; c errors */
+    int64_t shard = add_run(4, names, "ffff", NULL, 0); /* merged below: left out */
+    int64_t merge = add_run(4, names, "pffs", NULL, 0); /* d skipped */
+    add_run(4, names, "psss", NULL, 0); /* b, c, d skipped: their latest is before */
+    char sql[160];
+    snprintf(sql, sizeof sql, "UPDATE runs SET merged_into = %lld WHERE id = %lld",
+             (long long)merge, (long long)shard);
+    exec(sql);
+    char ref[32];
+    snprintf(ref, sizeof ref, "%lld", (long long)base);
+    json_t *rows = query(AN_HISTORY_REGRESSED, ref, 0);
+    /* a passes; b fails (first in base+1), c fails (first errored in
+     * base+1), d passes (its latest non-skip result, base+1) */
+    assert_int_equal(json_array_size(rows), 2);
+    const char *want[] = {"b", "c"};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *r = json_array_get(rows, i);
+        assert_string_equal(json_string_value(json_object_get(r, "name")), want[i]);
+        assert_int_equal(json_integer_value(json_object_get(r, "run_id")), merge);
+        assert_string_equal(json_string_value(json_object_get(r, "outcome")), "fail");
+        assert_int_equal(json_integer_value(json_object_get(r, "first_failed_run")), base + 1);
+        assert_string_equal(json_string_value(json_object_get(r, "finding")),
+                            "Text must match /ok/");
+    }
+    json_decref(rows);
+    /* since the run after: b and c did not pass there; a passes now; d's
+     * latest result after it is a skip or in the merged shard: none */
+    snprintf(ref, sizeof ref, "%lld", (long long)(base + 1));
+    rows = query(AN_HISTORY_REGRESSED, ref, 0);
+    assert_int_equal(json_array_size(rows), 0);
+    json_decref(rows);
+}
+
+/* From version 3 (the schema before this one): the rows kept, the index by
+ * test replaced, every query answering from the new one. */
+static void migrate_from_3(void **state)
+{
+    (void)state;
+    fresh("v3.sqlite");
+    struct an_history *h = NULL;
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_hist_open(&h, db, true, false, 3, &err), 0);
+    an_history_free(h);
+    assert_int_equal(scalar("PRAGMA user_version"), 3);
+    assert_int_equal(scalar("SELECT count(*) FROM sqlite_master WHERE name IN"
+                            " ('test_results_test', 'test_results_run')"),
+                     2);
+    exec("INSERT INTO runs (started_at, finished_at, kind, passed, failed, errors, skipped,"
+         " duration_ms) VALUES (1000, 2000, 'run', 1, 0, 0, 0, 1000),"
+         " (3000, 4000, 'run', 0, 1, 0, 0, 1000);"
+         "INSERT INTO test_results (run_id, test_id, name, outcome, duration_ms) VALUES"
+         " (1, 'abc', 'old test', 'pass', 12), (2, 'abc', 'old test', 'fail', 14);"
+         "INSERT INTO findings (result_id, kind, assertion, turn) VALUES"
+         " (2, 'text.must_match', 'old finding', 0)");
+    assert_int_equal(an_history_open(&h, db, &err), 0);
+    an_history_free(h);
+    assert_int_equal(scalar("PRAGMA user_version"), 4);
+    assert_int_equal(scalar("SELECT count(*) FROM sqlite_master WHERE name IN"
+                            " ('test_results_test', 'test_results_run')"),
+                     0);
+    assert_int_equal(scalar("SELECT count(*) FROM sqlite_master WHERE name ="
+                            " 'test_results_run_test'"),
+                     1);
+    assert_int_equal(scalar("SELECT count(*) FROM test_results"), 2);
+    json_t *rows = query(AN_HISTORY_REGRESSED, "1", 0);
+    assert_int_equal(json_array_size(rows), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 0), "finding")),
+                        "old finding");
+    json_decref(rows);
+    rows = query(AN_HISTORY_TEST, "abc", 0);
+    assert_int_equal(json_array_size(rows), 2);
+    json_decref(rows);
+    /* a run appended after the upgrade, and pruning through the new index */
+    const char *names[] = {"new test"};
+    add_run(1, names, "p", NULL, 0);
+    assert_int_equal(scalar("SELECT count(*) FROM test_results"), 3);
+    assert_int_equal(an_history_open(&h, db, &err), 0);
+    size_t removed = 0;
+    assert_int_equal(an_history_prune(h, 1, 0, &removed, &err), 0);
+    an_history_free(h);
+    assert_int_equal(removed, 2);
+    assert_int_equal(scalar("SELECT count(*) FROM test_results"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM findings"), 0);
+}
+
 static void path_rules(void **state)
 {
     (void)state;
@@ -633,6 +772,9 @@ int main(void)
         cmocka_unit_test(digests_as_loaded),
         cmocka_unit_test(no_checkpoint_on_close),
         cmocka_unit_test(long_log_checkpointed),
+        cmocka_unit_test(write_bounded_by_run),
+        cmocka_unit_test(regressed_walk),
+        cmocka_unit_test(migrate_from_3),
         cmocka_unit_test(path_rules),
         cmocka_unit_test(parallel_first_open),
     };

@@ -48,6 +48,15 @@ static const struct {
      * out, so no test counts twice */
     {3, "ALTER TABLE runs ADD COLUMN merged_into INTEGER REFERENCES runs(id) ON DELETE SET NULL;"
         "CREATE INDEX runs_merged ON runs(merged_into);"},
+    /* test_results by (run_id, test_id), not (test_id, run_id): a run's rows
+     * append at the end of the index, where those of (test_id, run_id), one
+     * per test in each test's place, dirtied nearly every leaf page of it,
+     * so each run wrote a share of the whole history (docs/performance.md,
+     * "Session 12"). (run_id) alone is its prefix. A test over time is read
+     * run by run from the newest (history_query.c, view_db.c). */
+    {4, "CREATE INDEX test_results_run_test ON test_results(run_id, test_id);"
+        "DROP INDEX test_results_test;"
+        "DROP INDEX test_results_run;"},
 };
 
 int an_hist_fail(struct an_history *h, const char *what, struct an_err *err)

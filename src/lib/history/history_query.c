@@ -157,23 +157,30 @@ static int64_t run_of_ref(struct an_history *h, const char *ref)
     return id;
 }
 
+/* Each test that passed in the base run is looked up in the runs after it,
+ * from the newest (its latest result) and, when that failed, from the
+ * oldest (its first failure), one run at a time through
+ * test_results(run_id, test_id): there is no index by test (history_db.c,
+ * version 4). CROSS JOIN keeps the runs outside; `+` keeps runs_merged out
+ * of their order. Usually one lookup per test: a test runs in most runs. */
 static json_t *query_regressed(struct an_history *h, const char *ref, unsigned limit,
                                struct an_err *err)
 {
     static const char sql[] =
         "SELECT b.name, b.file, b.test_id, ?1, l.run_id, l.outcome,"
-        " (SELECT MIN(y.run_id) FROM test_results y WHERE y.test_id = b.test_id"
-        "   AND y.run_id > b.run_id AND y.outcome IN ('fail', 'error') AND y.run_id NOT IN"
-        "   (SELECT id FROM runs WHERE merged_into IS NOT NULL)),"
+        " (SELECT y.run_id FROM runs r CROSS JOIN test_results y"
+        "   ON y.run_id = r.id AND y.test_id = b.test_id WHERE r.id > b.run_id"
+        "   AND +r.merged_into IS NULL AND y.outcome IN ('fail', 'error')"
+        "   ORDER BY r.id LIMIT 1),"
         " l.error,"
         " (SELECT f.assertion FROM findings f WHERE f.result_id = l.id ORDER BY f.id LIMIT 1)"
-        " FROM test_results b JOIN test_results l ON l.test_id = b.test_id AND l.id = ("
-        "   SELECT x.id FROM test_results x WHERE x.test_id = b.test_id AND x.run_id > b.run_id"
-        "   AND x.outcome != 'skip' AND x.run_id NOT IN"
-        "   (SELECT id FROM runs WHERE merged_into IS NOT NULL)"
-        "   ORDER BY x.run_id DESC, x.id DESC LIMIT 1)"
+        " FROM test_results b JOIN test_results l ON l.id = ("
+        "   SELECT x.id FROM runs r CROSS JOIN test_results x"
+        "   ON x.run_id = r.id AND x.test_id = b.test_id WHERE r.id > b.run_id"
+        "   AND +r.merged_into IS NULL AND x.outcome != 'skip'"
+        "   ORDER BY r.id DESC, x.id DESC LIMIT 1)"
         " WHERE b.run_id = ?1 AND b.outcome = 'pass' AND l.outcome IN ('fail', 'error')"
-        " ORDER BY b.name LIMIT ?2";
+        " ORDER BY b.name, b.id LIMIT ?2";
     static const char *const names[] = {"name",    "file",    "test_id",          "since_run",
                                         "run_id",  "outcome", "first_failed_run", "error",
                                         "finding", NULL};

@@ -150,16 +150,20 @@ static json_t *findings_of(struct an_history *h, json_int_t result_id, struct an
 }
 
 /* The test's last VIEW_SPARK_RUNS outcomes, oldest first: the runs a merge
- * joined left out (the merged run holds them), but the one shown kept. */
+ * joined left out (the merged run holds them), but the one shown kept.
+ * The runs are walked from the newest, the test looked up in each through
+ * test_results(run_id, test_id) (CROSS JOIN keeps that order; `+` keeps
+ * runs_merged out of it), until LIMIT rows: no index by test (history_db.c). */
 static json_t *history_of(struct an_history *h, const char *test_id, int64_t run_id,
                           struct an_err *err)
 {
     static const char *const names[] = {"run_id", "started_at@", "outcome", "duration_ms", NULL};
     sqlite3_stmt *st = prepare(h,
                                "SELECT * FROM (SELECT t.run_id, r.started_at, t.outcome,"
-                               " t.duration_ms FROM test_results t JOIN runs r ON r.id = t.run_id"
-                               " WHERE t.test_id = ?1 AND (r.merged_into IS NULL OR r.id = ?3)"
-                               " ORDER BY t.run_id DESC, t.id DESC"
+                               " t.duration_ms FROM runs r CROSS JOIN test_results t"
+                               " ON t.run_id = r.id AND t.test_id = ?1"
+                               " WHERE (+r.merged_into IS NULL OR r.id = ?3)"
+                               " ORDER BY r.id DESC, t.id DESC"
                                " LIMIT ?2) ORDER BY run_id",
                                err);
     if (!st)

@@ -25,10 +25,10 @@ sed -i 's|/^ok\$/|/^broken$/|' out/proj/regress.test.yaml
 run --record ../rec >out/r4 2>&1 || fail "run 4: $(cat out/r4)"
 if grep -q 'warning: history' out/r1 out/r2 out/r3 out/r4; then fail "a history warning"; fi
 
-# the file: 0600 in a 0700 .ananke/, schema version 3
+# the file: 0600 in a 0700 .ananke/, schema version 4
 [ "$(stat -c %a out/proj/.ananke)" = 700 ] || fail ".ananke is $(stat -c %a out/proj/.ananke)"
 [ "$(stat -c %a "$db")" = 600 ] || fail "history.sqlite is $(stat -c %a "$db")"
-[ "$(q 'PRAGMA user_version')" = 3 ] || fail "user_version $(q 'PRAGMA user_version')"
+[ "$(q 'PRAGMA user_version')" = 4 ] || fail "user_version $(q 'PRAGMA user_version')"
 [ "$(q 'PRAGMA journal_mode')" = wal ] || fail "journal_mode $(q 'PRAGMA journal_mode')"
 [ "$(q 'SELECT count(*) FROM runs')" = 4 ] || fail "runs: $(q 'SELECT count(*) FROM runs')"
 [ "$(q 'SELECT count(*) FROM test_results')" = 20 ] || fail "test_results"

@@ -145,6 +145,6 @@ old=$(sha256sum out/old.sqlite | cut -d' ' -f1)
 set +e
 "$ANANKE" view --history out/old.sqlite --port 0 >out/old 2>&1; n=$?
 set -e
-[ "$n" = 1 ] && grep -q "schema version 1, this ananke reads 3" out/old || fail "old schema: $n $(cat out/old)"
+[ "$n" = 1 ] && grep -q "schema version 1, this ananke reads 4" out/old || fail "old schema: $n $(cat out/old)"
 [ "$(sqlite3 out/old.sqlite 'PRAGMA user_version')" = 1 ] && [ "$(sha256sum out/old.sqlite | cut -d' ' -f1)" = "$old" ] ||
   fail "the old database was changed"
