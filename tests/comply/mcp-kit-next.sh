@@ -33,6 +33,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/mcp-kit-lib.sh"
 ANANKE=$tests_build/ananke MOCK=$tests_build/ananke-mock
 TMP=$(mktemp -d)
+kit_node_init
 pids=()
 trap 'stop_pids "${pids[@]}"; rm -rf "$TMP"' EXIT
 pass=0 fail=0 suite=comply-mcp-kit-next # ok, bad, finish: tests/lib.sh
@@ -40,8 +41,6 @@ cd "$tests_root"
 need_node "the MCP kit and server-everything"
 need_jq
 KIT_JS=$tests_root/tests/mcp-kit-next/node_modules/@modelcontextprotocol/conformance/dist/index.js
-# the kit's tier report wants Node 22's fs.globSync: the 0.1.16 kit's stand-in serves this one too
-NODE20=$tests_root/tests/mcp-kit/node20.mjs
 EVERYTHING=$tests_root/tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 [ -f "$KIT_JS" ] || broken "the MCP kit 0.2.0-alpha.12 is missing (run scripts/setup.sh: npm ci in tests/mcp-kit-next)"
 [ -f "$EVERYTHING" ] || broken "server-everything is missing (run scripts/setup.sh: npm ci in tests/mcp)"
@@ -126,7 +125,7 @@ declare -A DISAGREE=(
 
 kit() { # URL SCENARIO OUTDIR: the kit's checks.json, in OUTDIR
     rm -rf "$3"
-    timeout -k 5 60 node --import "$NODE20" "$KIT_JS" server --url "$1" --scenario "$2" \
+    timeout -k 5 60 "${KIT_NODE[@]}" "$KIT_JS" server --url "$1" --scenario "$2" \
         --spec-version 2026-07-28 -o "$3" >"$3.log" 2>&1
 }
 # kit_verdict OUTDIR REGEX: SUCCESS when every check matching REGEX did, FAILURE, or NONE;

@@ -27,6 +27,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/mcp-kit-lib.sh"
 ANANKE=$tests_build/ananke MOCK=$tests_build/ananke-mock
 TMP=$(mktemp -d)
+kit_node_init
 pids=()
 trap 'stop_pids "${pids[@]}"; rm -rf "$TMP"' EXIT
 pass=0 fail=0 suite=comply-mcp-kit # ok, bad, finish: tests/lib.sh
@@ -105,7 +106,7 @@ declare -A DISAGREE=(
 
 kit() { # URL SCENARIO OUTDIR: the kit's status (SUCCESS, FAILURE, ...)
     rm -rf "$3"
-    timeout -k 5 60 node --import "$KIT_DIR/node20.mjs" "$KIT_JS" server --url "$1" --scenario "$2" \
+    timeout -k 5 60 "${KIT_NODE[@]}" "$KIT_JS" server --url "$1" --scenario "$2" \
         -o "$3" >"$3.log" 2>&1
     jq -r --arg s "$2" '[.[] | select(.status != "INFO")] | if length == 0 then "NONE"
         elif all(.status == "SUCCESS") then "SUCCESS" else "FAILURE" end' "$3"/*/checks.json 2>/dev/null ||
