@@ -126,10 +126,13 @@ json_t *mcp_ask_result(enum mcp_tool t, const json_t *response)
         an_buf_printf(&b, "LLM response: %s", text ? text : "");
     } else {
         const char *action = an_json_str(res, "action");
-        char *content = an_json_compact(json_object_get(res, "content"));
+        const json_t *c = json_object_get(res, "content"); /* none when declined */
+        json_t *none = json_object();
+        char *content = an_json_compact(c ? c : none);
+        json_decref(none);
         an_buf_printf(&b, "%s action=%s, content=%s",
                       t == MCP_T_KIT_ELICIT ? "User response:" : "Elicitation completed:",
-                      action ? action : "", content ? content : "{}");
+                      action ? action : "", content);
         free(content);
     }
     json_t *r = json_pack("{s:[{s:s,s:s}]}", "content", "type", "text", "text", an_buf_cstr(&b));
