@@ -34,12 +34,12 @@ static json_t *titled(const char *const *ct)
 /* SEP-1034: a default for every primitive type (none with the fault). */
 static json_t *defaults_schema(const struct mcp_server_opts *o)
 {
-    json_t *p = json_pack(
-        "{s:{s:s,s:s},s:{s:s,s:s},s:{s:s,s:s},s:{s:s,s:[s,s,s]},s:{s:s,s:s}}", "name", "type",
-        "string", "description", "Your name", "age", "type", "integer", "description", "Your age",
-        "score", "type", "number", "description", "Your score", "status", "type", "string", "enum",
-        "active", "inactive", "pending", "verified", "type", "boolean", "description",
-        "Whether you are verified");
+    json_t *p = json_pack("{s:{s:s,s:s},s:{s:s,s:s},s:{s:s,s:s},s:{s:s,s:[s,s,s]},s:{s:s,s:s}}",
+                          "name", "type", "string", "description", "Your name", "age", "type",
+                          "integer", "description", "Your age", "score", "type", "number",
+                          "description", "Your score", "status", "type", "string", "enum", "active",
+                          "inactive", "pending", "verified", "type", "boolean", "description",
+                          "Whether you are verified");
     if (o->fault != MCP_F_ELICIT_NO_DEFAULTS) {
         json_object_set_new(json_object_get(p, "name"), "default", json_string("John Doe"));
         json_object_set_new(json_object_get(p, "age"), "default", json_integer(30));
@@ -54,21 +54,21 @@ static json_t *defaults_schema(const struct mcp_server_opts *o)
  * fault). */
 static json_t *enums_schema(const struct mcp_server_opts *o)
 {
-    static const char *const single[] = {"value1", "First Option",  "value2", "Second Option",
-                                         "value3", "Third Option",  NULL};
-    static const char *const multi[] = {"value1", "First Choice",  "value2", "Second Choice",
-                                        "value3", "Third Choice",  NULL};
+    static const char *const single[] = {"value1", "First Option", "value2", "Second Option",
+                                         "value3", "Third Option", NULL};
+    static const char *const multi[] = {"value1", "First Choice", "value2", "Second Choice",
+                                        "value3", "Third Choice", NULL};
     bool plain = o->fault == MCP_F_ELICIT_ENUM_UNTITLED;
-    json_t *p = json_pack(
-        "{s:{s:s,s:[s,s,s]},s:{s:s,s:[s,s,s],s:[s,s,s]},s:{s:s,s:{s:s,s:[s,s,s]}}}",
-        "untitledSingle", "type", "string", "enum", "option1", "option2", "option3", "legacyEnum",
-        "type", "string", "enum", "opt1", "opt2", "opt3", "enumNames", "Option One", "Option Two",
-        "Option Three", "untitledMulti", "type", "array", "items", "type", "string", "enum",
-        "option1", "option2", "option3");
-    json_object_set_new(p, "titledSingle",
-                        plain ? json_pack("{s:s,s:[s,s,s]}", "type", "string", "enum", "value1",
-                                          "value2", "value3")
-                              : json_pack("{s:s,s:o}", "type", "string", "oneOf", titled(single)));
+    json_t *p =
+        json_pack("{s:{s:s,s:[s,s,s]},s:{s:s,s:[s,s,s],s:[s,s,s]},s:{s:s,s:{s:s,s:[s,s,s]}}}",
+                  "untitledSingle", "type", "string", "enum", "option1", "option2", "option3",
+                  "legacyEnum", "type", "string", "enum", "opt1", "opt2", "opt3", "enumNames",
+                  "Option One", "Option Two", "Option Three", "untitledMulti", "type", "array",
+                  "items", "type", "string", "enum", "option1", "option2", "option3");
+    json_object_set_new(
+        p, "titledSingle",
+        plain ? json_pack("{s:s,s:[s,s,s]}", "type", "string", "enum", "value1", "value2", "value3")
+              : json_pack("{s:s,s:o}", "type", "string", "oneOf", titled(single)));
     json_object_set_new(
         p, "titledMulti",
         plain ? json_pack("{s:s,s:{s:s,s:[s,s,s]}}", "type", "array", "items", "type", "string",
@@ -94,12 +94,12 @@ json_t *mcp_ask_request(const struct mcp_server_opts *o, enum mcp_tool t, const 
         const char *message = an_json_str(args, "message");
         p = json_pack("{s:s}", "message", message ? message : "Please provide your information");
         if (o->fault != MCP_F_ELICIT_NO_SCHEMA)
-            json_object_set_new(
-                p, "requestedSchema",
-                json_pack("{s:s,s:{s:{s:s,s:s},s:{s:s,s:s}},s:[s,s]}", "type", "object",
-                          "properties", "username", "type", "string", "description",
-                          "User's response", "email", "type", "string", "description",
-                          "User's email address", "required", "username", "email"));
+            json_object_set_new(p, "requestedSchema",
+                                json_pack("{s:s,s:{s:{s:s,s:s},s:{s:s,s:s}},s:[s,s]}", "type",
+                                          "object", "properties", "username", "type", "string",
+                                          "description", "User's response", "email", "type",
+                                          "string", "description", "User's email address",
+                                          "required", "username", "email"));
     } else if (t == MCP_T_KIT_ELICIT_DEFAULTS) {
         p = json_pack("{s:s,s:o}", "message", "Please review and update the form fields",
                       "requestedSchema", defaults_schema(o));

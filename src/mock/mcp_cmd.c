@@ -38,8 +38,8 @@ struct mcp_http_srv {
     struct mcp_server_opts opts;
     bool sse;
     pthread_mutex_t lock;
-    size_t nsessions; /* minted so far: mock-session-1 … */
-    bool *ended;      /* ended[i]: mock-session-(i+1) was DELETEd */
+    size_t nsessions;      /* minted so far: mock-session-1 … */
+    bool *ended;           /* ended[i]: mock-session-(i+1) was DELETEd */
     struct mcp_asks *asks; /* the kit tools' requests to the client (mcp_ask_http.c) */
 };
 

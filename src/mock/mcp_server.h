@@ -61,11 +61,13 @@
 /* The kit fixture tools that ask the client in the middle of the call
  * (mcp_ask.c), after the others. */
 #define MCP_ASK_TOOL_MAP(X)                                                                        \
-    X(MCP_T_KIT_SAMPLING, "test_sampling", "kit fixture: asks sampling/createMessage, says the answer") \
-    X(MCP_T_KIT_ELICIT, "test_elicitation", "kit fixture: asks elicitation/create, says the answer") \
-    X(MCP_T_KIT_ELICIT_DEFAULTS, "test_elicitation_sep1034_defaults",                             \
+    X(MCP_T_KIT_SAMPLING, "test_sampling",                                                         \
+      "kit fixture: asks sampling/createMessage, says the answer")                                 \
+    X(MCP_T_KIT_ELICIT, "test_elicitation",                                                        \
+      "kit fixture: asks elicitation/create, says the answer")                                     \
+    X(MCP_T_KIT_ELICIT_DEFAULTS, "test_elicitation_sep1034_defaults",                              \
       "kit fixture: elicitation whose schema has defaults (SEP-1034)")                             \
-    X(MCP_T_KIT_ELICIT_ENUMS, "test_elicitation_sep1330_enums",                                   \
+    X(MCP_T_KIT_ELICIT_ENUMS, "test_elicitation_sep1330_enums",                                    \
       "kit fixture: elicitation with the five enum forms (SEP-1330)")
 
 /* The rules --fault NAME breaks, one each (docs/mock.md "ananke-mock mcp"):
