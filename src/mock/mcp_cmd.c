@@ -21,6 +21,7 @@
 
 #include "core/buf.h"
 #include "core/json.h"
+#include "mcp_ask_http.h"
 #include "mcp_modern.h"
 #include "mcp_server.h"
 #include "mcp_stdio.h"
@@ -38,9 +39,10 @@ struct mcp_http_srv {
     struct mcp_server_opts opts;
     bool sse;
     pthread_mutex_t lock;
-    size_t nsessions; /* minted so far: mock-session-1 … */
-    bool *ended;      /* ended[i]: mock-session-(i+1) was DELETEd */
-    bool busy;        /* fault one-stream: a POST is being answered */
+    size_t nsessions;      /* minted so far: mock-session-1 … */
+    bool *ended;           /* ended[i]: mock-session-(i+1) was DELETEd */
+    bool busy;             /* fault one-stream: a POST is being answered */
+    struct mcp_asks *asks; /* the kit tools' requests to the client (mcp_ask_http.c) */
 };
 
 static void usage(FILE *out)
@@ -250,7 +252,8 @@ static enum MHD_Result on_post(struct mcp_http_srv *m, struct mock_http *http,
     }
     json_t *reply = NULL, *notes = json_array();
     enum mcp_tool t = mcp_server_answer(&m->opts, body, notes, &reply);
-    if (!reply) { /* a notification or a response */
+    if (!reply) { /* a notification or a response (maybe to a kit tool's request) */
+        mcp_asks_answered(m->asks, body);
         json_decref(notes);
         rc = m->opts.fault == MCP_F_NOTIFICATION_200
                  ? mock_http_send(c, MHD_HTTP_OK, "application/json", "{}", 2, NULL, 0)
@@ -303,6 +306,11 @@ static enum MHD_Result on_post(struct mcp_http_srv *m, struct mock_http *http,
         break;
     }
     default:
+        if (mcp_ask_is(t)) {
+            json_decref(reply);
+            rc = mcp_asks_stream(m->asks, &m->opts, http, c, t, body);
+            break;
+        }
     plain : {
         char *f = an_json_compact(reply);
         json_decref(reply);
@@ -431,7 +439,9 @@ int mock_cmd_mcp(int argc, char **argv)
     }
     mock_signals_setup(&stop_set);
     pthread_mutex_init(&m.lock, NULL);
+    m.asks = mcp_asks_new();
     int status = mock_serve_run("mcp", &f, mcp_http_handle, &m, &stop_set);
+    mcp_asks_free(m.asks);
     pthread_mutex_destroy(&m.lock);
     free(m.ended);
     return status;

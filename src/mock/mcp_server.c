@@ -18,7 +18,7 @@ static const struct {
     const char *name, *desc;
 } tool_table[] = {
 #define MCP_X(e, name, desc) {name, desc},
-    MCP_TOOL_MAP(MCP_X) MCP_KIT_TOOL_MAP(MCP_X)
+    MCP_TOOL_MAP(MCP_X) MCP_KIT_TOOL_MAP(MCP_X) MCP_ASK_TOOL_MAP(MCP_X)
 #undef MCP_X
 };
 
@@ -157,6 +157,7 @@ static enum mcp_tool do_tools_call(const struct mcp_server_opts *o, const json_t
 {
     const char *name = an_json_str(params, "name");
     const json_t *args = json_object_get(params, "arguments");
+    char buf[300];
     if (!name) {
         *reply = error(id, -32602, "Invalid params: tools/call needs a 'name'");
         return MCP_T_NONE;
@@ -166,6 +167,11 @@ static enum mcp_tool do_tools_call(const struct mcp_server_opts *o, const json_t
         t++;
     if (t < MCP_T_COUNT && o->forced != MCP_T_NONE)
         t = o->forced;
+    if (mcp_ask_is((enum mcp_tool)t)) { /* the transport asks the client */
+        snprintf(buf, sizeof buf, "%.200s needs a client that answers its request", name);
+        *reply = result(id, text_result(buf, true));
+        return (enum mcp_tool)t;
+    }
     if (t >= MCP_T_KIT_TEXT && t < MCP_T_COUNT) {
         *reply = result(id, mcp_kit_tool(o, (enum mcp_tool)t, params, notes));
         return MCP_T_NONE;

@@ -58,6 +58,18 @@
     X(MCP_T_KIT_PROGRESS, "test_tool_with_progress",                                               \
       "kit fixture: progress 0, 50, 100 for the call's progressToken, then text")
 
+/* The kit fixture tools that ask the client in the middle of the call
+ * (mcp_ask.c), after the others. */
+#define MCP_ASK_TOOL_MAP(X)                                                                        \
+    X(MCP_T_KIT_SAMPLING, "test_sampling",                                                         \
+      "kit fixture: asks sampling/createMessage, says the answer")                                 \
+    X(MCP_T_KIT_ELICIT, "test_elicitation",                                                        \
+      "kit fixture: asks elicitation/create, says the answer")                                     \
+    X(MCP_T_KIT_ELICIT_DEFAULTS, "test_elicitation_sep1034_defaults",                              \
+      "kit fixture: elicitation whose schema has defaults (SEP-1034)")                             \
+    X(MCP_T_KIT_ELICIT_ENUMS, "test_elicitation_sep1330_enums",                                    \
+      "kit fixture: elicitation with the five enum forms (SEP-1330)")
+
 /* The rules --fault NAME breaks, one each (docs/mock.md "ananke-mock mcp"):
  * every test of compliance/mcp citing a kit scenario has one it catches;
  * the "HTTP:" ones break Streamable HTTP's session and header rules
@@ -124,7 +136,15 @@
     X(MCP_F_RESOURCE_NO_NAME, "resource-no-name", "2026-07-28: resources/list's resources lack name") \
     X(MCP_F_PROMPT_NO_NAME, "prompt-no-name", "2026-07-28: prompts/list's prompts lack name")     \
     X(MCP_F_INPUT_IGNORED, "input-ignored",                                                        \
-      "2026-07-28: a retry with inputResponses is answered input_required again")
+      "2026-07-28: a retry with inputResponses is answered input_required again")                  \
+    X(MCP_F_SAMPLING_NO_MAX_TOKENS, "sampling-no-max-tokens",                                      \
+      "test_sampling's sampling/createMessage has no maxTokens")                                   \
+    X(MCP_F_ELICIT_NO_SCHEMA, "elicit-no-schema",                                                  \
+      "test_elicitation's elicitation/create has no requestedSchema")                              \
+    X(MCP_F_ELICIT_NO_DEFAULTS, "elicit-no-defaults",                                              \
+      "test_elicitation_sep1034_defaults's schema has no defaults")                                \
+    X(MCP_F_ELICIT_ENUM_UNTITLED, "elicit-enum-untitled",                                          \
+      "test_elicitation_sep1330_enums's titled enums are plain enum arrays")
 
 enum mcp_fault {
     MCP_F_NONE = 0,
@@ -136,7 +156,7 @@ enum mcp_fault {
 
 enum mcp_tool {
 #define MCP_X(e, name, desc) e,
-    MCP_TOOL_MAP(MCP_X) MCP_KIT_TOOL_MAP(MCP_X)
+    MCP_TOOL_MAP(MCP_X) MCP_KIT_TOOL_MAP(MCP_X) MCP_ASK_TOOL_MAP(MCP_X)
 #undef MCP_X
         MCP_T_COUNT,
     MCP_T_NONE = MCP_T_COUNT /* not a tool call: send the reply as it is */
@@ -188,6 +208,21 @@ json_t *mcp_kit_read(const struct mcp_server_opts *o, const char *uri);
 json_t *mcp_kit_prompt(const struct mcp_server_opts *o, const char *name, const json_t *args);
 /* The kit's resources, templates and prompts, appended to the lists. */
 void mcp_kit_list(json_t *resources, json_t *templates, json_t *prompts);
+
+/* ---- the kit's tools that ask the client (mcp_ask.c) ---- */
+
+/* True for MCP_T_KIT_SAMPLING ... MCP_T_KIT_ELICIT_ENUMS: the transport
+ * sends the request of mcp_ask_request(), waits for the client's answer,
+ * then sends the result mcp_ask_result() builds from it. */
+bool mcp_ask_is(enum mcp_tool t);
+/* The request (sampling/createMessage or elicitation/create, with `id`)
+ * that ask tool t sends for a call with these tools/call `params`. */
+json_t *mcp_ask_request(const struct mcp_server_opts *o, enum mcp_tool t, const json_t *params,
+                        const char *id);
+/* The tools/call result of ask tool t given the client's `response` (a
+ * JSON-RPC response: what it says goes into the text; an error makes an
+ * isError result). */
+json_t *mcp_ask_result(enum mcp_tool t, const json_t *response);
 
 /* A JSON-RPC success for `id` whose text content is `size` bytes of 'x'
  * (malloc'd, *len its length): a frame over any cap the caller picks. */

@@ -27,6 +27,10 @@ struct stdio_srv {
     json_t *ask_call;          /* the tools/call id; NULL when nothing is asked */
     char ask_ids[ASKS][24];    /* our request ids */
     json_t *ask_replies[ASKS]; /* what came back */
+    /* a kit tool that asks the client (mcp_ask.c), while its request is out */
+    json_t *kit_call; /* the tools/call id; NULL when nothing is asked */
+    enum mcp_tool kit_tool;
+    char kit_id[24]; /* our request's id */
 };
 
 static void write_line(struct stdio_srv *s, const char *data, size_t len)
@@ -89,10 +93,33 @@ static void said(struct an_buf *b, const json_t *reply)
     free(r);
 }
 
-/* A response from the client: one of the ask tool's, or ignored. */
+/* A kit tool that asks the client: its request goes out, the answer
+ * comes in on_response. */
+static void kit_ask_start(struct stdio_srv *s, enum mcp_tool t, const json_t *call)
+{
+    const json_t *id = json_object_get(call, "id");
+    if (s->kit_call) {
+        send_msg(s, json_pack("{s:s,s:O,s:{s:i,s:s}}", "jsonrpc", "2.0", "id", id, "error", "code",
+                              -32603, "message", "a kit tool is already asking"));
+        return;
+    }
+    snprintf(s->kit_id, sizeof s->kit_id, "s%lu", ++s->next_id);
+    s->kit_call = json_incref((json_t *)id);
+    s->kit_tool = t;
+    send_msg(s, mcp_ask_request(s->opts, t, json_object_get(call, "params"), s->kit_id));
+}
+
+/* A response from the client: the kit tool's, one of the ask tool's, or
+ * ignored. */
 static void on_response(struct stdio_srv *s, json_t *msg)
 {
     const char *id = an_json_str(msg, "id");
+    if (s->kit_call && id && !strcmp(id, s->kit_id)) {
+        send_msg(s, json_pack("{s:s,s:o,s:o}", "jsonrpc", "2.0", "id", s->kit_call, "result",
+                              mcp_ask_result(s->kit_tool, msg)));
+        s->kit_call = NULL; /* the reference went into the answer */
+        return;
+    }
     if (!s->ask_call || !id)
         return;
     int done = 0;
@@ -182,6 +209,11 @@ static int on_message(struct stdio_srv *s, json_t *msg)
         send_msg(s, reply);
         return -1;
     default:
+        if (mcp_ask_is(t)) {
+            json_decref(reply);
+            kit_ask_start(s, t, msg);
+            return -1;
+        }
         send_msg(s, reply);
         return -1;
     }
@@ -246,6 +278,7 @@ int mcp_stdio_run(const struct mcp_server_opts *opts, FILE *log)
     }
     an_buf_release(&in);
     json_decref(s.ask_call);
+    json_decref(s.kit_call);
     for (int i = 0; i < ASKS; i++)
         json_decref(s.ask_replies[i]);
     return status < 0 ? 0 : status;

@@ -28,6 +28,7 @@
 /* How often a sleeping or stalled stream looks at the stop flag and at the
  * client's socket: the promise that SIGTERM exits promptly. */
 #define POLL_SLICE_MS 100
+#define AWAIT_SLICE_MS 10 /* how often an awaited answer is looked for */
 
 struct mock_http {
     struct MHD_Daemon *d;
@@ -245,6 +246,20 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
         case MOCK_ACT_STALL:
             mock_http_wait(st->srv, st->conn, -1);
             return MHD_CONTENT_READER_END_WITH_ERROR;
+        case MOCK_ACT_AWAIT: { /* once ready, the bytes are this action's write */
+            struct mock_act *w = &st->plan.acts[st->i];
+            size_t n = 0;
+            char *d = w->await(w->ud, &n);
+            if (!d) {
+                if (!mock_http_wait(st->srv, st->conn, AWAIT_SLICE_MS))
+                    return MHD_CONTENT_READER_END_WITH_ERROR;
+                continue;
+            }
+            if (w->drop)
+                w->drop(w->ud);
+            *w = (struct mock_act){.kind = MOCK_ACT_WRITE, .data = d, .len = n};
+            continue;
+        }
         }
     }
     return MHD_CONTENT_READER_END_OF_STREAM;

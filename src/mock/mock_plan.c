@@ -35,10 +35,21 @@ void mock_plan_sleep(struct mock_plan *p, int64_t ms)
         mock_plan_push(p, MOCK_ACT_SLEEP)->ms = ms;
 }
 
+void mock_plan_await(struct mock_plan *p, mock_await_fn fn, void *ud, void (*drop)(void *ud))
+{
+    struct mock_act *a = mock_plan_push(p, MOCK_ACT_AWAIT);
+    a->await = fn;
+    a->ud = ud;
+    a->drop = drop;
+}
+
 void mock_plan_release(struct mock_plan *p)
 {
-    for (size_t i = 0; i < p->n; i++)
+    for (size_t i = 0; i < p->n; i++) {
         free(p->acts[i].data);
+        if (p->acts[i].drop)
+            p->acts[i].drop(p->acts[i].ud);
+    }
     free(p->acts);
     p->acts = NULL;
     p->n = p->cap = 0;

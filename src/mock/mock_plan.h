@@ -18,14 +18,22 @@ enum mock_act_kind {
     MOCK_ACT_WRITE, /* send data[0..len) as one write */
     MOCK_ACT_SLEEP, /* wait ms before the next action */
     MOCK_ACT_CUT,   /* abort the connection */
-    MOCK_ACT_STALL  /* send nothing more, keep the connection open */
+    MOCK_ACT_STALL, /* send nothing more, keep the connection open */
+    MOCK_ACT_AWAIT  /* poll `await` until it gives the bytes to write (another request's doing) */
 };
+
+/* An AWAIT action's poll: the bytes to write next (malloc'd, *len), or
+ * NULL while they are not ready. */
+typedef char *(*mock_await_fn)(void *ud, size_t *len);
 
 struct mock_act {
     enum mock_act_kind kind;
     char *data;
     size_t len;
     int64_t ms;
+    mock_await_fn await; /* MOCK_ACT_AWAIT: the poll, its state, and what frees */
+    void *ud;            /* the state (the plan owns it: `drop` runs on release) */
+    void (*drop)(void *ud);
 };
 
 struct mock_plan {
@@ -45,6 +53,9 @@ void mock_plan_write(struct mock_plan *p, const char *data, size_t len);
 void mock_plan_write_take(struct mock_plan *p, char *data, size_t len);
 /* Append a sleep; nothing when ms <= 0. */
 void mock_plan_sleep(struct mock_plan *p, int64_t ms);
+/* Append an await of fn(ud); the plan owns ud and drops it when released
+ * (drop may be NULL). */
+void mock_plan_await(struct mock_plan *p, mock_await_fn fn, void *ud, void (*drop)(void *ud));
 void mock_plan_release(struct mock_plan *p);
 
 /* Byte offsets that split s[0..n) into `parts` pieces of about equal

@@ -33,6 +33,10 @@ declare -A FAULTS=(
     [prompt-no-image]=optional.prompts.get-with-image
     [log-level-refused]=optional.logging.set-level
     [ping-not-empty]=required.ping
+    [sampling-no-max-tokens]=optional.tools.call.sampling
+    [elicit-no-schema]=optional.tools.call.elicitation
+    [elicit-no-defaults]=optional.elicitation.defaults
+    [elicit-enum-untitled]=optional.elicitation.enums
 )
 # the faults of Streamable HTTP's own rules -> the test (mcpHttp steps) that must catch it
 declare -A HTTP_FAULTS=(

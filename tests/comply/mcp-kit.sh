@@ -68,6 +68,10 @@ declare -A PAIRS=(
     [prompts-get-with-image]=optional.prompts.get-with-image
     [dns-rebinding-protection]=required.http.origin.foreign
     [server-sse-multiple-streams]=required.http.multiple-streams
+    [tools-call-sampling]=optional.tools.call.sampling
+    [tools-call-elicitation]=optional.tools.call.elicitation
+    [elicitation-sep1034-defaults]=optional.elicitation.defaults
+    [elicitation-sep1330-enums]=optional.elicitation.enums
 )
 # ananke-mock mcp --fault NAME -> the kit scenario whose rule it breaks (the
 # fault's ananke test is that scenario's pair: tests/comply/mcp-faults.sh)
@@ -94,6 +98,10 @@ declare -A FAULT_SCENARIO=(
     [ping-not-empty]=ping
     [origin-ignored]=dns-rebinding-protection
     [one-stream]=server-sse-multiple-streams
+    [sampling-no-max-tokens]=tools-call-sampling
+    [elicit-no-schema]=tools-call-elicitation
+    [elicit-no-defaults]=elicitation-sep1034-defaults
+    [elicit-enum-untitled]=elicitation-sep1330-enums
 )
 # SERVER/SCENARIO -> why the verdicts differ, for a disagreement that is
 # understood (over HTTP both clients send the version the server chose,

@@ -99,11 +99,42 @@ static void test_pick(void **state)
     http_scenario_free(s);
 }
 
+static char *never_ready(void *ud, size_t *len)
+{
+    (void)ud;
+    (void)len;
+    return NULL;
+}
+
+static void count_drop(void *ud)
+{
+    ++*(int *)ud;
+}
+
+/* An await is rendered in its place, and the plan drops its state once,
+ * on release (the MCP mock's waiting kit tools rely on it). */
+static void test_plan_await(void **state)
+{
+    (void)state;
+    int dropped = 0;
+    struct mock_plan p = MOCK_PLAN_INIT;
+    mock_plan_write(&p, "a", 1);
+    mock_plan_await(&p, never_ready, &dropped, count_drop);
+    char *text = mock_plan_text(&p);
+    assert_string_equal(text, "a<await>");
+    free(text);
+    assert_int_equal(dropped, 0);
+    mock_plan_release(&p);
+    assert_int_equal(dropped, 1);
+    assert_int_equal(p.n, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_scenarios),
         cmocka_unit_test(test_pick),
+        cmocka_unit_test(test_plan_await),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

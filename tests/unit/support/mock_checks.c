@@ -61,6 +61,9 @@ char *mock_plan_text(const struct mock_plan *p)
         case MOCK_ACT_STALL:
             an_buf_puts(&b, "<stall>");
             break;
+        case MOCK_ACT_AWAIT:
+            an_buf_puts(&b, "<await>");
+            break;
         }
     }
     return an_buf_detach(&b, NULL);
