@@ -53,7 +53,7 @@ static const struct fixture fixtures[] = {
      {{{"step1", ASK_ELICIT, "Step 1: What is your name?", "name", "string"}},
       {{"step2", ASK_ELICIT, "Step 2: What is your favorite color?", "color", "string"}}}},
     {"tools/call", T_ "tampered_state", true, MCP_F_NONE, "state-ok: confirmed", {{CONFIRM}}},
-    {"tools/call", T_ "capabilities", false, MCP_F_NONE, "Every input the client can give came",
+    {"tools/call", T_ "capabilities", false, MCP_F_NONE, "Asked only what the client declared",
      {{ELICIT_NAME, GREETING, ROOTS}}},
     {"prompts/get", T_ "prompt", false, MCP_F_PROMPT_INPUT_IGNORED, "Use this context: %s",
      {{{"user_context", ASK_ELICIT, "What context should the prompt use?", "context", "string"}}}},
@@ -118,8 +118,11 @@ static json_t *input_request(const struct ask *a)
                      "properties", a->field, "type", a->type, "required", a->field);
 }
 
+static json_t *complete(const struct fixture *f, const json_t *resp);
+
 /* input_required asking round r (its signed state for a stateful fixture;
- * round-state-kept: the state of the round before). */
+ * round-state-kept: the state of the round before); the complete answer
+ * when the client can give none of its inputs. */
 static json_t *ask_round(const struct mcp_server_opts *o, const struct fixture *f, unsigned r,
                          const json_t *params)
 {
@@ -127,6 +130,10 @@ static json_t *ask_round(const struct mcp_server_opts *o, const struct fixture *
     for (const struct ask *a = f->rounds[r]; a < f->rounds[r] + MRTR_ASKS && a->key; a++)
         if (asks(o, f, a, params))
             json_object_set_new(reqs, a->key, input_request(a));
+    if (!json_object_size(reqs)) {
+        json_decref(reqs);
+        return complete(f, NULL);
+    }
     json_t *res = json_pack("{s:s,s:o}", "resultType", "input_required", "inputRequests", reqs);
     if (f->state) {
         struct an_buf b = AN_BUF_INIT;

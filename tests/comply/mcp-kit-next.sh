@@ -21,7 +21,10 @@
 # otherwise). The agreement table is printed (docs/comply.md "The official
 # MCP kit and 2026-07-28"). The scenarios 2026-07-28 keeps of 2025-11-25
 # (KEPT: tool calls, resources, prompts, completion, progress) pair with
-# the *.modern.* test of the same feature, check for check. About 65 s.
+# the *.modern.* test of the same feature, check for check; the 14
+# input-required-result-* scenarios (MRTR) with
+# optional.modern.tools.call.input-required and the *.mrtr.* tests.
+# About 100 s.
 #
 #   ANANKE_BUILD=build tests/comply/mcp-kit-next.sh
 set -u
