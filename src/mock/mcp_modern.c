@@ -10,6 +10,7 @@
 
 #include "core/buf.h"
 #include "core/json.h"
+#include "mcp_mrtr.h"
 #include "mock_http.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
@@ -114,8 +115,15 @@ static void decorate(const struct mcp_server_opts *o, json_t *reply, const char 
     json_t *r = json_object_get(reply, "result");
     if (!json_is_object(r))
         return;
-    if (o->fault != MCP_F_NO_RESULT_TYPE)
+    if (o->fault == MCP_F_LIST_INPUT_REQUIRED &&
+        (!strcmp(method, "tools/list") || !strcmp(method, "prompts/list"))) {
+        json_object_set_new(r, "resultType", json_string("input_required"));
+        json_object_set_new(r, "inputRequests",
+                            json_pack("{s:{s:s,s:{}}}", "client_roots", "method", "roots/list",
+                                      "params"));
+    } else if (o->fault != MCP_F_NO_RESULT_TYPE) {
         json_object_set_new(r, "resultType", json_string("complete"));
+    }
     if (o->fault != MCP_F_NO_CACHE_HINTS &&
         (strstr(method, "/list") || !strcmp(method, "resources/read"))) {
         json_object_set_new(r, "ttlMs", json_integer(0));
@@ -168,29 +176,6 @@ static void break_reply(const struct mcp_server_opts *o, const json_t *body, con
         strip_each(r, "prompts", "name");
 }
 
-/* The kit's input-required fixture (scenario input-required-result-basic-
- * elicitation): without inputResponses.user_name an input_required result
- * asking it by elicitation/create; with it, "Hello, NAME!". */
-#define MRTR_TOOL "test_input_required_result_elicitation"
-
-static json_t *mrtr_result(const struct mcp_server_opts *o, const json_t *params)
-{
-    const json_t *given = json_object_get(json_object_get(params, "inputResponses"), "user_name");
-    const char *name = an_json_str(json_object_get(given, "content"), "name");
-    if (!given || o->fault == MCP_F_INPUT_IGNORED)
-        return json_pack("{s:s,s:{s:{s:s,s:{s:s,s:{s:s,s:{s:{s:s}},s:[s]}}}}}", "resultType",
-                         "input_required", "inputRequests", "user_name", "method",
-                         "elicitation/create", "params", "message", "What is your name?",
-                         "requestedSchema", "type", "object", "properties", "name", "type",
-                         "string", "required", "name");
-    struct an_buf b = AN_BUF_INIT;
-    an_buf_printf(&b, "Hello, %s!", name ? name : "stranger");
-    json_t *r = json_pack("{s:[{s:s,s:s}],s:s}", "content", "type", "text", "text",
-                          an_buf_cstr(&b), "resultType", "complete");
-    an_buf_release(&b);
-    return r;
-}
-
 /* The answer of a request that passed the checks, into out. */
 static unsigned answer(const struct mcp_server_opts *o, const json_t *body, const char *method,
                        json_t *out)
@@ -201,11 +186,9 @@ static unsigned answer(const struct mcp_server_opts *o, const json_t *body, cons
             out, json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", discover(o)));
         return MHD_HTTP_OK;
     }
-    const json_t *params = json_object_get(body, "params");
-    if (!strcmp(method, "tools/call") && an_json_str(params, "name") &&
-        !strcmp(an_json_str(params, "name"), MRTR_TOOL)) {
-        json_array_append_new(out, json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id,
-                                             "result", mrtr_result(o, params)));
+    json_t *mrtr = mcp_mrtr_answer(o, body, method);
+    if (mrtr) {
+        json_array_append_new(out, mrtr);
         return MHD_HTTP_OK;
     }
     json_t *notes = json_array(), *reply = NULL;

@@ -6,9 +6,9 @@
  * session; the _meta, the MCP-Protocol-Version and Mcp-Method / Mcp-Name
  * headers are checked (HTTP 400 with -32602, -32022 or -32020), the removed
  * methods and unknown ones are HTTP 404 with -32601, server/discover answers
- * the versions and capabilities, the kit's input-required fixture tool
- * (test_input_required_result_elicitation) answers input_required until
- * retried with its inputResponses, and the rest is answered as
+ * the versions and capabilities, the kit's input-required fixtures
+ * (mcp_mrtr.h) answer input_required until retried with their
+ * inputResponses, and the rest is answered as
  * mcp_server.c does, each result with resultType "complete". The "2026-07-28:" faults of
  * MCP_FAULT_MAP break these rules. Over stdio (mcp_stdio.c) the same
  * answers, the header checks aside.

@@ -144,7 +144,37 @@
     X(MCP_F_ELICIT_NO_DEFAULTS, "elicit-no-defaults",                                              \
       "test_elicitation_sep1034_defaults's schema has no defaults")                                \
     X(MCP_F_ELICIT_ENUM_UNTITLED, "elicit-enum-untitled",                                          \
-      "test_elicitation_sep1330_enums's titled enums are plain enum arrays")
+      "test_elicitation_sep1330_enums's titled enums are plain enum arrays") \
+    X(MCP_F_SAMPLING_IGNORED, "sampling-ignored",                                                  \
+      "2026-07-28: test_input_required_result_sampling's retry is answered input_required again")  \
+    X(MCP_F_ROOTS_IGNORED, "roots-ignored",                                                        \
+      "2026-07-28: test_input_required_result_list_roots' retry is answered input_required again") \
+    X(MCP_F_STATE_IGNORED, "state-ignored",                                                        \
+      "2026-07-28: a retry with its requestState (test_input_required_result_request_state) is "   \
+      "answered input_required again")                                                             \
+    X(MCP_F_INPUTS_IGNORED, "inputs-ignored",                                                      \
+      "2026-07-28: test_input_required_result_multiple_inputs' retry is answered input_required "  \
+      "again")                                                                                     \
+    X(MCP_F_ROUND_STATE_KEPT, "round-state-kept",                                                  \
+      "2026-07-28: test_input_required_result_multi_round's second round keeps the first "         \
+      "round's requestState")                                                                      \
+    X(MCP_F_PROMPT_INPUT_IGNORED, "prompt-input-ignored",                                          \
+      "2026-07-28: prompts/get test_input_required_result_prompt's retry is answered "             \
+      "input_required again")                                                                      \
+    X(MCP_F_STATE_UNCHECKED, "state-unchecked",                                                    \
+      "2026-07-28: a tampered requestState is taken, not refused -32602")                          \
+    X(MCP_F_CAPABILITIES_IGNORED, "capabilities-ignored",                                          \
+      "2026-07-28: test_input_required_result_capabilities asks elicitation of a client that "     \
+      "declared none")                                                                             \
+    X(MCP_F_LIST_INPUT_REQUIRED, "list-input-required",                                            \
+      "2026-07-28: tools/list and prompts/list are answered input_required")                      \
+    X(MCP_F_MISSING_INPUT_ERROR, "missing-input-error",                                            \
+      "2026-07-28: a retry lacking an asked input is refused -32602, not asked again")             \
+    X(MCP_F_EXTRA_INPUT_REFUSED, "extra-input-refused",                                            \
+      "2026-07-28: a retry with inputResponses nothing asked is refused -32602")                   \
+    X(MCP_F_INPUT_UNVALIDATED, "input-unvalidated",                                                \
+      "2026-07-28: inputResponses that are not objects (null, a number) are taken: the call "      \
+      "completes")
 
 enum mcp_fault {
     MCP_F_NONE = 0,

@@ -69,6 +69,18 @@ declare -A MODERN_FAULTS=(
     [resource-no-name]=required.modern.resources.list
     [prompt-no-name]=required.modern.prompts.list
     [input-ignored]=optional.modern.tools.call.input-required
+    [sampling-ignored]=optional.modern.mrtr.sampling
+    [roots-ignored]=optional.modern.mrtr.list-roots
+    [state-ignored]=optional.modern.mrtr.request-state
+    [inputs-ignored]=optional.modern.mrtr.multiple-inputs
+    [round-state-kept]=optional.modern.mrtr.multi-round
+    [prompt-input-ignored]=optional.modern.mrtr.prompt
+    [state-unchecked]=optional.modern.mrtr.tampered-state
+    [capabilities-ignored]=optional.modern.mrtr.capabilities
+    [list-input-required]=required.modern.mrtr.not-on-lists
+    [missing-input-error]=optional.modern.mrtr.missing-input
+    [extra-input-refused]=optional.modern.mrtr.extra-input
+    [input-unvalidated]=optional.modern.mrtr.validate-input
 )
 
 # the mock's --help lists exactly these faults

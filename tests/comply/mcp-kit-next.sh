@@ -21,7 +21,10 @@
 # otherwise). The agreement table is printed (docs/comply.md "The official
 # MCP kit and 2026-07-28"). The scenarios 2026-07-28 keeps of 2025-11-25
 # (KEPT: tool calls, resources, prompts, completion, progress) pair with
-# the *.modern.* test of the same feature, check for check. About 65 s.
+# the *.modern.* test of the same feature, check for check; the 14
+# input-required-result-* scenarios (MRTR) with
+# optional.modern.tools.call.input-required and the *.mrtr.* tests.
+# About 100 s.
 #
 #   ANANKE_BUILD=build tests/comply/mcp-kit-next.sh
 set -u
@@ -61,6 +64,19 @@ declare -A PAIRS=(
     ["sep-2164-resource-not-found|^sep-2164-no-empty-contents$"]=required.modern.resource-not-found
     ["server-sse-multiple-streams|."]=required.modern.multiple-streams
     ["input-required-result-basic-elicitation|^sep-2322-elicitation-"]=optional.modern.tools.call.input-required
+    ["input-required-result-basic-sampling|^sep-2322-sampling-"]=optional.modern.mrtr.sampling
+    ["input-required-result-basic-list-roots|^sep-2322-list-roots-"]=optional.modern.mrtr.list-roots
+    ["input-required-result-request-state|^sep-2322-request-state-"]=optional.modern.mrtr.request-state
+    ["input-required-result-multiple-input-requests|^sep-2322-multiple-inputs-"]=optional.modern.mrtr.multiple-inputs
+    ["input-required-result-multi-round|^sep-2322-multi-round-"]=optional.modern.mrtr.multi-round
+    ["input-required-result-missing-input-response|^sep-2322-missing-response-rerequests$"]=optional.modern.mrtr.missing-input
+    ["input-required-result-non-tool-request|^sep-2322-non-tool-"]=optional.modern.mrtr.prompt
+    ["input-required-result-result-type|^sep-2322-result-type-included$"]=optional.modern.mrtr.result-type
+    ["input-required-result-unsupported-methods|^sep-2322-not-on-unsupported-requests$"]=required.modern.mrtr.not-on-lists
+    ["input-required-result-tampered-state|^sep-2322-reject-tampered-state$"]=optional.modern.mrtr.tampered-state
+    ["input-required-result-capability-check|^sep-2322-respect-client-capabilities$"]=optional.modern.mrtr.capabilities
+    ["input-required-result-ignore-extra-params|^sep-2322-ignore-unexpected-params$"]=optional.modern.mrtr.extra-input
+    ["input-required-result-validate-input|^sep-2322-(validate-input-responses|error-on-protocol-error)$"]=optional.modern.mrtr.validate-input
     # what 2026-07-28 keeps of 2025-11-25: the same scenario, each check of it
     ["tools-call-simple-text|."]=optional.modern.tools.call.simple-text
     ["tools-call-image|."]=optional.modern.tools.call.image
@@ -80,6 +96,12 @@ declare -A PAIRS=(
     ["prompts-get-embedded-resource|."]=optional.modern.prompts.get-embedded-resource
     ["prompts-get-with-image|."]=optional.modern.prompts.get-with-image
 )
+# the kit's input-required (MRTR) scenarios of the pairs above
+MRTR="input-required-result-basic-elicitation input-required-result-basic-sampling input-required-result-basic-list-roots
+    input-required-result-request-state input-required-result-multiple-input-requests input-required-result-multi-round
+    input-required-result-missing-input-response input-required-result-non-tool-request input-required-result-result-type
+    input-required-result-unsupported-methods input-required-result-tampered-state input-required-result-capability-check
+    input-required-result-ignore-extra-params input-required-result-validate-input"
 # the scenarios of the pairs above that keep 2025-11-25's features
 KEPT="tools-call-simple-text tools-call-image tools-call-audio tools-call-embedded-resource tools-call-mixed-content
     tools-call-error tools-call-with-progress completion-complete resources-list resources-read-text resources-read-binary
@@ -95,7 +117,7 @@ declare -A FAULT_SCENARIO=(
     [removed-served]=server-stateless
     [origin-ignored]=dns-rebinding-protection
     [one-stream]=server-sse-multiple-streams
-    [no-result-type]=tools-list
+    [no-result-type]="tools-list input-required-result-result-type"
     [no-cache-hints]=caching
     [unknown-resource-empty]=sep-2164-resource-not-found
     [text-empty]=tools-call-simple-text
@@ -116,10 +138,24 @@ declare -A FAULT_SCENARIO=(
     [resource-no-name]=resources-list
     [prompt-no-name]=prompts-list
     [input-ignored]=input-required-result-basic-elicitation
+    [sampling-ignored]=input-required-result-basic-sampling
+    [roots-ignored]=input-required-result-basic-list-roots
+    [state-ignored]=input-required-result-request-state
+    [inputs-ignored]=input-required-result-multiple-input-requests
+    [round-state-kept]=input-required-result-multi-round
+    [prompt-input-ignored]=input-required-result-non-tool-request
+    [state-unchecked]=input-required-result-tampered-state
+    [capabilities-ignored]=input-required-result-capability-check
+    [list-input-required]=input-required-result-unsupported-methods
+    [missing-input-error]=input-required-result-missing-input-response
+    [extra-input-refused]=input-required-result-ignore-extra-params
+    [input-unvalidated]=input-required-result-validate-input
 )
 # SERVER/PAIR -> why the verdicts differ, for a disagreement that is understood
 declare -A DISAGREE=(
     ["everything/sep-2164-resource-not-found|^sep-2164-no-empty-contents$"]="server-everything answers every 2026-07-28 request 400 'Server not initialized': an error, so no empty contents, which the kit's check takes for a pass; ananke's test is NA, the server speaking no 2026-07-28"
+    ["everything/input-required-result-unsupported-methods|^sep-2322-not-on-unsupported-requests$"]="server-everything answers every 2026-07-28 request 400 'Server not initialized': no result, so none input_required, which the kit's check takes for a pass; ananke's test is NA, the server speaking no 2026-07-28"
+    ["everything/input-required-result-validate-input|^sep-2322-(validate-input-responses|error-on-protocol-error)$"]="server-everything answers every 2026-07-28 request 400 'Server not initialized': an error, never a complete result, which the kit's checks take for a pass; ananke's test is NA, the server speaking no 2026-07-28"
     ["fault-discover-no-versions/server-stateless|^sep-2575-(server|http-server)-unsupported-version-"]="the kit also wants -32022's data.supported to be among server/discover's supportedVersions (none there under this fault); ananke's test judges the -32022 answer alone"
 )
 
@@ -186,14 +222,14 @@ t0=$SECONDS
 
 # server-everything over Streamable HTTP, on a free port
 kit_everything_http
-# shellcheck disable=SC2086 # KEPT is a list of scenarios
+# shellcheck disable=SC2086 # MRTR and KEPT are lists of scenarios
 compare everything "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found \
-    input-required-result-basic-elicitation server-sse-multiple-streams $KEPT
+    server-sse-multiple-streams $MRTR $KEPT
 
 kit_mock mock
-# shellcheck disable=SC2086 # KEPT is a list of scenarios
+# shellcheck disable=SC2086 # MRTR and KEPT are lists of scenarios
 compare mock "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found \
-    input-required-result-basic-elicitation server-sse-multiple-streams $KEPT
+    server-sse-multiple-streams $MRTR $KEPT
 # the faults of the mock the kit's 2026-07-28 scenarios see (those of
 # tests/comply/mcp-faults.sh's MODERN_FAULTS a kit scenario checks,
 # origin-ignored, and mcp-modern-reuse.sh's faults of the kept features)
