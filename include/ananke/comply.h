@@ -143,6 +143,11 @@ void an_comply_add_note(struct an_comply_test *t, const char *note);
 void an_comply_result_release(struct an_comply_result *r);
 /* The revision agent a of r was judged at (its own, else the run's), or NULL. */
 const char *an_comply_agent_spec(const struct an_comply_result *r, const struct an_comply_agent *a);
+/* Whether agent i of r has a requirement table of revision `spec`; whether
+ * it is the first agent with a table of its revision (a report's table of
+ * that revision starts there: one per revision the agents were judged at). */
+bool an_comply_agent_at(const struct an_comply_result *r, size_t i, const char *spec);
+bool an_comply_spec_first(const struct an_comply_result *r, size_t i);
 
 /* Judge every agent's requirement table from its tests (the statuses
  * above). The table's rows must be there already (ids, levels). */

@@ -273,13 +273,6 @@ static void citing(struct an_buf *b, const struct ids *x, size_t ri, const char 
         an_buf_puts(b, "<span class=\"muted\">none</span>");
 }
 
-/* Whether agent i is judged at `spec` (the run's when it has none). */
-static bool at_spec(const struct an_comply_result *r, size_t i, const char *spec)
-{
-    const char *s = an_comply_agent_spec(r, &r->agents[i]);
-    return s && !strcmp(s, spec) && r->agents[i].nreqs;
-}
-
 /* One revision's requirements: a row each, a status column per agent
  * judged at it (from agent `first` on). */
 static void requirements_at(struct an_buf *b, const struct an_comply_result *r, size_t ri,
@@ -292,7 +285,7 @@ static void requirements_at(struct an_buf *b, const struct an_comply_result *r, 
     an_buf_puts(b, ")</h3>\n<table class=\"grid reqs\"><thead><tr><th>Requirement</th>"
                    "<th>Level</th><th>Title</th>");
     for (size_t i = first; i < r->nagents; i++)
-        if (at_spec(r, i, spec)) {
+        if (an_comply_agent_at(r, i, spec)) {
             an_buf_puts(b, "<th>");
             html_text(b, r->agents[i].name, false);
             an_buf_puts(b, "</th>");
@@ -311,7 +304,7 @@ static void requirements_at(struct an_buf *b, const struct an_comply_result *r, 
         an_buf_puts(b, "</td>");
         for (size_t i = first; i < r->nagents; i++) {
             const struct an_comply_agent *a = &r->agents[i];
-            if (!at_spec(r, i, spec))
+            if (!an_comply_agent_at(r, i, spec))
                 continue;
             /* the same row of every such agent's table: the revision's set */
             const char *st = q < a->nreqs && !strcmp(a->reqs[q].id, rq->id)
@@ -335,14 +328,9 @@ static void requirements_at(struct an_buf *b, const struct an_comply_result *r, 
 static void requirements(struct an_buf *b, const struct an_comply_result *r, size_t ri,
                          const struct ids *x)
 {
-    for (size_t i = 0; i < r->nagents; i++) {
-        const char *spec = an_comply_agent_spec(r, &r->agents[i]);
-        bool seen = false;
-        for (size_t j = 0; spec && j < i && !seen; j++)
-            seen = at_spec(r, j, spec);
-        if (spec && !seen && r->agents[i].nreqs)
+    for (size_t i = 0; i < r->nagents; i++)
+        if (an_comply_spec_first(r, i))
             requirements_at(b, r, ri, x, i);
-    }
 }
 
 /* One unmet expectation: message, expected, closest, diff. */

@@ -634,13 +634,6 @@ static const char *req_cell(enum an_comply_req_status s)
     return s == AN_REQ_MET ? "met" : s == AN_REQ_NOT_MET ? "**not met**" : "not tested";
 }
 
-/* Whether agent i is judged at `spec` (the run's when it has none). */
-static bool at_spec(const struct an_comply_result *r, size_t i, const char *spec)
-{
-    const char *s = an_comply_agent_spec(r, &r->agents[i]);
-    return s && !strcmp(s, spec) && r->agents[i].nreqs;
-}
-
 /* One revision's requirements: the MUST coverage of each agent judged at
  * it, then one row per requirement, one column per such agent. */
 static void req_table_at(struct an_buf *b, const struct an_comply_result *r, size_t first)
@@ -650,7 +643,7 @@ static void req_table_at(struct an_buf *b, const struct an_comply_result *r, siz
     text(b, spec);
     an_buf_puts(b, ")\n\n");
     for (size_t i = first; i < r->nagents; i++) {
-        if (!at_spec(r, i, spec))
+        if (!an_comply_agent_at(r, i, spec))
             continue;
         size_t m, t, k;
         an_comply_must_counts(&r->agents[i], &m, &t, &k);
@@ -660,14 +653,14 @@ static void req_table_at(struct an_buf *b, const struct an_comply_result *r, siz
     }
     an_buf_puts(b, "\n| Requirement | Level | Title |");
     for (size_t i = first; i < r->nagents; i++)
-        if (at_spec(r, i, spec)) {
+        if (an_comply_agent_at(r, i, spec)) {
             an_buf_putc(b, ' ');
             text(b, r->agents[i].name);
             an_buf_puts(b, " |");
         }
     an_buf_puts(b, "\n|---|---|---|");
     for (size_t i = first; i < r->nagents; i++)
-        if (at_spec(r, i, spec))
+        if (an_comply_agent_at(r, i, spec))
             an_buf_puts(b, "---|");
     an_buf_putc(b, '\n');
     const struct an_comply_agent *a0 = &r->agents[first];
@@ -681,7 +674,7 @@ static void req_table_at(struct an_buf *b, const struct an_comply_result *r, siz
         text(b, a0->reqs[q].title);
         an_buf_puts(b, " |");
         for (size_t i = first; i < r->nagents; i++)
-            if (at_spec(r, i, spec))
+            if (an_comply_agent_at(r, i, spec))
                 an_buf_printf(b, " %s |",
                               q < r->agents[i].nreqs ? req_cell(r->agents[i].reqs[q].status) : "?");
         an_buf_putc(b, '\n');
@@ -694,14 +687,9 @@ static void req_table_at(struct an_buf *b, const struct an_comply_result *r, siz
  * agents first name them. */
 static void req_table(struct an_buf *b, const struct an_comply_result *r)
 {
-    for (size_t i = 0; i < r->nagents; i++) {
-        const char *spec = an_comply_agent_spec(r, &r->agents[i]);
-        bool seen = false;
-        for (size_t j = 0; spec && j < i && !seen; j++)
-            seen = at_spec(r, j, spec);
-        if (spec && !seen && r->agents[i].nreqs)
+    for (size_t i = 0; i < r->nagents; i++)
+        if (an_comply_spec_first(r, i))
             req_table_at(b, r, i);
-    }
 }
 
 static void render(struct an_buf *b, const struct an_comply_result *r)

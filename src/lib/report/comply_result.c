@@ -214,6 +214,23 @@ const char *an_comply_agent_spec(const struct an_comply_result *r, const struct 
     return a->spec ? a->spec : r->spec;
 }
 
+bool an_comply_agent_at(const struct an_comply_result *r, size_t i, const char *spec)
+{
+    const char *s = an_comply_agent_spec(r, &r->agents[i]);
+    return s && spec && !strcmp(s, spec) && r->agents[i].nreqs;
+}
+
+bool an_comply_spec_first(const struct an_comply_result *r, size_t i)
+{
+    const char *spec = an_comply_agent_spec(r, &r->agents[i]);
+    if (!an_comply_agent_at(r, i, spec))
+        return false;
+    for (size_t j = 0; j < i; j++)
+        if (an_comply_agent_at(r, j, spec))
+            return false;
+    return true;
+}
+
 void an_comply_counts(const struct an_comply_result *r, size_t *pass, size_t *fail, size_t *na,
                       size_t *required_failed)
 {
