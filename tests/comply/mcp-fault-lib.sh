@@ -2,7 +2,7 @@
 # Sourced by tests/comply/mcp-faults.sh and mcp-modern-reuse.sh (uses
 # mcp.sh's ANANKE, MOCK, TMP, ok, bad, status, spawn_server, stop_pids):
 # one fault of ananke-mock mcp judged by the test that must catch it, over
-# stdio and over Streamable HTTP, and the loop that runs faults three at a
+# stdio and over Streamable HTTP, and the loop that runs faults six at a
 # time and counts their verdicts.
 
 # runs_on_stdio TEST: the test runs over stdio (its "transports" name it,
@@ -55,8 +55,9 @@ fault_both() {
     stop_pids "$fpid"
 }
 
-# fault_loop TESTOF SPECOF FAULT...: fault_both for each FAULT, three at a
-# time in subshells, the verdicts counted afterwards in order; TESTOF and
+# fault_loop TESTOF SPECOF FAULT...: fault_both for each FAULT, six at a
+# time in subshells (MCP_FAULT_JOBS: most of a case is waiting on a
+# window, not CPU), the verdicts counted afterwards in order; TESTOF and
 # SPECOF are functions printing a fault's test and revision (or nothing)
 fault_loop() {
     local testof=$1 specof=$2 f j verdict msg jobs_=()
@@ -64,7 +65,7 @@ fault_loop() {
     for f in "$@"; do
         fault_both "$f" "$("$testof" "$f")" "$("$specof" "$f")" >"$TMP/fault-$f-$specof.verdicts" 2>&1 &
         jobs_+=($!)
-        if [ "${#jobs_[@]}" -ge 3 ]; then
+        if [ "${#jobs_[@]}" -ge "${MCP_FAULT_JOBS:-6}" ]; then
             wait "${jobs_[0]}"
             jobs_=("${jobs_[@]:1}")
         fi

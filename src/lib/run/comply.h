@@ -81,6 +81,9 @@ struct an_comply_opts {
     /* the spec revision judged (the plan's, borrowed), or NULL: A2A speaks
      * 1.0 or 0.3 by it (comply_a2a.c) */
     const char *spec;
+    /* --spec named it: every agent is judged at it, so a probe need not
+     * learn the revision an agent speaks (MCP: no server/discover) */
+    bool spec_given;
 };
 /* clang-format off */
 #define AN_COMPLY_OPTS_INIT                                                                        \

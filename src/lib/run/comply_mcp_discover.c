@@ -17,7 +17,9 @@
  *
  * A server that answers server/discover but not initialize (a 2026-07-28
  * server only) gets the discover result as its probe: its `capabilities`
- * feed the tests' preconditions as initialize's do.
+ * feed the tests' preconditions as initialize's do. With --spec every
+ * server is judged at its revision, so one that answered initialize is
+ * sent no server/discover (a->spec stays NULL).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -121,6 +123,8 @@ void an_comply_mcp_probe(const struct an_comply_spec *spec, struct an_comply_age
                          const struct an_comply_opts *o)
 {
     an_comply_probe(spec, a, o);
+    if (o->spec_given && a->init) /* judged at --spec's revision: nothing to learn */
+        return;
     const char *url = spec->command;
     bool http = url && (!strncmp(url, "http://", 7) || !strncmp(url, "https://", 8));
     json_t *res = http ? discover_http(url, o) : discover_stdio(spec, o);

@@ -154,6 +154,7 @@ void an_comply_plan_run(struct an_comply_plan *p, struct an_comply_result *res)
     o.max_turn_bytes = p->o.max_turn_bytes;
     o.verbose = p->o.verbose;
     o.spec = p->spec;
+    o.spec_given = p->spec_given;
     o.log = an_comply_plan_log(p);
     res->protocol = an_xstrdup(p->protocol);
     res->spec = p->spec ? an_xstrdup(p->spec) : NULL;
