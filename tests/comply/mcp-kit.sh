@@ -112,19 +112,12 @@ declare -A DISAGREE=(
     [everything/tools-call-error]="server-everything has no test_error_handling: the kit takes its isError 'Tool ... not found' result for the tool's error; ananke wants the fixture's message"
 )
 
-kit() { # URL SCENARIO OUTDIR: the kit's status (SUCCESS, FAILURE, ...)
-    rm -rf "$3"
-    timeout -k 5 60 "${KIT_NODE[@]}" "$KIT_JS" server --url "$1" --scenario "$2" \
-        -o "$3" >"$3.log" 2>&1
-    jq -r --arg s "$2" '[.[] | select(.status != "INFO")] | if length == 0 then "NONE"
-        elif all(.status == "SUCCESS") then "SUCCESS" else "FAILURE" end' "$3"/*/checks.json 2>/dev/null ||
-        echo NONE
-}
+KIT_ARGS=()
 
 table="| server | kit scenario | kit | ananke test | ananke | |\n|---|---|---|---|---|---|\n"
 # compare NAME URL [SCENARIO...]: ananke's verdicts (the suite, or the tests
 # paired with the scenarios given) against the kit's, scenario by scenario;
-# the kit runs 2 at a time (~1 s each)
+# the kit runs its whole suite once, or the one scenario given (kit_run)
 compare() {
     local name=$1 url=$2 s
     shift 2
@@ -133,17 +126,12 @@ compare() {
     [ $# -eq 0 ] || for s in "${scenarios[@]}"; do targs+=(-t "${PAIRS[$s]}"); done
     "$ANANKE" comply --protocol mcp --spec 2025-11-25 -j 4 --timeout-scale 0.5 --agent "$name=$url" "${targs[@]}" \
         -r json:"$TMP/$name.json" >/dev/null 2>"$TMP/$name.err" &
-    local ananke_pid=$! kits=() i
-    for i in "${!scenarios[@]}"; do
-        s=${scenarios[$i]}
-        kit "$url" "$s" "$TMP/kit-$name-$s" >"$TMP/kit-$name-$s.status" &
-        kits+=($!)
-        [ "$i" -eq 0 ] || wait "${kits[$((i - 1))]}"
-    done
-    wait "${kits[@]}" "$ananke_pid"
+    local ananke_pid=$!
+    kit_run "$url" "$TMP/kit-$name" "$@"
+    wait "$ananke_pid"
     for s in "${scenarios[@]}"; do
         local t=${PAIRS[$s]} k a agree mark
-        k=$(cat "$TMP/kit-$name-$s.status")
+        k=$(kit_verdict "$TMP/kit-$name" "$s")
         a=$(jq -r --arg id "$t" '.agents[0].tests[] | select(.id == $id) | .status' "$TMP/$name.json")
         agree=no
         { [ "$k" = SUCCESS ] && [ "$a" = pass ]; } && agree=yes
@@ -162,7 +150,7 @@ compare() {
             mark="STALE"
         else
             bad "$name: $s: kit $k, ananke $t $a: the verdicts disagree"
-            sed 's/^/    /' "$TMP/kit-$name-$s.log" | tail -n 5
+            tail -n 5 "$TMP/kit-$name.log" | sed 's/^/    /'
             mark="DISAGREE"
         fi
         table+="| $name | \`$s\` | $k | \`$t\` | $a | $mark |\n"
