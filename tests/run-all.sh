@@ -54,18 +54,12 @@ lane_mcp() {
   step comply-mcp env ANANKE_BUILD="$B" bash tests/comply/mcp.sh
   step mock-a2a env ANANKE_BUILD="$B" bash tests/mock/a2a.sh
 }
-# The official kit comparisons: once, in the plain run. What they check
-# (the kit's verdicts against ananke's) does not depend on the sanitizers,
-# most of their time is the kit's own Node work, and the ananke paths they
-# take (comply over Streamable HTTP against server-everything and the
-# mock's faults) run sanitized in comply-mcp.
-sanitized() { grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; }
 lane_kit() {
-  sanitized || step comply-mcp-kit env ANANKE_BUILD="$B" bash tests/comply/mcp-kit.sh
+  step comply-mcp-kit env ANANKE_BUILD="$B" bash tests/comply/mcp-kit.sh
   step agui-corpus env ANANKE_BUILD="$B" bash tests/agui-corpus/run.sh
 }
 lane_kit_next() {
-  sanitized || step comply-mcp-kit-next env ANANKE_BUILD="$B" bash tests/comply/mcp-kit-next.sh
+  step comply-mcp-kit-next env ANANKE_BUILD="$B" bash tests/comply/mcp-kit-next.sh
   step comply-html env ANANKE_BUILD="$B" bash tests/comply/html.sh
 }
 lane_a2a_tools() {
