@@ -15,6 +15,7 @@ trap 'rm -rf "$log"' EXIT
 # steps may also run in lanes side by side (lanes below).
 step() { # NAME COMMAND...
   local name=$1 t0=$SECONDS; shift
+  times >"$log/$name.cpu0" # this shell's children so far (a lane's own)
   echo "== $name"
   "$@" 2>&1 | tee "$log/$name"
   local rc=${PIPESTATUS[0]} p=0 f=0 line
@@ -28,8 +29,16 @@ step() { # NAME COMMAND...
   # a suite that failed without counting a failure still counts as one
   [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
   echo "$name $p $f $rc" >"$log/$name.counts"
-  echo "-- $name: $((SECONDS - t0)) s"
+  times >"$log/$name.cpu1"
+  echo "-- $name: $((SECONDS - t0)) s, CPU $(cpu_s "$log/$name.cpu0" "$log/$name.cpu1") s"
   echo
+}
+
+# cpu_s BEFORE AFTER: the CPU seconds (user + system) this shell's children
+# used between two outputs of `times` (its second line: 0m1.250s 0m0.310s)
+cpu_s() {
+  awk 'FNR == 2 { for (i = 1; i <= 2; i++) { split($i, t, "m"); c[FILENAME == ARGV[1]] += t[1] * 60 + t[2] } }
+       END { printf "%.0f", c[0] - c[1] }' "$1" "$2"
 }
 
 # lanes FUNCTION...: each function runs its steps one after another, the
@@ -84,10 +93,14 @@ lane_sdks() {
   step mock-openai env ANANKE_BUILD="$B" bash tests/mock/openai.sh
   step mock-mcp env ANANKE_BUILD="$B" bash tests/mock/mcp.sh
 }
-# Three more lanes: the two attack suites (their time bounds are generous:
-# tens of seconds for what takes a few) beside the HTTP clients' byte-level
-# exchanges and the watch loop, which mostly wait (clients: 44 s of wall
-# for 6 s of CPU); under the sanitizers hostile alone takes 80 s.
+# The attack suites (their time bounds are generous: tens of seconds for
+# what takes a few), the HTTP clients' byte-level exchanges and the watch
+# loop mostly wait (clients: 44 s of wall for 6 s of CPU; under the
+# sanitizers hostile alone takes 80 s), so in the plain run they share the
+# machine with the builds and checks that only the plain run has, which
+# keep both cores busy: those run at nice 10, so that the suites that wait
+# on time get the CPU the moment they want it. Measured in CI
+# (2026-11-28), one after the other the plain run's tail took 490 s.
 lane_security() {
   step security env ANANKE_BUILD="$B" bash tests/security/run.sh
 }
@@ -98,7 +111,35 @@ lane_clients_watch() {
   step clients env ANANKE_BUILD="$B" bash tests/clients/run.sh
   step watch env ANANKE_BUILD="$B" bash tests/watch/run.sh
   step watch-poll env ANANKE_BUILD="$B" ANANKE_WATCH_POLL=1 bash tests/watch/run.sh
+  plain || return 0
+  # the portability layer's fallbacks, forced on (build-port-fallback/)
+  step port-fallback bash tests/port-fallback.sh
+  # ThreadSanitizer is a build of its own (build-tsan/); its e2e cases
+  # include some that measure time, hence this lane (nice 0)
+  step tsan bash tests/tsan.sh
 }
+# The plain run's own (-O2 warnings, the packages, valgrind and the fuzz
+# targets do not depend on the sanitizers; valgrind cannot run sanitizer
+# builds), at nice 10 (above).
+lane_release() {
+  step release-build nice -n 10 bash tests/release-build.sh
+  # the installed binaries with the checkout hidden, from build-release/
+  step install nice -n 10 bash tests/install.sh
+  # the packages, from the same build-release/: the .deb unpacked, the
+  # self-contained tarball in a glibc-only root, the npm tarballs installed
+  step deb nice -n 10 bash tests/deb.sh
+  step release nice -n 10 bash tests/release.sh
+  step npm nice -n 10 bash tests/npm.sh
+  step action-packages nice -n 10 bash tests/action/packages.sh
+}
+lane_valgrind() {
+  step valgrind env ANANKE_BUILD="$B" nice -n 10 bash tests/valgrind.sh
+}
+# the fuzz targets build with clang and their own sanitizers (build-fuzz/)
+lane_fuzz() {
+  step fuzz nice -n 10 bash tests/fuzz/run.sh
+}
+plain() { ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; }
 
 # the lint (tests/lint.sh: banned calls, layers, Linux-only calls, function
 # length) and its own test, first: they take a few seconds
@@ -107,46 +148,16 @@ step lint-self bash tests/lint/run.sh
 step unit ctest --test-dir "$B" --output-on-failure -j2
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 lanes lane_mcp lane_kit lane_kit_next lane_a2a_tools lane_sdks
-lanes lane_security lane_hostile lane_clients_watch
-# only once, in the plain run: -O2 warnings do not depend on the sanitizers
-if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
-  step release-build bash tests/release-build.sh
-fi
-# the portability layer's fallbacks, forced on (build-port-fallback/): once
-if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
-  step port-fallback bash tests/port-fallback.sh
-fi
-# the installed binaries with the checkout hidden: once, in the plain run,
-# from build-release/ (release-build built it)
-if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
-  step install bash tests/install.sh
-  # the packages, from the same build-release/: the .deb unpacked, the
-  # self-contained tarball in a glibc-only root, the npm tarballs installed
-  step deb bash tests/deb.sh
-  step release bash tests/release.sh
-  step npm bash tests/npm.sh
-  step action-packages bash tests/action/packages.sh
-fi
-# valgrind cannot run sanitizer builds; the plain build gets it
-if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
-  step valgrind env ANANKE_BUILD="$B" bash tests/valgrind.sh
-fi
-# ThreadSanitizer is a build of its own (build-tsan/): once, in the plain run
-if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
-  step tsan bash tests/tsan.sh
-fi
-# the fuzz targets build with clang and their own sanitizers (build-fuzz/):
-# once, in the plain run
-if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
-  step fuzz bash tests/fuzz/run.sh
+if plain; then
+  lanes lane_security lane_hostile lane_clients_watch lane_release lane_valgrind lane_fuzz
+else
+  lanes lane_security lane_hostile lane_clients_watch
 fi
 step schema env ANANKE_BUILD="$B" bash tests/schema/run.sh
 [ -f tests/peers/run.sh ] && step peers env ANANKE_BUILD="$B" bash tests/peers/run.sh
 # the page in Chromium: once, in the plain run (the sanitized build writes
 # the same bytes, which e2e and the unit tests check; Chromium is the slow part)
-if ! grep -q '^ANANKE_SANITIZE:STRING=.' "$B/CMakeCache.txt" 2>/dev/null; then
-  step browser env ANANKE_BUILD="$B" bash tests/browser/run.sh
-fi
+plain && step browser env ANANKE_BUILD="$B" bash tests/browser/run.sh
 
 total_pass=0 total_fail=0
 failed=()
