@@ -70,6 +70,10 @@ lane_kit() {
 lane_kit_next() {
   step comply-mcp-kit-next env ANANKE_BUILD="$B" bash tests/comply/mcp-kit-next.sh
   step comply-html env ANANKE_BUILD="$B" bash tests/comply/html.sh
+  # the HTTP clients' byte-level exchanges (mostly waiting: 44 s of wall
+  # for 8 s of CPU); here, not beside valgrind and tsan: all three run
+  # tests/e2e's cases, whose out/ directories are in the tree
+  step clients env ANANKE_BUILD="$B" bash tests/clients/run.sh
 }
 lane_a2a_tools() {
   step comply-a2a env ANANKE_BUILD="$B" bash tests/comply/a2a.sh
@@ -94,9 +98,8 @@ lane_sdks() {
   step mock-mcp env ANANKE_BUILD="$B" bash tests/mock/mcp.sh
 }
 # The attack suites (their time bounds are generous: tens of seconds for
-# what takes a few), the HTTP clients' byte-level exchanges and the watch
-# loop mostly wait (clients: 44 s of wall for 6 s of CPU; under the
-# sanitizers hostile alone takes 80 s), so in the plain run they share the
+# what takes a few) and the watch loop mostly wait (under the sanitizers
+# hostile alone takes 80 s), so in the plain run they share the
 # machine with the builds and checks that only the plain run has, which
 # keep both cores busy: those run at nice 10, so that the suites that wait
 # on time get the CPU the moment they want it. Measured in CI
@@ -107,20 +110,16 @@ lane_security() {
 lane_hostile() {
   step hostile env ANANKE_BUILD="$B" bash tests/hostile/run.sh
 }
-lane_clients_watch() {
-  step clients env ANANKE_BUILD="$B" bash tests/clients/run.sh
+lane_watch() {
   step watch env ANANKE_BUILD="$B" bash tests/watch/run.sh
   step watch-poll env ANANKE_BUILD="$B" ANANKE_WATCH_POLL=1 bash tests/watch/run.sh
   plain || return 0
   # the portability layer's fallbacks, forced on (build-port-fallback/)
   step port-fallback bash tests/port-fallback.sh
-  # ThreadSanitizer is a build of its own (build-tsan/); its e2e cases
-  # include some that measure time, hence this lane (nice 0)
-  step tsan bash tests/tsan.sh
 }
 # The plain run's own (-O2 warnings, the packages, valgrind and the fuzz
 # targets do not depend on the sanitizers; valgrind cannot run sanitizer
-# builds), at nice 10 (above).
+# builds); the builds, packages and fuzzing at nice 10 (above).
 lane_release() {
   step release-build nice -n 10 bash tests/release-build.sh
   # the installed binaries with the checkout hidden, from build-release/
@@ -132,8 +131,13 @@ lane_release() {
   step npm nice -n 10 bash tests/npm.sh
   step action-packages nice -n 10 bash tests/action/packages.sh
 }
+# valgrind, then ThreadSanitizer (a build of its own, build-tsan/): both
+# run tests/e2e cases, whose out/ directories are in the tree, so one
+# after the other; both at nice 0: valgrind's MCP cases have turns with
+# time limits, and tsan's e2e cases include some that measure time
 lane_valgrind() {
-  step valgrind env ANANKE_BUILD="$B" nice -n 10 bash tests/valgrind.sh
+  step valgrind env ANANKE_BUILD="$B" bash tests/valgrind.sh
+  step tsan bash tests/tsan.sh
 }
 # the fuzz targets build with clang and their own sanitizers (build-fuzz/)
 lane_fuzz() {
@@ -149,9 +153,9 @@ step unit ctest --test-dir "$B" --output-on-failure -j2
 step e2e env ANANKE_BUILD="$B" bash tests/e2e/run.sh
 lanes lane_mcp lane_kit lane_kit_next lane_a2a_tools lane_sdks
 if plain; then
-  lanes lane_security lane_hostile lane_clients_watch lane_release lane_valgrind lane_fuzz
+  lanes lane_security lane_hostile lane_watch lane_release lane_valgrind lane_fuzz
 else
-  lanes lane_security lane_hostile lane_clients_watch
+  lanes lane_security lane_hostile lane_watch
 fi
 step schema env ANANKE_BUILD="$B" bash tests/schema/run.sh
 [ -f tests/peers/run.sh ] && step peers env ANANKE_BUILD="$B" bash tests/peers/run.sh
