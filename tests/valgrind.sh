@@ -77,7 +77,9 @@ if [ -d "$root/tests/mcp/node_modules" ]; then
   if [ "$(rc_of mcp servers)" = 0 ]; then
     pass=$((pass + 1))
   else
-    fail=$((fail + 1)); echo "FAIL mcp under valgrind"; tail -n 30 "$tmp/mcp-servers.log"
+    # its failures (FAIL lines and what follows them), not valgrind's notes
+    fail=$((fail + 1)); echo "FAIL mcp under valgrind"
+    grep -v -e '^ *| --[0-9]*-- ' -e '^--[0-9]*-- ' "$tmp/mcp-servers.log" | grep -A 30 -m 3 '^FAIL' | head -n 100
   fi
 fi
 echo "valgrind: $pass passed, $fail failed"

@@ -155,11 +155,12 @@ if [ $# -gt 0 ]; then
 else
   for d in "$here"/*/; do [ -f "$d/exit" ] || [ -f "$d/expect" ] || [ -f "$d/check.sh" ] && cases+=("${d%/}"); done
 fi
-# Two cases at a time (each has its own out/, mocks and ports; most of a
-# case is waiting on them); a case with a `serial` file measures time and
-# runs alone. Each case's lines are kept in $logs/N (its failures in
+# Four cases at a time (each has its own out/, mocks and ports; most of a
+# case is waiting on them: two at a time left the two cores 65 % idle);
+# the cases with a `serial` file measure time and run alone, after the
+# others. Each case's lines are kept in $logs/N (its failures in
 # $logs/N.rc) and shown in case order as soon as the cases before it are done.
-jobs=${E2E_JOBS:-2}
+jobs=${E2E_JOBS:-4}
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 shown=0
@@ -175,17 +176,22 @@ one() { # N DIR: run_case counting in counters of its own
   run_case "$2" >"$logs/$1" 2>&1
   echo "$fail" >"$logs/$1.rc"
 }
-n=0 running=0
+n=0 running=0 serial=()
 for c in "${cases[@]}"; do
   n=$((n + 1))
   if [ -f "$c/serial" ] || [ "$jobs" -le 1 ]; then
-    wait; running=0
-    one "$n" "$c"
+    serial+=("$n")
   else
     one "$n" "$c" &
     running=$((running + 1))
     if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
   fi
+  flush
+done
+wait
+flush
+for k in "${serial[@]}"; do
+  one "$k" "${cases[$((k - 1))]}"
   flush
 done
 wait

@@ -8,8 +8,8 @@ jq -e '.tests[] | select(.name == "a malformed frame and no answer") | .transcri
 # the answer under another id is a warning, and the turn still timed out
 jq -e '.tests[] | select(.name == "an answer under another id is no answer") | (.transcript.turns[0].warnings | map(select(test("unknown id 1001"))) | length == 1) and (.error.code == "AN_ETIMEOUT")' $R >/dev/null
 # a frame over the cap, a closed stdout: errors as they happen, before the
-# turn's 2000 ms timeout (reading the 32 MiB frame takes ~1.7 s under ASan on
-# a loaded machine, hence no tighter bound)
-jq -e '[.tests[] | select(.name == "a frame over the cap" or .name == "a server that closes stdout and keeps running") | .duration_ms < 2000] == [true, true]' $R >/dev/null
+# turn's 4000 ms timeout (reading the 32 MiB frame takes ~1.7 s under ASan
+# and 2.1 s under valgrind on a loaded machine, hence no tighter bound)
+jq -e '[.tests[] | select(.name == "a frame over the cap" or .name == "a server that closes stdout and keeps running") | .duration_ms < 4000] == [true, true]' $R >/dev/null
 # the isError result is kept with status error
 jq -e '.tests[] | select(.name == "a tool result with isError fails tool_execution") | .transcript.tool_calls[0].status == "error"' $R >/dev/null
