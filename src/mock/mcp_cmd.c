@@ -22,6 +22,7 @@
 #include "core/buf.h"
 #include "core/json.h"
 #include "mcp_ask_http.h"
+#include "mcp_listen.h"
 #include "mcp_modern.h"
 #include "mcp_server.h"
 #include "mcp_stdio.h"
@@ -70,6 +71,8 @@ static void usage(FILE *out)
           "  --port N          HTTP: port to listen on; 0 (default) picks a free one\n"
           "  --port-file PATH  HTTP: also write the port number to PATH (atomically)\n"
           "  --max-body BYTES  HTTP: answer larger request bodies with 413\n"
+          "  --listen-ms MS    2026-07-28: a subscriptions/listen stream ends after MS\n"
+          "                    (default 30000; 1 to 3600000) or 64 notifications\n"
           "  -h, --help        show this help\n"
           "\n"
           "tools (the faults are tools; arguments: echo {message}, add {a, b}):\n",
@@ -230,7 +233,7 @@ static enum MHD_Result on_post(struct mcp_http_srv *m, struct mock_http *http,
         goto done;
     }
     if (m->opts.modern_only || mcp_modern_is(body, pv)) { /* 2026-07-28: no session, no handshake */
-        rc = mcp_modern_post(&m->opts, c, body);
+        rc = mcp_modern_post(&m->opts, http, c, body);
         goto done;
     }
     if (method && !strcmp(method, "initialize")) {
@@ -392,6 +395,7 @@ int mock_cmd_mcp(int argc, char **argv)
     struct mcp_http_srv m = {.opts = MCP_SERVER_OPTS_INIT};
     const char *fault = NULL;
     bool help = false, http = false;
+    unsigned long listen_ms = MCP_LISTEN_MS_DEFAULT;
     sigset_t stop_set;
     const struct mock_flag flags[] = {
         {"--version", MOCK_FLAG_STR, &m.opts.version, 0, 0},
@@ -403,6 +407,7 @@ int mock_cmd_mcp(int argc, char **argv)
         {"--port", MOCK_FLAG_ULONG, &f.port, 0, 65535},
         {"--port-file", MOCK_FLAG_STR, &f.port_file, 0, 0},
         {"--max-body", MOCK_FLAG_ULONG, &f.max_body, 1, (unsigned long)1 << 40},
+        {"--listen-ms", MOCK_FLAG_ULONG, &listen_ms, 1, 3600000},
     };
 
     if (!mock_parse_flags(argc, argv, flags, sizeof flags / sizeof flags[0], &help, &err) &&
@@ -423,6 +428,7 @@ int mock_cmd_mcp(int argc, char **argv)
         return 0;
     }
     m.opts.http = http;
+    m.opts.hub = mcp_hub_new((int64_t)listen_ms);
     if (!http) {
         FILE *log = NULL;
         if (f.requests && !(log = fopen(f.requests, "a"))) {
@@ -435,6 +441,7 @@ int mock_cmd_mcp(int argc, char **argv)
         int status = mcp_stdio_run(&m.opts, log);
         if (log)
             fclose(log);
+        mcp_hub_free(m.opts.hub);
         return status;
     }
     mock_signals_setup(&stop_set);
@@ -442,6 +449,7 @@ int mock_cmd_mcp(int argc, char **argv)
     m.asks = mcp_asks_new();
     int status = mock_serve_run("mcp", &f, mcp_http_handle, &m, &stop_set);
     mcp_asks_free(m.asks);
+    mcp_hub_free(m.opts.hub);
     pthread_mutex_destroy(&m.lock);
     free(m.ended);
     return status;

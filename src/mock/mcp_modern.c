@@ -10,6 +10,7 @@
 
 #include "core/buf.h"
 #include "core/json.h"
+#include "mcp_listen.h"
 #include "mcp_mrtr.h"
 #include "mock_http.h"
 
@@ -103,6 +104,14 @@ static json_t *discover(const struct mcp_server_opts *o)
         json_object_del(res, "_meta");
     if (o->fault != MCP_F_DISCOVER_NO_VERSIONS)
         json_object_set_new(res, "supportedVersions", json_pack("[s]", MCP_MODERN_VERSION));
+    /* the lists change (the kit's trigger tools) and listen streams hear of it */
+    json_t *caps = json_object_get(res, "capabilities");
+    json_object_set_new(caps, "tools", json_pack("{s:b}", "listChanged", 1));
+    json_object_set_new(caps, "prompts", json_pack("{s:b}", "listChanged", 1));
+    if (o->fault == MCP_F_DISCOVER_CAPS_MISSING) {
+        json_object_del(caps, "tools");
+        json_object_del(caps, "prompts");
+    }
     json_decref(init);
     json_decref(notes);
     json_decref(reply);
@@ -121,7 +130,7 @@ static void decorate(const struct mcp_server_opts *o, json_t *reply, const char 
         json_object_set_new(r, "inputRequests",
                             json_pack("{s:{s:s,s:{}}}", "client_roots", "method", "roots/list",
                                       "params"));
-    } else if (o->fault != MCP_F_NO_RESULT_TYPE) {
+    } else if (o->fault != MCP_F_NO_RESULT_TYPE && !json_object_get(r, "resultType")) {
         json_object_set_new(r, "resultType", json_string("complete"));
     }
     if (o->fault != MCP_F_NO_CACHE_HINTS &&
@@ -209,6 +218,9 @@ static unsigned answer(const struct mcp_server_opts *o, const json_t *body, cons
     } else if (error_code(reply) == -32601) {
         json_array_append(out, reply);
         status = MHD_HTTP_NOT_FOUND;
+    } else if (error_code(reply) == -32021) { /* a capability the client did not declare */
+        json_array_append(out, reply);
+        status = MHD_HTTP_BAD_REQUEST;
     } else {
         decorate(o, reply, method);
         json_array_extend(out, notes);
@@ -219,8 +231,24 @@ static unsigned answer(const struct mcp_server_opts *o, const json_t *body, cons
     return status;
 }
 
-unsigned mcp_modern_answer(const struct mcp_server_opts *o, const json_t *body,
-                           const struct mcp_modern_hdr *h, json_t *out)
+/* subscriptions/listen, its request checked: over stdio the subscription
+ * opens here (its acknowledgement into out); over HTTP (h) the caller
+ * opens its stream (MCP_MODERN_LISTEN). */
+static unsigned open_listen(const struct mcp_server_opts *o, const json_t *body,
+                       const struct mcp_modern_hdr *h, json_t *out)
+{
+    const json_t *id = json_object_get(body, "id");
+    if (!json_is_object(json_object_get(json_object_get(body, "params"), "notifications")))
+        return refuse(out, MHD_HTTP_BAD_REQUEST, id, -32602,
+                      "Invalid params: subscriptions/listen needs a 'notifications' object", NULL);
+    if (h)
+        return MCP_MODERN_LISTEN;
+    mcp_listen_stdio(o->hub, o, body, out);
+    return MHD_HTTP_OK;
+}
+
+static unsigned answer_checked(const struct mcp_server_opts *o, const json_t *body,
+                               const struct mcp_modern_hdr *h, json_t *out)
 {
     const json_t *id = json_object_get(body, "id"), *params = json_object_get(body, "params");
     const char *method = an_json_str(body, "method");
@@ -247,7 +275,23 @@ unsigned mcp_modern_answer(const struct mcp_server_opts *o, const json_t *body,
     if (removed(method) && o->fault != MCP_F_REMOVED_SERVED)
         return refuse(out, MHD_HTTP_NOT_FOUND, id, -32601,
                       "Method not found: removed in " MCP_MODERN_VERSION, NULL);
+    if (!strcmp(method, "subscriptions/listen") && o->hub)
+        return open_listen(o, body, h, out);
     return answer(o, body, method, out);
+}
+
+unsigned mcp_modern_answer(const struct mcp_server_opts *o, const json_t *body,
+                           const struct mcp_modern_hdr *h, json_t *out)
+{
+    unsigned status = answer_checked(o, body, h, out);
+    size_t i;
+    json_t *m;
+    json_array_foreach(out, i, m)
+    {
+        if (o->fault == MCP_F_ERROR_ID_NULL && error_code(m) == -32021)
+            json_object_set_new(m, "id", json_null());
+    }
+    return status;
 }
 
 static const char *mhd_header(void *ud, const char *name)
@@ -255,14 +299,16 @@ static const char *mhd_header(void *ud, const char *name)
     return MHD_lookup_connection_value(ud, MHD_HEADER_KIND, name);
 }
 
-enum MHD_Result mcp_modern_post(const struct mcp_server_opts *o, struct MHD_Connection *c,
-                                const json_t *body)
+enum MHD_Result mcp_modern_post(const struct mcp_server_opts *o, struct mock_http *http,
+                                struct MHD_Connection *c, const json_t *body)
 {
     json_t *out = json_array();
     struct mcp_modern_hdr h = {mhd_header, c};
     unsigned status = mcp_modern_answer(o, body, &h, out);
     enum MHD_Result rc;
-    if (!json_array_size(out)) {
+    if (status == MCP_MODERN_LISTEN) {
+        rc = mcp_listen_http(o->hub, o, http, c, body);
+    } else if (!json_array_size(out)) {
         rc = mock_http_send(c, status, NULL, "", 0, NULL, 0);
     } else if (json_array_size(out) == 1) {
         rc = mock_http_send_json(c, status, json_incref(json_array_get(out, 0)), NULL, 0);

@@ -22,8 +22,12 @@
 
 #include "core/buf.h"
 #include "mcp_server.h"
+#include "mock_http.h"
 
 #define MCP_MODERN_VERSION "2026-07-28"
+/* mcp_modern_answer() over HTTP: a subscriptions/listen passed the checks;
+ * its stream is the answer (mcp_listen_http) */
+#define MCP_MODERN_LISTEN 0u
 
 /* Whether a POST of `body` with MCP-Protocol-Version `pv` (or NULL) is
  * spoken in 2026-07-28. */
@@ -40,13 +44,13 @@ struct mcp_modern_hdr {
  * stdio in mcp_stdio.c): the messages to send appended to the array out
  * (the notifications, then the answer; none for a notification or a
  * response) and the HTTP status returned. `h` NULL (stdio): no header is
- * checked. */
+ * checked; MCP_MODERN_LISTEN: see above. */
 unsigned mcp_modern_answer(const struct mcp_server_opts *o, const json_t *body,
                            const struct mcp_modern_hdr *h, json_t *out);
 
 /* Answer one modern POST (body taken by the caller: not freed here). */
-enum MHD_Result mcp_modern_post(const struct mcp_server_opts *o, struct MHD_Connection *c,
-                                const json_t *body);
+enum MHD_Result mcp_modern_post(const struct mcp_server_opts *o, struct mock_http *http,
+                                struct MHD_Connection *c, const json_t *body);
 
 /* msgs (a JSON array) appended to ev as the events of one SSE stream
  * ("event: message", one compact message per data line) */

@@ -19,6 +19,7 @@ static const struct {
 } tool_table[] = {
 #define MCP_X(e, name, desc) {name, desc},
     MCP_TOOL_MAP(MCP_X) MCP_KIT_TOOL_MAP(MCP_X) MCP_ASK_TOOL_MAP(MCP_X)
+        MCP_STATELESS_TOOL_MAP(MCP_X)
 #undef MCP_X
 };
 
@@ -171,6 +172,10 @@ static enum mcp_tool do_tools_call(const struct mcp_server_opts *o, const json_t
         snprintf(buf, sizeof buf, "%.200s needs a client that answers its request", name);
         *reply = result(id, text_result(buf, true));
         return (enum mcp_tool)t;
+    }
+    if (mcp_stateless_is((enum mcp_tool)t)) {
+        *reply = mcp_stateless_call(o, (enum mcp_tool)t, id, params, notes);
+        return MCP_T_NONE;
     }
     if (t >= MCP_T_KIT_TEXT && t < MCP_T_COUNT) {
         *reply = result(id, mcp_kit_tool(o, (enum mcp_tool)t, params, notes));

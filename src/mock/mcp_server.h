@@ -70,6 +70,20 @@
     X(MCP_T_KIT_ELICIT_ENUMS, "test_elicitation_sep1330_enums",                                    \
       "kit fixture: elicitation with the five enum forms (SEP-1330)")
 
+/* The kit's diagnostic tools of MCP 2026-07-28's server-stateless scenario
+ * (mcp_stateless.c), after the others. */
+#define MCP_STATELESS_TOOL_MAP(X)                                                                  \
+    X(MCP_T_KIT_MISSING_CAP, "test_missing_capability",                                            \
+      "2026-07-28: -32021 (HTTP 400) unless the client declared sampling")                         \
+    X(MCP_T_KIT_TOOL_CHANGE, "test_trigger_tool_change",                                           \
+      "2026-07-28: notifications/tools/list_changed to the listen streams that asked")             \
+    X(MCP_T_KIT_PROMPT_CHANGE, "test_trigger_prompt_change",                                       \
+      "2026-07-28: notifications/prompts/list_changed to the listen streams that asked")           \
+    X(MCP_T_KIT_LOG_LEVEL, "test_logging_tool",                                                    \
+      "2026-07-28: a log notification only when _meta names a logLevel, then text")                \
+    X(MCP_T_KIT_STREAM_ELICIT, "test_streaming_elicitation",                                       \
+      "2026-07-28: an input_required result asking elicitation (never a request)")
+
 /* The rules --fault NAME breaks, one each (docs/mock.md "ananke-mock mcp"):
  * every test of compliance/mcp citing a kit scenario has one it catches;
  * the "HTTP:" ones break Streamable HTTP's session and header rules
@@ -174,7 +188,25 @@
       "2026-07-28: a retry with inputResponses nothing asked is refused -32602")                   \
     X(MCP_F_INPUT_UNVALIDATED, "input-unvalidated",                                                \
       "2026-07-28: inputResponses that are not objects (null, a number) are taken: the call "      \
-      "completes")
+      "completes")                                                                                 \
+    X(MCP_F_CAPABILITY_UNCHECKED, "capability-unchecked",                                          \
+      "2026-07-28: test_missing_capability runs for a client that did not declare sampling")       \
+    X(MCP_F_LISTEN_NO_ACK, "listen-no-ack",                                                        \
+      "2026-07-28: a subscriptions/listen stream starts without its acknowledgement")              \
+    X(MCP_F_LISTEN_UNTAGGED, "listen-untagged",                                                    \
+      "2026-07-28: listen-stream notifications carry no subscriptionId")                           \
+    X(MCP_F_LISTEN_UNFILTERED, "listen-unfiltered",                                                \
+      "2026-07-28: every listen stream gets every list change, asked for or not")                  \
+    X(MCP_F_LIST_CHANGED_SILENT, "list-changed-silent",                                            \
+      "2026-07-28: the trigger tools change the lists but notify no listen stream")                \
+    X(MCP_F_LOG_WITHOUT_LEVEL, "log-without-level",                                                \
+      "2026-07-28: test_logging_tool logs to a request whose _meta names no logLevel")             \
+    X(MCP_F_DISCOVER_CAPS_MISSING, "discover-caps-missing",                                        \
+      "2026-07-28: server/discover declares neither tools nor prompts, both served")               \
+    X(MCP_F_REQUEST_ON_STREAM, "request-on-stream",                                                \
+      "2026-07-28: test_streaming_elicitation sends elicitation/create on the call's stream")      \
+    X(MCP_F_ERROR_ID_NULL, "error-id-null",                                                        \
+      "2026-07-28: the -32021 error answers under id null, not the request's")
 
 enum mcp_fault {
     MCP_F_NONE = 0,
@@ -187,6 +219,7 @@ enum mcp_fault {
 enum mcp_tool {
 #define MCP_X(e, name, desc) e,
     MCP_TOOL_MAP(MCP_X) MCP_KIT_TOOL_MAP(MCP_X) MCP_ASK_TOOL_MAP(MCP_X)
+        MCP_STATELESS_TOOL_MAP(MCP_X)
 #undef MCP_X
         MCP_T_COUNT,
     MCP_T_NONE = MCP_T_COUNT /* not a tool call: send the reply as it is */
@@ -198,6 +231,7 @@ struct mcp_server_opts {
     bool http;            /* tools that need stdio say so in an isError result */
     enum mcp_fault fault; /* the rule broken on purpose; MCP_F_NONE = none */
     bool modern_only;     /* speak 2026-07-28 only: initialize is refused as removed */
+    struct mcp_hub *hub;  /* where list changes go (mcp_listen.h); NULL: nowhere */
 };
 /* clang-format off */
 #define MCP_SERVER_OPTS_INIT                                                                       \
@@ -253,6 +287,15 @@ json_t *mcp_ask_request(const struct mcp_server_opts *o, enum mcp_tool t, const 
  * JSON-RPC response: what it says goes into the text; an error makes an
  * isError result). */
 json_t *mcp_ask_result(enum mcp_tool t, const json_t *response);
+
+/* ---- the kit's 2026-07-28 diagnostic tools (mcp_stateless.c) ---- */
+
+/* True for MCP_T_KIT_MISSING_CAP ... MCP_T_KIT_STREAM_ELICIT. */
+bool mcp_stateless_is(enum mcp_tool t);
+/* The answer (a JSON-RPC message for `id`) of stateless tool t called with
+ * these tools/call `params`, its notifications appended to notes. */
+json_t *mcp_stateless_call(const struct mcp_server_opts *o, enum mcp_tool t, const json_t *id,
+                           const json_t *params, json_t *notes);
 
 /* A JSON-RPC success for `id` whose text content is `size` bytes of 'x'
  * (malloc'd, *len its length): a frame over any cap the caller picks. */

@@ -8,6 +8,7 @@
 
 #include "core/buf.h"
 #include "core/json.h"
+#include "mcp_listen.h"
 #include "mcp_modern.h"
 #include "proto/jsonrpc.h"
 
@@ -154,7 +155,12 @@ static int on_message(struct stdio_srv *s, json_t *msg)
     if (s->modern || s->opts->modern_only || mcp_modern_is(msg, NULL)) {
         s->modern = true;
         json_t *out = json_array();
+        const char *method = an_json_str(msg, "method");
+        if (method && !strcmp(method, "notifications/cancelled")) /* a listen ends */
+            mcp_hub_cancel(s->opts->hub,
+                           json_object_get(json_object_get(msg, "params"), "requestId"));
         mcp_modern_answer(s->opts, msg, NULL, out);
+        mcp_hub_drain(s->opts->hub, out); /* what a trigger tool published */
         size_t k;
         json_t *m;
         json_array_foreach(out, k, m) send_msg(s, json_incref(m));

@@ -56,6 +56,7 @@
 #define AN_JSONT_PROTOCOL_VERSION 1
 #define AN_JSONT_EXPECT_TIMEOUT_MS 10000
 #define AN_JSONT_MAX_CONCURRENT 16 /* mcpHttp `concurrent`: copies sent at once */
+#define AN_JSONT_MAX_LISTEN_MS 60000 /* mcpHttp `listenMs`: how long a stream is listened to */
 #define AN_JSONT_FORBID_TIMEOUT_MS 5000
 #define AN_JSONT_MAX_BYTES ((size_t)4 << 20)
 
@@ -115,6 +116,10 @@ struct an_jsont_agui {
     /* mcpHttp (method GET, POST or DELETE; path unused): */
     bool no_session;     /* `session: false`: the test's Mcp-Session-Id is not sent */
     unsigned concurrent; /* copies sent at once, each on its own connection (1..16) */
+    int64_t listen_ms;   /* listenMs: the answer's stream is read this long, whatever
+                          * comes (a subscription), not until its answer; 0: not */
+    json_t *during;      /* {"json", "headers"}: sent once the listened stream's first
+                          * message came; or NULL */
     /* mcpHttp and AG-UI run: */
     json_t *na_unless; /* outcome pattern: unmet, the test is NA (na_reason); or NULL */
     const char *na_reason;

@@ -28,13 +28,18 @@ static const char *const http_keys[] = {"body",      "json",   "headers",  "acce
                                         "method",    "path",   NULL};
 static const char *const mcp_http_keys[] = {
     "body",   "json",    "headers",    "accept",   "timeoutMs", "expect", "captures",
-    "method", "session", "concurrent", "naUnless", "naReason",  NULL};
+    "method", "session", "concurrent", "naUnless", "naReason",  "listenMs", "during", NULL};
+/* mcpHttp `during`: the request sent once the listened stream's first
+ * message came */
+static const char *const during_keys[] = {"json", "headers", NULL};
 /* the members of the outcome object a pattern may name (docs/comply.md) */
 static const char *const outcome_keys[] = {"status", "rule", "error", "http", "threadId", "runId",
                                            "types", "events", "noEvents", "runError", "messages",
                                            "state", "warnings", "body", "anyOf",
                                            /* A2A (run/comply_a2a.h) */
-                                           "response", "kinds", "last", "sse", NULL};
+                                           "response", "kinds", "last", "sse",
+                                           /* mcpHttp with listenMs */
+                                           "first", "during", "noMessages", NULL};
 static const char *const statuses[] = {
     "completed", "run_error", "protocol_error", "http_error", "timeout", "transport_error", NULL};
 
@@ -174,6 +179,19 @@ static int load_outcome(struct jsont_ld *l, json_t *pat, const char *path, bool 
                             "must be an object (a partial event)");
         }
     }
+    json_t *nm = json_object_get(pat, "noMessages");
+    if (nm && !json_is_array(nm))
+        return fail(l, sub(p, sizeof p, path, "noMessages"),
+                    "must be an array of message patterns");
+    size_t ni;
+    json_t *ne;
+    json_array_foreach(nm, ni, ne)
+    {
+        if (!json_is_object(ne) && !json_is_string(ne))
+            return fail(l, sub(p, sizeof p, path, "noMessages.%zu", ni),
+                        "must be an object (a partial message) or a string (a pattern searched "
+                        "in the message's compact JSON)");
+    }
     json_t *copy = json_deep_copy(pat);
     json_object_del(copy, "anyOf");
     if (!st && !any)
@@ -266,23 +284,31 @@ static int load_captures(struct jsont_ld *l, struct an_jsont_step *st, json_t *c
     return AN_OK;
 }
 
-static int load_headers(struct jsont_ld *l, struct an_jsont_agui *g, json_t *v, const char *base)
+/* `headers` at base.key: an object of header names to one-line strings. */
+static int check_headers(struct jsont_ld *l, json_t *v, const char *base, const char *key)
 {
     char p[256];
     if (!json_is_object(v))
-        return fail(l, sub(p, sizeof p, base, "headers"), "must be an object of strings");
+        return fail(l, sub(p, sizeof p, base, "%s", key), "must be an object of strings");
     const char *k;
     json_t *h;
     json_object_foreach(v, k, h)
     {
         if (!json_is_string(h) || !*k || strpbrk(k, ":\r\n") ||
             strpbrk(json_string_value(h), "\r\n"))
-            return fail(l, sub(p, sizeof p, base, "headers.%s", k),
+            return fail(l, sub(p, sizeof p, base, "%s.%s", key, k),
                         "a header needs a name without ':' and a string value without line "
                         "breaks");
     }
-    g->headers = jsont_keep(l, v);
     return AN_OK;
+}
+
+static int load_headers(struct jsont_ld *l, struct an_jsont_agui *g, json_t *v, const char *base)
+{
+    int rc = check_headers(l, v, base, "headers");
+    if (!rc)
+        g->headers = jsont_keep(l, v);
+    return rc;
 }
 
 /* What `run` sends must be a RunAgentInput: the members it names have
@@ -355,6 +381,32 @@ static int load_mcp_http(struct jsont_ld *l, struct an_jsont_agui *g, json_t *v,
             return fail(l, sub(p, sizeof p, base, "concurrent"),
                         "must be a whole number of copies (1 to %d)", AN_JSONT_MAX_CONCURRENT);
         g->concurrent = (unsigned)json_integer_value(x);
+    }
+    if ((x = json_object_get(v, "listenMs"))) {
+        if (!json_is_integer(x) || json_integer_value(x) < 1 ||
+            json_integer_value(x) > AN_JSONT_MAX_LISTEN_MS)
+            return fail(l, sub(p, sizeof p, base, "listenMs"),
+                        "must be a whole number of milliseconds (1 to %d)", AN_JSONT_MAX_LISTEN_MS);
+        if (g->concurrent > 1)
+            return fail(l, sub(p, sizeof p, base, "listenMs"),
+                        "a listened stream is one request: not with 'concurrent'");
+        g->listen_ms = (int64_t)json_integer_value(x);
+    }
+    if ((x = json_object_get(v, "during"))) {
+        if (!g->listen_ms)
+            return fail(l, sub(p, sizeof p, base, "during"),
+                        "needs 'listenMs': it is sent while a stream is listened to");
+        if (!json_is_object(x) || !json_is_object(json_object_get(x, "json")))
+            return fail(l, sub(p, sizeof p, base, "during"),
+                        "must be an object with 'json' (the request to send) and optional "
+                        "'headers'");
+        int rc = check_keys(l, x, during_keys, sub(p, sizeof p, base, "during"));
+        if (rc)
+            return rc;
+        json_t *h = json_object_get(x, "headers");
+        if (h && (rc = check_headers(l, h, base, "during.headers")))
+            return rc;
+        g->during = jsont_keep(l, x);
     }
     return AN_OK;
 }

@@ -111,7 +111,7 @@ static json_t *projection(const json_t *pattern, const json_t *o)
     json_t *v;
     json_object_foreach((json_t *)pattern, k, v)
     {
-        if (!strcmp(k, "events") || !strcmp(k, "noEvents"))
+        if (!strcmp(k, "events") || !strcmp(k, "noEvents") || !strcmp(k, "noMessages"))
             continue;
         json_t *a = json_object_get(o, k);
         if (a)
@@ -181,20 +181,42 @@ static void judge_events(const json_t *pats, const json_t *events, struct misses
     }
 }
 
-static void judge_no_events(const json_t *pats, const json_t *events, struct misses *m)
+/* What an event or message is, in a message: its type, or its method (a
+ * response: its id). */
+static char *what_of(const json_t *item, bool message)
 {
+    if (!message)
+        return an_xstrdup(type_of(item));
+    const char *method = an_json_str(item, "method");
+    if (method)
+        return an_xstrdup(method);
+    char *id = an_json_compact(json_object_get(item, "id") ? json_object_get(item, "id")
+                                                            : json_null());
+    char *w = fmt("the answer to id %s", id);
+    free(id);
+    return w;
+}
+
+/* noEvents / noMessages (key): no item may match any of pats. */
+static void judge_none(const json_t *pats, const json_t *items, const char *key,
+                       struct misses *m)
+{
+    bool message = !strcmp(key, "noMessages");
+    const char *noun = message ? "message" : "event";
     for (size_t k = 0; k < json_array_size(pats); k++) {
         const json_t *pat = json_array_get(pats, k);
-        for (size_t i = 0; i < json_array_size(events); i++) {
-            const json_t *ev = json_array_get(events, i);
-            if (!an_jm_match(pat, ev))
+        for (size_t i = 0; i < json_array_size(items); i++) {
+            const json_t *it = json_array_get(items, i);
+            if (!an_jm_match(pat, it))
                 continue;
-            struct miss *x = miss_add(
-                m, "event", fmt("event #%zu (%s) matches noEvents[%zu]", i + 1, type_of(ev), k));
+            char *w = what_of(it, message);
+            struct miss *x =
+                miss_add(m, noun, fmt("%s #%zu (%s) matches %s[%zu]", noun, i + 1, w, key, k));
+            free(w);
             x->expected = an_json_compact(pat);
-            x->closest = an_json_compact(ev);
+            x->closest = an_json_compact(it);
             x->diff = an_xmalloc(sizeof *x->diff);
-            x->diff[0] = fmt("noEvents[%zu]: a forbidden event was sent", k);
+            x->diff[0] = fmt("%s[%zu]: a forbidden %s was sent", key, k, noun);
             x->ndiff = 1;
         }
     }
@@ -206,6 +228,7 @@ static void judge_one(const json_t *pat, const json_t *o, struct misses *m, long
     json_t *rest = json_deep_copy(pat);
     json_object_del(rest, "events");
     json_object_del(rest, "noEvents");
+    json_object_del(rest, "noMessages");
     if (!an_jm_match(rest, o)) {
         char *d = comply_agui_describe(o);
         struct miss *x = miss_add(m, "outcome", fmt("the answer was: %s", d));
@@ -225,7 +248,10 @@ static void judge_one(const json_t *pat, const json_t *o, struct misses *m, long
         judge_events(ev, events, m, matched);
     json_t *no = json_object_get(pat, "noEvents");
     if (no)
-        judge_no_events(no, events, m);
+        judge_none(no, events, "noEvents", m);
+    no = json_object_get(pat, "noMessages");
+    if (no)
+        judge_none(no, json_object_get(o, "messages"), "noMessages", m);
 }
 
 static void flush(struct misses *m, int step, struct an_comply_test *out)

@@ -109,15 +109,21 @@ bool comply_step_new_session(struct eng *e, const struct an_jsont_step *st);
 /* mcpHttp: one request that sees HTTP (comply_mcp_http.c); false ends
  * the test (an unmet expectation, or e->na set by naUnless). */
 bool comply_step_mcp_http(struct eng *e, const struct an_jsont_step *st);
-/* mcpHttp over stdio (comply_mcp_stdio.c): send the step's request js on
- * the pipe and read until its answer: the outcome without `http` (new
- * reference); the step's expectations of HTTP left out of expect and
- * *any_of (replaced). */
 /* One MCP request js POSTed to url with headers, outside any test
  * (comply_mcp_http.c): its outcome, as an mcpHttp step's (new reference). */
 json_t *comply_mcp_http_post(const char *url, const json_t *headers, const json_t *js,
                              int64_t window_ms);
+/* mcpHttp over stdio (comply_mcp_stdio.c): send the step's request js on
+ * the pipe and read until its answer: the outcome without `http` (new
+ * reference); the step's expectations of HTTP left out of expect and
+ * *any_of (replaced). */
 json_t *comply_mcp_stdio_exchange(struct eng *e, const json_t *js, int64_t window_ms);
+/* A step with listenMs over stdio: js sent, every message read for
+ * listen_ms; `during` (or NULL) sent once the first came, its answer
+ * awaited up to window_ms, and the outcome's `during`; then the listen
+ * request cancelled (notifications/cancelled). */
+json_t *comply_mcp_stdio_listen(struct eng *e, const json_t *js, int64_t listen_ms,
+                                const json_t *during, int64_t window_ms);
 void comply_mcp_stdio_unhttp(json_t *expect, json_t **any_of);
 /* A window's length after --timeout-scale (at least 1 ms). */
 int64_t comply_window(const struct eng *e, int64_t ms);

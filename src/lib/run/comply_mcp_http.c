@@ -22,6 +22,12 @@
  *             to the request's id; one for a GET, a DELETE or a
  *             notification is not read past its headers)
  *   body      the start of a body that is not JSON (else null)
+ *   first     the first of the messages, or null
+ * A step with `listenMs` reads its answer's stream for that long, whatever
+ * comes (a subscription: the stream is not expected to end), and its
+ * window ending is no timeout; with `during`, that request is sent on its
+ * own connection once the stream's first message came, and its outcome
+ * (as above) is the outcome's `during` (null when it was never sent).
  */
 #include "run/comply_int.h"
 
@@ -42,8 +48,14 @@
 #define BODY_SHOWN 2000
 #define HEADERS_MAX 64
 
+struct hreq;
+
 struct hx {
     const struct an_http_resp *resp;
+    const struct hreq *during; /* sent once the first message came, or NULL */
+    pthread_t during_th;
+    bool during_started;
+    json_t *during_out; /* its outcome, once joined */
     const json_t *rid; /* the request's id, or NULL: read no stream */
     json_t *headers;   /* lower-case name -> value */
     json_t *messages;
@@ -90,6 +102,16 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *ud)
     return n;
 }
 
+static json_t *exchange(const struct hreq *rq);
+
+static void *during_thread(void *arg)
+{
+    struct hx *x = arg;
+    x->during_out = exchange(x->during);
+    an_http_thread_cleanup();
+    return NULL;
+}
+
 static void add_message(struct hx *x, const char *p, size_t n)
 {
     json_t *m = an_json_parse(p, n, NULL, 0);
@@ -99,6 +121,8 @@ static void add_message(struct hx *x, const char *p, size_t n)
         !json_object_get(m, "method"))
         x->done = true;
     json_array_append_new(x->messages, m);
+    if (x->during && !x->during_started && json_array_size(x->messages) == 1)
+        x->during_started = !pthread_create(&x->during_th, NULL, during_thread, x);
 }
 
 static int on_event(void *ud, const struct an_sse_event *ev)
@@ -160,6 +184,10 @@ static json_t *outcome(struct hx *x, int rc, const struct an_err *err, long stat
                         json_pack("{s:I,s:s,s:O}", "status", (json_int_t)status, "contentType",
                                   x->resp->content_type, "headers", x->headers));
     json_object_set(o, "messages", x->messages);
+    json_t *first = json_array_get(x->messages, 0);
+    json_object_set(o, "first", first ? first : json_null());
+    if (x->during)
+        json_object_set(o, "during", x->during_out ? x->during_out : json_null());
     return o;
 }
 
@@ -167,17 +195,22 @@ struct hreq {
     const char *url, *method, *accept, *body;
     const json_t *headers, *rid;
     int64_t window_ms;
+    int64_t listen_ms;         /* read the stream this long, whatever comes; 0: not */
+    const struct hreq *during; /* listen_ms: sent once the first message came */
 };
 
 static json_t *exchange(const struct hreq *rq)
 {
-    struct hx x = {.rid = rq->rid, .headers = json_object(), .messages = json_array()};
+    struct hx x = {.rid = rq->rid,
+                   .during = rq->during,
+                   .headers = json_object(),
+                   .messages = json_array()};
     an_sse_init(&x.sse, MAX_ANSWER, on_event, &x);
     an_buf_init(&x.body, MAX_ANSWER);
     struct an_http_req req;
     struct an_kv *kv = an_comply_http_req(&req, rq->url, rq->method, rq->headers, rq->body);
     req.accept = rq->accept;
-    req.timeout_ms = rq->window_ms;
+    req.timeout_ms = rq->listen_ms ? rq->listen_ms : rq->window_ms;
     req.max_body = MAX_ANSWER;
     req.every_body = true;
     req.on_data = on_data;
@@ -197,10 +230,13 @@ static json_t *exchange(const struct hreq *rq)
         CURLcode cc = curl_easy_perform(xf.easy);
         rc = an_http_xfer_done(&xf, cc, &err);
         if (cc == CURLE_OPERATION_TIMEDOUT)
-            rc = AN_ETIMEOUT;
+            rc = rq->listen_ms && resp.status ? 0 : AN_ETIMEOUT; /* listened to the end */
         an_http_xfer_release(&xf);
     }
+    if (x.during_started)
+        pthread_join(x.during_th, NULL);
     json_t *o = outcome(&x, rc, &err, resp.status);
+    json_decref(x.during_out);
     free(kv);
     an_sse_release(&x.sse);
     an_buf_release(&x.body);
@@ -285,6 +321,9 @@ struct copy {
     json_t *headers, *js, *expect, *any_of, *o;
     char *accept, *body;
     struct hreq rq;
+    json_t *during_headers, *during_js; /* `during`, resolved */
+    char *during_body;
+    struct hreq during;
 };
 
 static void copy_release(struct copy *c)
@@ -296,6 +335,9 @@ static void copy_release(struct copy *c)
     json_decref(c->o);
     free(c->accept);
     free(c->body);
+    json_decref(c->during_headers);
+    json_decref(c->during_js);
+    free(c->during_body);
 }
 
 /* Copy k's request and expectation, resolved with ${copy} = k. */
@@ -313,6 +355,16 @@ static int resolve_copy(struct eng *e, const struct an_jsont_agui *g, unsigned k
         (rc = an_jsont_resolve(g->expect, &e->vars, true, &c->expect, err)) ||
         (g->any_of && (rc = an_jsont_resolve(g->any_of, &e->vars, true, &c->any_of, err))))
         return rc;
+    if (g->during) {
+        const json_t *dh = json_object_get(g->during, "headers");
+        if ((rc = an_jsont_resolve(json_object_get(g->during, "json"), &e->vars, false,
+                                   &c->during_js, err)) ||
+            (dh && (rc = an_jsont_resolve(dh, &e->vars, false, &c->during_headers, err))))
+            return rc;
+        if (!c->during_headers)
+            c->during_headers = json_object();
+        c->during_body = an_json_compact(c->during_js);
+    }
     if (!c->headers)
         c->headers = json_object();
     if (c->js && !c->body)
@@ -340,7 +392,20 @@ static void prepare(struct eng *e, const struct an_jsont_step *st, struct copy *
                       .body = c->body ? c->body : "",
                       .headers = c->headers,
                       .rid = json_object_get(c->js, "method") ? json_object_get(c->js, "id") : NULL,
-                      .window_ms = comply_window(e, st->ms)};
+                      .window_ms = comply_window(e, st->ms),
+                      .listen_ms = g->listen_ms ? comply_window(e, g->listen_ms) : 0};
+    if (g->during) { /* on its own connection, with the test's session */
+        if (!g->no_session && e->http_sid && !has_header(c->during_headers, "Mcp-Session-Id"))
+            json_object_set_new(c->during_headers, "Mcp-Session-Id", json_string(e->http_sid));
+        c->during = (struct hreq){.url = e->http_url,
+                                  .method = "POST",
+                                  .accept = "application/json, text/event-stream",
+                                  .body = c->during_body,
+                                  .headers = c->during_headers,
+                                  .rid = json_object_get(c->during_js, "id"),
+                                  .window_ms = comply_window(e, st->ms)};
+        c->rq.during = &c->during;
+    }
     if (e->o->verbose) { /* -v: the request and what came back */
         char *h = an_json_compact(c->headers);
         struct an_buf v = AN_BUF_INIT;
@@ -378,7 +443,13 @@ static void exchange_all(struct eng *e, const struct an_jsont_step *st, struct c
     if (!e->http_url) { /* over stdio: the request on the pipe, no HTTP to judge */
         for (unsigned k = 0; k < n; k++) {
             comply_mcp_stdio_unhttp(cs[k].expect, &cs[k].any_of);
-            cs[k].o = comply_mcp_stdio_exchange(e, cs[k].js, comply_window(e, st->ms));
+            const struct an_jsont_agui *g = st->agui;
+            cs[k].o = g->listen_ms ? comply_mcp_stdio_listen(e, cs[k].js,
+                                                             comply_window(e, g->listen_ms),
+                                                             cs[k].during_js,
+                                                             comply_window(e, st->ms))
+                                   : comply_mcp_stdio_exchange(e, cs[k].js,
+                                                               comply_window(e, st->ms));
         }
         return;
     }

@@ -74,19 +74,92 @@ json_t *comply_mcp_stdio_exchange(struct eng *e, const json_t *js, int64_t windo
         json_array_append(msgs, e->obs[i].msg);
         e->obs[i].taken = true;
     }
-    json_t *o = json_pack("{s:s,s:o,s:o,s:n}", "status", st, "error",
-                          why ? json_string(why) : json_null(), "messages", msgs, "body");
+    json_t *first = json_array_get(msgs, 0);
+    json_t *o = json_pack("{s:s,s:o,s:o,s:n,s:O}", "status", st, "error",
+                          why ? json_string(why) : json_null(), "messages", msgs, "body", "first",
+                          first ? first : json_null());
     free(why);
     return o;
 }
 
-/* An alternative that expects of HTTP only: no messages, no body (its
- * status is the loader's default, completed: left alone it would accept
- * any answer). */
+json_t *comply_mcp_stdio_listen(struct eng *e, const json_t *js, int64_t listen_ms,
+                                const json_t *during, int64_t window_ms)
+{
+    struct an_err err = AN_ERR_INIT;
+    size_t from = e->nobs;
+    const json_t *did = during ? json_object_get(during, "id") : NULL;
+    const char *st = "completed", *dst = NULL;
+    char *why = NULL;
+    if (!json_is_object(js) || an_rpc_send(an_acp_rpc(e->c), js, &err)) {
+        st = "transport_error";
+        why = an_xstrdup(!json_is_object(js) ? "over stdio an mcpHttp step sends its `json`"
+                         : e->closed         ? e->close_reason
+                                             : err.msg);
+    } else {
+        int64_t now = an_clock_mono_ms(), end = now + listen_ms, dend = 0;
+        bool sent = false;
+        size_t seen = from;
+        for (;;) {
+            now = an_clock_mono_ms();
+            if (during && !sent && e->nobs > from) { /* the stream's first message came */
+                sent = true;
+                dst = an_rpc_send(an_acp_rpc(e->c), during, &err) ? "transport_error" : NULL;
+                dend = now + window_ms;
+            }
+            bool dwait = sent && did && !dst && !answered(e, &seen, did);
+            if (e->closed || (now >= end && (!dwait || now >= dend)))
+                break;
+            int64_t left = (now < end ? end : dend) - now;
+            comply_pump(e, left > 0 ? left : 1);
+        }
+        if (sent && !dst)
+            dst = answered(e, &seen, did) || !did ? "completed" : "timeout";
+        json_t *cancel = json_pack("{s:s,s:s,s:{s:O}}", "jsonrpc", "2.0", "method",
+                                   "notifications/cancelled", "params", "requestId",
+                                   json_object_get(js, "id"));
+        an_rpc_send(an_acp_rpc(e->c), cancel, &err); /* the listen ends; a closed pipe is said below */
+        json_decref(cancel);
+        if (e->closed) {
+            st = "transport_error";
+            why = an_xstrdup(e->close_reason);
+        }
+    }
+    json_t *msgs = json_array(), *dmsgs = json_array();
+    for (size_t i = from; i < e->nobs; i++) {
+        const json_t *m = e->obs[i].msg;
+        bool theirs = did && json_equal(json_object_get(m, "id"), (json_t *)did) &&
+                      !json_object_get(m, "method");
+        json_array_append(theirs ? dmsgs : msgs, (json_t *)m);
+        e->obs[i].taken = true;
+    }
+    json_t *first = json_array_get(msgs, 0);
+    json_t *o = json_pack("{s:s,s:o,s:O,s:n,s:O}", "status", st, "error",
+                          why ? json_string(why) : json_null(), "messages", msgs, "body", "first",
+                          first ? first : json_null());
+    if (during)
+        json_object_set_new(o, "during",
+                            dst ? json_pack("{s:s,s:n,s:O,s:n}", "status", dst, "error",
+                                            "messages", dmsgs, "body")
+                                : json_null());
+    json_decref(msgs);
+    json_decref(dmsgs);
+    free(why);
+    return o;
+}
+
+/* An alternative that expects of HTTP only: nothing but `http` and its
+ * status (the loader's default, completed: left alone it would accept any
+ * answer). */
 static bool http_only(const json_t *alt)
 {
-    return json_object_get(alt, "http") && !json_object_get(alt, "messages") &&
-           !json_object_get(alt, "body");
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)alt, k, v)
+    {
+        if (strcmp(k, "http") && strcmp(k, "status"))
+            return false;
+    }
+    return json_object_get(alt, "http") != NULL;
 }
 
 void comply_mcp_stdio_unhttp(json_t *expect, json_t **any_of)
