@@ -23,7 +23,7 @@ check "10 passed, 2 failed, 0 errors (12 tests)"   # examples/http, baseline
 check "5 passed, 3 failed, 4 errors (12 tests)"    # examples/http, new
 check "turn 1: network_error (socket_hang_up)"
 check "PASS  the basket total comes from the tool server"   # examples/tools
-check "Tool coverage: shop 2/26 tools (8%), 2 calls (1 mocked)"
+check "Tool coverage: shop 2/31 tools (6%), 2 calls (1 mocked)"
 for f in junit.xml results.json failing-junit.xml openai.md tools.md tools.json http-baseline.json http-new.json \
          http-baseline/run.json http-new/run.json compare/compare-report.json compare/report.html \
          compare/artifacts/manifest.json; do

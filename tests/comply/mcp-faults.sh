@@ -81,6 +81,15 @@ declare -A MODERN_FAULTS=(
     [missing-input-error]=optional.modern.mrtr.missing-input
     [extra-input-refused]=optional.modern.mrtr.extra-input
     [input-unvalidated]=optional.modern.mrtr.validate-input
+    [capability-unchecked]=required.modern.missing-capability
+    [listen-no-ack]=required.modern.subscriptions.ack
+    [listen-untagged]=required.modern.subscriptions.tagged
+    [listen-unfiltered]=required.modern.subscriptions.filter
+    [list-changed-silent]=optional.modern.subscriptions.tools-list-changed
+    [log-without-level]=required.modern.logging.no-level
+    [discover-caps-missing]=required.modern.discover.tools-declared
+    [request-on-stream]=required.modern.no-requests-on-stream
+    [error-id-null]=required.modern.error-id
 )
 
 # the mock's --help lists exactly these faults

@@ -48,7 +48,7 @@ same "stdio: no answer to the notification" 17 "$(jq -s 'map(select(.id != null)
 same "stdio: ping" '{}' "$(answer 2 .result)"
 same "stdio: tools/list page one" '{"names":["echo","ask","rpc_error"],"nextCursor":"page2"}' \
     "$(answer 3 '.result | {names: [.tools[].name], nextCursor}')"
-same "stdio: tools/list page two, the last (the kit's fixtures after the mock's tools)" '{"n":23,"last":"test_elicitation_sep1330_enums","nextCursor":null}' \
+same "stdio: tools/list page two, the last (the kit's fixtures, then its 2026-07-28 diagnostic tools, after the mock's tools)" '{"n":28,"last":"test_streaming_elicitation","nextCursor":null}' \
     "$(answer 4 '.result | {n: (.tools | length), last: .tools[-1].name, nextCursor}')"
 same "stdio: resources/list" '"mock://greeting"' "$(answer 5 '.result.resources[0].uri')"
 same "stdio: resources/read" '"hello from ananke-mock"' "$(answer 6 '.result.contents[0].text')"
@@ -144,7 +144,7 @@ same "flags: an unknown tool for --fault" "2 ananke-mock mcp: unknown tool or fa
     "$? $(head -n1 "$TMP/err")"
 "$MOCK" mcp --port x </dev/null >/dev/null 2>"$TMP/err"
 same "flags: a bad port" "2 ananke-mock mcp: --port needs a number, not 'x'" "$? $(head -n1 "$TMP/err")"
-same "help: lists every tool" 26 "$("$MOCK" mcp --help | sed -n '/^tools/,/^$/p' | grep -c '^  [a-z_]')"
+same "help: lists every tool" 31 "$("$MOCK" mcp --help | sed -n '/^tools/,/^$/p' | grep -c '^  [a-z_]')"
 
 # ---- Streamable HTTP ---------------------------------------------------------------------------
 post() { # post BODY [CURL ARGS...]: the body on stdout, headers in $TMP/hdr

@@ -30,6 +30,17 @@ static const char *const RUN =
     "{\"id\":\"m1\",\"role\":\"assistant\",\"content\":\"Hi\"}],"
     "\"state\":{\"n\":2},\"warnings\":[],\"body\":null}";
 
+/* An MCP stream listened to: an acknowledgement, a change without a
+ * subscription id, the listen's result. */
+static const char *const LISTENED =
+    "{\"status\":\"completed\",\"error\":null,\"body\":null,"
+    "\"http\":{\"status\":200,\"contentType\":\"text/event-stream\"},"
+    "\"messages\":[{\"method\":\"notifications/subscriptions/acknowledged\","
+    "\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":\"s1\"}}},"
+    "{\"method\":\"notifications/tools/list_changed\",\"params\":{}},"
+    "{\"id\":7,\"result\":{}}],"
+    "\"first\":{\"method\":\"notifications/subscriptions/acknowledged\"}}";
+
 /* Refused: HTTP 422, no event. */
 static const char *const REFUSED =
     "{\"status\":\"http_error\",\"rule\":null,\"error\":\"HTTP 422: {\\\"error\\\":\\\"bad\\\"}\","
@@ -103,6 +114,23 @@ static void test_judge(void **state)
         /* 10: the base pattern must hold as well as one alternative */
         {REFUSED, "{\"runId\":\"^r9$\"}", "[{\"status\":\"^http_error$\"}]", false, 1,
          "the answer was", "runId: expected /^r9$/, got \"r2\""},
+        /* 11: noMessages: a forbidden message, named by its method */
+        {LISTENED, "{\"first\":{\"method\":\"acknowledged$\"},"
+                   "\"noMessages\":[{\"method\":\"^notifications/prompts/\"},"
+                   "{\"method\":\"^notifications/tools/list_changed$\"}]}",
+         NULL, false, 1, "message #2 (notifications/tools/list_changed) matches noMessages[1]",
+         "noMessages[1]: a forbidden message was sent"},
+        /* 12: a string entry is searched in each message's compact JSON: what a
+         * message lacks (here a subscription id); an answer is named by its id */
+        {LISTENED,
+         "{\"noMessages\":[\"^(?=.*\\\"method\\\":\\\"notifications/)"
+         "(?!.*subscriptionId)\",\"^\\\\{\\\"id\\\":7\"]}",
+         NULL, false, 2, "message #2 (notifications/tools/list_changed) matches noMessages[0]",
+         NULL},
+        /* 13: none forbidden came: met, the other patterns too */
+        {LISTENED, "{\"noMessages\":[{\"method\":\"^notifications/message$\"}],"
+                   "\"messages\":[{\"id\":7}]}",
+         NULL, true, 0, NULL, NULL},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         json_t *o = J(rows[i].outcome), *ex = J(rows[i].expect);

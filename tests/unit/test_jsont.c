@@ -404,6 +404,22 @@ static void test_mcp_http(void **state)
     t = load_ok(copies);
     assert_int_equal(t->steps[0].agui->concurrent, 16);
     an_jsont_free(t);
+    /* a listened stream, a request sent while it is open, what it may not carry */
+    static const char listen[] =
+        HEAD "\"steps\":[{\"mcpHttp\":{\"listenMs\":800,\"json\":{\"id\":\"l\"},"
+             "\"during\":{\"json\":{\"id\":\"t-${copy}\"},\"headers\":{\"Mcp-Name\":\"x\"}},"
+             "\"expect\":{\"first\":{\"method\":\"ack\"},\"during\":{\"messages\":[]},"
+             "\"noMessages\":[{\"method\":\"^x$\"},\"^(?!.*id)\"]}}}]}";
+    t = load_ok(listen);
+    assert_int_equal(t->steps[0].agui->listen_ms, 800);
+    assert_string_equal(an_json_str(json_object_get(t->steps[0].agui->during, "headers"), "Mcp-Name"),
+                        "x");
+    assert_int_equal(json_array_size(json_object_get(t->steps[0].agui->expect, "noMessages")), 2);
+    an_jsont_free(t);
+    t = load_ok(copies);
+    assert_int_equal(t->steps[0].agui->listen_ms, 0);
+    assert_null(t->steps[0].agui->during);
+    an_jsont_free(t);
     static const char both[] = HEAD "\"transports\":[\"http\",\"stdio\"],"
                                     "\"steps\":[{\"mcpHttp\":{\"json\":{\"id\":1}}}]}";
     t = load_ok(both);
@@ -435,6 +451,37 @@ static void test_mcp_http(void **state)
          "'transports' lists \"stdio\" and \"http\" (MCP), not 'sse'"},
         {HEAD "\"transports\":\"stdio\",\"steps\":[{\"mcpHttp\":{\"json\":{}}}]}",
          "transports"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"listenMs\":0}}]}",
+         "steps[0].mcpHttp.listenMs: must be a whole number of milliseconds (1 to 60000)"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"listenMs\":60001}}]}",
+         "steps[0].mcpHttp.listenMs: must be a whole number of milliseconds (1 to 60000)"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"listenMs\":\"800\"}}]}",
+         "steps[0].mcpHttp.listenMs: must be a whole number of milliseconds (1 to 60000)"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"listenMs\":800,\"concurrent\":2}}]}",
+         "steps[0].mcpHttp.listenMs: a listened stream is one request: not with 'concurrent'"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"during\":{\"json\":{}}}}]}",
+         "steps[0].mcpHttp.during: needs 'listenMs'"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"listenMs\":9,\"during\":[]}}]}",
+         "steps[0].mcpHttp.during: must be an object with 'json'"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"listenMs\":9,\"during\":{\"body\":\"x\"}}}]}",
+         "steps[0].mcpHttp.during: must be an object with 'json'"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"listenMs\":9,"
+              "\"during\":{\"json\":{},\"ms\":1}}}]}",
+         "steps[0].mcpHttp.during.ms: unknown key 'ms'"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"listenMs\":9,"
+              "\"during\":{\"json\":{},\"headers\":{\"a:b\":\"x\"}}}}]}",
+         "steps[0].mcpHttp.during.headers.a:b: a header needs a name without ':'"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"listenMs\":9,"
+              "\"during\":{\"json\":{},\"headers\":[]}}}]}",
+         "steps[0].mcpHttp.during.headers: must be an object of strings"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"expect\":{\"noMessages\":{}}}}]}",
+         "steps[0].mcpHttp.expect.noMessages: must be an array of message patterns"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"expect\":{\"noMessages\":[1]}}}]}",
+         "steps[0].mcpHttp.expect.noMessages[0]: must be an object (a partial message) or a string"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"expect\":{\"noMessages\":[\"(\"]}}}]}",
+         "noMessages"},
+        {HEAD "\"steps\":[{\"mcpHttp\":{\"json\":{},\"expect\":{\"frist\":{}}}}]}",
+         "unknown key 'frist' (did you mean 'first'?)"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         struct an_err err = AN_ERR_INIT;
