@@ -2,7 +2,9 @@
 # Verdicts that cannot lie (docs/comply.md "Verdicts"), against
 # `ananke-mock acp`:
 #  1. a reply that arrived with the wrong content is said as such, on the
-#     progress line too ("missing field 'error'"), never "not observed";
+#     progress line too ("missing field 'error'"), never "not observed"; so
+#     is a request of the server's (`ananke-mock mcp`: "sampling/createMessage
+#     came, not as expected: missing field 'params.maxTokens'");
 #  2. the cancel test against an agent that answers before session/cancel
 #     leaves is NA with the reason, not a FAIL; one that answers after the
 #     cancel without honouring it still FAILs.
@@ -31,6 +33,15 @@ jq -e '.agents[0].tests[0].unmet[0].message | startswith("missing field '"'"'err
     ok "wrong reply: the json unmet message too" || bad "wrong reply: $(jq -c '.agents[0].tests[0].unmet[0]' "$TMP/w.json")"
 grep -q 'not observed' "$TMP/w.md" "$TMP/w.err" && bad "wrong reply: 'not observed' is still said" ||
     ok "wrong reply: never 'not observed'"
+# a request of the server's that came with the wrong content (sampling/createMessage
+# without maxTokens): said as such too, by its method and first difference
+"$ANANKE" comply --protocol mcp --spec 2025-11-25 --timeout-scale 0.2 -t optional.tools.call.sampling \
+    --agent mock="$MOCK mcp --fault sampling-no-max-tokens" -r json:"$TMP/s.json" >"$TMP/s.md" 2>"$TMP/s.err"
+grep -q "^comply: mock optional.tools.call.sampling FAIL (.*): sampling/createMessage came, not as expected: missing field 'params.maxTokens'$" "$TMP/s.err" &&
+    ok "wrong request: the progress line names its method and what differs" ||
+    bad "wrong request: progress: $(grep tools.call.sampling "$TMP/s.err")"
+grep -q 'not observed' "$TMP/s.md" "$TMP/s.err" "$TMP/s.json" && bad "wrong request: 'not observed' is still said" ||
+    ok "wrong request: never 'not observed'"
 # a reply that never came is still "not observed"
 "$ANANKE" comply --timeout-scale 0.2 -t required.prompt.cancel \
     --agent mock="$MOCK acp --fault exit-mid-turn" >/dev/null 2>"$TMP/x.err"

@@ -121,6 +121,19 @@ static bool same_reply(const json_t *pat, const json_t *msg)
     return same;
 }
 
+/* A request or notification of the method the pattern names: it came,
+ * with other content. */
+static bool same_method(const json_t *pat, const json_t *msg)
+{
+    json_t *p = json_object_get(pat, "method");
+    if (!p || !json_is_string(json_object_get(msg, "method")))
+        return false;
+    json_t *only = json_pack("{s:O}", "method", p);
+    bool same = an_jm_match(only, msg);
+    json_decref(only);
+    return same;
+}
+
 static void report_unmet(struct eng *e, const struct an_jsont_step *st, json_t **pats,
                          const long *assign, const size_t *cand, size_t ncand, int64_t waited)
 {
@@ -172,9 +185,14 @@ static void report_unmet(struct eng *e, const struct an_jsont_step *st, json_t *
             free(exp);
             continue;
         }
+        bool asked = msg && ndiff && x->kind != AN_JSONT_RESPONSE && same_method(pats[m], msg);
         if (reply)
             /* it did come, with other content: say what differs */
             snprintf(why, sizeof why, "%s%s", diff[0],
+                     ndiff > 1 ? " (and more differences below)" : "");
+        else if (asked) /* a request or notification of that method came, not as expected */
+            snprintf(why, sizeof why, "%.200s came, not as expected: %s%s",
+                     an_json_str(msg, "method"), diff[0],
                      ndiff > 1 ? " (and more differences below)" : "");
         else if (e->closed)
             snprintf(why, sizeof why, "not observed before the agent closed (%s)", e->close_reason);
