@@ -37,6 +37,12 @@ struct an_started;
 int an_start_up(struct an_started **out, const struct an_target_start *s, const char *dir,
                 struct an_err *err);
 
+/* After the run: 0 while the started process runs (or ended with status 0,
+ * a launcher whose server lives on); AN_EIO when it ended otherwise (a
+ * crash, or a server that could not bind its port while something else
+ * answered the ready check), naming how and its log. NULL-safe. */
+int an_start_check(struct an_started *st, struct an_err *err);
+
 /* SIGTERM the group, SIGKILL what is left after a grace, reap, free.
  * NULL-safe. */
 void an_start_down(struct an_started *st);

@@ -386,6 +386,18 @@ static int start_agent(struct run_args *a, struct an_suite *suite, struct an_sta
     return AN_EXIT_FAIL;
 }
 
+/* The agent target.start started ended during the run (not with status 0):
+ * said, and the run fails, whatever its tests said. */
+static bool agent_died(struct an_started *started)
+{
+    struct an_err err = AN_ERR_INIT;
+    if (!an_start_check(started, &err))
+        return false;
+    char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
+    fprintf(stderr, "ananke: %s\n", an_err_format(&err, buf, sizeof buf));
+    return true;
+}
+
 /* The recording's second half: every test, then "complete". */
 static int record_finish(struct an_recorder *rec, const struct an_run_result *result,
                          const char *dir)
@@ -571,6 +583,8 @@ int run_once(struct run_args *a, int argc, char **argv, struct run_pass *p)
     clear_progress(&ctx);
     result.tool_coverage = an_tools_coverage(tools, suite, &result);
     rc = finish(a, suite, &result, &ctx, rec);
+    if (agent_died(started) && rc == AN_EXIT_OK)
+        rc = AN_EXIT_FAIL;
     an_otlp_flush(ctx.otlp); /* a failed export warns; the exit code stays */
     if (p && p->ran)
         report_ran(a, suite, &result, p);

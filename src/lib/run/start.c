@@ -30,6 +30,10 @@
 
 struct an_started {
     struct an_child child;
+    struct an_loc loc;         /* target.start's, for the errors after the start */
+    char prog[256];            /* cmd[0], as the errors name it */
+    char ready[512];           /* "ready.url http://...", as ready_what() says it */
+    char shown_log[PATH_MAX + 32];
 };
 
 struct waiter {
@@ -377,6 +381,10 @@ int an_start_up(struct an_started **out, const struct an_target_start *s, const 
     }
     if ((rc = wait_ready(&w, &st->child, shown, argv[0], err)))
         goto done;
+    st->loc = s->loc;
+    snprintf(st->prog, sizeof st->prog, "%s", argv[0]);
+    ready_what(&w, st->ready, sizeof st->ready);
+    snprintf(st->shown_log, sizeof st->shown_log, "%s", shown);
     *out = st;
     st = NULL;
 done:
@@ -390,6 +398,19 @@ done:
     free_strv(env);
     free(url);
     return rc;
+}
+
+int an_start_check(struct an_started *st, struct an_err *err)
+{
+    char how[96];
+    if (!st || !an_child_reap(&st->child, true) || st->child.exit_code == 0)
+        return 0; /* running, or a launcher that started the server and left (status 0) */
+    return an_fail(err, AN_EIO, &st->loc,
+                   "target.start: '%s' %s during the run: what answered its %s was something "
+                   "else (another server took its port?), so the results are not its; its output "
+                   "is in %s",
+                   st->prog, an_child_status_str(&st->child, how, sizeof how), st->ready,
+                   st->shown_log);
 }
 
 void an_start_down(struct an_started *st)

@@ -45,4 +45,23 @@ rc=0; "$ANANKE" run > "$OUT/missing.out" 2>&1 || rc=$?
 cat "$OUT/missing.out"
 [ "$rc" -eq 1 ] && grep -qF "target.start: cannot run '$proj/no-such-server'" "$OUT/missing.out"
 nothing_left
+# the started command ends (status 3) during the run while something else
+# answers its port (here a server it left behind, as when another server
+# took the port it could not bind): the tests pass, yet the run fails and
+# says why
+printf 'default:\n  steps:\n    - delay_ms: 800\n    - text: "hello from the started agent"\n' > "$proj/died.mock.yaml"
+config "$port" "    cmd: [sh, -c, \"'$MOCK' agui --scenario '$proj/died.mock.yaml' --port $port & sleep 0.3; exit 3\"]
+    ready: {url: \"http://127.0.0.1:$port/agent\"}"
+rc=0; "$ANANKE" run > "$OUT/died.out" 2>&1 || rc=$?
+cat "$OUT/died.out"
+[ "$rc" -eq 1 ] && grep -q '^PASS  hello' "$OUT/died.out"
+grep -qF "target.start: 'sh' exited with status 3 during the run: what answered its ready.url http://127.0.0.1:$port/agent was something else (another server took its port?), so the results are not its; its output is in .ananke/start.log" "$OUT/died.out"
+nothing_left
+# ... but one that ends with status 0 is a launcher whose server lives on: fine
+config "$port" "    cmd: [sh, -c, \"'$MOCK' agui --scenario '$proj/died.mock.yaml' --port $port & sleep 0.3; exit 0\"]
+    ready: {url: \"http://127.0.0.1:$port/agent\"}"
+rc=0; "$ANANKE" run > "$OUT/launcher.out" 2>&1 || rc=$?
+cat "$OUT/launcher.out"
+[ "$rc" -eq 0 ] && grep -q '^PASS  hello' "$OUT/launcher.out" && ! grep -q 'during the run' "$OUT/launcher.out"
+nothing_left
 echo "start-fail: ok"
