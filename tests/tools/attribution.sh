@@ -15,6 +15,8 @@
 # Called by tests/tools/run.sh (which sets ANANKE_BUILD); runs alone too.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=port.sh
+. "$here/port.sh"
 root=$(cd "$here/../.." && pwd)
 build=${ANANKE_BUILD:-build}
 case $build in /*) ;; *) build="$root/$build" ;; esac
@@ -32,7 +34,7 @@ check() { # NAME: the last command's verdict
 }
 run() { # CASE WANT_EXIT ARGS...
   local c=$1 want=$2; shift 2
-  AGENT_PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+  AGENT_PORT=$(free_port)
   export AGENT_PORT
   (cd "$here/attribution/$c" && timeout 120 "$build/ananke" run -r "json:$tmp/results.json" \
     -r "junit:$tmp/junit.xml" "$@") >"$tmp/out" 2>&1

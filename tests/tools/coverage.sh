@@ -8,6 +8,8 @@
 # Usage: tests/tools/coverage.sh   (ANANKE_BUILD: the build dir; run.sh calls it)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=port.sh
+. "$here/port.sh"
 root=$(cd "$here/../.." && pwd)
 build=${ANANKE_BUILD:-build}
 case $build in /*) ;; *) build="$root/$build" ;; esac
@@ -23,7 +25,7 @@ rm -rf "$out" && mkdir -p "$out"
 fails=0
 bad() { echo "FAIL coverage: $*"; fails=$((fails + 1)); }
 ok() { echo "ok   coverage: $*"; }
-port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
+port() { free_port; }
 # run NAME WANT ARGS...: ananke run in the case dir, output in $out/NAME.out
 run() {
   local name=$1 want=$2; shift 2

@@ -12,6 +12,8 @@
 # ANANKE_BUILD); runs alone too: bash tests/tools/replay.sh
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=port.sh
+. "$here/port.sh"
 root=$(cd "$here/../.." && pwd)
 build=${ANANKE_BUILD:-build}
 case $build in /*) ;; *) build="$root/$build" ;; esac
@@ -32,7 +34,7 @@ check() { # NAME: the last command's verdict
 # run UPSTREAM_JS WANT_EXIT ARGS...: ananke run in the case directory
 run() {
   local js=$1 want=$2; shift 2
-  AGENT_PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+  AGENT_PORT=$(free_port)
   export AGENT_PORT
   (cd "$dir" && MCP_EVERYTHING="$js" timeout 120 "$build/ananke" run -r "json:$tmp/results.json" "$@") \
     >"$tmp/out" 2>&1

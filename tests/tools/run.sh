@@ -9,6 +9,8 @@
 # Usage: tests/tools/run.sh [CASE...]   (ANANKE_BUILD: the build dir)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=port.sh
+. "$here/port.sh"
 root=$(cd "$here/../.." && pwd)
 build=${ANANKE_BUILD:-build}
 case $build in /*) ;; *) build="$root/$build" ;; esac
@@ -45,7 +47,7 @@ for c in "${cases[@]}"; do
   dir="$here/cases/$c"
   export OUT="$dir/out"
   rm -rf "$OUT" && mkdir -p "$OUT"
-  AGENT_PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+  AGENT_PORT=$(free_port)
   export AGENT_PORT CASE_DIR="$dir"
   want=0
   [ -f "$dir/exit" ] && want=$(cat "$dir/exit")
