@@ -41,6 +41,20 @@ jq -e '.agents[0].tests[] | select(.id == "required.ping") | .na_reason
     == "a test of MCP 2025-06-18 and 2025-11-25 (this run judges revision 2026-07-28)"' "$TMP/modern.json" >/dev/null &&
     ok "2026-07-28: a 2025-11-25 test is NA, its revisions said" || bad "2026-07-28: required.ping's NA reason"
 
+# a listened stream with -v: the listen request, the one sent during it, and
+# the outcome holding the stream's messages and `during`'s answer
+spawn_server "$TMP/listen.port" 0.1 "$TMP/listen.out" "$TMP/listen.srv" "$MOCK" mcp --http --port-file "$TMP/listen.port"
+modern_pid=$spawned_pid
+"$ANANKE" comply --protocol mcp -v -t required.modern.subscriptions.filter \
+    --agent "l=http://127.0.0.1:$(tr -d '[:space:]' <"$TMP/listen.port")/mcp" >"$TMP/listen.md" 2>"$TMP/listen.err"
+rc=$?
+stop_pids "$modern_pid"
+[ "$rc" -eq 0 ] && grep -q '\[OUT\] POST .*"method":"subscriptions/listen"' "$TMP/listen.err" &&
+    grep -q '\[OUT\] (during) POST .*"name":"test_trigger_tool_change"' "$TMP/listen.err" &&
+    grep -q '\[IN \] .*"first":{.*"notifications/subscriptions/acknowledged".*"during":{' "$TMP/listen.err" &&
+    ok "listenMs with -v: the listen request, the one sent during it, the stream's outcome with during's" ||
+    bad "listenMs -v: exit $rc; $(grep -c OUT "$TMP/listen.err") requests shown"
+
 # origin-ignored (a fault of mcp-faults.sh's HTTP_FAULTS) fails the Origin test of this revision too
 spawn_server "$TMP/modern-origin.port" 0.1 "$TMP/modern-origin.out" "$TMP/modern-origin.srv" \
     "$MOCK" mcp --http --fault origin-ignored --port-file "$TMP/modern-origin.port"

@@ -372,6 +372,17 @@ static int resolve_copy(struct eng *e, const struct an_jsont_agui *g, unsigned k
     return 0;
 }
 
+/* -v: one request as sent, `tag` before it. */
+static void vrequest(struct eng *e, const char *verb, const struct hreq *rq, const char *tag)
+{
+    char *h = an_json_compact(rq->headers);
+    struct an_buf v = AN_BUF_INIT;
+    an_buf_printf(&v, "%s%s %s %s %s", tag, verb, rq->url, h, rq->body ? rq->body : "");
+    comply_vframe(e, true, v.data, v.len);
+    an_buf_release(&v);
+    free(h);
+}
+
 /* Copy c's HTTP request: the test's session added (an initialize starts a
  * new one: it carries none). */
 static void prepare(struct eng *e, const struct an_jsont_step *st, struct copy *c)
@@ -406,13 +417,10 @@ static void prepare(struct eng *e, const struct an_jsont_step *st, struct copy *
                                   .window_ms = comply_window(e, st->ms)};
         c->rq.during = &c->during;
     }
-    if (e->o->verbose) { /* -v: the request and what came back */
-        char *h = an_json_compact(c->headers);
-        struct an_buf v = AN_BUF_INIT;
-        an_buf_printf(&v, "%s %s %s %s", verb, c->rq.url, h, c->body ? c->body : "");
-        comply_vframe(e, true, v.data, v.len);
-        an_buf_release(&v);
-        free(h);
+    if (e->o->verbose) { /* -v: the request (and `during`'s) and what came back */
+        vrequest(e, verb, &c->rq, "");
+        if (c->rq.during)
+            vrequest(e, "POST", c->rq.during, "(during) ");
     }
 }
 
