@@ -192,8 +192,8 @@ enum MHD_Result mcp_listen_http(struct mcp_hub *h, const struct mcp_server_opts 
     struct mock_plan plan = MOCK_PLAN_INIT;
     if (o->fault != MCP_F_LISTEN_NO_ACK) {
         size_t len = 0;
-        char *ack =
-            frames(json_pack("[o]", tagged(o, s, "notifications/subscriptions/acknowledged")), &len);
+        char *ack = frames(
+            json_pack("[o]", tagged(o, s, "notifications/subscriptions/acknowledged")), &len);
         mock_plan_write_take(&plan, ack, len);
     }
     for (unsigned k = 0; k < n; k++) {

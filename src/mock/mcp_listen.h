@@ -28,8 +28,8 @@
 #include "mcp_server.h"
 #include "mock_http.h"
 
-#define MCP_LISTEN_MS_DEFAULT 30000  /* --listen-ms: how long a listen stream stays open */
-#define MCP_LISTEN_MAX_NOTES 64      /* notifications on one listen stream before it ends */
+#define MCP_LISTEN_MS_DEFAULT 30000 /* --listen-ms: how long a listen stream stays open */
+#define MCP_LISTEN_MAX_NOTES 64     /* notifications on one listen stream before it ends */
 #define MCP_SUBSCRIPTION_ID_META "io.modelcontextprotocol/subscriptionId"
 
 enum mcp_change { MCP_CHANGE_TOOLS, MCP_CHANGE_PROMPTS, MCP_CHANGE_RESOURCES };

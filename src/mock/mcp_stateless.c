@@ -30,15 +30,15 @@ bool mcp_stateless_is(enum mcp_tool t)
 
 static json_t *text(const json_t *id, const char *s)
 {
-    return json_pack("{s:s,s:O,s:{s:[{s:s,s:s}]}}", "jsonrpc", "2.0", "id", id, "result",
-                     "content", "type", "text", "text", s);
+    return json_pack("{s:s,s:O,s:{s:[{s:s,s:s}]}}", "jsonrpc", "2.0", "id", id, "result", "content",
+                     "type", "text", "text", s);
 }
 
 static json_t *elicit_request(void)
 {
     return json_pack("{s:s,s:{s:s,s:{s:s,s:{s:{s:s}},s:[s]}}}", "method", "elicitation/create",
-                     "params", "message", "What is your name?", "requestedSchema", "type",
-                     "object", "properties", "name", "type", "string", "required", "name");
+                     "params", "message", "What is your name?", "requestedSchema", "type", "object",
+                     "properties", "name", "type", "string", "required", "name");
 }
 
 json_t *mcp_stateless_call(const struct mcp_server_opts *o, enum mcp_tool t, const json_t *id,
@@ -77,8 +77,7 @@ json_t *mcp_stateless_call(const struct mcp_server_opts *o, enum mcp_tool t, con
             json_array_append_new(notes, req);
         }
         return json_pack("{s:s,s:O,s:{s:s,s:{s:o}}}", "jsonrpc", "2.0", "id", id, "result",
-                         "resultType", "input_required", "inputRequests", "name",
-                         elicit_request());
+                         "resultType", "input_required", "inputRequests", "name", elicit_request());
     }
     default:
         return text(id, "not a diagnostic tool");

@@ -1,5 +1,8 @@
-/* tools.forbid / require / forbid_calls / after, and the JSON path helpers:
- * tables of {calls, rule, expected findings}. */
+/* tools.forbid / require / forbid_calls / after: tables of {calls, rule,
+ * expected findings}, the same with args parsed on first read, where the
+ * findings point, the caps, a long value cut. tools.allow and
+ * tools.sequence are test_check_sequence.c's; the JSON path helpers
+ * test_json_path.c's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,15 +14,9 @@
 #include <cmocka.h>
 
 #include "ananke/check.h"
-
-#define TURN 2
+#include "support/tool_calls.h"
 
 /* ---- fixtures ---- */
-
-/* A call as a case writes it: JSON texts, NULL result = no result. */
-struct cs {
-    const char *name, *args, *result;
-};
 
 /* A rule as a case writes it. count: "exact=1", "min=2,max=3", NULL = absent. */
 struct rs {
@@ -27,10 +24,6 @@ struct rs {
     const char *count;
     const char *args[3][2]; /* {path, regex} */
     const char *result_match, *result_not_match, *after;
-};
-
-struct want {
-    const char *kind, *assertion, *expected, *actual, *detail;
 };
 
 struct pool {
@@ -56,64 +49,6 @@ static void pool_free(struct pool *p)
 {
     for (size_t i = 0; i < p->n; i++)
         an_regex_free(p->re[i]);
-}
-
-static json_t *parse(const char *s)
-{
-    if (!s)
-        return NULL;
-    json_error_t je;
-    json_t *v = json_loads(s, JSON_DECODE_ANY, &je);
-    if (!v)
-        fail_msg("bad fixture JSON %s: %s", s, je.text);
-    return v;
-}
-
-/* The calls of a case, their args parsed at once (as the ACP or MCP
- * adapters do), or (lazy) only judged, as the AG-UI decoder does, for the
- * checks to build the tree on first read; *nlazy counts the calls left so. */
-static struct an_tool_call *make_calls_as(const struct cs *spec, size_t *n, bool lazy,
-                                          size_t *nlazy)
-{
-    size_t k = 0;
-    while (spec[k].name)
-        k++;
-    struct an_tool_call *c = calloc(k ? k : 1, sizeof *c);
-    for (size_t i = 0; i < k; i++) {
-        c[i].name = strdup(spec[i].name);
-        c[i].args_text = spec[i].args ? strdup(spec[i].args) : NULL;
-        if (lazy && spec[i].args) {
-            char why[256];
-            bool ok = an_tool_call_parse_args(&c[i], why, sizeof why);
-            assert_int_equal(ok, c[i].args_error == NULL);
-            *nlazy += c[i].args_lazy;
-        } else {
-            /* Like an adapter: args that are not JSON leave args NULL. */
-            c[i].args = spec[i].args ? json_loads(spec[i].args, JSON_DECODE_ANY, NULL) : NULL;
-        }
-        c[i].result = parse(spec[i].result);
-        c[i].turn = TURN;
-        c[i].ts_ms = 1000 + (int64_t)i * 10;
-    }
-    *n = k;
-    return c;
-}
-
-static struct an_tool_call *make_calls(const struct cs *spec, size_t *n)
-{
-    return make_calls_as(spec, n, false, NULL);
-}
-
-static void free_calls(struct an_tool_call *c, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(c[i].name);
-        free(c[i].args_text);
-        free(c[i].args_error);
-        json_decref(c[i].args);
-        json_decref(c[i].result);
-    }
-    free(c);
 }
 
 static void parse_count(struct an_count *c, const char *s)
@@ -159,52 +94,16 @@ static void make_rule(struct pool *p, size_t slot, const struct rs *r, unsigned 
         t->after_loc = (struct an_loc){"t.test.yaml", line + 4, 18};
 }
 
-static void expect_str(const char *title, const char *field, const char *want, const char *got)
-{
-    if (want == got || (want && got && strcmp(want, got) == 0))
-        return;
-    fail_msg("%s: %s\n  want: %s\n  got:  %s", title, field, want ? want : "(null)",
-             got ? got : "(null)");
-}
-
-static void expect_findings(const char *title, const struct an_findings *f, size_t added,
-                            const struct want *w, size_t nw)
-{
-    size_t n = 0;
-    while (n < nw && w[n].kind)
-        n++;
-    if (f->n != n || added != n) {
-        for (size_t i = 0; i < f->n; i++)
-            print_message("  [%s] %s | %s | %s | %s\n", f->v[i].kind, f->v[i].assertion,
-                          f->v[i].expected, f->v[i].actual, f->v[i].detail ? f->v[i].detail : "-");
-        fail_msg("%s: want %zu findings, got %zu (returned %zu)", title, n, f->n, added);
-    }
-    for (size_t i = 0; i < n; i++) {
-        expect_str(title, "kind", w[i].kind, f->v[i].kind);
-        expect_str(title, "assertion", w[i].assertion, f->v[i].assertion);
-        expect_str(title, "expected", w[i].expected, f->v[i].expected);
-        expect_str(title, "actual", w[i].actual, f->v[i].actual);
-        expect_str(title, "detail", w[i].detail, f->v[i].detail);
-        assert_int_equal(f->v[i].turn, TURN);
-        assert_string_equal(f->v[i].file, "t.test.yaml");
-    }
-}
-
 /* ---- the table ---- */
 
 struct tool_case {
     const char *title;
-    struct cs calls[14];
+    struct ut_call calls[14];
     const char *forbid[4];
     struct rs require;
     struct rs forbid_call;
-    struct want want[3];
+    struct ut_want want[3];
 };
-
-#define CALL(n, a, r)                                                                              \
-    {                                                                                              \
-        n, a, r                                                                                    \
-    }
 
 static const struct tool_case cases[] = {
     /* forbid */
@@ -562,19 +461,7 @@ static void run_tool_table(bool lazy)
             blk.forbid_calls = &p.rules[1];
             blk.nforbid_calls = 1;
         }
-        size_t ncalls;
-        struct an_tool_call *calls = make_calls_as(tc->calls, &ncalls, lazy, &nlazy);
-        struct an_scope scope = {.calls = calls,
-                                 .ncalls = ncalls,
-                                 .text = "",
-                                 .start_ms = 0,
-                                 .end_ms = 100,
-                                 .turn = TURN};
-        struct an_findings f = {0};
-        size_t added = an_check(&blk, &scope, &f);
-        expect_findings(tc->title, &f, added, tc->want, 3);
-        an_findings_release(&f);
-        free_calls(calls, ncalls);
+        ut_check_case(tc->title, &blk, tc->calls, lazy, &nlazy, tc->want, 3);
         pool_free(&p);
     }
     if (lazy) /* most of the table's args are plain JSON: built on first read */
@@ -603,27 +490,27 @@ static void test_lazy_args_match(void **state)
     struct rs r = {.name = "search", .args = {{"filters.lang", "^en$"}}};
     make_rule(&p, 0, &r, 5);
     struct an_assert blk = {.require = p.rules, .nrequire = 1};
-    struct cs spec[] = {CALL("search", "{\"filters\":{\"lang\":\"fr\"}}", NULL),
-                        CALL("search", " {\"filters\" : {\"lang\":\"en\"}} ", NULL),
-                        {0}};
+    struct ut_call spec[] = {CALL("search", "{\"filters\":{\"lang\":\"fr\"}}", NULL),
+                             CALL("search", " {\"filters\" : {\"lang\":\"en\"}} ", NULL),
+                             {0}};
     size_t n, nlazy = 0;
-    struct an_tool_call *calls = make_calls_as(spec, &n, true, &nlazy);
+    struct an_tool_call *calls = ut_calls_make_as(spec, &n, true, &nlazy);
     assert_int_equal(nlazy, 2);
     assert_null(calls[0].args);
     struct an_scope scope = {
-        .calls = calls, .ncalls = n, .text = "", .start_ms = 0, .end_ms = 0, .turn = TURN};
+        .calls = calls, .ncalls = n, .text = "", .start_ms = 0, .end_ms = 0, .turn = UT_TURN};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 0);
     assert_false(calls[1].args_lazy);
     assert_non_null(calls[1].args);
     assert_ptr_equal(an_tool_call_args(&calls[1]), calls[1].args); /* cached */
     an_findings_release(&f);
-    free_calls(calls, n);
+    ut_calls_free(calls, n);
 
     /* only the call that would have matched is gone: the check fails */
-    struct cs spec2[] = {CALL("search", "{\"filters\":{\"lang\":\"fr\"}}", NULL), {0}};
+    struct ut_call spec2[] = {CALL("search", "{\"filters\":{\"lang\":\"fr\"}}", NULL), {0}};
     nlazy = 0;
-    calls = make_calls_as(spec2, &n, true, &nlazy);
+    calls = ut_calls_make_as(spec2, &n, true, &nlazy);
     assert_int_equal(nlazy, 1);
     scope.calls = calls;
     scope.ncalls = n;
@@ -631,7 +518,7 @@ static void test_lazy_args_match(void **state)
     assert_string_equal(f.v[0].detail, "1 call of \"search\", none with args filters.lang "
                                        "matching /^en$/ (filters.lang was \"fr\")");
     an_findings_release(&f);
-    free_calls(calls, n);
+    ut_calls_free(calls, n);
     pool_free(&p);
 }
 
@@ -645,9 +532,9 @@ static void test_locations(void **state)
     make_rule(&p, 0, &r, 30);
     p.names[0] = (struct an_name){"ship", {"cfg.yaml", 4, 9}, AN_LEVEL_TARGET};
     struct an_assert blk = {.forbid = p.names, .nforbid = 1, .require = p.rules, .nrequire = 1};
-    struct cs spec[] = {CALL("ship", "{}", NULL), CALL("ship", "{}", NULL), {0}};
+    struct ut_call spec[] = {CALL("ship", "{}", NULL), CALL("ship", "{}", NULL), {0}};
     size_t n;
-    struct an_tool_call *calls = make_calls(spec, &n);
+    struct an_tool_call *calls = ut_calls_make(spec, &n);
     struct an_scope scope = {
         .calls = calls, .ncalls = n, .text = "", .start_ms = 0, .end_ms = 0, .turn = -1};
     struct an_findings f = {0};
@@ -662,7 +549,7 @@ static void test_locations(void **state)
     for (size_t i = 0; i < 3; i++)
         assert_int_equal(f.v[i].turn, -1);
     an_findings_release(&f);
-    free_calls(calls, n);
+    ut_calls_free(calls, n);
     pool_free(&p);
 }
 
@@ -674,21 +561,21 @@ static void test_forbid_calls_cap(void **state)
     struct rs r = {.name = "loop"};
     make_rule(&p, 1, &r, 5);
     struct an_assert blk = {.forbid_calls = &p.rules[1], .nforbid_calls = 1};
-    struct cs spec[13];
+    struct ut_call spec[13];
     for (size_t i = 0; i < 12; i++)
-        spec[i] = (struct cs){"loop", "{}", NULL};
-    spec[12] = (struct cs){0};
+        spec[i] = (struct ut_call){"loop", "{}", NULL};
+    spec[12] = (struct ut_call){0};
     size_t n;
-    struct an_tool_call *calls = make_calls(spec, &n);
+    struct an_tool_call *calls = ut_calls_make(spec, &n);
     struct an_scope scope = {
-        .calls = calls, .ncalls = n, .text = "", .start_ms = 0, .end_ms = 0, .turn = TURN};
+        .calls = calls, .ncalls = n, .text = "", .start_ms = 0, .end_ms = 0, .turn = UT_TURN};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 10);
     assert_string_equal(f.v[9].actual, "call #10, args {}");
     assert_string_equal(f.v[9].detail, "and 2 more forbidden calls of \"loop\"");
     assert_null(f.v[8].detail);
     an_findings_release(&f);
-    free_calls(calls, n);
+    ut_calls_free(calls, n);
     pool_free(&p);
 }
 
@@ -710,11 +597,11 @@ static void test_value_cut(void **state)
     struct rs r = {.name = "s", .args = {{"q", "^zzz"}}};
     make_rule(&p, 0, &r, 5);
     struct an_assert blk = {.require = p.rules, .nrequire = 1};
-    struct cs spec[] = {CALL("s", big, NULL), {0}};
+    struct ut_call spec[] = {CALL("s", big, NULL), {0}};
     size_t n;
-    struct an_tool_call *calls = make_calls(spec, &n);
+    struct an_tool_call *calls = ut_calls_make(spec, &n);
     struct an_scope scope = {
-        .calls = calls, .ncalls = n, .text = "", .start_ms = 0, .end_ms = 0, .turn = TURN};
+        .calls = calls, .ncalls = n, .text = "", .start_ms = 0, .end_ms = 0, .turn = UT_TURN};
     struct an_findings f = {0};
     assert_int_equal(an_check(&blk, &scope, &f), 1);
     char want[400] = "1 call of \"s\", none with args q matching /^zzz/ (q was \"x";
@@ -726,285 +613,18 @@ static void test_value_cut(void **state)
     memcpy(want + k, "…\")", sizeof "…\")");
     assert_string_equal(f.v[0].detail, want);
     an_findings_release(&f);
-    free_calls(calls, n);
+    ut_calls_free(calls, n);
     pool_free(&p);
 }
 
 /* ---- an_json_dot_path / an_json_match_text ---- */
 
-static void test_dot_path(void **state)
-{
-    (void)state;
-    static const struct {
-        const char *path;
-        const char *want; /* compact JSON of the value, NULL = absent */
-    } rows[] = {
-        {"user.name", "\"John\""},
-        {"user.address.city", "\"Paris\""},
-        {"user", "{\"name\":\"John\",\"address\":{\"city\":\"Paris\"}}"},
-        {"items.0.sku", "\"A1\""},
-        {"items.1", "{\"sku\":\"B2\",\"qty\":2}"},
-        {"items.1.qty", "2"},
-        {"items.2", NULL},
-        {"items.-1", NULL},
-        {"items.x", NULL},
-        {"items.01", "{\"sku\":\"B2\",\"qty\":2}"},
-        {"user.name.first", NULL},
-        {"nope", NULL},
-        {"a.b", "\"dotted key\""},
-        {"", NULL},
-        {"user.", NULL},
-        {"flag", "false"},
-        {"none", "null"},
-        /* the spellings state: and the json_path check take, the same here */
-        {"items[0].sku", "\"A1\""},
-        {"$.items[1].qty", "2"},
-        {"$.items.1.qty", "2"},
-        {"items[1]", "{\"sku\":\"B2\",\"qty\":2}"},
-        {"items[2].sku", NULL},
-        {"user[0]", NULL},
-        {"$.a.b", "\"dotted key\""},
-        {"items[x]", NULL},
-        {"$ref", "\"#/defs/a\""},
-        {"$ref.x", NULL},
-    };
-    json_t *root =
-        parse("{\"user\":{\"name\":\"John\",\"address\":{\"city\":\"Paris\"}},"
-              "\"items\":[{\"sku\":\"A1\"},{\"sku\":\"B2\",\"qty\":2}],"
-              "\"a.b\":\"dotted key\",\"flag\":false,\"none\":null,\"$ref\":\"#/defs/a\"}");
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        json_t *v = an_json_dot_path(root, rows[i].path);
-        if (!rows[i].want) {
-            if (v)
-                fail_msg("path %s: want absent", rows[i].path);
-            continue;
-        }
-        if (!v)
-            fail_msg("path %s: want %s, got absent", rows[i].path, rows[i].want);
-        char *t = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-        expect_str(rows[i].path, "value", rows[i].want, t);
-        free(t);
-    }
-    assert_null(an_json_dot_path(NULL, "a"));
-    json_decref(root);
-}
-
-static void test_match_text(void **state)
-{
-    (void)state;
-    static const struct {
-        const char *json, *want;
-    } rows[] = {
-        {"\"plain text\"", "plain text"},
-        {"42", "42"},
-        {"-1.5", "-1.5"},
-        {"true", "true"},
-        {"false", "false"},
-        {"null", "null"},
-        {"{\"b\": 1, \"a\": [1, \"x\"]}", "{\"b\":1,\"a\":[1,\"x\"]}"},
-        {"[]", "[]"},
-        {"\"\"", ""},
-    };
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        json_t *v = parse(rows[i].json);
-        char *t = an_json_match_text(v);
-        expect_str(rows[i].json, "text", rows[i].want, t);
-        free(t);
-        json_decref(v);
-    }
-}
-
-/* ---- tools.allow and tools.sequence ---- */
-
-struct seq_case {
-    const char *title;
-    struct cs calls[8];
-    const char *allow[4]; /* empty: no allow-list */
-    const char *names[5]; /* empty: no sequence */
-    enum an_seq_mode mode;
-    struct want want[3];
-};
-
-static const struct seq_case seq_cases[] = {
-    {"allow: every call listed passes",
-     {CALL("search", "{}", NULL), CALL("lookup", "{}", NULL)},
-     {"search", "lookup"},
-     {0},
-     0,
-     {{0}}},
-    {"allow: no call at all passes", {{0}}, {"search"}, {0}, 0, {{0}}},
-    {"allow: one finding per name outside the list, in order of first call",
-     {CALL("search", "{}", NULL), CALL("delete", "{}", NULL), CALL("charge", "{}", NULL),
-      CALL("delete", "{}", NULL)},
-     {"search"},
-     {0},
-     0,
-     {{"tools.allow", "Tool \"delete\" is not in tools.allow", "only search", "2 calls (#2, #4)",
-       NULL},
-      {"tools.allow", "Tool \"charge\" is not in tools.allow", "only search", "1 call (#3)",
-       NULL}}},
-    {"allow: a glob admits a family",
-     {CALL("search_web", "{}", NULL), CALL("search_docs", "{}", NULL)},
-     {"search_*"},
-     {0},
-     0,
-     {{0}}},
-    {"allow: a glob does not admit other names",
-     {CALL("research", "{}", NULL)},
-     {"search_*"},
-     {0},
-     0,
-     {{"tools.allow", "Tool \"research\" is not in tools.allow", "only search_*", "1 call (#1)",
-       NULL}}},
-    {"allow: lists of several levels are one union, shown once",
-     {CALL("a", "{}", NULL), CALL("b", "{}", NULL), CALL("c", "{}", NULL)},
-     {"a", "b", "a"},
-     {0},
-     0,
-     {{"tools.allow", "Tool \"c\" is not in tools.allow", "only a, b", "1 call (#3)", NULL}}},
-
-    /* in_order */
-    {"in_order: a subsequence with calls between passes",
-     {CALL("a", "{}", NULL), CALL("x", "{}", NULL), CALL("b", "{}", NULL), CALL("c", "{}", NULL)},
-     {0},
-     {"a", "b", "c"},
-     AN_SEQ_IN_ORDER,
-     {{0}}},
-    {"in_order: out of order fails naming where it stopped",
-     {CALL("a", "{}", NULL), CALL("c", "{}", NULL), CALL("b", "{}", NULL)},
-     {0},
-     {"a", "b", "c"},
-     AN_SEQ_IN_ORDER,
-     {{"tools.sequence", "Tools must be called in order", "a, b, c", "a, c, b",
-       "matched 2 of 3 up to call #3; no \"c\" after it"}}},
-    {"in_order: a name listed twice needs two calls",
-     {CALL("search", "{}", NULL), CALL("answer", "{}", NULL)},
-     {0},
-     {"search", "search", "answer"},
-     AN_SEQ_IN_ORDER,
-     {{"tools.sequence", "Tools must be called in order", "search, search, answer",
-       "search, answer", "matched 1 of 3 up to call #1; no \"search\" after it"}}},
-    {"in_order: repeated calls of a listed name pass",
-     {CALL("search", "{}", NULL), CALL("search", "{}", NULL), CALL("answer", "{}", NULL)},
-     {0},
-     {"search", "answer"},
-     AN_SEQ_IN_ORDER,
-     {{0}}},
-    {"in_order: no call at all",
-     {{0}},
-     {0},
-     {"a"},
-     AN_SEQ_IN_ORDER,
-     {{"tools.sequence", "Tools must be called in order", "a", "no call", "no call of \"a\""}}},
-
-    /* exact */
-    {"exact: the same list passes",
-     {CALL("a", "{}", NULL), CALL("b", "{}", NULL)},
-     {0},
-     {"a", "b"},
-     AN_SEQ_EXACT,
-     {{0}}},
-    {"exact: a call between fails at the first difference",
-     {CALL("a", "{}", NULL), CALL("x", "{}", NULL), CALL("b", "{}", NULL)},
-     {0},
-     {"a", "b"},
-     AN_SEQ_EXACT,
-     {{"tools.sequence", "Tools must be called exactly", "a, b", "a, x, b",
-       "call #2 is \"x\", expected \"b\""}}},
-    {"exact: a repeated call is an extra call",
-     {CALL("a", "{}", NULL), CALL("b", "{}", NULL), CALL("b", "{}", NULL)},
-     {0},
-     {"a", "b"},
-     AN_SEQ_EXACT,
-     {{"tools.sequence", "Tools must be called exactly", "a, b", "a, b, b",
-       "1 extra call from #3 (\"b\")"}}},
-    {"exact: too few calls",
-     {CALL("a", "{}", NULL)},
-     {0},
-     {"a", "b"},
-     AN_SEQ_EXACT,
-     {{"tools.sequence", "Tools must be called exactly", "a, b", "a",
-       "1 of 2 calls made; \"b\" missing"}}},
-
-    /* contains */
-    {"contains: any order passes",
-     {CALL("c", "{}", NULL), CALL("a", "{}", NULL), CALL("x", "{}", NULL), CALL("b", "{}", NULL)},
-     {0},
-     {"a", "b", "c"},
-     AN_SEQ_CONTAINS,
-     {{0}}},
-    {"contains: each missing name is listed",
-     {CALL("a", "{}", NULL)},
-     {0},
-     {"a", "b", "c"},
-     AN_SEQ_CONTAINS,
-     {{"tools.sequence", "Tools must be called in any order", "a, b, c", "a",
-       "missing: \"b\", \"c\""}}},
-    {"contains: a name listed twice needs two calls",
-     {CALL("search", "{}", NULL), CALL("answer", "{}", NULL)},
-     {0},
-     {"search", "answer", "search"},
-     AN_SEQ_CONTAINS,
-     {{"tools.sequence", "Tools must be called in any order", "search, answer, search",
-       "search, answer", "missing: \"search\" (1 of 2 calls)"}}},
-    {"contains: repeated calls of a listed name pass",
-     {CALL("b", "{}", NULL), CALL("a", "{}", NULL), CALL("b", "{}", NULL)},
-     {0},
-     {"a", "b"},
-     AN_SEQ_CONTAINS,
-     {{0}}},
-};
-
-static void test_allow_sequence_table(void **state)
-{
-    (void)state;
-    for (size_t k = 0; k < sizeof seq_cases / sizeof seq_cases[0]; k++) {
-        const struct seq_case *tc = &seq_cases[k];
-        struct an_name allow[4];
-        struct an_assert blk = {0};
-        struct an_sequence sq = {0};
-        size_t na = 0, nn = 0;
-        for (; na < 4 && tc->allow[na]; na++)
-            allow[na] = (struct an_name){
-                tc->allow[na], {"t.test.yaml", 3 + (unsigned)na, 7}, AN_LEVEL_TURN};
-        blk.allow = na ? allow : NULL;
-        blk.nallow = na;
-        while (nn < 5 && tc->names[nn])
-            nn++;
-        if (nn) {
-            sq = (struct an_sequence){
-                (const char **)tc->names, nn, tc->mode, {"t.test.yaml", 9, 9}, AN_LEVEL_TURN};
-            blk.sequences = &sq;
-            blk.nsequences = 1;
-        }
-        size_t ncalls;
-        struct an_tool_call *calls = make_calls(tc->calls, &ncalls);
-        struct an_scope scope = {.calls = calls,
-                                 .ncalls = ncalls,
-                                 .text = "",
-                                 .start_ms = 0,
-                                 .end_ms = 100,
-                                 .turn = TURN};
-        struct an_findings f = {0};
-        size_t added = an_check(&blk, &scope, &f);
-        expect_findings(tc->title, &f, added, tc->want, 3);
-        an_findings_release(&f);
-        free_calls(calls, ncalls);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tool_table),
-        cmocka_unit_test(test_tool_table_lazy),
-        cmocka_unit_test(test_lazy_args_match),
-        cmocka_unit_test(test_locations),
-        cmocka_unit_test(test_forbid_calls_cap),
-        cmocka_unit_test(test_value_cut),
-        cmocka_unit_test(test_dot_path),
-        cmocka_unit_test(test_match_text),
-        cmocka_unit_test(test_allow_sequence_table),
+        cmocka_unit_test(test_tool_table),       cmocka_unit_test(test_tool_table_lazy),
+        cmocka_unit_test(test_lazy_args_match),  cmocka_unit_test(test_locations),
+        cmocka_unit_test(test_forbid_calls_cap), cmocka_unit_test(test_value_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
