@@ -194,8 +194,6 @@ for k in "${serial[@]}"; do
   one "$k" "${cases[$((k - 1))]}"
   flush
 done
-wait
-flush
 # a case that died without its verdict fails (and the ones after it are shown)
 while [ "$shown" -lt "$n" ]; do
   if [ ! -f "$logs/$((shown + 1)).rc" ]; then
