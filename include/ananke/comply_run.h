@@ -84,6 +84,7 @@ struct an_comply_plan_opts {
     bool keep_sandbox;
     double timeout_scale;                   /* 0: 1 */
     size_t max_event_bytes, max_turn_bytes; /* AG-UI caps; 0: the defaults */
+    size_t max_messages; /* ACP, MCP: messages one test keeps; 0: the default */
     int verbose;                            /* 1: every frame on `log` */
     FILE *log; /* progress lines, warnings, kept sandboxes; NULL: stderr */
     /* each error, one line without a prefix; NULL: "ananke: MSG" on log */

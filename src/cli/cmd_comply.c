@@ -27,6 +27,7 @@ struct comply_args {
     bool no_history;     /* --no-history */
     double scale;
     size_t max_event, max_turn; /* AG-UI caps; 0: the defaults */
+    size_t max_msgs;            /* ACP, MCP: --max-messages; 0: the default */
     unsigned jobs;
     int verbose;
     const char **paths, **ids, **pick, **specs, **confine_paths, **redact;
@@ -137,6 +138,19 @@ static int copt_max_event_bytes(void *c, const char *v)
 static int copt_max_turn_bytes(void *c, const char *v)
 {
     return parse_bytes("--max-turn-bytes", v, &ARGS(c)->max_turn);
+}
+
+static int copt_max_messages(void *c, const char *v)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (end == v || *end || errno || n < 1 || v[0] == '-' || n > 100000000ULL)
+        return cli_usage_error("--max-messages takes a number of messages (1 to 100000000), "
+                               "not '%s'",
+                               v);
+    ARGS(c)->max_msgs = (size_t)n;
+    return 0;
 }
 
 /* NAME=COMMAND (NAME=URL) is an agent of its own, NAME one of --settings */
@@ -276,6 +290,13 @@ static const struct cli_option options[] = {
      .arg = "N",
      .help = "AG-UI: the largest answer to one step (default 64 MiB)",
      .handle = copt_max_turn_bytes},
+    {.name = "--max-messages",
+     .alias = NULL,
+     .arg = "N",
+     .help = "ACP, MCP: the agent's messages one test reads, and one\n"
+             "HTTP answer's (default 10000); past it the test FAILs\n"
+             "naming it",
+     .handle = copt_max_messages},
     {.name = "--keep-sandbox",
      .alias = NULL,
      .arg = NULL,
@@ -400,6 +421,9 @@ static int check(const struct comply_args *a)
                                p);
     if (!agui && (a->max_event || a->max_turn))
         return cli_usage_error("--max-event-bytes, --max-turn-bytes: for --protocol agui only");
+    if (agui && a->max_msgs)
+        return cli_usage_error("--max-messages: for --protocol acp and mcp (AG-UI and A2A "
+                               "answers are capped by --max-turn-bytes)");
     if (a->binding && strcmp(p, "a2a"))
         return cli_usage_error("--binding: for --protocol a2a only");
     if (a->binding && strcmp(a->binding, "jsonrpc") && strcmp(a->binding, "rest"))
@@ -456,6 +480,7 @@ static void plan_opts(struct comply_args *a, struct an_comply_plan_opts *o, char
         .timeout_scale = a->scale,
         .max_event_bytes = a->max_event,
         .max_turn_bytes = a->max_turn,
+        .max_messages = a->max_msgs,
         .verbose = a->verbose,
         .log = stderr,
         .on_error = say_error,

@@ -114,6 +114,14 @@ rc=$?
 [ $? -eq 2 ] && ok "unknown test id: exit 2" || bad "unknown test id"
 "$ANANKE" comply >/dev/null 2>&1
 [ $? -eq 2 ] && ok "no agent: exit 2" || bad "no agent"
+for v in 0 -3 x 100000001; do
+    "$ANANKE" comply --max-messages "$v" --agent m="$MOCK acp" >/dev/null 2>"$TMP/mm.err"
+    [ $? -eq 2 ] && grep -qF "ananke: --max-messages takes a number of messages (1 to 100000000), not '$v'" "$TMP/mm.err" &&
+        ok "--max-messages $v: exit 2, said" || bad "--max-messages $v: $(cat "$TMP/mm.err")"
+done
+"$ANANKE" comply --protocol agui --max-messages 5 --agent m=http://127.0.0.1:1/ >/dev/null 2>"$TMP/mm.err"
+[ $? -eq 2 ] && grep -q -- "--max-messages: for --protocol acp and mcp" "$TMP/mm.err" &&
+    ok "--max-messages with agui: exit 2, said" || bad "--max-messages agui: $(cat "$TMP/mm.err")"
 n=$("$ANANKE" comply --list-tests | wc -l)
 [ "$n" -ge 26 ] && ok "--list-tests: $n tests" || bad "--list-tests: $n"
 printf '{"agent_servers":{"m":{"command":"%s","args":["acp"],"env":{"X":"1"}}}}\n' "$MOCK" >"$TMP/settings.json"

@@ -68,3 +68,33 @@ if [ "$sanitized" = 0 ]; then
   [ "${rss:-0}" -gt 0 ] && [ "$rss" -lt "$BOMB_MAX_KB" ] &&
     ok "G: comply junk: peak memory $((rss / 1024)) MB, ${ms} ms" || bad "G: comply junk: peak memory ${rss} KB"
 fi
+
+# comply: an MCP server that floods valid notifications: each test stops
+# reading it at --max-messages (here 5000) and fails naming the cap, in
+# well under the tests' 10 s windows, in bounded memory
+t0=$(date +%s%N)
+(cd "$tests_root" && timeout -k 5 60 /usr/bin/time -f '%M' -o "$OUT/bomb-flood.rss" "$ANANKE" comply \
+   --protocol mcp --spec 2025-11-25 --max-messages 5000 -t required.ping -t required.tools.list \
+   -a flood="$here/bombs/flood-mcp.sh" -r json:"$OUT/bomb-flood.json") >"$OUT/bomb-flood.out" 2>&1
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "G: comply: a flood of valid messages: each test FAILs naming max_messages" jq_true "$OUT/bomb-flood.json" \
+  '[.agents[0].tests[] | select(.status == "fail" and (.unmet[0].message ==
+     "the agent sent more than 5000 messages in one test (max_messages); the rest were not read"))] | length == 2'
+[ "$ms" -lt 5000 ] && ok "G: comply flood: ${ms} ms (the windows are not waited out)" || bad "G: comply flood: ${ms} ms"
+if [ "$sanitized" = 0 ]; then
+  rss=$(tail -n 1 "$OUT/bomb-flood.rss" 2>/dev/null || echo 0)
+  [ "${rss:-0}" -gt 0 ] && [ "$rss" -lt "$BOMB_MAX_KB" ] &&
+    ok "G: comply flood: peak memory $((rss / 1024)) MB" || bad "G: comply flood: peak memory ${rss} KB"
+fi
+# ... and over Streamable HTTP: an answer of 20000 notifications is cut at
+# the cap, the step a transport error naming it
+python3 "$here/bombs/flood-sse.py" >"$OUT/flood-sse.port" 2>"$OUT/flood-sse.err" &
+flood_pid=$!
+for _ in $(seq 1 100); do [ -s "$OUT/flood-sse.port" ] && break; sleep 0.05; done
+(cd "$tests_root" && timeout -k 5 60 "$ANANKE" comply --protocol mcp --spec 2026-07-28 --max-messages 5000 \
+   -t required.modern.discover -a "flood=http://127.0.0.1:$(head -n 1 "$OUT/flood-sse.port")/mcp" \
+   -r json:"$OUT/bomb-flood-http.json") >"$OUT/bomb-flood-http.out" 2>&1
+stop_pids "$flood_pid"
+check "G: comply: an HTTP answer of 20000 messages: the step a transport error naming max_messages" \
+  jq_true "$OUT/bomb-flood-http.json" '.agents[0].tests[0].status == "fail" and
+    ([.agents[0].tests[0].unmet[] | .message | contains("more than 5000 messages in one answer (max_messages)")] | any)' 

@@ -93,8 +93,24 @@ void comply_confine_opts(struct an_acp_opts *ao, const struct an_comply_spec *sp
     ao->clean_env = !spec->inherit_env;
 }
 
+size_t comply_max_messages(const struct eng *e)
+{
+    return e->o->max_messages ? e->o->max_messages : AN_COMPLY_MAX_MESSAGES;
+}
+
 static void observe(struct eng *e, enum an_jsont_msg_kind k, const json_t *msg)
 {
+    if (e->over)
+        return;
+    if (e->nobs >= comply_max_messages(e)) { /* a flood: the test reads no more of it */
+        e->over = true;
+        e->closed = e->news = true;
+        snprintf(e->close_reason, sizeof e->close_reason,
+                 "the agent sent more than %zu messages in one test (max_messages)",
+                 comply_max_messages(e));
+        comply_unmet_add(e, "limit", -1, "%s; the rest were not read", e->close_reason);
+        return;
+    }
     if (e->nobs == e->capobs) {
         e->capobs = e->capobs ? e->capobs * 2 : 32;
         e->obs = an_xrealloc(e->obs, e->capobs * sizeof *e->obs);

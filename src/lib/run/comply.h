@@ -61,6 +61,7 @@ enum an_comply_proto { AN_COMPLY_PROTO_ACP = 0, AN_COMPLY_PROTO_MCP };
 #define AN_COMPLY_MCP_VERSION "2025-11-25"
 /* the stateless revision: server/discover, _meta on every request */
 #define AN_COMPLY_MCP_MODERN "2026-07-28"
+#define AN_COMPLY_MAX_MESSAGES 10000 /* --max-messages: see max_messages */
 
 struct an_comply_opts {
     enum an_comply_proto protocol;
@@ -78,6 +79,10 @@ struct an_comply_opts {
     /* AG-UI: one SSE event, and one step's whole answer (0: 16 MiB, 64
      * MiB; --max-event-bytes, --max-turn-bytes) */
     size_t max_event_bytes, max_turn_bytes;
+    /* ACP, MCP: the agent's messages one test keeps, and one mcpHttp
+     * answer's (0: AN_COMPLY_MAX_MESSAGES; --max-messages); past it the test
+     * stops reading the agent and fails with an entry naming the cap */
+    size_t max_messages;
     /* the spec revision judged (the plan's, borrowed), or NULL: A2A speaks
      * 1.0 or 0.3 by it (comply_a2a.c) */
     const char *spec;

@@ -67,6 +67,7 @@ struct eng {
      * AN_DEFAULT_MAX_WARNINGS are unmet entries, the rest counted in one
      * more (out->unmet[framing_more]) */
     size_t framing, framing_more;
+    bool over; /* more messages than max_messages came: no more are read */
     /* the last cancel notification the test sent (session/cancel,
      * notifications/cancelled): when, and what. A response that arrived
      * before it and is not what the test expects after the cancel makes
@@ -125,6 +126,8 @@ json_t *comply_mcp_stdio_exchange(struct eng *e, const json_t *js, int64_t windo
 json_t *comply_mcp_stdio_listen(struct eng *e, const json_t *js, int64_t listen_ms,
                                 const json_t *during, int64_t window_ms);
 void comply_mcp_stdio_unhttp(json_t *expect, json_t **any_of);
+/* The messages one test keeps (--max-messages, or the default). */
+size_t comply_max_messages(const struct eng *e);
 /* A window's length after --timeout-scale (at least 1 ms). */
 int64_t comply_window(const struct eng *e, int64_t ms);
 /* Every request the test sent: an error answer nobody expected fails the

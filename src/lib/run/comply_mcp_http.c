@@ -62,6 +62,8 @@ struct hx {
     struct an_sse_parser sse;
     struct an_buf body;
     bool done; /* what the step waits for is in: the transfer was stopped */
+    size_t max_messages; /* more in one answer: the transfer stops, a transport error */
+    bool over;
 };
 
 static size_t on_header(char *line, size_t size, size_t nitems, void *ud)
@@ -114,6 +116,10 @@ static void *during_thread(void *arg)
 
 static void add_message(struct hx *x, const char *p, size_t n)
 {
+    if (json_array_size(x->messages) >= x->max_messages) {
+        x->over = x->done = true;
+        return;
+    }
     json_t *m = an_json_parse(p, n, NULL, 0);
     if (!m)
         m = an_json_lossy(p, n);
@@ -156,7 +162,12 @@ static json_t *outcome(struct hx *x, int rc, const struct an_err *err, long stat
 {
     json_t *o = json_object();
     const char *st = "completed", *why = NULL;
-    if (x->done || !rc || rc == AN_EHTTP) {
+    char over[128];
+    if (x->over) {
+        snprintf(over, sizeof over, "more than %zu messages in one answer (max_messages)",
+                 x->max_messages);
+        st = "transport_error", why = over;
+    } else if (x->done || !rc || rc == AN_EHTTP) {
         if (!is_sse(x) && x->body.len) {
             json_t *j = an_json_parse(x->body.data, x->body.len, NULL, 0);
             if (json_is_array(j))
@@ -196,6 +207,7 @@ struct hreq {
     const json_t *headers, *rid;
     int64_t window_ms;
     int64_t listen_ms;         /* read the stream this long, whatever comes; 0: not */
+    size_t max_messages;       /* 0: AN_COMPLY_MAX_MESSAGES */
     const struct hreq *during; /* listen_ms: sent once the first message came */
 };
 
@@ -203,6 +215,7 @@ static json_t *exchange(const struct hreq *rq)
 {
     struct hx x = {.rid = rq->rid,
                    .during = rq->during,
+                   .max_messages = rq->max_messages ? rq->max_messages : AN_COMPLY_MAX_MESSAGES,
                    .headers = json_object(),
                    .messages = json_array()};
     an_sse_init(&x.sse, MAX_ANSWER, on_event, &x);
@@ -404,7 +417,8 @@ static void prepare(struct eng *e, const struct an_jsont_step *st, struct copy *
                       .headers = c->headers,
                       .rid = json_object_get(c->js, "method") ? json_object_get(c->js, "id") : NULL,
                       .window_ms = comply_window(e, st->ms),
-                      .listen_ms = g->listen_ms ? comply_window(e, g->listen_ms) : 0};
+                      .listen_ms = g->listen_ms ? comply_window(e, g->listen_ms) : 0,
+                      .max_messages = comply_max_messages(e)};
     if (g->during) { /* on its own connection, with the test's session */
         if (!g->no_session && e->http_sid && !has_header(c->during_headers, "Mcp-Session-Id"))
             json_object_set_new(c->during_headers, "Mcp-Session-Id", json_string(e->http_sid));
@@ -414,7 +428,8 @@ static void prepare(struct eng *e, const struct an_jsont_step *st, struct copy *
                                   .body = c->during_body,
                                   .headers = c->during_headers,
                                   .rid = json_object_get(c->during_js, "id"),
-                                  .window_ms = comply_window(e, st->ms)};
+                                  .window_ms = comply_window(e, st->ms),
+                                  .max_messages = comply_max_messages(e)};
         c->rq.during = &c->during;
     }
     if (e->o->verbose) { /* -v: the request (and `during`'s) and what came back */

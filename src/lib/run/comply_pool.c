@@ -152,6 +152,7 @@ void an_comply_plan_run(struct an_comply_plan *p, struct an_comply_result *res)
     o.timeout_scale = p->o.timeout_scale;
     o.max_event_bytes = p->o.max_event_bytes;
     o.max_turn_bytes = p->o.max_turn_bytes;
+    o.max_messages = p->o.max_messages;
     o.verbose = p->o.verbose;
     o.spec = p->spec;
     o.spec_given = p->spec_given;
