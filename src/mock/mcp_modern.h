@@ -8,7 +8,8 @@
  * methods and unknown ones are HTTP 404 with -32601, server/discover answers
  * the versions and capabilities, the kit's input-required fixtures
  * (mcp_mrtr.h) answer input_required until retried with their
- * inputResponses, and the rest is answered as
+ * inputResponses, subscriptions/listen opens a subscription (mcp_listen.h:
+ * over HTTP its stream is the POST's answer), and the rest is answered as
  * mcp_server.c does, each result with resultType "complete". The "2026-07-28:" faults of
  * MCP_FAULT_MAP break these rules. Over stdio (mcp_stdio.c) the same
  * answers, the header checks aside.
