@@ -275,7 +275,7 @@ static unsigned answer_checked(const struct mcp_server_opts *o, const json_t *bo
     if (removed(method) && o->fault != MCP_F_REMOVED_SERVED)
         return refuse(out, MHD_HTTP_NOT_FOUND, id, -32601,
                       "Method not found: removed in " MCP_MODERN_VERSION, NULL);
-    if (!strcmp(method, "subscriptions/listen") && o->hub)
+    if (!strcmp(method, "subscriptions/listen") && o->hub && o->fault != MCP_F_LISTEN_REFUSED)
         return open_listen(o, body, h, out);
     return answer(o, body, method, out);
 }

@@ -191,6 +191,8 @@
       "completes")                                                                                 \
     X(MCP_F_CAPABILITY_UNCHECKED, "capability-unchecked",                                          \
       "2026-07-28: test_missing_capability runs for a client that did not declare sampling")       \
+    X(MCP_F_LISTEN_REFUSED, "listen-refused",                                                      \
+      "2026-07-28: subscriptions/listen is -32601 though discover declares listChanged")           \
     X(MCP_F_LISTEN_NO_ACK, "listen-no-ack",                                                        \
       "2026-07-28: a subscriptions/listen stream starts without its acknowledgement")              \
     X(MCP_F_LISTEN_UNTAGGED, "listen-untagged",                                                    \

@@ -82,6 +82,7 @@ declare -A MODERN_FAULTS=(
     [extra-input-refused]=optional.modern.mrtr.extra-input
     [input-unvalidated]=optional.modern.mrtr.validate-input
     [capability-unchecked]=required.modern.missing-capability
+    [listen-refused]=required.modern.subscriptions.served
     [listen-no-ack]=required.modern.subscriptions.ack
     [listen-untagged]=required.modern.subscriptions.tagged
     [listen-unfiltered]=required.modern.subscriptions.filter

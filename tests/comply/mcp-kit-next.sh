@@ -127,6 +127,7 @@ declare -A FAULT_SCENARIO=(
     [no-server-info]=server-stateless
     [removed-served]=server-stateless
     [capability-unchecked]=server-stateless
+    [listen-refused]=server-stateless
     [listen-no-ack]=server-stateless
     [listen-untagged]=server-stateless
     [listen-unfiltered]=server-stateless

@@ -22,7 +22,7 @@ modern_run() {
     "$ANANKE" comply --protocol mcp --spec 2026-07-28 -j 4 --agent "$1=$2" \
         -r json:"$TMP/$1.json" >/dev/null 2>"$TMP/$1.err"
 }
-MODERN_REQS="MCP-CACHE-001 MCP-CAP-001 MCP-COMP-001 MCP-DISC-001 MCP-DISC-002 MCP-DISC-003 MCP-DISC-004 MCP-HDR-001 MCP-HDR-002 MCP-HTTP-007 MCP-HTTP-010 MCP-LOG-003 MCP-META-001 MCP-META-002 MCP-MRTR-001 MCP-MRTR-002 MCP-MRTR-003 MCP-MRTR-004 MCP-MRTR-005 MCP-MRTR-006 MCP-MRTR-007 MCP-MRTR-008 MCP-MRTR-009 MCP-MRTR-010 MCP-PROG-001 MCP-PROMPT-001 MCP-PROMPT-002 MCP-PROMPT-003 MCP-PROMPT-004 MCP-PROMPT-005 MCP-PROMPT-006 MCP-RES-001 MCP-RES-002 MCP-RES-003 MCP-RES-004 MCP-RES-007 MCP-RM-001 MCP-RPC-001 MCP-RPC-002 MCP-RPC-003 MCP-RT-001 MCP-SUB-001 MCP-SUB-002 MCP-SUB-003 MCP-SUB-004 MCP-SUB-005 MCP-TOOLS-001 MCP-TOOLS-002 MCP-TOOLS-003 MCP-TOOLS-004 MCP-TOOLS-005 MCP-TOOLS-006 MCP-TOOLS-007 MCP-VER-001"
+MODERN_REQS="MCP-CACHE-001 MCP-CAP-001 MCP-COMP-001 MCP-DISC-001 MCP-DISC-002 MCP-DISC-003 MCP-DISC-004 MCP-HDR-001 MCP-HDR-002 MCP-HTTP-007 MCP-HTTP-010 MCP-LOG-003 MCP-META-001 MCP-META-002 MCP-MRTR-001 MCP-MRTR-002 MCP-MRTR-003 MCP-MRTR-004 MCP-MRTR-005 MCP-MRTR-006 MCP-MRTR-007 MCP-MRTR-008 MCP-MRTR-009 MCP-MRTR-010 MCP-PROG-001 MCP-PROMPT-001 MCP-PROMPT-002 MCP-PROMPT-003 MCP-PROMPT-004 MCP-PROMPT-005 MCP-PROMPT-006 MCP-RES-001 MCP-RES-002 MCP-RES-003 MCP-RES-004 MCP-RES-007 MCP-RM-001 MCP-RPC-001 MCP-RPC-002 MCP-RPC-003 MCP-RT-001 MCP-SUB-001 MCP-SUB-002 MCP-SUB-003 MCP-SUB-004 MCP-SUB-005 MCP-SUB-006 MCP-TOOLS-001 MCP-TOOLS-002 MCP-TOOLS-003 MCP-TOOLS-004 MCP-TOOLS-005 MCP-TOOLS-006 MCP-TOOLS-007 MCP-VER-001"
 
 spawn_server "$TMP/modern.port" 0.1 "$TMP/modern.out" "$TMP/modern.srv" "$MOCK" mcp --http --port-file "$TMP/modern.port"
 modern_pid=$spawned_pid
@@ -144,9 +144,9 @@ rc=$?
     -r md:"$TMP/nego-only.md" >/dev/null 2>"$TMP/nego-only.err"
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(jq -r '[.agents[0].spec, .agents[0].init_error // "none", (.agents[0].initialize.supportedVersions | join(",")),
-    "\(.agents[0].must_coverage.met)/\(.agents[0].must_coverage.musts)"] | join(" ")' "$TMP/nego-only.json")" = "2026-07-28 none 2026-07-28 40/44" ] &&
+    "\(.agents[0].must_coverage.met)/\(.agents[0].must_coverage.musts)"] | join(" ")' "$TMP/nego-only.json")" = "2026-07-28 none 2026-07-28 41/45" ] &&
     grep -q '^- Supported versions (server/discover): `\["2026-07-28"\]`$' "$TMP/nego-only.md" &&
-    ok "a 2026-07-28-only server (initialize refused): probed by server/discover, judged at 2026-07-28, 40 of 44 MUSTs met over stdio" ||
+    ok "a 2026-07-28-only server (initialize refused): probed by server/discover, judged at 2026-07-28, 41 of 45 MUSTs met over stdio" ||
     bad "2026-07-28 only: exit $rc $(jq -c '[.agents[0].spec, .agents[0].init_error, .agents[0].must_coverage]' "$TMP/nego-only.json")"
 # a server nobody answers: no revision learnt, judged at the default, its tests FAIL (not NA)
 "$ANANKE" comply --protocol mcp -t required.modern.tools.list --agent gone="http://127.0.0.1:1/mcp" \
