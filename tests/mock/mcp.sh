@@ -216,6 +216,25 @@ same "--sse: the answer after a priming event" '"2025-11-25"' \
     "$(sed -n 's/^data: {/{/p' "$TMP/body" | jq .result.protocolVersion)"
 mock_stop --sse "$PID"
 
+# ---- 2026-07-28 subscriptions/listen: --listen-ms ends the stream with the listen's result ----
+"$MOCK" mcp --listen-ms 0 </dev/null >/dev/null 2>"$TMP/err"
+same "flags: --listen-ms 0 is refused" 2 "$?"
+mock_start listen mcp --http --listen-ms 400
+M='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+t0=$(date +%s%N)
+post '{"jsonrpc":"2.0","id":"l1","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},'"$M"'}}' \
+    -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: subscriptions/listen' >"$TMP/body"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+same "listen: acknowledged, then the listen's result once --listen-ms passed" \
+    '["notifications/subscriptions/acknowledged","sub-1",null] ["l1","complete"]' \
+    "$(sed -n 's/^data: //p' "$TMP/body" | jq -sc '[.[0].method, .[0].params._meta["io.modelcontextprotocol/subscriptionId"], .[0].id]') $(sed -n 's/^data: //p' "$TMP/body" | jq -sc '[.[-1].id, .[-1].result.resultType]')"
+[ "$ms" -ge 350 ] && [ "$ms" -lt 3000 ] && ok "listen: the stream ended after --listen-ms 400 (${ms} ms)" ||
+    bad "listen: the stream took ${ms} ms"
+post '{"jsonrpc":"2.0","id":"l2","method":"subscriptions/listen","params":{'"$M"'}}' \
+    -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: subscriptions/listen' >"$TMP/body"
+same "listen: no 'notifications' object is 400 -32602" "400 -32602" "$(status) $(jq .error.code "$TMP/body")"
+mock_stop listen "$PID"
+
 # shellcheck source-path=SCRIPTDIR source=mcp-ask.sh
 . "$(dirname "$0")/mcp-ask.sh"
 

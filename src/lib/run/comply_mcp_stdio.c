@@ -32,6 +32,17 @@ static bool answered(const struct eng *e, size_t *from, const json_t *rid)
     return false;
 }
 
+/* The outcome over stdio (msgs taken): as an mcpHttp step's, no `http`. */
+static json_t *outcome(const char *st, const char *why, json_t *msgs)
+{
+    json_t *first = json_array_get(msgs, 0);
+    json_t *o = json_pack("{s:s,s:o,s:O,s:n,s:O}", "status", st, "error",
+                          why ? json_string(why) : json_null(), "messages", msgs, "body", "first",
+                          first ? first : json_null());
+    json_decref(msgs);
+    return o;
+}
+
 json_t *comply_mcp_stdio_exchange(struct eng *e, const json_t *js, int64_t window_ms)
 {
     const char *st = "completed";
@@ -74,10 +85,7 @@ json_t *comply_mcp_stdio_exchange(struct eng *e, const json_t *js, int64_t windo
         json_array_append(msgs, e->obs[i].msg);
         e->obs[i].taken = true;
     }
-    json_t *first = json_array_get(msgs, 0);
-    json_t *o = json_pack("{s:s,s:o,s:o,s:n,s:O}", "status", st, "error",
-                          why ? json_string(why) : json_null(), "messages", msgs, "body", "first",
-                          first ? first : json_null());
+    json_t *o = outcome(st, why, msgs);
     free(why);
     return o;
 }
@@ -132,16 +140,9 @@ json_t *comply_mcp_stdio_listen(struct eng *e, const json_t *js, int64_t listen_
         json_array_append(theirs ? dmsgs : msgs, (json_t *)m);
         e->obs[i].taken = true;
     }
-    json_t *first = json_array_get(msgs, 0);
-    json_t *o = json_pack("{s:s,s:o,s:O,s:n,s:O}", "status", st, "error",
-                          why ? json_string(why) : json_null(), "messages", msgs, "body", "first",
-                          first ? first : json_null());
+    json_t *o = outcome(st, why, msgs);
     if (during)
-        json_object_set_new(o, "during",
-                            dst ? json_pack("{s:s,s:n,s:O,s:n}", "status", dst, "error",
-                                            "messages", dmsgs, "body")
-                                : json_null());
-    json_decref(msgs);
+        json_object_set_new(o, "during", dst ? outcome(dst, NULL, json_incref(dmsgs)) : json_null());
     json_decref(dmsgs);
     free(why);
     return o;
