@@ -184,17 +184,20 @@ declare -A DISAGREE=(
 KIT_ARGS=(--spec-version 2026-07-28)
 
 table="| server | kit scenario: checks | kit | ananke test | ananke | |\n|---|---|---|---|---|---|\n"
-# compare NAME URL SCENARIO...: ananke's 2026-07-28 verdicts against the
-# kit's on the pairs of the scenarios given; the kit runs its whole suite
-# once, or the one or two scenarios given (kit_run)
+# compare NAME KIT_URL ANANKE_URL SCENARIO...: ananke's 2026-07-28 verdicts
+# against the kit's on the pairs of the scenarios given; the kit runs its
+# whole suite once, or the one or two scenarios given (kit_run). The two run
+# at once, each against its own server where the server is the mock: a
+# subscription of one would see the other's list changes (under the fault
+# listen-unfiltered, whatever it asked for).
 compare() {
-    local name=$1 url=$2 s p
-    shift 2
+    local name=$1 url=$2 aurl=$3 s p
+    shift 3
     local scenarios=("$@") targs=()
     for p in $(printf '%s\n' "${!PAIRS[@]}" | sort); do
         for s in "${scenarios[@]}"; do [ "${p%%|*}" = "$s" ] && targs+=(-t "${PAIRS[$p]}"); done
     done
-    "$ANANKE" comply --protocol mcp --spec 2026-07-28 -j 4 --timeout-scale 0.5 --agent "$name=$url" \
+    "$ANANKE" comply --protocol mcp --spec 2026-07-28 -j 4 --timeout-scale 0.5 --agent "$name=$aurl" \
         "${targs[@]}" -r json:"$TMP/$name.json" >/dev/null 2>"$TMP/$name.err" &
     local ananke_pid=$!
     kit_run "$url" "$TMP/kit-$name" "${scenarios[@]}"
@@ -231,21 +234,25 @@ t0=$SECONDS
 # server-everything over Streamable HTTP, on a free port
 kit_everything_http
 # shellcheck disable=SC2086 # MRTR and KEPT are lists of scenarios
-compare everything "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found \
+compare everything "$url" "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found \
     server-sse-multiple-streams $MRTR $KEPT
 
+kit_mock mock-ananke
+ananke_url=$url
 kit_mock mock
 # shellcheck disable=SC2086 # MRTR and KEPT are lists of scenarios
-compare mock "$url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found \
+compare mock "$url" "$ananke_url" server-stateless http-header-validation dns-rebinding-protection tools-list caching sep-2164-resource-not-found \
     server-sse-multiple-streams $MRTR $KEPT
 # the faults of the mock the kit's 2026-07-28 scenarios see (those of
 # tests/comply/mcp-faults.sh's MODERN_FAULTS a kit scenario checks,
 # origin-ignored, and mcp-modern-reuse.sh's faults of the kept features)
 for f in $(printf '%s\n' "${!FAULT_SCENARIO[@]}" | sort); do
+    kit_mock "fault-$f-ananke" --fault "$f"
+    ananke_url=$url
     kit_mock "fault-$f" --fault "$f"
     # shellcheck disable=SC2086 # a fault may break the checks of two scenarios
-    compare "fault-$f" "$url" ${FAULT_SCENARIO[$f]}
-    stop_pids "${pids[-1]}"
+    compare "fault-$f" "$url" "$ananke_url" ${FAULT_SCENARIO[$f]}
+    stop_pids "${pids[-2]}" "${pids[-1]}"
 done
 # the faults are each caught by the kit too: no pair of a fault's scenario passes on it
 for f in "${!FAULT_SCENARIO[@]}"; do
