@@ -115,16 +115,19 @@ declare -A DISAGREE=(
 KIT_ARGS=()
 
 table="| server | kit scenario | kit | ananke test | ananke | |\n|---|---|---|---|---|---|\n"
-# compare NAME URL [SCENARIO...]: ananke's verdicts (the suite, or the tests
-# paired with the scenarios given) against the kit's, scenario by scenario;
-# the kit runs its whole suite once, or the one scenario given (kit_run)
+# compare NAME KIT_URL ANANKE_URL [SCENARIO...]: ananke's verdicts (the
+# suite, or the tests paired with the scenarios given) against the kit's,
+# scenario by scenario; the kit runs its whole suite once, or the one
+# scenario given (kit_run). The two run at once, each against its own server
+# where the server is the mock: what one's requests change is not the
+# other's to see.
 compare() {
-    local name=$1 url=$2 s
-    shift 2
+    local name=$1 url=$2 aurl=$3 s
+    shift 3
     local scenarios=("$@") targs=()
     [ ${#scenarios[@]} -gt 0 ] || mapfile -t scenarios < <(printf '%s\n' "${!PAIRS[@]}" | sort)
     [ $# -eq 0 ] || for s in "${scenarios[@]}"; do targs+=(-t "${PAIRS[$s]}"); done
-    "$ANANKE" comply --protocol mcp --spec 2025-11-25 -j 4 --timeout-scale 0.5 --agent "$name=$url" "${targs[@]}" \
+    "$ANANKE" comply --protocol mcp --spec 2025-11-25 -j 4 --timeout-scale 0.5 --agent "$name=$aurl" "${targs[@]}" \
         -r json:"$TMP/$name.json" >/dev/null 2>"$TMP/$name.err" &
     local ananke_pid=$!
     kit_run "$url" "$TMP/kit-$name" "$@"
@@ -160,18 +163,24 @@ agreed=0 differed=0
 
 # server-everything over Streamable HTTP, on a free port
 kit_everything_http
-compare everything "$url"
+compare everything "$url" "$url"
 
 # ananke-mock mcp --http, then with the version fault
+kit_mock mock-ananke
+ananke_url=$url
 kit_mock mock
-compare mock "$url"
+compare mock "$url" "$ananke_url"
+kit_mock version-fault-ananke --version 1999-01-01
+ananke_url=$url
 kit_mock version-fault --version 1999-01-01
-compare version-fault "$url" logging-set-level ping prompts-list resources-list server-initialize tools-list
+compare version-fault "$url" "$ananke_url" logging-set-level ping prompts-list resources-list server-initialize tools-list
 # each fault of the mock against the one scenario whose rule it breaks
 for f in $(printf '%s\n' "${!FAULT_SCENARIO[@]}" | sort); do
+    kit_mock "fault-$f-ananke" --fault "$f"
+    ananke_url=$url
     kit_mock "fault-$f" --fault "$f"
-    compare "fault-$f" "$url" "${FAULT_SCENARIO[$f]}"
-    stop_pids "${pids[-1]}"
+    compare "fault-$f" "$url" "$ananke_url" "${FAULT_SCENARIO[$f]}"
+    stop_pids "${pids[-2]}" "${pids[-1]}"
 done
 
 printf '%b' "$table"
