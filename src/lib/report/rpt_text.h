@@ -32,6 +32,11 @@
  */
 void an_rpt_text(struct an_buf *b, const char *s, size_t n, size_t cut, const char *nl_indent,
                  unsigned flags);
+/* The same, each character on its own: an_rpt_text takes runs of
+ * printable ASCII other than ':' and '#' whole, and the tests compare the
+ * two (tests/unit/test_rpt_text.c). */
+void an_rpt_text_general(struct an_buf *b, const char *s, size_t n, size_t cut,
+                         const char *nl_indent, unsigned flags);
 /* Same for a NUL-terminated string; NULL shows as nothing. */
 void an_rpt_str(struct an_buf *b, const char *s, size_t cut, const char *nl_indent, unsigned flags);
 /* A JSON value compactly, made safe and cut like an_rpt_text; NULL: "null". */
