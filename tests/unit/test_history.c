@@ -93,6 +93,19 @@ static void migrate_from_0(void **state)
     assert_int_equal(scalar("PRAGMA user_version"), AN_HISTORY_SCHEMA_VERSION);
 }
 
+/* SQLite keeps no memory statistics for the history (a global mutex
+ * around each of its allocations): an open history counts no memory. */
+static void no_memory_statistics(void **state)
+{
+    (void)state;
+    fresh("memstat.sqlite");
+    struct an_history *h = NULL;
+    struct an_err err = AN_ERR_INIT;
+    assert_int_equal(an_hist_open(&h, db, true, false, AN_HISTORY_SCHEMA_VERSION, &err), 0);
+    assert_int_equal(sqlite3_memory_used(), 0);
+    an_history_free(h);
+}
+
 static void migrate_from_1(void **state)
 {
     (void)state;
@@ -760,6 +773,7 @@ static void parallel_first_open(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(no_memory_statistics), /* first: before SQLite's first use */
         cmocka_unit_test(migrate_from_0),
         cmocka_unit_test(migrate_from_1),
         cmocka_unit_test(refuses_newer),

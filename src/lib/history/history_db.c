@@ -2,6 +2,7 @@
  * migration steps (docs/history.md "Schema"). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -197,6 +198,22 @@ static bool use_wal(sqlite3 *db)
     }
 }
 
+/* Before SQLite's first use in the process: no memory statistics, which
+ * took a global mutex around every one of its allocations (a twentieth of
+ * a run's history write: docs/performance.md, session 15). Too late once
+ * SQLite is initialised (another library of the process used it first):
+ * then it says SQLITE_MISUSE and nothing changes. */
+static void sqlite_setup(void)
+{
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+void an_hist_sqlite_setup(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, sqlite_setup);
+}
+
 int an_hist_open(struct an_history **out, const char *path, bool create, bool in_dir, int target,
                  struct an_err *err)
 {
@@ -206,6 +223,7 @@ int an_hist_open(struct an_history **out, const char *path, bool create, bool in
         return rc;
     struct an_history *h = an_xcalloc(1, sizeof *h);
     h->path = an_xstrdup(path);
+    an_hist_sqlite_setup();
     if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
         SQLITE_OK) {
         rc = an_hist_fail(h, "cannot open it", err);

@@ -21,6 +21,8 @@ struct an_history {
     char *path;
 };
 
+/* SQLite set up for this process (once; before its first use). */
+void an_hist_sqlite_setup(void);
 /* Open path (created when `create`: 0600, never through a link; with
  * `in_dir`, the parent .ananke/ directory is made 0700 first), set WAL,
  * the busy timeout and foreign keys, and migrate to `target` (normally

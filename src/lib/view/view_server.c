@@ -309,6 +309,7 @@ static int open_ro(struct an_history *h, const char *path, struct an_err *err)
                            "regular file",
                            path);
     }
+    an_hist_sqlite_setup();
     if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
             SQLITE_OK ||
         sqlite3_exec(h->db, "PRAGMA query_only=1", NULL, NULL, NULL) != SQLITE_OK)
