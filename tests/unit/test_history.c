@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/arena.h"
+#include "core/buf.h"
 #include "core/sha256.h"
 #include "core/yaml.h"
 #include "history/history_int.h"
@@ -393,6 +394,95 @@ static void notes_matched_by_test(void **state)
     assert_int_equal(scalar("SELECT tool_calls FROM test_results WHERE name = 'a'"), 1);
     assert_int_equal(scalar("SELECT tool_calls IS NULL FROM test_results WHERE name = 'b'"), 1);
     assert_int_equal(scalar("SELECT tool_calls FROM test_results WHERE name = 'c'"), 3);
+}
+
+/* Every row of test_results (but its id and run) and of findings (with its
+ * test's id for the row it belongs to), in order, as one text. */
+static char *dump(void)
+{
+    static const char *const sql[] = {
+        "SELECT test_id, name, file, file_digest, outcome, duration_ms, tool_calls, turns,"
+        " ttft_ms, input_tokens, output_tokens, cost, error FROM test_results ORDER BY id",
+        "SELECT t.test_id, f.kind, f.assertion, f.expected, f.actual, f.turn, f.file, f.line"
+        " FROM findings f JOIN test_results t ON t.id = f.result_id ORDER BY f.id",
+        "SELECT max(id) - min(id) + 1 - count(*) FROM test_results", /* 0: no gap */
+    };
+    struct an_buf out = AN_BUF_INIT;
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+    for (size_t q = 0; q < sizeof sql / sizeof *sql; q++) {
+        sqlite3_stmt *st;
+        assert_int_equal(sqlite3_prepare_v2(h, sql[q], -1, &st, NULL), SQLITE_OK);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            for (int c = 0; c < sqlite3_column_count(st); c++) {
+                const unsigned char *v = sqlite3_column_text(st, c);
+                an_buf_puts(&out, v ? (const char *)v : "NULL");
+                an_buf_putc(&out, '|');
+            }
+            an_buf_putc(&out, '\n');
+        }
+        sqlite3_finalize(st);
+        an_buf_puts(&out, "--\n");
+    }
+    sqlite3_close(h);
+    return an_buf_detach(&out, NULL);
+}
+
+/* The write's rows, 32 to an INSERT (the fast path), are those of one row
+ * to an INSERT (the general path): 77 tests (two full statements and a
+ * shorter last one) of every outcome, with no, one or several findings,
+ * errors, counters noted or not, a name with quotes; findings belong to
+ * their own test (a row's id is worked out from the statement's last). */
+static void rows_per_insert_same(void **state)
+{
+    (void)state;
+    char *dumps[2];
+    static const unsigned per[2] = {1, HIST_INSERT_ROWS};
+    for (int pass = 0; pass < 2; pass++) {
+        fresh(pass ? "rows32.sqlite" : "rows1.sqlite");
+        struct an_run_result r = {0};
+        r.start_ms = clock_ms;
+        r.end_ms = clock_ms + 500;
+        struct an_history_rec *rec = an_history_rec_new();
+        for (size_t i = 0; i < 77; i++) {
+            struct an_test_result *t = an_run_result_add(&r);
+            char name[64];
+            snprintf(name, sizeof name, i % 11 ? "test %zu" : "it's \"%zu\"", i);
+            t->name = an_xstrdup(name);
+            t->file = an_xstrdup(i % 3 ? "a.test.yaml" : "b.test.yaml");
+            t->status = i % 4 == 0   ? AN_STATUS_FAIL
+                        : i % 4 == 1 ? AN_STATUS_PASS
+                        : i % 4 == 2 ? AN_STATUS_ERROR
+                                     : AN_STATUS_SKIP;
+            t->start_ms = clock_ms;
+            t->end_ms = clock_ms + (int64_t)i;
+            if (t->status == AN_STATUS_ERROR)
+                t->error = an_xstrdup("the agent answered 500");
+            for (size_t f = 0; f < i % 5 && t->status == AN_STATUS_FAIL; f++)
+                an_findings_add(&t->findings, "text.must_match", (int)f, t->file, 3, (int)f,
+                                "Text must match", "a match", name, NULL);
+            an_transcript_add_turn(&t->transcript, "user");
+            for (size_t k = 0; k < i % 3; k++)
+                an_transcript_add_call(&t->transcript, 0);
+            if (i % 2)
+                an_history_rec_note(rec, t);
+        }
+        struct an_history_run_info info = {.kind = "run", .project_dir = files_dir};
+        int64_t id = 0;
+        struct an_err err = AN_ERR_INIT;
+        an_hist_insert_rows = per[pass];
+        int rc = an_history_rec_write(rec, db, false, &info, &r, &id, &err);
+        an_hist_insert_rows = HIST_INSERT_ROWS;
+        if (rc)
+            fail_msg("%s", err.msg);
+        an_history_rec_free(rec);
+        an_run_result_release(&r);
+        dumps[pass] = dump();
+    }
+    assert_string_equal(dumps[1], dumps[0]);
+    assert_non_null(strstr(dumps[0], "it's \"0\"|")); /* and it holds something */
+    free(dumps[0]);
+    free(dumps[1]);
 }
 
 /* The file digests are read once per file and looked up by name (a hash
@@ -782,6 +872,7 @@ int main(void)
         cmocka_unit_test(flaky_ranking),
         cmocka_unit_test(slowest_test_regressed_prune),
         cmocka_unit_test(notes_matched_by_test),
+        cmocka_unit_test(rows_per_insert_same),
         cmocka_unit_test(digests_per_file),
         cmocka_unit_test(digests_as_loaded),
         cmocka_unit_test(no_checkpoint_on_close),

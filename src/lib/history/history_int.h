@@ -21,6 +21,11 @@ struct an_history {
     char *path;
 };
 
+/* Rows of test_results per INSERT statement, at most HIST_INSERT_ROWS (the
+ * write's fast path: one statement's work for many rows); 1, the general
+ * path, which the tests compare with it (tests/unit/test_history.c). */
+#define HIST_INSERT_ROWS 32
+extern unsigned an_hist_insert_rows;
 /* SQLite set up for this process (once; before its first use). */
 void an_hist_sqlite_setup(void);
 /* Open path (created when `create`: 0600, never through a link; with

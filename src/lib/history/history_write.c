@@ -282,64 +282,135 @@ static int insert_findings(struct an_history *h, sqlite3_stmt *st, int64_t resul
     return 0;
 }
 
-/* c: the test's counters, c->id its id */
-static int insert_test(struct an_history *h, sqlite3_stmt *st, sqlite3_stmt *fst, int64_t run_id,
-                       const struct an_test_result *t, const struct hist_counters *c,
-                       const char *digest, size_t cap, struct an_err *err)
+/* A test's row: its 14 values bound from ?(base + 1) on. c: its counters,
+ * c->id its id. Bound, not copied: t's strings, c and digest must live
+ * until the statement is stepped. */
+static void bind_test(sqlite3_stmt *st, int base, int64_t run_id, const struct an_test_result *t,
+                      const struct hist_counters *c, const char *digest, size_t cap)
+{
+    sqlite3_bind_int64(st, base + 1, run_id);
+    bind_text(st, base + 2, c->id, cap);
+    bind_text(st, base + 3, t->name ? t->name : "", cap);
+    bind_text(st, base + 4, t->file, cap);
+    bind_text(st, base + 5, digest, cap);
+    bind_text(st, base + 6, an_status_name(t->status), cap);
+    sqlite3_bind_int64(st, base + 7, t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0);
+    bind_opt_int(st, base + 8, c->have, c->tool_calls);
+    bind_opt_int(st, base + 9, c->have, c->turns);
+    bind_opt_int(st, base + 10, c->have && c->ttft_ms >= 0, c->ttft_ms);
+    bind_opt_int(st, base + 11, c->has_input, c->input);
+    bind_opt_int(st, base + 12, c->has_output, c->output);
+    if (c->has_cost)
+        sqlite3_bind_double(st, base + 13, c->cost);
+    else
+        sqlite3_bind_null(st, base + 13);
+    bind_text(st, base + 14, t->error, cap);
+}
+
+unsigned an_hist_insert_rows = HIST_INSERT_ROWS;
+
+/* INSERT INTO test_results ... VALUES (?, ... ?) n times: one statement
+ * for n rows (malloc'd SQL). */
+static char *insert_sql(unsigned n)
+{
+    static const char head[] =
+        "INSERT INTO test_results (run_id, test_id, name, file, file_digest, outcome,"
+        " duration_ms, tool_calls, turns, ttft_ms, input_tokens, output_tokens, cost, error)"
+        " VALUES ";
+    static const char row[] = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    size_t len = sizeof head + n * sizeof row;
+    char *sql = an_xmalloc(len), *p = sql;
+    memcpy(p, head, sizeof head - 1);
+    p += sizeof head - 1;
+    for (unsigned i = 0; i < n; i++) {
+        if (i)
+            *p++ = ',';
+        memcpy(p, row, sizeof row - 1);
+        p += sizeof row - 1;
+    }
+    *p = '\0';
+    return sql;
+}
+
+/* One statement for the rows of the n tests tests[0..n), then their
+ * findings. A row's id is the one SQLite gave it: those of one statement
+ * follow each other (AUTOINCREMENT: one more than the largest ever, row by
+ * row, and the write lock is ours), so the k-th is the last one's minus
+ * n - 1 - k; SQLite's count of the rows it inserted is checked. */
+static int insert_rows(struct an_history *h, sqlite3_stmt *st, sqlite3_stmt *fst, int64_t run_id,
+                       const struct an_test_result *const *tests, const struct hist_counters *cs,
+                       char (*digests)[AN_SHA256_HEX_LEN + 1], const bool *has_digest,
+                       unsigned n, size_t cap, struct an_err *err)
 {
     sqlite3_reset(st);
-    sqlite3_bind_int64(st, 1, run_id);
-    bind_text(st, 2, c->id, cap);
-    bind_text(st, 3, t->name ? t->name : "", cap);
-    bind_text(st, 4, t->file, cap);
-    bind_text(st, 5, digest, cap);
-    bind_text(st, 6, an_status_name(t->status), cap);
-    sqlite3_bind_int64(st, 7, t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0);
-    bind_opt_int(st, 8, c->have, c->tool_calls);
-    bind_opt_int(st, 9, c->have, c->turns);
-    bind_opt_int(st, 10, c->have && c->ttft_ms >= 0, c->ttft_ms);
-    bind_opt_int(st, 11, c->has_input, c->input);
-    bind_opt_int(st, 12, c->has_output, c->output);
-    if (c->has_cost)
-        sqlite3_bind_double(st, 13, c->cost);
-    else
-        sqlite3_bind_null(st, 13);
-    bind_text(st, 14, t->error, cap);
+    for (unsigned k = 0; k < n; k++)
+        bind_test(st, (int)(14 * k), run_id, tests[k], &cs[k], has_digest[k] ? digests[k] : NULL,
+                  cap);
     if (sqlite3_step(st) != SQLITE_DONE)
         return an_hist_fail(h, "cannot write a test", err);
-    return insert_findings(h, fst, sqlite3_last_insert_rowid(h->db), t, cap, err);
+    if (sqlite3_changes(h->db) != (int)n)
+        return an_fail(err, AN_EIO, NULL, "'%s': cannot write the tests: %d rows written of %u",
+                       h->path, sqlite3_changes(h->db), n);
+    int64_t last = sqlite3_last_insert_rowid(h->db);
+    for (unsigned k = 0; k < n; k++) {
+        int rc = insert_findings(h, fst, last - (int64_t)(n - 1 - k), tests[k], cap, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
 }
 
 static int insert_tests(struct an_history *h, struct an_history_rec *r,
                         const struct an_history_run_info *info, const struct an_run_result *res,
                         int64_t run_id, size_t cap, struct an_err *err)
 {
-    static const char tsql[] =
-        "INSERT INTO test_results (run_id, test_id, name, file, file_digest, outcome,"
-        " duration_ms, tool_calls, turns, ttft_ms, input_tokens, output_tokens, cost, error)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     static const char fsql[] = "INSERT INTO findings (result_id, kind, assertion, expected,"
                                " actual, turn, file, line) VALUES (?,?,?,?,?,?,?,?)";
-    sqlite3_stmt *st = NULL, *fst = NULL;
+    unsigned per = an_hist_insert_rows ? an_hist_insert_rows : 1;
+    if (per > HIST_INSERT_ROWS)
+        per = HIST_INSERT_ROWS;
+    sqlite3_stmt *st = NULL, *tail = NULL, *fst = NULL;
     struct file_sum *sums = file_sums(info->project_dir, res);
-    char hex[AN_SHA256_HEX_LEN + 1];
+    /* the batch's values, alive until its statement is stepped */
+    const struct an_test_result *tests[HIST_INSERT_ROWS];
+    struct hist_counters cs[HIST_INSERT_ROWS];
+    char digests[HIST_INSERT_ROWS][AN_SHA256_HEX_LEN + 1];
+    bool has_digest[HIST_INSERT_ROWS];
     size_t next = 0;
     int rc = 0;
-    if (sqlite3_prepare_v2(h->db, tsql, -1, &st, NULL) != SQLITE_OK ||
+    char *sql = insert_sql(per);
+    if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(h->db, fsql, -1, &fst, NULL) != SQLITE_OK)
         rc = an_hist_fail(h, "cannot write the tests", err);
-    for (size_t k = 0; !rc && k < res->ntests; k++) {
-        const struct an_test_result *t = &res->tests[k];
-        struct hist_counters c = {0};
-        test_id(t, c.id);
-        const struct hist_counters *n = noted(r, c.id, &next);
-        if (n)
-            c = *n;
-        else if (t->transcript.nturns)
-            counters_of(t, &c);
-        rc = insert_test(h, st, fst, run_id, t, &c, sum_hex(&sums[k], hex), cap, err);
+    free(sql);
+    for (size_t k = 0; !rc && k < res->ntests;) {
+        unsigned n = 0;
+        for (; n < per && k < res->ntests; n++, k++) {
+            const struct an_test_result *t = &res->tests[k];
+            struct hist_counters *c = &cs[n];
+            *c = (struct hist_counters){0};
+            test_id(t, c->id);
+            const struct hist_counters *noted_c = noted(r, c->id, &next);
+            if (noted_c)
+                *c = *noted_c;
+            else if (t->transcript.nturns)
+                counters_of(t, c);
+            tests[n] = t;
+            has_digest[n] = sum_hex(&sums[k], digests[n]) != NULL;
+        }
+        sqlite3_stmt *use = st;
+        if (n < per) { /* the last rows: a statement of their own count */
+            sql = insert_sql(n);
+            if (sqlite3_prepare_v2(h->db, sql, -1, &tail, NULL) != SQLITE_OK)
+                rc = an_hist_fail(h, "cannot write the tests", err);
+            free(sql);
+            use = tail;
+        }
+        if (!rc)
+            rc = insert_rows(h, use, fst, run_id, tests, cs, digests, has_digest, n, cap, err);
     }
     sqlite3_finalize(st);
+    sqlite3_finalize(tail);
     sqlite3_finalize(fst);
     free(sums);
     return rc;
