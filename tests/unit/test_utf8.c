@@ -145,9 +145,29 @@ static void test_random_text(void **state)
     }
 }
 
+/* One scan of text[0..n) (the opening quote at text[pre]) from an exact-size
+ * copy, so that a read past either end is a sanitizer's error: with the
+ * bytes before the quote lent (an_json_scan_string_in) or not. */
+static bool scan_copy(const char *text, size_t n, size_t pre, bool lend, struct an_buf *scratch,
+                      char *out, size_t *len, size_t *used)
+{
+    char *copy = malloc(n ? n : 1);
+    assert_non_null(copy);
+    memcpy(copy, text, n);
+    const char *o;
+    bool ok = lend ? an_json_scan_string_in(copy, copy + pre, n - pre, scratch, &o, len, used)
+                   : an_json_scan_string(copy + pre, n - pre, scratch, &o, len, used);
+    if (ok)
+        memcpy(out, o, *len);
+    free(copy);
+    return ok;
+}
+
 /* an_json_scan_string on a quoted string against jansson's reading of it:
  * whatever the scanner accepts, jansson accepts with the same bytes; what
- * jansson accepts (\u0000 aside) the scanner does too. */
+ * jansson accepts (\u0000 aside) the scanner does too. The string is also
+ * scanned with text before it (lent or not) and after it (`"}`, as in an
+ * event), which must change nothing. */
 static void scan_vs_jansson(const char *body, size_t n)
 {
     char text[256];
@@ -157,9 +177,9 @@ static void scan_vs_jansson(const char *body, size_t n)
     text[n + 1] = '"';
     struct an_buf scratch;
     an_buf_init(&scratch, 0);
-    const char *out;
+    char out[256];
     size_t len, used;
-    bool fast = an_json_scan_string(text, n + 2, &scratch, &out, &len, &used);
+    bool fast = scan_copy(text, n + 2, 0, false, &scratch, out, &len, &used);
     json_error_t err;
     json_t *j = json_loadb(text, n + 2, JSON_DECODE_ANY | JSON_ALLOW_NUL, &err);
     if (fast) {
@@ -169,6 +189,30 @@ static void scan_vs_jansson(const char *body, size_t n)
         assert_memory_equal(out, json_string_value(j), len);
     } else if (j && !memchr(json_string_value(j), '\0', json_string_length(j))) {
         fail_msg("the scanner refused a string jansson reads: %.*s", (int)n, body);
+    }
+    /* the same string after 0..20 bytes of an event, and before `"}` */
+    char framed[300];
+    for (size_t pre = 0; pre <= 20; pre += pre < 4 ? 1 : 8) {
+        for (int tail = 0; tail < 2; tail++) {
+            memset(framed, 'x', pre);
+            memcpy(framed + pre, text, n + 2);
+            size_t fn = pre + n + 2;
+            if (tail) {
+                memcpy(framed + fn, "\"}", 2);
+                fn += 2;
+            }
+            for (int lend = 0; lend < 2; lend++) {
+                char out2[256];
+                size_t len2, used2;
+                bool again = scan_copy(framed, fn, pre, lend, &scratch, out2, &len2, &used2);
+                assert_int_equal(again, fast);
+                if (fast) {
+                    assert_int_equal(used2, used);
+                    assert_int_equal(len2, len);
+                    assert_memory_equal(out2, out, len);
+                }
+            }
+        }
     }
     json_decref(j);
     an_buf_release(&scratch);

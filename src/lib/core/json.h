@@ -61,6 +61,11 @@ const char *an_json_str(const json_t *obj, const char *key);
  * NULL and *len 0 when the string has an escape. */
 bool an_json_scan_string(const char *s, size_t n, struct an_buf *scratch, const char **out,
                          size_t *len, size_t *used);
+/* The same, told that the bytes from lo up to s are readable too (lo <= s,
+ * usually the start of the text s lies in): a string near the end of the
+ * text is then read sixteen bytes at a time to its end. */
+bool an_json_scan_string_in(const char *lo, const char *s, size_t n, struct an_buf *scratch,
+                            const char **out, size_t *len, size_t *used);
 /* True when an_json_parse(s, n) is sure to succeed, found by walking the
  * text without building or allocating anything (an_json_parse's own fast
  * path in a checking mode). It answers true only within that path's

@@ -29,6 +29,7 @@
 
 struct fastp {
     const unsigned char *s, *end;
+    const char *text; /* where the text starts: readable up to end */
     unsigned depth;
     bool check;            /* only check: build nothing, allocate nothing */
     struct an_buf scratch; /* unescaped strings */
@@ -60,54 +61,52 @@ static long hex4(const unsigned char *s)
 static bool fast_string(struct fastp *p, const char **out, size_t *len)
 {
     size_t used;
-    if (!an_json_scan_string((const char *)p->s, (size_t)(p->end - p->s),
-                             p->check ? NULL : &p->scratch, out, len, &used))
+    if (!an_json_scan_string_in(p->text, (const char *)p->s, (size_t)(p->end - p->s),
+                                p->check ? NULL : &p->scratch, out, len, &used))
         return false;
     p->s += used;
     return true;
 }
 
-/* Offset of the first byte of s[0..n) a string scanner must stop at: '"',
- * '\\' or a control byte; n when there is none. Bytes of 0x80 and above
- * are passed over (the caller validates the string's UTF-8 once, at its
- * end), and *high is set when one may have been among those passed (it may
- * also be set for a byte after the stop: harmless, a needless check).
- * Sixteen bytes at a time where SSE2 is there (every x86-64). */
-static inline size_t plain_run(const unsigned char *s, size_t n, bool *high)
+/* The bytes a string scanner must stop at among the 16 at p, as a mask
+ * (bit i for p[i]): '"', '\\' or a control byte; in *high those of 0x80
+ * and above. Only bytes before `end` count, and only [lo, end) is read: a
+ * block that would run past `end` is read as the 16 bytes ending there
+ * when they start at or after `lo`, else copied out first. */
+static inline unsigned stop_mask(const unsigned char *p, const unsigned char *end,
+                                 const unsigned char *lo, unsigned *high)
 {
-    size_t i = 0;
+    size_t left = (size_t)(end - p);
 #ifdef __SSE2__
     const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), c1f = _mm_set1_epi8(0x1F);
-    unsigned hi = 0;
-    for (; n - i >= 16; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        /* unsigned x <= 0x1F: min(x, 0x1F) == x */
-        __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x);
-        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, bs)), ctl);
-        unsigned m = (unsigned)_mm_movemask_epi8(bad);
-        hi |= (unsigned)_mm_movemask_epi8(x);
-        if (m) {
-            *high |= hi != 0;
-            return i + (size_t)__builtin_ctz(m);
-        }
+    __m128i x;
+    unsigned shift = 0;
+    if (left >= 16) {
+        x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    } else if ((size_t)(p - lo) >= 16 - left) {
+        x = _mm_loadu_si128((const __m128i *)(const void *)(end - 16));
+        shift = (unsigned)(16 - left);
+    } else {
+        unsigned char tmp[16] = {0};
+        memcpy(tmp, p, left);
+        x = _mm_loadu_si128((const __m128i *)(const void *)tmp);
     }
-    /* the last bytes: the sixteen that end at n (a string's closing quote
-     * is nearly always among them); those before i flag nothing */
-    if (n >= 16 && i < n) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
-        __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x);
-        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, bs)), ctl);
-        unsigned m = (unsigned)_mm_movemask_epi8(bad);
-        *high |= (hi | (unsigned)_mm_movemask_epi8(x)) != 0;
-        return m ? n - 16 + (size_t)__builtin_ctz(m) : n;
+    /* unsigned x <= 0x1F: min(x, 0x1F) == x */
+    __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x);
+    __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, bs)), ctl);
+    unsigned keep = left >= 16 ? 0xFFFFu : (1u << left) - 1;
+    *high = ((unsigned)_mm_movemask_epi8(x) >> shift) & keep;
+    return ((unsigned)_mm_movemask_epi8(bad) >> shift) & keep;
+#else
+    (void)lo;
+    unsigned m = 0, h = 0;
+    for (size_t i = 0; i < left && i < 16; i++) {
+        m |= (unsigned)(p[i] < 0x20 || p[i] == '"' || p[i] == '\\') << i;
+        h |= (unsigned)(p[i] >= 0x80) << i;
     }
-    *high |= hi != 0;
+    *high = h;
+    return m;
 #endif
-    while (i < n && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\') {
-        *high |= s[i] >= 0x80;
-        i++;
-    }
-    return i;
 }
 
 /* put() that says whether the bytes went in (an_buf_append's result) */
@@ -122,31 +121,12 @@ static inline int put_rc(struct an_buf *b, const void *p, size_t n)
     return an_buf_append(b, p, n);
 }
 
-/* The byte a JSON escape's letter stands for: 0 for 'u' (four hex digits
- * follow), -1 when it is none. */
-static inline int escape_byte(unsigned char c)
-{
-    switch (c) {
-    case '"':
-    case '\\':
-    case '/':
-        return c;
-    case 'b':
-        return '\b';
-    case 'f':
-        return '\f';
-    case 'n':
-        return '\n';
-    case 'r':
-        return '\r';
-    case 't':
-        return '\t';
-    case 'u':
-        return 0;
-    default:
-        return -1;
-    }
-}
+/* The byte a JSON escape's letter stands for; 1 for 'u' (four hex digits
+ * follow, and no simple escape stands for byte 1), 0 when it is none. */
+static const unsigned char escape_bytes[256] = {
+    ['"'] = '"',  ['\\'] = '\\', ['/'] = '/',  ['b'] = '\b', ['f'] = '\f',
+    ['n'] = '\n', ['r'] = '\r',   ['t'] = '\t', ['u'] = 1,
+};
 
 /* A code point (at most 0x10FFFF) as UTF-8 in u; its length. */
 static inline size_t utf8_encode(long cp, char u[4])
@@ -169,16 +149,24 @@ static inline size_t utf8_encode(long cp, char u[4])
     return 4;
 }
 
-bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, const char **out,
-                         size_t *len, size_t *used)
+bool an_json_scan_string_in(const char *lo, const char *str, size_t n, struct an_buf *scratch,
+                            const char **out, size_t *len, size_t *used)
 {
     const unsigned char *start = (const unsigned char *)str;
     const unsigned char *s = start + 1, *end = start + n, *run = s;
-    bool esc = false, high = false;
+    const unsigned char *low = (const unsigned char *)lo;
+    bool esc = false;
+    unsigned high = 0;
     while (s < end) {
-        s += plain_run(s, (size_t)(end - s), &high);
-        if (s == end)
-            break;
+        unsigned hi, m = stop_mask(s, end, low, &hi);
+        if (!m) {
+            high |= hi;
+            s += end - s < 16 ? (size_t)(end - s) : 16;
+            continue;
+        }
+        unsigned at = (unsigned)__builtin_ctz(m);
+        high |= hi & ((1u << at) - 1);
+        s += at;
         unsigned char c = *s;
         if (c == '"') {
             /* escapes are ASCII: the raw span is valid UTF-8 exactly when
@@ -211,10 +199,10 @@ bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, cons
             return false;
         if (end - s < 2)
             return false;
-        int one = escape_byte(s[1]);
-        if (one < 0)
+        unsigned char one = escape_bytes[s[1]];
+        if (!one)
             return false;
-        if (one) {
+        if (one != 1) {
             char byte = (char)one;
             if (scratch && put_rc(scratch, &byte, 1))
                 return false;
@@ -233,10 +221,10 @@ bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, cons
         if (cp >= 0xD800 && cp <= 0xDBFF) {
             if (end - s < 6 || s[0] != '\\' || s[1] != 'u')
                 return false;
-            long lo = hex4(s + 2);
-            if (lo < 0xDC00 || lo > 0xDFFF)
+            long lo2 = hex4(s + 2);
+            if (lo2 < 0xDC00 || lo2 > 0xDFFF)
                 return false;
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo2 - 0xDC00);
             s += 6;
         }
         run = s;
@@ -248,6 +236,12 @@ bool an_json_scan_string(const char *str, size_t n, struct an_buf *scratch, cons
             return false;
     }
     return false;
+}
+
+bool an_json_scan_string(const char *s, size_t n, struct an_buf *scratch, const char **out,
+                         size_t *len, size_t *used)
+{
+    return an_json_scan_string_in(s, s, n, scratch, out, len, used);
 }
 
 static json_t *fast_value(struct fastp *p);
@@ -419,7 +413,8 @@ static json_t *fast_value(struct fastp *p)
 json_t *an_json_fast_parse(const char *s, size_t n, bool check)
 {
     struct fastp p = {
-        .s = (const unsigned char *)s, .end = (const unsigned char *)s + n, .check = check};
+        .s = (const unsigned char *)s, .end = (const unsigned char *)s + n, .text = s,
+        .check = check};
     fast_ws(&p);
     json_t *v = fast_value(&p);
     if (v) {

@@ -142,7 +142,7 @@ static bool delta_scan(const char *data, size_t len, const char *known, size_t k
     *is_known = false;
     if (plain_layout(&s, e, known, known_len, &text, &id, &id_len, is_known)) {
         size_t used;
-        if (!an_json_scan_string(s, (size_t)(e - s), scratch, &delta, &delta_len, &used))
+        if (!an_json_scan_string_in(data, s, (size_t)(e - s), scratch, &delta, &delta_len, &used))
             return false;
         s += used;
         if (s == e || *s != '}' || skip_ws(s + 1, e) != e)
@@ -173,7 +173,7 @@ static bool delta_scan(const char *data, size_t len, const char *known, size_t k
         if (*val) /* a key twice: jansson keeps the last */
             return false;
         size_t used;
-        if (!an_json_scan_string(s, (size_t)(e - s), scratch, val, vlen, &used))
+        if (!an_json_scan_string_in(data, s, (size_t)(e - s), scratch, val, vlen, &used))
             return false;
         /* only the delta may have needed unescaping */
         if (val != &delta && (*val < data || *val >= e))
@@ -359,7 +359,7 @@ static bool plain_scan(const char *data, size_t len, struct an_buf *scratch,
             return false;
         const char *v;
         size_t vlen, used;
-        if (!an_json_scan_string(s, (size_t)(e - s), scratch, &v, &vlen, &used))
+        if (!an_json_scan_string_in(data, s, (size_t)(e - s), scratch, &v, &vlen, &used))
             return false;
         if (vlen >= PLAIN_VALS - used_vals) /* rare: left to the general path */
             return false;
