@@ -81,6 +81,10 @@ struct an_turn_rec {
     size_t nframes, cap_frames;
     size_t events;    /* protocol frames that arrived, kept or not */
     bool drop_frames; /* count frames but keep none (no report needs them) */
+    /* AG-UI: no one reads the conversation after this turn (the test's
+     * last turn, no check `of: messages`, no report keeping transcripts):
+     * the run's messages are not merged into it and `messages` stays NULL */
+    bool drop_messages;
     char **warnings;  /* non-fatal oddities (unknown events, bad args JSON ...) */
     size_t nwarnings, cap_warnings;
     /* an_turn_warn keeps the first max_warnings of a kind (0:

@@ -32,6 +32,7 @@ struct fx {
     size_t max_calls;
     uint64_t max_state; /* max_state_bytes; 0: the default */
     int protocol;       /* enum an_protocol_mode for the next turns */
+    bool drop_messages; /* the next turns' records say no one reads the conversation */
 };
 
 static int setup(void **state)
@@ -58,7 +59,7 @@ static struct an_turn_rec *turn_cut(struct fx *f, const char *user, const char *
                                     const char *cut)
 {
     struct an_agui_dec *d;
-    an_transcript_add_turn(&f->t, user ? "user" : "agui:connect");
+    an_transcript_add_turn(&f->t, user ? "user" : "agui:connect")->drop_messages = f->drop_messages;
     json_decref(f->input);
     f->input = an_agui_conv_input(&f->conv, "run-1", user);
     an_agui_dec_new(&d, &f->conv, &f->t, f->max_calls);
@@ -696,6 +697,43 @@ static void test_history_across_turns(void **state)
     assert_int_equal(f->t.turns[1].ncalls, 0);
 }
 
+/* A turn whose conversation no one reads (job.c: the test's last turn, no
+ * check of: messages, no report keeping transcripts): the run's messages are
+ * not merged and its record holds none; the rest of the turn is as always. */
+static void test_drop_messages(void **state)
+{
+    struct fx *f = *state;
+    const char *ev[] = {STARTED,
+                        TSTART("m1"),
+                        TCONT("m1", "Let me check"),
+                        CSTARTP("c1", "get_weather", "m1"),
+                        CARGS("c1", "{\\\"city\\\":\\\"Paris\\\"}"),
+                        CEND("c1"),
+                        TEND("m1"),
+                        FINISHED,
+                        NULL};
+    struct an_turn_rec *r = turn(f, "weather?", ev);
+    assert_ok(r);
+    assert_int_equal(json_array_size(r->messages), 2); /* the user's and m1 */
+    assert_int_equal(json_array_size(f->conv.messages), 2);
+
+    f->drop_messages = true;
+    r = turn(f, "and tomorrow?", ev);
+    assert_ok(r);
+    assert_null(r->messages);
+    /* the conversation holds the user's second message (sent with the
+     * request), not the run's answer */
+    assert_int_equal(json_array_size(f->conv.messages), 3);
+    assert_string_equal(an_json_str(json_array_get(f->conv.messages, 2), "role"), "user");
+    /* what the checks read is all there */
+    assert_string_equal(r->text, "Let me check");
+    assert_int_equal(r->ncalls, 1);
+    assert_string_equal(f->t.calls[r->first_call].name, "get_weather");
+    assert_json(an_tool_call_args(&f->t.calls[r->first_call]), "{\"city\":\"Paris\"}");
+    /* the first turn's record is untouched */
+    assert_int_equal(json_array_size(f->t.turns[0].messages), 2);
+}
+
 static void test_tool_call_without_parent_and_connect(void **state)
 {
     struct fx *f = *state;
@@ -850,6 +888,7 @@ int main(void)
         T(test_tool_call_without_parent_and_connect),
         T(test_messages_snapshot),
         cmocka_unit_test_setup_teardown(test_state_cap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_drop_messages, setup, teardown),
         cmocka_unit_test_setup_teardown(test_big_numbers, setup, teardown),
         cmocka_unit_test(test_conv_init_sets_every_member),
     };

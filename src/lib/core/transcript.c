@@ -318,6 +318,7 @@ void an_turn_reset(struct an_turn_rec *r)
     r->retries = keep.retries;
     r->retry_log = keep.retry_log;
     r->drop_frames = keep.drop_frames;
+    r->drop_messages = keep.drop_messages;
     r->max_warnings = keep.max_warnings;
     memcpy(r->traceparent, keep.traceparent, sizeof r->traceparent);
 }

@@ -837,6 +837,8 @@ void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
     r->state = json_incref(d->state);
     json_decref(d->conv->state);
     d->conv->state = json_incref(d->state);
+    if (r->drop_messages)
+        return; /* read by no one: not built (docs/performance.md, session 16) */
     an_agui_history_merge(d);
     /* A copy of the list, sharing the messages: the conversation goes on
      * growing in later turns, but never changes a message it holds in

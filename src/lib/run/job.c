@@ -311,6 +311,30 @@ static void begin_turn(struct an_job *j, bool retry)
     add_transfer(j, easy);
 }
 
+static bool checks_read_messages(const struct an_check_item *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (c[i].of == AN_OF_MESSAGES)
+            return true;
+    return false;
+}
+
+/* Whether the conversation after turn k is read by no one: k is the test's
+ * last turn, no report keeps the transcript, and no check of the target,
+ * the test or that turn looks at `of: messages` (the turns before it are
+ * judged on their own records, and scripts and judges get the text and
+ * the tool calls). The AG-UI decoder then does not build it: for a one-turn
+ * test that is a third of the jansson allocations of the whole test. */
+static bool messages_unread(const struct an_job *j, size_t k)
+{
+    const struct an_test *t = j->test;
+    const struct an_assert_kept *own = t->assert, *turn = t->turns[k].assert;
+    return !j->dyn && k + 1 == t->nturns && !j->env->keep_transcripts &&
+           !checks_read_messages(j->cfg->target.assert.checks, j->cfg->target.assert.nchecks) &&
+           !(own && checks_read_messages(own->checks, own->nchecks)) &&
+           !(turn && checks_read_messages(turn->checks, turn->nchecks));
+}
+
 /* Send the next turn, or judge the test when every turn has passed. */
 static void next_turn(struct an_job *j)
 {
@@ -335,6 +359,7 @@ static void next_turn(struct an_job *j)
     const struct an_turn *t = &j->test->turns[j->turn];
     struct an_turn_rec *rec = an_transcript_add_turn(tr, turn_kind(t));
     rec->drop_frames = !j->env->keep_frames;
+    rec->drop_messages = messages_unread(j, j->turn);
     rec->max_warnings = (size_t)j->cfg->max_warnings;
     an_trace_turn(&j->res, rec);
     j->tries = 0;
