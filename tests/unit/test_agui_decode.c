@@ -634,17 +634,17 @@ static void test_state(void **state)
     assert_json(json_object_get(f->input, "state"), "{\"count\":2,\"items\":[\"a\"]}");
 }
 
+/* m1: "Let me check", and a get_weather call of Paris in it */
+#define CHECK_WEATHER                                                                              \
+    TSTART("m1"), TCONT("m1", "Let me check"), CSTARTP("c1", "get_weather", "m1"),                 \
+        CARGS("c1", "{\\\"city\\\":\\\"Paris\\\"}"), CEND("c1"), TEND("m1")
+
 static void test_history_across_turns(void **state)
 {
     struct fx *f = *state;
     const char *ev1[] = {
         STARTED,
-        TSTART("m1"),
-        TCONT("m1", "Let me check"),
-        CSTARTP("c1", "get_weather", "m1"),
-        CARGS("c1", "{\\\"city\\\":\\\"Paris\\\"}"),
-        CEND("c1"),
-        TEND("m1"),
+        CHECK_WEATHER,
         "{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"tr1\",\"toolCallId\":\"c1\","
         "\"content\":\"sunny\"}",
         TSTART("m2"),
@@ -703,15 +703,7 @@ static void test_history_across_turns(void **state)
 static void test_drop_messages(void **state)
 {
     struct fx *f = *state;
-    const char *ev[] = {STARTED,
-                        TSTART("m1"),
-                        TCONT("m1", "Let me check"),
-                        CSTARTP("c1", "get_weather", "m1"),
-                        CARGS("c1", "{\\\"city\\\":\\\"Paris\\\"}"),
-                        CEND("c1"),
-                        TEND("m1"),
-                        FINISHED,
-                        NULL};
+    const char *ev[] = {STARTED, CHECK_WEATHER, FINISHED, NULL};
     struct an_turn_rec *r = turn(f, "weather?", ev);
     assert_ok(r);
     assert_int_equal(json_array_size(r->messages), 2); /* the user's and m1 */
