@@ -76,13 +76,21 @@ static void exec(const char *sql)
     sqlite3_close(h);
 }
 
-static void migrate_from_0(void **state)
+/* A new history file `name`, opened for writing at the current schema. */
+static struct an_history *open_fresh(const char *name)
 {
-    (void)state;
-    fresh("v0.sqlite");
+    fresh(name);
     struct an_history *h = NULL;
     struct an_err err = AN_ERR_INIT;
     assert_int_equal(an_hist_open(&h, db, true, false, AN_HISTORY_SCHEMA_VERSION, &err), 0);
+    return h;
+}
+
+static void migrate_from_0(void **state)
+{
+    (void)state;
+    struct an_history *h = open_fresh("v0.sqlite");
+    struct an_err err = AN_ERR_INIT;
     an_history_free(h);
     assert_int_equal(scalar("PRAGMA user_version"), AN_HISTORY_SCHEMA_VERSION);
     assert_int_equal(scalar("SELECT count(*) FROM sqlite_master WHERE name IN ('runs', "
@@ -99,10 +107,7 @@ static void migrate_from_0(void **state)
 static void no_memory_statistics(void **state)
 {
     (void)state;
-    fresh("memstat.sqlite");
-    struct an_history *h = NULL;
-    struct an_err err = AN_ERR_INIT;
-    assert_int_equal(an_hist_open(&h, db, true, false, AN_HISTORY_SCHEMA_VERSION, &err), 0);
+    struct an_history *h = open_fresh("memstat.sqlite");
     assert_int_equal(sqlite3_memory_used(), 0);
     an_history_free(h);
 }
