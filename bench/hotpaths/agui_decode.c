@@ -8,7 +8,8 @@
  * the bytes through the SSE framer (proto/sse.h) into the AG-UI decoder
  * (proto/agui_decode.h) exactly as a run does: conformance checks, the
  * transcript (text, tool calls, parsed arguments), the conversation for the
- * next run; raw frames are not kept (as without -vv). Every run in the
+ * next run, the clock read once per piece handed over (the events' arrival
+ * time); raw frames are not kept (as without -vv). Every run in the
  * stream (RUN_STARTED ... RUN_FINISHED) is one turn with its own decoder, as
  * every HTTP response is. Prints one line of JSON: bytes, events, runs,
  * seconds, and the failures and warnings met (0 for a clean stream).
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "ananke/transcript.h"
+#include "core/clock.h"
 #include "proto/agui_dec_int.h"
 #include "proto/agui_decode.h"
 #include "proto/sse.h"
@@ -34,6 +36,7 @@ struct bench {
     struct an_agui_conv conv;
     struct an_transcript t;
     struct an_agui_dec *dec;
+    int64_t arrived_ms; /* as proto/agui.c's on_body reads it */
     unsigned long long events, runs, errors, warnings;
 };
 
@@ -65,7 +68,7 @@ static int on_event(void *ud, const struct an_sse_event *ev)
     if (!b->dec)
         turn_begin(b);
     b->events++;
-    an_agui_dec_event(b->dec, ev->data, ev->len, 0);
+    an_agui_dec_event(b->dec, ev->data, ev->len, b->arrived_ms);
     if (b->dec->run == RUN_DONE || b->dec->run == RUN_ERRORED || b->dec->failed)
         turn_end(b);
     return 0;
@@ -80,8 +83,10 @@ static double pass(const char *data, size_t len, struct bench *stats)
     p.lend = true; /* as proto/agui.c's parser */
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (size_t off = 0; off < len; off += 64 * 1024)
+    for (size_t off = 0; off < len; off += 64 * 1024) {
+        b.arrived_ms = an_clock_unix_ms();
         an_sse_feed(&p, data + off, len - off < 64 * 1024 ? len - off : 64 * 1024);
+    }
     an_sse_finish(&p);
     if (b.dec)
         turn_end(&b);
@@ -109,6 +114,7 @@ static double stream(int fd, unsigned long long *bytes, struct bench *b)
         if (n == 0)
             break;
         *bytes += (size_t)n;
+        b->arrived_ms = an_clock_unix_ms();
         an_sse_feed(&p, buf, (size_t)n);
     }
     an_sse_finish(&p);
