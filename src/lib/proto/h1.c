@@ -546,6 +546,7 @@ static void recv_some(struct an_h1_xfer *x)
             return;
         }
         size_t used = 0;
+        x->recv_unix_ms = an_clock_unix_ms();
         enum an_h1_rc rc = an_h1_parse_feed(&x->p, buf, (size_t)n, &used);
         x->resp->header_bytes = x->p.header_bytes;
         parsed(x, rc, used < (size_t)n);

@@ -142,6 +142,8 @@ struct an_h1_xfer {
     bool reused, retried;
     int fail; /* how it ended when it did not end well (h1.c) */
     int64_t start_ms, deadline_ms, connect_deadline_ms, connected_ms;
+    int64_t recv_unix_ms; /* wall clock of the last read that brought bytes:
+                           * when what the body callback is handed arrived */
     bool over_cap; /* the body crossed max_body */
     int stop_rc;
 };
