@@ -208,7 +208,10 @@ void an_turn_add_usage(struct an_turn_rec *r, const char *model, int64_t input, 
 void an_turn_retry(struct an_turn_rec *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Scopes. The test scope's text is built into *joined (caller frees). */
+/* Scopes. The test scope's text (s.text) is the turns' texts joined: built
+ * into *joined (caller frees), or, when the first turn is the only one that
+ * ran, that turn's own text lent (valid while the transcript is; *joined is
+ * then NULL). */
 struct an_scope an_scope_turn(const struct an_transcript *t, size_t turn);
 struct an_scope an_scope_test(const struct an_transcript *t, char **joined);
 

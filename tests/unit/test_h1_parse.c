@@ -293,12 +293,141 @@ static void test_callback_stops(void **state)
     an_buf_release(&k.body);
 }
 
+/* ---- chunks read whole (whole_chunk) against the state machine ---- */
+
+struct outcome {
+    enum an_h1_rc rc;
+    const char *why;
+    struct an_buf body;
+    uint64_t body_bytes, bytes;
+    size_t rest;
+    int stop;
+};
+
+/* Feed in[0..len) in pieces of `step` bytes (0: one piece), chunks read
+ * whole or not (an_h1_whole_chunks); the close after it. */
+static void outcome_of(const char *in, size_t len, size_t step, size_t stop_after, bool whole,
+                       struct outcome *o)
+{
+    an_h1_whole_chunks = whole;
+    struct sink k = {.body = AN_BUF_INIT, .stop_after = stop_after};
+    struct an_h1_parser p;
+    an_h1_parse_init(&p, 0, on_head, on_body, &k);
+    enum an_h1_rc rc = AN_H1_MORE;
+    size_t off = 0;
+    o->rest = 0;
+    while (off < len && rc == AN_H1_MORE) {
+        size_t n = step && step < len - off ? step : len - off, used = 0;
+        rc = an_h1_parse_feed(&p, in + off, n, &used);
+        if (rc != AN_H1_MORE)
+            o->rest = len - off - used;
+        off += n;
+    }
+    if (rc == AN_H1_MORE)
+        rc = an_h1_parse_eof(&p);
+    o->rc = rc;
+    o->why = p.why;
+    o->body = k.body;
+    o->body_bytes = p.body_bytes;
+    o->bytes = p.bytes;
+    o->stop = p.stop;
+    an_h1_parse_release(&p);
+    an_h1_whole_chunks = true;
+}
+
+/* One chunk as a server might write it: mostly plain, sometimes in every
+ * way the state machine reads (or rejects) a chunk. */
+static void add_chunk(struct an_buf *b, uint32_t *seed, bool *last)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    uint32_t r = *seed >> 8;
+    size_t size = r % 7 == 0 ? 200 + r % 300 : 1 + r % 40;
+    if (r % 23 == 0)
+        size = 0; /* the last chunk */
+    *last = size == 0;
+    if (r % 11 == 0)
+        an_buf_puts(b, "00"); /* leading zeros */
+    if (r % 97 == 0)
+        an_buf_puts(b, "zz"); /* not hex */
+    else if (r % 89 == 0)
+        an_buf_puts(b, "11111111111111111"); /* 17 digits */
+    else if (r % 83 == 0)
+        an_buf_puts(b, "FFFFFFFFFFFFFFFF"); /* over int64_t */
+    else if (r % 3 == 0)
+        an_buf_printf(b, "%zX", size);
+    else
+        an_buf_printf(b, "%zx", size);
+    static const char *const ends[] = {"\r\n", "\r\n", "\r\n", "\n", ";ext=1\r\n", " \r\n"};
+    an_buf_puts(b, ends[(r >> 4) % 6]);
+    if (*last) {
+        if (r % 2)
+            an_buf_puts(b, "X-T: 1\r\n");
+        an_buf_puts(b, "\r\n");
+        return;
+    }
+    for (size_t i = 0; i < size; i++)
+        an_buf_putc(b, (char)('a' + (r + i) % 26));
+    static const char *const after[] = {"\r\n", "\r\n", "\r\n", "\n", "\r\r\n", "X"};
+    an_buf_puts(b, after[(r >> 8) % 6]);
+}
+
+static void same(const struct outcome *a, const struct outcome *b, const char *what,
+                 unsigned seed)
+{
+    if (a->rc != b->rc || (a->why == NULL) != (b->why == NULL) ||
+        (a->why && strcmp(a->why, b->why)) || a->body.len != b->body.len ||
+        memcmp(an_buf_cstr(&a->body), an_buf_cstr(&b->body), a->body.len) ||
+        a->body_bytes != b->body_bytes || a->bytes != b->bytes || a->rest != b->rest ||
+        a->stop != b->stop)
+        fail_msg("stream %u (%s): rc %d/%d, why '%s'/'%s', body %zu/%zu bytes, body_bytes "
+                 "%llu/%llu, bytes %llu/%llu, rest %zu/%zu",
+                 seed, what, a->rc, b->rc, a->why ? a->why : "", b->why ? b->why : "",
+                 a->body.len, b->body.len, (unsigned long long)a->body_bytes,
+                 (unsigned long long)b->body_bytes, (unsigned long long)a->bytes,
+                 (unsigned long long)b->bytes, a->rest, b->rest);
+}
+
+static void test_whole_chunks(void **state)
+{
+    (void)state;
+    unsigned whole = 0; /* streams whose pieces held whole plain chunks */
+    for (unsigned seed = 1; seed <= 600; seed++) {
+        struct an_buf in = AN_BUF_INIT;
+        an_buf_puts(&in, OK200 "Transfer-Encoding: chunked\r\n\r\n");
+        uint32_t rs = seed;
+        bool last = false;
+        for (unsigned c = 0; c < 1 + seed % 40 && !last; c++)
+            add_chunk(&in, &rs, &last);
+        if (seed % 5 == 0)
+            an_buf_puts(&in, "HTTP/1.1 200 OK\r\n"); /* the next answer's start */
+        size_t len = in.len;
+        size_t stop_after = seed % 7 == 0 ? 1 + seed % 90 : 0;
+        /* the same pieces with chunks read whole and without */
+        static const size_t steps[] = {0, 1, 2, 7, 64};
+        for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
+            size_t step = steps[k] == 64 ? 1 + seed % 97 : steps[k];
+            struct outcome slow, fast;
+            outcome_of(in.data, len, step, stop_after, false, &slow);
+            outcome_of(in.data, len, step, stop_after, true, &fast);
+            char what[48];
+            snprintf(what, sizeof what, "pieces of %zu bytes", step ? step : len);
+            same(&slow, &fast, what, seed);
+            whole += k == 0 && fast.rc == AN_H1_DONE;
+            an_buf_release(&slow.body);
+            an_buf_release(&fast.body);
+        }
+        an_buf_release(&in);
+    }
+    assert_true(whole > 50); /* the streams reach their end often enough */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_head_fields),
         cmocka_unit_test(test_callback_stops),
+        cmocka_unit_test(test_whole_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,12 +1,16 @@
 /* Turn warnings (core/transcript.c): the first max_warnings of a kind are
  * kept, 10 times as many in all; the rest are counted in one line per kind
- * and in warnings_dropped, which the JSON form carries. */
+ * and in warnings_dropped, which the JSON form carries. And the test
+ * scope's text: the turns that ran, joined; the first turn's own when it is
+ * the only one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <stdlib.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -92,12 +96,53 @@ static void test_default(void **state)
     an_transcript_release(&t);
 }
 
+/* The test scope of turns with these texts (NULL: none; "-": not run). */
+static void scope_of(const char *const *texts, size_t n, const char *want, bool lent)
+{
+    struct an_transcript t;
+    an_transcript_init(&t);
+    for (size_t i = 0; i < n; i++) {
+        struct an_turn_rec *r = an_transcript_add_turn(&t, "user");
+        bool ran = !texts[i] || strcmp(texts[i], "-");
+        r->status = ran ? AN_TURN_OK : AN_TURN_NOT_RUN;
+        r->text = ran && texts[i] ? strdup(texts[i]) : NULL;
+    }
+    char *joined = (char *)"untouched";
+    struct an_scope s = an_scope_test(&t, &joined);
+    assert_string_equal(s.text, want);
+    if (lent) {
+        assert_null(joined);
+        if (t.turns[0].text)
+            assert_ptr_equal(s.text, t.turns[0].text); /* not a copy */
+    } else {
+        assert_non_null(joined);
+        assert_ptr_equal(s.text, joined);
+    }
+    free(joined);
+    an_transcript_release(&t);
+}
+
+static void test_scope_text(void **state)
+{
+    (void)state;
+    const char *one[] = {"a long answer"}, *none[] = {NULL}, *two[] = {"a", "b"},
+               *later[] = {"-", "b"}, *stopped[] = {"a", "-"}, *three[] = {"a", NULL, "c"};
+    scope_of(one, 1, "a long answer", true);
+    scope_of(none, 1, "", true);
+    scope_of(two, 2, "a\nb", false);
+    scope_of(later, 2, "\nb", false); /* as always: a line per turn from the second */
+    scope_of(stopped, 2, "a", true);  /* the first turn alone ran */
+    scope_of(three, 3, "a\n\nc", false);
+    scope_of(NULL, 0, "", false);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_kind),
         cmocka_unit_test(test_many_kinds),
         cmocka_unit_test(test_default),
+        cmocka_unit_test(test_scope_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -309,7 +309,7 @@ static void side_art(struct cmp_pack *p, struct cmp_side *s, enum cmp_art art, c
 static json_t *final_output(const struct cmp_item *it, int side, const struct an_test_result *t)
 {
     char *joined = NULL;
-    an_scope_test(&t->transcript, &joined);
+    const char *text = an_scope_test(&t->transcript, &joined).text;
     json_t *turns = json_array();
     for (size_t i = 0; i < t->transcript.nturns; i++) {
         const char *x = t->transcript.turns[i].text;
@@ -319,7 +319,7 @@ static json_t *final_output(const struct cmp_item *it, int side, const struct an
     json_t *o = json_pack(
         "{s:o, s:s, s:s, s:o, s:o}", "case_id", an_json_lossy(it->case_id, strlen(it->case_id)),
         "side", cmp_side_name[side], "content_type", "text", "content",
-        an_json_lossy(joined ? joined : "", joined ? strlen(joined) : 0), "turns", turns);
+        an_json_lossy(text ? text : "", text ? strlen(text) : 0), "turns", turns);
     free(joined);
     return o;
 }

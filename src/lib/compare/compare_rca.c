@@ -667,8 +667,8 @@ static void run_case_signals(const struct an_turn_rec *r, struct cmp_signals *ou
 
 void cmp_signals_scan(const struct an_test_result *t, struct cmp_signals *out)
 {
-    char *text = NULL;
-    an_scope_test(&t->transcript, &text);
+    char *joined = NULL;
+    const char *text = an_scope_test(&t->transcript, &joined).text;
     size_t n = text ? strlen(text) : 0;
     if (n) {
         char **urls = NULL;
@@ -699,7 +699,7 @@ void cmp_signals_scan(const struct an_test_result *t, struct cmp_signals *out)
                             "Prompt-injection markers detected", CMP_ART_FINAL_OUTPUT)))
             g->notes = an_xstrdup("Matched injection-like strings in final_output");
     }
-    free(text);
+    free(joined);
     for (size_t i = 0; i < t->transcript.ncalls; i++)
         call_signals(&t->transcript.calls[i], out);
     for (size_t i = 0; i < t->transcript.nturns; i++)

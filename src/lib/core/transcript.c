@@ -420,19 +420,30 @@ struct an_scope an_scope_turn(const struct an_transcript *t, size_t turn)
 
 struct an_scope an_scope_test(const struct an_transcript *t, char **joined)
 {
-    struct an_buf b = AN_BUF_INIT;
-    for (size_t i = 0; i < t->nturns; i++) {
-        if (t->turns[i].status == AN_TURN_NOT_RUN)
-            continue;
-        if (b.len || i)
-            an_buf_putc(&b, '\n');
-        an_buf_puts(&b, t->turns[i].text ? t->turns[i].text : "");
+    size_t ran = 0;
+    for (size_t i = 0; i < t->nturns; i++)
+        ran += t->turns[i].status != AN_TURN_NOT_RUN;
+    const char *text;
+    if (t->nturns && ran == 1 && t->turns[0].status != AN_TURN_NOT_RUN) {
+        /* the first turn alone: its text, lent (a long answer is not copied) */
+        *joined = NULL;
+        text = t->turns[0].text ? t->turns[0].text : "";
+    } else {
+        struct an_buf b = AN_BUF_INIT;
+        for (size_t i = 0; i < t->nturns; i++) {
+            if (t->turns[i].status == AN_TURN_NOT_RUN)
+                continue;
+            if (b.len || i)
+                an_buf_putc(&b, '\n');
+            an_buf_puts(&b, t->turns[i].text ? t->turns[i].text : "");
+        }
+        *joined = an_buf_detach(&b, NULL);
+        text = *joined;
     }
-    *joined = an_buf_detach(&b, NULL);
     struct an_scope s = {
         .calls = t->calls,
         .ncalls = t->ncalls,
-        .text = *joined,
+        .text = text,
         .start_ms = t->start_ms,
         .end_ms = t->end_ms,
         .turn = -1,

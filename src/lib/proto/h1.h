@@ -96,6 +96,11 @@ struct an_h1_parser {
     void *ud;
 };
 
+/* Chunks held whole in what one feed gives, written plainly, are taken in
+ * one step (h1_parse.c, whole_chunk) instead of byte by byte; on unless a
+ * test switches it off to compare it with the state machine alone. */
+extern bool an_h1_whole_chunks;
+
 /* max_header 0: AN_H1_DEFAULT_MAX_HEADER. Either callback may be NULL. */
 void an_h1_parse_init(struct an_h1_parser *p, size_t max_header, an_h1_head_fn on_head,
                       an_h1_body_fn on_body, void *ud);

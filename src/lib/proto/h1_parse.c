@@ -393,12 +393,52 @@ static size_t body(struct an_h1_parser *p, const char *d, size_t n)
     return n;
 }
 
+bool an_h1_whole_chunks = true;
+
+static const signed char hex_value[256] = {
+    ['0'] = 1, ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
+    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+}; /* a hex digit's value + 1; 0 for any other byte */
+
+/* A whole chunk in d[0..n) at the start of a size line, written plainly
+ * ("<hex>\r\n<data>\r\n", a size above 0 that fits in 16 digits and in
+ * int64_t): its data handed over in one piece, the bytes taken returned.
+ * 0 for anything else (an extension, a bare LF, the last chunk, a chunk
+ * that goes on past d + n, a size the state machine rejects), which
+ * feed_chunked then reads byte by byte as before: a server that writes
+ * each event as a chunk sends a chunk header of 4 to 8 bytes per event. */
+static size_t whole_chunk(struct an_h1_parser *p, const char *d, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)d;
+    uint64_t size = 0;
+    size_t i = 0;
+    for (; i < n && i < 16 && hex_value[u[i]]; i++)
+        size = size << 4 | (uint64_t)(hex_value[u[i]] - 1);
+    if (!i || !size || size > (uint64_t)INT64_MAX || n - i < 2 || d[i] != '\r' ||
+        d[i + 1] != '\n')
+        return 0;
+    size_t head = i + 2;
+    if (size > n - head || n - head - size < 2 || d[head + size] != '\r' ||
+        d[head + size + 1] != '\n')
+        return 0;
+    body(p, d + head, (size_t)size);
+    /* a callback that stopped the answer took the data, not the line end
+     * after it (as in S_CHUNK_DATA) */
+    return p->state == S_END ? head + (size_t)size : head + (size_t)size + 2;
+}
+
 /* Chunk framing, libcurl's Curl_httpchunk_read state by state. */
 static size_t feed_chunked(struct an_h1_parser *p, const char *d, size_t n)
 {
     char c = d[0];
     switch (p->state) {
     case S_CHUNK_HEX:
+        if (!p->nhex && an_h1_whole_chunks) {
+            size_t k = whole_chunk(p, d, n);
+            if (k)
+                return k;
+        }
         if (isxdigit((unsigned char)c)) {
             if (p->nhex >= 16) {
                 fail(p, "Too long hexadecimal number in chunked-encoding");
