@@ -10,6 +10,11 @@
 #    (transformHttpEventStream), each with the file already in memory and
 #    the best of three passes in one process; and through `cat` in a pipe.
 #    Targets: ≥ 10× @ag-ui/client's throughput; within 3× of cat's time.
+#    And the same events through `ananke run`: one test whose agent
+#    (hotpaths/agui_stream_server.py, Python) answers with them as one run
+#    over HTTP/1.1, an event per chunk, as a server that writes each event
+#    as it comes does; the CPU time ananke spends (user + system), next to
+#    the decoder's alone, shows what the rest of the path costs per event.
 # 2. JSON-RPC stdio round trips against a trivial echo peer (bench-rpc-peer):
 #    ananke's ACP client vs the ACP SDK's ClientSideConnection on Node, and
 #    the bare pipes for reference. Target: ≥ 5× the SDK's round trips/s.
@@ -22,7 +27,7 @@
 #
 # Installs what is missing (npm: @ag-ui/client, @agentclientprotocol/sdk and
 # Node 22, pinned in bench/package.json), builds ananke's bench programs in
-# Release mode into build-bench/ (`--target bench-hotpaths`), prints a table
+# Release mode into build-bench/ (`--target bench-hotpaths ananke-cli`), prints a table
 # and writes it to bench/out/hotpaths.md. Each figure is the best of
 # BENCH_REPS runs (default 3).
 set -euo pipefail
@@ -40,7 +45,7 @@ log() { printf 'hotpaths: %s\n' "$*" >&2; }
 die() { printf 'hotpaths: FAILED: %s\n' "$*" >&2; exit 1; }
 case "${1:-}" in
   "") ;;
-  -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "usage: bench/hotpaths.sh" >&2; exit 2 ;;
 esac
 
@@ -61,7 +66,7 @@ command -v python3 >/dev/null || die "python3 is needed to generate the stream"
 mkdir -p "$OUT" "$WORK"
 log "building the bench programs (Release) in build-bench/"
 { cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release &&
-  cmake --build "$BUILD" -j2 --target bench-hotpaths; } >"$OUT/hotpaths-build.log" 2>&1 ||
+  cmake --build "$BUILD" -j2 --target bench-hotpaths ananke-cli; } >"$OUT/hotpaths-build.log" 2>&1 ||
   { cat "$OUT/hotpaths-build.log" >&2; die "cannot build the bench programs"; }
 B=$BUILD/bench
 PEER=$B/bench-rpc-peer
@@ -112,6 +117,48 @@ log "decoding: cat through a pipe"
 CAT_S=$(pipe_seconds cat)
 PIPE_S=$(pipe_seconds "$B/bench-agui-decode" -)
 
+log "decoding: the same events through ananke run"
+RUN=$WORK/run-stream
+rm -rf "$RUN"
+mkdir -p "$RUN"
+python3 "$BENCH/hotpaths/agui_stream_server.py" "$STREAM" "$RUN/port" 2>"$RUN/server.err" &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+for ((k = 0; k < 600; k++)); do [ -s "$RUN/port" ] && break; sleep 0.1; done
+[ -s "$RUN/port" ] || die "the stream server did not start: $(head -c 300 "$RUN/server.err")"
+read -r PORT RUN_EVENTS <"$RUN/port"
+cat >"$RUN/ananke.config.yaml" <<EOF
+version: "1.0"
+target:
+  type: agui
+  endpoint: "http://127.0.0.1:$PORT/agent"
+  agentId: "stream"
+  max_turn_bytes: 1073741824
+EOF
+cat >"$RUN/stream.test.yaml" <<'EOF'
+version: "1.0"
+name: a recorded stream through the whole run
+turns:
+  - user: "go"
+    assert:
+      text:
+        must_match: ["sunny"]
+EOF
+RUN_CPU="" RUN_WALL=""
+for ((k = 0; k < REPS; k++)); do
+  t0=$EPOCHREALTIME
+  cpu=$( { TIMEFORMAT='%U %S'; time (cd "$RUN" && "$BUILD/ananke" run --no-history --color never \
+    stream.test.yaml >"$RUN/out.txt" 2>&1); } 2>&1) ||
+    die "ananke run of the recorded stream failed: $(tail -5 "$RUN/out.txt")"
+  t1=$EPOCHREALTIME
+  cpu=$(awk '{printf "%.6f", $1 + $2}' <<<"$cpu")
+  if [ -z "$RUN_CPU" ] || awk -v a="$cpu" -v b="$RUN_CPU" 'BEGIN {exit !(a < b)}'; then
+    RUN_CPU=$cpu RUN_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.6f", b - a}')
+  fi
+done
+grep -q "^1 passed" "$RUN/out.txt" || die "the recorded stream's test did not pass: $(tail -5 "$RUN/out.txt")"
+kill "$SERVER" 2>/dev/null || true
+
 # ---------------------------------------------------------------- 2. round trips
 command -v taskset >/dev/null || die "taskset is needed (Debian: util-linux)"
 # the first CPU this process may run on
@@ -158,6 +205,7 @@ c_s=$(field "$CHK" seconds)
   echo "|---|---:|---:|---:|---|---|"
   echo "| SSE + AG-UI decoding, $MB MB, $(field "$A_DEC" events) events | $(r '%.0f MB/s' "$MB / $a_s") ($(r '%.0f ms' "$a_s * 1000")) | @ag-ui/client: $(r '%.0f MB/s' "$MB / $n_s") ($(r '%.0f ms' "$n_s * 1000")) | $(r '%.1f×' "$n_s / $a_s") | ≥ 10× | $(ok "$n_s / $a_s >= 10") |"
   echo "| the same through a pipe | \`cat FILE \| bench-agui-decode\`: $(r '%.0f ms' "$PIPE_S * 1000") | \`cat FILE \| cat\`: $(r '%.0f ms' "$CAT_S * 1000") | $(r '%.1f×' "$PIPE_S / $CAT_S") cat's time | ≤ 3× | $(ok "$PIPE_S / $CAT_S <= 3") |"
+  echo "| the same events through \`ananke run\` (one test; HTTP/1.1 from a local server, an event per chunk) | CPU $(r '%.0f ms' "$RUN_CPU * 1000") ($(r '%.0f ns' "$RUN_CPU * 1e9 / $RUN_EVENTS") an event), wall $(r '%.0f ms' "$RUN_WALL * 1000") | the decoder alone, in memory: $(r '%.0f ns' "$a_s * 1e9 / $(field "$A_DEC" events)") an event | $(r '%.1f×' "$RUN_CPU / $a_s") its CPU | | |"
   echo "| JSON-RPC stdio round trips ($RTT_N, one in flight; client and peer on one CPU) | $(r '%.0f/s' "$RTT_N / $a_rs") ($(r '%.1f µs' "$a_rs * 1e6 / $RTT_N") each) | ACP SDK: $(r '%.0f/s' "$RTT_N / $n_rs") ($(r '%.1f µs' "$n_rs * 1e6 / $RTT_N")) | $(r '%.1f×' "$n_rs / $a_rs") | ≥ 5× | $(ok "$n_rs / $a_rs >= 5") |"
   echo "| (the bare pipes: blocking write + read, same peer) | | $(r '%.0f/s' "$RTT_N / $p_rs") ($(r '%.1f µs' "$p_rs * 1e6 / $RTT_N")) | | | |"
   echo "| (not pinned: each on any CPU; ananke, the SDK, the bare pipes) | $(r '%.0f/s' "$RTT_N / $a_fs") | ACP SDK: $(r '%.0f/s' "$RTT_N / $n_fs"); pipes: $(r '%.0f/s' "$RTT_N / $p_fs") | $(r '%.1f×' "$n_fs / $a_fs") | | |"
