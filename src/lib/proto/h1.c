@@ -35,7 +35,7 @@ enum { F_NONE = 0, F_CONNECT, F_CONNECT_TIMEOUT, F_TIMEOUT, F_SEND, F_RECV, F_PA
  * than that many turns in flight on one loop) closes the oldest. */
 #define POOL_MAX 256
 #define POOL_AGE_MS 118000
-#define READ_SIZE 16384
+#define READ_SIZE 65536
 
 /* ---- which requests ---- */
 
