@@ -724,6 +724,37 @@ static void test_drop_messages(void **state)
     assert_json(an_tool_call_args(&f->t.calls[r->first_call]), "{\"city\":\"Paris\"}");
     /* the first turn's record is untouched */
     assert_int_equal(json_array_size(f->t.turns[0].messages), 2);
+
+    /* the text of two messages whose deltas alternate, and of one message
+     * (taken over, not copied, when dropped): as when the messages are
+     * built (new ids each turn: an id the conversation holds continues
+     * that message) */
+#define TWO(a, b)                                                                                  \
+    {STARTED,         TSTART(a),        TSTART(b),        TCONT(a, "A1 "), TCONT(b, "B1 "),         \
+     TCONT(a, "A2"), TCONT(b, "B2"), TEND(a),          TEND(b),         FINISHED,                \
+     NULL}
+#define ONE(c) {STARTED, TSTART(c), TCONT(c, "C1 "), TCONT(c, "C2"), TEND(c), FINISHED, NULL}
+    const char *two[][11] = {TWO("a", "b"), TWO("d", "e"), TWO("g", "h")};
+    const char *one[][7] = {ONE("c"), ONE("f")};
+    for (int drop = 0; drop < 2; drop++) {
+        f->drop_messages = drop;
+        r = turn(f, "two", two[drop]);
+        assert_ok(r);
+        assert_string_equal(r->text, "A1 A2B1 B2");
+        assert_true(drop ? !r->messages : json_array_size(r->messages) > 0);
+        r = turn(f, "one", one[drop]);
+        assert_ok(r);
+        assert_string_equal(r->text, "C1 C2");
+    }
+    /* the decoder's kept buffers, emptied by the dropped turns, serve again */
+    f->drop_messages = false;
+    r = turn(f, "again", two[2]);
+    assert_string_equal(r->text, "A1 A2B1 B2");
+    size_t n = json_array_size(r->messages);
+    assert_string_equal(an_json_str(json_array_get(r->messages, n - 2), "content"), "A1 A2");
+    assert_string_equal(an_json_str(json_array_get(r->messages, n - 1), "content"), "B1 B2");
+#undef TWO
+#undef ONE
 }
 
 static void test_tool_call_without_parent_and_connect(void **state)

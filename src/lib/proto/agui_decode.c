@@ -775,8 +775,10 @@ static int dec_event(struct an_agui_dec *d, const char *data, size_t len, int64_
     return rc;
 }
 /* The turn's text when deltas went to several messages (text_own): each
- * one's content, in the order of their first deltas. */
-static void join_text(struct an_agui_dec *d)
+ * one's content, in the order of their first deltas; each content freed
+ * once joined when no message is built from it (drop), so a long answer is
+ * not held twice. */
+static void join_text(struct an_agui_dec *d, bool drop)
 {
     if (!d->text_own)
         return;
@@ -787,8 +789,10 @@ static void join_text(struct an_agui_dec *d)
     for (size_t k = 0; k < d->text_msgs; k++) {
         if (!at[k])
             continue;
-        const struct an_buf *c = &d->msgs[at[k] - 1].content;
+        struct an_buf *c = &d->msgs[at[k] - 1].content;
         an_buf_append(&d->text, an_buf_cstr(c), c->len);
+        if (drop)
+            an_buf_release(c);
     }
     free(at);
 }
@@ -826,10 +830,12 @@ void an_agui_dec_finish(struct an_agui_dec *d, const char *cut)
     }
     free(r->text);
     if (!d->text_own && d->text_owner != NONE) {
-        const struct an_buf *c = &d->msgs[d->text_owner].content;
-        r->text = an_xstrndup(an_buf_cstr(c), c->len); /* no NUL: an_buf_append_text */
+        struct an_buf *c = &d->msgs[d->text_owner].content;
+        /* the message's content is the text (no NUL: an_buf_append_text);
+         * when no message is built from it, it becomes the text, uncopied */
+        r->text = r->drop_messages ? an_buf_detach(c, NULL) : an_xstrndup(an_buf_cstr(c), c->len);
     } else {
-        join_text(d);
+        join_text(d, r->drop_messages);
         r->text = an_buf_detach(&d->text, NULL);
     }
     r->ncalls = d->t->ncalls - r->first_call;
