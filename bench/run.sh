@@ -158,6 +158,8 @@ gen_ananke() { # dir n substr tool
   bench_gen_tests "$1" "$2" "$3" "$4" "$REGEX"
 }
 
+yaml_regex=${REGEX//\\/\\\\} # inside a double-quoted YAML string (promptfoo's file)
+
 gen_promptfoo() { # file n substr tool
   local file=$1 n=$2 sub=$3 tool=$4 i id
   {

@@ -39,7 +39,8 @@ trap '[ -n "$mock_pid" ] && kill "$mock_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 mock_pid=$!
 for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
 [ -s "$tmp/port" ] || { echo "startup: ananke-mock agui did not start" >&2; exit 1; }
-export ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$tmp/port")/agent"
+ANANKE_MOCK_URL="http://127.0.0.1:$(cat "$tmp/port")/agent"
+export ANANKE_MOCK_URL
 cd "$here/startup"
 
 cmd_args() { # NAME: the arguments of that command

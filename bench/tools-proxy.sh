@@ -19,7 +19,12 @@ CALLS=${1:-4000}
 command -v node >/dev/null || { echo "tools-proxy: node not found" >&2; exit 2; }
 W=$(mktemp -d)
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$W"' EXIT
+cleanup() {
+  local p
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+  rm -rf "$W"
+}
+trap cleanup EXIT
 
 wait_file() { for _ in $(seq 1 500); do [ -s "$1" ] && return 0; sleep 0.01; done; return 1; }
 

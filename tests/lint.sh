@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The lint step of `make test` (and `make lint`), over the C in src/ and
-# include/ (docs/internals.md "Layers and the lint step"). Four rules:
+# include/, the Makefile and the benchmark scripts (docs/internals.md
+# "Layers and the lint step"). Six rules:
 #   banned   no sprintf, vsprintf, strcpy, strcat, strtok, atoi, atol, atoll,
 #            atof, gets (STYLE.md: bounded or checked equivalents)
 #   layer    no #include arrow from a layer to one it may not use (LAYERS)
@@ -9,6 +10,9 @@
 #   length   no function in src/ longer than MAX_FN_LINES lines
 #   make     `make` and `make build` never install packages: their recipes
 #            (make -n) never reach scripts/setup.sh, apt-get or npm
+#   bench    the benchmark scripts (bench/*.sh) pass `shellcheck -S warning`:
+#            no test runs them (they take minutes), so a variable read but
+#            never set waits for the next person who measures
 # Comments are stripped before the checks (string literals are kept: a
 # "/proc/..." path is a use). Known breaches are listed below with their
 # reason, to be removed; an entry that no longer matches anything is
@@ -246,6 +250,21 @@ if [ -f Makefile ]; then
     bad "make and make build never install packages"
   else
     ok "make and make build never install packages (make setup does)"
+  fi
+fi
+
+# ---- the benchmark scripts ----
+shopt -s nullglob
+benches=(bench/*.sh)
+shopt -u nullglob
+if [ ${#benches[@]} -gt 0 ]; then
+  if ! command -v shellcheck >/dev/null; then
+    bad "bench scripts: shellcheck is not installed (make setup installs it)"
+  elif sc=$(shellcheck -S warning -x "${benches[@]}" 2>&1); then
+    ok "bench scripts pass shellcheck -S warning (${#benches[@]} files)"
+  else
+    grep -E '^In |SC[0-9]+' <<<"$sc" | sed 's/^/  /' | head -n 40
+    bad "bench scripts pass shellcheck -S warning"
   fi
 fi
 

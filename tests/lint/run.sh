@@ -110,5 +110,9 @@ must_fail "make installs with apt-get" Makefile \
   "$(printf 'all:\n\tsudo apt-get install -y libcurl4-openssl-dev\nsetup:\n\tbash scripts/setup.sh\nbuild:\n\ttrue')" \
   "make: 'make all' would run: sudo apt-get install"
 
+must_fail "bench script reads a variable it never sets" bench/gen.sh \
+  "$(printf '#!/usr/bin/env bash\nset -u\necho "$yaml_regex"')" \
+  "bench/gen.sh line 3:"
+
 echo "lint-self: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
