@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "core/hex.h"
 #include "proto/h1.h"
 
 enum {
@@ -395,12 +396,6 @@ static size_t body(struct an_h1_parser *p, const char *d, size_t n)
 
 bool an_h1_whole_chunks = true;
 
-static const signed char hex_value[256] = {
-    ['0'] = 1, ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
-    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-}; /* a hex digit's value + 1; 0 for any other byte */
-
 /* A whole chunk in d[0..n) at the start of a size line, written plainly
  * ("<hex>\r\n<data>\r\n", a size above 0 that fits in 16 digits and in
  * int64_t): its data handed over in one piece, the bytes taken returned.
@@ -413,8 +408,8 @@ static size_t whole_chunk(struct an_h1_parser *p, const char *d, size_t n)
     const unsigned char *u = (const unsigned char *)d;
     uint64_t size = 0;
     size_t i = 0;
-    for (; i < n && i < 16 && hex_value[u[i]]; i++)
-        size = size << 4 | (uint64_t)(hex_value[u[i]] - 1);
+    for (int h; i < n && i < 16 && (h = an_hex_digit(u[i])) >= 0; i++)
+        size = size << 4 | (uint64_t)h;
     if (!i || !size || size > (uint64_t)INT64_MAX || n - i < 2 || d[i] != '\r' ||
         d[i + 1] != '\n')
         return 0;
