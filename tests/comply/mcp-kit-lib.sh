@@ -3,8 +3,9 @@
 # mcp-kit-next.sh, 2026-07-28) share; sourced after tests/lib.sh, with TMP,
 # MOCK, EVERYTHING and the array `pids` (stopped at exit) set.
 #
-#   kit_everything_http   server-everything over Streamable HTTP on a free
-#                         port; sets `url` to its endpoint
+#   kit_everything_http   server-everything over Streamable HTTP on port 0,
+#                         loopback only (tests/mcp/everything_http.sh); sets
+#                         `url` to its endpoint
 #   kit_mock NAME ARGS... ananke-mock mcp --http ARGS; sets `url`
 #   kit_node_init         sets KIT_NODE, the command the kit runs with (below)
 #   kit_run URL OUT [SCENARIO...]
@@ -36,14 +37,15 @@ kit_node_init() {
     fi
 }
 
+# shellcheck source=../mcp/everything_http.sh disable=SC2154 # tests_root is lib.sh's
+. "$tests_root/tests/mcp/everything_http.sh"
 kit_everything_http() {
-    local port
-    port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-    PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/ev.out" 2>"$TMP/ev.log" &
-    pids+=($!)
-    for _ in $(seq 100); do grep -q 'listening on port' "$TMP/ev.log" && break; sleep 0.1; done
+    mkdir -p "$TMP/ev"
+    everything_http_start "$EVERYTHING" "$TMP/ev" ||
+        broken "server-everything (streamableHttp) did not start: $(head -c 300 "$TMP/ev/log")"
+    pids+=("$srv_pid")
     # shellcheck disable=SC2034 # read by the caller
-    url="http://127.0.0.1:$port/mcp"
+    url=$MCP_HTTP_URL
 }
 
 kit_mock() { # NAME ARGS...

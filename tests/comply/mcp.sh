@@ -142,11 +142,15 @@ rc=$?
 [ $? -eq 2 ] && ok "--protocol xyz: exit 2" || bad "--protocol xyz"
 
 # 5. Streamable HTTP: the same server on a free port
-port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-PORT=$port node "$EVERYTHING" streamableHttp >"$TMP/http.out" 2>"$TMP/http.log" &
-http_pid=$!
+# (port 0, loopback only: tests/mcp/everything_http.sh)
+# shellcheck source=../mcp/everything_http.sh
+. "$tests_root/tests/mcp/everything_http.sh"
+mkdir -p "$TMP/http"
+everything_http_start "$EVERYTHING" "$TMP/http" ||
+    broken "server-everything (streamableHttp) did not start: $(head -c 300 "$TMP/http/log")"
+http_pid=$srv_pid
 trap 'stop_pids "$http_pid" "${mock_pid:-}" "${fpid:-}"; rm -rf "$TMP"' EXIT
-for _ in $(seq 100); do grep -q 'listening on port' "$TMP/http.log" && break; sleep 0.1; done
+port=$(head -n1 "$TMP/http/port")
 cat >"$TMP/evh-xfail.yaml" <<'YAML'
 everything:
   - required.http.session.delete: an ended session's id is answered 400 (No valid session ID provided), not 404

@@ -41,32 +41,22 @@ if ! command -v node >/dev/null || [ ! -f "$MCP_EVERYTHING" ] || [ ! -f "$MCP_FI
 fi
 
 # server-everything over Streamable HTTP, forced onto loopback by the preload
+# shellcheck source=everything_http.sh
+. "$here/everything_http.sh"
 srv_pid="" mock_pid="" sse_pid=""
-srv_log=$(mktemp)
+srv_dir=$(mktemp -d)
 mock_dir=$(mktemp -d)
 cleanup() {
   stop_pids "$srv_pid" "$mock_pid" "$sse_pid"
-  rm -rf "$srv_log" "$mock_dir"
+  rm -rf "$srv_dir" "$mock_dir"
 }
 trap cleanup EXIT
-for _ in 1 2 3 4 5; do
-  port=$((20000 + RANDOM % 30000))
-  PORT=$port node -r "$here/loopback.cjs" "$MCP_EVERYTHING" streamableHttp >"$srv_log" 2>&1 &
-  srv_pid=$!
-  for _ in $(seq 1 100); do
-    grep -q "listening on port $port" "$srv_log" && break
-    kill -0 "$srv_pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  grep -q "listening on port $port" "$srv_log" && break
-  stop_pids "$srv_pid"; srv_pid=""
-done
-if [ -z "$srv_pid" ]; then
-  echo "FAIL setup: server-everything (streamableHttp) did not start"; sed 's/^/    /' "$srv_log"
+if ! everything_http_start "$MCP_EVERYTHING" "$srv_dir"; then
+  echo "FAIL setup: server-everything (streamableHttp) did not start"; sed 's/^/    /' "$srv_dir/log"
   echo "mcp: 0 passed, 1 failed"
   exit 1
 fi
-export MCP_HTTP_URL="http://127.0.0.1:$port/mcp"
+port=$(head -n1 "$srv_dir/port")
 
 # ananke-mock mcp over Streamable HTTP: JSON answers, and SSE answers
 start_mock() { # NAME FLAGS...: sets $spawned_pid, or fails the suite
@@ -141,7 +131,7 @@ for p in "$mock_pid" "$sse_pid"; do
   fi
 done
 if ! kill -0 "$srv_pid" 2>/dev/null; then
-  echo "FAIL server-everything (streamableHttp) died during the run:"; sed 's/^/    /' "$srv_log" | tail -20
+  echo "FAIL server-everything (streamableHttp) died during the run:"; sed 's/^/    /' "$srv_dir/log" | tail -20
   fail=$((fail + 1))
 fi
 echo "mcp: $pass passed, $fail failed"

@@ -24,22 +24,12 @@ export MCP_EVERYTHING="$mods/@modelcontextprotocol/server-everything/dist/index.
 # server-everything over Streamable HTTP too (loopback only, as in
 # tests/mcp/run.sh), for the cases whose upstream is an endpoint:
 # $MCP_HTTP_URL
-srv_pid="" srv_log=$(mktemp)
-trap '[ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null; rm -f "$srv_log"' EXIT
-for _ in 1 2 3 4 5; do
-  port=$((20000 + RANDOM % 30000))
-  PORT=$port node -r "$root/tests/mcp/loopback.cjs" "$MCP_EVERYTHING" streamableHttp >"$srv_log" 2>&1 &
-  srv_pid=$!
-  for _ in $(seq 1 100); do
-    grep -q "listening on port $port" "$srv_log" && break
-    kill -0 "$srv_pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  grep -q "listening on port $port" "$srv_log" && break
-  kill "$srv_pid" 2>/dev/null; srv_pid=""
-done
-[ -n "$srv_pid" ] || { echo "FAIL setup: server-everything (streamableHttp) did not start"; cat "$srv_log"; exit 1; }
-export MCP_HTTP_URL="http://127.0.0.1:$port/mcp"
+# shellcheck source=../mcp/everything_http.sh
+. "$root/tests/mcp/everything_http.sh"
+srv_pid="" srv_dir=$(mktemp -d)
+trap '[ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null; rm -rf "$srv_dir"' EXIT
+everything_http_start "$MCP_EVERYTHING" "$srv_dir" ||
+  { echo "FAIL setup: server-everything (streamableHttp) did not start"; cat "$srv_dir/log"; exit 1; }
 pass=0 fail=0
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=($(cd "$here/cases" && ls))
