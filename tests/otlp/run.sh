@@ -127,7 +127,10 @@ verify "dynamic test: a span per simulator call, with its reasoning" dynamic
 # 4b. tools/call requests through ananke's tool proxy (server_calls)
 mods="$here/../mcp/node_modules"
 if [ -d "$mods/@modelcontextprotocol/sdk" ] && [ -d "$mods/@modelcontextprotocol/server-everything" ]; then
-  AGENT_PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+  # below the ephemeral range, as the tools suite does (tests/tools/port.sh)
+  # shellcheck source=../tools/port.sh
+  . "$here/../tools/port.sh"
+  AGENT_PORT=$(free_port)
   NODE_PATH="$mods" MCP_EVERYTHING="$mods/@modelcontextprotocol/server-everything/dist/index.js" \
     AGENT_PORT=$AGENT_PORT OTLP_URL=$RECV run proxy 0 proxy
   verify "tool proxy: a span per tools/call under its turn" proxy
