@@ -71,6 +71,12 @@ struct an_history_rec;
 struct an_history_rec *an_history_rec_new(void);
 /* The k-th finished test (in the order of the result's tests). */
 void an_history_rec_note(struct an_history_rec *r, const struct an_test_result *t);
+/* Open the database at `path` on a thread of its own while the run goes
+ * on, when it is there already (nothing is created; a failure is left to
+ * the write, which opens it again and says why): the write then only
+ * appends. The write (or free) waits for that thread; a write to another
+ * path opens its own. */
+void an_history_rec_prepare(struct an_history_rec *r, const char *path, bool is_default);
 /* Open (creating) the database at `path`, migrate it and append the run
  * in one transaction. 0 and *run_id, or an error (a corrupt, locked,
  * unwritable database; a link in the file's place). */

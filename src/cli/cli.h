@@ -222,6 +222,11 @@ struct cli_history_run {
     size_t nparts;
 };
 void cli_history_start(struct cli_history *h, const char *flag, bool off);
+/* Open the database the run will be appended to (its project's, or
+ * --history's) while the tests go on, when it exists already
+ * (an_history_rec_prepare); cli_history_finish's project_dir must be the
+ * same for it to be used. */
+void cli_history_prepare(struct cli_history *h, const char *project_dir);
 /* Each finished test, in the order of the result's tests. */
 void cli_history_note(struct cli_history *h, const struct an_test_result *t);
 /* Append the run; a failure is one warning on stderr, never an exit code. */

@@ -573,6 +573,7 @@ int run_once(struct run_args *a, int argc, char **argv, struct run_pass *p)
     if ((rc = start_agent(a, suite, &started, &tools)))
         goto done;
     header(suite, &a->ro);
+    cli_history_prepare(&hist, suite->config.dir);
     if (an_run_suite(suite, &a->ro, &result, &err)) {
         char buf[AN_ERR_MSG_MAX + AN_ERR_FILE_MAX + 32];
         clear_progress(&ctx);

@@ -21,6 +21,17 @@ void cli_history_start(struct cli_history *h, const char *flag, bool off)
     free(p);
 }
 
+void cli_history_prepare(struct cli_history *h, const char *project_dir)
+{
+    if (!h->rec)
+        return;
+    bool def;
+    char *path = an_history_path(h->flag, false, project_dir, &def);
+    if (path)
+        an_history_rec_prepare(h->rec, path, def);
+    free(path);
+}
+
 void cli_history_note(struct cli_history *h, const struct an_test_result *t)
 {
     if (h && h->rec)

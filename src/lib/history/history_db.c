@@ -131,14 +131,15 @@ static char *split(const char *path, const char **base)
 /* Make sure the file is a regular file we may open, created 0600 when
  * `create`, with no link in its place nor in its companions' (-wal, -shm,
  * -journal): SQLite opens those by name. in_dir: the directory is the
- * project's .ananke/, made 0700 and never followed when a link. */
+ * project's .ananke/, never followed when a link (and made 0700 when
+ * `create`). */
 static int check_file(const char *path, bool create, bool in_dir, struct an_err *err)
 {
     const char *base;
     char *dir = split(path, &base);
     const char *why = NULL;
     int dfd = -1, fd = -1, e = 0;
-    if (in_dir && mkdir(dir, 0700) && errno != EEXIST)
+    if (in_dir && create && mkdir(dir, 0700) && errno != EEXIST)
         why = "cannot create its directory";
     else if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (in_dir ? O_NOFOLLOW : 0))) < 0)
         /* O_NOFOLLOW | O_DIRECTORY on a link says ENOTDIR on Linux, ELOOP elsewhere */

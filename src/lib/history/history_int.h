@@ -34,6 +34,15 @@ void an_hist_sqlite_setup(void);
  * AN_HISTORY_SCHEMA_VERSION; the tests stop early to make an old file). */
 int an_hist_open(struct an_history **out, const char *path, bool create, bool in_dir, int target,
                  struct an_err *err);
+/* The database opened ahead, on a thread of its own (history_prep.c):
+ * an_hist_open of an existing `path` (never created), `in_dir` as there.
+ * NULL when no thread could be started. */
+struct hist_prep;
+struct hist_prep *an_hist_prep_start(const char *path, bool in_dir);
+/* Wait for it and free it: the handle it opened when that is `path` with
+ * the same `in_dir` (the caller's now), else NULL (none opened, or another
+ * place's, or path NULL: closed here). p may be NULL. */
+struct an_history *an_hist_prep_take(struct hist_prep *p, const char *path, bool in_dir);
 /* A failed sqlite call as an error naming the database. */
 int an_hist_fail(struct an_history *h, const char *what, struct an_err *err);
 /* The database's schema version (PRAGMA user_version); -1 on error. */

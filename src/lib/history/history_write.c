@@ -23,6 +23,7 @@ struct hist_counters {
 struct an_history_rec {
     struct hist_counters *v;
     size_t n, cap;
+    struct hist_prep *prep; /* the database being opened ahead, or NULL */
 };
 
 struct an_history_rec *an_history_rec_new(void)
@@ -30,10 +31,17 @@ struct an_history_rec *an_history_rec_new(void)
     return an_xcalloc(1, sizeof(struct an_history_rec));
 }
 
+void an_history_rec_prepare(struct an_history_rec *r, const char *path, bool is_default)
+{
+    if (r && !r->prep)
+        r->prep = an_hist_prep_start(path, is_default);
+}
+
 void an_history_rec_free(struct an_history_rec *r)
 {
     if (!r)
         return;
+    an_history_free(an_hist_prep_take(r->prep, NULL, false)); /* never written */
     free(r->v);
     free(r);
 }
@@ -448,10 +456,12 @@ int an_history_rec_write(struct an_history_rec *r, const char *path, bool is_def
                          const struct an_history_run_info *info, const struct an_run_result *res,
                          int64_t *run_id, struct an_err *err)
 {
-    struct an_history *h = NULL;
     size_t cap = info->max_text_bytes > 0 ? (size_t)info->max_text_bytes
                                           : AN_HISTORY_TEXT_MAX_DEFAULT;
-    int rc = an_hist_open(&h, path, true, is_default, AN_HISTORY_SCHEMA_VERSION, err);
+    /* opened ahead (an_history_rec_prepare), or now */
+    struct an_history *h = an_hist_prep_take(r->prep, path, is_default);
+    r->prep = NULL;
+    int rc = h ? 0 : an_hist_open(&h, path, true, is_default, AN_HISTORY_SCHEMA_VERSION, err);
     if (rc)
         return rc;
     /* SQLite's page cache for this write: 512 KiB, not its 2 MB default,
