@@ -3,6 +3,7 @@
  * fallback that -DANANKE_PORT_FORCE_FALLBACK=ON builds on Linux: see
  * tests/port-fallback.sh). Where a fallback cannot do the job it must say
  * so (ENOSYS, -1, "cannot confine"), never answer wrongly. */
+#define _GNU_SOURCE /* sched_getcpu, CPU_*, pthread_getaffinity_np: the thread test */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,6 +13,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +199,79 @@ static void test_cpu_count(void **state)
     assert_true(online < 1 || n <= online);
 }
 
+struct started {
+    int creator, first; /* an_port_thread_origin, in the thread */
+    bool all_cpus;      /* its affinity once running: the process's */
+    const void *arg;    /* what it was given */
+};
+
+static void *note_start(void *arg)
+{
+    struct started *s = arg;
+    an_port_thread_origin(&s->creator, &s->first);
+    cpu_set_t mine, all;
+    s->all_cpus = !pthread_getaffinity_np(pthread_self(), sizeof mine, &mine) &&
+                  !sched_getaffinity(0, sizeof all, &all) && CPU_EQUAL(&mine, &all);
+    s->arg = arg;
+    return arg;
+}
+
+/* A thread started by an_port_thread_start runs fn(arg), is joined with
+ * its result and may then run on every CPU of the process; with several
+ * CPUs (and the Linux calls) it first ran on another one than its
+ * creator's, every time. */
+static void test_thread_start(void **state)
+{
+    (void)state;
+    bool placed = AN_HAVE_THREAD_ELSEWHERE && an_port_cpu_count() > 1;
+    for (int i = 0; i < 20; i++) {
+        struct started s = {0};
+        pthread_t t;
+        assert_int_equal(an_port_thread_start(&t, i % 2 ? (size_t)1 << 20 : 0, note_start, &s), 0);
+        void *ret = NULL;
+        assert_int_equal(pthread_join(t, &ret), 0);
+        assert_ptr_equal(ret, &s);
+        assert_ptr_equal(s.arg, &s);
+        assert_true(s.all_cpus);
+        if (placed) {
+            assert_true(s.creator >= 0 && s.first >= 0);
+            assert_int_not_equal(s.creator, s.first);
+        } else {
+            assert_int_equal(s.creator, -1);
+        }
+    }
+    int c, f; /* this thread was not started by it */
+    an_port_thread_origin(&c, &f);
+    assert_int_equal(c, -1);
+    assert_int_equal(f, -1);
+}
+
+/* A process held to one CPU still starts its threads (there is no other
+ * CPU to put them on): in a child, so the group's affinity stays whole. */
+static void test_thread_one_cpu(void **state)
+{
+    (void)state;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(sched_getcpu(), &one);
+        if (sched_setaffinity(0, sizeof one, &one))
+            _exit(3);
+        struct started s = {0};
+        pthread_t t;
+        if (an_port_thread_start(&t, 0, note_start, &s) || pthread_join(t, NULL))
+            _exit(4);
+        /* started plainly: no other CPU to put it on */
+        _exit(s.arg == &s && s.all_cpus && s.creator == -1 ? 0 : 5);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 /* Without namespaces, confinement says so: an error naming the cause from
  * each entry point, never a plan that would run the child unconfined. */
 static void test_confine_refuses(void **state)
@@ -225,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_fd_path),      cmocka_unit_test(test_pidfd),
         cmocka_unit_test(test_socket),       cmocka_unit_test(test_group_alive),
         cmocka_unit_test(test_cpu_count),    cmocka_unit_test(test_confine_refuses),
+        cmocka_unit_test(test_thread_start), cmocka_unit_test(test_thread_one_cpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -245,6 +246,68 @@ long an_port_cpu_count(void)
     if (n <= 0)
         n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? n : 1;
+}
+
+/* an_port_thread_origin's answers for this thread */
+static _Thread_local int origin_creator = -1, origin_first = -1;
+
+void an_port_thread_origin(int *creator_cpu, int *first_cpu)
+{
+    *creator_cpu = origin_creator;
+    *first_cpu = origin_first;
+}
+
+#if AN_HAVE_THREAD_ELSEWHERE
+struct thread_start {
+    void *(*fn)(void *);
+    void *arg;
+    int creator;   /* the creating thread's CPU, left out at the start */
+    cpu_set_t all; /* the process's CPUs, restored once running */
+};
+
+static void *thread_started(void *p)
+{
+    struct thread_start s = *(struct thread_start *)p;
+    free(p);
+    origin_creator = s.creator;
+    origin_first = sched_getcpu();
+    pthread_setaffinity_np(pthread_self(), sizeof s.all, &s.all);
+    return s.fn(s.arg);
+}
+#endif
+
+int an_port_thread_start(pthread_t *t, size_t stack_size, void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr))
+        return pthread_create(t, NULL, fn, arg);
+    if (stack_size)
+        pthread_attr_setstacksize(&attr, stack_size);
+    int rc = -1;
+#if AN_HAVE_THREAD_ELSEWHERE
+    struct thread_start *s = malloc(sizeof *s);
+    int me = sched_getcpu();
+    if (s && me >= 0 && me < CPU_SETSIZE && !sched_getaffinity(0, sizeof s->all, &s->all) &&
+        CPU_COUNT(&s->all) > 1 && CPU_ISSET(me, &s->all)) {
+        cpu_set_t others = s->all;
+        CPU_CLR(me, &others);
+        s->fn = fn;
+        s->arg = arg;
+        s->creator = me;
+        if (!pthread_attr_setaffinity_np(&attr, sizeof others, &others)) {
+            rc = pthread_create(t, &attr, thread_started, s);
+            if (!rc)
+                s = NULL; /* the thread's */
+            else /* e.g. EINVAL: those CPUs refused; as if asked plainly */
+                pthread_attr_setaffinity_np(&attr, sizeof s->all, &s->all);
+        }
+    }
+    free(s);
+#endif
+    if (rc)
+        rc = pthread_create(t, &attr, fn, arg);
+    pthread_attr_destroy(&attr);
+    return rc;
 }
 
 int an_port_notify_open(void)

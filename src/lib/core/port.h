@@ -23,6 +23,7 @@
 #ifndef ANANKE_CORE_PORT_H
 #define ANANKE_CORE_PORT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -88,6 +89,21 @@ int an_port_group_alive(pid_t pgid);
 /* The CPUs this process may run on (sched_getaffinity), else the online
  * CPUs (sysconf); at least 1. */
 long an_port_cpu_count(void);
+
+/* pthread_create(t, NULL or a stack of stack_size bytes, fn, arg), the new
+ * thread started on another CPU than the caller's, then free to run on any
+ * this process may use (it restores its affinity first thing). Left to the
+ * kernel, a new thread often waited on its creator's CPU while another one
+ * idled, until the next balance (up to a scheduler tick: 3-4 ms on the
+ * 2-core CI machine, where a 3 ms load then took 5; docs/performance.md,
+ * session 18). Where the process may use one CPU only, and in the fallback
+ * (no sched_getcpu or pthread_attr_setaffinity_np), it is pthread_create.
+ * Returns pthread_create's code (0 or an error number). */
+int an_port_thread_start(pthread_t *t, size_t stack_size, void *(*fn)(void *), void *arg);
+/* For the calling thread, when an_port_thread_start placed it: the CPU its
+ * creator was on, and the one it first ran on (never the same); both -1
+ * for a thread started plainly (tests/unit/test_port.c). */
+void an_port_thread_origin(int *creator_cpu, int *first_cpu);
 
 /* Change events on directories, for watch mode (core/watch.c): inotify.
  * an_port_notify_open() gives a non-blocking, close-on-exec fd that polls

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ananke/target_type.h"
+#include "core/port.h"
 #include "core/interp.h"
 #include "load/check_load.h"
 #include "load/dynamic_load.h"
@@ -603,10 +604,6 @@ static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load
     struct part *parts = an_xcalloc(nt, sizeof *parts);
     pthread_t *tid = an_xcalloc(nt, sizeof *tid);
     bool *started = an_xcalloc(nt, sizeof *started);
-    pthread_attr_t attr;
-    bool attr_ok = nt > 1 && pthread_attr_init(&attr) == 0;
-    if (attr_ok)
-        pthread_attr_setstacksize(&attr, (size_t)8 << 20); /* as the main thread's */
     /* a slot per file, each part writing its own slice (a YAML file is one
      * test): no copy at the end unless a JSONL file outgrew its slice */
     s->tests = an_arena_alloc(ld->a, (total ? total : 1) * sizeof *s->tests);
@@ -634,7 +631,9 @@ static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load
             p->ld.regexes = ld->regexes; /* the config's patterns are there */
     }
     for (size_t k = 1; k < nt; k++)
-        started[k] = attr_ok && pthread_create(&tid[k], &attr, load_part, &parts[k]) == 0;
+        /* a stack as the main thread's; started on another CPU than this
+         * one, which loads the first part (core/port.h) */
+        started[k] = an_port_thread_start(&tid[k], (size_t)8 << 20, load_part, &parts[k]) == 0;
     load_part(&parts[0]);
     for (size_t k = 1; k < nt; k++) {
         if (started[k])
@@ -642,8 +641,6 @@ static int load_tests(struct an_suite *s, struct an_ld *ld, const struct an_load
         else
             load_part(&parts[k]); /* no thread: here, in order all the same */
     }
-    if (attr_ok)
-        pthread_attr_destroy(&attr);
 
     int first = 0;
     size_t n = 0;
