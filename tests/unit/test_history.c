@@ -25,6 +25,7 @@
 #include "core/yaml.h"
 #include "history/history_int.h"
 #include "support/files.h"
+#include "support/sql.h"
 
 static char db[128];
 
@@ -41,15 +42,7 @@ static void fresh(const char *name)
 
 static int64_t scalar(const char *sql)
 {
-    sqlite3 *h;
-    assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
-    sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    int64_t v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(h);
-    return v;
+    return sql_scalar(db, sql);
 }
 
 /* The text of the first row's first column ("" for NULL), in a static buffer. */

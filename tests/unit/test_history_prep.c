@@ -20,19 +20,7 @@
 
 #include "history/history_int.h"
 #include "support/files.h"
-
-static int64_t scalar(const char *path, const char *sql)
-{
-    sqlite3 *h;
-    assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    int64_t v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(h);
-    return v;
-}
+#include "support/sql.h"
 
 /* files_dir/name, made into a history at schema version `version`. */
 static void old_history(char *path, size_t n, const char *name, int version)
@@ -42,7 +30,7 @@ static void old_history(char *path, size_t n, const char *name, int version)
     struct an_err err = AN_ERR_INIT;
     assert_int_equal(an_hist_open(&h, path, true, false, version, &err), 0);
     an_history_free(h);
-    assert_int_equal(scalar(path, "PRAGMA user_version"), version);
+    assert_int_equal(sql_scalar(path, "PRAGMA user_version"), version);
 }
 
 /* A run of one passing test, appended to path by rec. */
@@ -75,8 +63,8 @@ static void opened_ahead(void **state)
     struct an_history_rec *rec = an_history_rec_new();
     an_history_rec_prepare(rec, path, false);
     an_history_rec_free(rec); /* waits for the thread; nothing written */
-    assert_int_equal(scalar(path, "PRAGMA user_version"), AN_HISTORY_SCHEMA_VERSION);
-    assert_int_equal(scalar(path, "SELECT count(*) FROM runs"), 0);
+    assert_int_equal(sql_scalar(path, "PRAGMA user_version"), AN_HISTORY_SCHEMA_VERSION);
+    assert_int_equal(sql_scalar(path, "SELECT count(*) FROM runs"), 0);
 }
 
 /* Prepared, then written: the run is there once, with its test. */
@@ -91,8 +79,9 @@ static void prepared_then_written(void **state)
     struct an_err err = AN_ERR_INIT;
     assert_int_equal(write_run(rec, path, false, &err), 0);
     an_history_rec_free(rec);
-    assert_int_equal(scalar(path, "SELECT count(*) FROM runs"), 1);
-    assert_int_equal(scalar(path, "SELECT count(*) FROM test_results WHERE name = 'greets'"), 1);
+    assert_int_equal(sql_scalar(path, "SELECT count(*) FROM runs"), 1);
+    assert_int_equal(sql_scalar(path, "SELECT count(*) FROM test_results WHERE name = 'greets'"),
+                     1);
 }
 
 /* No database yet: the prepared open makes nothing (not even .ananke/);
@@ -120,7 +109,7 @@ static void creates_nothing(void **state)
     an_history_rec_free(rec);
     assert_int_equal(stat(dir, &sb), 0);
     assert_int_equal(sb.st_mode & 0777, 0700);
-    assert_int_equal(scalar(path, "SELECT count(*) FROM runs"), 1);
+    assert_int_equal(sql_scalar(path, "SELECT count(*) FROM runs"), 1);
 }
 
 /* Prepared for one path, written to another: the other gets the run, the
@@ -136,8 +125,8 @@ static void another_path(void **state)
     struct an_err err = AN_ERR_INIT;
     assert_int_equal(write_run(rec, b, false, &err), 0);
     an_history_rec_free(rec);
-    assert_int_equal(scalar(a, "SELECT count(*) FROM runs"), 0);
-    assert_int_equal(scalar(b, "SELECT count(*) FROM runs"), 1);
+    assert_int_equal(sql_scalar(a, "SELECT count(*) FROM runs"), 0);
+    assert_int_equal(sql_scalar(b, "SELECT count(*) FROM runs"), 1);
 }
 
 /* The project's .ananke/ is a link to a directory with an old history:
@@ -162,7 +151,7 @@ static void link_not_followed(void **state)
     assert_int_not_equal(write_run(rec, path, true, &err), 0);
     assert_non_null(strstr(err.msg, "link"));
     an_history_rec_free(rec);
-    assert_int_equal(scalar(target, "PRAGMA user_version"), 1);
+    assert_int_equal(sql_scalar(target, "PRAGMA user_version"), 1);
 }
 
 int main(void)
