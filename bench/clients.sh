@@ -5,8 +5,8 @@
 # (ANANKE_HTTP_CLIENT=curl), the same binary. Per server (ananke-mock agui,
 # bench/agui-node-server.mjs) and round: wrk, libcurl -j 16, h1 -j 16,
 # libcurl -j 64, h1 -j 64, wrk; each ratio is tests/s over the mean of the
-# round's two wrk rates; before the rounds, one run of each client per server
-# is not counted. Needs what bench/run.sh installed (wrk, Node and
+# round's two wrk rates; a first round per server is not counted. Needs what
+# bench/run.sh installed (wrk, Node and
 # @ag-ui/encoder in bench/node_modules); installs nothing.
 #
 #   bench/clients.sh [BUILD_DIR]     (default build: a Release build)
@@ -81,11 +81,9 @@ echo "| server | round | wrk req/s | -j 16 libcurl → h1 | -j 64 libcurl → h1
 echo "|---|---|---|---|---|"
 for srv in mock node; do
   if [ $srv = mock ]; then u=$URL cfg=$WORK/mock.yaml rq=$REQ; else u=$NODE_URL cfg=$WORK/node.yaml rq=$NREQ; fi
-  # one run of each client first, not counted (bench/run.sh: Node compiles
-  # its path for a client's requests when it first sees them)
-  ananke_rate "$cfg" "$rq" 16 curl >/dev/null
-  ananke_rate "$cfg" "$rq" 16 "" >/dev/null
-  for ((k = 1; k <= REPS; k++)); do
+  # round 0 is not counted (bench/run.sh: Node's compiled code settles only
+  # once it has seen both clients' requests)
+  for ((k = 0; k <= REPS; k++)); do
     w0=$(wrk_rate "$u")
     c16=$(ananke_rate "$cfg" "$rq" 16 curl)
     h16=$(ananke_rate "$cfg" "$rq" 16 "")
@@ -94,6 +92,7 @@ for srv in mock node; do
     w1=$(wrk_rate "$u")
     w=$(((w0 + w1) / 2))
     log "$srv round $k: wrk $w0/$w1, -j16 curl $c16 h1 $h16, -j64 curl $c64 h1 $h64 tests/s"
+    [ "$k" -gt 0 ] || continue
     echo "| $srv | $k | $w0, $w1 | $(ratio "$c16" "$w") → $(ratio "$h16" "$w") ($c16 → $h16 tests/s) |" \
       "$(ratio "$c64" "$w") → $(ratio "$h64" "$w") ($c64 → $h64 tests/s) |"
   done

@@ -276,11 +276,11 @@ log "raw rate: $RAW_RATE req/s (keep-alive), $RAW_RATE_CLOSE req/s (new connecti
 # RATIO_N tests at -j 16, at -j 64, wrk again. Each ratio is ananke's rate over
 # the mean of the two wrk rates around it (the server warms up and the machine's
 # load moves: only ratios within one round are compared). Checks each ananke
-# run's summary and the requests the server logged. Before its rounds, each
-# server gets one ananke run that is not counted, as it got wrk's first 5 s:
-# Node compiles its path for a client's requests when it first sees them, and
-# ananke's first run against a fresh Node server (after 5 s of wrk) took 97 ms
-# where the next ones took 41-54 (docs/performance.md, session 18).
+# run's summary and the requests the server logged. Each server first gets one
+# round that is not counted: Node's compiled code settles only once it has
+# seen both clients' requests (the first round read 0.36-0.38 of wrk in every
+# run before, and still did after one uncounted ananke run; the next rounds
+# 0.56-0.69: docs/performance.md, session 18).
 wrk_rate() { # url reqfile -> requests/s
   local f=$WORK/logs/wrk-ratio.txt r0 n
   r0=$(wc -l <"$2")
@@ -305,13 +305,15 @@ ananke_rate() { # cfg reqfile par -> tests/s
 declare -A RAT WRKR ANR
 for srv in mock node; do
   if [ $srv = mock ]; then u=$URL cfg=$ACFG rq=$REQ; else u=$NODE_URL cfg=$WORK/ananke/node.config.yaml rq=$NREQ; fi
-  warm=$(ananke_rate "$cfg" "$rq" 16)
-  log "ratio $srv: a first ananke run, not counted: $warm tests/s"
-  for ((k = 0; k < RATIO_REPS; k++)); do
+  for ((k = -1; k < RATIO_REPS; k++)); do
     w0=$(wrk_rate "$u" "$rq")
     a16=$(ananke_rate "$cfg" "$rq" 16)
     a64=$(ananke_rate "$cfg" "$rq" 64)
     w1=$(wrk_rate "$u" "$rq")
+    if [ "$k" -lt 0 ]; then
+      log "ratio $srv: a first round, not counted: wrk $w0/$w1 req/s, ananke -j 16 $a16 tests/s, -j 64 $a64 tests/s"
+      continue
+    fi
     w=$(((w0 + w1) / 2))
     WRKR[$srv]+="$w " ANR[$srv,16]+="$a16 " ANR[$srv,64]+="$a64 "
     RAT[$srv,16]+="$(awk -v a="$a16" -v w="$w" 'BEGIN {printf "%.2f", a / w}') "
@@ -477,8 +479,8 @@ done
   echo "wrk (2 threads, 16 connections, keep-alive, ${WRK_SECONDS} s, the same POST) just before and"
   echo "just after each pair of ananke runs, $RATIO_REPS rounds; a ratio is ananke's tests/s over the"
   echo "mean of the two wrk rates of its round (it includes ananke's startup and loading the $RATIO_N files)."
-  echo "Before its rounds each server gets one ananke run that is not counted (Node compiles its path"
-  echo "for a client's requests when it first sees them, as it did for wrk's in its first seconds)."
+  echo "Each server first gets one round that is not counted (Node's compiled code settles only once it"
+  echo "has seen both clients' requests: that first round read 0.36-0.38 of wrk)."
   echo "Servers: ananke-mock (C) and bench/agui-node-server.mjs on Node $NODEV with @ag-ui/encoder $ENCODERV."
   echo
   echo "| server | wrk req/s (per round) | ananke -j 16 tests/s | ananke -j 64 tests/s | ratio -j 16 (median; rounds) | ratio -j 64 (median; rounds) |"
