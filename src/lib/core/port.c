@@ -276,38 +276,44 @@ static void *thread_started(void *p)
 }
 #endif
 
-int an_port_thread_start(pthread_t *t, size_t stack_size, void *(*fn)(void *), void *arg)
+/* pthread_create with a stack of stack_size bytes (0: the default). */
+static int thread_plain(pthread_t *t, size_t stack_size, void *(*fn)(void *), void *arg)
 {
     pthread_attr_t attr;
-    if (pthread_attr_init(&attr))
+    if (!stack_size || pthread_attr_init(&attr))
         return pthread_create(t, NULL, fn, arg);
-    if (stack_size)
-        pthread_attr_setstacksize(&attr, stack_size);
-    int rc = -1;
+    pthread_attr_setstacksize(&attr, stack_size);
+    int rc = pthread_create(t, &attr, fn, arg);
+    pthread_attr_destroy(&attr);
+    return rc;
+}
+
+int an_port_thread_start(pthread_t *t, size_t stack_size, void *(*fn)(void *), void *arg)
+{
 #if AN_HAVE_THREAD_ELSEWHERE
     struct thread_start *s = malloc(sizeof *s);
     int me = sched_getcpu();
+    pthread_attr_t attr;
     if (s && me >= 0 && me < CPU_SETSIZE && !sched_getaffinity(0, sizeof s->all, &s->all) &&
-        CPU_COUNT(&s->all) > 1 && CPU_ISSET(me, &s->all)) {
+        CPU_COUNT(&s->all) > 1 && CPU_ISSET(me, &s->all) && !pthread_attr_init(&attr)) {
         cpu_set_t others = s->all;
         CPU_CLR(me, &others);
         s->fn = fn;
         s->arg = arg;
         s->creator = me;
-        if (!pthread_attr_setaffinity_np(&attr, sizeof others, &others)) {
-            rc = pthread_create(t, &attr, thread_started, s);
-            if (!rc)
-                s = NULL; /* the thread's */
-            else /* e.g. EINVAL: those CPUs refused; as if asked plainly */
-                pthread_attr_setaffinity_np(&attr, sizeof s->all, &s->all);
-        }
+        if (stack_size)
+            pthread_attr_setstacksize(&attr, stack_size);
+        /* a refusal (e.g. EINVAL: those CPUs) is as if asked plainly, below */
+        int rc = pthread_attr_setaffinity_np(&attr, sizeof others, &others)
+                     ? -1
+                     : pthread_create(t, &attr, thread_started, s);
+        pthread_attr_destroy(&attr);
+        if (!rc)
+            return 0; /* s is the thread's */
     }
     free(s);
 #endif
-    if (rc)
-        rc = pthread_create(t, &attr, fn, arg);
-    pthread_attr_destroy(&attr);
-    return rc;
+    return thread_plain(t, stack_size, fn, arg);
 }
 
 int an_port_notify_open(void)
