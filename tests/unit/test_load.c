@@ -487,6 +487,83 @@ static void rule_groups_adjacent(void **state)
                          j);
 }
 
+
+/* The files of a suite and their order: a directory's test files sorted,
+ * hidden names and node_modules left out, paths as the user typed them
+ * ("./" dropped, no "//" for a trailing slash); a file named twice, or
+ * named and found in a directory named too, loaded once where first named. */
+static char *files_of(const char *const *paths, size_t npaths)
+{
+    char cfg[256];
+    snprintf(cfg, sizeof cfg, "%s/ananke.config.yaml", dir);
+    struct an_load_opts o = {.config_path = cfg, .paths = paths, .npaths = npaths};
+    struct an_suite *s = NULL;
+    struct an_errlist errs = {0};
+    assert_int_equal(an_suite_load(&s, &o, &errs), 0);
+    assert_int_equal(errs.n, 0);
+    char *out = calloc(1, 4096);
+    assert_non_null(out);
+    for (size_t i = 0; i < s->ntests; i++) {
+        const char *f = s->tests[i].file;
+        size_t dl = strlen(dir);
+        if (!strncmp(f, dir, dl)) /* a path under the temporary directory: shown relative */
+            f += dl + 1;
+        snprintf(out + strlen(out), 4096 - strlen(out), "%s%s", i ? " " : "", f);
+    }
+    an_suite_free(s);
+    an_errlist_release(&errs);
+    return out;
+}
+
+static void test_discover_paths(void **state)
+{
+    (void)state;
+    static const char *const made[] = {"walk", "walk/sub", "walk/node_modules", "walk/.git"};
+    for (size_t i = 0; i < sizeof made / sizeof *made; i++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", dir, made[i]);
+        assert_int_equal(mkdir(p, 0755), 0);
+    }
+    const char *t = "version: 1.0\nturns:\n  - user: hi\n";
+    put("walk/b.test.yaml", t);
+    put("walk/a.test.yaml", t);
+    put("walk/sub/c.test.yml", t);
+    put("walk/notes.txt", "not a test");
+    put("walk/.hidden.test.yaml", t);
+    put("walk/node_modules/x.test.yaml", t);
+    put("walk/.git/y.test.yaml", t);
+    char w[256], b[256], slash[256];
+    snprintf(w, sizeof w, "%s/walk", dir);
+    snprintf(b, sizeof b, "%s/walk/b.test.yaml", dir);
+    snprintf(slash, sizeof slash, "%s/walk//", dir);
+    struct {
+        const char *paths[3];
+        size_t n;
+        const char *want;
+    } rows[] = {
+        {{w}, 1, "walk/a.test.yaml walk/b.test.yaml walk/sub/c.test.yml"},
+        {{slash}, 1, "walk/a.test.yaml walk/b.test.yaml walk/sub/c.test.yml"},
+        {{b, w, b}, 3, "walk/b.test.yaml walk/a.test.yaml walk/sub/c.test.yml"},
+        {{w, b}, 2, "walk/a.test.yaml walk/b.test.yaml walk/sub/c.test.yml"},
+        {{b, b}, 2, "walk/b.test.yaml"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char *got = files_of(rows[i].paths, rows[i].n);
+        if (strcmp(got, rows[i].want))
+            fail_msg("row %zu: %s, not %s", i, got, rows[i].want);
+        free(got);
+    }
+    /* a relative path: "./walk" loses its "./" */
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dir), 0);
+    const char *rel[] = {"./walk"};
+    char *got = files_of(rel, 1);
+    assert_int_equal(chdir(cwd), 0);
+    assert_string_equal(got, "walk/a.test.yaml walk/b.test.yaml walk/sub/c.test.yml");
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -500,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_shared_regex),
         cmocka_unit_test(test_config_not_found),
         cmocka_unit_test(test_threads_same_as_one),
+        cmocka_unit_test(test_discover_paths),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -281,13 +281,17 @@ static void walk_dir(const char *dir, struct pathlist *out, unsigned depth,
     DIR *d = opendir(dir);
     if (!d)
         return;
+    size_t dlen = strlen(dir);
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.' || strcmp(e->d_name, "node_modules") == 0)
             continue;
-        size_t n = strlen(dir) + strlen(e->d_name) + 2;
-        char *p = an_xmalloc(n);
-        snprintf(p, n, "%s/%s", strcmp(dir, ".") ? dir : ".", e->d_name);
+        /* dir/name, joined by hand: snprintf was a third of the walk */
+        size_t nlen = strlen(e->d_name);
+        char *p = an_xmalloc(dlen + nlen + 2);
+        memcpy(p, dir, dlen);
+        p[dlen] = '/';
+        memcpy(p + dlen + 1, e->d_name, nlen + 1);
         /* the directory entry's type when it has one: no stat per file */
         bool is_dir = e->d_type == DT_DIR;
         if (e->d_type == DT_UNKNOWN || e->d_type == DT_LNK) {
@@ -315,6 +319,17 @@ static char *tidy(const char *p)
     return an_xstrdup(p);
 }
 
+/* tidy() in place, for a path the list owns already */
+static char *tidy_own(char *p)
+{
+    size_t skip = 0;
+    while (p[skip] == '.' && p[skip + 1] == '/')
+        skip += 2;
+    if (skip)
+        memmove(p, p + skip, strlen(p + skip) + 1);
+    return p;
+}
+
 static int discover(const struct an_load_opts *opts, const char *root, struct pathlist *files,
                     struct an_errlist *errs)
 {
@@ -339,17 +354,18 @@ static int discover(const struct an_load_opts *opts, const char *root, struct pa
             free(d);
             if (found.n)
                 qsort(found.v, found.n, sizeof *found.v, cmp_str);
-            for (size_t k = 0; k < found.n; k++) {
-                pl_add(files, tidy(found.v[k]));
-                free(found.v[k]);
-            }
+            for (size_t k = 0; k < found.n; k++)
+                pl_add(files, tidy_own(found.v[k]));
             free(found.v);
         } else {
             pl_add(files, tidy(p));
         }
     }
     /* the same file named twice runs once, where it was first named;
-     * found by sorting, not by comparing every pair (10000 files) */
+     * found by sorting, not by comparing every pair (10000 files). One
+     * path names each file once: a walk meets each name once. */
+    if (n < 2)
+        return rc;
     struct named *byname = an_xcalloc(files->n ? files->n : 1, sizeof *byname);
     bool *dup = an_xcalloc(files->n ? files->n : 1, sizeof *dup);
     for (size_t i = 0; i < files->n; i++)
