@@ -25,22 +25,54 @@ struct sink {
     bool lend;           /* the parser may lend events in place (sse.h) */
     const char *lo, *hi; /* the bytes fed */
     unsigned lent;       /* events whose data pointed into them */
+    int take;            /* 0: no `take`; 1: take every event it may; 2: every other one */
+    unsigned offered, taken;
+    unsigned seen; /* events rendered, taken ones included: the next one's index */
+    const struct an_sse_parser *p;
 };
+
+static void render(struct sink *k, const char *event, const char *id, const char *data, size_t len)
+{
+    an_buf_printf(&k->out, "%s|%s|", event ? event : "-", id ? id : "-");
+    for (size_t i = 0; i < len; i++) {
+        if (data[i] == '\n')
+            an_buf_puts(&k->out, "\\n");
+        else if (data[i] == '\0')
+            an_buf_puts(&k->out, "\\0");
+        else
+            an_buf_putc(&k->out, data[i]);
+    }
+    an_buf_putc(&k->out, ';');
+}
+
+/* A consumer's `take` as sse.h allows it: data up to the first CR or LF,
+ * taken when "\n\n" follows at once in the bytes offered. */
+static size_t take_some(void *ud, const char *bytes, size_t n)
+{
+    struct sink *k = ud;
+    if (k->take == 2 && k->offered++ % 2)
+        return 0;
+    size_t j = 0;
+    while (j < n && bytes[j] != '\r' && bytes[j] != '\n')
+        j++;
+    if (!j || n - j < 2 || bytes[j] != '\n' || bytes[j + 1] != '\n')
+        return 0; /* 0 says "not taken": empty data cannot be */
+    /* what on_event would have been given: no `event:` (the framer offers
+     * none with one), the stream's last id */
+    render(k, NULL, k->p->has_id ? an_buf_cstr((struct an_buf *)&k->p->id) : NULL, bytes, j);
+    k->taken++;
+    k->seen++;
+    return j;
+}
 
 static int collect(void *ud, const struct an_sse_event *ev)
 {
     struct sink *k = ud;
     k->lent += ev->data >= k->lo && ev->data < k->hi;
-    an_buf_printf(&k->out, "%s|%s|", ev->event ? ev->event : "-", ev->id ? ev->id : "-");
-    for (size_t i = 0; i < ev->len; i++) {
-        if (ev->data[i] == '\n')
-            an_buf_puts(&k->out, "\\n");
-        else if (ev->data[i] == '\0')
-            an_buf_puts(&k->out, "\\0");
-        else
-            an_buf_putc(&k->out, ev->data[i]);
-    }
-    an_buf_putc(&k->out, ';');
+    if (ev->index != k->seen++)
+        fail_msg("event index %llu, not %u: a taken event was not counted",
+                 (unsigned long long)ev->index, k->seen - 1);
+    render(k, ev->event, ev->id, ev->data, ev->len);
     k->last_retry = ev->retry_ms;
     if (k->stop_at && ev->index + 1 >= (uint64_t)k->stop_at)
         return 42;
@@ -58,6 +90,9 @@ static int run(struct sink *k, size_t max, const char *in, size_t n, enum how ho
     an_buf_init(&k->out, 0);
     an_sse_init(&p, max, collect, k);
     p.lend = k->lend;
+    if (k->take)
+        p.take = take_some;
+    k->p = &p;
     k->lo = in;
     k->hi = in + n;
     if (how == WHOLE) {
@@ -156,21 +191,25 @@ static const struct row rows[] = {
         AN_ELIMIT, ""),
 };
 
-/* The row's events, with the parser lending or not: the same either way.
- * Returns how many were lent. */
-static unsigned check_row(const struct row *r, enum how how, size_t at, bool lend)
+static unsigned taken; /* events taken by a consumer's `take`, over a test */
+
+/* The row's events, with the parser lending or not, and with a consumer
+ * that takes every event it may, every other one, or none: the same every
+ * way. Returns how many were lent. */
+static unsigned check_row(const struct row *r, enum how how, size_t at, bool lend, int take)
 {
-    struct sink k = {.lend = lend};
+    struct sink k = {.lend = lend, .take = take};
     int rc = run(&k, r->max, r->in, r->len, how, at);
     if (rc != r->rc || strcmp(an_buf_cstr(&k.out), r->want))
-        fail_msg("%s (feed %s at %zu%s): rc %d want %d, events '%s' want '%s'", r->name,
+        fail_msg("%s (feed %s at %zu%s, take %d): rc %d want %d, events '%s' want '%s'", r->name,
                  how == WHOLE   ? "whole"
                  : how == BYTES ? "bytewise"
                                 : "split",
-                 at, lend ? ", lending" : "", rc, r->rc, an_buf_cstr(&k.out), r->want);
+                 at, lend ? ", lending" : "", take, rc, r->rc, an_buf_cstr(&k.out), r->want);
     if (!lend && k.lent)
         fail_msg("%s: an event was lent by a parser told not to", r->name);
     an_buf_release(&k.out);
+    taken += k.taken;
     return k.lent;
 }
 
@@ -178,17 +217,24 @@ static void test_table(void **state)
 {
     (void)state;
     unsigned lent = 0;
+    taken = 0;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        for (int lend = 0; lend < 2; lend++) {
-            unsigned whole = check_row(&rows[i], WHOLE, 0, lend);
-            check_row(&rows[i], BYTES, 0, lend);
-            for (size_t at = 0; at <= rows[i].len; at++)
-                check_row(&rows[i], SPLIT, at, lend);
-            lent += whole;
-        }
+        for (int lend = 0; lend < 2; lend++)
+            for (int take = 0; take < 3; take++) {
+                unsigned whole = check_row(&rows[i], WHOLE, 0, lend, take);
+                check_row(&rows[i], BYTES, 0, lend, take);
+                for (size_t at = 0; at <= rows[i].len; at++)
+                    check_row(&rows[i], SPLIT, at, lend, take);
+                lent += take ? 0 : whole;
+            }
     /* the one-line events of the table, fed whole, went out in place */
-    assert_int_equal(check_row(&rows[0], WHOLE, 0, true), 1);
+    assert_int_equal(check_row(&rows[0], WHOLE, 0, true, 0), 1);
     assert_true(lent >= 20);
+    /* and a consumer that takes them took many, fed whole and split */
+    assert_true(taken >= 500);
+    taken = 0;
+    check_row(&rows[1], WHOLE, 0, true, 1);
+    assert_int_equal(taken, 2); /* "two events in one read" */
 }
 
 /* The last event's retry: the stream's last valid "retry:" ("1x" is not a

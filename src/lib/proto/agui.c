@@ -73,6 +73,13 @@ static int on_sse_event(void *ud, const struct an_sse_event *ev)
     return an_agui_dec_event(io->dec, ev->data, ev->len, io->arrived_ms);
 }
 
+/* the commonest events, framed and applied in one pass (sse.h `take`) */
+static size_t take_sse_event(void *ud, const char *bytes, size_t n)
+{
+    struct turn_io *io = ud;
+    return an_agui_fast_take(io->dec, bytes, n, io->arrived_ms);
+}
+
 /* An AN_ELIMIT from the framer is the event cap unless the decoder had
  * already failed the turn (its own limit, max_tool_calls). */
 static void note_sse_rc(struct turn_io *io, int rc)
@@ -145,6 +152,7 @@ static int agui_begin(struct an_session *base, struct an_transcript *t, const ch
     an_agui_dec_max_state(io->dec, s->max_state_bytes);
     an_sse_init(&io->sse, s->max_event_bytes, on_sse_event, io);
     io->sse.lend = true; /* an_agui_dec_event reads data by its length */
+    io->sse.take = take_sse_event;
 
     struct an_http_req req = AN_HTTP_REQ_INIT;
     req.url = !user && s->connect_endpoint ? s->connect_endpoint : s->endpoint;

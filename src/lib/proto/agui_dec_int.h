@@ -174,4 +174,11 @@ void an_agui_tool_result(struct an_agui_dec *d, const char *id, const char *mid,
 #define AN_AGUI_FAST_ID_MAX 256
 bool an_agui_fast_apply(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms, int *rc);
 
+/* The SSE framer's `take` for the AG-UI decoder (proto/sse.h): bytes[0..n)
+ * start an event's data; when they hold a text or argument delta in the
+ * plain layout, followed by "}\n\n", that the fast path applies, it is
+ * applied and its data's length returned; else 0, nothing changed, and
+ * the framer hands the event to an_agui_dec_event as usual. */
+size_t an_agui_fast_take(struct an_agui_dec *d, const char *bytes, size_t n, int64_t t_ms);
+
 #endif

@@ -7,7 +7,10 @@
  * nor the decoder has anything to say about them. Anything unusual (another
  * member, another type of value, a finding to make, a chunk stream open)
  * makes it give up before it has changed anything, and the event takes the
- * general path (agui_decode.c). */
+ * general path (agui_decode.c). The deltas are also offered to it straight
+ * from the bytes read, before the SSE framer has looked for their end
+ * (an_agui_fast_take, the framer's `take`): one pass frames and applies
+ * them. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,8 +112,11 @@ static bool plain_layout(const char **s, const char *e, const char *known, size_
     if (*is_known) {
         q = p + known_len;
     } else {
-        q = memchr(p, '"', (size_t)(e - p));
-        if (!q || q - p >= AN_AGUI_FAST_ID_MAX)
+        /* looked for no further than an id may go: the bytes may run on
+         * past the event (an_agui_fast_take) */
+        size_t room = (size_t)(e - p);
+        q = memchr(p, '"', room < AN_AGUI_FAST_ID_MAX ? room : AN_AGUI_FAST_ID_MAX);
+        if (!q)
             return false;
         for (const char *c = p; c < q; c++)
             if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x80 || *c == '\\')
@@ -206,15 +212,13 @@ known:
     return true;
 }
 
-static bool fast_delta(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms)
+/* A delta read from data[0..len) (delta_scan's findings), applied when the
+ * decoder's state lets the fast path apply it; false, nothing changed,
+ * when not. `known`: the id is d->fast_id. */
+static bool delta_apply(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms,
+                        bool text, bool known, const char *id, size_t id_len, const char *delta,
+                        size_t delta_len)
 {
-    const char *id, *delta;
-    size_t id_len, delta_len;
-    bool text;
-    bool known; /* the id is d->fast_id */
-    if (!delta_scan(data, len, d->fast_id, d->fast_id_len, &known, &d->fast_delta, &text, &id,
-                    &id_len, &delta, &delta_len))
-        return false;
     if (d->run != RUN_ACTIVE || d->chunk != CHUNK_NONE)
         return false;
     /* the verifier is asked again unless it already let this very id and
@@ -273,6 +277,36 @@ static bool fast_delta(struct an_agui_dec *d, const char *data, size_t len, int6
         d->calls[idx].last_ms = t_ms;
     }
     return true;
+}
+
+static bool fast_delta(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms)
+{
+    const char *id, *delta;
+    size_t id_len, delta_len;
+    bool text, known;
+    return delta_scan(data, len, d->fast_id, d->fast_id_len, &known, &d->fast_delta, &text, &id,
+                      &id_len, &delta, &delta_len) &&
+           delta_apply(d, data, len, t_ms, text, known, id, id_len, delta, delta_len);
+}
+
+size_t an_agui_fast_take(struct an_agui_dec *d, const char *bytes, size_t n, int64_t t_ms)
+{
+    const char *s = bytes, *e = bytes + n, *id, *delta;
+    size_t id_len, delta_len, used;
+    bool text, known;
+    if (d->failed || !an_agui_fast_path ||
+        !plain_layout(&s, e, d->fast_id, d->fast_id_len, &text, &id, &id_len, &known) ||
+        !an_json_scan_string_in(bytes, s, (size_t)(e - s), &d->fast_delta, &delta, &delta_len,
+                                &used))
+        return 0;
+    /* The layout's fixed text and its id hold no CR or LF, and the string
+     * scan stops at any control byte: the event's data ends at the '}'
+     * when the blank line follows it at once. */
+    s += used;
+    if (e - s < 3 || memcmp(s, "}\n\n", 3))
+        return 0;
+    size_t len = (size_t)(s + 1 - bytes);
+    return delta_apply(d, bytes, len, t_ms, text, known, id, id_len, delta, delta_len) ? len : 0;
 }
 
 /* ---- the other common events ---- */

@@ -175,6 +175,15 @@ static int feed_bytes(struct an_sse_parser *p, const unsigned char *s, size_t n)
          * (what take_line and the blank line would do, in one step) */
         if (!p->line.len && !p->has_data && end - s > 6 && !memcmp(s, "data:", 5)) {
             const unsigned char *v = s + 5 + (s[5] == ' ');
+            if (p->take && !p->has_event) {
+                size_t room = (size_t)(end - v), cap = p->max_data + 2;
+                size_t used = p->take(p->ud, (const char *)v, room < cap ? room : cap);
+                if (used) {
+                    p->nevents++;
+                    s = v + used + 2;
+                    continue;
+                }
+            }
             const unsigned char *eol = find_eol(v, (size_t)(end - v));
             if (end - eol >= 2 && eol[0] == '\n' && eol[1] == '\n' &&
                 (size_t)(eol - s) <= p->max_data + 16) {

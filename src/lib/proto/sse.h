@@ -70,6 +70,18 @@ struct an_sse_parser {
      * fed is then handed over in place, pointing into them, with no NUL
      * after it and no copy. */
     bool lend;
+    /* Set (after an_sse_init) by a consumer that can frame its commonest
+     * events itself and apply them as it reads them. At the start of an
+     * event, when the bytes start with "data:" and no `event:` line came
+     * before, the framer first offers it the bytes after "data:" and its
+     * space (`n`: what was fed from there, at most max_data + 2). It
+     * returns the length of the event's data when it took the event
+     * (data without CR or LF, followed by "\n\n" in the bytes offered;
+     * never empty data: 0 says "not taken"), and the framer goes on after
+     * them and counts the event (`index`) as if it had dispatched it. Or
+     * it returns 0, having changed nothing, and the framer frames the
+     * bytes as it would have. A taken event never reaches on_event. */
+    size_t (*take)(void *ud, const char *bytes, size_t n);
 };
 
 #define AN_SSE_DEFAULT_MAX (16u * 1024u * 1024u)
