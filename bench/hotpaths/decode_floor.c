@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/hex.h"
+
 #define READ_SIZE (64 * 1024)
 #define PAD 16 /* readable bytes after the data: a 16-byte load never leaves the buffer */
 
@@ -45,25 +47,6 @@ static void put(struct floor *f, const char *p, size_t n)
         f->len = 0;
     memcpy(f->text + f->len, p, n);
     f->len += n;
-}
-
-static int hexv(unsigned char c)
-{
-    return c >= '0' && c <= '9' ? c - '0'
-           : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10
-                                                     : -1;
-}
-
-static long hex4(const unsigned char *s)
-{
-    long v = 0;
-    for (int i = 0; i < 4; i++) {
-        int h = hexv(s[i]);
-        if (h < 0)
-            return -1;
-        v = v * 16 + h;
-    }
-    return v;
 }
 
 /* RFC 3629: no overlong form, no surrogate, nothing above U+10FFFF. */
@@ -154,12 +137,12 @@ static const unsigned char *delta(struct floor *f, const unsigned char *s,
         case 'u': {
             if (end - s < 6)
                 return NULL;
-            long cp = hex4(s + 2);
+            long cp = an_hex4(s + 2);
             s += 6;
             if (cp < 0 || (cp >= 0xDC00 && cp <= 0xDFFF))
                 return NULL;
             if (cp >= 0xD800 && cp <= 0xDBFF) {
-                long lo = end - s >= 6 && s[0] == '\\' && s[1] == 'u' ? hex4(s + 2) : -1;
+                long lo = end - s >= 6 && s[0] == '\\' && s[1] == 'u' ? an_hex4(s + 2) : -1;
                 if (lo < 0xDC00 || lo > 0xDFFF)
                     return NULL;
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);

@@ -27,6 +27,31 @@
 #define AT(i) (1000 + 10 * (i))
 #define MAXEV 24
 
+/* A turn's end, as every way of decoding records it. */
+static void end_turn(struct an_agui_dec *d, const struct an_transcript *t, int k,
+                     struct an_buf *seen)
+{
+    an_agui_dec_finish(d, NULL);
+    an_agui_dec_free(d);
+    const struct an_turn_rec *r = &t->turns[k];
+    an_buf_printf(seen, " events %zu code %d;", r->events, r->error_code);
+}
+
+/* What a user could observe of the turns, as one string; t, conv and seen
+ * are released. */
+static char *observed(struct an_transcript *t, struct an_agui_conv *conv, struct an_buf *seen)
+{
+    json_t *j = an_transcript_to_json(t, true);
+    json_object_set(j, "history", conv->messages);
+    json_object_set_new(j, "seen", json_string(an_buf_cstr(seen)));
+    char *s = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref(j);
+    an_buf_release(seen);
+    an_transcript_release(t);
+    an_agui_conv_release(conv);
+    return s;
+}
+
 static char *decode_one_way(const char *const *events, int mode, bool fast, size_t max_calls)
 {
     struct an_agui_conv conv;
@@ -48,20 +73,9 @@ static char *decode_one_way(const char *const *events, int mode, bool fast, size
                 break;
         }
         an_agui_fast_path = true;
-        an_agui_dec_finish(d, NULL);
-        an_agui_dec_free(d);
-        const struct an_turn_rec *r = &t.turns[k];
-        an_buf_printf(&seen, " events %zu code %d;", r->events, r->error_code);
+        end_turn(d, &t, k, &seen);
     }
-    json_t *j = an_transcript_to_json(&t, true);
-    json_object_set(j, "history", conv.messages);
-    json_object_set_new(j, "seen", json_string(an_buf_cstr(&seen)));
-    char *s = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT);
-    json_decref(j);
-    an_buf_release(&seen);
-    an_transcript_release(&t);
-    an_agui_conv_release(&conv);
-    return s;
+    return observed(&t, &conv, &seen);
 }
 
 /* The same events as an SSE stream ("data: EVENT\n\n" each), fed in pieces
@@ -124,22 +138,11 @@ static char *decode_sse(const char *const *events, int mode, bool take, size_t p
         if (!rc)
             an_sse_finish(&p);
         an_sse_release(&p);
-        an_agui_dec_finish(w.d, NULL);
-        an_agui_dec_free(w.d);
         *taken += w.taken;
-        const struct an_turn_rec *r = &t.turns[k];
-        an_buf_printf(&seen, " events %zu code %d;", r->events, r->error_code);
+        end_turn(w.d, &t, k, &seen);
     }
-    json_t *j = an_transcript_to_json(&t, true);
-    json_object_set(j, "history", conv.messages);
-    json_object_set_new(j, "seen", json_string(an_buf_cstr(&seen)));
-    char *s = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT);
-    json_decref(j);
-    an_buf_release(&seen);
     an_buf_release(&in);
-    an_transcript_release(&t);
-    an_agui_conv_release(&conv);
-    return s;
+    return observed(&t, &conv, &seen);
 }
 
 /* Each stream decoded by the general path and the fast one, event by

@@ -14,4 +14,18 @@ static inline int an_hex_digit(int c)
                                   : -1;
 }
 
+/* The value of the four hex digits at s (a JSON \u escape's), or -1 when
+ * one of them is not a hex digit. */
+static inline long an_hex4(const unsigned char *s)
+{
+    long v = 0;
+    for (int i = 0; i < 4; i++) {
+        int h = an_hex_digit(s[i]);
+        if (h < 0)
+            return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
 #endif

@@ -46,18 +46,6 @@ static void fast_ws(struct fastp *p)
         p->s++;
 }
 
-static long hex4(const unsigned char *s)
-{
-    long v = 0;
-    for (int i = 0; i < 4; i++) {
-        int h = an_hex_digit(s[i]);
-        if (h < 0)
-            return -1;
-        v = v * 16 + h;
-    }
-    return v;
-}
-
 static bool fast_string(struct fastp *p, const char **out, size_t *len)
 {
     size_t used;
@@ -212,7 +200,7 @@ bool an_json_scan_string_in(const char *lo, const char *str, size_t n, struct an
         }
         if (end - s < 6)
             return false;
-        long cp = hex4(s + 2);
+        long cp = an_hex4(s + 2);
         if (cp <= 0) /* invalid, or \u0000: jansson's to judge */
             return false;
         s += 6;
@@ -221,7 +209,7 @@ bool an_json_scan_string_in(const char *lo, const char *str, size_t n, struct an
         if (cp >= 0xD800 && cp <= 0xDBFF) {
             if (end - s < 6 || s[0] != '\\' || s[1] != 'u')
                 return false;
-            long lo2 = hex4(s + 2);
+            long lo2 = an_hex4(s + 2);
             if (lo2 < 0xDC00 || lo2 > 0xDFFF)
                 return false;
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo2 - 0xDC00);
