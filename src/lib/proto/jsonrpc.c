@@ -56,6 +56,7 @@ struct an_rpc {
 
     bool no_message; /* opts: scan the envelope, no m.json */
     bool eof, write_dead;
+    uint64_t reads_now, found_now; /* an_rpc_read_now: calls, and those that found bytes */
     enum an_rpc_close_kind closed;
     char reason[REASON_MAX];
 };
@@ -395,18 +396,22 @@ static void read_stderr(struct an_rpc *rpc)
     }
 }
 
-static void read_frames(struct an_rpc *rpc)
+/* Whether a read found anything (bytes, the end, an error) rather than an
+ * empty pipe. */
+static bool read_frames(struct an_rpc *rpc)
 {
+    bool found = false;
     for (int i = 0; i < READS_PER_WAKE && !rpc->closed && !rpc->eof; i++) {
         ssize_t n = read(rpc->rfd, rpc->scratch, SCRATCH_SIZE);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return;
+            return found;
+        found = true;
         if (n < 0) {
             int e = errno;
             close_with(rpc, AN_RPC_CLOSE_IO, "reading from %s: %s", rpc->peer, strerror(e));
-            return;
+            return found;
         }
         if (n == 0) {
             rpc->eof = true;
@@ -419,7 +424,7 @@ static void read_frames(struct an_rpc *rpc)
             }
             if (!rpc->closed)
                 close_at_eof(rpc);
-            return;
+            return found;
         }
         /* frames are copied out of scratch before any callback runs (one
          * may read stderr into it, or pump); a small chunk on the stack */
@@ -433,8 +438,25 @@ static void read_frames(struct an_rpc *rpc)
          * EAGAIN (a syscall per frame); poll (level-triggered) calls again
          * when more arrives. */
         if ((size_t)n < SCRATCH_SIZE)
-            return;
+            return found;
     }
+    return found;
+}
+
+bool an_rpc_read_now(struct an_rpc *rpc)
+{
+    if (rpc->closed || rpc->eof)
+        return false;
+    rpc->reads_now++;
+    bool found = read_frames(rpc);
+    rpc->found_now += found;
+    return found;
+}
+
+void an_rpc_read_now_counts(const struct an_rpc *rpc, uint64_t *tried, uint64_t *found)
+{
+    *tried = rpc->reads_now;
+    *found = rpc->found_now;
 }
 
 /* ---- outbound --------------------------------------------------------- */
