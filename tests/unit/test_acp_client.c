@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -684,43 +683,6 @@ static void test_initialize_and_close(void **state)
     assert_int_equal(waitpid(pg, NULL, WNOHANG), -1); /* reaped: no zombie */
 }
 
-/* an_acp_wait reads once before its first poll: an answer already there is
- * taken by that read; one that comes later, by the polls after it. */
-static void test_answer_read_before_poll(void **state)
-{
-    struct fx *f = *state;
-    static const char *const scripts[] = {
-        /* answers at once */
-        "read -r l; printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":"
-        "{\"protocolVersion\":1}}'; exec cat >/dev/null",
-        /* answers a second later */
-        "read -r l; sleep 1; printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":"
-        "{\"protocolVersion\":1}}'; exec cat >/dev/null",
-    };
-    for (int k = 0; k < 2; k++) {
-        struct an_acp_opts o = AN_ACP_OPTS_INIT;
-        struct an_acp_client *c = start(f, scripts[k], &o);
-        struct an_err err = AN_ERR_INIT;
-        int64_t id = -1;
-        assert_int_equal(an_acp_initialize(c, &id, &err), AN_OK);
-        if (k == 0) { /* the answer is in the pipe before the wait (one write) */
-            struct pollfd q[4];
-            assert_true(an_rpc_fds(an_acp_rpc(c), q, 4) >= 1);
-            assert_int_equal(q[0].events, POLLIN);
-            assert_int_equal(poll(q, 1, 10000), 1);
-        }
-        json_t *res = NULL, *er = NULL;
-        assert_int_equal(an_acp_wait(c, id, 5000, &res, &er, &err), AN_OK);
-        assert_int_equal(json_integer_value(json_object_get(res, "protocolVersion")), 1);
-        json_decref(res);
-        uint64_t tried, found;
-        an_rpc_read_now_counts(an_acp_rpc(c), &tried, &found);
-        assert_int_equal(tried, 1);
-        assert_int_equal(found, k == 0 ? 1 : 0);
-        an_acp_client_free(c);
-    }
-}
-
 /* Responses are kept by id until waited for, in any order, errors too,
  * also when the envelope is scanned from the bytes (no_message). */
 static void test_responses_kept(void **state)
@@ -789,7 +751,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cancel_pending_permission, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hook_claims, setup, teardown),
         cmocka_unit_test_setup_teardown(test_initialize_and_close, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_answer_read_before_poll, setup, teardown),
         cmocka_unit_test_setup_teardown(test_responses_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_agent_missing, setup, teardown),
     };

@@ -766,7 +766,6 @@ int an_acp_wait(struct an_acp_client *c, int64_t id, int64_t timeout_ms, json_t 
     if (error)
         *error = NULL;
     int64_t start = an_clock_mono_ms();
-    bool first = true;
     for (;;) {
         if (take_response(c, id, result, error))
             return AN_OK;
@@ -780,16 +779,6 @@ int an_acp_wait(struct an_acp_client *c, int64_t id, int64_t timeout_ms, json_t 
         if (timeout_ms >= 0 && left <= 0)
             return an_fail(err, AN_ETIMEOUT, NULL, "no response to request %lld within %lld ms",
                            (long long)id, (long long)timeout_ms);
-        /* A quick agent's answer is often there already: read once before
-         * the first poll (one system call instead of two; an agent that is
-         * not that quick costs one read that finds nothing). What the poll
-         * also serves (stderr, the agent's exit, terminals, held
-         * permissions) is served by the polls after. */
-        if (first) {
-            first = false;
-            if (an_rpc_read_now(c->rpc))
-                continue;
-        }
         /* one poll at a time, so the answer is taken as soon as it is read
          * (pumping for the whole slice would wait it out every time) */
         pump_once(c, left < 0 || left > AN_CANCEL_POLL_MS ? AN_CANCEL_POLL_MS : left);

@@ -56,7 +56,6 @@ struct an_rpc {
 
     bool no_message; /* opts: scan the envelope, no m.json */
     bool eof, write_dead;
-    uint64_t reads_now, found_now; /* an_rpc_read_now: calls, and those that found bytes */
     enum an_rpc_close_kind closed;
     char reason[REASON_MAX];
 };
@@ -396,22 +395,18 @@ static void read_stderr(struct an_rpc *rpc)
     }
 }
 
-/* Whether a read found anything (bytes, the end, an error) rather than an
- * empty pipe. */
-static bool read_frames(struct an_rpc *rpc)
+static void read_frames(struct an_rpc *rpc)
 {
-    bool found = false;
     for (int i = 0; i < READS_PER_WAKE && !rpc->closed && !rpc->eof; i++) {
         ssize_t n = read(rpc->rfd, rpc->scratch, SCRATCH_SIZE);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return found;
-        found = true;
+            return;
         if (n < 0) {
             int e = errno;
             close_with(rpc, AN_RPC_CLOSE_IO, "reading from %s: %s", rpc->peer, strerror(e));
-            return found;
+            return;
         }
         if (n == 0) {
             rpc->eof = true;
@@ -424,7 +419,7 @@ static bool read_frames(struct an_rpc *rpc)
             }
             if (!rpc->closed)
                 close_at_eof(rpc);
-            return found;
+            return;
         }
         /* frames are copied out of scratch before any callback runs (one
          * may read stderr into it, or pump); a small chunk on the stack */
@@ -438,25 +433,8 @@ static bool read_frames(struct an_rpc *rpc)
          * EAGAIN (a syscall per frame); poll (level-triggered) calls again
          * when more arrives. */
         if ((size_t)n < SCRATCH_SIZE)
-            return found;
+            return;
     }
-    return found;
-}
-
-bool an_rpc_read_now(struct an_rpc *rpc)
-{
-    if (rpc->closed || rpc->eof)
-        return false;
-    rpc->reads_now++;
-    bool found = read_frames(rpc);
-    rpc->found_now += found;
-    return found;
-}
-
-void an_rpc_read_now_counts(const struct an_rpc *rpc, uint64_t *tried, uint64_t *found)
-{
-    *tried = rpc->reads_now;
-    *found = rpc->found_now;
 }
 
 /* ---- outbound --------------------------------------------------------- */

@@ -184,15 +184,6 @@ void an_rpc_handle(struct an_rpc *rpc, const struct pollfd *pfds, size_t n);
  * be NULL; a callback sets it). Returns true if still open. */
 bool an_rpc_pump(struct an_rpc *rpc, int64_t timeout_ms, const bool *stop);
 
-/* Read and dispatch what the peer has written already, without waiting
- * and without a poll: true when a read found anything (frames, the end of
- * the stream, an error), false when there was nothing yet (or the
- * connection is closed). For a caller that expects an answer that may be
- * there already: one system call where a poll and a read are two. */
-bool an_rpc_read_now(struct an_rpc *rpc);
-/* How often an_rpc_read_now was called, and found something (for tests). */
-void an_rpc_read_now_counts(const struct an_rpc *rpc, uint64_t *tried, uint64_t *found);
-
 /* Close the connection now, reporting AN_RPC_CLOSE_LOCAL with reason (the
  * child keeps running until an_rpc_free). No-op if already closed. */
 void an_rpc_close_now(struct an_rpc *rpc, const char *reason);
