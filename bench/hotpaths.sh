@@ -57,7 +57,7 @@ log() { printf 'hotpaths: %s\n' "$*" >&2; }
 die() { printf 'hotpaths: FAILED: %s\n' "$*" >&2; exit 1; }
 case "${1:-}" in
   "") ;;
-  -h | --help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) awk 'NR > 1 && !/^#/ {exit} NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "usage: bench/hotpaths.sh" >&2; exit 2 ;;
 esac
 
