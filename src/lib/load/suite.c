@@ -311,16 +311,8 @@ static void walk_dir(const char *dir, struct pathlist *out, unsigned depth,
     closedir(d);
 }
 
-/* "./x" -> "x" so reports show the paths people type. */
-static char *tidy(const char *p)
-{
-    while (p[0] == '.' && p[1] == '/')
-        p += 2;
-    return an_xstrdup(p);
-}
-
-/* tidy() in place, for a path the list owns already */
-static char *tidy_own(char *p)
+/* "./x" -> "x" so reports show the paths people type; in place. */
+static char *tidy(char *p)
 {
     size_t skip = 0;
     while (p[skip] == '.' && p[skip + 1] == '/')
@@ -355,10 +347,10 @@ static int discover(const struct an_load_opts *opts, const char *root, struct pa
             if (found.n)
                 qsort(found.v, found.n, sizeof *found.v, cmp_str);
             for (size_t k = 0; k < found.n; k++)
-                pl_add(files, tidy_own(found.v[k]));
+                pl_add(files, tidy(found.v[k]));
             free(found.v);
         } else {
-            pl_add(files, tidy(p));
+            pl_add(files, tidy(an_xstrdup(p)));
         }
     }
     /* the same file named twice runs once, where it was first named;

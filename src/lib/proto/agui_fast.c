@@ -88,32 +88,41 @@ static int next_member(const char **sp, const char *e, size_t used)
     return *s == ',';
 }
 
+/* What a delta event says: its kind, its id (into the event's bytes) and
+ * its text (into them or, when it had escapes, into the decoder's scratch
+ * buffer); `known`: the id is the one of the last delta (d->fast_id). */
+struct delta {
+    bool text, known;
+    const char *id, *delta;
+    size_t id_len, delta_len;
+};
+
 /* The layout nearly every producer writes (the reference encoder's,
- * JSON.stringify's): {"type":"...","<id key>":"<id>","delta":"<delta>"}.
- * Sets *s past the delta's opening quote's start (at the quote). */
+ * JSON.stringify's): {"type":"...","<id key>":"<id>","delta":"<delta>"},
+ * from *s, the bytes before e readable (they may run on past the event:
+ * an_agui_fast_take): into *f, *s then past the delta's closing quote. */
 static bool plain_layout(const char **s, const char *e, const char *known, size_t known_len,
-                         bool *text, const char **id, size_t *id_len, bool *is_known)
+                         struct an_buf *scratch, struct delta *f)
 {
     static const char tpre[] = "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"";
     static const char apre[] = "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"";
-    static const char dpre[] = "\",\"delta\":";
-    const char *p = *s;
+    static const char dpre[] = "\",\"delta\":\"";
+    const char *start = *s, *p = start;
     size_t n = (size_t)(e - p);
     if (n > sizeof tpre && !memcmp(p, tpre, sizeof tpre - 1))
-        p += sizeof tpre - 1, *text = true;
+        p += sizeof tpre - 1, f->text = true;
     else if (n > sizeof apre && !memcmp(p, apre, sizeof apre - 1))
-        p += sizeof apre - 1, *text = false;
+        p += sizeof apre - 1, f->text = false;
     else
         return false;
     /* the id of the last delta (already found to be a plain JSON string,
-     * so holding no quote), or printable ASCII without escape */
+     * so holding no quote), or printable ASCII without escape, looked for
+     * no further than an id may go */
     const char *q;
-    *is_known = (size_t)(e - p) > known_len && p[known_len] == '"' && !memcmp(p, known, known_len);
-    if (*is_known) {
+    f->known = (size_t)(e - p) > known_len && p[known_len] == '"' && !memcmp(p, known, known_len);
+    if (f->known) {
         q = p + known_len;
     } else {
-        /* looked for no further than an id may go: the bytes may run on
-         * past the event (an_agui_fast_take) */
         size_t room = (size_t)(e - p);
         q = memchr(p, '"', room < AN_AGUI_FAST_ID_MAX ? room : AN_AGUI_FAST_ID_MAX);
         if (!q)
@@ -124,39 +133,33 @@ static bool plain_layout(const char **s, const char *e, const char *known, size_
     }
     if ((size_t)(e - q) < sizeof dpre || memcmp(q, dpre, sizeof dpre - 1))
         return false;
-    *id = p;
-    *id_len = (size_t)(q - p);
-    *s = q + sizeof dpre - 1;
-    return *s < e && **s == '"';
+    f->id = p;
+    f->id_len = (size_t)(q - p);
+    const char *quote = q + sizeof dpre - 2;
+    size_t used;
+    if (!an_json_scan_string_in(start, quote, (size_t)(e - quote), scratch, &f->delta,
+                                &f->delta_len, &used))
+        return false;
+    *s = quote + used;
+    return true;
 }
 
-/* Whether data[0..len) is a TEXT_MESSAGE_CONTENT (*text) or TOOL_CALL_ARGS
+/* Whether data[0..len) is a TEXT_MESSAGE_CONTENT or TOOL_CALL_ARGS
  * written plainly (a flat object of exactly `type`, the id and `delta`, all
  * strings, an id shorter than AN_AGUI_FAST_ID_MAX without escape, in the
- * plain layout printable ASCII or known[0..known_len), an id seen before,
- * which *is_known then says); *id points into data, *delta into data or, when it had
- * escapes, into `scratch`. */
+ * plain layout printable ASCII or known[0..known_len), an id seen before),
+ * into *f. */
 static bool delta_scan(const char *data, size_t len, const char *known, size_t known_len,
-                       bool *is_known, struct an_buf *scratch, bool *text_out, const char **id_out,
-                       size_t *id_len_out, const char **delta_out, size_t *delta_len_out)
+                       struct an_buf *scratch, struct delta *f)
 {
     const char *s = data, *e = data + len;
     const char *type = NULL, *id = NULL, *delta = NULL;
     size_t type_len = 0, id_len = 0, delta_len = 0;
     bool text_key = false; /* the id was `messageId`, not `toolCallId` */
-    bool text = false;
-    *is_known = false;
-    if (plain_layout(&s, e, known, known_len, &text, &id, &id_len, is_known)) {
-        size_t used;
-        if (!an_json_scan_string_in(data, s, (size_t)(e - s), scratch, &delta, &delta_len, &used))
-            return false;
-        s += used;
-        if (s == e || *s != '}' || skip_ws(s + 1, e) != e)
-            return false;
-        goto known;
-    }
-    *is_known = false; /* said of the plain layout's id only */
-    s = skip_ws(s, e);
+    if (plain_layout(&s, e, known, known_len, scratch, f))
+        return s < e && *s == '}' && skip_ws(s + 1, e) == e;
+    f->known = false; /* said of the plain layout's id only */
+    s = skip_ws(data, e);
     if (s == e || *s != '{')
         return false;
     s++;
@@ -198,27 +201,23 @@ static bool delta_scan(const char *data, size_t len, const char *known, size_t k
     if (skip_ws(s + 1, e) != e || !type || !id || !delta || id_len >= AN_AGUI_FAST_ID_MAX)
         return false;
     if (text_key && type_len == 20 && !memcmp(type, "TEXT_MESSAGE_CONTENT", 20))
-        text = true;
+        f->text = true;
     else if (!text_key && type_len == 14 && !memcmp(type, "TOOL_CALL_ARGS", 14))
-        text = false;
+        f->text = false;
     else
         return false;
-known:
-    *text_out = text;
-    *id_out = id;
-    *id_len_out = id_len;
-    *delta_out = delta;
-    *delta_len_out = delta_len;
+    f->id = id, f->id_len = id_len, f->delta = delta, f->delta_len = delta_len;
     return true;
 }
 
-/* A delta read from data[0..len) (delta_scan's findings), applied when the
- * decoder's state lets the fast path apply it; false, nothing changed,
- * when not. `known`: the id is d->fast_id. */
+/* The delta f read from data[0..len), applied when the decoder's state
+ * lets the fast path apply it; false, nothing changed, when not. */
 static bool delta_apply(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms,
-                        bool text, bool known, const char *id, size_t id_len, const char *delta,
-                        size_t delta_len)
+                        const struct delta *f)
 {
+    bool text = f->text, known = f->known;
+    const char *id = f->id, *delta = f->delta;
+    size_t id_len = f->id_len, delta_len = f->delta_len;
     if (d->run != RUN_ACTIVE || d->chunk != CHUNK_NONE)
         return false;
     /* the verifier is asked again unless it already let this very id and
@@ -281,32 +280,25 @@ static bool delta_apply(struct an_agui_dec *d, const char *data, size_t len, int
 
 static bool fast_delta(struct an_agui_dec *d, const char *data, size_t len, int64_t t_ms)
 {
-    const char *id, *delta;
-    size_t id_len, delta_len;
-    bool text, known;
-    return delta_scan(data, len, d->fast_id, d->fast_id_len, &known, &d->fast_delta, &text, &id,
-                      &id_len, &delta, &delta_len) &&
-           delta_apply(d, data, len, t_ms, text, known, id, id_len, delta, delta_len);
+    struct delta f;
+    return delta_scan(data, len, d->fast_id, d->fast_id_len, &d->fast_delta, &f) &&
+           delta_apply(d, data, len, t_ms, &f);
 }
 
 size_t an_agui_fast_take(struct an_agui_dec *d, const char *bytes, size_t n, int64_t t_ms)
 {
-    const char *s = bytes, *e = bytes + n, *id, *delta;
-    size_t id_len, delta_len, used;
-    bool text, known;
+    const char *s = bytes, *e = bytes + n;
+    struct delta f;
     if (d->failed || !an_agui_fast_path ||
-        !plain_layout(&s, e, d->fast_id, d->fast_id_len, &text, &id, &id_len, &known) ||
-        !an_json_scan_string_in(bytes, s, (size_t)(e - s), &d->fast_delta, &delta, &delta_len,
-                                &used))
+        !plain_layout(&s, e, d->fast_id, d->fast_id_len, &d->fast_delta, &f))
         return 0;
     /* The layout's fixed text and its id hold no CR or LF, and the string
      * scan stops at any control byte: the event's data ends at the '}'
      * when the blank line follows it at once. */
-    s += used;
     if (e - s < 3 || memcmp(s, "}\n\n", 3))
         return 0;
     size_t len = (size_t)(s + 1 - bytes);
-    return delta_apply(d, bytes, len, t_ms, text, known, id, id_len, delta, delta_len) ? len : 0;
+    return delta_apply(d, bytes, len, t_ms, &f) ? len : 0;
 }
 
 /* ---- the other common events ---- */
