@@ -12,8 +12,10 @@
 # `ananke --version` alone; bench/startup.sh compares builds with perf), and the raw request
 # rate of the same server with wrk. Then, against ananke-mock and against a Node
 # server on the official @ag-ui/encoder (bench/agui-node-server.mjs), the ratio of
-# ananke's rate (1000 tests, -j 16 and -j 64) to wrk's in the same run. Writes only under bench/ (work/, out/) and
-# build-bench/; the result table goes to stdout and bench/out/results.md.
+# ananke's rate (1000 tests, -j 16 and -j 64) to wrk's in the same run, and the CPU
+# each request costs the server, wrk and ananke (with the ceiling that puts on that
+# ratio). Writes only under bench/ (work/, out/) and build-bench/; the result table
+# goes to stdout and bench/out/results.md.
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +31,7 @@ MODE=full
 case "${1:-}" in
   --quick) SIZES=(1 100 1000); MODE=quick ;;
   "") ;;
-  -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "usage: bench/run.sh [--quick]" >&2; exit 2 ;;
 esac
 [ -n "${BENCH_SIZES:-}" ] && read -r -a SIZES <<<"$BENCH_SIZES"   # for trying the script out
@@ -281,14 +283,46 @@ log "raw rate: $RAW_RATE req/s (keep-alive), $RAW_RATE_CLOSE req/s (new connecti
 # seen both clients' requests (the first round read 0.36-0.38 of wrk in every
 # run before, and still did after one uncounted ananke run; the next rounds
 # 0.56-0.69: docs/performance.md, session 18).
-wrk_rate() { # url reqfile -> requests/s
-  local f=$WORK/logs/wrk-ratio.txt r0 n
+# CPU per request: the CPU time (user + system, all threads) the server and
+# the client spent while the client ran, over the requests the server
+# logged. The server's from /proc/PID/stat (clock ticks), wrk's and
+# ananke's from GNU time (10 ms steps: wrk runs for seconds, ananke
+# CPU_RUNS times in a row).
+CLK_TCK=$(getconf CLK_TCK)
+CPU_RUNS=${BENCH_CPU_RUNS:-20}
+ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; } # utime + stime
+per_req_us() { # ticks-or-seconds scale n -> microseconds per request
+  awk -v t="$1" -v k="$2" -v n="$3" 'BEGIN {printf "%.1f", t * k * 1e6 / n}'
+}
+wrk_rate() { # url reqfile server-pid -> "requests/s wrk-CPU-µs/request server-CPU-µs/request"
+  local f=$WORK/logs/wrk-ratio.txt r0 n s0 s1 u s
   r0=$(wc -l <"$2")
-  wrk -t2 -c16 -d"${WRK_SECONDS}s" -s "$BENCH/wrk-post.lua" "$1" >"$f" 2>&1 || die "wrk failed: $(cat "$f")"
+  s0=$(ticks "$3")
+  /usr/bin/time -f '%U %S' -o "$f.time" wrk -t2 -c16 -d"${WRK_SECONDS}s" -s "$BENCH/wrk-post.lua" "$1" \
+    >"$f" 2>&1 || die "wrk failed: $(cat "$f")"
+  s1=$(ticks "$3")
   grep -q 'Non-2xx' "$f" && die "wrk got non-2xx answers from $1: $(cat "$f")"
   n=$(($(wc -l <"$2") - r0))
   [ "$n" -gt 0 ] || die "$1 logged no wrk request"
-  awk '/^Requests\/sec:/ {printf "%.0f", $2}' "$f"
+  read -r u s <"$f.time"
+  printf '%s %s %s\n' "$(awk '/^Requests\/sec:/ {printf "%.0f", $2}' "$f")" \
+    "$(per_req_us "$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')" 1 "$n")" \
+    "$(per_req_us $((s1 - s0)) "$(awk -v c="$CLK_TCK" 'BEGIN {print 1 / c}')" "$n")"
+}
+# ananke's CPU per test: CPU_RUNS runs of the RATIO_N tests at -j 16 in a row
+ananke_cpu() { # cfg reqfile server-pid -> "ananke-CPU-µs/test server-CPU-µs/request"
+  local f=$WORK/logs/cpu.time r0 n s0 s1 u s
+  r0=$(wc -l <"$2")
+  s0=$(ticks "$3")
+  /usr/bin/time -f '%U %S' -o "$f" bash -c 'for ((i = 0; i < $1; i++)); do
+      "$2" run -c "$3" --color never --parallel 16 "$4" >/dev/null 2>&1 || exit 1
+    done' cpu "$CPU_RUNS" "$ANANKE" "$1" "$WORK/ananke/ratio$RATIO_N" || die "ananke failed in the CPU runs on $1"
+  s1=$(ticks "$3")
+  n=$(($(wc -l <"$2") - r0))
+  [ "$n" -eq $((CPU_RUNS * RATIO_N)) ] || die "CPU runs on $1: the server logged $n requests, expected $((CPU_RUNS * RATIO_N))"
+  read -r u s <"$f"
+  printf '%s %s\n' "$(per_req_us "$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')" 1 "$n")" \
+    "$(per_req_us $((s1 - s0)) "$(awk -v c="$CLK_TCK" 'BEGIN {print 1 / c}')" "$n")"
 }
 ananke_rate() { # cfg reqfile par -> tests/s
   local f=$WORK/logs/ratio.txt r0 t0 t1 got
@@ -302,14 +336,19 @@ ananke_rate() { # cfg reqfile par -> tests/s
   [ "$got" -eq "$RATIO_N" ] || die "ananke -j $3 on $1: the server logged $got requests, expected $RATIO_N"
   awk -v n="$RATIO_N" -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", n / (b - a)}'
 }
-declare -A RAT WRKR ANR
+declare -A RAT WRKR ANR WCPU SCPUW ACPU SCPUA
 for srv in mock node; do
-  if [ $srv = mock ]; then u=$URL cfg=$ACFG rq=$REQ; else u=$NODE_URL cfg=$WORK/ananke/node.config.yaml rq=$NREQ; fi
+  if [ $srv = mock ]; then
+    u=$URL cfg=$ACFG rq=$REQ pid=$MOCK_PID
+  else
+    u=$NODE_URL cfg=$WORK/ananke/node.config.yaml rq=$NREQ pid=$NODE_PID
+  fi
   for ((k = -1; k < RATIO_REPS; k++)); do
-    w0=$(wrk_rate "$u" "$rq")
+    read -r w0 wc0 sc0 <<<"$(wrk_rate "$u" "$rq" "$pid")"
     a16=$(ananke_rate "$cfg" "$rq" 16)
     a64=$(ananke_rate "$cfg" "$rq" 64)
-    w1=$(wrk_rate "$u" "$rq")
+    read -r w1 wc1 sc1 <<<"$(wrk_rate "$u" "$rq" "$pid")"
+    [ "$k" -lt 0 ] || WCPU[$srv]+="$wc0 $wc1 " SCPUW[$srv]+="$sc0 $sc1 "
     if [ "$k" -lt 0 ]; then
       log "ratio $srv: a first round, not counted: wrk $w0/$w1 req/s, ananke -j 16 $a16 tests/s, -j 64 $a64 tests/s"
       continue
@@ -320,6 +359,9 @@ for srv in mock node; do
     RAT[$srv,64]+="$(awk -v a="$a64" -v w="$w" 'BEGIN {printf "%.2f", a / w}') "
     log "ratio $srv round $((k + 1)): wrk $w0/$w1 req/s, ananke -j 16 $a16 tests/s, -j 64 $a64 tests/s"
   done
+  read -r "ACPU[$srv]" "SCPUA[$srv]" <<<"$(ananke_cpu "$cfg" "$rq" "$pid")"
+  log "CPU per request, $srv: wrk ${WCPU[$srv]}µs, the server under wrk ${SCPUW[$srv]}µs;" \
+    "ananke ${ACPU[$srv]} µs, the server under ananke ${SCPUA[$srv]} µs"
 done
 
 # ---------------------------------------------------------------- measure
@@ -433,7 +475,7 @@ WRKV=$(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?')
 DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 CMD="bench/run.sh"
 [ $MODE = quick ] && CMD="bench/run.sh --quick"
-for v in BENCH_SIZES BENCH_ANANKE_REPS BENCH_STARTUP_REPS BENCH_WRK_SECONDS BENCH_RATIO_REPS; do
+for v in BENCH_SIZES BENCH_ANANKE_REPS BENCH_STARTUP_REPS BENCH_WRK_SECONDS BENCH_RATIO_REPS BENCH_CPU_RUNS; do
   [ -n "${!v:-}" ] && CMD="$v=\"${!v}\" $CMD"
 done
 
@@ -489,6 +531,25 @@ done
     name="ananke-mock (C)"; [ $srv = node ] && name="Node, @ag-ui/encoder"
     # shellcheck disable=SC2086
     echo "| $name | ${WRKR[$srv]% } | ${ANR[$srv,16]% } | ${ANR[$srv,64]% } | **$(median ${RAT[$srv,16]})**; ${RAT[$srv,16]% } | **$(median ${RAT[$srv,64]})**; ${RAT[$srv,64]% } |"
+  done
+  echo
+  echo "Where the CPU goes, per request: CPU time (user + system, all threads) over the requests the"
+  echo "server logged; wrk's and the server's in the rounds' wrk runs (median), ananke's and the"
+  echo "server's in $CPU_RUNS runs of the $RATIO_N tests at \`-j 16\` in a row. The server and the client share"
+  echo "the machine's $NPROC CPUs, so however well the two overlap, ananke's rate cannot pass"
+  echo "$NPROC CPUs / (server + ananke CPU per request): the *CPU-bound limit*, and its ratio to wrk's"
+  echo "rate the *ceiling* of the ratios above. Below 0.8, neither start-up, loading nor scheduling"
+  echo "can meet issue 26's target: only less CPU per test can."
+  echo
+  echo "| server | server CPU per request under wrk | wrk CPU per request | server CPU per request under ananke | ananke CPU per test | CPU-bound limit | ceiling (limit / wrk's rate) |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
+  for srv in mock node; do
+    name="ananke-mock (C)"; [ $srv = node ] && name="Node, @ag-ui/encoder"
+    # shellcheck disable=SC2086
+    scw=$(median ${SCPUW[$srv]}) wc=$(median ${WCPU[$srv]}) wr=$(median ${WRKR[$srv]})
+    lim=$(awk -v c="$NPROC" -v s="${SCPUA[$srv]}" -v a="${ACPU[$srv]}" 'BEGIN {printf "%.0f", c * 1e6 / (s + a)}')
+    ceil=$(awk -v l="$lim" -v w="$wr" 'BEGIN {printf "%.2f", l / w}')
+    echo "| $name | $scw µs | $wc µs | ${SCPUA[$srv]} µs | ${ACPU[$srv]} µs | $lim tests/s | **$ceil** |"
   done
   echo
   echo "### Targets"
