@@ -405,6 +405,7 @@ measure() { # tool n par
 }
 
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+server_name() { if [ "$1" = node ]; then echo "Node, @ag-ui/encoder"; else echo "ananke-mock (C)"; fi; }
 
 declare -A W C R
 for n in "${SIZES[@]}"; do
@@ -528,9 +529,8 @@ done
   echo "| server | wrk req/s (per round) | ananke -j 16 tests/s | ananke -j 64 tests/s | ratio -j 16 (median; rounds) | ratio -j 64 (median; rounds) |"
   echo "|---|---|---|---|---|---|"
   for srv in mock node; do
-    name="ananke-mock (C)"; [ $srv = node ] && name="Node, @ag-ui/encoder"
     # shellcheck disable=SC2086
-    echo "| $name | ${WRKR[$srv]% } | ${ANR[$srv,16]% } | ${ANR[$srv,64]% } | **$(median ${RAT[$srv,16]})**; ${RAT[$srv,16]% } | **$(median ${RAT[$srv,64]})**; ${RAT[$srv,64]% } |"
+    echo "| $(server_name $srv) | ${WRKR[$srv]% } | ${ANR[$srv,16]% } | ${ANR[$srv,64]% } | **$(median ${RAT[$srv,16]})**; ${RAT[$srv,16]% } | **$(median ${RAT[$srv,64]})**; ${RAT[$srv,64]% } |"
   done
   echo
   echo "Where the CPU goes, per request: CPU time (user + system, all threads) over the requests the"
@@ -544,12 +544,11 @@ done
   echo "| server | server CPU per request under wrk | wrk CPU per request | server CPU per request under ananke | ananke CPU per test | CPU-bound limit | ceiling (limit / wrk's rate) |"
   echo "|---|---:|---:|---:|---:|---:|---:|"
   for srv in mock node; do
-    name="ananke-mock (C)"; [ $srv = node ] && name="Node, @ag-ui/encoder"
     # shellcheck disable=SC2086
     scw=$(median ${SCPUW[$srv]}) wc=$(median ${WCPU[$srv]}) wr=$(median ${WRKR[$srv]})
     lim=$(awk -v c="$NPROC" -v s="${SCPUA[$srv]}" -v a="${ACPU[$srv]}" 'BEGIN {printf "%.0f", c * 1e6 / (s + a)}')
     ceil=$(awk -v l="$lim" -v w="$wr" 'BEGIN {printf "%.2f", l / w}')
-    echo "| $name | $scw µs | $wc µs | ${SCPUA[$srv]} µs | ${ACPU[$srv]} µs | $lim tests/s | **$ceil** |"
+    echo "| $(server_name $srv) | $scw µs | $wc µs | ${SCPUA[$srv]} µs | ${ACPU[$srv]} µs | $lim tests/s | **$ceil** |"
   done
   echo
   echo "### Targets"
