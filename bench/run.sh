@@ -291,11 +291,14 @@ log "raw rate: $RAW_RATE req/s (keep-alive), $RAW_RATE_CLOSE req/s (new connecti
 CLK_TCK=$(getconf CLK_TCK)
 CPU_RUNS=${BENCH_CPU_RUNS:-20}
 ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; } # utime + stime
-per_req_us() { # ticks-or-seconds scale n -> microseconds per request
-  awk -v t="$1" -v k="$2" -v n="$3" 'BEGIN {printf "%.1f", t * k * 1e6 / n}'
+ticks_us() { # ticks n -> microseconds per request
+  awk -v t="$1" -v c="$CLK_TCK" -v n="$2" 'BEGIN {printf "%.1f", t / c * 1e6 / n}'
+}
+time_us() { # GNU-time-file("%U %S") n -> microseconds per request
+  awk -v n="$2" '{printf "%.1f", ($1 + $2) * 1e6 / n}' "$1"
 }
 wrk_rate() { # url reqfile server-pid -> "requests/s wrk-CPU-µs/request server-CPU-µs/request"
-  local f=$WORK/logs/wrk-ratio.txt r0 n s0 s1 u s
+  local f=$WORK/logs/wrk-ratio.txt r0 n s0 s1
   r0=$(wc -l <"$2")
   s0=$(ticks "$3")
   /usr/bin/time -f '%U %S' -o "$f.time" wrk -t2 -c16 -d"${WRK_SECONDS}s" -s "$BENCH/wrk-post.lua" "$1" \
@@ -304,14 +307,12 @@ wrk_rate() { # url reqfile server-pid -> "requests/s wrk-CPU-µs/request server-
   grep -q 'Non-2xx' "$f" && die "wrk got non-2xx answers from $1: $(cat "$f")"
   n=$(($(wc -l <"$2") - r0))
   [ "$n" -gt 0 ] || die "$1 logged no wrk request"
-  read -r u s <"$f.time"
   printf '%s %s %s\n' "$(awk '/^Requests\/sec:/ {printf "%.0f", $2}' "$f")" \
-    "$(per_req_us "$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')" 1 "$n")" \
-    "$(per_req_us $((s1 - s0)) "$(awk -v c="$CLK_TCK" 'BEGIN {print 1 / c}')" "$n")"
+    "$(time_us "$f.time" "$n")" "$(ticks_us $((s1 - s0)) "$n")"
 }
 # ananke's CPU per test: CPU_RUNS runs of the RATIO_N tests at -j 16 in a row
 ananke_cpu() { # cfg reqfile server-pid -> "ananke-CPU-µs/test server-CPU-µs/request"
-  local f=$WORK/logs/cpu.time r0 n s0 s1 u s
+  local f=$WORK/logs/cpu.time r0 n s0 s1
   r0=$(wc -l <"$2")
   s0=$(ticks "$3")
   /usr/bin/time -f '%U %S' -o "$f" bash -c 'for ((i = 0; i < $1; i++)); do
@@ -320,9 +321,7 @@ ananke_cpu() { # cfg reqfile server-pid -> "ananke-CPU-µs/test server-CPU-µs/r
   s1=$(ticks "$3")
   n=$(($(wc -l <"$2") - r0))
   [ "$n" -eq $((CPU_RUNS * RATIO_N)) ] || die "CPU runs on $1: the server logged $n requests, expected $((CPU_RUNS * RATIO_N))"
-  read -r u s <"$f"
-  printf '%s %s\n' "$(per_req_us "$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')" 1 "$n")" \
-    "$(per_req_us $((s1 - s0)) "$(awk -v c="$CLK_TCK" 'BEGIN {print 1 / c}')" "$n")"
+  printf '%s %s\n' "$(time_us "$f" "$n")" "$(ticks_us $((s1 - s0)) "$n")"
 }
 ananke_rate() { # cfg reqfile par -> tests/s
   local f=$WORK/logs/ratio.txt r0 t0 t1 got
