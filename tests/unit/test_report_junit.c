@@ -276,6 +276,79 @@ static void test_skipped(void **state)
     an_run_result_release(&r);
 }
 
+/* One suite per file in the order files first appear, each with its tests
+ * in run order and its own counts, for files whose tests interleave (a
+ * parallel run ends them in any order) and tests with no file. */
+static void test_suites_in_first_seen_order(void **state)
+{
+    (void)state;
+    enum { N = 60, FILES = 7 };
+    static const char *const files[FILES] = {"e.test.yaml", "b.test.yaml", NULL,     "a.test.yaml",
+                                             "d.test.yaml", "c.test.yaml", "f.jsonl"};
+    struct an_run_result r = {0};
+    size_t of[N];
+    for (size_t i = 0; i < N; i++) {
+        of[i] = (i * 5 + i / 9) % FILES; /* every file, interleaved */
+        char name[16];
+        snprintf(name, sizeof name, "t%02zu", i);
+        fx_test(&r, name, files[of[i]], i % 4 == 3 ? AN_STATUS_FAIL : AN_STATUS_PASS,
+                T0 + (int64_t)i, T0 + (int64_t)i + 10);
+    }
+    r.start_ms = T0;
+    r.end_ms = T0 + 100;
+    char path[128];
+    struct an_err err = AN_ERR_INIT;
+    snprintf(path, sizeof path, "%s/order.xml", files_dir);
+    assert_int_equal(an_report_junit(&r, path, &err), AN_OK);
+    char *s = files_slurp(path);
+    well_formed(s);
+    /* what the file must say: the files by their first test, each one's
+     * tests as they ran */
+    bool seen[FILES] = {false};
+    const char *at = s;
+    size_t suites = 0;
+    for (size_t i = 0; i < N; i++) {
+        size_t f = of[i];
+        if (seen[f])
+            continue;
+        seen[f] = true;
+        size_t n = 0, failed = 0;
+        for (size_t k = i; k < N; k++)
+            if (of[k] == f) {
+                n++;
+                failed += k % 4 == 3;
+            }
+        char head[160];
+        snprintf(head, sizeof head,
+                 "<testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\" "
+                 "time=\"%.3f\"",
+                 files[f] ? files[f] : "(unknown)", n, failed, (double)n * 0.01);
+        at = strstr(at, head);
+        if (!at)
+            fail_msg("suite %zu not next: %s", suites, head);
+        suites++;
+        const char *end = strstr(at, "</testsuite>");
+        assert_non_null(end);
+        for (size_t k = i; k < N; k++) {
+            if (of[k] != f)
+                continue;
+            char tc[48];
+            snprintf(tc, sizeof tc, "<testcase name=\"t%02zu\"", k);
+            const char *c = strstr(at, tc);
+            if (!c || c > end)
+                fail_msg("t%02zu is not next in its suite %s", k, head);
+            at = c;
+        }
+        assert_int_equal(files_count(strstr(s, head), "<testcase "),
+                         files_count(end, "<testcase ") + n);
+        at = end;
+    }
+    assert_int_equal(suites, FILES);
+    assert_int_equal(files_count(s, "<testsuite "), FILES);
+    free(s);
+    an_run_result_release(&r);
+}
+
 /* system-out holds the conversation with its checkpoints, then all of them */
 static void test_dynamic(void **state)
 {
@@ -340,7 +413,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_and_counts), cmocka_unit_test(test_skipped),
         cmocka_unit_test(test_escaping),         cmocka_unit_test(test_atomic_and_errors),
-        cmocka_unit_test(test_dynamic),
+        cmocka_unit_test(test_dynamic),          cmocka_unit_test(test_suites_in_first_seen_order),
     };
     return cmocka_run_group_tests(tests, files_setup, files_teardown);
 }

@@ -346,6 +346,61 @@ static bool same_file(const char *a, const char *b)
     return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
+/* A test by its file; sorted by file (none first), then in run order. */
+struct member {
+    const char *file;
+    size_t i;
+};
+
+static int by_file(const void *x, const void *y)
+{
+    const struct member *p = x, *q = y;
+    int c = p->file && q->file ? strcmp(p->file, q->file) : (p->file != NULL) - (q->file != NULL);
+    return c ? c : (p->i > q->i) - (p->i < q->i);
+}
+
+/* A file's tests, m[from .. from + n); first: its first test's index. */
+struct suite {
+    size_t first, from, n;
+};
+
+static int by_first(const void *x, const void *y)
+{
+    const struct suite *p = x, *q = y;
+    return (p->first > q->first) - (p->first < q->first);
+}
+
+static void suite(struct an_buf *b, const struct an_run_result *r, const struct member *m, size_t n)
+{
+    const char *file = m[0].file;
+    size_t nf = 0, ne = 0, ns = 0, calls = 0;
+    int64_t ms = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct an_test_result *t = &r->tests[m[k].i];
+        bool xfail = t->expect == AN_EXPECT_FAILED; /* written as <skipped> */
+        nf += (t->status == AN_STATUS_FAIL && !xfail) || t->expect == AN_EXPECT_STALE ||
+              t->status == AN_STATUS_INCONCLUSIVE;
+        ne += t->status == AN_STATUS_ERROR;
+        ns += t->status == AN_STATUS_SKIP || xfail;
+        ms += t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0;
+        calls += t->status == AN_STATUS_SKIP ? 0 : t->runs ? t->runs : 1;
+    }
+    an_buf_puts(b, "  <testsuite name=\"");
+    xml(b, file ? file : "(unknown)", true);
+    an_buf_printf(b,
+                  "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
+                  "time=\"%.3f\"",
+                  n, nf, ne, ns, an_rpt_secs(ms));
+    timestamp(b, r->tests[m[0].i].start_ms);
+    an_buf_printf(b,
+                  ">\n      <properties>\n        <property name=\"ananke.agent_calls\" "
+                  "value=\"%zu\"/>\n      </properties>\n",
+                  calls);
+    for (size_t k = 0; k < n; k++)
+        testcase(b, r, &r->tests[m[k].i]);
+    an_buf_puts(b, "  </testsuite>\n");
+}
+
 static void document(struct an_buf *b, const struct an_run_result *r)
 {
     struct an_counts c = an_run_result_counts(r);
@@ -355,46 +410,27 @@ static void document(struct an_buf *b, const struct an_run_result *r)
                   "skipped=\"%zu\" time=\"%.3f\">\n",
                   r->ntests, c.failed - c.xfailed + c.stale + c.inconclusive, c.errors,
                   c.skipped + c.xfailed, an_rpt_secs(r->end_ms - r->start_ms));
-    /* Suites in the order their files first appear; a file seen before is
-     * skipped. Quadratic in the worst case, but in files, not tests. */
+    /* One suite per file, in the order files first appear, its tests in
+     * run order: the tests sorted by file, then the files by their first
+     * test (comparing each test's file with every earlier one's was
+     * quadratic in tests: 0.9 s of a 10,000-test run with a file each) */
+    struct member *m = an_xcalloc(r->ntests + 1, sizeof *m);
+    struct suite *s = an_xcalloc(r->ntests + 1, sizeof *s);
+    for (size_t i = 0; i < r->ntests; i++)
+        m[i] = (struct member){r->tests[i].file, i};
+    qsort(m, r->ntests, sizeof *m, by_file);
+    size_t ns = 0;
     for (size_t i = 0; i < r->ntests; i++) {
-        const char *file = r->tests[i].file;
-        bool seen = false;
-        for (size_t k = 0; k < i && !seen; k++)
-            seen = same_file(r->tests[k].file, file);
-        if (seen)
-            continue;
-        size_t n = 0, nf = 0, ne = 0, ns = 0, calls = 0;
-        int64_t ms = 0;
-        for (size_t k = i; k < r->ntests; k++) {
-            const struct an_test_result *t = &r->tests[k];
-            if (!same_file(t->file, file))
-                continue;
-            n++;
-            bool xfail = t->expect == AN_EXPECT_FAILED; /* written as <skipped> */
-            nf += (t->status == AN_STATUS_FAIL && !xfail) || t->expect == AN_EXPECT_STALE ||
-                  t->status == AN_STATUS_INCONCLUSIVE;
-            ne += t->status == AN_STATUS_ERROR;
-            ns += t->status == AN_STATUS_SKIP || xfail;
-            ms += t->end_ms > t->start_ms ? t->end_ms - t->start_ms : 0;
-            calls += t->status == AN_STATUS_SKIP ? 0 : t->runs ? t->runs : 1;
-        }
-        an_buf_puts(b, "  <testsuite name=\"");
-        xml(b, file ? file : "(unknown)", true);
-        an_buf_printf(b,
-                      "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
-                      "time=\"%.3f\"",
-                      n, nf, ne, ns, an_rpt_secs(ms));
-        timestamp(b, r->tests[i].start_ms);
-        an_buf_printf(b,
-                      ">\n      <properties>\n        <property name=\"ananke.agent_calls\" "
-                      "value=\"%zu\"/>\n      </properties>\n",
-                      calls);
-        for (size_t k = i; k < r->ntests; k++)
-            if (same_file(r->tests[k].file, file))
-                testcase(b, r, &r->tests[k]);
-        an_buf_puts(b, "  </testsuite>\n");
+        if (i && same_file(m[i].file, m[i - 1].file))
+            s[ns - 1].n++;
+        else
+            s[ns++] = (struct suite){m[i].i, i, 1};
     }
+    qsort(s, ns, sizeof *s, by_first);
+    for (size_t k = 0; k < ns; k++)
+        suite(b, r, m + s[k].from, s[k].n);
+    free(s);
+    free(m);
     an_buf_puts(b, "</testsuites>\n");
 }
 
