@@ -13,13 +13,20 @@
 #include "report/report_util.h"
 
 /* Write `text` with `indent` spaces after each line break (JSON strings
- * hold no raw line break, so this only moves the structure). */
+ * hold no raw line break, so this only moves the structure), a line at a
+ * time: a byte at a time (fputc) was a fifth of a 10,000-test report. */
 static void put_indented(FILE *fp, const char *text, const char *indent)
 {
-    for (const char *p = text; *p; p++) {
-        fputc(*p, fp);
-        if (*p == '\n')
-            fputs(indent, fp);
+    size_t ilen = strlen(indent);
+    for (const char *p = text;;) {
+        const char *nl = strchr(p, '\n');
+        if (!nl) {
+            fputs(p, fp);
+            return;
+        }
+        fwrite(p, 1, (size_t)(nl - p + 1), fp);
+        fwrite(indent, 1, ilen, fp);
+        p = nl + 1;
     }
 }
 
