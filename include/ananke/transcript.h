@@ -159,6 +159,11 @@ struct an_scope {
 void an_transcript_init(struct an_transcript *t);
 void an_transcript_release(struct an_transcript *t);
 
+/* Give back the room calls[] and turns[] hold beyond their counts: a
+ * transcript kept for the reports once its test is over (a test's one call
+ * held room for eight). Adding to it afterwards still works. */
+void an_transcript_fit(struct an_transcript *t);
+
 /* Append a turn record (zeroed except index/kind) and return it. */
 struct an_turn_rec *an_transcript_add_turn(struct an_transcript *t, const char *kind);
 /* Append a tool call (zeroed except turn) and return it. Pointers into

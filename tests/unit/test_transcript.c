@@ -2,7 +2,7 @@
  * kept, 10 times as many in all; the rest are counted in one line per kind
  * and in warnings_dropped, which the JSON form carries. And the test
  * scope's text: the turns that ran, joined; the first turn's own when it is
- * the only one. */
+ * the only one. And a kept transcript fitted to its records. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -136,6 +136,42 @@ static void test_scope_text(void **state)
     scope_of(NULL, 0, "", false);
 }
 
+/* A kept transcript gives back its arrays' spare room and keeps every
+ * record; it can still grow afterwards, and an empty one holds nothing. */
+static void test_fit(void **state)
+{
+    (void)state;
+    struct an_transcript t;
+    an_transcript_init(&t);
+    an_transcript_fit(&t);
+    assert_null(t.calls);
+    assert_null(t.turns);
+    struct an_turn_rec *r = an_transcript_add_turn(&t, "user");
+    r->text = strdup("kept");
+    struct an_tool_call *c = an_transcript_add_call(&t, 0);
+    c->name = strdup("search");
+    r = &t.turns[0];
+    r->ncalls = 1;
+    assert_true(t.cap_calls > 1 && t.cap_turns > 1);
+    an_transcript_fit(&t);
+    assert_int_equal(t.cap_calls, 1);
+    assert_int_equal(t.cap_turns, 1);
+    assert_string_equal(t.turns[0].text, "kept");
+    assert_string_equal(t.calls[0].name, "search");
+    an_transcript_add_turn(&t, "user")->text = strdup("later");
+    an_transcript_add_call(&t, 1)->name = strdup("fetch");
+    assert_string_equal(t.turns[0].text, "kept");
+    assert_string_equal(t.turns[1].text, "later");
+    assert_string_equal(t.calls[0].name, "search");
+    assert_string_equal(t.calls[1].name, "fetch");
+    an_transcript_drop_calls(&t, 0);
+    an_transcript_fit(&t);
+    assert_null(t.calls);
+    assert_int_equal(t.cap_calls, 0);
+    assert_int_equal(t.nturns, 2);
+    an_transcript_release(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +179,7 @@ int main(void)
         cmocka_unit_test(test_many_kinds),
         cmocka_unit_test(test_default),
         cmocka_unit_test(test_scope_text),
+        cmocka_unit_test(test_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

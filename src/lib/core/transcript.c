@@ -206,6 +206,28 @@ void an_transcript_release(struct an_transcript *t)
     memset(t, 0, sizeof *t);
 }
 
+void an_transcript_fit(struct an_transcript *t)
+{
+    if (t->cap_calls > t->ncalls) {
+        if (t->ncalls) {
+            t->calls = an_xrealloc(t->calls, t->ncalls * sizeof *t->calls);
+        } else {
+            free(t->calls);
+            t->calls = NULL;
+        }
+        t->cap_calls = t->ncalls;
+    }
+    if (t->cap_turns > t->nturns) {
+        if (t->nturns) {
+            t->turns = an_xrealloc(t->turns, t->nturns * sizeof *t->turns);
+        } else {
+            free(t->turns);
+            t->turns = NULL;
+        }
+        t->cap_turns = t->nturns;
+    }
+}
+
 struct an_turn_rec *an_transcript_add_turn(struct an_transcript *t, const char *kind)
 {
     if (t->nturns == t->cap_turns) {

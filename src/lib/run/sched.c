@@ -351,6 +351,8 @@ void sched_emit_ready(struct sched *s)
                 s->o->on_test(&s->out->tests[i], s->o->ud);
             if (complete && !s->o->keep_transcripts)
                 an_transcript_release(&s->out->tests[i].transcript);
+            else if (complete)
+                an_transcript_fit(&s->out->tests[i].transcript);
             sl->emitted = true;
         }
         sched_lock(s); /* the loops read it to know when to wake this thread */
