@@ -40,6 +40,12 @@ struct an_reporter {
     /* `ananke comply --reporter NAME`: the compliance result's report, or
      * NULL when the row has none */
     int (*write_comply)(const struct an_comply_result *r, const char *path, struct an_err *err);
+    /* true: the writer never reads a turn's messages (an_turn_rec
+     * messages, the conversation an AG-UI turn ends with), so a run whose
+     * reports all say so does not build them for a test's last turn, as a
+     * run without reports does (they weighed a third of what a test keeps
+     * for its reports). false, the default: they are built. */
+    bool no_messages;
 };
 
 /* Add a row after the others. AN_EUSAGE (err filled) when its name or

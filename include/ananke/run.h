@@ -80,6 +80,10 @@ struct an_run_opts {
     bool keep_var_values;  /* hook variable values (an_test_result.var_values):
                               a recording writes them, redacted, and needs
                               them to find the secrets it must redact */
+    /* with keep_transcripts: no report reads a turn's messages (every one's
+     * an_reporter no_messages), so a test's last turn does not build them,
+     * as without keep_transcripts */
+    bool drop_messages;
     /* Secrets (docs/security.md): every result is redacted before on_test
      * or the caller sees it, with the config's credentials, each test's
      * secret-named hook variables and every match of these patterns

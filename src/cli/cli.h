@@ -81,6 +81,9 @@ int cli_reporter_add_comply(struct cli_reporters *r, const char *spec);
 /* Add seed 002's -o FILE: the row whose extension FILE has; a usage error
  * naming the table's extensions otherwise. */
 int cli_reporter_output(struct cli_reporters *r, const char *path);
+/* Whether every report's row says it never reads a turn's messages
+ * (an_reporter no_messages); true for none. */
+bool cli_reporters_no_messages(const struct cli_reporters *r);
 /* Write every report; errors go to stderr; returns 0 or AN_EXIT_FAIL. */
 int cli_reporters_write(const struct cli_reporters *r, const struct an_run_result *res);
 int cli_reporters_write_comply(const struct cli_reporters *r, const struct an_comply_result *res);

@@ -294,6 +294,7 @@ static void console_setup(struct run_args *a, struct run_ctx *ctx)
     ctx->console.confidence = a->ro.confidence;
     ctx->progress = tty;
     a->ro.keep_transcripts = a->reps.n > 0 || a->record_dir;
+    a->ro.drop_messages = !a->record_dir && cli_reporters_no_messages(&a->reps);
     a->ro.keep_frames = a->verbose >= 2 || a->record_dir;
     a->ro.keep_var_values = a->record_dir != NULL;
     a->ro.warn = record_warn;

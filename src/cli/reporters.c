@@ -98,6 +98,14 @@ int cli_reporter_output(struct cli_reporters *r, const char *path)
                            path, list);
 }
 
+bool cli_reporters_no_messages(const struct cli_reporters *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (!r->v[i].row->no_messages)
+            return false;
+    return true;
+}
+
 int cli_reporters_write(const struct cli_reporters *r, const struct an_run_result *res)
 {
     int rc = 0;

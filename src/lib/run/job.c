@@ -329,7 +329,7 @@ static bool messages_unread(const struct an_job *j, size_t k)
 {
     const struct an_test *t = j->test;
     const struct an_assert_kept *own = t->assert, *turn = t->turns[k].assert;
-    return !j->dyn && k + 1 == t->nturns && !j->env->keep_transcripts &&
+    return !j->dyn && k + 1 == t->nturns && (!j->env->keep_transcripts || j->env->drop_messages) &&
            !checks_read_messages(j->cfg->target.assert.checks, j->cfg->target.assert.nchecks) &&
            !(own && checks_read_messages(own->checks, own->nchecks)) &&
            !(turn && checks_read_messages(turn->checks, turn->nchecks));

@@ -73,6 +73,7 @@ struct an_job_env {
     int64_t timeout_ms;    /* --timeout per test; 0: none */
     bool keep_frames;      /* keep raw protocol frames (a report shows them) */
     bool keep_transcripts; /* the results keep every transcript (a report reads them) */
+    bool drop_messages;    /* ... but no report reads a turn's messages */
     bool keep_var_values;  /* results keep hook variable values (a recording) */
     bool trace;            /* --otlp: trace ids for tests and turns (run/trace.h) */
     json_t *helper_params; /* --seed: {"seed": N, "temperature": 0} for openai helpers; NULL */

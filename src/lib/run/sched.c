@@ -570,6 +570,7 @@ static int loop_init(struct loop *l, struct sched *s, json_t *helper_params, str
     l->env.timeout_ms = o->test_timeout_ms;
     l->env.keep_frames = o->keep_frames;
     l->env.keep_transcripts = o->keep_transcripts;
+    l->env.drop_messages = o->drop_messages;
     l->env.keep_var_values = o->keep_var_values;
     l->env.trace = o->trace;
     l->env.seed = o->has_seed ? o->seed : -1;
