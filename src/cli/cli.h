@@ -171,7 +171,8 @@ void cli_select_release(struct cli_select *sel);
  * appended when it lacks it). Returns 0 or AN_EXIT_FAIL (said). */
 int cli_gitignore_state(const char *dir);
 
-/* "--name VALUE" or "--name=VALUE" (also a short alias): true and *val set
+/* "--name VALUE" or "--name=VALUE" (also a short alias: "-j 16", or "-j16"
+ * as getopt reads it): true and *val set
  * when argv[*i] is that option; advances *i past a separate value. A
  * missing value sets *rc to a usage error (pointing at 'ananke CMD --help')
  * and *val to NULL, and still returns true. */

@@ -70,16 +70,24 @@ static const struct cli_option *match(const char *cmd, const struct cli_option *
                                       int argc, char **argv, int *i, const char **val, int *rc)
 {
     const char *a = argv[*i];
+    /* a row's own spelling first: a flag "-vv" is not "-v" with "v" */
     for (size_t k = 0; k < n; k++) {
         const struct cli_option *o = &opts[k];
         if (o->help_only)
             continue;
-        if (!o->arg) {
-            if (!strcmp(a, o->name) || (o->alias && !strcmp(a, o->alias)))
+        if (!strcmp(a, o->name) || (o->alias && !strcmp(a, o->alias)) ||
+            (o->arg && !strncmp(a, o->name, strlen(o->name)) && a[strlen(o->name)] == '=')) {
+            if (!o->arg)
                 return *val = NULL, o;
-            continue;
+            if (cli_opt(cmd, argc, argv, i, o->name, o->alias, val, rc))
+                return o;
         }
-        if (cli_opt(cmd, argc, argv, i, o->name, o->alias, val, rc))
+    }
+    /* then a short alias with its value attached: "-j16" */
+    for (size_t k = 0; k < n; k++) {
+        const struct cli_option *o = &opts[k];
+        if (!o->help_only && o->arg && o->alias &&
+            cli_opt(cmd, argc, argv, i, o->name, o->alias, val, rc))
             return o;
     }
     return NULL;

@@ -18,6 +18,11 @@ bool cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, c
         *val = a + n + 1;
         return true;
     }
+    if (alias && alias[0] == '-' && alias[1] && alias[1] != '-' && !alias[2] &&
+        !strncmp(a, alias, 2) && a[2]) {
+        *val = a + 2; /* "-j16", as getopt reads it */
+        return true;
+    }
     if (strcmp(a, name) && !(alias && !strcmp(a, alias)))
         return false;
     if (*i + 1 >= argc) {
