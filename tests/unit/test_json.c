@@ -39,6 +39,41 @@ static void test_compact_reals(void **state)
     free(s);
 }
 
+/* an_json_dumps: 15 significant digits when every real reads back as itself
+ * from them, else every real with the exact 17 (the text a regex and a
+ * person see); the same text reading the whole document back gave. */
+static void test_dumps_reals(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *want;
+    } rows[] = {
+        {"54.99", "54.99"},
+        {"[54.99,0.30000000000000004]", "[54.990000000000002,0.30000000000000004]"},
+        {"{\"a\":{\"b\":[0.1]},\"c\":0.30000000000000004}",
+         "{\"a\":{\"b\":[0.10000000000000001]},\"c\":0.30000000000000004}"},
+        {"{\"pass_rate\":1.0,\"runs\":3}", "{\"pass_rate\":1.0,\"runs\":3}"},
+        {"-0.0", "-0.0"},
+        {"5e-324", "4.94065645841247e-324"},
+        {"1.7976931348623157e308", "1.7976931348623157e308"},
+        {"9007199254740993.0", "9007199254740992.0"},
+        {"[1e-300,0.1]", "[1e-300,0.1]"},
+        {"{\"s\":\"54.99\",\"n\":null}", "{\"s\":\"54.99\",\"n\":null}"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        json_t *v = json_loads(rows[i].in, JSON_DECODE_ANY, NULL);
+        assert_non_null(v);
+        char *s = an_json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        if (strcmp(s, rows[i].want))
+            fail_msg("row %zu: got %s want %s", i, s, rows[i].want);
+        json_t *back = json_loads(s, JSON_DECODE_ANY, NULL);
+        assert_true(json_equal(back, v)); /* exact either way */
+        json_decref(back);
+        free(s);
+        json_decref(v);
+    }
+}
+
 static void test_lossy(void **state)
 {
     (void)state;
@@ -295,9 +330,10 @@ static void test_parse_nul(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compact_reals), cmocka_unit_test(test_lossy),
-        cmocka_unit_test(test_valid_fast),    cmocka_unit_test(test_parse_nul),
-        cmocka_unit_test(test_big_numbers),   cmocka_unit_test(test_tree_cap),
+        cmocka_unit_test(test_compact_reals), cmocka_unit_test(test_dumps_reals),
+        cmocka_unit_test(test_lossy),         cmocka_unit_test(test_valid_fast),
+        cmocka_unit_test(test_parse_nul),     cmocka_unit_test(test_big_numbers),
+        cmocka_unit_test(test_tree_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
