@@ -10,9 +10,12 @@
 # Each run starts with no history (the project's .ananke/ removed), writes the
 # default history, and must pass every test. Prints one table (min and max of
 # the peak RSS in MB over the repetitions, GNU time's %M) and also runs
-# `ananke validate` on the same files. Writes only under bench/work-memory/,
-# build/ and build-membase/. Environment: MEM_REPS (default 3), MEM_SIZES
-# (default "1 10000"), MEM_PARS (default "1 16").
+# `ananke validate` on the same files, and the largest N at -j 16 once more
+# with each report of MEM_REPORTS (its peak RSS and wall time: a report keeps
+# every test's transcript until the run is over). Writes only under
+# bench/work-memory/, build/ and build-membase/. Environment: MEM_REPS
+# (default 3), MEM_SIZES (default "1 10000"), MEM_PARS (default "1 16"),
+# MEM_REPORTS (default "junit json"; "" for none).
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
@@ -23,11 +26,12 @@ WORK=$BENCH/work-memory
 REPS=${MEM_REPS:-3}
 read -r -a SIZES <<<"${MEM_SIZES:-1 10000}"
 read -r -a PARS <<<"${MEM_PARS:-1 16}"
+read -r -a REPORTS <<<"${MEM_REPORTS-junit json}"
 BASE=""
 case "${1:-}" in
   --base) BASE=${2:?--base needs a revision} ;;
   "") ;;
-  -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "usage: bench/memory.sh [--base REV]" >&2; exit 2 ;;
 esac
 
@@ -89,14 +93,19 @@ for n in "${SIZES[@]}"; do
   [ ${#BINS[@]} = 1 ] || cp -r "$WORK/${BINS[0]}/n$n" "$WORK/${BINS[1]}/"
 done
 
-declare -A RSS
-one() { # bin n par -> appends the peak RSS (KB) to RSS[bin,n,par]
-  local b=$1 n=$2 p=$3 tf=$WORK/time out=$WORK/out.txt
-  rm -rf "$WORK/$b/.ananke"
-  (cd "$WORK/$b" && /usr/bin/time -f '%M' -o "$tf" "${BIN[$b]}" run --color never \
-    --parallel "$p" "n$n" >"$out" 2>&1) || die "$b N=$n -j $p failed: $(tail -5 "$out")"
-  grep -q "^$n passed, 0 failed, 0 errors" "$out" || die "$b N=$n -j $p: $(tail -3 "$out")"
-  RSS[$b,$n,$p]+="$(cat "$tf") "
+declare -A RSS WALL
+# bin n par [report] -> appends the peak RSS (KB) to RSS[bin,n,par] (with a
+# report: RSS[bin,n,par,report], and the wall time in s to WALL[...])
+one() {
+  local b=$1 n=$2 p=$3 r=${4:-} tf=$WORK/time out=$WORK/out.txt key=$1,$2,$3 rep=()
+  [ -z "$r" ] || { key+=",$r" rep=(--reporter "$r:$WORK/report.$r"); }
+  rm -rf "$WORK/$b/.ananke" "$WORK/report.$r"
+  (cd "$WORK/$b" && /usr/bin/time -f '%M %e' -o "$tf" "${BIN[$b]}" run --color never \
+    --parallel "$p" "${rep[@]}" "n$n" >"$out" 2>&1) || die "$b N=$n -j $p $r failed: $(tail -5 "$out")"
+  grep -q "^$n passed, 0 failed, 0 errors" "$out" || die "$b N=$n -j $p $r: $(tail -3 "$out")"
+  [ -z "$r" ] || [ -s "$WORK/report.$r" ] || die "$b N=$n -j $p: no $r report"
+  read -r kb s <"$tf"
+  RSS[$key]+="$kb " WALL[$key]+="$s "
 }
 val() { # bin n
   local b=$1 n=$2 tf=$WORK/time
@@ -111,6 +120,9 @@ for ((r = 1; r <= REPS; r++)); do
     for p in "${PARS[@]}"; do
       for b in "${BINS[@]}"; do one "$b" "$n" "$p"; done
     done
+  done
+  for rp in "${REPORTS[@]}"; do
+    for b in "${BINS[@]}"; do one "$b" "${SIZES[-1]}" 16 "$rp"; done
   done
 done
 
@@ -132,5 +144,15 @@ for n in "${SIZES[@]}"; do
     for b in "${BINS[@]}"; do row+=" $(mb "${RSS[$b,$n,$p]}") |"; done
     echo "$row"
   done
+done
+secs() { # s list -> "min–max s"
+  printf '%s\n' $1 | sort -n | awk '{v[NR]=$1} END {
+    if (v[1] == v[NR]) printf "%.2f s", v[1]; else printf "%.2f–%.2f s", v[1], v[NR] }'
+}
+n=${SIZES[-1]}
+for rp in "${REPORTS[@]}"; do
+  row="| N = $n, \`run -j 16 --reporter $rp\` |"
+  for b in "${BINS[@]}"; do row+=" $(mb "${RSS[$b,$n,16,$rp]}"), $(secs "${WALL[$b,$n,16,$rp]}") |"; done
+  echo "$row"
 done
 [ -z "$BASE" ] || echo "before: $BASE ($rev); after: this tree"
