@@ -641,6 +641,24 @@ static int64_t size_of(const char *suffix)
     return stat(path, &sb) ? -1 : (int64_t)sb.st_size;
 }
 
+/* MANY tests named PREFIX0, PREFIX1 ...; every `fail_every`-th fails
+ * (from the first): the names in *names, the outcomes returned (static
+ * storage, the next call's). */
+enum { MANY = 4000 };
+static const char *many_tests(const char *prefix, size_t fail_every, const char ***names)
+{
+    static char buf[MANY][16];
+    static const char *v[MANY];
+    static char outcomes[MANY + 1];
+    for (size_t i = 0; i < MANY; i++) {
+        snprintf(buf[i], sizeof buf[i], "%s%zu", prefix, i);
+        v[i] = buf[i];
+        outcomes[i] = i % fail_every ? 'p' : 'f';
+    }
+    *names = v;
+    return outcomes;
+}
+
 /* A run that leaves the write-ahead log over AN_HIST_WAL_MAX_BYTES folds it
  * into the database and truncates it: the next process to open the file
  * would read the whole log (a 1,000-test runs' 11 MB made every later
@@ -649,15 +667,9 @@ static void long_log_checkpointed(void **state)
 {
     (void)state;
     fresh("bound.sqlite");
-    enum { N = 4000 };
-    static char names_buf[N][16];
-    static const char *names[N];
-    static char outcomes[N + 1];
-    for (size_t i = 0; i < N; i++) {
-        snprintf(names_buf[i], sizeof names_buf[i], "t%zu", i);
-        names[i] = names_buf[i];
-        outcomes[i] = i % 2 ? 'p' : 'f';
-    }
+    enum { N = MANY };
+    const char **names;
+    const char *outcomes = many_tests("t", 2, &names);
     const char *one[] = {"w"};
     add_run(1, one, "p", NULL, 0);
     int64_t small = size_of("-wal");
@@ -681,15 +693,9 @@ static void statement_journal_in_memory(void **state)
     (void)state;
 #ifdef __linux__
     fresh("stmtjrnl.sqlite");
-    enum { N = 4000 };
-    static char names_buf[N][16];
-    static const char *names[N];
-    static char outcomes[N + 1];
-    for (size_t i = 0; i < N; i++) {
-        snprintf(names_buf[i], sizeof names_buf[i], "s%zu", i);
-        names[i] = names_buf[i];
-        outcomes[i] = i % 3 ? 'p' : 'f';
-    }
+    enum { N = MANY };
+    const char **names;
+    const char *outcomes = many_tests("s", 3, &names);
     char tmp[128];
     snprintf(tmp, sizeof tmp, "%s/sqlite-tmp", files_dir);
     assert_int_equal(mkdir(tmp, 0700), 0);

@@ -206,26 +206,22 @@ void an_transcript_release(struct an_transcript *t)
     memset(t, 0, sizeof *t);
 }
 
+/* v, an array of *cap items of `size` bytes holding n, cut to n */
+static void *fit_array(void *v, size_t n, size_t *cap, size_t size)
+{
+    if (*cap <= n)
+        return v;
+    *cap = n;
+    if (n)
+        return an_xrealloc(v, n * size);
+    free(v);
+    return NULL;
+}
+
 void an_transcript_fit(struct an_transcript *t)
 {
-    if (t->cap_calls > t->ncalls) {
-        if (t->ncalls) {
-            t->calls = an_xrealloc(t->calls, t->ncalls * sizeof *t->calls);
-        } else {
-            free(t->calls);
-            t->calls = NULL;
-        }
-        t->cap_calls = t->ncalls;
-    }
-    if (t->cap_turns > t->nturns) {
-        if (t->nturns) {
-            t->turns = an_xrealloc(t->turns, t->nturns * sizeof *t->turns);
-        } else {
-            free(t->turns);
-            t->turns = NULL;
-        }
-        t->cap_turns = t->nturns;
-    }
+    t->calls = fit_array(t->calls, t->ncalls, &t->cap_calls, sizeof *t->calls);
+    t->turns = fit_array(t->turns, t->nturns, &t->cap_turns, sizeof *t->turns);
 }
 
 struct an_turn_rec *an_transcript_add_turn(struct an_transcript *t, const char *kind)
