@@ -26,6 +26,7 @@ check_symbol_exists(SOCK_CLOEXEC "sys/socket.h" AN_PROBE_SOCK_CLOEXEC)
 check_symbol_exists(O_PATH "fcntl.h" AN_PROBE_O_PATH)
 # watch mode (core/watch.c): directory change events
 check_symbol_exists(inotify_init1 "sys/inotify.h" AN_PROBE_INOTIFY)
+check_symbol_exists(syncfs "unistd.h" AN_PROBE_SYNCFS)
 check_include_file(linux/openat2.h AN_PROBE_OPENAT2_H)
 check_symbol_exists(SYS_openat2 "sys/syscall.h" AN_PROBE_SYS_OPENAT2)
 # confinement (core/confine.c): namespaces, the new mount API, prctl
@@ -62,6 +63,7 @@ ananke_have(SOCK_CLOEXEC AN_PROBE_SOCK_CLOEXEC)
 ananke_have(OPENAT2 AN_PROBE_OPENAT2_H AN_PROBE_SYS_OPENAT2)
 ananke_have(PROC_LINUX AN_PROBE_PROC_LINUX)
 ananke_have(INOTIFY AN_PROBE_INOTIFY)
+ananke_have(SYNCFS AN_PROBE_SYNCFS)
 ananke_have(CONFINE AN_PROBE_CLONE_NEWUSER AN_PROBE_UNSHARE AN_PROBE_PDEATHSIG
             AN_PROBE_PIPE2 AN_PROBE_CLOSE_RANGE AN_PROBE_PROC_LINUX)
 # O_PATH has no fallback: the ACP sandbox refuses to open without it, so it

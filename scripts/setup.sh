@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 debs=(build-essential cmake pkg-config libcurl4-openssl-dev libyaml-dev libpcre2-dev
       libjansson-dev libmicrohttpd-dev libsqlite3-dev libcmocka-dev curl jq chromium valgrind procps
       bsdutils clang libclang-rt-14-dev libxml2-utils time
-      clang-tools mandoc man-db dpkg-dev patchelf sqlite3 shellcheck)
+      clang-tools mandoc man-db dpkg-dev patchelf sqlite3 shellcheck strace)
 # ANANKE_SKIP_DEBS=1: only the npm part (make test runs it beside the build)
 missing=()
 [ "${ANANKE_SKIP_DEBS:-0}" = 1 ] && debs=()

@@ -54,7 +54,7 @@ LAYER_EXCEPTIONS="
 "
 
 # ---- the portability rule ------------------------------------------------
-PORT_CALLS='(^|[^A-Za-z0-9_])(pipe2|close_range|getrandom|accept4|unshare|setns|prctl|sched_getaffinity|sched_getcpu|pthread_(attr_)?setaffinity_np|pidfd_open|openat2|epoll_[a-z_]+|inotify_[a-z_]+|signalfd|eventfd|memfd_create)[[:space:]]*[(]|(^|[^A-Za-z0-9_])(SYS_[a-z_0-9]+|SOCK_CLOEXEC|SOCK_NONBLOCK|MSG_NOSIGNAL|O_PATH|CLONE_NEW[A-Z]+)([^A-Za-z0-9_]|$)|#[[:space:]]*include[[:space:]]*<(linux/|sys/prctl[.]h|sys/syscall[.]h|sys/random[.]h|sys/epoll[.]h)'
+PORT_CALLS='(^|[^A-Za-z0-9_])(pipe2|close_range|getrandom|accept4|unshare|setns|prctl|sched_getaffinity|sched_getcpu|pthread_(attr_)?setaffinity_np|pidfd_open|openat2|epoll_[a-z_]+|inotify_[a-z_]+|syncfs|signalfd|eventfd|memfd_create)[[:space:]]*[(]|(^|[^A-Za-z0-9_])(SYS_[a-z_0-9]+|SOCK_CLOEXEC|SOCK_NONBLOCK|MSG_NOSIGNAL|O_PATH|CLONE_NEW[A-Z]+)([^A-Za-z0-9_]|$)|#[[:space:]]*include[[:space:]]*<(linux/|sys/prctl[.]h|sys/syscall[.]h|sys/random[.]h|sys/epoll[.]h)'
 # ... and the paths, looked for in string literals (the calls are not)
 PORT_PATHS='"/proc/'
 # files that may use them: the layer itself, and the modules that exist only

@@ -1,5 +1,6 @@
 /* Files written whole or not at all (core/atomic_file.h). */
 #include "core/atomic_file.h"
+#include "core/port.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,12 +36,9 @@ int an_atomic_open(struct an_atomic_file *f, const char *path, struct an_err *er
     f->path = path;
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    /* its directory is made, as html:DIR's is */
-    struct an_err merr = AN_ERR_INIT;
-    if (dirlen > 1 && an_mkdir_p(path, dirlen - 1, &merr))
-        return an_fail(err, AN_EIO, NULL, "cannot write report '%s': %s", path, merr.msg);
     struct an_buf tmp = AN_BUF_INIT;
     int fd = -1, e = 0;
+    bool made = dirlen <= 1;
     /* open(O_EXCL) with our own name rather than mkstemp(): mkstemp makes
      * the file 0600, and a report should get the usual umask permissions. */
     for (unsigned n = 0; n < 100 && fd < 0; n++) {
@@ -49,6 +47,19 @@ int an_atomic_open(struct an_atomic_file *f, const char *path, struct an_err *er
         an_buf_printf(&tmp, ".%s.tmp-%ld-%u", path + dirlen, (long)getpid(), n);
         fd = open(an_buf_cstr(&tmp), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         e = errno;
+        if (fd < 0 && e == ENOENT && !made) {
+            /* its directory is made, as html:DIR's is: when missing, not
+             * before every file (a recording writes thousands into a few) */
+            struct an_err merr = AN_ERR_INIT;
+            made = true;
+            if (an_mkdir_p(path, dirlen - 1, &merr)) {
+                an_buf_release(&tmp);
+                return an_fail(err, AN_EIO, NULL, "cannot write report '%s': %s", path,
+                               merr.msg);
+            }
+            n--; /* the same name again */
+            continue;
+        }
         if (fd < 0 && e != EEXIST)
             break;
     }
@@ -85,7 +96,7 @@ int an_atomic_commit(struct an_atomic_file *f, struct an_err *err)
         e = errno ? errno : EIO;
     /* fsync so a power loss after the rename cannot leave an empty file
      * under the final name */
-    if (!e && fsync(fileno(f->fp)) != 0)
+    if (!e && !f->unsynced && fsync(fileno(f->fp)) != 0)
         e = errno;
     if (fclose(f->fp) != 0 && !e)
         e = errno;
@@ -101,15 +112,38 @@ int an_atomic_commit(struct an_atomic_file *f, struct an_err *err)
     return AN_OK;
 }
 
-int an_atomic_write(const char *path, const struct an_buf *b, struct an_err *err)
+static int write_whole(const char *path, const struct an_buf *b, bool unsynced,
+                       struct an_err *err)
 {
     struct an_atomic_file f;
     int rc = an_atomic_open(&f, path, err);
     if (rc)
         return rc;
+    f.unsynced = unsynced;
     /* a short write sets the stream's error flag; commit reports it */
     (void)fwrite(b->data ? b->data : "", 1, b->len, f.fp);
     return an_atomic_commit(&f, err);
+}
+
+int an_atomic_write(const char *path, const struct an_buf *b, struct an_err *err)
+{
+    return write_whole(path, b, false, err);
+}
+
+int an_atomic_write_unsynced(const char *path, const struct an_buf *b, struct an_err *err)
+{
+    return write_whole(path, b, true, err);
+}
+
+int an_fs_sync(const char *dir, struct an_err *err)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int e = fd < 0 ? errno : an_port_sync_fs(fd) != 0 ? errno : 0;
+    if (fd >= 0)
+        close(fd);
+    if (e)
+        return an_fail(err, AN_EIO, NULL, "cannot sync '%s': %s", dir, strerror(e));
+    return AN_OK;
 }
 
 void an_atomic_abort(struct an_atomic_file *f)

@@ -391,3 +391,14 @@ long an_port_notify_limit(void)
     return -1;
 #endif
 }
+
+int an_port_sync_fs(int fd)
+{
+#if AN_HAVE_SYNCFS
+    return syncfs(fd);
+#else
+    (void)fd;
+    sync();
+    return 0;
+#endif
+}

@@ -119,6 +119,10 @@ int an_port_notify_open(void);
 int an_port_notify_add(int fd, const char *dir);
 int an_port_notify_drain(int fd);
 
+/* What is written to the file system that holds the open fd, on disk:
+ * syncfs, the fallback sync() (every file system). 0, or -1 with errno. */
+int an_port_sync_fs(int fd);
+
 /* The inotify watch limit that applies to this process: the lower of
  * fs.inotify.max_user_watches and the user namespace's
  * user.max_inotify_watches; -1 unknown (the fallback). */

@@ -278,11 +278,15 @@ static char *path_in(const struct an_recorder *rc, const char *rel)
     return p;
 }
 
+/* A file of the recording, renamed into place whole but not synced on its
+ * own: write_run syncs the file system once, before run.json says the
+ * recording is whole (an fsync per file was 3,000 for 1,000 tests). */
 static int write_buf(const struct an_recorder *rc, const char *rel, const struct an_buf *b,
                      struct an_err *err)
 {
     char *path = path_in(rc, rel);
-    int rc_ = an_atomic_write(path, b, err);
+    int rc_ = strcmp(rel, "run.json") ? an_atomic_write_unsynced(path, b, err)
+                                      : an_atomic_write(path, b, err);
     free(path);
     return rc_;
 }
@@ -298,6 +302,14 @@ static int write_json(const struct an_recorder *rc, const char *rel, const json_
     int rc_ = write_buf(rc, rel, &b, err);
     an_buf_release(&b);
     return rc_;
+}
+
+/* run.json, synced, once every file before it is on disk: a recording
+ * that has it is whole after a crash too. */
+static int write_run(const struct an_recorder *rc, const json_t *run, struct an_err *err)
+{
+    int rc_ = an_fs_sync(rc->dir, err);
+    return rc_ ? rc_ : write_json(rc, "run.json", run, err);
 }
 
 static int make_dir(const struct an_recorder *rc, const char *rel, struct an_err *err)
@@ -530,7 +542,7 @@ int an_record_write(struct an_recorder *rc, const struct an_run_result *res, boo
     tally(rc, "run.json", one);
     if ((rc_ = write_tools(rc, err)) || (rc_ = write_json(rc, "redactions.json", rc->report, err)))
         goto done;
-    rc_ = write_json(rc, "run.json", red_run, err); /* last: now the recording is whole */
+    rc_ = write_run(rc, red_run, err); /* last: now the recording is whole */
 done:
     json_decref(doc);
     json_decref(tests);
