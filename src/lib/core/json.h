@@ -19,6 +19,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* ---- json_lossy.c ---- */
 
@@ -39,6 +40,15 @@ char *an_json_compact(const json_t *v);
  * with b as it was, when it would (an_json_compact must then do all). */
 struct an_buf;
 bool an_json_compact_try(struct an_buf *b, const json_t *v);
+/* An object {head's members..., "KEY": [items...]} written to fp as
+ * an_json_dumps with JSON_INDENT(2) | JSON_PRESERVE_ORDER writes it, then a
+ * line break, an item at a time: item(ud, i) gives the i-th of n (a new
+ * reference, released once written), so the whole array is never one tree
+ * (a 10,000-test report's). Reals are chosen per item and for the head, not
+ * for the whole text. An item NULL stops it: false, the text unfinished. A
+ * failed write shows in ferror(fp). */
+bool an_json_stream_object(FILE *fp, const json_t *head, const char *key, size_t n,
+                           json_t *(*item)(void *ud, size_t i), void *ud);
 
 /* ---- json.c ---- */
 

@@ -19,6 +19,7 @@
 #include "core/interp.h"
 #include "core/iso8601.h"
 #include "core/json.h"
+#include "core/result_json.h"
 #include "core/result_paths.h"
 #include "core/sha256.h"
 #include "core/strmap.h"
@@ -486,6 +487,33 @@ static int write_tools(struct an_recorder *rc, struct an_err *err)
     return rc_;
 }
 
+/* The tests of an_record_write, each its element of results.json: the
+ * test's JSON redacted (its counts added to all), and its own files. */
+struct each_test {
+    struct an_recorder *rc;
+    const struct an_run_result *res;
+    char **slugs;
+    size_t *all, *one, nl;
+    struct an_err *err;
+    int rc_; /* a test's files could not be written: the stream stops */
+};
+
+static json_t *record_test(void *ud, size_t i)
+{
+    struct each_test *et = ud;
+    memset(et->one, 0, (et->nl + 1) * sizeof *et->one);
+    json_t *t = an_result_json_test(et->res, &et->res->tests[i]);
+    json_t *rt = an_redact_json(et->rc->red, t, et->one);
+    json_decref(t);
+    for (size_t l = 0; l < et->nl; l++)
+        et->all[l] += et->one[l]; /* results.json holds the same object */
+    if ((et->rc_ = write_test(et->rc, &et->res->tests[i], et->slugs[i], rt, et->one, et->err))) {
+        json_decref(rt);
+        return NULL;
+    }
+    return rt;
+}
+
 int an_record_write(struct an_recorder *rc, const struct an_run_result *res, bool complete,
                     struct an_err *err)
 {
@@ -513,24 +541,30 @@ int an_record_write(struct an_recorder *rc, const struct an_run_result *res, boo
 
     size_t nl = an_redactor_nlabels(rc->red);
     size_t *all = an_xcalloc(nl + 1, sizeof *all), *one = an_xcalloc(nl + 1, sizeof *one);
-    json_t *doc = an_run_result_to_json(res);
-    json_t *tests = json_incref(json_object_get(doc, "tests"));
-    json_object_del(doc, "tests");
-    json_t *red_doc = an_redact_json(rc->red, doc, all);
-    json_t *red_tests = json_array(), *run = NULL, *red_run = NULL;
+    json_t *head = an_result_json_head(res);
+    json_t *red_head = an_redact_json(rc->red, head, all);
+    json_t *run = NULL, *red_run = NULL;
     if ((rc_ = make_dir(rc, "tests", err)))
         goto done;
-    for (size_t i = 0; i < n; i++) {
-        memset(one, 0, (nl + 1) * sizeof *one);
-        json_t *rt = an_redact_json(rc->red, json_array_get(tests, i), one);
-        json_array_append_new(red_tests, rt);
-        for (size_t l = 0; l < nl; l++)
-            all[l] += one[l]; /* results.json holds the same object */
-        if ((rc_ = write_test(rc, &res->tests[i], slugs[i], rt, one, err)))
-            goto done;
+    /* results.json a test at a time, each test's files written as its
+     * element is: the run's whole document as trees, and a redacted copy,
+     * were most of what a recording of 10,000 tests held */
+    char *path = path_in(rc, "results.json");
+    struct an_atomic_file f;
+    rc_ = an_atomic_open(&f, path, err);
+    if (!rc_) {
+        f.unsynced = true; /* write_run syncs before run.json */
+        struct each_test et = {rc, res, slugs, all, one, nl, err, AN_OK};
+        bool whole = an_json_stream_object(f.fp, red_head, "tests", n, record_test, &et);
+        if (!whole) {
+            an_atomic_abort(&f);
+            rc_ = et.rc_;
+        } else {
+            rc_ = an_atomic_commit(&f, err);
+        }
     }
-    set(red_doc, "tests", json_incref(red_tests));
-    if ((rc_ = write_json(rc, "results.json", red_doc, err)))
+    free(path);
+    if (rc_)
         goto done;
     tally(rc, "results.json", all);
     for (size_t i = 0; i < n; i++)
@@ -544,10 +578,8 @@ int an_record_write(struct an_recorder *rc, const struct an_run_result *res, boo
         goto done;
     rc_ = write_run(rc, red_run, err); /* last: now the recording is whole */
 done:
-    json_decref(doc);
-    json_decref(tests);
-    json_decref(red_doc);
-    json_decref(red_tests);
+    json_decref(head);
+    json_decref(red_head);
     json_decref(run);
     json_decref(red_run);
     for (size_t i = 0; i < n; i++) {

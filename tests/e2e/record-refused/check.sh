@@ -76,6 +76,23 @@ rc=0; "$ANANKE" replay "$w" >"$OUT/late-replay.txt" 2>&1 || rc=$?
 [ "$rc" = 2 ]
 grep -q "is an incomplete recording: it has no results.json" "$OUT/late-replay.txt"
 
+# a test's files cannot be written while results.json is being written a
+# test at a time: the same, results.json is not left half written, nor is
+# its temporary file
+w=$OUT/midway
+rc=0
+"$ANANKE" run slow --record "$w" >"$OUT/midway.txt" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do [ -s "$w/run.json" ] && break; sleep 0.05; done
+mkdir -p "$w/tests" && touch "$w/tests/after_the_slow_one" # the second test's directory
+wait "$pid" || rc=$?
+[ "$rc" = 1 ]
+grep -q "ananke: cannot write the recording (it stays marked incomplete): " "$OUT/midway.txt"
+jq -e '.complete == false' "$w/run.json" >/dev/null
+[ -s "$w/tests/slow/result.json" ] # the first test's files were written
+[ ! -e "$w/results.json" ]
+[ -z "$(find "$w" -name '.*.tmp-*')" ]
+
 # an interrupted run: what finished is recorded, marked incomplete
 i=$OUT/interrupted
 "$ANANKE" run slow --record "$i" >"$OUT/int.txt" 2>&1 &
