@@ -12,10 +12,10 @@
 # the peak RSS in MB over the repetitions, GNU time's %M) and also runs
 # `ananke validate` on the same files, and the largest N at -j 16 once more
 # with each report of MEM_REPORTS (its peak RSS and wall time: a report keeps
-# every test's transcript until the run is over). Writes only under
-# bench/work-memory/, build/ and build-membase/. Environment: MEM_REPS
-# (default 3), MEM_SIZES (default "1 10000"), MEM_PARS (default "1 16"),
-# MEM_REPORTS (default "junit json"; "" for none).
+# every test's transcript until the run is over; "record" is --record DIR).
+# Writes only under bench/work-memory/, build/ and build-membase/.
+# Environment: MEM_REPS (default 3), MEM_SIZES (default "1 10000"), MEM_PARS
+# (default "1 16"), MEM_REPORTS (default "junit json record"; "" for none).
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +26,7 @@ WORK=$BENCH/work-memory
 REPS=${MEM_REPS:-3}
 read -r -a SIZES <<<"${MEM_SIZES:-1 10000}"
 read -r -a PARS <<<"${MEM_PARS:-1 16}"
-read -r -a REPORTS <<<"${MEM_REPORTS-junit json}"
+read -r -a REPORTS <<<"${MEM_REPORTS-junit json record}"
 BASE=""
 case "${1:-}" in
   --base) BASE=${2:?--base needs a revision} ;;
@@ -99,6 +99,7 @@ declare -A RSS WALL
 one() {
   local b=$1 n=$2 p=$3 r=${4:-} tf=$WORK/time out=$WORK/out.txt key=$1,$2,$3 rep=()
   [ -z "$r" ] || { key+=",$r" rep=(--reporter "$r:$WORK/report.$r"); }
+  [ "$r" != record ] || rep=(--record "$WORK/report.$r")
   rm -rf "$WORK/$b/.ananke" "$WORK/report.$r"
   (cd "$WORK/$b" && /usr/bin/time -f '%M %e' -o "$tf" "${BIN[$b]}" run --color never \
     --parallel "$p" "${rep[@]}" "n$n" >"$out" 2>&1) || die "$b N=$n -j $p $r failed: $(tail -5 "$out")"
@@ -152,6 +153,7 @@ secs() { # s list -> "min–max s"
 n=${SIZES[-1]}
 for rp in "${REPORTS[@]}"; do
   row="| N = $n, \`run -j 16 --reporter $rp\` |"
+  [ "$rp" != record ] || row="| N = $n, \`run -j 16 --record DIR\` |"
   for b in "${BINS[@]}"; do row+=" $(mb "${RSS[$b,$n,16,$rp]}"), $(secs "${WALL[$b,$n,16,$rp]}") |"; done
   echo "$row"
 done
