@@ -141,6 +141,24 @@ static void test_reads(void **state)
     assert_int_equal(err.line, 1);
     assert_null(an_nf_json(rec, "tests/ok/frames.jsonl", 0, 0, &err));
     assert_int_equal(err.code, AN_EIO);
+    /* text that would make a tree past the JSON tree cap is never parsed:
+     * 2 MiB of empty arrays, about 160 bytes of tree each 3 bytes */
+    size_t n = (size_t)2 << 20;
+    char *dense = malloc(n + 1);
+    assert_non_null(dense);
+    size_t at = 0;
+    dense[at++] = '[';
+    while (at + 4 < n) {
+        memcpy(dense + at, "[],", 3);
+        at += 3;
+    }
+    memcpy(dense + at - 1, "]", 2); /* the last comma closes the array */
+    put("rec/dense.json", dense);
+    free(dense);
+    assert_null(an_nf_json(rec, "dense.json", 0, 0, &err));
+    assert_int_equal(err.code, AN_ELIMIT);
+    assert_non_null(strstr(err.msg, "the JSON tree cap"));
+    assert_non_null(strstr(err.file, "rec/dense.json"));
 }
 
 int main(void)

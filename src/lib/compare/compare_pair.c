@@ -23,6 +23,7 @@
 
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/result_json.h"
 #include "core/nofollow.h"
 #include "core/sha256.h"
 #include "core/vec.h"
@@ -115,7 +116,8 @@ static int load_run(struct cmp_run *run, const char *dir, struct an_err *err)
         rc = err ? (int)err->code : AN_EPARSE;
         goto done;
     }
-    if ((rc = an_run_result_load(&run->res, path, err)))
+    /* the tree is read once: the results share what they keep of it */
+    if ((rc = an_run_result_read(&run->res, run->doc, path, err)))
         goto done;
     /* The loader keeps the kinds it knows as static strings and calls the
      * rest "other"; the verdicts want the kind as written. */

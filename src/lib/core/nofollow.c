@@ -172,6 +172,16 @@ json_t *an_nf_json(const char *root, const char *rel, size_t flags, size_t cap, 
     struct an_buf b;
     if (an_nf_read(root, rel, cap, &b, err))
         return NULL;
+    char why[256];
+    if (an_json_tree_over_cap(b.data ? b.data : "", b.len, why, sizeof why)) {
+        struct an_buf path = AN_BUF_INIT;
+        an_buf_printf(&path, "%s%s%s", root ? root : "", root ? "/" : "", rel);
+        struct an_loc at = {an_buf_cstr(&path), 0, 0};
+        an_fail(err, AN_ELIMIT, &at, "not read: %s", why);
+        an_buf_release(&path);
+        an_buf_release(&b);
+        return NULL;
+    }
     json_error_t je;
     json_t *v = json_loadb(b.data ? b.data : "", b.len, flags, &je);
     if (!v) {

@@ -43,7 +43,8 @@ int an_nf_read(const char *root, const char *rel, size_t cap, struct an_buf *out
                struct an_err *err);
 
 /* root/rel parsed as JSON (json_loadb `flags`); NULL with err set (parse
- * errors carry the file, line and column as err's location). */
+ * errors carry the file, line and column as err's location; text over the
+ * JSON tree cap, an_json_tree_over_cap, is AN_ELIMIT and never parsed). */
 json_t *an_nf_json(const char *root, const char *rel, size_t flags, size_t cap, struct an_err *err);
 
 #endif

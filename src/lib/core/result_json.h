@@ -29,6 +29,13 @@
  * JSON. */
 int an_results_json_load(const char *path, json_t **doc, struct an_err *err);
 
+/* The results of a JSON report already parsed (an_results_json_load) added
+ * to out, as an_run_result_load adds those of its file: what it keeps of
+ * the document's values it shares (references), so a caller that keeps the
+ * document too holds them once. path names it in messages. */
+int an_run_result_read(struct an_run_result *out, const json_t *doc, const char *path,
+                       struct an_err *err);
+
 /* Everything of the run but its "tests" array, in the document's key order. */
 json_t *an_result_json_head(const struct an_run_result *r);
 /* One element of "tests" (r: the run it is from, for the statistics'

@@ -482,17 +482,22 @@ int an_results_json_load(const char *path, json_t **doc, struct an_err *err)
 int an_run_result_load(struct an_run_result *out, const char *path, struct an_err *err)
 {
     json_t *doc;
-    int lrc = an_results_json_load(path, &doc, err);
-    if (lrc)
-        return lrc;
+    int rc = an_results_json_load(path, &doc, err);
+    if (!rc)
+        rc = an_run_result_read(out, doc, path, err);
+    json_decref(doc);
+    return rc;
+}
+
+int an_run_result_read(struct an_run_result *out, const json_t *doc, const char *path,
+                       struct an_err *err)
+{
     struct an_loc loc = {path, 0, 0};
     json_t *tests = json_object_get(doc, "tests");
     int rc = 0;
-    if (!json_is_object(doc) || !an_json_str(doc, "ananke") || !json_is_array(tests)) {
-        rc = an_fail(err, AN_ESCHEMA, &loc,
-                     "not an ananke JSON report (written by 'ananke run --reporter json:PATH')");
-        goto done;
-    }
+    if (!json_is_object(doc) || !an_json_str(doc, "ananke") || !json_is_array(tests))
+        return an_fail(err, AN_ESCHEMA, &loc,
+                       "not an ananke JSON report (written by 'ananke run --reporter json:PATH')");
     int64_t start = num(doc, "started_ms"), end = num(doc, "ended_ms");
     if (!out->start_ms || (start && start < out->start_ms))
         out->start_ms = start;
@@ -537,10 +542,8 @@ int an_run_result_load(struct an_run_result *out, const char *path, struct an_er
         if ((rc = read_test(v, t, i, path, err))) {
             an_test_result_release(t);
             out->ntests--;
-            goto done;
+            break;
         }
     }
-done:
-    json_decref(doc);
     return rc;
 }
