@@ -143,7 +143,7 @@ static void unescape_attr(struct an_buf *out, const char *s, size_t n)
         char c;
     } ents[] = {{"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&lt;", '<'}, {"&gt;", '>'}};
     for (size_t i = 0; i < n; i++) {
-        size_t k = 0;
+        size_t k = s[i] == '&' ? 0 : sizeof ents / sizeof *ents;
         for (; k < sizeof ents / sizeof *ents; k++) {
             size_t len = strlen(ents[k].ent);
             if (i + len <= n && !strncmp(s + i, ents[k].ent, len)) {
@@ -161,6 +161,13 @@ void cmp_pack_scan_links(struct cmp_pack *p, const char *page, const char *html,
 {
     static const char *const attrs[] = {" href=\"", " src=\"", " action=\"", NULL};
     for (size_t i = 0; i < n; i++) {
+        /* every attribute starts with a space: the bytes between are
+         * skipped, not compared three times each (a tenth of compare's
+         * time was this loop) */
+        const char *sp = memchr(html + i, ' ', n - i);
+        if (!sp)
+            return;
+        i = (size_t)(sp - html);
         for (size_t a = 0; attrs[a]; a++) {
             size_t len = strlen(attrs[a]);
             if (i + len > n || strncmp(html + i, attrs[a], len))
@@ -316,10 +323,10 @@ static json_t *final_output(const struct cmp_item *it, int side, const struct an
         json_array_append_new(turns, json_pack("{s:I, s:o}", "turn", (json_int_t)(i + 1), "text",
                                                an_json_lossy(x ? x : "", x ? strlen(x) : 0)));
     }
-    json_t *o = json_pack(
-        "{s:o, s:s, s:s, s:o, s:o}", "case_id", an_json_lossy(it->case_id, strlen(it->case_id)),
-        "side", cmp_side_name[side], "content_type", "text", "content",
-        an_json_lossy(text ? text : "", text ? strlen(text) : 0), "turns", turns);
+    json_t *o = json_pack("{s:o, s:s, s:s, s:o, s:o}", "case_id",
+                          an_json_lossy(it->case_id, strlen(it->case_id)), "side",
+                          cmp_side_name[side], "content_type", "text", "content",
+                          an_json_lossy(text ? text : "", text ? strlen(text) : 0), "turns", turns);
     free(joined);
     return o;
 }
