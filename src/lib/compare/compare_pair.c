@@ -257,21 +257,30 @@ static enum an_nf_kind file_kind(const char *dir, const char *slug, const char *
     return k;
 }
 
+/* What each of a case's recorded files is, looked at once (each look walks
+ * the path without following links). */
+static const char *const case_files[] = {"result.json", "frames.jsonl", "vars.json"};
+enum { F_RESULT, F_FRAMES, F_VARS, F_N };
+static void case_kinds(const char *dir, const char *slug, enum an_nf_kind k[F_N])
+{
+    for (size_t i = 0; i < F_N; i++)
+        k[i] = slug ? file_kind(dir, slug, case_files[i]) : AN_NF_ABSENT;
+}
+
 /* The first of the case's recorded files that is (or goes through) a
  * symbolic link; NULL: none. */
-static const char *linked_file(const char *dir, const char *slug)
+static const char *linked_file(const enum an_nf_kind k[F_N])
 {
-    static const char *const files[] = {"result.json", "frames.jsonl", "vars.json"};
-    for (size_t i = 0; slug && i < sizeof files / sizeof *files; i++)
-        if (file_kind(dir, slug, files[i]) == AN_NF_LINK)
-            return files[i];
+    for (size_t i = 0; i < F_N; i++)
+        if (k[i] == AN_NF_LINK)
+            return case_files[i];
     return NULL;
 }
 
 /* tests/<slug>/result.json is there but is not a JSON object. */
-static bool result_file_broken(const char *dir, const char *slug)
+static bool result_file_broken(const char *dir, const char *slug, const enum an_nf_kind k[F_N])
 {
-    if (!slug || file_kind(dir, slug, "result.json") != AN_NF_FILE)
+    if (!slug || k[F_RESULT] != AN_NF_FILE)
         return false;
     struct an_buf b = AN_BUF_INIT;
     an_buf_printf(&b, "tests/%s/result.json", slug);
@@ -283,12 +292,11 @@ static bool result_file_broken(const char *dir, const char *slug)
 }
 
 /* The case's frames should be there and are not (see fill_side). */
-static bool frames_lost(const struct cmp_run *run, const struct entry *e)
+static bool frames_lost(const struct entry *e, const enum an_nf_kind k[F_N])
 {
     if (!e->slug_listed)
         return true;
-    return file_kind(run->dir, e->slug, "result.json") != AN_NF_ABSENT &&
-           file_kind(run->dir, e->slug, "frames.jsonl") == AN_NF_ABSENT;
+    return k[F_RESULT] != AN_NF_ABSENT && k[F_FRAMES] == AN_NF_ABSENT;
 }
 
 static const char *status_word(const struct an_test_result *t)
@@ -322,7 +330,9 @@ static void fill_side(struct cmp_side *s, const struct cmp_run *run, const struc
         cmp_trace_missing(&s->trace, "missing_response");
         return;
     }
-    const char *link = linked_file(run->dir, e->slug);
+    enum an_nf_kind kinds[F_N];
+    case_kinds(run->dir, e->slug, kinds);
+    const char *link = linked_file(kinds);
     if (link) {
         /* never followed: the case's data is missing, and says which file */
         s->avail = CMP_MISSING;
@@ -341,12 +351,12 @@ static void fill_side(struct cmp_side *s, const struct cmp_run *run, const struc
     s->kinds = e->kinds;
     s->word = status_word(e->t);
     s->pass = e->t->status == AN_STATUS_PASS;
-    if (result_file_broken(run->dir, e->slug)) {
+    if (result_file_broken(run->dir, e->slug, kinds)) {
         s->avail = CMP_BROKEN;
         s->word = "broken";
         s->reason_code = "invalid_json";
         s->reason = an_xstrdup("tests/<slug>/result.json is not a JSON object");
-    } else if (frames_lost(run, e)) {
+    } else if (frames_lost(e, kinds)) {
         /* a recording writes result.json and frames.jsonl together: one
          * without the other, or no directory where run.json names none,
          * is a recording that lost this case's evidence */
